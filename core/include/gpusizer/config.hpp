@@ -1,0 +1,84 @@
+// gpusizer/config.hpp: the configuration a user asks about.
+//
+// This struct is the in-memory form of the configuration JSON that the CLI, the web API and
+// share links exchange; docs/config.md documents every key with its unit and default.
+// A value of 0 (or an empty string) means "not given: use the default", and estimate()
+// reports the resolved configuration it used.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpusizer/model.hpp"
+
+namespace gpusizer {
+
+enum class Mode { inference, train, lora, qlora };
+enum class Optimizer { adamw, adamw_8bit, sgd, adafactor };
+enum class Offload { none, optimizer, optimizer_params };
+enum class Recompute { none, selective, full };
+enum class Runtime { automatic, none, pytorch, llama_cpp, vllm };
+
+// LoRA target modules, as a bit set.
+enum LoraTarget : unsigned {
+    kLoraQ = 1u << 0, kLoraK = 1u << 1, kLoraV = 1u << 2, kLoraO = 1u << 3,
+    kLoraGate = 1u << 4, kLoraUp = 1u << 5, kLoraDown = 1u << 6,
+    kLoraAllLinear = 0x7fu,
+};
+
+// Which model: a catalog id, or a custom architecture (from a Hugging Face config.json or a
+// bare parameter count).
+struct ModelSpec {
+    std::string id;                 // catalog id; empty when custom
+    bool custom = false;
+    ModelArch arch;                 // custom only
+    std::string hf_config_json;     // custom only: the hf_config object as given (for round trips)
+    double num_parameters = 0;      // custom only: {"num_parameters": N} form
+    std::vector<std::string> import_warnings;   // what the hf_config importer ignored or assumed
+};
+
+struct Config {
+    ModelSpec model;
+    Mode mode = Mode::inference;
+    std::string weights;            // weight format id; "" = bf16 (qlora: nf4)
+    std::string kv_cache;           // KV format id; "" = fp16 (bf16 when weights are bf16)
+    int batch = 1;                  // sequences per forward pass on one data-parallel rank
+    int global_batch = 0;           // sequences per optimizer step, all ranks; 0 = batch x dp
+    long long context = 0;          // tokens per sequence; 0 = min(8192, model's trained maximum)
+    Optimizer optimizer = Optimizer::adamw;
+    int zero = 0;                   // ZeRO stage 0..3
+    Offload offload = Offload::none;
+    Recompute recompute = Recompute::none;
+    bool flash_attention = true;
+    bool sequence_parallel = false;
+    int lora_rank = 16;
+    unsigned lora_targets = kLoraAllLinear;
+    std::string gpu = "rtx-4090";
+    int gpus = 1;
+    int tp = 0, pp = 0, dp = 0, ep = 0;   // 0 = chosen from gpus
+    Runtime runtime = Runtime::automatic;
+    double gpu_memory_utilization = 0.9;  // vLLM's default fraction
+    // Extensions beyond the list:
+    int quant_group_size = 128;     // int4 group size (GPTQ/AWQ)
+    int prefill_chunk = 0;          // tokens processed per forward in prefill; 0 = runtime default
+};
+
+// Names used in JSON, links and the CLI for each enum value.
+std::string_view to_string(Mode v);
+std::string_view to_string(Optimizer v);
+std::string_view to_string(Offload v);
+std::string_view to_string(Recompute v);
+std::string_view to_string(Runtime v);
+Mode parse_mode(std::string_view s);              // each throws Error naming the key and the
+Optimizer parse_optimizer(std::string_view s);    // allowed values
+Offload parse_offload(std::string_view s);
+Recompute parse_recompute(std::string_view s);
+Runtime parse_runtime(std::string_view s);
+unsigned parse_lora_target(std::string_view s);   // "q_proj" or "q", ..., "all-linear"
+std::vector<std::string> lora_target_names(unsigned targets);
+
+// The allowed values of a key, for messages and UIs ("inference, train, lora, qlora").
+std::string allowed_values(std::string_view key);
+
+}  // namespace gpusizer

@@ -1,0 +1,12 @@
+// gpusizer/gpusizer.hpp: the whole public API of the estimation core.
+#pragma once
+
+#include "gpusizer/catalog.hpp"
+#include "gpusizer/config.hpp"
+#include "gpusizer/error.hpp"
+#include "gpusizer/estimate.hpp"
+#include "gpusizer/gpu.hpp"
+#include "gpusizer/io.hpp"
+#include "gpusizer/model.hpp"
+#include "gpusizer/precision.hpp"
+#include "gpusizer/report.hpp"

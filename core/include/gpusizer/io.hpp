@@ -1,0 +1,34 @@
+// gpusizer/io.hpp: JSON at the edge. Configurations in, reports out, Hugging Face configs in.
+// nlohmann_json stays behind this header (core/src/json_io.cpp, core/src/hf_import.cpp).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpusizer/catalog.hpp"
+#include "gpusizer/config.hpp"
+#include "gpusizer/report.hpp"
+
+namespace gpusizer {
+
+// Parses a configuration JSON object. Unknown keys, wrong types and out-of-range values throw
+// Error naming the key and what is allowed.
+Config config_from_json(std::string_view json_text);
+std::string config_to_json(const Config& config, int indent = 2);
+
+std::string report_to_json(const Report& report, int indent = 2);
+std::string fit_to_json(const FitReport& fit, int indent = 2);
+std::string assumptions_to_json(const std::vector<Assumption>& items, int indent = 2);
+
+// Lists for `gpusizer models` / `gpusizer gpus --json` and the web API.
+std::string models_to_json(const Catalog& catalog, int indent = 2);
+std::string gpus_to_json(const Catalog& catalog, int indent = 2);
+
+// Reads the architecture from a Hugging Face config.json (the whole file or the fields that
+// matter). Supported model_types: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, gemma,
+// gemma2, phi3, deepseek_v2, deepseek_v3, gpt_neox, bloom, opt, falcon, gpt2, gpt_bigcode,
+// bert, t5. Fields that look architectural but are not understood go to `warnings`.
+ModelArch arch_from_hf_config(std::string_view json_text, std::vector<std::string>* warnings = nullptr);
+
+}  // namespace gpusizer

@@ -1,0 +1,78 @@
+// assumptions.cpp: the constants and choices behind a report, for "show assumptions" in the UI
+// and `gpusizer estimate --assumptions`.
+#include <cstdio>
+#include <string>
+
+#include "gpusizer/estimate.hpp"
+#include "gpusizer/precision.hpp"
+#include "runtime_profiles.hpp"
+
+namespace gpusizer {
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+}  // namespace
+
+std::vector<Assumption> assumptions(const Report& r) {
+    using namespace detail;
+    const Config& c = r.config;
+    const RuntimeProfile& rt = runtime_profile(c.runtime);
+    std::vector<Assumption> out;
+    auto add = [&](std::string name, std::string value, std::string source) {
+        out.push_back({std::move(name), std::move(value), std::move(source)});
+    };
+    add("runtime", rt.label, "configuration; auto picks llama.cpp for GGUF weights or llama.cpp cache types, else PyTorch");
+    add("parallelism", "tp " + std::to_string(r.parallel.tp) + ", pp " + std::to_string(r.parallel.pp) + ", dp " +
+                           std::to_string(r.parallel.dp) + ", ep " + std::to_string(r.parallel.ep),
+        "configuration; GPUs not assigned go to dp (training), pp (llama.cpp) or tp (other inference)");
+    add("weights", std::string(weight_format(c.weights).label) + ", " + fmt("%.3f", r.weights_bits_per_param) + " bits per parameter on average",
+        "GGUF: llama.cpp llama_tensor_get_type per tensor; GPTQ/AWQ: 4 + 20/group bits; NF4: QLoRA paper 4.127 bits; "
+        "embeddings, head and norms stay 16-bit except in GGUF");
+    add("kv_cache", c.kv_cache + ", " + fmt("%.4f", kv_format(c.kv_cache).bytes) + " bytes per value",
+        "layers x kv heads x (k + v head dims) x bytes; MLA: kv_lora_rank + rope dims; KV heads replicated when tp > kv heads (vLLM)");
+    add("context", std::to_string(c.context) + " tokens per sequence", "configuration (default: 8192, or the model's trained maximum if smaller)");
+    add("cuda_context", fmt("%.0f MiB", r.overhead_detail.cuda_context / kMiB),
+        c.runtime == Runtime::llama_cpp ? "llama.cpp: 107 MiB (RTX 4060 Ti) to 555 MiB (RTX PRO 6000) measured; 300 MiB taken"
+                                        : "PyTorch lazy module loading: 287 MB measured (PR #86509), ~400 MB with cuBLAS (pytorch #109888)");
+    if (c.runtime == Runtime::pytorch)
+        add("allocator_reserve", fmt("%.0f%% of activations, KV cache and gradients", rt.allocator_fraction * 100.0),
+            "allowance for the PyTorch caching allocator (no published typical figure)");
+    if (c.runtime == Runtime::llama_cpp)
+        add("compute_buffer", "ubatch " + std::to_string(c.prefill_chunk > 0 ? c.prefill_chunk : kLlamaCppUbatch) +
+                                  ", f32: max(4*ub*(1+4*embd+n_ctx*(1+heads)), 4*ub*(embd+vocab)); flash attention drops the KQ term",
+            "ollama fs/ggml/ggml.go GraphSize; matches llama.cpp logs (Llama 3.1 8B @8192: 560 MiB)");
+    if (c.runtime == Runtime::vllm) {
+        add("vllm_budget", fmt("gpu_memory_utilization %.2f of capacity; CUDA context and graphs outside it", c.gpu_memory_utilization),
+            "vllm/v1/worker/gpu_worker.py: requested_memory = total x utilization");
+        add("vllm_profile", "max_num_batched_tokens 8192 and max_num_seqs 1024 on >= 70 GiB GPUs (not A100), else 2048 and 256",
+            "vllm/engine/arg_utils.py get_batch_defaults (API server)");
+        add("vllm_non_torch", fmt("%.2f GiB single GPU", kVllmNonTorchSingle / kGiB) + fmt(", %.2f GiB with tensor parallel", kVllmNonTorchParallel / kGiB),
+            "vLLM profiler logs: 0.04-0.26 GiB single, 1.4-2.1 GiB with TP");
+        add("vllm_cuda_graphs", fmt("%.2f GiB", kVllmCudaGraphs / kGiB), "vLLM logs 0.11-1.1 GiB; PR #39559 estimate 0.73 GiB");
+    }
+    if (c.mode != Mode::inference) {
+        add("training_bytes_per_param",
+            c.mode == Mode::train ? (c.weights == "fp32" ? "fp32: 4 weights + 4 gradients + optimizer (AdamW 8)"
+                                                         : "mixed precision: 2 weights + 2 gradients + optimizer (AdamW 12 = fp32 master + m + v)")
+                                  : "LoRA adapters in fp32: 4 weights + 4 gradients + optimizer (AdamW 8)",
+            "ZeRO paper (Rajbhandari et al. 2019) K = 12; PEFT autocast_adapter_dtype=True");
+        add("activations", std::string("per layer after Korthikanti et al. 2022, recompute ") + std::string(to_string(c.recompute)) +
+                               (c.flash_attention ? ", flash attention" : ", eager attention (s^2 terms)") +
+                               ", logits bf16 + fp32 upcast + fp32 gradient",
+            "arXiv:2205.05198 sec. 4; transformers ForCausalLMLoss upcasts logits");
+        if (c.zero > 0)
+            add("zero_buckets", "reduce/allgather buckets 5e8 elements; stage 3: 1e9 live parameters, 5e7 prefetch",
+                "DeepSpeed deepspeed/runtime/zero/config.py defaults");
+    }
+    add("gpu_capacity", fmt("%.2f GiB", r.gpu_capacity / kGiB),
+        "nvidia-smi total where the catalog has it (CUDA sees a few hundred MiB less), else the nominal size; Apple: Metal working-set share");
+    return out;
+}
+
+}  // namespace gpusizer

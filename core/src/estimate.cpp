@@ -1,0 +1,888 @@
+// estimate.cpp: per-GPU memory of a configuration.
+//
+// [SECTION] Resolving the configuration (defaults, parallel degrees, runtime)
+// [SECTION] Weights: bytes per tensor class, split over tensor / pipeline / expert parallel
+// [SECTION] KV cache
+// [SECTION] Activations: inference working set, training (Korthikanti et al. 2022)
+// [SECTION] Training state: gradients, optimizer, ZeRO, offload, LoRA
+// [SECTION] Runtime overhead
+// [SECTION] The estimate: per pipeline stage, the most loaded GPU, fits or not
+//
+// Units: bytes, tokens, parameters, all as double. The formulas and their sources are
+// collected in docs/formulas.md.
+#include "gpusizer/estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "estimate_internal.hpp"
+#include "gpusizer/error.hpp"
+#include "gpusizer/precision.hpp"
+#include "runtime_profiles.hpp"
+
+namespace gpusizer {
+
+using detail::kGiB;
+using detail::kMiB;
+using detail::Resolved;
+
+namespace detail {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Resolving the configuration
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr long long kDefaultContext = 8192;       // a typical chat/RAG window, not the model's max
+constexpr long long kMaxContext = 1LL << 27;      // 134M tokens: beyond any model, still finite
+constexpr int kMaxGpus = 1 << 16;
+constexpr int kMaxBatch = 1 << 20;
+
+bool is_training(Mode m) { return m != Mode::inference; }
+
+void check_range(long long v, long long lo, long long hi, const char* key) {
+    if (v < lo || v > hi)
+        throw Error(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+                             std::to_string(v));
+}
+
+Runtime choose_runtime(const Config& c, const WeightFormat& wf, const KvFormat& kv) {
+    if (c.runtime != Runtime::automatic) return c.runtime;
+    if (wf.family == WeightFamily::gguf || kv.llama_cpp_only) return Runtime::llama_cpp;
+    return Runtime::pytorch;
+}
+
+void check_compatibility(const Config& c, const Resolved& r) {
+    const bool train = is_training(c.mode);
+    const WeightFamily fam = r.wf->family;
+    if (r.runtime == Runtime::llama_cpp) {
+        if (train) throw Error("runtime", "llama.cpp runs inference only; training modes need pytorch (or none)");
+        if (fam != WeightFamily::gguf && !(fam == WeightFamily::floating && r.wf->bits >= 16))
+            throw Error("weights", "'" + std::string(r.wf->id) +
+                                       "' does not run in llama.cpp; use a GGUF type (q8_0, q6_k, q5_k_m, q4_k_m, "
+                                       "q4_0, q3_k_m, q2_k) or fp32/fp16/bf16, or runtime pytorch/vllm");
+    } else if (fam == WeightFamily::gguf) {
+        throw Error("weights", "'" + std::string(r.wf->id) + "' is a GGUF type that only llama.cpp runs; set runtime "
+                               "to llama.cpp (or auto), or pick fp16/bf16/fp8/int8/int4/nf4");
+    }
+    if (r.kv->llama_cpp_only && r.runtime != Runtime::llama_cpp)
+        throw Error("kv_cache", "'" + std::string(r.kv->id) + "' is a llama.cpp cache type; with runtime " +
+                                    std::string(to_string(r.runtime)) + " use fp16, bf16, fp8 or fp32");
+    if (r.runtime == Runtime::vllm) {
+        if (train) throw Error("runtime", "vllm runs inference only; training modes need pytorch (or none)");
+        if (r.gpu->vendor == "apple")
+            throw Error("runtime", "vllm needs an NVIDIA or AMD GPU; on " + r.gpu->name + " use llama.cpp or pytorch");
+    }
+    if (c.mode == Mode::train && is_quantized(*r.wf))
+        throw Error("weights", "full training needs fp32, bf16 or fp16 weights, got '" + std::string(r.wf->id) +
+                                   "'; use mode qlora to train adapters on a quantized base");
+    if (c.mode == Mode::lora && is_quantized(*r.wf))
+        throw Error("weights", "mode lora keeps a 16-bit base, got '" + std::string(r.wf->id) +
+                                   "'; use mode qlora for a quantized base");
+    if (c.mode == Mode::qlora && !is_quantized(*r.wf))
+        throw Error("weights", "mode qlora trains adapters on a quantized base: use nf4 (default), int4, int8 or fp8, "
+                               "got '" + std::string(r.wf->id) + "'");
+    if (!train) {
+        if (c.zero != 0) throw Error("zero", "ZeRO shards training state; it applies to modes train, lora, qlora");
+        if (c.offload != Offload::none) throw Error("offload", "optimizer offload applies to training modes only");
+    }
+    if (c.offload == Offload::optimizer && c.zero < 1)
+        throw Error("offload", "'optimizer' offload (ZeRO-Offload) needs zero 1, 2 or 3");
+    if (c.offload == Offload::optimizer_params && c.zero != 3)
+        throw Error("offload", "'optimizer+params' offload (ZeRO-Infinity) needs zero 3");
+}
+
+void resolve_parallelism(const Config& c, Resolved& r) {
+    const ModelArch& a = *r.arch;
+    const int given[3] = {c.tp, c.pp, c.dp};
+    const char* names[3] = {"tp", "pp", "dp"};
+    long long known = 1;
+    for (int k = 0; k < 3; ++k) {
+        if (given[k] < 0) throw Error(names[k], "must be 0 (automatic) or a positive integer");
+        if (given[k] > 0) known *= given[k];
+    }
+    if (known > c.gpus || c.gpus % known != 0)
+        throw Error("gpus", "tp x pp x dp given as " + std::to_string(known) + " does not divide gpus = " +
+                                std::to_string(c.gpus));
+    const int rest = int(c.gpus / known);
+    int deg[3] = {std::max(given[0], 0), std::max(given[1], 0), std::max(given[2], 0)};
+    // Which degree takes the GPUs not assigned explicitly: training shards data; llama.cpp
+    // splits layers across GPUs; vLLM / PyTorch inference split heads (tensor parallel).
+    int order[3];
+    if (is_training(c.mode)) { order[0] = 2; order[1] = 0; order[2] = 1; }
+    else if (r.runtime == Runtime::llama_cpp) { order[0] = 1; order[1] = 0; order[2] = 2; }
+    else { order[0] = 0; order[1] = 1; order[2] = 2; }
+    bool placed = rest == 1;
+    for (int k : order) {
+        if (deg[k] != 0) continue;
+        if (!placed) {
+            // Tensor parallelism must divide the heads; if it cannot, the GPUs go to pipeline.
+            if (k == 0 && a.n_heads % rest != 0) continue;
+            deg[k] = rest;
+            placed = true;
+        } else {
+            deg[k] = 1;
+        }
+    }
+    for (int k = 0; k < 3; ++k)
+        if (deg[k] == 0) deg[k] = 1;
+    if (!placed) {
+        // Only tp was free and it cannot take the GPUs: place them on pipeline instead.
+        if (c.pp == 0) deg[1] *= rest;
+        else throw Error("tp", "cannot split " + std::to_string(a.n_heads) + " attention heads over " + std::to_string(rest) + " GPUs");
+    }
+    if ((long long)deg[0] * deg[1] * deg[2] != c.gpus)
+        throw Error("gpus", "tp x pp x dp = " + std::to_string((long long)deg[0] * deg[1] * deg[2]) +
+                                " must equal gpus = " + std::to_string(c.gpus));
+    r.par.tp = deg[0];
+    r.par.pp = deg[1];
+    r.par.dp = deg[2];
+    if (a.n_heads % r.par.tp != 0)
+        throw Error("tp", "tp = " + std::to_string(r.par.tp) + " must divide the model's " +
+                              std::to_string(a.n_heads) + " attention heads");
+    if (r.par.pp > a.total_layers())
+        throw Error("pp", "pp = " + std::to_string(r.par.pp) + " exceeds the model's " +
+                              std::to_string(a.total_layers()) + " layers");
+    r.par.ep = c.ep > 0 ? c.ep : 1;
+    if (c.ep < 0) throw Error("ep", "must be 0 (automatic) or a positive integer");
+    if (r.par.ep > 1) {
+        if (!a.is_moe()) throw Error("ep", "expert parallelism needs a mixture-of-experts model");
+        if (a.n_routed_experts % r.par.ep != 0)
+            throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide the model's " +
+                                  std::to_string(a.n_routed_experts) + " routed experts");
+        if ((r.par.tp * r.par.dp) % r.par.ep != 0)
+            throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide tp x dp = " +
+                                  std::to_string(r.par.tp * r.par.dp) + " (experts spread over the GPUs of a stage)");
+    }
+}
+
+}  // namespace
+
+Resolved resolve(const Config& c, const Catalog& catalog) {
+    Resolved r;
+    r.config = c;
+    Config& rc = r.config;
+    if (c.model.custom) {
+        r.arch = &c.model.arch;
+    } else {
+        if (c.model.id.empty()) throw Error("model", "is required: a catalog id (see `gpusizer models`) or {\"hf_config\": {...}}");
+        r.catalog_model = &catalog.model(c.model.id);
+        r.arch = &r.catalog_model->arch;
+    }
+    r.counts = count_params(*r.arch);
+    r.scale = override_scale(*r.arch, r.counts);
+    r.gpu = &catalog.gpu(c.gpu);
+
+    check_range(c.gpus, 1, kMaxGpus, "gpus");
+    check_range(c.batch, 1, kMaxBatch, "batch");
+    if (c.context != 0) check_range(c.context, 1, kMaxContext, "context");
+    check_range(c.zero, 0, 3, "zero");
+    check_range(c.lora_rank, 1, 1 << 16, "lora_rank");
+    check_range(c.quant_group_size, 1, 1 << 20, "quant_group_size");
+    check_range(c.prefill_chunk, 0, kMaxContext, "prefill_chunk");
+    if (!(c.gpu_memory_utilization > 0.0 && c.gpu_memory_utilization <= 1.0))
+        throw Error("gpu_memory_utilization", "must be in (0, 1], got " + std::to_string(c.gpu_memory_utilization));
+    if (c.lora_targets == 0) throw Error("lora_targets", "must name at least one module");
+
+    if (rc.weights.empty()) rc.weights = c.mode == Mode::qlora ? "nf4" : "bf16";
+    r.wf = &weight_format(rc.weights);
+    if (rc.kv_cache.empty()) rc.kv_cache = rc.weights == "fp32" ? "fp32" : rc.weights == "bf16" ? "bf16" : "fp16";
+    r.kv = &kv_format(rc.kv_cache);
+    if (rc.context == 0) {
+        const long long trained = r.arch->max_context > 0 ? r.arch->max_context : kDefaultContext;
+        rc.context = std::min(kDefaultContext, trained);
+    }
+    r.runtime = choose_runtime(c, *r.wf, *r.kv);
+    rc.runtime = r.runtime;
+    r.rt = &runtime_profile(r.runtime);
+    check_compatibility(rc, r);
+    resolve_parallelism(rc, r);
+    rc.tp = r.par.tp;
+    rc.pp = r.par.pp;
+    rc.dp = r.par.dp;
+    rc.ep = r.par.ep;
+
+    r.training = is_training(c.mode);
+    if (r.training) {
+        const long long per_step = (long long)rc.batch * r.par.dp;
+        if (rc.global_batch == 0) rc.global_batch = int(std::min<long long>(per_step, kMaxBatch));
+        check_range(rc.global_batch, 1, 1LL << 30, "global_batch");
+        if (rc.global_batch % per_step != 0)
+            throw Error("global_batch", "must be a multiple of batch x dp = " + std::to_string(per_step) + ", got " +
+                                            std::to_string(rc.global_batch));
+        r.micro_batches = rc.global_batch / per_step;
+    } else {
+        if (c.global_batch != 0) throw Error("global_batch", "applies to training modes only");
+        rc.global_batch = 0;
+    }
+    // Activation element size: the compute dtype (bf16/fp16; fp32 only for fp32 weights), or the
+    // runtime's own (llama.cpp keeps F32 activations).
+    r.act_bytes = r.rt->activation_bytes > 0 ? r.rt->activation_bytes : (rc.weights == "fp32" ? 4.0 : 2.0);
+    r.qp.group_size = rc.quant_group_size;
+    r.lin_bits = linear_bits_per_weight(*r.wf, r.qp);
+    // Tensors a quantizer leaves alone (embeddings, head, norms, routers): the checkpoint's
+    // 16-bit dtype, or fp32 when the weights are fp32.
+    r.float_bits = rc.weights == "fp32" ? 32.0 : 16.0;
+    return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Weights
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// GGUF files fuse q/k/v into one attn_qkv tensor for these families (llama.cpp's converter).
+bool gguf_fused_qkv(const ModelArch& a) {
+    const std::string& t = a.model_type;
+    return t == "phi3" || t == "gpt2" || t == "gpt_bigcode" || t == "bloom" || t == "falcon" || t == "gpt_neox";
+}
+
+}  // namespace
+
+double kv_head_fraction(const ModelArch& a, int tp) {
+    // KV heads per GPU: n_kv/tp, at least one (vLLM and Megatron replicate KV heads when tp > n_kv).
+    const int per_gpu = (a.n_kv_heads + tp - 1) / tp;
+    return double(std::max(per_gpu, 1)) / a.n_kv_heads;
+}
+
+LayerSplit layer_on_gpu(const Resolved& r, int i, int tp_degree, int ep_degree) {
+    const ModelArch& a = *r.arch;
+    const LayerParams& p = r.counts.layer(a, i);
+    const double tp = tp_degree;
+    const double kvf = kv_head_fraction(a, tp_degree);
+    // Routed experts: whole experts spread over the expert-parallel ranks, else sharded like
+    // the dense MLP over the tensor-parallel ranks.
+    const double expert_div = ep_degree > 1 ? double(ep_degree) : tp;
+    const bool gguf = r.wf->family == WeightFamily::gguf;
+    const bool quant = is_quantized(*r.wf) && !gguf;
+    // Bits of a linear tensor of class `cls` with rows of `row` elements.
+    auto bits = [&](TensorClass cls, long long row) {
+        if (gguf) return ggml_type_bits(gguf_tensor_type(*r.wf, cls, a, i, row));
+        return quant ? r.lin_bits : r.wf->bits;
+    };
+    const double small_bits = gguf ? 32.0 : r.float_bits;   // GGUF keeps 1-D tensors in F32
+
+    LayerSplit s;
+    double q = p.attn_q / tp, k = 0, v = 0, latent = 0;
+    if (a.mla) {
+        // MLA: q_b, kv_b and o split by heads; the down-projections q_a and kv_a are replicated.
+        latent = (a.q_lora_rank > 0 ? double(a.hidden) * a.q_lora_rank : 0.0) + p.attn_k;
+        q = (p.attn_q - (a.q_lora_rank > 0 ? double(a.hidden) * a.q_lora_rank : 0.0)) / tp;
+        v = p.attn_v / tp;
+    } else {
+        k = p.attn_k * kvf;
+        v = p.attn_v * kvf;
+    }
+    const double o = p.attn_o / tp;
+    const double cross = p.cross_attn / tp;
+    const double mlp_up = p.mlp_up / tp, mlp_down = p.mlp_down / tp;
+    const double sh_up = p.shared_up / tp, sh_down = p.shared_down / tp;
+    const double ex_up = p.expert_up * p.n_experts / expert_div, ex_down = p.expert_down * p.n_experts / expert_div;
+
+    s.params = q + k + v + latent + o + cross + mlp_up + mlp_down + sh_up + sh_down + ex_up + ex_down + p.router + p.small;
+    s.active_params = s.params - (p.n_experts > 0 ? (ex_up + ex_down) * (1.0 - double(a.experts_per_token) / p.n_experts) : 0.0);
+
+    const long long h = a.hidden;
+    double bytes8 = 0;   // bits
+    if (a.mla) {
+        bytes8 += (q + v + latent) * bits(TensorClass::attn_other, h);
+    } else if (gguf && gguf_fused_qkv(a)) {
+        bytes8 += (q + k + v) * bits(TensorClass::attn_qkv_fused, h);
+    } else {
+        bytes8 += q * bits(TensorClass::attn_q, h) + k * bits(TensorClass::attn_k, h) + v * bits(TensorClass::attn_v, h);
+    }
+    bytes8 += o * bits(TensorClass::attn_output, (long long)a.n_heads * a.v_head_dim);
+    bytes8 += cross * bits(TensorClass::attn_other, h);
+    bytes8 += mlp_up * bits(TensorClass::ffn_gate_up, h) + mlp_down * bits(TensorClass::ffn_down, a.intermediate);
+    const long long sh_row = a.shared_intermediate > 0 ? a.shared_intermediate : a.moe_intermediate;
+    bytes8 += sh_up * bits(TensorClass::ffn_gate_up, h) + sh_down * bits(TensorClass::ffn_down, sh_row);
+    bytes8 += ex_up * bits(TensorClass::ffn_gate_up, h) + ex_down * bits(TensorClass::ffn_down, a.moe_intermediate);
+    bytes8 += p.router * (gguf ? 32.0 : r.float_bits);
+    bytes8 += p.small * small_bits;
+    s.weight_bytes = bytes8 / 8.0;
+    return s;
+}
+
+EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
+    const ModelArch& a = *r.arch;
+    const ParamCounts& c = r.counts;
+    const double tp = tp_degree;
+    const bool gguf = r.wf->family == WeightFamily::gguf;
+    EdgeWeights e;
+    // Token embedding: GGUF type per llama.cpp (a tied table takes the output's type); other
+    // quantizers leave embeddings in the checkpoint dtype.
+    double emb_bits = r.float_bits;
+    double head_bits = r.float_bits;
+    if (gguf) {
+        const TensorClass emb_cls = a.tied_embeddings ? TensorClass::output : TensorClass::token_embd;
+        emb_bits = ggml_type_bits(gguf_tensor_type(*r.wf, emb_cls, a, 0, a.hidden));
+        head_bits = ggml_type_bits(gguf_tensor_type(*r.wf, TensorClass::output, a, 0, a.hidden));
+    } else if (r.wf->family == WeightFamily::floating && !is_quantized(*r.wf)) {
+        emb_bits = head_bits = r.wf->bits;
+    }
+    if (r.config.mode == Mode::qlora && r.runtime == Runtime::pytorch) {
+        // PEFT's prepare_model_for_kbit_training casts every non-quantized parameter (embeddings,
+        // norms, lm_head) to fp32.
+        emb_bits = head_bits = 32.0;
+    }
+    const double small_bits = gguf ? 32.0 : r.float_bits;
+    e.embedding_params = c.embedding / tp;                       // vocab-parallel embedding
+    e.embedding_bytes = e.embedding_params * emb_bits / 8.0;
+    e.positions_params = c.positions;
+    e.positions_bytes = c.positions * r.float_bits / 8.0;   // never quantized (GGUF keeps them F16)
+    const bool has_head = a.kind != ArchKind::encoder;
+    if (has_head) {
+        if (!a.tied_embeddings) {
+            e.head_params = c.lm_head / tp;
+            e.head_bytes = e.head_params * head_bits / 8.0;
+        } else if (r.config.pp > 1 || r.runtime == Runtime::llama_cpp) {
+            // A tied table is needed on the last stage too: Megatron keeps a copy there, and
+            // llama.cpp duplicates token_embd as the GPU-side output while the table stays in RAM.
+            e.head_params = c.embedding / tp;
+            e.head_bytes = e.head_params * head_bits / 8.0;
+            e.head_is_duplicate = true;
+        }
+    }
+    e.other_params = c.other;
+    e.other_bytes = c.other * small_bits / 8.0;
+    // llama.cpp keeps token_embd.weight in host memory (the input lookup runs on the CPU).
+    e.embedding_on_host = r.runtime == Runtime::llama_cpp;
+    return e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] KV cache
+// ---------------------------------------------------------------------------------------------
+
+double kv_values_per_token(const Resolved& r, int i, bool per_gpu) {
+    const ModelArch& a = *r.arch;
+    if (!a.layer_has_self_kv(i)) return 0;
+    const int tp = per_gpu ? r.par.tp : 1;
+    if (a.mla) {
+        if (r.runtime == Runtime::pytorch) {
+            // transformers' DeepseekV3Attention caches the decompressed keys and values.
+            return double(a.n_heads) / tp * (a.qk_nope_head_dim + a.qk_rope_head_dim + a.v_head_dim);
+        }
+        // Absorbed MLA (vLLM, SGLang, llama.cpp): the latent plus the shared rope key, the same on
+        // every tensor-parallel rank.
+        return double(a.kv_lora_rank) + a.qk_rope_head_dim;
+    }
+    const double heads = per_gpu ? a.n_kv_heads * kv_head_fraction(a, tp) : a.n_kv_heads;
+    double values = heads * (a.head_dim + a.v_head_dim);
+    if (a.kind == ArchKind::encoder_decoder) values *= 2.0;   // + cross-attention K/V of the encoder output
+    return values;
+}
+
+long long kv_cached_tokens(const Resolved& r, int i, long long context) {
+    const ModelArch& a = *r.arch;
+    long long ctx = context;
+    if (r.runtime == Runtime::llama_cpp) ctx = (ctx + kLlamaCppKvPad - 1) / kLlamaCppKvPad * kLlamaCppKvPad;
+    if (a.layer_is_sliding(i)) {
+        long long window = a.sliding_window;
+        // llama.cpp's SWA cache holds the window plus one micro-batch (llama-kv-cache-iswa).
+        if (r.runtime == Runtime::llama_cpp) window += kLlamaCppUbatch;
+        ctx = std::min(ctx, window);
+    }
+    return ctx;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Activations
+// ---------------------------------------------------------------------------------------------
+
+// Inference: elements live at the peak of one layer's forward, per token, on one GPU.
+// residual + normed input + max(attention block, MLP block).
+double inference_elements_per_token(const Resolved& r, int i) {
+    const ModelArch& a = *r.arch;
+    const double tp = r.par.tp;
+    const double h = a.hidden;
+    const double kvf = kv_head_fraction(a, r.par.tp);
+    double q_w, kv_w;
+    if (a.mla) {
+        q_w = double(a.n_heads) * (a.qk_nope_head_dim + a.qk_rope_head_dim) / tp;
+        kv_w = double(a.kv_lora_rank + a.qk_rope_head_dim) + double(a.n_heads) / tp * (a.qk_nope_head_dim + a.v_head_dim);
+    } else {
+        q_w = double(a.n_heads) * a.head_dim / tp;
+        kv_w = a.n_kv_heads * kvf * double(a.head_dim + a.v_head_dim);
+    }
+    const double o_w = double(a.n_heads) * a.v_head_dim / tp;
+    const double attn = q_w + kv_w + o_w + h;                 // q, k, v, attention output, o_proj output
+    const double inner_factor = a.mlp == MlpKind::gated ? 3.0 : 2.0;   // gate, up, act(gate)*up | fc1, act
+    double mlp;
+    if (a.layer_is_moe(i)) {
+        const double expert_div = r.par.ep > 1 ? double(r.par.ep) : tp;
+        const int shared_inner = a.shared_intermediate > 0 ? a.shared_intermediate : a.moe_intermediate;
+        mlp = a.experts_per_token * (h + inner_factor * a.moe_intermediate / expert_div)   // permuted tokens
+              + a.n_shared_experts * inner_factor * shared_inner / tp + 2.0 * a.n_routed_experts + h;
+    } else {
+        mlp = inner_factor * a.intermediate / tp + h;
+    }
+    return h + h + std::max(attn, mlp);
+}
+
+// Training: bytes one layer keeps for backward, one micro-batch, one GPU (Korthikanti et al.
+// 2022, "Reducing Activation Recomputation in Large Transformer Models", sec. 4, generalized to
+// GQA, gated MLPs, MoE and flash attention). With dropout, an MHA layer with a 4h MLP gives the
+// paper's s*b*h*(34 + 5*a*s/h); tests/test_activations.cpp checks that identity.
+double train_layer_bytes(const Resolved& r, int i, Recompute recompute) {
+    const ModelArch& a = *r.arch;
+    const Config& c = r.config;
+    const double s = double(c.context), b = c.batch, h = a.hidden;
+    const double t = r.par.tp;
+    const double B = r.act_bytes;                         // 2 bytes for bf16/fp16 activations
+    const double sb = s * b;
+    // Pieces outside the tensor-parallel regions (norm inputs, the inputs of the first linear
+    // of each block, dropout masks) are replicated on every TP rank unless sequence parallel.
+    const double rep = (c.sequence_parallel && t > 1) ? 1.0 / t : 1.0;
+    if (recompute == Recompute::full) return B * sb * h * rep;   // only the layer input is kept
+
+    const double kvf = kv_head_fraction(a, r.par.tp);
+    double q_w, k_w, v_w, latent = 0;
+    if (a.mla) {
+        q_w = double(a.n_heads) * (a.qk_nope_head_dim + a.qk_rope_head_dim) / t;
+        k_w = q_w;
+        v_w = double(a.n_heads) * a.v_head_dim / t;
+        latent = double(a.q_lora_rank) + a.kv_lora_rank + a.qk_rope_head_dim;   // replicated
+    } else {
+        q_w = double(a.n_heads) * a.head_dim / t;
+        k_w = a.n_kv_heads * kvf * double(a.head_dim);
+        v_w = a.n_kv_heads * kvf * double(a.v_head_dim);
+    }
+    const double o_w = double(a.n_heads) * a.v_head_dim / t;
+    const double heads = a.n_heads / t;
+
+    // Attention block: norm input, QKV input (norm output), Q, K, V, output-projection input.
+    double attn = B * sb * h * rep * 2.0 + B * sb * (q_w + k_w + v_w + o_w + latent);
+    if (a.dropout) attn += sb * h * rep;                  // output dropout mask, 1 byte
+    // Core attention: softmax output (and with dropout its mask and output), quadratic in s.
+    // Flash attention and selective recomputation keep only the fp32 log-sum-exp per row.
+    const bool quadratic = !c.flash_attention && recompute == Recompute::none;
+    if (quadratic) attn += heads * s * sb * (a.dropout ? 2.0 * B + 1.0 : B);
+    else if (c.flash_attention) attn += 4.0 * heads * sb;
+    if (a.kind == ArchKind::encoder_decoder && i >= a.n_layers) attn *= 2.0;   // + cross attention
+
+    // MLP block: norm input, first-linear input, then the inner activations.
+    const double inner_factor = a.mlp == MlpKind::gated ? 3.0 : 2.0;   // gate, up, product | fc1 out, act out
+    double mlp = B * sb * h * rep * 2.0;
+    if (a.layer_is_moe(i)) {
+        const double expert_div = r.par.ep > 1 ? double(r.par.ep) : t;
+        const int shared_inner = a.shared_intermediate > 0 ? a.shared_intermediate : a.moe_intermediate;
+        mlp += B * sb * a.experts_per_token * (h + inner_factor * a.moe_intermediate / expert_div);
+        mlp += B * sb * a.n_shared_experts * inner_factor * shared_inner / t;
+        mlp += 4.0 * sb * a.n_routed_experts;             // fp32 router logits
+    } else {
+        mlp += B * sb * inner_factor * a.intermediate / t;
+    }
+    if (a.dropout) mlp += sb * h * rep;
+    // Norms beyond the two counted above (Gemma 2's post-attention and post-MLP norms).
+    const double extra_norms = std::max(0, a.norms_per_layer - 2) * B * sb * h * rep;
+    return attn + mlp + extra_norms;
+}
+
+double llama_cpp_compute_buffer(const Resolved& r, bool holds_output) {
+    // ollama's closed form for llama.cpp's worst-case graph (ollama fs/ggml/ggml.go GraphSize,
+    // "llama" branch), which reproduces logged "CUDA0 compute buffer size" lines exactly with
+    // flash attention off (Llama 3.1 8B at n_ctx 8192: 560.00 MiB; Llama 2 7B at 2048 / 4096 /
+    // 32768: 164 / 296 / 2144 MiB; docs/research/runtime-facts.md, sec. 1a):
+    //   layer  = 4 * ub * (1 + 4*embd + n_ctx*(1 + n_head))   (f32 KQ and mask of one layer)
+    //   output = 4 * ub * (embd + n_vocab)                    (f32 logits of every ubatch token)
+    // With flash attention there is no KQ matrix; the f32 mask and its f16 copy remain
+    // (6 B per n_ctx x ub element, which matches the mainline Llama 3.1 8B log at n_ctx 16384,
+    // ub 1024: 613 MiB).
+    const ModelArch& a = *r.arch;
+    const double ub = double(r.config.prefill_chunk > 0 ? r.config.prefill_chunk : kLlamaCppUbatch);
+    const double n_ctx = double(kv_cached_tokens(r, -1, (long long)r.config.batch * r.config.context));
+    const double embd = a.hidden;
+    const double heads = double(a.n_heads) / r.par.tp;
+    double layer, output = 0;
+    if (r.config.flash_attention) {
+        const double mask = 6.0 * ub * n_ctx;
+        layer = 4.0 * ub * (1.0 + 4.0 * embd) + mask;
+        if (holds_output) output = 4.0 * ub * (embd + double(a.vocab)) + mask;
+    } else {
+        layer = 4.0 * ub * (1.0 + 4.0 * embd + n_ctx * (1.0 + heads));
+        if (holds_output) output = 4.0 * ub * (embd + double(a.vocab));
+    }
+    return std::max(layer, output);
+}
+
+double lora_layer_params(const Resolved& r, int i) {
+    // LoRA adds A (r x in) and B (out x r) beside each targeted linear: r * (in + out).
+    const ModelArch& a = *r.arch;
+    const unsigned t = r.config.lora_targets;
+    const double rank = r.config.lora_rank;
+    const double h = a.hidden;
+    double n = 0;
+    auto add = [&](unsigned bit, double in, double out, double copies = 1.0) {
+        if (t & bit) n += copies * rank * (in + out);
+    };
+    if (a.mla) {
+        // DeepSeek names: q_a_proj/q_b_proj (q), kv_a_proj_with_mqa (k), kv_b_proj (v), o_proj.
+        const double qk = a.qk_nope_head_dim + a.qk_rope_head_dim;
+        if (a.q_lora_rank > 0) {
+            add(kLoraQ, h, a.q_lora_rank);
+            add(kLoraQ, a.q_lora_rank, double(a.n_heads) * qk);
+        } else {
+            add(kLoraQ, h, double(a.n_heads) * qk);
+        }
+        add(kLoraK, h, double(a.kv_lora_rank) + a.qk_rope_head_dim);
+        add(kLoraV, a.kv_lora_rank, double(a.n_heads) * (a.qk_nope_head_dim + a.v_head_dim));
+    } else {
+        add(kLoraQ, h, double(a.n_heads) * a.head_dim);
+        add(kLoraK, h, double(a.n_kv_heads) * a.head_dim);
+        add(kLoraV, h, double(a.n_kv_heads) * a.v_head_dim);
+    }
+    add(kLoraO, double(a.n_heads) * a.v_head_dim, h);
+    auto add_mlp = [&](double inner, double copies) {
+        if (a.mlp == MlpKind::gated) {
+            add(kLoraGate, h, inner, copies);
+            add(kLoraUp, h, inner, copies);
+        } else {
+            add(kLoraUp, h, inner, copies);   // fc1
+        }
+        add(kLoraDown, inner, h, copies);
+    };
+    if (a.layer_is_moe(i)) {
+        add_mlp(a.moe_intermediate, a.n_routed_experts);   // PEFT wraps every expert's linears
+        const int shared_inner = a.shared_intermediate > 0 ? a.shared_intermediate : a.moe_intermediate;
+        add_mlp(shared_inner, a.n_shared_experts);
+    } else {
+        add_mlp(a.intermediate, 1.0);
+    }
+    return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The estimate
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// Everything on the GPUs of one pipeline stage.
+struct Stage {
+    MemoryParts parts;
+    OverheadDetail overhead;
+    double params = 0;          // parameters on one GPU of the stage (before ZeRO)
+    double kv_rate = 0;         // KV bytes per token of one sequence, one GPU, uncapped
+    double host = 0;
+    double act_per_layer = 0;
+    double outside_budget = 0;  // vLLM: bytes outside gpu_memory_utilization (context, graphs)
+};
+
+bool is_large_vllm_gpu(const Gpu& g) {
+    // vLLM's rule: >= 70 GiB and not an A100 gets the larger scheduler defaults.
+    return g.capacity_bytes() >= 70.0 * kGiB && g.id.find("a100") == std::string::npos;
+}
+
+Stage stage_estimate(const Resolved& r, int s, int lo, int hi) {
+    const ModelArch& a = *r.arch;
+    const Config& c = r.config;
+    const RuntimeProfile& rt = *r.rt;
+    const int pp = r.par.pp;
+    const bool first = s == 0, last = s == pp - 1;
+    Stage st;
+    MemoryParts& m = st.parts;
+
+    // Weights.
+    double trainable = 0;
+    for (int i = lo; i < hi; ++i) {
+        const LayerSplit ls = layer_on_gpu(r, i, r.par.tp, r.par.ep);
+        st.params += ls.params;
+        m.weights += ls.weight_bytes;
+        if (c.mode == Mode::lora || c.mode == Mode::qlora) trainable += lora_layer_params(r, i) / r.par.tp;
+    }
+    const EdgeWeights e = edge_weights(r, r.par.tp);
+    if (first) {
+        st.params += e.embedding_params + e.positions_params;
+        if (e.embedding_on_host) st.host += e.embedding_bytes * r.par.tp;   // the whole table in RAM
+        else m.weights += e.embedding_bytes;
+        m.weights += e.positions_bytes;
+    }
+    if (last) {
+        st.params += e.head_params + e.other_params;
+        m.weights += e.head_bytes + e.other_bytes;
+    }
+    st.params *= r.scale;
+    m.weights *= r.scale;
+    trainable *= r.scale;
+
+    // KV cache (inference; training keeps none).
+    if (!r.training) {
+        for (int i = lo; i < hi; ++i) {
+            const double v = kv_values_per_token(r, i, true) * r.kv->bytes;
+            st.kv_rate += v;
+            m.kv_cache += double(c.batch) * v * double(kv_cached_tokens(r, i, c.context));
+        }
+    }
+
+    // Activations.
+    if (!r.training) {
+        double per_token = 0;
+        for (int i = lo; i < hi; ++i) per_token = std::max(per_token, inference_elements_per_token(r, i));
+        const double V = double(a.vocab);
+        switch (r.runtime) {
+            case Runtime::llama_cpp:
+                m.activations = llama_cpp_compute_buffer(r, last);
+                break;
+            case Runtime::vllm: {
+                // vLLM's profile run: one forward of max_num_batched_tokens, then the sampler on
+                // min(max_num_seqs, max_num_batched_tokens) rows of fp32 logits.
+                const bool large = is_large_vllm_gpu(*r.gpu);
+                const double tokens = c.prefill_chunk > 0 ? c.prefill_chunk : large ? kVllmBatchedTokensLarge : kVllmBatchedTokensSmall;
+                const double seqs = std::min<double>(large ? kVllmMaxSeqsLarge : kVllmMaxSeqsSmall, tokens);
+                m.activations = tokens * per_token * r.act_bytes;
+                if (last) m.activations += seqs * V * 4.0;
+                break;
+            }
+            default: {
+                // One prefill forward of the prompt (or of `prefill_chunk` tokens at a time).
+                const double chunk = c.prefill_chunk > 0 ? std::min<double>(c.prefill_chunk, double(c.context)) : double(c.context);
+                const double tokens = double(c.batch) * chunk;
+                m.activations = tokens * per_token * r.act_bytes;
+                if (!c.flash_attention && a.layer_has_self_kv(std::max(lo, 0)) == a.layer_has_self_kv(lo)) {
+                    // Eager attention materializes the scores of one layer: bf16 scores plus
+                    // PyTorch's fp32 softmax (transformers eager_attention_forward).
+                    const double score_bytes = r.act_bytes + (r.runtime == Runtime::pytorch ? 4.0 : 0.0);
+                    m.activations += double(c.batch) * double(a.n_heads) / r.par.tp * chunk * double(c.context) * score_bytes;
+                }
+                // Logits of the last position of each sequence: compute dtype, then fp32 for
+                // sampling (transformers generate() casts next-token logits to float32).
+                if (last && a.kind != ArchKind::encoder)
+                    m.activations += double(c.batch) * V * (r.runtime == Runtime::pytorch ? r.act_bytes + 4.0 : 4.0);
+                break;
+            }
+        }
+    } else {
+        const double inflight = double(std::min<long long>(pp - s, r.micro_batches));
+        const double sb = double(c.context) * c.batch;
+        const double rep = (c.sequence_parallel && r.par.tp > 1) ? 1.0 / r.par.tp : 1.0;
+        double stored = 0, biggest_full = 0;
+        for (int i = lo; i < hi; ++i) {
+            const double layer = train_layer_bytes(r, i, c.recompute);
+            stored += layer;
+            st.act_per_layer = std::max(st.act_per_layer, layer);
+            if (c.recompute == Recompute::full) biggest_full = std::max(biggest_full, train_layer_bytes(r, i, Recompute::none));
+            if (c.mode == Mode::lora || c.mode == Mode::qlora) {
+                // The LoRA branch keeps A*x (rank values per token) for each targeted module.
+                int modules = 0;
+                for (unsigned bit = 1; bit <= kLoraDown; bit <<= 1) modules += (c.lora_targets & bit) ? 1 : 0;
+                stored += r.act_bytes * sb * c.lora_rank * modules;
+            }
+        }
+        double acts = inflight * stored + biggest_full;   // full recompute rebuilds one layer at a time
+        if (first) acts += inflight * r.act_bytes * sb * a.hidden * rep;   // embedding output
+        if (last && a.kind != ArchKind::encoder) {
+            // Final norm input and head input, then the logits of the loss: bf16 head output,
+            // its fp32 upcast in the loss (transformers ForCausalLMLoss: logits.float()) and
+            // the fp32 gradient of the softmax; vocab-parallel over tp.
+            acts += 2.0 * r.act_bytes * sb * a.hidden * rep;
+            acts += sb * double(a.vocab) * (r.act_bytes + 4.0 + 4.0) / r.par.tp;
+        }
+        if (c.mode == Mode::qlora) {
+            // bitsandbytes dequantizes one weight at a time to the compute dtype for the matmul.
+            const LayerParams& p = r.counts.layer(a, lo);
+            const double biggest = std::max({p.attn_q, p.attn_o, p.mlp_up / 2.0, p.mlp_down, p.expert_up / 2.0});
+            acts += biggest / r.par.tp * r.act_bytes;
+        }
+        m.activations = acts;
+    }
+
+    // Training state.
+    if (r.training) {
+        const bool fp32 = c.weights == "fp32";
+        const double dp = r.par.dp;
+        // Bytes per trainable parameter, after the ZeRO paper's accounting (mixed precision:
+        // 2 weights + 2 gradients + K optimizer, with K = 12 for AdamW: fp32 master, m, v).
+        double grad_b = 0, optim_b = 0, count = 0;
+        if (c.mode == Mode::train) {
+            count = st.params;
+            grad_b = fp32 ? 4.0 : 2.0;
+            const double master = fp32 ? 0.0 : 4.0;   // fp32 master copy for 16-bit training
+            switch (c.optimizer) {
+                case Optimizer::adamw: optim_b = master + 8.0; break;        // m, v in fp32
+                case Optimizer::adamw_8bit: optim_b = master + 2.0; break;   // m, v in 8 bits (bitsandbytes)
+                case Optimizer::sgd: optim_b = master + 4.0; break;          // momentum in fp32
+                case Optimizer::adafactor:
+                    // Factored second moment: rows + columns per matrix, at most 2/h per weight.
+                    optim_b = master + 4.0 * 2.0 / a.hidden; break;
+            }
+        } else {
+            // LoRA adapters are fp32 (PEFT autocast_adapter_dtype=True): weights 4 B, grads 4 B,
+            // optimizer states without a separate master copy.
+            count = trainable;
+            m.weights += trainable * 4.0;
+            grad_b = 4.0;
+            switch (c.optimizer) {
+                case Optimizer::adamw: optim_b = 8.0; break;
+                case Optimizer::adamw_8bit: optim_b = 2.0; break;
+                case Optimizer::sgd: optim_b = 4.0; break;
+                case Optimizer::adafactor: optim_b = 4.0 * 2.0 / a.hidden; break;
+            }
+        }
+        m.gradients = count * grad_b / (c.zero >= 2 ? dp : 1.0);
+        m.optimizer = count * optim_b / (c.zero >= 1 ? dp : 1.0);
+        const double full_weights = m.weights;
+        if (c.zero == 3) m.weights /= dp;
+        if (c.offload != Offload::none) {
+            // ZeRO-Offload: optimizer states, fp32 gradients and the optimizer step live in RAM.
+            st.host += m.optimizer + count * 4.0 / dp;
+            m.optimizer = 0;
+            m.gradients = 0;
+        }
+        if (c.offload == Offload::optimizer_params) {
+            st.host += m.weights;   // ZeRO-Infinity: the parameter shard too
+            m.weights = 0;
+        }
+        // Communication buffers.
+        const double wb = fp32 ? 4.0 : 2.0;
+        if (r.runtime == Runtime::pytorch && dp > 1) {
+            if (c.zero == 0) {
+                // DDP's gradient buckets are a second copy of the gradients by default
+                // (gradient_as_bucket_view=False; torch.nn.parallel.DistributedDataParallel docs).
+                st.overhead.runtime_buffers += count * grad_b;
+            } else if (c.zero <= 2) {
+                st.overhead.runtime_buffers += 2.0 * std::min(kZeroReduceBucket, count) * wb;   // reduce + allgather buckets
+            }
+        }
+        if (r.runtime == Runtime::pytorch && c.zero == 3) {
+            // Gathered parameters (stage3_max_live_parameters) plus the prefetch and reduce buckets.
+            const double whole = st.params;
+            st.overhead.runtime_buffers += (std::min(kZero3MaxLiveParams, whole) + std::min(kZero3PrefetchBucket, whole) +
+                                            (dp > 1 ? std::min(kZeroReduceBucket, count) : 0.0)) * wb;
+        }
+        (void)full_weights;
+    }
+
+    // Runtime overhead.
+    const bool apple = r.gpu->vendor == "apple";
+    st.overhead.cuda_context = apple ? 0.0 : rt.cuda_context;   // Metal has no CUDA context
+    if (r.runtime == Runtime::pytorch) {
+        const int comms = (r.par.tp > 1) + (pp > 1) + (r.par.dp > 1);
+        st.overhead.runtime_buffers += comms * rt.comm_buffers;
+        st.overhead.allocator_reserve = rt.allocator_fraction * (m.activations + m.kv_cache + m.gradients);
+    } else if (r.runtime == Runtime::vllm) {
+        const bool parallel = r.par.tp > 1 || pp > 1 || r.par.dp > 1;
+        st.overhead.runtime_buffers += (parallel ? kVllmNonTorchParallel : kVllmNonTorchSingle) + kVllmCudaGraphs;
+        st.outside_budget = st.overhead.cuda_context + kVllmCudaGraphs;
+    }
+    m.overhead = st.overhead.cuda_context + st.overhead.allocator_reserve + st.overhead.runtime_buffers;
+    return st;
+}
+
+}  // namespace
+
+Report estimate_resolved(const Resolved& r) {
+    const ModelArch& a = *r.arch;
+    const Config& c = r.config;
+    Report rep;
+    rep.config = c;
+    rep.parallel = r.par;
+    rep.model_name = r.catalog_model ? a.name : (a.name.empty() ? std::string("custom model") : a.name);
+    rep.gpu_name = r.gpu->name;
+
+    const double scale = r.scale;
+    rep.params = r.counts.total() * scale;
+    rep.active_params = r.counts.active(a) * scale;
+
+    // Whole-model figures (no parallel split).
+    double model_bytes = 0, lora_total = 0, kv_values = 0;
+    for (int i = 0; i < a.total_layers(); ++i) {
+        model_bytes += layer_on_gpu(r, i, 1, 1).weight_bytes;
+        if (c.mode == Mode::lora || c.mode == Mode::qlora) lora_total += lora_layer_params(r, i);
+        kv_values += kv_values_per_token(r, i, false);
+    }
+    const EdgeWeights e1 = edge_weights(r, 1);
+    model_bytes += e1.embedding_bytes + e1.positions_bytes + (e1.head_is_duplicate ? 0.0 : e1.head_bytes) + e1.other_bytes;
+    rep.weights_bits_per_param = model_bytes * 8.0 / r.counts.total();
+    rep.kv_bytes_per_token = kv_values * r.kv->bytes;
+    rep.trainable_params = c.mode == Mode::train ? rep.params : (c.mode == Mode::inference ? 0.0 : lora_total * scale);
+
+    // Stages: layers split evenly, the most loaded GPU reported.
+    const int L = a.total_layers();
+    const int pp = r.par.pp;
+    Stage worst;
+    double worst_total = -1;
+    double min_kv_room = -1;
+    const double capacity = r.gpu->capacity_bytes();
+    rep.gpu_capacity = capacity;
+    double usable = capacity;
+    if (r.runtime == Runtime::vllm) usable = c.gpu_memory_utilization * capacity;
+    double outside = 0;
+    for (int s = 0; s < pp; ++s) {
+        const int lo = int((long long)s * L / pp), hi = int((long long)(s + 1) * L / pp);
+        const Stage st = stage_estimate(r, s, lo, hi);
+        const double total = st.parts.total();
+        if (total > worst_total) {
+            worst_total = total;
+            worst = st;
+        }
+        rep.host = std::max(rep.host, st.host);
+        outside = std::max(outside, st.outside_budget);
+        if (st.kv_rate > 0) {
+            // vLLM's budget: utilization x capacity, plus the context and CUDA graphs it keeps
+            // in the (1 - utilization) headroom.
+            const double stage_usable = usable + (r.runtime == Runtime::vllm
+                                                      ? std::min(st.outside_budget, (1.0 - c.gpu_memory_utilization) * capacity)
+                                                      : 0.0);
+            const double room = (stage_usable - (total - st.parts.kv_cache)) / st.kv_rate;
+            min_kv_room = min_kv_room < 0 ? room : std::min(min_kv_room, room);
+        }
+    }
+    if (r.runtime == Runtime::vllm) usable += std::min(outside, (1.0 - c.gpu_memory_utilization) * capacity);
+    rep.per_gpu = worst.parts;
+    rep.overhead_detail = worst.overhead;
+    rep.activations_per_layer = r.training ? worst.act_per_layer : 0.0;
+    rep.gpu_usable = usable;
+    rep.headroom = usable - rep.per_gpu.total();
+    rep.fits = rep.headroom >= 0;
+    rep.kv_capacity_tokens = min_kv_room > 0 ? std::floor(min_kv_room) : 0.0;
+
+    // Warnings a user should see.
+    rep.warnings = c.model.import_warnings;
+    auto gib = [](double b) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.2f GiB", b / kGiB);
+        return std::string(buf);
+    };
+    if (a.max_context > 0 && c.context > a.max_context)
+        rep.warnings.push_back("context " + std::to_string(c.context) + " exceeds " + rep.model_name +
+                               "'s trained maximum of " + std::to_string(a.max_context) +
+                               " tokens: memory is estimated, quality past it is not guaranteed");
+    if (a.kind == ArchKind::encoder) rep.warnings.push_back(rep.model_name + " is encoder-only: no KV cache");
+    if (a.mla && r.runtime == Runtime::pytorch && !r.training)
+        rep.warnings.push_back("transformers caches MLA keys and values decompressed (" +
+                               gib(rep.kv_bytes_per_token * 1024.0) +
+                               " per 1k tokens); vLLM, SGLang and llama.cpp cache the compressed latent");
+    if (r.runtime == Runtime::vllm) {
+        const double headroom = (1.0 - c.gpu_memory_utilization) * capacity;
+        if (outside > headroom)
+            rep.warnings.push_back("vLLM keeps the CUDA context and CUDA graphs (" + gib(outside) +
+                                   ") outside gpu_memory_utilization, which leaves only " + gib(headroom) +
+                                   ": lower gpu_memory_utilization or run with --enforce-eager");
+        if (!c.flash_attention) rep.warnings.push_back("vLLM always uses its own paged/flash attention: flash_attention=false is ignored");
+        if (!r.training && rep.kv_capacity_tokens < double(c.context))
+            rep.warnings.push_back("vLLM refuses to start when its KV pool (" + std::to_string((long long)rep.kv_capacity_tokens) +
+                                   " tokens) cannot hold one full context of " + std::to_string(c.context) + " tokens");
+    }
+    if (r.runtime == Runtime::none)
+        rep.warnings.push_back("runtime none counts the model's tensors only; a real runtime adds its CUDA context and buffers (0.3-2 GiB)");
+    if (r.gpu->vendor == "apple" && r.runtime == Runtime::pytorch && r.training)
+        rep.warnings.push_back("training on Apple GPUs runs through PyTorch MPS: bitsandbytes and DeepSpeed are not available there");
+    if (c.zero > 0 && r.par.dp == 1)
+        rep.warnings.push_back("ZeRO shards over data-parallel ranks; with dp = 1 it saves nothing");
+    if (!rep.fits)
+        rep.warnings.push_back("does not fit: needs " + gib(rep.per_gpu.total()) + " per GPU, " + gib(usable) + " usable");
+    return rep;
+}
+
+}  // namespace detail
+
+Report estimate(const Config& config, const Catalog& catalog) {
+    return detail::estimate_resolved(detail::resolve(config, catalog));
+}
+
+}  // namespace gpusizer

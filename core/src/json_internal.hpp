@@ -1,0 +1,19 @@
+// json_internal.hpp (internal): the JSON-level entry points shared by json_io.cpp and
+// hf_import.cpp, the two files of the core that include nlohmann_json.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/model.hpp"
+
+namespace gpusizer {
+
+ModelArch arch_from_hf_json(const nlohmann::json& config, std::vector<std::string>* warnings);
+
+// A Llama-shaped architecture with `params` parameters, for {"num_parameters": N} models.
+ModelArch synthesize_arch(double params);
+
+}  // namespace gpusizer
