@@ -51,6 +51,7 @@ void check_range(long long v, long long lo, long long hi, const char* key) {
 
 Runtime choose_runtime(const Config& c, const WeightFormat& wf, const KvFormat& kv) {
     if (c.runtime != Runtime::automatic) return c.runtime;
+    if (is_training(c.mode)) return Runtime::pytorch;
     if (wf.family == WeightFamily::gguf || kv.llama_cpp_only) return Runtime::llama_cpp;
     return Runtime::pytorch;
 }
@@ -58,6 +59,16 @@ Runtime choose_runtime(const Config& c, const WeightFormat& wf, const KvFormat& 
 void check_compatibility(const Config& c, const Resolved& r) {
     const bool train = is_training(c.mode);
     const WeightFamily fam = r.wf->family;
+    // What the mode can train comes first: it is the more useful message.
+    if (c.mode == Mode::train && is_quantized(*r.wf))
+        throw Error("weights", "full training needs fp32, bf16 or fp16 weights, got '" + std::string(r.wf->id) +
+                                   "'; use mode qlora to train adapters on a quantized base");
+    if (c.mode == Mode::lora && is_quantized(*r.wf))
+        throw Error("weights", "mode lora keeps a 16-bit base, got '" + std::string(r.wf->id) +
+                                   "'; use mode qlora for a quantized base");
+    if (c.mode == Mode::qlora && (!is_quantized(*r.wf) || fam == WeightFamily::gguf))
+        throw Error("weights", "mode qlora trains adapters on a quantized base: use nf4 (default), int4, int8 or fp8, "
+                               "got '" + std::string(r.wf->id) + "'");
     if (r.runtime == Runtime::llama_cpp) {
         if (train) throw Error("runtime", "llama.cpp runs inference only; training modes need pytorch (or none)");
         if (fam != WeightFamily::gguf && !(fam == WeightFamily::floating && r.wf->bits >= 16))
@@ -76,15 +87,6 @@ void check_compatibility(const Config& c, const Resolved& r) {
         if (r.gpu->vendor == "apple")
             throw Error("runtime", "vllm needs an NVIDIA or AMD GPU; on " + r.gpu->name + " use llama.cpp or pytorch");
     }
-    if (c.mode == Mode::train && is_quantized(*r.wf))
-        throw Error("weights", "full training needs fp32, bf16 or fp16 weights, got '" + std::string(r.wf->id) +
-                                   "'; use mode qlora to train adapters on a quantized base");
-    if (c.mode == Mode::lora && is_quantized(*r.wf))
-        throw Error("weights", "mode lora keeps a 16-bit base, got '" + std::string(r.wf->id) +
-                                   "'; use mode qlora for a quantized base");
-    if (c.mode == Mode::qlora && !is_quantized(*r.wf))
-        throw Error("weights", "mode qlora trains adapters on a quantized base: use nf4 (default), int4, int8 or fp8, "
-                               "got '" + std::string(r.wf->id) + "'");
     if (!train) {
         if (c.zero != 0) throw Error("zero", "ZeRO shards training state; it applies to modes train, lora, qlora");
         if (c.offload != Offload::none) throw Error("offload", "optimizer offload applies to training modes only");
@@ -119,20 +121,23 @@ void resolve_parallelism(const Config& c, Resolved& r) {
     for (int k : order) {
         if (deg[k] != 0) continue;
         if (!placed) {
-            // Tensor parallelism must divide the heads; if it cannot, the GPUs go to pipeline.
+            // Tensor parallelism must divide the heads and pipeline stages need a layer each;
+            // data parallelism (replicas) takes any count.
             if (k == 0 && a.n_heads % rest != 0) continue;
+            if (k == 1 && rest > a.total_layers()) continue;
             deg[k] = rest;
             placed = true;
-        } else {
-            deg[k] = 1;
         }
     }
     for (int k = 0; k < 3; ++k)
         if (deg[k] == 0) deg[k] = 1;
     if (!placed) {
-        // Only tp was free and it cannot take the GPUs: place them on pipeline instead.
-        if (c.pp == 0) deg[1] *= rest;
-        else throw Error("tp", "cannot split " + std::to_string(a.n_heads) + " attention heads over " + std::to_string(rest) + " GPUs");
+        // Every free degree refused the GPUs (say only tp was free): pipeline, else replicas.
+        if (c.pp == 0 && rest <= a.total_layers()) deg[1] *= rest;
+        else if (c.dp == 0) deg[2] *= rest;
+        else throw Error("gpus", "cannot place " + std::to_string(rest) + " GPUs: tp must divide the " +
+                                     std::to_string(a.n_heads) + " attention heads and pp must not exceed the " +
+                                     std::to_string(a.total_layers()) + " layers");
     }
     if ((long long)deg[0] * deg[1] * deg[2] != c.gpus)
         throw Error("gpus", "tp x pp x dp = " + std::to_string((long long)deg[0] * deg[1] * deg[2]) +
@@ -495,7 +500,11 @@ double llama_cpp_compute_buffer(const Resolved& r, bool holds_output) {
     // ub 1024: 613 MiB).
     const ModelArch& a = *r.arch;
     const double ub = double(r.config.prefill_chunk > 0 ? r.config.prefill_chunk : kLlamaCppUbatch);
-    const double n_ctx = double(kv_cached_tokens(r, -1, (long long)r.config.batch * r.config.context));
+    // The longest KV any layer holds (sliding-window layers hold less).
+    long long longest = 0;
+    for (int i = 0; i < a.total_layers(); ++i)
+        longest = std::max(longest, kv_cached_tokens(r, i, (long long)r.config.batch * r.config.context));
+    const double n_ctx = double(longest);
     const double embd = a.hidden;
     const double heads = double(a.n_heads) / r.par.tp;
     double layer, output = 0;

@@ -249,7 +249,9 @@ std::string read_file(const std::filesystem::path& p) {
 
 Catalog load_catalog(const std::string& dir) {
     const std::filesystem::path d(dir);
-    return catalog_from_json(read_file(d / "gpus.json"), read_file(d / "models.json"));
+    const std::string gpus = read_file(d / "gpus.json");
+    const std::string models = read_file(d / "models.json");
+    return catalog_from_json(gpus, models);
 }
 
 std::string find_assets_dir(const char* argv0) {

@@ -1,0 +1,115 @@
+// test_cli.cpp: the gpusizer command line, run in-process.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+#include "test_support.hpp"
+
+using namespace gpusizer;
+
+namespace {
+
+struct Result {
+    int code;
+    std::string out, err;
+};
+
+Result run_cli(std::vector<std::string> args) {
+    args.push_back("--assets");
+    args.push_back(GPUSIZER_TEST_ASSETS);
+    std::ostringstream out, err;
+    const int code = cli::run(args, "gpusizer", out, err);
+    return {code, out.str(), err.str()};
+}
+
+int lines(const std::string& s) {
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("estimate --json gives the report format", "[cli]") {
+    const Result r = run_cli({"estimate", "--model", "llama-3-70b", "--weights", "q4_k_m", "--gpu", "rtx-4090", "--gpus", "2", "--json"});
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    for (const char* k : {"params", "active_params", "trainable_params", "kv_bytes_per_token", "memory", "fits", "warnings"})
+        CHECK(j.contains(k));
+    for (const char* k : {"weights", "kv_cache", "activations", "gradients", "optimizer", "overhead", "total"})
+        CHECK(j["memory"]["per_gpu"].contains(k));
+    for (const char* k : {"cuda_context", "allocator_reserve", "runtime_buffers"}) CHECK(j["memory"]["overhead_detail"].contains(k));
+    for (const char* k : {"activations_per_layer", "kv_capacity_tokens", "host", "gpu_usable"}) CHECK(j["memory"].contains(k));
+    CHECK(j["config"]["runtime"] == "llama.cpp");
+    CHECK(j["parallel"]["pp"] == 2);
+    // The same numbers as the library.
+    Config c = config_from_json(R"({"model": "llama-3-70b", "weights": "q4_k_m", "gpu": "rtx-4090", "gpus": 2})");
+    CHECK(j["memory"]["per_gpu"]["total"].get<double>() == Approx(estimate(c, gpusizer::test::catalog()).per_gpu.total()).margin(1));
+}
+
+TEST_CASE("a config file, overridden by flags", "[cli]") {
+    const std::string path = "cli_test_config.json";
+    {
+        std::ofstream f(path);
+        f << R"({"model": "llama-3-8b", "gpu": "rtx-3060", "context": 4096, "weights": "q8_0"})";
+    }
+    const Result r = run_cli({"estimate", "--config", path, "--context", "2048", "--json"});
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["config"]["context"] == 2048);
+    CHECK(j["config"]["gpu"] == "rtx-3060");
+    std::remove(path.c_str());
+}
+
+TEST_CASE("readable table, assumptions, fit, lists", "[cli]") {
+    Result r = run_cli({"estimate", "--model", "llama-3-8b", "--assumptions"});
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find("total") != std::string::npos);
+    CHECK(r.out.find("FITS") != std::string::npos);
+    CHECK(r.out.find("assumptions") != std::string::npos);
+    r = run_cli({"fit", "--model", "llama-3-8b", "--weights", "q4_k_m", "--gpu", "rtx-3060", "--json"});
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["max_context"].get<long long>() > 0);
+    CHECK(j.contains("best_weights"));
+    CHECK(j["by_weights"].size() > 5);
+    r = run_cli({"models"});
+    CHECK(r.out.find("deepseek-r1") != std::string::npos);
+    r = run_cli({"gpus", "--json"});
+    CHECK(nlohmann::json::parse(r.out).size() == gpusizer::test::catalog().gpus.size());
+}
+
+TEST_CASE("bad input: exit 2 and one line naming the key", "[cli][errors]") {
+    struct Bad { std::vector<std::string> args; const char* mentions; };
+    const Bad cases[] = {
+        {{"estimate", "--model", "llama-3-8b", "--batch", "lots"}, "--batch"},
+        {{"estimate", "--model", "llama-3-8b", "--batchsize", "4"}, "--batchsize"},
+        {{"estimate", "--model", "llama-3-8b", "--weights", "q9"}, "weights"},
+        {{"estimate", "--model", "nope"}, "model"},
+        {{"estimate", "--gpu", "rtx-4090"}, "model"},
+        {{"estimate", "--model", "llama-3-8b", "--gpus"}, "--gpus"},
+        {{"estimate", "--model", "llama-3-8b", "--flash-attention", "maybe"}, "--flash-attention"},
+        {{"estimate", "--config", "/nonexistent.json"}, "--config"},
+        {{"estimate", "--model", "llama-3-8b", "--gpu-memory-utilization", "nan"}, "--gpu-memory-utilization"},
+        {{"launch"}, "launch"},
+        {{"estimate", "stray"}, "stray"},
+    };
+    for (const Bad& b : cases) {
+        const Result r = run_cli(b.args);
+        INFO(b.args[b.args.size() > 1 ? 1 : 0] << " -> " << r.err);
+        CHECK(r.code == cli::kExitBadInput);
+        CHECK(lines(r.err) == 1);
+        CHECK(r.err.find(b.mentions) != std::string::npos);
+        CHECK(r.out.empty());
+    }
+}
+
+TEST_CASE("the check flag exits 3 when it does not fit", "[cli]") {
+    CHECK(run_cli({"estimate", "--model", "llama-3.1-405b", "--gpu", "rtx-3060", "--check"}).code == cli::kExitDoesNotFit);
+    CHECK(run_cli({"estimate", "--model", "llama-3.2-1b", "--gpu", "h100-sxm", "--check"}).code == 0);
+}

@@ -1,0 +1,76 @@
+// test_fit.cpp: the inverse questions, checked at their boundaries.
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+
+using namespace gpusizer;
+using namespace gpusizer::test;
+
+TEST_CASE("max context is the boundary: fits there, not one token more", "[fit]") {
+    for (const char* gpu : {"rtx-4090", "rtx-3060", "h100-sxm"}) {
+        Config c = config("llama-3.1-8b", gpu);
+        c.weights = "q4_k_m";
+        const FitReport f = fit(c, catalog());
+        INFO(gpu << " max_context " << f.max_context);
+        REQUIRE(f.max_context > 0);
+        c.context = f.max_context;
+        CHECK(run(c).fits);
+        c.context = f.max_context + 1;
+        CHECK_FALSE(run(c).fits);
+    }
+}
+
+TEST_CASE("max batch is the boundary", "[fit]") {
+    Config c = config("llama-3-8b", "h100-sxm");
+    c.context = 4096;
+    const FitReport f = fit(c, catalog());
+    REQUIRE(f.max_batch > 1);
+    c.batch = int(f.max_batch);
+    CHECK(run(c).fits);
+    c.batch = int(f.max_batch + 1);
+    CHECK_FALSE(run(c).fits);
+}
+
+TEST_CASE("best weights: the most precise format that fits", "[fit]") {
+    // Llama 3 70B on one 24 GB card: bf16 (141 GB) is far too big; some 2-3 bit GGUF may fit.
+    Config c = config("llama-3-70b", "rtx-4090");
+    c.context = 2048;
+    const FitReport f = fit(c, catalog());
+    bool seen_best = false;
+    for (const FitRow& row : f.by_weights) {
+        if (row.format == f.best_weights) seen_best = true;
+        if (!seen_best && row.format != "fp32") CHECK_FALSE(row.fits);   // everything more precise does not fit
+    }
+    if (!f.best_weights.empty()) {
+        c.weights = f.best_weights;
+        CHECK(run(c).fits);
+    }
+    // Llama 3 8B on an H100: bf16 fits.
+    const FitReport g = fit(config("llama-3-8b", "h100-sxm"), catalog());
+    CHECK(g.best_weights == "bf16");
+    CHECK(g.best_kv_cache == "bf16");
+}
+
+TEST_CASE("best KV format within the runtime in use", "[fit]") {
+    Config c = config("llama-3.1-70b", "rtx-4090");
+    c.gpus = 2;
+    c.weights = "q4_k_m";
+    c.context = 65536;
+    const FitReport f = fit(c, catalog());
+    // llama.cpp offers q8_0 and q4_0 caches; each row is a llama.cpp estimate.
+    bool has_q4 = false;
+    for (const FitRow& row : f.by_kv_cache) has_q4 = has_q4 || row.format == "q4_0";
+    CHECK(has_q4);
+    if (!f.best_kv_cache.empty()) {
+        c.kv_cache = f.best_kv_cache;
+        CHECK(run(c).fits);
+    }
+}
+
+TEST_CASE("nothing fits: zeros and empty answers, no crash", "[fit]") {
+    Config c = config("llama-3.1-405b", "rtx-3060");
+    const FitReport f = fit(c, catalog());
+    CHECK(f.max_context == 0);
+    CHECK(f.max_batch == 0);
+    CHECK(f.best_weights.empty());
+}

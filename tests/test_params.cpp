@@ -1,0 +1,127 @@
+// test_params.cpp: parameter counts derived from the architecture.
+//
+// Exact figures are the [calc] column of shared/reference/models.md (sums of the config's
+// matrix shapes) or the authors' exact counts; published rounded figures are checked at 1%.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "test_support.hpp"
+
+using namespace gpusizer;
+using gpusizer::test::catalog;
+
+namespace {
+
+const ModelArch& arch(const char* id) { return catalog().model(id).arch; }
+
+}  // namespace
+
+TEST_CASE("Llama 3 8B: every component by hand", "[params]") {
+    const ParamCounts c = count_params(arch("llama-3-8b"));
+    // vocab 128256 x hidden 4096, untied head.
+    CHECK(c.embedding == 128256.0 * 4096);
+    CHECK(c.lm_head == 128256.0 * 4096);
+    // q and o: 4096 x 4096 each; k and v: 4096 x (8 kv heads x 128) each.
+    CHECK(c.dense_layer.attention() == 2.0 * 4096 * 4096 + 2.0 * 4096 * 1024);
+    // SwiGLU: gate, up (4096 x 14336) and down (14336 x 4096).
+    CHECK(c.dense_layer.mlp_up + c.dense_layer.mlp_down == 3.0 * 4096 * 14336);
+    // Two RMSNorms per layer, one final.
+    CHECK(c.dense_layer.small == 2.0 * 4096);
+    CHECK(c.other == 4096);
+    CHECK(c.n_dense == 32);
+    CHECK(c.total() == 8030261248.0);   // 8.03 B, Meta's model card
+}
+
+TEST_CASE("exact derived counts of the reference table", "[params]") {
+    struct Row { const char* id; double total; };
+    const Row rows[] = {
+        {"deepseek-r1", 671026419200.0},              // main model, MTP module excluded
+        {"deepseek-r1-distill-qwen-1.5b", 1777088000.0},
+        {"deepseek-r1-distill-qwen-7b", 7615616512.0},
+        {"deepseek-r1-distill-qwen-14b", 14770033664.0},
+        {"deepseek-r1-distill-qwen-32b", 32763876352.0},
+        {"deepseek-r1-distill-llama-8b", 8030261248.0},
+        {"deepseek-r1-distill-llama-70b", 70553706496.0},
+        {"llama-3-70b", 70553706496.0},
+        {"llama-3.1-405b", 405853388800.0},
+        {"llama-3.2-1b", 1235814400.0},              // tied embeddings
+        {"llama-3.2-3b", 3212749824.0},
+        {"gpt-neox-20b", 20554567680.0},
+        {"bloom-176b", 176247271424.0},              // the BLOOM model card's exact count
+        {"mistral-7b", 7241732096.0},
+        {"mixtral-8x7b", 46702792704.0},
+        {"qwen2.5-7b", 7615616512.0},
+        {"qwen2.5-72b", 72706203648.0},
+        {"gemma-2-9b", 9241705984.0},
+        {"gemma-2-27b", 27227128320.0},
+        {"phi-3-mini-4k", 3821079552.0},
+        {"gpt2", 124439808.0},                       // the 124M every GPT-2 tutorial prints
+        {"opt-13b", 12853473280.0},
+        {"falcon-40b", 41303293952.0},
+        {"t5-small", 60506624.0},                    // sum(p.numel()) of t5-small
+        {"bert-base-uncased", 109482240.0},          // BertModel with pooler
+    };
+    for (const Row& r : rows) {
+        INFO(r.id);
+        CHECK(count_params(arch(r.id)).total() == r.total);
+    }
+}
+
+TEST_CASE("active parameters of mixture-of-experts models", "[params][moe]") {
+    // Mixtral 8x7B: 2 of 8 experts per token. Mistral's announcement: 12.9B active.
+    const ModelArch& mx = arch("mixtral-8x7b");
+    CHECK(count_params(mx).active(mx) == 12879925248.0);
+    CHECK(count_params(mx).active(mx) == Approx(12.9e9).epsilon(0.01));
+    // DeepSeek-V3/R1: 8 routed of 256 plus 1 shared expert, 3 dense layers, 58 MoE layers.
+    const ModelArch& ds = arch("deepseek-r1");
+    const ParamCounts c = count_params(ds);
+    CHECK(c.n_dense == 3);
+    CHECK(c.n_moe == 58);
+    // One expert: gate + up + down = 3 x 7168 x 2048.
+    CHECK(c.moe_layer.expert_up + c.moe_layer.expert_down == 3.0 * 7168 * 2048);
+    CHECK(c.active(ds) == 37552297472.0);
+    // DeepSeek publishes "37B activated" (README) and 36.7B (README_WEIGHTS, including 0.9B
+    // embedding and 0.9B head). The derivation counts embedding + head + every non-expert
+    // weight + 9 experts per MoE layer, which is 1.5% above 37B; the published figures appear
+    // to be rounded down or to leave out a part they do not name.
+    CHECK(c.active(ds) == Approx(37e9).epsilon(0.015));
+    CHECK(c.total() == Approx(671e9).epsilon(0.001));
+}
+
+TEST_CASE("every catalog model matches its published count within 1%", "[params][catalog]") {
+    int unverified = 0;
+    for (const CatalogModel& m : catalog().models) {
+        INFO(m.arch.id << ": derived " << count_params(m.arch).total() << " published " << m.params_published);
+        bool exact_count_published = true;
+        for (const auto& u : m.unverified) exact_count_published = exact_count_published && u != "params_published";
+        // Where no exact count is published (only the name, e.g. Falcon-40B's "40B"), the
+        // name's figure is checked at 5%; models.json says why in the entry's note.
+        if (!exact_count_published) ++unverified;
+        CHECK(count_params(m.arch).total() == Approx(m.params_published).epsilon(exact_count_published ? 0.01 : 0.05));
+        if (m.active_params_published > 0 && m.arch.id.rfind("deepseek", 0) != 0) {
+            CHECK(count_params(m.arch).active(m.arch) == Approx(m.active_params_published).epsilon(0.01));
+        }
+    }
+    CHECK(unverified <= 3);
+}
+
+TEST_CASE("the num_parameters override scales, the derivation stays pure", "[params]") {
+    ModelArch a = arch("llama-3-8b");
+    a.num_parameters_override = 16e9;
+    const ParamCounts c = count_params(a);
+    CHECK(c.total() == 8030261248.0);
+    CHECK(override_scale(a, c) == Approx(16e9 / 8030261248.0));
+}
+
+TEST_CASE("architectures that cannot be counted are refused with the field named", "[params][errors]") {
+    ModelArch a = arch("llama-3-8b");
+    a.n_kv_heads = 5;   // does not divide 32 query heads
+    CHECK_THROWS_WITH(count_params(a), Catch::Contains("num_key_value_heads"));
+    a = arch("llama-3-8b");
+    a.n_layers = 0;
+    CHECK_THROWS_WITH(count_params(a), Catch::Contains("num_hidden_layers"));
+    a = arch("mixtral-8x7b");
+    a.experts_per_token = 9;
+    CHECK_THROWS_WITH(count_params(a), Catch::Contains("num_experts_per_tok"));
+}

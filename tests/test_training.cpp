@@ -1,0 +1,213 @@
+// test_training.cpp: gradients, optimizer states, ZeRO, offload, LoRA and QLoRA.
+#include <catch2/catch.hpp>
+
+#include "estimate_internal.hpp"
+#include "test_support.hpp"
+
+using namespace gpusizer;
+using namespace gpusizer::test;
+
+namespace {
+
+double model_states(const Report& r) { return r.per_gpu.weights + r.per_gpu.gradients + r.per_gpu.optimizer; }
+
+Config zero_paper(int stage) {
+    // ZeRO paper (Rajbhandari et al. 2019), Figure 1: a 7.5B-parameter model, 64-way data
+    // parallel, mixed-precision Adam (K = 12).
+    Config c;
+    c.model.custom = true;
+    c.model.num_parameters = 7.5e9;
+    c.model.arch = arch_from_hf_config(R"({"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096,
+        "intermediate_size": 11008, "num_attention_heads": 32, "vocab_size": 32000, "num_parameters": 7.5e9})");
+    c.mode = Mode::train;
+    c.gpu = "a100-80gb-sxm";
+    c.gpus = 64;
+    c.zero = stage;
+    c.runtime = Runtime::none;
+    c.context = 1024;
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("ZeRO paper, Figure 1: model states per device", "[training][zero][published]") {
+    // Baseline (2 + 2 + K) x 7.5B = 120 GB; P_os 31.4 GB; P_os+g 16.6 GB; P_os+g+p 1.9 GB.
+    CHECK(model_states(run(zero_paper(0))) / 1e9 == Approx(120.0).epsilon(1e-6));
+    CHECK(model_states(run(zero_paper(1))) / 1e9 == Approx(31.4).epsilon(0.002));
+    CHECK(model_states(run(zero_paper(2))) / 1e9 == Approx(16.6).epsilon(0.003));
+    CHECK(model_states(run(zero_paper(3))) / 1e9 == Approx(1.9).epsilon(0.015));
+}
+
+TEST_CASE("mixed-precision AdamW: 16 bytes per parameter", "[training]") {
+    Config c = config("llama-3-8b", "h200");
+    c.mode = Mode::train;
+    c.runtime = Runtime::none;
+    const Report r = run(c);
+    CHECK(r.per_gpu.weights == Approx(2.0 * r.params));
+    CHECK(r.per_gpu.gradients == Approx(2.0 * r.params));
+    CHECK(r.per_gpu.optimizer == Approx(12.0 * r.params));   // fp32 master + m + v
+    CHECK(r.trainable_params == r.params);
+}
+
+TEST_CASE("optimizers and fp32 training", "[training]") {
+    Config c = config("llama-3-8b", "h200");
+    c.mode = Mode::train;
+    c.runtime = Runtime::none;
+    const double n = 8030261248.0;
+    c.optimizer = Optimizer::adamw_8bit;   // master 4 + two 8-bit states
+    CHECK(run(c).per_gpu.optimizer == Approx(6.0 * n));
+    c.optimizer = Optimizer::sgd;          // master 4 + momentum 4
+    CHECK(run(c).per_gpu.optimizer == Approx(8.0 * n));
+    c.optimizer = Optimizer::adafactor;    // master 4 + factored second moment (< 2/h per weight)
+    CHECK(run(c).per_gpu.optimizer == Approx(4.0 * n).epsilon(0.01));
+    c.optimizer = Optimizer::adamw;
+    c.weights = "fp32";                    // no master copy: 4 + 4 + 8
+    const Report r = run(c);
+    CHECK(model_states(r) == Approx(16.0 * n));
+    CHECK(r.per_gpu.gradients == Approx(4.0 * n));
+}
+
+TEST_CASE("ZeRO-3 over more GPUs never uses more memory per GPU", "[training][zero][property]") {
+    for (const char* model : {"llama-3-8b", "mixtral-8x7b", "qwen2.5-72b"}) {
+        Config c = config(model, "h100-sxm");
+        c.mode = Mode::train;
+        c.zero = 3;
+        double prev = 1e300;
+        for (int gpus : {1, 2, 4, 8, 16, 32, 64}) {
+            c.gpus = gpus;
+            const double total = run(c).per_gpu.total();
+            INFO(model << " gpus " << gpus);
+            CHECK(total <= prev);
+            prev = total;
+        }
+    }
+}
+
+TEST_CASE("ZeRO stages shard optimizer, then gradients, then weights", "[training][zero]") {
+    Config c = config("llama-3-8b", "h100-sxm");
+    c.mode = Mode::train;
+    c.runtime = Runtime::none;
+    c.gpus = 8;
+    const Report z0 = run(c);
+    c.zero = 1;
+    const Report z1 = run(c);
+    c.zero = 2;
+    const Report z2 = run(c);
+    c.zero = 3;
+    const Report z3 = run(c);
+    CHECK(z1.per_gpu.optimizer == Approx(z0.per_gpu.optimizer / 8));
+    CHECK(z1.per_gpu.gradients == z0.per_gpu.gradients);
+    CHECK(z2.per_gpu.gradients == Approx(z0.per_gpu.gradients / 8));
+    CHECK(z2.per_gpu.weights == z0.per_gpu.weights);
+    CHECK(z3.per_gpu.weights == Approx(z0.per_gpu.weights / 8));
+}
+
+TEST_CASE("ZeRO-Offload moves optimizer and gradients to host RAM", "[training][zero]") {
+    Config c = config("llama-3-8b", "rtx-4090");
+    c.mode = Mode::train;
+    c.runtime = Runtime::none;
+    c.gpus = 2;
+    c.zero = 2;
+    const Report on_gpu = run(c);
+    c.offload = Offload::optimizer;
+    const Report off = run(c);
+    CHECK(off.per_gpu.optimizer == 0);
+    CHECK(off.per_gpu.gradients == 0);
+    // Host: the optimizer shard (12 B/param / 2) plus fp32 gradients (4 B/param / 2).
+    CHECK(off.host == Approx(on_gpu.per_gpu.optimizer + 4.0 * off.params / 2));
+    c.zero = 3;
+    c.offload = Offload::optimizer_params;
+    const Report inf = run(c);
+    CHECK(inf.per_gpu.weights == 0);
+    // Host: optimizer (12/2) + fp32 gradients (4/2) + the bf16 parameter shard (2/2) bytes per parameter.
+    CHECK(inf.host == Approx(9.0 * inf.params));
+}
+
+TEST_CASE("LoRA trainable parameters match PEFT's printout", "[training][lora][published]") {
+    Config c = config("llama-3-8b", "rtx-4090");
+    c.mode = Mode::lora;
+    c.lora_rank = 16;
+    c.lora_targets = kLoraQ | kLoraV;   // PEFT's default for Llama
+    // PEFT print_trainable_parameters() for Meta-Llama-3-8B, r=16, q_proj+v_proj:
+    // "trainable params: 6,815,744 || all params: 8,037,076,992".
+    CHECK(run(c).trainable_params == 6815744.0);
+    CHECK(run(c).trainable_params + run(c).params == 8037076992.0);
+    c.lora_targets = kLoraAllLinear;   // 32 x 16 x (8192 + 5120 + 5120 + 8192 + 3 x 18432)
+    CHECK(run(c).trainable_params == 41943040.0);
+}
+
+TEST_CASE("LoRA: frozen 16-bit base, fp32 adapters with their own states", "[training][lora]") {
+    Config c = config("llama-3-8b", "rtx-4090");
+    c.mode = Mode::lora;
+    c.runtime = Runtime::none;
+    const Report r = run(c);
+    const double t = r.trainable_params;
+    CHECK(r.per_gpu.weights == Approx(2.0 * r.params + 4.0 * t));
+    CHECK(r.per_gpu.gradients == Approx(4.0 * t));
+    CHECK(r.per_gpu.optimizer == Approx(8.0 * t));
+}
+
+TEST_CASE("QLoRA: NF4 base, embeddings and head cast to fp32 by PEFT", "[training][qlora]") {
+    Config c = config("llama-3-8b", "rtx-4090");
+    c.mode = Mode::qlora;
+    const Report r = run(c);
+    CHECK(r.config.weights == "nf4");
+    const ParamCounts pc = count_params(catalog().model("llama-3-8b").arch);
+    const double small = 32 * pc.dense_layer.small;
+    const double linear = pc.layers() - small;
+    // prepare_model_for_kbit_training casts non-quantized parameters to fp32; adapters fp32.
+    const double expected = linear * 4.12695 / 8 + (pc.embedding + pc.lm_head) * 4.0 + (small + pc.other) * 2.0 + 4.0 * r.trainable_params;
+    CHECK(r.per_gpu.weights == Approx(expected).epsilon(1e-4));
+    c.weights = "bf16";
+    CHECK_THROWS_WITH(run(c), Catch::Contains("weights") && Catch::Contains("qlora"));
+}
+
+TEST_CASE("pipeline parallel: the first stage holds p micro-batches of L/p layers", "[training][parallel]") {
+    // Korthikanti et al. sec. 4.2.3: with 1F1B the first stage stores activations of p
+    // micro-batches, so its activation memory does not shrink with p.
+    Config c = config("llama-3-70b", "h100-sxm");
+    c.mode = Mode::train;
+    c.runtime = Runtime::none;
+    c.recompute = Recompute::selective;
+    c.gpus = 4;
+    c.pp = 4;
+    c.global_batch = 8;   // 8 micro-batches of 1 per step
+    const detail::Resolved r = detail::resolve(c, catalog());
+    const double per_layer = detail::train_layer_bytes(r, 0, Recompute::selective);
+    const Report rep = detail::estimate_resolved(r);
+    CHECK(rep.activations_per_layer == Approx(per_layer));
+    // Stage 0: 4 in flight x 20 layers + the embedding output (2 s h) of each.
+    const double expected_stage0 = 4 * (20 * per_layer + 2.0 * 8192 * 8192);
+    CHECK(rep.per_gpu.activations >= expected_stage0 * 0.999);
+}
+
+TEST_CASE("full recomputation trades activations for compute", "[training]") {
+    Config c = config("llama-3-8b", "h100-sxm");
+    c.mode = Mode::train;
+    c.context = 8192;
+    const double none = run(c).per_gpu.activations;
+    c.recompute = Recompute::full;
+    const Report r = run(c);
+    // Each layer keeps its input only (2 s h bytes); the fp32 logits of the loss
+    // (8192 x 128256 x 10 bytes) are not recomputed and now dominate.
+    CHECK(r.activations_per_layer == Approx(2.0 * 8192 * 4096));
+    CHECK(r.per_gpu.activations < none / 3);
+}
+
+TEST_CASE("training modes refuse what cannot be trained", "[training][errors]") {
+    Config c = config("llama-3-8b");
+    c.mode = Mode::train;
+    c.weights = "q4_k_m";
+    CHECK_THROWS_WITH(run(c), Catch::Contains("weights"));
+    c.weights = "bf16";
+    c.runtime = Runtime::vllm;
+    CHECK_THROWS_WITH(run(c), Catch::Contains("runtime"));
+    c.runtime = Runtime::automatic;
+    c.offload = Offload::optimizer_params;
+    c.zero = 2;
+    CHECK_THROWS_WITH(run(c), Catch::Contains("offload") && Catch::Contains("zero 3"));
+    c.offload = Offload::none;
+    c.gpus = 4;
+    c.global_batch = 6;   // not a multiple of batch x dp = 4
+    CHECK_THROWS_WITH(run(c), Catch::Contains("global_batch"));
+}
