@@ -74,3 +74,43 @@ TEST_CASE("nothing fits: zeros and empty answers, no crash", "[fit]") {
     CHECK(f.max_batch == 0);
     CHECK(f.best_weights.empty());
 }
+
+TEST_CASE("sweep: every point equals the estimate of the same configuration", "[fit][sweep]") {
+    Config base = config("mixtral-8x7b");
+    base.context = 4096;
+    const auto points = sweep(base, catalog(), 4);
+    REQUIRE(points.size() == catalog().gpus.size() * 4 * weight_formats().size());
+    int valid = 0, checked = 0;
+    for (std::size_t i = 0; i < points.size(); i += 7) {   // a spread sample of the points
+        const SweepPoint& p = points[i];
+        Config c = base;
+        c.gpu = catalog().gpus[p.gpu].id;
+        c.gpus = p.gpus;
+        c.weights = std::string(weight_formats()[p.format].id);
+        INFO(c.gpu << " x" << c.gpus << " " << c.weights);
+        if (p.valid) {
+            ++valid;
+            const Report r = run(c);
+            CHECK(r.per_gpu.total() == Approx(p.total));
+            CHECK(r.fits == p.fits);
+            CHECK(r.parallel.tp == p.parallel.tp);
+        } else {
+            CHECK_THROWS(run(c));
+            CHECK_FALSE(p.error.empty());
+        }
+        ++checked;
+    }
+    CHECK(valid > checked / 2);
+    // vLLM refuses Apple GPUs point by point, not for the whole sweep.
+    base.runtime = Runtime::vllm;
+    const auto v = sweep(base, catalog(), 1);
+    bool apple_refused = false, nvidia_ok = false;
+    for (const SweepPoint& p : v) {
+        if (weight_formats()[p.format].id != "bf16") continue;
+        const Gpu& g = catalog().gpus[p.gpu];
+        if (g.vendor == "apple") apple_refused = apple_refused || (!p.valid && p.error.find("vllm") != std::string::npos);
+        if (g.id == "h100-sxm") nvidia_ok = p.valid;
+    }
+    CHECK(apple_refused);
+    CHECK(nvidia_ok);
+}

@@ -24,13 +24,34 @@ std::string_view segment_name(Segment s) {
     return "?";
 }
 
+void Catalog::reindex() {
+    model_index_.clear();
+    gpu_index_.clear();
+    for (std::size_t i = 0; i < models.size(); ++i) {
+        models[i].counts = count_params(models[i].arch);
+        models[i].gguf = gguf_traits(models[i].arch);
+        model_index_.emplace(models[i].arch.id, i);
+    }
+    for (std::size_t i = 0; i < gpus.size(); ++i) gpu_index_.emplace(gpus[i].id, i);
+}
+
 const CatalogModel* Catalog::find_model(std::string_view id) const {
+    if (model_index_.size() == models.size()) {
+        const auto it = model_index_.find(id);
+        if (it != model_index_.end() && it->second < models.size() && models[it->second].arch.id == id) return &models[it->second];
+        if (it == model_index_.end()) return nullptr;
+    }
     for (const auto& m : models)
         if (m.arch.id == id) return &m;
     return nullptr;
 }
 
 const Gpu* Catalog::find_gpu(std::string_view id) const {
+    if (gpu_index_.size() == gpus.size()) {
+        const auto it = gpu_index_.find(id);
+        if (it != gpu_index_.end() && it->second < gpus.size() && gpus[it->second].id == id) return &gpus[it->second];
+        if (it == gpu_index_.end()) return nullptr;
+    }
     for (const auto& g : gpus)
         if (g.id == id) return &g;
     return nullptr;

@@ -82,11 +82,8 @@ void check_compatibility(const Config& c, const Resolved& r) {
     if (r.kv->llama_cpp_only && r.runtime != Runtime::llama_cpp)
         throw Error("kv_cache", "'" + std::string(r.kv->id) + "' is a llama.cpp cache type; with runtime " +
                                     std::string(to_string(r.runtime)) + " use fp16, bf16, fp8 or fp32");
-    if (r.runtime == Runtime::vllm) {
-        if (train) throw Error("runtime", "vllm runs inference only; training modes need pytorch (or none)");
-        if (r.gpu->vendor == "apple")
-            throw Error("runtime", "vllm needs an NVIDIA or AMD GPU; on " + r.gpu->name + " use llama.cpp or pytorch");
-    }
+    if (r.runtime == Runtime::vllm && train)
+        throw Error("runtime", "vllm runs inference only; training modes need pytorch (or none)");
     if (!train) {
         if (c.zero != 0) throw Error("zero", "ZeRO shards training state; it applies to modes train, lora, qlora");
         if (c.offload != Offload::none) throw Error("offload", "optimizer offload applies to training modes only");
@@ -166,6 +163,12 @@ void resolve_parallelism(const Config& c, Resolved& r) {
 
 }  // namespace
 
+void bind_gpu(Resolved& r, const Gpu& gpu) {
+    r.gpu = &gpu;
+    if (r.runtime == Runtime::vllm && gpu.vendor == "apple")
+        throw Error("runtime", "vllm needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch");
+}
+
 Resolved resolve(const Config& c, const Catalog& catalog) {
     Resolved r;
     r.config = c;
@@ -177,9 +180,14 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
         r.catalog_model = &catalog.model(c.model.id);
         r.arch = &r.catalog_model->arch;
     }
-    r.counts = count_params(*r.arch);
-    r.scale = override_scale(*r.arch, r.counts);
-    r.gpu = &catalog.gpu(c.gpu);
+    // Catalog models carry their counts and GGUF traits; a custom architecture gets them here.
+    const bool cached = r.catalog_model && r.catalog_model->counts.n_dense + r.catalog_model->counts.n_moe > 0;
+    r.counts = cached ? r.catalog_model->counts : count_params(*r.arch);
+    r.gguf = cached ? r.catalog_model->gguf : gguf_traits(*r.arch);
+    r.total_params = r.counts.total();
+    r.scale = r.arch->num_parameters_override > 0 ? r.arch->num_parameters_override / r.counts.total() : 1.0;
+    const Gpu& gpu = catalog.gpu(c.gpu);
+    r.gpu = &gpu;
 
     check_range(c.gpus, 1, kMaxGpus, "gpus");
     check_range(c.batch, 1, kMaxBatch, "batch");
@@ -194,7 +202,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
 
     if (rc.weights.empty()) rc.weights = c.mode == Mode::qlora ? "nf4" : "bf16";
     r.wf = &weight_format(rc.weights);
-    if (rc.kv_cache.empty()) rc.kv_cache = rc.weights == "fp32" ? "fp32" : rc.weights == "bf16" ? "bf16" : "fp16";
+    if (rc.kv_cache.empty()) rc.kv_cache = r.wf->wid == WeightId::fp32 ? "fp32" : r.wf->wid == WeightId::bf16 ? "bf16" : "fp16";
     r.kv = &kv_format(rc.kv_cache);
     if (rc.context == 0) {
         const long long trained = r.arch->max_context > 0 ? r.arch->max_context : kDefaultContext;
@@ -225,12 +233,15 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     }
     // Activation element size: the compute dtype (bf16/fp16; fp32 only for fp32 weights), or the
     // runtime's own (llama.cpp keeps F32 activations).
-    r.act_bytes = r.rt->activation_bytes > 0 ? r.rt->activation_bytes : (rc.weights == "fp32" ? 4.0 : 2.0);
+    r.act_bytes = r.rt->activation_bytes > 0 ? r.rt->activation_bytes : (r.wf->wid == WeightId::fp32 ? 4.0 : 2.0);
     r.qp.group_size = rc.quant_group_size;
     r.lin_bits = linear_bits_per_weight(*r.wf, r.qp);
     // Tensors a quantizer leaves alone (embeddings, head, norms, routers): the checkpoint's
     // 16-bit dtype, or fp32 when the weights are fp32.
-    r.float_bits = rc.weights == "fp32" ? 32.0 : 16.0;
+    r.fp32 = r.wf->wid == WeightId::fp32;
+    r.float_bits = r.fp32 ? 32.0 : 16.0;
+    build_variants(r);
+    bind_gpu(r, gpu);
     return r;
 }
 
@@ -238,78 +249,207 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
 // [SECTION] Weights
 // ---------------------------------------------------------------------------------------------
 
-namespace {
-
-// GGUF files fuse q/k/v into one attn_qkv tensor for these families (llama.cpp's converter).
-bool gguf_fused_qkv(const ModelArch& a) {
-    const std::string& t = a.model_type;
-    return t == "phi3" || t == "gpt2" || t == "gpt_bigcode" || t == "bloom" || t == "falcon" || t == "gpt_neox";
-}
-
-}  // namespace
-
 double kv_head_fraction(const ModelArch& a, int tp) {
     // KV heads per GPU: n_kv/tp, at least one (vLLM and Megatron replicate KV heads when tp > n_kv).
     const int per_gpu = (a.n_kv_heads + tp - 1) / tp;
     return double(std::max(per_gpu, 1)) / a.n_kv_heads;
 }
 
-LayerSplit layer_on_gpu(const Resolved& r, int i, int tp_degree, int ep_degree) {
-    const ModelArch& a = *r.arch;
-    const LayerParams& p = r.counts.layer(a, i);
+namespace {
+
+// Parameters of one layer by the classes that get their own bits, after a tp/ep split.
+struct ClassParams {
+    double q = 0, k = 0, v = 0, latent = 0, o = 0, cross = 0, mlp_up = 0, mlp_down = 0, sh_up = 0, sh_down = 0,
+           ex_up = 0, ex_down = 0, router = 0, small = 0;
+    double total() const { return q + k + v + latent + o + cross + mlp_up + mlp_down + sh_up + sh_down + ex_up + ex_down + router + small; }
+};
+
+ClassParams split_params(const ModelArch& a, const LayerParams& p, int tp_degree, int ep_degree) {
     const double tp = tp_degree;
     const double kvf = kv_head_fraction(a, tp_degree);
     // Routed experts: whole experts spread over the expert-parallel ranks, else sharded like
     // the dense MLP over the tensor-parallel ranks.
     const double expert_div = ep_degree > 1 ? double(ep_degree) : tp;
-    const bool gguf = r.wf->family == WeightFamily::gguf;
-    const bool quant = is_quantized(*r.wf) && !gguf;
-    // Bits of a linear tensor of class `cls` with rows of `row` elements.
-    auto bits = [&](TensorClass cls, long long row) {
-        if (gguf) return ggml_type_bits(gguf_tensor_type(*r.wf, cls, a, i, row));
-        return quant ? r.lin_bits : r.wf->bits;
-    };
-    const double small_bits = gguf ? 32.0 : r.float_bits;   // GGUF keeps 1-D tensors in F32
-
-    LayerSplit s;
-    double q = p.attn_q / tp, k = 0, v = 0, latent = 0;
+    ClassParams c;
+    c.q = p.attn_q / tp;
     if (a.mla) {
         // MLA: q_b, kv_b and o split by heads; the down-projections q_a and kv_a are replicated.
-        latent = (a.q_lora_rank > 0 ? double(a.hidden) * a.q_lora_rank : 0.0) + p.attn_k;
-        q = (p.attn_q - (a.q_lora_rank > 0 ? double(a.hidden) * a.q_lora_rank : 0.0)) / tp;
-        v = p.attn_v / tp;
+        const double q_a = a.q_lora_rank > 0 ? double(a.hidden) * a.q_lora_rank : 0.0;
+        c.latent = q_a + p.attn_k;
+        c.q = (p.attn_q - q_a) / tp;
+        c.v = p.attn_v / tp;
     } else {
-        k = p.attn_k * kvf;
-        v = p.attn_v * kvf;
+        c.k = p.attn_k * kvf;
+        c.v = p.attn_v * kvf;
     }
-    const double o = p.attn_o / tp;
-    const double cross = p.cross_attn / tp;
-    const double mlp_up = p.mlp_up / tp, mlp_down = p.mlp_down / tp;
-    const double sh_up = p.shared_up / tp, sh_down = p.shared_down / tp;
-    const double ex_up = p.expert_up * p.n_experts / expert_div, ex_down = p.expert_down * p.n_experts / expert_div;
+    c.o = p.attn_o / tp;
+    c.cross = p.cross_attn / tp;
+    c.mlp_up = p.mlp_up / tp;
+    c.mlp_down = p.mlp_down / tp;
+    c.sh_up = p.shared_up / tp;
+    c.sh_down = p.shared_down / tp;
+    c.ex_up = p.expert_up * p.n_experts / expert_div;
+    c.ex_down = p.expert_down * p.n_experts / expert_div;
+    c.router = p.router;   // replicated
+    c.small = p.small;     // norms and biases, replicated
+    return c;
+}
 
-    s.params = q + k + v + latent + o + cross + mlp_up + mlp_down + sh_up + sh_down + ex_up + ex_down + p.router + p.small;
-    s.active_params = s.params - (p.n_experts > 0 ? (ex_up + ex_down) * (1.0 - double(a.experts_per_token) / p.n_experts) : 0.0);
+// Bits of each class for layer i (the same whatever the split).
+struct ClassBits {
+    double q, k, v, latent, o, cross, mlp_up, mlp_down, sh_up, sh_down, ex_up, ex_down, router, small;
+};
 
+ClassBits class_bits(const Resolved& r, int i) {
+    const ModelArch& a = *r.arch;
+    const bool gguf = r.wf->family == WeightFamily::gguf;
+    if (!gguf) {
+        const double lin = is_quantized(*r.wf) ? r.lin_bits : r.wf->bits;
+        const double f = r.float_bits;
+        return {lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, f, f};
+    }
+    auto bits = [&](TensorClass cls, long long row) { return ggml_type_bits(gguf_tensor_type(*r.wf, cls, r.gguf, i, row)); };
     const long long h = a.hidden;
-    double bytes8 = 0;   // bits
+    ClassBits b;
     if (a.mla) {
-        bytes8 += (q + v + latent) * bits(TensorClass::attn_other, h);
-    } else if (gguf && gguf_fused_qkv(a)) {
-        bytes8 += (q + k + v) * bits(TensorClass::attn_qkv_fused, h);
+        b.q = b.k = b.v = b.latent = bits(TensorClass::attn_other, h);
+    } else if (r.gguf.fused_qkv) {
+        b.q = b.k = b.v = bits(TensorClass::attn_qkv_fused, h);
     } else {
-        bytes8 += q * bits(TensorClass::attn_q, h) + k * bits(TensorClass::attn_k, h) + v * bits(TensorClass::attn_v, h);
+        b.q = bits(TensorClass::attn_q, h);
+        b.k = bits(TensorClass::attn_k, h);
+        b.v = bits(TensorClass::attn_v, h);
     }
-    bytes8 += o * bits(TensorClass::attn_output, (long long)a.n_heads * a.v_head_dim);
-    bytes8 += cross * bits(TensorClass::attn_other, h);
-    bytes8 += mlp_up * bits(TensorClass::ffn_gate_up, h) + mlp_down * bits(TensorClass::ffn_down, a.intermediate);
+    if (!a.mla) b.latent = b.q;
+    b.o = bits(TensorClass::attn_output, (long long)a.n_heads * a.v_head_dim);
+    b.cross = bits(TensorClass::attn_other, h);
+    b.mlp_up = bits(TensorClass::ffn_gate_up, h);
+    b.mlp_down = bits(TensorClass::ffn_down, a.intermediate);
     const long long sh_row = a.shared_intermediate > 0 ? a.shared_intermediate : a.moe_intermediate;
-    bytes8 += sh_up * bits(TensorClass::ffn_gate_up, h) + sh_down * bits(TensorClass::ffn_down, sh_row);
-    bytes8 += ex_up * bits(TensorClass::ffn_gate_up, h) + ex_down * bits(TensorClass::ffn_down, a.moe_intermediate);
-    bytes8 += p.router * (gguf ? 32.0 : r.float_bits);
-    bytes8 += p.small * small_bits;
-    s.weight_bytes = bytes8 / 8.0;
+    b.sh_up = b.mlp_up;
+    b.sh_down = a.n_shared_experts > 0 ? bits(TensorClass::ffn_down, sh_row) : b.mlp_down;
+    b.ex_up = b.mlp_up;
+    b.ex_down = a.is_moe() ? bits(TensorClass::ffn_down, a.moe_intermediate) : b.mlp_down;
+    b.router = 32.0;   // GGUF keeps ffn_gate_inp unquantized (F32)
+    b.small = 32.0;    // and every 1-D tensor in F32
+    return b;
+}
+
+LayerSplit to_split(const ModelArch& a, const LayerParams& p, const ClassParams& c, const ClassBits& b) {
+    LayerSplit s;
+    s.params = c.total();
+    s.active_params = s.params - (p.n_experts > 0 ? (c.ex_up + c.ex_down) * (1.0 - double(a.experts_per_token) / p.n_experts) : 0.0);
+    const double bits = c.q * b.q + c.k * b.k + c.v * b.v + c.latent * b.latent + c.o * b.o + c.cross * b.cross +
+                        c.mlp_up * b.mlp_up + c.mlp_down * b.mlp_down + c.sh_up * b.sh_up + c.sh_down * b.sh_down +
+                        c.ex_up * b.ex_up + c.ex_down * b.ex_down + c.router * b.router + c.small * b.small;
+    s.weight_bytes = bits / 8.0;
     return s;
+}
+
+}  // namespace
+
+LayerSplit layer_on_gpu(const Resolved& r, int i, int tp_degree, int ep_degree) {
+    const ModelArch& a = *r.arch;
+    const LayerParams& p = r.counts.layer(a, i);
+    return to_split(a, p, split_params(a, p, tp_degree, ep_degree), class_bits(r, i));
+}
+
+void build_variants(Resolved& r) {
+    // The variant key of a layer: its kind (dense, MoE, encoder-decoder decoder), whether it
+    // slides, and (GGUF only) the predicates of llama.cpp's per-layer type rules:
+    // use_more_bits, layer < 2, layer < n/16.
+    const ModelArch& a = *r.arch;
+    const int L = a.total_layers();
+    const int pp = r.par.pp;
+    const int n = a.n_layers;
+    // Which of llama.cpp's per-layer predicates the file type's rules read (precision.cpp).
+    const WeightId w = r.wf->wid;
+    const bool falcon = r.gguf.falcon;
+    const bool uses_more = w == WeightId::q4_k_m || w == WeightId::q5_k_m || (w == WeightId::q3_k_m && falcon);
+    const bool uses_first2 = w == WeightId::q3_k_m;
+    const bool uses_n16 = w == WeightId::q3_k_m || (w == WeightId::q4_k_m && falcon);
+    const int n8 = n / 8, n78 = 7 * n / 8, n16 = n / 16;
+    r.variants.clear();
+    r.variants.reserve(8);
+    r.stage_counts.assign(std::size_t(pp) * kMaxVariants, 0);
+    const bool mixed_moe = a.is_moe() && (a.first_dense_layers > 0 || a.moe_layer_period > 1);
+    const bool mixed_sliding = a.sliding_window > 0 && a.sliding_period > 1;
+    const bool uniform = !uses_more && !uses_first2 && !uses_n16 && !mixed_moe && !mixed_sliding &&
+                         a.kind != ArchKind::encoder_decoder;
+    if (uniform) {
+        // Every layer alike (most dense models outside GGUF k-quants): one variant.
+        LayerVariant v;
+        v.rep = 0;
+        v.count = L;
+        r.variants.push_back(v);
+        for (int s = 0; s < pp; ++s)
+            r.stage_counts[std::size_t(s) * kMaxVariants] = std::uint16_t((long long)(s + 1) * L / pp - (long long)s * L / pp);
+    } else {
+        // Keys change only at a few boundaries (layer 2, n/16, n/8, 7n/8, the first MoE layer,
+        // the first decoder layer, the stage edges) and, between them, with short periods
+        // (3 for use_more_bits, the sliding and MoE periods). Each segment is evaluated over one
+        // period and its counts multiplied out, instead of visiting every layer.
+        auto key = [&](int i) {
+            int k = (a.kind == ArchKind::encoder_decoder && i >= n) ? 2 : (a.layer_is_moe(i) ? 1 : 0);
+            if (a.layer_is_sliding(i)) k |= 4;
+            if (uses_more && (i < n8 || i >= n78 || (i - n8) % 3 == 2)) k |= 8;   // llama.cpp use_more_bits
+            if (uses_first2 && i < 2) k |= 16;
+            if (uses_n16 && i < n16) k |= 32;
+            return k;
+        };
+        int period = 1;
+        auto lcm_with = [&](int p) {
+            int x = period, y = p;
+            while (y) { const int t = x % y; x = y; y = t; }
+            period = period / x * p;
+        };
+        if (uses_more) lcm_with(3);
+        if (mixed_sliding) lcm_with(a.sliding_period);
+        if (mixed_moe && a.moe_layer_period > 1) lcm_with(a.moe_layer_period);
+        int cuts[8];
+        int n_cuts = 0;
+        for (int c : {2, n16, n8, n78, a.first_dense_layers, n})
+            if (c > 0 && c < L) cuts[n_cuts++] = c;
+        for (int i = 1; i < n_cuts; ++i)   // insertion sort of at most 6 values
+            for (int j = i; j > 0 && cuts[j - 1] > cuts[j]; --j) std::swap(cuts[j - 1], cuts[j]);
+        std::array<int, 64> slot;
+        slot.fill(-1);
+        for (int st = 0; st < pp; ++st) {
+            const int lo = int((long long)st * L / pp), hi = int((long long)(st + 1) * L / pp);
+            int x = lo;
+            int ci = 0;
+            while (x < hi) {
+                while (ci < n_cuts && cuts[ci] <= x) ++ci;
+                const int y = ci < n_cuts ? std::min(cuts[ci], hi) : hi;
+                for (int j = x; j < std::min(y, x + period); ++j) {
+                    const int k = key(j);
+                    if (slot[k] < 0) {
+                        slot[k] = int(r.variants.size());
+                        LayerVariant lv;
+                        lv.rep = j;
+                        r.variants.push_back(lv);
+                    }
+                    const int layers = (y - 1 - j) / period + 1;   // i in [j, y) with i = j (mod period)
+                    r.variants[slot[k]].count += layers;
+                    r.stage_counts[std::size_t(st) * kMaxVariants + slot[k]] += std::uint16_t(layers);
+                }
+                x = y;
+            }
+        }
+    }
+    const bool lora = r.config.mode == Mode::lora || r.config.mode == Mode::qlora;
+    for (LayerVariant& v : r.variants) {
+        const LayerParams& p = r.counts.layer(a, v.rep);
+        const ClassBits bits = class_bits(r, v.rep);
+        v.on_gpu = to_split(a, p, split_params(a, p, r.par.tp, r.par.ep), bits);
+        v.whole = to_split(a, p, split_params(a, p, 1, 1), bits);
+        v.kv_values_gpu = kv_values_per_token(r, v.rep, true);
+        v.kv_values_whole = kv_values_per_token(r, v.rep, false);
+        v.inference_elements = inference_elements_per_token(r, v.rep);
+        v.lora_params = lora ? lora_layer_params(r, v.rep) : 0.0;
+    }
+    r.edges = edge_weights(r, r.par.tp);
+    r.edges_whole = edge_weights(r, 1);
 }
 
 EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
@@ -324,8 +464,8 @@ EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
     double head_bits = r.float_bits;
     if (gguf) {
         const TensorClass emb_cls = a.tied_embeddings ? TensorClass::output : TensorClass::token_embd;
-        emb_bits = ggml_type_bits(gguf_tensor_type(*r.wf, emb_cls, a, 0, a.hidden));
-        head_bits = ggml_type_bits(gguf_tensor_type(*r.wf, TensorClass::output, a, 0, a.hidden));
+        emb_bits = ggml_type_bits(gguf_tensor_type(*r.wf, emb_cls, r.gguf, 0, a.hidden));
+        head_bits = ggml_type_bits(gguf_tensor_type(*r.wf, TensorClass::output, r.gguf, 0, a.hidden));
     } else if (r.wf->family == WeightFamily::floating && !is_quantized(*r.wf)) {
         emb_bits = head_bits = r.wf->bits;
     }
@@ -502,8 +642,8 @@ double llama_cpp_compute_buffer(const Resolved& r, bool holds_output) {
     const double ub = double(r.config.prefill_chunk > 0 ? r.config.prefill_chunk : kLlamaCppUbatch);
     // The longest KV any layer holds (sliding-window layers hold less).
     long long longest = 0;
-    for (int i = 0; i < a.total_layers(); ++i)
-        longest = std::max(longest, kv_cached_tokens(r, i, (long long)r.config.batch * r.config.context));
+    for (const LayerVariant& v : r.variants)
+        longest = std::max(longest, kv_cached_tokens(r, v.rep, (long long)r.config.batch * r.config.context));
     const double n_ctx = double(longest);
     const double embd = a.hidden;
     const double heads = double(a.n_heads) / r.par.tp;
@@ -587,24 +727,35 @@ bool is_large_vllm_gpu(const Gpu& g) {
     return g.capacity_bytes() >= 70.0 * kGiB && g.id.find("a100") == std::string::npos;
 }
 
-Stage stage_estimate(const Resolved& r, int s, int lo, int hi) {
+Stage stage_estimate(const Resolved& r, int s, const std::array<double, kMaxVariants>& train_bytes,
+                     const std::array<double, kMaxVariants>& train_full) {
     const ModelArch& a = *r.arch;
     const Config& c = r.config;
     const RuntimeProfile& rt = *r.rt;
     const int pp = r.par.pp;
     const bool first = s == 0, last = s == pp - 1;
+    const std::size_t nv = r.variants.size();
+    const std::uint16_t* counts = &r.stage_counts[std::size_t(s) * kMaxVariants];
     Stage st;
     MemoryParts& m = st.parts;
 
-    // Weights.
-    double trainable = 0;
-    for (int i = lo; i < hi; ++i) {
-        const LayerSplit ls = layer_on_gpu(r, i, r.par.tp, r.par.ep);
-        st.params += ls.params;
-        m.weights += ls.weight_bytes;
-        if (c.mode == Mode::lora || c.mode == Mode::qlora) trainable += lora_layer_params(r, i) / r.par.tp;
+    // Weights, KV rate and the per-token working set, summed over the stage's layer variants.
+    double trainable = 0, per_token = 0;
+    for (std::size_t v = 0; v < nv; ++v) {
+        if (counts[v] == 0) continue;
+        const LayerVariant& lv = r.variants[v];
+        const double n = counts[v];
+        st.params += n * lv.on_gpu.params;
+        m.weights += n * lv.on_gpu.weight_bytes;
+        trainable += n * lv.lora_params / r.par.tp;
+        per_token = std::max(per_token, lv.inference_elements);
+        if (!r.training) {
+            const double bytes = lv.kv_values_gpu * r.kv->bytes;
+            st.kv_rate += n * bytes;
+            m.kv_cache += n * double(c.batch) * bytes * double(kv_cached_tokens(r, lv.rep, c.context));
+        }
     }
-    const EdgeWeights e = edge_weights(r, r.par.tp);
+    const EdgeWeights& e = r.edges;
     if (first) {
         st.params += e.embedding_params + e.positions_params;
         if (e.embedding_on_host) st.host += e.embedding_bytes * r.par.tp;   // the whole table in RAM
@@ -619,19 +770,8 @@ Stage stage_estimate(const Resolved& r, int s, int lo, int hi) {
     m.weights *= r.scale;
     trainable *= r.scale;
 
-    // KV cache (inference; training keeps none).
-    if (!r.training) {
-        for (int i = lo; i < hi; ++i) {
-            const double v = kv_values_per_token(r, i, true) * r.kv->bytes;
-            st.kv_rate += v;
-            m.kv_cache += double(c.batch) * v * double(kv_cached_tokens(r, i, c.context));
-        }
-    }
-
     // Activations.
     if (!r.training) {
-        double per_token = 0;
-        for (int i = lo; i < hi; ++i) per_token = std::max(per_token, inference_elements_per_token(r, i));
         const double V = double(a.vocab);
         switch (r.runtime) {
             case Runtime::llama_cpp:
@@ -652,7 +792,7 @@ Stage stage_estimate(const Resolved& r, int s, int lo, int hi) {
                 const double chunk = c.prefill_chunk > 0 ? std::min<double>(c.prefill_chunk, double(c.context)) : double(c.context);
                 const double tokens = double(c.batch) * chunk;
                 m.activations = tokens * per_token * r.act_bytes;
-                if (!c.flash_attention && a.layer_has_self_kv(std::max(lo, 0)) == a.layer_has_self_kv(lo)) {
+                if (!c.flash_attention) {
                     // Eager attention materializes the scores of one layer: bf16 scores plus
                     // PyTorch's fp32 softmax (transformers eager_attention_forward).
                     const double score_bytes = r.act_bytes + (r.runtime == Runtime::pytorch ? 4.0 : 0.0);
@@ -669,19 +809,20 @@ Stage stage_estimate(const Resolved& r, int s, int lo, int hi) {
         const double inflight = double(std::min<long long>(pp - s, r.micro_batches));
         const double sb = double(c.context) * c.batch;
         const double rep = (c.sequence_parallel && r.par.tp > 1) ? 1.0 / r.par.tp : 1.0;
+        // The LoRA branch keeps A*x (rank values per token) for each targeted module.
+        int modules = 0;
+        if (c.mode == Mode::lora || c.mode == Mode::qlora)
+            for (unsigned bit = 1; bit <= kLoraDown; bit <<= 1) modules += (c.lora_targets & bit) ? 1 : 0;
         double stored = 0, biggest_full = 0;
-        for (int i = lo; i < hi; ++i) {
-            const double layer = train_layer_bytes(r, i, c.recompute);
-            stored += layer;
-            st.act_per_layer = std::max(st.act_per_layer, layer);
-            if (c.recompute == Recompute::full) biggest_full = std::max(biggest_full, train_layer_bytes(r, i, Recompute::none));
-            if (c.mode == Mode::lora || c.mode == Mode::qlora) {
-                // The LoRA branch keeps A*x (rank values per token) for each targeted module.
-                int modules = 0;
-                for (unsigned bit = 1; bit <= kLoraDown; bit <<= 1) modules += (c.lora_targets & bit) ? 1 : 0;
-                stored += r.act_bytes * sb * c.lora_rank * modules;
-            }
+        int layers = 0;
+        for (std::size_t v = 0; v < nv; ++v) {
+            if (counts[v] == 0) continue;
+            stored += counts[v] * train_bytes[v];
+            layers += counts[v];
+            st.act_per_layer = std::max(st.act_per_layer, train_bytes[v]);
+            if (c.recompute == Recompute::full) biggest_full = std::max(biggest_full, train_full[v]);
         }
+        stored += layers * r.act_bytes * sb * c.lora_rank * modules;
         double acts = inflight * stored + biggest_full;   // full recompute rebuilds one layer at a time
         if (first) acts += inflight * r.act_bytes * sb * a.hidden * rep;   // embedding output
         if (last && a.kind != ArchKind::encoder) {
@@ -693,7 +834,7 @@ Stage stage_estimate(const Resolved& r, int s, int lo, int hi) {
         }
         if (c.mode == Mode::qlora) {
             // bitsandbytes dequantizes one weight at a time to the compute dtype for the matmul.
-            const LayerParams& p = r.counts.layer(a, lo);
+            const LayerParams& p = r.counts.layer(a, r.variants[0].rep);
             const double biggest = std::max({p.attn_q, p.attn_o, p.mlp_up / 2.0, p.mlp_down, p.expert_up / 2.0});
             acts += biggest / r.par.tp * r.act_bytes;
         }
@@ -702,7 +843,7 @@ Stage stage_estimate(const Resolved& r, int s, int lo, int hi) {
 
     // Training state.
     if (r.training) {
-        const bool fp32 = c.weights == "fp32";
+        const bool fp32 = r.fp32;
         const double dp = r.par.dp;
         // Bytes per trainable parameter, after the ZeRO paper's accounting (mixed precision:
         // 2 weights + 2 gradients + K optimizer, with K = 12 for AdamW: fp32 master, m, v).
@@ -784,52 +925,38 @@ Stage stage_estimate(const Resolved& r, int s, int lo, int hi) {
 
 }  // namespace
 
-Report estimate_resolved(const Resolved& r) {
-    const ModelArch& a = *r.arch;
+Totals compute(const Resolved& r) {
     const Config& c = r.config;
-    Report rep;
-    rep.config = c;
-    rep.parallel = r.par;
-    rep.model_name = r.catalog_model ? a.name : (a.name.empty() ? std::string("custom model") : a.name);
-    rep.gpu_name = r.gpu->name;
+    Totals t;
 
-    const double scale = r.scale;
-    rep.params = r.counts.total() * scale;
-    rep.active_params = r.counts.active(a) * scale;
-
-    // Whole-model figures (no parallel split).
-    double model_bytes = 0, lora_total = 0, kv_values = 0;
-    for (int i = 0; i < a.total_layers(); ++i) {
-        model_bytes += layer_on_gpu(r, i, 1, 1).weight_bytes;
-        if (c.mode == Mode::lora || c.mode == Mode::qlora) lora_total += lora_layer_params(r, i);
-        kv_values += kv_values_per_token(r, i, false);
+    // Training activations per variant (they depend on context and batch).
+    std::array<double, kMaxVariants> train_bytes{}, train_full{};
+    if (r.training) {
+        for (std::size_t v = 0; v < r.variants.size(); ++v) {
+            train_bytes[v] = train_layer_bytes(r, r.variants[v].rep, c.recompute);
+            train_full[v] = c.recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
+        }
     }
-    const EdgeWeights e1 = edge_weights(r, 1);
-    model_bytes += e1.embedding_bytes + e1.positions_bytes + (e1.head_is_duplicate ? 0.0 : e1.head_bytes) + e1.other_bytes;
-    rep.weights_bits_per_param = model_bytes * 8.0 / r.counts.total();
-    rep.kv_bytes_per_token = kv_values * r.kv->bytes;
-    rep.trainable_params = c.mode == Mode::train ? rep.params : (c.mode == Mode::inference ? 0.0 : lora_total * scale);
 
     // Stages: layers split evenly, the most loaded GPU reported.
-    const int L = a.total_layers();
     const int pp = r.par.pp;
-    Stage worst;
     double worst_total = -1;
     double min_kv_room = -1;
     const double capacity = r.gpu->capacity_bytes();
-    rep.gpu_capacity = capacity;
+    t.capacity = capacity;
     double usable = capacity;
     if (r.runtime == Runtime::vllm) usable = c.gpu_memory_utilization * capacity;
     double outside = 0;
     for (int s = 0; s < pp; ++s) {
-        const int lo = int((long long)s * L / pp), hi = int((long long)(s + 1) * L / pp);
-        const Stage st = stage_estimate(r, s, lo, hi);
+        const Stage st = stage_estimate(r, s, train_bytes, train_full);
         const double total = st.parts.total();
         if (total > worst_total) {
             worst_total = total;
-            worst = st;
+            t.per_gpu = st.parts;
+            t.overhead = st.overhead;
+            t.act_per_layer = st.act_per_layer;
         }
-        rep.host = std::max(rep.host, st.host);
+        t.host = std::max(t.host, st.host);
         outside = std::max(outside, st.outside_budget);
         if (st.kv_rate > 0) {
             // vLLM's budget: utilization x capacity, plus the context and CUDA graphs it keeps
@@ -842,13 +969,51 @@ Report estimate_resolved(const Resolved& r) {
         }
     }
     if (r.runtime == Runtime::vllm) usable += std::min(outside, (1.0 - c.gpu_memory_utilization) * capacity);
-    rep.per_gpu = worst.parts;
-    rep.overhead_detail = worst.overhead;
-    rep.activations_per_layer = r.training ? worst.act_per_layer : 0.0;
-    rep.gpu_usable = usable;
-    rep.headroom = usable - rep.per_gpu.total();
-    rep.fits = rep.headroom >= 0;
-    rep.kv_capacity_tokens = min_kv_room > 0 ? std::floor(min_kv_room) : 0.0;
+    t.outside_budget = outside;
+    t.usable = usable;
+    t.headroom = usable - t.per_gpu.total();
+    t.fits = t.headroom >= 0;
+    t.kv_capacity_tokens = min_kv_room > 0 ? std::floor(min_kv_room) : 0.0;
+    return t;
+}
+
+Report estimate_resolved(const Resolved& r) {
+    const ModelArch& a = *r.arch;
+    const Config& c = r.config;
+    Report rep;
+    rep.config = c;
+    rep.parallel = r.par;
+    rep.model_name = r.catalog_model ? a.name : (a.name.empty() ? std::string("custom model") : a.name);
+    rep.gpu_name = r.gpu->name;
+
+    const double scale = r.scale;
+    rep.params = r.total_params * scale;
+    rep.active_params = r.counts.active(a) * scale;
+
+    // Whole-model figures (no parallel split).
+    double model_bytes = 0, lora_total = 0, kv_values = 0;
+    for (const LayerVariant& v : r.variants) {
+        model_bytes += v.count * v.whole.weight_bytes;
+        lora_total += v.count * v.lora_params;
+        kv_values += v.count * v.kv_values_whole;
+    }
+    const EdgeWeights& e1 = r.edges_whole;
+    model_bytes += e1.embedding_bytes + e1.positions_bytes + (e1.head_is_duplicate ? 0.0 : e1.head_bytes) + e1.other_bytes;
+    rep.weights_bits_per_param = model_bytes * 8.0 / r.total_params;
+    rep.kv_bytes_per_token = kv_values * r.kv->bytes;
+    rep.trainable_params = c.mode == Mode::train ? rep.params : (c.mode == Mode::inference ? 0.0 : lora_total * scale);
+
+    const Totals t = compute(r);
+    rep.per_gpu = t.per_gpu;
+    rep.overhead_detail = t.overhead;
+    rep.activations_per_layer = r.training ? t.act_per_layer : 0.0;
+    rep.host = t.host;
+    rep.gpu_capacity = t.capacity;
+    rep.gpu_usable = t.usable;
+    rep.headroom = t.headroom;
+    rep.fits = t.fits;
+    rep.kv_capacity_tokens = t.kv_capacity_tokens;
+    const double capacity = t.capacity, outside = t.outside_budget;
 
     // Warnings a user should see.
     rep.warnings = c.model.import_warnings;
@@ -883,8 +1048,6 @@ Report estimate_resolved(const Resolved& r) {
         rep.warnings.push_back("training on Apple GPUs runs through PyTorch MPS: bitsandbytes and DeepSpeed are not available there");
     if (c.zero > 0 && r.par.dp == 1)
         rep.warnings.push_back("ZeRO shards over data-parallel ranks; with dp = 1 it saves nothing");
-    if (!rep.fits)
-        rep.warnings.push_back("does not fit: needs " + gib(rep.per_gpu.total()) + " per GPU, " + gib(usable) + " usable");
     return rep;
 }
 

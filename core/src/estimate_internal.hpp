@@ -2,6 +2,10 @@
 // estimate.cpp, exposed to fit.cpp and to the tests of individual formulas.
 #pragma once
 
+#include <array>
+#include <cstdint>
+#include <vector>
+
 #include "gpusizer/catalog.hpp"
 #include "gpusizer/config.hpp"
 #include "gpusizer/model.hpp"
@@ -12,12 +16,45 @@ namespace gpusizer::detail {
 
 struct RuntimeProfile;
 
+// One layer on one GPU: parameters and weight bytes after the tensor/expert split.
+struct LayerSplit {
+    double params = 0;
+    double active_params = 0;
+    double weight_bytes = 0;
+};
+
+// Embedding, head and the tensors outside the layers, on one GPU.
+struct EdgeWeights {
+    double embedding_params = 0, embedding_bytes = 0;   // first stage (host RAM for llama.cpp)
+    double positions_params = 0, positions_bytes = 0;   // first stage
+    double head_params = 0, head_bytes = 0;             // last stage
+    double other_params = 0, other_bytes = 0;           // last stage (final norm, pooler, ...)
+    bool head_is_duplicate = false;                     // tied table copied to the last stage
+    bool embedding_on_host = false;                     // llama.cpp keeps token_embd in RAM
+};
+
+// Layers that are alike for every formula (same kind, same sliding window, same GGUF types)
+// form one variant; the formulas run once per variant and are multiplied by counts, so that
+// an estimate costs the same for 16 and for 126 layers.
+struct LayerVariant {
+    int rep = 0;                    // the first layer of this variant
+    int count = 0;                  // layers of this variant in the whole model
+    LayerSplit on_gpu;              // after tp / ep
+    LayerSplit whole;               // no split
+    double kv_values_gpu = 0;       // KV values one token adds, one GPU
+    double kv_values_whole = 0;     // whole model
+    double inference_elements = 0;  // activation elements per token in flight
+    double lora_params = 0;         // adapter parameters (whole layer)
+};
+constexpr int kMaxVariants = 48;
+
 // A configuration with every default and id resolved.
 struct Resolved {
     Config config;                          // defaults filled in
     const ModelArch* arch = nullptr;
     const CatalogModel* catalog_model = nullptr;
     ParamCounts counts;
+    double total_params = 0;                // counts.total()
     double scale = 1;                       // num_parameters override / derived total
     const Gpu* gpu = nullptr;
     const WeightFormat* wf = nullptr;
@@ -31,30 +68,26 @@ struct Resolved {
     QuantParams qp;
     double lin_bits = 16;                   // bits of a quantized linear weight (non-GGUF)
     double float_bits = 16;                 // bits of tensors a quantizer leaves alone
+    bool fp32 = false;                      // fp32 weights (no mixed precision)
+    GgufTraits gguf;
+    std::vector<LayerVariant> variants;
+    std::vector<std::uint16_t> stage_counts;   // [stage * kMaxVariants + v]: layers of variant v in the stage
+    EdgeWeights edges;                      // after tp
+    EdgeWeights edges_whole;                // no split
 };
 
 Resolved resolve(const Config& config, const Catalog& catalog);
+// Points a resolved configuration at another GPU (nothing else depends on it) and checks that
+// the runtime runs there.
+void bind_gpu(Resolved& r, const Gpu& gpu);
+// Groups the layers into variants and computes what does not depend on context or batch.
+void build_variants(Resolved& r);
 
 // Fraction of the KV heads one GPU holds under tensor parallelism (at least one head).
 double kv_head_fraction(const ModelArch& a, int tp);
 
-// One layer on one GPU: parameters and weight bytes after the tensor/expert split.
-struct LayerSplit {
-    double params = 0;
-    double active_params = 0;
-    double weight_bytes = 0;
-};
 LayerSplit layer_on_gpu(const Resolved& r, int layer, int tp, int ep);
 
-// Embedding, head and the tensors outside the layers, on one GPU.
-struct EdgeWeights {
-    double embedding_params = 0, embedding_bytes = 0;   // first stage (host RAM for llama.cpp)
-    double positions_params = 0, positions_bytes = 0;   // first stage
-    double head_params = 0, head_bytes = 0;             // last stage
-    double other_params = 0, other_bytes = 0;           // last stage (final norm, pooler, ...)
-    bool head_is_duplicate = false;                     // tied table copied to the last stage
-    bool embedding_on_host = false;                     // llama.cpp keeps token_embd in RAM
-};
 EdgeWeights edge_weights(const Resolved& r, int tp);
 
 // KV values (not bytes) one token of one sequence adds to layer `layer`; per GPU or whole model.
@@ -72,7 +105,22 @@ double llama_cpp_compute_buffer(const Resolved& r, bool holds_output);
 // LoRA adapter parameters of layer `layer` (whole layer, before tensor parallelism).
 double lora_layer_params(const Resolved& r, int layer);
 
-// The estimate with an already resolved configuration (fit() calls it in its searches).
+// The numbers of an estimate, without the report's strings (fit() and sweep() search with it).
+struct Totals {
+    MemoryParts per_gpu;          // the most loaded GPU
+    OverheadDetail overhead;
+    double act_per_layer = 0;
+    double host = 0;
+    double capacity = 0;
+    double usable = 0;
+    double headroom = 0;
+    double outside_budget = 0;    // vLLM: context and CUDA graphs outside its budget
+    double kv_capacity_tokens = 0;
+    bool fits = false;
+};
+Totals compute(const Resolved& r);
+
+// The whole report for an already resolved configuration.
 Report estimate_resolved(const Resolved& r);
 
 }  // namespace gpusizer::detail

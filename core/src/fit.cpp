@@ -35,7 +35,7 @@ long long max_context_of(const detail::Resolved& base) {
     detail::Resolved r = base;
     return largest_fitting(kContextCeiling, [&](long long ctx) {
         r.config.context = ctx;
-        return detail::estimate_resolved(r).fits;
+        return detail::compute(r).fits;
     });
 }
 
@@ -48,7 +48,7 @@ long long max_batch_of(const detail::Resolved& base) {
             r.config.global_batch = int(std::min<long long>(b * dp, 1LL << 30));
             r.micro_batches = 1;
         }
-        return detail::estimate_resolved(r).fits;
+        return detail::compute(r).fits;
     });
 }
 
@@ -95,6 +95,60 @@ FitReport fit(const Config& config, const Catalog& catalog) {
         FitRow row{std::string(k.id), rep.fits, rep.per_gpu.total(), rep.headroom, max_context_of(r)};
         if (out.best_kv_cache.empty() && rep.fits && k.id != "fp32") out.best_kv_cache = row.format;
         out.by_kv_cache.push_back(row);
+    }
+    return out;
+}
+
+std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int max_gpus) {
+    if (max_gpus < 1 || max_gpus > 4096) throw Error("max_gpus", "must be between 1 and 4096");
+    if (catalog.gpus.empty()) throw Error("gpu", "the catalog has no GPUs");
+    const auto& formats = weight_formats();
+    std::vector<SweepPoint> out;
+    out.reserve(catalog.gpus.size() * std::size_t(max_gpus) * formats.size());
+    for (std::size_t f = 0; f < formats.size(); ++f) {
+        for (int n = 1; n <= max_gpus; ++n) {
+            Config c = base;
+            c.weights = std::string(formats[f].id);
+            c.gpus = n;
+            c.gpu = catalog.gpus.front().id;
+            detail::Resolved r;
+            std::string model_error;
+            try {
+                r = detail::resolve(c, catalog);
+            } catch (const Error& e) {
+                model_error = e.what();
+            }
+            for (std::size_t g = 0; g < catalog.gpus.size(); ++g) {
+                SweepPoint p;
+                p.gpu = int(g);
+                p.gpus = n;
+                p.format = int(f);
+                if (!model_error.empty() && model_error.rfind("runtime: vllm needs", 0) != 0) {
+                    p.error = model_error;
+                    out.push_back(std::move(p));
+                    continue;
+                }
+                try {
+                    if (!model_error.empty()) {   // the first GPU refused the runtime: resolve on this one
+                        c.gpu = catalog.gpus[g].id;
+                        r = detail::resolve(c, catalog);
+                        model_error.clear();
+                    }
+                    detail::bind_gpu(r, catalog.gpus[g]);
+                    const detail::Totals t = detail::compute(r);
+                    p.valid = true;
+                    p.fits = t.fits;
+                    p.total = t.per_gpu.total();
+                    p.headroom = t.headroom;
+                    p.kv_capacity_tokens = t.kv_capacity_tokens;
+                    p.per_gpu = t.per_gpu;
+                    p.parallel = r.par;
+                } catch (const Error& e) {
+                    p.error = e.what();
+                }
+                out.push_back(std::move(p));
+            }
+        }
     }
     return out;
 }

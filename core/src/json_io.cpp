@@ -232,6 +232,7 @@ Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_js
         if (c.find_model(model.arch.id)) throw Error("models.json: " + model.arch.id, "duplicate id");
         c.models.push_back(std::move(model));
     }
+    c.reindex();
     return c;
 }
 

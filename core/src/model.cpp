@@ -11,19 +11,6 @@
 
 namespace gpusizer {
 
-bool ModelArch::layer_is_moe(int layer) const {
-    if (n_routed_experts <= 0 || layer >= n_layers) return false;
-    if (layer < first_dense_layers) return false;
-    const int period = moe_layer_period > 0 ? moe_layer_period : 1;
-    return layer % period == 0;
-}
-
-bool ModelArch::layer_is_sliding(int layer) const {
-    if (sliding_window <= 0) return false;
-    if (sliding_period <= 1) return true;
-    return (layer + 1) % sliding_period != 0;
-}
-
 int ModelArch::sliding_layer_count() const {
     int n = 0;
     for (int i = 0; i < n_layers; ++i) n += layer_is_sliding(i) ? 1 : 0;

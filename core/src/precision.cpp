@@ -73,20 +73,20 @@ std::string_view ggml_type_name(GgmlType t) {
 const std::vector<WeightFormat>& weight_formats() {
     // Ordered from most to least precise; fit() walks this order.
     static const std::vector<WeightFormat> kFormats = {
-        {"fp32", "FP32", WeightFamily::floating, 32.0, GgmlType::f32},
-        {"bf16", "BF16", WeightFamily::floating, 16.0, GgmlType::f16},
-        {"fp16", "FP16", WeightFamily::floating, 16.0, GgmlType::f16},
-        {"q8_0", "GGUF Q8_0 (llama.cpp)", WeightFamily::gguf, 8.5, GgmlType::q8_0},
-        {"fp8", "FP8 (E4M3, e.g. vLLM/TensorRT-LLM)", WeightFamily::floating, 8.0, GgmlType::q8_0},
-        {"int8", "INT8 (W8A8 / LLM.int8)", WeightFamily::grouped, 8.0, GgmlType::q8_0},
-        {"q6_k", "GGUF Q6_K (llama.cpp)", WeightFamily::gguf, 6.5625, GgmlType::q6_k},
-        {"q5_k_m", "GGUF Q5_K_M (llama.cpp)", WeightFamily::gguf, 5.5, GgmlType::q5_k},
-        {"q4_k_m", "GGUF Q4_K_M (llama.cpp)", WeightFamily::gguf, 4.5, GgmlType::q4_k},
-        {"q4_0", "GGUF Q4_0 (llama.cpp)", WeightFamily::gguf, 4.5, GgmlType::q4_0},
-        {"int4", "INT4 (GPTQ/AWQ, group-wise)", WeightFamily::grouped, 4.0, GgmlType::q4_0},
-        {"nf4", "NF4 (bitsandbytes)", WeightFamily::nf4, 4.0, GgmlType::q4_0},
-        {"q3_k_m", "GGUF Q3_K_M (llama.cpp)", WeightFamily::gguf, 3.4375, GgmlType::q3_k},
-        {"q2_k", "GGUF Q2_K (llama.cpp)", WeightFamily::gguf, 2.625, GgmlType::q2_k},
+        {WeightId::fp32, "fp32", "FP32", WeightFamily::floating, 32.0, GgmlType::f32},
+        {WeightId::bf16, "bf16", "BF16", WeightFamily::floating, 16.0, GgmlType::f16},
+        {WeightId::fp16, "fp16", "FP16", WeightFamily::floating, 16.0, GgmlType::f16},
+        {WeightId::q8_0, "q8_0", "GGUF Q8_0 (llama.cpp)", WeightFamily::gguf, 8.5, GgmlType::q8_0},
+        {WeightId::fp8, "fp8", "FP8 (E4M3, e.g. vLLM/TensorRT-LLM)", WeightFamily::floating, 8.0, GgmlType::q8_0},
+        {WeightId::int8, "int8", "INT8 (W8A8 / LLM.int8)", WeightFamily::grouped, 8.0, GgmlType::q8_0},
+        {WeightId::q6_k, "q6_k", "GGUF Q6_K (llama.cpp)", WeightFamily::gguf, 6.5625, GgmlType::q6_k},
+        {WeightId::q5_k_m, "q5_k_m", "GGUF Q5_K_M (llama.cpp)", WeightFamily::gguf, 5.5, GgmlType::q5_k},
+        {WeightId::q4_k_m, "q4_k_m", "GGUF Q4_K_M (llama.cpp)", WeightFamily::gguf, 4.5, GgmlType::q4_k},
+        {WeightId::q4_0, "q4_0", "GGUF Q4_0 (llama.cpp)", WeightFamily::gguf, 4.5, GgmlType::q4_0},
+        {WeightId::int4, "int4", "INT4 (GPTQ/AWQ, group-wise)", WeightFamily::grouped, 4.0, GgmlType::q4_0},
+        {WeightId::nf4, "nf4", "NF4 (bitsandbytes)", WeightFamily::nf4, 4.0, GgmlType::q4_0},
+        {WeightId::q3_k_m, "q3_k_m", "GGUF Q3_K_M (llama.cpp)", WeightFamily::gguf, 3.4375, GgmlType::q3_k},
+        {WeightId::q2_k, "q2_k", "GGUF Q2_K (llama.cpp)", WeightFamily::gguf, 2.625, GgmlType::q2_k},
     };
     return kFormats;
 }
@@ -139,14 +139,6 @@ namespace {
 // llama.cpp: "i_layer < n_layers/8 || i_layer >= 7*n_layers/8 || (i_layer - n_layers/8)%3 == 2"
 bool use_more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
 
-bool is_falcon(const ModelArch& a) { return a.model_type == "falcon"; }
-
-// llama.cpp's LLM_TYPE_70B: llama/qwen2-style models with 80 layers and grouped KV heads.
-bool is_70b_type(const ModelArch& a) {
-    return a.n_layers == 80 && a.n_kv_heads != a.n_heads &&
-           (a.model_type == "llama" || a.model_type == "mistral" || a.model_type == "qwen2");
-}
-
 GgmlType fallback_for_row(GgmlType t, long long row) {
     // llama.cpp: a type whose block does not divide the row falls back to a 32-block type.
     if (row <= 0 || row % ggml_block_size(t) == 0) return t;
@@ -164,58 +156,71 @@ GgmlType fallback_for_row(GgmlType t, long long row) {
 
 }  // namespace
 
+GgufTraits gguf_traits(const ModelArch& a) {
+    GgufTraits t;
+    t.n_layers = a.n_layers;
+    t.n_gqa = a.n_kv_heads > 0 ? a.n_heads / a.n_kv_heads : 1;
+    t.n_expert = a.n_routed_experts;
+    const std::string& m = a.model_type;
+    t.falcon = m == "falcon";
+    // llama.cpp's LLM_TYPE_70B: llama/qwen2-style models with 80 layers and grouped KV heads.
+    t.type_70b = a.n_layers == 80 && a.n_kv_heads != a.n_heads && (m == "llama" || m == "mistral" || m == "qwen2");
+    // llama.cpp's converter writes one attn_qkv tensor for these families.
+    t.fused_qkv = m == "phi3" || m == "gpt2" || m == "gpt_bigcode" || m == "bloom" || m == "falcon" || m == "gpt_neox";
+    return t;
+}
+
 GgmlType gguf_tensor_type(const WeightFormat& format, TensorClass cls, const ModelArch& a, int layer, long long row) {
+    return gguf_tensor_type(format, cls, gguf_traits(a), layer, row);
+}
+
+GgmlType gguf_tensor_type(const WeightFormat& format, TensorClass cls, const GgufTraits& m, int layer, long long row) {
     const GgmlType base = format.gguf_base;
     if (format.family != WeightFamily::gguf) return base;
-    const std::string_view ft = format.id;
-    const int n = a.n_layers;
-    const int n_expert = a.n_routed_experts;
+    const WeightId ft = format.wid;
+    const int n = m.n_layers;
     GgmlType t = base;
 
     switch (cls) {
         case TensorClass::output:
             // The output head (or the tied token embedding that serves as output).
-            if (is_falcon(a) || row % ggml_block_size(base) != 0) return GgmlType::q8_0;
+            if (m.falcon || row % ggml_block_size(base) != 0) return GgmlType::q8_0;
             return base == GgmlType::q8_0 ? GgmlType::q8_0 : GgmlType::q6_k;
         case TensorClass::token_embd:
-            t = base;
             break;
-        case TensorClass::attn_v: {
-            const int n_gqa = a.n_kv_heads > 0 ? a.n_heads / a.n_kv_heads : 1;
-            if (ft == "q2_k") t = n_gqa >= 4 ? GgmlType::q4_k : GgmlType::q3_k;
-            else if (ft == "q3_k_m") t = layer < 2 ? GgmlType::q5_k : GgmlType::q4_k;
-            else if ((ft == "q4_k_m" || ft == "q5_k_m") && use_more_bits(layer, n)) t = GgmlType::q6_k;
-            if (is_70b_type(a) && (t == GgmlType::q3_k || t == GgmlType::q4_k)) t = GgmlType::q5_k;
-            if (n_expert == 8) t = GgmlType::q8_0;   // "bumping this to Q8_0 trades just ~128MB"
+        case TensorClass::attn_v:
+            if (ft == WeightId::q2_k) t = m.n_gqa >= 4 ? GgmlType::q4_k : GgmlType::q3_k;
+            else if (ft == WeightId::q3_k_m) t = layer < 2 ? GgmlType::q5_k : GgmlType::q4_k;
+            else if ((ft == WeightId::q4_k_m || ft == WeightId::q5_k_m) && use_more_bits(layer, n)) t = GgmlType::q6_k;
+            if (m.type_70b && (t == GgmlType::q3_k || t == GgmlType::q4_k)) t = GgmlType::q5_k;
+            if (m.n_expert == 8) t = GgmlType::q8_0;   // "bumping this to Q8_0 trades just ~128MB"
             break;
-        }
         case TensorClass::attn_k:
-            if (n_expert == 8) t = GgmlType::q8_0;
+            if (m.n_expert == 8) t = GgmlType::q8_0;
             break;
         case TensorClass::ffn_down:
-            if (ft == "q2_k") t = GgmlType::q3_k;
-            else if (ft == "q3_k_m")
-                t = layer < n / 16 ? GgmlType::q5_k
-                    : (!is_falcon(a) || use_more_bits(layer, n)) ? GgmlType::q4_k : GgmlType::q3_k;
-            else if (ft == "q4_k_m") {
-                if (is_falcon(a)) t = layer < n / 16 ? GgmlType::q6_k : use_more_bits(layer, n) ? GgmlType::q5_k : GgmlType::q4_k;
+            if (ft == WeightId::q2_k) t = GgmlType::q3_k;
+            else if (ft == WeightId::q3_k_m)
+                t = layer < n / 16 ? GgmlType::q5_k : (!m.falcon || use_more_bits(layer, n)) ? GgmlType::q4_k : GgmlType::q3_k;
+            else if (ft == WeightId::q4_k_m) {
+                if (m.falcon) t = layer < n / 16 ? GgmlType::q6_k : use_more_bits(layer, n) ? GgmlType::q5_k : GgmlType::q4_k;
                 else if (use_more_bits(layer, n)) t = GgmlType::q6_k;
-            } else if (ft == "q5_k_m" && use_more_bits(layer, n)) t = GgmlType::q6_k;
+            } else if (ft == WeightId::q5_k_m && use_more_bits(layer, n)) t = GgmlType::q6_k;
             break;
         case TensorClass::attn_output:
-            if (!is_falcon(a)) {
-                if (n_expert == 8) {
-                    if (ft == "q2_k" || ft == "q3_k_m" || ft == "q4_k_m") t = GgmlType::q5_k;
+            if (!m.falcon) {
+                if (m.n_expert == 8) {
+                    if (ft == WeightId::q2_k || ft == WeightId::q3_k_m || ft == WeightId::q4_k_m) t = GgmlType::q5_k;
                 } else {
-                    if (ft == "q2_k") t = GgmlType::q3_k;
-                    else if (ft == "q3_k_m") t = GgmlType::q4_k;
+                    if (ft == WeightId::q2_k) t = GgmlType::q3_k;
+                    else if (ft == WeightId::q3_k_m) t = GgmlType::q4_k;
                 }
             }
             break;
         case TensorClass::attn_qkv_fused:
-            if (ft == "q3_k_m") t = GgmlType::q4_k;
-            else if (ft == "q4_k_m") t = GgmlType::q5_k;
-            else if (ft == "q5_k_m") t = GgmlType::q6_k;
+            if (ft == WeightId::q3_k_m) t = GgmlType::q4_k;
+            else if (ft == WeightId::q4_k_m) t = GgmlType::q5_k;
+            else if (ft == WeightId::q5_k_m) t = GgmlType::q6_k;
             break;
         case TensorClass::attn_q: case TensorClass::attn_other: case TensorClass::ffn_gate_up: case TensorClass::other_2d:
             break;

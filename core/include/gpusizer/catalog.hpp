@@ -3,10 +3,12 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gpusizer/gpu.hpp"
 #include "gpusizer/model.hpp"
+#include "gpusizer/precision.hpp"
 
 namespace gpusizer {
 
@@ -16,6 +18,8 @@ struct SeedRow {                 // the seed article's table row for a model, ve
 
 struct CatalogModel {
     ModelArch arch;
+    ParamCounts counts;                    // count_params(arch), computed at load
+    GgufTraits gguf;                       // gguf_traits(arch), computed at load
     std::string family;
     std::string hf_repo;
     double params_published = 0;
@@ -30,10 +34,18 @@ struct Catalog {
     std::vector<CatalogModel> models;
     std::vector<Gpu> gpus;
 
+    // Builds the id indexes and the cached counts; catalog_from_json calls it. Call it again
+    // after changing `models` or `gpus` by hand (lookups fall back to a scan until then).
+    void reindex();
+
     const CatalogModel* find_model(std::string_view id) const;   // nullptr if absent
     const Gpu* find_gpu(std::string_view id) const;
     const CatalogModel& model(std::string_view id) const;       // throw Error("model"/"gpu", ...)
     const Gpu& gpu(std::string_view id) const;
+
+private:
+    std::unordered_map<std::string_view, std::size_t> model_index_;
+    std::unordered_map<std::string_view, std::size_t> gpu_index_;
 };
 
 // Parses the two asset files; every error names the file, the entry and the field.

@@ -27,7 +27,10 @@ enum class WeightFamily {
 // The ggml tensor types that GGUF file types mix.
 enum class GgmlType { f32, f16, q8_0, q6_k, q5_k, q4_k, q3_k, q2_k, q4_0, q4_1, q5_0, q5_1, iq4_nl };
 
+enum class WeightId { fp32, bf16, fp16, q8_0, fp8, int8, q6_k, q5_k_m, q4_k_m, q4_0, int4, nf4, q3_k_m, q2_k };
+
 struct WeightFormat {
+    WeightId wid;
     std::string_view id;       // configuration value: "bf16", "int4", "q4_k_m", ...
     std::string_view label;    // for people: "GGUF Q4_K_M (llama.cpp)"
     WeightFamily family;
@@ -53,11 +56,22 @@ enum class TensorClass {
     ffn_gate_up, ffn_down, other_2d,
 };
 
+// What llama.cpp's quantizer looks at in a model, reduced to numbers once per estimate.
+struct GgufTraits {
+    int n_layers = 0;
+    int n_gqa = 1;            // query heads per KV head
+    int n_expert = 0;         // routed experts (llama.cpp's n_expert)
+    bool falcon = false;      // LLM_ARCH_FALCON has its own rules
+    bool type_70b = false;    // llama.cpp's LLM_TYPE_70B (80-layer llama/qwen2 with GQA)
+    bool fused_qkv = false;   // the GGUF stores one attn_qkv tensor (phi3, gpt2, bloom, falcon, gpt-neox)
+};
+GgufTraits gguf_traits(const ModelArch& arch);
+
 // The ggml type llama.cpp's `llama_tensor_get_type` (src/llama-quant.cpp) gives a tensor of
-// `cls` in layer `layer` of `n_layers`, for the GGUF file type `format`, including the fallback
-// when the row length `row` is not a multiple of the type's block size.
-GgmlType gguf_tensor_type(const WeightFormat& format, TensorClass cls, const ModelArch& arch,
-                          int layer, long long row);
+// `cls` in layer `layer`, for the GGUF file type `format`, including the fallback when the row
+// length `row` is not a multiple of the type's block size.
+GgmlType gguf_tensor_type(const WeightFormat& format, TensorClass cls, const GgufTraits& model, int layer, long long row);
+GgmlType gguf_tensor_type(const WeightFormat& format, TensorClass cls, const ModelArch& arch, int layer, long long row);
 
 // Parameters of int4 / nf4 formats that a configuration can change.
 struct QuantParams {
