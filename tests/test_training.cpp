@@ -113,14 +113,15 @@ TEST_CASE("ZeRO-Offload moves optimizer and gradients to host RAM", "[training][
     const Report off = run(c);
     CHECK(off.per_gpu.optimizer == 0);
     CHECK(off.per_gpu.gradients == 0);
-    // Host: the optimizer shard (12 B/param / 2) plus fp32 gradients (4 B/param / 2).
-    CHECK(off.host == Approx(on_gpu.per_gpu.optimizer + 4.0 * off.params / 2));
+    // Host, both GPUs together: optimizer states (12 B/param) plus fp32 gradients (4 B/param).
+    CHECK(off.host == Approx(2 * on_gpu.per_gpu.optimizer + 4.0 * off.params));
+    CHECK(off.host == Approx(16.0 * off.params));
     c.zero = 3;
     c.offload = Offload::optimizer_params;
     const Report inf = run(c);
     CHECK(inf.per_gpu.weights == 0);
-    // Host: optimizer (12/2) + fp32 gradients (4/2) + the bf16 parameter shard (2/2) bytes per parameter.
-    CHECK(inf.host == Approx(9.0 * inf.params));
+    // Host: optimizer (12) + fp32 gradients (4) + the bf16 parameters (2) bytes per parameter.
+    CHECK(inf.host == Approx(18.0 * inf.params));
 }
 
 TEST_CASE("LoRA trainable parameters match PEFT's printout", "[training][lora][published]") {
@@ -158,6 +159,9 @@ TEST_CASE("QLoRA: NF4 base, embeddings and head cast to fp32 by PEFT", "[trainin
     // prepare_model_for_kbit_training casts non-quantized parameters to fp32; adapters fp32.
     const double expected = linear * 4.12695 / 8 + (pc.embedding + pc.lm_head) * 4.0 + (small + pc.other) * 2.0 + 4.0 * r.trainable_params;
     CHECK(r.per_gpu.weights == Approx(expected).epsilon(1e-4));
+    // QLoRA turns gradient checkpointing on unless told otherwise (PEFT's default).
+    CHECK(r.config.recompute == Recompute::full);
+    CHECK(r.activations_per_layer == Approx(2.0 * 8192 * 4096));
     c.weights = "bf16";
     CHECK_THROWS_WITH(run(c), Catch::Contains("weights") && Catch::Contains("qlora"));
 }

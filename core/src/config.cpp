@@ -18,7 +18,7 @@ constexpr Names<Mode, 4> kModes{{{Mode::inference, "inference"}, {Mode::train, "
 constexpr Names<Optimizer, 4> kOptimizers{{{Optimizer::adamw, "adamw"}, {Optimizer::adamw_8bit, "adamw_8bit"},
                                            {Optimizer::sgd, "sgd"}, {Optimizer::adafactor, "adafactor"}}};
 constexpr Names<Offload, 3> kOffloads{{{Offload::none, "none"}, {Offload::optimizer, "optimizer"}, {Offload::optimizer_params, "optimizer+params"}}};
-constexpr Names<Recompute, 3> kRecomputes{{{Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}}};
+constexpr Names<Recompute, 4> kRecomputes{{{Recompute::automatic, "auto"}, {Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}}};
 constexpr Names<Runtime, 5> kRuntimes{{{Runtime::automatic, "auto"}, {Runtime::none, "none"}, {Runtime::pytorch, "pytorch"},
                                        {Runtime::llama_cpp, "llama.cpp"}, {Runtime::vllm, "vllm"}}};
 

@@ -208,6 +208,11 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
         const long long trained = r.arch->max_context > 0 ? r.arch->max_context : kDefaultContext;
         rc.context = std::min(kDefaultContext, trained);
     }
+    if (rc.recompute == Recompute::automatic) {
+        // PEFT's prepare_model_for_kbit_training turns gradient checkpointing on by default
+        // (use_gradient_checkpointing=True); other modes start without recomputation.
+        rc.recompute = c.mode == Mode::qlora ? Recompute::full : Recompute::none;
+    }
     r.runtime = choose_runtime(c, *r.wf, *r.kv);
     rc.runtime = r.runtime;
     r.rt = &runtime_profile(r.runtime);
@@ -758,7 +763,7 @@ Stage stage_estimate(const Resolved& r, int s, const std::array<double, kMaxVari
     const EdgeWeights& e = r.edges;
     if (first) {
         st.params += e.embedding_params + e.positions_params;
-        if (e.embedding_on_host) st.host += e.embedding_bytes * r.par.tp;   // the whole table in RAM
+        if (e.embedding_on_host) st.host += r.edges_whole.embedding_bytes * r.scale;   // the whole table, once, in RAM
         else m.weights += e.embedding_bytes;
         m.weights += e.positions_bytes;
     }
@@ -877,14 +882,16 @@ Stage stage_estimate(const Resolved& r, int s, const std::array<double, kMaxVari
         m.optimizer = count * optim_b / (c.zero >= 1 ? dp : 1.0);
         const double full_weights = m.weights;
         if (c.zero == 3) m.weights /= dp;
+        // Offloaded bytes of one GPU's shard; the stage's tp x dp GPUs each offload theirs.
+        const double gpus_in_stage = double(r.par.tp) * dp;
         if (c.offload != Offload::none) {
             // ZeRO-Offload: optimizer states, fp32 gradients and the optimizer step live in RAM.
-            st.host += m.optimizer + count * 4.0 / dp;
+            st.host += (m.optimizer + count * 4.0 / dp) * gpus_in_stage;
             m.optimizer = 0;
             m.gradients = 0;
         }
         if (c.offload == Offload::optimizer_params) {
-            st.host += m.weights;   // ZeRO-Infinity: the parameter shard too
+            st.host += m.weights * gpus_in_stage;   // ZeRO-Infinity: the parameter shards too
             m.weights = 0;
         }
         // Communication buffers.
@@ -956,7 +963,7 @@ Totals compute(const Resolved& r) {
             t.overhead = st.overhead;
             t.act_per_layer = st.act_per_layer;
         }
-        t.host = std::max(t.host, st.host);
+        t.host += st.host;
         outside = std::max(outside, st.outside_budget);
         if (st.kv_rate > 0) {
             // vLLM's budget: utilization x capacity, plus the context and CUDA graphs it keeps

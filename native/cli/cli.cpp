@@ -46,7 +46,7 @@ Key flags (each is the configuration key of the same name; docs/config.md):
   --optimizer O           adamw | adamw_8bit | sgd | adafactor
   --zero N                ZeRO stage 0-3
   --offload O             none | optimizer | optimizer+params
-  --recompute R           none | selective | full
+  --recompute R           auto | none | selective | full
   --flash-attention B     true | false
   --sequence-parallel B   true | false
   --lora-rank N           LoRA rank
@@ -281,10 +281,12 @@ void print_report(std::ostream& out, const Report& r) {
     if (r.trainable_params > 0) out << ", trainable " << format_count(r.trainable_params);
     out << ", " << std::fixed << std::setprecision(2) << r.weights_bits_per_param << " bits per parameter\n";
     out.unsetf(std::ios::fixed);
-    if (r.kv_bytes_per_token > 0)
+    if (r.kv_bytes_per_token > 0 && c.mode == Mode::inference)
         out << "  KV cache " << format_bytes_short(r.kv_bytes_per_token) << " per token; room for "
             << format_int(r.kv_capacity_tokens) << " tokens on this GPU\n";
-    if (r.host > 0) out << "  host RAM " << format_gib(r.host) << " per GPU (offload, or llama.cpp's token embeddings)\n";
+    if (r.host > 0)
+        out << "  host RAM " << format_gib(r.host)
+            << (c.offload != Offload::none ? " in all (offloaded optimizer state)\n" : " (llama.cpp keeps the token embeddings on the CPU)\n");
     if (!r.warnings.empty()) {
         out << "\n  warnings:\n";
         for (const auto& w : r.warnings) out << "  - " << w << '\n';

@@ -17,7 +17,7 @@ namespace gpusizer {
 enum class Mode { inference, train, lora, qlora };
 enum class Optimizer { adamw, adamw_8bit, sgd, adafactor };
 enum class Offload { none, optimizer, optimizer_params };
-enum class Recompute { none, selective, full };
+enum class Recompute { automatic, none, selective, full };
 enum class Runtime { automatic, none, pytorch, llama_cpp, vllm };
 
 // LoRA target modules, as a bit set.
@@ -49,7 +49,7 @@ struct Config {
     Optimizer optimizer = Optimizer::adamw;
     int zero = 0;                   // ZeRO stage 0..3
     Offload offload = Offload::none;
-    Recompute recompute = Recompute::none;
+    Recompute recompute = Recompute::automatic;   // qlora: full (PEFT's default), else none
     bool flash_attention = true;
     bool sequence_parallel = false;
     int lora_rank = 16;

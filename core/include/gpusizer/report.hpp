@@ -45,7 +45,7 @@ struct Report {
     OverheadDetail overhead_detail;
     double activations_per_layer = 0;    // training: one layer, one micro-batch, one GPU
     double kv_capacity_tokens = 0;       // tokens of KV cache that fit in what is left (all sequences)
-    double host = 0;                     // bytes kept in host RAM (offload, llama.cpp's token embeddings)
+    double host = 0;                     // bytes in host RAM for the whole job (offload, llama.cpp's token embeddings)
     double gpu_capacity = 0;             // bytes the GPU has
     double gpu_usable = 0;               // bytes the runtime may use (vLLM: utilization x capacity)
     bool fits = false;
