@@ -93,6 +93,11 @@ TEST_CASE("malformed asset files are refused with file, entry and field", "[cata
     CHECK(e.find("duplicate") != std::string::npos);
     e = load_error(gpus, with(models, "\"id\": \"gpt2\"", "\"id\": \"GPT 2\""));
     CHECK(e.find("kebab-case") != std::string::npos);
+    e = load_error(with(gpus, "\"memory_gib\": 24,", "\"memory_gb\": 24,"), models);
+    CHECK(e.find("memory_gb") != std::string::npos);
+    CHECK(e.find("unknown field") != std::string::npos);
+    e = load_error(gpus, with(models, "\"context_trained\": 8192", "\"context_trained\": 8192, \"contxt\": 1"));
+    CHECK(e.find("contxt") != std::string::npos);
 }
 
 TEST_CASE("a missing assets folder is reported", "[catalog][errors]") {

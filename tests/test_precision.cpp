@@ -12,13 +12,7 @@ using namespace gpusizer::test;
 
 namespace {
 
-// Whole-model weight bytes (no parallel split) in GiB for a catalog model and a format.
-double model_gib(const char* model, const char* weights) {
-    Config c = config(model, "h100-sxm");
-    c.weights = weights;
-    const Report r = run(c);
-    return r.weights_bits_per_param * r.params / 8.0 / kGiB;
-}
+double model_gib(const char* model, const char* weights) { return model_weight_bytes(model, weights) / kGiB; }
 
 }  // namespace
 

@@ -9,20 +9,9 @@
 using namespace gpusizer;
 using namespace gpusizer::test;
 
-namespace {
-
-double weights_bytes(const char* model, const char* weights) {
-    Config c = config(model, "h200");
-    c.weights = weights;
-    const Report r = run(c);
-    return r.weights_bits_per_param * r.params / 8.0;
-}
-
-}  // namespace
-
 TEST_CASE("DeepSeek R1 at fp16: ~1,342 GB of weights", "[seed]") {
     // 671.03 B parameters x 2 bytes = 1,342 GB (decimal gigabytes).
-    CHECK(weights_bytes("deepseek-r1", "fp16") / 1e9 == Approx(1342).epsilon(0.001));
+    CHECK(model_weight_bytes("deepseek-r1", "fp16") / 1e9 == Approx(1342).epsilon(0.001));
     // The article's "A100 80GB x16": 1,342 GB over 16 GPUs is 78.1 GiB of weights per GPU before
     // any KV cache or CUDA context, more than an 80 GB A100 leaves. It does not fit at fp16.
     Config c = config("deepseek-r1", "a100-80gb-sxm");
@@ -34,7 +23,7 @@ TEST_CASE("DeepSeek R1 at fp16: ~1,342 GB of weights", "[seed]") {
 }
 
 TEST_CASE("Llama 3 70B: ~140 GB at fp16", "[seed]") {
-    CHECK(weights_bytes("llama-3-70b", "fp16") / 1e9 == Approx(141.1).epsilon(0.001));   // 70.55 B x 2
+    CHECK(model_weight_bytes("llama-3-70b", "fp16") / 1e9 == Approx(141.1).epsilon(0.001));   // 70.55 B x 2
 }
 
 TEST_CASE("the distill rows are 4 bits x the name's count, in GiB, weights only", "[seed]") {
@@ -49,7 +38,7 @@ TEST_CASE("the distill rows are 4 bits x the name's count, in GiB, weights only"
     for (const Row& r : rows) {
         INFO(r.model);
         CHECK(r.name_params * 0.5 / kGiB == Approx(r.seed_gb).margin(0.15));   // how the article got its figure
-        const double q4km = weights_bytes(r.model, "q4_k_m") / kGiB;
+        const double q4km = model_weight_bytes(r.model, "q4_k_m") / kGiB;
         CHECK(q4km > r.seed_gb * 1.15);   // the real Q4_K_M weights alone are larger
     }
 }
@@ -60,7 +49,7 @@ TEST_CASE("GPT-NeoX-20B: 48 GB total on two RTX 3090s", "[seed]") {
     c.weights = "fp16";
     c.gpus = 2;
     const Report r = run(c);
-    CHECK(weights_bytes("gpt-neox-20b", "fp16") / 1e9 == Approx(41.1).epsilon(0.001));
+    CHECK(model_weight_bytes("gpt-neox-20b", "fp16") / 1e9 == Approx(41.1).epsilon(0.001));
     CHECK(r.fits);
 }
 

@@ -7,6 +7,9 @@
 
 namespace gpusizer::test {
 
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kMiB = 1024.0 * 1024.0;
+
 inline const Catalog& catalog() {
     static const Catalog c = load_catalog(GPUSIZER_TEST_ASSETS);
     return c;
@@ -21,7 +24,12 @@ inline Config config(const std::string& model, const std::string& gpu = "h100-sx
 
 inline Report run(const Config& c) { return estimate(c, catalog()); }
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-constexpr double kMiB = 1024.0 * 1024.0;
+// Bytes of the whole model's weights (no parallel split) for a catalog model and a format.
+inline double model_weight_bytes(const std::string& model, const std::string& weights) {
+    Config c = config(model, "h200");
+    c.weights = weights;
+    const Report r = run(c);
+    return r.weights_bits_per_param * r.params / 8.0;
+}
 
 }  // namespace gpusizer::test

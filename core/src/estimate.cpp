@@ -165,7 +165,7 @@ void resolve_parallelism(const Config& c, Resolved& r) {
 
 void bind_gpu(Resolved& r, const Gpu& gpu) {
     r.gpu = &gpu;
-    if (r.runtime == Runtime::vllm && gpu.vendor == "apple")
+    if (r.runtime == Runtime::vllm && gpu.segment == Segment::apple)
         throw Error("runtime", "vllm needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch");
 }
 
@@ -852,35 +852,32 @@ Stage stage_estimate(const Resolved& r, int s, const std::array<double, kMaxVari
         const double dp = r.par.dp;
         // Bytes per trainable parameter, after the ZeRO paper's accounting (mixed precision:
         // 2 weights + 2 gradients + K optimizer, with K = 12 for AdamW: fp32 master, m, v).
+        double states = 0;   // optimizer states per trainable parameter
+        switch (c.optimizer) {
+            case Optimizer::adamw: states = 8.0; break;        // m, v in fp32
+            case Optimizer::adamw_8bit: states = 2.0; break;   // m, v in 8 bits (bitsandbytes, block-wise)
+            case Optimizer::sgd: states = 4.0; break;          // momentum in fp32
+            case Optimizer::adafactor:
+                // Factored second moment: rows + columns of each matrix in fp32, at most
+                // 2/h per weight (every matrix has a side of hidden size); no momentum.
+                states = 4.0 * 2.0 / a.hidden;
+                break;
+        }
         double grad_b = 0, optim_b = 0, count = 0;
         if (c.mode == Mode::train) {
             count = st.params;
             grad_b = fp32 ? 4.0 : 2.0;
-            const double master = fp32 ? 0.0 : 4.0;   // fp32 master copy for 16-bit training
-            switch (c.optimizer) {
-                case Optimizer::adamw: optim_b = master + 8.0; break;        // m, v in fp32
-                case Optimizer::adamw_8bit: optim_b = master + 2.0; break;   // m, v in 8 bits (bitsandbytes)
-                case Optimizer::sgd: optim_b = master + 4.0; break;          // momentum in fp32
-                case Optimizer::adafactor:
-                    // Factored second moment: rows + columns per matrix, at most 2/h per weight.
-                    optim_b = master + 4.0 * 2.0 / a.hidden; break;
-            }
+            optim_b = states + (fp32 ? 0.0 : 4.0);   // + the fp32 master copy of 16-bit training
         } else {
-            // LoRA adapters are fp32 (PEFT autocast_adapter_dtype=True): weights 4 B, grads 4 B,
-            // optimizer states without a separate master copy.
+            // LoRA adapters are fp32 (PEFT autocast_adapter_dtype=True): weights 4 B, gradients
+            // 4 B, optimizer states without a separate master copy.
             count = trainable;
             m.weights += trainable * 4.0;
             grad_b = 4.0;
-            switch (c.optimizer) {
-                case Optimizer::adamw: optim_b = 8.0; break;
-                case Optimizer::adamw_8bit: optim_b = 2.0; break;
-                case Optimizer::sgd: optim_b = 4.0; break;
-                case Optimizer::adafactor: optim_b = 4.0 * 2.0 / a.hidden; break;
-            }
+            optim_b = states;
         }
         m.gradients = count * grad_b / (c.zero >= 2 ? dp : 1.0);
         m.optimizer = count * optim_b / (c.zero >= 1 ? dp : 1.0);
-        const double full_weights = m.weights;
         if (c.zero == 3) m.weights /= dp;
         // Offloaded bytes of one GPU's shard; the stage's tp x dp GPUs each offload theirs.
         const double gpus_in_stage = double(r.par.tp) * dp;
@@ -905,18 +902,16 @@ Stage stage_estimate(const Resolved& r, int s, const std::array<double, kMaxVari
                 st.overhead.runtime_buffers += 2.0 * std::min(kZeroReduceBucket, count) * wb;   // reduce + allgather buckets
             }
         }
-        if (r.runtime == Runtime::pytorch && c.zero == 3) {
+        if (r.runtime == Runtime::pytorch && c.zero == 3 && dp > 1) {
             // Gathered parameters (stage3_max_live_parameters) plus the prefetch and reduce buckets.
             const double whole = st.params;
             st.overhead.runtime_buffers += (std::min(kZero3MaxLiveParams, whole) + std::min(kZero3PrefetchBucket, whole) +
-                                            (dp > 1 ? std::min(kZeroReduceBucket, count) : 0.0)) * wb;
+                                            std::min(kZeroReduceBucket, count)) * wb;
         }
-        (void)full_weights;
     }
 
     // Runtime overhead.
-    const bool apple = r.gpu->vendor == "apple";
-    st.overhead.cuda_context = apple ? 0.0 : rt.cuda_context;   // Metal has no CUDA context
+    st.overhead.cuda_context = r.gpu->segment == Segment::apple ? 0.0 : rt.cuda_context;   // Metal has no CUDA context
     if (r.runtime == Runtime::pytorch) {
         const int comms = (r.par.tp > 1) + (pp > 1) + (r.par.dp > 1);
         st.overhead.runtime_buffers += comms * rt.comm_buffers;

@@ -48,7 +48,8 @@ struct LayerVariant {
 };
 constexpr int kMaxVariants = 48;
 
-// A configuration with every default and id resolved.
+// A configuration with every default and id resolved. It points into the catalog and, for a
+// custom model, into the Config given to resolve(): both must outlive it.
 struct Resolved {
     Config config;                          // defaults filled in
     const ModelArch* arch = nullptr;

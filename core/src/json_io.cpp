@@ -72,6 +72,18 @@ public:
         if (!v.is_boolean()) fail(k, "must be true or false, got " + v.dump());
         return v.get<bool>();
     }
+    // Refuses keys outside `known`: a typo in a data file must not pass silently.
+    void only(std::initializer_list<const char*> known) const {
+        for (auto it = j_.begin(); it != j_.end(); ++it) {
+            bool ok = false;
+            for (const char* k : known) ok = ok || it.key() == k;
+            if (!ok) {
+                std::string list;
+                for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+                throw Error(ctx_ + ": " + it.key(), "unknown field; known fields: " + list);
+            }
+        }
+    }
     std::vector<std::string> strings_or_empty(const char* k) const {
         std::vector<std::string> out;
         if (!has(k)) return out;
@@ -125,6 +137,10 @@ bool valid_id(const std::string& id) {
 
 Gpu gpu_from_json(const json& e, const std::string& ctx) {
     Obj o(e, ctx);
+    o.only({"id", "name", "vendor", "architecture", "chip", "year", "segment", "memory_gib", "memory_total_mib",
+            "gpu_memory_fraction", "memory_type", "memory_bandwidth_gb_per_s", "fp32_tflops", "tensor_tflops_dense",
+            "tensor_tflops_dense_fp16_accumulate", "tdp_w", "interconnect", "ecc", "form_factor", "price_usd", "price_note",
+            "note", "sources", "unverified"});
     Gpu g;
     g.id = o.str("id");
     if (!valid_id(g.id)) o.fail("id", "must be lower-case kebab-case (a-z, 0-9, '-', '.'), got '" + g.id + "'");
@@ -148,6 +164,7 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     g.fp32_tflops = o.num("fp32_tflops", 0.01, 1e6);
     {
         Obj t(o.need("tensor_tflops_dense"), ctx + ": tensor_tflops_dense");
+        t.only({"tf32", "fp16", "bf16", "fp8", "int8", "fp4"});
         g.tensor_tflops_dense.tf32 = t.num_or("tf32", 0, 0, 1e6);
         g.tensor_tflops_dense.fp16 = t.num_or("fp16", 0, 0, 1e6);
         g.tensor_tflops_dense.bf16 = t.num_or("bf16", 0, 0, 1e6);
@@ -160,6 +177,7 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     if (!o.has("tdp_w") && g.vendor != "apple") o.fail("tdp_w", "is required (null is allowed for Apple machines only)");
     {
         Obj ic(o.need("interconnect"), ctx + ": interconnect");
+        ic.only({"nvlink", "nvlink_gb_per_s", "pcie_gen", "pcie_lanes"});
         g.nvlink = ic.str("nvlink");
         if (g.nvlink != "none" && g.nvlink != "bridge" && g.nvlink != "nvswitch" && g.nvlink != "mesh" && g.nvlink != "infinity-fabric")
             ic.fail("nvlink", "must be none, bridge, nvswitch, mesh or infinity-fabric, got '" + g.nvlink + "'");
@@ -180,6 +198,8 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
 
 CatalogModel model_from_json(const json& e, const std::string& ctx) {
     Obj o(e, ctx);
+    o.only({"id", "name", "family", "hf_repo", "params_published", "active_params_published", "context_trained", "hf_config",
+            "seed_article", "note", "sources", "unverified"});
     CatalogModel m;
     const std::string id = o.str("id");
     if (!valid_id(id)) o.fail("id", "must be lower-case kebab-case (a-z, 0-9, '-', '.'), got '" + id + "'");
@@ -202,6 +222,7 @@ CatalogModel model_from_json(const json& e, const std::string& ctx) {
     m.arch.max_context = m.context_trained;   // the published figure wins over max_position_embeddings
     if (o.has("seed_article")) {
         Obj s(o.at("seed_article"), ctx + ": seed_article");
+        s.only({"params", "vram", "gpu"});
         m.seed.params = s.str("params");
         m.seed.vram = s.str("vram");
         m.seed.gpu = s.str("gpu");

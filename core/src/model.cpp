@@ -11,12 +11,6 @@
 
 namespace gpusizer {
 
-int ModelArch::sliding_layer_count() const {
-    int n = 0;
-    for (int i = 0; i < n_layers; ++i) n += layer_is_sliding(i) ? 1 : 0;
-    return n;
-}
-
 bool ModelArch::layer_has_self_kv(int layer) const {
     switch (kind) {
         case ArchKind::decoder: return layer < n_layers;

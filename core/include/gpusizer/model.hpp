@@ -83,7 +83,6 @@ struct ModelArch {
     bool is_moe() const { return n_routed_experts > 0; }
     // Layer indices run over the whole stack: encoder layers first, then decoder layers.
     int total_layers() const { return n_layers + n_decoder_layers; }
-    bool layer_is_decoder_of_encdec(int layer) const { return layer >= n_layers; }
     // DeepSeek's rule: MoE when layer >= first_k_dense_replace and layer % moe_layer_freq == 0.
     bool layer_is_moe(int layer) const {
         if (n_routed_experts <= 0 || layer >= n_layers || layer < first_dense_layers) return false;
@@ -93,7 +92,6 @@ struct ModelArch {
         if (sliding_window <= 0) return false;
         return sliding_period <= 1 || (layer + 1) % sliding_period != 0;
     }
-    int sliding_layer_count() const;
     // Does the layer keep a KV cache while generating? (decoder self-attention layers)
     bool layer_has_self_kv(int layer) const;
 };
