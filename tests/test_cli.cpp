@@ -109,6 +109,19 @@ TEST_CASE("bad input: exit 2 and one line naming the key", "[cli][errors]") {
     }
 }
 
+TEST_CASE("a share link on the command line", "[cli][link]") {
+    const Result r = run_cli({"estimate", "--link", "#v=1&m=llama-3-70b&w=q4_k_m&g=rtx-4090x2&ctx=8192", "--gpus", "4", "--json"});
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["config"]["weights"] == "q4_k_m");
+    CHECK(j["config"]["gpus"] == 4);   // flags override the link
+    const Result bad = run_cli({"estimate", "--link", "#v=9&m=x"});
+    CHECK(bad.code == cli::kExitBadInput);
+    CHECK(bad.err.find("version") != std::string::npos);
+    const Result table = run_cli({"estimate", "--model", "llama-3-8b", "--gpu", "l4"});
+    CHECK(table.out.find("share link: #v=1&m=llama-3-8b&g=l4") != std::string::npos);
+}
+
 TEST_CASE("the check flag exits 3 when it does not fit", "[cli]") {
     CHECK(run_cli({"estimate", "--model", "llama-3.1-405b", "--gpu", "rtx-3060", "--check"}).code == cli::kExitDoesNotFit);
     CHECK(run_cli({"estimate", "--model", "llama-3.2-1b", "--gpu", "h100-sxm", "--check"}).code == 0);

@@ -330,8 +330,9 @@ bool config_bool(const json& v, const char* key) {
 
 }  // namespace
 
-Config config_from_json(std::string_view text) {
-    const json j = parse_json(text, "config");
+Config config_from_json(std::string_view text) { return config_from_json_value(parse_json(text, "config")); }
+
+Config config_from_json_value(const json& j) {
     if (!j.is_object()) throw Error("config", "must be a JSON object such as {\"model\": \"llama-3-8b\"}");
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
@@ -502,6 +503,8 @@ json fit_row_json(const FitRow& row) {
 }  // namespace
 
 std::string config_to_json(const Config& c, int indent) { return config_json(c).dump(indent); }
+
+json config_to_json_value(const Config& c) { return config_json(c); }
 
 std::string report_to_json(const Report& r, int indent) { return report_json(r).dump(indent); }
 

@@ -33,6 +33,7 @@ Usage:
   gpusizer formats
   gpusizer --help | --version
 
+  --link LINK             start from a share link (#v=1&m=...), as the app and the web page make
 Key flags (each is the configuration key of the same name; docs/config.md):
   --model ID              catalog model (gpusizer models), or:
   --hf-config FILE        a Hugging Face config.json for a custom model
@@ -179,7 +180,7 @@ Options parse_args(const std::vector<std::string>& args) {
     if (args.empty()) return o;
     o.command = args[0];
     json flags = json::object();
-    std::string config_file;
+    std::string config_file, link;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a.rfind("--", 0) != 0) throw Error(a, "unexpected argument; flags start with -- (see gpusizer --help)");
@@ -201,6 +202,7 @@ Options parse_args(const std::vector<std::string>& args) {
         if (name == "check") { o.check = true; continue; }
         if (name == "no-flash-attention") { flags["flash_attention"] = false; continue; }
         if (name == "config") { config_file = next(); continue; }
+        if (name == "link") { link = next(); continue; }
         if (name == "assets") { o.assets = next(); continue; }
         if (name == "hf-config") {
             const std::string path = next();
@@ -228,6 +230,8 @@ Options parse_args(const std::vector<std::string>& args) {
         if (!spec) throw Error("--" + name, "unknown flag (see gpusizer --help)");
         flags[spec->key] = flag_value(*spec, next());
     }
+    if (!config_file.empty() && !link.empty()) throw Error("--link", "give either --config or --link, not both");
+    if (!link.empty()) o.config = json::parse(config_to_json(config_from_link(link)));
     if (!config_file.empty()) {
         try {
             o.config = json::parse(read_text_file(config_file, "--config"));
@@ -291,6 +295,7 @@ void print_report(std::ostream& out, const Report& r) {
         out << "\n  warnings:\n";
         for (const auto& w : r.warnings) out << "  - " << w << '\n';
     }
+    out << "\n  share link: " << link_from_config(r.config) << '\n';
 }
 
 void print_assumptions(std::ostream& out, const std::vector<Assumption>& items) {

@@ -1,0 +1,33 @@
+// gpusizer/link.hpp: the share link, one format for the desktop app, the browser and the CLI.
+//
+// A link is a URL fragment of short keys, versioned and readable:
+//   #v=1&m=llama-3-70b&w=q4_k_m&g=rtx-4090x2&ctx=8192
+// Only keys that differ from the defaults are written. Reading a link goes through the same
+// validation as a configuration file (config_from_json), so a bad or hostile link gets the
+// same one-line message naming the key, and its values are only ever data.
+//
+// Keys (link key = configuration key): v = link version (1), m = model (catalog id, or
+// "custom" with hf = the hf_config JSON or np = num_parameters), mode, w = weights,
+// kv = kv_cache, b = batch, gb = global_batch, ctx = context, opt = optimizer, z = zero,
+// off = offload, rc = recompute, fa = flash_attention (0/1), sp = sequence_parallel (0/1),
+// lr = lora_rank, lt = lora_targets (comma list), g = gpu with "x<count>" (gpus), tp, pp, dp,
+// ep, rt = runtime, gmu = gpu_memory_utilization, qg = quant_group_size, pc = prefill_chunk.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "gpusizer/config.hpp"
+
+namespace gpusizer {
+
+constexpr int kLinkVersion = 1;
+
+// "#v=1&m=...": the configuration's non-default keys.
+std::string link_from_config(const Config& config);
+
+// Accepts a whole URL ("https://host/page#v=1&..."), a fragment ("#v=1&...") or the bare
+// query ("v=1&..."). Throws Error naming the link key (or the configuration key it maps to).
+Config config_from_link(std::string_view link);
+
+}  // namespace gpusizer

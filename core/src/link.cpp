@@ -1,0 +1,267 @@
+// link.cpp: share links <-> configurations (format in gpusizer/link.hpp).
+//
+// A link is decoded into the configuration's JSON value and validated by
+// config_from_json_value, so links and configuration files share one set of rules and messages.
+#include "gpusizer/link.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/error.hpp"
+#include "json_internal.hpp"
+
+namespace gpusizer {
+
+using nlohmann::json;
+
+namespace {
+
+enum class Kind { text, integer, number, flag, list };
+
+struct LinkKey {
+    const char* link;     // short key in the link
+    const char* config;   // configuration key
+    Kind kind;
+};
+
+// Order = the order keys are written in. `m`, `hf`, `np` and `g` are handled apart.
+constexpr LinkKey kKeys[] = {
+    {"mode", "mode", Kind::text},
+    {"w", "weights", Kind::text},
+    {"kv", "kv_cache", Kind::text},
+    {"b", "batch", Kind::integer},
+    {"gb", "global_batch", Kind::integer},
+    {"ctx", "context", Kind::integer},
+    {"opt", "optimizer", Kind::text},
+    {"z", "zero", Kind::integer},
+    {"off", "offload", Kind::text},
+    {"rc", "recompute", Kind::text},
+    {"fa", "flash_attention", Kind::flag},
+    {"sp", "sequence_parallel", Kind::flag},
+    {"lr", "lora_rank", Kind::integer},
+    {"lt", "lora_targets", Kind::list},
+    {"tp", "tp", Kind::integer},
+    {"pp", "pp", Kind::integer},
+    {"dp", "dp", Kind::integer},
+    {"ep", "ep", Kind::integer},
+    {"rt", "runtime", Kind::text},
+    {"gmu", "gpu_memory_utilization", Kind::number},
+    {"qg", "quant_group_size", Kind::integer},
+    {"pc", "prefill_chunk", Kind::integer},
+};
+
+constexpr std::size_t kMaxLinkLength = 100000;   // a pasted config.json fits; a flood does not
+
+bool unreserved(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+           c == '~' || c == ',';
+}
+
+std::string pct_encode(std::string_view s) {
+    static const char* kHex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : s) {
+        if (unreserved(c)) {
+            out += char(c);
+        } else {
+            out += '%';
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+        }
+    }
+    return out;
+}
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+std::string pct_decode(std::string_view s, const std::string& key) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '%') {
+            const int hi = i + 2 < s.size() ? hex_value(s[i + 1]) : -1;
+            const int lo = i + 2 < s.size() ? hex_value(s[i + 2]) : -1;
+            if (hi < 0 || lo < 0) throw Error("link", "bad %-escape in the value of '" + key.substr(0, 40) + "'");
+            out += char(hi * 16 + lo);
+            i += 2;
+        } else if (s[i] == '+') {
+            out += ' ';
+        } else {
+            out += s[i];
+        }
+    }
+    return out;
+}
+
+std::string number_text(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string((long long)v);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+json parse_integer(const std::string& text, const char* config_key) {
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno != 0)
+        throw Error(config_key, "must be an integer, got '" + text + "' in the link");
+    return v;
+}
+
+json parse_number(const std::string& text, const char* config_key) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(v)) throw Error(config_key, "must be a number, got '" + text + "' in the link");
+    return v;
+}
+
+}  // namespace
+
+std::string link_from_config(const Config& config) {
+    const json cur = config_to_json_value(config);
+    const json def = config_to_json_value(Config{});
+    std::string out = "#v=" + std::to_string(kLinkVersion);
+    const json& model = cur["model"];
+    if (model.is_string()) {
+        out += "&m=" + pct_encode(model.get<std::string>());
+    } else if (model.contains("hf_config")) {
+        out += "&m=custom&hf=" + pct_encode(model["hf_config"].dump());
+    } else {
+        out += "&m=custom&np=" + number_text(model["num_parameters"].get<double>());
+    }
+    for (const LinkKey& k : kKeys) {
+        const json& v = cur[k.config];
+        if (v == def[k.config] || v.is_null()) continue;
+        out += '&';
+        out += k.link;
+        out += '=';
+        switch (k.kind) {
+            case Kind::text: out += pct_encode(v.get<std::string>()); break;
+            case Kind::integer: case Kind::number: out += number_text(v.get<double>()); break;
+            case Kind::flag: out += v.get<bool>() ? "1" : "0"; break;
+            case Kind::list:
+                if (v.is_string()) {
+                    out += pct_encode(v.get<std::string>());
+                } else {
+                    std::string list;
+                    for (const auto& item : v) list += (list.empty() ? "" : ",") + item.get<std::string>();
+                    out += pct_encode(list);
+                }
+                break;
+        }
+    }
+    // The GPU and its count read as one: g=rtx-4090x2.
+    out += "&g=" + pct_encode(cur["gpu"].get<std::string>());
+    if (config.gpus != 1) out += "x" + std::to_string(config.gpus);
+    return out;
+}
+
+Config config_from_link(std::string_view link) {
+    if (link.size() > kMaxLinkLength) throw Error("link", "is longer than " + std::to_string(kMaxLinkLength) + " characters");
+    // Whole URL, fragment or bare query.
+    if (const auto hash = link.find('#'); hash != std::string_view::npos) link = link.substr(hash + 1);
+    else if (const auto q = link.find('?'); q != std::string_view::npos) link = link.substr(q + 1);
+    while (!link.empty() && (link.back() == '\n' || link.back() == '\r' || link.back() == ' ')) link.remove_suffix(1);
+    while (!link.empty() && link.front() == ' ') link.remove_prefix(1);
+    if (link.empty()) throw Error("link", "is empty; a link looks like #v=1&m=llama-3-8b&g=rtx-4090");
+
+    json cfg = json::object();
+    std::vector<std::string> seen;
+    std::string version, model, hf, np;
+    std::size_t pos = 0;
+    while (pos <= link.size()) {
+        const std::size_t amp = link.find('&', pos);
+        const std::string_view part = link.substr(pos, amp == std::string_view::npos ? std::string_view::npos : amp - pos);
+        pos = amp == std::string_view::npos ? link.size() + 1 : amp + 1;
+        if (part.empty()) continue;
+        const std::size_t eq = part.find('=');
+        if (eq == std::string_view::npos || eq == 0) throw Error("link", "'" + std::string(part.substr(0, 40)) + "' is not key=value");
+        const std::string key(part.substr(0, eq));
+        const std::string value = pct_decode(part.substr(eq + 1), key);
+        for (const auto& s : seen)
+            if (s == key) throw Error("link", "key '" + key + "' appears twice");
+        seen.push_back(key);
+
+        if (key == "v") { version = value; continue; }
+        if (key == "m") { model = value; continue; }
+        if (key == "hf") { hf = value; continue; }
+        if (key == "np") { np = value; continue; }
+        if (key == "g") {
+            // "<gpu id>x<count>": the count is the digits after the last 'x'.
+            std::string gpu = value;
+            const auto x = value.rfind('x');
+            if (x != std::string::npos && x > 0 && x + 1 < value.size() &&
+                value.find_first_not_of("0123456789", x + 1) == std::string::npos) {
+                gpu = value.substr(0, x);
+                cfg["gpus"] = parse_integer(value.substr(x + 1), "gpus");
+            }
+            cfg["gpu"] = gpu;
+            continue;
+        }
+        const LinkKey* spec = nullptr;
+        for (const LinkKey& k : kKeys)
+            if (key == k.link) spec = &k;
+        if (!spec) {
+            std::string known = "v, m, hf, np, g";
+            for (const LinkKey& k : kKeys) known += std::string(", ") + k.link;
+            throw Error("link", "unknown key '" + key.substr(0, 40) + "'; known keys: " + known);
+        }
+        switch (spec->kind) {
+            case Kind::text: cfg[spec->config] = value; break;
+            case Kind::integer: cfg[spec->config] = parse_integer(value, spec->config); break;
+            case Kind::number: cfg[spec->config] = parse_number(value, spec->config); break;
+            case Kind::flag:
+                if (value == "1" || value == "true") cfg[spec->config] = true;
+                else if (value == "0" || value == "false") cfg[spec->config] = false;
+                else throw Error(spec->config, "must be 0 or 1, got '" + value + "' in the link");
+                break;
+            case Kind::list: {
+                json arr = json::array();
+                std::size_t p = 0;
+                while (p <= value.size()) {
+                    const std::size_t comma = value.find(',', p);
+                    const std::string item = value.substr(p, comma == std::string::npos ? std::string::npos : comma - p);
+                    if (!item.empty()) arr.push_back(item);
+                    p = comma == std::string::npos ? value.size() + 1 : comma + 1;
+                }
+                cfg[spec->config] = arr.size() == 1 ? arr[0] : arr;
+                break;
+            }
+        }
+    }
+    if (version.empty()) throw Error("link", "has no version; links start with v=1");
+    if (version != std::to_string(kLinkVersion))
+        throw Error("link", "version '" + version.substr(0, 20) + "' is not supported; this build reads v=" + std::to_string(kLinkVersion));
+    if (model.empty()) throw Error("model", "is missing from the link (m=<model id>)");
+    if (model == "custom") {
+        if (!hf.empty() == !np.empty()) throw Error("model", "a custom model in a link needs exactly one of hf (config.json) or np (parameters)");
+        if (!hf.empty()) {
+            json h;
+            try {
+                h = json::parse(hf);
+            } catch (const json::parse_error&) {
+                throw Error("model.hf_config", "in the link is not valid JSON");
+            }
+            cfg["model"] = json{{"hf_config", h}};
+        } else {
+            cfg["model"] = json{{"num_parameters", parse_number(np, "model.num_parameters")}};
+        }
+    } else {
+        if (!hf.empty() || !np.empty()) throw Error("model", "hf and np go with m=custom only");
+        cfg["model"] = model;
+    }
+    return config_from_json_value(cfg);
+}
+
+}  // namespace gpusizer
