@@ -295,7 +295,6 @@ void print_report(std::ostream& out, const Report& r) {
         out << "\n  warnings:\n";
         for (const auto& w : r.warnings) out << "  - " << w << '\n';
     }
-    out << "\n  share link: " << link_from_config(r.config) << '\n';
 }
 
 void print_assumptions(std::ostream& out, const std::vector<Assumption>& items) {
@@ -399,6 +398,8 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
                     }
                 } else {
                     print_report(out, r);
+                    // The link of the configuration as given: defaults stay defaults ("auto" stays auto).
+                    out << "\n  share link: " << link_from_config(config) << '\n';
                     if (o.show_assumptions) print_assumptions(out, assumptions(r));
                 }
                 return (o.check && !r.fits) ? kExitDoesNotFit : kExitOk;
