@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # setup.sh: installs what gpusizer needs from Debian's packages, once. Safe to re-run: it only
 # calls apt-get when a package is missing. Used by run.sh and test.sh.
+#   core, CLI, tests, benchmarks: cmake g++ make nlohmann-json3-dev catch2 libbenchmark-dev
+#   desktop app:                  libglfw3-dev libimgui-dev libstb-dev fonts-dejavu-core
+#   app screenshot tests:         xvfb xauth
 set -euo pipefail
 
-packages=(cmake g++ make nlohmann-json3-dev catch2 libbenchmark-dev)
+packages=(cmake g++ make pkg-config nlohmann-json3-dev catch2 libbenchmark-dev
+          libglfw3-dev libimgui-dev libstb-dev fonts-dejavu-core xvfb xauth)
 
 missing=()
 for p in "${packages[@]}"; do

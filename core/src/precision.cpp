@@ -77,7 +77,7 @@ const std::vector<WeightFormat>& weight_formats() {
         {WeightId::bf16, "bf16", "BF16", WeightFamily::floating, 16.0, GgmlType::f16},
         {WeightId::fp16, "fp16", "FP16", WeightFamily::floating, 16.0, GgmlType::f16},
         {WeightId::q8_0, "q8_0", "GGUF Q8_0 (llama.cpp)", WeightFamily::gguf, 8.5, GgmlType::q8_0},
-        {WeightId::fp8, "fp8", "FP8 (E4M3, e.g. vLLM/TensorRT-LLM)", WeightFamily::floating, 8.0, GgmlType::q8_0},
+        {WeightId::fp8, "fp8", "FP8 (E4M3)", WeightFamily::floating, 8.0, GgmlType::q8_0},
         {WeightId::int8, "int8", "INT8 (W8A8 / LLM.int8)", WeightFamily::grouped, 8.0, GgmlType::q8_0},
         {WeightId::q6_k, "q6_k", "GGUF Q6_K (llama.cpp)", WeightFamily::gguf, 6.5625, GgmlType::q6_k},
         {WeightId::q5_k_m, "q5_k_m", "GGUF Q5_K_M (llama.cpp)", WeightFamily::gguf, 5.5, GgmlType::q5_k},

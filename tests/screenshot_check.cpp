@@ -1,0 +1,67 @@
+// screenshot_check.cpp: checks a gpusizer-app screenshot: the PNG has the asked size, is not
+// blank, and the "Results" window (from the layout file the app writes) shows the memory bar.
+//   screenshot_check SHOT.png LAYOUT.json WIDTH HEIGHT [--expect-error-message]
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <stb/stb_image.h>
+
+namespace {
+
+int fail(const std::string& why) {
+    std::fprintf(stderr, "screenshot_check: %s\n", why.c_str());
+    return 1;
+}
+
+bool near(const unsigned char* p, int r, int g, int b) { return std::abs(p[0] - r) < 12 && std::abs(p[1] - g) < 12 && std::abs(p[2] - b) < 12; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 5) return fail("usage: screenshot_check SHOT.png LAYOUT.json WIDTH HEIGHT [--expect-error-message]");
+    const bool expect_error = argc > 5 && std::string(argv[5]) == "--expect-error-message";
+    int w = 0, h = 0, n = 0;
+    unsigned char* px = stbi_load(argv[1], &w, &h, &n, 3);
+    if (!px) return fail(std::string("cannot read ") + argv[1]);
+    if (w != std::stoi(argv[3]) || h != std::stoi(argv[4])) return fail("size " + std::to_string(w) + "x" + std::to_string(h));
+
+    // Not blank: the luminance varies.
+    double sum = 0, sum2 = 0;
+    for (int i = 0; i < w * h; ++i) {
+        const double y = 0.299 * px[i * 3] + 0.587 * px[i * 3 + 1] + 0.114 * px[i * 3 + 2];
+        sum += y;
+        sum2 += y * y;
+    }
+    const double mean = sum / (w * h), sd = std::sqrt(sum2 / (w * h) - mean * mean);
+    if (sd < 8.0) return fail("the image is blank (luminance deviation " + std::to_string(sd) + ")");
+
+    std::ifstream in(argv[2]);
+    nlohmann::json layout;
+    try {
+        in >> layout;
+    } catch (const std::exception& e) {
+        return fail(std::string("bad layout file: ") + e.what());
+    }
+    if (!layout.value("has_report", false)) return fail("the app shows no report");
+    if (layout.value("message_is_error", false) != expect_error) return fail("unexpected error-message state");
+    bool found = false;
+    for (const auto& win : layout["windows"]) {
+        if (win["name"] != "Results") continue;
+        found = true;
+        const int x0 = int(win["x"].get<double>()), y0 = int(win["y"].get<double>());
+        const int x1 = std::min(w, x0 + int(win["w"].get<double>())), y1 = std::min(h, y0 + int(win["h"].get<double>()));
+        if (x1 - x0 < 400 || y1 - y0 < 300) return fail("the Results window is too small");
+        // The memory bar: pixels of the weights colour (76, 120, 168) inside the Results window.
+        long bar = 0;
+        for (int y = y0; y < y1; ++y)
+            for (int x = x0; x < x1; ++x) bar += near(&px[(y * w + x) * 3], 76, 120, 168) ? 1 : 0;
+        if (bar < 2000) return fail("the Results window shows no memory bar (" + std::to_string(bar) + " bar pixels)");
+        std::printf("screenshot_check: %dx%d, luminance deviation %.1f, %ld bar pixels in Results\n", w, h, sd, bar);
+    }
+    stbi_image_free(px);
+    if (!found) return fail("no Results window in the layout");
+    return 0;
+}

@@ -1,0 +1,87 @@
+// ui/app.hpp: the calculator's views, written once for the desktop and the browser.
+//
+// The platform creates an App, calls frame() between ImGui::NewFrame() and ImGui::Render(), and
+// implements ui::Platform. The App owns its state, recomputes only when an input changed, and
+// draws from the last report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "charts.hpp"
+#include "gpusizer/gpusizer.hpp"
+#include "platform.hpp"
+#include "state.hpp"
+
+namespace gpusizer::ui {
+
+class App {
+public:
+    App(const Catalog& catalog, Platform& platform, UiState state = default_state());
+
+    // Opens a share link or a configuration JSON text (the command-line argument, the URL
+    // fragment). Returns false (and shows the message) when it cannot be read.
+    bool open(const std::string& link_or_json);
+
+    // Draws one frame. `scale` is the display's content scale (fonts are loaded at that scale).
+    void frame(float scale = 1.0f);
+
+    // Brings a results tab to the front on the next frame: "memory", "plots", "compare",
+    // "assumptions". Returns false for an unknown name.
+    bool select_tab(const std::string& name);
+
+    // Window rectangles of the last frame, for screenshot tests.
+    struct WindowRect {
+        std::string name;
+        float x = 0, y = 0, w = 0, h = 0;
+    };
+    const std::vector<WindowRect>& layout() const { return layout_; }
+    const UiState& state() const { return s_; }
+    bool has_report() const { return ok_; }
+    const Report& report() const { return report_; }
+
+private:
+    struct CompareResult {
+        bool ok = false;
+        Report report;
+        std::string error;
+    };
+
+    void recompute();
+    void changed() { dirty_ = true; }
+
+    void draw_setup(float width, float height);
+    void draw_model();
+    void draw_workload();
+    void draw_hardware();
+    void draw_results(float x, float width, float height);
+    void draw_headline();
+    void draw_breakdown();
+    void draw_inverse();
+    void draw_plots();
+    void draw_compare();
+    void draw_assumptions();
+    void draw_link_bar();
+
+    const Catalog& catalog_;
+    Platform& platform_;
+    UiState s_;
+    float scale_ = 1.0f;
+    bool dirty_ = true;
+
+    bool ok_ = false;
+    Report report_;
+    std::string error_;
+    bool fit_ok_ = false;
+    FitReport fit_;
+    std::vector<Assumption> assumptions_;
+    std::vector<double> ctx_x_, batch_x_;
+    std::vector<Series> ctx_series_, batch_series_;
+    std::vector<CompareResult> compare_;
+    std::string link_;
+    std::string model_filter_, gpu_filter_;
+    int select_tab_ = -1;
+    std::vector<WindowRect> layout_;
+};
+
+}  // namespace gpusizer::ui

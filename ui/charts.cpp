@@ -1,0 +1,222 @@
+// ui/charts.cpp: stacked memory bar and memory-versus-x line charts.
+#include "charts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "gpusizer/format.hpp"
+#include "theme.hpp"
+
+namespace gpusizer::ui {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+double part_value(const MemoryParts& p, int i) {
+    switch (i) {
+        case 0: return p.weights;
+        case 1: return p.kv_cache;
+        case 2: return p.activations;
+        case 3: return p.gradients;
+        case 4: return p.optimizer;
+        default: return p.overhead;
+    }
+}
+
+// A "nice" step for about `target` ticks over `range` (1, 2, 5 x 10^k).
+double nice_step(double range, int target) {
+    const double raw = range / std::max(1, target);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double n = raw / mag;
+    return (n < 1.5 ? 1.0 : n < 3.5 ? 2.0 : n < 7.5 ? 5.0 : 10.0) * mag;
+}
+
+std::string short_count(double v) {
+    char buf[32];
+    if (v >= 1048576.0 && std::fmod(v, 1048576.0) == 0) std::snprintf(buf, sizeof buf, "%.0fM", v / 1048576.0);
+    else if (v >= 1024.0 && std::fmod(v, 1024.0) == 0) std::snprintf(buf, sizeof buf, "%.0fk", v / 1024.0);
+    else std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+}
+
+}  // namespace
+
+void memory_bar(const MemoryParts& parts, double usable, float height) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const double total = parts.total();
+    const double scale_max = std::max(total, usable) * 1.04;
+    if (!(scale_max > 0)) return;
+    ImGui::InvisibleButton("##membar", ImVec2(width, height));
+    const bool hovered = ImGui::IsItemHovered();
+    dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), IM_COL32(40, 44, 52, 255), 3.0f);
+    float x = p0.x;
+    int hovered_part = -1;
+    for (int i = 0; i < 6; ++i) {
+        const double v = part_value(parts, i);
+        if (v <= 0) continue;
+        const float w = float(v / scale_max * width);
+        dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x + w, p0.y + height), part_color(i));
+        if (hovered && ImGui::GetIO().MousePos.x >= x && ImGui::GetIO().MousePos.x < x + w) hovered_part = i;
+        const std::string label = format_gib(v, 1);
+        const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+        if (ts.x + 8 < w)
+            dl->AddText(ImVec2(x + (w - ts.x) * 0.5f, p0.y + (height - ts.y) * 0.5f), IM_COL32(255, 255, 255, 255), label.c_str());
+        x += w;
+    }
+    // The usable-memory line, and its label above the bar's end.
+    const float ux = p0.x + float(usable / scale_max * width);
+    dl->AddLine(ImVec2(ux, p0.y - 4), ImVec2(ux, p0.y + height + 4), kCapacityColor, 3.0f);
+    if (hovered_part >= 0) {
+        ImGui::BeginTooltip();
+        ImGui::Text("%s: %s", part_name(hovered_part), format_gib(part_value(parts, hovered_part)).c_str());
+        ImGui::EndTooltip();
+    } else if (hovered && std::fabs(ImGui::GetIO().MousePos.x - ux) < 6) {
+        ImGui::SetTooltip("usable: %s", format_gib(usable).c_str());
+    }
+    // Legend, wrapping onto a new line when the next item would not fit.
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const float s = ImGui::GetTextLineHeight() * 0.75f;
+    for (int i = 0; i <= 6; ++i) {
+        const double v = i < 6 ? part_value(parts, i) : usable;
+        const std::string text = i < 6 ? std::string(part_name(i)) + " " + (v > 0 ? format_gib(v) : std::string("0"))
+                                       : "usable " + format_gib(usable);
+        const float w = s + 5 + ImGui::CalcTextSize(text.c_str()).x;
+        if (i > 0) {
+            ImGui::SameLine(0, 14);
+            if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+        }
+        const ImVec2 c = ImGui::GetCursorScreenPos();
+        if (i < 6) dl->AddRectFilled(ImVec2(c.x, c.y + s * 0.2f), ImVec2(c.x + s, c.y + s * 1.2f), part_color(i), 2.0f);
+        else dl->AddLine(ImVec2(c.x + s * 0.5f, c.y), ImVec2(c.x + s * 0.5f, c.y + s * 1.4f), kCapacityColor, 3.0f);
+        ImGui::Dummy(ImVec2(s, s));
+        ImGui::SameLine(0, 5);
+        if (i == 6) ImGui::TextColored(to_vec4(kCapacityColor), "%s", text.c_str());
+        else if (v > 0) ImGui::TextUnformatted(text.c_str());
+        else ImGui::TextDisabled("%s", text.c_str());
+    }
+}
+
+void memory_chart(const char* id, const std::vector<double>& x, const std::vector<Series>& series, double usable, bool log_x,
+                  const char* x_label, ImVec2 size, double marker_x) {
+    ImGui::PushID(id);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
+    ImGui::InvisibleButton("##chart", size);
+    const bool hovered = ImGui::IsItemHovered();
+    const float lh = ImGui::GetTextLineHeight();
+    // Plot area inside margins for the axis labels.
+    const ImVec2 a(p0.x + lh * 4.2f, p0.y + lh * 0.6f);
+    const ImVec2 b(p0.x + size.x - lh * 0.8f, p0.y + size.y - lh * 2.6f);
+    dl->AddRectFilled(p0, ImVec2(p0.x + size.x, p0.y + size.y), IM_COL32(30, 33, 40, 255), 4.0f);
+    if (x.size() < 2 || b.x <= a.x || b.y <= a.y) {
+        ImGui::PopID();
+        return;
+    }
+    double ymax = usable;
+    for (const Series& s : series)
+        for (double v : s.y)
+            if (std::isfinite(v)) ymax = std::max(ymax, v);
+    ymax = ymax * 1.08 / kGiB;
+    const double step = nice_step(ymax, 5);
+    ymax = std::ceil(ymax / step) * step;
+    const double x0 = log_x ? std::log2(x.front()) : x.front();
+    const double x1 = log_x ? std::log2(x.back()) : x.back();
+    auto px = [&](double v) { return a.x + float(((log_x ? std::log2(v) : v) - x0) / (x1 - x0)) * (b.x - a.x); };
+    auto py = [&](double bytes) { return b.y - float(bytes / kGiB / ymax) * (b.y - a.y); };
+
+    // Grid and y labels (GiB).
+    for (double g = 0; g <= ymax + 1e-9; g += step) {
+        const float y = py(g * kGiB);
+        dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), IM_COL32(255, 255, 255, 28));
+        char buf[32];
+        std::snprintf(buf, sizeof buf, step < 1 ? "%.1f" : "%.0f", g);
+        const ImVec2 ts = ImGui::CalcTextSize(buf);
+        dl->AddText(ImVec2(a.x - ts.x - 6, y - ts.y * 0.5f), IM_COL32(200, 200, 200, 255), buf);
+    }
+    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), IM_COL32(200, 200, 200, 255), "GiB");
+    // x ticks: powers of two on a log axis, else ~6 nice steps.
+    std::vector<double> ticks;
+    if (log_x) {
+        for (double t = std::pow(2.0, std::ceil(x0)); t <= x.back() * 1.0001; t *= 2) ticks.push_back(t);
+        while (ticks.size() > 8) {
+            std::vector<double> thin;
+            for (std::size_t i = 0; i < ticks.size(); i += 2) thin.push_back(ticks[i]);
+            ticks = thin;
+        }
+    } else {
+        const double xs = nice_step(x.back() - x.front(), 6);
+        for (double t = std::ceil(x.front() / xs) * xs; t <= x.back() + 1e-9; t += xs) ticks.push_back(t);
+    }
+    for (double t : ticks) {
+        const float xx = px(t);
+        dl->AddLine(ImVec2(xx, a.y), ImVec2(xx, b.y), IM_COL32(255, 255, 255, 18));
+        const std::string label = short_count(t);
+        const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+        dl->AddText(ImVec2(xx - ts.x * 0.5f, b.y + 4), IM_COL32(200, 200, 200, 255), label.c_str());
+    }
+    {
+        const ImVec2 ts = ImGui::CalcTextSize(x_label);
+        dl->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, b.y + lh * 1.3f), IM_COL32(200, 200, 200, 255), x_label);
+    }
+    // Usable memory.
+    if (usable > 0) {
+        const float y = py(usable);
+        for (float xx = a.x; xx < b.x; xx += 10) dl->AddLine(ImVec2(xx, y), ImVec2(std::min(xx + 6, b.x), y), kCapacityColor, 2.0f);
+        dl->AddText(ImVec2(a.x + 6, y - lh - 2), kCapacityColor, ("usable " + format_gib(usable)).c_str());
+    }
+    // The current value.
+    if (marker_x >= x.front() && marker_x <= x.back()) {
+        const float mx = px(marker_x);
+        dl->AddLine(ImVec2(mx, a.y), ImVec2(mx, b.y), IM_COL32(140, 190, 255, 160), 1.5f);
+        const std::string label = "now " + short_count(marker_x);
+        dl->AddText(ImVec2(mx + 4, b.y - lh - 2), IM_COL32(140, 190, 255, 220), label.c_str());
+    }
+    // Series.
+    dl->PushClipRect(a, ImVec2(b.x + 1, b.y + 1), true);
+    for (const Series& s : series) {
+        ImVec2 prev;
+        bool have = false;
+        for (std::size_t i = 0; i < x.size() && i < s.y.size(); ++i) {
+            if (!std::isfinite(s.y[i])) {
+                have = false;
+                continue;
+            }
+            const ImVec2 p(px(x[i]), py(s.y[i]));
+            if (have) dl->AddLine(prev, p, s.color, 2.5f);
+            prev = p;
+            have = true;
+        }
+    }
+    dl->PopClipRect();
+    // Legend (top right).
+    float lx = b.x - 8;
+    for (auto it = series.rbegin(); it != series.rend(); ++it) {
+        const ImVec2 ts = ImGui::CalcTextSize(it->name.c_str());
+        lx -= ts.x + lh * 1.6f;
+        dl->AddRectFilled(ImVec2(lx, a.y + 6 + lh * 0.25f), ImVec2(lx + lh * 0.7f, a.y + 6 + lh * 0.95f), it->color, 2.0f);
+        dl->AddText(ImVec2(lx + lh * 0.95f, a.y + 6), IM_COL32(220, 220, 220, 255), it->name.c_str());
+    }
+    // Hover: the nearest x and each series' value.
+    if (hovered) {
+        const float mx = ImGui::GetIO().MousePos.x;
+        std::size_t best = 0;
+        for (std::size_t i = 1; i < x.size(); ++i)
+            if (std::fabs(px(x[i]) - mx) < std::fabs(px(x[best]) - mx)) best = i;
+        dl->AddLine(ImVec2(px(x[best]), a.y), ImVec2(px(x[best]), b.y), IM_COL32(255, 255, 255, 90));
+        ImGui::BeginTooltip();
+        ImGui::Text("%s = %s", x_label, format_int(x[best]).c_str());
+        for (const Series& s : series)
+            if (best < s.y.size())
+                ImGui::TextColored(to_vec4(s.color), "%s: %s", s.name.c_str(),
+                                   std::isfinite(s.y[best]) ? format_gib(s.y[best]).c_str() : "cannot run");
+        ImGui::EndTooltip();
+    }
+    ImGui::PopID();
+}
+
+}  // namespace gpusizer::ui

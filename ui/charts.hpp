@@ -1,0 +1,29 @@
+// ui/charts.hpp: the charts, drawn with ImGui draw lists (no plotting dependency).
+// One function per chart, as ImPlot does; sizes in bytes, formatted with gpusizer/format.hpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "gpusizer/report.hpp"
+
+namespace gpusizer::ui {
+
+// One GPU's memory as a horizontal stacked bar (weights, KV cache, activations, gradients,
+// optimizer, overhead) against what the runtime may use, with a legend underneath.
+void memory_bar(const MemoryParts& parts, double usable, float height);
+
+struct Series {
+    std::string name;
+    std::vector<double> y;   // bytes; NaN = no value (the configuration could not run)
+    ImU32 color;
+};
+
+// A line chart of memory (GiB) against x, with the GPU's usable memory as a red line; log-x
+// when asked. Hovering shows the values at the nearest x.
+void memory_chart(const char* id, const std::vector<double>& x, const std::vector<Series>& series, double usable, bool log_x,
+                  const char* x_label, ImVec2 size, double marker_x = 0);   // marker_x > 0: a vertical line at the current value
+
+}  // namespace gpusizer::ui

@@ -1,0 +1,182 @@
+// ui/state.cpp: state <-> configuration <-> link, without any drawing.
+#include "state.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace gpusizer::ui {
+
+UiState default_state() {
+    UiState s;
+    s.config.model.id = "llama-3-70b";
+    s.config.weights = "q4_k_m";
+    s.config.gpu = "rtx-4090";
+    s.config.gpus = 2;
+    s.config.context = 8192;
+    s.compare = {{"rtx-4090", 2}, {"rtx-a6000", 1}, {"rtx-6000-ada", 1}};
+    return s;
+}
+
+std::string numbers_to_hf_config(const ModelNumbers& n) {
+    char buf[512];
+    if (n.experts > 0) {
+        std::snprintf(buf, sizeof buf,
+                      "{\"model_type\": \"mixtral\", \"num_hidden_layers\": %d, \"hidden_size\": %d, \"intermediate_size\": %d, "
+                      "\"num_attention_heads\": %d, \"num_key_value_heads\": %d, \"vocab_size\": %d, \"tie_word_embeddings\": %s, "
+                      "\"num_local_experts\": %d, \"num_experts_per_tok\": %d, \"max_position_embeddings\": %d}",
+                      n.layers, n.hidden, n.intermediate, n.heads, n.kv_heads, n.vocab, n.tied ? "true" : "false", n.experts,
+                      n.experts_per_token, n.max_context);
+    } else {
+        std::snprintf(buf, sizeof buf,
+                      "{\"model_type\": \"llama\", \"num_hidden_layers\": %d, \"hidden_size\": %d, \"intermediate_size\": %d, "
+                      "\"num_attention_heads\": %d, \"num_key_value_heads\": %d, \"vocab_size\": %d, \"tie_word_embeddings\": %s, "
+                      "\"max_position_embeddings\": %d}",
+                      n.layers, n.hidden, n.intermediate, n.heads, n.kv_heads, n.vocab, n.tied ? "true" : "false", n.max_context);
+    }
+    return buf;
+}
+
+namespace {
+
+// The model part of a configuration, read through the configuration JSON so that custom
+// models get the core's own validation and messages.
+bool set_model_json(UiState& s, const std::string& model_json) {
+    try {
+        const Config c = config_from_json("{\"model\": " + model_json + "}");
+        s.config.model = c.model;
+        s.model_error.clear();
+        return true;
+    } catch (const Error& e) {
+        s.model_error = e.what();
+        return false;
+    }
+}
+
+void adopt(UiState& s, const Config& c) {
+    s.config = c;
+    s.manual_parallel = c.tp > 0 || c.pp > 0 || c.dp > 0;
+    s.model_error.clear();
+    if (!c.model.custom) {
+        s.source = ModelSource::catalog;
+        s.catalog_model = c.model.id;
+    } else if (!c.model.hf_config_json.empty()) {
+        s.source = ModelSource::hf_config;
+        s.hf_text = c.model.hf_config_json;
+    } else {
+        s.source = ModelSource::parameters;
+        s.custom_params_b = c.model.num_parameters / 1e9;
+    }
+}
+
+}  // namespace
+
+bool apply_model_source(UiState& s) {
+    switch (s.source) {
+        case ModelSource::catalog: {
+            s.config.model = ModelSpec{};
+            s.config.model.id = s.catalog_model;
+            s.model_error.clear();
+            return true;
+        }
+        case ModelSource::parameters: {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "{\"num_parameters\": %.6g}", s.custom_params_b * 1e9);
+            return set_model_json(s, buf);
+        }
+        case ModelSource::numbers:
+            return set_model_json(s, "{\"hf_config\": " + numbers_to_hf_config(s.numbers) + "}");
+        case ModelSource::hf_config:
+            if (s.hf_text.find_first_not_of(" \t\r\n") == std::string::npos) {
+                s.model_error = "paste the contents of a Hugging Face config.json";
+                return false;
+            }
+            return set_model_json(s, "{\"hf_config\": " + s.hf_text + "}");
+    }
+    return false;
+}
+
+std::string link_of(const UiState& s) { return link_from_config(s.config); }
+
+bool open_link(UiState& s, std::string_view link, const Catalog& catalog) {
+    try {
+        const Config c = config_from_link(link);
+        (void)estimate(c, catalog);   // a link that cannot be estimated is refused whole
+        adopt(s, c);
+        s.message = "Opened the link.";
+        s.message_is_error = false;
+        return true;
+    } catch (const Error& e) {
+        s.message = std::string("Link not opened: ") + e.what();
+        s.message_is_error = true;
+        return false;
+    }
+}
+
+bool open_config_text(UiState& s, std::string_view json_text, const Catalog& catalog) {
+    try {
+        const Config c = config_from_json(json_text);
+        (void)estimate(c, catalog);
+        adopt(s, c);
+        s.message = "Opened the configuration.";
+        s.message_is_error = false;
+        return true;
+    } catch (const Error& e) {
+        s.message = std::string("Configuration not opened: ") + e.what();
+        s.message_is_error = true;
+        return false;
+    }
+}
+
+std::vector<int> tp_choices(const ModelArch& arch, int gpus) {
+    std::vector<int> out;
+    for (int t = 1; t <= gpus; ++t)
+        if (gpus % t == 0 && arch.n_heads % t == 0) out.push_back(t);
+    return out;
+}
+
+std::vector<int> pp_choices(const ModelArch& arch, int gpus, int tp) {
+    std::vector<int> out;
+    if (tp <= 0 || gpus % tp != 0) return out;
+    const int rest = gpus / tp;
+    for (int p = 1; p <= rest; ++p)
+        if (rest % p == 0 && p <= arch.total_layers()) out.push_back(p);
+    return out;
+}
+
+namespace {
+
+// A manual split for `gpus` GPUs: keep the current tp and pp when they still divide, else the
+// largest tensor-parallel degree, then data parallel for the rest.
+void fit_manual_degrees(UiState& s, const ModelArch& arch) {
+    Config& c = s.config;
+    const auto tps = tp_choices(arch, c.gpus);
+    if (std::find(tps.begin(), tps.end(), c.tp) == tps.end()) c.tp = tps.empty() ? 1 : tps.back();
+    const auto pps = pp_choices(arch, c.gpus, c.tp);
+    if (std::find(pps.begin(), pps.end(), c.pp) == pps.end()) c.pp = 1;
+    c.dp = c.gpus / (c.tp * c.pp);
+}
+
+}  // namespace
+
+void set_gpu_count(UiState& s, int gpus, const ModelArch* arch) {
+    s.config.gpus = std::max(1, gpus);
+    if (s.manual_parallel && arch) fit_manual_degrees(s, *arch);
+    else s.config.tp = s.config.pp = s.config.dp = 0;
+}
+
+void set_manual_parallel(UiState& s, bool manual, const ModelArch* arch) {
+    s.manual_parallel = manual && arch != nullptr;
+    if (s.manual_parallel) {
+        fit_manual_degrees(s, *arch);
+    } else {
+        s.config.tp = s.config.pp = s.config.dp = 0;
+    }
+}
+
+const ModelArch* current_arch(const UiState& s, const Catalog& catalog) {
+    if (s.config.model.custom) return &s.config.model.arch;
+    const CatalogModel* m = catalog.find_model(s.config.model.id);
+    return m ? &m->arch : nullptr;
+}
+
+}  // namespace gpusizer::ui

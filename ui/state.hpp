@@ -1,0 +1,82 @@
+// ui/state.hpp: what the UI holds, and the logic between it, the configuration and links.
+// No ImGui here: tests/test_ui_state.cpp checks this file on its own.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpusizer/gpusizer.hpp"
+
+namespace gpusizer::ui {
+
+// Where the model comes from.
+enum class ModelSource { catalog, parameters, numbers, hf_config };
+
+// A custom dense or MoE model described by its numbers (Llama-style fields).
+struct ModelNumbers {
+    int layers = 32;
+    int hidden = 4096;
+    int intermediate = 14336;
+    int heads = 32;
+    int kv_heads = 8;
+    int vocab = 128256;
+    bool tied = false;
+    int experts = 0;              // routed experts (0 = dense)
+    int experts_per_token = 2;
+    int max_context = 131072;
+};
+
+// One column of the compare view.
+struct CompareColumn {
+    std::string gpu;
+    int gpus = 1;
+};
+
+struct UiState {
+    Config config;                                  // as the user set it (defaults unresolved)
+    ModelSource source = ModelSource::catalog;
+    std::string catalog_model = "llama-3-70b";      // remembered while a custom model is shown
+    double custom_params_b = 7.0;                   // billions, ModelSource::parameters
+    ModelNumbers numbers;                           // ModelSource::numbers
+    std::string hf_text;                            // ModelSource::hf_config: the pasted config.json
+    std::string model_error;                        // why the custom model could not be read
+    bool manual_parallel = false;                   // false: tp/pp/dp chosen from the GPU count
+    std::vector<CompareColumn> compare;             // the compare view's GPU choices
+    std::string link_text;                          // the "open link" field
+    std::string message;                            // last action's message (link copied, link refused, ...)
+    bool message_is_error = false;
+};
+
+// The state the app opens with: Llama 3 70B, Q4_K_M, 2 x RTX 4090, 8192 tokens, and the seed
+// article's comparison (RTX 4090, RTX A6000, RTX 6000 Ada) in the compare view.
+UiState default_state();
+
+// Applies the custom-model inputs to config.model (returns false and sets model_error if the
+// numbers or the pasted config.json cannot be used; the config keeps its previous model).
+bool apply_model_source(UiState& s);
+// The hf_config JSON of ModelNumbers (a Llama-style or Mixtral-style config.json).
+std::string numbers_to_hf_config(const ModelNumbers& n);
+
+// Share links.
+std::string link_of(const UiState& s);
+// Loads a link; on failure (a malformed link, or one naming a model or GPU the catalog does not
+// have) the state is unchanged and `message` says why.
+bool open_link(UiState& s, std::string_view link, const Catalog& catalog);
+// Loads a configuration file's text (JSON) the same way.
+bool open_config_text(UiState& s, std::string_view json_text, const Catalog& catalog);
+
+// Parallelism kept consistent with the GPU count and the model's heads and layers.
+std::vector<int> tp_choices(const ModelArch& arch, int gpus);   // divisors of gpus that divide the heads
+std::vector<int> pp_choices(const ModelArch& arch, int gpus, int tp);
+void set_gpu_count(UiState& s, int gpus, const ModelArch* arch);
+void set_manual_parallel(UiState& s, bool manual, const ModelArch* arch);
+
+// The context slider: log scale from 512 to 1,048,576 tokens.
+constexpr long long kContextMin = 512;
+constexpr long long kContextMax = 1LL << 20;
+
+// The architecture the state's model resolves to, or nullptr (unknown id, bad custom model).
+const ModelArch* current_arch(const UiState& s, const Catalog& catalog);
+
+}  // namespace gpusizer::ui
