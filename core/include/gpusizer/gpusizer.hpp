@@ -7,6 +7,7 @@
 #include "gpusizer/estimate.hpp"
 #include "gpusizer/gpu.hpp"
 #include "gpusizer/io.hpp"
+#include "gpusizer/measured.hpp"
 #include "gpusizer/model.hpp"
 #include "gpusizer/precision.hpp"
 #include "gpusizer/report.hpp"
