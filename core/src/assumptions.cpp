@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gpusizer/estimate.hpp"
+#include "gpusizer/measured.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
 
@@ -37,9 +38,15 @@ std::vector<Assumption> assumptions(const Report& r) {
     add("kv_cache", c.kv_cache + ", " + fmt("%.4f", kv_format(c.kv_cache).bytes) + " bytes per value",
         "layers x kv heads x (k + v head dims) x bytes; MLA: kv_lora_rank + rope dims; KV heads replicated when tp > kv heads (vLLM)");
     add("context", std::to_string(c.context) + " tokens per sequence", "configuration (default: 8192, or the model's trained maximum if smaller)");
-    add("cuda_context", fmt("%.0f MiB", r.overhead_detail.cuda_context / kMiB),
-        c.runtime == Runtime::llama_cpp ? "llama.cpp: 107 MiB (RTX 4060 Ti) to 555 MiB (RTX PRO 6000) measured; 300 MiB taken"
-                                        : "PyTorch lazy module loading: 287 MB measured (PR #86509), ~400 MB with cuBLAS (pytorch #109888)");
+    // Figures measured by gpusizer-cuda-bench (--measured) name the report instead of a publication.
+    auto measured = [&](const char* key) -> const CalibratedFigure* { return r.measured ? r.measured->find(key) : nullptr; };
+    auto measured_source = [&](const CalibratedFigure& f) { return "measured: " + f.from + " in " + r.measured->file; };
+    if (const CalibratedFigure* f = measured("measured_cuda_context_bytes"); f && r.overhead_detail.cuda_context > 0)
+        add("cuda_context", fmt("%.0f MiB", r.overhead_detail.cuda_context / kMiB), measured_source(*f));
+    else
+        add("cuda_context", fmt("%.0f MiB", r.overhead_detail.cuda_context / kMiB),
+            c.runtime == Runtime::llama_cpp ? "llama.cpp: 107 MiB (RTX 4060 Ti) to 555 MiB (RTX PRO 6000) measured; 300 MiB taken"
+                                            : "PyTorch lazy module loading: 287 MB measured (PR #86509), ~400 MB with cuBLAS (pytorch #109888)");
     if (c.runtime == Runtime::pytorch)
         add("allocator_reserve", fmt("%.0f%% of activations, KV cache and gradients", rt.allocator_fraction * 100.0),
             "allowance for the PyTorch caching allocator (no published typical figure)");
@@ -70,8 +77,16 @@ std::vector<Assumption> assumptions(const Report& r) {
             add("zero_buckets", "reduce/allgather buckets 5e8 elements; stage 3: 1e9 live parameters, 5e7 prefetch",
                 "DeepSpeed deepspeed/runtime/zero/config.py defaults");
     }
-    add("gpu_capacity", fmt("%.2f GiB", r.gpu_capacity / kGiB),
-        "nvidia-smi total where the catalog has it (CUDA sees a few hundred MiB less), else the nominal size; Apple: Metal working-set share");
+    if (const CalibratedFigure* f = measured("memory_total_mib"))
+        add("gpu_capacity", fmt("%.2f GiB", r.gpu_capacity / kGiB), measured_source(*f));
+    else
+        add("gpu_capacity", fmt("%.2f GiB", r.gpu_capacity / kGiB),
+            "nvidia-smi total where the catalog has it (CUDA sees a few hundred MiB less), else the nominal size; Apple: Metal working-set share");
+    if (r.measured)
+        for (const auto& f : r.measured->figures)
+            if (f.key != "measured_cuda_context_bytes" && f.key != "memory_total_mib")
+                add("measured " + f.key, fmt("%.4g ", f.measured) + f.unit + (f.datasheet > 0 ? fmt(" (datasheet %.4g)", f.datasheet) : ""),
+                    measured_source(f));
     return out;
 }
 

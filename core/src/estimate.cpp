@@ -912,6 +912,7 @@ Stage stage_estimate(const Resolved& r, int s, const std::array<double, kMaxVari
 
     // Runtime overhead.
     st.overhead.cuda_context = r.gpu->segment == Segment::apple ? 0.0 : rt.cuda_context;   // Metal has no CUDA context
+    if (r.gpu->measured_cuda_context_bytes > 0 && rt.cuda_context > 0) st.overhead.cuda_context = r.gpu->measured_cuda_context_bytes;   // gpusizer-cuda-bench
     if (r.runtime == Runtime::pytorch) {
         const int comms = (r.par.tp > 1) + (pp > 1) + (r.par.dp > 1);
         st.overhead.runtime_buffers += comms * rt.comm_buffers;
@@ -987,6 +988,7 @@ Report estimate_resolved(const Resolved& r) {
     rep.parallel = r.par;
     rep.model_name = r.catalog_model ? a.name : (a.name.empty() ? std::string("custom model") : a.name);
     rep.gpu_name = r.gpu->name;
+    rep.measured = r.gpu->calibration;
 
     const double scale = r.scale;
     rep.params = r.total_params * scale;

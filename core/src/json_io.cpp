@@ -18,6 +18,7 @@
 #include "gpusizer/io.hpp"
 #include "gpusizer/precision.hpp"
 #include "json_internal.hpp"
+#include "measured_json.hpp"
 
 namespace gpusizer {
 
@@ -492,6 +493,7 @@ json report_json(const Report& r) {
     j["memory"] = mem;
     j["fits"] = r.fits;
     j["warnings"] = r.warnings;
+    if (r.measured) j["measured"] = calibration_json(*r.measured);
     return j;
 }
 

@@ -5,6 +5,7 @@
 // [SECTION] Commands
 #include "cli.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -26,8 +27,8 @@ namespace {
 const char* const kUsage = R"(gpusizer: GPU memory for LLM inference and training.
 
 Usage:
-  gpusizer estimate [--config FILE.json] [KEY FLAGS] [--json] [--assumptions] [--check]
-  gpusizer fit      [--config FILE.json] [KEY FLAGS] [--json]
+  gpusizer estimate [--config FILE.json] [KEY FLAGS] [--measured REPORT.json] [--json] [--assumptions] [--check]
+  gpusizer fit      [--config FILE.json] [KEY FLAGS] [--measured REPORT.json] [--json]
   gpusizer models   [--json]
   gpusizer gpus     [--json]
   gpusizer formats
@@ -64,6 +65,9 @@ Other flags:
   --json                  machine-readable output (the report format of docs/config.md)
   --assumptions           list the constants behind the estimate and their sources
   --check                 exit 3 when the configuration does not fit
+  --measured FILE         a gpusizer-cuda-bench report: its measured bandwidth, TFLOPS, link speeds,
+                          CUDA context and memory replace the GPU's datasheet figures (without
+                          --gpu, the report's GPU is used)
   --assets DIR            where gpus.json and models.json are (default: found automatically)
 
 Exit codes: 0 done, 2 bad input (one line names the key), 3 does not fit (--check), 1 internal error.
@@ -173,6 +177,7 @@ struct Options {
     bool show_assumptions = false;
     bool check = false;
     std::string assets;
+    std::string measured;   // --measured: a gpusizer-cuda-bench report
 };
 
 Options parse_args(const std::vector<std::string>& args) {
@@ -204,6 +209,7 @@ Options parse_args(const std::vector<std::string>& args) {
         if (name == "config") { config_file = next(); continue; }
         if (name == "link") { link = next(); continue; }
         if (name == "assets") { o.assets = next(); continue; }
+        if (name == "measured") { o.measured = next(); continue; }
         if (name == "hf-config") {
             const std::string path = next();
             json hf;
@@ -254,6 +260,56 @@ void print_row(std::ostream& out, const char* name, double bytes, const std::str
     out << '\n';
 }
 
+// A measured figure with its unit, for people.
+std::string format_measured(double v, const std::string& unit) {
+    std::ostringstream os;
+    if (unit == "bytes") return format_gib(v);
+    if (unit == "MiB") return format_gib(v * 1024.0 * 1024.0);
+    if (unit == "GB/s") os << format_int(std::round(v)) << " GB/s";
+    else os << std::fixed << std::setprecision(1) << v << ' ' << unit;
+    return os.str();
+}
+
+// A calibrated figure's name for people (the JSON keeps the Gpu field's name).
+std::string figure_label(const std::string& key) {
+    if (key == "memory_bandwidth_gb_per_s") return "memory bandwidth";
+    if (key == "fp32_tflops") return "FP32 (CUDA cores)";
+    if (key.rfind("tensor_tflops_dense.", 0) == 0) {
+        std::string p = key.substr(20);
+        for (char& ch : p) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+        return "tensor " + p;
+    }
+    if (key == "memory_total_mib") return "memory CUDA can use";
+    if (key == "measured_pcie_gb_per_s") return "PCIe, per direction";
+    if (key == "nvlink_gb_per_s") return "NVLink, both directions";
+    if (key == "measured_cuda_context_bytes") return "CUDA context";
+    return key;
+}
+
+// Measured next to datasheet, for a report calibrated by --measured.
+void print_measured(std::ostream& out, const Calibration& m) {
+    out << "\n  measured (" << m.file << ": " << m.device_name;
+    if (!m.mode.empty()) out << ", " << m.mode;
+    if (!m.created_utc.empty()) out << ", " << m.created_utc;
+    out << ")\n";
+    out << "  " << std::left << std::setw(24) << "" << std::right << std::setw(16) << "datasheet" << std::setw(16) << "measured"
+        << '\n';
+    for (const auto& f : m.figures) {
+        out << "  " << std::left << std::setw(24) << figure_label(f.key) << std::right << std::setw(16)
+            << (f.datasheet > 0 ? format_measured(f.datasheet, f.unit) : std::string("-")) << std::setw(16)
+            << format_measured(f.measured, f.unit);
+        if (f.datasheet > 0) out << std::setw(6) << int(std::lround(100.0 * f.measured / f.datasheet)) << '%';
+        else if (f.key == "measured_cuda_context_bytes") out << "   in place of the runtime profile's constant";
+        out << '\n';
+    }
+    if (!m.datasheet_only.empty()) {
+        out << "  datasheet only:";
+        for (std::size_t i = 0; i < m.datasheet_only.size(); ++i) out << (i ? ", " : " ") << m.datasheet_only[i];
+        out << '\n';
+    }
+    for (const auto& n : m.notes) out << "  note: " << n << '\n';
+}
+
 void print_report(std::ostream& out, const Report& r) {
     const Config& c = r.config;
     const int gpus = c.gpus;
@@ -295,6 +351,7 @@ void print_report(std::ostream& out, const Report& r) {
         out << "\n  warnings:\n";
         for (const auto& w : r.warnings) out << "  - " << w << '\n';
     }
+    if (r.measured) print_measured(out, *r.measured);
 }
 
 void print_assumptions(std::ostream& out, const std::vector<Assumption>& items) {
@@ -384,8 +441,22 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             return kExitOk;
         }
         if (o.command == "estimate" || o.command == "fit") {
-            const Catalog cat = load(o, argv0);
-            const Config config = config_from_json(o.config.dump());
+            Catalog cat = load(o, argv0);
+            json config_json = o.config;
+            if (!o.measured.empty()) {
+                // The report's GPU is the default GPU; the datasheet figures of the configured GPU
+                // are replaced by what the report measured (gpusizer/measured.hpp).
+                const MeasuredReport measured = load_measured_report(o.measured);
+                if (!config_json.contains("gpu") || config_json["gpu"].is_null())
+                    for (const auto& d : measured.devices)
+                        if (!d.catalog_id.empty()) {
+                            config_json["gpu"] = d.catalog_id;
+                            break;
+                        }
+                const Config probe = config_from_json(config_json.dump());
+                cat = calibrated_catalog(cat, measured, probe.gpu, o.measured);
+            }
+            const Config config = config_from_json(config_json.dump());
             if (o.command == "estimate") {
                 const Report r = estimate(config, cat);
                 if (o.json_out) {

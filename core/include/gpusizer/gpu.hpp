@@ -1,11 +1,14 @@
 // gpusizer/gpu.hpp: one accelerator of the catalog (assets/gpus.json).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace gpusizer {
+
+struct Calibration;   // gpusizer/measured.hpp
 
 enum class Segment { consumer, workstation, datacenter, apple };
 
@@ -44,6 +47,11 @@ struct Gpu {
     std::string price_note;
     std::vector<std::string> sources;
     std::vector<std::string> unverified;
+
+    // Measured on this machine (gpusizer-cuda-bench, gpusizer/measured.hpp); 0 / null = datasheet only.
+    double measured_cuda_context_bytes = 0;   // replaces the runtime profile's CUDA context
+    double measured_pcie_gb_per_s = 0;        // host<->device, pinned, per direction
+    std::shared_ptr<const Calibration> calibration;   // which figures were measured, datasheet values kept
 
     // Bytes the GPU has for everything: the driver-reported total when known, else the nominal
     // size, times the unified-memory fraction.

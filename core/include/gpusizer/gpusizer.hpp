@@ -8,6 +8,7 @@
 #include "gpusizer/gpu.hpp"
 #include "gpusizer/io.hpp"
 #include "gpusizer/link.hpp"
+#include "gpusizer/measured.hpp"
 #include "gpusizer/model.hpp"
 #include "gpusizer/precision.hpp"
 #include "gpusizer/report.hpp"

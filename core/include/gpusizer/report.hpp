@@ -1,12 +1,15 @@
 // gpusizer/report.hpp: what an estimate answers. Every size is in bytes.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gpusizer/config.hpp"
 
 namespace gpusizer {
+
+struct Calibration;   // gpusizer/measured.hpp
 
 // Memory of the most loaded GPU, by what it holds.
 struct MemoryParts {
@@ -51,6 +54,7 @@ struct Report {
     bool fits = false;
     double headroom = 0;                 // gpu_usable - total (negative when it does not fit)
     std::vector<std::string> warnings;
+    std::shared_ptr<const Calibration> measured;   // the GPU's measured figures (--measured); null = datasheet
 };
 
 // One assumption behind an estimate: a constant or a choice, with where it comes from.

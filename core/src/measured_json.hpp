@@ -1,0 +1,13 @@
+// measured_json.hpp (internal): the JSON of a calibration, for the estimate report's `measured`
+// object (json_io.cpp). Defined in measured_io.cpp.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/measured.hpp"
+
+namespace gpusizer {
+
+nlohmann::json calibration_json(const Calibration& calibration);
+
+}  // namespace gpusizer
