@@ -4,10 +4,12 @@
 #   core, CLI, tests, benchmarks: cmake g++ make nlohmann-json3-dev catch2 libbenchmark-dev
 #   desktop app:                  libglfw3-dev libimgui-dev libstb-dev fonts-dejavu-core
 #   app screenshot tests:         xvfb xauth
+#   fuzzing (libFuzzer):          clang libclang-rt-14-dev
 set -euo pipefail
 
 packages=(cmake g++ make pkg-config nlohmann-json3-dev catch2 libbenchmark-dev
-          libglfw3-dev libimgui-dev libstb-dev fonts-dejavu-core xvfb xauth)
+          libglfw3-dev libimgui-dev libstb-dev fonts-dejavu-core xvfb xauth
+          clang libclang-rt-14-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -96,6 +96,7 @@ TEST_CASE("bad configurations: one message naming the key and what is allowed", 
         {R"([1, 2])", "config", "object"},
         {R"({"model": "llama-3-8b",)", "config", "not valid JSON"},
         {"", "config", "not valid JSON"},
+        {R"({"model": "llama-3-8b", "batch": 1E999999})", "config", "not valid JSON"},   // number overflow (fuzz_config)
     };
     for (const Bad& b : cases) {
         INFO(b.json);

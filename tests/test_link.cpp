@@ -83,6 +83,8 @@ TEST_CASE("bad and hostile links: one clear message, never markup", "[link][erro
         {"#v=1&m=llama-3-8b&=3", "key=value"},
         {"#v=1&m=llama-3-8b&justakey", "key=value"},
         {"#v=1&m=llama-3-8b&g=rtx-4090x0", "gpus"},
+        // Found by fuzz_link: a number too large for a double in the pasted config.json.
+        {"#v=1&m=custom&hf=%7B%22model_type%22%3A%22gpt2%22%2C%22n_layer%22%3A50257E350257%7D&g=t4", "hf_config"},
     };
     for (const Bad& b : cases) {
         INFO(b.link);

@@ -192,10 +192,13 @@ TEST_CASE("full recomputation trades activations for compute", "[training]") {
     const double none = run(c).per_gpu.activations;
     c.recompute = Recompute::full;
     const Report r = run(c);
-    // Each layer keeps its input only (2 s h bytes); the fp32 logits of the loss
-    // (8192 x 128256 x 10 bytes) are not recomputed and now dominate.
+    // Each layer keeps its input only (2 s h bytes), and one layer at a time is rebuilt in
+    // backward with its gradients (twice its activations); the loss term is unchanged.
     CHECK(r.activations_per_layer == Approx(2.0 * 8192 * 4096));
-    CHECK(r.per_gpu.activations < none / 3);
+    const detail::Resolved res = detail::resolve(c, catalog());
+    const double layer = detail::train_layer_bytes(res, 0, Recompute::none);
+    CHECK(none - r.per_gpu.activations == Approx(32 * (layer - 2.0 * 8192 * 4096) - 2.0 * layer));
+    CHECK(r.per_gpu.activations < none / 2);
 }
 
 TEST_CASE("training modes refuse what cannot be trained", "[training][errors]") {

@@ -828,14 +828,20 @@ Stage stage_estimate(const Resolved& r, int s, const std::array<double, kMaxVari
             if (c.recompute == Recompute::full) biggest_full = std::max(biggest_full, train_full[v]);
         }
         stored += layers * r.act_bytes * sb * c.lora_rank * modules;
-        double acts = inflight * stored + biggest_full;   // full recompute rebuilds one layer at a time
+        // Full recomputation rebuilds one layer at a time in backward; while it runs, that layer
+        // holds its activations and their gradients, which are as large again.
+        double acts = inflight * stored + 2.0 * biggest_full;
         if (first) acts += inflight * r.act_bytes * sb * a.hidden * rep;   // embedding output
         if (last && a.kind != ArchKind::encoder) {
-            // Final norm input and head input, then the logits of the loss: bf16 head output,
-            // its fp32 upcast in the loss (transformers ForCausalLMLoss: logits.float()) and
-            // the fp32 gradient of the softmax; vocab-parallel over tp.
+            // Final norm input and head input, then the loss over the logits, vocab-parallel
+            // over tp: the head's output (compute dtype), its fp32 copy for the loss
+            // (transformers ForCausalLMLoss: logits.float()), the fp32 log-softmax kept for
+            // backward, and in backward its fp32 gradient and the logits' gradient:
+            // 2 + 4 + 4 + 4 + 4 = 18 bytes per logit in bf16. Unsloth's published Hugging
+            // Face + FA2 QLoRA limits for Llama 3.1 8B (932 to 28,454 tokens on 12 to 80 GB)
+            // rise by 2.47 MB per token; this accounting gives 2.6 MB (tests/validation).
             acts += 2.0 * r.act_bytes * sb * a.hidden * rep;
-            acts += sb * double(a.vocab) * (r.act_bytes + 4.0 + 4.0) / r.par.tp;
+            acts += sb * double(a.vocab) * (r.act_bytes + 16.0) / r.par.tp;
         }
         if (c.mode == Mode::qlora) {
             // bitsandbytes dequantizes one weight at a time to the compute dtype for the matmul.

@@ -393,7 +393,7 @@ ModelArch arch_from_hf_config(std::string_view text, std::vector<std::string>* w
     json j;
     try {
         j = json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
         throw Error("hf_config", std::string("is not valid JSON: ") + e.what());
     }
     return arch_from_hf_json(j, warnings);

@@ -33,7 +33,7 @@ namespace {
 json parse_json(std::string_view text, const std::string& what) {
     try {
         return json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
         // nlohmann's message carries the byte offset of the error.
         std::string msg = e.what();
         const auto pos = msg.find("parse error");
@@ -59,7 +59,7 @@ public:
     }
     std::string str(const char* k) const {
         const json& v = need(k);
-        if (!v.is_string()) fail(k, "must be a string, got " + v.dump());
+        if (!v.is_string()) fail(k, "must be a string, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
         return v.get<std::string>();
     }
     std::string str_or(const char* k, const std::string& def) const { return has(k) ? str(k) : def; }
@@ -70,7 +70,7 @@ public:
     double num_or(const char* k, double def, double lo, double hi) const { return has(k) ? check_num(k, at(k), lo, hi) : def; }
     bool boolean(const char* k) const {
         const json& v = need(k);
-        if (!v.is_boolean()) fail(k, "must be true or false, got " + v.dump());
+        if (!v.is_boolean()) fail(k, "must be true or false, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
         return v.get<bool>();
     }
     // Refuses keys outside `known`: a typo in a data file must not pass silently.
@@ -91,7 +91,7 @@ public:
         const json& v = at(k);
         if (!v.is_array()) fail(k, "must be an array of strings");
         for (const auto& s : v) {
-            if (!s.is_string()) fail(k, "must be an array of strings, found " + s.dump());
+            if (!s.is_string()) fail(k, "must be an array of strings, found " + s.dump(-1, ' ', false, json::error_handler_t::replace));
             out.push_back(s.get<std::string>());
         }
         return out;
@@ -99,11 +99,11 @@ public:
 
 private:
     double check_num(const char* k, const json& v, double lo, double hi) const {
-        if (!v.is_number()) fail(k, "must be a number, got " + v.dump());
+        if (!v.is_number()) fail(k, "must be a number, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
         const double d = v.get<double>();
         if (!std::isfinite(d) || d < lo || d > hi) {
             std::ostringstream os;
-            os << "must be between " << lo << " and " << hi << ", got " << v.dump();
+            os << "must be between " << lo << " and " << hi << ", got " << v.dump(-1, ' ', false, json::error_handler_t::replace);
             fail(k, os.str());
         }
         return d;
@@ -311,21 +311,21 @@ const char* const kConfigKeys[] = {
     "dp", "ep", "runtime", "gpu_memory_utilization", "quant_group_size", "prefill_chunk", "schema_version"};
 
 long long config_int(const json& v, const char* key, long long lo, long long hi) {
-    if (!v.is_number()) throw Error(key, "must be an integer, got " + v.dump());
+    if (!v.is_number()) throw Error(key, "must be an integer, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
     const double d = v.get<double>();
-    if (!std::isfinite(d) || d != std::floor(d)) throw Error(key, "must be an integer, got " + v.dump());
+    if (!std::isfinite(d) || d != std::floor(d)) throw Error(key, "must be an integer, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
     if (d < double(lo) || d > double(hi))
-        throw Error(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + v.dump());
+        throw Error(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
     return (long long)d;
 }
 
 std::string config_str(const json& v, const char* key) {
-    if (!v.is_string()) throw Error(key, "must be a string, got " + v.dump());
+    if (!v.is_string()) throw Error(key, "must be a string, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
     return v.get<std::string>();
 }
 
 bool config_bool(const json& v, const char* key) {
-    if (!v.is_boolean()) throw Error(key, "must be true or false, got " + v.dump());
+    if (!v.is_boolean()) throw Error(key, "must be true or false, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
     return v.get<bool>();
 }
 
@@ -355,12 +355,12 @@ Config config_from_json_value(const json& j) {
         if (m.contains("hf_config")) {
             if (m.size() != 1) throw Error("model", "an object model holds exactly one of hf_config or num_parameters");
             c.model.arch = arch_from_hf_json(m["hf_config"], &c.model.import_warnings);
-            c.model.hf_config_json = m["hf_config"].dump();
+            c.model.hf_config_json = m["hf_config"].dump(-1, ' ', false, json::error_handler_t::replace);
             if (c.model.arch.name.empty()) c.model.arch.name = "custom " + c.model.arch.model_type + " model";
         } else if (m.contains("num_parameters")) {
             if (m.size() != 1) throw Error("model", "an object model holds exactly one of hf_config or num_parameters");
             const json& n = m["num_parameters"];
-            if (!n.is_number()) throw Error("model.num_parameters", "must be a number, got " + n.dump());
+            if (!n.is_number()) throw Error("model.num_parameters", "must be a number, got " + n.dump(-1, ' ', false, json::error_handler_t::replace));
             c.model.num_parameters = n.get<double>();
             c.model.arch = synthesize_arch(c.model.num_parameters);
         } else {
@@ -394,7 +394,7 @@ Config config_from_json_value(const json& j) {
         } else if (v->is_array()) {
             if (v->empty()) throw Error("lora_targets", "must name at least one module");
             for (const auto& t : *v) {
-                if (!t.is_string()) throw Error("lora_targets", "must be strings, got " + t.dump());
+                if (!t.is_string()) throw Error("lora_targets", "must be strings, got " + t.dump(-1, ' ', false, json::error_handler_t::replace));
                 c.lora_targets |= parse_lora_target(t.get<std::string>());
             }
         } else {
@@ -504,11 +504,11 @@ json fit_row_json(const FitRow& row) {
 
 }  // namespace
 
-std::string config_to_json(const Config& c, int indent) { return config_json(c).dump(indent); }
+std::string config_to_json(const Config& c, int indent) { return config_json(c).dump(indent, ' ', false, json::error_handler_t::replace); }
 
 json config_to_json_value(const Config& c) { return config_json(c); }
 
-std::string report_to_json(const Report& r, int indent) { return report_json(r).dump(indent); }
+std::string report_to_json(const Report& r, int indent) { return report_json(r).dump(indent, ' ', false, json::error_handler_t::replace); }
 
 std::string fit_to_json(const FitReport& f, int indent) {
     json j;
@@ -522,13 +522,13 @@ std::string fit_to_json(const FitReport& f, int indent) {
     for (const auto& row : f.by_weights) j["by_weights"].push_back(fit_row_json(row));
     j["by_kv_cache"] = json::array();
     for (const auto& row : f.by_kv_cache) j["by_kv_cache"].push_back(fit_row_json(row));
-    return j.dump(indent);
+    return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
 std::string assumptions_to_json(const std::vector<Assumption>& items, int indent) {
     json j = json::array();
     for (const auto& a : items) j.push_back({{"name", a.name}, {"value", a.value}, {"source", a.source}});
-    return j.dump(indent);
+    return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
 std::string models_to_json(const Catalog& catalog, int indent) {
@@ -551,7 +551,7 @@ std::string models_to_json(const Catalog& catalog, int indent) {
                {"mla", m.arch.mla}};
         j.push_back(e);
     }
-    return j.dump(indent);
+    return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
 std::string gpus_to_json(const Catalog& catalog, int indent) {
@@ -580,7 +580,7 @@ std::string gpus_to_json(const Catalog& catalog, int indent) {
                {"price_usd", g.price_usd ? json(*g.price_usd) : json(nullptr)}};
         j.push_back(e);
     }
-    return j.dump(indent);
+    return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace gpusizer

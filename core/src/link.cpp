@@ -136,7 +136,7 @@ std::string link_from_config(const Config& config) {
     if (model.is_string()) {
         out += "&m=" + pct_encode(model.get<std::string>());
     } else if (model.contains("hf_config")) {
-        out += "&m=custom&hf=" + pct_encode(model["hf_config"].dump());
+        out += "&m=custom&hf=" + pct_encode(model["hf_config"].dump(-1, ' ', false, json::error_handler_t::replace));
     } else {
         out += "&m=custom&np=" + number_text(model["num_parameters"].get<double>());
     }
@@ -250,7 +250,7 @@ Config config_from_link(std::string_view link) {
             json h;
             try {
                 h = json::parse(hf);
-            } catch (const json::parse_error&) {
+            } catch (const json::exception&) {
                 throw Error("model.hf_config", "in the link is not valid JSON");
             }
             cfg["model"] = json{{"hf_config", h}};

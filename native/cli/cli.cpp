@@ -215,7 +215,7 @@ Options parse_args(const std::vector<std::string>& args) {
             json hf;
             try {
                 hf = json::parse(read_text_file(path, "--hf-config"));
-            } catch (const json::parse_error& e) {
+            } catch (const json::exception& e) {
                 throw Error("--hf-config", "'" + path + "' is not valid JSON: " + e.what());
             }
             flags["model"] = json{{"hf_config", hf}};
@@ -241,7 +241,7 @@ Options parse_args(const std::vector<std::string>& args) {
     if (!config_file.empty()) {
         try {
             o.config = json::parse(read_text_file(config_file, "--config"));
-        } catch (const json::parse_error& e) {
+        } catch (const json::exception& e) {
             throw Error("--config", "'" + config_file + "' is not valid JSON: " + e.what());
         }
         if (!o.config.is_object()) throw Error("--config", "'" + config_file + "' must hold a JSON object");
@@ -453,17 +453,17 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
                             config_json["gpu"] = d.catalog_id;
                             break;
                         }
-                const Config probe = config_from_json(config_json.dump());
+                const Config probe = config_from_json(config_json.dump(-1, ' ', false, json::error_handler_t::replace));
                 cat = calibrated_catalog(cat, measured, probe.gpu, o.measured);
             }
-            const Config config = config_from_json(config_json.dump());
+            const Config config = config_from_json(config_json.dump(-1, ' ', false, json::error_handler_t::replace));
             if (o.command == "estimate") {
                 const Report r = estimate(config, cat);
                 if (o.json_out) {
                     if (o.show_assumptions) {
                         json j = json::parse(report_to_json(r));
                         j["assumptions"] = json::parse(assumptions_to_json(assumptions(r)));
-                        out << j.dump(2) << '\n';
+                        out << j.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
                     } else {
                         out << report_to_json(r) << '\n';
                     }
