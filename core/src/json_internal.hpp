@@ -17,7 +17,7 @@ ModelArch arch_from_hf_json(const nlohmann::json& config, std::vector<std::strin
 // A Llama-shaped architecture with `params` parameters, for {"num_parameters": N} models.
 ModelArch synthesize_arch(double params);
 
-// The configuration as a JSON value and back (json_io.cpp); link.cpp builds on them.
+// The configuration as a JSON value and back (json_io.cpp); share_link.cpp builds on them.
 nlohmann::json config_to_json_value(const Config& config);
 Config config_from_json_value(const nlohmann::json& value);
 

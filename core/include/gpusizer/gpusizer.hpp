@@ -7,7 +7,7 @@
 #include "gpusizer/estimate.hpp"
 #include "gpusizer/gpu.hpp"
 #include "gpusizer/io.hpp"
-#include "gpusizer/link.hpp"
+#include "gpusizer/share_link.hpp"
 #include "gpusizer/measured.hpp"
 #include "gpusizer/model.hpp"
 #include "gpusizer/precision.hpp"

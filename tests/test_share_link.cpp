@@ -1,4 +1,4 @@
-// test_link.cpp: the share link: short, versioned, readable, and only ever data.
+// test_share_link.cpp: the share link: short, versioned, readable, and only ever data.
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"

@@ -1,4 +1,4 @@
-// gpusizer/link.hpp: the share link, one format for the desktop app, the browser and the CLI.
+// gpusizer/share_link.hpp: the share link, one format for the desktop app, the browser and the CLI.
 //
 // A link is a URL fragment of short keys, versioned and readable:
 //   #v=1&m=llama-3-70b&w=q4_k_m&g=rtx-4090x2&ctx=8192

@@ -1,8 +1,8 @@
-// link.cpp: share links <-> configurations (format in gpusizer/link.hpp).
+// share_link.cpp: share links <-> configurations (format in gpusizer/share_link.hpp).
 //
 // A link is decoded into the configuration's JSON value and validated by
 // config_from_json_value, so links and configuration files share one set of rules and messages.
-#include "gpusizer/link.hpp"
+#include "gpusizer/share_link.hpp"
 
 #include <cerrno>
 #include <cmath>
