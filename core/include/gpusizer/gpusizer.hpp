@@ -2,11 +2,14 @@
 #pragma once
 
 #include "gpusizer/catalog.hpp"
+#include "gpusizer/compute.hpp"
 #include "gpusizer/config.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/estimate.hpp"
 #include "gpusizer/gpu.hpp"
 #include "gpusizer/io.hpp"
+#include "gpusizer/link.hpp"
 #include "gpusizer/model.hpp"
 #include "gpusizer/precision.hpp"
+#include "gpusizer/recommend.hpp"
 #include "gpusizer/report.hpp"
