@@ -188,7 +188,8 @@ Span span_of(const Fabric& f, long long n, long long stride) {
     s.lat_in_simple = f.level[lowest].lat_simple;
     s.lat_out_ll = f.level[top].lat_ll;
     s.lat_out_simple = f.level[top].lat_simple;
-    if (top > lowest) {
+    if (top > 0) {
+        // Domains of the level below the top that the group spans (nodes, bridged pairs).
         const long long per_unit = std::max<long long>(1, f.level[top - 1].domain / stride);
         s.units = (n + per_unit - 1) / per_unit;
     } else {

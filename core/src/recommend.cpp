@@ -144,8 +144,9 @@ Recommendation recommend(const RecommendQuery& q, const Catalog& catalog) {
         RecommendRow row = row_of(*closest, gpu, out.weights, out.training);
         row.reasons = failures(q, *closest, out.training);
         if (!closest->fits && closest->valid)
-            row.reasons.front() = "does not fit on up to " + std::to_string(q.max_gpus) + " GPUs: needs " + gib(closest->total) +
-                                  " per GPU, " + gib(closest->total + closest->headroom) + " usable";
+            row.reasons.front() = (q.max_gpus == 1 ? std::string("does not fit on one GPU")
+                                                   : "does not fit on up to " + std::to_string(q.max_gpus) + " GPUs") +
+                                  ": needs " + gib(closest->total) + " per GPU, " + gib(closest->total + closest->headroom) + " usable";
         out.rejected.push_back(std::move(row));
     }
     // Links for the rows (the same fabric rule as estimate()).
