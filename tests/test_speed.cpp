@@ -333,3 +333,24 @@ TEST_CASE("efficiencies are visible in the resolved configuration", "[speed][con
     CHECK(again.interconnect.tp_comm_s_per_token == Approx(r.interconnect.tp_comm_s_per_token));
     CHECK(again.power.system_w == Approx(r.power.system_w));
 }
+
+TEST_CASE("assumptions list the speed, link and power constants", "[speed][assumptions]") {
+    Config c = config("llama-3-70b", "h100-sxm");
+    c.runtime = Runtime::vllm;
+    c.gpus = 8;
+    std::string names;
+    for (const Assumption& a : assumptions(run(c))) {
+        names += a.name + " ";
+        CHECK_FALSE(a.source.empty());
+    }
+    for (const char* n : {"compute_precision", "bandwidth_efficiency", "layer_overhead", "prefill_mfu", "link", "bus_bandwidth",
+                          "collective_latency", "power", "psu", "electricity"})
+        CHECK(names.find(n) != std::string::npos);
+    c.mode = Mode::train;
+    c.weights = "bf16";
+    c.runtime = Runtime::automatic;
+    names.clear();
+    for (const Assumption& a : assumptions(run(c))) names += a.name + " ";
+    CHECK(names.find("mfu") != std::string::npos);
+    CHECK(names.find("training_flops") != std::string::npos);
+}
