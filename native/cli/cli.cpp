@@ -402,12 +402,13 @@ void print_performance(std::ostream& out, const Report& r) {
     }
     out << "\n  power: GPUs " << watts(p.gpu_w) << " + host " << watts(p.host_w) << " = " << watts(p.system_w);
     if (p.pue > 1) out << ", x PUE " << fixed(p.pue, 2) << " = " << watts(p.facility_w);
-    out << "\n  PSU " << watts(p.psu_w) << (r.interconnect.nodes > 1 ? " per node" : "") << "; heat " << watts(p.heat_w) << " = "
+    out << "\n  PSU " << watts(p.psu_w) << (r.interconnect.nodes > 1 ? " per node" : "") << " (transients included); heat "
+        << watts(p.heat_w) << " = "
         << format_int(std::round(p.heat_btu_h)) << " BTU/h\n";
     if (p.energy_kwh_per_million_tokens > 0)
         out << "  energy " << fixed(p.energy_kwh_per_million_tokens, 3) << " kWh per million tokens ($"
             << fixed(p.cost_usd_per_million_tokens, 3) << " at $" << fixed(c.usd_per_kwh, 2) << "/kWh), "
-            << fixed(p.tokens_per_joule, 2) << " tokens/J\n";
+            << fixed(p.tokens_per_joule, p.tokens_per_joule < 1 ? 3 : 2) << " tokens/J\n";
     if (training && s.train_time_s > 0)
         out << "  training run " << format_int(std::round(p.energy_kwh)) << " kWh, $" << format_int(std::round(p.cost_usd)) << " of electricity\n";
     if (p.hardware_price_known) out << "  GPUs $" << format_int(p.hardware_usd) << '\n';
@@ -527,11 +528,17 @@ void print_recommendation(std::ostream& out, const Recommendation& rec, const Ca
     if (rec.recommended.empty()) out << "  (no configuration meets every constraint)\n";
     if (!rec.rejected.empty()) {
         out << "\n  not recommended:\n";
+        int other_classes = 0;
         for (const auto& r : rec.rejected) {
+            if (r.reasons.size() == 1 && r.reasons.front().find("not in the classes asked") != std::string::npos) {
+                ++other_classes;   // listed in --json; one line here
+                continue;
+            }
             out << "  - " << std::left << std::setw(18) << r.gpu << std::right << " x" << r.gpus << ": ";
             for (std::size_t i = 0; i < r.reasons.size(); ++i) out << (i ? "; " : "") << r.reasons[i];
             out << '\n';
         }
+        if (other_classes > 0) out << "  - " << other_classes << " GPUs of other classes than --segment asks (listed with --json)\n";
     }
 }
 
