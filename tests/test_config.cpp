@@ -143,6 +143,11 @@ TEST_CASE("speed, interconnect and power keys parse, resolve and round-trip", "[
     CHECK(d.config.usd_per_kwh == 0.15);
     CHECK(d.config.utilization == 1.0);
     CHECK(d.config.prompt_tokens == 4096);
+    // The resolved defaults read back exactly: the report's config fed back is the same config.
+    const Report l = run(config_from_json(R"({"model": "llama-3-70b", "weights": "q4_k_m", "gpus": 2})"));
+    CHECK(l.config.layer_overhead_us == 90);  // llama.cpp's per-layer overhead, not 89.99999999999999
+    CHECK(l.config.host_memory_bandwidth_gb_per_s == 76.8);
+    CHECK(config_to_json(config_from_json(config_to_json(l.config))) == config_to_json(l.config));
 }
 
 TEST_CASE("bad speed, interconnect and power values name the key", "[config][errors]") {

@@ -1090,7 +1090,8 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     rep.config.inter_node_link = fabric.inter ? fabric.inter->id : std::string();
     rep.config.prompt_tokens = (long long)in.prompt_tokens;
     rep.config.host_memory_bandwidth_gb_per_s = po.host_bandwidth / 1e9;
-    rep.config.layer_overhead_us = po.layer_overhead * 1e6;
+    // The default goes back in whole nanoseconds so that 90e-6 s reads 90, not 89.99999999999999.
+    if (rep.config.layer_overhead_us < 0) rep.config.layer_overhead_us = std::round(po.layer_overhead * 1e9) / 1e3;
 
     // Warnings a user should see.
     rep.warnings = c.model.import_warnings;
