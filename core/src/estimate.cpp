@@ -1035,6 +1035,44 @@ StageSums stage_sums(const Resolved& r) {
     return out;
 }
 
+// What a user should know about the memory figures (string building only when one fires).
+[[gnu::noinline]] void memory_warnings(const Resolved& r, Report& rep, double capacity, double outside) {
+    const ModelArch& a = *r.arch;
+    const Config& c = rep.config;
+    rep.warnings = c.model.import_warnings;
+    auto gib = [](double b) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.2f GiB", b / kGiB);
+        return std::string(buf);
+    };
+    if (a.max_context > 0 && c.context > a.max_context)
+        rep.warnings.push_back("context " + std::to_string(c.context) + " exceeds " + rep.model_name +
+                               "'s trained maximum of " + std::to_string(a.max_context) +
+                               " tokens: memory is estimated, quality past it is not guaranteed");
+    if (a.kind == ArchKind::encoder) rep.warnings.push_back(rep.model_name + " is encoder-only: no KV cache");
+    if (a.mla && r.runtime == Runtime::pytorch && !r.training)
+        rep.warnings.push_back("transformers caches MLA keys and values decompressed (" +
+                               gib(rep.kv_bytes_per_token * 1024.0) +
+                               " per 1k tokens); vLLM, SGLang and llama.cpp cache the compressed latent");
+    if (r.runtime == Runtime::vllm) {
+        const double headroom = (1.0 - c.gpu_memory_utilization) * capacity;
+        if (outside > headroom)
+            rep.warnings.push_back("vLLM keeps the CUDA context and CUDA graphs (" + gib(outside) +
+                                   ") outside gpu_memory_utilization, which leaves only " + gib(headroom) +
+                                   ": lower gpu_memory_utilization or run with --enforce-eager");
+        if (!c.flash_attention) rep.warnings.push_back("vLLM always uses its own paged/flash attention: flash_attention=false is ignored");
+        if (!r.training && rep.kv_capacity_tokens < double(c.context))
+            rep.warnings.push_back("vLLM refuses to start when its KV pool (" + std::to_string((long long)rep.kv_capacity_tokens) +
+                                   " tokens) cannot hold one full context of " + std::to_string(c.context) + " tokens");
+    }
+    if (r.runtime == Runtime::none)
+        rep.warnings.push_back("runtime none counts the model's tensors only; a real runtime adds its CUDA context and buffers (0.3-2 GiB)");
+    if (r.gpu->vendor == "apple" && r.runtime == Runtime::pytorch && r.training)
+        rep.warnings.push_back("training on Apple GPUs runs through PyTorch MPS: bitsandbytes and DeepSpeed are not available there");
+    if (c.zero > 0 && r.par.dp == 1)
+        rep.warnings.push_back("ZeRO shards over data-parallel ranks; with dp = 1 it saves nothing");
+}
+
 Report estimate_resolved(const Resolved& r, Config* give) {
     const ModelArch& a = *r.arch;
     Report rep;
@@ -1093,39 +1131,7 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     // The default goes back in whole nanoseconds so that 90e-6 s reads 90, not 89.99999999999999.
     if (rep.config.layer_overhead_us < 0) rep.config.layer_overhead_us = std::round(po.layer_overhead * 1e9) / 1e3;
 
-    // Warnings a user should see.
-    rep.warnings = c.model.import_warnings;
-    auto gib = [](double b) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.2f GiB", b / kGiB);
-        return std::string(buf);
-    };
-    if (a.max_context > 0 && c.context > a.max_context)
-        rep.warnings.push_back("context " + std::to_string(c.context) + " exceeds " + rep.model_name +
-                               "'s trained maximum of " + std::to_string(a.max_context) +
-                               " tokens: memory is estimated, quality past it is not guaranteed");
-    if (a.kind == ArchKind::encoder) rep.warnings.push_back(rep.model_name + " is encoder-only: no KV cache");
-    if (a.mla && r.runtime == Runtime::pytorch && !r.training)
-        rep.warnings.push_back("transformers caches MLA keys and values decompressed (" +
-                               gib(rep.kv_bytes_per_token * 1024.0) +
-                               " per 1k tokens); vLLM, SGLang and llama.cpp cache the compressed latent");
-    if (r.runtime == Runtime::vllm) {
-        const double headroom = (1.0 - c.gpu_memory_utilization) * capacity;
-        if (outside > headroom)
-            rep.warnings.push_back("vLLM keeps the CUDA context and CUDA graphs (" + gib(outside) +
-                                   ") outside gpu_memory_utilization, which leaves only " + gib(headroom) +
-                                   ": lower gpu_memory_utilization or run with --enforce-eager");
-        if (!c.flash_attention) rep.warnings.push_back("vLLM always uses its own paged/flash attention: flash_attention=false is ignored");
-        if (!r.training && rep.kv_capacity_tokens < double(c.context))
-            rep.warnings.push_back("vLLM refuses to start when its KV pool (" + std::to_string((long long)rep.kv_capacity_tokens) +
-                                   " tokens) cannot hold one full context of " + std::to_string(c.context) + " tokens");
-    }
-    if (r.runtime == Runtime::none)
-        rep.warnings.push_back("runtime none counts the model's tensors only; a real runtime adds its CUDA context and buffers (0.3-2 GiB)");
-    if (r.gpu->vendor == "apple" && r.runtime == Runtime::pytorch && r.training)
-        rep.warnings.push_back("training on Apple GPUs runs through PyTorch MPS: bitsandbytes and DeepSpeed are not available there");
-    if (c.zero > 0 && r.par.dp == 1)
-        rep.warnings.push_back("ZeRO shards over data-parallel ranks; with dp = 1 it saves nothing");
+    memory_warnings(r, rep, capacity, outside);
     performance_warnings(r, rep);
     return rep;
 }

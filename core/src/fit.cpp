@@ -119,6 +119,10 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
     // The fabric of each GPU depends only on the GPU and the configuration's link choice.
     std::vector<detail::Fabric> fabrics;
     std::vector<ComputeChoice> choices(catalog.gpus.size());   // per GPU, for the current format and runtime
+    // One set of report buffers for every point: evaluate_performance() writes each number read
+    // below on every call (the mode, hence the branch it takes, is the same for the whole sweep).
+    detail::PerfBuffers buf;
+    detail::PerfOut& po = buf.out;
     for (std::size_t f : chosen) {
         bool have_choices = false;
         Runtime choices_runtime = Runtime::automatic;
@@ -171,8 +175,6 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
                         have_choices = true;
                         choices_runtime = r.runtime;
                     }
-                    detail::PerfBuffers buf;
-                    detail::PerfOut& po = buf.out;
                     detail::evaluate_performance(r, in, t, fabrics[g], po, detail::EvalLevel::numbers, &choices[g]);
                     p.decode_tokens_per_s = po.speed.decode_tokens_per_s;
                     p.train_tokens_per_s = po.speed.train_tokens_per_s;

@@ -218,15 +218,15 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
 
 namespace {
 
-// Prefill, time to first token, and llama.cpp's partial offload when the model does not fit.
+void partial_offload(const Resolved& r, const PerfInputs& in, const Totals& t, PerfOut& out, double bytes, double weights,
+                     double eff_bw, double per_forward);
+
+// Prefill and time to first token; llama.cpp's partial offload when the model does not fit.
 void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& t, const Fabric& f, PerfOut& out, double bytes,
                          double weights, double eff_bw, double eff_flops, double per_forward) {
-    const Config& c = r.config;
     const Parallelism& par = r.par;
     const Gpu& g = *r.gpu;
     SpeedReport& sp = out.speed;
-    const InterconnectReport& ic = out.interconnect;
-    const double b = c.batch;
     // Prefill: the prompts of the batch, in forwards of the runtime's chunk.
     const double T = in.prefill_tokens;
     const double chunk = prefill_chunk_tokens(r, T);
@@ -236,39 +236,47 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
     const double p_comm = par.tp * par.pp * par.ep > 1 ? decode_comm(r, in, f, chunk * in.act_bytes_per_token).exposed : 0.0;
     sp.ttft_s = std::max(p_comp, p_mem) + forwards * (p_comm + per_forward);
     sp.prefill_tokens_per_s = T / sp.ttft_s;
+    if (r.runtime == Runtime::llama_cpp && !t.fits && g.segment != Segment::apple && in.layers > 0)
+        partial_offload(r, in, t, out, bytes, weights, eff_bw, per_forward);
+}
 
-    // llama.cpp partial offload: the layers that do not fit stay in host RAM and the CPU runs
-    // them, reading their weights and KV cache at the host's bandwidth (-ngl).
+// llama.cpp partial offload: the layers that do not fit stay in host RAM and the CPU runs them,
+// reading their weights and KV cache at the host's bandwidth (-ngl). Out of line: it runs only
+// for configurations that do not fit.
+[[gnu::noinline]] void partial_offload(const Resolved& r, const PerfInputs& in, const Totals& t, PerfOut& out, double bytes,
+                                       double weights, double eff_bw, double per_forward) {
+    const Parallelism& par = r.par;
+    const double b = r.config.batch;
+    SpeedReport& sp = out.speed;
+    const InterconnectReport& ic = out.interconnect;
     OffloadReport& o = sp.offload;
-    if (r.runtime == Runtime::llama_cpp && !t.fits && g.segment != Segment::apple && in.layers > 0) {
-        o.active = true;
-        o.total_layers = in.layers;
-        o.host_bandwidth_bytes_per_s = out.host_bandwidth;
-        const double hb = out.host_bandwidth * kHostBandwidthEfficiency;
-        const StageSums sums = stage_sums(r);
-        const double avail = t.usable * double(par.tp) * par.pp;
-        const double fixed = sums.total - sums.layer_bytes;
-        const double per_layer = sums.layer_bytes / in.layers;
-        const double fit_layers = per_layer > 0 ? std::floor((avail - fixed) / per_layer) : 0.0;
-        o.gpu_layers = int(std::clamp(fit_layers, 0.0, double(in.layers)));
-        const double host_layers = in.layers - o.gpu_layers;
-        o.host_bytes = host_layers * per_layer;
-        const double layer_read = (weights - in.edge_read_bytes + in.kv_read_bytes_decode) / in.layers;
-        const double t_off = (in.edge_read_bytes + o.gpu_layers * layer_read) / eff_bw + host_layers * layer_read / hb;
-        o.decode_tokens_per_s = 1.0 / (t_off + per_forward + ic.exposed_s_per_token);
-        double best = o.decode_tokens_per_s;
-        if (in.layer_expert_bytes > 0 && fixed + sums.layer_bytes - sums.expert_bytes <= avail) {
-            // MoE with the routed experts in RAM (--cpu-moe): attention and shared parts on the
-            // GPU, the experts a step touches read from RAM.
-            const double experts = in.layer_expert_bytes * in.expert_touch_decode;
-            const double t_moe = (bytes - experts) / eff_bw + experts / hb;
-            o.experts_on_host_decode_tokens_per_s = 1.0 / (t_moe + per_forward + ic.exposed_s_per_token);
-            best = std::max(best, o.experts_on_host_decode_tokens_per_s);
-        }
-        sp.decode_tokens_per_s = best;
-        sp.decode_step_s = 1.0 / best;
-        sp.decode_throughput_tokens_per_s = b * par.dp * best;
+    o.active = true;
+    o.total_layers = in.layers;
+    o.host_bandwidth_bytes_per_s = out.host_bandwidth;
+    const double hb = out.host_bandwidth * kHostBandwidthEfficiency;
+    const StageSums sums = stage_sums(r);
+    const double avail = t.usable * double(par.tp) * par.pp;
+    const double fixed = sums.total - sums.layer_bytes;
+    const double per_layer = sums.layer_bytes / in.layers;
+    const double fit_layers = per_layer > 0 ? std::floor((avail - fixed) / per_layer) : 0.0;
+    o.gpu_layers = int(std::clamp(fit_layers, 0.0, double(in.layers)));
+    const double host_layers = in.layers - o.gpu_layers;
+    o.host_bytes = host_layers * per_layer;
+    const double layer_read = (weights - in.edge_read_bytes + in.kv_read_bytes_decode) / in.layers;
+    const double t_off = (in.edge_read_bytes + o.gpu_layers * layer_read) / eff_bw + host_layers * layer_read / hb;
+    o.decode_tokens_per_s = 1.0 / (t_off + per_forward + ic.exposed_s_per_token);
+    double best = o.decode_tokens_per_s;
+    if (in.layer_expert_bytes > 0 && fixed + sums.layer_bytes - sums.expert_bytes <= avail) {
+        // MoE with the routed experts in RAM (--cpu-moe): attention and shared parts on the
+        // GPU, the experts a step touches read from RAM.
+        const double experts = in.layer_expert_bytes * in.expert_touch_decode;
+        const double t_moe = (bytes - experts) / eff_bw + experts / hb;
+        o.experts_on_host_decode_tokens_per_s = 1.0 / (t_moe + per_forward + ic.exposed_s_per_token);
+        best = std::max(best, o.experts_on_host_decode_tokens_per_s);
     }
+    sp.decode_tokens_per_s = best;
+    sp.decode_step_s = 1.0 / best;
+    sp.decode_throughput_tokens_per_s = b * par.dp * best;
 }
 
 }  // namespace
