@@ -126,3 +126,56 @@ TEST_CASE("the check flag exits 3 when it does not fit", "[cli]") {
     CHECK(run_cli({"estimate", "--model", "llama-3.1-405b", "--gpu", "rtx-3060", "--check"}).code == cli::kExitDoesNotFit);
     CHECK(run_cli({"estimate", "--model", "llama-3.2-1b", "--gpu", "h100-sxm", "--check"}).code == 0);
 }
+
+TEST_CASE("estimate prints speed, interconnect and power; the JSON has them", "[cli]") {
+    Result r = run_cli({"estimate", "--model", "llama-3-70b", "--runtime", "vllm", "--gpu", "h100-sxm", "--gpus", "8"});
+    REQUIRE(r.code == 0);
+    for (const char* s : {"decode", "prefill", "time to first token", "interconnect: nvlink4", "tensor parallel", "over pcie5",
+                          "power:", "PSU", "BTU/h", "kWh per million tokens"})
+        CHECK(r.out.find(s) != std::string::npos);
+    r = run_cli({"estimate", "--model", "llama-3-8b", "--mode", "train", "--gpu", "h100-sxm", "--gpus", "8", "--train-tokens", "1e10", "--json"});
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    for (const char* k : {"link", "tp_comm_s_per_token", "dp_allreduce_s_per_step", "allreduce_busbw_bytes_per_s", "pp_bubble_fraction"})
+        CHECK(j["interconnect"].contains(k));
+    for (const char* k : {"decode_tokens_per_s", "prefill_tokens_per_s", "ttft_s", "train_tokens_per_s", "train_time_s", "mfu"})
+        CHECK(j["speed"].contains(k));
+    for (const char* k : {"gpu_w", "system_w", "psu_w", "heat_btu_h", "energy_kwh", "cost_usd"}) CHECK(j["power"].contains(k));
+    CHECK(j["speed"]["train_time_s"].get<double>() > 0);
+    CHECK(j["interconnect"]["alternative"]["link"] == "pcie5");   // the CLI adds the comparison
+    CHECK(j["config"]["train_tokens"] == 1e10);
+}
+
+TEST_CASE("links lists the link catalog", "[cli]") {
+    Result r = run_cli({"links"});
+    REQUIRE(r.code == 0);
+    for (const char* id : {"pcie4", "nvlink4", "infiniband-ndr", "ethernet-100g"}) CHECK(r.out.find(id) != std::string::npos);
+    r = run_cli({"links", "--json"});
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j.size() == gpusizer::test::catalog().links.size());
+    CHECK(j[0].contains("bandwidth_gb_per_s"));
+    CHECK(j[0].contains("latency_us"));
+}
+
+TEST_CASE("bad speed and power flags: exit 2, one line naming the flag", "[cli][errors]") {
+    struct Bad { std::vector<std::string> args; const char* mentions; };
+    const Bad cases[] = {
+        {{"estimate", "--model", "llama-3-8b", "--mfu", "high"}, "--mfu"},
+        {{"estimate", "--model", "llama-3-8b", "--mfu", "3"}, "mfu"},
+        {{"estimate", "--model", "llama-3-8b", "--link", "pcie9"}, "link"},
+        {{"estimate", "--model", "llama-3-8b", "--pue", "0.5"}, "pue"},
+        {{"estimate", "--model", "llama-3-8b", "--utilization", "-1"}, "utilization"},
+        {{"estimate", "--model", "llama-3-8b", "--train-tokens", "lots"}, "--train-tokens"},
+        {{"recommend", "--model", "llama-3-8b", "--budget", "cheap"}, "--budget"},
+        {{"recommend", "--model", "llama-3-8b", "--segment", "gaming"}, "segment"},
+        {{"recommend", "--model", "llama-3-8b", "--max-gpus", "0"}, "--max-gpus"},
+        {{"estimate", "--model", "llama-3-8b", "--budget", "100"}, "--budget"},   // a recommend flag
+    };
+    for (const Bad& b : cases) {
+        const Result r = run_cli(b.args);
+        INFO(b.args[3] << " -> " << r.err);
+        CHECK(r.code == cli::kExitBadInput);
+        CHECK(lines(r.err) == 1);
+        CHECK(r.err.find(b.mentions) != std::string::npos);
+    }
+}

@@ -1,6 +1,8 @@
 // test_config.cpp: the configuration JSON, the interface the CLI, the web API and links share.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "test_support.hpp"
 
 using namespace gpusizer;
@@ -109,4 +111,92 @@ TEST_CASE("bad configurations: one message naming the key and what is allowed", 
             CHECK(msg.find(b.also) != std::string::npos);
         }
     }
+}
+
+TEST_CASE("speed, interconnect and power keys parse, resolve and round-trip", "[config]") {
+    const Config c = config_from_json(R"({"model": "llama-3-70b", "mode": "train", "gpu": "h100-sxm", "gpus": 16,
+        "train_tokens": 1e12, "mfu": 0.4, "bandwidth_efficiency": 0.8, "utilization": 0.7, "pue": 1.2,
+        "usd_per_kwh": 0.09, "link": "nvlink4", "inter_node_link": "infiniband-hdr", "prompt_tokens": 1000,
+        "host_memory_bandwidth_gb_per_s": 204.8, "layer_overhead_us": 5})");
+    CHECK(c.train_tokens == 1e12);
+    CHECK(c.mfu == 0.4);
+    CHECK(c.bandwidth_efficiency == 0.8);
+    CHECK(c.utilization == 0.7);
+    CHECK(c.pue == 1.2);
+    CHECK(c.usd_per_kwh == 0.09);
+    CHECK(c.link == "nvlink4");
+    CHECK(c.inter_node_link == "infiniband-hdr");
+    CHECK(c.prompt_tokens == 1000);
+    CHECK(c.host_memory_bandwidth_gb_per_s == 204.8);
+    CHECK(c.layer_overhead_us == 5);
+    const Report r = run(c);
+    CHECK(r.interconnect.inter_node_link == "infiniband-hdr");
+    CHECK(r.speed.mfu == 0.4);
+    CHECK(r.power.pue == 1.2);
+    const Report again = run(config_from_json(config_to_json(r.config)));
+    CHECK(again.speed.train_time_s == Approx(r.speed.train_time_s));
+    CHECK(again.power.cost_usd == Approx(r.power.cost_usd));
+    // null takes the default, which the report resolves.
+    const Report d = run(config_from_json(R"({"model": "llama-3-8b", "mfu": null, "pue": null, "link": null})"));
+    CHECK(d.config.mfu == 0.5);
+    CHECK(d.config.pue == 1.0);
+    CHECK(d.config.link == "pcie4");
+    CHECK(d.config.usd_per_kwh == 0.15);
+    CHECK(d.config.utilization == 1.0);
+    CHECK(d.config.prompt_tokens == 4096);
+    // The resolved defaults read back exactly: the report's config fed back is the same config.
+    const Report l = run(config_from_json(R"({"model": "llama-3-70b", "weights": "q4_k_m", "gpus": 2})"));
+    CHECK(l.config.layer_overhead_us == 90);  // llama.cpp's per-layer overhead, not 89.99999999999999
+    CHECK(l.config.host_memory_bandwidth_gb_per_s == 76.8);
+    CHECK(config_to_json(config_from_json(config_to_json(l.config))) == config_to_json(l.config));
+}
+
+TEST_CASE("bad speed, interconnect and power values name the key", "[config][errors]") {
+    struct Bad { const char* json; const char* mentions; const char* also; };
+    const Bad cases[] = {
+        {R"({"model": "llama-3-8b", "train_tokens": -1})", "train_tokens", "between 0"},
+        {R"({"model": "llama-3-8b", "train_tokens": "1T"})", "train_tokens", "number"},
+        {R"({"model": "llama-3-8b", "train_tokens": 1e20})", "train_tokens", "between"},
+        {R"({"model": "llama-3-8b", "mfu": 0})", "mfu", "between"},
+        {R"({"model": "llama-3-8b", "mfu": 1.2})", "mfu", "between"},
+        {R"({"model": "llama-3-8b", "mfu": "45%"})", "mfu", "number"},
+        {R"({"model": "llama-3-8b", "bandwidth_efficiency": 2})", "bandwidth_efficiency", "between"},
+        {R"({"model": "llama-3-8b", "bandwidth_efficiency": [0.8]})", "bandwidth_efficiency", "number"},
+        {R"({"model": "llama-3-8b", "link": 4})", "link", "string"},
+        {R"({"model": "llama-3-8b", "inter_node_link": false})", "inter_node_link", "string"},
+        {R"({"model": "llama-3-8b", "prompt_tokens": -5})", "prompt_tokens", "between"},
+        {R"({"model": "llama-3-8b", "prompt_tokens": 10.5})", "prompt_tokens", "integer"},
+        {R"({"model": "llama-3-8b", "host_memory_bandwidth_gb_per_s": 0})", "host_memory_bandwidth_gb_per_s", "between"},
+        {R"({"model": "llama-3-8b", "layer_overhead_us": -1})", "layer_overhead_us", "between"},
+    };
+    for (const Bad& b : cases) {
+        INFO(b.json);
+        try {
+            (void)config_from_json(b.json);
+            FAIL("accepted");
+        } catch (const Error& e) {
+            CHECK(std::string(e.what()).find(b.mentions) != std::string::npos);
+            CHECK(std::string(e.what()).find(b.also) != std::string::npos);
+        }
+    }
+    // Checks that need the catalog or the resolved context happen in estimate().
+    Config c = config("llama-3-8b");
+    c.link = "pcie9";
+    CHECK_THROWS_WITH(run(c), Catch::Contains("link") && Catch::Contains("pcie5"));
+    c.link.clear();
+    c.context = 2048;
+    c.prompt_tokens = 4096;
+    CHECK_THROWS_WITH(run(c), Catch::Contains("prompt_tokens") && Catch::Contains("2048"));
+    c.prompt_tokens = 0;
+    c.mfu = -0.5;
+    CHECK_THROWS_WITH(run(c), Catch::Contains("mfu"));
+    c.mfu = 0;
+    c.bandwidth_efficiency = std::nan("");
+    CHECK_THROWS_WITH(run(c), Catch::Contains("bandwidth_efficiency"));
+    c.bandwidth_efficiency = 0;
+    c.train_tokens = -3;
+    CHECK_THROWS_WITH(run(c), Catch::Contains("train_tokens"));
+    c.train_tokens = 0;
+    c.host_memory_bandwidth_gb_per_s = -1;
+    CHECK_THROWS_WITH(run(c), Catch::Contains("host_memory_bandwidth_gb_per_s"));
 }

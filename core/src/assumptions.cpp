@@ -87,6 +87,56 @@ std::vector<Assumption> assumptions(const Report& r) {
             if (f.key != "measured_cuda_context_bytes" && f.key != "memory_total_mib")
                 add("measured " + f.key, fmt("%.4g ", f.measured) + f.unit + (f.datasheet > 0 ? fmt(" (datasheet %.4g)", f.datasheet) : ""),
                     measured_source(f));
+
+    // Speed.
+    const SpeedReport& sp = r.speed;
+    add("compute_precision",
+        std::string(sp.compute_precision) + (sp.native ? "" : " (" + std::string(sp.compute_precision_requested) + " not native)") +
+            fmt(", %.1f TFLOPS dense", sp.peak_flops / 1e12) + (sp.tensor_cores ? "" : ", no tensor cores"),
+        "tensor-core precisions per architecture (NVIDIA Volta..Blackwell and AMD CDNA whitepapers); weight-only formats compute in "
+        "16-bit; llama.cpp's F16 GEMMs accumulate in FP16 (GeForce: the FP16-accumulate rate)");
+    if (c.mode == Mode::inference) {
+        add("bandwidth_efficiency", fmt("%.2f of memory bandwidth in decode", c.bandwidth_efficiency),
+            c.runtime == Runtime::llama_cpp
+                ? "llama.cpp: fitted to llama-bench tg512 of Llama 3 8B Q4_K_M and F16 on RTX 4090/3090 (XiongjieDai "
+                  "GPU-Benchmarks-on-LLM-Inference): 0.89-0.97"
+                : "gpt-fast Llama-2-7B on A100-80GB: bf16 1,397 GB/s (0.69 of 2,039; 0.82 of what its 330 W cap allows), int8 0.52, "
+                  "int4 0.42: 0.75 for 16-bit weights, 0.6 quantized");
+        add("layer_overhead", fmt("%.0f us per layer per forward", c.layer_overhead_us),
+            c.runtime == Runtime::llama_cpp ? "llama.cpp kernel launches and syncs, fitted with the bandwidth efficiency: 91-97 us"
+                                            : "none assumed: vLLM replays CUDA graphs, gpt-fast compiles them (eager transformers is slower)");
+        add("decode_kv_length", fmt("%.0f tokens on average", (double(c.prompt_tokens) + double(c.context)) / 2.0),
+            "decode runs from the end of the prompt (prompt_tokens, default half the context) to the end of the context");
+        add("prefill_mfu", fmt("%.2f of the dense tensor peak", c.mfu),
+            "llama.cpp F16 pp512 on RTX 4090 / 3090: 0.46 / 0.50 of the FP16-accumulate peak (XiongjieDai)");
+        if (sp.offload.active)
+            add("host_memory_bandwidth", fmt("%.1f GB/s, 68%% reached", c.host_memory_bandwidth_gb_per_s),
+                "dual-channel DDR5-4800 = 2 x 8 B x 4.8 GT/s; llama.cpp CPU decode reaches 68% (13900K, DDR5-6400, llama.cpp #34)");
+    } else {
+        add("mfu", fmt("%.2f of the dense tensor peak on the executed FLOPs", c.mfu),
+            "PaLM 46.2% (540B), Llama 3 405B 38-43%, Megatron-LM 52% (1T): 0.45; bubble and exposed communication added on top");
+        add("training_flops", "6N + 12 L H Q s per token (LoRA 4N + ...); selective recompute + the attention core, full + a forward (8N)",
+            "PaLM appendix B (Chowdhery et al. 2022); Korthikanti et al. 2022 for recomputation");
+    }
+    // Interconnect.
+    const InterconnectReport& ic = r.interconnect;
+    if (c.gpus > 1 && !ic.link.empty()) {
+        add("link", ic.link + fmt(", %.1f GB/s per direction", ic.link_bandwidth_bytes_per_s / 1e9) +
+                        (ic.nodes > 1 ? ", " + std::to_string(ic.nodes) + " nodes over " + ic.inter_node_link : std::string()),
+            "assets/links.json; the GPU's own link unless `link` says otherwise");
+        add("bus_bandwidth", "0.78 of the link's bandwidth per direction",
+            "nccl-tests all_reduce on 8x A100: 235 of 300 GB/s (stas00 ml-engineering); NCCL caps sm80 rings at 235");
+        add("collective_latency", "ring: 3.6 us (LL) / 8.4 us (Simple) + per-step link latency; the faster protocol",
+            "NVIDIA/nccl src/graph/tuning.cc baseLat and hwLat (NVLink .47/3.4, PCIe 1.0/5.7, network 2.7/9.6 us)");
+    }
+    // Power.
+    const PowerReport& pw = r.power;
+    add("power", fmt("board power x GPUs x %.2f utilization + host", pw.utilization) + fmt(", PUE %.2f", pw.pue),
+        "host: 450 W per desktop (Intel ATX 3.0 example: CPU 300 + 150 W), 575 W per GPU in HGX/OAM nodes (DGX H100: 10.2 kW - 8 x 700 W); "
+        "PUE 1.58 in data centers (Uptime Institute 2023), else 1");
+    add("psu", "desktops: max(sustained, (3 x GPU + rest) / 2); servers: maximum system power",
+        "PCIe CEM 5.0: GPU excursions to 3x for 100 us; ATX 3.0: PSU carries 200% for 100 us (Intel: 300 W GPU -> 750 W PSU)");
+    add("electricity", fmt("$%.3f per kWh", c.usd_per_kwh), "EIA Electricity Monthly Update: US residential average 15.45 c/kWh (January 2024)");
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gpusizer/error.hpp"
+#include "interconnect.hpp"
 
 namespace gpusizer {
 
@@ -12,6 +13,20 @@ double Gpu::capacity_bytes() const {
     // else the nominal size; Apple unified memory: the share Metal lets the GPU wire.
     const double bytes = memory_total_mib > 0 ? memory_total_mib * 1024.0 * 1024.0 : memory_gib * 1024.0 * 1024.0 * 1024.0;
     return bytes * gpu_memory_fraction;
+}
+
+std::string_view scope_name(LinkScope s) { return s == LinkScope::intra_node ? "intra-node" : "inter-node"; }
+
+std::string_view kind_name(LinkKind k) {
+    switch (k) {
+        case LinkKind::pcie: return "pcie";
+        case LinkKind::nvlink: return "nvlink";
+        case LinkKind::nvlink_bridge: return "nvlink-bridge";
+        case LinkKind::infinity_fabric: return "infinity-fabric";
+        case LinkKind::infiniband: return "infiniband";
+        case LinkKind::ethernet: return "ethernet";
+    }
+    return "?";
 }
 
 std::string_view segment_name(Segment s) {
@@ -33,6 +48,41 @@ void Catalog::reindex() {
         model_index_.emplace(models[i].arch.id, i);
     }
     for (std::size_t i = 0; i < gpus.size(); ++i) gpu_index_.emplace(gpus[i].id, i);
+    // The default links of each GPU, resolved once: estimates then never compare strings for them.
+    gpu_links_.clear();
+    for (const Gpu& g : gpus) gpu_links_.push_back(link_slots(g));
+}
+
+Catalog::LinkSlots Catalog::link_slots(const Gpu& g) const {
+    LinkSlots s;
+    const detail::DefaultLinkIds d = detail::default_link_ids(g);
+    auto index = [&](const char* id) -> int {
+        if (!id) return -1;
+        for (std::size_t i = 0; i < links.size(); ++i)
+            if (links[i].id == id) return int(i);
+        return -1;
+    };
+    s.intra = index(d.intra);
+    s.pcie = index(d.pcie);
+    s.inter = index(d.inter);
+    s.alternative = index(d.alternative);
+    s.hypothetical = d.alternative_hypothetical;
+    s.scale_out = d.scale_out;
+    return s;
+}
+
+GpuLinks Catalog::default_links(const Gpu& g) const {
+    const bool cached = gpu_links_.size() == gpus.size() && !gpus.empty() && &g >= gpus.data() && &g < gpus.data() + gpus.size();
+    const LinkSlots s = cached ? gpu_links_[std::size_t(&g - gpus.data())] : link_slots(g);
+    auto at = [&](int i) -> const Link* { return i >= 0 && std::size_t(i) < links.size() ? &links[std::size_t(i)] : nullptr; };
+    GpuLinks out;
+    out.intra = at(s.intra);
+    out.pcie = at(s.pcie);
+    out.inter = at(s.inter);
+    out.alternative = at(s.alternative);
+    out.alternative_hypothetical = s.hypothetical;
+    out.scale_out = s.scale_out;
+    return out;
 }
 
 const CatalogModel* Catalog::find_model(std::string_view id) const {
@@ -44,6 +94,24 @@ const CatalogModel* Catalog::find_model(std::string_view id) const {
     for (const auto& m : models)
         if (m.arch.id == id) return &m;
     return nullptr;
+}
+
+const Link* Catalog::find_link(std::string_view id) const {
+    for (const auto& l : links)   // a dozen entries: a scan beats a hash here
+        if (l.id == id) return &l;
+    return nullptr;
+}
+
+std::string Catalog::link_ids() const {
+    std::string out;
+    for (const auto& l : links) out += (out.empty() ? "" : ", ") + l.id;
+    return out;
+}
+
+const Link& Catalog::link(std::string_view id, const char* key) const {
+    if (const Link* l = find_link(id)) return *l;
+    if (links.empty()) throw Error(key, "the catalog has no links (assets/links.json was not loaded)");
+    throw Error(key, "unknown link '" + std::string(id) + "'; allowed: " + link_ids() + " (`gpusizer links` lists them)");
 }
 
 const Gpu* Catalog::find_gpu(std::string_view id) const {

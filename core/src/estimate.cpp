@@ -19,6 +19,7 @@
 
 #include "estimate_internal.hpp"
 #include "gpusizer/error.hpp"
+#include "performance.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
 
@@ -42,6 +43,13 @@ constexpr int kMaxGpus = 1 << 16;
 constexpr int kMaxBatch = 1 << 20;
 
 bool is_training(Mode m) { return m != Mode::inference; }
+
+// An efficiency or share: (0, 1], or 0 for "the default" where that is allowed.
+void check_fraction(double v, const char* key, bool zero_is_default) {
+    if (zero_is_default && v == 0) return;
+    if (!(v > 0.0 && v <= 1.0))
+        throw Error(key, std::string("must be in (0, 1]") + (zero_is_default ? " (0 = the default)" : "") + ", got " + std::to_string(v));
+}
 
 void check_range(long long v, long long lo, long long hi, const char* key) {
     if (v < lo || v > hi)
@@ -185,7 +193,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     r.counts = cached ? r.catalog_model->counts : count_params(*r.arch);
     r.gguf = cached ? r.catalog_model->gguf : gguf_traits(*r.arch);
     r.total_params = r.counts.total();
-    r.scale = r.arch->num_parameters_override > 0 ? r.arch->num_parameters_override / r.counts.total() : 1.0;
+    r.scale = r.arch->num_parameters_override > 0 ? r.arch->num_parameters_override / r.total_params : 1.0;
     const Gpu& gpu = catalog.gpu(c.gpu);
     r.gpu = &gpu;
 
@@ -199,6 +207,24 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     if (!(c.gpu_memory_utilization > 0.0 && c.gpu_memory_utilization <= 1.0))
         throw Error("gpu_memory_utilization", "must be in (0, 1], got " + std::to_string(c.gpu_memory_utilization));
     if (c.lora_targets == 0) throw Error("lora_targets", "must name at least one module");
+    check_fraction(c.mfu, "mfu", true);
+    check_fraction(c.bandwidth_efficiency, "bandwidth_efficiency", true);
+    check_fraction(c.utilization, "utilization", false);
+    if (!(c.train_tokens >= 0 && c.train_tokens <= 1e16))
+        throw Error("train_tokens", "must be between 0 and 1e16 tokens, got " + std::to_string(c.train_tokens));
+    if (!(c.pue == 0 || (c.pue >= 1.0 && c.pue <= 3.0)))
+        throw Error("pue", "must be between 1 and 3 (1.0 = no cooling overhead, 1.58 = average data center), got " + std::to_string(c.pue));
+    if (!(c.usd_per_kwh >= 0 && c.usd_per_kwh <= 10))
+        throw Error("usd_per_kwh", "must be between 0 and 10 USD per kWh, got " + std::to_string(c.usd_per_kwh));
+    if (!(c.layer_overhead_us == -1 || (c.layer_overhead_us >= 0 && c.layer_overhead_us <= 1e5)))
+        throw Error("layer_overhead_us", "must be between 0 and 100000 us (or -1 for the runtime's default), got " +
+                                             std::to_string(c.layer_overhead_us));
+    if (!(c.host_memory_bandwidth_gb_per_s >= 0 && c.host_memory_bandwidth_gb_per_s <= 1e4))
+        throw Error("host_memory_bandwidth_gb_per_s", "must be between 0 (default) and 10000 GB/s, got " +
+                                                      std::to_string(c.host_memory_bandwidth_gb_per_s));
+    r.catalog = &catalog;
+    if (!c.link.empty()) r.link = &catalog.link(c.link, "link");
+    if (!c.inter_node_link.empty()) r.inter_node_link = &catalog.link(c.inter_node_link, "inter_node_link");
 
     if (rc.weights.empty()) rc.weights = c.mode == Mode::qlora ? "nf4" : "bf16";
     r.wf = &weight_format(rc.weights);
@@ -208,6 +234,9 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
         const long long trained = r.arch->max_context > 0 ? r.arch->max_context : kDefaultContext;
         rc.context = std::min(kDefaultContext, trained);
     }
+    if (c.prompt_tokens < 0 || c.prompt_tokens > rc.context)
+        throw Error("prompt_tokens", "must be between 0 (default: half the context) and the context, " + std::to_string(rc.context) +
+                                         " tokens, got " + std::to_string(c.prompt_tokens));
     if (rc.recompute == Recompute::automatic) {
         // PEFT's prepare_model_for_kbit_training turns gradient checkpointing on by default
         // (use_gradient_checkpointing=True); other modes start without recomputation.
@@ -348,6 +377,7 @@ LayerSplit to_split(const ModelArch& a, const LayerParams& p, const ClassParams&
                         c.mlp_up * b.mlp_up + c.mlp_down * b.mlp_down + c.sh_up * b.sh_up + c.sh_down * b.sh_down +
                         c.ex_up * b.ex_up + c.ex_down * b.ex_down + c.router * b.router + c.small * b.small;
     s.weight_bytes = bits / 8.0;
+    s.expert_weight_bytes = (c.ex_up * b.ex_up + c.ex_down * b.ex_down) / 8.0;
     return s;
 }
 
@@ -446,15 +476,17 @@ void build_variants(Resolved& r) {
     for (LayerVariant& v : r.variants) {
         const LayerParams& p = r.counts.layer(a, v.rep);
         const ClassBits bits = class_bits(r, v.rep);
-        v.on_gpu = to_split(a, p, split_params(a, p, r.par.tp, r.par.ep), bits);
+        // Without tensor or expert parallelism a GPU holds whole layers: one split serves both.
+        const bool whole_layers = r.par.tp == 1 && r.par.ep == 1;
         v.whole = to_split(a, p, split_params(a, p, 1, 1), bits);
-        v.kv_values_gpu = kv_values_per_token(r, v.rep, true);
+        v.on_gpu = whole_layers ? v.whole : to_split(a, p, split_params(a, p, r.par.tp, r.par.ep), bits);
         v.kv_values_whole = kv_values_per_token(r, v.rep, false);
+        v.kv_values_gpu = r.par.tp == 1 ? v.kv_values_whole : kv_values_per_token(r, v.rep, true);
         v.inference_elements = inference_elements_per_token(r, v.rep);
         v.lora_params = lora ? lora_layer_params(r, v.rep) : 0.0;
     }
-    r.edges = edge_weights(r, r.par.tp);
     r.edges_whole = edge_weights(r, 1);
+    r.edges = r.par.tp == 1 ? r.edges_whole : edge_weights(r, r.par.tp);
 }
 
 EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
@@ -725,6 +757,8 @@ struct Stage {
     double host = 0;
     double act_per_layer = 0;
     double outside_budget = 0;  // vLLM: bytes outside gpu_memory_utilization (context, graphs)
+    double layer_bytes = 0;     // the stage's layer weights and KV cache
+    double expert_bytes = 0;    // the stage's routed-expert weights
 };
 
 bool is_large_vllm_gpu(const Gpu& g) {
@@ -732,7 +766,8 @@ bool is_large_vllm_gpu(const Gpu& g) {
     return g.capacity_bytes() >= 70.0 * kGiB && g.id.find("a100") == std::string::npos;
 }
 
-Stage stage_estimate(const Resolved& r, int s, const std::array<double, kMaxVariants>& train_bytes,
+// Inlined into compute(), the hot loop of every estimate and sweep point (stage_sums() copies it).
+[[gnu::always_inline]] inline Stage stage_estimate(const Resolved& r, int s, const std::array<double, kMaxVariants>& train_bytes,
                      const std::array<double, kMaxVariants>& train_full) {
     const ModelArch& a = *r.arch;
     const Config& c = r.config;
@@ -752,6 +787,7 @@ Stage stage_estimate(const Resolved& r, int s, const std::array<double, kMaxVari
         const double n = counts[v];
         st.params += n * lv.on_gpu.params;
         m.weights += n * lv.on_gpu.weight_bytes;
+        st.expert_bytes += n * lv.on_gpu.expert_weight_bytes;
         trainable += n * lv.lora_params / r.par.tp;
         per_token = std::max(per_token, lv.inference_elements);
         if (!r.training) {
@@ -760,6 +796,8 @@ Stage stage_estimate(const Resolved& r, int s, const std::array<double, kMaxVari
             m.kv_cache += n * double(c.batch) * bytes * double(kv_cached_tokens(r, lv.rep, c.context));
         }
     }
+    st.layer_bytes = m.weights * r.scale + m.kv_cache;
+    st.expert_bytes *= r.scale;
     const EdgeWeights& e = r.edges;
     if (first) {
         st.params += e.embedding_params + e.positions_params;
@@ -986,11 +1024,70 @@ Totals compute(const Resolved& r) {
     return t;
 }
 
-Report estimate_resolved(const Resolved& r) {
+StageSums stage_sums(const Resolved& r) {
+    std::array<double, kMaxVariants> train_bytes{}, train_full{};
+    if (r.training) {
+        for (std::size_t v = 0; v < r.variants.size(); ++v) {
+            train_bytes[v] = train_layer_bytes(r, r.variants[v].rep, r.config.recompute);
+            train_full[v] = r.config.recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
+        }
+    }
+    StageSums out;
+    for (int s = 0; s < r.par.pp; ++s) {
+        const Stage st = stage_estimate(r, s, train_bytes, train_full);
+        out.total += st.parts.total();
+        out.layer_bytes += st.layer_bytes;
+        out.expert_bytes += st.expert_bytes;
+    }
+    return out;
+}
+
+// What a user should know about the memory figures (string building only when one fires).
+[[gnu::noinline]] void memory_warnings(const Resolved& r, Report& rep, double capacity, double outside) {
     const ModelArch& a = *r.arch;
-    const Config& c = r.config;
+    const Config& c = rep.config;
+    rep.warnings = c.model.import_warnings;
+    auto gib = [](double b) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.2f GiB", b / kGiB);
+        return std::string(buf);
+    };
+    if (a.max_context > 0 && c.context > a.max_context)
+        rep.warnings.push_back("context " + std::to_string(c.context) + " exceeds " + rep.model_name +
+                               "'s trained maximum of " + std::to_string(a.max_context) +
+                               " tokens: memory is estimated, quality past it is not guaranteed");
+    if (a.kind == ArchKind::encoder) rep.warnings.push_back(rep.model_name + " is encoder-only: no KV cache");
+    if (a.mla && r.runtime == Runtime::pytorch && !r.training)
+        rep.warnings.push_back("transformers caches MLA keys and values decompressed (" +
+                               gib(rep.kv_bytes_per_token * 1024.0) +
+                               " per 1k tokens); vLLM, SGLang and llama.cpp cache the compressed latent");
+    if (r.runtime == Runtime::vllm) {
+        const double headroom = (1.0 - c.gpu_memory_utilization) * capacity;
+        if (outside > headroom)
+            rep.warnings.push_back("vLLM keeps the CUDA context and CUDA graphs (" + gib(outside) +
+                                   ") outside gpu_memory_utilization, which leaves only " + gib(headroom) +
+                                   ": lower gpu_memory_utilization or run with --enforce-eager");
+        if (!c.flash_attention) rep.warnings.push_back("vLLM always uses its own paged/flash attention: flash_attention=false is ignored");
+        if (!r.training && rep.kv_capacity_tokens < double(c.context))
+            rep.warnings.push_back("vLLM refuses to start when its KV pool (" + std::to_string((long long)rep.kv_capacity_tokens) +
+                                   " tokens) cannot hold one full context of " + std::to_string(c.context) + " tokens");
+    }
+    if (r.runtime == Runtime::none)
+        rep.warnings.push_back("runtime none counts the model's tensors only; a real runtime adds its CUDA context and buffers (0.3-2 GiB)");
+    if (r.gpu->vendor == "apple" && r.runtime == Runtime::pytorch && r.training)
+        rep.warnings.push_back("training on Apple GPUs runs through PyTorch MPS: bitsandbytes and DeepSpeed are not available there");
+    if (c.zero > 0 && r.par.dp == 1)
+        rep.warnings.push_back("ZeRO shards over data-parallel ranks; with dp = 1 it saves nothing");
+}
+
+Report estimate_resolved(const Resolved& r, Config* give) {
+    const ModelArch& a = *r.arch;
     Report rep;
-    rep.config = c;
+    // The report keeps the resolved configuration; read it from there from now on (`give` may be
+    // r's own, moved out: nothing after resolve() reads r.config's strings).
+    if (give) rep.config = std::move(*give);
+    else rep.config = r.config;
+    const Config& c = rep.config;
     rep.parallel = r.par;
     rep.model_name = r.catalog_model ? a.name : (a.name.empty() ? std::string("custom model") : a.name);
     rep.gpu_name = r.gpu->name;
@@ -1025,46 +1122,49 @@ Report estimate_resolved(const Resolved& r) {
     rep.kv_capacity_tokens = t.kv_capacity_tokens;
     const double capacity = t.capacity, outside = t.outside_budget;
 
-    // Warnings a user should see.
-    rep.warnings = c.model.import_warnings;
-    auto gib = [](double b) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.2f GiB", b / kGiB);
-        return std::string(buf);
-    };
-    if (a.max_context > 0 && c.context > a.max_context)
-        rep.warnings.push_back("context " + std::to_string(c.context) + " exceeds " + rep.model_name +
-                               "'s trained maximum of " + std::to_string(a.max_context) +
-                               " tokens: memory is estimated, quality past it is not guaranteed");
-    if (a.kind == ArchKind::encoder) rep.warnings.push_back(rep.model_name + " is encoder-only: no KV cache");
-    if (a.mla && r.runtime == Runtime::pytorch && !r.training)
-        rep.warnings.push_back("transformers caches MLA keys and values decompressed (" +
-                               gib(rep.kv_bytes_per_token * 1024.0) +
-                               " per 1k tokens); vLLM, SGLang and llama.cpp cache the compressed latent");
-    if (r.runtime == Runtime::vllm) {
-        const double headroom = (1.0 - c.gpu_memory_utilization) * capacity;
-        if (outside > headroom)
-            rep.warnings.push_back("vLLM keeps the CUDA context and CUDA graphs (" + gib(outside) +
-                                   ") outside gpu_memory_utilization, which leaves only " + gib(headroom) +
-                                   ": lower gpu_memory_utilization or run with --enforce-eager");
-        if (!c.flash_attention) rep.warnings.push_back("vLLM always uses its own paged/flash attention: flash_attention=false is ignored");
-        if (!r.training && rep.kv_capacity_tokens < double(c.context))
-            rep.warnings.push_back("vLLM refuses to start when its KV pool (" + std::to_string((long long)rep.kv_capacity_tokens) +
-                                   " tokens) cannot hold one full context of " + std::to_string(c.context) + " tokens");
-    }
-    if (r.runtime == Runtime::none)
-        rep.warnings.push_back("runtime none counts the model's tensors only; a real runtime adds its CUDA context and buffers (0.3-2 GiB)");
-    if (r.gpu->vendor == "apple" && r.runtime == Runtime::pytorch && r.training)
-        rep.warnings.push_back("training on Apple GPUs runs through PyTorch MPS: bitsandbytes and DeepSpeed are not available there");
-    if (c.zero > 0 && r.par.dp == 1)
-        rep.warnings.push_back("ZeRO shards over data-parallel ranks; with dp = 1 it saves nothing");
+    // Speed, communication and power: arithmetic on what is resolved above.
+    // (The same configuration over the other kind of link is alternative_link()'s job: it costs a
+    // second evaluation that an estimate, called thousands of times by sweeps and UIs, skips.)
+    const PerfInputs in = perf_inputs(r);
+    const Fabric fabric = fabric_of(r);
+    PerfOut po{rep.interconnect, rep.speed, rep.power};
+    evaluate_performance(r, in, t, fabric, po);
+    rep.config.mfu = po.mfu;
+    rep.config.bandwidth_efficiency = po.bandwidth_efficiency;
+    rep.config.pue = po.pue;
+    rep.config.link = fabric.intra ? fabric.intra->id : std::string();
+    rep.config.inter_node_link = fabric.inter ? fabric.inter->id : std::string();
+    rep.config.prompt_tokens = (long long)in.prompt_tokens;
+    rep.config.host_memory_bandwidth_gb_per_s = po.host_bandwidth / 1e9;
+    // The default goes back in whole nanoseconds so that 90e-6 s reads 90, not 89.99999999999999.
+    if (rep.config.layer_overhead_us < 0) rep.config.layer_overhead_us = std::round(po.layer_overhead * 1e9) / 1e3;
+
+    memory_warnings(r, rep, capacity, outside);
+    performance_warnings(r, rep);
     return rep;
 }
 
 }  // namespace detail
 
+LinkTimes alternative_link(const Config& config, const Catalog& catalog) {
+    LinkTimes lt;
+    const detail::Resolved r = detail::resolve(config, catalog);
+    if (r.config.gpus < 2 || catalog.links.empty()) return lt;
+    const detail::Fabric fabric = detail::fabric_of(r);
+    const detail::Fabric alt = detail::alternative_fabric(*r.gpu, catalog, fabric);
+    if (alt.levels == 0 || !alt.intra) return lt;
+    const detail::Totals t = detail::compute(r);
+    const detail::PerfInputs in = detail::perf_inputs(r);
+    detail::PerfBuffers buf;
+    detail::evaluate_performance(r, in, t, fabric, buf.out, detail::EvalLevel::numbers, nullptr, &alt, &lt);
+    lt.link = alt.intra->id;
+    lt.hypothetical = alt.hypothetical;
+    return lt;
+}
+
 Report estimate(const Config& config, const Catalog& catalog) {
-    return detail::estimate_resolved(detail::resolve(config, catalog));
+    detail::Resolved r = detail::resolve(config, catalog);
+    return detail::estimate_resolved(r, &r.config);
 }
 
 }  // namespace gpusizer

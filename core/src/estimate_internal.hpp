@@ -21,6 +21,7 @@ struct LayerSplit {
     double params = 0;
     double active_params = 0;
     double weight_bytes = 0;
+    double expert_weight_bytes = 0;   // the routed experts' part of weight_bytes (all of them)
 };
 
 // Embedding, head and the tensors outside the layers, on one GPU.
@@ -75,6 +76,9 @@ struct Resolved {
     std::vector<std::uint16_t> stage_counts;   // [stage * kMaxVariants + v]: layers of variant v in the stage
     EdgeWeights edges;                      // after tp
     EdgeWeights edges_whole;                // no split
+    const Link* link = nullptr;             // config.link resolved (nullptr = the GPU's own)
+    const Link* inter_node_link = nullptr;  // config.inter_node_link resolved (nullptr = default)
+    const Catalog* catalog = nullptr;       // for the GPUs' default links
 };
 
 Resolved resolve(const Config& config, const Catalog& catalog);
@@ -121,7 +125,17 @@ struct Totals {
 };
 Totals compute(const Resolved& r);
 
+// Sums over the pipeline stages of one tensor-parallel rank, for llama.cpp's partial offload
+// (computed only when a model does not fit).
+struct StageSums {
+    double total = 0;          // everything on the GPUs of one replica / tp
+    double layer_bytes = 0;    // the layers' weights and KV cache
+    double expert_bytes = 0;   // the routed experts' weights
+};
+StageSums stage_sums(const Resolved& r);
+
 // The whole report for an already resolved configuration.
-Report estimate_resolved(const Resolved& r);
+// `give`: a configuration the report may take over instead of copying r.config (r's own).
+Report estimate_resolved(const Resolved& r, Config* give = nullptr);
 
 }  // namespace gpusizer::detail

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "estimate_internal.hpp"
+#include "gpusizer/compute.hpp"
+#include "performance.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/estimate.hpp"
 #include "gpusizer/precision.hpp"
@@ -99,16 +101,34 @@ FitReport fit(const Config& config, const Catalog& catalog) {
     return out;
 }
 
-std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int max_gpus) {
+std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int max_gpus, const std::vector<std::string>& formats) {
     if (max_gpus < 1 || max_gpus > 4096) throw Error("max_gpus", "must be between 1 and 4096");
     if (catalog.gpus.empty()) throw Error("gpu", "the catalog has no GPUs");
-    const auto& formats = weight_formats();
+    const auto& all = weight_formats();
+    std::vector<std::size_t> chosen;
+    if (formats.empty()) {
+        for (std::size_t f = 0; f < all.size(); ++f) chosen.push_back(f);
+    } else {
+        for (const std::string& id : formats) {
+            const WeightFormat& wf = weight_format(id);   // throws Error("weights", ...) for an unknown id
+            chosen.push_back(std::size_t(&wf - all.data()));
+        }
+    }
     std::vector<SweepPoint> out;
-    out.reserve(catalog.gpus.size() * std::size_t(max_gpus) * formats.size());
-    for (std::size_t f = 0; f < formats.size(); ++f) {
+    out.reserve(catalog.gpus.size() * std::size_t(max_gpus) * chosen.size());
+    // The fabric of each GPU depends only on the GPU and the configuration's link choice.
+    std::vector<detail::Fabric> fabrics;
+    std::vector<ComputeChoice> choices(catalog.gpus.size());   // per GPU, for the current format and runtime
+    // One set of report buffers for every point: evaluate_performance() writes each number read
+    // below on every call (the mode, hence the branch it takes, is the same for the whole sweep).
+    detail::PerfBuffers buf;
+    detail::PerfOut& po = buf.out;
+    for (std::size_t f : chosen) {
+        bool have_choices = false;
+        Runtime choices_runtime = Runtime::automatic;
         for (int n = 1; n <= max_gpus; ++n) {
             Config c = base;
-            c.weights = std::string(formats[f].id);
+            c.weights = std::string(all[f].id);
             c.gpus = n;
             c.gpu = catalog.gpus.front().id;
             detail::Resolved r;
@@ -118,6 +138,8 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
             } catch (const Error& e) {
                 model_error = e.what();
             }
+            detail::PerfInputs in;
+            if (model_error.empty()) in = detail::perf_inputs(r);
             for (std::size_t g = 0; g < catalog.gpus.size(); ++g) {
                 SweepPoint p;
                 p.gpu = int(g);
@@ -132,9 +154,14 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
                     if (!model_error.empty()) {   // the first GPU refused the runtime: resolve on this one
                         c.gpu = catalog.gpus[g].id;
                         r = detail::resolve(c, catalog);
+                        in = detail::perf_inputs(r);
                         model_error.clear();
                     }
                     detail::bind_gpu(r, catalog.gpus[g]);
+                    if (fabrics.empty()) {
+                        fabrics.reserve(catalog.gpus.size());
+                        for (const Gpu& gpu : catalog.gpus) fabrics.push_back(detail::make_fabric(gpu, catalog, r.link, r.inter_node_link));
+                    }
                     const detail::Totals t = detail::compute(r);
                     p.valid = true;
                     p.fits = t.fits;
@@ -143,6 +170,20 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
                     p.kv_capacity_tokens = t.kv_capacity_tokens;
                     p.per_gpu = t.per_gpu;
                     p.parallel = r.par;
+                    if (!have_choices || choices_runtime != r.runtime) {
+                        for (std::size_t k = 0; k < catalog.gpus.size(); ++k) choices[k] = compute_choice(catalog.gpus[k], all[f], r.runtime);
+                        have_choices = true;
+                        choices_runtime = r.runtime;
+                    }
+                    detail::evaluate_performance(r, in, t, fabrics[g], po, detail::EvalLevel::numbers, &choices[g]);
+                    p.decode_tokens_per_s = po.speed.decode_tokens_per_s;
+                    p.train_tokens_per_s = po.speed.train_tokens_per_s;
+                    p.system_w = po.power.system_w;
+                    p.psu_w = po.power.psu_w;
+                    p.price_known = po.power.hardware_price_known;
+                    p.price_usd = po.power.hardware_usd;
+                    p.nodes = po.interconnect.nodes;
+                    p.gpus_per_node = fabrics[g].levels > 0 ? fabrics[g].node_size : n;
                 } catch (const Error& e) {
                     p.error = e.what();
                 }

@@ -17,6 +17,7 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/io.hpp"
 #include "gpusizer/precision.hpp"
+#include "gpusizer/recommend.hpp"
 #include "json_internal.hpp"
 #include "measured_json.hpp"
 
@@ -234,7 +235,58 @@ CatalogModel model_from_json(const json& e, const std::string& ctx) {
     return m;
 }
 
+Link link_from_json(const json& e, const std::string& ctx) {
+    Obj o(e, ctx);
+    o.only({"id", "name", "kind", "scope", "bandwidth_gb_per_s", "bidirectional_gb_per_s", "latency_us", "latency_large_us",
+            "gpus_per_node", "busbw_efficiency", "note", "sources", "unverified"});
+    Link l;
+    l.id = o.str("id");
+    if (!valid_id(l.id)) o.fail("id", "must be lower-case kebab-case (a-z, 0-9, '-', '.'), got '" + l.id + "'");
+    l.name = o.str("name");
+    const std::string kind = o.str("kind");
+    bool known_kind = false;
+    for (LinkKind k : {LinkKind::pcie, LinkKind::nvlink, LinkKind::nvlink_bridge, LinkKind::infinity_fabric, LinkKind::infiniband,
+                       LinkKind::ethernet})
+        if (kind == kind_name(k)) {
+            l.kind = k;
+            known_kind = true;
+        }
+    if (!known_kind) o.fail("kind", "must be pcie, nvlink, nvlink-bridge, infinity-fabric, infiniband or ethernet, got '" + kind + "'");
+    const std::string scope = o.str("scope");
+    if (scope == "intra-node") l.scope = LinkScope::intra_node;
+    else if (scope == "inter-node") l.scope = LinkScope::inter_node;
+    else o.fail("scope", "must be intra-node or inter-node, got '" + scope + "'");
+    l.bandwidth_gb_per_s = o.num("bandwidth_gb_per_s", 0.1, 1e5);
+    l.bidirectional_gb_per_s = o.num("bidirectional_gb_per_s", 0.1, 2e5);
+    if (l.bidirectional_gb_per_s < l.bandwidth_gb_per_s)
+        o.fail("bidirectional_gb_per_s", "must be at least bandwidth_gb_per_s (one direction)");
+    l.latency_us = o.num("latency_us", 0.001, 1e4);
+    l.latency_large_us = o.num("latency_large_us", 0.001, 1e4);
+    l.gpus_per_node = int(o.num("gpus_per_node", 1, 1e6));
+    if (l.scope == LinkScope::inter_node && l.gpus_per_node != 1) o.fail("gpus_per_node", "must be 1 for an inter-node link");
+    l.busbw_efficiency = o.num_or("busbw_efficiency", 0, 0.05, 1.0);
+    l.note = o.str_or("note", "");
+    l.sources = o.strings_or_empty("sources");
+    if (l.sources.empty()) o.fail("sources", "must name at least one source");
+    l.unverified = o.strings_or_empty("unverified");
+    return l;
+}
+
 }  // namespace
+
+Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_json, std::string_view links_json) {
+    Catalog c = catalog_from_json(gpus_json, models_json);
+    const json l = parse_json(links_json, "links.json");
+    check_schema(l, "links.json", "links");
+    const auto& ll = l["links"];
+    for (std::size_t i = 0; i < ll.size(); ++i) {
+        Link link = link_from_json(ll[i], entry_ctx("links.json", ll[i], i));
+        if (c.find_link(link.id)) throw Error("links.json: " + link.id, "duplicate id");
+        c.links.push_back(std::move(link));
+    }
+    c.reindex();
+    return c;
+}
 
 Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_json) {
     Catalog c;
@@ -274,7 +326,8 @@ Catalog load_catalog(const std::string& dir) {
     const std::filesystem::path d(dir);
     const std::string gpus = read_file(d / "gpus.json");
     const std::string models = read_file(d / "models.json");
-    return catalog_from_json(gpus, models);
+    const std::string links = read_file(d / "links.json");
+    return catalog_from_json(gpus, models, links);
 }
 
 std::string find_assets_dir(const char* argv0) {
@@ -308,7 +361,9 @@ namespace {
 const char* const kConfigKeys[] = {
     "model", "mode", "weights", "kv_cache", "batch", "global_batch", "context", "optimizer", "zero", "offload",
     "recompute", "flash_attention", "sequence_parallel", "lora_rank", "lora_targets", "gpu", "gpus", "tp", "pp",
-    "dp", "ep", "runtime", "gpu_memory_utilization", "quant_group_size", "prefill_chunk", "schema_version"};
+    "dp", "ep", "runtime", "gpu_memory_utilization", "quant_group_size", "prefill_chunk", "train_tokens", "mfu",
+    "bandwidth_efficiency", "utilization", "pue", "usd_per_kwh", "link", "inter_node_link", "prompt_tokens",
+    "host_memory_bandwidth_gb_per_s", "layer_overhead_us", "schema_version"};
 
 long long config_int(const json& v, const char* key, long long lo, long long hi) {
     if (!v.is_number()) throw Error(key, "must be an integer, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
@@ -322,6 +377,17 @@ long long config_int(const json& v, const char* key, long long lo, long long hi)
 std::string config_str(const json& v, const char* key) {
     if (!v.is_string()) throw Error(key, "must be a string, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
     return v.get<std::string>();
+}
+
+double config_num(const json& v, const char* key, double lo, double hi, const char* what) {
+    if (!v.is_number()) throw Error(key, std::string("must be a number (") + what + "), got " + v.dump());
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || d < lo || d > hi) {
+        std::ostringstream os;
+        os << "must be " << what << ", between " << lo << " and " << hi << ", got " << v.dump();
+        throw Error(key, os.str());
+    }
+    return d;
 }
 
 bool config_bool(const json& v, const char* key) {
@@ -416,6 +482,19 @@ Config config_from_json_value(const json& j) {
     }
     if (auto v = get("quant_group_size")) c.quant_group_size = int(config_int(*v, "quant_group_size", 1, 1 << 20));
     if (auto v = get("prefill_chunk")) c.prefill_chunk = int(config_int(*v, "prefill_chunk", 0, 1LL << 27));
+    if (auto v = get("train_tokens")) c.train_tokens = config_num(*v, "train_tokens", 0, 1e16, "tokens");
+    if (auto v = get("mfu")) c.mfu = config_num(*v, "mfu", 1e-3, 1, "a fraction of the dense tensor peak");
+    if (auto v = get("bandwidth_efficiency"))
+        c.bandwidth_efficiency = config_num(*v, "bandwidth_efficiency", 1e-3, 1, "a fraction of the memory bandwidth");
+    if (auto v = get("utilization")) c.utilization = config_num(*v, "utilization", 1e-3, 1, "a fraction of board power");
+    if (auto v = get("pue")) c.pue = config_num(*v, "pue", 1, 3, "a power usage effectiveness");
+    if (auto v = get("usd_per_kwh")) c.usd_per_kwh = config_num(*v, "usd_per_kwh", 0, 10, "USD per kWh");
+    if (auto v = get("link")) c.link = config_str(*v, "link");
+    if (auto v = get("inter_node_link")) c.inter_node_link = config_str(*v, "inter_node_link");
+    if (auto v = get("prompt_tokens")) c.prompt_tokens = config_int(*v, "prompt_tokens", 0, 1LL << 27);
+    if (auto v = get("host_memory_bandwidth_gb_per_s"))
+        c.host_memory_bandwidth_gb_per_s = config_num(*v, "host_memory_bandwidth_gb_per_s", 0.1, 1e4, "GB/s");
+    if (auto v = get("layer_overhead_us")) c.layer_overhead_us = config_num(*v, "layer_overhead_us", 0, 1e5, "microseconds per layer");
     return c;
 }
 
@@ -454,6 +533,17 @@ json config_json(const Config& c) {
     j["gpu_memory_utilization"] = c.gpu_memory_utilization;
     j["quant_group_size"] = c.quant_group_size;
     j["prefill_chunk"] = c.prefill_chunk;
+    j["train_tokens"] = c.train_tokens;
+    j["mfu"] = c.mfu > 0 ? json(c.mfu) : json(nullptr);
+    j["bandwidth_efficiency"] = c.bandwidth_efficiency > 0 ? json(c.bandwidth_efficiency) : json(nullptr);
+    j["utilization"] = c.utilization;
+    j["pue"] = c.pue > 0 ? json(c.pue) : json(nullptr);
+    j["usd_per_kwh"] = c.usd_per_kwh;
+    j["link"] = c.link.empty() ? json(nullptr) : json(c.link);
+    j["inter_node_link"] = c.inter_node_link.empty() ? json(nullptr) : json(c.inter_node_link);
+    j["prompt_tokens"] = c.prompt_tokens;
+    j["host_memory_bandwidth_gb_per_s"] = c.host_memory_bandwidth_gb_per_s > 0 ? json(c.host_memory_bandwidth_gb_per_s) : json(nullptr);
+    j["layer_overhead_us"] = c.layer_overhead_us >= 0 ? json(c.layer_overhead_us) : json(nullptr);
     return j;
 }
 
@@ -465,6 +555,87 @@ json parts_json(const MemoryParts& p) {
                 {"activations", whole(p.activations)}, {"gradients", whole(p.gradients)},
                 {"optimizer", whole(p.optimizer)},     {"overhead", whole(p.overhead)},
                 {"total", whole(p.total())}};
+}
+
+// Seconds, rates and watts go out as numbers; a link id that does not apply as null.
+json id_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+json interconnect_json(const InterconnectReport& ic) {
+    json alt = nullptr;
+    if (!ic.alternative.link.empty())
+        alt = json{{"link", ic.alternative.link},
+                   {"hypothetical", ic.alternative.hypothetical},
+                   {"tp_comm_s_per_token", ic.alternative.tp_comm_s_per_token},
+                   {"dp_allreduce_s_per_step", ic.alternative.dp_allreduce_s_per_step},
+                   {"exposed_s", ic.alternative.exposed_s},
+                   {"decode_tokens_per_s", ic.alternative.decode_tokens_per_s},
+                   {"train_tokens_per_s", ic.alternative.train_tokens_per_s}};
+    return json{{"link", id_or_null(ic.link)},
+                {"inter_node_link", id_or_null(ic.inter_node_link)},
+                {"gpus_per_node", ic.gpus_per_node},
+                {"nodes", ic.nodes},
+                {"link_bandwidth_bytes_per_s", ic.link_bandwidth_bytes_per_s},
+                {"allreduce_busbw_bytes_per_s", ic.allreduce_busbw_bytes_per_s},
+                {"tp_comm_s_per_token", ic.tp_comm_s_per_token},
+                {"pp_comm_s_per_token", ic.pp_comm_s_per_token},
+                {"ep_comm_s_per_token", ic.ep_comm_s_per_token},
+                {"tp_comm_s_per_step", ic.tp_comm_s_per_step},
+                {"pp_comm_s_per_step", ic.pp_comm_s_per_step},
+                {"ep_comm_s_per_step", ic.ep_comm_s_per_step},
+                {"dp_allreduce_s_per_step", ic.dp_allreduce_s_per_step},
+                {"dp_exposed_s_per_step", ic.dp_exposed_s_per_step},
+                {"pp_bubble_fraction", ic.pp_bubble_fraction},
+                {"exposed_s_per_step", ic.exposed_s_per_step},
+                {"exposed_s_per_token", ic.exposed_s_per_token},
+                {"alternative", alt}};
+}
+
+json speed_json(const SpeedReport& s) {
+    const OffloadReport& o = s.offload;
+    return json{{"compute_precision", std::string(s.compute_precision)},
+                {"compute_precision_requested", std::string(s.compute_precision_requested)},
+                {"native", s.native},
+                {"tensor_cores", s.tensor_cores},
+                {"peak_flops", s.peak_flops},
+                {"mfu", s.mfu},
+                {"bandwidth_efficiency", s.bandwidth_efficiency},
+                {"decode_tokens_per_s", s.decode_tokens_per_s},
+                {"decode_throughput_tokens_per_s", s.decode_throughput_tokens_per_s},
+                {"decode_step_s", s.decode_step_s},
+                {"decode_bytes_per_step", whole(s.decode_bytes_per_step)},
+                {"decode_compute_bound", s.decode_compute_bound},
+                {"prefill_tokens_per_s", s.prefill_tokens_per_s},
+                {"ttft_s", s.ttft_s},
+                {"train_flops_per_token", s.train_flops_per_token},
+                {"train_step_s", s.train_step_s},
+                {"train_tokens_per_s", s.train_tokens_per_s},
+                {"train_time_s", s.train_time_s},
+                {"effective_mfu", s.effective_mfu},
+                {"offload", json{{"active", o.active},
+                                 {"gpu_layers", o.gpu_layers},
+                                 {"total_layers", o.total_layers},
+                                 {"host_bytes", whole(o.host_bytes)},
+                                 {"host_bandwidth_bytes_per_s", o.host_bandwidth_bytes_per_s},
+                                 {"decode_tokens_per_s", o.decode_tokens_per_s},
+                                 {"experts_on_host_decode_tokens_per_s", o.experts_on_host_decode_tokens_per_s}}}};
+}
+
+json power_json(const PowerReport& p) {
+    return json{{"gpu_w", p.gpu_w},
+                {"host_w", p.host_w},
+                {"system_w", p.system_w},
+                {"facility_w", p.facility_w},
+                {"psu_w", p.psu_w},
+                {"heat_w", p.heat_w},
+                {"heat_btu_h", p.heat_btu_h},
+                {"energy_kwh", p.energy_kwh},
+                {"cost_usd", p.cost_usd},
+                {"energy_kwh_per_million_tokens", p.energy_kwh_per_million_tokens},
+                {"cost_usd_per_million_tokens", p.cost_usd_per_million_tokens},
+                {"tokens_per_joule", p.tokens_per_joule},
+                {"hardware_usd", p.hardware_price_known ? json(p.hardware_usd) : json(nullptr)},
+                {"pue", p.pue},
+                {"utilization", p.utilization}};
 }
 
 json report_json(const Report& r) {
@@ -492,6 +663,9 @@ json report_json(const Report& r) {
     mem["headroom"] = whole(r.headroom);
     j["memory"] = mem;
     j["fits"] = r.fits;
+    j["interconnect"] = interconnect_json(r.interconnect);
+    j["speed"] = speed_json(r.speed);
+    j["power"] = power_json(r.power);
     j["warnings"] = r.warnings;
     if (r.measured) j["measured"] = calibration_json(*r.measured);
     return j;
@@ -554,6 +728,66 @@ std::string models_to_json(const Catalog& catalog, int indent) {
     return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
+std::string links_to_json(const Catalog& catalog, int indent) {
+    json j = json::array();
+    for (const auto& l : catalog.links)
+        j.push_back(json{{"id", l.id},
+                         {"name", l.name},
+                         {"kind", std::string(kind_name(l.kind))},
+                         {"scope", std::string(scope_name(l.scope))},
+                         {"bandwidth_gb_per_s", l.bandwidth_gb_per_s},
+                         {"bidirectional_gb_per_s", l.bidirectional_gb_per_s},
+                         {"latency_us", l.latency_us},
+                         {"latency_large_us", l.latency_large_us},
+                         {"gpus_per_node", l.gpus_per_node},
+                         {"note", l.note},
+                         {"sources", l.sources}});
+    return j.dump(indent);
+}
+
+std::string recommend_to_json(const Recommendation& rec, int indent) {
+    auto row_json = [](const RecommendRow& r) {
+        return json{{"gpu", r.gpu},
+                    {"gpu_name", r.gpu_name},
+                    {"segment", std::string(segment_name(r.segment))},
+                    {"gpus", r.gpus},
+                    {"weights", r.weights},
+                    {"fits", r.fits},
+                    {"per_gpu_total", whole(r.per_gpu_total)},
+                    {"gpu_usable", whole(r.gpu_usable)},
+                    {"headroom", whole(r.headroom)},
+                    {"price_usd", r.price_known ? json(r.price_usd) : json(nullptr)},
+                    {"tokens_per_s", r.tokens_per_s},
+                    {"decode_tokens_per_s", r.decode_tokens_per_s},
+                    {"train_tokens_per_s", r.train_tokens_per_s},
+                    {"system_w", r.system_w},
+                    {"psu_w", r.psu_w},
+                    {"link", r.link.empty() ? json(nullptr) : json(r.link)},
+                    {"nodes", r.nodes},
+                    {"reasons", r.reasons}};
+    };
+    const RecommendQuery& q = rec.query;
+    json segs = json::array();
+    for (Segment sg : q.segments) segs.push_back(std::string(segment_name(sg)));
+    json j;
+    j["schema_version"] = 1;
+    j["config"] = config_json(q.base);
+    j["query"] = json{{"budget_usd", q.budget_usd > 0 ? json(q.budget_usd) : json(nullptr)},
+                      {"power_cap_w", q.power_cap_w > 0 ? json(q.power_cap_w) : json(nullptr)},
+                      {"min_tokens_per_s", q.min_tokens_per_s > 0 ? json(q.min_tokens_per_s) : json(nullptr)},
+                      {"single_node", q.single_node},
+                      {"segments", segs},
+                      {"max_gpus", q.max_gpus},
+                      {"sort", std::string(to_string(q.sort))}};
+    j["weights"] = rec.weights;
+    j["tokens_per_s_means"] = rec.training ? "train_tokens_per_s" : "decode_tokens_per_s";
+    j["recommended"] = json::array();
+    for (const auto& r : rec.recommended) j["recommended"].push_back(row_json(r));
+    j["rejected"] = json::array();
+    for (const auto& r : rec.rejected) j["rejected"].push_back(row_json(r));
+    return j.dump(indent);
+}
+
 std::string gpus_to_json(const Catalog& catalog, int indent) {
     json j = json::array();
     for (const auto& g : catalog.gpus) {
@@ -577,7 +811,8 @@ std::string gpus_to_json(const Catalog& catalog, int indent) {
                {"pcie_gen", g.pcie_gen > 0 ? json(g.pcie_gen) : json(nullptr)},
                {"ecc", g.ecc},
                {"form_factor", g.form_factor},
-               {"price_usd", g.price_usd ? json(*g.price_usd) : json(nullptr)}};
+               {"price_usd", g.price_usd ? json(*g.price_usd) : json(nullptr)},
+               {"price_note", g.price_note}};
         j.push_back(e);
     }
     return j.dump(indent, ' ', false, json::error_handler_t::replace);

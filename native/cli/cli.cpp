@@ -24,13 +24,15 @@ using nlohmann::json;
 
 namespace {
 
-const char* const kUsage = R"(gpusizer: GPU memory for LLM inference and training.
+const char* const kUsage = R"(gpusizer: GPU memory, speed, interconnect and power for LLM inference and training.
 
 Usage:
   gpusizer estimate [--config FILE.json] [KEY FLAGS] [--measured REPORT.json] [--json] [--assumptions] [--check]
   gpusizer fit      [--config FILE.json] [KEY FLAGS] [--measured REPORT.json] [--json]
+  gpusizer recommend [--config FILE.json] [KEY FLAGS] [CONSTRAINTS] [--json]
   gpusizer models   [--json]
   gpusizer gpus     [--json]
+  gpusizer links    [--json]
   gpusizer formats
   gpusizer --help | --version
 
@@ -60,6 +62,26 @@ Key flags (each is the configuration key of the same name; docs/config.md):
   --gpu-memory-utilization F    vLLM's fraction (default 0.9)
   --quant-group-size N    int4 group size (default 128)
   --prefill-chunk N       tokens per prefill forward (0 = runtime default)
+  --prompt-tokens N       prompt length for prefill and time to first token (default: half the context)
+  --train-tokens N        tokens to train on (e.g. 1e12), for the time, energy and cost of the run
+  --mfu F                 fraction of the dense tensor peak reached (default 0.45 training, 0.5 prefill)
+  --bandwidth-efficiency F   fraction of memory bandwidth decode reaches (default 0.9 llama.cpp, else 0.75 / 0.6 quantized)
+  --utilization F         fraction of board power drawn on average (default 1)
+  --pue F                 power usage effectiveness (default 1.58 data center GPUs, else 1)
+  --usd-per-kwh F         electricity price (default 0.15)
+  --link ID               GPU-to-GPU link inside a node (gpusizer links; default: the GPU's own)
+  --inter-node-link ID    link between nodes (default: NDR/HDR InfiniBand for HGX-class GPUs, else 100 GbE)
+  --host-memory-bandwidth F   host RAM GB/s for llama.cpp offload (default 76.8, dual-channel DDR5-4800)
+  --layer-overhead-us F   fixed time per layer per forward (default 90 for llama.cpp, else 0)
+
+Recommend constraints (gpusizer recommend):
+  --budget USD            GPU prices x count at most
+  --power-cap W           system power (GPUs + hosts) at most
+  --min-tokens-per-s N    decode tokens/s of one sequence (training: training tokens/s) at least
+  --single-node           only as many GPUs as one node holds
+  --segment LIST          consumer,workstation,datacenter,apple (default: all)
+  --max-gpus N            GPU counts tried: 1..N (default 8)
+  --sort S                cost | speed | power (default cost)
 
 Other flags:
   --json                  machine-readable output (the report format of docs/config.md)
@@ -111,6 +133,17 @@ constexpr FlagSpec kFlags[] = {
     {"gpu-memory-utilization", "gpu_memory_utilization", Kind::number},
     {"quant-group-size", "quant_group_size", Kind::integer},
     {"prefill-chunk", "prefill_chunk", Kind::integer},
+    {"prompt-tokens", "prompt_tokens", Kind::integer},
+    {"train-tokens", "train_tokens", Kind::number},
+    {"mfu", "mfu", Kind::number},
+    {"bandwidth-efficiency", "bandwidth_efficiency", Kind::number},
+    {"utilization", "utilization", Kind::number},
+    {"pue", "pue", Kind::number},
+    {"usd-per-kwh", "usd_per_kwh", Kind::number},
+    {"link", "link", Kind::text},
+    {"inter-node-link", "inter_node_link", Kind::text},
+    {"host-memory-bandwidth", "host_memory_bandwidth_gb_per_s", Kind::number},
+    {"layer-overhead-us", "layer_overhead_us", Kind::number},
 };
 
 std::string normalize_flag(std::string f) {
@@ -178,7 +211,21 @@ struct Options {
     bool check = false;
     std::string assets;
     std::string measured;   // --measured: a gpusizer-cuda-bench report
+    RecommendQuery query;     // recommend: the constraints (query.base is filled from `config`)
 };
+
+double positive_number(const std::string& flag, const std::string& text) {
+    std::size_t used = 0;
+    double v = 0;
+    try {
+        v = std::stod(text, &used);
+    } catch (...) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || !std::isfinite(v) || v < 0)
+        throw Error(flag, "must be a positive number, got '" + text + "'");
+    return v;
+}
 
 Options parse_args(const std::vector<std::string>& args) {
     Options o;
@@ -206,6 +253,27 @@ Options parse_args(const std::vector<std::string>& args) {
         if (name == "assumptions") { o.show_assumptions = true; continue; }
         if (name == "check") { o.check = true; continue; }
         if (name == "no-flash-attention") { flags["flash_attention"] = false; continue; }
+        if (o.command == "recommend") {
+            if (name == "budget") { o.query.budget_usd = positive_number("--budget", next()); continue; }
+            if (name == "power-cap") { o.query.power_cap_w = positive_number("--power-cap", next()); continue; }
+            if (name == "min-tokens-per-s") { o.query.min_tokens_per_s = positive_number("--min-tokens-per-s", next()); continue; }
+            if (name == "single-node") { o.query.single_node = true; continue; }
+            if (name == "sort") { o.query.sort = parse_recommend_sort(next()); continue; }
+            if (name == "max-gpus") {
+                const std::string v = next();
+                const double n = positive_number("--max-gpus", v);
+                if (n < 1 || n > 1024 || n != std::floor(n)) throw Error("--max-gpus", "must be an integer from 1 to 1024, got '" + v + "'");
+                o.query.max_gpus = int(n);
+                continue;
+            }
+            if (name == "segment") {
+                std::stringstream ss(next());
+                std::string item;
+                while (std::getline(ss, item, ','))
+                    if (!item.empty()) o.query.segments.push_back(parse_segment(item));
+                continue;
+            }
+        }
         if (name == "config") { config_file = next(); continue; }
         if (name == "link") { link = next(); continue; }
         if (name == "assets") { o.assets = next(); continue; }
@@ -310,6 +378,102 @@ void print_measured(std::ostream& out, const Calibration& m) {
     for (const auto& n : m.notes) out << "  note: " << n << '\n';
 }
 
+std::string fixed(double v, int decimals) {
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(decimals) << v;
+    return os.str();
+}
+
+// Seconds for people: "12.3 ms", "4.2 s", "3.1 days".
+std::string duration(double s) {
+    if (s <= 0) return "0";
+    if (s < 1e-3) return fixed(s * 1e6, 1) + " us";
+    if (s < 1) return fixed(s * 1e3, s < 0.01 ? 2 : 1) + " ms";
+    if (s < 120) return fixed(s, 2) + " s";
+    if (s < 7200) return fixed(s / 60, 1) + " min";
+    if (s < 3 * 86400) return fixed(s / 3600, 1) + " h";
+    return fixed(s / 86400, 1) + " days";
+}
+
+std::string rate(double tokens_per_s) {
+    if (tokens_per_s >= 1e6) return fixed(tokens_per_s / 1e6, 2) + " M";
+    if (tokens_per_s >= 1e4) return format_int(std::round(tokens_per_s));
+    return fixed(tokens_per_s, tokens_per_s >= 100 ? 0 : 1);
+}
+
+std::string gb_per_s(double bytes_per_s) { return fixed(bytes_per_s / 1e9, bytes_per_s >= 1e11 ? 0 : 1) + " GB/s"; }
+
+std::string watts(double w) { return w >= 10000 ? fixed(w / 1000, 1) + " kW" : fixed(w, 0) + " W"; }
+
+void print_performance(std::ostream& out, const Report& r) {
+    const Config& c = r.config;
+    const SpeedReport& s = r.speed;
+    const InterconnectReport& ic = r.interconnect;
+    const PowerReport& p = r.power;
+    const bool training = c.mode != Mode::inference;
+    out << "\n  speed (roofline: " << fixed(s.mfu * 100, 0) << "% of " << fixed(s.peak_flops / 1e12, 1) << " TFLOPS "
+        << s.compute_precision << (s.tensor_cores ? "" : " without tensor cores");
+    if (!training) out << ", " << fixed(s.bandwidth_efficiency * 100, 0) << "% of memory bandwidth";
+    out << ")\n";
+    if (!training) {
+        out << "  decode        " << rate(s.decode_tokens_per_s) << " tokens/s per sequence";
+        if (c.batch > 1 || r.parallel.dp > 1) out << ", " << rate(s.decode_throughput_tokens_per_s) << " tokens/s in all";
+        out << (s.decode_compute_bound ? " (compute-bound)" : " (memory-bound)") << '\n';
+        out << "  prefill       " << rate(s.prefill_tokens_per_s) << " tokens/s; time to first token " << duration(s.ttft_s) << " for "
+            << format_int(double(c.prompt_tokens)) << " prompt tokens" << (c.batch > 1 ? " x " + std::to_string(c.batch) : "") << '\n';
+        if (s.offload.active)
+            out << "  offload       " << s.offload.gpu_layers << " of " << s.offload.total_layers << " layers on the GPUs, "
+                << format_gib(s.offload.host_bytes) << " in RAM: " << rate(s.offload.decode_tokens_per_s) << " tokens/s"
+                << (s.offload.experts_on_host_decode_tokens_per_s > 0
+                        ? "; experts in RAM: " + rate(s.offload.experts_on_host_decode_tokens_per_s) + " tokens/s"
+                        : std::string())
+                << '\n';
+    } else {
+        out << "  training      " << rate(s.train_tokens_per_s) << " tokens/s, " << duration(s.train_step_s) << " per step";
+        if (s.train_time_s > 0) out << "; " << format_count(c.train_tokens) << " tokens in " << duration(s.train_time_s);
+        out << "\n  effective MFU " << fixed(s.effective_mfu * 100, 1) << "% (bubble and exposed communication included)\n";
+    }
+    if (c.gpus > 1 && !ic.link.empty()) {
+        out << "\n  interconnect: " << ic.link << " (" << gb_per_s(ic.link_bandwidth_bytes_per_s) << " per direction)";
+        if (ic.nodes > 1) out << ", " << ic.nodes << " nodes over " << ic.inter_node_link;
+        out << '\n';
+        if (ic.allreduce_busbw_bytes_per_s > 0) out << "  all-reduce bus bandwidth " << gb_per_s(ic.allreduce_busbw_bytes_per_s) << '\n';
+        if (!training) {
+            if (ic.tp_comm_s_per_token > 0) out << "  tensor parallel   " << duration(ic.tp_comm_s_per_token) << " per token\n";
+            if (ic.pp_comm_s_per_token > 0) out << "  pipeline sends    " << duration(ic.pp_comm_s_per_token) << " per token\n";
+            if (ic.ep_comm_s_per_token > 0) out << "  expert all-to-all " << duration(ic.ep_comm_s_per_token) << " per token\n";
+        } else {
+            if (ic.tp_comm_s_per_step > 0) out << "  tensor parallel   " << duration(ic.tp_comm_s_per_step) << " per step\n";
+            if (ic.pp_comm_s_per_step > 0) out << "  pipeline sends    " << duration(ic.pp_comm_s_per_step) << " per step, bubble "
+                                               << fixed(ic.pp_bubble_fraction * 100, 1) << "%\n";
+            if (ic.ep_comm_s_per_step > 0) out << "  expert all-to-all " << duration(ic.ep_comm_s_per_step) << " per step\n";
+            if (ic.dp_allreduce_s_per_step > 0)
+                out << "  gradient sync     " << duration(ic.dp_allreduce_s_per_step) << " per step, "
+                    << (ic.dp_exposed_s_per_step > 0 ? duration(ic.dp_exposed_s_per_step) + " not hidden by the backward pass"
+                                                     : std::string("hidden behind the backward pass"))
+                    << '\n';
+        }
+        const LinkTimes& a = ic.alternative;
+        if (!a.link.empty()) {
+            out << "  over " << a.link << (a.hypothetical ? " (hypothetical: this GPU has none)" : "") << ": ";
+            if (!training) out << rate(a.decode_tokens_per_s) << " tokens/s decode, " << duration(a.exposed_s) << " communication per token\n";
+            else out << rate(a.train_tokens_per_s) << " training tokens/s, " << duration(a.exposed_s) << " exposed communication per step\n";
+        }
+    }
+    out << "\n  power: GPUs " << watts(p.gpu_w) << " + host " << watts(p.host_w) << " = " << watts(p.system_w);
+    if (p.pue > 1) out << ", x PUE " << fixed(p.pue, 2) << " = " << watts(p.facility_w);
+    out << "\n  PSU " << watts(p.psu_w) << (r.interconnect.nodes > 1 ? " per node" : "") << " (transients included); heat "
+        << watts(p.heat_w) << " = "
+        << format_int(std::round(p.heat_btu_h)) << " BTU/h\n";
+    if (p.energy_kwh_per_million_tokens > 0)
+        out << "  energy " << fixed(p.energy_kwh_per_million_tokens, 3) << " kWh per million tokens ($"
+            << fixed(p.cost_usd_per_million_tokens, 3) << " at $" << fixed(c.usd_per_kwh, 2) << "/kWh), "
+            << fixed(p.tokens_per_joule, p.tokens_per_joule < 1 ? 3 : 2) << " tokens/J\n";
+    if (training && s.train_time_s > 0)
+        out << "  training run " << format_int(std::round(p.energy_kwh)) << " kWh, $" << format_int(std::round(p.cost_usd)) << " of electricity\n";
+    if (p.hardware_price_known) out << "  GPUs $" << format_int(p.hardware_usd) << '\n';
+}
+
 void print_report(std::ostream& out, const Report& r) {
     const Config& c = r.config;
     const int gpus = c.gpus;
@@ -347,6 +511,7 @@ void print_report(std::ostream& out, const Report& r) {
     if (r.host > 0)
         out << "  host RAM " << format_gib(r.host)
             << (c.offload != Offload::none ? " in all (offloaded optimizer state)\n" : " (llama.cpp keeps the token embeddings on the CPU)\n");
+    print_performance(out, r);
     if (!r.warnings.empty()) {
         out << "\n  warnings:\n";
         for (const auto& w : r.warnings) out << "  - " << w << '\n';
@@ -401,6 +566,43 @@ void print_gpus(std::ostream& out, const Catalog& cat) {
     }
 }
 
+void print_links(std::ostream& out, const Catalog& cat) {
+    out << std::left << std::setw(16) << "id" << std::setw(12) << "scope" << std::right << std::setw(10) << "GB/s/dir" << std::setw(10)
+        << "bidir" << std::setw(9) << "lat us" << std::setw(8) << "GPUs" << "  name\n";
+    for (const auto& l : cat.links)
+        out << std::left << std::setw(16) << l.id << std::setw(12) << scope_name(l.scope) << std::right << std::setw(10) << l.bandwidth_gb_per_s
+            << std::setw(10) << l.bidirectional_gb_per_s << std::setw(9) << l.latency_us << std::setw(8)
+            << (l.scope == LinkScope::inter_node ? std::string("-") : std::to_string(l.gpus_per_node)) << "  " << l.name << '\n';
+}
+
+void print_recommendation(std::ostream& out, const Recommendation& rec, const Catalog& cat) {
+    const std::string& model = rec.query.base.model.custom ? std::string("custom model") : cat.model(rec.query.base.model.id).arch.name;
+    out << model << ", " << to_string(rec.query.base.mode) << ", weights " << rec.weights << ", GPU counts 1-" << rec.query.max_gpus
+        << ", sorted by " << to_string(rec.query.sort) << '\n';
+    const char* metric = rec.training ? "train tok/s" : "tok/s";
+    out << '\n' << "  " << std::left << std::setw(20) << "gpu" << std::right << std::setw(5) << "n" << std::setw(12) << "USD"
+        << std::setw(13) << metric << std::setw(10) << "power" << std::setw(12) << "per GPU" << "  link\n";
+    for (const auto& r : rec.recommended)
+        out << "  " << std::left << std::setw(20) << r.gpu << std::right << std::setw(5) << r.gpus << std::setw(12)
+            << (r.price_known ? format_int(r.price_usd) : std::string("?")) << std::setw(13) << rate(r.tokens_per_s) << std::setw(10)
+            << watts(r.system_w) << std::setw(12) << format_gib(r.per_gpu_total, 1) << "  " << (r.link.empty() ? "-" : r.link) << '\n';
+    if (rec.recommended.empty()) out << "  (no configuration meets every constraint)\n";
+    if (!rec.rejected.empty()) {
+        out << "\n  not recommended:\n";
+        int other_classes = 0;
+        for (const auto& r : rec.rejected) {
+            if (r.reasons.size() == 1 && r.reasons.front().find("not in the classes asked") != std::string::npos) {
+                ++other_classes;   // listed in --json; one line here
+                continue;
+            }
+            out << "  - " << std::left << std::setw(18) << r.gpu << std::right << " x" << r.gpus << ": ";
+            for (std::size_t i = 0; i < r.reasons.size(); ++i) out << (i ? "; " : "") << r.reasons[i];
+            out << '\n';
+        }
+        if (other_classes > 0) out << "  - " << other_classes << " GPUs of other classes than --segment asks (listed with --json)\n";
+    }
+}
+
 void print_formats(std::ostream& out) {
     out << "weights:\n";
     for (const auto& f : weight_formats()) out << "  " << std::left << std::setw(8) << f.id << "  " << f.label << '\n';
@@ -430,10 +632,19 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             return kExitOk;
         }
         const Options o = parse_args(args);
-        if (o.command == "models" || o.command == "gpus") {
+        if (o.command == "models" || o.command == "gpus" || o.command == "links") {
             const Catalog cat = load(o, argv0);
             if (o.command == "models") { if (o.json_out) out << models_to_json(cat) << '\n'; else print_models(out, cat); }
-            else { if (o.json_out) out << gpus_to_json(cat) << '\n'; else print_gpus(out, cat); }
+            else if (o.command == "gpus") { if (o.json_out) out << gpus_to_json(cat) << '\n'; else print_gpus(out, cat); }
+            else { if (o.json_out) out << links_to_json(cat) << '\n'; else print_links(out, cat); }
+            return kExitOk;
+        }
+        if (o.command == "recommend") {
+            const Catalog cat = load(o, argv0);
+            RecommendQuery q = o.query;
+            q.base = config_from_json(o.config.dump());
+            const Recommendation rec = recommend(q, cat);
+            if (o.json_out) out << recommend_to_json(rec) << '\n'; else print_recommendation(out, rec, cat);
             return kExitOk;
         }
         if (o.command == "formats") {
@@ -458,7 +669,8 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             }
             const Config config = config_from_json(config_json.dump(-1, ' ', false, json::error_handler_t::replace));
             if (o.command == "estimate") {
-                const Report r = estimate(config, cat);
+                Report r = estimate(config, cat);
+                r.interconnect.alternative = alternative_link(config, cat);
                 if (o.json_out) {
                     if (o.show_assumptions) {
                         json j = json::parse(report_to_json(r));
@@ -479,7 +691,7 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             if (o.json_out) out << fit_to_json(f) << '\n'; else print_fit(out, f);
             return kExitOk;
         }
-        throw Error(o.command, "unknown command; commands: estimate, fit, models, gpus, formats (see gpusizer --help)");
+        throw Error(o.command, "unknown command; commands: estimate, fit, recommend, models, gpus, links, formats (see gpusizer --help)");
     } catch (const Error& e) {
         err << "gpusizer: error: " << e.what() << '\n';
         return kExitBadInput;

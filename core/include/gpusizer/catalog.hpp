@@ -1,4 +1,4 @@
-// gpusizer/catalog.hpp: the models and GPUs the calculator knows (assets/*.json).
+// gpusizer/catalog.hpp: the models, GPUs and links the calculator knows (assets/*.json).
 #pragma once
 
 #include <string>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpusizer/gpu.hpp"
+#include "gpusizer/link.hpp"
 #include "gpusizer/model.hpp"
 #include "gpusizer/precision.hpp"
 
@@ -30,9 +31,20 @@ struct CatalogModel {
     std::vector<std::string> unverified;
 };
 
+// The links a catalog GPU uses unless told otherwise (nullptr where none applies).
+struct GpuLinks {
+    const Link* intra = nullptr;         // its own GPU-to-GPU link inside a node (NVSwitch, bridge, PCIe)
+    const Link* pcie = nullptr;          // its PCIe link
+    const Link* inter = nullptr;         // between nodes
+    const Link* alternative = nullptr;   // the other kind of intra-node link (NVLink <-> PCIe), for comparison
+    bool alternative_hypothetical = false;   // the GPU cannot use `alternative`
+    bool scale_out = false;              // an HGX/OAM-class part (NVSwitch, NVLink mesh, Infinity Fabric)
+};
+
 struct Catalog {
     std::vector<CatalogModel> models;
     std::vector<Gpu> gpus;
+    std::vector<Link> links;              // empty when built from gpus.json and models.json only
 
     // Builds the id indexes and the cached counts; catalog_from_json calls it. Call it again
     // after changing `models` or `gpus` by hand (lookups fall back to a scan until then).
@@ -42,16 +54,25 @@ struct Catalog {
     const Gpu* find_gpu(std::string_view id) const;
     const CatalogModel& model(std::string_view id) const;       // throw Error("model"/"gpu", ...)
     const Gpu& gpu(std::string_view id) const;
+    const Link* find_link(std::string_view id) const;           // nullptr if absent
+    const Link& link(std::string_view id, const char* key = "link") const;   // throws Error(key, ...)
+    std::string link_ids() const;                               // "pcie3, pcie4, ...", for messages
+    GpuLinks default_links(const Gpu& gpu) const;              // cached by reindex() for catalog GPUs
 
 private:
     std::unordered_map<std::string_view, std::size_t> model_index_;
     std::unordered_map<std::string_view, std::size_t> gpu_index_;
+    struct LinkSlots { int intra = -1, pcie = -1, inter = -1, alternative = -1; bool hypothetical = false, scale_out = false; };
+    std::vector<LinkSlots> gpu_links_;                          // parallel to gpus, indices into links
+    LinkSlots link_slots(const Gpu& gpu) const;
 };
 
-// Parses the two asset files; every error names the file, the entry and the field.
+// Parses the asset files; every error names the file, the entry and the field. Without
+// links.json the catalog has no links, and estimates leave the interconnect out.
 Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_json);
+Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_json, std::string_view links_json);
 
-// Reads <dir>/gpus.json and <dir>/models.json.
+// Reads <dir>/gpus.json, <dir>/models.json and <dir>/links.json.
 Catalog load_catalog(const std::string& assets_dir);
 
 // Where the assets are: $GPUSIZER_ASSETS, else next to the executable (../share/gpusizer/assets,

@@ -13,6 +13,12 @@ namespace gpusizer {
 // configuration that cannot be evaluated (unknown id, tp not dividing the heads, ...).
 Report estimate(const Config& config, const Catalog& catalog);
 
+// The same configuration over the other kind of intra-node link (NVLink <-> PCIe; for a card
+// without NVLink, its generation's NVLink, marked hypothetical): communication and the speed that
+// results. Report::interconnect.alternative is left empty by estimate(), which stays cheap for
+// sweeps; callers that show the comparison fill it with this. Empty for a single GPU.
+LinkTimes alternative_link(const Config& config, const Catalog& catalog);
+
 // The inverse questions: longest context, largest batch, best weight and KV precision.
 FitReport fit(const Config& config, const Catalog& catalog);
 
@@ -31,12 +37,23 @@ struct SweepPoint {
     double kv_capacity_tokens = 0;
     MemoryParts per_gpu;
     Parallelism parallel;
+    // Speed and power at this point (the same formulas as Report::speed / Report::power):
+    double decode_tokens_per_s = 0;    // inference, one sequence (as if it fit)
+    double train_tokens_per_s = 0;     // training
+    double system_w = 0;
+    double psu_w = 0;                  // per node
+    bool price_known = false;
+    double price_usd = 0;              // GPU prices x count
+    int nodes = 1;
+    int gpus_per_node = 1;             // what one node of this GPU holds
     std::string error;
 };
 
-// Every catalog GPU x 1..max_gpus x every weight format, for the model and workload of `base`
-// (its gpu, gpus and weights are replaced). The model side is resolved once per format and
-// count, so a sweep costs far less than the same number of estimate() calls.
-std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int max_gpus);
+// Every catalog GPU x 1..max_gpus x every weight format (or the formats named in `formats`),
+// for the model and workload of `base` (its gpu, gpus and weights are replaced). The model side
+// is resolved once per format and count, so a sweep costs far less than the same number of
+// estimate() calls.
+std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int max_gpus,
+                              const std::vector<std::string>& formats = {});
 
 }  // namespace gpusizer

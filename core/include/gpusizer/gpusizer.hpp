@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gpusizer/catalog.hpp"
+#include "gpusizer/compute.hpp"
 #include "gpusizer/config.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/estimate.hpp"
@@ -9,6 +10,8 @@
 #include "gpusizer/io.hpp"
 #include "gpusizer/share_link.hpp"
 #include "gpusizer/measured.hpp"
+#include "gpusizer/link.hpp"
 #include "gpusizer/model.hpp"
 #include "gpusizer/precision.hpp"
+#include "gpusizer/recommend.hpp"
 #include "gpusizer/report.hpp"

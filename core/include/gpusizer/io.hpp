@@ -8,6 +8,7 @@
 
 #include "gpusizer/catalog.hpp"
 #include "gpusizer/config.hpp"
+#include "gpusizer/recommend.hpp"
 #include "gpusizer/report.hpp"
 
 namespace gpusizer {
@@ -21,9 +22,13 @@ std::string report_to_json(const Report& report, int indent = 2);
 std::string fit_to_json(const FitReport& fit, int indent = 2);
 std::string assumptions_to_json(const std::vector<Assumption>& items, int indent = 2);
 
-// Lists for `gpusizer models` / `gpusizer gpus --json` and the web API.
+// Lists for `gpusizer models` / `gpusizer gpus` / `gpusizer links --json` and the web API.
 std::string models_to_json(const Catalog& catalog, int indent = 2);
 std::string gpus_to_json(const Catalog& catalog, int indent = 2);
+std::string links_to_json(const Catalog& catalog, int indent = 2);
+
+// `gpusizer recommend --json`: the query, the recommended configurations and the rejected ones.
+std::string recommend_to_json(const Recommendation& rec, int indent = 2);
 
 // Reads the architecture from a Hugging Face config.json (the whole file or the fields that
 // matter). Supported model_types: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, gemma,

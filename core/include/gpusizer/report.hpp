@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpusizer/config.hpp"
@@ -32,6 +33,93 @@ struct Parallelism {
     int tp = 1, pp = 1, dp = 1, ep = 1;
 };
 
+// What the GPUs say to each other, and how long it takes. Times are seconds on the wire for one
+// GPU; "exposed" is the part that adds to the step or token time (the rest hides behind compute).
+struct LinkTimes {
+    std::string link;                        // intra-node link id ("" when a single GPU)
+    bool hypothetical = false;               // the GPU cannot use this link (the alternative of a PCIe-only card)
+    double tp_comm_s_per_token = 0;          // inference: tensor-parallel all-reduces of one decode step
+    double dp_allreduce_s_per_step = 0;      // training: gradient all-reduce (ZeRO: reduce-scatter + all-gathers)
+    double exposed_s = 0;                    // per decode step (inference) or per optimizer step (training)
+    double decode_tokens_per_s = 0;          // the speed that results, per sequence
+    double train_tokens_per_s = 0;
+};
+
+struct InterconnectReport {
+    std::string link;                        // intra-node link id ("" when a single GPU and no offload)
+    std::string inter_node_link;             // between nodes ("" when everything is in one node)
+    int gpus_per_node = 1;                   // GPUs one node holds for this link
+    int nodes = 1;
+    double link_bandwidth_bytes_per_s = 0;   // per GPU, per direction, of the intra-node link
+    double allreduce_busbw_bytes_per_s = 0;  // achievable bus bandwidth of the widest all-reduce group (nccl-tests busbw)
+    double tp_comm_s_per_token = 0;          // inference: 2 all-reduces per layer per decode step
+    double pp_comm_s_per_token = 0;          // inference: activations sent between pipeline stages per decode step
+    double ep_comm_s_per_token = 0;          // inference: MoE dispatch + combine all-to-alls per decode step
+    double tp_comm_s_per_step = 0;           // training, per optimizer step: 4 all-reduces per layer per micro-batch (6 with full recompute)
+    double pp_comm_s_per_step = 0;           // training: activation and gradient sends between stages
+    double ep_comm_s_per_step = 0;           // training: MoE all-to-alls
+    double dp_allreduce_s_per_step = 0;      // training: gradient sync on the wire
+    double dp_exposed_s_per_step = 0;        // training: the part of it not hidden behind the backward pass
+    double pp_bubble_fraction = 0;           // 1F1B: (p - 1) / (m + p - 1) of the step is idle
+    double exposed_s_per_step = 0;           // training: all communication that adds to the step
+    double exposed_s_per_token = 0;          // inference: all communication that adds to a decode step
+    LinkTimes alternative;                   // the same configuration over the other kind of link (NVLink <-> PCIe):
+                                             // filled by alternative_link(), empty from estimate()
+};
+
+// llama.cpp partial offload: what runs when the model does not fit in the GPUs.
+struct OffloadReport {
+    bool active = false;                     // the model does not fit and llama.cpp would offload
+    int gpu_layers = 0;                      // layers that fit on the GPUs (llama.cpp -ngl)
+    int total_layers = 0;
+    double host_bytes = 0;                   // weights and KV cache left in host RAM
+    double host_bandwidth_bytes_per_s = 0;   // host RAM bandwidth assumed
+    double decode_tokens_per_s = 0;          // with the layers split between GPU and CPU
+    double experts_on_host_decode_tokens_per_s = 0;   // MoE: every layer on the GPU, routed experts in RAM (0 when n/a)
+};
+
+struct SpeedReport {
+    std::string_view compute_precision;      // the precision the matrix math runs at on this GPU (static storage)
+    std::string_view compute_precision_requested;   // what the weight format asks for (static storage)
+    bool native = true;                      // the GPU runs the requested precision on its tensor cores
+    bool tensor_cores = true;                // false: CUDA cores / ALUs (fp32 without TF32, Apple GPUs)
+    double peak_flops = 0;                   // FLOP/s of one GPU at the compute precision (dense)
+    double mfu = 0;                          // efficiency used for compute-bound work
+    double bandwidth_efficiency = 0;         // efficiency used for memory-bound work
+    double decode_tokens_per_s = 0;          // inference: tokens per second for one sequence
+    double decode_throughput_tokens_per_s = 0;   // all sequences of the batch, all replicas
+    double decode_step_s = 0;                // one decode step (a token for every sequence of the batch)
+    double decode_bytes_per_step = 0;        // bytes read per decode step (all pipeline stages of one replica)
+    bool decode_compute_bound = false;
+    double prefill_tokens_per_s = 0;         // inference: prompt tokens per second
+    double ttft_s = 0;                       // time to first token: the prefill of the batch's prompts
+    double train_flops_per_token = 0;        // training: executed FLOPs per token (6N + attention; 8N with full recompute)
+    double train_step_s = 0;                 // one optimizer step
+    double train_tokens_per_s = 0;
+    double train_time_s = 0;                 // for train_tokens (0 when not asked)
+    double effective_mfu = 0;                // training: model FLOPs / (step time x peak x GPUs), bubble and exposed communication included
+    OffloadReport offload;
+};
+
+struct PowerReport {
+    double gpu_w = 0;                        // board power x GPUs x utilization
+    double host_w = 0;                       // CPUs, memory, fans, NICs, switches of the nodes, at the same utilization
+    double system_w = 0;                     // gpu_w + host_w: what the machines draw
+    double facility_w = 0;                   // system_w x PUE: with cooling and power distribution
+    double psu_w = 0;                        // power supply capacity one node needs, transients included
+    double heat_w = 0;                       // heat into the room (= system_w)
+    double heat_btu_h = 0;                   // heat_w x 3.412
+    double energy_kwh = 0;                   // training: the run of train_tokens; inference: per million generated tokens
+    double cost_usd = 0;                     // electricity for energy_kwh
+    double energy_kwh_per_million_tokens = 0;
+    double cost_usd_per_million_tokens = 0;
+    double tokens_per_joule = 0;             // at the facility
+    bool hardware_price_known = false;
+    double hardware_usd = 0;                 // GPU prices x count (GPUs only; 0 when a price is unknown)
+    double pue = 1;                          // used
+    double utilization = 1;                  // used
+};
+
 struct Report {
     Config config;                  // the configuration with every default resolved
     Parallelism parallel;
@@ -53,6 +141,9 @@ struct Report {
     double gpu_usable = 0;               // bytes the runtime may use (vLLM: utilization x capacity)
     bool fits = false;
     double headroom = 0;                 // gpu_usable - total (negative when it does not fit)
+    InterconnectReport interconnect;
+    SpeedReport speed;
+    PowerReport power;
     std::vector<std::string> warnings;
     std::shared_ptr<const Calibration> measured;   // the GPU's measured figures (--measured); null = datasheet
 };

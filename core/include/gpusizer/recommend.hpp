@@ -1,0 +1,67 @@
+// gpusizer/recommend.hpp: which GPUs to buy for a model and a workload, under constraints.
+//
+// Built on sweep(): every catalog GPU x 1..max_gpus for the query's model, workload and weight
+// format. For each GPU the recommendation is the smallest count that fits and meets every
+// constraint; a GPU that cannot is listed with the reasons, at the count that came closest.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpusizer/catalog.hpp"
+#include "gpusizer/config.hpp"
+
+namespace gpusizer {
+
+enum class RecommendSort { cost, speed, power };
+
+struct RecommendQuery {
+    Config base;                      // model, workload and weights; gpu and gpus are tried
+    double budget_usd = 0;            // GPU prices x count must not exceed it (0 = no limit)
+    double power_cap_w = 0;           // system power (GPUs + hosts) must not exceed it (0 = no limit)
+    double min_tokens_per_s = 0;      // inference: decode tokens/s of one sequence; training: training tokens/s
+    bool single_node = false;         // only as many GPUs as one node holds
+    std::vector<Segment> segments;    // GPU classes to consider (empty = all)
+    int max_gpus = 8;                 // counts tried: 1..max_gpus
+    RecommendSort sort = RecommendSort::cost;
+};
+
+struct RecommendRow {
+    std::string gpu;                  // catalog id
+    std::string gpu_name;
+    Segment segment = Segment::consumer;
+    int gpus = 1;
+    std::string weights;
+    bool fits = false;                // memory fits at this count
+    double per_gpu_total = 0;         // bytes on the most loaded GPU
+    double gpu_usable = 0;            // bytes usable per GPU
+    double headroom = 0;
+    bool price_known = false;
+    double price_usd = 0;             // GPU prices x count (0 when unknown)
+    double tokens_per_s = 0;          // the speed the constraint and the "speed" sort use
+    double decode_tokens_per_s = 0;   // inference, one sequence
+    double train_tokens_per_s = 0;    // training
+    double system_w = 0;              // GPUs + hosts at the configuration's utilization
+    double psu_w = 0;                 // per node
+    std::string link;                 // intra-node link
+    int nodes = 1;
+    std::vector<std::string> reasons; // why it is rejected (empty for a recommendation)
+};
+
+struct Recommendation {
+    RecommendQuery query;
+    std::string weights;              // the weight format tried
+    bool training = false;            // tokens_per_s is training throughput
+    std::vector<RecommendRow> recommended;   // sorted by query.sort
+    std::vector<RecommendRow> rejected;      // every other GPU, with its reasons
+};
+
+// Throws Error for a base configuration that cannot be evaluated at all (unknown model, ...).
+Recommendation recommend(const RecommendQuery& query, const Catalog& catalog);
+
+std::string_view to_string(RecommendSort s);
+RecommendSort parse_recommend_sort(std::string_view s);   // cost | speed | power; throws Error("sort", ...)
+Segment parse_segment(std::string_view s);                 // consumer | workstation | datacenter | apple; throws Error("segment", ...)
+
+}  // namespace gpusizer

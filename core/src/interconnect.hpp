@@ -1,0 +1,88 @@
+// interconnect.hpp (internal): the links a configuration's GPUs talk over, and the time of each
+// collective on them. Exposed to performance.cpp, catalog.cpp and the tests of the formulas.
+//
+// Time model: NCCL's own tuning model (src/graph/tuning.cc), reduced to what matters here:
+//   t = base latency + steps x per-step latency + bytes moved per GPU / bus bandwidth,
+// taking the faster of the low-latency (LL) and the bandwidth (Simple) protocol. Bus bandwidth
+// is the nccl-tests definition (doc/PERFORMANCE.md): for an all-reduce over n GPUs each GPU
+// moves 2(n-1)/n of the buffer, for reduce-scatter, all-gather and all-to-all (n-1)/n.
+#pragma once
+
+#include <string>
+
+#include "gpusizer/catalog.hpp"
+
+namespace gpusizer::detail {
+
+// NCCL ring base latencies (tuning.cc @01afd20a: baseLat[Ring] = {3.6, 10.0, 8.4} us for LL,
+// LL128, Simple) and the LL protocol's share of the bus bandwidth (ring LL: busBw x 1/4).
+constexpr double kNcclBaseLatencyLL = 3.6e-6;
+constexpr double kNcclBaseLatencySimple = 8.4e-6;
+constexpr double kNcclLLBandwidthShare = 0.25;
+// Achievable bus bandwidth / link bandwidth, unless the link states its own (links.json
+// busbw_efficiency): nccl-tests all_reduce on 8x A100 reaches 235 GB/s of 300 (stas00/ml-engineering
+// network/README.md), and NCCL caps sm80 rings at 235.
+constexpr double kBusBandwidthEfficiency = 0.78;
+
+// One level of the topology: a link and the GPUs one of its domains holds.
+struct LinkLevel {
+    const Link* link = nullptr;
+    double bw = 0;           // bytes/s per GPU per direction (nominal, before efficiency)
+    double efficiency = 0;   // achievable bus bandwidth / bw
+    double lat_ll = 0;       // seconds per ring step, LL protocol
+    double lat_simple = 0;   // seconds per ring step, Simple protocol
+    long long domain = 1;    // GPUs in one domain at this level (levels nest)
+};
+
+// The links of a configuration, innermost first: e.g. NVSwitch (8) then InfiniBand; or an
+// NVLink bridge (2), then PCIe (8), then the network.
+struct Fabric {
+    LinkLevel level[3];
+    int levels = 0;
+    int node_size = 1;              // GPUs one node holds
+    const Link* intra = nullptr;    // the innermost link (report: interconnect.link)
+    const Link* inter = nullptr;    // between nodes
+    bool hypothetical = false;      // the GPU cannot use the innermost link (an alternative for comparison)
+    GpuLinks defaults;              // the GPU's default links (catalog.default_links), looked up once
+};
+
+// What a group of n GPUs spaced `stride` apart uses: the bottleneck bandwidth and the
+// latencies of the innermost and the outermost level it crosses.
+struct Span {
+    int n = 1;
+    double busbw = 0;               // bytes/s, achievable
+    double lat_in_ll = 0, lat_in_simple = 0;     // steps inside the lower domains
+    double lat_out_ll = 0, lat_out_simple = 0;   // steps across the top level crossed
+    long long units = 1;            // top-level domains the group spans (nodes, bridged pairs)
+};
+
+// The catalog's default link ids for a GPU: its own intra-node link, its PCIe link, the network
+// between nodes, and the other kind of intra-node link (NVLink <-> PCIe) for the comparison.
+struct DefaultLinkIds {
+    const char* intra;
+    const char* pcie;
+    const char* inter;
+    const char* alternative;
+    bool alternative_hypothetical;
+    bool scale_out;       // HGX/OAM class: NVSwitch, NVLink mesh or Infinity Fabric
+};
+DefaultLinkIds default_link_ids(const Gpu& gpu);
+
+// Builds the fabric for a GPU. `intra` / `inter` are overrides (nullptr = the GPU's defaults).
+// Without links in the catalog the fabric is empty (no levels) and every collective costs 0.
+Fabric make_fabric(const Gpu& gpu, const Catalog& catalog, const Link* intra, const Link* inter);
+// The same GPUs over the other kind of intra-node link.
+Fabric alternative_fabric(const Gpu& gpu, const Catalog& catalog, const Fabric& current);
+
+Span span_of(const Fabric& f, long long n, long long stride);
+
+// Seconds for one collective; `bytes` is the buffer each GPU holds (all-reduce), the whole
+// array (reduce-scatter / all-gather, as nccl-tests counts it), or what each GPU sends in all
+// (all-to-all).
+double allreduce_seconds(const Span& s, double bytes);
+double reduce_scatter_seconds(const Span& s, double bytes);   // all-gather costs the same
+double all_to_all_seconds(const Span& s, double bytes);
+// One point-to-point send of `bytes` across the level that separates two GPUs `distance` apart.
+double p2p_seconds(const Fabric& f, long long distance, double bytes);
+
+}  // namespace gpusizer::detail

@@ -1,0 +1,466 @@
+// performance.cpp: speed, communication and power of a configuration.
+//
+// [SECTION] Model-side inputs: bytes read and FLOPs per token, communication volumes
+// [SECTION] Inference: decode (memory-bound roofline), prefill, llama.cpp partial offload
+// [SECTION] Training: FLOPs at the MFU, pipeline bubble, TP / PP / EP / DP communication
+// [SECTION] Power: board power, host, PUE, PSU with transients, heat, energy and cost
+//
+// Units: bytes, seconds, FLOP, watts, as double. Constants and their sources are in
+// performance.hpp and interconnect.hpp; docs/formulas.md collects them.
+#include "performance.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "runtime_profiles.hpp"
+
+namespace gpusizer::detail {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Model-side inputs
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// Average attended positions of a causal prefill of p tokens under a window w: the mean of
+// min(t, w) for t in [1, p].
+double causal_average(double p, double w) {
+    if (p <= 0) return 0;
+    if (w <= 0 || p <= w) return (p + 1.0) / 2.0;
+    return w - (w * w - w) / (2.0 * p);   // (w(w+1)/2 + (p - w) w) / p
+}
+
+}  // namespace
+
+PerfInputs perf_inputs(const Resolved& r) {
+    const ModelArch& a = *r.arch;
+    const Config& c = r.config;
+    PerfInputs in;
+    const double scale = r.scale;
+    const double ctx = double(c.context);
+    in.prompt_tokens = c.prompt_tokens > 0 ? double(std::min<long long>(c.prompt_tokens, c.context)) : std::max(1.0, std::floor(ctx / 2.0));
+    // Decode runs from the end of the prompt to the end of the context: its average KV length.
+    in.decode_avg_len = (in.prompt_tokens + ctx) / 2.0;
+
+    double matmul = 0, kv_per_seq = 0, attn_prefill = 0, attn_decode = 0, attn_train = 0, whole_bytes = 0, lora = 0;
+    for (const LayerVariant& v : r.variants) {
+        const double n = v.count;
+        in.layer_weight_bytes += n * v.on_gpu.weight_bytes * scale;
+        in.layer_expert_bytes += n * v.on_gpu.expert_weight_bytes * scale;
+        whole_bytes += n * v.whole.weight_bytes * scale;
+        matmul += n * v.whole.active_params * scale;
+        lora += n * v.lora_params * scale;
+        kv_per_seq += n * v.kv_values_gpu * r.kv->bytes * double(kv_cached_tokens(r, v.rep, (long long)std::ceil(in.decode_avg_len)));
+        // Attention FLOPs per attended position: Q.K^T (2 H d_qk) and P.V (2 H d_v).
+        const double d_qk = a.mla ? double(a.qk_nope_head_dim + a.qk_rope_head_dim) : double(a.head_dim);
+        double per_pos = 2.0 * a.n_heads * (d_qk + a.v_head_dim);
+        if (a.kind == ArchKind::encoder_decoder && v.rep >= a.n_layers) per_pos *= 2.0;   // + cross attention
+        const double w = a.layer_is_sliding(v.rep) ? double(a.sliding_window) : 0.0;
+        in.attn_flops_per_position += n * per_pos;
+        attn_prefill += n * per_pos * causal_average(in.prompt_tokens, w);
+        attn_decode += n * per_pos * (w > 0 ? std::min(in.decode_avg_len, w) : in.decode_avg_len);
+        attn_train += n * per_pos * (w > 0 ? std::min(ctx, w) : ctx);
+    }
+    // Outside the layers: the output head (or the tied table doing its job) and the final norm
+    // are read for every token; the input embedding is a lookup of one row.
+    const EdgeWeights& e = r.edges;
+    const EdgeWeights& e1 = r.edges_whole;
+    const bool has_head = a.kind != ArchKind::encoder;
+    const bool tied_as_head = has_head && a.tied_embeddings && e.head_bytes == 0;
+    in.edge_read_bytes = (e.head_bytes + e.other_bytes + (tied_as_head && !e.embedding_on_host ? e.embedding_bytes : 0.0)) * scale;
+    const double head_params = has_head ? (e1.head_params > 0 ? e1.head_params : (a.tied_embeddings ? e1.embedding_params : 0.0)) : 0.0;
+    matmul += head_params * scale;
+    whole_bytes += (e1.embedding_bytes + e1.positions_bytes + (e1.head_is_duplicate ? 0.0 : e1.head_bytes) + e1.other_bytes) * scale;
+    in.matmul_params = matmul;
+
+    in.kv_read_bytes_decode = double(c.batch) * kv_per_seq;
+    if (a.is_moe() && a.n_routed_experts > 0) {
+        // A decode step routes `batch` tokens to k of E experts each: the expected share of experts
+        // touched is 1 - (1 - k/E)^batch (one token: k/E, Mixtral 2 of 8).
+        const double p = double(a.experts_per_token) / a.n_routed_experts;
+        in.expert_touch_decode = 1.0 - std::pow(1.0 - p, double(c.batch));
+    }
+    in.prefill_flops_per_token = 2.0 * matmul + attn_prefill;
+    in.decode_flops_per_token = 2.0 * matmul + attn_decode;
+    in.prefill_tokens = double(c.batch) * in.prompt_tokens;
+
+    in.layers = a.total_layers();
+    for (const LayerVariant& v : r.variants)
+        if (a.layer_is_moe(v.rep)) in.moe_layers += v.count;
+    in.experts_per_token = a.is_moe() ? a.experts_per_token : 0;
+    in.act_bytes_per_token = double(a.hidden) * r.act_bytes;
+
+    if (r.training) {
+        const Mode m = c.mode;
+        in.tokens_per_step = double(c.global_batch) * ctx;
+        in.micro_batches = double(r.micro_batches);
+        // PaLM (Chowdhery et al. 2022, appendix B): 6N + 12 L H Q T per token, i.e. three times the
+        // forward's 2N + attention. Frozen weights (LoRA, QLoRA) skip their weight gradients: 4N.
+        const double fwd = 2.0 * matmul + attn_train;
+        const double weight_passes = m == Mode::train ? 6.0 : 4.0;
+        in.train_model_flops_per_token = weight_passes * matmul + 3.0 * attn_train;
+        double exec = in.train_model_flops_per_token;
+        if (c.recompute == Recompute::selective) exec += attn_train;   // the attention core runs twice
+        if (c.recompute == Recompute::full) exec += fwd;               // a second forward: 8N for full training
+        in.train_exec_flops_per_token = exec;
+        // The gradient sync can overlap the backward pass (everything after the first forward);
+        // ZeRO-3's gathers also prefetch during the forward.
+        in.train_hide_fraction = c.zero == 3 ? 1.0 : (exec - fwd) / exec;
+        in.tp_collectives_per_layer = c.recompute == Recompute::full ? 6 : 4;
+        const double shards = double(r.par.tp) * r.par.pp;
+        const double trainable = m == Mode::train ? r.total_params * scale : lora;
+        const double grad_b = m == Mode::train ? (r.fp32 ? 4.0 : 2.0) : 4.0;   // LoRA adapters train in fp32 (PEFT)
+        in.train_grad_bytes_per_gpu = trainable / shards * grad_b;
+        in.train_weight_bytes_per_gpu = whole_bytes / shards;
+        if (c.offload != Offload::none) {
+            // ZeRO-Offload: each rank moves its shard of fp32 gradients to RAM and its 16-bit
+            // parameters back every step.
+            in.offload_bytes_per_step = trainable / (shards * r.par.dp) * (4.0 + (r.fp32 ? 4.0 : 2.0));
+        }
+    }
+    return in;
+}
+
+Fabric fabric_of(const Resolved& r) {
+    if (!r.catalog) return Fabric{};
+    return make_fabric(*r.gpu, *r.catalog, r.link, r.inter_node_link);
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Inference, training, power
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+bool large_vllm_gpu(const Gpu& g) {
+    return g.capacity_bytes() >= 70.0 * kGiB && g.id.find("a100") == std::string::npos;   // as estimate.cpp
+}
+
+double prefill_chunk_tokens(const Resolved& r, double total) {
+    const Config& c = r.config;
+    if (c.prefill_chunk > 0) return std::min<double>(c.prefill_chunk, total);
+    switch (r.runtime) {
+        case Runtime::llama_cpp: return std::min<double>(double(kLlamaCppUbatch), total);
+        case Runtime::vllm:
+            return std::min<double>(large_vllm_gpu(*r.gpu) ? double(kVllmBatchedTokensLarge) : double(kVllmBatchedTokensSmall), total);
+        default: return total;   // transformers runs the whole batch of prompts in one forward
+    }
+}
+
+}  // namespace
+
+namespace {
+
+// Communication of one decode step (inference) or one optimizer step (training) on a fabric.
+struct StepComm {
+    double tp = 0, pp = 0, ep = 0;      // seconds, all on the critical path
+    double dp = 0, dp_exposed = 0;      // training: gradient sync on the wire, and the part not hidden
+    double exposed = 0;                 // what adds to the step
+    double busbw = 0;                   // of the widest all-reduce group
+};
+
+StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double s) {
+    const Parallelism& par = r.par;
+    StepComm m;
+    // Tensor-parallel all-reduces sit between the layer's matmuls, pipeline sends between stages,
+    // all-to-alls around the experts: none of them overlaps a decode step.
+    if (par.tp > 1) {
+        const Span sp = span_of(f, par.tp, 1);
+        m.busbw = sp.busbw;
+        m.tp = 2.0 * in.layers * allreduce_seconds(sp, s);   // after attention and after the MLP
+    } else if (par.dp > 1) {
+        m.busbw = span_of(f, par.dp, par.tp).busbw;
+    }
+    if (par.pp > 1) m.pp = (par.pp - 1) * p2p_seconds(f, (long long)par.tp * par.dp, s);
+    if (par.ep > 1) m.ep = 2.0 * in.moe_layers * all_to_all_seconds(span_of(f, par.ep, 1), s * in.experts_per_token);   // dispatch + combine
+    m.exposed = m.tp + m.pp + m.ep;
+    return m;
+}
+
+StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double t_pipe) {
+    const Parallelism& par = r.par;
+    const Config& c = r.config;
+    StepComm m;
+    const double mb = in.micro_batches;
+    const double p = par.pp;
+    const double s = double(c.context) * c.batch * in.act_bytes_per_token;   // one micro-batch's activations
+    const double per = in.tp_collectives_per_layer;
+    if (par.tp > 1) {
+        const Span sp = span_of(f, par.tp, 1);
+        m.busbw = sp.busbw;
+        m.tp = mb * (in.layers / p) * per * allreduce_seconds(sp, s);
+    }
+    if (par.pp > 1) m.pp = 2.0 * mb * p2p_seconds(f, (long long)par.tp * par.dp, s);   // activations forward, gradients back
+    if (par.ep > 1) m.ep = mb * (in.moe_layers / p) * per * all_to_all_seconds(span_of(f, par.ep, 1), s * in.experts_per_token);
+    if (par.dp > 1) {
+        const Span dp = span_of(f, par.dp, par.tp);
+        if (par.tp == 1) m.busbw = dp.busbw;
+        if (c.zero == 3) {
+            // ZeRO-3: reduce-scatter the gradients, all-gather the parameters for the forward and
+            // again for the backward: 1.5x the traffic of plain data parallelism (ZeRO paper).
+            m.dp = reduce_scatter_seconds(dp, in.train_grad_bytes_per_gpu) + 2.0 * reduce_scatter_seconds(dp, in.train_weight_bytes_per_gpu);
+        } else {
+            // DDP all-reduce; ZeRO-1/2 reduce-scatter + all-gather move the same bytes.
+            m.dp = allreduce_seconds(dp, in.train_grad_bytes_per_gpu);
+        }
+        m.dp_exposed = std::max(0.0, m.dp - in.train_hide_fraction * t_pipe);
+    }
+    double offload = 0;
+    if (in.offload_bytes_per_step > 0 && f.defaults.pcie)
+        offload = in.offload_bytes_per_step / (f.defaults.pcie->bytes_per_s() * kBusBandwidthEfficiency);
+    m.exposed = m.tp + m.pp + m.ep + m.dp_exposed + offload;
+    return m;
+}
+
+}  // namespace
+
+namespace {
+
+void partial_offload(const Resolved& r, const PerfInputs& in, const Totals& t, PerfOut& out, double bytes, double weights,
+                     double eff_bw, double per_forward);
+
+// Prefill and time to first token; llama.cpp's partial offload when the model does not fit.
+void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& t, const Fabric& f, PerfOut& out, double bytes,
+                         double weights, double eff_bw, double eff_flops, double per_forward) {
+    const Parallelism& par = r.par;
+    const Gpu& g = *r.gpu;
+    SpeedReport& sp = out.speed;
+    // Prefill: the prompts of the batch, in forwards of the runtime's chunk.
+    const double T = in.prefill_tokens;
+    const double chunk = prefill_chunk_tokens(r, T);
+    const double forwards = std::ceil(T / chunk);
+    const double p_comp = T * in.prefill_flops_per_token / par.tp / eff_flops;
+    const double p_mem = forwards * (in.layer_weight_bytes + in.edge_read_bytes) / eff_bw;
+    const double p_comm = par.tp * par.pp * par.ep > 1 ? decode_comm(r, in, f, chunk * in.act_bytes_per_token).exposed : 0.0;
+    sp.ttft_s = std::max(p_comp, p_mem) + forwards * (p_comm + per_forward);
+    sp.prefill_tokens_per_s = T / sp.ttft_s;
+    if (r.runtime == Runtime::llama_cpp && !t.fits && g.segment != Segment::apple && in.layers > 0)
+        partial_offload(r, in, t, out, bytes, weights, eff_bw, per_forward);
+}
+
+// llama.cpp partial offload: the layers that do not fit stay in host RAM and the CPU runs them,
+// reading their weights and KV cache at the host's bandwidth (-ngl). Out of line: it runs only
+// for configurations that do not fit.
+[[gnu::noinline]] void partial_offload(const Resolved& r, const PerfInputs& in, const Totals& t, PerfOut& out, double bytes,
+                                       double weights, double eff_bw, double per_forward) {
+    const Parallelism& par = r.par;
+    const double b = r.config.batch;
+    SpeedReport& sp = out.speed;
+    const InterconnectReport& ic = out.interconnect;
+    OffloadReport& o = sp.offload;
+    o.active = true;
+    o.total_layers = in.layers;
+    o.host_bandwidth_bytes_per_s = out.host_bandwidth;
+    const double hb = out.host_bandwidth * kHostBandwidthEfficiency;
+    const StageSums sums = stage_sums(r);
+    const double avail = t.usable * double(par.tp) * par.pp;
+    const double fixed = sums.total - sums.layer_bytes;
+    const double per_layer = sums.layer_bytes / in.layers;
+    const double fit_layers = per_layer > 0 ? std::floor((avail - fixed) / per_layer) : 0.0;
+    o.gpu_layers = int(std::clamp(fit_layers, 0.0, double(in.layers)));
+    const double host_layers = in.layers - o.gpu_layers;
+    o.host_bytes = host_layers * per_layer;
+    const double layer_read = (weights - in.edge_read_bytes + in.kv_read_bytes_decode) / in.layers;
+    const double t_off = (in.edge_read_bytes + o.gpu_layers * layer_read) / eff_bw + host_layers * layer_read / hb;
+    o.decode_tokens_per_s = 1.0 / (t_off + per_forward + ic.exposed_s_per_token);
+    double best = o.decode_tokens_per_s;
+    if (in.layer_expert_bytes > 0 && fixed + sums.layer_bytes - sums.expert_bytes <= avail) {
+        // MoE with the routed experts in RAM (--cpu-moe): attention and shared parts on the
+        // GPU, the experts a step touches read from RAM.
+        const double experts = in.layer_expert_bytes * in.expert_touch_decode;
+        const double t_moe = (bytes - experts) / eff_bw + experts / hb;
+        o.experts_on_host_decode_tokens_per_s = 1.0 / (t_moe + per_forward + ic.exposed_s_per_token);
+        best = std::max(best, o.experts_on_host_decode_tokens_per_s);
+    }
+    sp.decode_tokens_per_s = best;
+    sp.decode_step_s = 1.0 / best;
+    sp.decode_throughput_tokens_per_s = b * par.dp * best;
+}
+
+}  // namespace
+
+[[gnu::noinline]] void evaluate_performance(const Resolved& r, const PerfInputs& in, const Totals& t, const Fabric& f, PerfOut& out, EvalLevel level,
+                          const ComputeChoice* choice, const Fabric* alt, LinkTimes* alt_out) {
+    const bool detail = level == EvalLevel::full;
+    const Gpu& g = *r.gpu;
+    const Config& c = r.config;
+    const Parallelism& par = r.par;
+    out.compute = choice ? *choice : compute_choice(g, *r.wf, r.runtime);
+    const double F = out.compute.flops;
+    const double B = g.memory_bandwidth_gb_per_s * 1e9;
+    const bool llama = r.runtime == Runtime::llama_cpp;
+    const double eta = c.bandwidth_efficiency > 0 ? c.bandwidth_efficiency
+                       : llama                   ? kLlamaCppBandwidthEfficiency
+                       : (is_quantized(*r.wf) ? kDecodeBandwidthEfficiencyQuant : kDecodeBandwidthEfficiency16);
+    // Fixed time per layer per forward (kernel launches, synchronizations): measured for
+    // llama.cpp; vLLM replays CUDA graphs and gpt-fast compiles them, so none is assumed there.
+    const double tau = c.layer_overhead_us >= 0 ? c.layer_overhead_us * 1e-6 : (llama ? kLlamaCppLayerOverhead : 0.0);
+    out.layer_overhead = tau;
+    const double per_forward = tau * in.layers;
+    const double mu = c.mfu > 0 ? c.mfu : (r.training ? kTrainMfu : kPrefillMfu);
+    out.mfu = mu;
+    out.bandwidth_efficiency = eta;
+    out.host_bandwidth = c.host_memory_bandwidth_gb_per_s > 0 ? c.host_memory_bandwidth_gb_per_s * 1e9 : kHostMemoryBandwidth;
+
+    SpeedReport& sp = out.speed;
+    sp.compute_precision = to_string(out.compute.used);
+    sp.compute_precision_requested = to_string(out.compute.requested);
+    sp.native = out.compute.native;
+    sp.tensor_cores = out.compute.tensor_cores;
+    sp.peak_flops = F;
+    sp.mfu = mu;
+    sp.bandwidth_efficiency = eta;
+
+    InterconnectReport& ic = out.interconnect;
+    const int gpus = c.gpus;
+    if (detail) ic.link = f.intra ? f.intra->id : std::string();
+    ic.gpus_per_node = f.levels > 0 ? std::min(f.node_size, gpus) : gpus;
+    ic.nodes = f.levels > 0 ? (gpus + f.node_size - 1) / f.node_size : 1;
+    if (detail) ic.inter_node_link = (ic.nodes > 1 && f.inter) ? f.inter->id : std::string();
+    ic.link_bandwidth_bytes_per_s = f.levels > 0 ? f.level[0].bw : 0.0;
+
+    if (!r.training) {
+        // Decode: every step reads the weights (the experts the batch touches) and the KV cache
+        // of every sequence once; roofline = the slower of bandwidth and compute.
+        const double b = c.batch;
+        const double weights = in.layer_weight_bytes - in.layer_expert_bytes * (1.0 - in.expert_touch_decode) + in.edge_read_bytes;
+        const double bytes = weights + in.kv_read_bytes_decode;
+        const double t_mem = bytes / (eta * B);
+        const double t_comp = b * in.decode_flops_per_token / par.tp / (mu * F);
+        const double s = b * in.act_bytes_per_token;
+        const StepComm cm = decode_comm(r, in, f, s);
+        ic.allreduce_busbw_bytes_per_s = cm.busbw;
+        ic.tp_comm_s_per_token = cm.tp;
+        ic.pp_comm_s_per_token = cm.pp;
+        ic.ep_comm_s_per_token = cm.ep;
+        ic.exposed_s_per_token = cm.exposed;
+        const double roof = std::max(t_mem, t_comp) + per_forward;
+        if (alt && alt_out) {
+            // The same step over the other link: only the communication changes.
+            const StepComm ca = decode_comm(r, in, *alt, s);
+            alt_out->tp_comm_s_per_token = ca.tp;
+            alt_out->exposed_s = ca.exposed;
+            alt_out->decode_tokens_per_s = 1.0 / (roof + ca.exposed);
+        }
+        sp.decode_bytes_per_step = bytes;
+        sp.decode_compute_bound = t_comp > t_mem;
+        sp.decode_step_s = roof + ic.exposed_s_per_token;
+        sp.decode_tokens_per_s = 1.0 / sp.decode_step_s;
+        sp.decode_throughput_tokens_per_s = b * par.dp / sp.decode_step_s;
+
+        if (detail) prefill_and_offload(r, in, t, f, out, bytes, weights, eta * B, mu * F, per_forward);
+    } else {
+        // Training: executed FLOPs of the step spread over every GPU at the MFU, stretched by the
+        // pipeline bubble, plus the communication that cannot hide.
+        const double tokens = in.tokens_per_step;
+        const double t_comp = tokens * in.train_exec_flops_per_token / (double(gpus) * mu * F);
+        const double m = in.micro_batches;
+        const double p = par.pp;
+        ic.pp_bubble_fraction = p > 1 ? (p - 1.0) / (m + p - 1.0) : 0.0;   // 1F1B (Narayanan et al. 2021)
+        const double t_pipe = t_comp / (1.0 - ic.pp_bubble_fraction);
+        const StepComm cm = train_comm(r, in, f, t_pipe);
+        ic.allreduce_busbw_bytes_per_s = cm.busbw;
+        ic.tp_comm_s_per_step = cm.tp;
+        ic.pp_comm_s_per_step = cm.pp;
+        ic.ep_comm_s_per_step = cm.ep;
+        ic.dp_allreduce_s_per_step = cm.dp;
+        ic.dp_exposed_s_per_step = cm.dp_exposed;
+        ic.exposed_s_per_step = cm.exposed;
+        if (alt && alt_out) {
+            const StepComm ca = train_comm(r, in, *alt, t_pipe);
+            alt_out->dp_allreduce_s_per_step = ca.dp;
+            alt_out->exposed_s = ca.exposed;
+            alt_out->train_tokens_per_s = tokens / (t_pipe + ca.exposed);
+        }
+        sp.train_flops_per_token = in.train_exec_flops_per_token;
+        sp.train_step_s = t_pipe + ic.exposed_s_per_step;
+        sp.train_tokens_per_s = tokens / sp.train_step_s;
+        sp.train_time_s = c.train_tokens > 0 ? c.train_tokens / sp.train_tokens_per_s : 0.0;
+        sp.effective_mfu = tokens * in.train_model_flops_per_token / (sp.train_step_s * gpus * F);
+    }
+
+    // Power.
+    PowerReport& pw = out.power;
+    const bool apple = g.segment == Segment::apple;
+    const bool hgx = f.levels > 0 ? f.defaults.scale_out : (g.nvlink == "nvswitch" || g.nvlink == "mesh" || g.nvlink == "infinity-fabric");
+    out.pue = c.pue > 0 ? c.pue : (g.segment == Segment::datacenter ? kPueDatacenter : 1.0);
+    pw.pue = out.pue;
+    pw.utilization = c.utilization;
+    const double tdp = g.tdp_w;
+    const int nodes = f.levels > 0 ? ic.nodes : 1;
+    const int per_node = (gpus + nodes - 1) / nodes;
+    double host_node_w = 0;
+    if (!apple) host_node_w = hgx ? kHostWattsHgxNode / 8.0 * per_node : kHostWattsDesktop;   // Apple's figure is the whole machine
+    pw.gpu_w = gpus * tdp * c.utilization;
+    pw.host_w = nodes * host_node_w * c.utilization;
+    pw.system_w = pw.gpu_w + pw.host_w;
+    pw.facility_w = pw.system_w * out.pue;
+    if (apple) {
+        pw.psu_w = per_node * tdp;
+    } else if (g.segment == Segment::datacenter) {
+        pw.psu_w = per_node * tdp + host_node_w;   // server supplies are sized to the maximum system power
+    } else {
+        // ATX 3.0: the supply must carry the sustained load, and for 100 us the GPUs' 3x excursion
+        // on top of the rest, which it may do at 200% of its rating.
+        const double sustained = per_node * tdp + host_node_w;
+        const double spike = kGpuTransientFactor * per_node * tdp + host_node_w;
+        pw.psu_w = std::max(sustained, spike / kPsuExcursionFactor);
+    }
+    pw.heat_w = pw.system_w;   // every watt the machines draw ends up as heat in the room
+    pw.heat_btu_h = pw.heat_w * kBtuPerHourPerWatt;
+    const double tps = r.training ? sp.train_tokens_per_s : sp.decode_throughput_tokens_per_s;
+    if (tps > 0 && pw.facility_w > 0) {
+        pw.tokens_per_joule = tps / pw.facility_w;
+        pw.energy_kwh_per_million_tokens = pw.facility_w * 1e6 / tps / 3.6e6;
+        pw.cost_usd_per_million_tokens = pw.energy_kwh_per_million_tokens * c.usd_per_kwh;
+    }
+    pw.energy_kwh = r.training ? pw.facility_w * sp.train_time_s / 3.6e6 : pw.energy_kwh_per_million_tokens;
+    pw.cost_usd = pw.energy_kwh * c.usd_per_kwh;
+    pw.hardware_price_known = g.price_usd.has_value();
+    pw.hardware_usd = g.price_usd ? *g.price_usd * gpus : 0.0;
+}
+
+void performance_warnings(const Resolved& r, Report& rep) {
+    const SpeedReport& sp = rep.speed;
+    const InterconnectReport& ic = rep.interconnect;
+    const Gpu& g = *r.gpu;
+    char buf[400];
+    if (!sp.native) {
+        std::snprintf(buf, sizeof buf,
+                      "%s has no %s tensor cores: the weights stay %s in memory, the math runs at %s (%.0f TFLOPS%s)",
+                      g.name.c_str(), std::string(sp.compute_precision_requested).c_str(), std::string(r.wf->id).c_str(),
+                      std::string(sp.compute_precision).c_str(),
+                      sp.peak_flops / 1e12, sp.tensor_cores ? "" : ", CUDA cores");
+        rep.warnings.emplace_back(buf);
+    }
+    if (sp.offload.active) {
+        if (sp.offload.experts_on_host_decode_tokens_per_s > 0 && sp.offload.experts_on_host_decode_tokens_per_s >= sp.offload.decode_tokens_per_s)
+            std::snprintf(buf, sizeof buf,
+                          "does not fit in GPU memory: with the routed experts in host RAM (llama.cpp --cpu-moe) decode runs at "
+                          "~%.1f tokens/s; splitting layers instead (-ngl %d of %d) gives ~%.1f",
+                          sp.offload.experts_on_host_decode_tokens_per_s, sp.offload.gpu_layers, sp.offload.total_layers,
+                          sp.offload.decode_tokens_per_s);
+        else
+            std::snprintf(buf, sizeof buf,
+                          "does not fit in GPU memory: llama.cpp would keep %d of %d layers on the GPUs (-ngl %d) and run the rest "
+                          "from host RAM (%.0f GB/s assumed), ~%.1f tokens/s",
+                          sp.offload.gpu_layers, sp.offload.total_layers, sp.offload.gpu_layers,
+                          sp.offload.host_bandwidth_bytes_per_s / 1e9, sp.offload.decode_tokens_per_s);
+        rep.warnings.emplace_back(buf);
+    }
+    const double step = r.training ? sp.train_step_s : sp.decode_step_s;
+    const double exposed = r.training ? ic.exposed_s_per_step : ic.exposed_s_per_token;
+    if (step > 0 && exposed > 0.3 * step) {
+        std::snprintf(buf, sizeof buf, "communication over %s takes %.0f%% of each %s step", ic.link.empty() ? "the network" : ic.link.c_str(),
+                      100.0 * exposed / step, r.training ? "training" : "decode");
+        rep.warnings.emplace_back(buf);
+    }
+    if (g.segment == Segment::consumer && r.par.tp > 1 && !ic.link.empty() && ic.link.rfind("pcie", 0) == 0)
+        rep.warnings.emplace_back("GeForce cards have PCIe peer-to-peer disabled: NCCL stages tensor-parallel traffic through host memory, "
+                                  "slower than the link figures used here");
+    if (g.tdp_w <= 0) rep.warnings.push_back("board power of " + g.name + " is not in the catalog: power figures leave the GPU out");
+}
+
+}  // namespace gpusizer::detail

@@ -1,0 +1,113 @@
+// performance.hpp (internal): speed, communication and power of a resolved configuration.
+// Roofline arithmetic on quantities the memory estimate has already resolved; no per-layer loops
+// at evaluation time. Exposed to estimate.cpp, fit.cpp (sweep), recommend.cpp and the tests.
+#pragma once
+
+#include "estimate_internal.hpp"
+#include "gpusizer/compute.hpp"
+#include "interconnect.hpp"
+
+namespace gpusizer::detail {
+
+// Default efficiencies, each from published measurements (docs/formulas.md, "Speed"):
+// decode reaches this fraction of the memory bandwidth...
+constexpr double kDecodeBandwidthEfficiency16 = 0.75;    // PyTorch/vLLM, 16/32-bit weights: gpt-fast Llama-2-7B bf16 on A100-80GB,
+                                                         // 1,397 GB/s = 69% of 2,039 (82% of the 1.7 TB/s its 330 W cap allows)
+constexpr double kDecodeBandwidthEfficiencyQuant = 0.6;  // PyTorch/vLLM, quantized weights: gpt-fast int8 1,069 GB/s (52%), int4 863 (42%)
+// llama.cpp: Llama 3 8B tg512 at Q4_K_M and F16 on an RTX 4090 (130.58, 54.84 t/s) and an RTX 3090
+// (115.42, 47.40 t/s) fit t = bytes / (eta x bandwidth) + layers x tau with eta = 0.97 / 0.89 and
+// tau = 91 / 97 us (XiongjieDai/GPU-Benchmarks-on-LLM-Inference README, llama-bench, May 2024).
+constexpr double kLlamaCppBandwidthEfficiency = 0.9;
+constexpr double kLlamaCppLayerOverhead = 90e-6;   // seconds per layer per forward: kernel launches and syncs
+// ...and compute-bound work this fraction of the dense tensor peak:
+constexpr double kPrefillMfu = 0.5;      // llama.cpp F16 pp512: 46% (RTX 4090) and 50% (RTX 3090) of the FP16-accumulate peak
+constexpr double kTrainMfu = 0.45;       // PaLM 46.2% (540B), Llama 3 405B 38-43%, Megatron-LM 52% (1T)
+// Host RAM: dual-channel DDR5-4800 = 2 x 8 B x 4.8e9 = 76.8 GB/s (JEDEC DDR5 base speed), of
+// which llama.cpp's CPU decode reaches 68% (13900K, DDR5-6400 = 102.4 GB/s: 7B Q4_0 at
+// 18.27 t/s x 3.82 GB = 69.8 GB/s; llama.cpp issue #34).
+constexpr double kHostMemoryBandwidth = 76.8e9;
+constexpr double kHostBandwidthEfficiency = 0.68;
+// Power.
+constexpr double kPueDatacenter = 1.58;       // Uptime Institute Global Data Center Survey 2023: average PUE 1.58
+constexpr double kHostWattsDesktop = 450;     // Intel's ATX 3.0 example: CPU 300 W + 150 W for the rest of the box
+constexpr double kHostWattsHgxNode = 4600;    // DGX H100: 10.2 kW max - 8 x 700 W GPUs (CPUs, NVSwitches, NICs, fans)
+constexpr double kGpuTransientFactor = 3.0;   // PCIe CEM 5.0: a GPU may spike to 3x its sustained power for 100 us
+constexpr double kPsuExcursionFactor = 2.0;   // ATX 3.0: a PSU carries 200% of its rating for 100 us
+constexpr double kBtuPerHourPerWatt = 3.412;  // 1 W = 3.412 BTU/h (1 BTU/h = 0.29307 W)
+
+// The model-side quantities speed needs, resolved once per configuration (independent of which
+// GPU runs it, so a sweep computes them once per format and GPU count).
+struct PerfInputs {
+    // Bytes on one tensor-parallel rank, summed over the pipeline stages of one replica:
+    double layer_weight_bytes = 0;    // all layers, every routed expert included
+    double layer_expert_bytes = 0;    // the routed experts' part
+    double edge_read_bytes = 0;       // weights read per token outside the layers: output head, final norm
+    double kv_read_bytes_decode = 0;  // KV read per decode step, all sequences, at the average length
+    double expert_touch_decode = 1;   // fraction of routed experts one decode step touches
+    // FLOPs, whole model:
+    double matmul_params = 0;         // parameters a token multiplies (active; head in, input embedding out)
+    double attn_flops_per_position = 0;   // sum over layers of 2 x heads x (d_qk + d_v): x attended positions = attention FLOPs
+    double prefill_flops_per_token = 0;   // 2N + attention at the prompt's average causal length
+    double decode_flops_per_token = 0;    // 2N + attention at the decode's average length
+    double train_model_flops_per_token = 0;   // 6N + 12 L H Q s (PaLM accounting); LoRA: 4N + ...
+    double train_exec_flops_per_token = 0;    // with recomputation
+    double train_hide_fraction = 2.0 / 3.0;   // share of the step the gradient sync can hide behind
+    // Workload:
+    double prompt_tokens = 0, decode_avg_len = 0;
+    double prefill_tokens = 0;        // batch x prompt
+    double prefill_forwards = 1;      // forwards the prefill takes (chunks)
+    double prefill_chunk_tokens = 0;  // tokens per forward
+    double tokens_per_step = 0;       // training: global_batch x context
+    double micro_batches = 1;
+    // Communication volumes (bytes):
+    double act_bytes_per_token = 0;   // hidden x activation bytes: what a TP all-reduce or PP send moves per token
+    int layers = 0, moe_layers = 0;
+    double experts_per_token = 0;
+    double train_grad_bytes_per_gpu = 0;     // gradients one GPU syncs per step
+    double train_weight_bytes_per_gpu = 0;   // 16-bit parameters of one GPU's stage and TP shard (ZeRO-3 gathers)
+    int tp_collectives_per_layer = 4;        // training: all-reduces per layer per micro-batch (6 with full recompute)
+    double offload_bytes_per_step = 0;       // ZeRO-Offload: gradients down and parameters up over PCIe
+};
+
+PerfInputs perf_inputs(const Resolved& r);
+
+// Where evaluate_performance() writes: straight into a Report's parts, or into PerfBuffers.
+struct PerfOut {
+    InterconnectReport& interconnect;
+    SpeedReport& speed;
+    PowerReport& power;
+    ComputeChoice compute;
+    double mfu = 0, bandwidth_efficiency = 0, pue = 1;   // resolved defaults
+    double host_bandwidth = 0;
+    double layer_overhead = 0;     // seconds per layer per forward
+    PerfOut(InterconnectReport& i, SpeedReport& s, PowerReport& p) : interconnect(i), speed(s), power(p) {}
+};
+
+// Evaluates speed, communication and power on GPU `r.gpu` over `fabric`, llama.cpp's partial
+// offload included when the model does not fit.
+struct PerfBuffers {
+    InterconnectReport interconnect;
+    SpeedReport speed;
+    PowerReport power;
+    PerfOut out{interconnect, speed, power};
+    PerfBuffers() = default;
+    PerfBuffers(const PerfBuffers&) = delete;
+    PerfBuffers& operator=(const PerfBuffers&) = delete;
+};
+
+// How much to evaluate: everything (estimate), or the numbers without strings and offload (sweeps).
+enum class EvalLevel { full, numbers };
+// `out` must point at freshly constructed parts. `choice` (optional) is compute_choice() already resolved
+// for this GPU and format.
+// With `alt`, also the communication and speed of the same configuration over that fabric.
+void evaluate_performance(const Resolved& r, const PerfInputs& in, const Totals& t, const Fabric& fabric, PerfOut& out,
+                          EvalLevel level = EvalLevel::full, const ComputeChoice* choice = nullptr, const Fabric* alt = nullptr,
+                          LinkTimes* alt_out = nullptr);
+
+// The fabric of a resolved configuration (its GPU, its link overrides).
+Fabric fabric_of(const Resolved& r);
+
+// Adds the warnings about precision, offload, communication and power that fire for `rep`.
+void performance_warnings(const Resolved& r, Report& rep);
+
+}  // namespace gpusizer::detail

@@ -1,0 +1,224 @@
+// test_interconnect.cpp: collective times against nccl-tests' definitions and NCCL's model, the
+// communication of each parallel scheme, and monotonic properties.
+#include <catch2/catch.hpp>
+
+#include "interconnect.hpp"
+#include "test_support.hpp"
+
+using namespace gpusizer;
+using namespace gpusizer::test;
+
+namespace {
+
+detail::Fabric fabric(const char* gpu, const char* intra = nullptr) {
+    const Link* l = intra ? &catalog().link(intra) : nullptr;
+    return detail::make_fabric(catalog().gpu(gpu), catalog(), l, nullptr);
+}
+
+constexpr double kEff = 0.78;   // achievable / nominal bus bandwidth (nccl-tests on 8x A100: 235 of 300 GB/s)
+constexpr double kEffNvlink4 = 0.82;   // links.json nvlink4: ~370 GB/s ring busbw on 8x H100 (NCCL maintainer)
+constexpr double us = 1e-6;
+
+}  // namespace
+
+TEST_CASE("all-reduce follows nccl-tests' bus bandwidth definition", "[interconnect][published]") {
+    // doc/PERFORMANCE.md: t = (S / B) x 2(n-1)/n for an all-reduce of S bytes at bus bandwidth B;
+    // busbw = algbw x 2(n-1)/n. Eight H100 on NVSwitch: B = 450 GB/s x 0.82.
+    const detail::Fabric f = fabric("h100-sxm");
+    const detail::Span s = detail::span_of(f, 8, 1);
+    CHECK(s.busbw == Approx(450e9 * kEffNvlink4));
+    const double S = 1024.0 * 1024 * 1024;   // a 1 GiB buffer: bandwidth-bound
+    const double t = detail::allreduce_seconds(s, S);
+    // Simple protocol: 8.4 us base + 14 steps x 3.4 us + the bytes (NCCL tuning.cc).
+    CHECK(t == Approx(8.4 * us + 14 * 3.4 * us + S * 2 * 7 / 8 / (450e9 * kEffNvlink4)));
+    const double algbw = S / t;
+    CHECK(algbw * 2 * 7 / 8 == Approx(450e9 * kEffNvlink4).epsilon(0.02));   // busbw recovered from the time
+    // Reduce-scatter and all-gather move (n-1)/n of the array: half an all-reduce's bytes.
+    CHECK(detail::reduce_scatter_seconds(s, S) == Approx(8.4 * us + 7 * 3.4 * us + S * 7 / 8 / (450e9 * kEffNvlink4)));
+    // A tiny all-reduce is latency: the LL protocol's 3.6 us base + 14 steps x 0.47 us.
+    CHECK(detail::allreduce_seconds(s, 8) == Approx(3.6 * us + 14 * 0.47 * us).epsilon(0.001));
+}
+
+TEST_CASE("8x A100: the bus bandwidth nccl-tests measures", "[interconnect][published]") {
+    // nccl-tests all_reduce on an 8x A100 node reaches ~235 GB/s busbw of the 300 GB/s NVLink 3
+    // per direction (stas00 ml-engineering, network/README.md); NCCL caps sm80 rings at 235.
+    const detail::Span s = detail::span_of(fabric("a100-80gb-sxm"), 8, 1);
+    CHECK(s.busbw / 1e9 == Approx(235).epsilon(0.01));
+}
+
+TEST_CASE("groups larger than a node use the network", "[interconnect]") {
+    const detail::Fabric f = fabric("h100-sxm");
+    // 16 GPUs, consecutive: two HGX nodes joined by 400 Gb/s NDR per GPU.
+    const detail::Span s16 = detail::span_of(f, 16, 1);
+    CHECK(s16.busbw == Approx(50e9 * kEff));   // the slowest link of the ring
+    CHECK(s16.units == 2);
+    // NCCL counts 2(nodes - 1) of the 2(n - 1) steps on the network.
+    const double t = detail::allreduce_seconds(s16, 8);
+    CHECK(t == Approx(3.6 * us + (30 - 2) * 0.47 * us + 2 * 2.7 * us).epsilon(0.001));
+    // A data-parallel group with stride 8 (tp = 8 inside each node) has one GPU per node.
+    const detail::Span dp = detail::span_of(f, 4, 8);
+    CHECK(dp.units == 4);
+    CHECK(dp.busbw == Approx(50e9 * kEff));
+    // Within one node, the NVSwitch rate.
+    CHECK(detail::span_of(f, 4, 2).busbw == Approx(450e9 * kEffNvlink4));
+}
+
+TEST_CASE("NVLink bridges join pairs; pairs talk over PCIe", "[interconnect]") {
+    const detail::Fabric f = fabric("rtx-3090");
+    CHECK(detail::span_of(f, 2, 1).busbw == Approx(56.25e9 * kEff));   // one bridged pair
+    CHECK(detail::span_of(f, 4, 1).busbw == Approx(31.5e9 * kEff));    // two pairs: PCIe 4.0 between them
+    CHECK(f.node_size == 8);
+}
+
+TEST_CASE("decode: 2 tensor-parallel all-reduces per layer per token", "[interconnect]") {
+    // Llama 3 70B, vLLM, 8x H100, batch 1: each all-reduce carries 8192 x 2 B of activations.
+    Config c = config("llama-3-70b", "h100-sxm");
+    c.runtime = Runtime::vllm;
+    c.gpus = 8;
+    const Report r = run(c);
+    REQUIRE(r.parallel.tp == 8);
+    const double s = 8192 * 2.0;
+    // LL wins for 16 KiB: 3.6 us + 14 x 0.47 us + 16384 x 2 x 7/8 / (369 GB/s / 4).
+    const double one = 3.6 * us + 14 * 0.47 * us + s * 2 * 7 / 8 / (450e9 * kEffNvlink4 * 0.25);
+    CHECK(r.interconnect.tp_comm_s_per_token == Approx(2 * 80 * one));
+    CHECK(r.interconnect.exposed_s_per_token == Approx(r.interconnect.tp_comm_s_per_token));
+    CHECK(r.interconnect.allreduce_busbw_bytes_per_s == Approx(450e9 * kEffNvlink4));
+    // A single GPU talks to nobody.
+    c.gpus = 1;
+    const Report one_gpu = run(c);
+    CHECK(one_gpu.interconnect.tp_comm_s_per_token == 0);
+    CHECK(one_gpu.interconnect.link.empty() == false);   // the GPU's link is still named
+}
+
+TEST_CASE("training: TP all-reduces, pipeline bubble, gradient sync", "[interconnect][training]") {
+    // Llama 3 8B on 8 H100: tp 2, pp 2, dp 2, micro-batch 1 of 2048 tokens, global batch 16:
+    // m = 16 / (1 x 2) = 8 micro-batches per step.
+    Config c = config("llama-3-8b", "h100-sxm");
+    c.mode = Mode::train;
+    c.gpus = 8;
+    c.tp = 2;
+    c.pp = 2;
+    c.dp = 2;
+    c.context = 2048;
+    c.global_batch = 16;
+    const Report r = run(c);
+    // 1F1B bubble: (p - 1) / (m + p - 1) = 1 / 9.
+    CHECK(r.interconnect.pp_bubble_fraction == Approx(1.0 / 9));
+    // 4 all-reduces per layer per micro-batch (2 forward, 2 backward) of s x b x h x 2 bytes, over
+    // the stage's 16 layers, 8 micro-batches.
+    const detail::Span tp = detail::span_of(fabric("h100-sxm"), 2, 1);
+    const double s = 2048 * 4096 * 2.0;
+    CHECK(r.interconnect.tp_comm_s_per_step == Approx(8 * 16 * 4 * detail::allreduce_seconds(tp, s)));
+    // Full recomputation runs the forward twice: 6 all-reduces per layer.
+    Config full = c;
+    full.recompute = Recompute::full;
+    CHECK(run(full).interconnect.tp_comm_s_per_step == Approx(1.5 * r.interconnect.tp_comm_s_per_step));
+    // Pipeline: activations forward and gradients back, once per micro-batch, across tp x dp = 4 GPUs (same node).
+    CHECK(r.interconnect.pp_comm_s_per_step == Approx(2 * 8 * detail::p2p_seconds(fabric("h100-sxm"), 4, s)));
+    // DP all-reduce of the bf16 gradients of one GPU's shard: params / (tp x pp) x 2 bytes.
+    const detail::Span dp = detail::span_of(fabric("h100-sxm"), 2, 2);
+    CHECK(r.interconnect.dp_allreduce_s_per_step == Approx(detail::allreduce_seconds(dp, r.params / 4 * 2)).epsilon(1e-6));
+    // 8 GiB of gradients over NVLink hide behind a backward pass of 1/3 of a million tokens.
+    CHECK(r.interconnect.dp_exposed_s_per_step == 0);
+}
+
+TEST_CASE("ZeRO-3 moves 1.5x the bytes of plain data parallelism", "[interconnect][training][published]") {
+    // ZeRO paper (Rajbhandari et al. 2019), sec. 7: stage 3 communicates 3 x params (reduce-scatter
+    // of gradients, all-gather of parameters in the forward and in the backward) against 2 x params
+    // for DP's all-reduce. Over slow links the wire time shows the ratio.
+    Config c = config("llama-3-8b", "rtx-4090");
+    c.mode = Mode::train;
+    c.gpus = 8;
+    c.runtime = Runtime::none;
+    c.context = 512;
+    const double dp0 = run(c).interconnect.dp_allreduce_s_per_step;
+    c.zero = 3;
+    const double dp3 = run(c).interconnect.dp_allreduce_s_per_step;
+    CHECK(dp3 / dp0 == Approx(1.5).epsilon(0.01));
+}
+
+TEST_CASE("a faster link never makes communication or a step slower", "[interconnect][property]") {
+    // The intra-node links in bandwidth order; the same 8-GPU configurations over each.
+    const char* order[] = {"pcie3", "pcie4", "pcie5", "nvlink2", "nvlink3", "nvlink4", "nvlink5"};
+    Config train = config("llama-3-70b", "h100-sxm");
+    train.mode = Mode::train;
+    train.gpus = 8;
+    train.tp = 8;
+    train.context = 4096;
+    train.recompute = Recompute::full;
+    Config serve = config("llama-3-70b", "h100-sxm");
+    serve.runtime = Runtime::vllm;
+    serve.gpus = 8;
+    serve.batch = 32;
+    double last_step = 1e30, last_comm = 1e30, last_decode = 0, last_token_comm = 1e30;
+    for (const char* id : order) {
+        INFO(id);
+        train.link = id;
+        serve.link = id;
+        const Report t = run(train);
+        const Report s = run(serve);
+        CHECK(t.speed.train_step_s <= last_step);
+        CHECK(t.interconnect.exposed_s_per_step <= last_comm);
+        CHECK(s.speed.decode_tokens_per_s >= last_decode);
+        CHECK(s.interconnect.tp_comm_s_per_token <= last_token_comm);
+        last_step = t.speed.train_step_s;
+        last_comm = t.interconnect.exposed_s_per_step;
+        last_decode = s.speed.decode_tokens_per_s;
+        last_token_comm = s.interconnect.tp_comm_s_per_token;
+    }
+    // And every collective is monotone in bandwidth for any size.
+    for (double bytes : {8.0, 65536.0, 1e9}) {
+        double last = 1e30;
+        for (const char* id : order) {
+            const double t = detail::allreduce_seconds(detail::span_of(fabric("h100-sxm", id), 8, 1), bytes);
+            CHECK(t <= last);
+            last = t;
+        }
+    }
+}
+
+TEST_CASE("expert parallelism: two all-to-alls per MoE layer", "[interconnect][moe]") {
+    Config c = config("mixtral-8x7b", "h100-sxm");
+    c.runtime = Runtime::vllm;
+    c.gpus = 8;
+    c.ep = 8;
+    c.tp = 8;
+    const Report r = run(c);
+    // Dispatch and combine of the token's k = 2 expert copies, 4096 x 2 B each, 32 MoE layers.
+    const double s = 2 * 4096 * 2.0;
+    CHECK(r.interconnect.ep_comm_s_per_token == Approx(2 * 32 * detail::all_to_all_seconds(detail::span_of(fabric("h100-sxm"), 8, 1), s)));
+    c.ep = 1;
+    CHECK(run(c).interconnect.ep_comm_s_per_token == 0);
+}
+
+TEST_CASE("the same configuration over the other kind of link", "[interconnect]") {
+    // An NVLink machine is compared with its PCIe; a PCIe card with its generation's NVLink,
+    // marked hypothetical.
+    Config c = config("llama-3-70b", "h100-sxm");
+    c.runtime = Runtime::vllm;
+    c.gpus = 8;
+    LinkTimes alt = alternative_link(c, catalog());
+    CHECK(alt.link == "pcie5");
+    CHECK_FALSE(alt.hypothetical);
+    const Report r = run(c);
+    CHECK(alt.tp_comm_s_per_token > r.interconnect.tp_comm_s_per_token);
+    CHECK(alt.decode_tokens_per_s < r.speed.decode_tokens_per_s);
+    c.gpu = "rtx-4090";
+    c.weights = "int4";
+    alt = alternative_link(c, catalog());
+    CHECK(alt.link == "nvlink4");
+    CHECK(alt.hypothetical);
+    c.gpu = "rtx-3090";
+    CHECK(alternative_link(c, catalog()).link == "pcie4");
+    // Training: the gradient sync over the alternative.
+    Config t = config("llama-3-8b", "a100-80gb-sxm");
+    t.mode = Mode::train;
+    t.gpus = 8;
+    t.context = 1024;
+    const LinkTimes ta = alternative_link(t, catalog());
+    CHECK(ta.link == "pcie4");
+    CHECK(ta.dp_allreduce_s_per_step > run(t).interconnect.dp_allreduce_s_per_step);
+    // One GPU: nothing to compare.
+    t.gpus = 1;
+    CHECK(alternative_link(t, catalog()).link.empty());
+}
