@@ -178,8 +178,7 @@ void bind_gpu(Resolved& r, const Gpu& gpu) {
 }
 
 Resolved resolve(const Config& c, const Catalog& catalog) {
-    Resolved r;
-    r.config = c;
+    Resolved r(c);
     Config& rc = r.config;
     if (c.model.custom) {
         r.arch = &c.model.arch;
@@ -406,7 +405,7 @@ void build_variants(Resolved& r) {
     const int n8 = n / 8, n78 = 7 * n / 8, n16 = n / 16;
     r.variants.clear();
     r.variants.reserve(8);
-    r.stage_counts.assign(std::size_t(pp) * kMaxVariants, 0);
+    r.reset_stage_counts(pp);
     const bool mixed_moe = a.is_moe() && (a.first_dense_layers > 0 || a.moe_layer_period > 1);
     const bool mixed_sliding = a.sliding_window > 0 && a.sliding_period > 1;
     const bool uniform = !uses_more && !uses_first2 && !uses_n16 && !mixed_moe && !mixed_sliding &&
@@ -418,7 +417,7 @@ void build_variants(Resolved& r) {
         v.count = L;
         r.variants.push_back(v);
         for (int s = 0; s < pp; ++s)
-            r.stage_counts[std::size_t(s) * kMaxVariants] = std::uint16_t((long long)(s + 1) * L / pp - (long long)s * L / pp);
+            r.stage_count(s)[0] = std::uint16_t((long long)(s + 1) * L / pp - (long long)s * L / pp);
     } else {
         // Keys change only at a few boundaries (layer 2, n/16, n/8, 7n/8, the first MoE layer,
         // the first decoder layer, the stage edges) and, between them, with short periods
@@ -466,7 +465,7 @@ void build_variants(Resolved& r) {
                     }
                     const int layers = (y - 1 - j) / period + 1;   // i in [j, y) with i = j (mod period)
                     r.variants[slot[k]].count += layers;
-                    r.stage_counts[std::size_t(st) * kMaxVariants + slot[k]] += std::uint16_t(layers);
+                    r.stage_count(st)[slot[k]] += std::uint16_t(layers);
                 }
                 x = y;
             }
@@ -775,7 +774,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
     const int pp = r.par.pp;
     const bool first = s == 0, last = s == pp - 1;
     const std::size_t nv = r.variants.size();
-    const std::uint16_t* counts = &r.stage_counts[std::size_t(s) * kMaxVariants];
+    const std::uint16_t* counts = r.stage_count(s);
     Stage st;
     MemoryParts& m = st.parts;
 

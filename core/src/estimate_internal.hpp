@@ -52,6 +52,8 @@ constexpr int kMaxVariants = 48;
 // A configuration with every default and id resolved. It points into the catalog and, for a
 // custom model, into the Config given to resolve(): both must outlive it.
 struct Resolved {
+    Resolved() = default;
+    explicit Resolved(const Config& c) : config(c) {}   // copy-constructs (cheaper than assigning)
     Config config;                          // defaults filled in
     const ModelArch* arch = nullptr;
     const CatalogModel* catalog_model = nullptr;
@@ -73,7 +75,21 @@ struct Resolved {
     bool fp32 = false;                      // fp32 weights (no mixed precision)
     GgufTraits gguf;
     std::vector<LayerVariant> variants;
-    std::vector<std::uint16_t> stage_counts;   // [stage * kMaxVariants + v]: layers of variant v in the stage
+    // Layers of variant v in pipeline stage s: stage_count(s)[v]. Up to kInlineStages stages live
+    // inline (no allocation per estimate); deeper pipelines use the vector.
+    static constexpr int kInlineStages = 4;
+    std::array<std::uint16_t, kInlineStages * kMaxVariants> stage_counts_inline{};
+    std::vector<std::uint16_t> stage_counts_heap;
+    int stage_count_stages = 0;
+    std::uint16_t* stage_count(int s) {
+        return (stage_count_stages <= kInlineStages ? stage_counts_inline.data() : stage_counts_heap.data()) + std::size_t(s) * kMaxVariants;
+    }
+    const std::uint16_t* stage_count(int s) const { return const_cast<Resolved*>(this)->stage_count(s); }
+    void reset_stage_counts(int stages) {
+        stage_count_stages = stages;
+        if (stages <= kInlineStages) stage_counts_inline.fill(0);
+        else stage_counts_heap.assign(std::size_t(stages) * kMaxVariants, 0);
+    }
     EdgeWeights edges;                      // after tp
     EdgeWeights edges_whole;                // no split
     const Link* link = nullptr;             // config.link resolved (nullptr = the GPU's own)
