@@ -146,6 +146,22 @@ TEST_CASE("estimate prints speed, interconnect and power; the JSON has them", "[
     CHECK(j["config"]["train_tokens"] == 1e10);
 }
 
+TEST_CASE("the --link flag is the interconnect key, --share-link (or a value with =) a share link", "[cli][link]") {
+    Result r = run_cli({"estimate", "--model", "llama-3-70b", "--gpu", "rtx-4090", "--gpus", "2", "--link", "nvlink-bridge", "--json"});
+    REQUIRE(r.code == 0);
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    CHECK(j["config"]["link"] == "nvlink-bridge");
+    CHECK(j["interconnect"]["link"] == "nvlink-bridge");
+    r = run_cli({"estimate", "--share-link", "#v=1&m=llama-3-8b&g=h100-sxmx2&l=pcie5&mfu=0.5", "--json"});
+    REQUIRE(r.code == 0);
+    j = nlohmann::json::parse(r.out);
+    CHECK(j["config"]["link"] == "pcie5");
+    CHECK(j["config"]["mfu"] == 0.5);
+    r = run_cli({"estimate", "--share-link", "#v=1&m=llama-3-8b", "--config", "x.json"});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("--share-link") != std::string::npos);
+}
+
 TEST_CASE("links lists the link catalog", "[cli]") {
     Result r = run_cli({"links"});
     REQUIRE(r.code == 0);

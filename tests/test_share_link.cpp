@@ -1,6 +1,8 @@
 // test_share_link.cpp: the share link: short, versioned, readable, and only ever data.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "test_support.hpp"
 
 using namespace gpusizer;
@@ -42,6 +44,11 @@ TEST_CASE("every configuration survives a round trip", "[link]") {
     configs.push_back(config_from_json(R"({"model": {"hf_config": {"model_type": "llama", "num_hidden_layers": 2,
         "hidden_size": 256, "intermediate_size": 512, "num_attention_heads": 4, "vocab_size": 1000, "name": "a&b=c#d"}}})"));
     configs.push_back(config_from_json(R"({"model": "mixtral-8x7b", "weights": "q4_k_m", "runtime": "vllm"})"));
+    configs.push_back(config_from_json(R"({"model": "llama-3-70b", "mode": "train", "gpu": "h100-sxm", "gpus": 32,
+        "train_tokens": 1.5e12, "mfu": 0.45, "bandwidth_efficiency": 0.7, "utilization": 0.8, "pue": 1.3, "usd_per_kwh": 0.12,
+        "link": "nvlink4", "inter_node_link": "infiniband-ndr", "layer_overhead_us": 12.5})"));
+    configs.push_back(config_from_json(R"({"model": "qwen2.5-72b", "weights": "q4_k_m", "runtime": "llama.cpp",
+        "prompt_tokens": 3000, "host_memory_bandwidth_gb_per_s": 83.2, "layer_overhead_us": 0})"));
     for (const Config& c : configs) {
         const std::string link = link_from_config(c);
         INFO(link);
@@ -49,6 +56,16 @@ TEST_CASE("every configuration survives a round trip", "[link]") {
         CHECK(config_to_json(back) == config_to_json(c));
         CHECK(link_from_config(back) == link);
     }
+}
+
+TEST_CASE("every configuration key has a link key: a link is the whole configuration", "[link]") {
+    const nlohmann::json keys = nlohmann::json::parse(config_to_json(Config{}));
+    for (auto it = keys.begin(); it != keys.end(); ++it) {
+        INFO(it.key());
+        CHECK(!link_key_of(it.key()).empty());
+    }
+    CHECK(link_key_of("weights") == "w");
+    CHECK(link_key_of("no_such_key").empty());
 }
 
 TEST_CASE("a link reproduces the same report as the configuration", "[link]") {

@@ -54,6 +54,18 @@ constexpr LinkKey kKeys[] = {
     {"gmu", "gpu_memory_utilization", Kind::number},
     {"qg", "quant_group_size", Kind::integer},
     {"pc", "prefill_chunk", Kind::integer},
+    // Speed, interconnect and power (issue 5).
+    {"tt", "train_tokens", Kind::number},
+    {"mfu", "mfu", Kind::number},
+    {"bwe", "bandwidth_efficiency", Kind::number},
+    {"u", "utilization", Kind::number},
+    {"pue", "pue", Kind::number},
+    {"kwh", "usd_per_kwh", Kind::number},
+    {"l", "link", Kind::text},
+    {"il", "inter_node_link", Kind::text},
+    {"pt", "prompt_tokens", Kind::integer},
+    {"hbw", "host_memory_bandwidth_gb_per_s", Kind::number},
+    {"lo", "layer_overhead_us", Kind::number},
 };
 
 constexpr std::size_t kMaxLinkLength = 100000;   // a pasted config.json fits; a flood does not
@@ -165,6 +177,14 @@ std::string link_from_config(const Config& config) {
     out += "&g=" + pct_encode(cur["gpu"].get<std::string>());
     if (config.gpus != 1) out += "x" + std::to_string(config.gpus);
     return out;
+}
+
+std::string_view link_key_of(std::string_view config_key) {
+    if (config_key == "model") return "m";
+    if (config_key == "gpu" || config_key == "gpus") return "g";
+    for (const LinkKey& k : kKeys)
+        if (config_key == k.config) return k.link;
+    return {};
 }
 
 Config config_from_link(std::string_view link) {

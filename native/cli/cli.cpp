@@ -36,7 +36,8 @@ Usage:
   gpusizer formats
   gpusizer --help | --version
 
-  --link LINK             start from a share link (#v=1&m=...), as the app and the web page make
+  --share-link LINK       start from a share link (#v=1&m=...), as the app and the web page make
+                          (--link takes one too: a value with '=' in it is a share link, not a link id)
 Key flags (each is the configuration key of the same name; docs/config.md):
   --model ID              catalog model (gpusizer models), or:
   --hf-config FILE        a Hugging Face config.json for a custom model
@@ -275,7 +276,15 @@ Options parse_args(const std::vector<std::string>& args) {
             }
         }
         if (name == "config") { config_file = next(); continue; }
-        if (name == "link") { link = next(); continue; }
+        if (name == "share-link") { link = next(); continue; }
+        if (name == "link") {
+            // `--link` is the configuration key `link` (an interconnect id: pcie4, nvlink4, ...);
+            // a share link (#v=1&m=..., a URL) has '=' in it, which no link id has.
+            const std::string v = next();
+            if (v.find('=') != std::string::npos) link = v;
+            else flags["link"] = v;
+            continue;
+        }
         if (name == "assets") { o.assets = next(); continue; }
         if (name == "measured") { o.measured = next(); continue; }
         if (name == "hf-config") {
@@ -304,7 +313,7 @@ Options parse_args(const std::vector<std::string>& args) {
         if (!spec) throw Error("--" + name, "unknown flag (see gpusizer --help)");
         flags[spec->key] = flag_value(*spec, next());
     }
-    if (!config_file.empty() && !link.empty()) throw Error("--link", "give either --config or --link, not both");
+    if (!config_file.empty() && !link.empty()) throw Error("--share-link", "give either --config or a share link, not both");
     if (!link.empty()) o.config = json::parse(config_to_json(config_from_link(link)));
     if (!config_file.empty()) {
         try {
@@ -328,32 +337,6 @@ void print_row(std::ostream& out, const char* name, double bytes, const std::str
     out << '\n';
 }
 
-// A measured figure with its unit, for people.
-std::string format_measured(double v, const std::string& unit) {
-    std::ostringstream os;
-    if (unit == "bytes") return format_gib(v);
-    if (unit == "MiB") return format_gib(v * 1024.0 * 1024.0);
-    if (unit == "GB/s") os << format_int(std::round(v)) << " GB/s";
-    else os << std::fixed << std::setprecision(1) << v << ' ' << unit;
-    return os.str();
-}
-
-// A calibrated figure's name for people (the JSON keeps the Gpu field's name).
-std::string figure_label(const std::string& key) {
-    if (key == "memory_bandwidth_gb_per_s") return "memory bandwidth";
-    if (key == "fp32_tflops") return "FP32 (CUDA cores)";
-    if (key.rfind("tensor_tflops_dense.", 0) == 0) {
-        std::string p = key.substr(20);
-        for (char& ch : p) ch = char(std::toupper(static_cast<unsigned char>(ch)));
-        return "tensor " + p;
-    }
-    if (key == "memory_total_mib") return "memory CUDA can use";
-    if (key == "measured_pcie_gb_per_s") return "PCIe, per direction";
-    if (key == "nvlink_gb_per_s") return "NVLink, both directions";
-    if (key == "measured_cuda_context_bytes") return "CUDA context";
-    return key;
-}
-
 // Measured next to datasheet, for a report calibrated by --measured.
 void print_measured(std::ostream& out, const Calibration& m) {
     out << "\n  measured (" << m.file << ": " << m.device_name;
@@ -363,7 +346,7 @@ void print_measured(std::ostream& out, const Calibration& m) {
     out << "  " << std::left << std::setw(24) << "" << std::right << std::setw(16) << "datasheet" << std::setw(16) << "measured"
         << '\n';
     for (const auto& f : m.figures) {
-        out << "  " << std::left << std::setw(24) << figure_label(f.key) << std::right << std::setw(16)
+        out << "  " << std::left << std::setw(24) << measured_figure_label(f.key) << std::right << std::setw(16)
             << (f.datasheet > 0 ? format_measured(f.datasheet, f.unit) : std::string("-")) << std::setw(16)
             << format_measured(f.measured, f.unit);
         if (f.datasheet > 0) out << std::setw(6) << int(std::lround(100.0 * f.measured / f.datasheet)) << '%';
@@ -378,32 +361,12 @@ void print_measured(std::ostream& out, const Calibration& m) {
     for (const auto& n : m.notes) out << "  note: " << n << '\n';
 }
 
-std::string fixed(double v, int decimals) {
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(decimals) << v;
-    return os.str();
-}
-
-// Seconds for people: "12.3 ms", "4.2 s", "3.1 days".
-std::string duration(double s) {
-    if (s <= 0) return "0";
-    if (s < 1e-3) return fixed(s * 1e6, 1) + " us";
-    if (s < 1) return fixed(s * 1e3, s < 0.01 ? 2 : 1) + " ms";
-    if (s < 120) return fixed(s, 2) + " s";
-    if (s < 7200) return fixed(s / 60, 1) + " min";
-    if (s < 3 * 86400) return fixed(s / 3600, 1) + " h";
-    return fixed(s / 86400, 1) + " days";
-}
-
-std::string rate(double tokens_per_s) {
-    if (tokens_per_s >= 1e6) return fixed(tokens_per_s / 1e6, 2) + " M";
-    if (tokens_per_s >= 1e4) return format_int(std::round(tokens_per_s));
-    return fixed(tokens_per_s, tokens_per_s >= 100 ? 0 : 1);
-}
-
-std::string gb_per_s(double bytes_per_s) { return fixed(bytes_per_s / 1e9, bytes_per_s >= 1e11 ? 0 : 1) + " GB/s"; }
-
-std::string watts(double w) { return w >= 10000 ? fixed(w / 1000, 1) + " kW" : fixed(w, 0) + " W"; }
+// The shared formatters under the short names this file reads best with.
+std::string fixed(double v, int decimals) { return format_fixed(v, decimals); }
+std::string duration(double s) { return format_duration(s); }
+std::string rate(double tokens_per_s) { return format_rate(tokens_per_s); }
+std::string gb_per_s(double bytes_per_s) { return format_bandwidth(bytes_per_s); }
+std::string watts(double w) { return format_watts(w); }
 
 void print_performance(std::ostream& out, const Report& r) {
     const Config& c = r.config;

@@ -11,7 +11,10 @@
 // kv = kv_cache, b = batch, gb = global_batch, ctx = context, opt = optimizer, z = zero,
 // off = offload, rc = recompute, fa = flash_attention (0/1), sp = sequence_parallel (0/1),
 // lr = lora_rank, lt = lora_targets (comma list), g = gpu with "x<count>" (gpus), tp, pp, dp,
-// ep, rt = runtime, gmu = gpu_memory_utilization, qg = quant_group_size, pc = prefill_chunk.
+// ep, rt = runtime, gmu = gpu_memory_utilization, qg = quant_group_size, pc = prefill_chunk,
+// tt = train_tokens, mfu, bwe = bandwidth_efficiency, u = utilization, pue, kwh = usd_per_kwh,
+// l = link, il = inter_node_link, pt = prompt_tokens, hbw = host_memory_bandwidth_gb_per_s,
+// lo = layer_overhead_us.
 #pragma once
 
 #include <string>
@@ -29,5 +32,9 @@ std::string link_from_config(const Config& config);
 // Accepts a whole URL ("https://host/page#v=1&..."), a fragment ("#v=1&...") or the bare
 // query ("v=1&..."). Throws Error naming the link key (or the configuration key it maps to).
 Config config_from_link(std::string_view link);
+
+// The link key of a configuration key ("weights" -> "w"), or "" when links do not carry it.
+// model, gpu and gpus travel as m (with hf or np) and g.
+std::string_view link_key_of(std::string_view config_key);
 
 }  // namespace gpusizer
