@@ -323,6 +323,18 @@ TEST_CASE("NVLink is calibrated from the bidirectional peer bandwidth of NVLink 
     const Gpu g = calibrated_gpu(catalog().gpu("h100-sxm"), r, r.devices[0], "r.json");
     CHECK(g.nvlink_gb_per_s == Approx(750.0));   // the median over pairs
     CHECK(g.calibration->find("nvlink_gb_per_s")->datasheet == 900);
+
+    // The measured figure (750 < 800 GB/s) keeps the GPU on its NVLink 4 fabric, at the measured speed.
+    const Catalog cal = calibrated_catalog(catalog(), r, "h100-sxm", "r.json");
+    Config c;
+    c.model.id = "llama-3-70b";
+    c.gpu = "h100-sxm";
+    c.gpus = 8;
+    const Report measured = estimate(c, cal);
+    const Report datasheet = estimate(c, catalog());
+    CHECK(measured.interconnect.link == "nvlink4");
+    CHECK(measured.interconnect.link_bandwidth_bytes_per_s == Approx(375e9));   // 750 / 2 per direction
+    CHECK(datasheet.interconnect.link_bandwidth_bytes_per_s == Approx(450e9));
 }
 
 TEST_CASE("calibrated_catalog picks the report's device of the configured GPU", "[measured][calibration]") {

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "gpusizer/measured.hpp"
+
 namespace gpusizer::detail {
 
 namespace {
@@ -61,7 +63,12 @@ DefaultLinkIds default_link_ids(const Gpu& g) {
     if (g.segment == Segment::apple) {
         d.intra = nullptr;   // unified memory, one GPU per machine
     } else if (g.nvlink == "nvswitch") {
-        d.intra = nvlink_id_for_bandwidth(g.nvlink_gb_per_s);
+        // The generation comes from the datasheet figure: a measured one (--measured) is lower
+        // (740 of 900 GB/s on an H100) and must not turn NVLink 4 into NVLink 3.
+        double datasheet_bw = g.nvlink_gb_per_s;
+        if (g.calibration)
+            if (const CalibratedFigure* f = g.calibration->find("nvlink_gb_per_s"); f && f->datasheet > 0) datasheet_bw = f->datasheet;
+        d.intra = nvlink_id_for_bandwidth(datasheet_bw);
     } else if (g.nvlink == "mesh") {
         d.intra = "nvlink2";
     } else if (g.nvlink == "infinity-fabric") {
