@@ -1,6 +1,7 @@
 // screenshot_check.cpp: checks a gpusizer-app screenshot: the PNG has the asked size, is not
 // blank, and the "Results" window (from the layout file the app writes) shows the memory bar.
-//   screenshot_check SHOT.png LAYOUT.json WIDTH HEIGHT [--expect-error-message]
+//   screenshot_check SHOT.png LAYOUT.json WIDTH HEIGHT [--expect-error-message | --expect-measured]
+// --expect-measured: a benchmark report is open and the estimate uses its measured figures.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -22,7 +23,11 @@ bool near(const unsigned char* p, int r, int g, int b) { return std::abs(p[0] - 
 
 int main(int argc, char** argv) {
     if (argc < 5) return fail("usage: screenshot_check SHOT.png LAYOUT.json WIDTH HEIGHT [--expect-error-message]");
-    const bool expect_error = argc > 5 && std::string(argv[5]) == "--expect-error-message";
+    const std::string option = argc > 5 ? argv[5] : "";
+    if (!option.empty() && option != "--expect-error-message" && option != "--expect-measured")
+        return fail("unknown option " + option);
+    const bool expect_error = option == "--expect-error-message";
+    const bool expect_measured = option == "--expect-measured";
     int w = 0, h = 0, n = 0;
     unsigned char* px = stbi_load(argv[1], &w, &h, &n, 3);
     if (!px) return fail(std::string("cannot read ") + argv[1]);
@@ -47,6 +52,8 @@ int main(int argc, char** argv) {
     }
     if (!layout.value("has_report", false)) return fail("the app shows no report");
     if (layout.value("message_is_error", false) != expect_error) return fail("unexpected error-message state");
+    if (expect_measured && !layout.value("measured_open", false)) return fail("no benchmark report is open");
+    if (expect_measured && !layout.value("calibrated", false)) return fail("the estimate does not use the measured figures");
     bool found = false;
     for (const auto& win : layout["windows"]) {
         if (win["name"] != "Results") continue;

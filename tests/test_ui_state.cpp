@@ -89,3 +89,138 @@ TEST_CASE("tensor / pipeline choices follow the GPU count and the model", "[ui][
     CHECK(s.config.pp == 0);
     CHECK(s.config.dp == 0);
 }
+
+namespace {
+
+// A one-device RTX 4090 report as gpusizer-cuda-bench writes it; the figures are test inputs.
+std::string rtx4090_report_text() {
+    MeasuredReport r;
+    r.tool_version = "test";
+    r.created_utc = "2026-01-01T00:00:00Z";
+    r.mode = "quick";
+    MeasuredDevice d;
+    d.name = "NVIDIA GeForce RTX 4090";
+    d.catalog_id = "rtx-4090";
+    d.memory.total_bytes = 23.6 * 1024.0 * 1024.0 * 1024.0;
+    d.memory.free_bytes = 23.0 * 1024.0 * 1024.0 * 1024.0;
+    Measurement triad;
+    triad.id = "memory.triad";
+    triad.unit = "GB/s";
+    triad.convention = "test";
+    triad.stats.samples = 5;
+    triad.stats.median = triad.stats.best = triad.stats.worst = triad.stats.mean = triad.stats.p05 = triad.stats.p95 = 907.0;
+    d.measurements.push_back(triad);
+    r.devices.push_back(d);
+    return measured_report_to_json(r);
+}
+
+}  // namespace
+
+TEST_CASE("opening a file: a benchmark report, a configuration, or a clear refusal", "[ui][files]") {
+    UiState s = default_state();
+    const std::string report = rtx4090_report_text();
+    CHECK(looks_like_measured_report(report));
+    CHECK_FALSE(looks_like_measured_report(R"({"model": "llama-3-8b", "gpu": "rtx-4090"})"));
+
+    REQUIRE(open_file_text(s, "4090.json", report, catalog()));
+    CHECK(s.measured.loaded);
+    CHECK(s.measured.use);
+    CHECK(s.measured.file == "4090.json");
+    CHECK(s.message.find("1 device, 1 measurement ") != std::string::npos);
+    // The calibrated catalog gives the measured bandwidth to the estimate's GPU.
+    const Catalog cal = calibrated_catalog(catalog(), s.measured.report, s.config.gpu, s.measured.file);
+    CHECK(cal.gpu("rtx-4090").memory_bandwidth_gb_per_s == Approx(907.0));
+
+    // A configuration file opens like a pasted configuration, and keeps the report open.
+    REQUIRE(open_file_text(s, "cfg.json", R"({"model": "llama-3-8b", "gpu": "rtx-4090", "gpus": 1})", catalog()));
+    CHECK(s.config.model.id == "llama-3-8b");
+    CHECK(s.measured.loaded);
+
+    // Broken files: the state stays, the message names the file and the problem.
+    const std::string before = link_of(s);
+    std::string broken = report;
+    broken.replace(broken.find("\"schema_version\": 1"), 19, "\"schema_version\": 7");
+    for (const std::string& bad : {broken, std::string(R"({"schema_version": 1, "devices": "many"})"), std::string("{\"model\": 5}"),
+                                   std::string("not json at all"), std::string()}) {
+        INFO(bad.substr(0, 60));
+        UiState t = s;
+        CHECK_FALSE(open_file_text(t, "bad.json", bad, catalog()));
+        CHECK(t.message_is_error);
+        CHECK(link_of(t) == before);
+        CHECK(t.measured.file == "4090.json");
+    }
+    UiState t = s;
+    CHECK_FALSE(open_file_text(t, "bad.json", broken, catalog()));
+    CHECK(t.message.find("bad.json") != std::string::npos);
+    CHECK(t.message.find("schema_version") != std::string::npos);
+}
+
+TEST_CASE("a report of another GPU says which one it measured", "[ui][files]") {
+    UiState s = default_state();
+    REQUIRE(open_file_text(s, "4090.json", rtx4090_report_text(), catalog()));
+    try {
+        (void)calibrated_catalog(catalog(), s.measured.report, "h100-sxm", s.measured.file);
+        FAIL("a report of an RTX 4090 calibrated an H100");
+    } catch (const Error& e) {
+        CHECK(std::string(e.what()).find("rtx-4090") != std::string::npos);
+    }
+}
+
+TEST_CASE("the recommendation query follows the state, and classes filter", "[ui][recommend]") {
+    UiState s = default_state();
+    s.config.tp = 2;
+    s.config.link = "nvlink4";
+    RecommendQuery q = recommend_query(s);
+    CHECK(q.base.model.id == "llama-3-70b");
+    CHECK(q.base.tp == 0);          // every count gets its own split
+    CHECK(q.base.link.empty());     // every GPU its own link
+    CHECK(q.segments.empty());      // all classes
+    s.recommend.segments[0] = false;   // no consumer cards
+    s.recommend.budget_usd = 50000;
+    s.recommend.max_gpus = 4;
+    q = recommend_query(s);
+    CHECK(q.segments.size() == 3);
+    CHECK(q.budget_usd == 50000);
+    const Recommendation rec = recommend(q, catalog());
+    for (const RecommendRow& r : rec.recommended) {
+        CHECK(r.segment != Segment::consumer);
+        CHECK(r.gpus <= 4);
+        CHECK((!r.price_known || r.price_usd <= 50000));
+    }
+    for (bool& b : s.recommend.segments) b = false;
+    CHECK_FALSE(any_segment(s.recommend));
+}
+
+TEST_CASE("recommendations sort by any column; unknown figures go last both ways", "[ui][recommend]") {
+    auto row = [](const char* name, int gpus, double price, bool known, double tps, double w) {
+        RecommendRow r;
+        r.gpu_name = name;
+        r.gpus = gpus;
+        r.price_usd = price;
+        r.price_known = known;
+        r.tokens_per_s = tps;
+        r.system_w = w;
+        r.per_gpu_total = gpus;
+        return r;
+    };
+    const std::vector<RecommendRow> rows = {row("B", 2, 3000, true, 20, 900), row("A", 1, 0, false, 40, 500),
+                                            row("C", 4, 1000, true, 10, 1500)};
+    auto names = [](const std::vector<RecommendRow>& v) {
+        std::string out;
+        for (const auto& r : v) out += r.gpu_name;
+        return out;
+    };
+    std::vector<RecommendRow> v = rows;
+    sort_recommendations(v, RecommendColumn::price, true);
+    CHECK(names(v) == "CBA");
+    sort_recommendations(v, RecommendColumn::price, false);
+    CHECK(names(v) == "BCA");   // the unknown price stays last
+    sort_recommendations(v, RecommendColumn::tokens_per_s, false);
+    CHECK(names(v) == "ABC");
+    sort_recommendations(v, RecommendColumn::power, true);
+    CHECK(names(v) == "ABC");
+    sort_recommendations(v, RecommendColumn::gpus, false);
+    CHECK(names(v) == "CBA");
+    sort_recommendations(v, RecommendColumn::gpu, true);
+    CHECK(names(v) == "ABC");
+}

@@ -4,6 +4,7 @@
 // [SECTION] Layout: the setup panel on the left, the results on the right
 // [SECTION] Setup: model, workload, hardware
 // [SECTION] Results: headline, breakdown, inverse questions, plots, compare, assumptions
+// [SECTION] Speed, interconnect and power; recommendations; measured figures; opening files
 #include "app.hpp"
 
 #include <algorithm>
@@ -75,9 +76,23 @@ bool App::open(const std::string& text) {
     return ok;
 }
 
+bool App::open_file(const std::string& name, const std::string& text) {
+    const bool ok = open_file_text(s_, name, text, catalog_);
+    if (ok && s_.measured.loaded && looks_like_measured_report(text)) select_tab("measured");
+    calibrated_for_.clear();   // a new report (or the same file again) rebuilds the calibration
+    changed();
+    return ok;
+}
+
+namespace {
+// The results tabs, in the order they are drawn; select_tab() takes these names.
+const char* const kTabNames[] = {"memory", "speed", "plots", "compare", "recommend", "measured", "assumptions"};
+constexpr int kTabCount = int(sizeof kTabNames / sizeof kTabNames[0]);
+}  // namespace
+
 bool App::select_tab(const std::string& name) {
-    const char* names[] = {"memory", "plots", "compare", "assumptions"};
-    for (int i = 0; i < 4; ++i)
+    const char* const* names = kTabNames;
+    for (int i = 0; i < kTabCount; ++i)
         if (name == names[i]) {
             select_tab_ = i;
             return true;
@@ -96,16 +111,45 @@ void App::recompute() {
     ok_ = false;
     fit_ok_ = false;
     error_.clear();
+    recommend_dirty_ = true;
+    alternative_ = LinkTimes{};
+
+    // An opened benchmark report replaces the chosen GPU's datasheet figures with its measured
+    // ones, when it measured that GPU (a report of another GPU says which one to choose).
+    use_calibrated_ = false;
+    measured_error_.clear();
+    if (s_.measured.loaded && s_.measured.use) {
+        const std::string key = s_.config.gpu + '\n' + s_.measured.file;
+        try {
+            if (calibrated_for_ != key) {
+                calibrated_ = calibrated_catalog(catalog_, s_.measured.report, s_.config.gpu, s_.measured.file);
+                calibrated_for_ = key;
+            }
+            use_calibrated_ = true;
+        } catch (const Error& e) {
+            calibrated_for_.clear();
+            measured_error_ = e.what();
+        }
+    }
+    const Catalog& cat = estimate_catalog();
+
     try {
-        report_ = estimate(s_.config, catalog_);
+        report_ = estimate(s_.config, cat);
         ok_ = true;
         assumptions_ = assumptions(report_);
     } catch (const Error& e) {
         error_ = e.what();
     }
+    if (ok_ && report_.config.gpus > 1) {
+        try {
+            alternative_ = alternative_link(s_.config, cat);
+        } catch (const Error&) {
+            alternative_ = LinkTimes{};
+        }
+    }
     if (ok_) {
         try {
-            fit_ = fit(s_.config, catalog_);
+            fit_ = fit(s_.config, cat);
             fit_ok_ = true;
         } catch (const Error&) {
             fit_ok_ = false;
@@ -130,7 +174,7 @@ void App::recompute() {
             c.context = (long long)std::llround(std::pow(2.0, e));
             ctx_x_.push_back(double(c.context));
             try {
-                const Report r = estimate(c, catalog_);
+                const Report r = estimate(c, cat);
                 add(ctx_series_, &r);
             } catch (const Error&) {
                 add(ctx_series_, nullptr);
@@ -142,7 +186,7 @@ void App::recompute() {
             if (c.mode != Mode::inference) c.global_batch = 0;
             batch_x_.push_back(b);
             try {
-                const Report r = estimate(c, catalog_);
+                const Report r = estimate(c, cat);
                 add(batch_series_, &r);
             } catch (const Error&) {
                 add(batch_series_, nullptr);
@@ -159,7 +203,7 @@ void App::recompute() {
         c.gpus = col.gpus;
         c.tp = c.pp = c.dp = 0;   // each choice gets its own automatic split
         try {
-            res.report = estimate(c, catalog_);
+            res.report = estimate(c, cat);
             res.ok = true;
         } catch (const Error& e) {
             res.error = e.what();
@@ -205,6 +249,7 @@ void App::draw_setup(float, float) {
     if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) draw_model();
     if (ImGui::CollapsingHeader("Workload", ImGuiTreeNodeFlags_DefaultOpen)) draw_workload();
     if (ImGui::CollapsingHeader("Hardware", ImGuiTreeNodeFlags_DefaultOpen)) draw_hardware();
+    if (ImGui::CollapsingHeader("Speed, power and cost")) draw_speed_inputs();
 }
 
 void App::draw_model() {
@@ -538,6 +583,119 @@ void App::draw_hardware() {
             changed();
         }
     }
+    // The links: the GPU's own unless the user picks another (what NVLink would change, say).
+    if (!catalog_.links.empty()) {
+        auto link_combo = [&](const char* label, const char* id, std::string& value, LinkScope scope, const std::string& resolved) {
+            row_label(label);
+            const Link* cur = value.empty() ? nullptr : catalog_.find_link(value);
+            const Link* res = resolved.empty() ? nullptr : catalog_.find_link(resolved);
+            std::string preview = cur ? cur->name : "auto" + (res ? " (" + res->name + ")" : std::string());
+            if (ImGui::BeginCombo(id, preview.c_str())) {
+                if (ImGui::Selectable("auto: the GPU's own", value.empty())) {
+                    value.clear();
+                    changed();
+                }
+                for (const Link& l : catalog_.links) {
+                    if (l.scope != scope) continue;
+                    char text[160];
+                    std::snprintf(text, sizeof text, "%s  (%s per GPU)", l.name.c_str(), format_bandwidth(l.bytes_per_s()).c_str());
+                    if (ImGui::Selectable(text, value == l.id)) {
+                        value = l.id;
+                        changed();
+                    }
+                }
+                ImGui::EndCombo();
+            }
+        };
+        link_combo("Link", "##link", c.link, LinkScope::intra_node, ok_ ? report_.interconnect.link : std::string());
+        if ((ok_ && report_.interconnect.nodes > 1) || !c.inter_node_link.empty())
+            link_combo("Between nodes", "##inter", c.inter_node_link, LinkScope::inter_node,
+                       ok_ ? report_.interconnect.inter_node_link : std::string());
+    }
+    ImGui::PopID();
+}
+
+namespace {
+
+// A slider over a setting whose 0 means "the default the core chooses": it shows the value in
+// use, and "auto" puts the default back.
+bool default_slider(const char* id, double& value, double in_use, float lo, float hi, const char* format, bool log = false) {
+    ImGui::PushID(id);
+    bool edited = false;
+    float v = float(value > 0 ? value : in_use);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.2f);
+    if (ImGui::SliderFloat("##v", &v, lo, hi, format, log ? ImGuiSliderFlags_Logarithmic : 0)) {
+        value = std::clamp(double(v), double(lo), double(hi));
+        edited = true;
+    }
+    ImGui::SameLine();
+    if (value > 0) {
+        if (ImGui::SmallButton("auto")) {
+            value = 0;
+            edited = true;
+        }
+    } else {
+        ImGui::TextDisabled("auto");
+    }
+    ImGui::PopID();
+    return edited;
+}
+
+}  // namespace
+
+void App::draw_speed_inputs() {
+    Config& c = s_.config;
+    const Config& used = report_.config;   // the values the last estimate used (defaults resolved)
+    ImGui::PushID("speed");
+    const bool training = c.mode != Mode::inference;
+    row_label("MFU");
+    if (default_slider("mfu", c.mfu, ok_ ? used.mfu : 0.4, 0.05f, 1.0f, "%.2f")) changed();
+    help_marker("Model FLOPs utilization: the fraction of the GPU's dense tensor peak that compute-bound work (prefill, "
+                "training) reaches. Auto: the runtime's typical figure (Assumptions tab).");
+    row_label("Bandwidth use");
+    if (default_slider("bw", c.bandwidth_efficiency, ok_ ? used.bandwidth_efficiency : 0.8, 0.1f, 1.0f, "%.2f")) changed();
+    help_marker("The fraction of the memory bandwidth that decoding reaches (it reads every weight once per token).");
+    if (!training) {
+        row_label("Prompt");
+        double prompt = double(c.prompt_tokens);
+        const double context = double(ok_ ? used.context : 8192);
+        if (default_slider("prompt", prompt, ok_ ? double(used.prompt_tokens) : context / 2, 1.0f, float(context), "%.0f tokens", true)) {
+            c.prompt_tokens = (long long)std::llround(std::min(prompt, context));
+            changed();
+        }
+        if (ok_ && report_.config.runtime == Runtime::llama_cpp) {
+            row_label("Host RAM bw");
+            if (default_slider("hostbw", c.host_memory_bandwidth_gb_per_s, used.host_memory_bandwidth_gb_per_s, 10.0f, 1000.0f,
+                               "%.0f GB/s", true))
+                changed();
+            help_marker("The host memory bandwidth llama.cpp reads offloaded layers with (dual-channel DDR5: ~60-80 GB/s).");
+        }
+    } else {
+        row_label("Train on");
+        float tokens_b = float(c.train_tokens / 1e9);
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.2f);
+        if (ImGui::SliderFloat("##tt", &tokens_b, 0.0f, 20000.0f, tokens_b > 0 ? "%.2f B tokens" : "(not asked)",
+                               ImGuiSliderFlags_Logarithmic)) {
+            c.train_tokens = std::clamp(double(tokens_b), 0.0, 1e7) * 1e9;
+            changed();
+        }
+        help_marker("Tokens of the training run, for its time, energy and electricity cost.");
+    }
+    row_label("Utilization");
+    float u = float(c.utilization);
+    if (ImGui::SliderFloat("##util", &u, 0.05f, 1.0f, "%.2f of board power")) {
+        c.utilization = std::clamp(double(u), 0.05, 1.0);
+        changed();
+    }
+    row_label("PUE");
+    if (default_slider("pue", c.pue, ok_ ? used.pue : 1.0, 1.0f, 3.0f, "%.2f")) changed();
+    help_marker("Power usage effectiveness: facility power / IT power (1.0 = no cooling overhead; data centers average ~1.5).");
+    row_label("Electricity");
+    float price = float(c.usd_per_kwh);
+    if (ImGui::SliderFloat("##kwh", &price, 0.0f, 1.0f, "$%.3f per kWh")) {
+        c.usd_per_kwh = std::clamp(double(price), 0.0, 10.0);
+        changed();
+    }
     ImGui::PopID();
 }
 
@@ -572,15 +730,27 @@ void App::draw_results(float, float, float) {
             }
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Plots", nullptr, tab_flags(1))) {
+        if (ImGui::BeginTabItem("Speed & power", nullptr, tab_flags(1))) {
+            draw_speed();
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Plots", nullptr, tab_flags(2))) {
             draw_plots();
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Compare GPUs", nullptr, tab_flags(2))) {
+        if (ImGui::BeginTabItem("Compare GPUs", nullptr, tab_flags(3))) {
             draw_compare();
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Assumptions", nullptr, tab_flags(3))) {
+        if (ImGui::BeginTabItem("Recommend", nullptr, tab_flags(4))) {
+            draw_recommend();
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem(s_.measured.loaded ? "Measured###measured" : "Measured (none)###measured", nullptr, tab_flags(5))) {
+            draw_measured();
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Assumptions", nullptr, tab_flags(6))) {
             draw_assumptions();
             ImGui::EndTabItem();
         }
@@ -596,13 +766,15 @@ void App::draw_link_bar() {
         s_.message_is_error = false;
     }
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 6.0f);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 11.5f);
     const bool enter = ImGui::InputTextWithHint("##link", "paste a link (#v=1&m=...) or a configuration JSON", &s_.link_text,
                                                 ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     if ((ImGui::Button("Open link") || enter) && !s_.link_text.empty()) {
         if (open(s_.link_text)) s_.link_text.clear();
     }
+    ImGui::SameLine();
+    draw_open_file();
     if (!s_.message.empty()) {
         ImGui::PushTextWrapPos();
         if (s_.message_is_error) ImGui::TextColored(to_vec4(kNoFitColor), "%s", s_.message.c_str());
@@ -629,6 +801,27 @@ void App::draw_headline() {
     ImGui::TextDisabled("%s on %d x %s, %s, %s weights, %s tokens x %d, %s", r.model_name.c_str(), r.config.gpus, r.gpu_name.c_str(),
                         mode_label(r.config.mode), r.config.weights.c_str(), format_int(double(r.config.context)).c_str(),
                         r.config.batch, std::string(to_string(r.config.runtime)).c_str());
+    // Speed and power at a glance (the Speed & power tab has the rest).
+    const SpeedReport& sp = r.speed;
+    std::string line;
+    if (r.config.mode == Mode::inference) {
+        const bool offload = sp.offload.active && sp.offload.decode_tokens_per_s > 0;
+        line = "~" + format_rate(offload ? sp.offload.decode_tokens_per_s : sp.decode_tokens_per_s) + " tokens/s per sequence" +
+               (offload ? " (layers offloaded to RAM)" : "");
+        if (r.config.batch > 1 || r.parallel.dp > 1) line += ", " + format_rate(sp.decode_throughput_tokens_per_s) + " in all";
+        line += " - first token in " + format_duration(sp.ttft_s);
+    } else {
+        line = "~" + format_rate(sp.train_tokens_per_s) + " training tokens/s";
+        if (sp.train_time_s > 0) line += ", " + format_duration(sp.train_time_s) + " for " + format_count(r.config.train_tokens) + " tokens";
+    }
+    line += " - " + format_watts(r.power.system_w) + " system power";
+    if (r.power.hardware_price_known) line += " - GPUs $" + format_int(r.power.hardware_usd);
+    ImGui::TextUnformatted(line.c_str());
+    if (!sp.native) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "(%s computed as %s)", std::string(sp.compute_precision_requested).c_str(),
+                           std::string(sp.compute_precision).c_str());
+    }
     ImGui::Spacing();
     memory_bar(r.per_gpu, r.gpu_usable, ImGui::GetFontSize() * 2.2f);
     ImGui::Spacing();
@@ -914,6 +1107,495 @@ void App::draw_assumptions() {
         }
         ImGui::EndTable();
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Speed, interconnect and power; recommendations; measured figures; opening files
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// A two-column table of named figures, with an optional tooltip per row.
+struct FigureTable {
+    bool open = false;
+    FigureTable(const char* id, const char* title, float width) {
+        open = ImGui::BeginTable(id, 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(width, 0));
+        if (open) {
+            ImGui::TableSetupColumn(title, ImGuiTableColumnFlags_WidthStretch, 1.1f);
+            ImGui::TableSetupColumn("##value", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+            ImGui::TableHeadersRow();
+        }
+    }
+    ~FigureTable() {
+        if (open) ImGui::EndTable();
+    }
+    void row(const char* name, const std::string& value, const char* tip = nullptr, bool dim = false) const {
+        if (!open) return;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);   // long names and values wrap inside their cells
+        if (dim) ImGui::TextDisabled("%s", name);
+        else ImGui::TextUnformatted(name);
+        if (tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(value.c_str());
+        ImGui::PopTextWrapPos();
+    }
+};
+
+std::string percent(double f, int decimals = 0) { return format_fixed(f * 100.0, decimals) + "%"; }
+
+}  // namespace
+
+void App::draw_speed() {
+    const Report& r = report_;
+    const Config& c = r.config;
+    const SpeedReport& sp = r.speed;
+    const InterconnectReport& ic = r.interconnect;
+    const PowerReport& p = r.power;
+    const bool training = c.mode != Mode::inference;
+    ImGui::BeginChild("speed", ImVec2(0, 0), false);
+    const float third = (ImGui::GetContentRegionAvail().x - 24) / 3.0f;
+
+    ImGui::BeginGroup();
+    {
+        FigureTable t("speed-figures", "Speed (roofline)", third);
+        t.row("compute precision", std::string(sp.compute_precision) + (sp.tensor_cores ? ", tensor cores" : ", no tensor cores"),
+              "The precision the matrix math runs at on this GPU; a precision it cannot run natively is computed at the next "
+              "supported one.");
+        if (!sp.native) t.row("  asked for", std::string(sp.compute_precision_requested) + " (not native here)", nullptr, true);
+        t.row("peak per GPU", format_fixed(sp.peak_flops / 1e12, 1) + " TFLOPS", "Dense (no 2:4 sparsity) at the compute precision.");
+        t.row("MFU used", percent(sp.mfu), "Fraction of the peak that compute-bound work reaches (Setup: Speed, power and cost).");
+        if (!training) {
+            t.row("bandwidth used", percent(sp.bandwidth_efficiency), "Fraction of the memory bandwidth decoding reaches.");
+            t.row("decode, per sequence", format_rate(sp.decode_tokens_per_s) + " tok/s");
+            t.row("decode, all sequences", format_rate(sp.decode_throughput_tokens_per_s) + " tok/s",
+                  "Every sequence of the batch, every data-parallel replica.");
+            t.row("one decode step", format_duration(sp.decode_step_s));
+            t.row("read per step", format_gib(sp.decode_bytes_per_step), "Weights (active experts for MoE) and the KV cache.");
+            t.row("decode is", sp.decode_compute_bound ? "compute-bound" : "memory-bound");
+            t.row("prefill", format_rate(sp.prefill_tokens_per_s) + " tok/s");
+            t.row("time to first token", format_duration(sp.ttft_s),
+                  "The prefill of the batch's prompts (Setup: Speed, power and cost sets the prompt length).");
+            if (sp.offload.active) {
+                t.row("offload (llama.cpp)", std::to_string(sp.offload.gpu_layers) + " of " + std::to_string(sp.offload.total_layers) +
+                                                 " layers on GPU",
+                      "The model does not fit: llama.cpp keeps the other layers in host RAM and runs them on the CPU.");
+                t.row("  in host RAM", format_gib(sp.offload.host_bytes), nullptr, true);
+                t.row("  decode then", format_rate(sp.offload.decode_tokens_per_s) + " tok/s", nullptr, true);
+                if (sp.offload.experts_on_host_decode_tokens_per_s > 0)
+                    t.row("  experts in RAM instead", format_rate(sp.offload.experts_on_host_decode_tokens_per_s) + " tok/s",
+                          "Every layer on the GPUs, the routed experts in host RAM (llama.cpp --override-tensor exps=CPU).", true);
+            }
+        } else {
+            t.row("FLOPs per token", format_count(sp.train_flops_per_token),
+                  "6 x parameters plus attention; 8 x with full recomputation.");
+            t.row("training", format_rate(sp.train_tokens_per_s) + " tok/s");
+            t.row("one optimizer step", format_duration(sp.train_step_s));
+            t.row("effective MFU", percent(sp.effective_mfu, 1), "Pipeline bubble and exposed communication included.");
+            if (sp.train_time_s > 0) t.row(("time for " + format_count(c.train_tokens) + " tokens").c_str(), format_duration(sp.train_time_s));
+            else t.row("time to train", "set 'Train on'", nullptr, true);
+        }
+    }
+    ImGui::EndGroup();
+    ImGui::SameLine(0, 12);
+
+    ImGui::BeginGroup();
+    {
+        FigureTable t("link-figures", "Interconnect", third);
+        const Link* link = ic.link.empty() ? nullptr : catalog_.find_link(ic.link);
+        if (c.gpus < 2) {
+            t.row("GPUs", "one: nothing to exchange");
+        } else {
+            t.row("link", link ? link->name : (ic.link.empty() ? std::string("-") : ic.link));
+            t.row("per GPU, per direction", format_bandwidth(ic.link_bandwidth_bytes_per_s));
+            if (ic.allreduce_busbw_bytes_per_s > 0)
+                t.row("all-reduce busbw", format_bandwidth(ic.allreduce_busbw_bytes_per_s),
+                      "What nccl-tests would report as busbw for the widest all-reduce group.");
+            t.row("GPUs per node", std::to_string(ic.gpus_per_node));
+            if (ic.nodes > 1) {
+                const Link* inter = catalog_.find_link(ic.inter_node_link);
+                t.row("nodes", std::to_string(ic.nodes) + " over " + (inter ? inter->name : ic.inter_node_link));
+            }
+            if (!training) {
+                if (ic.tp_comm_s_per_token > 0) t.row("tensor parallel", format_duration(ic.tp_comm_s_per_token) + " /token",
+                                                      "Two all-reduces per layer per decode step.");
+                if (ic.pp_comm_s_per_token > 0) t.row("pipeline sends", format_duration(ic.pp_comm_s_per_token) + " /token");
+                if (ic.ep_comm_s_per_token > 0) t.row("expert all-to-all", format_duration(ic.ep_comm_s_per_token) + " /token");
+                t.row("adds to each token", format_duration(ic.exposed_s_per_token),
+                      "Communication that cannot hide behind compute in a decode step.");
+            } else {
+                if (ic.tp_comm_s_per_step > 0) t.row("tensor parallel", format_duration(ic.tp_comm_s_per_step) + " /step");
+                if (ic.pp_comm_s_per_step > 0) t.row("pipeline sends", format_duration(ic.pp_comm_s_per_step) + " /step");
+                if (ic.pp_bubble_fraction > 0) t.row("pipeline bubble", percent(ic.pp_bubble_fraction, 1), "1F1B: (p - 1) / (m + p - 1).");
+                if (ic.ep_comm_s_per_step > 0) t.row("expert all-to-all", format_duration(ic.ep_comm_s_per_step) + " /step");
+                if (ic.dp_allreduce_s_per_step > 0) {
+                    t.row("gradient sync", format_duration(ic.dp_allreduce_s_per_step) + " /step",
+                          "Ring all-reduce of the gradients (ZeRO: reduce-scatter plus all-gathers).");
+                    t.row("  not hidden", format_duration(ic.dp_exposed_s_per_step), "The part the backward pass does not cover.", true);
+                }
+                t.row("adds to each step", format_duration(ic.exposed_s_per_step));
+            }
+        }
+    }
+    // What the other kind of link would change, for this very configuration.
+    if (c.gpus > 1 && !alternative_.link.empty()) {
+        const Link* alt = catalog_.find_link(alternative_.link);
+        const std::string alt_name = alt ? alt->name : alternative_.link;
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + third);
+        const double now = training ? r.speed.train_tokens_per_s : r.speed.decode_tokens_per_s;
+        const double then = training ? alternative_.train_tokens_per_s : alternative_.decode_tokens_per_s;
+        ImGui::TextDisabled("Over %s%s: %s %s tokens/s (now %s), %s of communication per %s.", alt_name.c_str(),
+                            alternative_.hypothetical ? " (hypothetical: this GPU has none)" : "", format_rate(then).c_str(),
+                            training ? "training" : "decode", format_rate(now).c_str(), format_duration(alternative_.exposed_s).c_str(),
+                            training ? "step" : "token");
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::EndGroup();
+    ImGui::SameLine(0, 12);
+
+    ImGui::BeginGroup();
+    {
+        FigureTable t("power-figures", "Power and cost", third);
+        t.row("GPUs", format_watts(p.gpu_w), "Board power x GPUs x utilization.");
+        t.row("hosts", format_watts(p.host_w), "CPUs, memory, fans, NICs and switches of the nodes.");
+        t.row("system", format_watts(p.system_w));
+        if (p.pue > 1) t.row(("facility (PUE " + format_fixed(p.pue, 2) + ")").c_str(), format_watts(p.facility_w));
+        t.row(ic.nodes > 1 ? "PSU per node" : "PSU", format_watts(p.psu_w), "Power supply capacity, with headroom for transients.");
+        t.row("heat", format_int(std::round(p.heat_btu_h)) + " BTU/h");
+        if (p.energy_kwh_per_million_tokens > 0) {
+            t.row("energy / M tokens", format_fixed(p.energy_kwh_per_million_tokens, 3) + " kWh");
+            t.row("electricity / M tokens", "$" + format_fixed(p.cost_usd_per_million_tokens, 3));
+            t.row("tokens per joule", format_fixed(p.tokens_per_joule, p.tokens_per_joule < 1 ? 3 : 2));
+        }
+        if (training && sp.train_time_s > 0) {
+            t.row("training run", format_int(std::round(p.energy_kwh)) + " kWh");
+            t.row("  electricity", "$" + format_int(std::round(p.cost_usd)), nullptr, true);
+        }
+        t.row("GPU price", p.hardware_price_known ? "$" + format_int(p.hardware_usd) : std::string("unknown"),
+              "Street or list price of the GPUs alone (assets/gpus.json names the source).");
+    }
+    ImGui::EndGroup();
+    ImGui::EndChild();
+}
+
+void App::draw_recommend() {
+    RecommendInputs& in = s_.recommend;
+    ImGui::TextDisabled("Which GPUs, and how many, for this model and workload (%s weights). Click a column to sort.",
+                        report_.config.weights.c_str());
+    bool edit = false;
+    const float w = ImGui::GetFontSize() * 8.0f;
+    ImGui::SetNextItemWidth(w);
+    float budget = float(in.budget_usd);
+    if (ImGui::DragFloat("budget $", &budget, 100.0f, 0.0f, 1e8f, budget > 0 ? "%.0f" : "no limit")) {
+        in.budget_usd = std::clamp(double(budget), 0.0, 1e9);
+        edit = true;
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(w);
+    float cap = float(in.power_cap_w);
+    if (ImGui::DragFloat("power cap W", &cap, 10.0f, 0.0f, 1e7f, cap > 0 ? "%.0f" : "no limit")) {
+        in.power_cap_w = std::clamp(double(cap), 0.0, 1e8);
+        edit = true;
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(w);
+    float speed = float(in.min_tokens_per_s);
+    if (ImGui::DragFloat("min tokens/s", &speed, 1.0f, 0.0f, 1e7f, speed > 0 ? "%.0f" : "any")) {
+        in.min_tokens_per_s = std::clamp(double(speed), 0.0, 1e9);
+        edit = true;
+    }
+    const char* segs[4] = {"consumer", "workstation", "datacenter", "Apple"};
+    for (int i = 0; i < 4; ++i) {
+        if (i) ImGui::SameLine();
+        edit |= ImGui::Checkbox(segs[i], &in.segments[i]);
+    }
+    ImGui::SameLine(0, 18);
+    edit |= ImGui::Checkbox("one node", &in.single_node);
+    ImGui::SameLine(0, 18);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+    if (ImGui::SliderInt("max GPUs", &in.max_gpus, 1, 64)) {
+        in.max_gpus = std::clamp(in.max_gpus, 1, 1024);
+        edit = true;
+    }
+    if (edit) recommend_dirty_ = true;
+    if (!any_segment(in)) {
+        ImGui::TextColored(to_vec4(kNoFitColor), "Tick at least one GPU class.");
+        return;
+    }
+    if (recommend_dirty_) {
+        recommend_dirty_ = false;
+        recommend_ok_ = false;
+        recommend_error_.clear();
+        try {
+            recommendation_ = recommend(recommend_query(s_), estimate_catalog());
+            recommend_ok_ = true;
+            sort_recommendations(recommendation_.recommended, recommend_sort_, recommend_ascending_);
+        } catch (const Error& e) {
+            recommend_error_ = e.what();
+        }
+    }
+    if (!recommend_ok_) {
+        ImGui::TextColored(to_vec4(kNoFitColor), "%s", recommend_error_.c_str());
+        return;
+    }
+    const Recommendation& rec = recommendation_;
+    const char* speed_head = rec.training ? "train tok/s" : "tok/s";
+    const float avail = ImGui::GetContentRegionAvail().y;
+    const float table_h = rec.rejected.empty() ? avail - ImGui::GetFontSize() * 1.5f : std::max(avail * 0.62f, ImGui::GetFontSize() * 8);
+    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+    ImGui::Text("%d configurations fit and meet the constraints", int(rec.recommended.size()));
+    if (ImGui::BeginTable("recommend", 7, flags, ImVec2(0, table_h))) {
+        ImGui::TableSetupScrollFreeze(0, 1);
+        const ImGuiTableColumnFlags num = ImGuiTableColumnFlags_PreferSortAscending;
+        ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthStretch, 2.6f, ImGuiID(RecommendColumn::gpu));
+        ImGui::TableSetupColumn("count", num, 0.7f, ImGuiID(RecommendColumn::gpus));
+        ImGui::TableSetupColumn("per GPU", num, 1.1f, ImGuiID(RecommendColumn::per_gpu));
+        ImGui::TableSetupColumn("price", num | ImGuiTableColumnFlags_DefaultSort, 1.0f, ImGuiID(RecommendColumn::price));
+        ImGui::TableSetupColumn(speed_head, ImGuiTableColumnFlags_PreferSortDescending, 1.0f, ImGuiID(RecommendColumn::tokens_per_s));
+        ImGui::TableSetupColumn("system W", num, 1.0f, ImGuiID(RecommendColumn::power));
+        ImGui::TableSetupColumn("link", ImGuiTableColumnFlags_None, 1.1f, ImGuiID(RecommendColumn::link));
+        ImGui::TableHeadersRow();
+        if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs()) {
+            if (specs->SpecsDirty && specs->SpecsCount > 0) {
+                recommend_sort_ = RecommendColumn(specs->Specs[0].ColumnUserID);
+                recommend_ascending_ = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+                sort_recommendations(recommendation_.recommended, recommend_sort_, recommend_ascending_);
+                specs->SpecsDirty = false;
+            }
+        }
+        for (std::size_t i = 0; i < rec.recommended.size(); ++i) {
+            const RecommendRow& row = rec.recommended[i];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::PushID(int(i));
+            char label[160];
+            std::snprintf(label, sizeof label, "%s", row.gpu_name.c_str());
+            if (ImGui::Selectable(label, row.gpu == s_.config.gpu && row.gpus == s_.config.gpus, ImGuiSelectableFlags_SpanAllColumns)) {
+                // Choose it: the estimate, the link and every other view follow.
+                s_.config.gpu = row.gpu;
+                set_gpu_count(s_, row.gpus, current_arch(s_, catalog_));
+                changed();
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click to use %d x %s", row.gpus, row.gpu_name.c_str());
+            ImGui::PopID();
+            ImGui::TableNextColumn();
+            ImGui::Text("%d", row.gpus);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(format_gib(row.per_gpu_total, 1).c_str());
+            ImGui::TableNextColumn();
+            if (row.price_known) ImGui::Text("$%s", format_int(row.price_usd).c_str());
+            else ImGui::TextDisabled("unknown");
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(format_rate(row.tokens_per_s).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(format_watts(row.system_w).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(row.link.empty() ? "-" : row.link.c_str());
+        }
+        ImGui::EndTable();
+    }
+    if (!rec.rejected.empty() && ImGui::TreeNode("rejected", "%d other GPUs, and why", int(rec.rejected.size()))) {
+        if (ImGui::BeginTable("rejected-table", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY,
+                              ImVec2(0, ImGui::GetContentRegionAvail().y))) {
+            ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 13.0f);
+            ImGui::TableSetupColumn("closest", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 4.0f);
+            ImGui::TableSetupColumn("why not", ImGuiTableColumnFlags_WidthStretch);
+            ImGui::TableHeadersRow();
+            for (const RecommendRow& row : rec.rejected) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(row.gpu_name.c_str());
+                ImGui::TableNextColumn();
+                ImGui::Text("x %d", row.gpus);
+                ImGui::TableNextColumn();
+                std::string why;
+                for (const std::string& reason : row.reasons) why += (why.empty() ? "" : "; ") + reason;
+                ImGui::PushTextWrapPos(0.0f);
+                ImGui::TextDisabled("%s", why.c_str());
+                ImGui::PopTextWrapPos();
+            }
+            ImGui::EndTable();
+        }
+        ImGui::TreePop();
+    }
+}
+
+void App::draw_measured() {
+    MeasuredInput& m = s_.measured;
+    if (!m.loaded) {
+        ImGui::Spacing();
+        ImGui::PushTextWrapPos();
+        ImGui::TextUnformatted("No benchmark report is open.");
+        ImGui::TextDisabled("gpusizer-cuda-bench measures what the calculator otherwise takes from datasheets (memory bandwidth, "
+                            "TFLOPS per precision, PCIe and NVLink, the CUDA context) and writes a JSON report. Open it here to "
+                            "see measured next to datasheet and to estimate with the measured figures:");
+        ImGui::PopTextWrapPos();
+        ImGui::Spacing();
+        ImGui::TextUnformatted("  gpusizer-cuda-bench --quick --out report.json");
+        ImGui::Spacing();
+        draw_open_file();
+        return;
+    }
+    const MeasuredReport& rep = m.report;
+    ImGui::Text("%s", m.file.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s %s, %s run, %s, status %s", rep.tool.c_str(), rep.tool_version.c_str(), rep.mode.c_str(),
+                        rep.created_utc.c_str(), std::string(to_string(rep.status)).c_str());
+    if (ImGui::Checkbox("Use the measured figures in the estimates", &m.use)) {
+        calibrated_for_.clear();
+        changed();
+    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Close report")) {
+        m = MeasuredInput{};
+        calibrated_for_.clear();
+        changed();
+        return;
+    }
+    ImGui::SameLine();
+    draw_open_file();
+    if (!rep.status_detail.empty()) ImGui::TextDisabled("%s", rep.status_detail.c_str());
+    if (!measured_error_.empty()) {
+        ImGui::PushTextWrapPos();
+        ImGui::TextColored(to_vec4(kNoFitColor), "%s", measured_error_.c_str());
+        ImGui::PopTextWrapPos();
+        // Offer the GPU the report did measure.
+        for (const MeasuredDevice& d : rep.devices)
+            if (!d.catalog_id.empty() && d.catalog_id != s_.config.gpu && catalog_.find_gpu(d.catalog_id)) {
+                const std::string label = "Choose " + catalog_.gpu(d.catalog_id).name;
+                if (ImGui::Button(label.c_str())) {
+                    s_.config.gpu = d.catalog_id;
+                    changed();
+                }
+                break;
+            }
+    }
+    // What the estimate uses: the calibrated figures, measured next to datasheet.
+    const Calibration* cal = use_calibrated_ && report_.measured ? report_.measured.get() : nullptr;
+    if (cal) {
+        ImGui::Spacing();
+        ImGui::Text("The estimates use these measured figures of %s (%s):", cal->device_name.c_str(), report_.gpu_name.c_str());
+        if (ImGui::BeginTable("calibration", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
+            ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+            ImGui::TableSetupColumn("datasheet", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+            ImGui::TableSetupColumn("measured", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+            ImGui::TableSetupColumn("of datasheet", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+            ImGui::TableHeadersRow();
+            for (const CalibratedFigure& f : cal->figures) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(measured_figure_label(f.key).c_str());
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s, from %s", f.key.c_str(), f.from.c_str());
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(f.datasheet > 0 ? format_measured(f.datasheet, f.unit).c_str() : "-");
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(format_measured(f.measured, f.unit).c_str());
+                ImGui::TableNextColumn();
+                if (f.datasheet > 0) ImGui::Text("%d%%", int(std::lround(100.0 * f.measured / f.datasheet)));
+                else ImGui::TextDisabled("replaces the constant");
+            }
+            ImGui::EndTable();
+        }
+        if (!cal->datasheet_only.empty()) {
+            std::string list;
+            for (const std::string& k : cal->datasheet_only) list += (list.empty() ? "" : ", ") + measured_figure_label(k);
+            ImGui::PushTextWrapPos();
+            ImGui::TextDisabled("Datasheet kept (not measured): %s", list.c_str());
+            ImGui::PopTextWrapPos();
+        }
+        for (const std::string& n : cal->notes) ImGui::TextDisabled("note: %s", n.c_str());
+    } else if (!m.use) {
+        ImGui::TextDisabled("The estimates use datasheet figures.");
+    }
+    // Every measurement of the report, per device, with the targets.
+    ImGui::Spacing();
+    ImGui::Separator();
+    ImGui::BeginChild("measurements");
+    for (std::size_t d = 0; d < rep.devices.size(); ++d) {
+        const MeasuredDevice& dev = rep.devices[d];
+        ImGui::PushID(int(d));
+        char head[256];
+        std::snprintf(head, sizeof head, "GPU %d: %s%s%s, %s of %s usable", dev.index, dev.name.c_str(),
+                      dev.catalog_id.empty() ? " (not in the catalog)" : " = ", dev.catalog_id.c_str(),
+                      format_gib(dev.memory.free_bytes).c_str(), format_gib(dev.memory.total_bytes).c_str());
+        if (ImGui::CollapsingHeader(head, d == 0 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+            if (ImGui::BeginTable("m", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
+                ImGui::TableSetupColumn("measurement", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+                ImGui::TableSetupColumn("median", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+                ImGui::TableSetupColumn("best", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+                ImGui::TableSetupColumn("datasheet", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+                ImGui::TableSetupColumn("best / datasheet", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+                ImGui::TableHeadersRow();
+                for (const Measurement& x : dev.measurements) {
+                    ImGui::TableNextRow();
+                    ImGui::TableNextColumn();
+                    ImGui::TextUnformatted(x.id.c_str());
+                    if (!x.convention.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", x.convention.c_str());
+                    if (!x.ok()) {
+                        ImGui::TableNextColumn();
+                        ImGui::TextColored(to_vec4(kNoFitColor), "failed");
+                        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", x.error.c_str());
+                        continue;
+                    }
+                    ImGui::TableNextColumn();
+                    ImGui::TextUnformatted(format_measured(x.stats.median, x.unit).c_str());
+                    ImGui::TableNextColumn();
+                    ImGui::TextUnformatted(format_measured(x.stats.best, x.unit).c_str());
+                    ImGui::TableNextColumn();
+                    ImGui::TextUnformatted(x.datasheet > 0 ? format_measured(x.datasheet, x.unit).c_str() : "-");
+                    ImGui::TableNextColumn();
+                    if (x.fraction_of_datasheet > 0) ImGui::Text("%d%%", int(std::lround(100.0 * x.fraction_of_datasheet)));
+                }
+                ImGui::EndTable();
+            }
+            for (const TargetCheck& t : dev.targets)
+                ImGui::TextColored(to_vec4(t.met ? kFitsColor : kNoFitColor), "%s %s: %d%% of datasheet (target %d%%)",
+                                   t.met ? "met" : "missed", t.name.c_str(), int(std::lround(t.fraction * 100)),
+                                   int(std::lround(t.target * 100)));
+        }
+        ImGui::PopID();
+    }
+    for (const Measurement& x : rep.collectives)
+        if (x.ok()) ImGui::Text("%s: %s (median)", x.id.c_str(), format_measured(x.stats.median, x.unit).c_str());
+    for (const std::string& n : rep.notes) ImGui::TextDisabled("note: %s", n.c_str());
+    ImGui::EndChild();
+}
+
+void App::draw_open_file() {
+    ImGui::PushID("open-file");
+    if (ImGui::Button("Open file...")) {
+        // The browser opens its file picker and calls open_file() later; the desktop asks here.
+        if (!platform_.pick_file()) ImGui::OpenPopup("path");
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("A gpusizer-cuda-bench report (measured figures) or a configuration JSON.%s",
+                          std::string(platform_.name()) == "desktop" ? " You can also drop the file on the window." : "");
+    if (ImGui::BeginPopup("path")) {
+        ImGui::TextUnformatted("Open a benchmark report or a configuration file:");
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 26.0f);
+        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+        const bool enter = ImGui::InputTextWithHint("##path", "/path/to/report.json", &file_path_, ImGuiInputTextFlags_EnterReturnsTrue);
+        ImGui::SameLine();
+        if ((ImGui::Button("Open") || enter) && !file_path_.empty()) {
+            std::string text, error;
+            if (platform_.read_file(file_path_, text, error)) {
+                const std::string name = file_path_.substr(file_path_.find_last_of("/\\") + 1);
+                if (open_file(name, text)) ImGui::CloseCurrentPopup();
+            } else {
+                s_.message = error;
+                s_.message_is_error = true;
+            }
+        }
+        if (!s_.message.empty() && s_.message_is_error) {
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+            ImGui::TextColored(to_vec4(kNoFitColor), "%s", s_.message.c_str());
+            ImGui::PopTextWrapPos();
+        }
+        ImGui::EndPopup();
+    }
+    ImGui::PopID();
 }
 
 }  // namespace gpusizer::ui

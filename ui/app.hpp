@@ -23,11 +23,20 @@ public:
     // fragment). Returns false (and shows the message) when it cannot be read.
     bool open(const std::string& link_or_json);
 
+    // Opens a file the platform read (the browser's file picker, a file dropped on the desktop
+    // window, a path typed in the app): a gpusizer-cuda-bench report or a configuration JSON.
+    bool open_file(const std::string& name, const std::string& text);
+    // Shows a message in the link bar (a platform's own errors: a file it could not read).
+    void notify(const std::string& message, bool is_error) {
+        s_.message = message;
+        s_.message_is_error = is_error;
+    }
+
     // Draws one frame. `scale` is the display's content scale (fonts are loaded at that scale).
     void frame(float scale = 1.0f);
 
-    // Brings a results tab to the front on the next frame: "memory", "plots", "compare",
-    // "assumptions". Returns false for an unknown name.
+    // Brings a results tab to the front on the next frame: "memory", "speed", "plots",
+    // "compare", "recommend", "measured", "assumptions". Returns false for an unknown name.
     bool select_tab(const std::string& name);
 
     // Window rectangles of the last frame, for screenshot tests.
@@ -61,6 +70,12 @@ private:
     void draw_plots();
     void draw_compare();
     void draw_assumptions();
+    void draw_speed_inputs();
+    void draw_speed();
+    void draw_recommend();
+    void draw_measured();
+    void draw_open_file();
+    const Catalog& estimate_catalog() const { return use_calibrated_ ? calibrated_ : catalog_; }
     void draw_link_bar();
 
     const Catalog& catalog_;
@@ -78,6 +93,20 @@ private:
     std::vector<double> ctx_x_, batch_x_;
     std::vector<Series> ctx_series_, batch_series_;
     std::vector<CompareResult> compare_;
+    LinkTimes alternative_;                 // the same configuration over the other kind of link
+    // Recommendations: computed when their tab is open and an input changed.
+    bool recommend_dirty_ = true;
+    bool recommend_ok_ = false;
+    Recommendation recommendation_;
+    std::string recommend_error_;
+    RecommendColumn recommend_sort_ = RecommendColumn::price;
+    bool recommend_ascending_ = true;
+    // The catalog with the opened benchmark report's GPU calibrated (see estimate_catalog()).
+    Catalog calibrated_;
+    std::string calibrated_for_;            // gpu id + report file it was built for
+    bool use_calibrated_ = false;
+    std::string measured_error_;            // why the report cannot calibrate the chosen GPU
+    std::string file_path_;                 // the desktop's "open a file" field
     std::string link_;
     std::string model_filter_, gpu_filter_;
     int select_tab_ = -1;

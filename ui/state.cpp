@@ -127,6 +127,94 @@ bool open_config_text(UiState& s, std::string_view json_text, const Catalog& cat
     }
 }
 
+bool looks_like_measured_report(std::string_view text) {
+    // Every report carries "schema_version" and "tool": "gpusizer-cuda-bench"; no configuration
+    // key is named schema_version.
+    return text.find("\"schema_version\"") != std::string_view::npos && text.find("\"devices\"") != std::string_view::npos;
+}
+
+bool open_file_text(UiState& s, std::string_view name, std::string_view text, const Catalog& catalog) {
+    const std::string file = name.empty() ? std::string("file") : std::string(name);
+    if (!looks_like_measured_report(text)) {
+        if (!open_config_text(s, text, catalog)) return false;
+        s.message = "Opened the configuration in " + file + ".";
+        return true;
+    }
+    try {
+        MeasuredReport report = measured_report_from_json(text, file);
+        int usable = 0;
+        for (const MeasuredDevice& d : report.devices)
+            for (const Measurement& m : d.measurements) usable += m.ok() ? 1 : 0;
+        s.measured.report = std::move(report);
+        s.measured.file = file;
+        s.measured.loaded = true;
+        s.measured.use = true;
+        const MeasuredReport& r = s.measured.report;
+        s.message = "Opened the benchmark report " + file + ": " + std::to_string(r.devices.size()) +
+                    (r.devices.size() == 1 ? " device, " : " devices, ") + std::to_string(usable) +
+                    (usable == 1 ? " measurement (status " : " measurements (status ") +
+                    std::string(to_string(r.status)) + ").";
+        s.message_is_error = false;
+        return true;
+    } catch (const Error& e) {
+        s.message = std::string("Benchmark report not opened: ") + e.what();
+        s.message_is_error = true;
+        return false;
+    }
+}
+
+bool any_segment(const RecommendInputs& in) {
+    return in.segments[0] || in.segments[1] || in.segments[2] || in.segments[3];
+}
+
+RecommendQuery recommend_query(const UiState& s) {
+    RecommendQuery q;
+    q.base = s.config;
+    q.base.tp = q.base.pp = q.base.dp = q.base.ep = 0;   // each GPU count gets its own split
+    q.base.link.clear();                                 // each GPU its own link
+    const RecommendInputs& in = s.recommend;
+    q.budget_usd = std::max(0.0, in.budget_usd);
+    q.power_cap_w = std::max(0.0, in.power_cap_w);
+    q.min_tokens_per_s = std::max(0.0, in.min_tokens_per_s);
+    q.single_node = in.single_node;
+    q.max_gpus = std::clamp(in.max_gpus, 1, 1024);
+    const Segment segs[4] = {Segment::consumer, Segment::workstation, Segment::datacenter, Segment::apple};
+    bool all = true;
+    for (int i = 0; i < 4; ++i) all = all && in.segments[i];
+    if (!all)
+        for (int i = 0; i < 4; ++i)
+            if (in.segments[i]) q.segments.push_back(segs[i]);
+    return q;
+}
+
+void sort_recommendations(std::vector<RecommendRow>& rows, RecommendColumn column, bool ascending) {
+    // The figure a row is sorted by, and whether it has one.
+    auto key = [column](const RecommendRow& r, double& v) {
+        switch (column) {
+            case RecommendColumn::gpu: return false;   // by name, below
+            case RecommendColumn::gpus: v = r.gpus; return true;
+            case RecommendColumn::per_gpu: v = r.per_gpu_total; return true;
+            case RecommendColumn::price: v = r.price_usd; return r.price_known;
+            case RecommendColumn::tokens_per_s: v = r.tokens_per_s; return r.tokens_per_s > 0;
+            case RecommendColumn::power: v = r.system_w; return r.system_w > 0;
+            case RecommendColumn::link: return false;
+        }
+        return false;
+    };
+    std::stable_sort(rows.begin(), rows.end(), [&](const RecommendRow& a, const RecommendRow& b) {
+        if (column == RecommendColumn::gpu || column == RecommendColumn::link) {
+            const std::string& x = column == RecommendColumn::gpu ? a.gpu_name : a.link;
+            const std::string& y = column == RecommendColumn::gpu ? b.gpu_name : b.link;
+            return ascending ? x < y : y < x;
+        }
+        double va = 0, vb = 0;
+        const bool ha = key(a, va), hb = key(b, vb);
+        if (ha != hb) return ha;   // rows with the figure first, whatever the direction
+        if (!ha) return false;
+        return ascending ? va < vb : vb < va;
+    });
+}
+
 std::vector<int> tp_choices(const ModelArch& arch, int gpus) {
     std::vector<int> out;
     for (int t = 1; t <= gpus; ++t)

@@ -27,6 +27,29 @@ struct ModelNumbers {
     int max_context = 131072;
 };
 
+// The recommendations view's constraints (RecommendQuery without the configuration). They are
+// questions about the configuration, not part of it, so links do not carry them.
+struct RecommendInputs {
+    double budget_usd = 0;          // 0 = no limit
+    double power_cap_w = 0;         // system power, 0 = no limit
+    double min_tokens_per_s = 0;    // 0 = no minimum
+    bool single_node = false;
+    bool segments[4] = {true, true, true, true};   // consumer, workstation, datacenter, apple
+    int max_gpus = 8;
+};
+
+// The columns a user can sort the recommendations by.
+enum class RecommendColumn { gpu, gpus, per_gpu, price, tokens_per_s, power, link };
+
+// A gpusizer-cuda-bench report the user opened (desktop: a path or a dropped file; browser: the
+// file picker), and whether its figures replace the datasheet's in the estimates.
+struct MeasuredInput {
+    bool loaded = false;
+    MeasuredReport report;
+    std::string file;               // the name it was opened as
+    bool use = true;
+};
+
 // One column of the compare view.
 struct CompareColumn {
     std::string gpu;
@@ -43,6 +66,8 @@ struct UiState {
     std::string model_error;                        // why the custom model could not be read
     bool manual_parallel = false;                   // false: tp/pp/dp chosen from the GPU count
     std::vector<CompareColumn> compare;             // the compare view's GPU choices
+    RecommendInputs recommend;                      // the recommendations view's constraints
+    MeasuredInput measured;                         // an opened benchmark report
     std::string link_text;                          // the "open link" field
     std::string message;                            // last action's message (link copied, link refused, ...)
     bool message_is_error = false;
@@ -65,6 +90,21 @@ std::string link_of(const UiState& s);
 bool open_link(UiState& s, std::string_view link, const Catalog& catalog);
 // Loads a configuration file's text (JSON) the same way.
 bool open_config_text(UiState& s, std::string_view json_text, const Catalog& catalog);
+
+// Opens a file's text: a gpusizer-cuda-bench report (kept in s.measured) or a configuration
+// JSON. `name` names the file in messages. On failure the state is unchanged and `message` says why.
+bool open_file_text(UiState& s, std::string_view name, std::string_view text, const Catalog& catalog);
+// True when the text is a gpusizer-cuda-bench report rather than a configuration.
+bool looks_like_measured_report(std::string_view text);
+
+// The recommendation query of the state: its configuration (GPU and count left to the search)
+// and its constraints. With no GPU class ticked the query's segments are empty, which means all:
+// the view checks any_segment() first.
+bool any_segment(const RecommendInputs& in);
+RecommendQuery recommend_query(const UiState& s);
+// Sorts recommendations by a column; rows without the column's figure (an unknown price) go
+// last in either direction, ties keep the GPU catalog order.
+void sort_recommendations(std::vector<RecommendRow>& rows, RecommendColumn column, bool ascending);
 
 // Parallelism kept consistent with the GPU count and the model's heads and layers.
 std::vector<int> tp_choices(const ModelArch& arch, int gpus);   // divisors of gpus that divide the heads

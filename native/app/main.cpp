@@ -1,8 +1,11 @@
 // native/app/main.cpp: the desktop app, gpusizer-app. GLFW + OpenGL 3 around the UI in ui/.
 // Set-up and tear-down follow Dear ImGui's example_glfw_opengl3.
 //
-//   gpusizer-app [LINK | CONFIG.json] [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json]]
+//   gpusizer-app [LINK | CONFIG.json | REPORT.json ...] [--tab NAME]
+//                [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json]]
 //
+// Files (a configuration or a gpusizer-cuda-bench report) open from the command line, from the
+// "Open file..." button (a path) or when dropped on the window.
 // With --screenshot it renders a few frames, writes the framebuffer as a PNG (and the window
 // rectangles as JSON with --layout) and exits 0: the screenshot test runs it under xvfb-run.
 #include <algorithm>
@@ -10,7 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -27,13 +30,41 @@
 namespace {
 
 const char* const kUsage =
-    "usage: gpusizer-app [LINK | CONFIG.json] [--tab memory|plots|compare|assumptions]\n"
+    "usage: gpusizer-app [LINK | CONFIG.json | REPORT.json ...]\n"
+    "                    [--tab memory|speed|plots|compare|recommend|measured|assumptions]\n"
     "                    [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json]]\n";
+
+// Reads a whole file; false with a message naming it when it cannot (or when it is not a
+// plain file, or too large to be a configuration or a report).
+bool read_text_file(const std::string& path, std::string& text, std::string& error) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = "cannot open " + path;
+        return false;
+    }
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    constexpr std::streamoff kMaxBytes = 64 << 20;   // reports are kilobytes; refuse a mistaken video file
+    if (size < 0 || size > kMaxBytes) {
+        error = path + " is not a readable file of at most 64 MiB";
+        return false;
+    }
+    in.seekg(0, std::ios::beg);
+    text.assign(std::size_t(size), '\0');
+    if (size > 0 && !in.read(&text[0], size)) {
+        error = "cannot read " + path;
+        return false;
+    }
+    return true;
+}
+
+std::string base_name(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
 
 class PlatformGlfw : public gpusizer::ui::Platform {
 public:
     explicit PlatformGlfw(GLFWwindow* w) : window_(w) {}
     void set_clipboard(const std::string& text) override { glfwSetClipboardString(window_, text.c_str()); }
+    bool read_file(const std::string& path, std::string& text, std::string& error) override { return read_text_file(path, text, error); }
     const char* name() const override { return "desktop"; }
 
 private:
@@ -41,7 +72,7 @@ private:
 };
 
 struct Args {
-    std::string open;           // link or config file
+    std::vector<std::string> open;   // links, configuration files, benchmark reports
     std::string screenshot;
     std::string layout;
     int width = 1280, height = 800;
@@ -91,19 +122,23 @@ bool parse_args(int argc, char** argv, Args& a) {
             std::fprintf(stderr, "gpusizer-app: unknown flag %s\n%s", s.c_str(), kUsage);
             return false;
         } else {
-            a.open = s;
+            a.open.push_back(s);
         }
     }
     return true;
 }
 
-// A positional argument: a configuration file when one exists at that path, else a link.
-std::string read_argument(const std::string& arg) {
-    std::ifstream in(arg, std::ios::binary);
-    if (!in) return arg;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+// A positional argument: a file (configuration or report) when one exists at that path, else a link.
+void open_path(gpusizer::ui::App& app, const std::string& path) {
+    std::string text, error;
+    if (read_text_file(path, text, error)) app.open_file(base_name(path), text);
+    else app.notify(error, true);
+}
+
+void open_argument(gpusizer::ui::App& app, const std::string& arg) {
+    std::error_code ec;
+    if (std::filesystem::exists(arg, ec)) open_path(app, arg);
+    else app.open(arg);
 }
 
 void load_fonts(float scale) {
@@ -135,6 +170,8 @@ bool write_layout(const std::string& path, const gpusizer::ui::App& app) {
     out << "], \"has_report\": " << (app.has_report() ? "true" : "false");
     out << ", \"message_is_error\": " << (app.state().message_is_error ? "true" : "false");
     if (app.has_report()) out << ", \"fits\": " << (app.report().fits ? "true" : "false");
+    out << ", \"measured_open\": " << (app.state().measured.loaded ? "true" : "false");
+    out << ", \"calibrated\": " << (app.has_report() && app.report().measured ? "true" : "false");
     out << "}\n";
     return bool(out);
 }
@@ -193,11 +230,17 @@ int main(int argc, char** argv) {
 
     PlatformGlfw platform(window);
     gpusizer::ui::App app(catalog, platform);
-    if (!args.open.empty()) app.open(read_argument(args.open));
+    for (const std::string& arg : args.open) open_argument(app, arg);
     if (!args.tab.empty() && !app.select_tab(args.tab)) {
-        std::fprintf(stderr, "gpusizer-app: --tab must be memory, plots, compare or assumptions\n");
+        std::fprintf(stderr, "gpusizer-app: --tab must be memory, speed, plots, compare, recommend, measured or assumptions\n");
         return 2;
     }
+    // Files dropped on the window open like "Open file...".
+    glfwSetWindowUserPointer(window, &app);
+    glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
+        auto* target = static_cast<gpusizer::ui::App*>(glfwGetWindowUserPointer(w));
+        for (int i = 0; i < count; ++i) open_path(*target, paths[i]);
+    });
 
     int frame = 0;
     int status = 0;
