@@ -5,6 +5,7 @@
 // [SECTION] Configuration JSON
 // [SECTION] Report, fit and list JSON
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -101,9 +102,11 @@ private:
         if (!v.is_number()) fail(k, "must be a number, got " + v.dump());
         const double d = v.get<double>();
         if (!std::isfinite(d) || d < lo || d > hi) {
-            std::ostringstream os;
-            os << "must be between " << lo << " and " << hi << ", got " << v.dump();
-            fail(k, os.str());
+            // %g is what an ostream prints by default; snprintf keeps iostreams (and their
+            // locale tables, some 100 KB of WebAssembly) out of the browser build.
+            char range[96];
+            std::snprintf(range, sizeof range, "must be between %g and %g, got ", lo, hi);
+            fail(k, range + v.dump());
         }
         return d;
     }
