@@ -172,6 +172,11 @@ void App::recompute() {
 // [SECTION] Layout
 // ---------------------------------------------------------------------------------------------
 
+void App::note_item(const char* name) {
+    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+    layout_.push_back({name, lo.x, lo.y, hi.x - lo.x, hi.y - lo.y});
+}
+
 void App::frame(float scale) {
     scale_ = scale;
     if (dirty_) recompute();
@@ -365,6 +370,7 @@ void App::draw_workload() {
         c.context = std::clamp<long long>(ctx, 1, 1LL << 27);
         changed();
     }
+    note_item("context slider");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1);
     if (ImGui::InputInt("##ctxv", &ctx, 0, 0)) {
@@ -378,6 +384,7 @@ void App::draw_workload() {
         c.global_batch = 0;
         changed();
     }
+    note_item("batch slider");
     // Training.
     if (c.mode != Mode::inference) {
         row_label("Optimizer");
@@ -479,6 +486,7 @@ void App::draw_hardware() {
         set_gpu_count(s_, gpus, arch);
         changed();
     }
+    note_item("gpus slider");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1);
     if (ImGui::InputInt("##gpusv", &gpus, 0, 0)) {
@@ -595,6 +603,7 @@ void App::draw_link_bar() {
         s_.message = "Link copied: " + link_;
         s_.message_is_error = false;
     }
+    note_item("copy link button");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 6.0f);
     const bool enter = ImGui::InputTextWithHint("##link", "paste a link (#v=1&m=...) or a configuration JSON", &s_.link_text,

@@ -30,7 +30,9 @@ public:
     // "assumptions". Returns false for an unknown name.
     bool select_tab(const std::string& name);
 
-    // Window rectangles of the last frame, for screenshot tests.
+    // Rectangles of the last frame, in ImGui's display coordinates, for tests that look at or
+    // drive the app: the windows ("Setup", "Results") and the controls that tests move
+    // ("context slider", "batch slider", "gpus slider", "copy link button").
     struct WindowRect {
         std::string name;
         float x = 0, y = 0, w = 0, h = 0;
@@ -48,6 +50,7 @@ private:
     };
 
     void recompute();
+    void note_item(const char* name);   // records the last item's rectangle in layout_
     void changed() { dirty_ = true; }
 
     void draw_setup(float width, float height);
