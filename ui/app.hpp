@@ -41,6 +41,9 @@ public:
     const UiState& state() const { return s_; }
     bool has_report() const { return ok_; }
     const Report& report() const { return report_; }
+    // The share link of the configuration that report() answers (both change on the frame
+    // after an input changes).
+    const std::string& link() const { return link_; }
 
 private:
     struct CompareResult {

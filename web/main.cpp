@@ -246,7 +246,7 @@ struct WebApp {
 // with rectangles in CSS pixels.
 std::string status_json(WebApp& w) {
     const gpusizer::ui::App& app = *w.app;
-    const std::string link = gpusizer::ui::link_of(app.state());
+    const std::string& link = app.link();
     if (app.has_report() && w.report_link != link) {
         w.report_json = gpusizer::report_to_json(app.report(), 0);
         w.report_link = link;
@@ -295,11 +295,18 @@ void frame(void* arg) {
             ImGui_ImplOpenGL3_CreateFontsTexture();
         }
     }
-    if (now.width != w.canvas.width || now.height != w.canvas.height) glfwSetWindowSize(w.window, now.width, now.height);
+    // The canvas's backing store is sized here, not with glfwSetWindowSize: the GLFW port
+    // takes a window the size of the screen for a request to go full screen.
+    if (now.width != w.canvas.width || now.height != w.canvas.height) emscripten_set_canvas_element_size("#canvas", now.width, now.height);
     w.canvas = now;
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    // ImGui works in the canvas's device pixels (the GLFW port's window keeps its first size);
+    // the port reports the mouse in the same pixels.
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(float(w.canvas.width), float(w.canvas.height));
+    io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
     ImGui::NewFrame();
     w.app->frame(w.canvas.ratio);
     ImGui::Render();
