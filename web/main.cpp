@@ -49,7 +49,12 @@ namespace {
 // The events the page hands to the next frame: a new URL fragment, a paste.
 EM_JS(void, web_listen, (), {
     Module["gpusizerPending"] = ["", ""];   // [fragment, pasted text]; "" = nothing new
-    window.addEventListener("hashchange", function() { Module["gpusizerPending"][0] = location.hash || "#"; });
+    window.addEventListener("hashchange", function(e) {
+        // The fragment navigated to (location.hash may already hold a later replaceState's).
+        var url = e.newURL || location.href;
+        var at = url.indexOf("#");
+        Module["gpusizerPending"][0] = at < 0 ? "#" : url.slice(at);
+    });
     document.addEventListener("paste", function(e) {
         var text = e.clipboardData ? e.clipboardData.getData("text/plain") : "";
         if (text) Module["gpusizerPending"][1] = text;

@@ -47,21 +47,19 @@ test('a link opens the same report in the app as the CLI prints for it', async (
   let first = true;
   for (const link of kLinks) {
     const fragment = link.slice(link.indexOf('#'));
+    const expected = cliJson(['estimate', '--link', link]);
     if (first) await openApp(page, url, fragment);
-    else {
-      // The same page, a new fragment (as a pasted address does).
-      await page.evaluate((f) => { location.hash = f; }, fragment);
-      await page.waitForFunction(() => window.gpusizerApp.message === 'Opened the link.', null, { timeout: 5000 });
-    }
+    else await page.evaluate((f) => { location.hash = f; }, fragment);   // a new address, same page
     first = false;
+    // Wait for the report of this configuration (or fail below with the differences).
+    await page.waitForFunction((config) => window.gpusizerApp.report && JSON.stringify(window.gpusizerApp.report.config) === config,
+      JSON.stringify(expected.config), { timeout: 5000 }).catch(() => {});
     const state = await page.evaluate(() => window.gpusizerApp);
     assert.equal(state.message_is_error, false, `${link}: ${state.message}`);
-    const expected = cliJson(['estimate', '--link', link]);
+    assert.equal(state.message, 'Opened the link.');
     assert.deepEqual(differences(state.report, expected), [], `the app's report for ${link}`);
     // And back: the app's link opens that report in the CLI too.
     assert.deepEqual(differences(cliJson(['estimate', '--link', state.link]), expected), [], `the CLI's report for ${state.link}`);
-    // The next link's state is told apart by its message.
-    await page.evaluate(() => { window.gpusizerApp.message = ''; });
   }
   assert.deepEqual(seen.errors, []);
   await page.close();
