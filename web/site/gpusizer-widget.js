@@ -147,7 +147,15 @@
       if (this._built) return;
       this._built = true;
       const root = this.attachShadow({ mode: 'open' });
-      root.append(el('style', { text: kStyle }));
+      // A constructed style sheet where the browser has them: a page's Content-Security-Policy
+      // may forbid <style> elements, never these.
+      if (root.adoptedStyleSheets !== undefined && typeof CSSStyleSheet === 'function' && CSSStyleSheet.prototype.replaceSync) {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(kStyle);
+        root.adoptedStyleSheets = [sheet];
+      } else {
+        root.append(el('style', { text: kStyle }));
+      }
       this._box = el('div', { class: 'box', part: 'box' });
       this._box.append(el('div', { class: 'title' }, el('b', { text: 'gpusizer' }), el('span', { text: 'GPU memory for LLMs' })));
       this._message = el('p', { class: 'message', role: 'status', 'aria-live': 'polite', text: 'Loading…' });
