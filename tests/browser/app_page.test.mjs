@@ -74,6 +74,20 @@ test('high-DPI: the framebuffer is at device pixels, the layout in CSS pixels is
   await two.close();
 });
 
+test('a change of devicePixelRatio (browser zoom, another screen) redraws the fonts at the new ratio', async () => {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+  const seen = watch(page, url);
+  await openApp(page, url);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1000, height: 700, deviceScaleFactor: 1.5, mobile: false });
+  await page.waitForFunction(() => window.gpusizerApp.scale === 1.5 && document.getElementById('canvas').width === 1500, null, { timeout: 5000 });
+  await frames(page, 3);
+  const px = await pngStats(browser, await page.screenshot());
+  assert.ok(px.colors > 200, `only ${px.colors} colours after the change`);
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
 test('the canvas follows the window when it is resized', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await openApp(page, url);
