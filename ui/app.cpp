@@ -106,6 +106,7 @@ bool App::select_tab(const std::string& name) {
 
 void App::recompute() {
     dirty_ = false;
+    ++revision_;
     link_ = link_of(s_);
     platform_.link_changed(link_);
     ok_ = false;
@@ -146,6 +147,7 @@ void App::recompute() {
         } catch (const Error&) {
             alternative_ = LinkTimes{};
         }
+        report_.interconnect.alternative = alternative_;   // as `gpusizer estimate` reports it
     }
     if (ok_) {
         try {
@@ -215,6 +217,11 @@ void App::recompute() {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Layout
 // ---------------------------------------------------------------------------------------------
+
+void App::note_item(const char* name) {
+    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+    layout_.push_back({name, lo.x, lo.y, hi.x - lo.x, hi.y - lo.y});
+}
 
 void App::frame(float scale) {
     scale_ = scale;
@@ -410,6 +417,7 @@ void App::draw_workload() {
         c.context = std::clamp<long long>(ctx, 1, 1LL << 27);
         changed();
     }
+    note_item("context slider");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1);
     if (ImGui::InputInt("##ctxv", &ctx, 0, 0)) {
@@ -423,6 +431,7 @@ void App::draw_workload() {
         c.global_batch = 0;
         changed();
     }
+    note_item("batch slider");
     // Training.
     if (c.mode != Mode::inference) {
         row_label("Optimizer");
@@ -524,6 +533,7 @@ void App::draw_hardware() {
         set_gpu_count(s_, gpus, arch);
         changed();
     }
+    note_item("gpus slider");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1);
     if (ImGui::InputInt("##gpusv", &gpus, 0, 0)) {
@@ -765,6 +775,7 @@ void App::draw_link_bar() {
         s_.message = "Link copied: " + link_;
         s_.message_is_error = false;
     }
+    note_item("copy link button");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 11.5f);
     const bool enter = ImGui::InputTextWithHint("##link", "paste a link (#v=1&m=...) or a configuration JSON", &s_.link_text,
@@ -1569,6 +1580,7 @@ void App::draw_open_file() {
         // The browser opens its file picker and calls open_file() later; the desktop asks here.
         if (!platform_.pick_file()) ImGui::OpenPopup("path");
     }
+    note_item("open file button");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("A gpusizer-cuda-bench report (measured figures) or a configuration JSON.%s",
                           std::string(platform_.name()) == "desktop" ? " You can also drop the file on the window." : "");

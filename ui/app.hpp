@@ -39,7 +39,9 @@ public:
     // "compare", "recommend", "measured", "assumptions". Returns false for an unknown name.
     bool select_tab(const std::string& name);
 
-    // Window rectangles of the last frame, for screenshot tests.
+    // Rectangles of the last frame, in ImGui's display coordinates, for tests that look at or
+    // drive the app: the windows ("Setup", "Results") and the controls that tests move
+    // ("context slider", "batch slider", "gpus slider", "copy link button", "open file button").
     struct WindowRect {
         std::string name;
         float x = 0, y = 0, w = 0, h = 0;
@@ -48,6 +50,12 @@ public:
     const UiState& state() const { return s_; }
     bool has_report() const { return ok_; }
     const Report& report() const { return report_; }
+    // The share link of the configuration that report() answers (both change on the frame
+    // after an input changes).
+    const std::string& link() const { return link_; }
+    // Counts the recomputations: a report with the same link can still change (a benchmark
+    // report opened or closed), so a platform caching the report's JSON keys it on this.
+    unsigned revision() const { return revision_; }
 
 private:
     struct CompareResult {
@@ -57,6 +65,7 @@ private:
     };
 
     void recompute();
+    void note_item(const char* name);   // records the last item's rectangle in layout_
     void changed() { dirty_ = true; }
 
     void draw_setup(float width, float height);
@@ -83,6 +92,7 @@ private:
     UiState s_;
     float scale_ = 1.0f;
     bool dirty_ = true;
+    unsigned revision_ = 0;
 
     bool ok_ = false;
     Report report_;

@@ -5,6 +5,7 @@
 // [SECTION] Configuration JSON
 // [SECTION] Report, fit and list JSON
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -103,9 +104,11 @@ private:
         if (!v.is_number()) fail(k, "must be a number, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
         const double d = v.get<double>();
         if (!std::isfinite(d) || d < lo || d > hi) {
-            std::ostringstream os;
-            os << "must be between " << lo << " and " << hi << ", got " << v.dump(-1, ' ', false, json::error_handler_t::replace);
-            fail(k, os.str());
+            // %g is what an ostream prints by default; snprintf keeps iostreams (and their
+            // locale tables, some 100 KB of WebAssembly) out of the browser build.
+            char range[96];
+            std::snprintf(range, sizeof range, "must be between %g and %g, got ", lo, hi);
+            fail(k, range + v.dump(-1, ' ', false, json::error_handler_t::replace));
         }
         return d;
     }
@@ -380,12 +383,13 @@ std::string config_str(const json& v, const char* key) {
 }
 
 double config_num(const json& v, const char* key, double lo, double hi, const char* what) {
-    if (!v.is_number()) throw Error(key, std::string("must be a number (") + what + "), got " + v.dump());
+    if (!v.is_number())
+        throw Error(key, std::string("must be a number (") + what + "), got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
     const double d = v.get<double>();
     if (!std::isfinite(d) || d < lo || d > hi) {
-        std::ostringstream os;
-        os << "must be " << what << ", between " << lo << " and " << hi << ", got " << v.dump();
-        throw Error(key, os.str());
+        char range[96];   // snprintf, not an ostream: see check_num
+        std::snprintf(range, sizeof range, ", between %g and %g, got ", lo, hi);
+        throw Error(key, std::string("must be ") + what + range + v.dump(-1, ' ', false, json::error_handler_t::replace));
     }
     return d;
 }
@@ -786,6 +790,36 @@ std::string recommend_to_json(const Recommendation& rec, int indent) {
     j["rejected"] = json::array();
     for (const auto& r : rec.rejected) j["rejected"].push_back(row_json(r));
     return j.dump(indent);
+}
+
+RecommendQuery recommend_query_from_json(std::string_view config_json, std::string_view constraints_json) {
+    RecommendQuery q;
+    q.base = config_from_json(config_json);
+    const json j = parse_json(constraints_json.empty() ? std::string_view("{}") : constraints_json, "constraints");
+    const Obj o(j, "constraints");
+    o.only({"budget_usd", "power_cap_w", "min_tokens_per_s", "single_node", "segments", "max_gpus", "sort"});
+    q.budget_usd = o.num_or("budget_usd", 0.0, 0.0, 1e12);
+    q.power_cap_w = o.num_or("power_cap_w", 0.0, 0.0, 1e9);
+    q.min_tokens_per_s = o.num_or("min_tokens_per_s", 0.0, 0.0, 1e12);
+    if (o.has("single_node")) q.single_node = o.boolean("single_node");
+    for (const std::string& s : o.strings_or_empty("segments")) {
+        try {
+            q.segments.push_back(parse_segment(s));
+        } catch (const Error& e) {
+            throw Error("constraints: segments", e.what());
+        }
+    }
+    const double max_gpus = o.num_or("max_gpus", 8.0, 1.0, 1024.0);
+    if (max_gpus != std::floor(max_gpus)) o.fail("max_gpus", "must be an integer from 1 to 1024");
+    q.max_gpus = int(max_gpus);
+    if (o.has("sort")) {
+        try {
+            q.sort = parse_recommend_sort(o.str("sort"));
+        } catch (const Error& e) {
+            throw Error("constraints: sort", e.what());
+        }
+    }
+    return q;
 }
 
 std::string gpus_to_json(const Catalog& catalog, int indent) {

@@ -1,0 +1,165 @@
+// web_budgets.mjs: the browser build's sizes and speed, against the budgets of issue 4.
+//
+//   node bench/web_budgets.mjs [--check] [--sizes-only] [--json FILE] [--runs N]
+//
+// Sizes: gzip -9 of what a visitor downloads (zlib, level 9).
+//   widget  gpusizer-widget.js + gpusizer-lite.js + gpusizer-lite.wasm   budget 150 KB
+//   app     app.js + app.wasm                                       budget 700 KB
+//   (the HTML pages and app-page.js, a few KB, are listed apart; KB = 1000 bytes)
+// First frame: headless Chromium (SwiftShader WebGL2) opens index.html from 127.0.0.1; the app
+//   marks `gpusizer-first-frame` after its first frame is drawn, and that mark's time is
+//   measured from navigation start. Each run is a fresh browser context (no HTTP cache); the
+//   first run of a freshly started browser is reported apart (it also starts the GPU process).
+//   Budget: 1 s.
+// Slider drag: the context slider of the app page is dragged across its width, one mouse move
+//   per animation frame, for 120 frames, at 1280x800 and at 960x600 (devicePixelRatio 1).
+//   requestAnimationFrame intervals during the drag give the page's frame rate; the app's own
+//   main-thread time per frame (input, UI, recomputing, draw-list submission, as web/main.cpp
+//   records it) gives its share of a 16.7 ms frame. SwiftShader rasterizes on the CPU, so the
+//   page's frame rate in this headless setup measures the machine's CPU, not the app.
+// --check exits 1 when a budget is missed: sizes, first frame, and the app's main-thread time
+//   per frame during the drag (95th percentile under 16.7 ms).
+// --sizes-only measures the sizes alone: deterministic, so the test suite checks them
+//   (ctest browser_sizes); timings are noisy on shared machines and stay in the benchmark.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+import { launch, openApp, requireSetup, serveSite, site } from '../tests/browser/harness.mjs';
+
+const args = process.argv.slice(2);
+const check = args.includes('--check');
+const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : null;
+const runs = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 7;
+const sizesOnly = args.includes('--sizes-only');
+
+requireSetup();
+
+const kBudgetWidget = 150e3;
+const kBudgetApp = 700e3;
+const kBudgetFirstFrameMs = 1000;
+const kFrameMs = 1000 / 60;
+
+const failures = [];
+const result = {};
+
+// ---------------------------------------------------------------------------------------------
+// Sizes
+// ---------------------------------------------------------------------------------------------
+const size = (f) => {
+  const raw = readFileSync(join(site, f));
+  return { file: f, bytes: raw.length, gzip: gzipSync(raw, { level: 9 }).length };
+};
+const group = (files) => {
+  const items = files.map(size);
+  return { items, bytes: items.reduce((a, b) => a + b.bytes, 0), gzip: items.reduce((a, b) => a + b.gzip, 0) };
+};
+result.widget = group(['gpusizer-widget.js', 'gpusizer-lite.js', 'gpusizer-lite.wasm']);
+result.app = group(['app.js', 'app.wasm']);
+result.pages = group(['index.html', 'app-page.js', 'embed.html', 'embed-page.js']);
+if (result.widget.gzip > kBudgetWidget) failures.push(`widget ${result.widget.gzip} B gzipped > ${kBudgetWidget}`);
+if (result.app.gzip > kBudgetApp) failures.push(`app ${result.app.gzip} B gzipped > ${kBudgetApp}`);
+
+const kb = (b) => (b / 1000).toFixed(1);
+const sizeLines = () => [
+  '| download | files | bytes | gzipped | budget |', '|---|---|---|---|---|',
+  `| widget | ${result.widget.items.map((i) => `${i.file} ${kb(i.gzip)}`).join(' + ')} | ${kb(result.widget.bytes)} KB | **${kb(result.widget.gzip)} KB** | 150 KB |`,
+  `| app | ${result.app.items.map((i) => `${i.file} ${kb(i.gzip)}`).join(' + ')} | ${kb(result.app.bytes)} KB | **${kb(result.app.gzip)} KB** | 700 KB |`,
+  `| pages | ${result.pages.items.map((i) => i.file).join(', ')} | ${kb(result.pages.bytes)} KB | ${kb(result.pages.gzip)} KB | |`,
+];
+if (sizesOnly) {
+  console.log(sizeLines().join('\n'));
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify(result, null, 2) + '\n');
+  if (failures.length) console.log('\nOVER BUDGET:\n  ' + failures.join('\n  '));
+  process.exit(failures.length && check ? 1 : 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// First frame
+// ---------------------------------------------------------------------------------------------
+const { server, url } = await serveSite();
+const browser = await launch();
+const firstFrame = async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await openApp(page, url);
+  const ms = await page.evaluate(() => performance.getEntriesByName('gpusizer-first-frame')[0].startTime);
+  await context.close();
+  return ms;
+};
+const cold = await firstFrame();
+const warm = [];
+for (let i = 0; i < runs; ++i) warm.push(await firstFrame());
+const sorted = (a) => [...a].sort((x, y) => x - y);
+const pct = (a, p) => sorted(a)[Math.min(a.length - 1, Math.floor(p * a.length))];
+result.firstFrame = { coldMs: cold, runsMs: warm, medianMs: pct(warm, 0.5), maxMs: Math.max(...warm) };
+if (result.firstFrame.maxMs > kBudgetFirstFrameMs) failures.push(`first frame ${result.firstFrame.maxMs.toFixed(0)} ms > ${kBudgetFirstFrameMs}`);
+
+// ---------------------------------------------------------------------------------------------
+// Slider drag
+// ---------------------------------------------------------------------------------------------
+async function drag(width, height) {
+  const page = await browser.newPage({ viewport: { width, height } });
+  const state = await openApp(page, url);
+  const r = state.layout.find((x) => x.name === 'context slider');
+  await page.evaluate(() => new Promise((ok) => setTimeout(ok, 300)));
+  await page.evaluate(() => {
+    window.__raf = [];
+    window.gpusizerFrameCpuMs.length = 0;   // the app appends to the same array
+    const tick = (t) => { window.__raf.push(t); if (!window.__stop) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+  const y = r.y + r.h / 2;
+  await page.mouse.move(r.x + 2, y);
+  await page.mouse.down();
+  const steps = 120;
+  for (let i = 1; i <= steps; ++i) {
+    await page.mouse.move(r.x + 2 + (r.w - 4) * i / steps, y);
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok())));
+  }
+  await page.mouse.up();
+  const { raf, cpu, link } = await page.evaluate(() => {
+    window.__stop = true;
+    return { raf: window.__raf, cpu: [...window.gpusizerFrameCpuMs], link: window.gpusizerApp.link };
+  });
+  await page.close();
+  const intervals = raf.slice(1).map((t, i) => t - raf[i]);
+  const seconds = (raf[raf.length - 1] - raf[0]) / 1000;
+  return {
+    viewport: `${width}x${height}`,
+    frames: intervals.length,
+    fps: intervals.length / seconds,
+    intervalMedianMs: pct(intervals, 0.5),
+    intervalP95Ms: pct(intervals, 0.95),
+    appMedianMs: pct(cpu, 0.5),
+    appP95Ms: pct(cpu, 0.95),
+    appMaxMs: Math.max(...cpu),
+    endLink: link,
+  };
+}
+result.drag = [await drag(1280, 800), await drag(960, 600)];
+for (const d of result.drag)
+  if (d.appP95Ms > kFrameMs) failures.push(`drag at ${d.viewport}: the app's frame time p95 ${d.appP95Ms.toFixed(1)} ms > ${kFrameMs.toFixed(1)}`);
+
+await browser.close();
+server.close();
+
+// ---------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------
+const lines = sizeLines();
+lines.push('');
+const f = result.firstFrame;
+lines.push(`first frame (ms from navigation): median ${f.medianMs.toFixed(0)}, max ${f.maxMs.toFixed(0)} over ${runs} fresh contexts; ` +
+  `${cold.toFixed(0)} for the first page of a freshly started browser (budget 1000)`);
+lines.push('');
+lines.push('| drag | frames | page fps | rAF interval median / p95 | app time per frame median / p95 / max |', '|---|---|---|---|---|');
+for (const d of result.drag)
+  lines.push(`| ${d.viewport} | ${d.frames} | ${d.fps.toFixed(1)} | ${d.intervalMedianMs.toFixed(1)} / ${d.intervalP95Ms.toFixed(1)} ms | ` +
+    `${d.appMedianMs.toFixed(2)} / ${d.appP95Ms.toFixed(2)} / ${d.appMaxMs.toFixed(2)} ms |`);
+console.log(lines.join('\n'));
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify(result, null, 2) + '\n');
+if (failures.length) {
+  console.log('\nOVER BUDGET:\n  ' + failures.join('\n  '));
+  if (check) process.exit(1);
+}

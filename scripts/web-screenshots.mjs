@@ -1,0 +1,37 @@
+// web-screenshots.mjs: the README's pictures of the browser build, taken in headless Chromium.
+//   node scripts/web-screenshots.mjs [OUT_DIR]     (default docs/images; needs build/wasm/site)
+// web-app.png: the app page at 1280x800; web-widget.png: the widget on a documentation page.
+import { join } from 'node:path';
+
+import { frames, launch, openApp, requireSetup, serveSite } from '../tests/browser/harness.mjs';
+
+requireSetup();
+const out = process.argv[2] || 'docs/images';
+const { server, url } = await serveSite();
+const browser = await launch();
+
+const app = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+await openApp(app, url, '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb');
+await app.mouse.move(1279, 799);   // no hover highlight in the picture
+await frames(app, 6);
+await app.screenshot({ path: join(out, 'web-app.png') });
+
+const docs = await browser.newPage({ viewport: { width: 760, height: 640 } });
+await docs.route(url + 'docs/example.html', (route) => route.fulfill({
+  contentType: 'text/html',
+  body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>docs</title>
+    <style>body { font: 16px/1.5 system-ui, "DejaVu Sans", sans-serif; color: #1d2330; margin: 28px 40px; max-width: 640px; }
+    h2 { margin: 0 0 6px; font-size: 22px; } p { margin: 0 0 14px; color: #3b4352; } code { background: #f1f3f6; padding: 1px 4px; border-radius: 3px; }</style>
+    </head><body><h2>Running Llama 3.1 8B locally</h2>
+    <p>The Q4_K_M weights take 4.3 GiB on the GPU, and the KV cache grows with the context. Try your own GPU:</p>
+    <script src="../gpusizer-widget.js" data-link="#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb"></script>
+    </body></html>`,
+}));
+await docs.goto(url + 'docs/example.html');
+await docs.waitForFunction(() => document.querySelector('gpusizer-widget')?.report, null, { timeout: 20000 });
+const height = await docs.evaluate(() => Math.ceil(document.querySelector('gpusizer-widget').getBoundingClientRect().bottom) + 28);
+await docs.screenshot({ path: join(out, 'web-widget.png'), clip: { x: 0, y: 0, width: 760, height } });
+
+await browser.close();
+server.close();
+console.log(`wrote ${join(out, 'web-app.png')} and ${join(out, 'web-widget.png')}`);

@@ -1,0 +1,184 @@
+// api.test.mjs: the JS API (gpusizer.js, Embind over the core) in Chromium gives the same
+// answers as the native CLI, to the byte: estimate, fit, assumptions, models, gpus, links,
+// recommend, estimates with a measured benchmark report, and share
+// links, over a set of configurations that covers every mode, weight and KV format, parallel
+// split and runtime. Bad input throws a JS Error naming the key, with the CLI's message, and the
+// module keeps working.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { after, before, test } from 'node:test';
+
+import { readFileSync } from 'node:fs';
+
+import { cli, cliError, cliText, configFile, fakeReport, launch, requireSetup, serveSite, watch } from './harness.mjs';
+
+requireSetup({ needCli: true });
+
+let browser, server, url, page, seen;
+before(async () => {
+  ({ server, url } = await serveSite());
+  browser = await launch();
+  page = await browser.newPage();
+  seen = watch(page, url);
+  await page.goto(url + 'embed.html');
+  await page.evaluate(async () => {
+    const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
+    window.gs = await createGpuSizer();
+  });
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+// Calls gs[name](...args) in the page; an exception comes back as {error: {name, message, key}}.
+function call(name, ...args) {
+  return page.evaluate(([n, a]) => {
+    try {
+      return { value: window.gs[n](...a) };
+    } catch (e) {
+      return { error: { name: e.name, message: e.message, key: e.key, isError: e instanceof Error } };
+    }
+  }, [name, args]);
+}
+
+// Every weight format on two models, every KV format, each mode, ZeRO stages, offload,
+// recomputation, LoRA targets, explicit splits, runtimes, custom models.
+const kWeights = ['fp32', 'bf16', 'fp16', 'q8_0', 'fp8', 'int8', 'q6_k', 'q5_k_m', 'q4_k_m', 'q4_0', 'int4', 'nf4', 'q3_k_m', 'q2_k'];
+const kConfigs = [
+  ...kWeights.map((w) => ({ model: 'llama-3-70b', weights: w, gpu: 'rtx-4090', gpus: 2 })),
+  ...kWeights.map((w) => ({ model: 'mixtral-8x7b', weights: w, gpu: 'a100-80gb-sxm', context: 32768 })),
+  ...['fp32', 'bf16', 'fp16', 'fp8', 'q8_0', 'q4_0'].map((kv) => ({ model: 'llama-3.1-8b', weights: 'q4_k_m', kv_cache: kv, gpu: 'rtx-4060-ti-16gb', context: 65536 })),
+  { model: 'deepseek-r1', weights: 'fp8', runtime: 'vllm', gpu: 'h200', gpus: 8, context: 32768 },
+  { model: 'deepseek-v3', weights: 'q4_k_m', gpu: 'mi300x', gpus: 4, batch: 4 },
+  { model: 'llama-3-8b', mode: 'qlora', gpu: 'rtx-3060', context: 2048 },
+  { model: 'llama-3-8b', mode: 'lora', lora_rank: 64, lora_targets: ['q_proj', 'v_proj'], batch: 4, gpu: 'a100-40gb-sxm' },
+  { model: 'llama-3-70b', mode: 'train', gpu: 'h100-sxm', gpus: 64, zero: 3, recompute: 'selective' },
+  { model: 'llama-3-70b', mode: 'train', optimizer: 'adamw_8bit', zero: 2, offload: 'optimizer', gpu: 'a100-80gb-sxm', gpus: 8 },
+  { model: 'llama-3-70b', mode: 'train', optimizer: 'adafactor', zero: 3, offload: 'optimizer+params', gpu: 'h100-sxm', gpus: 16, recompute: 'full' },
+  { model: 'llama-3-70b', mode: 'train', gpu: 'h100-sxm', gpus: 16, tp: 8, pp: 2, dp: 1, sequence_parallel: true, global_batch: 64 },
+  { model: 'mixtral-8x7b', mode: 'train', gpu: 'h100-sxm', gpus: 16, ep: 8, zero: 1 },
+  { model: 'qwen2.5-7b', weights: 'int4', quant_group_size: 64, kv_cache: 'fp8', batch: 8, context: 16384, gpu: 'l4', runtime: 'vllm', gpu_memory_utilization: 0.8 },
+  { model: 'mistral-7b', weights: 'bf16', flash_attention: false, prefill_chunk: 2048, gpu: 'rtx-4090', runtime: 'pytorch' },
+  { model: 'llama-3.1-405b', weights: 'q2_k', gpu: 'm2-ultra-192gb', context: 131072 },
+  { model: { num_parameters: 13e9 }, gpu: 'rtx-3090', gpus: 3 },
+  { model: { hf_config: { model_type: 'llama', num_hidden_layers: 2, hidden_size: 256, intermediate_size: 512, num_attention_heads: 4, vocab_size: 1000 } }, gpu: 'l4' },
+  { model: 'llama-3.1-405b', gpu: 'rtx-3060' },   // does not fit
+];
+
+test('estimate: the same JSON text as `gpusizer estimate --config F --json`', async () => {
+  for (const config of kConfigs) {
+    const native = cliText(['estimate', '--config', configFile(config)]);
+    const asText = await call('estimate', JSON.stringify(config));
+    const asObject = await call('estimate', config);
+    assert.equal(asText.error, undefined, `${JSON.stringify(config)}: ${asText.error?.message}`);
+    assert.equal(asText.value, native, `estimate(${JSON.stringify(config)})`);
+    assert.equal(asObject.value, native, `estimate(object ${JSON.stringify(config)})`);
+  }
+});
+
+test('fit and assumptions: the same as `gpusizer fit` and `estimate --assumptions`', async () => {
+  for (const config of kConfigs.filter((_, i) => i % 3 === 0)) {
+    const f = configFile(config);
+    assert.equal((await call('fit', config)).value, cliText(['fit', '--config', f]), `fit(${JSON.stringify(config)})`);
+    const withAssumptions = JSON.parse(execFileSync(cli, ['estimate', '--config', f, '--json', '--assumptions'], { encoding: 'utf8' }));
+    assert.deepEqual(JSON.parse((await call('assumptions', config)).value), withAssumptions.assumptions);
+  }
+});
+
+test('models and gpus: the catalog the CLI lists', async () => {
+  assert.equal((await call('models')).value, cliText(['models']));
+  assert.equal((await call('gpus')).value, cliText(['gpus']));
+  const formats = JSON.parse((await call('formats')).value);
+  const listed = execFileSync(cli, ['formats'], { encoding: 'utf8' });
+  for (const f of [...formats.weights, ...formats.kv_cache]) assert.ok(listed.includes(`  ${f.id} `), `format ${f.id}`);
+  assert.equal(formats.weights.length, 14);
+});
+
+test('links: linkFromConfig is the CLI\'s share link; configFromLink opens the same report', async () => {
+  for (const config of kConfigs) {
+    const text = execFileSync(cli, ['estimate', '--config', configFile(config)], { encoding: 'utf8' });
+    const cliLink = text.match(/share link: (\S+)/)[1];
+    const link = (await call('linkFromConfig', config)).value;
+    assert.equal(link, cliLink, JSON.stringify(config));
+    const back = await call('configFromLink', link);
+    assert.equal((await call('estimate', back.value)).value, cliText(['estimate', '--link', link]), link);
+  }
+});
+
+test('bad input throws a JS Error naming the key, with the CLI\'s message, and the module goes on', async () => {
+  const bad = [
+    [{ model: 'llama-3-8b', context: -5 }, 'context'],
+    [{ model: 'llama-3-8b', batch: 'lots' }, 'batch'],
+    [{ model: 'llama-3-8b', weigths: 'q4_k_m' }, 'weigths'],
+    [{ model: 'llama-3-8b', weights: 'q9' }, 'weights'],
+    [{ model: 'llama-3-8b', gpu: 'rtx-9999' }, 'gpu'],
+    [{ model: 'no-such-model' }, 'model'],
+    [{ model: 'llama-3-70b', gpus: 3, tp: 3 }, 'tp'],
+  ];
+  for (const [config, key] of bad) {
+    const r = await call('estimate', config);
+    assert.ok(r.error, `${JSON.stringify(config)} did not throw`);
+    assert.equal(r.error.isError, true);
+    assert.equal(r.error.name, 'GpuSizerError');
+    assert.equal(r.error.key, key, r.error.message);
+    assert.equal(r.error.message, cliError(['estimate', '--config', configFile(config), '--json']));
+  }
+  const notJson = await call('estimate', '{"model": ');
+  assert.equal(notJson.error?.name, 'GpuSizerError');
+  assert.match(notJson.error.message, /JSON/);
+  const notConfig = await call('estimate', 42);
+  assert.equal(notConfig.error?.message, 'configuration: must be JSON text or an object');
+  const badLink = await call('configFromLink', '#v=1&m=llama-3-8b&ctx=lots');
+  assert.equal(badLink.error?.key, 'context');
+  assert.equal((await call('configFromLink', 17)).error?.key, 'link');
+  // Many errors in a row leave the module whole.
+  const survived = await page.evaluate(() => {
+    let thrown = 0;
+    for (let i = 0; i < 2000; ++i) {
+      try { window.gs.estimate({ model: 'llama-3-8b', context: -i - 1 }); } catch (e) { thrown += e.name === 'GpuSizerError' ? 1 : 0; }
+    }
+    return { thrown, after: JSON.parse(window.gs.estimate({ model: 'llama-3-8b' })).fits };
+  });
+  assert.deepEqual(survived, { thrown: 2000, after: true });
+  assert.deepEqual(seen.errors, []);
+});
+
+test('recommend and links: the same JSON text as `gpusizer recommend` and `gpusizer links`', async () => {
+  const cases = [
+    [{ model: 'llama-3-70b', weights: 'q4_k_m' }, {}, []],
+    [{ model: 'llama-3-70b', weights: 'fp8', runtime: 'vllm' }, { budget_usd: 100000, segments: ['datacenter'], sort: 'speed', max_gpus: 4 },
+      ['--budget', '100000', '--segment', 'datacenter', '--sort', 'speed', '--max-gpus', '4']],
+    [{ model: 'llama-3-8b', mode: 'qlora' }, { power_cap_w: 800, single_node: true, min_tokens_per_s: 1000 },
+      ['--power-cap', '800', '--single-node', '--min-tokens-per-s', '1000']],
+  ];
+  for (const [config, constraints, flags] of cases) {
+    const native = cliText(['recommend', '--config', configFile(config), ...flags]);
+    assert.equal((await call('recommend', config, constraints)).value, native, JSON.stringify([config, constraints]));
+  }
+  assert.equal((await call('recommend', { model: 'llama-3-8b' }, null)).value, cliText(['recommend', '--model', 'llama-3-8b']));
+  assert.equal((await call('links')).value, cliText(['links']));
+  const bad = await call('recommend', { model: 'llama-3-8b' }, { budget_usd: -1 });
+  assert.equal(bad.error.name, 'GpuSizerError');
+  assert.equal(bad.error.key, 'constraints: budget_usd');
+  const unknown = await call('recommend', { model: 'llama-3-8b' }, { budget: 5 });
+  assert.match(unknown.error.message, /budget: unknown field/);
+});
+
+test('estimateMeasured: the same JSON text as `gpusizer estimate --measured REPORT`', async () => {
+  const file = fakeReport(2);
+  const text = readFileSync(file, 'utf8');
+  for (const config of [{ model: 'llama-3-70b', weights: 'fp8', gpus: 2 }, { model: 'llama-3-70b', gpu: 'h100-sxm', gpus: 8, mode: 'train', zero: 3 }]) {
+    // The CLI names the report by its path, the page (which has no path) "report".
+    const native = cliText(['estimate', '--config', configFile(config), '--measured', file]).replace(`"file": "${file}"`, '"file": "report"');
+    const r = await call('estimateMeasured', config, text);
+    assert.equal(r.value, native, JSON.stringify(config));
+    assert.ok(JSON.parse(r.value).measured, 'the report says what was measured');
+  }
+  const other = await call('estimateMeasured', { model: 'llama-3-8b', gpu: 'rtx-4090' }, text);
+  assert.equal(other.error.key, 'measured');
+  assert.match(other.error.message, /h100-sxm/);
+  const broken = await call('estimateMeasured', { model: 'llama-3-8b' }, text.replace('"schema_version": 1', '"schema_version": 9'));
+  assert.match(broken.error.message, /schema_version/);
+  assert.deepEqual(seen.errors, []);
+});

@@ -1,0 +1,159 @@
+// harness.mjs: what every browser test shares. Headless Chromium (Debian's /usr/bin/chromium,
+// WebGL2 through SwiftShader) driven by playwright-core, the site (build/wasm/site) served on
+// 127.0.0.1 by the test itself (scripts/serve.mjs), and the native CLI to compare with.
+//
+// Environment (ctest sets them; the defaults fit a checkout built with the presets):
+//   GPUSIZER_SITE   the built site        (build/wasm/site)
+//   GPUSIZER_CLI    the native gpusizer   (build/native/gpusizer)
+//   CHROMIUM        the browser           (/usr/bin/chromium)
+//   GPUSIZER_FAKE_REPORT  the tests' simulated benchmark report writer (build/native/gpusizer_fake_report)
+// A test exits with 77 (ctest: skipped) when the site or the browser is missing.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repo = resolve(here, '..', '..');
+export const site = resolve(process.env.GPUSIZER_SITE || join(repo, 'build', 'wasm', 'site'));
+export const cli = resolve(process.env.GPUSIZER_CLI || join(repo, 'build', 'native', 'gpusizer'));
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const fakeReportTool = resolve(process.env.GPUSIZER_FAKE_REPORT || join(repo, 'build', 'native', 'gpusizer_fake_report'));
+
+export const kSkip = 77;
+
+// Exits 77 with the reason when something the browser tests need is not there.
+export function requireSetup({ needCli = false } = {}) {
+  const missing = [];
+  if (!existsSync(join(site, 'index.html')) || !existsSync(join(site, 'gpusizer.wasm')))
+    missing.push(`the browser build in ${site} (cmake --preset wasm && cmake --build --preset wasm)`);
+  if (!existsSync(chromiumPath)) missing.push(`Chromium at ${chromiumPath} (scripts/setup.sh)`);
+  if (needCli && !existsSync(cli)) missing.push(`the native CLI at ${cli}`);
+  if (missing.length) {
+    // On CI (scripts/test.sh builds the site first) a missing piece is a failure, not a skip.
+    if (process.env.CI === 'true') {
+      console.log('FAILED: missing ' + missing.join('; '));
+      process.exit(1);
+    }
+    console.log('skipped: missing ' + missing.join('; '));
+    process.exit(kSkip);
+  }
+}
+
+// The flags from shared/TOOLCHAIN.md: WebGL2 through SwiftShader, and no background traffic.
+export const kChromiumArgs = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader', '--use-angle=swiftshader',
+];
+
+export async function launch() {
+  const { chromium } = await import(join(repo, 'node_modules', 'playwright-core', 'index.mjs'));
+  return chromium.launch({ executablePath: chromiumPath, args: kChromiumArgs });
+}
+
+export async function serveSite() {
+  const { serve } = await import(join(repo, 'scripts', 'serve.mjs'));
+  return serve(site, 0);
+}
+
+// Records what a page says and asks for: console errors, uncaught exceptions, dialogs (which
+// it dismisses), and any request that leaves the test's own server.
+export function watch(page, origin) {
+  const seen = { errors: [], dialogs: [], foreign: [] };
+  page.on('console', (m) => { if (m.type() === 'error') seen.errors.push(m.text()); });
+  page.on('pageerror', (e) => seen.errors.push('uncaught: ' + e.message));
+  page.on('dialog', (d) => { seen.dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+  page.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith(origin) && !u.startsWith('data:')) seen.foreign.push(u);
+  });
+  return seen;
+}
+
+// Opens the app page and waits for its first frame and its state.
+export async function openApp(page, url, fragment = '') {
+  await page.goto(url + 'index.html' + fragment);
+  await page.waitForFunction(() => document.documentElement.getAttribute('data-first-frame') === '1' && window.gpusizerApp,
+    null, { timeout: 30000 });
+  return page.evaluate(() => window.gpusizerApp);
+}
+
+// Waits for the app's next frames (two animation frames).
+export function frames(page, n = 2) {
+  return page.evaluate((count) => new Promise((ok) => {
+    let left = count;
+    const tick = () => (--left <= 0 ? ok() : requestAnimationFrame(tick));
+    requestAnimationFrame(tick);
+  }), n);
+}
+
+// The CLI's answer: JSON of `gpusizer ARGS --json`.
+export function cliJson(args) {
+  return JSON.parse(execFileSync(cli, [...args, '--json'], { encoding: 'utf8' }));
+}
+export function cliText(args) {
+  return execFileSync(cli, [...args, '--json'], { encoding: 'utf8' }).replace(/\n$/, '');
+}
+// The CLI's one-line error for bad input (exit code 2), without the "gpusizer: error: " prefix.
+export function cliError(args) {
+  const r = spawnSync(cli, args, { encoding: 'utf8' });
+  if (r.status !== 2) throw new Error(`gpusizer ${args.join(' ')} exited ${r.status}, expected 2`);
+  return r.stderr.trim().replace(/^gpusizer: error: /, '');
+}
+// A configuration written to a temporary file, for `--config`.
+let tmp = null;
+export function configFile(config) {
+  tmp = tmp || mkdtempSync(join(tmpdir(), 'gpusizer-browser-'));
+  const f = join(tmp, `config-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(f, typeof config === 'string' ? config : JSON.stringify(config));
+  return f;
+}
+
+// A simulated gpusizer-cuda-bench report of `gpus` H100s (cuda/tests/fake_report.cpp: the fake
+// backend's scripted timings, marked as simulated), written to a temporary file.
+export function fakeReport(gpus = 1) {
+  tmp = tmp || mkdtempSync(join(tmpdir(), 'gpusizer-browser-'));
+  const f = join(tmp, `report-${gpus}.json`);
+  execFileSync(fakeReportTool, [f, String(gpus)]);
+  return f;
+}
+
+// Pixel statistics of a PNG (a page screenshot), decoded by the browser itself in a blank
+// page: distinct colours, and the share of pixels that differ from the most common colour.
+export async function pngStats(browser, png) {
+  const page = await browser.newPage();
+  try {
+    return await page.evaluate(async (b64) => {
+      const img = new Image();
+      img.src = 'data:image/png;base64,' + b64;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width;
+      c.height = img.height;
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      const d = g.getImageData(0, 0, c.width, c.height).data;
+      const counts = new Map();
+      for (let i = 0; i < d.length; i += 4) {
+        const k = (d[i] << 16) | (d[i + 1] << 8) | d[i + 2];
+        counts.set(k, (counts.get(k) || 0) + 1);
+      }
+      const top = Math.max(...counts.values());
+      return { width: c.width, height: c.height, colors: counts.size, nonBackground: 1 - top / (c.width * c.height) };
+    }, png.toString('base64'));
+  } finally {
+    await page.close();
+  }
+}
+
+// Deep equality with a report of differences, for messages.
+export function differences(a, b, path = '') {
+  if (typeof a !== typeof b || Array.isArray(a) !== Array.isArray(b) || (a === null) !== (b === null)) return [`${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`];
+  if (a && typeof a === 'object') {
+    const out = [];
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) out.push(...differences(a[k], b[k], path + '.' + k));
+    return out;
+  }
+  return a === b ? [] : [`${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`];
+}

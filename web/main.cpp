@@ -1,0 +1,435 @@
+// web/main.cpp: the browser app (index.html): the UI of ui/ on Emscripten's GLFW port and
+// WebGL2. Set-up and tear-down mirror native/app/main.cpp; what is the browser's own:
+// - the canvas fills the window at device pixels (window.devicePixelRatio) and the UI is scaled
+//   by that ratio, so text is drawn at the screen's resolution; both follow resizes and zoom;
+// - the URL fragment is the share link: read on load and on `hashchange`, written back with
+//   history.replaceState when the configuration changes (at most five times a second: Chromium
+//   ignores bursts of history updates);
+// - the clipboard is JavaScript's: "Copy link" and ImGui's copy go to navigator.clipboard, and
+//   a paste arrives as the page's `paste` event;
+// - "Open file..." opens the browser's file picker, and a file dropped on the page opens too (a
+//   gpusizer-cuda-bench report or a configuration JSON);
+// - the font is DejaVu Sans compiled into the module (embedded_font.cpp, generated);
+// - the page and its tests see the app's state in `window.gpusizerApp` (link, message, report,
+//   control rectangles in CSS pixels) and the message in the page's status line, and the
+//   benchmark sees each frame's main-thread time in `window.gpusizerFrameCpuMs`.
+//
+// [SECTION] JavaScript side
+// [SECTION] Platform
+// [SECTION] Fonts, scale and canvas size
+// [SECTION] Status for the page
+// [SECTION] Frame and main
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include <GLES3/gl3.h>
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include "app.hpp"
+#include "embedded.hpp"
+#include "gpusizer/gpusizer.hpp"
+#include "theme.hpp"
+
+namespace gpusizer::web::data {
+extern const unsigned char dejavu_sans_ttf[];
+extern const std::size_t dejavu_sans_ttf_size;
+}  // namespace gpusizer::web::data
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] JavaScript side
+// ---------------------------------------------------------------------------------------------
+
+// The events the page hands to the next frame: a new URL fragment, a paste, a file (picked with
+// "Open file..." or dropped on the page) and why a file could not be read.
+EM_JS(void, web_listen, (), {
+    // [fragment, pasted text, file name, file text, file error]; "" = nothing new
+    Module["gpusizerPending"] = ["", "", "", "", ""];
+    // Reads a File (64 MiB at most: reports are kilobytes) into the pending slots.
+    Module["gpusizerReadFile"] = function(file) {
+        var pending = Module["gpusizerPending"];
+        if (file.size > 64 * 1024 * 1024) {
+            pending[4] = file.name + " is larger than 64 MiB: not a configuration or a benchmark report";
+            return;
+        }
+        file.text().then(function(text) {
+            pending[2] = file.name;
+            pending[3] = text;
+        }, function() {
+            pending[4] = "the browser could not read " + file.name;
+        });
+    };
+    window.addEventListener("dragover", function(e) { e.preventDefault(); });
+    window.addEventListener("drop", function(e) {
+        e.preventDefault();
+        var files = e.dataTransfer ? e.dataTransfer.files : null;
+        if (files && files.length) Module["gpusizerReadFile"](files[0]);
+    });
+    window.addEventListener("hashchange", function(e) {
+        // The fragment navigated to (location.hash may already hold a later replaceState's).
+        var url = e.newURL || location.href;
+        var at = url.indexOf("#");
+        Module["gpusizerPending"][0] = at < 0 ? "#" : url.slice(at);
+    });
+    document.addEventListener("paste", function(e) {
+        var text = e.clipboardData ? e.clipboardData.getData("text/plain") : "";
+        if (text) Module["gpusizerPending"][1] = text;
+        e.preventDefault();
+    });
+});
+
+// Length in UTF-8 bytes of pending item `kind` (0: fragment, 1: paste), 0 if none.
+EM_JS(int, web_pending_length, (int kind), { return lengthBytesUTF8(Module["gpusizerPending"][kind]); });
+
+// Copies pending item `kind` into buf (size bytes, terminator included) and clears it.
+EM_JS(void, web_pending_take, (int kind, char* buf, int size), {
+    stringToUTF8(Module["gpusizerPending"][kind], buf, size);
+    Module["gpusizerPending"][kind] = "";
+});
+
+// The browser's file picker for a .json file (a benchmark report or a configuration); the
+// choice arrives through the pending slots. One hidden <input type=file>, reused.
+EM_JS(void, web_pick_file, (), {
+    var input = document.getElementById("gpusizer-file");
+    if (!input) {
+        input = document.createElement("input");
+        input.type = "file";
+        input.id = "gpusizer-file";
+        input.accept = ".json,application/json";
+        input.hidden = true;
+        input.addEventListener("change", function() {
+            if (input.files && input.files[0]) Module["gpusizerReadFile"](input.files[0]);
+            input.value = "";
+        });
+        document.body.appendChild(input);
+    }
+    input.click();
+});
+
+// The URL fragment the page was opened with ("" when none).
+EM_JS(int, web_location_hash_length, (), { return lengthBytesUTF8(location.hash); });
+EM_JS(void, web_location_hash, (char* buf, int size), { stringToUTF8(location.hash, buf, size); });
+
+// Mirrors the share link into the address bar. Only a fragment ("#...") is ever written, with
+// replaceState (no history entry, no hashchange), and at most every 200 ms with a final write.
+EM_JS(void, web_set_fragment, (const char* text), {
+    var link = UTF8ToString(text);
+    if (link.charAt(0) !== "#") return;
+    var s = Module["gpusizerFragment"] || (Module["gpusizerFragment"] = {want: "", timer: 0, last: -1e9});
+    s.want = link;
+    function write() {
+        s.timer = 0;
+        s.last = performance.now();
+        if (location.hash !== s.want) history.replaceState(history.state, "", s.want);
+    }
+    if (s.timer) return;
+    var wait = 200 - (performance.now() - s.last);
+    if (wait <= 0) write(); else s.timer = setTimeout(write, wait);
+});
+
+// Puts text on the system clipboard: navigator.clipboard, else a hidden text area and the
+// "copy" command. The text is only ever a value, never markup.
+EM_JS(void, web_copy_text, (const char* utf8), {
+    var text = UTF8ToString(utf8);
+    function fallback() {
+        var area = document.createElement("textarea");
+        area.value = text;
+        area.setAttribute("readonly", "");
+        area.style.position = "fixed";
+        area.style.opacity = "0";
+        document.body.appendChild(area);
+        area.select();
+        var ok = false;
+        try { ok = document.execCommand("copy"); } catch (e) {}
+        document.body.removeChild(area);
+        if (!ok) console.warn("gpusizer: the browser refused the clipboard; copy the address bar instead");
+    }
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).catch(fallback);
+    else fallback();
+});
+
+// Publishes the app's state (JSON text) to the page: window.gpusizerApp and the status line.
+EM_JS(void, web_publish, (const char* json), {
+    var state = JSON.parse(UTF8ToString(json));
+    window["gpusizerApp"] = state;
+    var line = document.getElementById("status");
+    if (line) {
+        line.textContent = state["message"];
+        line.className = state["message_is_error"] ? "error" : "";
+    }
+});
+
+// Keeps the last 1000 frames' main-thread times (ms: input, UI, draw-list submission) in
+// window.gpusizerFrameCpuMs, for the frame-time benchmark (bench/web_budgets.mjs).
+EM_JS(void, web_frame_time, (double ms), {
+    var times = window["gpusizerFrameCpuMs"] || (window["gpusizerFrameCpuMs"] = []);
+    times.push(ms);
+    if (times.length > 1000) times.splice(0, times.length - 1000);
+});
+
+EM_JS(void, web_first_frame, (), {
+    performance.mark("gpusizer-first-frame");
+    document.documentElement.setAttribute("data-first-frame", "1");
+});
+
+std::string take_pending(int kind) {
+    const int n = web_pending_length(kind);
+    if (n <= 0) return {};
+    std::string s(std::size_t(n) + 1, '\0');
+    web_pending_take(kind, s.data(), n + 1);
+    s.resize(std::size_t(n));
+    return s;
+}
+
+std::string location_hash() {
+    const int n = web_location_hash_length();
+    std::string s(std::size_t(n) + 1, '\0');
+    web_location_hash(s.data(), n + 1);
+    s.resize(std::size_t(n));
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Platform
+// ---------------------------------------------------------------------------------------------
+
+class PlatformWeb : public gpusizer::ui::Platform {
+public:
+    void set_clipboard(const std::string& text) override { web_copy_text(text.c_str()); }
+    void link_changed(const std::string& link) override { web_set_fragment(link.c_str()); }
+    bool pick_file() override {
+        web_pick_file();
+        return true;
+    }
+    const char* name() const override { return "browser"; }
+};
+
+// What ImGui's own copy and paste (Ctrl+C / Ctrl+V in a text field) use.
+std::string g_clipboard;
+void imgui_set_clipboard(void*, const char* text) {
+    g_clipboard = text;
+    web_copy_text(text);
+}
+const char* imgui_get_clipboard(void*) { return g_clipboard.c_str(); }
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Fonts, scale and canvas size
+// ---------------------------------------------------------------------------------------------
+
+constexpr float kFontPixels = 15.0f;   // CSS pixels; the desktop's size at scale 1
+
+void load_fonts(float scale) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    ImFontConfig cfg;
+    cfg.FontDataOwnedByAtlas = false;   // the bytes are the module's static data
+    std::snprintf(cfg.Name, sizeof cfg.Name, "DejaVu Sans");
+    io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(gpusizer::web::data::dejavu_sans_ttf),
+                                   int(gpusizer::web::data::dejavu_sans_ttf_size), kFontPixels * scale, &cfg);
+}
+
+struct Canvas {
+    int width = 0, height = 0;   // device pixels
+    float ratio = 0;             // devicePixelRatio
+};
+
+// The canvas's CSS size times devicePixelRatio: the framebuffer to draw at.
+Canvas measure_canvas() {
+    double css_w = 0, css_h = 0;
+    emscripten_get_element_css_size("#canvas", &css_w, &css_h);
+    Canvas c;
+    c.ratio = float(std::clamp(emscripten_get_device_pixel_ratio(), 0.5, 4.0));
+    c.width = std::max(1, int(std::lround(css_w * c.ratio)));
+    c.height = std::max(1, int(std::lround(css_h * c.ratio)));
+    return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Status for the page
+// ---------------------------------------------------------------------------------------------
+
+void append_json_string(std::string& out, const std::string& s) {
+    out += '"';
+    for (const char ch : s) {
+        const unsigned char u = static_cast<unsigned char>(ch);
+        switch (ch) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (u < 0x20) {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", u);
+                    out += buf;
+                } else {
+                    out += ch;
+                }
+        }
+    }
+    out += '"';
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Frame and main
+// ---------------------------------------------------------------------------------------------
+
+struct WebApp {
+    GLFWwindow* window = nullptr;
+    PlatformWeb platform;
+    gpusizer::ui::App* app = nullptr;
+    Canvas canvas;
+    bool first_frame_done = false;
+    std::string published;     // the last status JSON handed to the page
+    unsigned report_revision = ~0u;   // the app's revision whose report report_json holds
+    std::string report_json;
+};
+
+// Status JSON: {"link", "message", "message_is_error", "report", "scale", "layout": [{name, x, y, w, h}]}
+// with rectangles in CSS pixels.
+std::string status_json(WebApp& w) {
+    const gpusizer::ui::App& app = *w.app;
+    const std::string& link = app.link();
+    if (app.has_report() && w.report_revision != app.revision()) {
+        w.report_json = gpusizer::report_to_json(app.report(), 0);
+        w.report_revision = app.revision();
+    }
+    std::string out = "{\"link\":";
+    append_json_string(out, link);
+    out += ",\"message\":";
+    append_json_string(out, app.state().message);
+    out += app.state().message_is_error ? ",\"message_is_error\":true" : ",\"message_is_error\":false";
+    out += ",\"report\":";
+    out += app.has_report() ? w.report_json : "null";
+    char buf[160];
+    std::snprintf(buf, sizeof buf, ",\"scale\":%g,\"layout\":[", double(w.canvas.ratio));
+    out += buf;
+    bool first = true;
+    for (const auto& r : app.layout()) {
+        out += first ? "{\"name\":" : ",{\"name\":";
+        append_json_string(out, r.name);
+        const double k = 1.0 / double(w.canvas.ratio);
+        std::snprintf(buf, sizeof buf, ",\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f}", r.x * k, r.y * k, r.w * k, r.h * k);
+        out += buf;
+        first = false;
+    }
+    out += "]}";
+    return out;
+}
+
+void frame(void* arg) {
+    WebApp& w = *static_cast<WebApp*>(arg);
+    const double start_ms = emscripten_get_now();
+
+    // Input the page collected since the last frame.
+    const std::string fragment = take_pending(0);
+    if (!fragment.empty() && fragment != "#") w.app->open(fragment);
+    const std::string pasted = take_pending(1);
+    if (!pasted.empty()) g_clipboard = pasted;   // ImGui reads it on this frame's Ctrl+V
+    const std::string file_name = take_pending(2);
+    if (!file_name.empty()) w.app->open_file(file_name, take_pending(3));
+    const std::string file_error = take_pending(4);
+    if (!file_error.empty()) w.app->notify(file_error, true);
+
+    // Follow the window's size and the device pixel ratio.
+    const Canvas now = measure_canvas();
+    if (now.ratio != w.canvas.ratio) {
+        ImGui::GetStyle() = ImGuiStyle();
+        gpusizer::ui::apply_style(now.ratio);
+        load_fonts(now.ratio);
+        if (w.first_frame_done) {
+            ImGui_ImplOpenGL3_DestroyFontsTexture();
+            ImGui_ImplOpenGL3_CreateFontsTexture();
+        }
+    }
+    // The canvas's backing store is sized here, not with glfwSetWindowSize: the GLFW port
+    // takes a window the size of the screen for a request to go full screen.
+    if (now.width != w.canvas.width || now.height != w.canvas.height) emscripten_set_canvas_element_size("#canvas", now.width, now.height);
+    w.canvas = now;
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    // ImGui works in the canvas's device pixels (the GLFW port's window keeps its first size);
+    // the port reports the mouse in the same pixels.
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(float(w.canvas.width), float(w.canvas.height));
+    io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+    ImGui::NewFrame();
+    w.app->frame(w.canvas.ratio);
+    ImGui::Render();
+    glViewport(0, 0, w.canvas.width, w.canvas.height);
+    glClearColor(0.08f, 0.09f, 0.10f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+    std::string status = status_json(w);
+    if (status != w.published) {
+        web_publish(status.c_str());
+        w.published = std::move(status);
+    }
+    if (!w.first_frame_done) {
+        w.first_frame_done = true;
+        web_first_frame();
+    }
+    web_frame_time(emscripten_get_now() - start_ms);
+}
+
+}  // namespace
+
+int main() {
+    static WebApp w;   // lives as long as the page: the main loop outlives main()
+
+    const gpusizer::Catalog* catalog = nullptr;
+    try {
+        catalog = &gpusizer::web::embedded_catalog();
+    } catch (const gpusizer::Error& e) {
+        std::fprintf(stderr, "gpusizer: the built-in catalog cannot be read: %s\n", e.what());
+        return 1;
+    }
+
+    glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "gpusizer: GLFW error %d: %s\n", code, text); });
+    if (!glfwInit()) {
+        std::fprintf(stderr, "gpusizer: GLFW could not start\n");
+        return 1;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);   // WebGL2
+    glfwWindowHint(GLFW_ALPHA_BITS, 0);              // an opaque canvas
+    glfwWindowHint(GLFW_DEPTH_BITS, 0);
+    glfwWindowHint(GLFW_STENCIL_BITS, 0);
+    w.canvas = measure_canvas();
+    w.window = glfwCreateWindow(w.canvas.width, w.canvas.height, "gpusizer: GPU memory for LLMs", nullptr, nullptr);
+    if (!w.window) {
+        std::fprintf(stderr, "gpusizer: no WebGL2 context\n");
+        return 1;
+    }
+    glfwMakeContextCurrent(w.window);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;   // the layout is computed, not saved
+    gpusizer::ui::apply_style(w.canvas.ratio);
+    load_fonts(w.canvas.ratio);
+    ImGui_ImplGlfw_InitForOpenGL(w.window, true);
+    ImGui_ImplOpenGL3_Init("#version 300 es");
+    io.SetClipboardTextFn = imgui_set_clipboard;   // after the GLFW backend set its own
+    io.GetClipboardTextFn = imgui_get_clipboard;
+
+    static gpusizer::ui::App app(*catalog, w.platform);
+    w.app = &app;
+    const std::string hash = location_hash();
+    if (!hash.empty() && hash != "#") w.app->open(hash);
+    web_listen();
+
+    emscripten_set_main_loop_arg(frame, &w, 0, false);   // requestAnimationFrame; main returns
+    return 0;
+}

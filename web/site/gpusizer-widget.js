@@ -1,0 +1,383 @@
+// gpusizer-widget.js: the light calculator for documentation pages. Native HTML sliders over
+// the JS API's widget module (gpusizer-lite.js + .wasm: the same core as the CLI and the app,
+// with the catalog's figures but not its notes); no WebGL.
+//
+// One tag puts a widget where the tag is (the link is the configuration it opens with):
+//   <script src="https://example.org/gpusizer/gpusizer-widget.js" data-link="#v=1&m=llama-3.1-8b&g=rtx-4090"></script>
+// or the element, anywhere after the script:
+//   <gpusizer-widget link="#v=1&m=llama-3.1-8b&g=rtx-4090"></gpusizer-widget>
+// or, with no script on the page at all, an iframe of embed.html#v=1&m=...
+//
+// A link is only ever data: every text goes in with textContent, every value through the
+// API's checks, and a link that cannot be read shows its reason and the default configuration.
+// The widget fires `gpusizer-change` (detail: {link, report}) after each estimate.
+'use strict';
+(function () {
+  if (window.customElements && customElements.get('gpusizer-widget')) return;
+
+  const script = document.currentScript;
+  const base = script && script.src ? script.src : location.href;
+  const apiUrl = new URL('gpusizer-lite.js', base).href;
+  const appUrl = new URL('index.html', base).href;
+
+  // The app's opening view (ui/state.cpp default_state).
+  const kDefaultLink = '#v=1&m=llama-3-70b&w=q4_k_m&g=rtx-4090x2';
+  // The parameters slider: 0.1 B to 2 T parameters on a log scale, in 1000 steps.
+  const kParamsMin = 1e8;
+  const kParamsMax = 2e12;
+  // The context slider: powers of two from 512 to 1,048,576 tokens (the app's range).
+  const kContextMinLog2 = 9;
+  const kContextMaxLog2 = 20;
+  // Memory parts in the order of the report, with the app's colours (ui/theme.hpp, Tableau 10).
+  const kParts = [
+    ['weights', 'weights', '#4c78a8'],
+    ['kv_cache', 'KV cache', '#f58518'],
+    ['activations', 'activations', '#54a24b'],
+    ['gradients', 'gradients', '#e45756'],
+    ['optimizer', 'optimizer', '#b279a2'],
+    ['overhead', 'overhead', '#9d9d9d'],
+  ];
+
+  // One module for the page, shared by every widget on it.
+  let apiPromise = null;
+  function loadApi() {
+    if (!apiPromise) {
+      apiPromise = import(apiUrl)
+        .then((m) => m.default())
+        .then((gs) => ({
+          gs,
+          models: JSON.parse(gs.models()),
+          gpus: JSON.parse(gs.gpus()),
+          formats: JSON.parse(gs.formats()).weights,
+        }));
+    }
+    return apiPromise;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Formatting: the same rules as the core's format.cpp (GiB for memory, MiB below one GiB).
+  // ------------------------------------------------------------------------------------------
+  const kGiB = 1024 * 1024 * 1024;
+  // printf's "%.*f": exact ties round to even (290.5 MiB prints as 290, as the app shows it).
+  function fixed(x, decimals) {
+    const k = Math.pow(10, decimals);
+    const y = x * k;
+    const f = Math.floor(y);
+    const r = y - f === 0.5 ? (f % 2 === 0 ? f : f + 1) : Math.round(y);
+    return (r / k).toFixed(decimals);
+  }
+  function formatGiB(bytes) {
+    if (!isFinite(bytes)) return '?';
+    if (bytes === 0) return '0';
+    if (Math.abs(bytes) < kGiB) return fixed(bytes / (1024 * 1024), 0) + ' MiB';
+    return fixed(bytes / kGiB, 2) + ' GiB';
+  }
+  function formatCount(n) {
+    const a = Math.abs(n);
+    if (a >= 1e12) return fixed(n / 1e12, 2) + ' T';
+    if (a >= 1e9) return fixed(n / 1e9, 2) + ' B';
+    if (a >= 1e6) return fixed(n / 1e6, 1) + ' M';
+    return String(Math.round(n));
+  }
+  // "GGUF Q4_K_M (llama.cpp)" -> "GGUF Q4_K_M": the slider's read-out; the title has it all.
+  function shortLabel(label) { return label.replace(/ \(.*\)$/, ''); }
+  function formatInt(n) { return Math.round(n).toLocaleString('en-US'); }
+
+  // Creates an element; `text` goes in as text, everything else as attributes.
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === 'text') e.textContent = v;
+      else e.setAttribute(k, v);
+    }
+    for (const c of children) e.append(c);
+    return e;
+  }
+
+  const kStyle = `
+    :host { display: block; max-width: 560px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif;
+            color: var(--gpusizer-text, #1d2330); --muted: var(--gpusizer-muted, #5b6473); --line: var(--gpusizer-line, #d7dbe2);
+            --bg: var(--gpusizer-background, #ffffff); --accent: var(--gpusizer-accent, #2f6fd6); }
+    @media (prefers-color-scheme: dark) {
+      :host { color: var(--gpusizer-text, #e6e8ec); --muted: var(--gpusizer-muted, #a0a8b6); --line: var(--gpusizer-line, #3a404b);
+              --bg: var(--gpusizer-background, #1b1d22); --accent: var(--gpusizer-accent, #6ea0ff); }
+    }
+    .box { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; background: var(--bg); }
+    .title { display: flex; justify-content: space-between; align-items: baseline; margin-bottom: 8px; }
+    .title b { color: var(--accent); }
+    .title span { color: var(--muted); font-size: 12px; }
+    .grid { display: grid; grid-template-columns: 6.5em 1fr 8.5em; gap: 6px 10px; align-items: center; }
+    label { color: var(--muted); }
+    select, input[type=range] { width: 100%; margin: 0; min-width: 0; accent-color: var(--accent); }
+    select { grid-column: 2 / 4; font: inherit; padding: 2px 4px; color: inherit; background: var(--bg);
+             border: 1px solid var(--line); border-radius: 4px; }
+    output { font-variant-numeric: tabular-nums; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+    .result { margin-top: 12px; border-top: 1px solid var(--line); padding-top: 10px; }
+    .verdict { font-size: 18px; font-weight: 600; margin-right: 6px; }
+    .fits { color: #2e9d55; } .nofit { color: #d64541; }
+    .what { color: var(--muted); font-size: 12px; margin: 2px 0 8px; }
+    .bar { position: relative; display: flex; height: 18px; border-radius: 4px; overflow: hidden; background: color-mix(in srgb, var(--line) 45%, transparent); }
+    .bar span { display: block; height: 100%; }
+    .cap { position: absolute; top: 0; bottom: 0; width: 2px; background: #d64541; }
+    .legend { display: flex; flex-wrap: wrap; gap: 2px 12px; list-style: none; padding: 0; margin: 6px 0 0; font-size: 12px; }
+    .legend i { display: inline-block; width: 9px; height: 9px; border-radius: 2px; margin-right: 4px; }
+    .message { margin: 8px 0 4px; font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
+    .message:empty { display: none; }
+    .message.error { color: #d64541; }
+    .open { display: inline-block; margin-top: 8px; font-size: 12px; color: var(--accent); }
+  `;
+
+  class GpuSizerWidget extends HTMLElement {
+    static get observedAttributes() { return ['link']; }
+
+    constructor() {
+      super();
+      this._config = null;      // the configuration shown (configuration JSON as an object)
+      this._report = null;      // the last report (the CLI's JSON format)
+      this._link = '';
+      this._api = null;
+      this._pending = 0;        // requestAnimationFrame id of a queued estimate
+      this._source = null;      // the slider whose change is being estimated
+      this._built = false;
+    }
+
+    get report() { return this._report; }
+    get link() { return this._link; }
+
+    connectedCallback() {
+      if (this._built) return;
+      this._built = true;
+      const root = this.attachShadow({ mode: 'open' });
+      // A constructed style sheet where the browser has them: a page's Content-Security-Policy
+      // may forbid <style> elements, never these.
+      if (root.adoptedStyleSheets !== undefined && typeof CSSStyleSheet === 'function' && CSSStyleSheet.prototype.replaceSync) {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(kStyle);
+        root.adoptedStyleSheets = [sheet];
+      } else {
+        root.append(el('style', { text: kStyle }));
+      }
+      this._box = el('div', { class: 'box', part: 'box' });
+      this._box.append(el('div', { class: 'title' }, el('b', { text: 'gpusizer' }), el('span', { text: 'GPU memory for LLMs' })));
+      this._message = el('p', { class: 'message', role: 'status', 'aria-live': 'polite', text: 'Loading…' });
+      this._box.append(this._message);
+      root.append(this._box);
+      loadApi().then((api) => this._start(api), (err) => this._say('The calculator could not be loaded: ' + err.message, true));
+    }
+
+    attributeChangedCallback(name, _old, value) {
+      if (name === 'link' && this._api) this._open(value || '');
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Building the controls
+    // ------------------------------------------------------------------------------------------
+    _start(api) {
+      this._api = api;
+      const grid = el('div', { class: 'grid' });
+      const row = (label, id, control, output) => {
+        control.id = id;
+        grid.append(el('label', { for: id, text: label }), control);
+        if (output) grid.append(output);
+      };
+
+      this._model = el('select', { 'aria-label': 'model' });
+      this._model.append(el('option', { value: '', text: 'Custom, by parameter count' }));
+      for (const m of api.models) this._model.append(el('option', { value: m.id, text: m.name + ' (' + formatCount(m.params) + ')' }));
+      row('Model', 'gs-model', this._model);
+
+      this._params = el('input', { type: 'range', min: '0', max: '1000', step: '1', 'aria-label': 'parameters' });
+      this._paramsOut = el('output', { for: 'gs-params' });
+      row('Parameters', 'gs-params', this._params, this._paramsOut);
+
+      this._weights = el('input', { type: 'range', min: '0', max: String(api.formats.length - 1), step: '1', 'aria-label': 'precision' });
+      this._weightsOut = el('output', { for: 'gs-weights' });
+      row('Precision', 'gs-weights', this._weights, this._weightsOut);
+
+      this._context = el('input', { type: 'range', min: String(kContextMinLog2), max: String(kContextMaxLog2), step: '1', 'aria-label': 'context' });
+      this._contextOut = el('output', { for: 'gs-context' });
+      row('Context', 'gs-context', this._context, this._contextOut);
+
+      this._gpu = el('select', { 'aria-label': 'GPU' });
+      for (const g of api.gpus) this._gpu.append(el('option', { value: g.id, text: g.name + ' (' + g.memory_gib + ' GiB)' }));
+      row('GPU', 'gs-gpu', this._gpu);
+
+      this._gpus = el('input', { type: 'range', min: '1', max: '64', step: '1', 'aria-label': 'GPU count' });
+      this._gpusOut = el('output', { for: 'gs-gpus' });
+      row('GPUs', 'gs-gpus', this._gpus, this._gpusOut);
+
+      this._verdict = el('span', { class: 'verdict' });
+      this._total = el('span', { class: 'total' });
+      this._what = el('div', { class: 'what' });
+      this._bar = el('div', { class: 'bar', role: 'img' });
+      this._legend = el('ul', { class: 'legend' });
+      this._result = el('div', { class: 'result' }, el('div', {}, this._verdict, this._total), this._what, this._bar, this._legend);
+      this._openLink = el('a', { class: 'open', target: '_blank', rel: 'noopener', text: 'Open in the full calculator' });
+
+      this._box.replaceChildren(this._box.firstChild, grid, this._result, this._message, this._openLink);
+
+      this._model.addEventListener('change', () => this._edit((c) => {
+        if (this._model.value) c.model = this._model.value;
+        else c.model = { num_parameters: this._paramsValue() };
+        c.tp = c.pp = c.dp = 0;
+      }));
+      this._params.addEventListener('input', () => this._edit((c) => {
+        c.model = { num_parameters: this._paramsValue() };
+        c.tp = c.pp = c.dp = 0;
+      }, this._params));
+      this._weights.addEventListener('input', () => this._edit((c) => { c.weights = api.formats[Number(this._weights.value)].id; }));
+      this._context.addEventListener('input', () => this._edit((c) => { c.context = 2 ** Number(this._context.value); }));
+      this._gpu.addEventListener('change', () => this._edit((c) => { c.gpu = this._gpu.value; }));
+      this._gpus.addEventListener('input', () => this._edit((c) => {
+        c.gpus = Number(this._gpus.value);
+        c.tp = c.pp = c.dp = 0;   // the split follows the count, as in the app's automatic mode
+      }));
+
+      this._open(this.getAttribute('link') || '');
+    }
+
+    _paramsValue() {
+      const t = Number(this._params.value) / 1000;
+      const n = kParamsMin * Math.pow(kParamsMax / kParamsMin, t);
+      const step = Math.pow(10, Math.floor(Math.log10(n)) - 2);   // three significant digits
+      return Math.round(n / step) * step;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Opening a link, editing, estimating
+    // ------------------------------------------------------------------------------------------
+    _open(link) {
+      const gs = this._api.gs;
+      let note = '';
+      let error = false;
+      let config = null;
+      if (link && link !== '#') {
+        try {
+          config = JSON.parse(gs.configFromLink(link));
+          gs.estimate(config);   // a link that cannot be estimated is refused whole, as in the app
+        } catch (e) {
+          config = null;
+          note = 'Link not opened: ' + e.message + '. Showing the default configuration.';
+          error = true;
+        }
+      }
+      if (!config) config = JSON.parse(gs.configFromLink(kDefaultLink));
+      this._config = config;
+      this._estimate(note, error);
+    }
+
+    // Applies a control's change; `source` is the slider being moved (left where the user put it).
+    _edit(change, source) {
+      if (!this._config) return;
+      change(this._config);
+      this._source = source || null;
+      if (this._pending) return;   // one estimate per animation frame, the latest values
+      this._pending = requestAnimationFrame(() => {
+        this._pending = 0;
+        this._estimate('', false);
+        this._source = null;
+      });
+    }
+
+    _estimate(note, noteIsError) {
+      const gs = this._api.gs;
+      let report = null;
+      try {
+        report = JSON.parse(gs.estimate(this._config));
+      } catch (e) {
+        this._say('Cannot estimate this configuration: ' + e.message, true);
+        this._result.style.opacity = '0.35';
+        this._sync(null);
+        return;
+      }
+      this._report = report;
+      this._link = gs.linkFromConfig(this._config);
+      this._result.style.opacity = '';
+      this._say(note, noteIsError);
+      this._sync(report);
+      this._draw(report);
+      this._openLink.href = appUrl + this._link;
+      this.dispatchEvent(new CustomEvent('gpusizer-change', { detail: { link: this._link, report } }));
+    }
+
+    // Sets the controls from the configuration (and the report's resolved values).
+    _sync(report) {
+      const api = this._api;
+      const c = this._config;
+      const custom = typeof c.model !== 'string';
+      this._model.value = custom ? '' : c.model;
+      let params = report ? report.params : 0;
+      if (!params && custom && c.model.num_parameters) params = c.model.num_parameters;
+      if (params > 0) {
+        const t = Math.log(params / kParamsMin) / Math.log(kParamsMax / kParamsMin);
+        if (this._source !== this._params) this._params.value = String(Math.round(Math.min(1, Math.max(0, t)) * 1000));
+        this._paramsOut.textContent = formatCount(params);
+      }
+      const weights = report ? report.config.weights : c.weights;
+      const wi = api.formats.findIndex((f) => f.id === weights);
+      if (wi >= 0) {
+        this._weights.value = String(wi);
+        this._weightsOut.textContent = shortLabel(api.formats[wi].label);
+        this._weightsOut.title = api.formats[wi].label;
+      }
+      const context = report ? report.config.context : c.context;
+      if (context > 0) {
+        this._context.value = String(Math.round(Math.log2(context)));
+        this._contextOut.textContent = formatInt(context) + ' tokens';
+      }
+      this._gpu.value = c.gpu;
+      this._gpus.max = String(Math.max(64, c.gpus));
+      this._gpus.value = String(c.gpus);
+      this._gpusOut.textContent = c.gpus === 1 ? '1 GPU' : c.gpus + ' GPUs';
+    }
+
+    _draw(r) {
+      const m = r.memory;
+      const parts = m.per_gpu;
+      this._verdict.textContent = r.fits ? 'Fits' : 'Does not fit';
+      this._verdict.className = 'verdict ' + (r.fits ? 'fits' : 'nofit');
+      this._total.textContent = formatGiB(parts.total) + ' of ' + formatGiB(m.gpu_usable) + ' per GPU, ' +
+        (r.fits ? formatGiB(m.headroom) + ' to spare' : formatGiB(-m.headroom) + ' short');
+      const c = r.config;
+      this._what.textContent = r.model.name + ' on ' + c.gpus + ' × ' + r.gpu.name + ' · ' + c.mode + ', ' + c.weights +
+        ' weights, batch ' + c.batch + ', ' + c.runtime + ', tp ' + r.parallel.tp + ' pp ' + r.parallel.pp + ' dp ' + r.parallel.dp;
+      const scale = Math.max(parts.total, m.gpu_usable);
+      const segments = [];
+      const items = [];
+      for (const [key, name, color] of kParts) {
+        const bytes = parts[key];
+        if (bytes > 0) {
+          const s = el('span', { title: name + ' ' + formatGiB(bytes) });
+          s.style.width = (100 * bytes / scale).toFixed(3) + '%';
+          s.style.background = color;
+          segments.push(s);
+        }
+        if (bytes > 0 || key === 'weights' || key === 'kv_cache') {
+          const swatch = el('i');
+          swatch.style.background = color;
+          items.push(el('li', {}, swatch, name + ' ' + formatGiB(bytes)));
+        }
+      }
+      const cap = el('span', { class: 'cap', title: 'usable ' + formatGiB(m.gpu_usable) });
+      cap.style.left = 'calc(' + (100 * m.gpu_usable / scale).toFixed(3) + '% - 2px)';
+      segments.push(cap);
+      this._bar.replaceChildren(...segments);
+      this._bar.setAttribute('aria-label', this._total.textContent);
+      this._legend.replaceChildren(...items);
+    }
+
+    _say(text, isError) {
+      this._message.textContent = text;
+      this._message.className = 'message' + (isError ? ' error' : '');
+    }
+  }
+
+  customElements.define('gpusizer-widget', GpuSizerWidget);
+
+  // <script src=".../gpusizer-widget.js" data-link="#v=1&..."></script>: a widget in its place.
+  if (script && script.hasAttribute('data-link')) {
+    const w = document.createElement('gpusizer-widget');
+    w.setAttribute('link', script.getAttribute('data-link'));
+    script.after(w);
+  }
+})();
