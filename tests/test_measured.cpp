@@ -3,6 +3,8 @@
 // catalog GPU a CUDA device is, PCIe rates, and the calibration that feeds estimates.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -431,6 +433,26 @@ TEST_CASE("gpusizer estimate --measured: table and errors", "[measured][cli]") {
     CHECK(cli::run({"fit", "--model", "llama-3-8b", "--measured", path, "--json", "--assets", GPUSIZER_TEST_ASSETS}, "gpusizer", fout,
                    ferr) == 0);
     CHECK(fout.str().find("\"measured\"") != std::string::npos);
+    // recommend takes it too: the measured GPU's row uses its measured bandwidth (910 of 1,008
+    // GB/s), the others their datasheets.
+    auto recommend_rows = [&](bool measured) {
+        std::vector<std::string> args = {"recommend", "--model", "llama-3-8b", "--json", "--assets", GPUSIZER_TEST_ASSETS};
+        if (measured) {
+            args.push_back("--measured");
+            args.push_back(path);
+        }
+        std::ostringstream o, e;
+        REQUIRE(cli::run(args, "gpusizer", o, e) == 0);
+        std::map<std::string, double> speed;
+        const nlohmann::json answer = nlohmann::json::parse(o.str());
+        for (const auto& row : answer["recommended"])
+            speed[row["gpu"].get<std::string>() + "x" + std::to_string(row["gpus"].get<int>())] = row["decode_tokens_per_s"];
+        return speed;
+    };
+    const auto datasheet = recommend_rows(false), calibrated = recommend_rows(true);
+    REQUIRE(datasheet.count("rtx-4090x1"));
+    CHECK(calibrated.at("rtx-4090x1") == Approx(datasheet.at("rtx-4090x1") * 910.0 / 1008.0).epsilon(0.02));
+    CHECK(calibrated.at("h100-sxmx1") == datasheet.at("h100-sxmx1"));
     // A broken report: one line naming the file and the field, exit 2.
     {
         std::ofstream f(path);

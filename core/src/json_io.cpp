@@ -122,6 +122,9 @@ void check_schema(const json& root, const std::string& file, const char* list_ke
         throw Error(file + ": schema_version", "must be 1 (this build reads schema version 1)");
     if (!root.contains(list_key) || !root[list_key].is_array() || root[list_key].empty())
         throw Error(file + ": " + list_key, "must be a non-empty array");
+    for (auto it = root.begin(); it != root.end(); ++it)
+        if (it.key() != "schema_version" && it.key() != list_key)
+            throw Error(file + ": " + it.key(), "unknown field; a catalog file holds schema_version and " + std::string(list_key));
 }
 
 std::string entry_ctx(const std::string& file, const json& e, std::size_t index) {
@@ -153,6 +156,14 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     g.vendor = o.str("vendor");
     if (g.vendor != "nvidia" && g.vendor != "amd" && g.vendor != "apple") o.fail("vendor", "must be nvidia, amd or apple");
     g.architecture = o.str("architecture");
+    // The architectures compute.cpp knows the tensor-core precisions of; Apple's by generation.
+    {
+        const std::string& a = g.architecture;
+        const bool known = a == "volta" || a == "turing" || a == "ampere" || a == "ada" || a == "hopper" || a == "blackwell" ||
+                           a == "cdna2" || a == "cdna3" || (a.rfind("apple-m", 0) == 0 && a.size() > 7);
+        if (!known)
+            o.fail("architecture", "must be volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3 or apple-mN, got '" + a + "'");
+    }
     g.chip = o.str_or("chip", "");
     g.year = int(o.num("year", 1990, 2100));
     const std::string seg = o.str("segment");
@@ -195,6 +206,7 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     o.need("price_usd");
     if (o.has("price_usd")) g.price_usd = o.num("price_usd", 0, 1e8);
     g.price_note = o.str_or("price_note", "");
+    (void)o.str_or("note", "");   // prose for people; checked to be text
     g.sources = o.strings_or_empty("sources");
     if (g.sources.empty()) o.fail("sources", "must name at least one source");
     g.unverified = o.strings_or_empty("unverified");
@@ -232,6 +244,7 @@ CatalogModel model_from_json(const json& e, const std::string& ctx) {
         m.seed.vram = s.str("vram");
         m.seed.gpu = s.str("gpu");
     }
+    (void)o.str_or("note", "");   // prose for people; checked to be text
     m.sources = o.strings_or_empty("sources");
     if (m.sources.empty()) o.fail("sources", "must name at least one source");
     m.unverified = o.strings_or_empty("unverified");

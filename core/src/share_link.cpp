@@ -217,6 +217,7 @@ Config config_from_link(std::string_view link) {
         if (key == "m") { model = value; continue; }
         if (key == "hf") { hf = value; continue; }
         if (key == "np") { np = value; continue; }
+        if (key == "g" && value.empty()) throw Error("gpu", "has no value in the link ('g='); give a GPU id such as g=rtx-4090x2");
         if (key == "g") {
             // "<gpu id>x<count>": the count is the digits after the last 'x'.
             std::string gpu = value;
@@ -236,6 +237,12 @@ Config config_from_link(std::string_view link) {
             std::string known = "v, m, hf, np, g";
             for (const LinkKey& k : kKeys) known += std::string(", ") + k.link;
             throw Error("link", "unknown key '" + key.substr(0, 40) + "'; known keys: " + known);
+        }
+        if (value.empty()) {
+            // "b=" is a key without a value: say so, rather than take the default silently.
+            const std::string allowed = allowed_values(spec->config);
+            throw Error(spec->config, "has no value in the link ('" + key + "='); give one" +
+                                          (allowed.empty() ? std::string() : " (" + allowed + ")") + " or leave the key out");
         }
         switch (spec->kind) {
             case Kind::text: cfg[spec->config] = value; break;

@@ -5,6 +5,7 @@
 // [SECTION] Commands
 #include "cli.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fstream>
@@ -29,7 +30,7 @@ const char* const kUsage = R"(gpusizer: GPU memory, speed, interconnect and powe
 Usage:
   gpusizer estimate [--config FILE.json] [KEY FLAGS] [--measured REPORT.json] [--json] [--assumptions] [--check]
   gpusizer fit      [--config FILE.json] [KEY FLAGS] [--measured REPORT.json] [--json]
-  gpusizer recommend [--config FILE.json] [KEY FLAGS] [CONSTRAINTS] [--json]
+  gpusizer recommend [--config FILE.json] [KEY FLAGS] [CONSTRAINTS] [--measured REPORT.json] [--json]
   gpusizer models   [--json]
   gpusizer gpus     [--json]
   gpusizer links    [--json]
@@ -215,7 +216,7 @@ struct Options {
     RecommendQuery query;     // recommend: the constraints (query.base is filled from `config`)
 };
 
-double positive_number(const std::string& flag, const std::string& text) {
+double positive_number(const std::string& flag, const std::string& text, double max) {
     std::size_t used = 0;
     double v = 0;
     try {
@@ -223,8 +224,11 @@ double positive_number(const std::string& flag, const std::string& text) {
     } catch (...) {
         used = 0;
     }
-    if (used == 0 || used != text.size() || !std::isfinite(v) || v < 0)
-        throw Error(flag, "must be a positive number, got '" + text + "'");
+    if (used == 0 || used != text.size() || !std::isfinite(v) || v < 0 || v > max) {
+        char range[64];
+        std::snprintf(range, sizeof range, "%g", max);
+        throw Error(flag, "must be a number from 0 to " + std::string(range) + ", got '" + text + "'");
+    }
     return v;
 }
 
@@ -255,14 +259,14 @@ Options parse_args(const std::vector<std::string>& args) {
         if (name == "check") { o.check = true; continue; }
         if (name == "no-flash-attention") { flags["flash_attention"] = false; continue; }
         if (o.command == "recommend") {
-            if (name == "budget") { o.query.budget_usd = positive_number("--budget", next()); continue; }
-            if (name == "power-cap") { o.query.power_cap_w = positive_number("--power-cap", next()); continue; }
-            if (name == "min-tokens-per-s") { o.query.min_tokens_per_s = positive_number("--min-tokens-per-s", next()); continue; }
+            if (name == "budget") { o.query.budget_usd = positive_number("--budget", next(), 1e12); continue; }
+            if (name == "power-cap") { o.query.power_cap_w = positive_number("--power-cap", next(), 1e9); continue; }
+            if (name == "min-tokens-per-s") { o.query.min_tokens_per_s = positive_number("--min-tokens-per-s", next(), 1e12); continue; }
             if (name == "single-node") { o.query.single_node = true; continue; }
             if (name == "sort") { o.query.sort = parse_recommend_sort(next()); continue; }
             if (name == "max-gpus") {
                 const std::string v = next();
-                const double n = positive_number("--max-gpus", v);
+                const double n = positive_number("--max-gpus", v, 1024);
                 if (n < 1 || n > 1024 || n != std::floor(n)) throw Error("--max-gpus", "must be an integer from 1 to 1024, got '" + v + "'");
                 o.query.max_gpus = int(n);
                 continue;
@@ -603,7 +607,20 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             return kExitOk;
         }
         if (o.command == "recommend") {
-            const Catalog cat = load(o, argv0);
+            Catalog cat = load(o, argv0);
+            if (!o.measured.empty()) {
+                // Every catalog GPU the report measured gets its measured figures; the others
+                // keep their datasheets.
+                const MeasuredReport measured = load_measured_report(o.measured);
+                std::vector<std::string> ids;
+                for (const auto& d : measured.devices)
+                    if (!d.catalog_id.empty() && cat.find_gpu(d.catalog_id) &&
+                        std::find(ids.begin(), ids.end(), d.catalog_id) == ids.end())
+                        ids.push_back(d.catalog_id);
+                if (ids.empty())
+                    throw Error("measured", o.measured + " measured no catalog GPU: a recommendation has nothing to calibrate");
+                for (const auto& id : ids) cat = calibrated_catalog(cat, measured, id, o.measured);
+            }
             RecommendQuery q = o.query;
             q.base = config_from_json(o.config.dump());
             const Recommendation rec = recommend(q, cat);
