@@ -112,7 +112,9 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
     // Plot area inside margins for the axis labels.
     const ImVec2 a(p0.x + lh * 4.2f, p0.y + lh * 0.6f);
     const ImVec2 b(p0.x + size.x - lh * 0.8f, p0.y + size.y - lh * 2.6f);
-    dl->AddRectFilled(p0, ImVec2(p0.x + size.x, p0.y + size.y), IM_COL32(30, 33, 40, 255), 4.0f);
+    // An outline, not a fill: a fill this size is most of a frame's pixels on a software
+    // rasterizer (theme.hpp, kBackground), and the panel behind is nearly the same colour.
+    dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), IM_COL32(52, 57, 68, 255), 4.0f);
     if (x.size() < 2 || b.x <= a.x || b.y <= a.y) {
         ImGui::PopID();
         return;

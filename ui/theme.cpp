@@ -17,7 +17,7 @@ void apply_style(float scale) {
     st.WindowPadding = ImVec2(12, 10);
     st.ScrollbarSize = 12.0f;
     ImVec4* c = st.Colors;
-    c[ImGuiCol_WindowBg] = ImVec4(0.105f, 0.115f, 0.135f, 1.0f);
+    c[ImGuiCol_WindowBg] = ImVec4(kBackground[0], kBackground[1], kBackground[2], 0.0f);   // the clear colour shows
     c[ImGuiCol_ChildBg] = ImVec4(0.13f, 0.14f, 0.165f, 1.0f);
     c[ImGuiCol_FrameBg] = ImVec4(0.18f, 0.20f, 0.24f, 1.0f);
     c[ImGuiCol_FrameBgHovered] = ImVec4(0.24f, 0.27f, 0.32f, 1.0f);

@@ -27,4 +27,10 @@ inline ImVec4 to_vec4(ImU32 c) { return ImGui::ColorConvertU32ToFloat4(c); }
 // The app's style: ImGui's dark theme, softened, scaled for the display.
 void apply_style(float scale);
 
+// The background behind the two full-window panels. The platform clears the framebuffer with
+// it and the panels draw no background of their own: two window-sized blended quads fewer per
+// frame, which is most of a frame's fill work on a software rasterizer (headless Chromium's
+// SwiftShader, remote desktops).
+constexpr float kBackground[4] = {0.105f, 0.115f, 0.135f, 1.0f};
+
 }  // namespace gpusizer::ui

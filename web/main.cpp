@@ -367,7 +367,7 @@ void frame(void* arg) {
     w.app->frame(w.canvas.ratio);
     ImGui::Render();
     glViewport(0, 0, w.canvas.width, w.canvas.height);
-    glClearColor(0.08f, 0.09f, 0.10f, 1.0f);
+    glClearColor(gpusizer::ui::kBackground[0], gpusizer::ui::kBackground[1], gpusizer::ui::kBackground[2], 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 

@@ -255,7 +255,7 @@ int main(int argc, char** argv) {
         int fw = 0, fh = 0;
         glfwGetFramebufferSize(window, &fw, &fh);
         glViewport(0, 0, fw, fh);
-        glClearColor(0.08f, 0.09f, 0.10f, 1.0f);
+        glClearColor(gpusizer::ui::kBackground[0], gpusizer::ui::kBackground[1], gpusizer::ui::kBackground[2], 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         if (!args.screenshot.empty() && ++frame >= args.frames) {

@@ -1,0 +1,138 @@
+// run.mjs: every speed and size budget of the project in one run, each beside its budget, and
+// loudly which are over. bench/run.sh builds what it needs and calls it.
+//
+//   node bench/run.mjs [--repetitions N] [--json FILE]
+//
+//   figure                                     how                                   budget
+//   one estimate, native                       bench_estimate (Google Benchmark),    1 us
+//                                              median of N repetitions, CPU time
+//   sweep (32 GPUs x 1-8 x 14 formats), native the same                               1 ms
+//   one estimate / sweep in WebAssembly        bench_wasm.js under Node.js vs the    none set: the
+//                                              same std::chrono harness natively     ratio is reported
+//                                              (bench_portable), medians
+//   widget, app downloads                      gzip -9 of the files (web_budgets)    150 KB, 700 KB
+//   first frame of the app page                headless Chromium, from navigation    1 s
+//   slider drag in the app page                page frame rate at 1280x800           60 fps
+//
+// Timings are medians of repeated runs on whatever machine this is; on a shared one they move
+// with its load, which the report prints beside them (load average). Exit code 1 when a figure
+// is over its budget, 0 otherwise.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const repetitions = args.includes('--repetitions') ? Number(args[args.indexOf('--repetitions') + 1]) : 10;
+const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : null;
+if (!(repetitions >= 1 && repetitions <= 100)) {
+  console.error('run.mjs: --repetitions must be 1 to 100');
+  process.exit(2);
+}
+
+const native = join(repo, 'build', 'native');
+const need = [join(native, 'bench_estimate'), join(native, 'bench_portable'), join(repo, 'build', 'wasm', 'bench', 'bench_wasm.js'),
+  join(repo, 'build', 'wasm', 'site', 'index.html')];
+for (const f of need)
+  if (!existsSync(f)) {
+    console.error(`run.mjs: ${f} is missing; bench/run.sh builds it`);
+    process.exit(2);
+  }
+
+const load = () => loadavg()[0].toFixed(2);
+const loads = [load()];
+const rows = [];   // {figure, value, unit, budget, over, note}
+const result = { machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '?' }, repetitions };
+
+// -------------------------------------------------------------------------------------------
+// Native: Google Benchmark
+// -------------------------------------------------------------------------------------------
+console.error(`native (Google Benchmark, ${repetitions} repetitions)...`);
+const gb = JSON.parse(execFileSync(join(native, 'bench_estimate'), [
+  `--benchmark_repetitions=${repetitions}`, '--benchmark_report_aggregates_only=true', '--benchmark_format=json',
+], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+const median = (name) => {
+  const b = gb.benchmarks.find((x) => x.run_name === name && x.aggregate_name === 'median');
+  if (!b) throw new Error(`bench_estimate reported no median for ${name}`);
+  const scale = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1 }[b.time_unit];
+  return b.cpu_time * scale;
+};
+result.native = {
+  estimate_s: median('BM_EstimateOne'), training_estimate_s: median('BM_EstimateTraining'), sweep_s: median('BM_Sweep'),
+  sweep_of_estimates_s: median('BM_SweepOfEstimates'),
+};
+loads.push(load());
+rows.push({ figure: 'one estimate, native', value: result.native.estimate_s * 1e6, unit: 'us', budget: 1 });
+rows.push({ figure: 'one training estimate, native', value: result.native.training_estimate_s * 1e6, unit: 'us', budget: null });
+rows.push({ figure: 'sweep of 3,584 points, native', value: result.native.sweep_s * 1e3, unit: 'ms', budget: 1 });
+
+// -------------------------------------------------------------------------------------------
+// WebAssembly under Node.js against the same harness natively
+// -------------------------------------------------------------------------------------------
+console.error('WebAssembly (Node.js) and the same harness natively...');
+const portable = (cmd, argv) => JSON.parse(execFileSync(cmd, [...argv, '--repetitions', String(repetitions), '--json'], { encoding: 'utf8' }));
+const same = portable(join(native, 'bench_portable'), []);
+const wasm = portable(process.execPath, [join(repo, 'build', 'wasm', 'bench', 'bench_wasm.js')]);
+result.portable = { native: same, wasm, node: process.version };
+loads.push(load());
+const ratioEstimate = wasm.estimate_s.median / same.estimate_s.median;
+const ratioSweep = wasm.sweep_s.median / same.sweep_s.median;
+rows.push({ figure: 'one estimate, WebAssembly (Node.js)', value: wasm.estimate_s.median * 1e6, unit: 'us', budget: null,
+  note: `${ratioEstimate.toFixed(1)}x native (${(same.estimate_s.median * 1e6).toFixed(3)} us, same harness)` });
+rows.push({ figure: 'sweep of 3,584 points, WebAssembly (Node.js)', value: wasm.sweep_s.median * 1e3, unit: 'ms', budget: null,
+  note: `${ratioSweep.toFixed(1)}x native (${(same.sweep_s.median * 1e3).toFixed(3)} ms, same harness)` });
+
+// -------------------------------------------------------------------------------------------
+// The browser build: sizes, first frame, slider drag (bench/web_budgets.mjs)
+// -------------------------------------------------------------------------------------------
+console.error('browser build (sizes, first frame, slider drag in headless Chromium)...');
+const webJson = join(mkdtempSync(join(tmpdir(), 'gpusizer-bench-')), 'web.json');
+execFileSync(process.execPath, [join(repo, 'bench', 'web_budgets.mjs'), '--json', webJson, '--runs', String(Math.min(repetitions, 10))],
+  { encoding: 'utf8', stdio: ['ignore', 'ignore', 'inherit'] });
+const web = JSON.parse(readFileSync(webJson, 'utf8'));
+result.web = web;
+loads.push(load());
+rows.push({ figure: 'widget download (gzipped)', value: web.widget.gzip / 1e3, unit: 'KB', budget: 150 });
+rows.push({ figure: 'app download (gzipped)', value: web.app.gzip / 1e3, unit: 'KB', budget: 700 });
+rows.push({ figure: 'first frame of the app page', value: web.firstFrame.maxMs, unit: 'ms', budget: 1000,
+  note: `max of ${web.firstFrame.runsMs.length} fresh contexts; median ${web.firstFrame.medianMs.toFixed(0)} ms` });
+for (const d of web.drag) {
+  rows.push({ figure: `slider drag at ${d.viewport}, page frame rate`, value: d.fps, unit: 'fps', budget: 60, higherIsBetter: true,
+    note: `the app's own work per frame: median ${d.appMedianMs.toFixed(1)} ms, p95 ${d.appP95Ms.toFixed(1)} ms of 16.7` });
+}
+
+// -------------------------------------------------------------------------------------------
+// Report
+// -------------------------------------------------------------------------------------------
+const fmt = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3));
+const over = [];
+for (const r of rows) {
+  if (r.budget == null) continue;
+  // A frame rate within 2% of 60 is 60: requestAnimationFrame intervals jitter around 16.7 ms.
+  r.over = r.higherIsBetter ? r.value < r.budget * 0.98 : r.value > r.budget;
+  if (r.over) over.push(r);
+}
+const lines = [];
+lines.push(`machine: ${result.machine.cpus} x ${result.machine.model}; load average ${loads.join(' -> ')} during the run`);
+lines.push('');
+lines.push('| figure | measured | budget | |');
+lines.push('|---|---|---|---|');
+for (const r of rows) {
+  const budget = r.budget == null ? 'none set' : `${r.higherIsBetter ? '>= ' : '< '}${r.budget} ${r.unit}`;
+  const status = r.budget == null ? '' : r.over ? '**OVER BUDGET**' : 'ok';
+  lines.push(`| ${r.figure} | ${fmt(r.value)} ${r.unit}${r.note ? ` (${r.note})` : ''} | ${budget} | ${status} |`);
+}
+console.log(lines.join('\n'));
+result.rows = rows;
+result.load = loads;
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify(result, null, 2) + '\n');
+if (over.length) {
+  const bar = '!'.repeat(78);
+  console.log(`\n${bar}\nOVER BUDGET (${over.length}):`);
+  for (const r of over) console.log(`  ${r.figure}: ${fmt(r.value)} ${r.unit}, budget ${r.higherIsBetter ? '>=' : '<'} ${r.budget} ${r.unit}`);
+  console.log(bar);
+  process.exit(1);
+}
+console.log('\nevery figure with a budget is within it');
