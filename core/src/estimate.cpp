@@ -936,16 +936,17 @@ bool is_large_vllm_gpu(const Gpu& g) {
         }
         // Communication buffers.
         const double wb = fp32 ? 4.0 : 2.0;
-        if (r.runtime == Runtime::pytorch && dp > 1) {
-            if (c.zero == 0) {
-                // DDP's gradient buckets are a second copy of the gradients by default
-                // (gradient_as_bucket_view=False; torch.nn.parallel.DistributedDataParallel docs).
-                st.overhead.runtime_buffers += count * grad_b;
-            } else if (c.zero <= 2) {
-                st.overhead.runtime_buffers += 2.0 * std::min(kZeroReduceBucket, count) * wb;   // reduce + allgather buckets
-            }
+        // DDP only wraps a model that has other ranks; a DeepSpeed ZeRO engine allocates its
+        // buckets and gathers parameters the same way at any world size, one rank included, so
+        // its buffers do not wait for dp > 1 (nor does adding ranks ever add them).
+        if (r.runtime == Runtime::pytorch && c.zero == 0 && dp > 1) {
+            // DDP's gradient buckets are a second copy of the gradients by default
+            // (gradient_as_bucket_view=False; torch.nn.parallel.DistributedDataParallel docs).
+            st.overhead.runtime_buffers += count * grad_b;
+        } else if (r.runtime == Runtime::pytorch && c.zero >= 1 && c.zero <= 2) {
+            st.overhead.runtime_buffers += 2.0 * std::min(kZeroReduceBucket, count) * wb;   // reduce + allgather buckets
         }
-        if (r.runtime == Runtime::pytorch && c.zero == 3 && dp > 1) {
+        if (r.runtime == Runtime::pytorch && c.zero == 3) {
             // Gathered parameters (stage3_max_live_parameters) plus the prefetch and reduce buckets.
             const double whole = st.params;
             st.overhead.runtime_buffers += (std::min(kZero3MaxLiveParams, whole) + std::min(kZero3PrefetchBucket, whole) +
