@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli.hpp"
+#include "cli_support.hpp"
 #include "test_support.hpp"
 
 using namespace gpusizer;
@@ -199,21 +199,6 @@ TEST_CASE("every share-link key: wrong type, out of range, missing value", "[bad
 
 namespace {
 
-struct CliResult {
-    int code;
-    std::string out, err;
-};
-
-CliResult cli_run(std::vector<std::string> args, bool assets = true) {
-    if (assets) {
-        args.push_back("--assets");
-        args.push_back(GPUSIZER_TEST_ASSETS);
-    }
-    std::ostringstream out, err;
-    const int code = cli::run(args, "gpusizer", out, err);
-    return {code, out.str(), err.str()};
-}
-
 struct Flag {
     std::string name;      // without the dashes
     std::string metavar;   // "" for a switch
@@ -222,7 +207,7 @@ struct Flag {
 
 // The flags `gpusizer --help` documents, with their value names.
 std::vector<Flag> documented_flags() {
-    const CliResult help = cli_run({"--help"}, false);
+    const CliResult help = run_cli({"--help"}, false);
     REQUIRE(help.code == 0);
     std::vector<Flag> flags;
     std::set<std::string> seen;
@@ -262,20 +247,20 @@ TEST_CASE("every CLI flag: missing value, wrong type, out of range", "[bad-input
         ++checked;
 
         // Missing value: the flag last on the line.
-        CliResult r = cli_run({command, "--model", "llama-3-8b", "--" + f.name}, false);
+        CliResult r = run_cli({command, "--model", "llama-3-8b", "--" + f.name}, false);
         CHECK(r.code == 2);
         CHECK(r.err.find("--" + f.name) != std::string::npos);
         CHECK(r.err.find("needs a value") != std::string::npos);
 
         if (file_flags.count(f.name)) {
-            r = cli_run({command, "--model", "llama-3-8b", "--" + f.name, "/no/such/file.json"}, f.name != "assets");
+            r = run_cli({command, "--model", "llama-3-8b", "--" + f.name, "/no/such/file.json"}, f.name != "assets");
             INFO(r.code << " " << r.err << r.out.substr(0, 200));
             CHECK(r.code == 2);
             CHECK((r.err.find("/no/such/file.json") != std::string::npos || r.err.find("--" + f.name) != std::string::npos));
             continue;
         }
         // Wrong type: a word where a number goes, a value no list has where a name goes.
-        r = cli_run({command, "--model", "llama-3-8b", "--" + f.name, "not-a-value"});
+        r = run_cli({command, "--model", "llama-3-8b", "--" + f.name, "not-a-value"});
         CHECK(r.code == 2);
         const bool names_it = r.err.find("--" + f.name) != std::string::npos || r.err.find(key) != std::string::npos ||
                               (f.name == "model" && r.err.find("model") != std::string::npos);
@@ -283,7 +268,7 @@ TEST_CASE("every CLI flag: missing value, wrong type, out of range", "[bad-input
         CHECK(r.err.find('\n') == r.err.size() - 1);   // one line
         // Out of range: far negative and far positive numbers.
         for (const char* v : {"-99999999", "1e300"}) {
-            r = cli_run({command, "--model", "llama-3-8b", "--" + f.name, v});
+            r = run_cli({command, "--model", "llama-3-8b", "--" + f.name, v});
             if (f.name == "model" || f.name == "gpu" || f.name == "weights" || f.name == "kv-cache" || f.name == "link" ||
                 f.name == "inter-node-link" || f.name == "mode" || f.name == "optimizer" || f.name == "offload" ||
                 f.name == "recompute" || f.name == "runtime" || f.name == "lora-targets" || f.name == "segment" ||
@@ -298,10 +283,10 @@ TEST_CASE("every CLI flag: missing value, wrong type, out of range", "[bad-input
     }
     CHECK(checked >= 35);
     // An unknown flag and a flag of the other command.
-    CliResult r = cli_run({"estimate", "--model", "llama-3-8b", "--batchsize", "4"});
+    CliResult r = run_cli({"estimate", "--model", "llama-3-8b", "--batchsize", "4"});
     CHECK(r.code == 2);
     CHECK(r.err.find("--batchsize") != std::string::npos);
-    r = cli_run({"estimate", "--model", "llama-3-8b", "--max-gpus", "4"});
+    r = run_cli({"estimate", "--model", "llama-3-8b", "--max-gpus", "4"});
     CHECK(r.code == 2);
     CHECK(r.err.find("--max-gpus") != std::string::npos);
 }

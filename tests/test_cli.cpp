@@ -7,25 +7,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli.hpp"
+#include "cli_support.hpp"
 #include "test_support.hpp"
 
 using namespace gpusizer;
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out, err;
-};
-
-Result run_cli(std::vector<std::string> args) {
-    args.push_back("--assets");
-    args.push_back(GPUSIZER_TEST_ASSETS);
-    std::ostringstream out, err;
-    const int code = cli::run(args, "gpusizer", out, err);
-    return {code, out.str(), err.str()};
-}
+using Result = gpusizer::test::CliResult;
+using gpusizer::test::run_cli;
 
 int lines(const std::string& s) {
     int n = 0;
