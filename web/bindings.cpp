@@ -80,9 +80,10 @@ std::string js_estimate_measured(const val& config, const val& report_text_value
     return guarded([&] {
         if (!report_text_value.isString()) throw Error("measured", "must be the report's JSON text (a string)");
         const MeasuredReport report = measured_report_from_json(report_text_value.as<std::string>(), "report");
-        std::string text = json_text(config, "configuration");
-        Config c = config_from_json(text);
-        if (text.find("\"gpu\"") == std::string::npos)
+        const std::string text = json_text(config, "configuration");
+        Config c = config_from_json(text);   // checks the text first: JSON.parse below cannot throw
+        const val given = val::global("JSON").call<val>("parse", text);
+        if (given["gpu"].isUndefined() || given["gpu"].isNull())
             for (const MeasuredDevice& d : report.devices)
                 if (!d.catalog_id.empty()) {
                     c.gpu = d.catalog_id;
