@@ -15,6 +15,16 @@ using nlohmann::json;
 
 namespace {
 
+// Bad input is the user's to fix (2); a file that cannot be read, or a broken invariant, is not
+// about the values given (1).
+int exit_code(ErrorCode code) {
+    switch (code) {
+        case ErrorCode::unreadable:
+        case ErrorCode::internal: return kExitInternal;
+        default: return kExitBadInput;
+    }
+}
+
 Catalog load(const Options& o, const char* argv0) {
     return load_catalog(o.assets.empty() ? find_assets_dir(argv0) : o.assets);
 }
@@ -24,11 +34,11 @@ Catalog load(const Options& o, const char* argv0) {
 int run(const std::vector<std::string>& args, const char* argv0, std::ostream& out, std::ostream& err) {
     try {
         if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-            out << kUsage;
+            out << usage();
             return args.empty() ? kExitBadInput : kExitOk;
         }
         if (args[0] == "--version") {
-            out << "gpusizer 0.1.0\n";
+            out << "gpusizer " GPUSIZER_VERSION "\n";
             return kExitOk;
         }
         const Options o = parse_args(args);
@@ -58,6 +68,15 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             q.base = config_from_json(o.config.dump());
             const Recommendation rec = recommend(q, cat);
             if (o.json_out) out << recommend_to_json(rec) << '\n'; else print_recommendation(out, rec, cat);
+            return kExitOk;
+        }
+        if (o.command == "keys") {
+            if (o.markdown) {
+                out << config_keys_markdown();
+            } else {
+                for (const ConfigKey& k : config_keys())
+                    out << k.name << "  link " << k.link << "  --" << k.flag << "  " << k.help << '\n';
+            }
             return kExitOk;
         }
         if (o.command == "formats") {
@@ -104,10 +123,10 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             if (o.json_out) out << fit_to_json(f) << '\n'; else print_fit(out, f);
             return kExitOk;
         }
-        throw Error(o.command, "unknown command; commands: estimate, fit, recommend, models, gpus, links, formats (see gpusizer --help)");
+        throw Error(o.command, "unknown command; commands: estimate, fit, recommend, models, gpus, links, formats, keys (see gpusizer --help)");
     } catch (const Error& e) {
         err << "gpusizer: error: " << e.what() << '\n';
-        return kExitBadInput;
+        return exit_code(e.code());
     } catch (const std::exception& e) {
         err << "gpusizer: internal error: " << e.what() << '\n';
         return kExitInternal;

@@ -13,6 +13,7 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/io.hpp"
 #include "json_internal.hpp"
+#include "json_read.hpp"
 
 namespace gpusizer {
 
@@ -390,13 +391,7 @@ ModelArch arch_from_hf_json(const json& in, std::vector<std::string>* warnings) 
 }
 
 ModelArch arch_from_hf_config(std::string_view text, std::vector<std::string>* warnings) {
-    json j;
-    try {
-        j = json::parse(text.begin(), text.end());
-    } catch (const json::exception& e) {
-        throw Error("hf_config", std::string("is not valid JSON: ") + e.what());
-    }
-    return arch_from_hf_json(j, warnings);
+    return arch_from_hf_json(detail::parse_json(text, "hf_config"), warnings);
 }
 
 // ---------------------------------------------------------------------------------------------
