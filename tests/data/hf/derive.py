@@ -343,6 +343,23 @@ def main():
         if name in ("expected.json", "catalog_additions.json", "accuracy_candidates.json"):
             continue
         res[name] = derive(p)
+    if "--check" in sys.argv:
+        # expected.json's derived blocks must equal what this script derives from the fixtures now
+        exp = json.load(open(os.path.join(HERE, "expected.json")))["models"]
+        bad = 0
+        for name, r in res.items():
+            e = exp.get(name)
+            c = r["cache"]
+            ok = (e is not None and e["derived"]["text_params"] == r["text_params_derived"]
+                  and e["derived"]["text_active_params"] == r["text_active_params_derived"]
+                  and e["cache"]["growing_values_per_token"] == c["growing_values_per_token"]
+                  and e["cache"]["fixed_state_elements_per_sequence"] == c["fixed_state_elements"]
+                  and [x["values_per_token"] for x in e["cache"]["capped"]] == [x["values_per_token"] for x in c["capped"]])
+            if not ok:
+                bad += 1
+                print("MISMATCH", name)
+        print(f"{len(res) - bad} of {len(res)} fixtures match expected.json")
+        sys.exit(1 if bad else 0)
     if "--json" in sys.argv:
         print(json.dumps(res, indent=1))
         return
