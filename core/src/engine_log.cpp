@@ -282,6 +282,13 @@ struct Reader {
                 return;
             }
         }
+        // "llama_kv_cache_init: kv_size = 16384, offload = 1, type_k = 'q4_0', type_v = 'f16', ..."
+        for (auto [tag, slot] : {std::pair<std::string_view, std::string*>{"type_k = '", &log.kv_type_k}, {"type_v = '", &log.kv_type_v}}) {
+            std::size_t p = after(line, tag);
+            if (p == std::string_view::npos) continue;
+            std::size_t q = line.find('\'', p);
+            if (q != std::string_view::npos && q - p <= 16) first(*slot, std::string(line.substr(p, q - p)));
+        }
         if (line.find("llama_kv_cache") != std::string_view::npos || line.find("load_tensors:") != std::string_view::npos ||
             line.find("llama_memory_recurrent") != std::string_view::npos || line.find("llama_model_loader") != std::string_view::npos) {
             set_engine("llama.cpp");

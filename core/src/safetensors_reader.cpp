@@ -249,7 +249,8 @@ struct IndexSax : SaxBase {
     bool start_array(std::size_t) {
         // Arrays appear nowhere in an index that matters here; allow them one level deep in
         // metadata only by skipping their scalars.
-        if (++depth > 3 || section != "metadata") fail(section.empty() ? key : section + ": " + key, "unexpected array");
+        if (++depth == 1) fail("index", "must be a JSON object");
+        if (depth > 3 || section != "metadata") fail(section.empty() ? key : section + ": " + key, "unexpected array");
         return true;
     }
     bool end_array() {
