@@ -337,7 +337,7 @@ TEST_CASE("GGUF hostile input: every cap and check gives an Error naming file an
         Bytes raw = k.bytes();
         raw[16] = 1;  // one metadata entry ...
         raw.insert(raw.end(), key_only.begin(), key_only.end());  // ... whose key claims 2^50 bytes
-        CHECK_THAT(error_of(raw), Catch::Contains("metadata entry 0 key"));
+        CHECK_THAT(error_of(raw), Catch::Contains("metadata entry 0: key"));
     }
     SECTION("arrays nested too deep") {
         Bytes v;
@@ -400,7 +400,7 @@ TEST_CASE("GGUF hostile input: every cap and check gives an Error naming file an
         CHECK_THAT(error_of(dup.bytes()), Catch::Contains("duplicate tensor name"));
         GgufWriter longname;
         longname.tensor(std::string(300, 'n'), {32}, "F32");
-        CHECK_THAT(error_of(longname.bytes()), Catch::Contains("tensor 0 name"));
+        CHECK_THAT(error_of(longname.bytes()), Catch::Contains("tensor 0: name"));
     }
     SECTION("architecture keys of the wrong type") {
         GgufWriter w;

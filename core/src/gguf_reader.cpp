@@ -43,10 +43,18 @@ public:
 
     std::uint64_t pos() const { return pos_; }
     const std::string& file() const { return file_; }
-    std::string key(const std::string& field) const { return file_ + ": " + field; }
+    // What is being read ("tensor 7 (blk.0.attn_q.weight)", a metadata key): errors name it
+    // before the field. Field names are only assembled into a key when an error is thrown.
+    std::string context;
+    std::string key(std::string_view field) const {
+        std::string k = file_ + ": " + context;
+        if (!context.empty() && !field.empty()) k += ": ";
+        k += field;
+        return k;
+    }
 
     // Copies n bytes at the cursor into dst and advances (dst may be null: skip).
-    void read_into(void* dst, std::uint64_t n, const std::string& field) {
+    void read_into(void* dst, std::uint64_t n, std::string_view field) {
         if (n > kGgufMaxHeaderBytes || pos_ + n > kGgufMaxHeaderBytes)
             throw Error(key(field), "header is larger than the " + std::to_string(kGgufMaxHeaderBytes >> 20) +
                                         " MiB this reader accepts (a corrupt length?)");
@@ -65,7 +73,7 @@ public:
     }
 
     template <typename T>
-    T read(const std::string& field) {
+    T read(std::string_view field) {
         unsigned char b[sizeof(T)];
         read_into(b, sizeof(T), field);
         // Little-endian on every host: assemble byte by byte.
@@ -89,8 +97,8 @@ public:
 
     // A GGUF string: u64 length, then bytes. Lengths above `cap` are an error; strings longer
     // than `keep_cap` are skipped (nullopt).
-    std::optional<std::string> read_string(const std::string& field, std::uint64_t cap, std::uint64_t keep_cap) {
-        const std::uint64_t len = read<std::uint64_t>(field + " (string length)");
+    std::optional<std::string> read_string(std::string_view field, std::uint64_t cap, std::uint64_t keep_cap) {
+        const std::uint64_t len = read<std::uint64_t>(field);
         if (len > cap)
             throw Error(key(field), "string of " + std::to_string(len) + " bytes is longer than the " +
                                         std::to_string(cap) + " this reader accepts");
@@ -104,7 +112,7 @@ public:
     }
 
 private:
-    void refill(const std::string& field) {
+    void refill(std::string_view field) {
         buf_start_ = pos_;
         buf_len_ = src_.read(pos_, buf_.data(), buf_.size());
         if (buf_len_ == 0)
@@ -127,6 +135,20 @@ std::string hex_bytes(const unsigned char* b, std::size_t n) {
         s += tmp;
     }
     return s;
+}
+
+// Bytes of a tensor, or nullopt when a row is not a whole number of blocks or the size
+// overflows (ggml_tensor_bytes then says which, with the field's name).
+std::optional<std::uint64_t> tensor_bytes(const GgmlTypeTraits& t, std::uint64_t row, std::uint64_t elements) {
+    constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+    if (row % t.block_size != 0) return std::nullopt;
+    if (row == 0) return 0;
+    const std::uint64_t blocks = row / t.block_size;
+    if (blocks > kMax / t.type_size) return std::nullopt;
+    const std::uint64_t row_bytes = blocks * t.type_size;
+    const std::uint64_t rows = elements / row;
+    if (rows != 0 && row_bytes > kMax / rows) return std::nullopt;
+    return row_bytes * rows;
 }
 
 std::size_t fixed_size(GgufType t) {
@@ -206,14 +228,14 @@ struct ValueReader {
     Cursor& cur;
     std::uint64_t kept_total = 0;  // bytes of strings kept so far in this file
 
-    GgufType read_type(const std::string& field) {
-        const std::uint32_t t = cur.read<std::uint32_t>(field + " (type)");
+    GgufType read_type(std::string_view field) {
+        const std::uint32_t t = cur.read<std::uint32_t>(field);
         if (t > static_cast<std::uint32_t>(GgufType::f64))
             throw Error(cur.key(field), "unknown value type " + std::to_string(t) + " (allowed: 0..12, gguf_type)");
         return static_cast<GgufType>(t);
     }
 
-    void read_scalar(GgufValue& v, const std::string& field) {
+    void read_scalar(GgufValue& v, std::string_view field) {
         switch (v.type) {
             case GgufType::u8: v.u = cur.read<std::uint8_t>(field); break;
             case GgufType::boolean: v.u = cur.read<std::uint8_t>(field) != 0; break;
@@ -243,7 +265,7 @@ struct ValueReader {
     }
 
     // Reads a value of type `t`. keep = false: checks and skips it.
-    void read_value(GgufValue& v, GgufType t, int depth, const std::string& field, bool keep) {
+    void read_value(GgufValue& v, GgufType t, int depth, std::string_view field, bool keep) {
         v.type = t;
         if (t == GgufType::string) {
             const std::uint64_t budget = kGgufMaxKeptTotalBytes - kept_total;
@@ -260,8 +282,8 @@ struct ValueReader {
             read_scalar(v, field);
             return;
         }
-        v.item_type = read_type(field + " (array item type)");
-        v.count = cur.read<std::uint64_t>(field + " (array length)");
+        v.item_type = read_type("array item type");
+        v.count = cur.read<std::uint64_t>("array length");
         if (v.count > kGgufMaxArrayLength)
             throw Error(cur.key(field), "array of " + std::to_string(v.count) + " items is longer than the " +
                                             std::to_string(kGgufMaxArrayLength) + " this reader accepts");
@@ -327,16 +349,18 @@ GgufHeader read_gguf_header(ByteSource& src) {
     std::unordered_set<std::string> seen;
     h.metadata.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(n_kv, 256)));
     for (std::uint64_t k = 0; k < n_kv; ++k) {
-        const std::string field = "metadata entry " + std::to_string(k);
-        auto key = cur.read_string(field + " key", kGgufMaxKeyBytes, kGgufMaxKeyBytes);
-        if (!key || key->empty()) throw Error(cur.key(field), "empty key");
-        if (!seen.insert(*key).second) throw Error(cur.key(*key), "duplicate metadata key");
+        cur.context = "metadata entry " + std::to_string(k);
+        auto key = cur.read_string("key", kGgufMaxKeyBytes, kGgufMaxKeyBytes);
+        if (!key || key->empty()) throw Error(cur.key(""), "empty key");
+        cur.context = *key;
+        if (!seen.insert(*key).second) throw Error(cur.key(""), "duplicate metadata key");
         GgufKeyValue kv;
         kv.key = std::move(*key);
-        const GgufType t = values.read_type(kv.key);
-        values.read_value(kv.value, t, 0, kv.key, true);
+        const GgufType t = values.read_type("type");
+        values.read_value(kv.value, t, 0, "", true);
         h.metadata.push_back(std::move(kv));
     }
+    cur.context.clear();
 
     if (const GgufValue* a = h.find("general.alignment")) {
         // gguf.cpp: general.alignment must be a u32, a non-zero power of two.
@@ -356,42 +380,51 @@ GgufHeader read_gguf_header(ByteSource& src) {
 
     std::unordered_set<std::string> names;
     h.tensors.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(n_tensors, 4096)));
+    static const char* const kDimField[4] = {"ne[0]", "ne[1]", "ne[2]", "ne[3]"};
     for (std::uint64_t k = 0; k < n_tensors; ++k) {
         GgufTensor t;
-        std::string field = "tensor " + std::to_string(k);
-        auto name = cur.read_string(field + " name", kGgufMaxNameBytes, kGgufMaxNameBytes);
-        if (!name || name->empty()) throw Error(cur.key(field), "empty tensor name");
+        cur.context = "tensor " + std::to_string(k);
+        auto name = cur.read_string("name", kGgufMaxNameBytes, kGgufMaxNameBytes);
+        if (!name || name->empty()) throw Error(cur.key("name"), "empty tensor name");
         t.name = std::move(*name);
-        field += " (" + t.name + ")";
-        if (!names.insert(t.name).second) throw Error(cur.key(field), "duplicate tensor name");
-        t.n_dims = cur.read<std::uint32_t>(field + ": n_dims");
+        cur.context += " (";
+        cur.context += t.name;
+        cur.context += ")";
+        if (!names.insert(t.name).second) throw Error(cur.key(""), "duplicate tensor name");
+        t.n_dims = cur.read<std::uint32_t>("n_dims");
         if (t.n_dims == 0 || t.n_dims > kGgufMaxDims)
-            throw Error(cur.key(field + ": n_dims"), std::to_string(t.n_dims) + " dimensions (allowed: 1 to 4)");
+            throw Error(cur.key("n_dims"), std::to_string(t.n_dims) + " dimensions (allowed: 1 to 4)");
         t.elements = 1;
         for (std::uint32_t d = 0; d < t.n_dims; ++d) {
-            t.dims[d] = cur.read<std::uint64_t>(field + ": ne[" + std::to_string(d) + "]");
+            t.dims[d] = cur.read<std::uint64_t>(kDimField[d]);
             if (t.dims[d] > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-                throw Error(cur.key(field + ": ne[" + std::to_string(d) + "]"), "dimension above INT64_MAX");
-            t.elements = checked_mul(t.elements, t.dims[d], cur.key(field + ": shape"));
+                throw Error(cur.key(kDimField[d]), "dimension above INT64_MAX");
+            if (t.elements != 0 && t.dims[d] > std::numeric_limits<std::uint64_t>::max() / t.elements)
+                throw Error(cur.key("shape"), "element count overflows 64 bits");
+            t.elements *= t.dims[d];
         }
         for (std::uint32_t d = t.n_dims; d < 4; ++d) t.dims[d] = 1;
-        t.type = cur.read<std::uint32_t>(field + ": type");
+        t.type = cur.read<std::uint32_t>("type");
         const GgmlTypeTraits* traits = ggml_type_traits(t.type);
         if (!traits)
-            throw Error(cur.key(field + ": type"), "unknown ggml type " + std::to_string(t.type) +
-                                                       " (a newer ggml, or a removed type: 4, 5, 31-33, 36-38)");
+            throw Error(cur.key("type"), "unknown ggml type " + std::to_string(t.type) +
+                                             " (a newer ggml, or a removed type: 4, 5, 31-33, 36-38)");
         t.type_name = traits->name;
-        t.bytes = ggml_tensor_bytes(*traits, t.dims[0], t.elements, cur.key(field + ": shape"));
-        t.offset = cur.read<std::uint64_t>(field + ": offset");
+        if (auto bytes = tensor_bytes(*traits, t.dims[0], t.elements))
+            t.bytes = *bytes;
+        else
+            t.bytes = ggml_tensor_bytes(*traits, t.dims[0], t.elements, cur.key("shape"));  // throws, naming the field
+        t.offset = cur.read<std::uint64_t>("offset");
         if (t.offset % h.alignment != 0)
-            throw Error(cur.key(field + ": offset"), "offset " + std::to_string(t.offset) + " is not a multiple of the alignment " +
-                                                         std::to_string(h.alignment));
-        const std::uint64_t end = checked_add(t.offset, t.bytes, cur.key(field + ": offset"));
-        h.data_bytes = std::max(h.data_bytes, end);
+            throw Error(cur.key("offset"), "offset " + std::to_string(t.offset) + " is not a multiple of the alignment " +
+                                               std::to_string(h.alignment));
+        if (t.bytes > std::numeric_limits<std::uint64_t>::max() - t.offset) throw Error(cur.key("offset"), "offset + size overflows 64 bits");
+        h.data_bytes = std::max(h.data_bytes, t.offset + t.bytes);
         t.cls = classify_gguf_tensor(t.name);
         t.layer = gguf_tensor_layer(t.name);
         h.tensors.push_back(std::move(t));
     }
+    cur.context.clear();
     h.header_bytes = cur.pos();
     h.data_offset = checked_align(h.header_bytes, h.alignment, cur.key("tensor data offset"));
 
