@@ -91,7 +91,7 @@ const std::set<std::string>& irrelevant_everywhere() {
         "rms_norm_eps", "layer_norm_eps", "layer_norm_epsilon", "norm_eps", "norm_epsilon", "initializer_range",
         "hidden_act", "hidden_activation", "mlp_hidden_act", "mamba_hidden_act", "activation_function",
         "use_cache", "rope_theta", "rope_scaling", "rope_parameters", "rope_local_base_freq", "partial_rotary_factor",
-        "rope_interleave", "rope_type", "original_max_position_embeddings", "initial_context_length",
+        "rope_interleave", "rope_type", "use_mrope", "mrope_section", "mrope_interleaved", "original_max_position_embeddings", "initial_context_length",
         "attention_dropout", "hidden_dropout", "resid_pdrop", "embd_pdrop", "attn_pdrop",
         "router_aux_loss_coef", "output_router_logits", "norm_topk_prob", "routed_scaling_factor", "scoring_func",
         "n_group", "topk_group", "aux_loss_alpha", "seq_aux", "router_jitter_noise", "router_z_loss_coef",
@@ -137,14 +137,17 @@ public:
         return it != j_.end() && !it->is_null();
     }
     // The first spelling of `f` present, and which it was.
+    // Every spelling present is marked read (gpt-oss writes num_experts_per_tok and
+    // experts_per_token with the same value).
     const json* find(F f, const char** which = nullptr) {
+        const json* first = nullptr;
         for (const char* n : spellings(f)) {
-            if (const json* v = find(n)) {
+            if (const json* v = find(n); v && !first) {
                 if (which) *which = n;
-                return v;
+                first = v;
             }
         }
-        return nullptr;
+        return first;
     }
 
     long long integer(const char* k, long long fallback) { return as_integer(find(k), k, fallback); }
@@ -309,13 +312,13 @@ const std::vector<FamilyRow>& rows() {
          kQkNorm | kGatedQuery, "",
          "qwen3_next/configuration_qwen3_next.py (linear unless (i+1) % full_attention_interval == 0)"},
         {"qwen3_5", "text_config", "qwen3_5_text", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
-         kQkNorm | kGatedQuery, "", "qwen3_5/configuration_qwen3_5.py"},
+         kQkNorm | kGatedQuery, "mamba_ssm_dtype", "qwen3_5/configuration_qwen3_5.py"},
         {"qwen3_5_text", "", "", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
-         kQkNorm | kGatedQuery, "", "qwen3_5/configuration_qwen3_5.py"},
+         kQkNorm | kGatedQuery, "mamba_ssm_dtype", "qwen3_5/configuration_qwen3_5.py"},
         {"qwen3_5_moe", "text_config", "qwen3_5_moe_text", Attn::linear_interval, 4, 0, Moe::qwen_sparse,
-         Mixer::gated_deltanet, kQkNorm | kGatedQuery, "", "qwen3_5_moe/configuration_qwen3_5_moe.py"},
+         Mixer::gated_deltanet, kQkNorm | kGatedQuery, "mamba_ssm_dtype", "qwen3_5_moe/configuration_qwen3_5_moe.py"},
         {"qwen3_5_moe_text", "", "", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
-         kQkNorm | kGatedQuery, "", "qwen3_5_moe/configuration_qwen3_5_moe.py"},
+         kQkNorm | kGatedQuery, "mamba_ssm_dtype", "qwen3_5_moe/configuration_qwen3_5_moe.py"},
         {"qwen3_omni_moe", "thinker_config.text_config", "qwen3_moe", Attn::max_window, 0, 4096, Moe::qwen_sparse,
          Mixer::none, kQkNorm, "", "qwen3_omni_moe/configuration_qwen3_omni_moe.py (thinker_config.text_config)"},
         // --- OpenAI, Meta, Google ----------------------------------------------------------
@@ -398,6 +401,20 @@ const std::vector<FamilyRow>& rows() {
     return kRows;
 }
 // clang-format on
+
+// num_experts_per_tok when a config omits it: the class default (configuration_<type>.py:
+// GptOssConfig 4, Qwen3MoeConfig 8, Qwen3NextConfig 10, Ernie4_5_MoeConfig moe_k 6,
+// GraniteMoeHybridConfig / JambaConfig / NemotronHConfig 2, Llama4TextConfig 1; Qwen3.5-MoE and
+// MiniMax-M2 8 as documented for their class defaults). 0 elsewhere: validate() names the key.
+int default_experts_per_token(const std::string& type) {
+    static const std::vector<std::pair<const char*, int>> kDefaults = {
+        {"gpt_oss", 4}, {"qwen3_moe", 8}, {"qwen3_next", 10}, {"qwen3_5_moe", 8}, {"qwen3_5_moe_text", 8},
+        {"ernie4_5_moe", 6}, {"granitemoehybrid", 2}, {"jamba", 2}, {"nemotron_h", 2}, {"llama4", 1},
+        {"llama4_text", 1}, {"minimax_m2", 8}};
+    for (const auto& d : kDefaults)
+        if (type == d.first) return d.second;
+    return 0;
+}
 
 const FamilyRow* find_row(const std::string& type) {
     for (const FamilyRow& r : rows())
@@ -1208,7 +1225,7 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     if (row->moe == Moe::all && expert_width == 0) expert_width = dense_width;   // gpt-oss, MiniMax-M2: intermediate_size per expert
     if (row->moe == Moe::llama4 || row->moe == Moe::jamba || row->moe == Moe::granite) expert_width = dense_width;
     if (row->moe == Moe::hunyuan && expert_width == 0) expert_width = dense_width;
-    const int k_active = int(f.integer(F::experts_per_tok, row->moe == Moe::llama4 ? 1 : 0));
+    const int k_active = int(f.integer(F::experts_per_tok, default_experts_per_token(row->type)));
     int n_shared = 0, shared_width = 0;
     switch (row->moe) {
         case Moe::qwen_sparse:
@@ -1378,7 +1395,7 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     read_native_format(root, a, warnings);
 
     // Known effects on memory that the stack does not describe.
-    if (tr & kGatedQuery)
+    if ((tr & kGatedQuery) && f.boolean("attn_output_gate", true))   // Qwen3.5 attn_output_gate, default on
         notes.push_back("the full-attention q_proj also produces a gate (2x query width); the gate half is not counted");
     if (tr & kPle)
         for (const char* k : {"altup_num_inputs", "laurel_rank", "altup_active_idx", "altup_coef_clip", "altup_correct_scale",
