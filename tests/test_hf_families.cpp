@@ -340,6 +340,21 @@ TEST_CASE("first_k_dense_replace: DeepSeek MLA with dense layers first; V3.2 ind
     CHECK(idx.layer(0).attn.index_n_heads == 64);
     CHECK(idx.layer(2).attn.kind == AttnKind::mla);
     CHECK(idx.layer(2).attn.index_n_heads == 0);
+    // DeepseekV32Config.mlp_layer_types lists dense and sparse layers, over first_k_dense_replace.
+    const ModelArch mlt = import(R"({"model_type": "deepseek_v32", )" + base +
+                                 R"(, "mlp_layer_types": ["dense", "sparse", "dense", "sparse", "sparse", "dense"]})");
+    CHECK(moe_layers(mlt) == std::vector<int>{1, 3, 4});
+    // GlmMoeDsaConfig defaults when a config omits them: first 3 layers dense, indexer 32 heads,
+    // q_lora_rank 2048, qk_nope 192, v 256.
+    const ModelArch glm = import(R"({"model_type": "glm_moe_dsa", "num_hidden_layers": 5, "hidden_size": 64,
+        "intermediate_size": 128, "moe_intermediate_size": 16, "num_attention_heads": 4, "vocab_size": 100,
+        "n_routed_experts": 8})");
+    CHECK(moe_layers(glm) == std::vector<int>{3, 4});
+    CHECK(glm.layer(0).attn.index_n_heads == 32);
+    CHECK(glm.layer(0).attn.q_lora_rank == 2048);
+    CHECK(glm.layer(0).attn.v_head_dim == 256);
+    CHECK(glm.layer(3).mlp.n_shared == 1);
+    CHECK(glm.layer(3).mlp.experts_per_token == 8);
     CHECK_THROWS_WITH(import(R"({"model_type": "qwen3", "num_hidden_layers": 2, "hidden_size": 64,
         "num_attention_heads": 4, "vocab_size": 100, "layer_types": ["full_attention", "conv"]})"),
         Catch::Contains("layer_types[1]") && Catch::Contains("'conv'"));

@@ -361,8 +361,7 @@ const std::vector<FamilyRow>& rows() {
         {"glm4", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kAttnBias | kBiasQkvOnly | kNorms4, "",
          "glm4/configuration_glm4.py (attention_bias True), modeling_glm4.py (post-attention/MLP norms)"},
         {"glm_moe_dsa", "", "", Attn::mla_indexer, 0, 0, Moe::first_k_dense, Mixer::none, kRouterBias,
-         "index_topk_pattern index_topk_freq index_skip_topk_offset indexer_types",
-         "glm_moe_dsa/configuration_glm_moe_dsa.py"},
+         "", "glm_moe_dsa/configuration_glm_moe_dsa.py (mlp_layer_types, indexer_types)"},
         {"minimax_m2", "", "", Attn::full, 0, 0, Moe::all, Mixer::none, kQkNorm | kRouterBias,
          "use_routing_bias qk_norm_type", "minimax_m2/configuration_minimax_m2.py"},
         // --- Hybrids: IBM, NVIDIA, TII, AI21 -----------------------------------------------------
@@ -402,18 +401,47 @@ const std::vector<FamilyRow>& rows() {
 }
 // clang-format on
 
-// num_experts_per_tok when a config omits it: the class default (configuration_<type>.py:
-// GptOssConfig 4, Qwen3MoeConfig 8, Qwen3NextConfig 10, Ernie4_5_MoeConfig moe_k 6,
-// GraniteMoeHybridConfig / JambaConfig / NemotronHConfig 2, Llama4TextConfig 1; Qwen3.5-MoE and
-// MiniMax-M2 8 as documented for their class defaults). 0 elsewhere: validate() names the key.
-int default_experts_per_token(const std::string& type) {
-    static const std::vector<std::pair<const char*, int>> kDefaults = {
-        {"gpt_oss", 4}, {"qwen3_moe", 8}, {"qwen3_next", 10}, {"qwen3_5_moe", 8}, {"qwen3_5_moe_text", 8},
-        {"ernie4_5_moe", 6}, {"granitemoehybrid", 2}, {"jamba", 2}, {"nemotron_h", 2}, {"llama4", 1},
-        {"llama4_text", 1}, {"minimax_m2", 8}};
-    for (const auto& d : kDefaults)
-        if (type == d.first) return d.second;
-    return 0;
+// Class defaults that differ between families, for configs that omit the key
+// (configuration_<type>.py of each): the value transformers would use.
+struct ClassDefault {
+    const char* type;
+    const char* key;
+    long long value;
+};
+
+const std::vector<ClassDefault>& class_defaults() {
+    static const std::vector<ClassDefault> kDefaults = {
+        // num_experts_per_tok: GptOssConfig 4, Qwen3MoeConfig 8, Qwen3NextConfig 10, Ernie4_5_MoeConfig
+        // moe_k 6, GraniteMoeHybridConfig / JambaConfig / NemotronHConfig 2, Llama4TextConfig 1,
+        // DeepseekV32Config / GlmMoeDsaConfig / Glm4MoeConfig 8; Qwen3.5-MoE and MiniMax-M2 8.
+        {"gpt_oss", "num_experts_per_tok", 4}, {"qwen3_moe", "num_experts_per_tok", 8},
+        {"qwen3_next", "num_experts_per_tok", 10}, {"qwen3_5_moe", "num_experts_per_tok", 8},
+        {"qwen3_5_moe_text", "num_experts_per_tok", 8}, {"ernie4_5_moe", "num_experts_per_tok", 6},
+        {"granitemoehybrid", "num_experts_per_tok", 2}, {"jamba", "num_experts_per_tok", 2},
+        {"nemotron_h", "num_experts_per_tok", 2}, {"llama4", "num_experts_per_tok", 1},
+        {"llama4_text", "num_experts_per_tok", 1}, {"minimax_m2", "num_experts_per_tok", 8},
+        {"deepseek_v3", "num_experts_per_tok", 8}, {"deepseek_v32", "num_experts_per_tok", 8},
+        {"glm_moe_dsa", "num_experts_per_tok", 8}, {"glm4_moe", "num_experts_per_tok", 8},
+        // first_k_dense_replace: DeepseekV3Config / DeepseekV32Config / GlmMoeDsaConfig 3, Glm4MoeConfig 1.
+        {"deepseek_v3", "first_k_dense_replace", 3}, {"deepseek_v32", "first_k_dense_replace", 3},
+        {"glm_moe_dsa", "first_k_dense_replace", 3}, {"glm4_moe", "first_k_dense_replace", 1},
+        // n_shared_experts: 1 in the DeepSeek and GLM classes.
+        {"deepseek_v3", "n_shared_experts", 1}, {"deepseek_v32", "n_shared_experts", 1},
+        {"glm_moe_dsa", "n_shared_experts", 1}, {"glm4_moe", "n_shared_experts", 1},
+        // MLA: DeepseekV3Config / DeepseekV32Config q_lora 1536, nope 128, v 128, indexer 64 heads;
+        // GlmMoeDsaConfig q_lora 2048, nope 192, v 256, indexer 32 heads. Both: kv_lora 512, rope 64.
+        {"deepseek_v3", "q_lora_rank", 1536}, {"deepseek_v32", "q_lora_rank", 1536}, {"glm_moe_dsa", "q_lora_rank", 2048},
+        {"deepseek_v3", "qk_nope_head_dim", 128}, {"deepseek_v32", "qk_nope_head_dim", 128},
+        {"glm_moe_dsa", "qk_nope_head_dim", 192}, {"glm_moe_dsa", "v_head_dim", 256},
+        {"deepseek_v32", "index_n_heads", 64}, {"glm_moe_dsa", "index_n_heads", 32},
+    };
+    return kDefaults;
+}
+
+long long class_default(const std::string& type, const char* key, long long fallback) {
+    for (const ClassDefault& d : class_defaults())
+        if (type == d.type && std::strcmp(key, d.key) == 0) return d.value;
+    return fallback;
 }
 
 const FamilyRow* find_row(const std::string& type) {
@@ -694,7 +722,20 @@ void moe_plan(const FamilyRow& row, Reader& f, std::vector<Plan>& plan, long lon
         case Moe::first_k_dense: {
             // DeepseekV3DecoderLayer: MoE when layer_idx >= first_k_dense_replace (and, in
             // DeepSeek's own modeling code, layer_idx % moe_layer_freq == 0).
-            const long long k = f.integer("first_k_dense_replace", 0);
+            // DeepseekV32Config / GlmMoeDsaConfig: mlp_layer_types ("dense" / "sparse"), when
+            // present, lists them; its default is first_k_dense_replace x "dense" then "sparse".
+            if (f.has("mlp_layer_types")) {
+                const std::vector<std::string> t = f.strings("mlp_layer_types");
+                if (int(t.size()) != n)
+                    throw Error(f.key("mlp_layer_types"), "has " + std::to_string(t.size()) + " entries for " + std::to_string(n) + " layers");
+                for (int i = 0; i < n; ++i) {
+                    if (t[std::size_t(i)] != "dense" && t[std::size_t(i)] != "sparse")
+                        throw Error(f.key("mlp_layer_types") + "[" + std::to_string(i) + "]", "must be dense or sparse, got " + t[std::size_t(i)]);
+                    mark(i, experts > 0 && t[std::size_t(i)] == "sparse");
+                }
+                break;
+            }
+            const long long k = f.integer("first_k_dense_replace", class_default(row.type, "first_k_dense_replace", 0));
             const long long freq = f.integer("moe_layer_freq", 1);
             if (freq <= 0) throw Error(f.key("moe_layer_freq"), "must be at least 1");
             for (int i = 0; i < n; ++i) mark(i, experts > 0 && i >= k && i % freq == 0);
@@ -1225,7 +1266,7 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     if (row->moe == Moe::all && expert_width == 0) expert_width = dense_width;   // gpt-oss, MiniMax-M2: intermediate_size per expert
     if (row->moe == Moe::llama4 || row->moe == Moe::jamba || row->moe == Moe::granite) expert_width = dense_width;
     if (row->moe == Moe::hunyuan && expert_width == 0) expert_width = dense_width;
-    const int k_active = int(f.integer(F::experts_per_tok, default_experts_per_token(row->type)));
+    const int k_active = int(f.integer(F::experts_per_tok, class_default(row->type, "num_experts_per_tok", 0)));
     int n_shared = 0, shared_width = 0;
     switch (row->moe) {
         case Moe::qwen_sparse:
@@ -1234,7 +1275,8 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
             break;
         case Moe::first_k_dense:
         case Moe::ernie:
-            n_shared = int(f.integer(F::shared_experts, row->moe == Moe::ernie ? 2 : 0));
+            // Ernie4_5_MoeConfig moe_num_shared_experts 2; DeepSeek / GLM classes n_shared_experts 1.
+            n_shared = int(f.integer(F::shared_experts, row->moe == Moe::ernie ? 2 : class_default(row->type, "n_shared_experts", 0)));
             shared_width = expert_width;           // DeepSeek: n_shared x moe_intermediate_size
             break;
         case Moe::llama4:
@@ -1269,15 +1311,18 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
         mla.kind = AttnKind::mla;
         mla.n_heads = heads;
         mla.n_kv_heads = kv_heads;
-        mla.q_lora_rank = int(f.integer("q_lora_rank", 0));
+        // q_lora_rank null = queries not compressed (DeepSeek-V2-Lite); absent = the class default.
+        mla.q_lora_rank = int(f.has("q_lora_rank") || !text->contains("q_lora_rank")
+                                  ? f.integer("q_lora_rank", class_default(row->type, "q_lora_rank", 0)) : 0);
+        f.mark("q_lora_rank");
         mla.kv_lora_rank = int(f.integer("kv_lora_rank", 512));
         mla.qk_rope_head_dim = int(f.integer("qk_rope_head_dim", 64));
-        mla.qk_nope_head_dim = int(f.integer("qk_nope_head_dim", 128));
-        mla.v_head_dim = int(f.integer("v_head_dim", mla.qk_nope_head_dim));
+        mla.qk_nope_head_dim = int(f.integer("qk_nope_head_dim", class_default(row->type, "qk_nope_head_dim", 128)));
+        mla.v_head_dim = int(f.integer("v_head_dim", class_default(row->type, "v_head_dim", mla.qk_nope_head_dim)));
         mla.head_dim = mla.qk_nope_head_dim + mla.qk_rope_head_dim;
         f.mark("head_dim");   // MLA: q/k head = nope + rope
         if (row->attn == Attn::mla_indexer) {
-            mla.index_n_heads = int(f.integer("index_n_heads", 64));
+            mla.index_n_heads = int(f.integer("index_n_heads", class_default(row->type, "index_n_heads", 64)));
             mla.index_head_dim = int(f.integer("index_head_dim", 128));
         }
     }
@@ -1291,6 +1336,25 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
         if (k_eq_v && f.has("num_global_key_value_heads")) global_kv = int(f.integer("num_global_key_value_heads", kv_heads));
         else f.mark("num_global_key_value_heads");
         if (k_eq_v) notes.push_back("attention_k_eq_v: full layers reuse the key projection as value; the v_proj they lack is still counted");
+    }
+
+    // GLM-5 indexer_types: "shared" layers reuse an earlier layer's top-k (GlmMoeDsaConfig,
+    // from index_topk_pattern or index_topk_freq / index_skip_topk_offset). Whether they keep
+    // indexer weights and keys is not modelled: every DSA layer is counted with its indexer.
+    if (row->attn == Attn::mla_indexer) {
+        int shared_idx = 0;
+        if (f.has("indexer_types")) {
+            for (const auto& t : f.strings("indexer_types")) shared_idx += t == "shared";
+        } else if (f.has("index_topk_pattern")) {
+            for (char c : f.text("index_topk_pattern", "")) shared_idx += c == 'S';
+        } else {
+            const long long freq = std::max(1LL, f.integer("index_topk_freq", 1));
+            const long long offset = f.integer("index_skip_topk_offset", 2);
+            for (long long i = 0; i < n_layers; ++i) shared_idx += std::max(i - offset + 1, 0LL) % freq != 0;
+        }
+        if (shared_idx)
+            notes.push_back("indexer_types: " + std::to_string(shared_idx) +
+                            " layers reuse an earlier layer's top-k; their indexer weights and keys are still counted");
     }
 
     RecurrentSpec mixer = read_mixer(*row, f, a.hidden);
