@@ -137,7 +137,7 @@ CatalogModel model_from_json(const json& e, const std::string& ctx) {
     try {
         m.arch = arch_from_hf_json(o.need("hf_config"), &ignored);
     } catch (const Error& err) {
-        throw Error(ctx + ": " + err.key(), std::string(err.what()).substr(err.key().size() + 2));
+        throw err.prefixed(ctx);   // "models.json: llama-3-8b" + "hf_config: ..."
     }
     for (const auto& w : ignored)
         if (w.find("not understood") != std::string::npos) throw Error(ctx, w);   // the catalog must be fully understood
