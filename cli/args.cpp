@@ -34,7 +34,8 @@ Usage:
   gpusizer gpus     [--json]
   gpusizer links    [--json]
   gpusizer formats
-  gpusizer keys     [--markdown]   the configuration keys (--markdown: docs/config.md's table)
+  gpusizer keys     [--markdown | --dict json|link]   the configuration keys (docs/config.md's
+                    table; a libFuzzer dictionary of the JSON or share-link keys)
   gpusizer --help | --version
 
   --share-link LINK       start from a share link (#v=1&m=...), as the app and the web page make
@@ -182,6 +183,7 @@ Options parse_args(const std::vector<std::string>& args) {
         if (name == "assumptions") { o.show_assumptions = true; continue; }
         if (name == "check") { o.check = true; continue; }
         if (name == "markdown" && o.command == "keys") { o.markdown = true; continue; }
+        if (name == "dict" && o.command == "keys") { o.dict = next(); continue; }
         if (name == "no-flash-attention") { flags["flash_attention"] = false; continue; }
         if (o.command == "recommend") {
             if (name == "budget") { o.query.budget_usd = positive_number("--budget", next(), 1e12); continue; }
