@@ -308,3 +308,16 @@ TEST_CASE("JSON text beyond the size limit is refused before parsing", "[config]
     CHECK(code_of([&] { (void)config_from_json(huge); }) == ErrorCode::too_large);
     CHECK(thrown_message([&] { (void)config_from_json(huge); }).rfind("config: is ", 0) == 0);
 }
+
+TEST_CASE("estimate with options returns the whole report, the other link included", "[config][links]") {
+    Config c = config("llama-3-70b", "h100-sxm");
+    c.gpus = 4;
+    const Report plain = run(c);
+    CHECK(plain.interconnect.alternative.link.empty());   // the cheap call leaves it out
+    const Report whole = estimate(c, catalog(), EstimateOptions{true});
+    const LinkTimes alt = alternative_link(c, catalog());
+    CHECK(!whole.interconnect.alternative.link.empty());
+    CHECK(whole.interconnect.alternative.link == alt.link);
+    CHECK(whole.interconnect.alternative.decode_tokens_per_s == alt.decode_tokens_per_s);
+    CHECK(whole.per_gpu.total() == plain.per_gpu.total());
+}
