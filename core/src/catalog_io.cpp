@@ -52,6 +52,17 @@ bool valid_id(const std::string& id) {
     return true;
 }
 
+// The provenance every catalog entry carries: at least one source, and the fields that are
+// derived or unverified. `note` is prose for people, checked to be text.
+template <typename Entry>
+void read_provenance(const Obj& o, Entry& e, std::string* note = nullptr) {
+    const std::string n = o.str_or("note", "");
+    if (note) *note = n;
+    e.sources = o.strings_or_empty("sources");
+    if (e.sources.empty()) o.fail("sources", "must name at least one source");
+    e.unverified = o.strings_or_empty("unverified");
+}
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Catalog
 // ---------------------------------------------------------------------------------------------
@@ -119,10 +130,7 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     o.need("price_usd");
     if (o.has("price_usd")) g.price_usd = o.num("price_usd", 0, 1e8);
     g.price_note = o.str_or("price_note", "");
-    (void)o.str_or("note", "");   // prose for people; checked to be text
-    g.sources = o.strings_or_empty("sources");
-    if (g.sources.empty()) o.fail("sources", "must name at least one source");
-    g.unverified = o.strings_or_empty("unverified");
+    read_provenance(o, g);
     return g;
 }
 
@@ -157,10 +165,7 @@ CatalogModel model_from_json(const json& e, const std::string& ctx) {
         m.seed.vram = s.str("vram");
         m.seed.gpu = s.str("gpu");
     }
-    (void)o.str_or("note", "");   // prose for people; checked to be text
-    m.sources = o.strings_or_empty("sources");
-    if (m.sources.empty()) o.fail("sources", "must name at least one source");
-    m.unverified = o.strings_or_empty("unverified");
+    read_provenance(o, m);
     return m;
 }
 
@@ -194,10 +199,7 @@ Link link_from_json(const json& e, const std::string& ctx) {
     l.gpus_per_node = int(o.num("gpus_per_node", 1, 1e6));
     if (l.scope == LinkScope::inter_node && l.gpus_per_node != 1) o.fail("gpus_per_node", "must be 1 for an inter-node link");
     l.busbw_efficiency = o.num_or("busbw_efficiency", 0, 0.05, 1.0);
-    l.note = o.str_or("note", "");
-    l.sources = o.strings_or_empty("sources");
-    if (l.sources.empty()) o.fail("sources", "must name at least one source");
-    l.unverified = o.strings_or_empty("unverified");
+    read_provenance(o, l, &l.note);
     return l;
 }
 
