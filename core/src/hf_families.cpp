@@ -110,6 +110,7 @@ const std::set<std::string>& irrelevant_everywhere() {
         "spatial_merge_size", "vision_feature_layer", "vision_feature_select_strategy", "projector_hidden_act",
         "multimodal_projector_bias", "text_config", "vision_config", "audio_config", "thinker_config",
         "use_qk_norm", "qk_layernorm", "tie_word_embedding", "use_bidirectional_attention", "num_parameters",
+        "_attn_implementation_autoset", "for_llm_compressor", "transformers.js_config", "unsloth_version",
     };
     return kKeys;
 }
@@ -434,6 +435,15 @@ const std::vector<ClassDefault>& class_defaults() {
         {"deepseek_v3", "qk_nope_head_dim", 128}, {"deepseek_v32", "qk_nope_head_dim", 128},
         {"glm_moe_dsa", "qk_nope_head_dim", 192}, {"glm_moe_dsa", "v_head_dim", 256},
         {"deepseek_v32", "index_n_heads", 64}, {"glm_moe_dsa", "index_n_heads", 32},
+        // vocab_size of the classes read for this table (their `vocab_size` field).
+        {"qwen2", "vocab_size", 151936}, {"qwen3_moe", "vocab_size", 151936}, {"qwen3_next", "vocab_size", 151936},
+        {"qwen3_5", "vocab_size", 248320}, {"qwen3_5_text", "vocab_size", 248320}, {"gpt_oss", "vocab_size", 201088},
+        {"llama4", "vocab_size", 202048}, {"llama4_text", "vocab_size", 202048}, {"gemma3_text", "vocab_size", 262208},
+        {"gemma3", "vocab_size", 262208}, {"gemma4", "vocab_size", 262144}, {"gemma4_text", "vocab_size", 262144},
+        {"granitemoehybrid", "vocab_size", 32000}, {"nemotron_h", "vocab_size", 131072}, {"falcon_h1", "vocab_size", 128000},
+        {"jamba", "vocab_size", 65536}, {"smollm3", "vocab_size", 128256}, {"olmo3", "vocab_size", 50304},
+        {"exaone4", "vocab_size", 102400}, {"ernie4_5_moe", "vocab_size", 103424}, {"hunyuan_v1_moe", "vocab_size", 290943},
+        {"deepseek_v32", "vocab_size", 129280}, {"glm_moe_dsa", "vocab_size", 154880}, {"glm4_moe", "vocab_size", 151552},
     };
     return kDefaults;
 }
@@ -744,8 +754,8 @@ void moe_plan(const FamilyRow& row, Reader& f, std::vector<Plan>& plan, long lon
         case Moe::llama4: {
             // Llama4TextConfig: moe_layers, else list(range(step - 1, n, step)).
             std::vector<long long> moe = f.integers("moe_layers");
+            const long long step = f.integer("interleave_moe_layer_step", 1);   // read either way: moe_layers overrides it
             if (!f.has("moe_layers")) {
-                const long long step = f.integer("interleave_moe_layer_step", 1);
                 if (step <= 0) throw Error(f.key("interleave_moe_layer_step"), "must be at least 1");
                 for (long long i = step - 1; i < n; i += step) moe.push_back(i);
             }
@@ -927,18 +937,26 @@ void mirror_scalars(ModelArch& a, const std::vector<LayerSpec>& layers) {
         a.shared_intermediate = moe->mlp.n_shared ? moe->mlp.shared_intermediate : 0;
         a.router_bias = moe->mlp.router_bias;
         if (!dense && a.intermediate == 0) a.intermediate = moe->mlp.expert_intermediate;
-        // first_dense_layers: the leading non-MoE layers; moe_layer_period: the period p with
-        // layer_is_moe(i) == (i % p == 0) after them, when there is one.
-        int k = 0;
+        // first_dense_layers: the leading non-MoE layers; moe_layer_period: the period p whose
+        // layer_is_moe(i) (i % p == 0 after them) gives the same number of MoE layers, the one
+        // that also places them right when there is a choice.
+        int k = 0, n_moe = 0;
         while (k < n && layers[std::size_t(k)].mlp.kind != LayerMlpKind::moe) ++k;
+        for (const LayerSpec& l : layers) n_moe += l.mlp.kind == LayerMlpKind::moe;
         a.first_dense_layers = k;
         a.moe_layer_period = 1;
+        long best = -1;
         for (int p = 1; p <= 8; ++p) {
-            bool ok = true;
-            for (int i = k; i < n && ok; ++i) ok = (layers[std::size_t(i)].mlp.kind == LayerMlpKind::moe) == (i % p == 0);
-            if (ok) {
+            int count = 0, misplaced = 0;
+            for (int i = k; i < n; ++i) {
+                const bool predicted = i % p == 0;
+                count += predicted;
+                misplaced += predicted != (layers[std::size_t(i)].mlp.kind == LayerMlpKind::moe);
+            }
+            const long score = long(std::abs(count - n_moe)) * (n + 1) + misplaced;
+            if (best < 0 || score < best) {
+                best = score;
                 a.moe_layer_period = p;
-                break;
             }
         }
     } else {
@@ -1180,7 +1198,14 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
 
     int n_layers = int(f.integer(F::n_layers, 0, row->attn != Attn::nemotron));
     a.hidden = int(f.integer(F::hidden, 0, true));
-    a.vocab = f.integer(F::vocab, 0, true);
+    // vocab_size: the class default where this table knows it (transformers uses it silently; the
+    // importer says so), else the key is required.
+    if (const long long v = class_default(row->type, "vocab_size", 0); v > 0 && !f.find(F::vocab)) {
+        a.vocab = v;
+        notes.push_back("vocab_size is absent: the " + std::string(row->type) + " class default " + std::to_string(v) + " is used");
+    } else {
+        a.vocab = f.integer(F::vocab, 0, true);
+    }
     a.max_context = int(f.integer(F::max_pos, 0));
     const int heads = int(f.integer(F::n_heads, 0, true));
     int kv_heads = int(f.integer(F::n_kv_heads, heads));
@@ -1205,6 +1230,9 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     a.qkv_bias = (tr & kQkvBiasAlways) || attn_bias;
     a.o_bias = attn_bias && !(tr & kBiasQkvOnly);
     if (f.has("attention_out_bias")) a.o_bias = f.boolean("attention_out_bias", a.o_bias);   // Seed-OSS
+    // Some Hub configs (Qwen3-Coder) carry a qkv_bias key no transformers class reads: false
+    // changes nothing; true is left to the not-understood warning.
+    if (auto qb = text->find("qkv_bias"); qb != text->end() && qb->is_boolean() && !qb->get<bool>()) f.mark("qkv_bias");
     a.mlp_bias = f.boolean("mlp_bias", false);
     if (tr & kMlpBias) {
         const bool b = f.boolean("use_bias", false);   // ERNIE 4.5: every projection
