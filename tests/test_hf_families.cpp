@@ -445,6 +445,20 @@ TEST_CASE("fields that change memory are used or named", "[hf_families]") {
     CHECK(w[0] == "hf_config: not understood, ignored: frobnicate_layers");
 }
 
+TEST_CASE("bad values are refused with the key named, never cast", "[hf_families][errors]") {
+    const std::string head = R"({"model_type": "qwen3_next", "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 100, )";
+    CHECK_THROWS_WITH(import(head + R"("num_hidden_layers": 100000})"), Catch::Contains("num_hidden_layers") && Catch::Contains("65535"));
+    CHECK_THROWS_WITH(import(head + R"("num_hidden_layers": 4, "linear_num_value_heads": 1e30})"),
+                      Catch::Contains("linear_num_value_heads") && Catch::Contains("at most 16777216"));
+    CHECK_THROWS_WITH(import(head + R"("num_hidden_layers": 4, "linear_num_value_heads": 16000000, "linear_value_head_dim": 16000000})"),
+                      Catch::Contains("linear_num_value_heads") && Catch::Contains("2^31"));
+    CHECK_THROWS_WITH(import(head + R"("num_hidden_layers": 4, "full_attention_interval": 0})"), Catch::Contains("full_attention_interval"));
+    CHECK_THROWS_WITH(import(head + R"("num_hidden_layers": 4, "mlp_only_layers": [9], "num_experts": 4})"),
+                      Catch::Contains("mlp_only_layers") && Catch::Contains("layer 9 of 4"));
+    CHECK_THROWS_WITH(import(head + R"("num_hidden_layers": 4, "mlp_only_layers": "all"})"), Catch::Contains("mlp_only_layers"));
+    CHECK_THROWS_WITH(import(head + R"("num_hidden_layers": 4, "quantization_config": "fp8"})"), Catch::Contains("quantization_config"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Native storage format
 // ---------------------------------------------------------------------------------------------
