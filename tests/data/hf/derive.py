@@ -32,7 +32,7 @@ def text_cfg(c):
 
 
 def head_dim(t):
-    return t.get("head_dim") or t["hidden_size"] // t["num_attention_heads"]
+    return t.get("head_dim") or t.get("attention_head_dim") or t["hidden_size"] // t["num_attention_heads"]
 
 
 def layer_kinds(mt, t):
@@ -65,7 +65,10 @@ def layer_kinds(mt, t):
     elif mt in ("gemma3", "gemma3_text"):
         p = t.get("sliding_window_pattern", 6)
         kinds = ["full" if (i + 1) % p == 0 else "sliding" for i in range(L)]
-    elif mt == "cohere2":
+    elif mt in ("cohere2", "exaone4"):
+        # Cohere2Config / Exaone4Config (int pattern): full when (i+1) % pattern == 0; no window -> all full
+        if t.get("sliding_window") is None:
+            return ["full"] * L
         p = t.get("sliding_window_pattern", 4)
         kinds = ["full" if (i + 1) % p == 0 else "sliding" for i in range(L)]
     elif mt in ("llama4", "llama4_text"):
@@ -203,7 +206,7 @@ def params(mt, t):
     h, V = t["hidden_size"], t.get("vocab_size", V_DEFAULT.get(mt))
     kinds = layer_kinds(mt, t)
     L = len(kinds)
-    tie = t.get("tie_word_embeddings", mt in ("gemma3", "gemma3_text", "gemma3n", "gemma4", "cohere2", "smollm3",
+    tie = t.get("tie_word_embeddings", mt in ("hunyuan_v1_moe", "gemma3", "gemma3_text", "gemma3n", "gemma4", "cohere2", "smollm3",
                                               "ernie4_5_moe"))
     emb = V * h
     total = active = emb + (0 if tie else emb) + h
@@ -288,6 +291,12 @@ def params(mt, t):
                 mpa = 3 * h * I + E * h + 3 * h * I
             else:
                 mp = mpa = mlp_params(h, t["intermediate_size_mlp"])
+        elif mt == "hunyuan_v1_moe":
+            # per-layer lists (moe_intermediate_size, moe_topk, num_shared_expert); the shared MLP
+            # (use_mixed_mlp_moe) is intermediate_size x num_shared_expert wide
+            pick = lambda v: v[i] if isinstance(v, list) else v
+            shared = t["intermediate_size"] * pick(t.get("num_shared_expert", 1)) if t.get("use_mixed_mlp_moe") else 0
+            mp, mpa = moe_params(t, h, t["num_experts"], pick(t["moe_intermediate_size"]), pick(t["moe_topk"]), shared)
         elif mt == "minimax_m2":
             mp, mpa = moe_params(t, h, t["num_local_experts"], t["intermediate_size"], t["num_experts_per_tok"], 0)
             mp += t["num_local_experts"]; mpa += t["num_local_experts"]
