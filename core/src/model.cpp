@@ -299,7 +299,8 @@ double tower_params(const TowerSpec& t) {
     const double layer = 4.0 * h * h + 4.0 * h + 2.0 * h * i + i + h + 2.0 * 2.0 * h;
     double embed = 0;
     if (t.patch_size > 0) {
-        const double patches = t.image_size > 0 ? std::pow(double(t.image_size) / t.patch_size, 2.0) : 0.0;
+        const double side = double(t.image_size / t.patch_size);   // SiglipVisionEmbeddings: (image // patch)^2
+        const double patches = side * side;
         embed = double(t.in_channels) * t.patch_size * t.patch_size * h + h + patches * h;
     }
     return t.n_layers * layer + embed + 2.0 * h + t.projector_params;
