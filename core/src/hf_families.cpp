@@ -201,6 +201,28 @@ public:
     }
     void mark(const char* k) { used_.insert(k); }
 
+    // HunYuan writes some MoE fields as one value per layer (moe_intermediate_size, moe_topk,
+    // num_shared_expert): the list, checked to have n entries, or empty for a single value.
+    std::vector<long long> per_layer(F f, int n) {
+        const char* which = nullptr;
+        const json* v = find(f, &which);
+        if (!v || !v->is_array()) return {};
+        std::vector<long long> out = integers(which);
+        if (int(out.size()) != n)
+            throw Error(key(which), "has " + std::to_string(out.size()) + " entries for " + std::to_string(n) + " layers");
+        return out;
+    }
+    // A field that may be such a list: its single value, or the list's first entry.
+    long long single_or_first(F f, long long fallback) {
+        const char* which = nullptr;
+        const json* v = find(f, &which);
+        if (v && v->is_array()) {
+            const std::vector<long long> l = integers(which);
+            return l.empty() ? fallback : l.front();
+        }
+        return integer(f, fallback);
+    }
+
     // Keys neither read nor known not to change memory.
     std::vector<std::string> unread(const std::set<std::string>& also_irrelevant) const {
         std::vector<std::string> out;
@@ -888,7 +910,6 @@ RecurrentSpec read_mixer(const FamilyRow& row, Reader& f, int hidden) {
 
 // The scalar knobs that best mirror the stack, for code still reading scalars.
 void mirror_scalars(ModelArch& a, const std::vector<LayerSpec>& layers) {
-    const int n = int(layers.size());
     // Attention: the first full (else any) attention layer's heads.
     const LayerSpec* rep = nullptr;
     for (const LayerSpec& l : layers)
@@ -908,31 +929,11 @@ void mirror_scalars(ModelArch& a, const std::vector<LayerSpec>& layers) {
         a.head_dim = rep->attn.head_dim;
         a.v_head_dim = rep->attn.v_head_dim;
     }
-    // Sliding window: layer_is_sliding(i) == ((i+1) % p != 0), or every layer (p = 0).
-    int n_sliding = 0, window = 0;
+    // Sliding window: the first sliding or chunked layer's (the stack says which layers).
+    int window = 0;
     for (const LayerSpec& l : layers)
-        if (l.attn.kind == AttnKind::sliding || l.attn.kind == AttnKind::chunked) {
-            ++n_sliding;
-            window = window ? window : l.attn.window;
-        }
-    a.sliding_window = n_sliding ? window : 0;
-    a.sliding_period = 0;
-    if (n_sliding && n_sliding < n) {
-        int best = 2, best_err = n + 1;
-        for (int p = 2; p <= std::max(2, n); ++p) {
-            int err = 0;
-            for (int i = 0; i < n; ++i) {
-                const bool s = layers[std::size_t(i)].attn.kind == AttnKind::sliding || layers[std::size_t(i)].attn.kind == AttnKind::chunked;
-                err += s != ((i + 1) % p != 0);
-            }
-            if (err < best_err) {
-                best_err = err;
-                best = p;
-            }
-            if (!err) break;
-        }
-        a.sliding_period = best;
-    }
+        if ((l.attn.kind == AttnKind::sliding || l.attn.kind == AttnKind::chunked) && !window) window = l.attn.window;
+    a.sliding_window = window;
     // MLP: the first dense layer's width, the first MoE layer's experts.
     const LayerSpec* dense = nullptr;
     const LayerSpec* moe = nullptr;
@@ -949,28 +950,6 @@ void mirror_scalars(ModelArch& a, const std::vector<LayerSpec>& layers) {
         a.shared_intermediate = moe->mlp.n_shared ? moe->mlp.shared_intermediate : 0;
         a.router_bias = moe->mlp.router_bias;
         if (!dense && a.intermediate == 0) a.intermediate = moe->mlp.expert_intermediate;
-        // first_dense_layers: the leading non-MoE layers; moe_layer_period: the period p whose
-        // layer_is_moe(i) (i % p == 0 after them) gives the same number of MoE layers, the one
-        // that also places them right when there is a choice.
-        int k = 0, n_moe = 0;
-        while (k < n && layers[std::size_t(k)].mlp.kind != LayerMlpKind::moe) ++k;
-        for (const LayerSpec& l : layers) n_moe += l.mlp.kind == LayerMlpKind::moe;
-        a.first_dense_layers = k;
-        a.moe_layer_period = 1;
-        long best = -1;
-        for (int p = 1; p <= 8; ++p) {
-            int count = 0, misplaced = 0;
-            for (int i = k; i < n; ++i) {
-                const bool predicted = i % p == 0;
-                count += predicted;
-                misplaced += predicted != (layers[std::size_t(i)].mlp.kind == LayerMlpKind::moe);
-            }
-            const long score = long(std::abs(count - n_moe)) * (n + 1) + misplaced;
-            if (best < 0 || score < best) {
-                best = score;
-                a.moe_layer_period = p;
-            }
-        }
     } else {
         a.n_routed_experts = 0;
     }
@@ -1284,14 +1263,9 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     // Experts.
     long long experts = 0;
     if (row->moe != Moe::none) {
-        const json* e = f.find(F::experts);
-        if (e && e->is_array()) {
-            // HunYuan: num_experts may be a per-layer list; the first entry is used.
-            experts = first_int(json{{"e", e->empty() ? json() : (*e)[0]}}, {"e"}, 0);
-            notes.push_back("num_experts is a per-layer list; every MoE layer is read with the first entry");
-        } else {
-            experts = f.integer(F::experts, row->moe == Moe::hunyuan ? 1 : 0);
-        }
+        // HunYuanMoEV1Config: num_experts "int or List" (one per layer); the layer pattern
+        // reads the first, each layer its own below.
+        experts = f.single_or_first(F::experts, row->moe == Moe::hunyuan ? 1 : 0);
         if (row->moe == Moe::gemma4 && !f.boolean("enable_moe_block", false)) experts = 0;
     }
 
@@ -1318,11 +1292,11 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     int dense_mlp = dense_width;
     if (row->attn == Attn::llama4) dense_mlp = int(f.integer("intermediate_size_mlp", 16384));
     if (row->moe == Moe::granite) dense_mlp = int(f.integer(F::shared_intermediate, 1024));
-    int expert_width = int(f.integer(F::moe_intermediate, 0));
+    int expert_width = int(f.single_or_first(F::moe_intermediate, 0));
     if (row->moe == Moe::all && expert_width == 0) expert_width = dense_width;   // gpt-oss, MiniMax-M2: intermediate_size per expert
     if (row->moe == Moe::llama4 || row->moe == Moe::jamba || row->moe == Moe::granite) expert_width = dense_width;
     if (row->moe == Moe::hunyuan && expert_width == 0) expert_width = dense_width;
-    const int k_active = int(f.integer(F::experts_per_tok, class_default(row->type, "num_experts_per_tok", 0)));
+    const int k_active = int(f.single_or_first(F::experts_per_tok, class_default(row->type, "num_experts_per_tok", 0)));
     int n_shared = 0, shared_width = 0;
     switch (row->moe) {
         case Moe::qwen_sparse:
@@ -1353,7 +1327,7 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
             shared_width = dense_mlp;
             break;
         case Moe::hunyuan:
-            n_shared = f.boolean("use_mixed_mlp_moe", false) ? int(f.integer(F::shared_experts, 1)) : 0;
+            n_shared = f.boolean("use_mixed_mlp_moe", false) ? int(f.single_or_first(F::shared_experts, 1)) : 0;
             shared_width = dense_width;
             break;
         default:
@@ -1415,6 +1389,11 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
 
     RecurrentSpec mixer = read_mixer(*row, f, a.hidden);
 
+    const int n_plan = int(plan.size());
+    const std::vector<long long> experts_v = f.per_layer(F::experts, n_plan), k_v = f.per_layer(F::experts_per_tok, n_plan),
+                                 width_v = f.per_layer(F::moe_intermediate, n_plan), shared_v = f.per_layer(F::shared_experts, n_plan);
+    auto at_layer = [](const std::vector<long long>& v, std::size_t i, int single) { return v.empty() ? single : int(v[i]); };
+
     std::vector<LayerSpec> layers;
     layers.reserve(plan.size());
     for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -1454,11 +1433,11 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
             l.mlp.intermediate = dense_widths.empty() ? dense_mlp : int(dense_widths[std::min(i, dense_widths.size() - 1)]);
             if (row->moe == Moe::jamba || row->moe == Moe::hunyuan) l.mlp.intermediate = dense_width;
         } else if (p.mlp == LayerMlpKind::moe) {
-            l.mlp.n_experts = int(experts);
-            l.mlp.experts_per_token = k_active;
-            l.mlp.expert_intermediate = expert_width;
-            l.mlp.n_shared = n_shared;
-            l.mlp.shared_intermediate = n_shared ? shared_width : 0;
+            l.mlp.n_experts = at_layer(experts_v, i, int(experts));
+            l.mlp.experts_per_token = at_layer(k_v, i, k_active);
+            l.mlp.expert_intermediate = at_layer(width_v, i, expert_width);
+            l.mlp.n_shared = n_shared ? at_layer(shared_v, i, n_shared) : 0;
+            l.mlp.shared_intermediate = l.mlp.n_shared ? shared_width : 0;
             l.mlp.router_bias = router_bias;
             l.mlp.expert_bias = tr & kExpertBias;
         }
@@ -1506,26 +1485,6 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     }
     if (top_type == "qwen3_omni_moe" && root.contains("talker_config"))
         notes.push_back("talker_config / code2wav_config: the speech generator's weights are not counted");
-
-    // Migration: parameter counts and the estimate still read the scalar fields, whose layers
-    // (layers_from_scalars) approximate this stack. Say so where they differ; this note goes when
-    // count_params and estimate.cpp read `kinds`.
-    {
-        // Compared on what sizes memory: a shared width without shared experts and the biases
-        // of experts (a few values per expert) are not differences.
-        auto norm = [](LayerSpec l) {
-            if (l.mlp.n_shared == 0) l.mlp.shared_intermediate = 0;
-            l.mlp.expert_bias = false;
-            return l;
-        };
-        const std::vector<LayerSpec> approx = layers_from_scalars(a);
-        int differ = 0;
-        for (std::size_t i = 0; i < layers.size() && i < approx.size(); ++i) differ += !same_shape(norm(layers[i]), norm(approx[i]));
-        if (differ)
-            notes.push_back("the estimate reads this model as " + std::to_string(a.n_layers) +
-                            " layers of its representative shape; " + std::to_string(differ) +
-                            " layers differ (recurrent, KV-shared, per-layer heads or MLP widths) until it reads the per-layer stack");
-    }
 
     a.num_parameters_override = 0;
     if (const json* np = f.find("num_parameters")) {
