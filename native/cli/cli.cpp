@@ -4,6 +4,7 @@
 // [SECTION] Human-readable output
 // [SECTION] Commands
 #include "cli.hpp"
+#include "inspect.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -35,6 +36,8 @@ Usage:
   gpusizer gpus     [--json]
   gpusizer links    [--json]
   gpusizer formats
+  gpusizer inspect PATH [--json]     what a GGUF (any split part), .safetensors or model folder holds
+  gpusizer reconcile LOGFILE [--json]  what a llama.cpp / Ollama / vLLM / SGLang startup log says
   gpusizer --help | --version
 
   --share-link LINK       start from a share link (#v=1&m=...), as the app and the web page make
@@ -598,6 +601,8 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             out << "gpusizer 0.1.0\n";
             return kExitOk;
         }
+        if (args[0] == "inspect") return run_inspect(args, out);
+        if (args[0] == "reconcile") return run_reconcile(args, out);
         const Options o = parse_args(args);
         if (o.command == "models" || o.command == "gpus" || o.command == "links") {
             const Catalog cat = load(o, argv0);
