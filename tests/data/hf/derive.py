@@ -84,9 +84,14 @@ def layer_kinds(mt, t):
     return kinds
 
 
+# transformers class defaults for `sliding_window` when a config with sliding layers omits it
+WINDOW_DEFAULT = {"gemma3": 4096, "gemma3_text": 4096, "gemma4": 512, "gemma4_text": 512, "cohere2": 4096,
+                  "olmo3": 4096, "exaone4": 4096}
+
+
 def window_of(mt, t, kind):
     if kind == "sliding":
-        return t.get("sliding_window")
+        return t.get("sliding_window") or WINDOW_DEFAULT.get(mt)
     if kind == "chunked":
         return t.get("attention_chunk_size")
     return None
