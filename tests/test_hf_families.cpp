@@ -587,6 +587,7 @@ const std::map<std::string, std::string>& known_gaps() {
         // Gated attention: q_proj outputs query and gate (2 x heads x head_dim); LayerSpec has no
         // field for the gate yet (the importer warns).
         {"qwen3_5__qwen3.5-9b.json", "q_proj gate of the full-attention layers not in LayerSpec"},
+        {"qwen3_5__qwen3.5-4b.json", "q_proj gate of the full-attention layers not in LayerSpec"},
         {"qwen3_5_moe__qwen3.5-35b-a3b.json", "q_proj gate of the full-attention layers not in LayerSpec"},
         {"qwen3_next__qwen3-next-80b-a3b-instruct.json", "q_proj gate of the full-attention layers not in LayerSpec"},
     };

@@ -452,6 +452,7 @@ const std::vector<ClassDefault>& class_defaults() {
         {"llama4_text", "num_experts_per_tok", 1}, {"minimax_m2", "num_experts_per_tok", 8},
         {"deepseek_v3", "num_experts_per_tok", 8}, {"deepseek_v32", "num_experts_per_tok", 8},
         {"glm_moe_dsa", "num_experts_per_tok", 8}, {"glm4_moe", "num_experts_per_tok", 8},
+        {"hunyuan_v1_moe", "num_experts_per_tok", 1},   // HunYuanMoEV1Config moe_topk default 1
         // first_k_dense_replace: DeepseekV3Config / DeepseekV32Config / GlmMoeDsaConfig 3, Glm4MoeConfig 1.
         {"deepseek_v3", "first_k_dense_replace", 3}, {"deepseek_v32", "first_k_dense_replace", 3},
         {"glm_moe_dsa", "first_k_dense_replace", 3}, {"glm4_moe", "first_k_dense_replace", 1},
