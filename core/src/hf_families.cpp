@@ -284,7 +284,7 @@ enum class Moe : std::uint8_t {
     nemotron,      // the "moe" blocks of the pattern
     gemma4,        // enable_moe_block: experts beside the dense MLP in every layer
     granite,       // experts (num_local_experts > 0) beside a shared MLP in every layer
-    hunyuan,       // every layer when num_experts > 1, a shared MLP when use_mixed_mlp_moe
+    hunyuan,       // every layer when num_experts > 1, with a shared MLP beside the experts
 };
 
 enum class Mixer : std::uint8_t { none, mamba1, mamba2, gated_deltanet };
@@ -419,7 +419,7 @@ const std::vector<FamilyRow>& rows() {
         {"ernie4_5_moe", "", "", Attn::full, 0, 0, Moe::ernie, Mixer::none, kTie | kMlpBias | kRouterBias, "",
          "ernie4_5_moe/configuration_ernie4_5_moe.py, modeling_ernie4_5_moe.py (moe_layer_start/end/interval)"},
         {"hunyuan_v1_moe", "", "", Attn::full, 0, 0, Moe::hunyuan, Mixer::none, kQkNorm,
-         "use_cla cla_share_factor", "hunyuan_v1_moe/configuration_hunyuan_v1_moe.py"},
+         "use_cla cla_share_factor", "hunyuan_v1_moe/configuration_hunyuan_v1_moe.py, modeling_hunyuan_v1_moe.py (shared_mlp)"},
         {"hunyuan_v1_dense", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kQkNorm, "use_cla cla_share_factor",
          "hunyuan_v1_dense/configuration_hunyuan_v1_dense.py"},
         {"exaone4", "", "", Attn::exaone4, 4, 4096, Moe::none, Mixer::none, kQkNorm, "",
@@ -1328,7 +1328,10 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
             shared_width = dense_mlp;
             break;
         case Moe::hunyuan:
-            n_shared = f.boolean("use_mixed_mlp_moe", false) ? int(f.single_or_first(F::shared_experts, 1)) : 0;
+            // modeling_hunyuan_v1_moe.py HunYuanMoEV1Moe: a shared_mlp of intermediate_size beside
+            // the experts in every MoE layer, whatever use_mixed_mlp_moe says (read, not needed).
+            f.boolean("use_mixed_mlp_moe", false);
+            n_shared = int(f.single_or_first(F::shared_experts, 1));
             shared_width = dense_width;
             break;
         default:
