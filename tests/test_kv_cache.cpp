@@ -1,7 +1,7 @@
 // test_kv_cache.cpp: KV cache per token and in total.
 //
 // Per-token figures: layers x kv_heads x head_dim x 2 (K and V) x bytes, from
-// shared/reference/models.md note N2; MLA caches kv_lora_rank + qk_rope_head_dim values.
+// docs/research/models.md note N2; MLA caches kv_lora_rank + qk_rope_head_dim values.
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"

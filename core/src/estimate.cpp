@@ -18,6 +18,7 @@
 #include <string>
 
 #include "estimate_internal.hpp"
+#include "gpusizer/config_keys.hpp"
 #include "gpusizer/error.hpp"
 #include "performance.hpp"
 #include "gpusizer/precision.hpp"
@@ -38,19 +39,10 @@ namespace detail {
 namespace {
 
 constexpr long long kDefaultContext = 8192;       // a typical chat/RAG window, not the model's max
-constexpr long long kMaxContext = 1LL << 27;      // 134M tokens: beyond any model, still finite
-constexpr int kMaxGpus = 1 << 16;
 constexpr int kMaxBatch = 1 << 20;
 constexpr long long kVllmBlockSize = 16;           // vLLM CacheConfig.block_size default on CUDA
 
 bool is_training(Mode m) { return m != Mode::inference; }
-
-// An efficiency or share: (0, 1], or 0 for "the default" where that is allowed.
-void check_fraction(double v, const char* key, bool zero_is_default) {
-    if (zero_is_default && v == 0) return;
-    if (!(v > 0.0 && v <= 1.0))
-        throw Error(key, std::string("must be in (0, 1]") + (zero_is_default ? " (0 = the default)" : "") + ", got " + std::to_string(v));
-}
 
 void check_range(long long v, long long lo, long long hi, const char* key) {
     if (v < lo || v > hi)
@@ -204,7 +196,8 @@ void resolve_parallelism(const Config& c, Resolved& r) {
 void bind_gpu(Resolved& r, const Gpu& gpu) {
     r.gpu = &gpu;
     if (r.runtime == Runtime::vllm && gpu.segment == Segment::apple)
-        throw Error("runtime", "vllm needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch");
+        throw Error("runtime", "vllm needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
+                    ErrorCode::gpu_unsupported);
 }
 
 Resolved resolve(const Config& c, const Catalog& catalog) {
@@ -239,31 +232,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     const Gpu& gpu = catalog.gpu(c.gpu);
     r.gpu = &gpu;
 
-    check_range(c.gpus, 1, kMaxGpus, "gpus");
-    check_range(c.batch, 1, kMaxBatch, "batch");
-    if (c.context != 0) check_range(c.context, 1, kMaxContext, "context");
-    check_range(c.zero, 0, 3, "zero");
-    check_range(c.lora_rank, 1, 1 << 16, "lora_rank");
-    check_range(c.quant_group_size, 1, 1 << 20, "quant_group_size");
-    check_range(c.prefill_chunk, 0, kMaxContext, "prefill_chunk");
-    if (!(c.gpu_memory_utilization > 0.0 && c.gpu_memory_utilization <= 1.0))
-        throw Error("gpu_memory_utilization", "must be in (0, 1], got " + std::to_string(c.gpu_memory_utilization));
-    if (c.lora_targets == 0) throw Error("lora_targets", "must name at least one module");
-    check_fraction(c.mfu, "mfu", true);
-    check_fraction(c.bandwidth_efficiency, "bandwidth_efficiency", true);
-    check_fraction(c.utilization, "utilization", false);
-    if (!(c.train_tokens >= 0 && c.train_tokens <= 1e16))
-        throw Error("train_tokens", "must be between 0 and 1e16 tokens, got " + std::to_string(c.train_tokens));
-    if (!(c.pue == 0 || (c.pue >= 1.0 && c.pue <= 3.0)))
-        throw Error("pue", "must be between 1 and 3 (1.0 = no cooling overhead, 1.58 = average data center), got " + std::to_string(c.pue));
-    if (!(c.usd_per_kwh >= 0 && c.usd_per_kwh <= 10))
-        throw Error("usd_per_kwh", "must be between 0 and 10 USD per kWh, got " + std::to_string(c.usd_per_kwh));
-    if (!(c.layer_overhead_us == -1 || (c.layer_overhead_us >= 0 && c.layer_overhead_us <= 1e5)))
-        throw Error("layer_overhead_us", "must be between 0 and 100000 us (or -1 for the runtime's default), got " +
-                                             std::to_string(c.layer_overhead_us));
-    if (!(c.host_memory_bandwidth_gb_per_s >= 0 && c.host_memory_bandwidth_gb_per_s <= 1e4))
-        throw Error("host_memory_bandwidth_gb_per_s", "must be between 0 (default) and 10000 GB/s, got " +
-                                                      std::to_string(c.host_memory_bandwidth_gb_per_s));
+    check_key_ranges(c);   // every integer and number key against its row in gpusizer/config_keys.hpp
     r.catalog = &catalog;
     if (!c.link.empty()) r.link = &catalog.link(c.link, "link");
     if (!c.inter_node_link.empty()) r.inter_node_link = &catalog.link(c.inter_node_link, "inter_node_link");
