@@ -4,6 +4,8 @@
 // shared/reference/models.md note N2; MLA caches kv_lora_rank + qk_rope_head_dim values.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "test_support.hpp"
 
 using namespace gpusizer;
@@ -249,4 +251,12 @@ TEST_CASE("KV-sharing layers keep no cache of their own", "[kv][layers]") {
     a.n_layers = 4;
     set_stack(a, {own, own, shared, shared});
     CHECK(custom_run(a, 4096, "pytorch").kv_bytes_per_token == 2 * 2.0 * 8 * 128 * 2);
+}
+
+TEST_CASE("the KV capacity in tokens leaves the recurrent state in place", "[kv][layers]") {
+    // What is left for growing K/V = usable - (everything else, the fixed state included); the
+    // state's bytes are not counted as room for tokens.
+    const Report r = custom_run(hybrid(4, 28), 8192, "pytorch", 2);
+    const double left = r.gpu_usable - (r.per_gpu.total() - r.per_gpu.kv_cache + r.cache_detail.recurrent_state);
+    CHECK(r.kv_capacity_tokens == std::floor(left / r.kv_bytes_per_token));
 }
