@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "test_support.hpp"
 
 using namespace gpusizer;
@@ -259,4 +261,20 @@ TEST_CASE("the KV capacity in tokens leaves the recurrent state in place", "[kv]
     const Report r = custom_run(hybrid(4, 28), 8192, "pytorch", 2);
     const double left = r.gpu_usable - (r.per_gpu.total() - r.per_gpu.kv_cache + r.cache_detail.recurrent_state);
     CHECK(r.kv_capacity_tokens == std::floor(left / r.kv_bytes_per_token));
+}
+
+TEST_CASE("the report carries the cache by kind, the fixed state and the parameters by part", "[kv][layers][json]") {
+    const Report r = custom_run(hybrid(4, 28), 8192, "pytorch", 2);
+    const auto j = nlohmann::json::parse(report_to_json(r));
+    CHECK(j["memory"]["cache_detail"]["full"].get<double>() == r.cache_detail.full);
+    CHECK(j["memory"]["cache_detail"]["recurrent_state"].get<double>() == r.cache_detail.recurrent_state);
+    CHECK(j["memory"]["cache_detail"]["sliding"].get<double>() == 0);
+    CHECK(j["state_bytes_per_sequence"].get<double>() == r.state_bytes_per_sequence);
+    CHECK(j["kv_bytes_per_token"].get<double>() == 4.0 * 2 * 8 * 128 * 2);   // the growing part only
+    CHECK(j["model"]["params_by_part"]["text"].get<double>() == j["params"].get<double>());
+    CHECK(j["model"]["params_by_part"]["vision"].get<double>() == 0);
+    // Gemma 2 9B under llama.cpp: sliding and full layers apart, summing to the cache.
+    const Report g = kv_run("gemma-2-9b", 16384, 1, "llama.cpp");
+    CHECK(g.cache_detail.sliding + g.cache_detail.full == g.per_gpu.kv_cache);
+    CHECK(g.cache_detail.sliding == 2.0 * 8 * 256 * 2 * 21 * (4096 + 512));
 }
