@@ -278,3 +278,22 @@ TEST_CASE("the report carries the cache by kind, the fixed state and the paramet
     CHECK(g.cache_detail.sliding + g.cache_detail.full == g.per_gpu.kv_cache);
     CHECK(g.cache_detail.sliding == 2.0 * 8 * 256 * 2 * 21 * (4096 + 512));
 }
+
+TEST_CASE("tensor parallelism must divide the heads of every layer kind", "[parallel][layers]") {
+    // 32 attention heads (Llama 3 8B's) and 48 Mamba-2 heads: tp 8 and 16 divide both, tp 32 only
+    // the attention heads.
+    Config c;
+    c.model.custom = true;
+    c.model.arch = hybrid(4, 28);
+    c.gpu = "h200";
+    c.runtime = Runtime::vllm;
+    c.gpus = 16;
+    c.tp = 16;
+    CHECK(run(c).parallel.tp == 16);
+    c.gpus = 32;
+    c.tp = 32;
+    CHECK_THROWS_WITH(run(c), Catch::Contains("32 and 48 attention heads"));
+    // Automatic placement skips a tensor-parallel degree that does not divide them all.
+    c.tp = 0;
+    CHECK(run(c).parallel.tp != 32);
+}
