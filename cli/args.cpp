@@ -34,6 +34,8 @@ Usage:
   gpusizer gpus     [--json]
   gpusizer links    [--json]
   gpusizer formats
+  gpusizer inspect PATH [--json]     what a GGUF (any split part), .safetensors or model folder holds
+  gpusizer reconcile LOGFILE [--json]  what a llama.cpp / Ollama / vLLM / SGLang startup log says
   gpusizer keys     [--markdown | --dict json|link]   the configuration keys (docs/config.md's
                     table; a libFuzzer dictionary of the JSON or share-link keys)
   gpusizer --help | --version
