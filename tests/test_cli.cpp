@@ -202,3 +202,17 @@ TEST_CASE("bad speed and power flags: exit 2, one line naming the flag", "[cli][
     };
     expect_bad_input(cases);
 }
+
+TEST_CASE("a deeply nested --config file: exit 2 and the limit named", "[cli][errors][limits]") {
+    const std::string path = "deep_config_test.json";
+    {
+        std::ofstream f(path);
+        f << std::string(100000, '[') << std::string(100000, ']');
+    }
+    const Result r = run_cli({"estimate", "--config", path});
+    std::remove(path.c_str());
+    CHECK(r.code == cli::kExitBadInput);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.err.find("--config") != std::string::npos);
+    CHECK(r.err.find("nests deeper than 64 levels") != std::string::npos);
+}

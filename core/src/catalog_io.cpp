@@ -206,38 +206,36 @@ Link link_from_json(const json& e, const std::string& ctx) {
 
 }  // namespace
 
+namespace {
+
+// Appends the entries of `file`'s `list_key` array to `out`, refusing a repeated id.
+template <typename Entry, typename FromJson, typename IdOf>
+void read_entries(std::string_view text, const char* file, const char* list_key, std::vector<Entry>& out, FromJson from_json,
+                  IdOf id_of) {
+    const json root = parse_json(text, file);
+    check_schema(root, file, list_key);
+    const auto& list = root[list_key];
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        Entry e = from_json(list[i], entry_ctx(file, list[i], i));
+        for (const Entry& seen : out)
+            if (id_of(seen) == id_of(e)) throw Error(std::string(file) + ": " + id_of(e), "duplicate id");
+        out.push_back(std::move(e));
+    }
+}
+
+}  // namespace
+
 Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_json, std::string_view links_json) {
     Catalog c = catalog_from_json(gpus_json, models_json);
-    const json l = parse_json(links_json, "links.json");
-    check_schema(l, "links.json", "links");
-    const auto& ll = l["links"];
-    for (std::size_t i = 0; i < ll.size(); ++i) {
-        Link link = link_from_json(ll[i], entry_ctx("links.json", ll[i], i));
-        if (c.find_link(link.id)) throw Error("links.json: " + link.id, "duplicate id");
-        c.links.push_back(std::move(link));
-    }
+    read_entries(links_json, "links.json", "links", c.links, link_from_json, [](const Link& l) { return l.id; });
     c.reindex();
     return c;
 }
 
 Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_json) {
     Catalog c;
-    const json g = parse_json(gpus_json, "gpus.json");
-    check_schema(g, "gpus.json", "gpus");
-    const auto& gl = g["gpus"];
-    for (std::size_t i = 0; i < gl.size(); ++i) {
-        Gpu gpu = gpu_from_json(gl[i], entry_ctx("gpus.json", gl[i], i));
-        if (c.find_gpu(gpu.id)) throw Error("gpus.json: " + gpu.id, "duplicate id");
-        c.gpus.push_back(std::move(gpu));
-    }
-    const json m = parse_json(models_json, "models.json");
-    check_schema(m, "models.json", "models");
-    const auto& ml = m["models"];
-    for (std::size_t i = 0; i < ml.size(); ++i) {
-        CatalogModel model = model_from_json(ml[i], entry_ctx("models.json", ml[i], i));
-        if (c.find_model(model.arch.id)) throw Error("models.json: " + model.arch.id, "duplicate id");
-        c.models.push_back(std::move(model));
-    }
+    read_entries(gpus_json, "gpus.json", "gpus", c.gpus, gpu_from_json, [](const Gpu& g) { return g.id; });
+    read_entries(models_json, "models.json", "models", c.models, model_from_json, [](const CatalogModel& m) { return m.arch.id; });
     c.reindex();
     return c;
 }
