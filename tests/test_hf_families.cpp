@@ -603,15 +603,10 @@ TEST_CASE("every config.json fixture: the stack, windows and cache dims of its h
         ModelArch a;
         REQUIRE_NOTHROW(a = arch_from_hf_config(text.str(), &warnings));
         for (const auto& w : warnings) UNSCOPED_INFO(w);
-        // Families still read by the older importer describe every layer by the scalar knobs.
-        const std::vector<LayerSpec> layers = [&] {
-            if (a.has_stack()) {
-                std::vector<LayerSpec> v;
-                for (int i = 0; i < int(a.layer_kind.size()); ++i) v.push_back(a.layer(i));
-                return v;
-            }
-            return layers_from_scalars(a);
-        }();
+        // Every importer builds the per-layer stack.
+        REQUIRE(a.has_stack());
+        std::vector<LayerSpec> layers;
+        for (int i = 0; i < int(a.layer_kind.size()); ++i) layers.push_back(a.layer(i));
         REQUIRE(int(layers.size()) == a.n_layers);
         if (!expected.contains(name) || !expected[name].contains("cache")) continue;
         const nlohmann::json& cache = expected[name]["cache"];

@@ -1465,26 +1465,6 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     if (top_type == "qwen3_omni_moe" && root.contains("talker_config"))
         notes.push_back("talker_config / code2wav_config: the speech generator's weights are not counted");
 
-    // Migration: parameter counts and the estimate still read the scalar fields, whose layers
-    // (layers_from_scalars) approximate this stack. Say so where they differ; this note goes when
-    // count_params and estimate.cpp read `kinds`.
-    {
-        // Compared on what sizes memory: a shared width without shared experts and the biases
-        // of experts (a few values per expert) are not differences.
-        auto norm = [](LayerSpec l) {
-            if (l.mlp.n_shared == 0) l.mlp.shared_intermediate = 0;
-            l.mlp.expert_bias = false;
-            return l;
-        };
-        const std::vector<LayerSpec> approx = layers_from_scalars(a);
-        int differ = 0;
-        for (std::size_t i = 0; i < layers.size() && i < approx.size(); ++i) differ += !same_shape(norm(layers[i]), norm(approx[i]));
-        if (differ)
-            notes.push_back("the estimate reads this model as " + std::to_string(a.n_layers) +
-                            " layers of its representative shape; " + std::to_string(differ) +
-                            " layers differ (recurrent, KV-shared, per-layer heads or MLP widths) until it reads the per-layer stack");
-    }
-
     a.num_parameters_override = 0;
     if (const json* np = f.find("num_parameters")) {
         if (!np->is_number() || !(np->get<double>() > 0) || !std::isfinite(np->get<double>()))
