@@ -409,6 +409,9 @@ LayerSplit layer_on_gpu(const Resolved& r, int i, int tp_degree, int ep_degree) 
     return to_split(p, split_params(a, a.layer(i), p, tp_degree, ep_degree), class_bits(r, i));
 }
 
+// A context longer than any sliding window or chunk, so that kv_cached_tokens returns the cap itself.
+constexpr long long kPastEveryWindow = 1LL << 40;
+
 void build_variants(Resolved& r) {
     // The variant key of a layer: its kind (index into the stack's kinds) and (GGUF only) the
     // predicates of llama.cpp's per-layer type rules: use_more_bits, layer < 2, layer < n/16.
@@ -494,7 +497,7 @@ void build_variants(Resolved& r) {
         v.kv_values_whole = kv_values_per_token(r, v.rep, false);
         v.kv_values_gpu = r.par.tp == 1 ? v.kv_values_whole : kv_values_per_token(r, v.rep, true);
         v.indexer_bytes = indexer_bytes_per_token(r, v.rep);
-        v.kv_cap = (l.attn.kind == AttnKind::sliding || l.attn.kind == AttnKind::chunked) ? kv_cached_tokens(r, v.rep, kMaxContext) : 0;
+        v.kv_cap = (l.attn.kind == AttnKind::sliding || l.attn.kind == AttnKind::chunked) ? kv_cached_tokens(r, v.rep, kPastEveryWindow) : 0;
         v.cache_slot = l.attn.kind == AttnKind::sliding ? 1 : l.attn.kind == AttnKind::chunked ? 2 : l.attn.kind == AttnKind::mla ? 3 : 0;
         v.state_bytes_whole = state_bytes_per_sequence(r, v.rep, false);
         v.state_bytes_gpu = r.par.tp == 1 ? v.state_bytes_whole : state_bytes_per_sequence(r, v.rep, true);
