@@ -80,14 +80,15 @@ void check_compatibility(const Config& c, const Resolved& r) {
     if (r.runtime == Runtime::llama_cpp) {
         if (train) throw Error("runtime", "llama.cpp runs inference only; training modes need pytorch (or none)");
         if (fam != WeightFamily::gguf && !(fam == WeightFamily::floating && r.wf->bits >= 16))
-            throw Error("weights", "'" + std::string(r.wf->id) +
-                                       "' does not run in llama.cpp; use a GGUF type (q8_0, q6_k, q5_k_m, q4_k_m, "
-                                       "q4_0, q3_k_m, q2_k) or fp32/fp16/bf16, or runtime pytorch/vllm");
+            throw Error("weights", "'" + std::string(r.wf->id) + "' does not run in llama.cpp; use a GGUF type (" +
+                                       gguf_format_ids() + ") or fp32/fp16/bf16, or runtime pytorch/vllm");
+    } else if (r.runtime == Runtime::none) {
+        // `none` counts the model's own tensors only (docs/config.md): every weight and cache format is accepted.
     } else if (fam == WeightFamily::gguf) {
         throw Error("weights", "'" + std::string(r.wf->id) + "' is a GGUF type that only llama.cpp runs; set runtime "
                                "to llama.cpp (or auto), or pick fp16/bf16/fp8/int8/int4/nf4");
     }
-    if (r.kv->llama_cpp_only && r.runtime != Runtime::llama_cpp)
+    if (r.kv->llama_cpp_only && r.runtime != Runtime::llama_cpp && r.runtime != Runtime::none)
         throw Error("kv_cache", "'" + std::string(r.kv->id) + "' is a llama.cpp cache type; with runtime " +
                                     std::string(to_string(r.runtime)) + " use fp16, bf16, fp8 or fp32");
     if (r.runtime == Runtime::vllm && train)
@@ -361,8 +362,8 @@ ClassBits class_bits(const Resolved& r, int i) {
     const long long sh_row = a.shared_intermediate > 0 ? a.shared_intermediate : a.moe_intermediate;
     b.sh_up = b.mlp_up;
     b.sh_down = a.n_shared_experts > 0 ? bits(TensorClass::ffn_down, sh_row) : b.mlp_down;
-    b.ex_up = b.mlp_up;
-    b.ex_down = a.is_moe() ? bits(TensorClass::ffn_down, a.moe_intermediate) : b.mlp_down;
+    b.ex_up = a.is_moe() ? bits(TensorClass::ffn_gate_up_exps, h) : b.mlp_up;   // routed experts: 3-D tensors
+    b.ex_down = a.is_moe() ? bits(TensorClass::ffn_down_exps, a.moe_intermediate) : b.mlp_down;
     b.router = 32.0;   // GGUF keeps ffn_gate_inp unquantized (F32)
     b.small = 32.0;    // and every 1-D tensor in F32
     return b;
@@ -396,19 +397,15 @@ void build_variants(Resolved& r) {
     const int L = a.total_layers();
     const int pp = r.par.pp;
     const int n = a.n_layers;
-    // Which of llama.cpp's per-layer predicates the file type's rules read (precision.cpp).
-    const WeightId w = r.wf->wid;
-    const bool falcon = r.gguf.falcon;
-    const bool uses_more = w == WeightId::q4_k_m || w == WeightId::q5_k_m || (w == WeightId::q3_k_m && falcon);
-    const bool uses_first2 = w == WeightId::q3_k_m;
-    const bool uses_n16 = w == WeightId::q3_k_m || (w == WeightId::q4_k_m && falcon);
+    // Whether the file type's rules read llama.cpp's per-layer predicates (precision.cpp).
+    const bool layer_rules = gguf_has_layer_rules(*r.wf, r.gguf);
     const int n8 = n / 8, n78 = 7 * n / 8, n16 = n / 16;
     r.variants.clear();
     r.variants.reserve(8);
     r.reset_stage_counts(pp);
     const bool mixed_moe = a.is_moe() && (a.first_dense_layers > 0 || a.moe_layer_period > 1);
     const bool mixed_sliding = a.sliding_window > 0 && a.sliding_period > 1;
-    const bool uniform = !uses_more && !uses_first2 && !uses_n16 && !mixed_moe && !mixed_sliding &&
+    const bool uniform = !layer_rules && !mixed_moe && !mixed_sliding &&
                          a.kind != ArchKind::encoder_decoder;
     if (uniform) {
         // Every layer alike (most dense models outside GGUF k-quants): one variant.
@@ -419,16 +416,14 @@ void build_variants(Resolved& r) {
         for (int s = 0; s < pp; ++s)
             r.stage_count(s)[0] = std::uint16_t((long long)(s + 1) * L / pp - (long long)s * L / pp);
     } else {
-        // Keys change only at a few boundaries (layer 2, n/16, n/8, 7n/8, the first MoE layer,
+        // Keys change only at a few boundaries (layer 2, 4, n/16, n/8, 7n/8, the first MoE layer,
         // the first decoder layer, the stage edges) and, between them, with short periods
         // (3 for use_more_bits, the sliding and MoE periods). Each segment is evaluated over one
         // period and its counts multiplied out, instead of visiting every layer.
         auto key = [&](int i) {
             int k = (a.kind == ArchKind::encoder_decoder && i >= n) ? 2 : (a.layer_is_moe(i) ? 1 : 0);
             if (a.layer_is_sliding(i)) k |= 4;
-            if (uses_more && (i < n8 || i >= n78 || (i - n8) % 3 == 2)) k |= 8;   // llama.cpp use_more_bits
-            if (uses_first2 && i < 2) k |= 16;
-            if (uses_n16 && i < n16) k |= 32;
+            if (layer_rules) k |= int(gguf_layer_key(*r.wf, r.gguf, i)) << 3;   // 0..7: use_more_bits, i < 2 or 4, i < n/8 or n/16
             return k;
         };
         int period = 1;
@@ -437,14 +432,14 @@ void build_variants(Resolved& r) {
             while (y) { const int t = x % y; x = y; y = t; }
             period = period / x * p;
         };
-        if (uses_more) lcm_with(3);
+        if (layer_rules) lcm_with(3);
         if (mixed_sliding) lcm_with(a.sliding_period);
         if (mixed_moe && a.moe_layer_period > 1) lcm_with(a.moe_layer_period);
         int cuts[8];
         int n_cuts = 0;
-        for (int c : {2, n16, n8, n78, a.first_dense_layers, n})
+        for (int c : {2, 4, n16, n8, n78, a.first_dense_layers, n})
             if (c > 0 && c < L) cuts[n_cuts++] = c;
-        for (int i = 1; i < n_cuts; ++i)   // insertion sort of at most 6 values
+        for (int i = 1; i < n_cuts; ++i)   // insertion sort of at most 7 values
             for (int j = i; j > 0 && cuts[j - 1] > cuts[j]; --j) std::swap(cuts[j - 1], cuts[j]);
         std::array<int, 64> slot;
         slot.fill(-1);
