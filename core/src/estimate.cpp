@@ -757,7 +757,7 @@ struct Stage {
 
 bool is_large_vllm_gpu(const Gpu& g) {
     // vLLM's rule: >= 70 GiB and not an A100 gets the larger scheduler defaults.
-    return g.capacity_bytes() >= 70.0 * kGiB && g.id.find("a100") == std::string::npos;
+    return vllm_large_scheduler_defaults(g);   // gpu.hpp: >= 70 GiB and not an A100
 }
 
 // Inlined into compute(), the hot loop of every estimate and sweep point (stage_sums() copies it).
