@@ -58,7 +58,6 @@ LinkLevel level_of(const Link& l, double bw_gb_per_s, long long domain) {
     return v;
 }
 
-constexpr double kNoP2pBandwidthFactor = 24.0 / 28.0;       // staged through host vs P2P, measured (build_fabric)
 constexpr double kNoP2pExtraLatency = (14.0 - 0.48) * 1e-6;  // seconds per transfer, measured (build_fabric)
 
 double lane_factor(const Gpu& g) { return g.pcie_lanes > 0 ? std::min(1.0, g.pcie_lanes / 16.0) : 1.0; }
@@ -142,8 +141,8 @@ Fabric build_fabric(const Gpu& g, const GpuLinks& d, const Link* intra, const Li
             // transfer through host memory. Measured on 2x RTX 5090 at PCIe 5.0 x8 with and without
             // the patched P2P driver: 24 vs 28 GB/s per direction, 14 vs 0.48 us latency
             // (wumeicn.com, "NVIDIA RTX 5090 P2P Support Enabled by Patched Driver", Dec 2025).
+            // The latency is what changes; the bandwidth stays the link's (within 15% there).
             LinkLevel& l = f.level[f.levels - 1];
-            l.bw *= kNoP2pBandwidthFactor;
             l.lat_ll += kNoP2pExtraLatency;
             l.lat_simple += kNoP2pExtraLatency;
         }

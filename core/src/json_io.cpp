@@ -200,9 +200,9 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
         g.pcie_lanes = int(ic.num_or("pcie_lanes", 0, 1, 32));
     }
     g.ecc = o.boolean("ecc");
-    g.p2p = o.has("p2p") ? o.boolean("p2p") : true;
+    g.p2p = o.boolean("p2p");
     // Apple M-series GPUs expose no matrix units: their "tensor" figures are the ALU rate.
-    g.tensor_cores = o.has("tensor_cores") ? o.boolean("tensor_cores") : g.arch != Architecture::apple;
+    g.tensor_cores = o.boolean("tensor_cores");
     g.form_factor = o.str("form_factor");
     o.need("price_usd");
     if (o.has("price_usd")) g.price_usd = o.num("price_usd", 0, 1e8);

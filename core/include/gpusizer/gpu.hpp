@@ -59,12 +59,12 @@ struct Gpu {
     int pcie_gen = 0;
     int pcie_lanes = 16;
     bool ecc = false;
-    // PCIe peer-to-peer between two cards of this model in the stock driver (gpus.json "p2p",
-    // default true). GeForce RTX 40/50 have none: GPU-to-GPU traffic is staged through host memory.
+    // PCIe peer-to-peer between two cards of this model in the stock driver (gpus.json "p2p").
+    // GeForce RTX 40/50 have none: GPU-to-GPU traffic is staged through host memory.
     bool p2p = true;
     // Matrix units (tensor cores, AMD matrix cores / WMMA, Intel XMX) run tensor_tflops_dense
-    // (gpus.json "tensor_cores", default true; false for Apple M1-M4, whose "tensor" figures are
-    // the GPU ALU rate). A precision is native when this is true and its dense rate is above zero.
+    // (gpus.json "tensor_cores"; false for Apple, whose "tensor" figures are the GPU ALU rate).
+    // A precision is native when this is true and its dense rate is above zero.
     bool tensor_cores = true;
     std::string form_factor;
     std::optional<double> price_usd;
