@@ -3,6 +3,7 @@
 // [SECTION] Reading fields, with the names each family uses and a record of what was read
 // [SECTION] Families
 // [SECTION] A synthetic Llama-shaped architecture for a bare parameter count
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/io.hpp"
+#include "hf_families.hpp"
 #include "json_internal.hpp"
 
 namespace gpusizer {
@@ -135,7 +137,13 @@ const std::vector<std::string>& supported_types() {
     static const std::vector<std::string> kTypes = {
         "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "gemma", "gemma2", "phi3", "deepseek_v2",
         "deepseek_v3", "gpt_neox", "bloom", "opt", "falcon", "gpt2", "gpt_bigcode", "bert", "t5"};
-    return kTypes;
+    static const std::vector<std::string> kAll = [] {
+        std::vector<std::string> all = kTypes;
+        for (const auto& t : hf_family_types())
+            if (std::find(all.begin(), all.end(), t) == all.end()) all.push_back(t);
+        return all;
+    }();
+    return kAll;
 }
 
 bool any_dropout(Fields& f) {
@@ -329,6 +337,9 @@ void read_t5(Fields& f, ModelArch& a) {
 
 ModelArch arch_from_hf_json(const json& in, std::vector<std::string>* warnings) {
     if (!in.is_object()) throw Error("hf_config", "must be a JSON object (the contents of config.json)");
+    // The families of the table (hf_families.cpp) build their own stack, text_config included.
+    if (auto t = in.find("model_type"); t != in.end() && t->is_string() && hf_family_known(t->get<std::string>()))
+        return arch_from_hf_family(in, warnings);
     // Multimodal configs keep the language model under text_config.
     const json* src = &in;
     if (!in.contains("num_hidden_layers") && in.contains("text_config") && in["text_config"].is_object()) {
@@ -343,7 +354,6 @@ ModelArch arch_from_hf_json(const json& in, std::vector<std::string>* warnings) 
         for (const auto& t : supported_types()) s += (s.empty() ? "" : ", ") + t;
         return s;
     }());
-    if (type == "gemma3_text" || type == "llama4_text") type = type.substr(0, type.size() - 5);
     ModelArch a;
     a.model_type = type;
     a.id = "custom";
@@ -385,6 +395,7 @@ ModelArch arch_from_hf_json(const json& in, std::vector<std::string>* warnings) 
             warnings->push_back("hf_config: not understood, ignored: " + list);
         }
     }
+    read_native_format(in, a, warnings);
     validate(a);
     return a;
 }

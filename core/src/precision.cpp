@@ -73,7 +73,7 @@ int ggml_block_size(GgmlType t) { return info(t).block; }
 int ggml_block_bytes(GgmlType t) { return info(t).bytes; }
 std::string_view ggml_type_name(GgmlType t) { return info(t).name; }
 
-const std::vector<GgmlType>& ggml_types() {
+const std::vector<GgmlType>& all_ggml_types() {
     static const std::vector<GgmlType> kTypes = [] {
         std::vector<GgmlType> v;
         for (const GgmlInfo& g : kGgml) v.push_back(g.type);

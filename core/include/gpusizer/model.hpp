@@ -200,6 +200,20 @@ struct ModelArch {
     double per_layer_embedding_params = 0;   // Gemma 3n per-layer input embeddings (all layers)
     std::vector<TowerSpec> towers;           // vision / audio encoders loaded with the model
 
+    // The checkpoint's own storage, from config.json `dtype` / `torch_dtype` and
+    // `quantization_config` (hf_families.cpp read_native_format). Recorded, not yet used by the
+    // estimate: the user's `weights` format still sizes every tensor.
+    std::string native_dtype;                // "bfloat16", "float16", ... ("" = not stated)
+    std::string native_format;               // a weights id when quantized: "mxfp4", "nvfp4", "fp8",
+                                             // "int8", "int4", "nf4", "fp4" ("" = native_dtype)
+    std::string native_method;               // quant_method as written: "mxfp4", "fp8", "gptq", "awq",
+                                             // "bitsandbytes", "compressed-tensors", "modelopt"
+    int native_group_size = 0;               // weights per scale (MXFP4 32, NVFP4 16, GPTQ 128; FP8
+                                             // blocks 128x128 = 16384; 0 = per channel or tensor)
+    bool native_double_quant = false;        // bitsandbytes bnb_4bit_use_double_quant
+    std::vector<std::string> native_unquantized_modules;   // kept in native_dtype (gpt-oss: attention,
+                                                           // router, embeddings, lm_head)
+
     const LayerSpec& layer(int i) const { return kinds[layer_kind[std::size_t(i)]]; }
     bool has_stack() const { return !layer_kind.empty(); }
 

@@ -85,7 +85,7 @@ double ggml_type_bits(GgmlType t);
 int ggml_block_size(GgmlType t);     // weights per block (1 for F32/F16/BF16)
 int ggml_block_bytes(GgmlType t);    // bytes per block
 std::string_view ggml_type_name(GgmlType t);
-const std::vector<GgmlType>& ggml_types();   // every type above
+const std::vector<GgmlType>& all_ggml_types();   // every GgmlType above (model_file.hpp has the GGUF id table)
 
 // The tensor classes llama.cpp's quantizer treats differently (its tensor_category, split where
 // the rules or the tensor's rank differ).
