@@ -366,3 +366,35 @@ TEST_CASE("weight groups for a picker", "[precision]") {
     CHECK(weight_format("iq2_m").group == WeightGroup::gguf_i);
     CHECK(weight_group_name(WeightGroup::gguf_i) == "GGUF I-quants");
 }
+
+TEST_CASE("a checkpoint's quantization_config becomes a scheme", "[precision]") {
+    // gpt-oss config.json: quant_method mxfp4, modules_to_not_convert = attention, router,
+    // embeddings, head (as hf_families.cpp records them).
+    ModelArch a;
+    a.native_dtype = "bfloat16";
+    a.native_format = "mxfp4";
+    a.native_group_size = 32;
+    a.native_unquantized_modules = {"model.layers.*.self_attn", "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"};
+    const auto s = native_weight_scheme(a);
+    REQUIRE(s);
+    CHECK(scheme_class_bits(*s, WeightClass::routed_expert) == 4.25);
+    CHECK(scheme_class_bits(*s, WeightClass::attention) == 16.0);
+    CHECK(scheme_class_bits(*s, WeightClass::router) == 16.0);
+    CHECK(scheme_class_bits(*s, WeightClass::embedding) == 16.0);
+    // GPTQ 4-bit, group 32: 4 + 20/32.
+    ModelArch g;
+    g.native_format = "int4";
+    g.native_group_size = 32;
+    CHECK(scheme_class_bits(*native_weight_scheme(g), WeightClass::mlp) == 4.625);
+    // DeepSeek FP8, weight_block_size [128, 128] = 16384 weights per fp32 scale.
+    ModelArch d;
+    d.native_format = "fp8";
+    d.native_group_size = 16384;
+    CHECK(scheme_class_bits(*native_weight_scheme(d), WeightClass::routed_expert) == 8.0 + 32.0 / 16384);
+    // bitsandbytes NF4 without double quantization: 4.5.
+    ModelArch b;
+    b.native_format = "nf4";
+    b.native_group_size = 64;
+    CHECK(scheme_class_bits(*native_weight_scheme(b), WeightClass::attention) == 4.5);
+    CHECK_FALSE(native_weight_scheme(ModelArch{}));   // not quantized
+}

@@ -217,6 +217,39 @@ double scheme_class_bits(const WeightScheme& s, WeightClass c) {
     return linear_bits_per_weight(*s.format, s.params);
 }
 
+std::optional<WeightScheme> native_weight_scheme(const ModelArch& a) {
+    if (a.native_format.empty()) return std::nullopt;
+    const WeightFormat* f = nullptr;
+    for (const WeightFormat& w : weight_formats())
+        if (w.id == a.native_format && w.family != WeightFamily::gguf) f = &w;
+    if (!f) return std::nullopt;
+    WeightScheme s = weight_scheme(*f);
+    // The unquantized rest keeps the checkpoint dtype: 32 bits for float32 checkpoints, else 16.
+    s.float_bits = a.native_dtype == "float32" ? 32.0 : 16.0;
+    if (a.native_group_size > 0) {
+        switch (f->family) {
+            case WeightFamily::grouped: s.params.group_size = a.native_group_size; break;
+            case WeightFamily::floating:   // FP8 weight_block_size tiles: one fp32 scale per tile
+                s.params.block_rows = a.native_group_size;
+                s.params.block_cols = 1;
+                break;
+            default: break;   // MXFP4 32, NVFP4 16, bitsandbytes 64: fixed by the format
+        }
+    }
+    s.params.double_quant = a.native_double_quant;
+    for (const std::string& m : a.native_unquantized_modules) {
+        auto has = [&](const char* t) { return m.find(t) != std::string::npos; };
+        if (has("self_attn") || has("attn")) s.classes &= ~class_bit(WeightClass::attention);
+        else if (has("router") || (has("mlp.gate") && !has("gate_proj"))) s.classes &= ~class_bit(WeightClass::router);
+        else if (has("shared_expert")) s.classes &= ~class_bit(WeightClass::shared_expert);
+        else if (has("experts")) s.classes &= ~class_bit(WeightClass::routed_expert);
+        else if (has("embed")) s.classes &= ~class_bit(WeightClass::embedding);
+        else if (has("lm_head")) s.classes &= ~class_bit(WeightClass::lm_head);
+        else if (has("mlp")) s.classes &= ~(class_bit(WeightClass::mlp) | class_bit(WeightClass::shared_expert));
+    }
+    return s;
+}
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] GGUF file types
 // A transcription of llama.cpp's llama_tensor_get_type_impl() and tensor_type_fallback()

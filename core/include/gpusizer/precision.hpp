@@ -5,6 +5,7 @@
 // [SECTION] KV cache formats
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -155,6 +156,15 @@ WeightScheme weight_scheme(const WeightFormat& format);
 // Bits per weight of class `c` under the scheme (non-GGUF formats; GGUF goes per tensor through
 // gguf_tensor_type). A class outside `classes` gets float_bits.
 double scheme_class_bits(const WeightScheme& scheme, WeightClass c);
+
+// The scheme a checkpoint's own quantization_config describes (ModelArch::native_format,
+// native_group_size, native_double_quant, native_unquantized_modules, as hf_families.cpp records
+// them); nullopt when the checkpoint is not quantized or names a format not in weight_formats().
+// Module names map to classes by their Hugging Face names: "self_attn" / "attn" -> attention,
+// "router" / "mlp.gate" (the MoE gate) -> router, "shared_expert" -> shared_expert,
+// "embed" -> embedding, "lm_head" -> lm_head, "experts" -> routed_expert, "mlp" -> mlp and
+// shared_expert. gpt-oss: mxfp4 on routed_expert (and dense mlp), 16 bits elsewhere.
+std::optional<WeightScheme> native_weight_scheme(const ModelArch& arch);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] KV cache formats
