@@ -178,3 +178,26 @@ TEST_CASE("engine logs: text that is no log", "[engine_log]") {
     const EngineLog big = read_engine_log("llama_context: CUDA0 compute buffer size = 99999999999999999999999 MiB\n");
     CHECK(big.buffers.empty());
 }
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+TEST_CASE("gpusizer reconcile: what a log says, text and JSON", "[engine_log][cli]") {
+    const std::string log = std::string(GPUSIZER_TEST_DATA) + "/logs/llama_cpp_two_gpus_pr8035.log";
+    const auto text = gpusizer::test::run_cli({"reconcile", log}, false);
+    REQUIRE(text.code == 0);
+    CHECK_THAT(text.out, Catch::Contains("engine: llama.cpp") && Catch::Contains("CUDA0:") && Catch::Contains("per-layer model"));
+    const auto js = gpusizer::test::run_cli({"reconcile", log, "--json"}, false);
+    REQUIRE(js.code == 0);
+    const auto j = nlohmann::json::parse(js.out);
+    CHECK(j["engine"] == "llama.cpp");
+    CHECK(j["n_ctx"] == 8192);
+    CHECK(j["kv_bytes"].get<double>() == Approx(2560.0 * kMiB));
+    CHECK(j["buffers"].size() == 8);  // model on CPU, CUDA0, CUDA1; KV on CUDA_Host, CUDA0, CUDA1; output; compute
+    CHECK(j["estimate"].is_null());
+    // A file that is no log.
+    const auto none = gpusizer::test::run_cli({"reconcile", std::string(GPUSIZER_TEST_DATA) + "/logs/SOURCES.md"}, false);
+    CHECK(none.code == 2);
+    CHECK_THAT(none.err, Catch::Contains("no line"));
+}

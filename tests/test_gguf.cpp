@@ -108,7 +108,7 @@ TEST_CASE("GGUF v3: metadata of every value type, per-layer arrays, tensors and 
     CHECK(q.dims[0] == 256);
     CHECK(q.dims[1] == 256);
     CHECK(q.layer == 0);
-    CHECK(q.cls == TensorClass::attention);
+    CHECK(q.cls == WeightClass::attention);
     // 256 rows x (256 / 256 blocks) x 144 bytes = 36,864.
     CHECK(q.bytes == 36864);
     // Offsets as the writer laid them out (each aligned to 32).
@@ -121,11 +121,11 @@ TEST_CASE("GGUF v3: metadata of every value type, per-layer arrays, tensors and 
     //   dense MLP: layer 0 (ff 512): gate, up 512x144 each + down 256 rows x 2 blocks x 210 = 73728*2 + 107520 = 254,976
     //              layer 1 (ff 768): 768x144 x2 + 256 x 3 x 210 = 221184 + 161280 = 382,464
     //   norms: 5 x 256 x 4 = 5,120;  output: 32 x 210 = 6,720
-    CHECK(m.totals.of(TensorClass::embeddings).bytes == 4608);
-    CHECK(m.totals.of(TensorClass::attention).bytes == 2 * 119040);
-    CHECK(m.totals.of(TensorClass::dense_mlp).bytes == 254976 + 382464);
-    CHECK(m.totals.of(TensorClass::norms).bytes == 5120);
-    CHECK(m.totals.of(TensorClass::output).bytes == 6720);
+    CHECK(m.totals.of(WeightClass::embeddings).bytes == 4608);
+    CHECK(m.totals.of(WeightClass::attention).bytes == 2 * 119040);
+    CHECK(m.totals.of(WeightClass::dense_mlp).bytes == 254976 + 382464);
+    CHECK(m.totals.of(WeightClass::norms).bytes == 5120);
+    CHECK(m.totals.of(WeightClass::output).bytes == 6720);
     CHECK(m.totals.bytes == 4608 + 2 * 119040 + 254976 + 382464 + 5120 + 6720);
     CHECK(m.totals.tensors == 21);
     REQUIRE(m.totals.by_type.size() == 3);
@@ -168,23 +168,23 @@ TEST_CASE("GGUF: a tensor of every ggml type, exact bytes, general.alignment", "
 }
 
 TEST_CASE("GGUF: tensor classes from llama.cpp names", "[gguf]") {
-    CHECK(classify_gguf_tensor("token_embd.weight") == TensorClass::embeddings);
-    CHECK(classify_gguf_tensor("per_layer_token_embd.weight") == TensorClass::embeddings);
-    CHECK(classify_gguf_tensor("output.weight") == TensorClass::output);
-    CHECK(classify_gguf_tensor("output_norm.weight") == TensorClass::norms);
-    CHECK(classify_gguf_tensor("blk.3.attn_kv_a_mqa.weight") == TensorClass::attention);
-    CHECK(classify_gguf_tensor("blk.3.attn_q_norm.weight") == TensorClass::norms);
-    CHECK(classify_gguf_tensor("blk.3.ffn_gate_exps.weight") == TensorClass::routed_experts);
-    CHECK(classify_gguf_tensor("blk.3.ffn_gate_inp.weight") == TensorClass::routed_experts);
-    CHECK(classify_gguf_tensor("blk.3.exp_probs_b.bias") == TensorClass::routed_experts);
-    CHECK(classify_gguf_tensor("blk.3.ffn_down_shexp.weight") == TensorClass::shared_experts);
-    CHECK(classify_gguf_tensor("blk.3.ffn_gate_inp_shexp.weight") == TensorClass::shared_experts);
-    CHECK(classify_gguf_tensor("blk.3.ffn_up.weight") == TensorClass::dense_mlp);
-    CHECK(classify_gguf_tensor("blk.3.ssm_in.weight") == TensorClass::attention);
-    CHECK(classify_gguf_tensor("v.blk.0.attn_q.weight") == TensorClass::vision);
-    CHECK(classify_gguf_tensor("mm.0.weight") == TensorClass::vision);
-    CHECK(classify_gguf_tensor("rope_freqs.weight") == TensorClass::norms);
-    CHECK(classify_gguf_tensor("something.else") == TensorClass::other);
+    CHECK(classify_gguf_tensor("token_embd.weight") == WeightClass::embeddings);
+    CHECK(classify_gguf_tensor("per_layer_token_embd.weight") == WeightClass::embeddings);
+    CHECK(classify_gguf_tensor("output.weight") == WeightClass::output);
+    CHECK(classify_gguf_tensor("output_norm.weight") == WeightClass::norms);
+    CHECK(classify_gguf_tensor("blk.3.attn_kv_a_mqa.weight") == WeightClass::attention);
+    CHECK(classify_gguf_tensor("blk.3.attn_q_norm.weight") == WeightClass::norms);
+    CHECK(classify_gguf_tensor("blk.3.ffn_gate_exps.weight") == WeightClass::routed_experts);
+    CHECK(classify_gguf_tensor("blk.3.ffn_gate_inp.weight") == WeightClass::routed_experts);
+    CHECK(classify_gguf_tensor("blk.3.exp_probs_b.bias") == WeightClass::routed_experts);
+    CHECK(classify_gguf_tensor("blk.3.ffn_down_shexp.weight") == WeightClass::shared_experts);
+    CHECK(classify_gguf_tensor("blk.3.ffn_gate_inp_shexp.weight") == WeightClass::shared_experts);
+    CHECK(classify_gguf_tensor("blk.3.ffn_up.weight") == WeightClass::dense_mlp);
+    CHECK(classify_gguf_tensor("blk.3.ssm_in.weight") == WeightClass::attention);
+    CHECK(classify_gguf_tensor("v.blk.0.attn_q.weight") == WeightClass::vision);
+    CHECK(classify_gguf_tensor("mm.0.weight") == WeightClass::vision);
+    CHECK(classify_gguf_tensor("rope_freqs.weight") == WeightClass::norms);
+    CHECK(classify_gguf_tensor("something.else") == WeightClass::other);
     CHECK(gguf_tensor_layer("blk.61.ffn_up_exps.weight") == 61);
     CHECK(gguf_tensor_layer("token_embd.weight") == -1);
     CHECK(gguf_tensor_layer("blk.x.attn_q.weight") == -1);
@@ -216,9 +216,9 @@ TEST_CASE("GGUF: a MoE model's per-layer arrays and expert keys", "[gguf]") {
     CHECK(m.arch.sliding_window_period == 6);
     CHECK(m.arch.ssm_state_size == 128);
     // MXFP4 experts: 256 x 8 rows x 8 blocks x 17 B = 278,528; router 256 x 8 x 4 = 8,192.
-    CHECK(m.totals.of(TensorClass::routed_experts).bytes == 278528 + 8192);
+    CHECK(m.totals.of(WeightClass::routed_experts).bytes == 278528 + 8192);
     // Shared expert Q8_0: 256 rows x 8 blocks x 34 B = 69,632.
-    CHECK(m.totals.of(TensorClass::shared_experts).bytes == 69632);
+    CHECK(m.totals.of(WeightClass::shared_experts).bytes == 69632);
 }
 
 TEST_CASE("GGUF split files: any part names them all; every part's header is read", "[gguf]") {
@@ -433,4 +433,58 @@ TEST_CASE("GGUF: long strings and long arrays are counted, not kept", "[gguf]") 
     const GgufValue* c = h.find("tokenizer.chat_template");
     CHECK(c->skipped);
     CHECK(c->s.empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// `gpusizer inspect` on files in a temp folder.
+// ---------------------------------------------------------------------------------------------
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+TEST_CASE("gpusizer inspect: a GGUF file, any part of a split, --json", "[gguf][cli]") {
+    TempDir dir("inspect-gguf");
+    write_file(dir.file("tiny.gguf"), llama_like_gguf(3).bytes());
+    const auto text = gpusizer::test::run_cli({"inspect", dir.file("tiny.gguf")}, false);
+    REQUIRE(text.code == 0);
+    CHECK_THAT(text.out, Catch::Contains("architecture: llama") && Catch::Contains("file type Q4_K_M") &&
+                             Catch::Contains("layers: 2") && Catch::Contains("dense_mlp") &&
+                             Catch::Contains("llama.feed_forward_length = [2 x u32] 512,768"));
+
+    const auto js = gpusizer::test::run_cli({"inspect", dir.file("tiny.gguf"), "--json"}, false);
+    REQUIRE(js.code == 0);
+    const auto j = nlohmann::json::parse(js.out);
+    CHECK(j["format"] == "gguf");
+    CHECK(j["version"] == 3);
+    CHECK(j["hyperparameters"]["feed_forward_length"] == nlohmann::json({512, 768}));
+    CHECK(j["hyperparameters"]["head_count_kv"] == 2);
+    CHECK(j["totals"]["by_class"]["attention"]["bytes"] == 2 * 119040);  // derivation in the v3 test above
+    CHECK(j["tensor_list"].size() == 21);
+    CHECK(j["tensor_list"][2]["name"] == "blk.0.attn_q.weight");
+    CHECK(j["metadata"]["llama.rope.freq_base"] == 500000.0);
+
+    // Split: the second part names the whole model.
+    for (int k = 1; k <= 2; ++k) {
+        GgufWriter w;
+        w.kv_u16("split.no", static_cast<std::uint16_t>(k - 1));
+        w.kv_u16("split.count", 2);
+        if (k == 1) w.kv_str("general.architecture", "llama");
+        w.tensor("blk." + std::to_string(k - 1) + ".ffn_up.weight", {256, 256}, "Q8_0");
+        write_file(dir.file("m-0000" + std::to_string(k) + "-of-00002.gguf"), w.bytes());
+    }
+    const auto split = gpusizer::test::run_cli({"inspect", dir.file("m-00002-of-00002.gguf"), "--json"}, false);
+    REQUIRE(split.code == 0);
+    const auto s = nlohmann::json::parse(split.out);
+    CHECK(s["files"].size() == 2);
+    // 2 tensors x 256 rows x 8 blocks x 34 B = 139,264.
+    CHECK(s["totals"]["bytes"] == 139264);
+
+    // A folder with one GGUF file; a bad file; a missing path; a bad flag.
+    CHECK(gpusizer::test::run_cli({"inspect", dir.file("tiny.gguf"), "--bogus"}, false).code == 2);
+    CHECK(gpusizer::test::run_cli({"inspect", dir.file("nothing.gguf")}, false).code == 2);
+    write_file(dir.file("bad.gguf"), Bytes{'G', 'G', 'U', 'F', 9, 0, 0, 0});
+    const auto bad = gpusizer::test::run_cli({"inspect", dir.file("bad.gguf")}, false);
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("bad.gguf: version"));
 }

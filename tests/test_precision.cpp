@@ -206,13 +206,13 @@ TEST_CASE("MXFP4, NVFP4 and bitsandbytes FP4: bits per weight", "[precision]") {
 
 TEST_CASE("a scheme quantizes some classes only (gpt-oss: MXFP4 on the experts)", "[precision]") {
     WeightScheme s = weight_scheme(weight_format("mxfp4"));
-    CHECK(scheme_class_bits(s, WeightClass::attention) == 4.25);   // default: every linear layer
-    CHECK(scheme_class_bits(s, WeightClass::embedding) == 16.0);
-    s.classes = class_bit(WeightClass::routed_expert);              // modules_to_not_convert: attention, router, embeddings, head
-    CHECK(scheme_class_bits(s, WeightClass::routed_expert) == 4.25);
-    CHECK(scheme_class_bits(s, WeightClass::attention) == 16.0);
-    CHECK(scheme_class_bits(s, WeightClass::router) == 16.0);
-    CHECK(scheme_class_bits(weight_scheme(weight_format("fp32")), WeightClass::attention) == 32.0);
+    CHECK(scheme_class_bits(s, SchemeClass::attention) == 4.25);   // default: every linear layer
+    CHECK(scheme_class_bits(s, SchemeClass::embedding) == 16.0);
+    s.classes = class_bit(SchemeClass::routed_expert);              // modules_to_not_convert: attention, router, embeddings, head
+    CHECK(scheme_class_bits(s, SchemeClass::routed_expert) == 4.25);
+    CHECK(scheme_class_bits(s, SchemeClass::attention) == 16.0);
+    CHECK(scheme_class_bits(s, SchemeClass::router) == 16.0);
+    CHECK(scheme_class_bits(weight_scheme(weight_format("fp32")), SchemeClass::attention) == 32.0);
 }
 
 TEST_CASE("MXFP4_MOE: experts in MXFP4, every other tensor Q8_0", "[precision][gguf]") {
@@ -377,24 +377,24 @@ TEST_CASE("a checkpoint's quantization_config becomes a scheme", "[precision]") 
     a.native_unquantized_modules = {"model.layers.*.self_attn", "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"};
     const auto s = native_weight_scheme(a);
     REQUIRE(s);
-    CHECK(scheme_class_bits(*s, WeightClass::routed_expert) == 4.25);
-    CHECK(scheme_class_bits(*s, WeightClass::attention) == 16.0);
-    CHECK(scheme_class_bits(*s, WeightClass::router) == 16.0);
-    CHECK(scheme_class_bits(*s, WeightClass::embedding) == 16.0);
+    CHECK(scheme_class_bits(*s, SchemeClass::routed_expert) == 4.25);
+    CHECK(scheme_class_bits(*s, SchemeClass::attention) == 16.0);
+    CHECK(scheme_class_bits(*s, SchemeClass::router) == 16.0);
+    CHECK(scheme_class_bits(*s, SchemeClass::embedding) == 16.0);
     // GPTQ 4-bit, group 32: 4 + 20/32.
     ModelArch g;
     g.native_format = "int4";
     g.native_group_size = 32;
-    CHECK(scheme_class_bits(*native_weight_scheme(g), WeightClass::mlp) == 4.625);
+    CHECK(scheme_class_bits(*native_weight_scheme(g), SchemeClass::mlp) == 4.625);
     // DeepSeek FP8, weight_block_size [128, 128] = 16384 weights per fp32 scale.
     ModelArch d;
     d.native_format = "fp8";
     d.native_group_size = 16384;
-    CHECK(scheme_class_bits(*native_weight_scheme(d), WeightClass::routed_expert) == 8.0 + 32.0 / 16384);
+    CHECK(scheme_class_bits(*native_weight_scheme(d), SchemeClass::routed_expert) == 8.0 + 32.0 / 16384);
     // bitsandbytes NF4 without double quantization: 4.5.
     ModelArch b;
     b.native_format = "nf4";
     b.native_group_size = 64;
-    CHECK(scheme_class_bits(*native_weight_scheme(b), WeightClass::attention) == 4.5);
+    CHECK(scheme_class_bits(*native_weight_scheme(b), SchemeClass::attention) == 4.5);
     CHECK_FALSE(native_weight_scheme(ModelArch{}));   // not quantized
 }

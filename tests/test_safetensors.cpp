@@ -81,15 +81,15 @@ TEST_CASE("safetensors: GPTQ / AWQ packed int32 and MXFP4 uint8 tensors, Hugging
     const SafetensorsModel m = safetensors_model_from_headers({read_bytes(w.bytes())});
     // Attention: qweight 512x1024x4 = 2,097,152; qzeros 32x128x4 = 16,384; scales 32x1024x2 = 65,536;
     // g_idx 4096x4 = 16,384. Together 2,195,456 bytes for 4096 x 1024 weights: 4.19 bits each.
-    CHECK(m.totals.of(TensorClass::attention).bytes == 2097152 + 16384 + 65536 + 16384);
+    CHECK(m.totals.of(WeightClass::attention).bytes == 2097152 + 16384 + 65536 + 16384);
     // Routed experts: blocks 4x256x8x16 = 131,072; scales 4x256x8 = 8,192; router 4x256x2 = 2,048.
-    CHECK(m.totals.of(TensorClass::routed_experts).bytes == 131072 + 8192 + 2048);
-    CHECK(m.totals.of(TensorClass::shared_experts).bytes == 256 * 128 * 2);
-    CHECK(m.totals.of(TensorClass::dense_mlp).bytes == 256 * 128 + 2);
-    CHECK(m.totals.of(TensorClass::embeddings).bytes == 100 * 256 * 2);
-    CHECK(m.totals.of(TensorClass::output).bytes == 100 * 256 * 2);
-    CHECK(m.totals.of(TensorClass::norms).bytes == 256 * 4);
-    CHECK(m.totals.of(TensorClass::vision).bytes == 768 * 256 * 2);
+    CHECK(m.totals.of(WeightClass::routed_experts).bytes == 131072 + 8192 + 2048);
+    CHECK(m.totals.of(WeightClass::shared_experts).bytes == 256 * 128 * 2);
+    CHECK(m.totals.of(WeightClass::dense_mlp).bytes == 256 * 128 + 2);
+    CHECK(m.totals.of(WeightClass::embeddings).bytes == 100 * 256 * 2);
+    CHECK(m.totals.of(WeightClass::output).bytes == 100 * 256 * 2);
+    CHECK(m.totals.of(WeightClass::norms).bytes == 256 * 4);
+    CHECK(m.totals.of(WeightClass::vision).bytes == 768 * 256 * 2);
     CHECK(m.tensors.front().layer == 0);
     // By dtype: I32 = qweight + qzeros + g_idx.
     for (const auto& t : m.totals.by_type)
@@ -197,20 +197,63 @@ TEST_CASE("safetensors hostile input: every check gives an Error naming file and
 }
 
 TEST_CASE("safetensors: Hugging Face tensor classes and layers", "[safetensors]") {
-    CHECK(classify_hf_tensor("model.layers.3.self_attn.k_proj.weight") == TensorClass::attention);
-    CHECK(classify_hf_tensor("model.layers.3.input_layernorm.weight") == TensorClass::norms);
-    CHECK(classify_hf_tensor("model.layers.3.mlp.experts.7.up_proj.weight") == TensorClass::routed_experts);
-    CHECK(classify_hf_tensor("model.layers.3.mlp.gate.weight") == TensorClass::routed_experts);
-    CHECK(classify_hf_tensor("model.layers.3.mlp.gate.e_score_correction_bias") == TensorClass::routed_experts);
-    CHECK(classify_hf_tensor("model.layers.3.mlp.shared_experts.up_proj.weight") == TensorClass::shared_experts);
-    CHECK(classify_hf_tensor("model.layers.3.mlp.shared_expert_gate.weight") == TensorClass::shared_experts);
-    CHECK(classify_hf_tensor("model.layers.3.mlp.gate_proj.weight") == TensorClass::dense_mlp);
-    CHECK(classify_hf_tensor("model.layers.3.mixer.in_proj.weight") == TensorClass::attention);
-    CHECK(classify_hf_tensor("transformer.wte.weight") == TensorClass::embeddings);
-    CHECK(classify_hf_tensor("lm_head.weight") == TensorClass::output);
-    CHECK(classify_hf_tensor("vision_tower.blocks.0.attn.qkv.weight") == TensorClass::vision);
-    CHECK(classify_hf_tensor("model.multi_modal_projector.linear_1.weight") == TensorClass::vision);
+    CHECK(classify_hf_tensor("model.layers.3.self_attn.k_proj.weight") == WeightClass::attention);
+    CHECK(classify_hf_tensor("model.layers.3.input_layernorm.weight") == WeightClass::norms);
+    CHECK(classify_hf_tensor("model.layers.3.mlp.experts.7.up_proj.weight") == WeightClass::routed_experts);
+    CHECK(classify_hf_tensor("model.layers.3.mlp.gate.weight") == WeightClass::routed_experts);
+    CHECK(classify_hf_tensor("model.layers.3.mlp.gate.e_score_correction_bias") == WeightClass::routed_experts);
+    CHECK(classify_hf_tensor("model.layers.3.mlp.shared_experts.up_proj.weight") == WeightClass::shared_experts);
+    CHECK(classify_hf_tensor("model.layers.3.mlp.shared_expert_gate.weight") == WeightClass::shared_experts);
+    CHECK(classify_hf_tensor("model.layers.3.mlp.gate_proj.weight") == WeightClass::dense_mlp);
+    CHECK(classify_hf_tensor("model.layers.3.mixer.in_proj.weight") == WeightClass::attention);
+    CHECK(classify_hf_tensor("transformer.wte.weight") == WeightClass::embeddings);
+    CHECK(classify_hf_tensor("lm_head.weight") == WeightClass::output);
+    CHECK(classify_hf_tensor("vision_tower.blocks.0.attn.qkv.weight") == WeightClass::vision);
+    CHECK(classify_hf_tensor("model.multi_modal_projector.linear_1.weight") == WeightClass::vision);
     CHECK(hf_tensor_layer("model.layers.12.mlp.up_proj.weight") == 12);
     CHECK(hf_tensor_layer("transformer.h.5.attn.c_attn.weight") == 5);
     CHECK(hf_tensor_layer("lm_head.weight") == -1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// `gpusizer inspect` on a model folder: config.json + sharded safetensors.
+// ---------------------------------------------------------------------------------------------
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+TEST_CASE("gpusizer inspect: a Hugging Face model folder and a single .safetensors file", "[safetensors][cli]") {
+    TempDir dir("inspect-st");
+    SafetensorsWriter a, b;
+    a.tensor("model.embed_tokens.weight", "BF16", {64, 32});
+    a.tensor("model.layers.0.self_attn.q_proj.weight", "BF16", {32, 32});
+    b.tensor("model.layers.0.mlp.up_proj.weight", "F8_E4M3", {64, 32});
+    b.tensor("lm_head.weight", "BF16", {64, 32});
+    write_file(dir.file("model-00001-of-00002.safetensors"), a.bytes());
+    write_file(dir.file("model-00002-of-00002.safetensors"), b.bytes());
+    write_text(dir.file("model.safetensors.index.json"), R"({"metadata": {"total_size": 12288}, "weight_map": {
+        "model.embed_tokens.weight": "model-00001-of-00002.safetensors",
+        "model.layers.0.self_attn.q_proj.weight": "model-00001-of-00002.safetensors",
+        "model.layers.0.mlp.up_proj.weight": "model-00002-of-00002.safetensors",
+        "lm_head.weight": "model-00002-of-00002.safetensors"}})");
+    write_text(dir.file("config.json"), R"({"model_type": "llama", "num_hidden_layers": 1, "hidden_size": 32,
+        "intermediate_size": 64, "num_attention_heads": 4, "num_key_value_heads": 4, "vocab_size": 64})");
+    const auto r = gpusizer::test::run_cli({"inspect", dir.path().string(), "--json"}, false);
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["format"] == "safetensors");
+    CHECK(j["files"].size() == 2);
+    // BF16 64x32 x2 = 8,192 + BF16 32x32 = 2,048 + F8 64x32 = 2,048: 12,288 (= the index's total_size).
+    CHECK(j["totals"]["bytes"] == 12288);
+    CHECK(j["index_total_size"] == 12288);
+    CHECK(j["totals"]["by_class"]["dense_mlp"]["bytes"] == 2048);
+    CHECK(j["config"]["model_type"] == "llama");
+    CHECK(j["config"]["layers"] == 1);
+    const auto text = gpusizer::test::run_cli({"inspect", dir.file("model-00002-of-00002.safetensors")}, false);
+    REQUIRE(text.code == 0);
+    CHECK_THAT(text.out, Catch::Contains("F8_E4M3") && Catch::Contains("1 file"));
+    // A folder with nothing to read.
+    TempDir empty("inspect-empty");
+    CHECK(gpusizer::test::run_cli({"inspect", empty.path().string()}, false).code == 2);
 }

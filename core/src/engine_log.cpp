@@ -164,9 +164,9 @@ struct Reader {
 
     // "print_info: n_layer = 32" (also llm_load_print_meta:, llama_context:, llama_new_context_with_model:,
     // llama_init_from_model:).
-    void llama_key_value(std::string_view rest) {
+    bool llama_key_value(std::string_view rest) {
         const std::size_t eq = rest.find('=');
-        if (eq == std::string_view::npos) return;
+        if (eq == std::string_view::npos) return false;
         const std::string_view key = trim(rest.substr(0, eq));
         const std::string_view value = trim(rest.substr(eq + 1));
         std::size_t i = 0;
@@ -176,6 +176,11 @@ struct Reader {
             // Per-layer arrays ("[32, 32, ...]") and garbage: not a single number.
             return v && (k == value.size() || is_space(value[k])) ? *v : 0;
         };
+        static const std::string_view kKnown[] = {"arch", "general.name", "model type", "model ftype", "file type",
+                                                  "model params", "model size", "n_layer", "n_embd", "n_head", "n_head_kv",
+                                                  "n_ctx_train", "n_expert", "n_expert_used", "n_ctx", "n_ctx_per_seq",
+                                                  "n_ctx_seq", "n_seq_max", "n_batch", "n_ubatch"};
+        if (std::find(std::begin(kKnown), std::end(kKnown), key) == std::end(kKnown)) return false;
         if (key == "arch") first(log.architecture, std::string(value));
         else if (key == "general.name") first(log.model_name, std::string(value));
         else if (key == "model type") first(log.model_type, std::string(value));
@@ -203,6 +208,7 @@ struct Reader {
         else if (key == "n_seq_max") first(log.n_seq_max, int_value());
         else if (key == "n_batch") first(log.n_batch, int_value());
         else if (key == "n_ubatch") first(log.n_ubatch, int_value());
+        return true;
     }
 
     // "... CUDA0 model buffer size = 12633.25 MiB", "llm_load_tensors: CUDA0 buffer size = ...",
@@ -276,9 +282,8 @@ struct Reader {
                                    "llama_init_from_model:"}) {
             std::size_t p = after(line, m);
             if (p != std::string_view::npos) {
-                set_engine("llama.cpp");
-                if (llama_buffer(line) || llama_kv_size(line)) return;
-                llama_key_value(line.substr(p));
+                // The engine is named by lines that give a figure, not by a mention of a prefix.
+                if (llama_buffer(line) || llama_kv_size(line) || llama_key_value(line.substr(p))) set_engine("llama.cpp");
                 return;
             }
         }
@@ -291,8 +296,7 @@ struct Reader {
         }
         if (line.find("llama_kv_cache") != std::string_view::npos || line.find("load_tensors:") != std::string_view::npos ||
             line.find("llama_memory_recurrent") != std::string_view::npos || line.find("llama_model_loader") != std::string_view::npos) {
-            set_engine("llama.cpp");
-            if (!llama_buffer(line)) llama_kv_size(line);
+            if (llama_buffer(line) || llama_kv_size(line)) set_engine("llama.cpp");
         }
     }
 

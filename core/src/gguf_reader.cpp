@@ -621,6 +621,7 @@ GgufModel gguf_model_from_headers(std::vector<GgufHeader> parts) {
     for (std::uint32_t k = 0; k < parts.size(); ++k) {
         GgufHeader& h = parts[k];
         m.files.push_back(h.file);
+        m.data_offsets.push_back(h.data_offset);
         m.header_bytes = checked_add(m.header_bytes, h.header_bytes, h.file);
         for (auto& t : h.tensors) {
             t.part = k;

@@ -110,6 +110,7 @@ const std::set<std::string>& irrelevant_everywhere() {
         "spatial_merge_size", "vision_feature_layer", "vision_feature_select_strategy", "projector_hidden_act",
         "multimodal_projector_bias", "text_config", "vision_config", "audio_config", "thinker_config",
         "use_qk_norm", "qk_layernorm", "tie_word_embedding", "use_bidirectional_attention", "num_parameters",
+        "_attn_implementation_autoset", "for_llm_compressor", "transformers.js_config", "unsloth_version",
     };
     return kKeys;
 }
@@ -150,7 +151,13 @@ public:
         return first;
     }
 
-    long long integer(const char* k, long long fallback) { return as_integer(find(k), k, fallback); }
+    // Sizes, counts and indices: whole numbers up to 2^24 (16,777,216, above any width or head
+    // count in use), so that products of two of them stay exact in 64 bits; vocabularies and
+    // context lengths up to 2^31 - 1.
+    static constexpr long long kMaxDim = 1LL << 24;
+    static constexpr long long kMaxLarge = 2147483647LL;
+
+    long long integer(const char* k, long long fallback, long long max = kMaxDim) { return as_integer(find(k), k, fallback, max); }
     long long integer(F f, long long fallback, bool required = false) {
         const char* which = nullptr;
         const json* v = find(f, &which);
@@ -159,7 +166,7 @@ public:
             for (const char* n : spellings(f)) list += (list.empty() ? "" : " or ") + std::string(n);
             throw Error(prefix_.substr(0, prefix_.size() - 1), "missing " + list);
         }
-        return as_integer(v, which, fallback);
+        return as_integer(v, which, fallback, f == F::vocab || f == F::max_pos ? kMaxLarge : kMaxDim);
     }
     bool boolean(const char* k, bool fallback) {
         const json* v = find(k);
@@ -178,7 +185,7 @@ public:
         const json* v = find(k);
         if (!v) return out;
         if (!v->is_array()) throw Error(key(k), "must be a list of integers, got " + v->dump());
-        for (const json& e : *v) out.push_back(as_integer(&e, k, 0));
+        for (const json& e : *v) out.push_back(as_integer(&e, k, 0, kMaxDim));
         return out;
     }
     std::vector<std::string> strings(const char* k) {
@@ -194,6 +201,28 @@ public:
     }
     void mark(const char* k) { used_.insert(k); }
 
+    // HunYuan writes some MoE fields as one value per layer (moe_intermediate_size, moe_topk,
+    // num_shared_expert): the list, checked to have n entries, or empty for a single value.
+    std::vector<long long> per_layer(F f, int n) {
+        const char* which = nullptr;
+        const json* v = find(f, &which);
+        if (!v || !v->is_array()) return {};
+        std::vector<long long> out = integers(which);
+        if (int(out.size()) != n)
+            throw Error(key(which), "has " + std::to_string(out.size()) + " entries for " + std::to_string(n) + " layers");
+        return out;
+    }
+    // A field that may be such a list: its single value, or the list's first entry.
+    long long single_or_first(F f, long long fallback) {
+        const char* which = nullptr;
+        const json* v = find(f, &which);
+        if (v && v->is_array()) {
+            const std::vector<long long> l = integers(which);
+            return l.empty() ? fallback : l.front();
+        }
+        return integer(f, fallback);
+    }
+
     // Keys neither read nor known not to change memory.
     std::vector<std::string> unread(const std::set<std::string>& also_irrelevant) const {
         std::vector<std::string> out;
@@ -206,12 +235,13 @@ public:
     }
 
 private:
-    long long as_integer(const json* v, const char* k, long long fallback) const {
+    long long as_integer(const json* v, const char* k, long long fallback, long long max) const {
         if (!v) return fallback;
         if (!v->is_number()) throw Error(key(k), "must be a number, got " + v->dump());
         const double d = v->get<double>();
-        if (!std::isfinite(d) || d < 0 || d != std::floor(d) || d > 1e15)
+        if (!std::isfinite(d) || d < 0 || d != std::floor(d))
             throw Error(key(k), "must be a non-negative integer, got " + v->dump());
+        if (d > double(max)) throw Error(key(k), "must be at most " + std::to_string(max) + ", got " + v->dump());
         return (long long)d;
     }
 
@@ -254,7 +284,7 @@ enum class Moe : std::uint8_t {
     nemotron,      // the "moe" blocks of the pattern
     gemma4,        // enable_moe_block: experts beside the dense MLP in every layer
     granite,       // experts (num_local_experts > 0) beside a shared MLP in every layer
-    hunyuan,       // every layer when num_experts > 1, a shared MLP when use_mixed_mlp_moe
+    hunyuan,       // every layer when num_experts > 1, with a shared MLP beside the experts
 };
 
 enum class Mixer : std::uint8_t { none, mamba1, mamba2, gated_deltanet };
@@ -389,7 +419,7 @@ const std::vector<FamilyRow>& rows() {
         {"ernie4_5_moe", "", "", Attn::full, 0, 0, Moe::ernie, Mixer::none, kTie | kMlpBias | kRouterBias, "",
          "ernie4_5_moe/configuration_ernie4_5_moe.py, modeling_ernie4_5_moe.py (moe_layer_start/end/interval)"},
         {"hunyuan_v1_moe", "", "", Attn::full, 0, 0, Moe::hunyuan, Mixer::none, kQkNorm,
-         "use_cla cla_share_factor", "hunyuan_v1_moe/configuration_hunyuan_v1_moe.py"},
+         "use_cla cla_share_factor", "hunyuan_v1_moe/configuration_hunyuan_v1_moe.py, modeling_hunyuan_v1_moe.py (shared_mlp)"},
         {"hunyuan_v1_dense", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kQkNorm, "use_cla cla_share_factor",
          "hunyuan_v1_dense/configuration_hunyuan_v1_dense.py"},
         {"exaone4", "", "", Attn::exaone4, 4, 4096, Moe::none, Mixer::none, kQkNorm, "",
@@ -422,6 +452,7 @@ const std::vector<ClassDefault>& class_defaults() {
         {"llama4_text", "num_experts_per_tok", 1}, {"minimax_m2", "num_experts_per_tok", 8},
         {"deepseek_v3", "num_experts_per_tok", 8}, {"deepseek_v32", "num_experts_per_tok", 8},
         {"glm_moe_dsa", "num_experts_per_tok", 8}, {"glm4_moe", "num_experts_per_tok", 8},
+        {"hunyuan_v1_moe", "num_experts_per_tok", 1},   // HunYuanMoEV1Config moe_topk default 1
         // first_k_dense_replace: DeepseekV3Config / DeepseekV32Config / GlmMoeDsaConfig 3, Glm4MoeConfig 1.
         {"deepseek_v3", "first_k_dense_replace", 3}, {"deepseek_v32", "first_k_dense_replace", 3},
         {"glm_moe_dsa", "first_k_dense_replace", 3}, {"glm4_moe", "first_k_dense_replace", 1},
@@ -434,6 +465,15 @@ const std::vector<ClassDefault>& class_defaults() {
         {"deepseek_v3", "qk_nope_head_dim", 128}, {"deepseek_v32", "qk_nope_head_dim", 128},
         {"glm_moe_dsa", "qk_nope_head_dim", 192}, {"glm_moe_dsa", "v_head_dim", 256},
         {"deepseek_v32", "index_n_heads", 64}, {"glm_moe_dsa", "index_n_heads", 32},
+        // vocab_size of the classes read for this table (their `vocab_size` field).
+        {"qwen2", "vocab_size", 151936}, {"qwen3_moe", "vocab_size", 151936}, {"qwen3_next", "vocab_size", 151936},
+        {"qwen3_5", "vocab_size", 248320}, {"qwen3_5_text", "vocab_size", 248320}, {"gpt_oss", "vocab_size", 201088},
+        {"llama4", "vocab_size", 202048}, {"llama4_text", "vocab_size", 202048}, {"gemma3_text", "vocab_size", 262208},
+        {"gemma3", "vocab_size", 262208}, {"gemma4", "vocab_size", 262144}, {"gemma4_text", "vocab_size", 262144},
+        {"granitemoehybrid", "vocab_size", 32000}, {"nemotron_h", "vocab_size", 131072}, {"falcon_h1", "vocab_size", 128000},
+        {"jamba", "vocab_size", 65536}, {"smollm3", "vocab_size", 128256}, {"olmo3", "vocab_size", 50304},
+        {"exaone4", "vocab_size", 102400}, {"ernie4_5_moe", "vocab_size", 103424}, {"hunyuan_v1_moe", "vocab_size", 290943},
+        {"deepseek_v32", "vocab_size", 129280}, {"glm_moe_dsa", "vocab_size", 154880}, {"glm4_moe", "vocab_size", 151552},
     };
     return kDefaults;
 }
@@ -744,8 +784,8 @@ void moe_plan(const FamilyRow& row, Reader& f, std::vector<Plan>& plan, long lon
         case Moe::llama4: {
             // Llama4TextConfig: moe_layers, else list(range(step - 1, n, step)).
             std::vector<long long> moe = f.integers("moe_layers");
+            const long long step = f.integer("interleave_moe_layer_step", 1);   // read either way: moe_layers overrides it
             if (!f.has("moe_layers")) {
-                const long long step = f.integer("interleave_moe_layer_step", 1);
                 if (step <= 0) throw Error(f.key("interleave_moe_layer_step"), "must be at least 1");
                 for (long long i = step - 1; i < n; i += step) moe.push_back(i);
             }
@@ -792,6 +832,11 @@ int state_bytes_of(const std::string& dtype, const std::string& key) {
     throw Error(key, "'" + dtype + "' is not one of float32, bfloat16, float16");
 }
 
+int checked_int(long long v, const std::string& key) {
+    if (v > 2147483647LL) throw Error(key, "gives a width of " + std::to_string(v) + ", more than 2^31 - 1");
+    return int(v);
+}
+
 RecurrentSpec read_mixer(const FamilyRow& row, Reader& f, int hidden) {
     RecurrentSpec r;
     switch (row.mixer) {
@@ -800,7 +845,7 @@ RecurrentSpec read_mixer(const FamilyRow& row, Reader& f, int hidden) {
         case Mixer::mamba1: {
             // JambaConfig: d_inner = mamba_expand * hidden; mamba_dt_rank "auto" = ceil(hidden / 16).
             r.kind = RecurrentKind::mamba;
-            r.d_inner = int(f.integer("mamba_expand", 2) * hidden);
+            r.d_inner = checked_int(f.integer("mamba_expand", 2) * hidden, f.key("mamba_expand"));
             r.d_state = int(f.integer("mamba_d_state", 16));
             r.d_conv = int(f.integer("mamba_d_conv", 4));
             const json* dt = f.find("mamba_dt_rank");
@@ -823,20 +868,20 @@ RecurrentSpec read_mixer(const FamilyRow& row, Reader& f, int hidden) {
                 r.proj_bias = f.boolean("mamba_proj_bias", false);
                 f.mark("expand");
                 f.mark("mamba_expand");
-                r.d_inner = r.n_heads * r.head_dim;
+                r.d_inner = checked_int(1LL * r.n_heads * r.head_dim, f.key("mamba_num_heads"));
                 // mamba_ssm_cache_dtype defaults to "float32" in NemotronHConfig.
                 r.state_bytes = state_bytes_of(f.text("mamba_ssm_cache_dtype", "float32"), f.key("mamba_ssm_cache_dtype"));
             } else {
                 // GraniteMoeHybridConfig / FalconH1Config: d_inner = mamba_expand * hidden
                 // (Falcon-H1: mamba_d_ssm when set); mamba_d_head "auto" = d_inner / mamba_n_heads.
                 const long long expand = f.integer("mamba_expand", 2);
-                long long d_inner = expand * hidden;
+                long long d_inner = checked_int(expand * hidden, f.key("mamba_expand"));
                 if (row.attn == Attn::falcon_h1 && f.has("mamba_d_ssm")) d_inner = f.integer("mamba_d_ssm", d_inner);
                 r.n_heads = int(f.integer("mamba_n_heads", 128));
                 if (r.n_heads <= 0) throw Error(f.key("mamba_n_heads"), "must be at least 1");
                 const json* dh = f.find("mamba_d_head");
                 r.head_dim = dh && dh->is_number() ? int(f.integer("mamba_d_head", 0)) : int(d_inner / r.n_heads);
-                r.d_inner = r.n_heads * r.head_dim;
+                r.d_inner = checked_int(1LL * r.n_heads * r.head_dim, f.key("mamba_n_heads"));
                 r.d_state = int(f.integer("mamba_d_state", 256));
                 r.n_groups = int(f.integer("mamba_n_groups", 1));
                 r.d_conv = int(f.integer("mamba_d_conv", 4));
@@ -855,7 +900,7 @@ RecurrentSpec read_mixer(const FamilyRow& row, Reader& f, int hidden) {
             r.n_heads = int(f.integer("linear_num_value_heads", 32));
             r.head_dim = int(f.integer("linear_value_head_dim", 128));
             r.d_conv = int(f.integer("linear_conv_kernel_dim", 4));
-            r.d_inner = r.n_heads * r.head_dim;
+            r.d_inner = checked_int(1LL * r.n_heads * r.head_dim, f.key("linear_num_value_heads"));
             r.conv_bias = false;   // Qwen3NextGatedDeltaNet: nn.Conv1d(..., bias=False)
             if (f.has("mamba_ssm_cache_dtype"))
                 r.state_bytes = state_bytes_of(f.text("mamba_ssm_cache_dtype", ""), f.key("mamba_ssm_cache_dtype"));
@@ -866,7 +911,6 @@ RecurrentSpec read_mixer(const FamilyRow& row, Reader& f, int hidden) {
 
 // The scalar knobs that best mirror the stack, for code still reading scalars.
 void mirror_scalars(ModelArch& a, const std::vector<LayerSpec>& layers) {
-    const int n = int(layers.size());
     // Attention: the first full (else any) attention layer's heads.
     const LayerSpec* rep = nullptr;
     for (const LayerSpec& l : layers)
@@ -886,31 +930,11 @@ void mirror_scalars(ModelArch& a, const std::vector<LayerSpec>& layers) {
         a.head_dim = rep->attn.head_dim;
         a.v_head_dim = rep->attn.v_head_dim;
     }
-    // Sliding window: layer_is_sliding(i) == ((i+1) % p != 0), or every layer (p = 0).
-    int n_sliding = 0, window = 0;
+    // Sliding window: the first sliding or chunked layer's (the stack says which layers).
+    int window = 0;
     for (const LayerSpec& l : layers)
-        if (l.attn.kind == AttnKind::sliding || l.attn.kind == AttnKind::chunked) {
-            ++n_sliding;
-            window = window ? window : l.attn.window;
-        }
-    a.sliding_window = n_sliding ? window : 0;
-    a.sliding_period = 0;
-    if (n_sliding && n_sliding < n) {
-        int best = 2, best_err = n + 1;
-        for (int p = 2; p <= std::max(2, n); ++p) {
-            int err = 0;
-            for (int i = 0; i < n; ++i) {
-                const bool s = layers[std::size_t(i)].attn.kind == AttnKind::sliding || layers[std::size_t(i)].attn.kind == AttnKind::chunked;
-                err += s != ((i + 1) % p != 0);
-            }
-            if (err < best_err) {
-                best_err = err;
-                best = p;
-            }
-            if (!err) break;
-        }
-        a.sliding_period = best;
-    }
+        if ((l.attn.kind == AttnKind::sliding || l.attn.kind == AttnKind::chunked) && !window) window = l.attn.window;
+    a.sliding_window = window;
     // MLP: the first dense layer's width, the first MoE layer's experts.
     const LayerSpec* dense = nullptr;
     const LayerSpec* moe = nullptr;
@@ -927,20 +951,6 @@ void mirror_scalars(ModelArch& a, const std::vector<LayerSpec>& layers) {
         a.shared_intermediate = moe->mlp.n_shared ? moe->mlp.shared_intermediate : 0;
         a.router_bias = moe->mlp.router_bias;
         if (!dense && a.intermediate == 0) a.intermediate = moe->mlp.expert_intermediate;
-        // first_dense_layers: the leading non-MoE layers; moe_layer_period: the period p with
-        // layer_is_moe(i) == (i % p == 0) after them, when there is one.
-        int k = 0;
-        while (k < n && layers[std::size_t(k)].mlp.kind != LayerMlpKind::moe) ++k;
-        a.first_dense_layers = k;
-        a.moe_layer_period = 1;
-        for (int p = 1; p <= 8; ++p) {
-            bool ok = true;
-            for (int i = k; i < n && ok; ++i) ok = (layers[std::size_t(i)].mlp.kind == LayerMlpKind::moe) == (i % p == 0);
-            if (ok) {
-                a.moe_layer_period = p;
-                break;
-            }
-        }
     } else {
         a.n_routed_experts = 0;
     }
@@ -950,11 +960,22 @@ void mirror_scalars(ModelArch& a, const std::vector<LayerSpec>& layers) {
 // [SECTION] Towers, MTP layers, per-layer embeddings
 // ---------------------------------------------------------------------------------------------
 
+// The first of `names` holding a whole number in [0, 1e9] (or a list whose first entry does:
+// image_size [h, w]); anything else is skipped, never cast.
 long long first_int(const json& j, std::initializer_list<const char*> names, long long fallback) {
+    auto whole = [](const json& v, long long& out) {
+        if (!v.is_number()) return false;
+        const double d = v.get<double>();
+        if (!(d >= 0 && d <= 1e9) || d != std::floor(d)) return false;
+        out = (long long)d;
+        return true;
+    };
     for (const char* n : names) {
         auto it = j.find(n);
-        if (it != j.end() && it->is_number() && it->get<double>() >= 0) return (long long)it->get<double>();
-        if (it != j.end() && it->is_array() && !it->empty() && (*it)[0].is_number()) return (long long)(*it)[0].get<double>();
+        if (it == j.end()) continue;
+        long long v = 0;
+        if (whole(*it, v)) return v;
+        if (it->is_array() && !it->empty() && whole((*it)[0], v)) return v;
     }
     return fallback;
 }
@@ -1071,8 +1092,11 @@ void read_native_format(const json& config, ModelArch& a, std::vector<std::strin
         // DeepSeek / Qwen FP8: e4m3 with one scale per weight_block_size tile ([128, 128]).
         a.native_format = "fp8";
         auto b = qc.find("weight_block_size");
-        if (b != qc.end() && b->is_array() && b->size() == 2 && (*b)[0].is_number() && (*b)[1].is_number())
-            a.native_group_size = (*b)[0].get<int>() * (*b)[1].get<int>();
+        if (b != qc.end() && b->is_array() && b->size() == 2) {
+            const json rows_cols = {{"r", (*b)[0]}, {"c", (*b)[1]}};
+            a.native_group_size = int(first_int(rows_cols, {"r"}, 0) * first_int(rows_cols, {"c"}, 0) <= (1LL << 30)
+                                          ? first_int(rows_cols, {"r"}, 0) * first_int(rows_cols, {"c"}, 0) : 0);
+        }
         take_modules(qc, "modules_to_not_convert", a);
     } else if (method == "compressed-tensors") {
         read_compressed_tensors(qc, a, warnings);
@@ -1180,8 +1204,15 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
 
     int n_layers = int(f.integer(F::n_layers, 0, row->attn != Attn::nemotron));
     a.hidden = int(f.integer(F::hidden, 0, true));
-    a.vocab = f.integer(F::vocab, 0, true);
-    a.max_context = int(f.integer(F::max_pos, 0));
+    // vocab_size: the class default where this table knows it (transformers uses it silently; the
+    // importer says so), else the key is required.
+    if (const long long v = class_default(row->type, "vocab_size", 0); v > 0 && !f.find(F::vocab)) {
+        a.vocab = v;
+        notes.push_back("vocab_size is absent: the " + std::string(row->type) + " class default " + std::to_string(v) + " is used");
+    } else {
+        a.vocab = f.integer(F::vocab, 0, true);
+    }
+    a.max_context = int(f.integer(F::max_pos, 0));   // at most 2^31 - 1 (Reader)
     const int heads = int(f.integer(F::n_heads, 0, true));
     int kv_heads = int(f.integer(F::n_kv_heads, heads));
     if (kv_heads == 0) kv_heads = heads;
@@ -1205,6 +1236,9 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     a.qkv_bias = (tr & kQkvBiasAlways) || attn_bias;
     a.o_bias = attn_bias && !(tr & kBiasQkvOnly);
     if (f.has("attention_out_bias")) a.o_bias = f.boolean("attention_out_bias", a.o_bias);   // Seed-OSS
+    // Some Hub configs (Qwen3-Coder) carry a qkv_bias key no transformers class reads: false
+    // changes nothing; true is left to the not-understood warning.
+    if (auto qb = text->find("qkv_bias"); qb != text->end() && qb->is_boolean() && !qb->get<bool>()) f.mark("qkv_bias");
     a.mlp_bias = f.boolean("mlp_bias", false);
     if (tr & kMlpBias) {
         const bool b = f.boolean("use_bias", false);   // ERNIE 4.5: every projection
@@ -1230,18 +1264,15 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     // Experts.
     long long experts = 0;
     if (row->moe != Moe::none) {
-        const json* e = f.find(F::experts);
-        if (e && e->is_array()) {
-            // HunYuan: num_experts may be a per-layer list; the first entry is used.
-            experts = e->empty() || !(*e)[0].is_number() ? 0 : (long long)(*e)[0].get<double>();
-            notes.push_back("num_experts is a per-layer list; every MoE layer is read with the first entry");
-        } else {
-            experts = f.integer(F::experts, row->moe == Moe::hunyuan ? 1 : 0);
-        }
+        // HunYuanMoEV1Config: num_experts "int or List" (one per layer); the layer pattern
+        // reads the first, each layer its own below.
+        experts = f.single_or_first(F::experts, row->moe == Moe::hunyuan ? 1 : 0);
         if (row->moe == Moe::gemma4 && !f.boolean("enable_moe_block", false)) experts = 0;
     }
 
+    if (n_layers > 65535) throw Error(f.key("num_hidden_layers"), "must be at most 65535");
     std::vector<Plan> plan = attention_plan(*row, f, n_layers, window, notes);
+    if (n_layers > 65535) throw Error(f.key("layers_block_type"), "must list at most 65535 layers");
     a.n_layers = n_layers;
     if (row->attn != Attn::nemotron) moe_plan(*row, f, plan, experts);
     if ((tr & kLastFull) && !plan.empty() && plan.back().attn == AttnKind::sliding) plan.back().attn = AttnKind::full;
@@ -1262,11 +1293,11 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     int dense_mlp = dense_width;
     if (row->attn == Attn::llama4) dense_mlp = int(f.integer("intermediate_size_mlp", 16384));
     if (row->moe == Moe::granite) dense_mlp = int(f.integer(F::shared_intermediate, 1024));
-    int expert_width = int(f.integer(F::moe_intermediate, 0));
+    int expert_width = int(f.single_or_first(F::moe_intermediate, 0));
     if (row->moe == Moe::all && expert_width == 0) expert_width = dense_width;   // gpt-oss, MiniMax-M2: intermediate_size per expert
     if (row->moe == Moe::llama4 || row->moe == Moe::jamba || row->moe == Moe::granite) expert_width = dense_width;
     if (row->moe == Moe::hunyuan && expert_width == 0) expert_width = dense_width;
-    const int k_active = int(f.integer(F::experts_per_tok, class_default(row->type, "num_experts_per_tok", 0)));
+    const int k_active = int(f.single_or_first(F::experts_per_tok, class_default(row->type, "num_experts_per_tok", 0)));
     int n_shared = 0, shared_width = 0;
     switch (row->moe) {
         case Moe::qwen_sparse:
@@ -1297,7 +1328,10 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
             shared_width = dense_mlp;
             break;
         case Moe::hunyuan:
-            n_shared = f.boolean("use_mixed_mlp_moe", false) ? int(f.integer(F::shared_experts, 1)) : 0;
+            // modeling_hunyuan_v1_moe.py HunYuanMoEV1Moe: a shared_mlp of intermediate_size beside
+            // the experts in every MoE layer, whatever use_mixed_mlp_moe says (read, not needed).
+            f.boolean("use_mixed_mlp_moe", false);
+            n_shared = int(f.single_or_first(F::shared_experts, 1));
             shared_width = dense_width;
             break;
         default:
@@ -1359,6 +1393,11 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
 
     RecurrentSpec mixer = read_mixer(*row, f, a.hidden);
 
+    const int n_plan = int(plan.size());
+    const std::vector<long long> experts_v = f.per_layer(F::experts, n_plan), k_v = f.per_layer(F::experts_per_tok, n_plan),
+                                 width_v = f.per_layer(F::moe_intermediate, n_plan), shared_v = f.per_layer(F::shared_experts, n_plan);
+    auto at_layer = [](const std::vector<long long>& v, std::size_t i, int single) { return v.empty() ? single : int(v[i]); };
+
     std::vector<LayerSpec> layers;
     layers.reserve(plan.size());
     for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -1398,11 +1437,11 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
             l.mlp.intermediate = dense_widths.empty() ? dense_mlp : int(dense_widths[std::min(i, dense_widths.size() - 1)]);
             if (row->moe == Moe::jamba || row->moe == Moe::hunyuan) l.mlp.intermediate = dense_width;
         } else if (p.mlp == LayerMlpKind::moe) {
-            l.mlp.n_experts = int(experts);
-            l.mlp.experts_per_token = k_active;
-            l.mlp.expert_intermediate = expert_width;
-            l.mlp.n_shared = n_shared;
-            l.mlp.shared_intermediate = n_shared ? shared_width : 0;
+            l.mlp.n_experts = at_layer(experts_v, i, int(experts));
+            l.mlp.experts_per_token = at_layer(k_v, i, k_active);
+            l.mlp.expert_intermediate = at_layer(width_v, i, expert_width);
+            l.mlp.n_shared = n_shared ? at_layer(shared_v, i, n_shared) : 0;
+            l.mlp.shared_intermediate = l.mlp.n_shared ? shared_width : 0;
             l.mlp.router_bias = router_bias;
             l.mlp.expert_bias = tr & kExpertBias;
         }
@@ -1453,7 +1492,8 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
 
     a.num_parameters_override = 0;
     if (const json* np = f.find("num_parameters")) {
-        if (!np->is_number() || np->get<double>() <= 0) throw Error(f.key("num_parameters"), "must be positive");
+        if (!np->is_number() || !(np->get<double>() > 0) || !std::isfinite(np->get<double>()))
+            throw Error(f.key("num_parameters"), "must be a positive number");
         a.num_parameters_override = np->get<double>();
     }
     read_native_format(root, a, warnings);

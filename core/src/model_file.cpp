@@ -40,17 +40,17 @@ std::size_t MemorySource::read(std::uint64_t offset, void* out, std::size_t n) {
 // [SECTION] Tensor classes from names
 // ---------------------------------------------------------------------------------------------
 
-const char* tensor_class_name(TensorClass c) {
+const char* weight_class_name(WeightClass c) {
     switch (c) {
-        case TensorClass::embeddings: return "embeddings";
-        case TensorClass::attention: return "attention";
-        case TensorClass::dense_mlp: return "dense_mlp";
-        case TensorClass::routed_experts: return "routed_experts";
-        case TensorClass::shared_experts: return "shared_experts";
-        case TensorClass::output: return "output";
-        case TensorClass::norms: return "norms";
-        case TensorClass::vision: return "vision";
-        case TensorClass::other: return "other";
+        case WeightClass::embeddings: return "embeddings";
+        case WeightClass::attention: return "attention";
+        case WeightClass::dense_mlp: return "dense_mlp";
+        case WeightClass::routed_experts: return "routed_experts";
+        case WeightClass::shared_experts: return "shared_experts";
+        case WeightClass::output: return "output";
+        case WeightClass::norms: return "norms";
+        case WeightClass::vision: return "vision";
+        case WeightClass::other: return "other";
     }
     return "other";
 }
@@ -104,58 +104,58 @@ int hf_tensor_layer(std::string_view name) {
     return -1;
 }
 
-TensorClass classify_gguf_tensor(std::string_view name) {
+WeightClass classify_gguf_tensor(std::string_view name) {
     // Projector files (mmproj): the vision / audio encoder and its projector. llama.cpp's
     // clip.cpp names them v.*, mm.*, mm_*, a.* (gguf-py constants.py, MODEL_TENSOR.V_* / A_*).
     if (starts_with(name, "v.") || starts_with(name, "mm.") || starts_with(name, "mm_") || starts_with(name, "a.") ||
         starts_with(name, "model.vision") || starts_with(name, "resampler."))
-        return TensorClass::vision;
+        return WeightClass::vision;
     const std::string_view s = gguf_suffix(name);
-    if (starts_with(name, "token_embd_norm")) return TensorClass::norms;
+    if (starts_with(name, "token_embd_norm")) return WeightClass::norms;
     if (starts_with(name, "token_embd") || starts_with(name, "pos_embd") || starts_with(name, "token_types") ||
         starts_with(name, "per_layer_token_embd"))
-        return TensorClass::embeddings;
-    if (starts_with(name, "output_norm")) return TensorClass::norms;
-    if (starts_with(name, "output.") || starts_with(name, "cls.") || starts_with(name, "cls_out")) return TensorClass::output;
+        return WeightClass::embeddings;
+    if (starts_with(name, "output_norm")) return WeightClass::norms;
+    if (starts_with(name, "output.") || starts_with(name, "cls.") || starts_with(name, "cls_out")) return WeightClass::output;
     if (contains(s, "norm") || starts_with(name, "rope_freqs") || starts_with(s, "layer_output_scale") ||
         starts_with(s, "attn_sinks"))
-        return TensorClass::norms;
+        return WeightClass::norms;
     // Shared experts first: "ffn_up_shexp" also ends like a routed expert's name family.
-    if (contains(s, "_shexp")) return TensorClass::shared_experts;
+    if (contains(s, "_shexp")) return WeightClass::shared_experts;
     if (contains(s, "_exps") || starts_with(s, "ffn_gate_inp") || starts_with(s, "ffn_exp_probs_b") ||
         starts_with(s, "exp_probs_b"))
-        return TensorClass::routed_experts;
-    if (starts_with(s, "ffn_") || starts_with(s, "channel_mix")) return TensorClass::dense_mlp;
+        return WeightClass::routed_experts;
+    if (starts_with(s, "ffn_") || starts_with(s, "channel_mix")) return WeightClass::dense_mlp;
     if (starts_with(s, "attn_") || starts_with(s, "ssm_") || starts_with(s, "time_mix") || starts_with(s, "shortconv") ||
         starts_with(s, "indexer"))
-        return TensorClass::attention;
-    return TensorClass::other;
+        return WeightClass::attention;
+    return WeightClass::other;
 }
 
-TensorClass classify_hf_tensor(std::string_view name) {
+WeightClass classify_hf_tensor(std::string_view name) {
     for (std::string_view v : {"vision_tower", "visual.", "vision_model", "multi_modal_projector", "mm_projector",
                                "vision_embed", "audio_tower", "image_newline", "vision_encoder", "audio_encoder"})
-        if (contains(name, v)) return TensorClass::vision;
-    if (contains(name, "shared_expert")) return TensorClass::shared_experts;
+        if (contains(name, v)) return WeightClass::vision;
+    if (contains(name, "shared_expert")) return WeightClass::shared_experts;
     if (contains(name, ".experts.") || contains(name, "e_score_correction_bias") || ends_with(name, "mlp.gate.weight") ||
         ends_with(name, "block_sparse_moe.gate.weight") || contains(name, ".router."))
-        return TensorClass::routed_experts;
+        return WeightClass::routed_experts;
     if (contains(name, "norm") || contains(name, ".ln_") || starts_with(name, "ln_") || contains(name, "layernorm"))
-        return TensorClass::norms;
+        return WeightClass::norms;
     if (contains(name, "embed_tokens") || contains(name, "word_embeddings") || contains(name, ".wte.") ||
         contains(name, ".wpe.") || contains(name, "embed_positions") || contains(name, "position_embeddings") ||
         contains(name, "token_type_embeddings") || starts_with(name, "wte.") || starts_with(name, "wpe."))
-        return TensorClass::embeddings;
+        return WeightClass::embeddings;
     if (starts_with(name, "lm_head") || contains(name, ".lm_head") || starts_with(name, "output.") ||
         contains(name, "embed_out"))
-        return TensorClass::output;
+        return WeightClass::output;
     if (contains(name, "self_attn") || contains(name, ".attention.") || contains(name, ".attn.") ||
         contains(name, ".mixer.") || contains(name, "linear_attn") || contains(name, "cross_attn"))
-        return TensorClass::attention;
+        return WeightClass::attention;
     if (contains(name, ".mlp.") || contains(name, "feed_forward") || contains(name, ".ffn.") ||
         contains(name, ".intermediate.") || contains(name, ".output.dense"))
-        return TensorClass::dense_mlp;
-    return TensorClass::other;
+        return WeightClass::dense_mlp;
+    return WeightClass::other;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -254,7 +254,7 @@ const SafetensorsDtype* safetensors_dtype(std::string_view name) {
 
 namespace detail {
 
-void add_to_totals(TensorTotals& t, const std::string& type, TensorClass cls, std::uint64_t elements, std::uint64_t bytes) {
+void add_to_totals(TensorTotals& t, const std::string& type, WeightClass cls, std::uint64_t elements, std::uint64_t bytes) {
     auto it = std::find_if(t.by_type.begin(), t.by_type.end(), [&](const TypeTotal& x) { return x.type == type; });
     if (it == t.by_type.end()) {
         t.by_type.push_back({type, 0, 0, 0});

@@ -211,7 +211,7 @@ WeightScheme weight_scheme(const WeightFormat& f) {
     return s;
 }
 
-double scheme_class_bits(const WeightScheme& s, WeightClass c) {
+double scheme_class_bits(const WeightScheme& s, SchemeClass c) {
     if (!s.format || !(s.classes & class_bit(c))) return s.float_bits;
     if (!is_quantized(*s.format)) return s.format->bits;
     return linear_bits_per_weight(*s.format, s.params);
@@ -239,13 +239,13 @@ std::optional<WeightScheme> native_weight_scheme(const ModelArch& a) {
     s.params.double_quant = a.native_double_quant;
     for (const std::string& m : a.native_unquantized_modules) {
         auto has = [&](const char* t) { return m.find(t) != std::string::npos; };
-        if (has("self_attn") || has("attn")) s.classes &= ~class_bit(WeightClass::attention);
-        else if (has("router") || (has("mlp.gate") && !has("gate_proj"))) s.classes &= ~class_bit(WeightClass::router);
-        else if (has("shared_expert")) s.classes &= ~class_bit(WeightClass::shared_expert);
-        else if (has("experts")) s.classes &= ~class_bit(WeightClass::routed_expert);
-        else if (has("embed")) s.classes &= ~class_bit(WeightClass::embedding);
-        else if (has("lm_head")) s.classes &= ~class_bit(WeightClass::lm_head);
-        else if (has("mlp")) s.classes &= ~(class_bit(WeightClass::mlp) | class_bit(WeightClass::shared_expert));
+        if (has("self_attn") || has("attn")) s.classes &= ~class_bit(SchemeClass::attention);
+        else if (has("router") || (has("mlp.gate") && !has("gate_proj"))) s.classes &= ~class_bit(SchemeClass::router);
+        else if (has("shared_expert")) s.classes &= ~class_bit(SchemeClass::shared_expert);
+        else if (has("experts")) s.classes &= ~class_bit(SchemeClass::routed_expert);
+        else if (has("embed")) s.classes &= ~class_bit(SchemeClass::embedding);
+        else if (has("lm_head")) s.classes &= ~class_bit(SchemeClass::lm_head);
+        else if (has("mlp")) s.classes &= ~(class_bit(SchemeClass::mlp) | class_bit(SchemeClass::shared_expert));
     }
     return s;
 }

@@ -69,19 +69,19 @@ using SourceOpener = std::function<std::unique_ptr<ByteSource>(const std::string
 // Where a tensor's bytes go. SSM / linear-attention mixers (Mamba, RWKV time mix, Gated
 // DeltaNet) count as attention: they are the layer's sequence mixer. Routers count with the
 // routed experts they choose among.
-enum class TensorClass { embeddings, attention, dense_mlp, routed_experts, shared_experts, output, norms, vision, other };
-inline constexpr std::size_t kTensorClassCount = 9;
+enum class WeightClass { embeddings, attention, dense_mlp, routed_experts, shared_experts, output, norms, vision, other };
+inline constexpr std::size_t kWeightClassCount = 9;
 
 // "embeddings", "attention", "dense_mlp", "routed_experts", "shared_experts", "output",
 // "norms" (norms and other small tensors), "vision" (vision/audio towers and projectors), "other".
-const char* tensor_class_name(TensorClass c);
+const char* weight_class_name(WeightClass c);
 
 // From GGUF tensor names (llama.cpp's naming: token_embd, blk.N.attn_*, blk.N.ffn_*_exps,
 // blk.N.ffn_*_shexp, output, v.* / mm.* in projector files).
-TensorClass classify_gguf_tensor(std::string_view name);
+WeightClass classify_gguf_tensor(std::string_view name);
 // From Hugging Face tensor names (embed_tokens, lm_head, self_attn.*, mlp.experts.*,
 // shared_expert*, vision_tower / visual.* ...).
-TensorClass classify_hf_tensor(std::string_view name);
+WeightClass classify_hf_tensor(std::string_view name);
 // The transformer block a tensor belongs to ("blk.12.attn_q.weight" -> 12,
 // "model.layers.3.mlp.up_proj.weight" -> 3), or -1.
 int gguf_tensor_layer(std::string_view name);
@@ -101,11 +101,11 @@ struct ClassTotal {
 };
 struct TensorTotals {
     std::vector<TypeTotal> by_type;                      // sorted by bytes, largest first
-    std::array<ClassTotal, kTensorClassCount> by_class{};  // indexed by TensorClass
+    std::array<ClassTotal, kWeightClassCount> by_class{};  // indexed by WeightClass
     std::uint64_t tensors = 0;
     std::uint64_t elements = 0;
     std::uint64_t bytes = 0;
-    const ClassTotal& of(TensorClass c) const { return by_class[static_cast<std::size_t>(c)]; }
+    const ClassTotal& of(WeightClass c) const { return by_class[static_cast<std::size_t>(c)]; }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -186,7 +186,7 @@ struct GgufTensor {
     std::uint64_t elements = 0;
     std::uint64_t bytes = 0;               // exact, from the type's block size and bytes per block
     std::uint64_t offset = 0;              // from the start of the file's tensor data
-    TensorClass cls = TensorClass::other;
+    WeightClass cls = WeightClass::other;
     int layer = -1;                        // blk.N
     std::uint32_t part = 0;                // which split part (0-based) holds it
 };
@@ -255,6 +255,7 @@ struct GgufModel {
     std::vector<std::string> files;           // part names, in split order
     std::uint32_t version = 0;                // of the first part
     std::uint64_t header_bytes = 0;           // all parts' headers together
+    std::vector<std::uint64_t> data_offsets;  // where each part's tensor data starts
     GgufArchInfo arch;
     std::vector<GgufKeyValue> metadata;       // the first part's
     std::vector<GgufTensor> tensors;
@@ -300,7 +301,7 @@ struct SafetensorsTensor {
     std::uint64_t begin = 0;   // data_offsets, relative to the end of the header
     std::uint64_t end = 0;
     std::uint64_t bytes = 0;   // end - begin == elements * bits / 8, checked
-    TensorClass cls = TensorClass::other;
+    WeightClass cls = WeightClass::other;
     int layer = -1;
     std::uint32_t file = 0;    // index into SafetensorsModel::files
 };

@@ -53,13 +53,13 @@ std::string_view weight_group_name(WeightGroup g);   // "native", "GPTQ / AWQ", 
 // dtype. Non-GGUF formats convert the linear layers only (what GPTQ, AWQ, bitsandbytes,
 // compressed-tensors and ModelOpt do by default); a checkpoint's quantization_config narrows
 // the set (gpt-oss: MXFP4 on the routed experts only) through a WeightScheme below.
-enum class WeightClass { attention, mlp, shared_expert, routed_expert, router, embedding, lm_head };
+enum class SchemeClass { attention, mlp, shared_expert, routed_expert, router, embedding, lm_head };
 using ClassMask = unsigned;
-constexpr ClassMask class_bit(WeightClass c) { return 1u << unsigned(c); }
-constexpr ClassMask kLinearClasses = class_bit(WeightClass::attention) | class_bit(WeightClass::mlp) |
-                                     class_bit(WeightClass::shared_expert) | class_bit(WeightClass::routed_expert);
-constexpr ClassMask kAllClasses = kLinearClasses | class_bit(WeightClass::router) | class_bit(WeightClass::embedding) |
-                                  class_bit(WeightClass::lm_head);
+constexpr ClassMask class_bit(SchemeClass c) { return 1u << unsigned(c); }
+constexpr ClassMask kLinearClasses = class_bit(SchemeClass::attention) | class_bit(SchemeClass::mlp) |
+                                     class_bit(SchemeClass::shared_expert) | class_bit(SchemeClass::routed_expert);
+constexpr ClassMask kAllClasses = kLinearClasses | class_bit(SchemeClass::router) | class_bit(SchemeClass::embedding) |
+                                  class_bit(SchemeClass::lm_head);
 
 struct WeightFormat {
     WeightId wid;
@@ -155,7 +155,7 @@ struct WeightScheme {
 WeightScheme weight_scheme(const WeightFormat& format);
 // Bits per weight of class `c` under the scheme (non-GGUF formats; GGUF goes per tensor through
 // gguf_tensor_type). A class outside `classes` gets float_bits.
-double scheme_class_bits(const WeightScheme& scheme, WeightClass c);
+double scheme_class_bits(const WeightScheme& scheme, SchemeClass c);
 
 // The scheme a checkpoint's own quantization_config describes (ModelArch::native_format,
 // native_group_size, native_double_quant, native_unquantized_modules, as hf_families.cpp records

@@ -84,9 +84,14 @@ def layer_kinds(mt, t):
     return kinds
 
 
+# transformers class defaults for `sliding_window` when a config with sliding layers omits it
+WINDOW_DEFAULT = {"gemma3": 4096, "gemma3_text": 4096, "gemma4": 512, "gemma4_text": 512, "cohere2": 4096,
+                  "olmo3": 4096, "exaone4": 4096}
+
+
 def window_of(mt, t, kind):
     if kind == "sliding":
-        return t.get("sliding_window")
+        return t.get("sliding_window") or WINDOW_DEFAULT.get(mt)
     if kind == "chunked":
         return t.get("attention_chunk_size")
     return None
@@ -138,6 +143,14 @@ def cache(mt, t):
             out["fixed_state_elements"] += n * per
             out["fixed_state_formula"].append(
                 f"{n} Gated DeltaNet layers x (({kk}-1) x (2x{nk}x{dk} + {nv}x{dv}) conv + {nv}x{dk}x{dv} recurrent) = {n} x {per} = {n * per} elements")
+        if k == "hybrid":
+            nh, hdm = t["mamba_n_heads"], t["mamba_d_head"]
+            ng, ds, dc = t.get("mamba_n_groups", 1), t["mamba_d_state"], t.get("mamba_d_conv", 4)
+            di = t.get("mamba_d_ssm") or nh * hdm
+            per = (dc - 1) * (di + 2 * ng * ds) + nh * hdm * ds
+            out["fixed_state_elements"] += n * per
+            out["fixed_state_formula"].append(
+                f"{n} hybrid layers (attention + Mamba2 side by side) x (({dc}-1) x ({di} + 2x{ng}x{ds}) conv + {nh}x{hdm}x{ds} ssm) = {n} x {per} = {n * per} elements")
         elif k == "mamba2":
             if mt == "nemotron_h":
                 nh, hdm, ng, ds, dc = t["mamba_num_heads"], t["mamba_head_dim"], t["n_groups"], t["ssm_state_size"], t["conv_kernel"]
@@ -223,6 +236,11 @@ def params(mt, t):
                                   t["linear_value_head_dim"], t["linear_conv_kernel_dim"])
             conv_dim = 2 * nk * dk + nv * dv
             la += h * (2 * nk * dk + 2 * nv * dv) + h * 2 * nv + conv_dim * kk + 2 * nv + dv + nv * dv * h
+        if kind == "hybrid":
+            nh, hdm, ng, ds, dc = t["mamba_n_heads"], t["mamba_d_head"], t.get("mamba_n_groups", 1), t["mamba_d_state"], t.get("mamba_d_conv", 4)
+            di = t.get("mamba_d_ssm") or nh * hdm
+            cd = di + 2 * ng * ds
+            la += h * (2 * di + 2 * ng * ds + nh) + cd * dc + cd + 3 * nh + di + di * h
         if kind == "mamba2":
             if mt == "nemotron_h":
                 nh, hdm, ng, ds, dc = t["mamba_num_heads"], t["mamba_head_dim"], t["n_groups"], t["ssm_state_size"], t["conv_kernel"]
