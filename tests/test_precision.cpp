@@ -4,6 +4,7 @@
 // (docs/research/runtime-facts.md, sec. 6.1): the exact tensor bytes of a real file.
 #include <catch2/catch.hpp>
 
+#include "gpusizer/model_file.hpp"
 #include "estimate_internal.hpp"
 #include "test_support.hpp"
 
@@ -397,4 +398,18 @@ TEST_CASE("a checkpoint's quantization_config becomes a scheme", "[precision]") 
     b.native_group_size = 64;
     CHECK(scheme_class_bits(*native_weight_scheme(b), SchemeClass::attention) == 4.5);
     CHECK_FALSE(native_weight_scheme(ModelArch{}));   // not quantized
+}
+
+TEST_CASE("the sizing table agrees with the GGUF reader's type table", "[precision][gguf]") {
+    // Two transcriptions of ggml-common.h (precision.cpp for sizing, model_file.cpp for reading
+    // GGUF files): every type the sizing knows has the same block and bytes in the reader's.
+    for (GgmlType t : all_ggml_types()) {
+        INFO(ggml_type_name(t));
+        const GgmlTypeTraits* found = nullptr;
+        for (const GgmlTypeTraits& r : ggml_types())
+            if (ggml_type_name(t) == r.name) found = &r;
+        REQUIRE(found != nullptr);
+        CHECK(int(found->block_size) == ggml_block_size(t));
+        CHECK(int(found->type_size) == ggml_block_bytes(t));
+    }
 }
