@@ -71,23 +71,21 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     Obj o(e, ctx);
     o.only({"id", "name", "vendor", "architecture", "chip", "year", "segment", "memory_gib", "memory_total_mib",
             "gpu_memory_fraction", "memory_type", "memory_bandwidth_gb_per_s", "fp32_tflops", "tensor_tflops_dense",
-            "tensor_tflops_dense_fp16_accumulate", "tdp_w", "interconnect", "ecc", "form_factor", "price_usd", "price_note",
-            "note", "sources", "unverified"});
+            "tensor_tflops_dense_fp16_accumulate", "tdp_w", "interconnect", "ecc", "p2p", "tensor_cores", "form_factor",
+            "price_usd", "price_note", "note", "sources", "unverified"});
     Gpu g;
     g.id = o.str("id");
     if (!valid_id(g.id)) o.fail("id", "must be lower-case kebab-case (a-z, 0-9, '-', '.'), got '" + g.id + "'");
     g.name = o.str("name");
     g.vendor = o.str("vendor");
-    if (g.vendor != "nvidia" && g.vendor != "amd" && g.vendor != "apple") o.fail("vendor", "must be nvidia, amd or apple");
+    if (g.vendor != "nvidia" && g.vendor != "amd" && g.vendor != "intel" && g.vendor != "apple")
+        o.fail("vendor", "must be nvidia, amd, intel or apple");
     g.architecture = o.str("architecture");
-    // The architectures compute.cpp knows the tensor-core precisions of; Apple's by generation.
-    {
-        const std::string& a = g.architecture;
-        const bool known = a == "volta" || a == "turing" || a == "ampere" || a == "ada" || a == "hopper" || a == "blackwell" ||
-                           a == "cdna2" || a == "cdna3" || (a.rfind("apple-m", 0) == 0 && a.size() > 7);
-        if (!known)
-            o.fail("architecture", "must be volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3 or apple-mN, got '" + a + "'");
-    }
+    // The architectures compute.cpp has a whitepaper row for; Apple's by generation.
+    if (const auto a = architecture_from_name(g.architecture)) g.arch = *a;
+    else
+        o.fail("architecture", "must be volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3, cdna4, rdna3, rdna3.5, "
+                               "rdna4, xe2 or apple-mN, got '" + g.architecture + "'");
     g.chip = o.str_or("chip", "");
     g.year = int(o.num("year", 1990, 2100));
     const std::string seg = o.str("segment");
@@ -119,13 +117,16 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
         Obj ic(o.need("interconnect"), ctx + ": interconnect");
         ic.only({"nvlink", "nvlink_gb_per_s", "pcie_gen", "pcie_lanes"});
         g.nvlink = ic.str("nvlink");
-        if (g.nvlink != "none" && g.nvlink != "bridge" && g.nvlink != "nvswitch" && g.nvlink != "mesh" && g.nvlink != "infinity-fabric")
-            ic.fail("nvlink", "must be none, bridge, nvswitch, mesh or infinity-fabric, got '" + g.nvlink + "'");
+        if (const auto k = nvlink_kind_from_name(g.nvlink)) g.link = *k;
+        else ic.fail("nvlink", "must be none, bridge, nvswitch, mesh or infinity-fabric, got '" + g.nvlink + "'");
         g.nvlink_gb_per_s = ic.num("nvlink_gb_per_s", 0, 1e5);
         g.pcie_gen = int(ic.num_or("pcie_gen", 0, 1, 7));
         g.pcie_lanes = int(ic.num_or("pcie_lanes", 0, 1, 32));
     }
     g.ecc = o.boolean("ecc");
+    g.p2p = o.boolean("p2p");
+    // Apple M-series GPUs expose no matrix units: their "tensor" figures are the ALU rate.
+    g.tensor_cores = o.boolean("tensor_cores");
     g.form_factor = o.str("form_factor");
     o.need("price_usd");
     if (o.has("price_usd")) g.price_usd = o.num("price_usd", 0, 1e8);

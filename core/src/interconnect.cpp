@@ -31,15 +31,20 @@ const char* nvlink_id_for_bandwidth(double bidirectional_gb_per_s) {
     return "nvlink2";
 }
 
-// The NVLink generation of an architecture, for the comparison of a PCIe-only card.
-const char* nvlink_id_for_architecture(const std::string& arch) {
-    if (arch == "volta") return "nvlink2";
-    if (arch == "ampere") return "nvlink3";
-    if (arch == "ada" || arch == "hopper") return "nvlink4";
-    if (arch == "blackwell") return "nvlink5";
-    if (arch == "cdna2" || arch == "cdna3") return "infinity-fabric";
-    if (arch == "turing") return "nvlink-bridge";
-    return nullptr;
+// The NVLink of an architecture's generation, for the comparison of a PCIe-only card.
+const char* nvlink_id_for_architecture(Architecture arch) {
+    switch (arch) {
+        case Architecture::turing: return "nvlink-bridge";   // TU102 cards: 2-way bridge only
+        case Architecture::cdna2: case Architecture::cdna3: case Architecture::cdna4: return "infinity-fabric";
+        default: break;
+    }
+    switch (nvlink_generation(arch)) {
+        case 2: return "nvlink2";
+        case 3: return "nvlink3";
+        case 4: return "nvlink4";
+        case 5: return "nvlink5";
+        default: return nullptr;
+    }
 }
 
 LinkLevel level_of(const Link& l, double bw_gb_per_s, long long domain) {
@@ -53,6 +58,8 @@ LinkLevel level_of(const Link& l, double bw_gb_per_s, long long domain) {
     return v;
 }
 
+constexpr double kNoP2pExtraLatency = (14.0 - 0.48) * 1e-6;  // seconds per transfer, measured (build_fabric)
+
 double lane_factor(const Gpu& g) { return g.pcie_lanes > 0 ? std::min(1.0, g.pcie_lanes / 16.0) : 1.0; }
 
 }  // namespace
@@ -62,28 +69,29 @@ DefaultLinkIds default_link_ids(const Gpu& g) {
     d.pcie = g.pcie_gen > 0 ? pcie_id(g) : nullptr;
     if (g.segment == Segment::apple) {
         d.intra = nullptr;   // unified memory, one GPU per machine
-    } else if (g.nvlink == "nvswitch") {
+    } else if (g.link == NvlinkKind::nvswitch) {
         // The generation comes from the datasheet figure: a measured one (--measured) is lower
         // (740 of 900 GB/s on an H100) and must not turn NVLink 4 into NVLink 3.
         double datasheet_bw = g.nvlink_gb_per_s;
         if (g.calibration)
             if (const CalibratedFigure* f = g.calibration->find("nvlink_gb_per_s"); f && f->datasheet > 0) datasheet_bw = f->datasheet;
         d.intra = nvlink_id_for_bandwidth(datasheet_bw);
-    } else if (g.nvlink == "mesh") {
+    } else if (g.link == NvlinkKind::mesh) {
         d.intra = "nvlink2";
-    } else if (g.nvlink == "infinity-fabric") {
+    } else if (g.link == NvlinkKind::infinity_fabric) {
         d.intra = "infinity-fabric";
-    } else if (g.nvlink == "bridge") {
+    } else if (g.link == NvlinkKind::bridge) {
         d.intra = "nvlink-bridge";
     } else {
         d.intra = d.pcie;
     }
     // Between nodes: DGX H100/B200-class systems ship 400 Gb/s NDR per GPU, DGX A100-class 200 Gb/s
     // HDR; PCIe servers, workstations and desktops are assumed on 100 GbE.
-    const bool scale_out = g.nvlink == "nvswitch" || g.nvlink == "mesh" || g.nvlink == "infinity-fabric";
+    const bool scale_out = g.link == NvlinkKind::nvswitch || g.link == NvlinkKind::mesh || g.link == NvlinkKind::infinity_fabric;
     d.scale_out = scale_out;
     if (g.segment == Segment::datacenter && scale_out &&
-        (g.architecture == "hopper" || g.architecture == "blackwell" || g.architecture == "cdna3"))
+        (g.arch == Architecture::hopper || g.arch == Architecture::blackwell || g.arch == Architecture::cdna3 ||
+         g.arch == Architecture::cdna4))
         d.inter = "infiniband-ndr";
     else if (g.segment == Segment::datacenter && scale_out)
         d.inter = "infiniband-hdr";
@@ -95,7 +103,7 @@ DefaultLinkIds default_link_ids(const Gpu& g) {
         d.alternative = d.pcie;
         d.alternative_hypothetical = false;
     } else {
-        d.alternative = nvlink_id_for_architecture(g.architecture);
+        d.alternative = nvlink_id_for_architecture(g.arch);
         d.alternative_hypothetical = true;
     }
     return d;
@@ -128,6 +136,16 @@ Fabric build_fabric(const Gpu& g, const GpuLinks& d, const Link* intra, const Li
         if (default_intra && intra->kind != LinkKind::pcie && g.nvlink_gb_per_s > 0) bw = g.nvlink_gb_per_s / 2.0;
         if (intra->kind == LinkKind::pcie) bw *= lane_factor(g);   // an x8 card (RTX 4060 Ti) gets half
         f.level[f.levels++] = level_of(*intra, bw, std::max(1, intra->gpus_per_node));
+        if (intra->kind == LinkKind::pcie && !g.p2p) {
+            // No PCIe peer-to-peer (GeForce RTX 40/50 in the stock driver): NCCL stages each
+            // transfer through host memory. Measured on 2x RTX 5090 at PCIe 5.0 x8 with and without
+            // the patched P2P driver: 24 vs 28 GB/s per direction, 14 vs 0.48 us latency
+            // (wumeicn.com, "NVIDIA RTX 5090 P2P Support Enabled by Patched Driver", Dec 2025).
+            // The latency is what changes; the bandwidth stays the link's (within 15% there).
+            LinkLevel& l = f.level[f.levels - 1];
+            l.lat_ll += kNoP2pExtraLatency;
+            l.lat_simple += kNoP2pExtraLatency;
+        }
         f.intra = intra;
         f.node_size = std::max(1, intra->gpus_per_node);
         if (intra->kind == LinkKind::nvlink_bridge && d.pcie) {

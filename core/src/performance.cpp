@@ -150,7 +150,7 @@ Fabric fabric_of(const Resolved& r) {
 namespace {
 
 bool large_vllm_gpu(const Gpu& g) {
-    return g.capacity_bytes() >= 70.0 * kGiB && g.id.find("a100") == std::string::npos;   // as estimate.cpp
+    return vllm_large_scheduler_defaults(g);   // gpu.hpp: vLLM's >= 70 GiB, not-A100 rule
 }
 
 double prefill_chunk_tokens(const Resolved& r, double total) {
@@ -399,7 +399,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
     // Power.
     PowerReport& pw = out.power;
     const bool apple = g.segment == Segment::apple;
-    const bool hgx = f.levels > 0 ? f.defaults.scale_out : (g.nvlink == "nvswitch" || g.nvlink == "mesh" || g.nvlink == "infinity-fabric");
+    const bool hgx = f.levels > 0 ? f.defaults.scale_out : (g.link == NvlinkKind::nvswitch || g.link == NvlinkKind::mesh || g.link == NvlinkKind::infinity_fabric);
     out.pue = c.pue > 0 ? c.pue : (g.segment == Segment::datacenter ? kPueDatacenter : 1.0);
     pw.pue = out.pue;
     pw.utilization = c.utilization;

@@ -300,6 +300,8 @@ std::string gpus_to_json(const Catalog& catalog, int indent) {
                {"nvlink_gb_per_s", g.nvlink_gb_per_s},
                {"pcie_gen", g.pcie_gen > 0 ? json(g.pcie_gen) : json(nullptr)},
                {"ecc", g.ecc},
+               {"p2p", g.p2p},
+               {"tensor_cores", g.tensor_cores},
                {"form_factor", g.form_factor},
                {"price_usd", g.price_usd ? json(*g.price_usd) : json(nullptr)},
                {"price_note", g.price_note}};
