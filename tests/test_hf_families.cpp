@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -575,6 +576,24 @@ double fixed_state_elements(const LayerSpec& l) {
     }
 }
 
+// Fixtures whose count and hand derivation differ by more than 0.5% for a known reason.
+const std::map<std::string, std::string>& known_gaps() {
+    static const std::map<std::string, std::string> kGaps = {
+        // Gemma4TextConfig per_layer_config gives full layers global_head_dim (512): their q/k/v/o
+        // are twice as wide; derive.py sizes every layer with head_dim. (The 31B fixture also
+        // lacks hidden_size_per_layer_input, so the class default 256 adds a 4.0B PLE table.)
+        {"gemma4__gemma-4-31b-it.json", "derive.py: full layers at head_dim, not global_head_dim"},
+        {"gemma4__gemma-4-26b-a4b-it.json", "derive.py: full layers at head_dim, not global_head_dim"},
+        // Gated attention: q_proj outputs query and gate (2 x heads x head_dim); LayerSpec has no
+        // field for the gate yet (the importer warns).
+        {"qwen3_5__qwen3.5-9b.json", "q_proj gate of the full-attention layers not in LayerSpec"},
+        {"qwen3_5__qwen3.5-4b.json", "q_proj gate of the full-attention layers not in LayerSpec"},
+        {"qwen3_5_moe__qwen3.5-35b-a3b.json", "q_proj gate of the full-attention layers not in LayerSpec"},
+        {"qwen3_next__qwen3-next-80b-a3b-instruct.json", "q_proj gate of the full-attention layers not in LayerSpec"},
+    };
+    return kGaps;
+}
+
 }  // namespace
 
 TEST_CASE("every config.json fixture: the stack, windows and cache dims of its hand derivation", "[hf_families][fixtures]") {
@@ -603,15 +622,10 @@ TEST_CASE("every config.json fixture: the stack, windows and cache dims of its h
         ModelArch a;
         REQUIRE_NOTHROW(a = arch_from_hf_config(text.str(), &warnings));
         for (const auto& w : warnings) UNSCOPED_INFO(w);
-        // Families still read by the older importer describe every layer by the scalar knobs.
-        const std::vector<LayerSpec> layers = [&] {
-            if (a.has_stack()) {
-                std::vector<LayerSpec> v;
-                for (int i = 0; i < int(a.layer_kind.size()); ++i) v.push_back(a.layer(i));
-                return v;
-            }
-            return layers_from_scalars(a);
-        }();
+        // Every importer builds the per-layer stack.
+        REQUIRE(a.has_stack());
+        std::vector<LayerSpec> layers;
+        for (int i = 0; i < int(a.layer_kind.size()); ++i) layers.push_back(a.layer(i));
         REQUIRE(int(layers.size()) == a.n_layers);
         if (!expected.contains(name) || !expected[name].contains("cache")) continue;
         const nlohmann::json& cache = expected[name]["cache"];
@@ -645,9 +659,34 @@ TEST_CASE("every config.json fixture: the stack, windows and cache dims of its h
         if (cache.contains("indexer_bytes_per_token")) CHECK(index == cache["indexer_bytes_per_token"].get<double>());
         if (cache.contains("fixed_state_elements_per_sequence"))
             CHECK(state == cache["fixed_state_elements_per_sequence"].get<double>());
+
         ++checked;
+
+        // (b) parameters: the count over the stack against the hand derivation (derive.py: the
+        // text model, per-layer embedding tables included), within 0.5%, and against the
+        // published figure wherever the derivation itself meets it within 0.5%.
+        const nlohmann::json& e = expected[name];
+        const ParamCounts c = count_params(a);
+        const double total = c.total() + c.parts.embeddings, active = c.active(a) + c.parts.embeddings;
+        const auto near = [](double x, double ref) { return std::abs(x / ref - 1.0) <= 0.005; };
+        if (e.contains("derived") && e["derived"].contains("text_params")) {
+            const double d_total = e["derived"]["text_params"].get<double>();
+            const double d_active = e["derived"]["text_active_params"].get<double>();
+            const auto gap = known_gaps().find(name);
+            if (gap == known_gaps().end()) {
+                CHECK(near(total, d_total));
+                CHECK(near(active, d_active));
+            } else {
+                // A gap with a named cause: it must still be there (remove the entry when fixed).
+                INFO("known gap: " << gap->second);
+                CHECK_FALSE((near(total, d_total) && near(active, d_active)));
+            }
+            if (gap != known_gaps().end()) continue;   // the published check waits for the same fix
+            if (e["params_published"].is_number() && near(d_total, e["params_published"].get<double>()))
+                CHECK(near(total, e["params_published"].get<double>()));
+            if (e["active_params_published"].is_number() && near(d_active, e["active_params_published"].get<double>()))
+                CHECK(near(active, e["active_params_published"].get<double>()));
+        }
     }
     CHECK(checked >= 40);
-    // Parameter counts against params_published (0.5%) need count_params over the stack: they
-    // are checked in test_params.cpp once it reads kinds (the catalog entries carry them).
 }

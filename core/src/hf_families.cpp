@@ -201,6 +201,28 @@ public:
     }
     void mark(const char* k) { used_.insert(k); }
 
+    // HunYuan writes some MoE fields as one value per layer (moe_intermediate_size, moe_topk,
+    // num_shared_expert): the list, checked to have n entries, or empty for a single value.
+    std::vector<long long> per_layer(F f, int n) {
+        const char* which = nullptr;
+        const json* v = find(f, &which);
+        if (!v || !v->is_array()) return {};
+        std::vector<long long> out = integers(which);
+        if (int(out.size()) != n)
+            throw Error(key(which), "has " + std::to_string(out.size()) + " entries for " + std::to_string(n) + " layers");
+        return out;
+    }
+    // A field that may be such a list: its single value, or the list's first entry.
+    long long single_or_first(F f, long long fallback) {
+        const char* which = nullptr;
+        const json* v = find(f, &which);
+        if (v && v->is_array()) {
+            const std::vector<long long> l = integers(which);
+            return l.empty() ? fallback : l.front();
+        }
+        return integer(f, fallback);
+    }
+
     // Keys neither read nor known not to change memory.
     std::vector<std::string> unread(const std::set<std::string>& also_irrelevant) const {
         std::vector<std::string> out;
@@ -262,7 +284,7 @@ enum class Moe : std::uint8_t {
     nemotron,      // the "moe" blocks of the pattern
     gemma4,        // enable_moe_block: experts beside the dense MLP in every layer
     granite,       // experts (num_local_experts > 0) beside a shared MLP in every layer
-    hunyuan,       // every layer when num_experts > 1, a shared MLP when use_mixed_mlp_moe
+    hunyuan,       // every layer when num_experts > 1, with a shared MLP beside the experts
 };
 
 enum class Mixer : std::uint8_t { none, mamba1, mamba2, gated_deltanet };
@@ -397,7 +419,7 @@ const std::vector<FamilyRow>& rows() {
         {"ernie4_5_moe", "", "", Attn::full, 0, 0, Moe::ernie, Mixer::none, kTie | kMlpBias | kRouterBias, "",
          "ernie4_5_moe/configuration_ernie4_5_moe.py, modeling_ernie4_5_moe.py (moe_layer_start/end/interval)"},
         {"hunyuan_v1_moe", "", "", Attn::full, 0, 0, Moe::hunyuan, Mixer::none, kQkNorm,
-         "use_cla cla_share_factor", "hunyuan_v1_moe/configuration_hunyuan_v1_moe.py"},
+         "use_cla cla_share_factor", "hunyuan_v1_moe/configuration_hunyuan_v1_moe.py, modeling_hunyuan_v1_moe.py (shared_mlp)"},
         {"hunyuan_v1_dense", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kQkNorm, "use_cla cla_share_factor",
          "hunyuan_v1_dense/configuration_hunyuan_v1_dense.py"},
         {"exaone4", "", "", Attn::exaone4, 4, 4096, Moe::none, Mixer::none, kQkNorm, "",
@@ -430,6 +452,7 @@ const std::vector<ClassDefault>& class_defaults() {
         {"llama4_text", "num_experts_per_tok", 1}, {"minimax_m2", "num_experts_per_tok", 8},
         {"deepseek_v3", "num_experts_per_tok", 8}, {"deepseek_v32", "num_experts_per_tok", 8},
         {"glm_moe_dsa", "num_experts_per_tok", 8}, {"glm4_moe", "num_experts_per_tok", 8},
+        {"hunyuan_v1_moe", "num_experts_per_tok", 1},   // HunYuanMoEV1Config moe_topk default 1
         // first_k_dense_replace: DeepseekV3Config / DeepseekV32Config / GlmMoeDsaConfig 3, Glm4MoeConfig 1.
         {"deepseek_v3", "first_k_dense_replace", 3}, {"deepseek_v32", "first_k_dense_replace", 3},
         {"glm_moe_dsa", "first_k_dense_replace", 3}, {"glm4_moe", "first_k_dense_replace", 1},
@@ -888,7 +911,6 @@ RecurrentSpec read_mixer(const FamilyRow& row, Reader& f, int hidden) {
 
 // The scalar knobs that best mirror the stack, for code still reading scalars.
 void mirror_scalars(ModelArch& a, const std::vector<LayerSpec>& layers) {
-    const int n = int(layers.size());
     // Attention: the first full (else any) attention layer's heads.
     const LayerSpec* rep = nullptr;
     for (const LayerSpec& l : layers)
@@ -1242,14 +1264,9 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     // Experts.
     long long experts = 0;
     if (row->moe != Moe::none) {
-        const json* e = f.find(F::experts);
-        if (e && e->is_array()) {
-            // HunYuan: num_experts may be a per-layer list; the first entry is used.
-            experts = first_int(json{{"e", e->empty() ? json() : (*e)[0]}}, {"e"}, 0);
-            notes.push_back("num_experts is a per-layer list; every MoE layer is read with the first entry");
-        } else {
-            experts = f.integer(F::experts, row->moe == Moe::hunyuan ? 1 : 0);
-        }
+        // HunYuanMoEV1Config: num_experts "int or List" (one per layer); the layer pattern
+        // reads the first, each layer its own below.
+        experts = f.single_or_first(F::experts, row->moe == Moe::hunyuan ? 1 : 0);
         if (row->moe == Moe::gemma4 && !f.boolean("enable_moe_block", false)) experts = 0;
     }
 
@@ -1276,11 +1293,11 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     int dense_mlp = dense_width;
     if (row->attn == Attn::llama4) dense_mlp = int(f.integer("intermediate_size_mlp", 16384));
     if (row->moe == Moe::granite) dense_mlp = int(f.integer(F::shared_intermediate, 1024));
-    int expert_width = int(f.integer(F::moe_intermediate, 0));
+    int expert_width = int(f.single_or_first(F::moe_intermediate, 0));
     if (row->moe == Moe::all && expert_width == 0) expert_width = dense_width;   // gpt-oss, MiniMax-M2: intermediate_size per expert
     if (row->moe == Moe::llama4 || row->moe == Moe::jamba || row->moe == Moe::granite) expert_width = dense_width;
     if (row->moe == Moe::hunyuan && expert_width == 0) expert_width = dense_width;
-    const int k_active = int(f.integer(F::experts_per_tok, class_default(row->type, "num_experts_per_tok", 0)));
+    const int k_active = int(f.single_or_first(F::experts_per_tok, class_default(row->type, "num_experts_per_tok", 0)));
     int n_shared = 0, shared_width = 0;
     switch (row->moe) {
         case Moe::qwen_sparse:
@@ -1311,7 +1328,10 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
             shared_width = dense_mlp;
             break;
         case Moe::hunyuan:
-            n_shared = f.boolean("use_mixed_mlp_moe", false) ? int(f.integer(F::shared_experts, 1)) : 0;
+            // modeling_hunyuan_v1_moe.py HunYuanMoEV1Moe: a shared_mlp of intermediate_size beside
+            // the experts in every MoE layer, whatever use_mixed_mlp_moe says (read, not needed).
+            f.boolean("use_mixed_mlp_moe", false);
+            n_shared = int(f.single_or_first(F::shared_experts, 1));
             shared_width = dense_width;
             break;
         default:
@@ -1373,6 +1393,11 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
 
     RecurrentSpec mixer = read_mixer(*row, f, a.hidden);
 
+    const int n_plan = int(plan.size());
+    const std::vector<long long> experts_v = f.per_layer(F::experts, n_plan), k_v = f.per_layer(F::experts_per_tok, n_plan),
+                                 width_v = f.per_layer(F::moe_intermediate, n_plan), shared_v = f.per_layer(F::shared_experts, n_plan);
+    auto at_layer = [](const std::vector<long long>& v, std::size_t i, int single) { return v.empty() ? single : int(v[i]); };
+
     std::vector<LayerSpec> layers;
     layers.reserve(plan.size());
     for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -1412,11 +1437,11 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
             l.mlp.intermediate = dense_widths.empty() ? dense_mlp : int(dense_widths[std::min(i, dense_widths.size() - 1)]);
             if (row->moe == Moe::jamba || row->moe == Moe::hunyuan) l.mlp.intermediate = dense_width;
         } else if (p.mlp == LayerMlpKind::moe) {
-            l.mlp.n_experts = int(experts);
-            l.mlp.experts_per_token = k_active;
-            l.mlp.expert_intermediate = expert_width;
-            l.mlp.n_shared = n_shared;
-            l.mlp.shared_intermediate = n_shared ? shared_width : 0;
+            l.mlp.n_experts = at_layer(experts_v, i, int(experts));
+            l.mlp.experts_per_token = at_layer(k_v, i, k_active);
+            l.mlp.expert_intermediate = at_layer(width_v, i, expert_width);
+            l.mlp.n_shared = n_shared ? at_layer(shared_v, i, n_shared) : 0;
+            l.mlp.shared_intermediate = l.mlp.n_shared ? shared_width : 0;
             l.mlp.router_bias = router_bias;
             l.mlp.expert_bias = tr & kExpertBias;
         }
@@ -1464,26 +1489,6 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     }
     if (top_type == "qwen3_omni_moe" && root.contains("talker_config"))
         notes.push_back("talker_config / code2wav_config: the speech generator's weights are not counted");
-
-    // Migration: parameter counts and the estimate still read the scalar fields, whose layers
-    // (layers_from_scalars) approximate this stack. Say so where they differ; this note goes when
-    // count_params and estimate.cpp read `kinds`.
-    {
-        // Compared on what sizes memory: a shared width without shared experts and the biases
-        // of experts (a few values per expert) are not differences.
-        auto norm = [](LayerSpec l) {
-            if (l.mlp.n_shared == 0) l.mlp.shared_intermediate = 0;
-            l.mlp.expert_bias = false;
-            return l;
-        };
-        const std::vector<LayerSpec> approx = layers_from_scalars(a);
-        int differ = 0;
-        for (std::size_t i = 0; i < layers.size() && i < approx.size(); ++i) differ += !same_shape(norm(layers[i]), norm(approx[i]));
-        if (differ)
-            notes.push_back("the estimate reads this model as " + std::to_string(a.n_layers) +
-                            " layers of its representative shape; " + std::to_string(differ) +
-                            " layers differ (recurrent, KV-shared, per-layer heads or MLP widths) until it reads the per-layer stack");
-    }
 
     a.num_parameters_override = 0;
     if (const json* np = f.find("num_parameters")) {
