@@ -374,3 +374,26 @@ TEST_CASE("context-parallel ring attention hides KV sends behind compute", "[int
     CHECK(detail::ring_attention_exposed_seconds(f, 4, 1, kv, 0.5 * send) == Approx(3 * 0.5 * send));
     CHECK(detail::ring_attention_exposed_seconds(f, 1, 1, kv, 0) == 0);
 }
+
+TEST_CASE("MFU and HFU as papers state them", "[speed][training]") {
+    // speed.mfu: the efficiency of the math kernels (a share of the dense peak), the bubble and
+    // exposed communication computed apart. speed.mfu_effective: model FLOPs (6N + attention) over
+    // the whole step (PaLM appendix B); speed.hfu: the same with the recomputed forward counted.
+    Config c = config("llama-3-8b", "h100-sxm");
+    c.mode = Mode::train;
+    c.gpus = 8;
+    c.context = 2048;
+    c.recompute = Recompute::none;
+    const Report none = run(c);
+    CHECK(none.speed.mfu_effective == none.speed.effective_mfu);
+    CHECK(none.speed.hfu == Approx(none.speed.mfu_effective));   // nothing recomputed
+    CHECK(none.speed.mfu_effective <= none.speed.mfu);
+    // Full recomputation runs the forward (2N + a) twice: executed (8N + 4a) / model (6N + 3a) = 4/3.
+    c.recompute = Recompute::full;
+    const Report full = run(c);
+    CHECK(full.speed.hfu / full.speed.mfu_effective == Approx(4.0 / 3.0));
+    CHECK(full.speed.hfu <= full.speed.mfu * (1 + 1e-9));
+    // Inference reports neither.
+    Config serve = config("llama-3-8b", "h100-sxm");
+    CHECK(run(serve).speed.hfu == 0);
+}

@@ -394,6 +394,10 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
         sp.train_tokens_per_s = tokens / sp.train_step_s;
         sp.train_time_s = c.train_tokens > 0 ? c.train_tokens / sp.train_tokens_per_s : 0.0;
         sp.effective_mfu = tokens * in.train_model_flops_per_token / (sp.train_step_s * gpus * F);
+        // As papers state them (Chowdhery et al. 2022, PaLM, appendix B): MFU counts the model's
+        // FLOPs only, HFU also the recomputed forward passes; both over the whole step.
+        sp.mfu_effective = sp.effective_mfu;
+        sp.hfu = tokens * in.train_exec_flops_per_token / (sp.train_step_s * gpus * F);
     }
 
     // Power.

@@ -88,6 +88,8 @@ json speed_json(const SpeedReport& s) {
                 {"train_tokens_per_s", s.train_tokens_per_s},
                 {"train_time_s", s.train_time_s},
                 {"effective_mfu", s.effective_mfu},
+                {"mfu_effective", s.mfu_effective},
+                {"hfu", s.hfu},
                 {"offload", json{{"active", o.active},
                                  {"gpu_layers", o.gpu_layers},
                                  {"total_layers", o.total_layers},

@@ -96,6 +96,7 @@ double predict(const std::string& q, const Config& config, const Catalog& catalo
     if (q == "decode_tokens_per_s" || q == "prefill_tokens_per_s") path = "speed." + q;
     else if (q == "max_output_throughput_tokens_per_s") path = "speed.decode_throughput_tokens_per_s";
     else if (q == "train_mfu") path = "speed.effective_mfu";
+    else if (q == "train_hfu") path = "speed.hfu";
     else if (q == "busbw_gb_per_s") path = "interconnect.allreduce_busbw_bytes_per_s";
     // Anything else is read from the report JSON by its path (e.g. speed.ttft_s).
     const json j = json::parse(report_to_json(r));

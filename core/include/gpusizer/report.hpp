@@ -98,6 +98,8 @@ struct SpeedReport {
     double train_tokens_per_s = 0;
     double train_time_s = 0;                 // for train_tokens (0 when not asked)
     double effective_mfu = 0;                // training: model FLOPs / (step time x peak x GPUs), bubble and exposed communication included
+    double mfu_effective = 0;                // the same figure under the name papers use: model FLOPs utilization (PaLM, Llama 3)
+    double hfu = 0;                          // training: hardware FLOPs utilization, executed FLOPs (recomputation counted) / (step x peak x GPUs)
     OffloadReport offload;
 };
 
