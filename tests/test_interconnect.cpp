@@ -397,3 +397,23 @@ TEST_CASE("MFU and HFU as papers state them", "[speed][training]") {
     Config serve = config("llama-3-8b", "h100-sxm");
     CHECK(run(serve).speed.hfu == 0);
 }
+
+TEST_CASE("the report names the all-reduce algorithm NCCL would run", "[interconnect][collectives]") {
+    // Decode on 8 H100 (tp 8): 8192 x 2 B per all-reduce, latency-bound: the ring (LL).
+    Config c = config("llama-3-70b", "h100-sxm");
+    c.runtime = Runtime::vllm;
+    c.gpus = 8;
+    CHECK(run(c).interconnect.allreduce_algorithm == "ring");
+    // Training on 8 H100 with tp 8: 2048 x 8192 x 2 B = 32 MiB per all-reduce: 25 us + 32 MiB /
+    // 270 GB/s = 149 us with NVLS against 56 us + 32 MiB x 1.75 / 369 GB/s = 215 us on the ring.
+    Config t = config("llama-3-70b", "h100-sxm");
+    t.mode = Mode::train;
+    t.gpus = 8;
+    t.tp = 8;
+    t.context = 2048;
+    t.recompute = Recompute::full;
+    CHECK(run(t).interconnect.allreduce_algorithm == "nvls");
+    // One GPU: no all-reduce.
+    c.gpus = 1;
+    CHECK(run(c).interconnect.allreduce_algorithm == "none");
+}

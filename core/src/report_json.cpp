@@ -53,6 +53,7 @@ json interconnect_json(const InterconnectReport& ic) {
                 {"nodes", ic.nodes},
                 {"link_bandwidth_bytes_per_s", ic.link_bandwidth_bytes_per_s},
                 {"allreduce_busbw_bytes_per_s", ic.allreduce_busbw_bytes_per_s},
+                {"allreduce_algorithm", std::string(ic.allreduce_algorithm)},
                 {"tp_comm_s_per_token", ic.tp_comm_s_per_token},
                 {"pp_comm_s_per_token", ic.pp_comm_s_per_token},
                 {"ep_comm_s_per_token", ic.ep_comm_s_per_token},
