@@ -173,7 +173,8 @@ CatalogModel model_from_json(const json& e, const std::string& ctx) {
 Link link_from_json(const json& e, const std::string& ctx) {
     Obj o(e, ctx);
     o.only({"id", "name", "kind", "scope", "bandwidth_gb_per_s", "bidirectional_gb_per_s", "latency_us", "latency_large_us",
-            "gpus_per_node", "busbw_efficiency", "note", "sources", "unverified"});
+            "gpus_per_node", "busbw_efficiency", "nvls_efficiency", "no_p2p_bandwidth_factor", "no_p2p_latency_us", "note", "sources",
+            "unverified"});
     Link l;
     l.id = o.str("id");
     if (!valid_id(l.id)) o.fail("id", "must be lower-case kebab-case (a-z, 0-9, '-', '.'), got '" + l.id + "'");
@@ -200,6 +201,13 @@ Link link_from_json(const json& e, const std::string& ctx) {
     l.gpus_per_node = int(o.num("gpus_per_node", 1, 1e6));
     if (l.scope == LinkScope::inter_node && l.gpus_per_node != 1) o.fail("gpus_per_node", "must be 1 for an inter-node link");
     l.busbw_efficiency = o.num_or("busbw_efficiency", 0, 0.05, 1.0);
+    // NVLS algorithm bandwidth over the link's per-direction figure: 8x H200 reach 0.60 (links.json).
+    l.nvls_efficiency = o.num_or("nvls_efficiency", 0, 0.05, 1.0);
+    if (l.nvls_efficiency > 0 && l.kind != LinkKind::nvlink) o.fail("nvls_efficiency", "only an NVLink switch link reduces in the switch");
+    l.no_p2p_bandwidth_factor = o.num_or("no_p2p_bandwidth_factor", 0, 0.01, 1.0);
+    l.no_p2p_latency_us = o.num_or("no_p2p_latency_us", 0, 0.001, 1e4);
+    if ((l.no_p2p_bandwidth_factor > 0 || l.no_p2p_latency_us > 0) && l.kind != LinkKind::pcie)
+        o.fail(l.no_p2p_bandwidth_factor > 0 ? "no_p2p_bandwidth_factor" : "no_p2p_latency_us", "applies to a PCIe link only");
     read_provenance(o, l, &l.note);
     return l;
 }
