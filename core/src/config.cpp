@@ -21,6 +21,8 @@ constexpr Names<Offload, 3> kOffloads{{{Offload::none, "none"}, {Offload::optimi
 constexpr Names<Recompute, 4> kRecomputes{{{Recompute::automatic, "auto"}, {Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}}};
 constexpr Names<Runtime, 5> kRuntimes{{{Runtime::automatic, "auto"}, {Runtime::none, "none"}, {Runtime::pytorch, "pytorch"},
                                        {Runtime::llama_cpp, "llama.cpp"}, {Runtime::vllm, "vllm"}}};
+constexpr Names<PipeSchedule, 3> kSchedules{{{PipeSchedule::one_f_one_b, "1f1b"}, {PipeSchedule::interleaved, "interleaved"},
+                                            {PipeSchedule::zero_bubble, "zero_bubble"}}};
 
 template <typename E, std::size_t N>
 std::string_view name_of(const Names<E, N>& names, E v) {
@@ -56,8 +58,10 @@ std::string_view to_string(Optimizer v) { return name_of(kOptimizers, v); }
 std::string_view to_string(Offload v) { return name_of(kOffloads, v); }
 std::string_view to_string(Recompute v) { return name_of(kRecomputes, v); }
 std::string_view to_string(Runtime v) { return name_of(kRuntimes, v); }
+std::string_view to_string(PipeSchedule v) { return name_of(kSchedules, v); }
 
 Mode parse_mode(std::string_view s) { return parse_of(kModes, s, "mode"); }
+PipeSchedule parse_pp_schedule(std::string_view s) { return parse_of(kSchedules, s, "pp_schedule"); }
 Optimizer parse_optimizer(std::string_view s) { return parse_of(kOptimizers, s, "optimizer"); }
 Offload parse_offload(std::string_view s) { return parse_of(kOffloads, s, "offload"); }
 Recompute parse_recompute(std::string_view s) { return parse_of(kRecomputes, s, "recompute"); }
@@ -88,6 +92,7 @@ std::string allowed_values(std::string_view key) {
     if (key == "offload") return list_of(kOffloads);
     if (key == "recompute") return list_of(kRecomputes);
     if (key == "runtime") return list_of(kRuntimes);
+    if (key == "pp_schedule") return list_of(kSchedules);
     return {};
 }
 

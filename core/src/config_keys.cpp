@@ -189,6 +189,18 @@ const ConfigKey kKeys[] = {
     {"layer_overhead_us", "lo", "layer-overhead-us", "F", KeyKind::number, 0, 1e5, false, KeyUnset::minus_one, "µs",
      "automatic: 90 for llama.cpp, else 0", "", "fixed time per layer per forward (kernel launches and synchronisation)",
      "fixed time per layer per forward (default 90 for llama.cpp, else 0)", m(&Config::layer_overhead_us)},
+    // Training schedules and overlap (docs/formulas.md, "Pipeline schedules").
+    {"pp_schedule", "ps", "pp-schedule", "S", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`1f1b`",
+     "`1f1b`, `interleaved`, `zero_bubble`; training only",
+     "pipeline schedule: `1f1b` (PipeDream-Flush), `interleaved` 1F1B with `virtual_stages` model chunks per stage "
+     "(Narayanan et al. 2021), `zero_bubble` = ZB-H1 (Qi et al. 2023: backward split into input and weight gradients)",
+     "1f1b | interleaved | zero_bubble",
+     names([](const Config& c) { return std::string(to_string(c.pp_schedule)); },
+           [](Config& c, std::string_view v) { c.pp_schedule = parse_pp_schedule(v); })},
+    {"virtual_stages", "vs", "virtual-stages", "N", KeyKind::integer, 1, 1024, false, KeyUnset::zero, "",
+     "`0`: 2 for `interleaved`, else 1", "at most layers / `pp`; above 1 only with `pp_schedule` `interleaved`",
+     "model chunks per pipeline stage of the interleaved schedule (Megatron's virtual pipeline size)",
+     "model chunks per pipeline stage (interleaved schedule)", m(&Config::virtual_stages)},
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -168,15 +168,6 @@ double prefill_chunk_tokens(const Resolved& r, double total) {
 
 namespace {
 
-// Communication of one decode step (inference) or one optimizer step (training) on a fabric.
-struct StepComm {
-    double tp = 0, pp = 0, ep = 0;      // seconds, all on the critical path
-    double dp = 0, dp_exposed = 0;      // training: gradient sync on the wire, and the part not hidden
-    double exposed = 0;                 // what adds to the step
-    double busbw = 0;                   // of the widest all-reduce group
-    CollectiveAlgorithm algorithm = CollectiveAlgorithm::none;   // what NCCL would run for its all-reduce
-};
-
 StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double s) {
     const Parallelism& par = r.par;
     StepComm m;
@@ -212,7 +203,9 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
         m.algorithm = ar.algorithm;
         m.tp = mb * (in.layers / p) * per * ar.seconds;
     }
-    if (par.pp > 1) m.pp = 2.0 * mb * p2p_seconds(f, (long long)par.tp * par.dp, s);   // activations forward, gradients back
+    // Activations forward, gradients back, for each micro-batch at each of the v chunk boundaries
+    // of a stage (interleaving multiplies the sends by v: Narayanan et al. 2021, sec. 2.2).
+    if (par.pp > 1) m.pp = 2.0 * mb * r.virtual_stages * p2p_seconds(f, (long long)par.tp * par.dp, s);
     if (par.ep > 1) m.ep = mb * (in.moe_layers / p) * per * all_to_all_seconds(span_of(f, par.ep, 1), s * in.experts_per_token);
     if (par.dp > 1) {
         const Span dp = span_of(f, par.dp, par.tp);
@@ -237,6 +230,20 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
 }
 
 }  // namespace
+
+TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, double mu, double F) {
+    // Training: executed FLOPs of the step spread over every GPU at the kernel efficiency,
+    // stretched by the pipeline bubble, plus the communication that cannot hide.
+    TrainStep t;
+    t.compute_s = in.tokens_per_step * in.train_exec_flops_per_token / (double(r.config.gpus) * mu * F);
+    const double p = r.par.pp;
+    const double idle = p > 1 ? bubble_micro_batches(r.config.pp_schedule, r.virtual_stages, r.par.pp) : 0.0;
+    t.bubble_fraction = idle / (in.micro_batches + idle);
+    t.pipe_s = t.compute_s / (1.0 - t.bubble_fraction);
+    t.comm = train_comm(r, in, f, t.pipe_s);
+    t.step_s = t.pipe_s + t.comm.exposed;
+    return t;
+}
 
 namespace {
 
@@ -375,15 +382,13 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
 
         if (detail) prefill_and_offload(r, in, t, f, out, bytes, weights, eta * B, mu * F, per_forward);
     } else {
-        // Training: executed FLOPs of the step spread over every GPU at the MFU, stretched by the
-        // pipeline bubble, plus the communication that cannot hide.
         const double tokens = in.tokens_per_step;
-        const double t_comp = tokens * in.train_exec_flops_per_token / (double(gpus) * mu * F);
-        const double m = in.micro_batches;
-        const double p = par.pp;
-        ic.pp_bubble_fraction = p > 1 ? (p - 1.0) / (m + p - 1.0) : 0.0;   // 1F1B (Narayanan et al. 2021)
-        const double t_pipe = t_comp / (1.0 - ic.pp_bubble_fraction);
-        const StepComm cm = train_comm(r, in, f, t_pipe);
+        const TrainStep ts = train_step(r, in, f, mu, F);
+        const StepComm& cm = ts.comm;
+        const double t_comp = ts.compute_s, t_pipe = ts.pipe_s;
+        ic.pp_bubble_fraction = ts.bubble_fraction;
+        if (par.pp > 1) ic.pp_schedule = to_string(c.pp_schedule);
+        ic.virtual_stages = r.virtual_stages;
         ic.allreduce_busbw_bytes_per_s = cm.busbw;
         ic.allreduce_algorithm = algorithm_name(cm.algorithm);
         ic.tp_comm_s_per_step = cm.tp;
@@ -400,6 +405,10 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
         }
         sp.train_flops_per_token = in.train_exec_flops_per_token;
         sp.train_step_s = t_pipe + ic.exposed_s_per_step;
+        sp.compute_s = t_comp;
+        sp.bubble_s = t_pipe - t_comp;
+        sp.bubble_fraction = ic.pp_bubble_fraction;
+        sp.exposed_comm_s = ic.exposed_s_per_step;
         sp.train_tokens_per_s = tokens / sp.train_step_s;
         sp.train_time_s = c.train_tokens > 0 ? c.train_tokens / sp.train_tokens_per_s : 0.0;
         sp.effective_mfu = tokens * in.train_model_flops_per_token / (sp.train_step_s * gpus * F);

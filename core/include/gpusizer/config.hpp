@@ -19,6 +19,8 @@ enum class Optimizer { adamw, adamw_8bit, sgd, adafactor };
 enum class Offload { none, optimizer, optimizer_params };
 enum class Recompute { automatic, none, selective, full };
 enum class Runtime { automatic, none, pytorch, llama_cpp, vllm };
+// Pipeline schedule of training (docs/formulas.md, "Pipeline schedules").
+enum class PipeSchedule { one_f_one_b, interleaved, zero_bubble };
 
 // LoRA target modules, as a bit set.
 enum LoraTarget : unsigned {
@@ -76,6 +78,9 @@ struct Config {
     long long prompt_tokens = 0;    // prompt length for prefill and time to first token; 0 = context / 2
     double host_memory_bandwidth_gb_per_s = 0;   // host RAM bandwidth for llama.cpp offload; 0 = default
     double layer_overhead_us = -1;  // fixed time per layer per forward (kernel launches, syncs), us; -1 = runtime default
+    // Training schedules and overlap:
+    PipeSchedule pp_schedule = PipeSchedule::one_f_one_b;
+    int virtual_stages = 0;         // interleaved 1F1B: model chunks per pipeline stage; 0 = 2 (interleaved), else 1
 };
 
 // Names used in JSON, links and the CLI for each enum value.
@@ -84,11 +89,13 @@ std::string_view to_string(Optimizer v);
 std::string_view to_string(Offload v);
 std::string_view to_string(Recompute v);
 std::string_view to_string(Runtime v);
+std::string_view to_string(PipeSchedule v);
 Mode parse_mode(std::string_view s);              // each throws Error naming the key and the
 Optimizer parse_optimizer(std::string_view s);    // allowed values
 Offload parse_offload(std::string_view s);
 Recompute parse_recompute(std::string_view s);
 Runtime parse_runtime(std::string_view s);
+PipeSchedule parse_pp_schedule(std::string_view s);
 unsigned parse_lora_target(std::string_view s);   // "q_proj" or "q", ..., "all-linear"
 std::vector<std::string> lora_target_names(unsigned targets);
 
