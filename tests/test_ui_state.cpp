@@ -224,3 +224,37 @@ TEST_CASE("recommendations sort by any column; unknown figures go last both ways
     sort_recommendations(v, RecommendColumn::gpu, true);
     CHECK(names(v) == "ABC");
 }
+
+// QA D1: JSON nested thousands deep (a 16 KB link's hf=, a pasted or dropped configuration,
+// a pasted config.json) overflowed the core's recursive JSON writer in the browser and killed
+// the page. Every input edge of the app refuses it first, naming the key.
+TEST_CASE("deeply nested JSON at the app's inputs is refused, naming the key", "[ui][errors]") {
+    const auto hf = [](int deep) {
+        return "{\"model_type\":\"llama\",\"num_hidden_layers\":2,\"hidden_size\":256,\"intermediate_size\":512,"
+               "\"num_attention_heads\":4,\"vocab_size\":1000,\"x\":" +
+               std::string(std::size_t(deep), '[') + std::string(std::size_t(deep), ']') + "}";
+    };
+    UiState s = default_state();
+    const std::string before = link_of(s);
+    CHECK_FALSE(open_link(s, "#v=1&m=custom&hf=" + hf(8000), catalog()));   // the QA's 16 KB link
+    CHECK(s.message == "Link not opened: hf.x: is nested more than 100 levels deep");
+    // Percent-encoded: "[" is %5B.
+    std::string encoded = "#v=1&m=custom&hf=%7B%22x%22%3A";
+    for (int i = 0; i < 10000; ++i) encoded += "%5B";
+    CHECK_FALSE(open_link(s, encoded, catalog()));
+    CHECK(s.message == "Link not opened: hf.x: is nested more than 100 levels deep");
+    CHECK_FALSE(open_config_text(s, "{\"model\":{\"hf_config\":" + hf(7000) + "},\"gpu\":\"l4\"}", catalog()));
+    CHECK(s.message == "Configuration not opened: model.hf_config.x: is nested more than 100 levels deep");
+    CHECK_FALSE(open_file_text(s, "deep.json", "{\"model\":" + std::string(1000000, '['), catalog()));
+    CHECK(s.message.find("is nested more than 100 levels deep") != std::string::npos);
+    CHECK(link_of(s) == before);
+    s.source = ModelSource::hf_config;
+    s.hf_text = hf(5000);
+    CHECK_FALSE(apply_model_source(s));
+    CHECK(s.model_error == "model.hf_config.x: is nested more than 100 levels deep");
+    // At the limit (the object, then 99 arrays) the core reads it: config.json's unknown keys
+    // are ignored.
+    CHECK(open_link(s, "#v=1&m=custom&hf=" + hf(99), catalog()));
+    // Brackets inside strings do not count.
+    CHECK_NOTHROW(check_json_nesting("{\"a\": \"" + std::string(500, '[') + "\"}", "", "configuration"));
+}

@@ -83,6 +83,16 @@ bool apply_model_source(UiState& s);
 // The hf_config JSON of ModelNumbers (a Llama-style or Mixtral-style config.json).
 std::string numbers_to_hf_config(const ModelNumbers& n);
 
+// Nesting limit for JSON the app is given (a link's hf= value, a pasted or dropped
+// configuration, a pasted config.json, a benchmark report): deeper than any real one (3 to 4
+// levels), far below the depth at which the core's recursive JSON writer overflows the
+// browser's stack (about 7,000). Throws Error naming the key path where it is too deep
+// (prefix first, `what` when no key leads there).
+constexpr int kMaxJsonDepth = 100;
+void check_json_nesting(std::string_view text, const std::string& prefix, const std::string& what);
+// The same for each JSON value (after %-decoding) of a share link.
+void check_link_nesting(std::string_view link);
+
 // Share links.
 std::string link_of(const UiState& s);
 // Loads a link; on failure (a malformed link, or one naming a model or GPU the catalog does not

@@ -204,13 +204,33 @@ std::string location_hash() {
 class PlatformWeb : public gpusizer::ui::Platform {
 public:
     void set_clipboard(const std::string& text) override { web_copy_text(text.c_str()); }
-    void link_changed(const std::string& link) override { web_set_fragment(link.c_str()); }
+    // A link that could not be opened stays in the address bar (with the message on screen), so
+    // that it can be reloaded or corrected there, until the view shows another configuration
+    // than the one shown when it failed (QA D8).
+    void link_changed(const std::string& link) override {
+        if (keep_address_ && link == shown_when_kept_) return;
+        keep_address_ = false;
+        web_set_fragment(link.c_str());
+    }
+    void keep_address(const std::string& shown_link) {
+        keep_address_ = true;
+        shown_when_kept_ = shown_link;
+    }
     bool pick_file() override {
         web_pick_file();
         return true;
     }
     const char* name() const override { return "browser"; }
+
+private:
+    bool keep_address_ = false;
+    std::string shown_when_kept_;
 };
+
+// Opens a link from the address bar (on load, or a hashchange); see PlatformWeb::link_changed.
+void open_address(PlatformWeb& platform, gpusizer::ui::App& app, const std::string& fragment) {
+    if (!app.open(fragment)) platform.keep_address(gpusizer::ui::link_of(app.state()));
+}
 
 // What ImGui's own copy and paste (Ctrl+C / Ctrl+V in a text field) use.
 std::string g_clipboard;
@@ -332,7 +352,7 @@ void frame(void* arg) {
 
     // Input the page collected since the last frame.
     const std::string fragment = take_pending(0);
-    if (!fragment.empty() && fragment != "#") w.app->open(fragment);
+    if (!fragment.empty() && fragment != "#") open_address(w.platform, *w.app, fragment);
     const std::string pasted = take_pending(1);
     if (!pasted.empty()) g_clipboard = pasted;   // ImGui reads it on this frame's Ctrl+V
     const std::string file_name = take_pending(2);
@@ -427,7 +447,7 @@ int main() {
     static gpusizer::ui::App app(*catalog, w.platform);
     w.app = &app;
     const std::string hash = location_hash();
-    if (!hash.empty() && hash != "#") w.app->open(hash);
+    if (!hash.empty() && hash != "#") open_address(w.platform, *w.app, hash);
     web_listen();
 
     emscripten_set_main_loop_arg(frame, &w, 0, false);   // requestAnimationFrame; main returns
