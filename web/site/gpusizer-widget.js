@@ -13,9 +13,21 @@
 // The widget fires `gpusizer-change` (detail: {link, report}) after each estimate.
 'use strict';
 (function () {
-  if (window.customElements && customElements.get('gpusizer-widget')) return;
-
   const script = document.currentScript;
+  // <script src=".../gpusizer-widget.js" data-link="#v=1&..."></script>: a widget in its place,
+  // for every such tag on the page (the element is defined once, by the first).
+  function placeHere() {
+    if (script && script.hasAttribute('data-link')) {
+      const w = document.createElement('gpusizer-widget');
+      w.setAttribute('link', script.getAttribute('data-link'));
+      script.after(w);
+    }
+  }
+  if (window.customElements && customElements.get('gpusizer-widget')) {
+    placeHere();
+    return;
+  }
+
   const base = script && script.src ? script.src : location.href;
   const apiUrl = new URL('gpusizer-lite.js', base).href;
   const appUrl = new URL('index.html', base).href;
@@ -181,29 +193,29 @@
         if (output) grid.append(output);
       };
 
-      this._model = el('select', { 'aria-label': 'model' });
+      this._model = el('select');
       this._model.append(el('option', { value: '', text: 'Custom, by parameter count' }));
       for (const m of api.models) this._model.append(el('option', { value: m.id, text: m.name + ' (' + formatCount(m.params) + ')' }));
       row('Model', 'gs-model', this._model);
 
-      this._params = el('input', { type: 'range', min: '0', max: '1000', step: '1', 'aria-label': 'parameters' });
-      this._paramsOut = el('output', { for: 'gs-params' });
+      this._params = el('input', { type: 'range', min: '0', max: '1000', step: '1' });
+      this._paramsOut = el('output', { for: 'gs-params', 'aria-live': 'off' });
       row('Parameters', 'gs-params', this._params, this._paramsOut);
 
-      this._weights = el('input', { type: 'range', min: '0', max: String(api.formats.length - 1), step: '1', 'aria-label': 'precision' });
-      this._weightsOut = el('output', { for: 'gs-weights' });
+      this._weights = el('input', { type: 'range', min: '0', max: String(api.formats.length - 1), step: '1' });
+      this._weightsOut = el('output', { for: 'gs-weights', 'aria-live': 'off' });
       row('Precision', 'gs-weights', this._weights, this._weightsOut);
 
-      this._context = el('input', { type: 'range', min: String(kContextMinLog2), max: String(kContextMaxLog2), step: '1', 'aria-label': 'context' });
-      this._contextOut = el('output', { for: 'gs-context' });
+      this._context = el('input', { type: 'range', min: String(kContextMinLog2), max: String(kContextMaxLog2), step: '1' });
+      this._contextOut = el('output', { for: 'gs-context', 'aria-live': 'off' });
       row('Context', 'gs-context', this._context, this._contextOut);
 
-      this._gpu = el('select', { 'aria-label': 'GPU' });
+      this._gpu = el('select');
       for (const g of api.gpus) this._gpu.append(el('option', { value: g.id, text: g.name + ' (' + g.memory_gib + ' GiB)' }));
       row('GPU', 'gs-gpu', this._gpu);
 
-      this._gpus = el('input', { type: 'range', min: '1', max: '64', step: '1', 'aria-label': 'GPU count' });
-      this._gpusOut = el('output', { for: 'gs-gpus' });
+      this._gpus = el('input', { type: 'range', min: '1', max: '64', step: '1' });
+      this._gpusOut = el('output', { for: 'gs-gpus', 'aria-live': 'off' });
       row('GPUs', 'gs-gpus', this._gpus, this._gpusOut);
 
       this._verdict = el('span', { class: 'verdict' });
@@ -211,7 +223,10 @@
       this._what = el('div', { class: 'what' });
       this._bar = el('div', { class: 'bar', role: 'img' });
       this._legend = el('ul', { class: 'legend' });
-      this._result = el('div', { class: 'result' }, el('div', {}, this._verdict, this._total), this._what, this._bar, this._legend);
+      // The verdict and its numbers are one live region: a screen reader moving a slider hears
+      // whether it fits (the read-outs beside the sliders are the sliders' aria-valuetext).
+      this._headline = el('div', { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }, this._verdict, ' ', this._total);
+      this._result = el('div', { class: 'result' }, this._headline, this._what, this._bar, this._legend);
       this._openLink = el('a', { class: 'open', target: '_blank', rel: 'noopener', text: 'Open in the full calculator' });
 
       this._box.replaceChildren(this._box.firstChild, grid, this._result, this._message, this._openLink);
@@ -312,6 +327,7 @@
         const t = Math.log(params / kParamsMin) / Math.log(kParamsMax / kParamsMin);
         if (this._source !== this._params) this._params.value = String(Math.round(Math.min(1, Math.max(0, t)) * 1000));
         this._paramsOut.textContent = formatCount(params);
+        this._params.setAttribute('aria-valuetext', formatCount(params) + ' parameters');
       }
       const weights = report ? report.config.weights : c.weights;
       const wi = api.formats.findIndex((f) => f.id === weights);
@@ -319,16 +335,19 @@
         this._weights.value = String(wi);
         this._weightsOut.textContent = shortLabel(api.formats[wi].label);
         this._weightsOut.title = api.formats[wi].label;
+        this._weights.setAttribute('aria-valuetext', shortLabel(api.formats[wi].label));
       }
       const context = report ? report.config.context : c.context;
       if (context > 0) {
         this._context.value = String(Math.round(Math.log2(context)));
         this._contextOut.textContent = formatInt(context) + ' tokens';
+        this._context.setAttribute('aria-valuetext', this._contextOut.textContent);
       }
       this._gpu.value = c.gpu;
       this._gpus.max = String(Math.max(64, c.gpus));
       this._gpus.value = String(c.gpus);
       this._gpusOut.textContent = c.gpus === 1 ? '1 GPU' : c.gpus + ' GPUs';
+      this._gpus.setAttribute('aria-valuetext', this._gpusOut.textContent);
     }
 
     _draw(r) {
@@ -374,10 +393,5 @@
 
   customElements.define('gpusizer-widget', GpuSizerWidget);
 
-  // <script src=".../gpusizer-widget.js" data-link="#v=1&..."></script>: a widget in its place.
-  if (script && script.hasAttribute('data-link')) {
-    const w = document.createElement('gpusizer-widget');
-    w.setAttribute('link', script.getAttribute('data-link'));
-    script.after(w);
-  }
+  placeHere();
 })();
