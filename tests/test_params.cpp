@@ -125,3 +125,24 @@ TEST_CASE("architectures that cannot be counted are refused with the field named
     a.experts_per_token = 9;
     CHECK_THROWS_WITH(count_params(a), Catch::Contains("num_experts_per_tok"));
 }
+
+TEST_CASE("the scalar description expands into a stack of a few distinct layer kinds", "[params][layers]") {
+    // DeepSeek-R1: first_k_dense_replace 3, then MoE in every layer up to 61; MLA everywhere.
+    ModelArch a = arch("deepseek-r1");
+    set_stack(a, layers_from_scalars(a));
+    REQUIRE(a.layer_kind.size() == 61);
+    CHECK(a.kinds.size() == 2);
+    for (int i = 0; i < 61; ++i) {
+        CHECK(a.layer(i).attn.kind == AttnKind::mla);
+        CHECK(a.layer(i).is_moe() == (i >= 3));
+    }
+    CHECK(a.layer(3).mlp.n_experts == 256);
+    CHECK(a.layer(3).mlp.n_shared == 1);
+    // Gemma 2: even layers slide (window 4096), odd layers attend to everything.
+    ModelArch g = arch("gemma-2-9b");
+    set_stack(g, layers_from_scalars(g));
+    CHECK(g.kinds.size() == 2);
+    CHECK(g.layer(0).attn.kind == AttnKind::sliding);
+    CHECK(g.layer(0).attn.window == 4096);
+    CHECK(g.layer(1).attn.kind == AttnKind::full);
+}

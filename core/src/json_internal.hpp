@@ -1,5 +1,5 @@
-// json_internal.hpp (internal): the JSON-level entry points shared by json_io.cpp and
-// hf_import.cpp, the two files of the core that include nlohmann_json.
+// json_internal.hpp (internal): the JSON-level entry points shared by the core's JSON files
+// (catalog_io.cpp, config_io.cpp, report_json.cpp, hf_import.cpp, share_link.cpp).
 #pragma once
 
 #include <string>
@@ -17,7 +17,7 @@ ModelArch arch_from_hf_json(const nlohmann::json& config, std::vector<std::strin
 // A Llama-shaped architecture with `params` parameters, for {"num_parameters": N} models.
 ModelArch synthesize_arch(double params);
 
-// The configuration as a JSON value and back (json_io.cpp); share_link.cpp builds on them.
+// The configuration as a JSON value and back (config_io.cpp); share_link.cpp builds on them.
 nlohmann::json config_to_json_value(const Config& config);
 Config config_from_json_value(const nlohmann::json& value);
 

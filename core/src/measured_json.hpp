@@ -1,5 +1,5 @@
 // measured_json.hpp (internal): the JSON of a calibration, for the estimate report's `measured`
-// object (json_io.cpp). Defined in measured_io.cpp.
+// object (report_json.cpp). Defined in measured_io.cpp.
 #pragma once
 
 #include <nlohmann/json.hpp>

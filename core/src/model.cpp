@@ -5,7 +5,9 @@
 // checks every catalog model against its published count.
 #include "gpusizer/model.hpp"
 
+#include <algorithm>
 #include <string>
+#include <tuple>
 
 #include "gpusizer/error.hpp"
 
@@ -209,6 +211,87 @@ ParamCounts count_params(const ModelArch& a) {
 double override_scale(const ModelArch& arch, const ParamCounts& counts) {
     if (arch.num_parameters_override <= 0) return 1.0;
     return arch.num_parameters_override / counts.total();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The stack of layers
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+auto attn_tuple(const AttentionSpec& a) {
+    return std::tie(a.kind, a.window, a.n_heads, a.n_kv_heads, a.head_dim, a.v_head_dim, a.kv_shared, a.q_lora_rank,
+                    a.kv_lora_rank, a.qk_rope_head_dim, a.qk_nope_head_dim, a.index_n_heads, a.index_head_dim);
+}
+auto recurrent_tuple(const RecurrentSpec& r) {
+    return std::tie(r.kind, r.d_inner, r.d_state, r.d_conv, r.n_groups, r.n_heads, r.head_dim, r.n_k_heads, r.k_head_dim,
+                    r.dt_rank, r.conv_bias, r.proj_bias, r.state_bytes);
+}
+auto mlp_tuple(const LayerMlpSpec& m) {
+    return std::tie(m.kind, m.intermediate, m.n_experts, m.experts_per_token, m.expert_intermediate, m.n_shared,
+                    m.shared_intermediate, m.router_bias, m.expert_bias);
+}
+
+}  // namespace
+
+bool same_shape(const LayerSpec& a, const LayerSpec& b) {
+    return attn_tuple(a.attn) == attn_tuple(b.attn) && recurrent_tuple(a.recurrent) == recurrent_tuple(b.recurrent) &&
+           mlp_tuple(a.mlp) == mlp_tuple(b.mlp) && a.cross_attention == b.cross_attention && a.encoder == b.encoder && a.norms == b.norms;
+}
+
+void set_stack(ModelArch& arch, const std::vector<LayerSpec>& per_layer) {
+    if (per_layer.size() > 65535) throw Error("model.num_hidden_layers", "must be at most 65535 layers");
+    arch.kinds.clear();
+    arch.layer_kind.clear();
+    arch.layer_kind.reserve(per_layer.size());
+    for (const LayerSpec& l : per_layer) {
+        std::size_t k = 0;
+        while (k < arch.kinds.size() && !same_shape(arch.kinds[k], l)) ++k;
+        if (k == arch.kinds.size()) arch.kinds.push_back(l);
+        arch.layer_kind.push_back(std::uint16_t(k));
+    }
+}
+
+std::vector<LayerSpec> layers_from_scalars(const ModelArch& a) {
+    std::vector<LayerSpec> out;
+    out.reserve(std::size_t(std::max(0, a.total_layers())));
+    for (int i = 0; i < a.total_layers(); ++i) {
+        LayerSpec l;
+        l.norms = a.norms_per_layer;
+        AttentionSpec& at = l.attn;
+        at.n_heads = a.n_heads;
+        at.n_kv_heads = a.n_kv_heads;
+        at.head_dim = a.head_dim;
+        at.v_head_dim = a.v_head_dim;
+        if (a.mla) {
+            at.kind = AttnKind::mla;
+            at.q_lora_rank = a.q_lora_rank;
+            at.kv_lora_rank = a.kv_lora_rank;
+            at.qk_rope_head_dim = a.qk_rope_head_dim;
+            at.qk_nope_head_dim = a.qk_nope_head_dim;
+        } else if (a.layer_is_sliding(i) && i < a.n_layers) {
+            at.kind = AttnKind::sliding;
+            at.window = a.sliding_window;
+        }
+        l.encoder = !a.layer_has_self_kv(i) && !(a.kind == ArchKind::encoder_decoder && i >= a.n_layers);
+        if (a.kind == ArchKind::encoder_decoder && i >= a.n_layers) {
+            l.cross_attention = true;
+            l.norms = a.norms_per_layer + 1;   // + the cross-attention norm
+        }
+        if (a.layer_is_moe(i)) {
+            l.mlp.kind = LayerMlpKind::moe;
+            l.mlp.n_experts = a.n_routed_experts;
+            l.mlp.experts_per_token = a.experts_per_token;
+            l.mlp.expert_intermediate = a.moe_intermediate;
+            l.mlp.n_shared = a.n_shared_experts;
+            l.mlp.shared_intermediate = a.shared_intermediate > 0 ? a.shared_intermediate : a.moe_intermediate;
+            l.mlp.router_bias = a.router_bias;
+        } else {
+            l.mlp.intermediate = a.intermediate;
+        }
+        out.push_back(l);
+    }
+    return out;
 }
 
 }  // namespace gpusizer

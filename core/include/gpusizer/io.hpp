@@ -1,5 +1,5 @@
 // gpusizer/io.hpp: JSON at the edge. Configurations in, reports out, Hugging Face configs in.
-// nlohmann_json stays behind this header (core/src/json_io.cpp, core/src/hf_import.cpp).
+// nlohmann_json stays behind this header (core/src/catalog_io.cpp, config_io.cpp, report_json.cpp, hf_import.cpp).
 #pragma once
 
 #include <string>

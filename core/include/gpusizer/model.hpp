@@ -1,7 +1,16 @@
 // gpusizer/model.hpp: a model's architecture and the parameter counts derived from it.
 //
-// [SECTION] ModelArch: the architecture fields every family reduces to
+// [SECTION] Layer kinds: what one layer of the stack is (attention, recurrent mixer, MLP)
+// [SECTION] ModelArch: global fields and the stack of layers
 // [SECTION] Parameter counts by tensor class, per layer and in total
+//
+// A model is a stack of layers. Each layer is described by a LayerSpec (its attention kind,
+// heads and head dims, its recurrent mixer if any, its MLP kind and widths); a model has a few
+// distinct LayerSpecs (`kinds`) and a per-layer index into them (`layer_kind`), as llama.cpp's
+// per-layer hyperparameter arrays (src/llama-hparams.h: n_head_kv_arr, swa_layers,
+// recurrent_layer_arr) and transformers' `layer_types` do. Importers expand a family's pattern
+// fields (every n-th layer full, first k dense, mlp_only_layers, ...) into this stack once;
+// formulas then read the LayerSpec in hand and never the family.
 //
 // Counts are derived from the architecture alone (never looked up): embeddings, tied or
 // untied head, attention (MHA / GQA / MQA / DeepSeek MLA), gated or plain MLPs, norms and
@@ -10,8 +19,109 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gpusizer {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Layer kinds
+// ---------------------------------------------------------------------------------------------
+
+// How a layer attends. The cache each kind keeps per sequence (T tokens):
+//   full      K and V of every token: grows with T
+//   sliding   K and V of the last `window` tokens (Mistral, Gemma 2/3, gpt-oss): min(T, W)
+//   chunked   K and V since the start of the current chunk of `window` tokens (Llama 4's
+//             local layers; llama.cpp LLAMA_SWA_TYPE_CHUNKED): at most C
+//   mla       DeepSeek multi-head latent attention: the latent and the shared rope key in
+//             absorbing engines (vLLM, SGLang, llama.cpp), full per-head K/V in transformers
+//   none      no attention in this layer (a pure recurrent or MLP-only layer)
+enum class AttnKind : std::uint8_t { none, full, sliding, chunked, mla };
+
+// A layer's recurrent token mixer, which keeps a fixed-size state per sequence whatever T is.
+//   mamba           Mamba-1 selective SSM (Jamba)
+//   mamba2          Mamba-2 SSD (Granite 4.0-H, Nemotron-H, Falcon-H1, Zamba2)
+//   gated_deltanet  Gated DeltaNet linear attention (Qwen3-Next, Qwen3.5)
+//   lightning       Lightning (linear) attention (MiniMax-01 family)
+enum class RecurrentKind : std::uint8_t { none, mamba, mamba2, gated_deltanet, lightning };
+
+enum class LayerMlpKind : std::uint8_t { none, dense, moe };
+
+struct AttentionSpec {
+    AttnKind kind = AttnKind::full;
+    int window = 0;              // sliding: window W; chunked: chunk size C (tokens)
+    int n_heads = 0;             // query heads
+    int n_kv_heads = 0;          // key/value heads (== n_heads for MHA, 1 for MQA)
+    int head_dim = 0;            // query/key head size (MLA: qk_nope + qk_rope)
+    int v_head_dim = 0;          // value head size
+    bool kv_shared = false;      // reuses an earlier layer's K/V (Gemma 3n / 4): no cache of its own
+    // Multi-head latent attention (kind == mla); q_lora_rank 0 = queries not compressed.
+    int q_lora_rank = 0;
+    int kv_lora_rank = 0;
+    int qk_rope_head_dim = 0;
+    int qk_nope_head_dim = 0;
+    // Sparse-attention indexer (DeepSeek V3.2 DSA, GLM-5): extra cached keys per token.
+    int index_n_heads = 0;       // 0 = no indexer
+    int index_head_dim = 0;
+};
+
+// Dimensions of a recurrent mixer. Which fields a kind reads is documented at its parameter and
+// state formulas in model.cpp (one function per kind).
+struct RecurrentSpec {
+    RecurrentKind kind = RecurrentKind::none;
+    int d_inner = 0;             // inner width (Mamba: expand x hidden; Mamba-2: n_heads x head_dim)
+    int d_state = 0;             // SSM state size per channel (Mamba) or per head (Mamba-2)
+    int d_conv = 0;              // causal conv kernel width
+    int n_groups = 0;            // Mamba-2 B/C groups
+    int n_heads = 0;             // Mamba-2 heads; Gated DeltaNet value heads
+    int head_dim = 0;            // Mamba-2 head dim; Gated DeltaNet value head dim
+    int n_k_heads = 0;           // Gated DeltaNet key heads
+    int k_head_dim = 0;          // Gated DeltaNet key head dim
+    int dt_rank = 0;             // Mamba-1 dt projection rank
+    bool conv_bias = true;
+    bool proj_bias = false;      // in/out projection biases
+    int state_bytes = 0;         // bytes per state element when the config fixes it
+                                 // (mamba_ssm_cache_dtype); 0 = the cache's dtype
+};
+
+struct LayerMlpSpec {
+    LayerMlpKind kind = LayerMlpKind::dense;
+    int intermediate = 0;        // dense: inner width
+    int n_experts = 0;           // moe: routed experts
+    int experts_per_token = 0;   // moe: k active routed experts
+    int expert_intermediate = 0; // moe: one routed expert's inner width
+    int n_shared = 0;            // moe: always-on shared experts
+    int shared_intermediate = 0; // moe: one shared expert's inner width
+    bool router_bias = false;    // per-expert score correction bias (DeepSeek-V3 noaux_tc)
+    bool expert_bias = false;    // biases on expert projections (gpt-oss)
+};
+
+struct LayerSpec {
+    AttentionSpec attn;
+    RecurrentSpec recurrent;     // kind none for attention-only layers; Falcon-H1 has both
+    LayerMlpSpec mlp;
+    bool cross_attention = false;   // encoder-decoder decoder layers (also cache the encoder's K/V)
+    bool encoder = false;           // a bidirectional encoder layer: keeps no cache while generating
+    int norms = 2;                  // norm tensors of width hidden (Gemma 2/3: 4)
+
+    bool has_kv() const { return attn.kind != AttnKind::none && !attn.kv_shared && !encoder; }
+    bool is_moe() const { return mlp.kind == LayerMlpKind::moe; }
+    bool is_recurrent() const { return recurrent.kind != RecurrentKind::none; }
+};
+
+// A tower outside the text stack whose weights are loaded with the model (vision or audio
+// encoder and its projector): reported apart, in model.params_by_part.
+struct TowerSpec {
+    std::string part;            // "vision" or "audio"
+    int n_layers = 0;
+    int hidden = 0;
+    int intermediate = 0;
+    int n_heads = 0;
+    int patch_size = 0;          // vision: patch edge in pixels
+    int in_channels = 0;         // vision: 3
+    int image_size = 0;          // vision: learned position table = (image/patch)^2
+    double projector_params = 0; // the projector into the text model's width
+    double params_override = 0;  // a published count used when the layout is not modelled
+};
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] ModelArch
@@ -80,6 +190,19 @@ struct ModelArch {
     int max_context = 0;                 // trained maximum context, tokens (0 = unknown)
     double num_parameters_override = 0;  // user override of the derived total (hf_config.num_parameters)
 
+    // The stack (see the file header). When `layer_kind` is empty, importers have not built it
+    // yet and the scalar fields above describe every layer (the form being migrated away from:
+    // sliding_period, first_dense_layers and moe_layer_period go once the formulas read kinds).
+    std::vector<LayerSpec> kinds;            // distinct layer shapes, at most a handful
+    std::vector<std::uint16_t> layer_kind;   // per layer: index into kinds (encoder layers first)
+    int n_mtp_layers = 0;                    // multi-token-prediction layers, stored outside the stack
+    int mtp_kind = -1;                       // their shape (index into kinds; -1 = like the last layer)
+    double per_layer_embedding_params = 0;   // Gemma 3n per-layer input embeddings (all layers)
+    std::vector<TowerSpec> towers;           // vision / audio encoders loaded with the model
+
+    const LayerSpec& layer(int i) const { return kinds[layer_kind[std::size_t(i)]]; }
+    bool has_stack() const { return !layer_kind.empty(); }
+
     bool is_moe() const { return n_routed_experts > 0; }
     // Layer indices run over the whole stack: encoder layers first, then decoder layers.
     int total_layers() const { return n_layers + n_decoder_layers; }
@@ -98,6 +221,17 @@ struct ModelArch {
 
 // Checks the fields a derivation needs; throws Error naming the field.
 void validate(const ModelArch& arch);
+
+// Same shape, field by field (kinds are deduplicated by it).
+bool same_shape(const LayerSpec& a, const LayerSpec& b);
+
+// Sets the stack from one LayerSpec per layer (encoder layers first), keeping each distinct
+// shape once in `kinds`. Throws Error when there are more than 65535 layers.
+void set_stack(ModelArch& arch, const std::vector<LayerSpec>& per_layer);
+
+// The stack the scalar fields describe (the pattern knobs sliding_period, first_dense_layers,
+// moe_layer_period expanded layer by layer): how a model read without per-layer data gets one.
+std::vector<LayerSpec> layers_from_scalars(const ModelArch& arch);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Parameter counts

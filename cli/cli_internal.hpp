@@ -1,0 +1,43 @@
+// cli_internal.hpp (internal to cli/): what the CLI's files share. args.cpp turns flags into an
+// Options, print.cpp renders reports as text, commands.cpp runs a command.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/gpusizer.hpp"
+
+namespace gpusizer::cli {
+
+// `gpusizer --help` (args.cpp).
+extern const char* const kUsage;
+
+// The command line, read (args.cpp).
+struct Options {
+    std::string command;
+    nlohmann::json config = nlohmann::json::object();
+    bool json_out = false;
+    bool show_assumptions = false;
+    bool check = false;
+    std::string assets;
+    std::string measured;   // --measured: a gpusizer-cuda-bench report
+    RecommendQuery query;     // recommend: the constraints (query.base is filled from `config`)
+};
+
+// Reads the flags after the command; throws Error naming the flag or key.
+Options parse_args(const std::vector<std::string>& args);
+
+// Text renderers (print.cpp).
+void print_report(std::ostream& out, const Report& r);
+void print_assumptions(std::ostream& out, const std::vector<Assumption>& items);
+void print_fit(std::ostream& out, const FitReport& f);
+void print_models(std::ostream& out, const Catalog& cat);
+void print_gpus(std::ostream& out, const Catalog& cat);
+void print_links(std::ostream& out, const Catalog& cat);
+void print_recommendation(std::ostream& out, const Recommendation& rec, const Catalog& cat);
+void print_formats(std::ostream& out);
+
+}  // namespace gpusizer::cli

@@ -1,0 +1,271 @@
+// print.cpp: the gpusizer command line's human-readable output.
+//
+// [SECTION] Helpers
+// [SECTION] Human-readable output
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <string>
+
+#include "cli_internal.hpp"
+#include "gpusizer/format.hpp"
+
+namespace gpusizer::cli {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Helpers
+// ---------------------------------------------------------------------------------------------
+
+void print_row(std::ostream& out, const char* name, double bytes, const std::string& note = {}) {
+    out << "  " << std::left << std::setw(14) << name << std::right << std::setw(12) << format_gib(bytes);
+    if (!note.empty()) out << "   " << note;
+    out << '\n';
+}
+
+// Measured next to datasheet, for a report calibrated by --measured.
+void print_measured(std::ostream& out, const Calibration& m) {
+    out << "\n  measured (" << m.file << ": " << m.device_name;
+    if (!m.mode.empty()) out << ", " << m.mode;
+    if (!m.created_utc.empty()) out << ", " << m.created_utc;
+    out << ")\n";
+    out << "  " << std::left << std::setw(24) << "" << std::right << std::setw(16) << "datasheet" << std::setw(16) << "measured"
+        << '\n';
+    for (const auto& f : m.figures) {
+        out << "  " << std::left << std::setw(24) << measured_figure_label(f.key) << std::right << std::setw(16)
+            << (f.datasheet > 0 ? format_measured(f.datasheet, f.unit) : std::string("-")) << std::setw(16)
+            << format_measured(f.measured, f.unit);
+        if (f.datasheet > 0) out << std::setw(6) << int(std::lround(100.0 * f.measured / f.datasheet)) << '%';
+        else if (f.key == "measured_cuda_context_bytes") out << "   in place of the runtime profile's constant";
+        out << '\n';
+    }
+    if (!m.datasheet_only.empty()) {
+        out << "  datasheet only:";
+        for (std::size_t i = 0; i < m.datasheet_only.size(); ++i) out << (i ? ", " : " ") << m.datasheet_only[i];
+        out << '\n';
+    }
+    for (const auto& n : m.notes) out << "  note: " << n << '\n';
+}
+
+// The shared formatters under the short names this file reads best with.
+std::string fixed(double v, int decimals) { return format_fixed(v, decimals); }
+std::string duration(double s) { return format_duration(s); }
+std::string rate(double tokens_per_s) { return format_rate(tokens_per_s); }
+std::string gb_per_s(double bytes_per_s) { return format_bandwidth(bytes_per_s); }
+std::string watts(double w) { return format_watts(w); }
+
+void print_performance(std::ostream& out, const Report& r) {
+    const Config& c = r.config;
+    const SpeedReport& s = r.speed;
+    const InterconnectReport& ic = r.interconnect;
+    const PowerReport& p = r.power;
+    const bool training = c.mode != Mode::inference;
+    out << "\n  speed (roofline: " << fixed(s.mfu * 100, 0) << "% of " << fixed(s.peak_flops / 1e12, 1) << " TFLOPS "
+        << s.compute_precision << (s.tensor_cores ? "" : " without tensor cores");
+    if (!training) out << ", " << fixed(s.bandwidth_efficiency * 100, 0) << "% of memory bandwidth";
+    out << ")\n";
+    if (!training) {
+        out << "  decode        " << rate(s.decode_tokens_per_s) << " tokens/s per sequence";
+        if (c.batch > 1 || r.parallel.dp > 1) out << ", " << rate(s.decode_throughput_tokens_per_s) << " tokens/s in all";
+        out << (s.decode_compute_bound ? " (compute-bound)" : " (memory-bound)") << '\n';
+        out << "  prefill       " << rate(s.prefill_tokens_per_s) << " tokens/s; time to first token " << duration(s.ttft_s) << " for "
+            << format_int(double(c.prompt_tokens)) << " prompt tokens" << (c.batch > 1 ? " x " + std::to_string(c.batch) : "") << '\n';
+        if (s.offload.active)
+            out << "  offload       " << s.offload.gpu_layers << " of " << s.offload.total_layers << " layers on the GPUs, "
+                << format_gib(s.offload.host_bytes) << " in RAM: " << rate(s.offload.decode_tokens_per_s) << " tokens/s"
+                << (s.offload.experts_on_host_decode_tokens_per_s > 0
+                        ? "; experts in RAM: " + rate(s.offload.experts_on_host_decode_tokens_per_s) + " tokens/s"
+                        : std::string())
+                << '\n';
+    } else {
+        out << "  training      " << rate(s.train_tokens_per_s) << " tokens/s, " << duration(s.train_step_s) << " per step";
+        if (s.train_time_s > 0) out << "; " << format_count(c.train_tokens) << " tokens in " << duration(s.train_time_s);
+        out << "\n  effective MFU " << fixed(s.effective_mfu * 100, 1) << "% (bubble and exposed communication included)\n";
+    }
+    if (c.gpus > 1 && !ic.link.empty()) {
+        out << "\n  interconnect: " << ic.link << " (" << gb_per_s(ic.link_bandwidth_bytes_per_s) << " per direction)";
+        if (ic.nodes > 1) out << ", " << ic.nodes << " nodes over " << ic.inter_node_link;
+        out << '\n';
+        if (ic.allreduce_busbw_bytes_per_s > 0) out << "  all-reduce bus bandwidth " << gb_per_s(ic.allreduce_busbw_bytes_per_s) << '\n';
+        if (!training) {
+            if (ic.tp_comm_s_per_token > 0) out << "  tensor parallel   " << duration(ic.tp_comm_s_per_token) << " per token\n";
+            if (ic.pp_comm_s_per_token > 0) out << "  pipeline sends    " << duration(ic.pp_comm_s_per_token) << " per token\n";
+            if (ic.ep_comm_s_per_token > 0) out << "  expert all-to-all " << duration(ic.ep_comm_s_per_token) << " per token\n";
+        } else {
+            if (ic.tp_comm_s_per_step > 0) out << "  tensor parallel   " << duration(ic.tp_comm_s_per_step) << " per step\n";
+            if (ic.pp_comm_s_per_step > 0) out << "  pipeline sends    " << duration(ic.pp_comm_s_per_step) << " per step, bubble "
+                                               << fixed(ic.pp_bubble_fraction * 100, 1) << "%\n";
+            if (ic.ep_comm_s_per_step > 0) out << "  expert all-to-all " << duration(ic.ep_comm_s_per_step) << " per step\n";
+            if (ic.dp_allreduce_s_per_step > 0)
+                out << "  gradient sync     " << duration(ic.dp_allreduce_s_per_step) << " per step, "
+                    << (ic.dp_exposed_s_per_step > 0 ? duration(ic.dp_exposed_s_per_step) + " not hidden by the backward pass"
+                                                     : std::string("hidden behind the backward pass"))
+                    << '\n';
+        }
+        const LinkTimes& a = ic.alternative;
+        if (!a.link.empty()) {
+            out << "  over " << a.link << (a.hypothetical ? " (hypothetical: this GPU has none)" : "") << ": ";
+            if (!training) out << rate(a.decode_tokens_per_s) << " tokens/s decode, " << duration(a.exposed_s) << " communication per token\n";
+            else out << rate(a.train_tokens_per_s) << " training tokens/s, " << duration(a.exposed_s) << " exposed communication per step\n";
+        }
+    }
+    out << "\n  power: GPUs " << watts(p.gpu_w) << " + host " << watts(p.host_w) << " = " << watts(p.system_w);
+    if (p.pue > 1) out << ", x PUE " << fixed(p.pue, 2) << " = " << watts(p.facility_w);
+    out << "\n  PSU " << watts(p.psu_w) << (r.interconnect.nodes > 1 ? " per node" : "") << " (transients included); heat "
+        << watts(p.heat_w) << " = "
+        << format_int(std::round(p.heat_btu_h)) << " BTU/h\n";
+    if (p.energy_kwh_per_million_tokens > 0)
+        out << "  energy " << fixed(p.energy_kwh_per_million_tokens, 3) << " kWh per million tokens ($"
+            << fixed(p.cost_usd_per_million_tokens, 3) << " at $" << fixed(c.usd_per_kwh, 2) << "/kWh), "
+            << fixed(p.tokens_per_joule, p.tokens_per_joule < 1 ? 3 : 2) << " tokens/J\n";
+    if (training && s.train_time_s > 0)
+        out << "  training run " << format_int(std::round(p.energy_kwh)) << " kWh, $" << format_int(std::round(p.cost_usd)) << " of electricity\n";
+    if (p.hardware_price_known) out << "  GPUs $" << format_int(p.hardware_usd) << '\n';
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Human-readable output
+// ---------------------------------------------------------------------------------------------
+
+void print_report(std::ostream& out, const Report& r) {
+    const Config& c = r.config;
+    const int gpus = c.gpus;
+    out << r.model_name << " on " << gpus << " x " << r.gpu_name << '\n';
+    out << "  " << to_string(c.mode) << ", weights " << c.weights << ", KV " << c.kv_cache << ", batch " << c.batch
+        << ", context " << format_int(double(c.context)) << " tokens, runtime " << to_string(c.runtime) << '\n';
+    out << "  tp " << r.parallel.tp << ", pp " << r.parallel.pp << ", dp " << r.parallel.dp << ", ep " << r.parallel.ep;
+    if (c.mode != Mode::inference)
+        out << "; optimizer " << to_string(c.optimizer) << ", ZeRO " << c.zero << ", recompute " << to_string(c.recompute);
+    out << "\n\n";
+    out << "  memory per GPU (most loaded)\n";
+    const MemoryParts& m = r.per_gpu;
+    print_row(out, "weights", m.weights);
+    print_row(out, "kv_cache", m.kv_cache);
+    print_row(out, "activations", m.activations, r.activations_per_layer > 0 ? format_gib(r.activations_per_layer) + " per layer" : "");
+    print_row(out, "gradients", m.gradients);
+    print_row(out, "optimizer", m.optimizer);
+    print_row(out, "overhead", m.overhead,
+              "context " + format_gib(r.overhead_detail.cuda_context) + ", allocator " + format_gib(r.overhead_detail.allocator_reserve) +
+                  ", buffers " + format_gib(r.overhead_detail.runtime_buffers));
+    out << "  " << std::string(26, '-') << '\n';
+    print_row(out, "total", m.total(), "of " + format_gib(r.gpu_usable) + " usable");
+    out << '\n';
+    if (r.fits) out << "  FITS, headroom " << format_gib(r.headroom) << '\n';
+    else out << "  DOES NOT FIT: " << format_gib(-r.headroom) << " short per GPU\n";
+    out << '\n';
+    out << "  parameters " << format_count(r.params);
+    if (r.active_params < r.params * 0.999) out << " (active " << format_count(r.active_params) << ")";
+    if (r.trainable_params > 0) out << ", trainable " << format_count(r.trainable_params);
+    out << ", " << std::fixed << std::setprecision(2) << r.weights_bits_per_param << " bits per parameter\n";
+    out.unsetf(std::ios::fixed);
+    if (r.kv_bytes_per_token > 0 && c.mode == Mode::inference)
+        out << "  KV cache " << format_bytes_short(r.kv_bytes_per_token) << " per token; room for "
+            << format_int(r.kv_capacity_tokens) << " tokens on this GPU\n";
+    if (r.host > 0)
+        out << "  host RAM " << format_gib(r.host)
+            << (c.offload != Offload::none ? " in all (offloaded optimizer state)\n" : " (llama.cpp keeps the token embeddings on the CPU)\n");
+    print_performance(out, r);
+    if (!r.warnings.empty()) {
+        out << "\n  warnings:\n";
+        for (const auto& w : r.warnings) out << "  - " << w << '\n';
+    }
+    if (r.measured) print_measured(out, *r.measured);
+}
+
+void print_assumptions(std::ostream& out, const std::vector<Assumption>& items) {
+    out << "\n  assumptions:\n";
+    for (const auto& a : items) out << "  - " << a.name << ": " << a.value << "\n      source: " << a.source << '\n';
+}
+
+void print_fit(std::ostream& out, const FitReport& f) {
+    print_report(out, f.base);
+    out << "\n  longest context at batch " << f.base.config.batch << ": " << format_int(double(f.max_context)) << " tokens\n";
+    out << "  largest batch at context " << format_int(double(f.base.config.context)) << ": " << format_int(double(f.max_batch)) << '\n';
+    out << "  best weights that fit: " << (f.best_weights.empty() ? "none" : f.best_weights) << '\n';
+    out << "  best KV cache that fits: " << (f.best_kv_cache.empty() ? "none" : f.best_kv_cache) << "\n\n";
+    out << "  " << std::left << std::setw(10) << "weights" << std::right << std::setw(12) << "per GPU" << std::setw(8) << "fits"
+        << std::setw(16) << "max context" << '\n';
+    for (const auto& row : f.by_weights)
+        out << "  " << std::left << std::setw(10) << row.format << std::right << std::setw(12) << format_gib(row.total)
+            << std::setw(8) << (row.fits ? "yes" : "no") << std::setw(16) << format_int(double(row.max_context)) << '\n';
+    out << '\n' << "  " << std::left << std::setw(10) << "KV cache" << std::right << std::setw(12) << "per GPU" << std::setw(8)
+        << "fits" << std::setw(16) << "max context" << '\n';
+    for (const auto& row : f.by_kv_cache)
+        out << "  " << std::left << std::setw(10) << row.format << std::right << std::setw(12) << format_gib(row.total)
+            << std::setw(8) << (row.fits ? "yes" : "no") << std::setw(16) << format_int(double(row.max_context)) << '\n';
+}
+
+void print_models(std::ostream& out, const Catalog& cat) {
+    out << std::left << std::setw(32) << "id" << std::right << std::setw(11) << "params" << std::setw(11) << "active"
+        << std::setw(10) << "context" << "  name\n";
+    for (const auto& m : cat.models) {
+        const ParamCounts pc = count_params(m.arch);
+        out << std::left << std::setw(32) << m.arch.id << std::right << std::setw(11) << format_count(pc.total()) << std::setw(11)
+            << format_count(pc.active(m.arch)) << std::setw(10) << format_int(m.context_trained) << "  " << m.arch.name << '\n';
+    }
+}
+
+void print_gpus(std::ostream& out, const Catalog& cat) {
+    out << std::left << std::setw(20) << "id" << std::right << std::setw(11) << "memory" << std::setw(10) << "GB/s"
+        << std::setw(11) << "bf16 TF" << std::setw(8) << "W" << std::setw(10) << "USD" << "  name\n";
+    for (const auto& g : cat.gpus) {
+        std::ostringstream price;
+        if (g.price_usd) price << std::fixed << std::setprecision(0) << *g.price_usd; else price << "-";
+        std::ostringstream bf16;
+        bf16 << std::fixed << std::setprecision(1) << (g.tensor_tflops_dense.bf16 > 0 ? g.tensor_tflops_dense.bf16 : g.tensor_tflops_dense.fp16);
+        out << std::left << std::setw(20) << g.id << std::right << std::setw(11) << format_gib(g.capacity_bytes(), 1) << std::setw(10)
+            << g.memory_bandwidth_gb_per_s << std::setw(11) << bf16.str() << std::setw(8) << (g.tdp_w > 0 ? std::to_string(int(g.tdp_w)) : "-")
+            << std::setw(10) << price.str() << "  " << g.name << '\n';
+    }
+}
+
+void print_links(std::ostream& out, const Catalog& cat) {
+    out << std::left << std::setw(16) << "id" << std::setw(12) << "scope" << std::right << std::setw(10) << "GB/s/dir" << std::setw(10)
+        << "bidir" << std::setw(9) << "lat us" << std::setw(8) << "GPUs" << "  name\n";
+    for (const auto& l : cat.links)
+        out << std::left << std::setw(16) << l.id << std::setw(12) << scope_name(l.scope) << std::right << std::setw(10) << l.bandwidth_gb_per_s
+            << std::setw(10) << l.bidirectional_gb_per_s << std::setw(9) << l.latency_us << std::setw(8)
+            << (l.scope == LinkScope::inter_node ? std::string("-") : std::to_string(l.gpus_per_node)) << "  " << l.name << '\n';
+}
+
+void print_recommendation(std::ostream& out, const Recommendation& rec, const Catalog& cat) {
+    const std::string& model = rec.query.base.model.custom ? std::string("custom model") : cat.model(rec.query.base.model.id).arch.name;
+    out << model << ", " << to_string(rec.query.base.mode) << ", weights " << rec.weights << ", GPU counts 1-" << rec.query.max_gpus
+        << ", sorted by " << to_string(rec.query.sort) << '\n';
+    const char* metric = rec.training ? "train tok/s" : "tok/s";
+    out << '\n' << "  " << std::left << std::setw(20) << "gpu" << std::right << std::setw(5) << "n" << std::setw(12) << "USD"
+        << std::setw(13) << metric << std::setw(10) << "power" << std::setw(12) << "per GPU" << "  link\n";
+    for (const auto& r : rec.recommended)
+        out << "  " << std::left << std::setw(20) << r.gpu << std::right << std::setw(5) << r.gpus << std::setw(12)
+            << (r.price_known ? format_int(r.price_usd) : std::string("?")) << std::setw(13) << rate(r.tokens_per_s) << std::setw(10)
+            << watts(r.system_w) << std::setw(12) << format_gib(r.per_gpu_total, 1) << "  " << (r.link.empty() ? "-" : r.link) << '\n';
+    if (rec.recommended.empty()) out << "  (no configuration meets every constraint)\n";
+    if (!rec.rejected.empty()) {
+        out << "\n  not recommended:\n";
+        int other_classes = 0;
+        for (const auto& r : rec.rejected) {
+            if (r.reasons.size() == 1 && r.reasons.front().find("not in the classes asked") != std::string::npos) {
+                ++other_classes;   // listed in --json; one line here
+                continue;
+            }
+            out << "  - " << std::left << std::setw(18) << r.gpu << std::right << " x" << r.gpus << ": ";
+            for (std::size_t i = 0; i < r.reasons.size(); ++i) out << (i ? "; " : "") << r.reasons[i];
+            out << '\n';
+        }
+        if (other_classes > 0) out << "  - " << other_classes << " GPUs of other classes than --segment asks (listed with --json)\n";
+    }
+}
+
+void print_formats(std::ostream& out) {
+    out << "weights:\n";
+    for (const auto& f : weight_formats()) out << "  " << std::left << std::setw(8) << f.id << "  " << f.label << '\n';
+    out << "kv_cache:\n";
+    for (const auto& k : kv_formats())
+        out << "  " << std::left << std::setw(8) << k.id << "  " << k.bytes << " bytes per value" << (k.llama_cpp_only ? " (llama.cpp)" : "") << '\n';
+}
+
+}  // namespace gpusizer::cli

@@ -1,0 +1,289 @@
+// catalog_io.cpp: the catalog files (assets/gpus.json, models.json, links.json) and finding them.
+//
+// [SECTION] Reading helpers
+// [SECTION] Catalog: assets/gpus.json, assets/models.json and assets/links.json
+// [SECTION] Files: load_catalog, find_assets_dir
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/catalog.hpp"
+#include "gpusizer/error.hpp"
+#include "gpusizer/io.hpp"
+#include "json_internal.hpp"
+#include "json_read.hpp"
+
+namespace gpusizer {
+
+using nlohmann::json;
+using detail::Obj;
+using detail::parse_json;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Reading helpers
+// ---------------------------------------------------------------------------------------------
+
+void check_schema(const json& root, const std::string& file, const char* list_key) {
+    if (!root.is_object()) throw Error(file, "must be a JSON object with schema_version and " + std::string(list_key));
+    if (!root.contains("schema_version") || !root["schema_version"].is_number_integer() || root["schema_version"].get<int>() != 1)
+        throw Error(file + ": schema_version", "must be 1 (this build reads schema version 1)");
+    if (!root.contains(list_key) || !root[list_key].is_array() || root[list_key].empty())
+        throw Error(file + ": " + list_key, "must be a non-empty array");
+    for (auto it = root.begin(); it != root.end(); ++it)
+        if (it.key() != "schema_version" && it.key() != list_key)
+            throw Error(file + ": " + it.key(), "unknown field; a catalog file holds schema_version and " + std::string(list_key));
+}
+
+std::string entry_ctx(const std::string& file, const json& e, std::size_t index) {
+    if (e.is_object() && e.contains("id") && e["id"].is_string()) return file + ": " + e["id"].get<std::string>();
+    return file + ": entry " + std::to_string(index);
+}
+
+bool valid_id(const std::string& id) {
+    if (id.empty() || id.size() > 64) return false;
+    for (char c : id)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.')) return false;
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Catalog
+// ---------------------------------------------------------------------------------------------
+
+Gpu gpu_from_json(const json& e, const std::string& ctx) {
+    Obj o(e, ctx);
+    o.only({"id", "name", "vendor", "architecture", "chip", "year", "segment", "memory_gib", "memory_total_mib",
+            "gpu_memory_fraction", "memory_type", "memory_bandwidth_gb_per_s", "fp32_tflops", "tensor_tflops_dense",
+            "tensor_tflops_dense_fp16_accumulate", "tdp_w", "interconnect", "ecc", "form_factor", "price_usd", "price_note",
+            "note", "sources", "unverified"});
+    Gpu g;
+    g.id = o.str("id");
+    if (!valid_id(g.id)) o.fail("id", "must be lower-case kebab-case (a-z, 0-9, '-', '.'), got '" + g.id + "'");
+    g.name = o.str("name");
+    g.vendor = o.str("vendor");
+    if (g.vendor != "nvidia" && g.vendor != "amd" && g.vendor != "apple") o.fail("vendor", "must be nvidia, amd or apple");
+    g.architecture = o.str("architecture");
+    // The architectures compute.cpp knows the tensor-core precisions of; Apple's by generation.
+    {
+        const std::string& a = g.architecture;
+        const bool known = a == "volta" || a == "turing" || a == "ampere" || a == "ada" || a == "hopper" || a == "blackwell" ||
+                           a == "cdna2" || a == "cdna3" || (a.rfind("apple-m", 0) == 0 && a.size() > 7);
+        if (!known)
+            o.fail("architecture", "must be volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3 or apple-mN, got '" + a + "'");
+    }
+    g.chip = o.str_or("chip", "");
+    g.year = int(o.num("year", 1990, 2100));
+    const std::string seg = o.str("segment");
+    if (seg == "consumer") g.segment = Segment::consumer;
+    else if (seg == "workstation") g.segment = Segment::workstation;
+    else if (seg == "datacenter") g.segment = Segment::datacenter;
+    else if (seg == "apple") g.segment = Segment::apple;
+    else o.fail("segment", "must be consumer, workstation, datacenter or apple, got '" + seg + "'");
+    g.memory_gib = o.num("memory_gib", 0.25, 1e5);
+    g.memory_total_mib = o.num_or("memory_total_mib", 0, 256, 1e8);
+    g.gpu_memory_fraction = o.num_or("gpu_memory_fraction", 1.0, 0.05, 1.0);
+    g.memory_type = o.str("memory_type");
+    g.memory_bandwidth_gb_per_s = o.num("memory_bandwidth_gb_per_s", 1, 1e6);
+    g.fp32_tflops = o.num("fp32_tflops", 0.01, 1e6);
+    {
+        Obj t(o.need("tensor_tflops_dense"), ctx + ": tensor_tflops_dense");
+        t.only({"tf32", "fp16", "bf16", "fp8", "int8", "fp4"});
+        g.tensor_tflops_dense.tf32 = t.num_or("tf32", 0, 0, 1e6);
+        g.tensor_tflops_dense.fp16 = t.num_or("fp16", 0, 0, 1e6);
+        g.tensor_tflops_dense.bf16 = t.num_or("bf16", 0, 0, 1e6);
+        g.tensor_tflops_dense.fp8 = t.num_or("fp8", 0, 0, 1e6);
+        g.tensor_tflops_dense.int8 = t.num_or("int8", 0, 0, 1e6);
+        g.tensor_tflops_dense.fp4 = t.num_or("fp4", 0, 0, 1e6);
+    }
+    g.fp16_accumulate_tflops = o.num_or("tensor_tflops_dense_fp16_accumulate", 0, 0, 1e6);
+    g.tdp_w = o.has("tdp_w") ? o.num("tdp_w", 1, 1e5) : 0.0;
+    if (!o.has("tdp_w") && g.vendor != "apple") o.fail("tdp_w", "is required (null is allowed for Apple machines only)");
+    {
+        Obj ic(o.need("interconnect"), ctx + ": interconnect");
+        ic.only({"nvlink", "nvlink_gb_per_s", "pcie_gen", "pcie_lanes"});
+        g.nvlink = ic.str("nvlink");
+        if (g.nvlink != "none" && g.nvlink != "bridge" && g.nvlink != "nvswitch" && g.nvlink != "mesh" && g.nvlink != "infinity-fabric")
+            ic.fail("nvlink", "must be none, bridge, nvswitch, mesh or infinity-fabric, got '" + g.nvlink + "'");
+        g.nvlink_gb_per_s = ic.num("nvlink_gb_per_s", 0, 1e5);
+        g.pcie_gen = int(ic.num_or("pcie_gen", 0, 1, 7));
+        g.pcie_lanes = int(ic.num_or("pcie_lanes", 0, 1, 32));
+    }
+    g.ecc = o.boolean("ecc");
+    g.form_factor = o.str("form_factor");
+    o.need("price_usd");
+    if (o.has("price_usd")) g.price_usd = o.num("price_usd", 0, 1e8);
+    g.price_note = o.str_or("price_note", "");
+    (void)o.str_or("note", "");   // prose for people; checked to be text
+    g.sources = o.strings_or_empty("sources");
+    if (g.sources.empty()) o.fail("sources", "must name at least one source");
+    g.unverified = o.strings_or_empty("unverified");
+    return g;
+}
+
+CatalogModel model_from_json(const json& e, const std::string& ctx) {
+    Obj o(e, ctx);
+    o.only({"id", "name", "family", "hf_repo", "params_published", "active_params_published", "context_trained", "hf_config",
+            "seed_article", "note", "sources", "unverified"});
+    CatalogModel m;
+    const std::string id = o.str("id");
+    if (!valid_id(id)) o.fail("id", "must be lower-case kebab-case (a-z, 0-9, '-', '.'), got '" + id + "'");
+    std::vector<std::string> ignored;
+    try {
+        m.arch = arch_from_hf_json(o.need("hf_config"), &ignored);
+    } catch (const Error& err) {
+        throw Error(ctx + ": " + err.key(), std::string(err.what()).substr(err.key().size() + 2));
+    }
+    for (const auto& w : ignored)
+        if (w.find("not understood") != std::string::npos) throw Error(ctx, w);   // the catalog must be fully understood
+    m.arch.id = id;
+    m.arch.name = o.str("name");
+    m.family = o.str("family");
+    m.hf_repo = o.str("hf_repo");
+    m.params_published = o.num("params_published", 1e5, 1e14);
+    m.active_params_published = o.num_or("active_params_published", 0, 1e5, 1e14);
+    if (m.arch.is_moe() && m.active_params_published == 0) o.fail("active_params_published", "is required for a mixture-of-experts model");
+    m.context_trained = int(o.num("context_trained", 1, 1e9));
+    m.arch.max_context = m.context_trained;   // the published figure wins over max_position_embeddings
+    if (o.has("seed_article")) {
+        Obj s(o.at("seed_article"), ctx + ": seed_article");
+        s.only({"params", "vram", "gpu"});
+        m.seed.params = s.str("params");
+        m.seed.vram = s.str("vram");
+        m.seed.gpu = s.str("gpu");
+    }
+    (void)o.str_or("note", "");   // prose for people; checked to be text
+    m.sources = o.strings_or_empty("sources");
+    if (m.sources.empty()) o.fail("sources", "must name at least one source");
+    m.unverified = o.strings_or_empty("unverified");
+    return m;
+}
+
+Link link_from_json(const json& e, const std::string& ctx) {
+    Obj o(e, ctx);
+    o.only({"id", "name", "kind", "scope", "bandwidth_gb_per_s", "bidirectional_gb_per_s", "latency_us", "latency_large_us",
+            "gpus_per_node", "busbw_efficiency", "note", "sources", "unverified"});
+    Link l;
+    l.id = o.str("id");
+    if (!valid_id(l.id)) o.fail("id", "must be lower-case kebab-case (a-z, 0-9, '-', '.'), got '" + l.id + "'");
+    l.name = o.str("name");
+    const std::string kind = o.str("kind");
+    bool known_kind = false;
+    for (LinkKind k : {LinkKind::pcie, LinkKind::nvlink, LinkKind::nvlink_bridge, LinkKind::infinity_fabric, LinkKind::infiniband,
+                       LinkKind::ethernet})
+        if (kind == kind_name(k)) {
+            l.kind = k;
+            known_kind = true;
+        }
+    if (!known_kind) o.fail("kind", "must be pcie, nvlink, nvlink-bridge, infinity-fabric, infiniband or ethernet, got '" + kind + "'");
+    const std::string scope = o.str("scope");
+    if (scope == "intra-node") l.scope = LinkScope::intra_node;
+    else if (scope == "inter-node") l.scope = LinkScope::inter_node;
+    else o.fail("scope", "must be intra-node or inter-node, got '" + scope + "'");
+    l.bandwidth_gb_per_s = o.num("bandwidth_gb_per_s", 0.1, 1e5);
+    l.bidirectional_gb_per_s = o.num("bidirectional_gb_per_s", 0.1, 2e5);
+    if (l.bidirectional_gb_per_s < l.bandwidth_gb_per_s)
+        o.fail("bidirectional_gb_per_s", "must be at least bandwidth_gb_per_s (one direction)");
+    l.latency_us = o.num("latency_us", 0.001, 1e4);
+    l.latency_large_us = o.num("latency_large_us", 0.001, 1e4);
+    l.gpus_per_node = int(o.num("gpus_per_node", 1, 1e6));
+    if (l.scope == LinkScope::inter_node && l.gpus_per_node != 1) o.fail("gpus_per_node", "must be 1 for an inter-node link");
+    l.busbw_efficiency = o.num_or("busbw_efficiency", 0, 0.05, 1.0);
+    l.note = o.str_or("note", "");
+    l.sources = o.strings_or_empty("sources");
+    if (l.sources.empty()) o.fail("sources", "must name at least one source");
+    l.unverified = o.strings_or_empty("unverified");
+    return l;
+}
+
+
+}  // namespace
+
+Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_json, std::string_view links_json) {
+    Catalog c = catalog_from_json(gpus_json, models_json);
+    const json l = parse_json(links_json, "links.json");
+    check_schema(l, "links.json", "links");
+    const auto& ll = l["links"];
+    for (std::size_t i = 0; i < ll.size(); ++i) {
+        Link link = link_from_json(ll[i], entry_ctx("links.json", ll[i], i));
+        if (c.find_link(link.id)) throw Error("links.json: " + link.id, "duplicate id");
+        c.links.push_back(std::move(link));
+    }
+    c.reindex();
+    return c;
+}
+
+Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_json) {
+    Catalog c;
+    const json g = parse_json(gpus_json, "gpus.json");
+    check_schema(g, "gpus.json", "gpus");
+    const auto& gl = g["gpus"];
+    for (std::size_t i = 0; i < gl.size(); ++i) {
+        Gpu gpu = gpu_from_json(gl[i], entry_ctx("gpus.json", gl[i], i));
+        if (c.find_gpu(gpu.id)) throw Error("gpus.json: " + gpu.id, "duplicate id");
+        c.gpus.push_back(std::move(gpu));
+    }
+    const json m = parse_json(models_json, "models.json");
+    check_schema(m, "models.json", "models");
+    const auto& ml = m["models"];
+    for (std::size_t i = 0; i < ml.size(); ++i) {
+        CatalogModel model = model_from_json(ml[i], entry_ctx("models.json", ml[i], i));
+        if (c.find_model(model.arch.id)) throw Error("models.json: " + model.arch.id, "duplicate id");
+        c.models.push_back(std::move(model));
+    }
+    c.reindex();
+    return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Files
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+std::string read_file(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) throw Error(p.filename().string(), "cannot be read at " + p.string());
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+}  // namespace
+
+Catalog load_catalog(const std::string& dir) {
+    const std::filesystem::path d(dir);
+    const std::string gpus = read_file(d / "gpus.json");
+    const std::string models = read_file(d / "models.json");
+    const std::string links = read_file(d / "links.json");
+    return catalog_from_json(gpus, models, links);
+}
+
+std::string find_assets_dir(const char* argv0) {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> candidates;
+    if (const char* env = std::getenv("GPUSIZER_ASSETS"); env && *env) candidates.emplace_back(env);
+    if (argv0 && *argv0) {
+        std::error_code ec;
+        fs::path exe = fs::weakly_canonical(fs::path(argv0), ec);
+        if (!ec) {
+            candidates.push_back(exe.parent_path() / "assets");
+            candidates.push_back(exe.parent_path().parent_path() / "share" / "gpusizer" / "assets");
+        }
+    }
+#ifdef GPUSIZER_SOURCE_ASSETS
+    candidates.emplace_back(GPUSIZER_SOURCE_ASSETS);
+#endif
+    for (const auto& c : candidates) {
+        std::error_code ec;
+        if (fs::exists(c / "gpus.json", ec) && fs::exists(c / "models.json", ec)) return c.string();
+    }
+    throw Error("assets", "gpus.json and models.json not found; set GPUSIZER_ASSETS to the assets/ folder");
+}
+
+}  // namespace gpusizer

@@ -1,0 +1,105 @@
+// json_read.hpp (internal): the checked JSON reading helpers shared by the core's readers
+// (catalog_io.cpp, config_io.cpp): every error names the file / key and what is allowed.
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/error.hpp"
+
+namespace gpusizer::detail {
+
+using nlohmann::json;
+
+inline json parse_json(std::string_view text, const std::string& what) {
+    try {
+        return json::parse(text.begin(), text.end());
+    } catch (const json::exception& e) {
+        // nlohmann's message carries the byte offset of the error.
+        std::string msg = e.what();
+        const auto pos = msg.find("parse error");
+        throw Error(what, "is not valid JSON (" + (pos == std::string::npos ? msg : msg.substr(pos)) + ")");
+    }
+}
+
+// One JSON object being read, with the context its errors name ("gpus.json: rtx-4090").
+class Obj {
+public:
+    Obj(const json& j, std::string ctx) : j_(j), ctx_(std::move(ctx)) {
+        if (!j_.is_object()) throw Error(ctx_, "must be a JSON object");
+    }
+    const std::string& ctx() const { return ctx_; }
+    bool has(const char* k) const { return j_.contains(k) && !j_.at(k).is_null(); }
+    const json& at(const char* k) const { return j_.at(k); }
+
+    [[noreturn]] void fail(const char* k, const std::string& msg) const { throw Error(ctx_ + ": " + k, msg); }
+
+    const json& need(const char* k) const {
+        if (!j_.contains(k)) fail(k, "is missing");
+        return j_.at(k);
+    }
+    std::string str(const char* k) const {
+        const json& v = need(k);
+        if (!v.is_string()) fail(k, "must be a string, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
+        return v.get<std::string>();
+    }
+    std::string str_or(const char* k, const std::string& def) const { return has(k) ? str(k) : def; }
+    double num(const char* k, double lo, double hi) const {
+        const json& v = need(k);
+        return check_num(k, v, lo, hi);
+    }
+    double num_or(const char* k, double def, double lo, double hi) const { return has(k) ? check_num(k, at(k), lo, hi) : def; }
+    bool boolean(const char* k) const {
+        const json& v = need(k);
+        if (!v.is_boolean()) fail(k, "must be true or false, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
+        return v.get<bool>();
+    }
+    // Refuses keys outside `known`: a typo in a data file must not pass silently.
+    void only(std::initializer_list<const char*> known) const {
+        for (auto it = j_.begin(); it != j_.end(); ++it) {
+            bool ok = false;
+            for (const char* k : known) ok = ok || it.key() == k;
+            if (!ok) {
+                std::string list;
+                for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+                throw Error(ctx_ + ": " + it.key(), "unknown field; known fields: " + list);
+            }
+        }
+    }
+    std::vector<std::string> strings_or_empty(const char* k) const {
+        std::vector<std::string> out;
+        if (!has(k)) return out;
+        const json& v = at(k);
+        if (!v.is_array()) fail(k, "must be an array of strings");
+        for (const auto& s : v) {
+            if (!s.is_string()) fail(k, "must be an array of strings, found " + s.dump(-1, ' ', false, json::error_handler_t::replace));
+            out.push_back(s.get<std::string>());
+        }
+        return out;
+    }
+
+private:
+    double check_num(const char* k, const json& v, double lo, double hi) const {
+        if (!v.is_number()) fail(k, "must be a number, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
+        const double d = v.get<double>();
+        if (!std::isfinite(d) || d < lo || d > hi) {
+            // %g is what an ostream prints by default; snprintf keeps iostreams (and their
+            // locale tables, some 100 KB of WebAssembly) out of the browser build.
+            char range[96];
+            std::snprintf(range, sizeof range, "must be between %g and %g, got ", lo, hi);
+            fail(k, range + v.dump(-1, ' ', false, json::error_handler_t::replace));
+        }
+        return d;
+    }
+    const json& j_;
+    std::string ctx_;
+};
+
+}  // namespace gpusizer::detail

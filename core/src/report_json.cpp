@@ -1,0 +1,302 @@
+// report_json.cpp: the report, fit, assumptions, catalog-list and recommendation JSON writers.
+//
+// [SECTION] Report parts
+// [SECTION] Report, fit and assumptions
+// [SECTION] Catalog lists and recommendations
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/catalog.hpp"
+#include "gpusizer/io.hpp"
+#include "gpusizer/recommend.hpp"
+#include "json_internal.hpp"
+#include "measured_json.hpp"
+
+namespace gpusizer {
+
+using nlohmann::json;
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Report parts
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// Bytes and counts go out as integers (exact in a double up to 2^53).
+json whole(double v) { return json(static_cast<long long>(std::llround(v))); }
+
+json parts_json(const MemoryParts& p) {
+    return json{{"weights", whole(p.weights)},         {"kv_cache", whole(p.kv_cache)},
+                {"activations", whole(p.activations)}, {"gradients", whole(p.gradients)},
+                {"optimizer", whole(p.optimizer)},     {"overhead", whole(p.overhead)},
+                {"total", whole(p.total())}};
+}
+
+// Seconds, rates and watts go out as numbers; a link id that does not apply as null.
+json id_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+json interconnect_json(const InterconnectReport& ic) {
+    json alt = nullptr;
+    if (!ic.alternative.link.empty())
+        alt = json{{"link", ic.alternative.link},
+                   {"hypothetical", ic.alternative.hypothetical},
+                   {"tp_comm_s_per_token", ic.alternative.tp_comm_s_per_token},
+                   {"dp_allreduce_s_per_step", ic.alternative.dp_allreduce_s_per_step},
+                   {"exposed_s", ic.alternative.exposed_s},
+                   {"decode_tokens_per_s", ic.alternative.decode_tokens_per_s},
+                   {"train_tokens_per_s", ic.alternative.train_tokens_per_s}};
+    return json{{"link", id_or_null(ic.link)},
+                {"inter_node_link", id_or_null(ic.inter_node_link)},
+                {"gpus_per_node", ic.gpus_per_node},
+                {"nodes", ic.nodes},
+                {"link_bandwidth_bytes_per_s", ic.link_bandwidth_bytes_per_s},
+                {"allreduce_busbw_bytes_per_s", ic.allreduce_busbw_bytes_per_s},
+                {"tp_comm_s_per_token", ic.tp_comm_s_per_token},
+                {"pp_comm_s_per_token", ic.pp_comm_s_per_token},
+                {"ep_comm_s_per_token", ic.ep_comm_s_per_token},
+                {"tp_comm_s_per_step", ic.tp_comm_s_per_step},
+                {"pp_comm_s_per_step", ic.pp_comm_s_per_step},
+                {"ep_comm_s_per_step", ic.ep_comm_s_per_step},
+                {"dp_allreduce_s_per_step", ic.dp_allreduce_s_per_step},
+                {"dp_exposed_s_per_step", ic.dp_exposed_s_per_step},
+                {"pp_bubble_fraction", ic.pp_bubble_fraction},
+                {"exposed_s_per_step", ic.exposed_s_per_step},
+                {"exposed_s_per_token", ic.exposed_s_per_token},
+                {"alternative", alt}};
+}
+
+json speed_json(const SpeedReport& s) {
+    const OffloadReport& o = s.offload;
+    return json{{"compute_precision", std::string(s.compute_precision)},
+                {"compute_precision_requested", std::string(s.compute_precision_requested)},
+                {"native", s.native},
+                {"tensor_cores", s.tensor_cores},
+                {"peak_flops", s.peak_flops},
+                {"mfu", s.mfu},
+                {"bandwidth_efficiency", s.bandwidth_efficiency},
+                {"decode_tokens_per_s", s.decode_tokens_per_s},
+                {"decode_throughput_tokens_per_s", s.decode_throughput_tokens_per_s},
+                {"decode_step_s", s.decode_step_s},
+                {"decode_bytes_per_step", whole(s.decode_bytes_per_step)},
+                {"decode_compute_bound", s.decode_compute_bound},
+                {"prefill_tokens_per_s", s.prefill_tokens_per_s},
+                {"ttft_s", s.ttft_s},
+                {"train_flops_per_token", s.train_flops_per_token},
+                {"train_step_s", s.train_step_s},
+                {"train_tokens_per_s", s.train_tokens_per_s},
+                {"train_time_s", s.train_time_s},
+                {"effective_mfu", s.effective_mfu},
+                {"offload", json{{"active", o.active},
+                                 {"gpu_layers", o.gpu_layers},
+                                 {"total_layers", o.total_layers},
+                                 {"host_bytes", whole(o.host_bytes)},
+                                 {"host_bandwidth_bytes_per_s", o.host_bandwidth_bytes_per_s},
+                                 {"decode_tokens_per_s", o.decode_tokens_per_s},
+                                 {"experts_on_host_decode_tokens_per_s", o.experts_on_host_decode_tokens_per_s}}}};
+}
+
+json power_json(const PowerReport& p) {
+    return json{{"gpu_w", p.gpu_w},
+                {"host_w", p.host_w},
+                {"system_w", p.system_w},
+                {"facility_w", p.facility_w},
+                {"psu_w", p.psu_w},
+                {"heat_w", p.heat_w},
+                {"heat_btu_h", p.heat_btu_h},
+                {"energy_kwh", p.energy_kwh},
+                {"cost_usd", p.cost_usd},
+                {"energy_kwh_per_million_tokens", p.energy_kwh_per_million_tokens},
+                {"cost_usd_per_million_tokens", p.cost_usd_per_million_tokens},
+                {"tokens_per_joule", p.tokens_per_joule},
+                {"hardware_usd", p.hardware_price_known ? json(p.hardware_usd) : json(nullptr)},
+                {"pue", p.pue},
+                {"utilization", p.utilization}};
+}
+
+json report_json(const Report& r) {
+    json j;
+    j["schema_version"] = 1;
+    j["model"] = {{"id", r.config.model.custom ? std::string("custom") : r.config.model.id}, {"name", r.model_name}};
+    j["gpu"] = {{"id", r.config.gpu}, {"name", r.gpu_name}};
+    j["config"] = config_to_json_value(r.config);
+    j["parallel"] = {{"tp", r.parallel.tp}, {"pp", r.parallel.pp}, {"dp", r.parallel.dp}, {"ep", r.parallel.ep}};
+    j["params"] = whole(r.params);
+    j["active_params"] = whole(r.active_params);
+    j["trainable_params"] = whole(r.trainable_params);
+    j["kv_bytes_per_token"] = whole(r.kv_bytes_per_token);
+    j["weights_bits_per_param"] = std::round(r.weights_bits_per_param * 1000.0) / 1000.0;
+    json mem;
+    mem["per_gpu"] = parts_json(r.per_gpu);
+    mem["overhead_detail"] = {{"cuda_context", whole(r.overhead_detail.cuda_context)},
+                              {"allocator_reserve", whole(r.overhead_detail.allocator_reserve)},
+                              {"runtime_buffers", whole(r.overhead_detail.runtime_buffers)}};
+    mem["activations_per_layer"] = whole(r.activations_per_layer);
+    mem["kv_capacity_tokens"] = whole(r.kv_capacity_tokens);
+    mem["host"] = whole(r.host);
+    mem["gpu_capacity"] = whole(r.gpu_capacity);
+    mem["gpu_usable"] = whole(r.gpu_usable);
+    mem["headroom"] = whole(r.headroom);
+    j["memory"] = mem;
+    j["fits"] = r.fits;
+    j["interconnect"] = interconnect_json(r.interconnect);
+    j["speed"] = speed_json(r.speed);
+    j["power"] = power_json(r.power);
+    j["warnings"] = r.warnings;
+    if (r.measured) j["measured"] = calibration_json(*r.measured);
+    return j;
+}
+
+json fit_row_json(const FitRow& row) {
+    return json{{"format", row.format}, {"fits", row.fits}, {"total", whole(row.total)},
+                {"headroom", whole(row.headroom)}, {"max_context", row.max_context}};
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Report, fit and assumptions
+// ---------------------------------------------------------------------------------------------
+
+std::string report_to_json(const Report& r, int indent) { return report_json(r).dump(indent, ' ', false, json::error_handler_t::replace); }
+
+std::string fit_to_json(const FitReport& f, int indent) {
+    json j;
+    j["schema_version"] = 1;
+    j["report"] = report_json(f.base);
+    j["max_context"] = f.max_context;
+    j["max_batch"] = f.max_batch;
+    j["best_weights"] = f.best_weights.empty() ? json(nullptr) : json(f.best_weights);
+    j["best_kv_cache"] = f.best_kv_cache.empty() ? json(nullptr) : json(f.best_kv_cache);
+    j["by_weights"] = json::array();
+    for (const auto& row : f.by_weights) j["by_weights"].push_back(fit_row_json(row));
+    j["by_kv_cache"] = json::array();
+    for (const auto& row : f.by_kv_cache) j["by_kv_cache"].push_back(fit_row_json(row));
+    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+std::string assumptions_to_json(const std::vector<Assumption>& items, int indent) {
+    json j = json::array();
+    for (const auto& a : items) j.push_back({{"name", a.name}, {"value", a.value}, {"source", a.source}});
+    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Catalog lists and recommendations
+// ---------------------------------------------------------------------------------------------
+
+std::string models_to_json(const Catalog& catalog, int indent) {
+    json j = json::array();
+    for (const auto& m : catalog.models) {
+        const ParamCounts pc = count_params(m.arch);
+        json e{{"id", m.arch.id},
+               {"name", m.arch.name},
+               {"family", m.family},
+               {"hf_repo", m.hf_repo},
+               {"params", whole(pc.total())},
+               {"active_params", whole(pc.active(m.arch))},
+               {"params_published", m.params_published},
+               {"context_trained", m.context_trained},
+               {"layers", m.arch.total_layers()},
+               {"hidden_size", m.arch.hidden},
+               {"attention_heads", m.arch.n_heads},
+               {"kv_heads", m.arch.n_kv_heads},
+               {"moe", m.arch.is_moe()},
+               {"mla", m.arch.mla}};
+        j.push_back(e);
+    }
+    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+std::string links_to_json(const Catalog& catalog, int indent) {
+    json j = json::array();
+    for (const auto& l : catalog.links)
+        j.push_back(json{{"id", l.id},
+                         {"name", l.name},
+                         {"kind", std::string(kind_name(l.kind))},
+                         {"scope", std::string(scope_name(l.scope))},
+                         {"bandwidth_gb_per_s", l.bandwidth_gb_per_s},
+                         {"bidirectional_gb_per_s", l.bidirectional_gb_per_s},
+                         {"latency_us", l.latency_us},
+                         {"latency_large_us", l.latency_large_us},
+                         {"gpus_per_node", l.gpus_per_node},
+                         {"note", l.note},
+                         {"sources", l.sources}});
+    return j.dump(indent);
+}
+
+std::string recommend_to_json(const Recommendation& rec, int indent) {
+    auto row_json = [](const RecommendRow& r) {
+        return json{{"gpu", r.gpu},
+                    {"gpu_name", r.gpu_name},
+                    {"segment", std::string(segment_name(r.segment))},
+                    {"gpus", r.gpus},
+                    {"weights", r.weights},
+                    {"fits", r.fits},
+                    {"per_gpu_total", whole(r.per_gpu_total)},
+                    {"gpu_usable", whole(r.gpu_usable)},
+                    {"headroom", whole(r.headroom)},
+                    {"price_usd", r.price_known ? json(r.price_usd) : json(nullptr)},
+                    {"tokens_per_s", r.tokens_per_s},
+                    {"decode_tokens_per_s", r.decode_tokens_per_s},
+                    {"train_tokens_per_s", r.train_tokens_per_s},
+                    {"system_w", r.system_w},
+                    {"psu_w", r.psu_w},
+                    {"link", r.link.empty() ? json(nullptr) : json(r.link)},
+                    {"nodes", r.nodes},
+                    {"reasons", r.reasons}};
+    };
+    const RecommendQuery& q = rec.query;
+    json segs = json::array();
+    for (Segment sg : q.segments) segs.push_back(std::string(segment_name(sg)));
+    json j;
+    j["schema_version"] = 1;
+    j["config"] = config_to_json_value(q.base);
+    j["query"] = json{{"budget_usd", q.budget_usd > 0 ? json(q.budget_usd) : json(nullptr)},
+                      {"power_cap_w", q.power_cap_w > 0 ? json(q.power_cap_w) : json(nullptr)},
+                      {"min_tokens_per_s", q.min_tokens_per_s > 0 ? json(q.min_tokens_per_s) : json(nullptr)},
+                      {"single_node", q.single_node},
+                      {"segments", segs},
+                      {"max_gpus", q.max_gpus},
+                      {"sort", std::string(to_string(q.sort))}};
+    j["weights"] = rec.weights;
+    j["tokens_per_s_means"] = rec.training ? "train_tokens_per_s" : "decode_tokens_per_s";
+    j["recommended"] = json::array();
+    for (const auto& r : rec.recommended) j["recommended"].push_back(row_json(r));
+    j["rejected"] = json::array();
+    for (const auto& r : rec.rejected) j["rejected"].push_back(row_json(r));
+    return j.dump(indent);
+}
+
+std::string gpus_to_json(const Catalog& catalog, int indent) {
+    json j = json::array();
+    for (const auto& g : catalog.gpus) {
+        json t{{"tf32", g.tensor_tflops_dense.tf32}, {"fp16", g.tensor_tflops_dense.fp16}, {"bf16", g.tensor_tflops_dense.bf16},
+               {"fp8", g.tensor_tflops_dense.fp8},   {"int8", g.tensor_tflops_dense.int8}, {"fp4", g.tensor_tflops_dense.fp4}};
+        json e{{"id", g.id},
+               {"name", g.name},
+               {"vendor", g.vendor},
+               {"architecture", g.architecture},
+               {"segment", std::string(segment_name(g.segment))},
+               {"year", g.year},
+               {"memory_gib", g.memory_gib},
+               {"capacity_bytes", whole(g.capacity_bytes())},
+               {"memory_type", g.memory_type},
+               {"memory_bandwidth_gb_per_s", g.memory_bandwidth_gb_per_s},
+               {"fp32_tflops", g.fp32_tflops},
+               {"tensor_tflops_dense", t},
+               {"tdp_w", g.tdp_w > 0 ? json(g.tdp_w) : json(nullptr)},
+               {"nvlink", g.nvlink},
+               {"nvlink_gb_per_s", g.nvlink_gb_per_s},
+               {"pcie_gen", g.pcie_gen > 0 ? json(g.pcie_gen) : json(nullptr)},
+               {"ecc", g.ecc},
+               {"form_factor", g.form_factor},
+               {"price_usd", g.price_usd ? json(*g.price_usd) : json(nullptr)},
+               {"price_note", g.price_note}};
+        j.push_back(e);
+    }
+    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace gpusizer
