@@ -258,3 +258,51 @@ TEST_CASE("deeply nested JSON at the app's inputs is refused, naming the key", "
     // Brackets inside strings do not count.
     CHECK_NOTHROW(check_json_nesting("{\"a\": \"" + std::string(500, '[') + "\"}", "", "configuration"));
 }
+
+// QA D11: with the automatic split, more GPUs turned "Fits" into "Does not fit": Llama 3.1 405B
+// in BF16 on H100 SXM was tp 128 on 128 GPUs but dp 192 (a full 764 GiB replica per GPU) on 192,
+// because tp must divide the 128 heads and pp is at most the 126 layers. Now the count is split
+// tp x pp x dp. Every count that tp x pp can use (a multiple of 64 here) fits.
+TEST_CASE("the automatic split: more GPUs do not turn Fits into Does not fit", "[ui][parallel]") {
+    UiState s = default_state();
+    s.config.model.id = "llama-3.1-405b";
+    s.config.weights = "bf16";
+    s.config.gpu = "h100-sxm";
+    s.config.context = 8192;
+    for (const int gpus : {128, 192, 256, 384, 1024, 65536}) {
+        INFO(gpus);
+        set_gpu_count(s, gpus, current_arch(s, catalog()));
+        const Report r = estimate(s.config, catalog());
+        CHECK(r.fits);
+        CHECK((long long)r.config.tp * r.config.pp * r.config.dp == gpus);
+    }
+    // 192 = tp 64 (the largest divisor of 192 that divides 128 heads) x pp 3.
+    set_gpu_count(s, 192, current_arch(s, catalog()));
+    const Report r = estimate(s.config, catalog());
+    CHECK(r.config.tp == 64);
+    CHECK(r.config.pp == 3);
+    CHECK(r.config.dp == 1);
+}
+
+// QA D13: sliders hold floats; 0.69 on the "GPU share" slider was 0.6899999976158142 in the
+// link and a byte less usable memory when reopened. The value taken is the one shown.
+TEST_CASE("slider values are rounded to the decimals they show", "[ui][links]") {
+    CHECK(round_to_format(0.69f, "%.2f") == 0.69);
+    CHECK(round_to_format(0.69f, "%.2f of board power") == 0.69);
+    CHECK(round_to_format(0.123f, "$%.3f per kWh") == 0.123);
+    CHECK(round_to_format(1234.6f, "%.0f") == 1235.0);
+    CHECK(round_to_format(7.25f, "%.2f B") == 7.25);
+    CHECK(round_to_format(0.5f, "no limit") == 0.5);   // no number shown: the float as it is
+    // Through a link and back: the value is the one the slider showed.
+    UiState s = default_state();
+    s.config.runtime = Runtime::vllm;
+    s.config.model.id = "llama-3-8b";
+    s.config.weights = "bf16";
+    s.config.gpu_memory_utilization = round_to_format(0.69f, "%.2f");
+    const std::string link = link_of(s);
+    CHECK(link.find("gmu=0.69") != std::string::npos);
+    UiState t;
+    REQUIRE(open_link(t, link, catalog()));
+    CHECK(t.config.gpu_memory_utilization == 0.69);
+    CHECK(estimate(t.config, catalog()).gpu_usable == estimate(s.config, catalog()).gpu_usable);
+}

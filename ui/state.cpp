@@ -2,7 +2,9 @@
 #include "state.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -178,6 +180,30 @@ bool apply_model_source(UiState& s) {
             return set_model_json(s, "{\"hf_config\": " + s.hf_text + "}");
     }
     return false;
+}
+
+double round_to_format(float v, const char* format) {
+    const char* p = format ? std::strchr(format, '%') : nullptr;
+    while (p && p[1] == '%') p = std::strchr(p + 2, '%');
+    if (!p) return double(v);
+    ++p;
+    while (*p && std::strchr("-+ #0", *p)) ++p;
+    while (*p >= '0' && *p <= '9') ++p;
+    int decimals = 6;   // printf's default
+    if (*p == '.') {
+        decimals = 0;
+        for (++p; *p >= '0' && *p <= '9'; ++p) decimals = decimals * 10 + (*p - '0');
+    }
+    if (*p != 'f' || decimals > 15) return double(v);
+    const double k = std::pow(10.0, decimals);
+    return std::round(double(v) * k) / k;
+}
+
+ScreenLayout screen_layout(float width_css) {
+    ScreenLayout l;
+    l.one_column = width_css < kOneColumnBelow;
+    if (!l.one_column && width_css > 0) l.setup_fraction = std::min(0.45f, 390.0f / width_css);
+    return l;
 }
 
 std::string link_of(const UiState& s) { return link_from_config(s.config); }

@@ -122,6 +122,22 @@ std::vector<int> pp_choices(const ModelArch& arch, int gpus, int tp);
 void set_gpu_count(UiState& s, int gpus, const ModelArch* arch);
 void set_manual_parallel(UiState& s, bool manual, const ModelArch* arch);
 
+// The responsive layout, decided in one place from the window's width in CSS pixels (logical
+// pixels on the desktop): below kOneColumnBelow one scrolling column (phones), results first
+// and the setup in collapsed sections; above it the setup panel on the left and the results
+// on the right, the panel taking 45% up to 390 px.
+constexpr float kOneColumnBelow = 700.0f;
+struct ScreenLayout {
+    bool one_column = false;
+    float setup_fraction = 0.45f;   // of the width, two columns only
+};
+ScreenLayout screen_layout(float width_css);
+
+// A slider's float as the double it shows: rounded to the decimals of its printf format
+// ("%.2f" -> 0.69, not the float's 0.6899999976), so a link carries the value the user saw and
+// reopens it exactly (QA D13). Formats without "%.Nf" give the float's value.
+double round_to_format(float v, const char* format);
+
 // The context slider: log scale from 512 to 1,048,576 tokens.
 constexpr long long kContextMin = 512;
 constexpr long long kContextMax = 1LL << 20;

@@ -25,21 +25,21 @@ void App::draw_recommend() {
     ImGui::SetNextItemWidth(w);
     float budget = float(in.budget_usd);
     if (ImGui::DragFloat("budget $", &budget, 100.0f, 0.0f, 1e8f, budget > 0 ? "%.0f" : "no limit")) {
-        in.budget_usd = std::clamp(double(budget), 0.0, 1e9);
+        in.budget_usd = std::clamp(round_to_format(budget, "%.0f"), 0.0, 1e9);
         edit = true;
     }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
     float cap = float(in.power_cap_w);
     if (ImGui::DragFloat("power cap W", &cap, 10.0f, 0.0f, 1e7f, cap > 0 ? "%.0f" : "no limit")) {
-        in.power_cap_w = std::clamp(double(cap), 0.0, 1e8);
+        in.power_cap_w = std::clamp(round_to_format(cap, "%.0f"), 0.0, 1e8);
         edit = true;
     }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
     float speed = float(in.min_tokens_per_s);
     if (ImGui::DragFloat("min tokens/s", &speed, 1.0f, 0.0f, 1e7f, speed > 0 ? "%.0f" : "any")) {
-        in.min_tokens_per_s = std::clamp(double(speed), 0.0, 1e9);
+        in.min_tokens_per_s = std::clamp(round_to_format(speed, "%.0f"), 0.0, 1e9);
         edit = true;
     }
     const char* segs[4] = {"consumer", "workstation", "datacenter", "Apple"};

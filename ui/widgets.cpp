@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "gpusizer/format.hpp"
+#include "state.hpp"
 
 namespace gpusizer::ui {
 
@@ -56,7 +57,7 @@ bool default_slider(const char* id, double& value, double in_use, float lo, floa
     float v = float(value > 0 ? value : in_use);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.2f);
     if (ImGui::SliderFloat("##v", &v, lo, hi, format, log ? ImGuiSliderFlags_Logarithmic : 0)) {
-        value = std::clamp(double(v), double(lo), double(hi));
+        value = std::clamp(round_to_format(v, format), double(lo), double(hi));
         edited = true;
     }
     ImGui::SameLine();
