@@ -174,7 +174,14 @@
       this._message = el('p', { class: 'message', role: 'status', 'aria-live': 'polite', text: 'Loading…' });
       this._box.append(this._message);
       root.append(this._box);
-      loadApi().then((api) => this._start(api), (err) => this._say('The calculator could not be loaded: ' + err.message, true));
+      loadApi().then((api) => this._start(api), (err) => {
+        const text = String(err && err.message ? err.message : err);
+        // A Content-Security-Policy without 'wasm-unsafe-eval' is the usual cause; Emscripten's
+        // build advice in the text is for developers.
+        this._say(/CompileError|Content Security|unsafe-eval/.test(text)
+          ? "The calculator could not be loaded: this page's Content-Security-Policy does not allow WebAssembly (script-src needs 'wasm-unsafe-eval')."
+          : 'The calculator could not be loaded: ' + text.replace(/ *Build with -s ASSERTIONS=1.*$/, ''), true);
+      });
     }
 
     attributeChangedCallback(name, _old, value) {
@@ -240,7 +247,7 @@
         c.model = { num_parameters: this._paramsValue() };
         c.tp = c.pp = c.dp = 0;
       }, this._params));
-      this._weights.addEventListener('input', () => this._edit((c) => { c.weights = api.formats[Number(this._weights.value)].id; }));
+      this._weights.addEventListener('input', () => this._edit((c) => { c.weights = this._weightChoices[Number(this._weights.value)].id; }));
       this._context.addEventListener('input', () => this._edit((c) => { c.context = 2 ** Number(this._context.value); }));
       this._gpu.addEventListener('change', () => this._edit((c) => { c.gpu = this._gpu.value; }));
       this._gpus.addEventListener('input', () => this._edit((c) => {
@@ -285,6 +292,9 @@
     _edit(change, source) {
       if (!this._config) return;
       change(this._config);
+      // The widget has no expert-parallel control: a change of its own drops ep (automatic),
+      // as it resets tp, pp and dp, rather than leave a split that no longer divides (QA D12).
+      delete this._config.ep;
       this._source = source || null;
       if (this._pending) return;   // one estimate per animation frame, the latest values
       this._pending = requestAnimationFrame(() => {
@@ -330,12 +340,25 @@
         this._params.setAttribute('aria-valuetext', formatCount(params) + ' parameters');
       }
       const weights = report ? report.config.weights : c.weights;
-      const wi = api.formats.findIndex((f) => f.id === weights);
+      // The precision slider offers only what this configuration can use (QA D12: QLoRA takes
+      // nf4 only, vLLM no GGUF formats, training no integer formats): each format is tried
+      // once per configuration.
+      const others = JSON.stringify(Object.assign({}, c, { weights: null }));
+      if (others !== this._choicesFor) {
+        this._choicesFor = others;
+        this._weightChoices = api.formats.filter((f) => {
+          if (f.id === weights) return true;
+          try { api.gs.estimate(Object.assign({}, c, { weights: f.id, ep: 0 })); return true; } catch (e) { return e.key !== 'weights'; }
+        });
+        this._weights.max = String(this._weightChoices.length - 1);
+      }
+      const wi = this._weightChoices.findIndex((f) => f.id === weights);
       if (wi >= 0) {
+        const f = this._weightChoices[wi];
         this._weights.value = String(wi);
-        this._weightsOut.textContent = shortLabel(api.formats[wi].label);
-        this._weightsOut.title = api.formats[wi].label;
-        this._weights.setAttribute('aria-valuetext', shortLabel(api.formats[wi].label));
+        this._weightsOut.textContent = shortLabel(f.label);
+        this._weightsOut.title = f.label;
+        this._weights.setAttribute('aria-valuetext', shortLabel(f.label));
       }
       const context = report ? report.config.context : c.context;
       if (context > 0) {
