@@ -187,9 +187,39 @@ void App::frame(float scale) {
     if (dirty_) recompute();
     layout_.clear();
     const ImGuiViewport* vp = ImGui::GetMainViewport();
-    const float setup_w = std::min(vp->WorkSize.x * 0.45f, 390.0f * scale);
+    const ScreenLayout screen = screen_layout(vp->WorkSize.x / scale);
+    narrow_ = screen.one_column;
     const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                    ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus;
+    if (screen.one_column) {
+        // Phones: one scrolling column, results first (the verdict and its numbers), then the
+        // setup in collapsed sections, then the results' tabs.
+        ImGui::SetNextWindowPos(vp->WorkPos);
+        ImGui::SetNextWindowSize(vp->WorkSize);
+        if (ImGui::Begin("Results", nullptr, fixed)) {
+            draw_link_bar();
+            ImGui::Separator();
+            if (ok_) draw_headline();
+            ImGui::PushID("setup");
+            // Each section's header is in layout() as "<name> section" (tests tap it).
+            auto section = [&](const char* name, const char* layout_name, void (App::*draw)()) {
+                const bool open = ImGui::CollapsingHeader(name);
+                note_item(layout_name);
+                if (open) (this->*draw)();
+            };
+            section("Model", "model section", &App::draw_model);
+            section("Workload", "workload section", &App::draw_workload);
+            section("Hardware", "hardware section", &App::draw_hardware);
+            section("Speed, power and cost", "speed section", &App::draw_speed_inputs);
+            ImGui::PopID();
+            ImGui::Spacing();
+            draw_tabs();
+        }
+        layout_.push_back({"Results", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y});
+        ImGui::End();
+        return;
+    }
+    const float setup_w = vp->WorkSize.x * screen.setup_fraction;
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(ImVec2(setup_w, vp->WorkSize.y));
     if (ImGui::Begin("Setup", nullptr, fixed)) draw_setup(setup_w, vp->WorkSize.y);
@@ -220,8 +250,16 @@ void App::draw_results(float, float, float) {
         return;
     }
     draw_headline();
+    draw_tabs();
+}
+
+bool App::stacked_tables() const { return narrow_ || ImGui::GetContentRegionAvail().x < 620.0f * scale_; }
+
+void App::draw_tabs() {
+    if (!ok_) return;
     auto tab_flags = [&](int i) { return select_tab_ == i ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None; };
-    if (ImGui::BeginTabBar("tabs")) {
+    // Tabs keep their whole names and scroll when they do not fit (QA D3, D14: "Memo...").
+    if (ImGui::BeginTabBar("tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
         if (ImGui::BeginTabItem("Memory", nullptr, tab_flags(0))) {
             draw_breakdown();
             draw_inverse();
@@ -271,15 +309,27 @@ void App::draw_link_bar() {
     }
     note_item("copy link button");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 11.5f);
-    const bool enter = ImGui::InputTextWithHint("##link", "paste a link (#v=1&m=...) or a configuration JSON", &s_.link_text,
-                                                ImGuiInputTextFlags_EnterReturnsTrue);
-    ImGui::SameLine();
+    bool enter = false;
+    // One line on wide screens; on phones the buttons first and the field the whole width.
+    if (!narrow_) {
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 11.5f);
+        enter = ImGui::InputTextWithHint("##link", "paste a link (#v=1&m=...) or a configuration JSON", &s_.link_text,
+                                         ImGuiInputTextFlags_EnterReturnsTrue);
+        note_item("link field");
+        ImGui::SameLine();
+    }
     if ((ImGui::Button("Open link") || enter) && !s_.link_text.empty()) {
         if (open(s_.link_text)) s_.link_text.clear();
     }
     ImGui::SameLine();
     draw_open_file();
+    if (narrow_) {
+        ImGui::SetNextItemWidth(-1);
+        if (ImGui::InputTextWithHint("##link", "paste a link or a configuration JSON", &s_.link_text, ImGuiInputTextFlags_EnterReturnsTrue) &&
+            !s_.link_text.empty() && open(s_.link_text))
+            s_.link_text.clear();
+        note_item("link field");
+    }
     if (!s_.message.empty()) {
         ImGui::PushTextWrapPos();
         if (s_.message_is_error) ImGui::TextColored(to_vec4(kNoFitColor), "%s", s_.message.c_str());

@@ -172,6 +172,7 @@ void App::draw_open_file() {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 26.0f);
         if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
         const bool enter = ImGui::InputTextWithHint("##path", "/path/to/report.json", &file_path_, ImGuiInputTextFlags_EnterReturnsTrue);
+        note_item("text field");
         ImGui::SameLine();
         if ((ImGui::Button("Open") || enter) && !file_path_.empty()) {
             std::string text, error;

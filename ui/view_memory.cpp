@@ -25,6 +25,8 @@ void App::draw_headline() {
     ImGui::SetWindowFontScale(1.0f);
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
+    // The headline wraps at the window's edge instead of being cut (QA D14 at 820 px, phones).
+    ImGui::PushTextWrapPos(0.0f);
     if (r.fits)
         ImGui::Text("%s of %s per GPU, %s to spare", format_gib(r.per_gpu.total()).c_str(), format_gib(r.gpu_usable).c_str(),
                     format_gib(r.headroom).c_str());
@@ -55,6 +57,7 @@ void App::draw_headline() {
         ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "(%s computed as %s)", std::string(sp.compute_precision_requested).c_str(),
                            std::string(sp.compute_precision).c_str());
     }
+    ImGui::PopTextWrapPos();
     ImGui::Spacing();
     memory_bar(r.per_gpu, r.gpu_usable, ImGui::GetFontSize() * 2.2f);
     ImGui::Spacing();
@@ -64,7 +67,9 @@ void App::draw_breakdown() {
     const Report& r = report_;
     const MemoryParts& m = r.per_gpu;
     ImGui::Spacing();
-    const float half = ImGui::GetContentRegionAvail().x * 0.5f - 6;
+    // Side by side; stacked where halves would cut them (phones, tablets: QA D3, D14).
+    const bool stack = stacked_tables();
+    const float half = stack ? ImGui::GetContentRegionAvail().x : ImGui::GetContentRegionAvail().x * 0.5f - 6;
     ImGui::BeginGroup();
     if (ImGui::BeginTable("parts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(half, 0))) {
         ImGui::TableSetupColumn("Per GPU (most loaded)", ImGuiTableColumnFlags_WidthStretch);
@@ -101,7 +106,8 @@ void App::draw_breakdown() {
         ImGui::EndTable();
     }
     ImGui::EndGroup();
-    ImGui::SameLine(0, 12);
+    if (!stack) ImGui::SameLine(0, 12);
+    else ImGui::Spacing();
     ImGui::BeginGroup();
     if (ImGui::BeginTable("facts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(half, 0))) {
         ImGui::TableSetupColumn("Model and workload", ImGuiTableColumnFlags_WidthStretch);
@@ -146,10 +152,11 @@ void App::draw_inverse() {
     ImGui::Separator();
     ImGui::TextDisabled("What fits");
     const FitReport& f = fit_;
+    const bool stack = stacked_tables();
     ImGui::Text("Longest context at batch %d:", report_.config.batch);
     ImGui::SameLine();
     ImGui::TextColored(to_vec4(f.max_context > 0 ? kFitsColor : kNoFitColor), "%s tokens", format_int(double(f.max_context)).c_str());
-    ImGui::SameLine(0, 24);
+    if (!stack) ImGui::SameLine(0, 24);
     ImGui::Text("Largest batch at %s tokens:", format_int(double(report_.config.context)).c_str());
     ImGui::SameLine();
     ImGui::TextColored(to_vec4(f.max_batch > 0 ? kFitsColor : kNoFitColor), "%s", format_int(double(f.max_batch)).c_str());
@@ -157,7 +164,7 @@ void App::draw_inverse() {
     ImGui::SameLine();
     ImGui::TextColored(to_vec4(f.best_weights.empty() ? kNoFitColor : kFitsColor), "%s",
                        f.best_weights.empty() ? "none" : f.best_weights.c_str());
-    ImGui::SameLine(0, 24);
+    if (!stack) ImGui::SameLine(0, 24);
     ImGui::Text("KV cache:");
     ImGui::SameLine();
     ImGui::TextColored(to_vec4(f.best_kv_cache.empty() ? kNoFitColor : kFitsColor), "%s",

@@ -50,6 +50,7 @@ void App::draw_model() {
                 if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
                 ImGui::SetNextItemWidth(-1);
                 ImGui::InputTextWithHint("##filter", "search models", &model_filter_);
+                note_item("text field");
                 for (const CatalogModel& m : catalog_.models) {
                     if (!filter_matches(model_filter_, m.arch.id, m.arch.name)) continue;
                     char label[160];
@@ -77,7 +78,7 @@ void App::draw_model() {
             row_label("Parameters");
             float b = float(s_.custom_params_b);
             if (ImGui::SliderFloat("##params", &b, 0.1f, 1000.0f, "%.2f B", ImGuiSliderFlags_Logarithmic)) {
-                s_.custom_params_b = std::clamp(double(b), 0.05, 10000.0);
+                s_.custom_params_b = std::clamp(round_to_format(b, "%.2f"), 0.05, 10000.0);
                 apply_model_source(s_);
                 changed();
             }
@@ -90,7 +91,9 @@ void App::draw_model() {
             auto num = [&](const char* label, int* v, int lo, int hi) {
                 row_label(label);
                 ImGui::PushID(label);
-                if (ImGui::InputInt("##v", v, 0, 0)) {
+                const bool typed = ImGui::InputInt("##v", v, 0, 0);
+                note_item("text field");
+                if (typed) {
                     *v = std::clamp(*v, lo, hi);
                     edit = true;
                 }
@@ -115,6 +118,7 @@ void App::draw_model() {
         case ModelSource::hf_config: {
             ImGui::TextDisabled("Paste a Hugging Face config.json:");
             ImGui::InputTextMultiline("##hf", &s_.hf_text, ImVec2(-1, ImGui::GetTextLineHeight() * 7));
+            note_item("text field");
             if (ImGui::Button("Use this config")) {
                 apply_model_source(s_);
                 set_gpu_count(s_, s_.config.gpus, current_arch(s_, catalog_));
@@ -188,7 +192,9 @@ void App::draw_workload() {
     note_item("context slider");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::InputInt("##ctxv", &ctx, 0, 0)) {
+    const bool ctx_typed = ImGui::InputInt("##ctxv", &ctx, 0, 0);
+    note_item("text field");
+    if (ctx_typed) {
         c.context = std::clamp<long long>(ctx, 1, 1LL << 27);
         changed();
     }
@@ -276,6 +282,7 @@ void App::draw_hardware() {
         if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
         ImGui::SetNextItemWidth(-1);
         ImGui::InputTextWithHint("##filter", "search GPUs", &gpu_filter_);
+        note_item("text field");
         Segment last = Segment::apple;
         bool first = true;
         for (const Gpu& g : catalog_.gpus) {
@@ -304,7 +311,9 @@ void App::draw_hardware() {
     note_item("gpus slider");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::InputInt("##gpusv", &gpus, 0, 0)) {
+    const bool gpus_typed = ImGui::InputInt("##gpusv", &gpus, 0, 0);
+    note_item("text field");
+    if (gpus_typed) {
         set_gpu_count(s_, std::clamp(gpus, 1, 1 << 16), arch);
         changed();
     }
@@ -357,7 +366,7 @@ void App::draw_hardware() {
         row_label("GPU share");
         float u = float(c.gpu_memory_utilization);
         if (ImGui::SliderFloat("##gmu", &u, 0.3f, 1.0f, "%.2f")) {
-            c.gpu_memory_utilization = std::clamp(double(u), 0.05, 1.0);
+            c.gpu_memory_utilization = std::clamp(round_to_format(u, "%.2f"), 0.05, 1.0);
             changed();
         }
     }
@@ -426,7 +435,7 @@ void App::draw_speed_inputs() {
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.2f);
         if (ImGui::SliderFloat("##tt", &tokens_b, 0.0f, 20000.0f, tokens_b > 0 ? "%.2f B tokens" : "(not asked)",
                                ImGuiSliderFlags_Logarithmic)) {
-            c.train_tokens = std::clamp(double(tokens_b), 0.0, 1e7) * 1e9;
+            c.train_tokens = std::round(std::clamp(round_to_format(tokens_b, "%.2f"), 0.0, 1e7) * 100.0) * 1e7;   // 0.01 B steps, exactly
             changed();
         }
         help_marker("Tokens of the training run, for its time, energy and electricity cost.");
@@ -434,7 +443,7 @@ void App::draw_speed_inputs() {
     row_label("Utilization");
     float u = float(c.utilization);
     if (ImGui::SliderFloat("##util", &u, 0.05f, 1.0f, "%.2f of board power")) {
-        c.utilization = std::clamp(double(u), 0.05, 1.0);
+        c.utilization = std::clamp(round_to_format(u, "%.2f"), 0.05, 1.0);
         changed();
     }
     row_label("PUE");
@@ -443,7 +452,7 @@ void App::draw_speed_inputs() {
     row_label("Electricity");
     float price = float(c.usd_per_kwh);
     if (ImGui::SliderFloat("##kwh", &price, 0.0f, 1.0f, "$%.3f per kWh")) {
-        c.usd_per_kwh = std::clamp(double(price), 0.0, 10.0);
+        c.usd_per_kwh = std::clamp(round_to_format(price, "%.3f"), 0.0, 10.0);
         changed();
     }
     ImGui::PopID();

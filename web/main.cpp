@@ -10,6 +10,8 @@
 // - "Open file..." opens the browser's file picker, and a file dropped on the page opens too (a
 //   gpusizer-cuda-bench report or a configuration JSON);
 // - the font is DejaVu Sans compiled into the module (embedded_font.cpp, generated);
+// - nothing is drawn while the app is idle: a frame is drawn on input, on a change of data and
+//   for a moment after (QA D18); window.gpusizerFramesDrawn counts the frames drawn;
 // - the page and its tests see the app's state in `window.gpusizerApp` (link, message, report,
 //   control rectangles in CSS pixels) and the message in the page's status line, and the
 //   benchmark sees each frame's main-thread time in `window.gpusizerFrameCpuMs`.
@@ -20,6 +22,7 @@
 // [SECTION] Status for the page
 // [SECTION] Frame and main
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -67,6 +70,78 @@ EM_JS(void, web_listen, (), {
             pending[4] = "the browser could not read " + file.name;
         });
     };
+    // Any input marks the page active: the next frames are drawn (see frame(): an idle app
+    // draws nothing).
+    Module["gpusizerActive"] = 1;
+    var active = function() { Module["gpusizerActive"] = 1; };
+    window.addEventListener("mousemove", function(e) {
+        // A real mouse (not one the browser made from a touch: those are cancelled) takes over.
+        if (!e.sourceCapabilities || !e.sourceCapabilities.firesTouchEvents) Module["gpusizerMouse"] = 1;
+    }, {capture: true, passive: true});
+    ["pointerdown", "pointermove", "pointerup", "pointercancel", "mousedown", "mousemove", "mouseup", "wheel",
+     "keydown", "keyup", "touchstart", "touchmove", "touchend", "touchcancel", "resize", "focus", "blur",
+     "visibilitychange", "input", "compositionend"].forEach(function(type) {
+        window.addEventListener(type, active, {capture: true, passive: true});
+    });
+    // Touch (QA D2): Emscripten's GLFW port takes no position from touch events, and left to the
+    // browser a swipe scrolls or navigates back. Each touch of the first finger is queued as
+    // [kind (0 start, 1 move, 2 end), x, y] in CSS pixels for frame() to turn into ImGui's mouse
+    // and wheel; every touch is cancelled, so the browser neither scrolls, zooms, navigates nor
+    // makes mouse events of it.
+    Module["gpusizerTouches"] = [];
+    var canvas = Module["canvas"];
+    var finger = null;
+    var onTouch = function(kind) {
+        return function(e) {
+            var t = null, i;
+            if (kind === 0 && finger === null && e.changedTouches.length) { t = e.changedTouches[0]; finger = t.identifier; }
+            else for (i = 0; i < e.changedTouches.length; ++i) if (e.changedTouches[i].identifier === finger) t = e.changedTouches[i];
+            if (e.cancelable) e.preventDefault();
+            if (!t) return;
+            var r = canvas.getBoundingClientRect();
+            Module["gpusizerTouches"].push([kind, t.clientX - r.left, t.clientY - r.top]);
+            Module["gpusizerActive"] = 1;
+            if (kind === 2) {
+                finger = null;
+                // The on-screen keyboard opens only from a user gesture: a tap on a text field
+                // focuses the hidden input that mirrors it (see web_keyboard).
+                var fields = (window["gpusizerApp"] && window["gpusizerApp"]["layout"]) || [];
+                var x = t.clientX - r.left, y = t.clientY - r.top;
+                for (i = 0; i < fields.length; ++i) {
+                    var f = fields[i];
+                    if ((f["name"] === "text field" || f["name"] === "link field") && x >= f["x"] && x <= f["x"] + f["w"] && y >= f["y"] && y <= f["y"] + f["h"])
+                        Module["gpusizerKeyboard"](true);
+                }
+            }
+        };
+    };
+    canvas.addEventListener("touchstart", onTouch(0), {passive: false});
+    canvas.addEventListener("touchmove", onTouch(1), {passive: false});
+    canvas.addEventListener("touchend", onTouch(2), {passive: false});
+    canvas.addEventListener("touchcancel", onTouch(2), {passive: false});
+    // The hidden input behind the on-screen keyboard: what is typed into it goes to the focused
+    // ImGui text field as characters (Backspace and Enter reach ImGui as keys through GLFW).
+    var keyboard = document.createElement("input");
+    keyboard.id = "gpusizer-keyboard";
+    keyboard.type = "text";
+    keyboard.setAttribute("autocomplete", "off");
+    keyboard.setAttribute("autocapitalize", "off");
+    keyboard.setAttribute("autocorrect", "off");
+    keyboard.setAttribute("spellcheck", "false");
+    keyboard.setAttribute("aria-hidden", "true");
+    keyboard.tabIndex = -1;
+    keyboard.className = "gpusizer-keyboard";
+    Module["gpusizerTyped"] = "";
+    keyboard.addEventListener("input", function() {
+        if (keyboard.value) Module["gpusizerTyped"] += keyboard.value;
+        keyboard.value = "";
+        Module["gpusizerActive"] = 1;
+    });
+    document.body.appendChild(keyboard);
+    Module["gpusizerKeyboard"] = function(on) {
+        if (on && document.activeElement !== keyboard) keyboard.focus({preventScroll: true});
+        if (!on && document.activeElement === keyboard) keyboard.blur();
+    };
     window.addEventListener("dragover", function(e) { e.preventDefault(); });
     window.addEventListener("drop", function(e) {
         e.preventDefault();
@@ -84,6 +159,41 @@ EM_JS(void, web_listen, (), {
         if (text) Module["gpusizerPending"][1] = text;
         e.preventDefault();
     });
+});
+
+// Takes the oldest queued touch: returns its kind (0 start, 1 move, 2 end; -1: none) and its
+// position in CSS pixels.
+EM_JS(int, web_take_touch, (float* xy), {
+    var q = Module["gpusizerTouches"];
+    if (!q || !q.length) return -1;
+    var t = q.shift();
+    HEAPF32[xy >> 2] = t[1];
+    HEAPF32[(xy >> 2) + 1] = t[2];
+    return t[0];
+});
+// 1 when a real mouse moved since the last call.
+EM_JS(int, web_take_mouse, (), {
+    var m = Module["gpusizerMouse"] ? 1 : 0;
+    Module["gpusizerMouse"] = 0;
+    return m;
+});
+// 1 when a touch is queued.
+EM_JS(int, web_touch_queued, (), { return Module["gpusizerTouches"] && Module["gpusizerTouches"].length ? 1 : 0; });
+
+// Text typed into the hidden input since the last call (UTF-8 into buf, at most size bytes).
+EM_JS(int, web_typed_length, (), { return lengthBytesUTF8(Module["gpusizerTyped"] || ""); });
+EM_JS(void, web_take_typed, (char* buf, int size), {
+    stringToUTF8(Module["gpusizerTyped"], buf, size);
+    Module["gpusizerTyped"] = "";
+});
+// Shows (focuses the hidden input) or hides the on-screen keyboard.
+EM_JS(void, web_keyboard, (int on), { Module["gpusizerKeyboard"](!!on); });
+
+// 1 when an input event arrived since the last call.
+EM_JS(int, web_take_activity, (), {
+    var a = Module["gpusizerActive"] ? 1 : 0;
+    Module["gpusizerActive"] = 0;
+    return a;
 });
 
 // Length in UTF-8 bytes of pending item `kind` (0: fragment, 1: paste), 0 if none.
@@ -165,11 +275,14 @@ EM_JS(void, web_publish, (const char* json), {
         line.textContent = state["message"];
         line.className = state["message_is_error"] ? "error" : "";
     }
+    // The DOM mirror of the results (app-page.js): verdict, table, page title.
+    if (window["gpusizerMirror"]) window["gpusizerMirror"](state);
 });
 
 // Keeps the last 1000 frames' main-thread times (ms: input, UI, draw-list submission) in
 // window.gpusizerFrameCpuMs, for the frame-time benchmark (bench/web_budgets.mjs).
 EM_JS(void, web_frame_time, (double ms), {
+    window["gpusizerFramesDrawn"] = (window["gpusizerFramesDrawn"] || 0) + 1;
     var times = window["gpusizerFrameCpuMs"] || (window["gpusizerFrameCpuMs"] = []);
     times.push(ms);
     if (times.length > 1000) times.splice(0, times.length - 1000);
@@ -239,6 +352,96 @@ void imgui_set_clipboard(void*, const char* text) {
     web_copy_text(text);
 }
 const char* imgui_get_clipboard(void*) { return g_clipboard.c_str(); }
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Touch: taps and drags as ImGui's mouse, swipes as scrolling with momentum
+// ---------------------------------------------------------------------------------------------
+
+struct Touch {
+    enum class Mode { none, pending, pressing, scrolling };
+    bool used = false;         // the last pointer input was a finger: frame() drives ImGui's mouse
+    Mode mode = Mode::none;    // pending: down, not yet known whether it taps, drags or scrolls
+    int lift = 0;              // frames until the mouse moves away after the finger left (1 or 2)
+    ImVec2 pos, start, last;   // CSS pixels
+    float velocity = 0;        // CSS px per second, vertical, for the momentum after a swipe
+    double start_ms = 0, last_ms = 0;
+};
+
+// Applies the queued touches to ImGui's mouse (after the GLFW backend set it from the cursor),
+// the way touch screens tell gestures apart: a finger that lifts before moving kSlop is a tap
+// (press on one frame, release on the next, at the same place); one that moves mostly sideways,
+// or holds still for kHoldMs, presses where it landed and drags (sliders); one that moves
+// mostly up or down scrolls the window under it, and glides on after it lifts, slowing by
+// kFriction a frame. After a finger leaves, the mouse moves off the screen, so no hover or
+// tooltip stays behind. Returns true while something still moves (the caller keeps drawing).
+bool apply_touch(Touch& t, float ratio, double now_ms) {
+    constexpr float kSlop = 8.0f;           // CSS px a tap may wobble
+    constexpr double kHoldMs = 300.0;       // a still finger presses after this long
+    constexpr float kFriction = 0.92f;      // velocity kept per 60 Hz frame of gliding
+    constexpr float kStopBelow = 20.0f;     // CSS px per second
+    using Mode = Touch::Mode;
+    ImGuiIO& io = ImGui::GetIO();
+    const float line = ImGui::GetFontSize() / ratio * 5.0f;   // CSS px per wheel step (ImGui 1.86: 5 lines)
+    if (web_take_mouse() && t.mode == Mode::none) t.used = false;   // the mouse drives ImGui again
+    const bool releasing = t.lift == 2;      // a tap's release frame: nothing new until it is seen
+    bool away = false;
+    if (t.lift > 0) away = --t.lift == 0;
+    bool press_now = false, tap = false;
+    float xy[2];
+    while (!releasing && !press_now && web_touch_queued()) {
+        const int kind = web_take_touch(xy);
+        const ImVec2 p(xy[0], xy[1]);
+        if (kind == 0) {
+            t = Touch{};
+            t.mode = Mode::pending;
+            t.pos = t.start = t.last = p;
+            t.start_ms = t.last_ms = now_ms;
+            away = false;
+        } else if (kind == 1 && t.mode != Mode::none) {
+            const float dx = p.x - t.start.x, dy = p.y - t.start.y;
+            if (t.mode == Mode::pending && std::max(std::fabs(dx), std::fabs(dy)) > kSlop) {
+                if (std::fabs(dy) > std::fabs(dx)) {
+                    t.mode = Mode::scrolling;
+                } else {
+                    t.mode = Mode::pressing;   // press where the finger landed; the drag follows
+                    press_now = true;
+                }
+            }
+            if (t.mode == Mode::scrolling) {
+                const float step = p.y - t.last.y;
+                io.MouseWheel += step / line;
+                const double dt = std::max(1.0, now_ms - t.last_ms);
+                t.velocity = 0.6f * t.velocity + 0.4f * float(step / dt * 1000.0);
+                t.last_ms = now_ms;
+            }
+            t.last = p;
+            if (!press_now) t.pos = p;
+        } else if (kind == 2 && t.mode != Mode::none) {
+            if (t.mode == Mode::pending) {       // a tap: press now, release on the next frame
+                t.mode = Mode::pressing;
+                press_now = tap = true;
+            } else {
+                t.mode = Mode::none;             // released here, moved away on the next frame
+                t.lift = 1;
+            }
+        }
+        t.used = true;
+    }
+    if (t.mode == Mode::pending && now_ms - t.start_ms > kHoldMs) t.mode = Mode::pressing;
+    if (!t.used) return false;
+    io.MousePos = away ? ImVec2(-FLT_MAX, -FLT_MAX) : ImVec2(t.pos.x * ratio, t.pos.y * ratio);
+    io.MouseDown[0] = t.mode == Mode::pressing;
+    if (tap) {
+        t.mode = Mode::none;
+        t.lift = 2;
+    }
+    if (t.mode == Mode::none && std::fabs(t.velocity) > kStopBelow) {
+        io.MouseWheel += t.velocity / 60.0f / line;
+        t.velocity *= kFriction;
+        return true;
+    }
+    return t.mode != Mode::none || t.lift > 0 || web_touch_queued();
+}
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Fonts, scale and canvas size
@@ -311,6 +514,9 @@ struct WebApp {
     bool first_frame_done = false;
     std::string published;     // the last status JSON handed to the page
     unsigned report_revision = ~0u;   // the app's revision whose report report_json holds
+    int frames_to_draw = 2;    // frames still to draw after the last input or change (QA D18)
+    Touch touch;
+    bool keyboard = false;     // the hidden input behind the on-screen keyboard is focused
     std::string report_json;
 };
 
@@ -360,8 +566,18 @@ void frame(void* arg) {
     const std::string file_error = take_pending(4);
     if (!file_error.empty()) w.app->notify(file_error, true);
 
-    // Follow the window's size and the device pixel ratio.
+    // Draw only on input, a change of data, or while ImGui settles after one (hover colours,
+    // a closing popup, the text cursor's blink while a field is focused): an idle app costs
+    // one measurement a frame, not a frame (QA D18).
     const Canvas now = measure_canvas();
+    const bool input = web_take_activity() != 0 || !fragment.empty() || !pasted.empty() || !file_name.empty() ||
+                       !file_error.empty() || now.width != w.canvas.width || now.height != w.canvas.height || now.ratio != w.canvas.ratio;
+    // 20 frames (a third of a second at 60 Hz) cover ImGui's reactions to one event.
+    if (input) w.frames_to_draw = std::max(w.frames_to_draw, 20);
+    if (w.first_frame_done && w.frames_to_draw <= 0 && !ImGui::GetIO().WantTextInput) return;
+    --w.frames_to_draw;
+
+    // Follow the window's size and the device pixel ratio.
     if (now.ratio != w.canvas.ratio) {
         ImGui::GetStyle() = ImGuiStyle();
         gpusizer::ui::apply_style(now.ratio);
@@ -378,6 +594,13 @@ void frame(void* arg) {
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    if (apply_touch(w.touch, w.canvas.ratio, start_ms)) w.frames_to_draw = std::max(w.frames_to_draw, 2);
+    const int typed_n = web_typed_length();
+    if (typed_n > 0) {
+        std::string typed(std::size_t(typed_n) + 1, '\0');
+        web_take_typed(typed.data(), typed_n + 1);
+        ImGui::GetIO().AddInputCharactersUTF8(typed.c_str());
+    }
     // ImGui works in the canvas's device pixels (the GLFW port's window keeps its first size);
     // the port reports the mouse in the same pixels.
     ImGuiIO& io = ImGui::GetIO();
@@ -385,6 +608,13 @@ void frame(void* arg) {
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
     ImGui::NewFrame();
     w.app->frame(w.canvas.ratio);
+    // The on-screen keyboard follows ImGui's text focus once a finger is in use (opened by the
+    // tap itself where the browser requires a gesture, see the touchend listener).
+    const bool want_keyboard = w.touch.used && io.WantTextInput;
+    if (want_keyboard != w.keyboard) {
+        web_keyboard(want_keyboard);
+        w.keyboard = want_keyboard;
+    }
     ImGui::Render();
     glViewport(0, 0, w.canvas.width, w.canvas.height);
     glClearColor(gpusizer::ui::kBackground[0], gpusizer::ui::kBackground[1], gpusizer::ui::kBackground[2], 1.0f);
@@ -393,6 +623,7 @@ void frame(void* arg) {
 
     std::string status = status_json(w);
     if (status != w.published) {
+        w.frames_to_draw = std::max(w.frames_to_draw, 2);   // the data changed: show it
         web_publish(status.c_str());
         w.published = std::move(status);
     }
@@ -437,6 +668,8 @@ int main() {
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;   // the layout is computed, not saved
+    // Keyboard users (QA D9): arrows move between controls, Space/Enter activate, Escape leaves.
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
     gpusizer::ui::apply_style(w.canvas.ratio);
     load_fonts(w.canvas.ratio);
     ImGui_ImplGlfw_InitForOpenGL(w.window, true);

@@ -129,3 +129,57 @@ test('D8: a link the app cannot open stays in the address bar, until the user ch
   assert.deepEqual(seen.errors, []);
   await page.close();
 });
+
+// QA D18: the app drew every animation frame while idle (95% of a core under SwiftShader). It
+// now draws on input, on a change of data, and for a moment after.
+test('D18: no frames drawn while idle; input draws again', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await openApp(page, url);
+  await page.waitForTimeout(1500);   // longer than the settling frames after the load
+  const idle = await page.evaluate(() => new Promise((ok) => {
+    const n0 = window.gpusizerFramesDrawn;
+    setTimeout(() => ok(window.gpusizerFramesDrawn - n0), 1000);
+  }));
+  assert.equal(idle, 0, `${idle} frames drawn in an idle second`);
+  assert.ok(await stillDrawing(page), 'a mouse move draws');
+  await page.close();
+});
+
+// QA D6: under a strict Content-Security-Policy the widget and the app broke (inline styles, the
+// data: favicon, WebAssembly without 'wasm-unsafe-eval'). With the directives the README lists
+// both work with no violation; without 'wasm-unsafe-eval' the widget says so in plain words.
+async function withCsp(policy, path) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const seen = watch(page, url);
+  await page.route((u) => u.href.startsWith(url), async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers(), 'content-security-policy': policy };
+    await route.fulfill({ response, headers });
+  });
+  await page.goto(url + path);
+  return { page, seen };
+}
+const kPolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+
+test('D6: a strict CSP with script-src \'wasm-unsafe-eval\': app and widget work with no violation', async () => {
+  const app = await withCsp(kPolicy, 'index.html' + kGood);
+  await app.page.waitForFunction(() => document.documentElement.getAttribute('data-first-frame') === '1' && window.gpusizerApp, null, { timeout: 30000 });
+  const size = await app.page.evaluate(() => [document.getElementById('canvas').clientWidth, document.getElementById('canvas').clientHeight,
+    getComputedStyle(document.getElementById('status')).position]);
+  assert.deepEqual(size, [1280, 800, 'absolute'], 'the style sheet applies: the canvas fills the window, the status line is hidden');
+  assert.equal(await app.page.evaluate(() => window.gpusizerApp.report.model.id), 'llama-3.1-8b');
+  assert.deepEqual(app.seen.errors, []);
+  await app.page.close();
+  const widget = await withCsp(kPolicy, 'embed.html' + kGood);
+  await widget.page.waitForFunction(() => document.getElementById('widget').report, null, { timeout: 20000 });
+  assert.deepEqual(widget.seen.errors, []);
+  await widget.page.close();
+});
+
+test('D6: without \'wasm-unsafe-eval\' the widget names the missing directive', async () => {
+  const { page } = await withCsp("default-src 'self'", 'embed.html' + kGood);
+  await page.waitForFunction(() => /wasm-unsafe-eval/.test(document.getElementById('widget').shadowRoot.textContent), null, { timeout: 20000 });
+  const text = await page.evaluate(() => document.getElementById('widget').shadowRoot.querySelector('.message').textContent);
+  assert.doesNotMatch(text, /ASSERTIONS/);
+  await page.close();
+});
