@@ -253,3 +253,21 @@ test('every slider position can be estimated, whatever the link set that the wid
   }
   await page.close();
 });
+
+// QA D19: on a light documentation page read with a dark OS setting the widget was a dark
+// block; theme="light" (or data-theme on the script tag) keeps it light.
+test('theme="light" keeps the widget light on a dark-mode OS; without it, it follows the OS', async () => {
+  const context = await browser.newContext({ colorScheme: 'dark' });
+  const page = await context.newPage();
+  await page.route(url + 'themed.html', (route) => route.fulfill({
+    contentType: 'text/html',
+    body: '<!doctype html><title>t</title><script src="gpusizer-widget.js" data-theme="light" data-link="#v=1&m=mistral-7b&g=l4"></script>' +
+      '<gpusizer-widget id="plain" link="#v=1&m=mistral-7b&g=l4"></gpusizer-widget>',
+  }));
+  await page.goto(url + 'themed.html');
+  await page.waitForFunction(() => [...document.querySelectorAll('gpusizer-widget')].every((w) => w.report), null, { timeout: 20000 });
+  const bg = await page.evaluate(() => [...document.querySelectorAll('gpusizer-widget')].map(
+    (w) => getComputedStyle(w.shadowRoot.querySelector('.box')).backgroundColor));
+  assert.deepEqual(bg, ['rgb(255, 255, 255)', 'rgb(27, 29, 34)']);
+  await context.close();
+});

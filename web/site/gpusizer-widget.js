@@ -10,7 +10,9 @@
 //
 // A link is only ever data: every text goes in with textContent, every value through the
 // API's checks, and a link that cannot be read shows its reason and the default configuration.
-// The widget fires `gpusizer-change` (detail: {link, report}) after each estimate.
+// The widget fires `gpusizer-change` (detail: {link, report}) after each estimate. It follows
+// the reader's light or dark setting unless the host page says theme="light" or theme="dark"
+// (on the element, or data-theme on the script tag) to match its own (QA D19).
 'use strict';
 (function () {
   const script = document.currentScript;
@@ -20,6 +22,7 @@
     if (script && script.hasAttribute('data-link')) {
       const w = document.createElement('gpusizer-widget');
       w.setAttribute('link', script.getAttribute('data-link'));
+      if (script.hasAttribute('data-theme')) w.setAttribute('theme', script.getAttribute('data-theme'));
       script.after(w);
     }
   }
@@ -111,9 +114,11 @@
             color: var(--gpusizer-text, #1d2330); --muted: var(--gpusizer-muted, #5b6473); --line: var(--gpusizer-line, #d7dbe2);
             --bg: var(--gpusizer-background, #ffffff); --accent: var(--gpusizer-accent, #2f6fd6); }
     @media (prefers-color-scheme: dark) {
-      :host { color: var(--gpusizer-text, #e6e8ec); --muted: var(--gpusizer-muted, #a0a8b6); --line: var(--gpusizer-line, #3a404b);
+      :host(:not([theme=light])) { color: var(--gpusizer-text, #e6e8ec); --muted: var(--gpusizer-muted, #a0a8b6); --line: var(--gpusizer-line, #3a404b);
               --bg: var(--gpusizer-background, #1b1d22); --accent: var(--gpusizer-accent, #6ea0ff); }
     }
+    :host([theme=dark]) { color: var(--gpusizer-text, #e6e8ec); --muted: var(--gpusizer-muted, #a0a8b6); --line: var(--gpusizer-line, #3a404b);
+            --bg: var(--gpusizer-background, #1b1d22); --accent: var(--gpusizer-accent, #6ea0ff); }
     .box { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; background: var(--bg); }
     .title { display: flex; justify-content: space-between; align-items: baseline; margin-bottom: 8px; }
     .title b { color: var(--accent); }
