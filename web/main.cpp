@@ -2,9 +2,9 @@
 // WebGL2. Set-up and tear-down mirror native/app/main.cpp; what is the browser's own:
 // - the canvas fills the window at device pixels (window.devicePixelRatio) and the UI is scaled
 //   by that ratio, so text is drawn at the screen's resolution; both follow resizes and zoom;
-// - the URL fragment is the share link: read on load and on `hashchange`, written back with
-//   history.replaceState when the configuration changes (at most five times a second: Chromium
-//   ignores bursts of history updates);
+// - the URL fragment is the share link: read on load, on `hashchange` and `popstate`, written
+//   back when the configuration changes (at most five times a second: Chromium ignores bursts
+//   of history updates), one history entry per deliberate change (Back, Forward, Ctrl+Z);
 // - the clipboard is JavaScript's: "Copy link" and ImGui's copy go to navigator.clipboard, and
 //   a paste arrives as the page's `paste` event;
 // - "Open file..." opens the browser's file picker, and a file dropped on the page opens too (a
@@ -38,6 +38,7 @@
 #include "app.hpp"
 #include "embedded.hpp"
 #include "gpusizer/gpusizer.hpp"
+#include "status.hpp"
 #include "theme.hpp"
 
 namespace gpusizer::web::data {
@@ -148,6 +149,19 @@ EM_JS(void, web_listen, (), {
         var files = e.dataTransfer ? e.dataTransfer.files : null;
         if (files && files.length) Module["gpusizerReadFile"](files[0]);
     });
+    // Back and Forward between the app's own entries (pushState) fire popstate; the fragment
+    // they land on is opened like a typed one.
+    window.addEventListener("popstate", function() {
+        Module["gpusizerPending"][0] = location.hash || "#";
+        Module["gpusizerActive"] = 1;
+    });
+    // Ctrl+Z / Ctrl+Shift+Z (Cmd on a Mac) outside a text field: undo and redo through the
+    // history of configurations.
+    window.addEventListener("keydown", function(e) {
+        if (!(e.ctrlKey || e.metaKey) || (e.key !== "z" && e.key !== "Z") || Module["gpusizerTyping"]) return;
+        e.preventDefault();
+        if (e.shiftKey) history.forward(); else history.back();
+    }, true);
     window.addEventListener("hashchange", function(e) {
         // The fragment navigated to (location.hash may already hold a later replaceState's).
         var url = e.newURL || location.href;
@@ -228,22 +242,41 @@ EM_JS(void, web_pick_file, (), {
 EM_JS(int, web_location_hash_length, (), { return lengthBytesUTF8(location.hash); });
 EM_JS(void, web_location_hash, (char* buf, int size), { stringToUTF8(location.hash, buf, size); });
 
-// Mirrors the share link into the address bar. Only a fragment ("#...") is ever written, with
-// replaceState (no history entry, no hashchange), and at most every 200 ms with a final write.
+// Mirrors the share link into the address bar. Only a fragment ("#...") is ever written, at
+// most every 200 ms with a final write. Each deliberate change gets one history entry, so Back
+// and Forward (and Ctrl+Z / Ctrl+Shift+Z) step through configurations: the first write of a
+// change pushes an entry, and the writes that follow while the same control is held (a slider
+// being dragged) replace it; web_change_done() ends the change. The first write after loading
+// replaces the loaded entry. Neither fires hashchange.
 EM_JS(void, web_set_fragment, (const char* text), {
     var link = UTF8ToString(text);
     if (link.charAt(0) !== "#") return;
-    var s = Module["gpusizerFragment"] || (Module["gpusizerFragment"] = {want: "", timer: 0, last: -1e9});
+    var s = Module["gpusizerFragment"] || (Module["gpusizerFragment"] = {want: "", timer: 0, last: -1e9, started: false, open: false, push: false});
     s.want = link;
+    if (!s.open && s.started) s.push = true;   // a new change: its own entry
+    s.open = true;
+    s.started = true;
     function write() {
         s.timer = 0;
         s.last = performance.now();
-        if (location.hash !== s.want) history.replaceState(history.state, "", s.want);
+        if (location.hash === s.want) return;
+        if (s.push) history.pushState(null, "", s.want);
+        else history.replaceState(history.state, "", s.want);
+        s.push = false;
     }
     if (s.timer) return;
     var wait = 200 - (performance.now() - s.last);
     if (wait <= 0) write(); else s.timer = setTimeout(write, wait);
 });
+
+// The control that made the last change was let go: the next change is a new history entry.
+EM_JS(void, web_change_done, (), {
+    var s = Module["gpusizerFragment"];
+    if (s) s.open = false;
+});
+
+// Whether ImGui has a text field focused (Ctrl+Z is then the field's own undo).
+EM_JS(void, web_typing, (int on), { Module["gpusizerTyping"] = !!on; });
 
 // Puts text on the system clipboard: navigator.clipboard, else a hidden text area and the
 // "copy" command. The text is only ever a value, never markup.
@@ -479,28 +512,7 @@ Canvas measure_canvas() {
 // [SECTION] Status for the page
 // ---------------------------------------------------------------------------------------------
 
-void append_json_string(std::string& out, const std::string& s) {
-    out += '"';
-    for (const char ch : s) {
-        const unsigned char u = static_cast<unsigned char>(ch);
-        switch (ch) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (u < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", u);
-                    out += buf;
-                } else {
-                    out += ch;
-                }
-        }
-    }
-    out += '"';
-}
+// ui::status_json (ui/status.cpp) writes it, the desktop app's --layout file too.
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Frame and main
@@ -517,39 +529,19 @@ struct WebApp {
     int frames_to_draw = 2;    // frames still to draw after the last input or change (QA D18)
     Touch touch;
     bool keyboard = false;     // the hidden input behind the on-screen keyboard is focused
+    bool typing = false;       // a text field had the focus at the end of the last frame
     std::string report_json;
 };
 
-// Status JSON: {"link", "message", "message_is_error", "report", "scale", "layout": [{name, x, y, w, h}]}
-// with rectangles in CSS pixels.
+// The status JSON (ui::status_json) with rectangles in CSS pixels; the report's JSON is kept
+// per App::revision(), not rewritten every frame.
 std::string status_json(WebApp& w) {
     const gpusizer::ui::App& app = *w.app;
-    const std::string& link = app.link();
     if (app.has_report() && w.report_revision != app.revision()) {
         w.report_json = gpusizer::report_to_json(app.report(), 0);
         w.report_revision = app.revision();
     }
-    std::string out = "{\"link\":";
-    append_json_string(out, link);
-    out += ",\"message\":";
-    append_json_string(out, app.state().message);
-    out += app.state().message_is_error ? ",\"message_is_error\":true" : ",\"message_is_error\":false";
-    out += ",\"report\":";
-    out += app.has_report() ? w.report_json : "null";
-    char buf[160];
-    std::snprintf(buf, sizeof buf, ",\"scale\":%g,\"layout\":[", double(w.canvas.ratio));
-    out += buf;
-    bool first = true;
-    for (const auto& r : app.layout()) {
-        out += first ? "{\"name\":" : ",{\"name\":";
-        append_json_string(out, r.name);
-        const double k = 1.0 / double(w.canvas.ratio);
-        std::snprintf(buf, sizeof buf, ",\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f}", r.x * k, r.y * k, r.w * k, r.h * k);
-        out += buf;
-        first = false;
-    }
-    out += "]}";
-    return out;
+    return gpusizer::ui::status_json(app, w.canvas.ratio, &w.report_json);
 }
 
 void frame(void* arg) {
@@ -610,6 +602,12 @@ void frame(void* arg) {
     w.app->frame(w.canvas.ratio);
     // The on-screen keyboard follows ImGui's text focus once a finger is in use (opened by the
     // tap itself where the browser requires a gesture, see the touchend listener).
+    // A change ends when no control is held: the next one gets its own history entry.
+    if (!ImGui::IsAnyItemActive()) web_change_done();
+    if (io.WantTextInput != w.typing) {
+        web_typing(io.WantTextInput);
+        w.typing = io.WantTextInput;
+    }
     const bool want_keyboard = w.touch.used && io.WantTextInput;
     if (want_keyboard != w.keyboard) {
         web_keyboard(want_keyboard);
