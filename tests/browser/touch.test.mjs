@@ -138,3 +138,23 @@ test('screen readers: the verdict in a live region, the breakdown as a table, a 
   await page.waitForFunction(() => /^Does not fit/.test(document.getElementById('verdict').textContent), null, { timeout: 5000 });
   await page.close();
 });
+
+// QA "missing expectations": printing gave a dark bitmap with no text. The print style sheet
+// shows the DOM mirror instead: the verdict, the configuration, the table and the share link.
+test('printing gives the results as text', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const state = await openApp(page, url, '#v=1&m=llama-3.1-8b&w=q4_k_m&g=rtx-4060-ti-16gb');
+  await page.waitForFunction(() => /Fits/.test(document.getElementById('verdict').textContent), null, { timeout: 5000 });
+  await page.emulateMedia({ media: 'print' });
+  const r = await page.evaluate(() => ({
+    canvas: getComputedStyle(document.getElementById('canvas')).display,
+    text: document.getElementById('mirror').innerText,
+    width: document.getElementById('mirror').getBoundingClientRect().width,
+  }));
+  assert.equal(r.canvas, 'none');
+  assert.ok(r.width > 300, 'the mirror is laid out as a page');
+  assert.match(r.text, /Fits: /);
+  assert.match(r.text, /Weights\s+4\.30 GiB/);
+  assert.ok(r.text.includes(state.link), 'the share link is printed');
+  await page.close();
+});

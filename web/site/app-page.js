@@ -36,10 +36,11 @@
       (r.fits ? gib(m.headroom) + ' to spare.' : gib(-m.headroom) + ' short.');
     const what = r.model.name + ' on ' + r.config.gpus + ' × ' + r.gpu.name + ', ' + r.config.weights + ' weights, ' +
       r.config.context.toLocaleString('en-US') + ' tokens, batch ' + r.config.batch + '.';
-    if (text + what === mirrored) return;
-    mirrored = text + what;
+    if (text + what + state.link === mirrored) return;
+    mirrored = text + what + state.link;
     verdict.textContent = text;
     document.getElementById('configuration').textContent = what;
+    document.getElementById('share-link').textContent = location.href.replace(/#.*$/, '') + state.link;
     const rows = [];
     for (const [key, name] of kParts) {
       if (!(m.per_gpu[key] > 0) && key !== 'weights' && key !== 'kv_cache') continue;
