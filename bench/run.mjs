@@ -7,6 +7,7 @@
 //   one estimate, native                       bench_estimate (Google Benchmark),    1 us
 //                                              median of N repetitions, CPU time
 //   sweep (32 GPUs x 1-8 x 14 formats), native the same                               1 ms
+//   GGUF / safetensors header, 1,000 tensors   bench_readers, the same               none set (reported)
 //   one estimate / sweep in WebAssembly        bench_wasm.js under Node.js vs the    none set: the
 //                                              same std::chrono harness natively     ratio is reported
 //                                              (bench_portable), medians
@@ -33,7 +34,7 @@ if (!(repetitions >= 1 && repetitions <= 100)) {
 }
 
 const native = join(repo, 'build', 'native');
-const need = [join(native, 'bench_estimate'), join(native, 'bench_portable'), join(repo, 'build', 'wasm', 'bench', 'bench_wasm.js'),
+const need = [join(native, 'bench_estimate'), join(native, 'bench_portable'), join(native, 'bench_readers'), join(repo, 'build', 'wasm', 'bench', 'bench_wasm.js'),
   join(repo, 'build', 'wasm', 'site', 'index.html')];
 for (const f of need)
   if (!existsSync(f)) {
@@ -67,6 +68,22 @@ loads.push(load());
 rows.push({ figure: 'one estimate, native', value: result.native.estimate_s * 1e6, unit: 'us', budget: 1 });
 rows.push({ figure: 'one training estimate, native', value: result.native.training_estimate_s * 1e6, unit: 'us', budget: null });
 rows.push({ figure: 'sweep of 3,584 points, native', value: result.native.sweep_s * 1e3, unit: 'ms', budget: 1 });
+
+// The model-file readers (bench_readers.cpp): reported, no budget yet.
+const readers = JSON.parse(execFileSync(join(native, 'bench_readers'), [
+  `--benchmark_repetitions=${repetitions}`, '--benchmark_report_aggregates_only=true', '--benchmark_format=json',
+], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+const readersMedian = (name) => {
+  const b = readers.benchmarks.find((x) => x.run_name === name && x.aggregate_name === 'median');
+  if (!b) throw new Error(`bench_readers reported no median for ${name}`);
+  return b.cpu_time * { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1 }[b.time_unit];
+};
+result.native.gguf_header_1000_s = readersMedian('BM_GgufHeader1000Tensors');
+result.native.gguf_header_1000_vocab_s = readersMedian('BM_GgufHeader1000TensorsVocab128k');
+result.native.safetensors_header_1000_s = readersMedian('BM_SafetensorsHeader1000Tensors');
+rows.push({ figure: 'GGUF header, 1,000 tensors, native', value: result.native.gguf_header_1000_s * 1e3, unit: 'ms', budget: null });
+rows.push({ figure: 'the same with a 128k-token vocabulary', value: result.native.gguf_header_1000_vocab_s * 1e3, unit: 'ms', budget: null });
+rows.push({ figure: 'safetensors header, 1,000 tensors, native', value: result.native.safetensors_header_1000_s * 1e3, unit: 'ms', budget: null });
 
 // -------------------------------------------------------------------------------------------
 // WebAssembly under Node.js against the same harness natively

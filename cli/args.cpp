@@ -31,6 +31,8 @@ Usage:
   gpusizer gpus     [--json]
   gpusizer links    [--json]
   gpusizer formats
+  gpusizer inspect PATH [--json]     what a GGUF (any split part), .safetensors or model folder holds
+  gpusizer reconcile LOGFILE [--json]  what a llama.cpp / Ollama / vLLM / SGLang startup log says
   gpusizer --help | --version
 
   --share-link LINK       start from a share link (#v=1&m=...), as the app and the web page make

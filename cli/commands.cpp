@@ -8,6 +8,7 @@
 
 #include "cli.hpp"
 #include "cli_internal.hpp"
+#include "inspect.hpp"
 
 namespace gpusizer::cli {
 
@@ -31,6 +32,8 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             out << "gpusizer 0.1.0\n";
             return kExitOk;
         }
+        if (args[0] == "inspect") return run_inspect(args, out);
+        if (args[0] == "reconcile") return run_reconcile(args, out);
         const Options o = parse_args(args);
         if (o.command == "models" || o.command == "gpus" || o.command == "links") {
             const Catalog cat = load(o, argv0);
@@ -104,7 +107,7 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             if (o.json_out) out << fit_to_json(f) << '\n'; else print_fit(out, f);
             return kExitOk;
         }
-        throw Error(o.command, "unknown command; commands: estimate, fit, recommend, models, gpus, links, formats (see gpusizer --help)");
+        throw Error(o.command, "unknown command; commands: estimate, fit, recommend, models, gpus, links, formats, inspect, reconcile (see gpusizer --help)");
     } catch (const Error& e) {
         err << "gpusizer: error: " << e.what() << '\n';
         return kExitBadInput;

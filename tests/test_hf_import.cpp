@@ -96,3 +96,81 @@ TEST_CASE("the importer reaches the report's warnings", "[hf_import]") {
     for (const auto& w : r.warnings) found = found || w.find("foo_layers") != std::string::npos;
     CHECK(found);
 }
+
+namespace {
+
+// Qwen1.5-MoE-A2.7B's shape (Qwen/Qwen1.5-MoE-A2.7B config.json): 24 layers, hidden 2048,
+// 60 routed experts of 1408 and a shared expert of 5632, dense width 5632.
+std::string qwen2_moe(const std::string& extra) {
+    return R"({"model_type": "qwen2_moe", "num_hidden_layers": 24, "hidden_size": 2048, "intermediate_size": 5632,
+               "num_attention_heads": 16, "num_key_value_heads": 16, "vocab_size": 151936, "num_experts": 60,
+               "num_experts_per_tok": 4, "moe_intermediate_size": 1408, "shared_expert_intermediate_size": 5632,
+               "tie_word_embeddings": false)" + extra + "}";
+}
+
+// A Qwen2-7B-shaped config (Qwen/Qwen2-7B: 28 layers, 4 KV heads of 128).
+std::string qwen2_7b(const std::string& extra) {
+    return R"({"model_type": "qwen2", "num_hidden_layers": 28, "hidden_size": 3584, "intermediate_size": 18944,
+               "num_attention_heads": 28, "num_key_value_heads": 4, "vocab_size": 152064, "sliding_window": 4096,
+               "use_sliding_window": true)" + extra + "}";
+}
+
+Report kv_of_custom(const ModelArch& a, long long context) {
+    Config c;
+    c.model.custom = true;
+    c.model.arch = a;
+    c.gpu = "h200";
+    c.context = context;
+    c.runtime = Runtime::pytorch;
+    c.kv_cache = "bf16";
+    return run(c);
+}
+
+}  // namespace
+
+TEST_CASE("Qwen2-MoE: mlp_only_layers and decoder_sparse_step make dense layers", "[hf_import][layers]") {
+    const ModelArch all_moe = arch_from_hf_config(qwen2_moe(""));
+    const ModelArch half = arch_from_hf_config(qwen2_moe(R"(, "mlp_only_layers": [0,1,2,3,4,5,6,7,8,9,10,11])"));
+    CHECK(count_params(all_moe).total() == 14315735040.0);   // the figure the importer gave before
+    for (int i = 0; i < 24; ++i) CHECK(half.layer(i).is_moe() == (i >= 12));
+    // Each of the 12 dense layers trades 60 experts (3 x 2048 x 1408 each), the shared expert
+    // (3 x 2048 x 5632) and the router (2048 x 60) for one dense MLP (3 x 2048 x 5632).
+    const double per_layer = 60.0 * 3 * 2048 * 1408 + 2048.0 * 60;
+    CHECK(count_params(all_moe).total() - count_params(half).total() == 12 * per_layer);
+    // transformers Qwen2MoeDecoderLayer: MoE when (layer_idx + 1) % decoder_sparse_step == 0.
+    const ModelArch step2 = arch_from_hf_config(qwen2_moe(R"(, "decoder_sparse_step": 2)"));
+    CHECK_FALSE(step2.layer(0).is_moe());
+    CHECK(step2.layer(1).is_moe());
+    CHECK(count_params(step2).n_moe == 12);
+    CHECK_THROWS_WITH(arch_from_hf_config(qwen2_moe(R"(, "mlp_only_layers": [-1])")), Catch::Contains("mlp_only_layers"));
+}
+
+TEST_CASE("Qwen2: only layers from max_window_layers on slide", "[hf_import][layers][kv]") {
+    // use_sliding_window with max_window_layers 28 on a 28-layer model slides no layer
+    // (transformers Qwen2Config: sliding when i >= max_window_layers): every layer caches all
+    // 32k tokens, 28 layers x 2 (K, V) x 4 heads x 128 x 2 B x 32768 = 1.75 GiB.
+    const ModelArch none = arch_from_hf_config(qwen2_7b(R"(, "max_window_layers": 28)"));
+    for (int i = 0; i < 28; ++i) CHECK(none.layer(i).attn.kind == AttnKind::full);
+    CHECK(kv_of_custom(none, 32768).per_gpu.kv_cache == 28.0 * 2 * 4 * 128 * 2 * 32768);
+    CHECK(kv_of_custom(none, 32768).per_gpu.kv_cache == 1.75 * kGiB);
+    // max_window_layers 14: 14 full layers at 32768 tokens, 14 sliding ones at the 4096 window.
+    const ModelArch half = arch_from_hf_config(qwen2_7b(R"(, "max_window_layers": 14)"));
+    CHECK(kv_of_custom(half, 32768).per_gpu.kv_cache == 2.0 * 4 * 128 * 2 * (14.0 * 32768 + 14.0 * 4096));
+    // The default (Qwen2Config: 28) applies when the key is absent.
+    CHECK(arch_from_hf_config(qwen2_7b("")).layer(27).attn.kind == AttnKind::full);
+}
+
+TEST_CASE("an explicit layer_types wins over the pattern fields", "[hf_import][layers]") {
+    const ModelArch a = arch_from_hf_config(qwen2_7b(
+        R"(, "max_window_layers": 28, "layer_types": ["full_attention", "sliding_attention", "full_attention", "sliding_attention",
+        "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention",
+        "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention",
+        "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention",
+        "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention"])"));
+    CHECK(a.layer(0).attn.kind == AttnKind::full);
+    CHECK(a.layer(1).attn.kind == AttnKind::sliding);
+    CHECK(a.layer(1).attn.window == 4096);
+    CHECK(a.kinds.size() == 2);
+    CHECK_THROWS_WITH(arch_from_hf_config(qwen2_7b(R"(, "layer_types": ["full_attention"])")), Catch::Contains("layer_types"));
+    CHECK_THROWS_WITH(arch_from_hf_config(qwen2_7b(R"(, "layer_types": [1])")), Catch::Contains("layer_types"));
+}

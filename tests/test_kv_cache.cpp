@@ -101,3 +101,152 @@ TEST_CASE("KV capacity: how many tokens fit in what is left", "[kv]") {
     const double left = r.gpu_usable - (r.per_gpu.total() - r.per_gpu.kv_cache);
     CHECK(r.kv_capacity_tokens == std::floor(left / 131072.0));
 }
+
+namespace {
+
+// Llama 3 8B's global fields with a hand-made stack: attention layers like its own (8 KV heads
+// of 128) and Mamba-2 layers (48 heads x 64 = d_inner 3072, one group, d_state 128, kernel 4).
+ModelArch hybrid(int attention_layers, int mamba_layers, int state_bytes = 0) {
+    ModelArch a = catalog().model("llama-3-8b").arch;
+    LayerSpec att = a.layer(0);
+    LayerSpec m;
+    m.attn.kind = AttnKind::none;
+    m.mlp = att.mlp;
+    m.recurrent.kind = RecurrentKind::mamba2;
+    m.recurrent.n_heads = 48;
+    m.recurrent.head_dim = 64;
+    m.recurrent.n_groups = 1;
+    m.recurrent.d_state = 128;
+    m.recurrent.d_conv = 4;
+    m.recurrent.state_bytes = state_bytes;
+    std::vector<LayerSpec> layers(std::size_t(attention_layers), att);
+    layers.insert(layers.end(), std::size_t(mamba_layers), m);
+    a.n_layers = attention_layers + mamba_layers;
+    set_stack(a, layers);
+    return a;
+}
+
+Report custom_run(const ModelArch& a, long long context, const char* runtime, int batch = 1, const char* kv = "bf16") {
+    Config c;
+    c.model.custom = true;
+    c.model.arch = a;
+    c.gpu = "h200";
+    c.context = context;
+    c.batch = batch;
+    c.runtime = parse_runtime(runtime);
+    c.kv_cache = kv;
+    return run(c);
+}
+
+}  // namespace
+
+TEST_CASE("recurrent layers keep a fixed state per sequence, apart from the growing cache", "[kv][layers]") {
+    // 4 attention layers x 2 x 8 x 128 x 2 B = 16,384 B per token; 28 Mamba-2 layers, each with a
+    // conv state of (4 - 1) x (3072 + 2 x 128) = 9,984 values and an SSM state of 3072 x 128 =
+    // 393,216 values per sequence (llama.cpp llama-hparams.cpp n_embd_r / n_embd_s).
+    const double conv = 3.0 * 3328, ssm = 3072.0 * 128;
+    const Report r = custom_run(hybrid(4, 28), 8192, "pytorch", 2);
+    CHECK(r.kv_bytes_per_token == 4.0 * 2 * 8 * 128 * 2);
+    CHECK(r.state_bytes_per_sequence == 28 * (conv + ssm) * 2);   // bf16, the model's dtype
+    CHECK(r.cache_detail.full == 2 * 8192 * r.kv_bytes_per_token);
+    CHECK(r.cache_detail.recurrent_state == 2 * r.state_bytes_per_sequence);
+    CHECK(r.per_gpu.kv_cache == r.cache_detail.full + r.cache_detail.recurrent_state);
+    // The state does not grow with the context.
+    CHECK(custom_run(hybrid(4, 28), 65536, "pytorch", 2).cache_detail.recurrent_state == r.cache_detail.recurrent_state);
+    // llama.cpp keeps both states in F32 (llama-model.cpp create_memory), whatever the KV type.
+    CHECK(custom_run(hybrid(4, 28), 8192, "llama.cpp", 1, "q8_0").state_bytes_per_sequence == 28 * (conv + ssm) * 4);
+    // vLLM: the SSM state in mamba_ssm_cache_dtype (float32 here), the conv state in bf16; an fp8
+    // KV cache does not touch either.
+    CHECK(custom_run(hybrid(4, 28, 4), 8192, "vllm", 1, "fp8").state_bytes_per_sequence == 28 * (conv * 2 + ssm * 4));
+    // Tensor parallelism splits the state by heads.
+    Config c;
+    c.model.custom = true;
+    c.model.arch = hybrid(4, 28);
+    c.gpu = "h200";
+    c.gpus = 4;
+    c.tp = 4;
+    c.context = 8192;
+    c.runtime = Runtime::vllm;
+    CHECK(run(c).cache_detail.recurrent_state == 28 * (conv + ssm) * 2 / 4);
+}
+
+TEST_CASE("Gated DeltaNet state: Qwen3-Next's linear layers", "[kv][layers]") {
+    // Per linear layer: conv (4 - 1) x (2 x 16 x 128 + 32 x 128) = 24,576 values, recurrent
+    // 32 value heads x 128 x 128 = 524,288 values (models-2026 worked example: 36 layers give
+    // 19,759,104 values per sequence).
+    ModelArch a = catalog().model("llama-3-8b").arch;
+    LayerSpec l = a.layer(0);
+    l.attn.kind = AttnKind::none;
+    l.recurrent.kind = RecurrentKind::gated_deltanet;
+    l.recurrent.n_k_heads = 16;
+    l.recurrent.k_head_dim = 128;
+    l.recurrent.n_heads = 32;
+    l.recurrent.head_dim = 128;
+    l.recurrent.d_conv = 4;
+    a.n_layers = 36;
+    set_stack(a, std::vector<LayerSpec>(36, l));
+    const Report r = custom_run(a, 4096, "pytorch");
+    CHECK(r.state_bytes_per_sequence == 19759104.0 * 2);
+    CHECK(r.kv_bytes_per_token == 0);
+}
+
+TEST_CASE("chunked layers cache at most one chunk, per runtime", "[kv][layers]") {
+    // Llama 4's local layers: chunks of 8192 tokens. 1 chunked layer + 1 full layer, 8 KV heads
+    // of 128: 4,096 B per token and layer in bf16.
+    ModelArch a = catalog().model("llama-3-8b").arch;
+    LayerSpec full = a.layer(0), chunked = full;
+    chunked.attn.kind = AttnKind::chunked;
+    chunked.attn.window = 8192;
+    a.n_layers = 2;
+    set_stack(a, {chunked, full});
+    const double per_layer_token = 2.0 * 8 * 128 * 2;
+    const Report t = custom_run(a, 32768, "pytorch");
+    CHECK(t.cache_detail.chunked == per_layer_token * 8192);
+    CHECK(t.cache_detail.full == per_layer_token * 32768);
+    CHECK(t.kv_bytes_per_token == 2 * per_layer_token);   // uncapped, as for sliding windows
+    // llama.cpp: the chunk plus one ubatch of 512 (llama-kv-cache-iswa.cpp).
+    CHECK(custom_run(a, 32768, "llama.cpp").cache_detail.chunked == per_layer_token * (8192 + 512));
+    // vLLM: cdiv(8192, 16) + 1 blocks of 16 tokens (SlidingWindowSpec / ChunkedLocalAttentionSpec).
+    CHECK(custom_run(a, 32768, "vllm").cache_detail.chunked == per_layer_token * (512 + 1) * 16);
+    // Shorter than a chunk: the whole context.
+    CHECK(custom_run(a, 4096, "pytorch").cache_detail.chunked == per_layer_token * 4096);
+}
+
+TEST_CASE("vLLM keeps a sliding window in whole blocks, plus one", "[kv][layers]") {
+    // Gemma 2 9B: 21 sliding layers (window 4096) and 21 global ones, 8 KV heads of 256.
+    const double layer_token = 2.0 * 8 * 256 * 2;
+    const Report r = kv_run("gemma-2-9b", 32768, 1, "vllm");
+    CHECK(r.cache_detail.sliding == layer_token * 21 * (4096 + 16));
+    CHECK(r.cache_detail.full == layer_token * 21 * 32768);
+}
+
+TEST_CASE("MLA with an indexer: latent plus 132 bytes of indexer key per token and layer", "[kv][layers]") {
+    // DeepSeek-V3.2: the MLA latent (512 + 64 values) plus an FP8 indexer key of 128 and one FP32
+    // scale per 128 (DeepSeek-V3.2-Exp inference/model.py Indexer): 61 x 132 = 8,052 B per token.
+    ModelArch a = catalog().model("deepseek-r1").arch;
+    std::vector<LayerSpec> layers;
+    for (int i = 0; i < a.n_layers; ++i) {
+        LayerSpec l = a.layer(i);
+        l.attn.index_n_heads = 64;
+        l.attn.index_head_dim = 128;
+        layers.push_back(l);
+    }
+    set_stack(a, layers);
+    const Report r = custom_run(a, 4096, "vllm");
+    CHECK(r.kv_bytes_per_token == 61.0 * 576 * 2 + 61.0 * 132);
+    CHECK(r.cache_detail.indexer == 61.0 * 132 * 4096);
+    CHECK(r.cache_detail.mla == 61.0 * 576 * 2 * 4096);
+    // The indexer's projections are weights too: wq_b (1536 -> 64 x 128), wk (7168 -> 128),
+    // weights_proj (7168 -> 64), k_norm (weight + bias, 256).
+    const ParamCounts with = count_params(a), without = count_params(catalog().model("deepseek-r1").arch);
+    CHECK(with.total() - without.total() == 61 * (1536.0 * 64 * 128 + 7168.0 * 128 + 7168.0 * 64 + 256));
+}
+
+TEST_CASE("KV-sharing layers keep no cache of their own", "[kv][layers]") {
+    ModelArch a = catalog().model("llama-3-8b").arch;
+    LayerSpec own = a.layer(0), shared = own;
+    shared.attn.kv_shared = true;
+    a.n_layers = 4;
+    set_stack(a, {own, own, shared, shared});
+    CHECK(custom_run(a, 4096, "pytorch").kv_bytes_per_token == 2 * 2.0 * 8 * 128 * 2);
+}

@@ -126,10 +126,9 @@ TEST_CASE("architectures that cannot be counted are refused with the field named
     CHECK_THROWS_WITH(count_params(a), Catch::Contains("num_experts_per_tok"));
 }
 
-TEST_CASE("the scalar description expands into a stack of a few distinct layer kinds", "[params][layers]") {
+TEST_CASE("imported models carry a stack of a few distinct layer kinds", "[params][layers]") {
     // DeepSeek-R1: first_k_dense_replace 3, then MoE in every layer up to 61; MLA everywhere.
-    ModelArch a = arch("deepseek-r1");
-    set_stack(a, layers_from_scalars(a));
+    const ModelArch& a = arch("deepseek-r1");
     REQUIRE(a.layer_kind.size() == 61);
     CHECK(a.kinds.size() == 2);
     for (int i = 0; i < 61; ++i) {
@@ -139,10 +138,132 @@ TEST_CASE("the scalar description expands into a stack of a few distinct layer k
     CHECK(a.layer(3).mlp.n_experts == 256);
     CHECK(a.layer(3).mlp.n_shared == 1);
     // Gemma 2: even layers slide (window 4096), odd layers attend to everything.
-    ModelArch g = arch("gemma-2-9b");
-    set_stack(g, layers_from_scalars(g));
+    const ModelArch& g = arch("gemma-2-9b");
     CHECK(g.kinds.size() == 2);
     CHECK(g.layer(0).attn.kind == AttnKind::sliding);
     CHECK(g.layer(0).attn.window == 4096);
     CHECK(g.layer(1).attn.kind == AttnKind::full);
+}
+
+namespace {
+
+// A stack of `n` copies of `l`, on Llama 3 8B's global fields (hidden 4096, vocab 128256).
+ModelArch with_layers(const std::vector<LayerSpec>& layers) {
+    ModelArch a = arch("llama-3-8b");
+    a.n_layers = int(layers.size());
+    set_stack(a, layers);
+    return a;
+}
+
+LayerSpec recurrent_layer(RecurrentKind kind) {
+    LayerSpec l;
+    l.attn.kind = AttnKind::none;
+    l.mlp.kind = LayerMlpKind::none;
+    l.recurrent.kind = kind;
+    l.norms = 1;
+    return l;
+}
+
+}  // namespace
+
+TEST_CASE("a Mamba-2 layer counts as transformers' MambaMixer2 lays it out", "[params][layers]") {
+    // d_inner = 48 heads x 64 = 3072, one group, d_state 128, kernel 4, conv bias, no proj bias.
+    LayerSpec l = recurrent_layer(RecurrentKind::mamba2);
+    l.recurrent.n_heads = 48;
+    l.recurrent.head_dim = 64;
+    l.recurrent.n_groups = 1;
+    l.recurrent.d_state = 128;
+    l.recurrent.d_conv = 4;
+    const ParamCounts c = count_params(with_layers({l, l}));
+    const LayerParams& p = c.per_kind[0];
+    // conv_dim = 3072 + 2 x 1 x 128 = 3328; in_proj: 4096 -> 3072 + 3328 + 48; out_proj 3072 -> 4096.
+    CHECK(p.mixer == 4096.0 * (3072 + 3328 + 48) + 3072.0 * 4096);
+    // conv weight 3328 x 4 + bias 3328, dt_bias / A_log / D (3 x 48), gated norm 3072, one RMSNorm.
+    CHECK(p.small == 3328.0 * 4 + 3328 + 3 * 48 + 3072 + 4096);
+    CHECK(p.attention() == 0);
+    CHECK(c.kind_layers[0] == 2);
+    CHECK(c.layers() == 2 * p.total());
+}
+
+TEST_CASE("a Gated DeltaNet layer counts as transformers' Qwen3NextGatedDeltaNet", "[params][layers]") {
+    // Qwen3-Next-80B-A3B's linear layers (Qwen/Qwen3-Next-80B-A3B-Instruct config.json): 16 key
+    // heads and 32 value heads of 128, kernel 4; conv1d without bias.
+    LayerSpec l = recurrent_layer(RecurrentKind::gated_deltanet);
+    l.recurrent.n_k_heads = 16;
+    l.recurrent.k_head_dim = 128;
+    l.recurrent.n_heads = 32;
+    l.recurrent.head_dim = 128;
+    l.recurrent.d_conv = 4;
+    l.recurrent.conv_bias = false;
+    const LayerParams p = count_params(with_layers({l})).per_kind[0];
+    // in_proj_qkvz 4096 -> 2 x 2048 + 2 x 4096; in_proj_ba 4096 -> 64; out_proj 4096 -> 4096.
+    CHECK(p.mixer == 4096.0 * 12288 + 4096.0 * 64 + 4096.0 * 4096);
+    // conv1d over 2 x 2048 + 4096 = 8192 channels x 4, dt_bias and A_log (2 x 32), norm 128, RMSNorm.
+    CHECK(p.small == 8192.0 * 4 + 2 * 32 + 128 + 4096);
+}
+
+TEST_CASE("a Mamba-1 layer counts as transformers' MambaMixer", "[params][layers]") {
+    // Jamba's mixer shape: d_inner 8192 (expand 2), d_state 16, d_conv 4, dt_rank 256.
+    LayerSpec l = recurrent_layer(RecurrentKind::mamba);
+    l.recurrent.d_inner = 8192;
+    l.recurrent.d_state = 16;
+    l.recurrent.d_conv = 4;
+    l.recurrent.dt_rank = 256;
+    const LayerParams p = count_params(with_layers({l})).per_kind[0];
+    // in_proj 4096 -> 2 x 8192, x_proj 8192 -> 256 + 32, dt_proj 256 -> 8192, out_proj 8192 -> 4096.
+    CHECK(p.mixer == 4096.0 * 16384 + 8192.0 * 288 + 256.0 * 8192 + 8192.0 * 4096);
+    // conv 8192 x 4 + bias, dt_proj bias 8192, A_log 8192 x 16, D 8192, RMSNorm 4096.
+    CHECK(p.small == 8192.0 * 4 + 8192 + 8192 + 8192.0 * 16 + 8192 + 4096);
+}
+
+TEST_CASE("MoE kinds: shared experts, expert biases and the active count", "[params][layers]") {
+    LayerSpec l;
+    l.attn = arch("llama-3-8b").layer(0).attn;
+    l.mlp.kind = LayerMlpKind::moe;
+    l.mlp.n_experts = 32;
+    l.mlp.experts_per_token = 4;
+    l.mlp.expert_intermediate = 2880;
+    l.mlp.expert_bias = true;        // gpt-oss: biases on gate_up (2 x 2880) and down (4096)
+    l.mlp.router_bias = true;        // and on the router (32)
+    const ParamCounts c = count_params(with_layers({l}));
+    const LayerParams& p = c.per_kind[0];
+    CHECK(p.expert_up + p.expert_down == 3.0 * 4096 * 2880 + 2 * 2880 + 4096);
+    CHECK(p.router == 4096.0 * 32 + 32);
+    CHECK(p.total() - p.active() == 28 * (p.expert_up + p.expert_down));   // 28 experts a token skips
+    CHECK(c.n_moe == 1);
+    CHECK(c.moe_layer.n_experts == 32);
+}
+
+TEST_CASE("parts beside the text model: MTP layers, towers, per-layer embeddings", "[params][layers]") {
+    // DeepSeek-V3's checkpoint: 671B main model + 14B multi-token-prediction module (the
+    // DeepSeek-V3 README, "685B"). One MTP layer: a MoE decoder layer, eh_proj (2 x 7168 -> 7168),
+    // enorm, hnorm and the head's norm, and copies of the embedding and output head.
+    ModelArch a = arch("deepseek-r1");
+    a.n_mtp_layers = 1;
+    const ParamCounts c = count_params(a);
+    CHECK(c.parts.text == c.total());
+    CHECK(c.parts.mtp == c.moe_layer.total() + 2.0 * 7168 * 7168 + 3.0 * 7168 + 2.0 * 129280 * 7168);
+    CHECK(c.parts.mtp == Approx(14e9).epsilon(0.05));
+    // A SigLIP-So400m tower as Gemma 3 loads it (hidden 1152, MLP 4304, 27 layers, patch 14 at
+    // 384 px): per layer 4 x 1152^2 + 4 x 1152 (q, k, v, o with biases), 2 x 1152 x 4304 + 4304
+    // + 1152 (fc1, fc2 with biases), two LayerNorms (4 x 1152); patch embedding 3 x 14^2 x 1152
+    // + 1152; (384 / 14)^2 = 27^2 = 729 positions x 1152; post-LayerNorm 2 x 1152.
+    TowerSpec t;
+    t.part = "vision";
+    t.n_layers = 27;
+    t.hidden = 1152;
+    t.intermediate = 4304;
+    t.n_heads = 16;
+    t.patch_size = 14;
+    t.in_channels = 3;
+    t.image_size = 384;
+    ModelArch g = arch("llama-3-8b");
+    g.towers.push_back(t);
+    g.per_layer_embedding_params = 1e9;
+    const ParamCounts gc = count_params(g);
+    const double layer = 4.0 * 1152 * 1152 + 4 * 1152 + 2.0 * 1152 * 4304 + 4304 + 1152 + 4 * 1152;
+    CHECK(gc.parts.vision == 27 * layer + 3.0 * 14 * 14 * 1152 + 1152 + 729.0 * 1152 + 2 * 1152);
+    CHECK(gc.parts.vision == Approx(413e6).epsilon(0.01));   // Gemma 3's "417M" vision encoder, less its projector
+    CHECK(gc.parts.embeddings == 1e9);
+    CHECK(gc.total() == count_params(arch("llama-3-8b")).total());   // the text model's count is unchanged
 }

@@ -41,6 +41,7 @@ constexpr long long kDefaultContext = 8192;       // a typical chat/RAG window, 
 constexpr long long kMaxContext = 1LL << 27;      // 134M tokens: beyond any model, still finite
 constexpr int kMaxGpus = 1 << 16;
 constexpr int kMaxBatch = 1 << 20;
+constexpr long long kVllmBlockSize = 16;           // vLLM CacheConfig.block_size default on CUDA
 
 bool is_training(Mode m) { return m != Mode::inference; }
 
@@ -102,6 +103,34 @@ void check_compatibility(const Config& c, const Resolved& r) {
         throw Error("offload", "'optimizer+params' offload (ZeRO-Infinity) needs zero 3");
 }
 
+// Does tensor parallelism of degree `tp` divide the heads of every layer kind (attention query
+// and KV-sharing groups are split by heads; Mamba-2 and Gated DeltaNet layers by their heads)?
+bool tp_divides_heads(const ModelArch& a, int tp) {
+    if (a.n_heads % tp != 0) return false;
+    for (const LayerSpec& l : a.kinds) {
+        if (l.attn.kind != AttnKind::none && l.attn.n_heads % tp != 0) return false;
+        const RecurrentSpec& rc = l.recurrent;
+        if (rc.kind != RecurrentKind::none && rc.kind != RecurrentKind::mamba && rc.n_heads % tp != 0) return false;
+        if (rc.kind == RecurrentKind::gated_deltanet && rc.n_k_heads % tp != 0) return false;
+    }
+    return true;
+}
+
+// The head counts tp must divide, for messages: "32" or "32 and 16".
+std::string head_counts(const ModelArch& a) {
+    std::vector<int> seen{a.n_heads};
+    for (const LayerSpec& l : a.kinds) {
+        if (l.attn.kind != AttnKind::none) seen.push_back(l.attn.n_heads);
+        if (l.recurrent.kind != RecurrentKind::none && l.recurrent.kind != RecurrentKind::mamba) seen.push_back(l.recurrent.n_heads);
+        if (l.recurrent.kind == RecurrentKind::gated_deltanet) seen.push_back(l.recurrent.n_k_heads);
+    }
+    std::sort(seen.begin(), seen.end());
+    seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+    std::string out;
+    for (std::size_t i = 0; i < seen.size(); ++i) out += (i == 0 ? "" : i + 1 == seen.size() ? " and " : ", ") + std::to_string(seen[i]);
+    return out;
+}
+
 void resolve_parallelism(const Config& c, Resolved& r) {
     const ModelArch& a = *r.arch;
     const int given[3] = {c.tp, c.pp, c.dp};
@@ -128,7 +157,7 @@ void resolve_parallelism(const Config& c, Resolved& r) {
         if (!placed) {
             // Tensor parallelism must divide the heads and pipeline stages need a layer each;
             // data parallelism (replicas) takes any count.
-            if (k == 0 && a.n_heads % rest != 0) continue;
+            if (k == 0 && !tp_divides_heads(a, rest)) continue;
             if (k == 1 && rest > a.total_layers()) continue;
             deg[k] = rest;
             placed = true;
@@ -158,7 +187,7 @@ void resolve_parallelism(const Config& c, Resolved& r) {
         if (c.pp == 0 && rest <= a.total_layers()) deg[1] *= rest;
         else if (c.dp == 0) deg[2] *= rest;
         else throw Error("gpus", "cannot place " + std::to_string(rest) + " GPUs: tp must divide the " +
-                                     std::to_string(a.n_heads) + " attention heads and pp must not exceed the " +
+                                     head_counts(a) + " attention heads and pp must not exceed the " +
                                      std::to_string(a.total_layers()) + " layers");
     }
     if ((long long)deg[0] * deg[1] * deg[2] != c.gpus)
@@ -167,9 +196,9 @@ void resolve_parallelism(const Config& c, Resolved& r) {
     r.par.tp = deg[0];
     r.par.pp = deg[1];
     r.par.dp = deg[2];
-    if (a.n_heads % r.par.tp != 0)
+    if (!tp_divides_heads(a, r.par.tp))
         throw Error("tp", "tp = " + std::to_string(r.par.tp) + " must divide the model's " +
-                              std::to_string(a.n_heads) + " attention heads");
+                              head_counts(a) + " attention heads");
     if (r.par.pp > a.total_layers())
         throw Error("pp", "pp = " + std::to_string(r.par.pp) + " exceeds the model's " +
                               std::to_string(a.total_layers()) + " layers");
@@ -177,9 +206,10 @@ void resolve_parallelism(const Config& c, Resolved& r) {
     if (c.ep < 0) throw Error("ep", "must be 0 (automatic) or a positive integer");
     if (r.par.ep > 1) {
         if (!a.is_moe()) throw Error("ep", "expert parallelism needs a mixture-of-experts model");
-        if (a.n_routed_experts % r.par.ep != 0)
-            throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide the model's " +
-                                  std::to_string(a.n_routed_experts) + " routed experts");
+        for (const LayerSpec& l : a.kinds)
+            if (l.is_moe() && l.mlp.n_experts % r.par.ep != 0)
+                throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide the model's " +
+                                      std::to_string(l.mlp.n_experts) + " routed experts");
         if ((r.par.tp * r.par.dp) % r.par.ep != 0)
             throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide tp x dp = " +
                                   std::to_string(r.par.tp * r.par.dp) + " (experts spread over the GPUs of a stage)");
@@ -204,11 +234,24 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
         r.catalog_model = &catalog.model(c.model.id);
         r.arch = &r.catalog_model->arch;
     }
+    // Every formula reads the stack of layers: an architecture filled in by code without one
+    // (tests, embedders) gets uniform_stack() in a copy.
+    if (!r.arch->has_stack()) {
+        auto own = std::make_shared<ModelArch>(*r.arch);
+        set_stack(*own, uniform_stack(*own));
+        r.own_arch = own;
+        r.arch = own.get();
+    }
     // Catalog models carry their counts and GGUF traits; a custom architecture gets them here.
-    const bool cached = r.catalog_model && r.catalog_model->counts.n_dense + r.catalog_model->counts.n_moe > 0;
-    r.counts = cached ? r.catalog_model->counts : count_params(*r.arch);
+    const bool cached = r.catalog_model && !r.catalog_model->counts.per_kind.empty() && !r.own_arch;
+    if (cached) {
+        r.counts = &r.catalog_model->counts;
+    } else {
+        r.own_counts = std::make_shared<const ParamCounts>(count_params(*r.arch));
+        r.counts = r.own_counts.get();
+    }
     r.gguf = cached ? r.catalog_model->gguf : gguf_traits(*r.arch);
-    r.total_params = r.counts.total();
+    r.total_params = r.counts->total();
     r.scale = r.arch->num_parameters_override > 0 ? r.arch->num_parameters_override / r.total_params : 1.0;
     const Gpu& gpu = catalog.gpu(c.gpu);
     r.gpu = &gpu;
@@ -299,32 +342,37 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
 // [SECTION] Weights
 // ---------------------------------------------------------------------------------------------
 
-double kv_head_fraction(const ModelArch& a, int tp) {
+double kv_head_fraction(int n_kv_heads, int tp) {
     // KV heads per GPU: n_kv/tp, at least one (vLLM and Megatron replicate KV heads when tp > n_kv).
-    const int per_gpu = (a.n_kv_heads + tp - 1) / tp;
-    return double(std::max(per_gpu, 1)) / a.n_kv_heads;
+    if (n_kv_heads <= 0) return 1.0 / tp;
+    const int per_gpu = (n_kv_heads + tp - 1) / tp;
+    return double(std::max(per_gpu, 1)) / n_kv_heads;
 }
+
+double kv_head_fraction(const ModelArch& a, int tp) { return kv_head_fraction(a.n_kv_heads, tp); }
 
 namespace {
 
 // Parameters of one layer by the classes that get their own bits, after a tp/ep split.
 struct ClassParams {
-    double q = 0, k = 0, v = 0, latent = 0, o = 0, cross = 0, mlp_up = 0, mlp_down = 0, sh_up = 0, sh_down = 0,
+    double q = 0, k = 0, v = 0, latent = 0, o = 0, cross = 0, mixer = 0, mlp_up = 0, mlp_down = 0, sh_up = 0, sh_down = 0,
            ex_up = 0, ex_down = 0, router = 0, small = 0;
-    double total() const { return q + k + v + latent + o + cross + mlp_up + mlp_down + sh_up + sh_down + ex_up + ex_down + router + small; }
+    double total() const {
+        return q + k + v + latent + o + cross + mixer + mlp_up + mlp_down + sh_up + sh_down + ex_up + ex_down + router + small;
+    }
 };
 
-ClassParams split_params(const ModelArch& a, const LayerParams& p, int tp_degree, int ep_degree) {
+ClassParams split_params(const ModelArch& a, const LayerSpec& l, const LayerParams& p, int tp_degree, int ep_degree) {
     const double tp = tp_degree;
-    const double kvf = kv_head_fraction(a, tp_degree);
+    const double kvf = kv_head_fraction(l.attn.n_kv_heads, tp_degree);
     // Routed experts: whole experts spread over the expert-parallel ranks, else sharded like
     // the dense MLP over the tensor-parallel ranks.
     const double expert_div = ep_degree > 1 ? double(ep_degree) : tp;
     ClassParams c;
     c.q = p.attn_q / tp;
-    if (a.mla) {
+    if (l.attn.kind == AttnKind::mla) {
         // MLA: q_b, kv_b and o split by heads; the down-projections q_a and kv_a are replicated.
-        const double q_a = a.q_lora_rank > 0 ? double(a.hidden) * a.q_lora_rank : 0.0;
+        const double q_a = l.attn.q_lora_rank > 0 ? double(a.hidden) * l.attn.q_lora_rank : 0.0;
         c.latent = q_a + p.attn_k;
         c.q = (p.attn_q - q_a) / tp;
         c.v = p.attn_v / tp;
@@ -332,8 +380,10 @@ ClassParams split_params(const ModelArch& a, const LayerParams& p, int tp_degree
         c.k = p.attn_k * kvf;
         c.v = p.attn_v * kvf;
     }
+    c.latent += p.indexer;   // the indexer's projections: small, replicated like the latent
     c.o = p.attn_o / tp;
     c.cross = p.cross_attn / tp;
+    c.mixer = p.mixer / tp;  // recurrent mixers split by heads (vLLM MambaMixer2, Qwen3-Next GDN)
     c.mlp_up = p.mlp_up / tp;
     c.mlp_down = p.mlp_down / tp;
     c.sh_up = p.shared_up / tp;
@@ -341,27 +391,28 @@ ClassParams split_params(const ModelArch& a, const LayerParams& p, int tp_degree
     c.ex_up = p.expert_up * p.n_experts / expert_div;
     c.ex_down = p.expert_down * p.n_experts / expert_div;
     c.router = p.router;   // replicated
-    c.small = p.small;     // norms and biases, replicated
+    c.small = p.small;     // norms, biases, conv kernels, replicated
     return c;
 }
 
 // Bits of each class for layer i (the same whatever the split).
 struct ClassBits {
-    double q, k, v, latent, o, cross, mlp_up, mlp_down, sh_up, sh_down, ex_up, ex_down, router, small;
+    double q, k, v, latent, o, cross, mixer, mlp_up, mlp_down, sh_up, sh_down, ex_up, ex_down, router, small;
 };
 
 ClassBits class_bits(const Resolved& r, int i) {
     const ModelArch& a = *r.arch;
+    const LayerSpec& l = a.layer(i);
     const bool gguf = r.wf->family == WeightFamily::gguf;
     if (!gguf) {
         const double lin = is_quantized(*r.wf) ? r.lin_bits : r.wf->bits;
         const double f = r.float_bits;
-        return {lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, f, f};
+        return {lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, f, f};
     }
     auto bits = [&](TensorClass cls, long long row) { return ggml_type_bits(gguf_tensor_type(*r.wf, cls, r.gguf, i, row)); };
     const long long h = a.hidden;
     ClassBits b;
-    if (a.mla) {
+    if (l.attn.kind == AttnKind::mla) {
         b.q = b.k = b.v = b.latent = bits(TensorClass::attn_other, h);
     } else if (r.gguf.fused_qkv) {
         b.q = b.k = b.v = bits(TensorClass::attn_qkv_fused, h);
@@ -370,26 +421,26 @@ ClassBits class_bits(const Resolved& r, int i) {
         b.k = bits(TensorClass::attn_k, h);
         b.v = bits(TensorClass::attn_v, h);
     }
-    if (!a.mla) b.latent = b.q;
-    b.o = bits(TensorClass::attn_output, (long long)a.n_heads * a.v_head_dim);
+    if (l.attn.kind != AttnKind::mla) b.latent = b.q;
+    b.o = bits(TensorClass::attn_output, (long long)std::max(1, l.attn.n_heads) * std::max(1, l.attn.v_head_dim));
     b.cross = bits(TensorClass::attn_other, h);
+    b.mixer = bits(TensorClass::other_2d, h);   // ssm_in / ssm_out: llama.cpp's default type
     b.mlp_up = bits(TensorClass::ffn_gate_up, h);
-    b.mlp_down = bits(TensorClass::ffn_down, a.intermediate);
-    const long long sh_row = a.shared_intermediate > 0 ? a.shared_intermediate : a.moe_intermediate;
+    b.mlp_down = l.mlp.intermediate > 0 ? bits(TensorClass::ffn_down, l.mlp.intermediate) : b.mlp_up;
     b.sh_up = b.mlp_up;
-    b.sh_down = a.n_shared_experts > 0 ? bits(TensorClass::ffn_down, sh_row) : b.mlp_down;
+    b.sh_down = l.mlp.n_shared > 0 ? bits(TensorClass::ffn_down, l.mlp.shared_intermediate) : b.mlp_down;
     b.ex_up = b.mlp_up;
-    b.ex_down = a.is_moe() ? bits(TensorClass::ffn_down, a.moe_intermediate) : b.mlp_down;
+    b.ex_down = l.is_moe() ? bits(TensorClass::ffn_down, l.mlp.expert_intermediate) : b.mlp_down;
     b.router = 32.0;   // GGUF keeps ffn_gate_inp unquantized (F32)
     b.small = 32.0;    // and every 1-D tensor in F32
     return b;
 }
 
-LayerSplit to_split(const ModelArch& a, const LayerParams& p, const ClassParams& c, const ClassBits& b) {
+LayerSplit to_split(const LayerParams& p, const ClassParams& c, const ClassBits& b) {
     LayerSplit s;
     s.params = c.total();
-    s.active_params = s.params - (p.n_experts > 0 ? (c.ex_up + c.ex_down) * (1.0 - double(a.experts_per_token) / p.n_experts) : 0.0);
-    const double bits = c.q * b.q + c.k * b.k + c.v * b.v + c.latent * b.latent + c.o * b.o + c.cross * b.cross +
+    s.active_params = s.params - (p.n_experts > 0 ? (c.ex_up + c.ex_down) * (1.0 - double(p.experts_active) / p.n_experts) : 0.0);
+    const double bits = c.q * b.q + c.k * b.k + c.v * b.v + c.latent * b.latent + c.o * b.o + c.cross * b.cross + c.mixer * b.mixer +
                         c.mlp_up * b.mlp_up + c.mlp_down * b.mlp_down + c.sh_up * b.sh_up + c.sh_down * b.sh_down +
                         c.ex_up * b.ex_up + c.ex_down * b.ex_down + c.router * b.router + c.small * b.small;
     s.weight_bytes = bits / 8.0;
@@ -401,14 +452,13 @@ LayerSplit to_split(const ModelArch& a, const LayerParams& p, const ClassParams&
 
 LayerSplit layer_on_gpu(const Resolved& r, int i, int tp_degree, int ep_degree) {
     const ModelArch& a = *r.arch;
-    const LayerParams& p = r.counts.layer(a, i);
-    return to_split(a, p, split_params(a, p, tp_degree, ep_degree), class_bits(r, i));
+    const LayerParams& p = r.counts->layer(a, i);
+    return to_split(p, split_params(a, a.layer(i), p, tp_degree, ep_degree), class_bits(r, i));
 }
 
 void build_variants(Resolved& r) {
-    // The variant key of a layer: its kind (dense, MoE, encoder-decoder decoder), whether it
-    // slides, and (GGUF only) the predicates of llama.cpp's per-layer type rules:
-    // use_more_bits, layer < 2, layer < n/16.
+    // The variant key of a layer: its kind (index into the stack's kinds) and (GGUF only) the
+    // predicates of llama.cpp's per-layer type rules: use_more_bits, layer < 2, layer < n/16.
     const ModelArch& a = *r.arch;
     const int L = a.total_layers();
     const int pp = r.par.pp;
@@ -423,81 +473,76 @@ void build_variants(Resolved& r) {
     r.variants.clear();
     r.variants.reserve(8);
     r.reset_stage_counts(pp);
-    const bool mixed_moe = a.is_moe() && (a.first_dense_layers > 0 || a.moe_layer_period > 1);
-    const bool mixed_sliding = a.sliding_window > 0 && a.sliding_period > 1;
-    const bool uniform = !uses_more && !uses_first2 && !uses_n16 && !mixed_moe && !mixed_sliding &&
-                         a.kind != ArchKind::encoder_decoder;
-    if (uniform) {
+    const bool one_kind = a.kinds.size() == 1;
+    auto gguf_bits = [&](int i) {
+        int k = 0;
+        if (uses_more && (i < n8 || i >= n78 || (i - n8) % 3 == 2)) k |= 1;   // llama.cpp use_more_bits
+        if (uses_first2 && i < 2) k |= 2;
+        if (uses_n16 && i < n16) k |= 4;
+        return k;
+    };
+    std::array<int, kMaxLayerKinds * 8> slot;
+    slot.fill(-1);
+    auto add = [&](int st, int j, int k, int layers) {
+        if (slot[std::size_t(k)] < 0) {
+            if (int(r.variants.size()) == kMaxVariants)
+                throw Error("model.layer_types", "has more distinct layer shapes than an estimate handles (" + std::to_string(kMaxVariants) + ")");
+            slot[std::size_t(k)] = int(r.variants.size());
+            LayerVariant lv;
+            lv.rep = j;
+            lv.kind = a.layer_kind[std::size_t(j)];
+            r.variants.push_back(lv);
+        }
+        r.variants[std::size_t(slot[std::size_t(k)])].count += layers;
+        r.stage_count(st)[slot[std::size_t(k)]] += std::uint16_t(layers);
+    };
+    if (one_kind && !uses_more && !uses_first2 && !uses_n16) {
         // Every layer alike (most dense models outside GGUF k-quants): one variant.
-        LayerVariant v;
-        v.rep = 0;
-        v.count = L;
-        r.variants.push_back(v);
-        for (int s = 0; s < pp; ++s)
-            r.stage_count(s)[0] = std::uint16_t((long long)(s + 1) * L / pp - (long long)s * L / pp);
-    } else {
-        // Keys change only at a few boundaries (layer 2, n/16, n/8, 7n/8, the first MoE layer,
-        // the first decoder layer, the stage edges) and, between them, with short periods
-        // (3 for use_more_bits, the sliding and MoE periods). Each segment is evaluated over one
-        // period and its counts multiplied out, instead of visiting every layer.
-        auto key = [&](int i) {
-            int k = (a.kind == ArchKind::encoder_decoder && i >= n) ? 2 : (a.layer_is_moe(i) ? 1 : 0);
-            if (a.layer_is_sliding(i)) k |= 4;
-            if (uses_more && (i < n8 || i >= n78 || (i - n8) % 3 == 2)) k |= 8;   // llama.cpp use_more_bits
-            if (uses_first2 && i < 2) k |= 16;
-            if (uses_n16 && i < n16) k |= 32;
-            return k;
-        };
-        int period = 1;
-        auto lcm_with = [&](int p) {
-            int x = period, y = p;
-            while (y) { const int t = x % y; x = y; y = t; }
-            period = period / x * p;
-        };
-        if (uses_more) lcm_with(3);
-        if (mixed_sliding) lcm_with(a.sliding_period);
-        if (mixed_moe && a.moe_layer_period > 1) lcm_with(a.moe_layer_period);
-        int cuts[8];
+        for (int s = 0; s < pp; ++s) add(s, 0, 0, int((long long)(s + 1) * L / pp - (long long)s * L / pp));
+    } else if (one_kind) {
+        // One kind, GGUF predicates: keys change only at a few boundaries (layer 2, n/16, n/8,
+        // 7n/8, the stage edges) and, between them, with period 3 (use_more_bits). Each segment is
+        // evaluated over one period and its counts multiplied out, instead of visiting every layer.
+        const int period = uses_more ? 3 : 1;
+        int cuts[4];
         int n_cuts = 0;
-        for (int c : {2, n16, n8, n78, a.first_dense_layers, n})
+        for (int c : {2, n16, n8, n78})
             if (c > 0 && c < L) cuts[n_cuts++] = c;
-        for (int i = 1; i < n_cuts; ++i)   // insertion sort of at most 6 values
+        for (int i = 1; i < n_cuts; ++i)   // insertion sort of at most 4 values
             for (int j = i; j > 0 && cuts[j - 1] > cuts[j]; --j) std::swap(cuts[j - 1], cuts[j]);
-        std::array<int, 64> slot;
-        slot.fill(-1);
         for (int st = 0; st < pp; ++st) {
             const int lo = int((long long)st * L / pp), hi = int((long long)(st + 1) * L / pp);
-            int x = lo;
-            int ci = 0;
+            int x = lo, ci = 0;
             while (x < hi) {
                 while (ci < n_cuts && cuts[ci] <= x) ++ci;
                 const int y = ci < n_cuts ? std::min(cuts[ci], hi) : hi;
-                for (int j = x; j < std::min(y, x + period); ++j) {
-                    const int k = key(j);
-                    if (slot[k] < 0) {
-                        slot[k] = int(r.variants.size());
-                        LayerVariant lv;
-                        lv.rep = j;
-                        r.variants.push_back(lv);
-                    }
-                    const int layers = (y - 1 - j) / period + 1;   // i in [j, y) with i = j (mod period)
-                    r.variants[slot[k]].count += layers;
-                    r.stage_count(st)[slot[k]] += std::uint16_t(layers);
-                }
+                for (int j = x; j < std::min(y, x + period); ++j)
+                    add(st, j, gguf_bits(j), (y - 1 - j) / period + 1);   // i in [j, y) with i = j (mod period)
                 x = y;
             }
+        }
+    } else {
+        // Several kinds: one look at each layer's kind (a few ns a layer, once per resolve).
+        const bool gguf_keys = uses_more || uses_first2 || uses_n16;
+        for (int st = 0; st < pp; ++st) {
+            const int lo = int((long long)st * L / pp), hi = int((long long)(st + 1) * L / pp);
+            for (int j = lo; j < hi; ++j) add(st, j, a.layer_kind[std::size_t(j)] * 8 + (gguf_keys ? gguf_bits(j) : 0), 1);
         }
     }
     const bool lora = r.config.mode == Mode::lora || r.config.mode == Mode::qlora;
     for (LayerVariant& v : r.variants) {
-        const LayerParams& p = r.counts.layer(a, v.rep);
+        const LayerParams& p = r.counts->per_kind[std::size_t(v.kind)];
+        const LayerSpec& l = a.kinds[std::size_t(v.kind)];
         const ClassBits bits = class_bits(r, v.rep);
         // Without tensor or expert parallelism a GPU holds whole layers: one split serves both.
         const bool whole_layers = r.par.tp == 1 && r.par.ep == 1;
-        v.whole = to_split(a, p, split_params(a, p, 1, 1), bits);
-        v.on_gpu = whole_layers ? v.whole : to_split(a, p, split_params(a, p, r.par.tp, r.par.ep), bits);
+        v.whole = to_split(p, split_params(a, l, p, 1, 1), bits);
+        v.on_gpu = whole_layers ? v.whole : to_split(p, split_params(a, l, p, r.par.tp, r.par.ep), bits);
         v.kv_values_whole = kv_values_per_token(r, v.rep, false);
         v.kv_values_gpu = r.par.tp == 1 ? v.kv_values_whole : kv_values_per_token(r, v.rep, true);
+        v.indexer_bytes = indexer_bytes_per_token(r, v.rep);
+        v.state_bytes_whole = state_bytes_per_sequence(r, v.rep, false);
+        v.state_bytes_gpu = r.par.tp == 1 ? v.state_bytes_whole : state_bytes_per_sequence(r, v.rep, true);
         v.inference_elements = inference_elements_per_token(r, v.rep);
         v.lora_params = lora ? lora_layer_params(r, v.rep) : 0.0;
     }
@@ -507,7 +552,7 @@ void build_variants(Resolved& r) {
 
 EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
     const ModelArch& a = *r.arch;
-    const ParamCounts& c = r.counts;
+    const ParamCounts& c = *r.counts;
     const double tp = tp_degree;
     const bool gguf = r.wf->family == WeightFamily::gguf;
     EdgeWeights e;
@@ -558,31 +603,95 @@ EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
 
 double kv_values_per_token(const Resolved& r, int i, bool per_gpu) {
     const ModelArch& a = *r.arch;
-    if (!a.layer_has_self_kv(i)) return 0;
+    const LayerSpec& l = a.layer(i);
+    if (!l.has_kv()) return 0;   // encoder layers, KV-sharing layers (Gemma 3n), pure recurrent layers
+    const AttentionSpec& at = l.attn;
     const int tp = per_gpu ? r.par.tp : 1;
-    if (a.mla) {
+    if (at.kind == AttnKind::mla) {
         if (r.runtime == Runtime::pytorch) {
             // transformers' DeepseekV3Attention caches the decompressed keys and values.
-            return double(a.n_heads) / tp * (a.qk_nope_head_dim + a.qk_rope_head_dim + a.v_head_dim);
+            return double(at.n_heads) / tp * (at.qk_nope_head_dim + at.qk_rope_head_dim + at.v_head_dim);
         }
         // Absorbed MLA (vLLM, SGLang, llama.cpp): the latent plus the shared rope key, the same on
         // every tensor-parallel rank.
-        return double(a.kv_lora_rank) + a.qk_rope_head_dim;
+        return double(at.kv_lora_rank) + at.qk_rope_head_dim;
     }
-    const double heads = per_gpu ? a.n_kv_heads * kv_head_fraction(a, tp) : a.n_kv_heads;
-    double values = heads * (a.head_dim + a.v_head_dim);
-    if (a.kind == ArchKind::encoder_decoder) values *= 2.0;   // + cross-attention K/V of the encoder output
+    const double heads = per_gpu ? at.n_kv_heads * kv_head_fraction(at.n_kv_heads, tp) : at.n_kv_heads;
+    double values = heads * (at.head_dim + at.v_head_dim);
+    if (l.cross_attention) values *= 2.0;   // + cross-attention K/V of the encoder output
     return values;
 }
 
+double indexer_bytes_per_token(const Resolved& r, int i) {
+    const LayerSpec& l = r.arch->layer(i);
+    if (!l.has_kv() || l.attn.index_n_heads <= 0) return 0;
+    // DeepSeek-V3.2's Indexer caches one key of index_head_dim per token in FP8 (k_cache,
+    // float8_e4m3fn) and one FP32 scale per 128 values (k_scale_cache, head_dim // 128)
+    // (deepseek-ai/DeepSeek-V3.2-Exp inference/model.py): 128 + 4 = 132 bytes for dim 128,
+    // whatever the KV cache's own type; one key for all heads, so the same on every TP rank.
+    const double dim = l.attn.index_head_dim;
+    return dim + 4.0 * std::ceil(dim / 128.0);
+}
+
+double state_bytes_per_sequence(const Resolved& r, int i, bool per_gpu) {
+    const RecurrentSpec& rc = r.arch->layer(i).recurrent;
+    if (rc.kind == RecurrentKind::none || r.arch->layer(i).encoder) return 0;
+    // Elements of one sequence's state. The conv state keeps d_conv - 1 columns (the oldest is
+    // shifted out: llama.cpp llama-hparams.cpp n_embd_r(); vLLM's conv_state_shape has
+    // conv_kernel - 1 too); the SSM / recurrent state is one matrix per head (n_embd_s()).
+    double conv = 0, ssm = 0;
+    switch (rc.kind) {
+        case RecurrentKind::none: break;
+        case RecurrentKind::mamba:   // Mamba-1: conv over d_inner, d_state per channel
+            conv = double(rc.d_conv - 1) * rc.d_inner;
+            ssm = double(rc.d_inner) * rc.d_state;
+            break;
+        case RecurrentKind::mamba2: {   // conv over d_inner + 2 n_groups d_state; heads x head_dim x d_state
+            const double di = double(rc.n_heads) * rc.head_dim;
+            conv = double(rc.d_conv - 1) * (di + 2.0 * rc.n_groups * rc.d_state);
+            ssm = di * rc.d_state;
+            break;
+        }
+        case RecurrentKind::gated_deltanet:   // conv over 2 nk dk + nv dv; nv matrices of dk x dv
+            conv = double(rc.d_conv - 1) * (2.0 * rc.n_k_heads * rc.k_head_dim + double(rc.n_heads) * rc.head_dim);
+            ssm = double(rc.n_heads) * rc.k_head_dim * rc.head_dim;
+            break;
+        case RecurrentKind::lightning:   // one head_dim x head_dim key-value state per head
+            ssm = double(rc.n_heads) * rc.head_dim * rc.head_dim;
+            break;
+    }
+    // Element sizes. llama.cpp keeps both states in F32 (llama-model.cpp create_memory:
+    // llama_memory_recurrent(..., GGML_TYPE_F32, GGML_TYPE_F32, ...)). vLLM and transformers
+    // keep the conv state in the model's dtype and the SSM state in mamba_ssm_cache_dtype when
+    // the config sets it (vLLM CacheConfig.mamba_ssm_cache_dtype; Nemotron-H ships "float32"),
+    // else in the model's dtype too. The KV cache's own type (fp8, ...) does not apply.
+    const double model_bytes = r.fp32 ? 4.0 : 2.0;
+    const double conv_b = r.runtime == Runtime::llama_cpp ? 4.0 : model_bytes;
+    const double ssm_b = r.runtime == Runtime::llama_cpp ? 4.0 : (rc.state_bytes > 0 ? double(rc.state_bytes) : model_bytes);
+    const double bytes = conv * conv_b + ssm * ssm_b;
+    // Tensor parallelism splits the mixer by heads, and its state with it (vLLM MambaMixer2).
+    return per_gpu ? bytes / r.par.tp : bytes;
+}
+
 long long kv_cached_tokens(const Resolved& r, int i, long long context) {
-    const ModelArch& a = *r.arch;
+    const AttentionSpec& at = r.arch->layer(i).attn;
     long long ctx = context;
     if (r.runtime == Runtime::llama_cpp) ctx = (ctx + kLlamaCppKvPad - 1) / kLlamaCppKvPad * kLlamaCppKvPad;
-    if (a.layer_is_sliding(i)) {
-        long long window = a.sliding_window;
-        // llama.cpp's SWA cache holds the window plus one micro-batch (llama-kv-cache-iswa).
-        if (r.runtime == Runtime::llama_cpp) window += kLlamaCppUbatch;
+    if (at.kind == AttnKind::sliding || at.kind == AttnKind::chunked) {
+        // A sliding layer attends to the last W tokens; a chunked layer (Llama 4) to the tokens
+        // since the start of the current chunk of C, at most C. How each runtime keeps them:
+        long long window = at.window;
+        if (r.runtime == Runtime::llama_cpp) {
+            // llama.cpp's SWA cache (llama-kv-cache-iswa.cpp) holds the window plus one
+            // micro-batch, for LLAMA_SWA_TYPE_STANDARD and LLAMA_SWA_TYPE_CHUNKED alike.
+            window += kLlamaCppUbatch;
+        } else if (r.runtime == Runtime::vllm) {
+            // vLLM's hybrid allocator keeps the blocks of the last W - 1 tokens plus the new one,
+            // and one more block because the window need not start at a block boundary
+            // (vllm/v1/kv_cache_interface.py SlidingWindowSpec: cdiv(num_tokens, block_size) + 1).
+            window = ((window + kVllmBlockSize - 1) / kVllmBlockSize + 1) * kVllmBlockSize;
+        }
+        // transformers' sliding-window cache layers keep the window (DynamicSlidingWindowLayer).
         ctx = std::min(ctx, window);
     }
     return ctx;
@@ -592,32 +701,90 @@ long long kv_cached_tokens(const Resolved& r, int i, long long context) {
 // [SECTION] Activations
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+
+// Widths (elements per token, one GPU) a layer kind's token mixers produce.
+struct MixerWidths {
+    double q = 0, k = 0, v = 0, latent = 0, o = 0;   // attention
+    double rec_in = 0, rec_conv = 0, rec_out = 0;    // recurrent: in-projection output, conv output, scan output
+};
+
+MixerWidths mixer_widths(const ModelArch& a, const LayerSpec& l, int tp_degree) {
+    const double t = tp_degree;
+    MixerWidths m;
+    const AttentionSpec& at = l.attn;
+    if (at.kind == AttnKind::mla) {
+        m.q = double(at.n_heads) * (at.qk_nope_head_dim + at.qk_rope_head_dim) / t;
+        m.k = m.q;
+        m.v = double(at.n_heads) * at.v_head_dim / t;
+        m.latent = double(at.q_lora_rank) + at.kv_lora_rank + at.qk_rope_head_dim;   // replicated
+    } else if (at.kind != AttnKind::none) {
+        const double kvf = kv_head_fraction(at.n_kv_heads, tp_degree);
+        m.q = double(at.n_heads) * at.head_dim / t;
+        m.k = at.n_kv_heads * kvf * double(at.head_dim);
+        m.v = at.n_kv_heads * kvf * double(at.v_head_dim);
+    }
+    if (at.kind != AttnKind::none) m.o = double(at.n_heads) * at.v_head_dim / t;
+    const RecurrentSpec& rc = l.recurrent;
+    switch (rc.kind) {
+        case RecurrentKind::none: break;
+        case RecurrentKind::mamba:
+            m.rec_in = 2.0 * rc.d_inner / t;
+            m.rec_conv = double(rc.d_inner) / t + (rc.dt_rank + 2.0 * rc.d_state);
+            m.rec_out = double(rc.d_inner) / t;
+            break;
+        case RecurrentKind::mamba2: {
+            const double di = double(rc.n_heads) * rc.head_dim;
+            const double conv_dim = di + 2.0 * rc.n_groups * rc.d_state;
+            m.rec_in = (di + conv_dim + rc.n_heads) / t;
+            m.rec_conv = conv_dim / t;
+            m.rec_out = di / t;
+            break;
+        }
+        case RecurrentKind::gated_deltanet: {
+            const double key = double(rc.n_k_heads) * rc.k_head_dim, value = double(rc.n_heads) * rc.head_dim;
+            m.rec_in = (2.0 * key + 2.0 * value + 2.0 * rc.n_heads) / t;
+            m.rec_conv = (2.0 * key + value) / t;
+            m.rec_out = value / t;
+            break;
+        }
+        case RecurrentKind::lightning:
+            m.rec_in = 4.0 * rc.n_heads * rc.head_dim / t;
+            m.rec_out = double(rc.n_heads) * rc.head_dim / t;
+            break;
+    }
+    (void)a;
+    return m;
+}
+
+}  // namespace
+
 // Inference: elements live at the peak of one layer's forward, per token, on one GPU.
-// residual + normed input + max(attention block, MLP block).
+// residual + normed input + max(token-mixer block, MLP block). A layer with both attention and
+// a recurrent mixer (Falcon-H1) runs them side by side: their widths add up.
 double inference_elements_per_token(const Resolved& r, int i) {
     const ModelArch& a = *r.arch;
+    const LayerSpec& l = a.layer(i);
     const double tp = r.par.tp;
     const double h = a.hidden;
-    const double kvf = kv_head_fraction(a, r.par.tp);
-    double q_w, kv_w;
-    if (a.mla) {
-        q_w = double(a.n_heads) * (a.qk_nope_head_dim + a.qk_rope_head_dim) / tp;
-        kv_w = double(a.kv_lora_rank + a.qk_rope_head_dim) + double(a.n_heads) / tp * (a.qk_nope_head_dim + a.v_head_dim);
-    } else {
-        q_w = double(a.n_heads) * a.head_dim / tp;
-        kv_w = a.n_kv_heads * kvf * double(a.head_dim + a.v_head_dim);
-    }
-    const double o_w = double(a.n_heads) * a.v_head_dim / tp;
-    const double attn = q_w + kv_w + o_w + h;                 // q, k, v, attention output, o_proj output
+    const MixerWidths w = mixer_widths(a, l, r.par.tp);
+    double kv_w = w.k + w.v;
+    // MLA: the latent and rope key, then the decompressed no-rope keys and values.
+    if (l.attn.kind == AttnKind::mla)
+        kv_w = double(l.attn.kv_lora_rank + l.attn.qk_rope_head_dim) + double(l.attn.n_heads) / tp * l.attn.qk_nope_head_dim + w.v;
+    double mixer = 0;
+    if (l.attn.kind != AttnKind::none) mixer += w.q + kv_w + w.o;   // q, k, v, attention output
+    mixer += w.rec_in + w.rec_conv + w.rec_out;                      // in-projection, conv, scan output
+    const double attn = mixer + h;                                   // + o_proj / out_proj output
     const double inner_factor = a.mlp == MlpKind::gated ? 3.0 : 2.0;   // gate, up, act(gate)*up | fc1, act
-    double mlp;
-    if (a.layer_is_moe(i)) {
+    const LayerMlpSpec& m = l.mlp;
+    double mlp = 0;
+    if (m.kind == LayerMlpKind::moe) {
         const double expert_div = r.par.ep > 1 ? double(r.par.ep) : tp;
-        const int shared_inner = a.shared_intermediate > 0 ? a.shared_intermediate : a.moe_intermediate;
-        mlp = a.experts_per_token * (h + inner_factor * a.moe_intermediate / expert_div)   // permuted tokens
-              + a.n_shared_experts * inner_factor * shared_inner / tp + 2.0 * a.n_routed_experts + h;
-    } else {
-        mlp = inner_factor * a.intermediate / tp + h;
+        mlp = m.experts_per_token * (h + inner_factor * m.expert_intermediate / expert_div)   // permuted tokens
+              + m.n_shared * inner_factor * m.shared_intermediate / tp + 2.0 * m.n_experts + h;
+    } else if (m.kind == LayerMlpKind::dense) {
+        mlp = inner_factor * m.intermediate / tp + h;
     }
     return h + h + std::max(attn, mlp);
 }
@@ -625,9 +792,12 @@ double inference_elements_per_token(const Resolved& r, int i) {
 // Training: bytes one layer keeps for backward, one micro-batch, one GPU (Korthikanti et al.
 // 2022, "Reducing Activation Recomputation in Large Transformer Models", sec. 4, generalized to
 // GQA, gated MLPs, MoE and flash attention). With dropout, an MHA layer with a 4h MLP gives the
-// paper's s*b*h*(34 + 5*a*s/h); tests/test_activations.cpp checks that identity.
+// paper's s*b*h*(34 + 5*a*s/h); tests/test_activations.cpp checks that identity. A recurrent
+// mixer keeps its in-projection, conv and scan outputs (the chunked scan's per-chunk states are
+// small next to them).
 double train_layer_bytes(const Resolved& r, int i, Recompute recompute) {
     const ModelArch& a = *r.arch;
+    const LayerSpec& l = a.layer(i);
     const Config& c = r.config;
     const double s = double(c.context), b = c.batch, h = a.hidden;
     const double t = r.par.tp;
@@ -638,46 +808,43 @@ double train_layer_bytes(const Resolved& r, int i, Recompute recompute) {
     const double rep = (c.sequence_parallel && t > 1) ? 1.0 / t : 1.0;
     if (recompute == Recompute::full) return B * sb * h * rep;   // only the layer input is kept
 
-    const double kvf = kv_head_fraction(a, r.par.tp);
-    double q_w, k_w, v_w, latent = 0;
-    if (a.mla) {
-        q_w = double(a.n_heads) * (a.qk_nope_head_dim + a.qk_rope_head_dim) / t;
-        k_w = q_w;
-        v_w = double(a.n_heads) * a.v_head_dim / t;
-        latent = double(a.q_lora_rank) + a.kv_lora_rank + a.qk_rope_head_dim;   // replicated
-    } else {
-        q_w = double(a.n_heads) * a.head_dim / t;
-        k_w = a.n_kv_heads * kvf * double(a.head_dim);
-        v_w = a.n_kv_heads * kvf * double(a.v_head_dim);
+    const MixerWidths w = mixer_widths(a, l, r.par.tp);
+    double attn = 0;
+    if (l.attn.kind != AttnKind::none) {
+        const double heads = l.attn.n_heads / t;
+        // Attention block: norm input, QKV input (norm output), Q, K, V, output-projection input.
+        attn = B * sb * h * rep * 2.0 + B * sb * (w.q + w.k + w.v + w.o + w.latent);
+        if (a.dropout) attn += sb * h * rep;              // output dropout mask, 1 byte
+        // Core attention: softmax output (and with dropout its mask and output), quadratic in s.
+        // Flash attention and selective recomputation keep only the fp32 log-sum-exp per row.
+        const bool quadratic = !c.flash_attention && recompute == Recompute::none;
+        if (quadratic) attn += heads * s * sb * (a.dropout ? 2.0 * B + 1.0 : B);
+        else if (c.flash_attention) attn += 4.0 * heads * sb;
+        if (l.cross_attention) attn *= 2.0;              // + cross attention
     }
-    const double o_w = double(a.n_heads) * a.v_head_dim / t;
-    const double heads = a.n_heads / t;
-
-    // Attention block: norm input, QKV input (norm output), Q, K, V, output-projection input.
-    double attn = B * sb * h * rep * 2.0 + B * sb * (q_w + k_w + v_w + o_w + latent);
-    if (a.dropout) attn += sb * h * rep;                  // output dropout mask, 1 byte
-    // Core attention: softmax output (and with dropout its mask and output), quadratic in s.
-    // Flash attention and selective recomputation keep only the fp32 log-sum-exp per row.
-    const bool quadratic = !c.flash_attention && recompute == Recompute::none;
-    if (quadratic) attn += heads * s * sb * (a.dropout ? 2.0 * B + 1.0 : B);
-    else if (c.flash_attention) attn += 4.0 * heads * sb;
-    if (a.kind == ArchKind::encoder_decoder && i >= a.n_layers) attn *= 2.0;   // + cross attention
+    if (l.is_recurrent()) {
+        attn += B * sb * h * rep * 2.0 + B * sb * (w.rec_in + w.rec_conv + w.rec_out);
+        if (l.attn.kind != AttnKind::none) attn -= B * sb * h * rep * 2.0;   // one shared norm input (Falcon-H1)
+    }
 
     // MLP block: norm input, first-linear input, then the inner activations.
     const double inner_factor = a.mlp == MlpKind::gated ? 3.0 : 2.0;   // gate, up, product | fc1 out, act out
-    double mlp = B * sb * h * rep * 2.0;
-    if (a.layer_is_moe(i)) {
-        const double expert_div = r.par.ep > 1 ? double(r.par.ep) : t;
-        const int shared_inner = a.shared_intermediate > 0 ? a.shared_intermediate : a.moe_intermediate;
-        mlp += B * sb * a.experts_per_token * (h + inner_factor * a.moe_intermediate / expert_div);
-        mlp += B * sb * a.n_shared_experts * inner_factor * shared_inner / t;
-        mlp += 4.0 * sb * a.n_routed_experts;             // fp32 router logits
-    } else {
-        mlp += B * sb * inner_factor * a.intermediate / t;
+    const LayerMlpSpec& m = l.mlp;
+    double mlp = 0;
+    if (m.kind != LayerMlpKind::none) {
+        mlp = B * sb * h * rep * 2.0;
+        if (m.kind == LayerMlpKind::moe) {
+            const double expert_div = r.par.ep > 1 ? double(r.par.ep) : t;
+            mlp += B * sb * m.experts_per_token * (h + inner_factor * m.expert_intermediate / expert_div);
+            mlp += B * sb * m.n_shared * inner_factor * m.shared_intermediate / t;
+            mlp += 4.0 * sb * m.n_experts;                 // fp32 router logits
+        } else {
+            mlp += B * sb * inner_factor * m.intermediate / t;
+        }
+        if (a.dropout) mlp += sb * h * rep;
     }
-    if (a.dropout) mlp += sb * h * rep;
     // Norms beyond the two counted above (Gemma 2's post-attention and post-MLP norms).
-    const double extra_norms = std::max(0, a.norms_per_layer - 2) * B * sb * h * rep;
+    const double extra_norms = std::max(0, l.norms - 2 - (l.cross_attention ? 1 : 0)) * B * sb * h * rep;
     return attn + mlp + extra_norms;
 }
 
@@ -714,7 +881,10 @@ double llama_cpp_compute_buffer(const Resolved& r, bool holds_output) {
 
 double lora_layer_params(const Resolved& r, int i) {
     // LoRA adds A (r x in) and B (out x r) beside each targeted linear: r * (in + out).
+    // Recurrent mixers' projections (in_proj, out_proj) are not among the target names.
     const ModelArch& a = *r.arch;
+    const LayerSpec& l = a.layer(i);
+    const AttentionSpec& at = l.attn;
     const unsigned t = r.config.lora_targets;
     const double rank = r.config.lora_rank;
     const double h = a.hidden;
@@ -722,23 +892,23 @@ double lora_layer_params(const Resolved& r, int i) {
     auto add = [&](unsigned bit, double in, double out, double copies = 1.0) {
         if (t & bit) n += copies * rank * (in + out);
     };
-    if (a.mla) {
+    if (at.kind == AttnKind::mla) {
         // DeepSeek names: q_a_proj/q_b_proj (q), kv_a_proj_with_mqa (k), kv_b_proj (v), o_proj.
-        const double qk = a.qk_nope_head_dim + a.qk_rope_head_dim;
-        if (a.q_lora_rank > 0) {
-            add(kLoraQ, h, a.q_lora_rank);
-            add(kLoraQ, a.q_lora_rank, double(a.n_heads) * qk);
+        const double qk = at.qk_nope_head_dim + at.qk_rope_head_dim;
+        if (at.q_lora_rank > 0) {
+            add(kLoraQ, h, at.q_lora_rank);
+            add(kLoraQ, at.q_lora_rank, double(at.n_heads) * qk);
         } else {
-            add(kLoraQ, h, double(a.n_heads) * qk);
+            add(kLoraQ, h, double(at.n_heads) * qk);
         }
-        add(kLoraK, h, double(a.kv_lora_rank) + a.qk_rope_head_dim);
-        add(kLoraV, a.kv_lora_rank, double(a.n_heads) * (a.qk_nope_head_dim + a.v_head_dim));
-    } else {
-        add(kLoraQ, h, double(a.n_heads) * a.head_dim);
-        add(kLoraK, h, double(a.n_kv_heads) * a.head_dim);
-        add(kLoraV, h, double(a.n_kv_heads) * a.v_head_dim);
+        add(kLoraK, h, double(at.kv_lora_rank) + at.qk_rope_head_dim);
+        add(kLoraV, at.kv_lora_rank, double(at.n_heads) * (at.qk_nope_head_dim + at.v_head_dim));
+    } else if (at.kind != AttnKind::none) {
+        add(kLoraQ, h, double(at.n_heads) * at.head_dim);
+        add(kLoraK, h, double(at.n_kv_heads) * at.head_dim);
+        add(kLoraV, h, double(at.n_kv_heads) * at.v_head_dim);
     }
-    add(kLoraO, double(a.n_heads) * a.v_head_dim, h);
+    if (at.kind != AttnKind::none) add(kLoraO, double(at.n_heads) * at.v_head_dim, h);
     auto add_mlp = [&](double inner, double copies) {
         if (a.mlp == MlpKind::gated) {
             add(kLoraGate, h, inner, copies);
@@ -748,12 +918,11 @@ double lora_layer_params(const Resolved& r, int i) {
         }
         add(kLoraDown, inner, h, copies);
     };
-    if (a.layer_is_moe(i)) {
-        add_mlp(a.moe_intermediate, a.n_routed_experts);   // PEFT wraps every expert's linears
-        const int shared_inner = a.shared_intermediate > 0 ? a.shared_intermediate : a.moe_intermediate;
-        add_mlp(shared_inner, a.n_shared_experts);
-    } else {
-        add_mlp(a.intermediate, 1.0);
+    if (l.is_moe()) {
+        add_mlp(l.mlp.expert_intermediate, l.mlp.n_experts);   // PEFT wraps every expert's linears
+        add_mlp(l.mlp.shared_intermediate, l.mlp.n_shared);
+    } else if (l.mlp.kind == LayerMlpKind::dense) {
+        add_mlp(l.mlp.intermediate, 1.0);
     }
     return n;
 }
@@ -767,6 +936,7 @@ namespace {
 // Everything on the GPUs of one pipeline stage.
 struct Stage {
     MemoryParts parts;
+    CacheDetail cache;          // parts.kv_cache by layer kind
     OverheadDetail overhead;
     double params = 0;          // parameters on one GPU of the stage (before ZeRO)
     double kv_rate = 0;         // KV bytes per token of one sequence, one GPU, uncapped
@@ -807,9 +977,23 @@ bool is_large_vllm_gpu(const Gpu& g) {
         trainable += n * lv.lora_params / r.par.tp;
         per_token = std::max(per_token, lv.inference_elements);
         if (!r.training) {
-            const double bytes = lv.kv_values_gpu * r.kv->bytes;
+            // Attention K/V (growing, or capped at a window or chunk), indexer keys, and the
+            // fixed recurrent state of each sequence.
+            const double bytes = lv.kv_values_gpu * r.kv->bytes + lv.indexer_bytes;
             st.kv_rate += n * bytes;
-            m.kv_cache += n * double(c.batch) * bytes * double(kv_cached_tokens(r, lv.rep, c.context));
+            const double seqs = double(c.batch);
+            const double kv = n * seqs * lv.kv_values_gpu * r.kv->bytes * double(kv_cached_tokens(r, lv.rep, c.context));
+            const double idx = lv.indexer_bytes > 0 ? n * seqs * lv.indexer_bytes * double(kv_cached_tokens(r, lv.rep, c.context)) : 0.0;
+            const double state = n * seqs * lv.state_bytes_gpu;
+            m.kv_cache += kv + idx + state;
+            switch (a.kinds[std::size_t(lv.kind)].attn.kind) {
+                case AttnKind::sliding: st.cache.sliding += kv; break;
+                case AttnKind::chunked: st.cache.chunked += kv; break;
+                case AttnKind::mla: st.cache.mla += kv; break;
+                default: st.cache.full += kv; break;
+            }
+            st.cache.indexer += idx;
+            st.cache.recurrent_state += state;
         }
     }
     st.layer_bytes = m.weights * r.scale + m.kv_cache;
@@ -899,7 +1083,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
         }
         if (c.mode == Mode::qlora) {
             // bitsandbytes dequantizes one weight at a time to the compute dtype for the matmul.
-            const LayerParams& p = r.counts.layer(a, r.variants[0].rep);
+            const LayerParams& p = r.counts->layer(a, r.variants[0].rep);
             const double biggest = std::max({p.attn_q, p.attn_o, p.mlp_up / 2.0, p.mlp_down, p.expert_up / 2.0});
             acts += biggest / r.par.tp * r.act_bytes;
         }
@@ -1017,6 +1201,7 @@ Totals compute(const Resolved& r) {
         if (total > worst_total) {
             worst_total = total;
             t.per_gpu = st.parts;
+            t.cache_detail = st.cache;
             t.overhead = st.overhead;
             t.act_per_layer = st.act_per_layer;
         }
@@ -1074,7 +1259,9 @@ StageSums stage_sums(const Resolved& r) {
                                "'s trained maximum of " + std::to_string(a.max_context) +
                                " tokens: memory is estimated, quality past it is not guaranteed");
     if (a.kind == ArchKind::encoder) rep.warnings.push_back(rep.model_name + " is encoder-only: no KV cache");
-    if (a.mla && r.runtime == Runtime::pytorch && !r.training)
+    bool any_mla = false;
+    for (const LayerSpec& l : a.kinds) any_mla = any_mla || l.attn.kind == AttnKind::mla;
+    if (any_mla && r.runtime == Runtime::pytorch && !r.training)
         rep.warnings.push_back("transformers caches MLA keys and values decompressed (" +
                                gib(rep.kv_bytes_per_token * 1024.0) +
                                " per 1k tokens); vLLM, SGLang and llama.cpp cache the compressed latent");
@@ -1112,23 +1299,31 @@ Report estimate_resolved(const Resolved& r, Config* give) {
 
     const double scale = r.scale;
     rep.params = r.total_params * scale;
-    rep.active_params = r.counts.active(a) * scale;
+    rep.active_params = r.counts->active(a) * scale;
+    const ParamParts& parts = r.counts->parts;
+    rep.params_by_part = {parts.text * scale, parts.vision, parts.audio, parts.mtp * scale, parts.embeddings};
 
     // Whole-model figures (no parallel split).
-    double model_bytes = 0, lora_total = 0, kv_values = 0;
+    double model_bytes = 0, lora_total = 0, kv_values = 0, indexer_bytes = 0, state_bytes = 0;
     for (const LayerVariant& v : r.variants) {
         model_bytes += v.count * v.whole.weight_bytes;
         lora_total += v.count * v.lora_params;
         kv_values += v.count * v.kv_values_whole;
+        indexer_bytes += v.count * v.indexer_bytes;
+        state_bytes += v.count * v.state_bytes_whole;
     }
     const EdgeWeights& e1 = r.edges_whole;
     model_bytes += e1.embedding_bytes + e1.positions_bytes + (e1.head_is_duplicate ? 0.0 : e1.head_bytes) + e1.other_bytes;
     rep.weights_bits_per_param = model_bytes * 8.0 / r.total_params;
-    rep.kv_bytes_per_token = kv_values * r.kv->bytes;
+    // Per token: what grows with the context (attention K/V, uncapped by windows, and indexer
+    // keys); per sequence: the recurrent layers' fixed state.
+    rep.kv_bytes_per_token = kv_values * r.kv->bytes + indexer_bytes;
+    rep.state_bytes_per_sequence = r.training ? 0.0 : state_bytes;
     rep.trainable_params = c.mode == Mode::train ? rep.params : (c.mode == Mode::inference ? 0.0 : lora_total * scale);
 
     const Totals t = compute(r);
     rep.per_gpu = t.per_gpu;
+    rep.cache_detail = t.cache_detail;
     rep.overhead_detail = t.overhead;
     rep.activations_per_layer = r.training ? t.act_per_layer : 0.0;
     rep.host = t.host;

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "gpusizer/catalog.hpp"
@@ -34,20 +35,24 @@ struct EdgeWeights {
     bool embedding_on_host = false;                     // llama.cpp keeps token_embd in RAM
 };
 
-// Layers that are alike for every formula (same kind, same sliding window, same GGUF types)
-// form one variant; the formulas run once per variant and are multiplied by counts, so that
-// an estimate costs the same for 16 and for 126 layers.
+// Layers that are alike for every formula (same layer kind and, for GGUF, the same per-layer
+// quantization predicates) form one variant; the formulas run once per variant and are
+// multiplied by counts, so that an estimate costs the same for 16 and for 126 layers.
 struct LayerVariant {
     int rep = 0;                    // the first layer of this variant
+    int kind = 0;                   // its index into ModelArch::kinds
     int count = 0;                  // layers of this variant in the whole model
     LayerSplit on_gpu;              // after tp / ep
     LayerSplit whole;               // no split
     double kv_values_gpu = 0;       // KV values one token adds, one GPU
     double kv_values_whole = 0;     // whole model
+    double indexer_bytes = 0;       // sparse-attention indexer keys one token adds (bytes, every GPU)
+    double state_bytes_gpu = 0;     // fixed recurrent state of one sequence (bytes), one GPU
+    double state_bytes_whole = 0;   // whole layer
     double inference_elements = 0;  // activation elements per token in flight
     double lora_params = 0;         // adapter parameters (whole layer)
 };
-constexpr int kMaxVariants = 48;
+constexpr int kMaxVariants = 64;
 
 // A configuration with every default and id resolved. It points into the catalog and, for a
 // custom model, into the Config given to resolve(): both must outlive it.
@@ -57,7 +62,11 @@ struct Resolved {
     Config config;                          // defaults filled in
     const ModelArch* arch = nullptr;
     const CatalogModel* catalog_model = nullptr;
-    ParamCounts counts;
+    const ParamCounts* counts = nullptr;    // the catalog's, or own_counts
+    // A custom architecture filled in by code without a stack gets one here (with_stack), and
+    // its counts; shared so that copies of a Resolved keep pointing at live objects.
+    std::shared_ptr<const ModelArch> own_arch;
+    std::shared_ptr<const ParamCounts> own_counts;
     double total_params = 0;                // counts.total()
     double scale = 1;                       // num_parameters override / derived total
     const Gpu* gpu = nullptr;
@@ -105,6 +114,7 @@ void bind_gpu(Resolved& r, const Gpu& gpu);
 void build_variants(Resolved& r);
 
 // Fraction of the KV heads one GPU holds under tensor parallelism (at least one head).
+double kv_head_fraction(int n_kv_heads, int tp);
 double kv_head_fraction(const ModelArch& a, int tp);
 
 LayerSplit layer_on_gpu(const Resolved& r, int layer, int tp, int ep);
@@ -113,8 +123,14 @@ EdgeWeights edge_weights(const Resolved& r, int tp);
 
 // KV values (not bytes) one token of one sequence adds to layer `layer`; per GPU or whole model.
 double kv_values_per_token(const Resolved& r, int layer, bool per_gpu);
-// Tokens layer `layer` caches for a sequence of `context` tokens (sliding window, padding).
+// Tokens layer `layer` caches for a sequence of `context` tokens (sliding window or chunk,
+// each runtime's padding and blocks).
 long long kv_cached_tokens(const Resolved& r, int layer, long long context);
+// Sparse-attention indexer key bytes one token adds to layer `layer` (DeepSeek V3.2 DSA).
+double indexer_bytes_per_token(const Resolved& r, int layer);
+// The fixed recurrent state of one sequence in layer `layer` (Mamba, Gated DeltaNet), bytes;
+// per GPU or whole layer. 0 for attention-only layers.
+double state_bytes_per_sequence(const Resolved& r, int layer, bool per_gpu);
 
 // Inference: activation elements per token in flight at the peak of layer `layer`'s forward.
 double inference_elements_per_token(const Resolved& r, int layer);
@@ -129,6 +145,7 @@ double lora_layer_params(const Resolved& r, int layer);
 // The numbers of an estimate, without the report's strings (fit() and sweep() search with it).
 struct Totals {
     MemoryParts per_gpu;          // the most loaded GPU
+    CacheDetail cache_detail;     // its per-sequence cache (per_gpu.kv_cache) by layer kind
     OverheadDetail overhead;
     double act_per_layer = 0;
     double host = 0;

@@ -3,6 +3,7 @@
 // [SECTION] Reading fields, with the names each family uses and a record of what was read
 // [SECTION] Families
 // [SECTION] A synthetic Llama-shaped architecture for a bare parameter count
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/io.hpp"
+#include "hf_families.hpp"
 #include "json_internal.hpp"
 
 namespace gpusizer {
@@ -97,7 +99,7 @@ public:
         static const std::set<std::string> kKnownIrrelevant = {
             "layer_norm_eps", "layer_norm_epsilon", "rms_norm_eps", "norm_epsilon", "initializer_range",
             "hidden_act", "hidden_activation", "hidden_dropout", "hidden_dropout_prob", "embd_pdrop", "embed_dropout",
-            "max_window_layers", "rope_scaling", "head_dim_scale", "pad_token_id", "use_cache", "output_hidden_states",
+            "rope_scaling", "head_dim_scale", "pad_token_id", "use_cache", "output_hidden_states",
             "attn_logit_softcapping", "final_logit_softcapping", "summary_first_dropout", "summary_type", "summary_proj_to_labels",
             "summary_use_proj", "summary_activation", "layer_norm_type", "layerdrop", "encoder_layerdrop", "decoder_layerdrop",
             "norm_topk_prob", "routed_scaling_factor", "scoring_func", "topk_method", "n_group", "topk_group", "aux_loss_alpha",
@@ -135,7 +137,13 @@ const std::vector<std::string>& supported_types() {
     static const std::vector<std::string> kTypes = {
         "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "gemma", "gemma2", "phi3", "deepseek_v2",
         "deepseek_v3", "gpt_neox", "bloom", "opt", "falcon", "gpt2", "gpt_bigcode", "bert", "t5"};
-    return kTypes;
+    static const std::vector<std::string> kAll = [] {
+        std::vector<std::string> all = kTypes;
+        for (const auto& t : hf_family_types())
+            if (std::find(all.begin(), all.end(), t) == all.end()) all.push_back(t);
+        return all;
+    }();
+    return kAll;
 }
 
 bool any_dropout(Fields& f) {
@@ -145,6 +153,19 @@ bool any_dropout(Fields& f) {
     }
     return false;
 }
+
+// The layer pattern an old family's config states with scalar fields (expanded by
+// old_family_stack at the end of the import, as each transformers config class does when
+// `layer_types` is absent).
+struct LayerPattern {
+    int sliding_every = 0;        // Gemma 2: layer i slides unless (i + 1) % 2 == 0
+    int sliding_from = 0;         // Qwen2/Qwen3: layers i >= max_window_layers slide
+    int first_dense = 0;          // DeepSeek first_k_dense_replace
+    int moe_every = 1;            // DeepSeek moe_layer_freq: MoE when i % freq == 0
+    int sparse_step = 0;          // Qwen2-MoE decoder_sparse_step: MoE when (i + 1) % step == 0
+    std::vector<int> mlp_only;    // Qwen2-MoE mlp_only_layers: dense whatever the step says
+    std::vector<std::string> layer_types;   // transformers' explicit per-layer list, when given
+};
 
 // Fields every decoder family shares under (mostly) the Llama names.
 void read_common(Fields& f, ModelArch& a) {
@@ -162,7 +183,7 @@ void read_common(Fields& f, ModelArch& a) {
     a.dropout = any_dropout(f);
 }
 
-void read_llama_like(Fields& f, ModelArch& a, const std::string& type) {
+void read_llama_like(Fields& f, ModelArch& a, const std::string& type, LayerPattern& pat) {
     read_common(f, a);
     a.mlp = MlpKind::gated;
     a.norm = NormKind::rms;
@@ -178,14 +199,27 @@ void read_llama_like(Fields& f, ModelArch& a, const std::string& type) {
 
     // Sliding window.
     if (type == "qwen2" || type == "qwen2_moe" || type == "qwen3") {
-        // Qwen2 configs carry a sliding_window value even when it is off.
+        // Qwen2 configs carry a sliding_window value even when it is off; when it is on, only
+        // layers from max_window_layers (default 28) on slide (transformers Qwen2Config,
+        // Qwen2MoeConfig, Qwen3Config: "sliding_attention" if sliding_window is not None and
+        // i >= max_window_layers).
         const bool use = f.boolean("use_sliding_window", false);
         const long long w = f.integer({"sliding_window"}, 0);
-        if (use) a.sliding_window = int(w);
+        const long long from = f.integer({"max_window_layers"}, 28);
+        if (use) {
+            a.sliding_window = int(w);
+            pat.sliding_from = int(std::min<long long>(from, 1 << 20));
+        }
     } else {
         a.sliding_window = int(f.integer({"sliding_window"}, 0));
     }
-    if (type == "gemma2") a.sliding_period = 2;          // Gemma2: even layers slide, odd layers global
+    if (type == "gemma2") pat.sliding_every = 2;          // Gemma2: even layers slide, odd layers global
+    if (const json* lt = f.raw("layer_types"); lt && lt->is_array()) {
+        for (const json& t : *lt) {
+            if (!t.is_string()) throw Error("hf_config.layer_types", "must be a list of strings, got " + t.dump());
+            pat.layer_types.push_back(t.get<std::string>());
+        }
+    }
 
     // Mixture of experts.
     if (type == "mixtral") {
@@ -198,15 +232,25 @@ void read_llama_like(Fields& f, ModelArch& a, const std::string& type) {
         a.moe_intermediate = int(f.integer({"moe_intermediate_size"}, 0, true));
         a.shared_intermediate = int(f.integer({"shared_expert_intermediate_size"}, 0));
         a.n_shared_experts = a.shared_intermediate > 0 ? 1 : 0;
-        a.moe_layer_period = int(f.integer({"decoder_sparse_step"}, 1));
-        f.raw("mlp_only_layers");
+        // Qwen2MoeDecoderLayer: MoE when layer_idx not in mlp_only_layers and
+        // (layer_idx + 1) % decoder_sparse_step == 0; otherwise a dense MLP of intermediate_size.
+        pat.sparse_step = int(f.integer({"decoder_sparse_step"}, 1));
+        if (pat.sparse_step == 0) throw Error("hf_config.decoder_sparse_step", "must be a positive integer");
+        if (const json* only = f.raw("mlp_only_layers"); only && !only->is_null()) {
+            if (!only->is_array()) throw Error("hf_config.mlp_only_layers", "must be a list of layer indices");
+            for (const json& i : *only) {
+                if (!i.is_number_integer() || i.get<long long>() < 0)
+                    throw Error("hf_config.mlp_only_layers", "must be a list of non-negative layer indices, got " + i.dump());
+                pat.mlp_only.push_back(int(std::min<long long>(i.get<long long>(), 1 << 20)));
+            }
+        }
     } else if (type == "deepseek_v2" || type == "deepseek_v3") {
         a.n_routed_experts = int(f.integer({"n_routed_experts"}, 0));
         a.n_shared_experts = int(f.integer({"n_shared_experts"}, 0));
         a.experts_per_token = int(f.integer({"num_experts_per_tok"}, 0));
         a.moe_intermediate = int(f.integer({"moe_intermediate_size"}, 0));
-        a.first_dense_layers = int(f.integer({"first_k_dense_replace"}, 0));
-        a.moe_layer_period = int(f.integer({"moe_layer_freq"}, 1));
+        pat.first_dense = int(std::min<long long>(f.integer({"first_k_dense_replace"}, 0), 1 << 20));
+        pat.moe_every = int(std::min<long long>(f.integer({"moe_layer_freq"}, 1), 1 << 20));
         a.router_bias = f.text("topk_method", "") == "noaux_tc";   // e_score_correction_bias
         // Multi-head latent attention.
         a.mla = true;
@@ -217,6 +261,56 @@ void read_llama_like(Fields& f, ModelArch& a, const std::string& type) {
         a.v_head_dim = int(f.integer({"v_head_dim"}, a.qk_nope_head_dim));
         a.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
     }
+}
+
+// The stack of an old family: uniform_stack() with the family's pattern applied layer by layer.
+std::vector<LayerSpec> old_family_stack(const ModelArch& a, const LayerPattern& pat) {
+    std::vector<LayerSpec> layers = uniform_stack(a);
+    if (a.kind != ArchKind::decoder) return layers;
+    const int n = a.n_layers;
+    for (int i = 0; i < n; ++i) {
+        LayerSpec& l = layers[std::size_t(i)];
+        if (l.attn.kind == AttnKind::sliding) {
+            bool slides = true;
+            if (pat.sliding_every > 1) slides = (i + 1) % pat.sliding_every != 0;
+            if (i < pat.sliding_from) slides = false;
+            if (!slides) { l.attn.kind = AttnKind::full; l.attn.window = 0; }
+        }
+        if (l.is_moe()) {
+            bool moe = i >= pat.first_dense && (pat.moe_every <= 1 || i % pat.moe_every == 0);
+            if (pat.sparse_step > 0) moe = moe && (i + 1) % pat.sparse_step == 0;
+            for (int d : pat.mlp_only) moe = moe && d != i;
+            if (!moe) {
+                l.mlp = LayerMlpSpec{};
+                l.mlp.kind = LayerMlpKind::dense;
+                l.mlp.intermediate = a.intermediate;
+            }
+        }
+    }
+    if (!pat.layer_types.empty()) {
+        // transformers: an explicit layer_types wins over the pattern fields.
+        if (int(pat.layer_types.size()) != n)
+            throw Error("hf_config.layer_types", "has " + std::to_string(pat.layer_types.size()) + " entries for " +
+                                                     std::to_string(n) + " layers");
+        for (int i = 0; i < n; ++i) {
+            const std::string& t = pat.layer_types[std::size_t(i)];
+            AttentionSpec& at = layers[std::size_t(i)].attn;
+            if (at.kind == AttnKind::mla) continue;
+            if (t == "full_attention") {
+                at.kind = AttnKind::full;
+                at.window = 0;
+            } else if (t == "sliding_attention") {
+                if (a.sliding_window <= 0)
+                    throw Error("hf_config.layer_types", "names sliding_attention layers but sliding_window is not set (or use_sliding_window is false)");
+                at.kind = AttnKind::sliding;
+                at.window = a.sliding_window;
+            } else {
+                throw Error("hf_config.layer_types", "'" + t + "' is not a layer type of model_type " + a.model_type +
+                                                         " (full_attention or sliding_attention)");
+            }
+        }
+    }
+    return layers;
 }
 
 void read_gpt_neox(Fields& f, ModelArch& a) {
@@ -329,6 +423,9 @@ void read_t5(Fields& f, ModelArch& a) {
 
 ModelArch arch_from_hf_json(const json& in, std::vector<std::string>* warnings) {
     if (!in.is_object()) throw Error("hf_config", "must be a JSON object (the contents of config.json)");
+    // The families of the table (hf_families.cpp) build their own stack, text_config included.
+    if (auto t = in.find("model_type"); t != in.end() && t->is_string() && hf_family_known(t->get<std::string>()))
+        return arch_from_hf_family(in, warnings);
     // Multimodal configs keep the language model under text_config.
     const json* src = &in;
     if (!in.contains("num_hidden_layers") && in.contains("text_config") && in["text_config"].is_object()) {
@@ -343,13 +440,13 @@ ModelArch arch_from_hf_json(const json& in, std::vector<std::string>* warnings) 
         for (const auto& t : supported_types()) s += (s.empty() ? "" : ", ") + t;
         return s;
     }());
-    if (type == "gemma3_text" || type == "llama4_text") type = type.substr(0, type.size() - 5);
     ModelArch a;
+    LayerPattern pattern;
     a.model_type = type;
     a.id = "custom";
     if (type == "llama" || type == "mistral" || type == "mixtral" || type == "qwen2" || type == "qwen2_moe" || type == "qwen3" ||
         type == "gemma" || type == "gemma2" || type == "phi3" || type == "deepseek_v2" || type == "deepseek_v3") {
-        read_llama_like(f, a, type);
+        read_llama_like(f, a, type, pattern);
     } else if (type == "gpt_neox") {
         read_gpt_neox(f, a);
     } else if (type == "bloom") {
@@ -384,6 +481,12 @@ ModelArch arch_from_hf_json(const json& in, std::vector<std::string>* warnings) 
             for (const auto& k : ignored) list += (list.empty() ? "" : ", ") + k;
             warnings->push_back("hf_config: not understood, ignored: " + list);
         }
+    }
+    read_native_format(in, a, warnings);
+    // Every model leaves the importer with its stack of layers.
+    if (!a.has_stack()) {
+        validate(a);   // the global fields first: their errors name the config keys
+        set_stack(a, old_family_stack(a, pattern));
     }
     validate(a);
     return a;
@@ -440,6 +543,7 @@ ModelArch synthesize_arch(double params) {
     a.intermediate = int(std::lround(3.5 * a.hidden / 256.0)) * 256;
     a.max_context = 131072;
     a.num_parameters_override = params;
+    set_stack(a, uniform_stack(a));
     validate(a);
     return a;
 }

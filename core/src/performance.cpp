@@ -52,12 +52,24 @@ PerfInputs perf_inputs(const Resolved& r) {
         whole_bytes += n * v.whole.weight_bytes * scale;
         matmul += n * v.whole.active_params * scale;
         lora += n * v.lora_params * scale;
-        kv_per_seq += n * v.kv_values_gpu * r.kv->bytes * double(kv_cached_tokens(r, v.rep, (long long)std::ceil(in.decode_avg_len)));
+        const LayerSpec& l = a.kinds[std::size_t(v.kind)];
+        const AttentionSpec& at = l.attn;
+        // Decode reads each sequence's cache: K/V (and indexer keys) at the average length, and
+        // the recurrent layers' whole state, read and written once per token.
+        kv_per_seq += n * (v.kv_values_gpu * r.kv->bytes + v.indexer_bytes) *
+                      double(kv_cached_tokens(r, v.rep, (long long)std::ceil(in.decode_avg_len)));
+        kv_per_seq += n * 2.0 * v.state_bytes_gpu;
+        // A recurrent layer's state update costs about 2 FLOPs per state element per token
+        // (decay and rank-1 update, then the read-out), beside its 2 x params of projections.
+        if (v.state_bytes_whole > 0) matmul += n * v.state_bytes_whole * scale / (r.fp32 || r.runtime == Runtime::llama_cpp ? 4.0 : 2.0);
+        if (at.kind == AttnKind::none) continue;
         // Attention FLOPs per attended position: Q.K^T (2 H d_qk) and P.V (2 H d_v).
-        const double d_qk = a.mla ? double(a.qk_nope_head_dim + a.qk_rope_head_dim) : double(a.head_dim);
-        double per_pos = 2.0 * a.n_heads * (d_qk + a.v_head_dim);
-        if (a.kind == ArchKind::encoder_decoder && v.rep >= a.n_layers) per_pos *= 2.0;   // + cross attention
-        const double w = a.layer_is_sliding(v.rep) ? double(a.sliding_window) : 0.0;
+        const double d_qk = at.kind == AttnKind::mla ? double(at.qk_nope_head_dim + at.qk_rope_head_dim) : double(at.head_dim);
+        double per_pos = 2.0 * at.n_heads * (d_qk + at.v_head_dim);
+        if (l.cross_attention) per_pos *= 2.0;   // + cross attention
+        // Sliding layers attend to at most W positions; chunked layers to at most C (C/2 on average
+        // over a long sequence, counted as W here: an upper bound).
+        const double w = (at.kind == AttnKind::sliding || at.kind == AttnKind::chunked) ? double(at.window) : 0.0;
         in.attn_flops_per_position += n * per_pos;
         attn_prefill += n * per_pos * causal_average(in.prompt_tokens, w);
         attn_decode += n * per_pos * (w > 0 ? std::min(in.decode_avg_len, w) : in.decode_avg_len);
@@ -76,10 +88,13 @@ PerfInputs perf_inputs(const Resolved& r) {
     in.matmul_params = matmul;
 
     in.kv_read_bytes_decode = double(c.batch) * kv_per_seq;
-    if (a.is_moe() && a.n_routed_experts > 0) {
+    const LayerMlpSpec* moe = nullptr;
+    for (const LayerSpec& l : a.kinds)
+        if (l.is_moe()) { moe = &l.mlp; break; }
+    if (moe) {
         // A decode step routes `batch` tokens to k of E experts each: the expected share of experts
         // touched is 1 - (1 - k/E)^batch (one token: k/E, Mixtral 2 of 8).
-        const double p = double(a.experts_per_token) / a.n_routed_experts;
+        const double p = double(moe->experts_per_token) / moe->n_experts;
         in.expert_touch_decode = 1.0 - std::pow(1.0 - p, double(c.batch));
     }
     in.prefill_flops_per_token = 2.0 * matmul + attn_prefill;
@@ -88,8 +103,8 @@ PerfInputs perf_inputs(const Resolved& r) {
 
     in.layers = a.total_layers();
     for (const LayerVariant& v : r.variants)
-        if (a.layer_is_moe(v.rep)) in.moe_layers += v.count;
-    in.experts_per_token = a.is_moe() ? a.experts_per_token : 0;
+        if (a.kinds[std::size_t(v.kind)].is_moe()) in.moe_layers += v.count;
+    in.experts_per_token = moe ? moe->experts_per_token : 0;
     in.act_bytes_per_token = double(a.hidden) * r.act_bytes;
 
     if (r.training) {

@@ -119,6 +119,10 @@ json report_json(const Report& r) {
     json j;
     j["schema_version"] = 1;
     j["model"] = {{"id", r.config.model.custom ? std::string("custom") : r.config.model.id}, {"name", r.model_name}};
+    // Stored weights by part: text is what `params` counts; the others are loaded beside it.
+    j["model"]["params_by_part"] = {{"text", whole(r.params_by_part.text)},     {"vision", whole(r.params_by_part.vision)},
+                                    {"audio", whole(r.params_by_part.audio)},   {"mtp", whole(r.params_by_part.mtp)},
+                                    {"embeddings", whole(r.params_by_part.embeddings)}};
     j["gpu"] = {{"id", r.config.gpu}, {"name", r.gpu_name}};
     j["config"] = config_to_json_value(r.config);
     j["parallel"] = {{"tp", r.parallel.tp}, {"pp", r.parallel.pp}, {"dp", r.parallel.dp}, {"ep", r.parallel.ep}};
@@ -126,9 +130,14 @@ json report_json(const Report& r) {
     j["active_params"] = whole(r.active_params);
     j["trainable_params"] = whole(r.trainable_params);
     j["kv_bytes_per_token"] = whole(r.kv_bytes_per_token);
+    j["state_bytes_per_sequence"] = whole(r.state_bytes_per_sequence);
     j["weights_bits_per_param"] = std::round(r.weights_bits_per_param * 1000.0) / 1000.0;
     json mem;
     mem["per_gpu"] = parts_json(r.per_gpu);
+    const CacheDetail& cd = r.cache_detail;
+    mem["cache_detail"] = {{"full", whole(cd.full)},       {"sliding", whole(cd.sliding)}, {"chunked", whole(cd.chunked)},
+                           {"mla", whole(cd.mla)},         {"indexer", whole(cd.indexer)},
+                           {"recurrent_state", whole(cd.recurrent_state)}};
     mem["overhead_detail"] = {{"cuda_context", whole(r.overhead_detail.cuda_context)},
                               {"allocator_reserve", whole(r.overhead_detail.allocator_reserve)},
                               {"runtime_buffers", whole(r.overhead_detail.runtime_buffers)}};

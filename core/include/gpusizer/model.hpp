@@ -163,12 +163,9 @@ struct ModelArch {
     int relative_attention_buckets = 0;  // T5 relative position bias (first layer of each stack)
     bool dropout = false;                // activations keep dropout masks in training (GPT-3 style)
 
-    // Sliding-window attention: sliding layers attend to the last `sliding_window` tokens
-    // only, so their KV cache never holds more than that. sliding_period 0: every layer slides
-    // (Mistral 7B v0.1); p >= 2: layer i slides unless (i+1) % p == 0 (Gemma 2: p = 2, every
-    // other layer global).
+    // Sliding-window attention window (tokens). Which layers slide is the stack's business; a
+    // model described by its global fields alone slides in every layer (Mistral 7B v0.1).
     int sliding_window = 0;
-    int sliding_period = 0;
 
     // DeepSeek multi-head latent attention (q_lora_rank 0 = queries not compressed).
     bool mla = false;
@@ -177,47 +174,55 @@ struct ModelArch {
     int qk_rope_head_dim = 0;
     int qk_nope_head_dim = 0;
 
-    // Mixture of experts. first_dense_layers are plain dense layers before the MoE layers.
+    // Mixture of experts, as the config states it (which layers are MoE is the stack's business).
     int n_routed_experts = 0;
     int n_shared_experts = 0;
     int experts_per_token = 0;
     int moe_intermediate = 0;            // one routed expert's inner size
     int shared_intermediate = 0;         // one shared expert's inner size (defaults to moe_intermediate)
-    int first_dense_layers = 0;
-    int moe_layer_period = 1;            // every n-th layer (after first_dense_layers) is MoE
     bool router_bias = false;            // per-expert score correction bias (DeepSeek-V3)
 
     int max_context = 0;                 // trained maximum context, tokens (0 = unknown)
     double num_parameters_override = 0;  // user override of the derived total (hf_config.num_parameters)
 
-    // The stack (see the file header). When `layer_kind` is empty, importers have not built it
-    // yet and the scalar fields above describe every layer (the form being migrated away from:
-    // sliding_period, first_dense_layers and moe_layer_period go once the formulas read kinds).
-    std::vector<LayerSpec> kinds;            // distinct layer shapes, at most a handful
+    // The stack (see the file header). Importers always build it; an architecture filled in by
+    // code without one is read as uniform_stack() (count_params and resolve do that).
+    std::vector<LayerSpec> kinds;            // distinct layer shapes, at most kMaxLayerKinds
     std::vector<std::uint16_t> layer_kind;   // per layer: index into kinds (encoder layers first)
     int n_mtp_layers = 0;                    // multi-token-prediction layers, stored outside the stack
     int mtp_kind = -1;                       // their shape (index into kinds; -1 = like the last layer)
     double per_layer_embedding_params = 0;   // Gemma 3n per-layer input embeddings (all layers)
     std::vector<TowerSpec> towers;           // vision / audio encoders loaded with the model
 
+    // The checkpoint's own storage, from config.json `dtype` / `torch_dtype` and
+    // `quantization_config` (hf_families.cpp read_native_format). Recorded, not yet used by the
+    // estimate: the user's `weights` format still sizes every tensor.
+    std::string native_dtype;                // "bfloat16", "float16", ... ("" = not stated)
+    std::string native_format;               // a weights id when quantized: "mxfp4", "nvfp4", "fp8",
+                                             // "int8", "int4", "nf4", "fp4" ("" = native_dtype)
+    std::string native_method;               // quant_method as written: "mxfp4", "fp8", "gptq", "awq",
+                                             // "bitsandbytes", "compressed-tensors", "modelopt"
+    int native_group_size = 0;               // weights per scale (MXFP4 32, NVFP4 16, GPTQ 128; FP8
+                                             // blocks 128x128 = 16384; 0 = per channel or tensor)
+    bool native_double_quant = false;        // bitsandbytes bnb_4bit_use_double_quant
+    std::vector<std::string> native_unquantized_modules;   // kept in native_dtype (gpt-oss: attention,
+                                                           // router, embeddings, lm_head)
+
     const LayerSpec& layer(int i) const { return kinds[layer_kind[std::size_t(i)]]; }
     bool has_stack() const { return !layer_kind.empty(); }
 
-    bool is_moe() const { return n_routed_experts > 0; }
+    // Any MoE layer (the stack's, or the global fields' before a stack is built).
+    bool is_moe() const {
+        for (const LayerSpec& l : kinds)
+            if (l.is_moe()) return true;
+        return kinds.empty() && n_routed_experts > 0;
+    }
     // Layer indices run over the whole stack: encoder layers first, then decoder layers.
     int total_layers() const { return n_layers + n_decoder_layers; }
-    // DeepSeek's rule: MoE when layer >= first_k_dense_replace and layer % moe_layer_freq == 0.
-    bool layer_is_moe(int layer) const {
-        if (n_routed_experts <= 0 || layer >= n_layers || layer < first_dense_layers) return false;
-        return moe_layer_period <= 1 || layer % moe_layer_period == 0;
-    }
-    bool layer_is_sliding(int layer) const {
-        if (sliding_window <= 0) return false;
-        return sliding_period <= 1 || (layer + 1) % sliding_period != 0;
-    }
-    // Does the layer keep a KV cache while generating? (decoder self-attention layers)
-    bool layer_has_self_kv(int layer) const;
 };
+
+// At most this many distinct layer shapes per model (real stacks have two to four).
+constexpr int kMaxLayerKinds = 12;
 
 // Checks the fields a derivation needs; throws Error naming the field.
 void validate(const ModelArch& arch);
@@ -229,9 +234,15 @@ bool same_shape(const LayerSpec& a, const LayerSpec& b);
 // shape once in `kinds`. Throws Error when there are more than 65535 layers.
 void set_stack(ModelArch& arch, const std::vector<LayerSpec>& per_layer);
 
-// The stack the scalar fields describe (the pattern knobs sliding_period, first_dense_layers,
-// moe_layer_period expanded layer by layer): how a model read without per-layer data gets one.
-std::vector<LayerSpec> layers_from_scalars(const ModelArch& arch);
+// The stack a model described by its global fields alone has: every layer alike (sliding when
+// sliding_window is set, MLA when mla is, MoE when n_routed_experts is); encoder_decoder: the
+// encoder layers, then decoder layers with cross attention. Importers start from it and apply
+// their family's layer pattern.
+std::vector<LayerSpec> uniform_stack(const ModelArch& arch);
+
+// The architecture with a stack: `arch` itself when it has one, else a copy holding
+// uniform_stack(arch) in `storage`.
+const ModelArch& with_stack(const ModelArch& arch, ModelArch& storage);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Parameter counts
@@ -245,6 +256,8 @@ struct LayerParams {
     double attn_v = 0;       // value projection (MLA: kv_b)
     double attn_o = 0;       // output projection
     double cross_attn = 0;   // encoder-decoder cross attention (q, k, v, o)
+    double indexer = 0;      // sparse-attention indexer projections (DeepSeek V3.2 DSA)
+    double mixer = 0;        // recurrent mixer projections (Mamba in/x/dt/out, Gated DeltaNet in/out)
     double mlp_up = 0;       // dense MLP: gate + up, or fc1
     double mlp_down = 0;     // dense MLP: down, or fc2
     double shared_up = 0;    // all shared experts: gate + up
@@ -252,14 +265,28 @@ struct LayerParams {
     double expert_up = 0;    // ONE routed expert: gate + up
     double expert_down = 0;  // ONE routed expert: down
     int n_experts = 0;       // routed experts in this layer (0 = dense layer)
+    int experts_active = 0;  // routed experts each token is sent to
     double router = 0;       // expert router (+ score bias)
-    double small = 0;        // norms, biases and other 1-D tensors (never quantized)
+    double small = 0;        // norms, biases, conv kernels and other tensors never quantized
 
     double attention() const { return attn_q + attn_k + attn_v + attn_o + cross_attn; }
     double routed() const { return (expert_up + expert_down) * n_experts; }
     double total() const {
-        return attention() + mlp_up + mlp_down + shared_up + shared_down + routed() + router + small;
+        return attention() + indexer + mixer + mlp_up + mlp_down + shared_up + shared_down + routed() + router + small;
     }
+    // What one token passes through: all but the routed experts it is not sent to.
+    double active() const { return total() - (expert_up + expert_down) * (n_experts - experts_active); }
+};
+
+// Parameters by part of the checkpoint (model.params_by_part in the report). `text` is the
+// language model that total() counts; the others are stored weights outside it.
+struct ParamParts {
+    double text = 0;         // embeddings, layers, head: ParamCounts::total()
+    double vision = 0;       // vision towers and projectors
+    double audio = 0;        // audio towers and projectors
+    double mtp = 0;          // multi-token-prediction layers (DeepSeek-V3 style)
+    double embeddings = 0;   // per-layer embedding tables (Gemma 3n)
+    double all() const { return text + vision + audio + mtp + embeddings; }
 };
 
 struct ParamCounts {
@@ -267,10 +294,14 @@ struct ParamCounts {
     double positions = 0;      // learned positions and token types
     double lm_head = 0;        // untied output projection (0 when tied)
     double other = 0;          // final norms, embedding norm, pooler, relative position bias
-    LayerParams dense_layer;   // a dense layer (encoder layer for encoder_decoder)
-    LayerParams moe_layer;     // an MoE layer, when the model has any
+    LayerParams dense_layer;   // the first dense layer's kind (encoder layer for encoder_decoder)
+    LayerParams moe_layer;     // the first MoE layer's kind, when the model has any
     LayerParams decoder_layer; // encoder_decoder: a decoder layer (with cross attention)
-    int n_dense = 0, n_moe = 0, n_decoder = 0;
+    int n_dense = 0, n_moe = 0, n_decoder = 0;   // layers of each of the three classes above
+    // One entry per distinct layer kind (ModelArch::kinds): its parameters and its layer count.
+    std::vector<LayerParams> per_kind;
+    std::vector<int> kind_layers;
+    ParamParts parts;          // text (== total()) and the weights stored beside it
 
     // Layer `i` of the whole stack (encoder layers first).
     const LayerParams& layer(const ModelArch& arch, int i) const;
@@ -278,7 +309,7 @@ struct ParamCounts {
     double layers() const;                 // all layers
     double attention() const;              // all layers
     double routed_experts() const;         // all routed experts of all layers
-    double total() const;
+    double total() const;                  // the text model (what parameter counts usually quote)
     // Parameters a token passes through: everything but the routed experts it is not sent to.
     // Embedding and head are included (the convention of Mixtral's "12.9B active").
     double active(const ModelArch& arch) const;

@@ -120,6 +120,25 @@ struct PowerReport {
     double utilization = 1;                  // used
 };
 
+// The per-sequence cache of one GPU (MemoryParts::kv_cache) by layer kind, bytes: attention
+// layers that grow with the context (full), are capped at a window (sliding) or a chunk
+// (chunked), MLA latents, sparse-attention indexer keys, and the fixed state of recurrent layers
+// (Mamba, Gated DeltaNet), which does not depend on the context.
+struct CacheDetail {
+    double full = 0;
+    double sliding = 0;
+    double chunked = 0;
+    double mla = 0;
+    double indexer = 0;
+    double recurrent_state = 0;
+    double total() const { return full + sliding + chunked + mla + indexer + recurrent_state; }
+};
+
+// Parameters by part of the checkpoint (ParamParts scaled by a num_parameters override).
+struct ParamsByPart {
+    double text = 0, vision = 0, audio = 0, mtp = 0, embeddings = 0;
+};
+
 struct Report {
     Config config;                  // the configuration with every default resolved
     Parallelism parallel;
@@ -129,7 +148,10 @@ struct Report {
     double params = 0;              // total parameters (derived from the architecture)
     double active_params = 0;       // parameters a token passes through (MoE: routed top-k only)
     double trainable_params = 0;    // 0 for inference; LoRA: adapter parameters
-    double kv_bytes_per_token = 0;  // one token of one sequence, all layers, whole model
+    double kv_bytes_per_token = 0;  // one token of one sequence, all attention layers, whole model (uncapped)
+    double state_bytes_per_sequence = 0;   // fixed recurrent state of one sequence, whole model
+    ParamsByPart params_by_part;    // text (== params), vision, audio, mtp, per-layer embeddings
+    CacheDetail cache_detail;       // per_gpu.kv_cache by layer kind
     double weights_bits_per_param = 0;   // effective average over all parameters
 
     MemoryParts per_gpu;

@@ -1,0 +1,37 @@
+// inspect.hpp: `gpusizer inspect PATH` (what a GGUF / safetensors header says) and
+// `gpusizer reconcile LOGFILE` (what an engine's startup log says), and the file-backed
+// ByteSource the readers take at the edge.
+#pragma once
+
+#include <fstream>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "gpusizer/model_file.hpp"
+
+namespace gpusizer::cli {
+
+// A ByteSource over a file on disk (std::ifstream); the core itself never opens files.
+class FileSource : public ByteSource {
+public:
+    explicit FileSource(const std::string& path);  // throws Error(path) when it cannot be opened
+    std::string name() const override { return path_; }
+    std::optional<std::uint64_t> size() const override { return size_; }
+    std::size_t read(std::uint64_t offset, void* out, std::size_t n) override;
+
+private:
+    std::string path_;
+    std::ifstream in_;
+    std::uint64_t size_ = 0;
+};
+
+// Opens files by path; nullptr when there is none.
+SourceOpener file_opener();
+
+// `gpusizer inspect PATH [--json]` and `gpusizer reconcile LOGFILE [--json]`: args[0] is the
+// command. Throw Error on bad input (the caller prints it); return the exit code.
+int run_inspect(const std::vector<std::string>& args, std::ostream& out);
+int run_reconcile(const std::vector<std::string>& args, std::ostream& out);
+
+}  // namespace gpusizer::cli

@@ -1,0 +1,145 @@
+// model_fixtures.hpp: writes small GGUF and safetensors files for the reader tests (and the
+// cross-check against @huggingface/gguf). Sizes here come from this file's own type tables,
+// written from the block structs in ggml/src/ggml-common.h and from safetensors' Dtype
+// bitsize, independently of the core's tables, so that a test compares two derivations.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpusizer::fixtures {
+
+using Bytes = std::vector<std::uint8_t>;
+
+// Little-endian appenders.
+void put_u8(Bytes& b, std::uint8_t v);
+void put_u16(Bytes& b, std::uint16_t v);
+void put_u32(Bytes& b, std::uint32_t v);
+void put_u64(Bytes& b, std::uint64_t v);
+void put_f32(Bytes& b, float v);
+void put_f64(Bytes& b, double v);
+void put_str(Bytes& b, const std::string& s);  // GGUF string: u64 length + bytes
+
+// One ggml type as the test derives it from ggml-common.h.
+struct TestGgmlType {
+    std::uint32_t id;
+    const char* name;
+    std::uint64_t block;        // elements per block
+    std::uint64_t block_bytes;  // bytes per block
+};
+const std::vector<TestGgmlType>& test_ggml_types();
+const TestGgmlType& test_ggml_type(const std::string& name);
+
+// GGUF value type ids (gguf.h).
+enum : std::uint32_t { kU8 = 0, kI8, kU16, kI16, kU32, kI32, kF32, kBool, kStr, kArr, kU64, kI64, kF64 };
+
+class GgufWriter {
+public:
+    std::uint32_t version = 3;
+    std::uint64_t alignment = 32;     // what offsets are laid out with (general.alignment is a KV you add)
+    bool write_data = true;           // zero-filled tensor data after the header
+    std::optional<std::uint64_t> tensor_count_override, kv_count_override;
+
+    // Metadata. `payload` is the value's encoding after its type id.
+    void kv_raw(const std::string& key, std::uint32_t type, const Bytes& payload);
+    void kv_u8(const std::string& k, std::uint8_t v);
+    void kv_i8(const std::string& k, std::int8_t v);
+    void kv_u16(const std::string& k, std::uint16_t v);
+    void kv_i16(const std::string& k, std::int16_t v);
+    void kv_u32(const std::string& k, std::uint32_t v);
+    void kv_i32(const std::string& k, std::int32_t v);
+    void kv_u64(const std::string& k, std::uint64_t v);
+    void kv_i64(const std::string& k, std::int64_t v);
+    void kv_f32(const std::string& k, float v);
+    void kv_f64(const std::string& k, double v);
+    void kv_bool(const std::string& k, bool v);
+    void kv_str(const std::string& k, const std::string& v);
+    void kv_arr_u32(const std::string& k, const std::vector<std::uint32_t>& v);
+    void kv_arr_i32(const std::string& k, const std::vector<std::int32_t>& v);
+    void kv_arr_bool(const std::string& k, const std::vector<bool>& v);
+    void kv_arr_str(const std::string& k, const std::vector<std::string>& v);
+    void kv_arr_f32(const std::string& k, const std::vector<float>& v);
+
+    // A tensor; offsets are laid out back to back (aligned) unless `offset` is given.
+    // `type` may be an id no table knows (then `bytes` must be given for the layout).
+    void tensor(const std::string& name, const std::vector<std::uint64_t>& dims, const std::string& type);
+    void tensor_raw(const std::string& name, const std::vector<std::uint64_t>& dims, std::uint32_t type_id,
+                    std::uint64_t bytes, std::optional<std::uint64_t> offset = std::nullopt);
+
+    Bytes bytes() const;
+    std::uint64_t header_size() const;  // bytes before the padding to the data
+
+    struct Tensor {
+        std::string name;
+        std::vector<std::uint64_t> dims;
+        std::uint32_t type;
+        std::uint64_t bytes;
+        std::uint64_t offset;
+    };
+    const std::vector<Tensor>& tensors() const { return tensors_; }
+
+private:
+    Bytes kv_;
+    std::uint64_t n_kv_ = 0;
+    std::vector<Tensor> tensors_;
+    std::uint64_t next_offset_ = 0;
+};
+
+// Bytes of a tensor by the test's own table: rows x (row / block) x block bytes.
+std::uint64_t test_ggml_bytes(const std::string& type, const std::vector<std::uint64_t>& dims);
+
+// safetensors dtype bits (safetensors/src/tensor.rs Dtype::bitsize, copied by hand).
+std::uint32_t test_dtype_bits(const std::string& dtype);
+const std::vector<std::string>& test_dtypes();
+
+class SafetensorsWriter {
+public:
+    std::vector<std::pair<std::string, std::string>> metadata;
+    bool write_data = true;
+
+    // Offsets laid out back to back.
+    void tensor(const std::string& name, const std::string& dtype, const std::vector<std::uint64_t>& shape);
+    std::string header_json() const;
+    Bytes bytes() const;  // 8-byte length + JSON + zero data
+    std::uint64_t data_bytes() const { return next_; }
+
+private:
+    struct T {
+        std::string name, dtype;
+        std::vector<std::uint64_t> shape;
+        std::uint64_t begin, end;
+    };
+    std::vector<T> tensors_;
+    std::uint64_t next_ = 0;
+};
+
+// A safetensors file from a header text as given (for hostile headers), with `data` zero bytes.
+Bytes safetensors_raw(const std::string& json, std::uint64_t data = 0);
+
+// A fresh folder under the system temp folder, removed by the destructor.
+class TempDir {
+public:
+    explicit TempDir(const std::string& tag);
+    ~TempDir();
+    const std::filesystem::path& path() const { return path_; }
+    std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+private:
+    std::filesystem::path path_;
+};
+
+void write_file(const std::string& path, const Bytes& bytes);
+void write_text(const std::string& path, const std::string& text);
+Bytes read_file(const std::string& path);
+
+// A small Llama-like GGUF: 2 layers, GQA, per-layer arrays, every metadata value type.
+GgufWriter llama_like_gguf(std::uint32_t version = 3);
+
+// Writes every fixture the Node cross-check reads into `dir` (gguf v2/v3, every type, a split).
+void write_crosscheck_fixtures(const std::string& dir);
+
+}  // namespace gpusizer::fixtures
