@@ -172,7 +172,7 @@ void resolve_parallelism(const Config& c, Resolved& r) {
     if (!is_training(c.mode) && rest > 1 && given[0] == 0 && given[1] == 0 && given[2] == 0 && deg[2] == rest) {
         auto largest = [&](int n, int k) {
             for (int d = n; d > 1; --d)
-                if (n % d == 0 && (k == 0 ? a.n_heads % d == 0 : d <= a.total_layers())) return d;
+                if (n % d == 0 && (k == 0 ? tp_divides_heads(a, d) : d <= a.total_layers())) return d;
             return 1;
         };
         const int first = r.runtime == Runtime::llama_cpp ? 1 : 0, second = 1 - first;

@@ -271,3 +271,17 @@ test('theme="light" keeps the widget light on a dark-mode OS; without it, it fol
   assert.deepEqual(bg, ['rgb(255, 255, 255)', 'rgb(27, 29, 34)']);
   await context.close();
 });
+
+// QA D16: a right-to-left override or a NUL in a link's model id was echoed as is, reversing
+// or cutting the message.
+test('a link with U+202E or NUL: the message names the model without the control characters', async () => {
+  const page = await browser.newPage();
+  await page.goto(url + 'embed.html#v=1&m=llama-3-8b%E2%80%AEevil%00x');
+  await page.waitForFunction(() => /Link not opened/.test(document.getElementById('widget').shadowRoot.textContent), null, { timeout: 20000 });
+  const text = await page.evaluate(() => document.getElementById('widget').shadowRoot.querySelector('.message').textContent);
+  assert.doesNotMatch(text, /[\u202E\u0000]/);
+  // The override is replaced; the core's message itself still ends at the NUL (its text, not
+  // the widget's: "unknown model 'llama-3-8b\u202Eevil").
+  assert.match(text, /llama-3-8b\uFFFDevil/, 'the id is shown with the override replaced');
+  await page.close();
+});
