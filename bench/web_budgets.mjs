@@ -1,4 +1,4 @@
-// web_budgets.mjs: the browser build's sizes and speed, against the budgets of issue 4.
+// web_budgets.mjs: the browser build's sizes and speed, against the project's budgets (README.md, "Performance and size budgets").
 //
 //   node bench/web_budgets.mjs [--check] [--sizes-only] [--json FILE] [--runs N]
 //

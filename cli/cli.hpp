@@ -11,7 +11,7 @@ namespace gpusizer::cli {
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 2;       // a flag, key or value is wrong: one line names it
 constexpr int kExitDoesNotFit = 3;     // only with --check: the configuration does not fit
-constexpr int kExitInternal = 1;
+constexpr int kExitInternal = 1;         // a file cannot be read (ErrorCode::unreadable), or an internal error
 
 // Runs the CLI with `args` (without the program name). `argv0` locates the assets.
 int run(const std::vector<std::string>& args, const char* argv0, std::ostream& out, std::ostream& err);

@@ -13,7 +13,7 @@
 namespace gpusizer::cli {
 
 // `gpusizer --help` (args.cpp).
-extern const char* const kUsage;
+std::string usage();
 
 // The command line, read (args.cpp).
 struct Options {
@@ -22,6 +22,8 @@ struct Options {
     bool json_out = false;
     bool show_assumptions = false;
     bool check = false;
+    bool markdown = false;   // keys --markdown: the key reference of docs/config.md
+    std::string dict;        // keys --dict json|link: a libFuzzer dictionary of the keys
     std::string assets;
     std::string measured;   // --measured: a gpusizer-cuda-bench report
     RecommendQuery query;     // recommend: the constraints (query.base is filled from `config`)

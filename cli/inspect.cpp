@@ -93,7 +93,16 @@ json totals_json(const TensorTotals& t) {
         const ClassTotal& x = t.by_class[c];
         by_class[weight_class_name(static_cast<WeightClass>(c))] = {{"tensors", x.tensors}, {"elements", x.elements}, {"bytes", x.bytes}};
     }
-    return {{"tensors", t.tensors}, {"elements", t.elements}, {"bytes", t.bytes}, {"by_type", by_type}, {"by_class", by_class}};
+    // Per layer: only the classes with bytes ({"attention": 119040, "dense_mlp": 254976, ...}).
+    json by_layer = json::array();
+    for (const auto& layer : t.by_layer) {
+        json l = json::object();
+        for (std::size_t c = 0; c < kWeightClassCount; ++c)
+            if (layer[c]) l[weight_class_name(static_cast<WeightClass>(c))] = layer[c];
+        by_layer.push_back(l);
+    }
+    return {{"tensors", t.tensors}, {"elements", t.elements}, {"bytes", t.bytes}, {"by_type", by_type}, {"by_class", by_class},
+            {"by_layer", by_layer}};
 }
 
 void print_totals(std::ostream& out, const TensorTotals& t) {

@@ -26,20 +26,9 @@ using nlohmann::json;
 
 namespace {
 
-// The message of the Error that `f` throws, or "" when it throws none.
-template <typename F>
-std::string error_of(F&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
-
 // A configuration JSON text is refused when reading it or when estimating it.
 std::string config_error(const json& config) {
-    return error_of([&] { (void)estimate(config_from_json(config.dump()), catalog()); });
+    return thrown_message([&] { (void)estimate(config_from_json(config.dump()), catalog()); });
 }
 
 // What a message for a string key must show of what is allowed: one valid value.
@@ -57,13 +46,6 @@ json default_config() {
     return json::parse(report_to_json(estimate(c, catalog())))["config"];
 }
 
-std::string read_asset(const std::string& name) {
-    std::ifstream in(std::string(GPUSIZER_TEST_ASSETS) + "/" + name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -71,21 +53,22 @@ std::string read_asset(const std::string& name) {
 // ---------------------------------------------------------------------------------------------
 
 TEST_CASE("every configuration key: wrong type, out of range, missing", "[bad-input][config]") {
+    // The keys come from the key table; the resolved report writes each of them once.
     const json defaults = default_config();
-    REQUIRE(defaults.size() >= 35);
-    for (auto it = defaults.begin(); it != defaults.end(); ++it) {
-        const std::string key = it.key();
-        if (key == "model") continue;   // below
+    REQUIRE(defaults.size() == config_keys().size());
+    for (const ConfigKey& k : config_keys()) {
+        const std::string key = k.name;
+        if (k.kind == KeyKind::model) continue;   // below
         INFO("key " << key);
-        const json& def = it.value();
+        REQUIRE(defaults.contains(key));
+        const json& def = defaults[key];
         auto with = [&](const json& v) { return json{{"model", "llama-3-8b"}, {key, v}}; };
 
         // Wrong type: the message names the key and the type it wants.
         std::vector<json> wrong;
-        if (def.is_boolean()) wrong = {"yes", 1};
-        else if (def.is_number()) wrong = {"5", json::array({5}), true};
-        else if (def.is_string()) wrong = {5, true, json::object()};
-        else FAIL("a configuration key of a type this test does not know: " << def.dump());
+        if (k.kind == KeyKind::boolean) wrong = {"yes", 1};
+        else if (k.kind == KeyKind::integer || k.kind == KeyKind::number) wrong = {"5", json::array({5}), true};
+        else wrong = {5, true, json::object()};
         for (const json& v : wrong) {
             INFO("value " << v.dump());
             const std::string e = config_error(with(v));
@@ -95,14 +78,17 @@ TEST_CASE("every configuration key: wrong type, out of range, missing", "[bad-in
 
         // Out of range: numbers far below and far above anything valid; for strings a value
         // that is not one of the allowed ones, answered with what is.
-        if (def.is_number()) {
-            for (const json& v : {json(-1e9), json(1e300)}) {
+        if (k.kind == KeyKind::integer || k.kind == KeyKind::number) {
+            CHECK(def.is_number());
+            // Just outside the table's range (0 is the default of a KeyUnset::zero key), and far outside.
+            const double below = k.min_open ? k.min : (k.unset == KeyUnset::zero && k.min == 1 ? -1 : k.min - 1);
+            for (const json& v : {json(below), json(-1e9), json(k.max * 1.5 + 1), json(1e300)}) {
                 INFO("value " << v.dump());
                 const std::string e = config_error(with(v));
                 CHECK(e.find(key) != std::string::npos);
                 CHECK((e.find("between") != std::string::npos || e.find("must be") != std::string::npos));
             }
-        } else if (def.is_string()) {
+        } else if (k.kind != KeyKind::boolean) {
             const auto hint = kAllowedHint.find(key);
             if (hint == kAllowedHint.end()) FAIL("no allowed-value hint for the string key '" << key << "': add one above");
             const std::string e = config_error(with("no-such-value"));
@@ -145,26 +131,24 @@ TEST_CASE("the model key: missing, wrong type, unknown, malformed custom models"
 // ---------------------------------------------------------------------------------------------
 
 TEST_CASE("every share-link key: wrong type, out of range, missing value", "[bad-input][link]") {
-    const json defaults = default_config();
     int keys = 0;
-    for (auto it = defaults.begin(); it != defaults.end(); ++it) {
-        const std::string key = it.key();
-        const std::string short_key(link_key_of(key));
-        REQUIRE(!short_key.empty());
-        if (key == "model" || key == "gpu" || key == "gpus") continue;   // m and g: below
+    for (const ConfigKey& k : config_keys()) {
+        const std::string key = k.name;
+        const std::string short_key = k.link;
+        REQUIRE(short_key == std::string(link_key_of(key)));
+        if (k.kind == KeyKind::model || short_key == "g") continue;   // m and g: below
         ++keys;
         INFO("key " << key << " (" << short_key << "=)");
         const std::string base = "#v=1&m=llama-3-8b&";
         auto link_error = [&](const std::string& value) {
-            return error_of([&] { (void)estimate(config_from_link(base + short_key + "=" + value), catalog()); });
+            return thrown_message([&] { (void)estimate(config_from_link(base + short_key + "=" + value), catalog()); });
         };
         // Missing value.
         std::string e = link_error("");
         CHECK(e.find(key) != std::string::npos);
         CHECK(e.find("has no value") != std::string::npos);
         // Wrong type, and out of range.
-        const json& def = it.value();
-        if (def.is_number()) {
+        if (k.kind == KeyKind::integer || k.kind == KeyKind::number) {
             e = link_error("abc");
             CHECK(e.find(key) != std::string::npos);
             CHECK(e.find("must be") != std::string::npos);
@@ -172,7 +156,7 @@ TEST_CASE("every share-link key: wrong type, out of range, missing value", "[bad
             CHECK(e.find(key) != std::string::npos);
             e = link_error("1e300");
             CHECK(e.find(key) != std::string::npos);
-        } else if (def.is_boolean()) {
+        } else if (k.kind == KeyKind::boolean) {
             e = link_error("maybe");
             CHECK(e.find(key) != std::string::npos);
             CHECK(e.find("0 or 1") != std::string::npos);
@@ -185,12 +169,12 @@ TEST_CASE("every share-link key: wrong type, out of range, missing value", "[bad
     }
     CHECK(keys >= 30);
     // m and g.
-    CHECK(error_of([] { (void)config_from_link("#v=1&m="); }).find("model") != std::string::npos);
-    CHECK(error_of([] { (void)config_from_link("#v=1&m=llama-3-8b&g="); }).find("has no value") != std::string::npos);
-    CHECK(error_of([] { (void)estimate(config_from_link("#v=1&m=llama-3-8b&g=rtx-4090xabc"), catalog()); }).find("gpu") !=
+    CHECK(thrown_message([] { (void)config_from_link("#v=1&m="); }).find("model") != std::string::npos);
+    CHECK(thrown_message([] { (void)config_from_link("#v=1&m=llama-3-8b&g="); }).find("has no value") != std::string::npos);
+    CHECK(thrown_message([] { (void)estimate(config_from_link("#v=1&m=llama-3-8b&g=rtx-4090xabc"), catalog()); }).find("gpu") !=
           std::string::npos);
-    CHECK(error_of([] { (void)config_from_link("#v=1&m=llama-3-8b&g=rtx-4090x0"); }).find("gpus") != std::string::npos);
-    CHECK(error_of([] { (void)estimate(config_from_link("#v=1&m=nope&g=rtx-4090"), catalog()); }).find("model") != std::string::npos);
+    CHECK(thrown_message([] { (void)config_from_link("#v=1&m=llama-3-8b&g=rtx-4090x0"); }).find("gpus") != std::string::npos);
+    CHECK(thrown_message([] { (void)estimate(config_from_link("#v=1&m=nope&g=rtx-4090"), catalog()); }).find("model") != std::string::npos);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -255,7 +239,7 @@ TEST_CASE("every CLI flag: missing value, wrong type, out of range", "[bad-input
         if (file_flags.count(f.name)) {
             r = run_cli({command, "--model", "llama-3-8b", "--" + f.name, "/no/such/file.json"}, f.name != "assets");
             INFO(r.code << " " << r.err << r.out.substr(0, 200));
-            CHECK(r.code == 2);
+            CHECK(r.code == 1);   // a file that cannot be read: not bad input (exit 2), ErrorCode::unreadable
             CHECK((r.err.find("/no/such/file.json") != std::string::npos || r.err.find("--" + f.name) != std::string::npos));
             continue;
         }
@@ -325,7 +309,7 @@ std::string load_error(const std::string& file, const json& doc) {
     if (file == "gpus.json") gpus = text;
     if (file == "models.json") models = text;
     if (file == "links.json") links = text;
-    return error_of([&] { (void)catalog_from_json(gpus, models, links); });
+    return thrown_message([&] { (void)catalog_from_json(gpus, models, links); });
 }
 
 json wrong_type_for(const json& v) {
@@ -406,6 +390,6 @@ TEST_CASE("asset files: not JSON, not an object, another schema, no entries", "[
         CHECK(load_error(file, doc).find("extra") != std::string::npos);
     }
     std::string gpus = read_asset("gpus.json");
-    CHECK(error_of([&] { (void)catalog_from_json("{", read_asset("models.json")); }).find("gpus.json") != std::string::npos);
-    CHECK(error_of([&] { (void)catalog_from_json(gpus, "not json"); }).find("models.json") != std::string::npos);
+    CHECK(thrown_message([&] { (void)catalog_from_json("{", read_asset("models.json")); }).find("gpus.json") != std::string::npos);
+    CHECK(thrown_message([&] { (void)catalog_from_json(gpus, "not json"); }).find("models.json") != std::string::npos);
 }

@@ -1,8 +1,8 @@
-// test_catalog.cpp: the asset files load, hold what the issue asks for, and bad files are named.
+// test_catalog.cpp: the asset files load, hold the GPUs and models the project promises, and bad
+// files are named.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <sstream>
+#include <memory>
 
 #include "test_support.hpp"
 
@@ -10,13 +10,6 @@ using namespace gpusizer;
 using namespace gpusizer::test;
 
 namespace {
-
-std::string read(const char* name) {
-    std::ifstream in(std::string(GPUSIZER_TEST_ASSETS) + "/" + name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string load_error(const std::string& gpus, const std::string& models) {
     try {
@@ -65,8 +58,8 @@ TEST_CASE("GPU data: dense tensor rates, precisions each architecture has", "[ca
 }
 
 TEST_CASE("malformed asset files are refused with file, entry and field", "[catalog][errors]") {
-    const std::string gpus = read("gpus.json");
-    const std::string models = read("models.json");
+    const std::string gpus = read_asset("gpus.json");
+    const std::string models = read_asset("models.json");
     REQUIRE_NOTHROW(catalog_from_json(gpus, models));
     CHECK(load_error("{", models).find("gpus.json") != std::string::npos);
     CHECK(load_error(gpus, "[]").find("models.json") != std::string::npos);
@@ -102,4 +95,23 @@ TEST_CASE("malformed asset files are refused with file, entry and field", "[cata
 
 TEST_CASE("a missing assets folder is reported", "[catalog][errors]") {
     CHECK_THROWS_WITH(load_catalog("/nonexistent/assets"), Catch::Contains("gpus.json") && Catch::Contains("cannot be read"));
+}
+
+TEST_CASE("a catalog is a value: a copy outlives its original", "[catalog]") {
+    // The index holds positions, not views into the original's strings: copy, destroy the
+    // original, and the copy's lookups still work (AddressSanitizer read freed memory here once).
+    auto original = std::make_unique<Catalog>(catalog());
+    Catalog copy = *original;
+    original.reset();
+    REQUIRE(copy.find_model("llama-3-8b") != nullptr);
+    CHECK(copy.find_model("llama-3-8b")->arch.id == "llama-3-8b");
+    CHECK(copy.find_gpu("h100-sxm")->id == "h100-sxm");
+    CHECK(copy.find_model("no-such-model") == nullptr);
+    Catalog moved = std::move(copy);
+    CHECK(moved.find_gpu("rtx-4090") != nullptr);
+    CHECK(estimate(config("llama-3-8b"), moved).fits);
+    // Changed by hand without reindex(): found by a scan, not through a stale index.
+    moved.gpus.push_back(moved.gpus.front());
+    moved.gpus.back().id = "hand-made";
+    CHECK(moved.find_gpu("hand-made") != nullptr);
 }

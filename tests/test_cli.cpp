@@ -74,6 +74,17 @@ TEST_CASE("readable table, assumptions, fit, lists", "[cli]") {
     CHECK(nlohmann::json::parse(r.out).size() == gpusizer::test::catalog().gpus.size());
 }
 
+TEST_CASE("a file that cannot be read: exit 1 and one line naming the flag", "[cli][errors]") {
+    // Not the values' fault (exit 2) but the file system's: ErrorCode::unreadable.
+    for (const char* flag : {"--config", "--hf-config", "--measured"}) {
+        const Result r = run_cli({"estimate", "--model", "llama-3-8b", flag, "/nonexistent.json"});
+        INFO(flag << " -> " << r.err);
+        CHECK(r.code == cli::kExitInternal);
+        CHECK(lines(r.err) == 1);
+        CHECK(r.err.find("/nonexistent.json") != std::string::npos);
+    }
+}
+
 TEST_CASE("bad input: exit 2 and one line naming the key", "[cli][errors]") {
     struct Bad { std::vector<std::string> args; const char* mentions; };
     const Bad cases[] = {
@@ -84,7 +95,6 @@ TEST_CASE("bad input: exit 2 and one line naming the key", "[cli][errors]") {
         {{"estimate", "--gpu", "rtx-4090"}, "model"},
         {{"estimate", "--model", "llama-3-8b", "--gpus"}, "--gpus"},
         {{"estimate", "--model", "llama-3-8b", "--flash-attention", "maybe"}, "--flash-attention"},
-        {{"estimate", "--config", "/nonexistent.json"}, "--config"},
         {{"estimate", "--model", "llama-3-8b", "--gpu-memory-utilization", "nan"}, "--gpu-memory-utilization"},
         {{"launch"}, "launch"},
         {{"estimate", "stray"}, "stray"},

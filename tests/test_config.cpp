@@ -2,6 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <functional>
+#include <set>
 
 #include "test_support.hpp"
 
@@ -67,8 +72,7 @@ TEST_CASE("configuration round trip: to JSON and back", "[config]") {
 }
 
 TEST_CASE("bad configurations: one message naming the key and what is allowed", "[config][errors]") {
-    struct Bad { const char* json; const char* mentions; const char* also; };
-    const Bad cases[] = {
+    const BadInput cases[] = {
         {R"({"mode": "inference"})", "model", "required"},
         {R"({"model": 7})", "model", "catalog id"},
         {R"({"model": ""})", "model", "empty"},
@@ -100,17 +104,7 @@ TEST_CASE("bad configurations: one message naming the key and what is allowed", 
         {"", "config", "not valid JSON"},
         {R"({"model": "llama-3-8b", "batch": 1E999999})", "config", "not valid JSON"},   // number overflow (fuzz_config)
     };
-    for (const Bad& b : cases) {
-        INFO(b.json);
-        try {
-            (void)config_from_json(b.json);
-            FAIL("accepted");
-        } catch (const Error& e) {
-            const std::string msg = e.what();
-            CHECK(msg.find(b.mentions) != std::string::npos);
-            CHECK(msg.find(b.also) != std::string::npos);
-        }
-    }
+    expect_errors(cases, [](const std::string& text) { return config_from_json(text); });
 }
 
 TEST_CASE("speed, interconnect and power keys parse, resolve and round-trip", "[config]") {
@@ -152,8 +146,7 @@ TEST_CASE("speed, interconnect and power keys parse, resolve and round-trip", "[
 }
 
 TEST_CASE("bad speed, interconnect and power values name the key", "[config][errors]") {
-    struct Bad { const char* json; const char* mentions; const char* also; };
-    const Bad cases[] = {
+    const BadInput cases[] = {
         {R"({"model": "llama-3-8b", "train_tokens": -1})", "train_tokens", "between 0"},
         {R"({"model": "llama-3-8b", "train_tokens": "1T"})", "train_tokens", "number"},
         {R"({"model": "llama-3-8b", "train_tokens": 1e20})", "train_tokens", "between"},
@@ -169,16 +162,7 @@ TEST_CASE("bad speed, interconnect and power values name the key", "[config][err
         {R"({"model": "llama-3-8b", "host_memory_bandwidth_gb_per_s": 0})", "host_memory_bandwidth_gb_per_s", "between"},
         {R"({"model": "llama-3-8b", "layer_overhead_us": -1})", "layer_overhead_us", "between"},
     };
-    for (const Bad& b : cases) {
-        INFO(b.json);
-        try {
-            (void)config_from_json(b.json);
-            FAIL("accepted");
-        } catch (const Error& e) {
-            CHECK(std::string(e.what()).find(b.mentions) != std::string::npos);
-            CHECK(std::string(e.what()).find(b.also) != std::string::npos);
-        }
-    }
+    expect_errors(cases, [](const std::string& text) { return config_from_json(text); });
     // Checks that need the catalog or the resolved context happen in estimate().
     Config c = config("llama-3-8b");
     c.link = "pcie9";
@@ -199,4 +183,128 @@ TEST_CASE("bad speed, interconnect and power values name the key", "[config][err
     c.train_tokens = 0;
     c.host_memory_bandwidth_gb_per_s = -1;
     CHECK_THROWS_WITH(run(c), Catch::Contains("host_memory_bandwidth_gb_per_s"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The key table (gpusizer/config_keys.hpp)
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("docs/config.md's key reference is generated from the key table", "[config][docs]") {
+    std::ifstream in(std::string(GPUSIZER_TEST_DOCS) + "/config.md");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string doc = ss.str();
+    const std::string begin = "<!-- keys:begin (generated: scripts/gen_config_docs.sh) -->\n";
+    const std::string end = "<!-- keys:end -->";
+    const auto a = doc.find(begin);
+    const auto b = doc.find(end);
+    REQUIRE(a != std::string::npos);
+    REQUIRE(b != std::string::npos);
+    INFO("docs/config.md is out of date: run scripts/gen_config_docs.sh");
+    CHECK(doc.substr(a + begin.size(), b - a - begin.size()) == config_keys_markdown());
+}
+
+TEST_CASE("each key row: unique JSON name, link key and flag; reachable by each", "[config]") {
+    std::set<std::string> names, links, flags;
+    for (const ConfigKey& k : config_keys()) {
+        INFO(k.name);
+        CHECK(names.insert(k.name).second);
+        CHECK(flags.insert(k.flag).second);
+        if (std::string(k.link) != "g") CHECK(links.insert(k.link).second);
+        CHECK(find_config_key(k.name) == &k);
+        CHECK(find_flag_key(k.flag) == &k);
+        if (k.kind == KeyKind::integer || k.kind == KeyKind::number) CHECK(k.min < k.max);
+        CHECK(std::string(k.help).size() > 0);
+    }
+}
+
+TEST_CASE("the table's ranges are the ones estimate() enforces on a Config", "[config][errors]") {
+    // Just past the top of each integer or number key's range, set on the struct directly (as the
+    // app does), is refused by estimate() with the key's name.
+    for (const ConfigKey& k : config_keys()) {
+        if (k.kind != KeyKind::integer && k.kind != KeyKind::number) continue;
+        INFO(k.name);
+        Config c = config("llama-3-8b");
+        set_key_number(c, k, k.max * 2 + 1);
+        const std::string e = thrown_message([&] { (void)run(c); });
+        CHECK(e.rfind(std::string(k.name) + ": must be", 0) == 0);
+    }
+}
+
+TEST_CASE("errors carry a code and a key path", "[config][errors]") {
+    try {
+        (void)config_from_json(R"({"model": "llama-3-8b", "batch": 0})");
+        FAIL("accepted");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::bad_value);
+        CHECK(e.key() == "batch");
+        CHECK(e.message() == "must be between 1 and 1048576 sequences, got 0");
+        const Error outer = e.prefixed("config.json");
+        CHECK(outer.key() == "config.json: batch");
+        CHECK(std::string(outer.what()) == "config.json: batch: must be between 1 and 1048576 sequences, got 0");
+        CHECK(outer.path() == std::vector<std::string>{"config.json", "batch"});
+        CHECK(outer.code() == ErrorCode::bad_value);
+    }
+    Config c = config("llama-3-8b", "no-such-gpu");
+    try {
+        (void)run(c);
+        FAIL("accepted");
+    } catch (const Error& e) {
+        CHECK(e.code() == ErrorCode::unknown_id);
+        CHECK(e.key() == "gpu");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON limits: every JSON text the core reads goes through one parser with depth and size limits
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+std::string nested_arrays(int depth) { return std::string(std::size_t(depth), '[') + std::string(std::size_t(depth), ']'); }
+
+std::string nested_objects(int depth) {
+    std::string s;
+    for (int i = 0; i < depth; ++i) s += "{\"a\":";
+    s += "1";
+    s += std::string(std::size_t(depth), '}');
+    return s;
+}
+
+ErrorCode code_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.code();
+    }
+    return ErrorCode::internal;
+}
+
+}  // namespace
+
+TEST_CASE("deeply nested JSON is refused before it is built, naming the input", "[config][errors][limits]") {
+    // 8,000 levels: a 16 KB link of "[[[[..." (the browser's stack overflowed on such links).
+    const std::string deep = nested_arrays(8000);
+    CHECK(code_of([&] { (void)config_from_json(deep); }) == ErrorCode::too_deep);
+    CHECK(thrown_message([&] { (void)config_from_json(deep); }).rfind("config: nests deeper than 64 levels", 0) == 0);
+    const std::string deep_model = R"({"model": {"hf_config": )" + nested_objects(8000) + "}}";
+    CHECK(thrown_message([&] { (void)config_from_json(deep_model); }).find("at key 'a'") != std::string::npos);
+
+    std::string pct;   // the same nesting as a share link's hf= payload, %-encoded
+    for (int i = 0; i < 4000; ++i) pct += "%7B%22a%22%3A";
+    const std::string link = "#v=1&m=custom&hf=" + pct + "1" + std::string(4000, '}');
+    CHECK(code_of([&] { (void)config_from_link(link); }) == ErrorCode::too_deep);
+    CHECK(thrown_message([&] { (void)config_from_link(link); }).rfind("model.hf_config", 0) == 0);
+
+    CHECK(code_of([&] { (void)arch_from_hf_config(nested_objects(5000)); }) == ErrorCode::too_deep);
+    CHECK(code_of([&] { (void)catalog_from_json(nested_arrays(5000), read_asset("models.json")); }) == ErrorCode::too_deep);
+    CHECK(code_of([&] { (void)measured_report_from_json(nested_arrays(5000)); }) == ErrorCode::too_deep);
+    // 64 levels are allowed: the limit is on depth, not on nesting as such.
+    CHECK(code_of([&] { (void)config_from_json(nested_arrays(64)); }) == ErrorCode::bad_value);   // parses, then "must be an object"
+}
+
+TEST_CASE("JSON text beyond the size limit is refused before parsing", "[config][errors][limits]") {
+    const std::string huge = "{\"model\": \"" + std::string(std::size_t(17) << 20, 'a') + "\"}";   // 17 MiB > 16 MiB
+    CHECK(code_of([&] { (void)config_from_json(huge); }) == ErrorCode::too_large);
+    CHECK(thrown_message([&] { (void)config_from_json(huge); }).rfind("config: is ", 0) == 0);
 }

@@ -128,6 +128,15 @@ TEST_CASE("GGUF v3: metadata of every value type, per-layer arrays, tensors and 
     CHECK(m.totals.of(WeightClass::output).bytes == 6720);
     CHECK(m.totals.bytes == 4608 + 2 * 119040 + 254976 + 382464 + 5120 + 6720);
     CHECK(m.totals.tensors == 21);
+    // Per layer (the same hand sums): layer 0 = attention 119,040 + MLP 254,976 + 2 norms x 1,024;
+    // layer 1 differs only in its MLP (382,464).
+    REQUIRE(m.totals.by_layer.size() == 2);
+    CHECK(m.totals.layer_bytes(0, WeightClass::attention) == 119040);
+    CHECK(m.totals.layer_bytes(0, WeightClass::dense_mlp) == 254976);
+    CHECK(m.totals.layer_bytes(0, WeightClass::norms) == 2048);
+    CHECK(m.totals.layer_bytes(1, WeightClass::dense_mlp) == 382464);
+    CHECK(m.totals.layer_bytes(1, WeightClass::embeddings) == 0);
+    CHECK(m.totals.layer_bytes(2, WeightClass::attention) == 0);
     REQUIRE(m.totals.by_type.size() == 3);
     CHECK(m.totals.by_type[0].type == "Q4_K");  // largest first
 }
@@ -461,6 +470,7 @@ TEST_CASE("gpusizer inspect: a GGUF file, any part of a split, --json", "[gguf][
     CHECK(j["hyperparameters"]["head_count_kv"] == 2);
     CHECK(j["totals"]["by_class"]["attention"]["bytes"] == 2 * 119040);  // derivation in the v3 test above
     CHECK(j["tensor_list"].size() == 21);
+    CHECK(j["totals"]["by_layer"][1]["dense_mlp"] == 382464);
     CHECK(j["tensor_list"][2]["name"] == "blk.0.attn_q.weight");
     CHECK(j["metadata"]["llama.rope.freq_base"] == 500000.0);
 
@@ -487,4 +497,14 @@ TEST_CASE("gpusizer inspect: a GGUF file, any part of a split, --json", "[gguf][
     const auto bad = gpusizer::test::run_cli({"inspect", dir.file("bad.gguf")}, false);
     CHECK(bad.code == 2);
     CHECK_THAT(bad.err, Catch::Contains("bad.gguf: version"));
+}
+
+TEST_CASE("GGUF: a layer number no model has is not tracked per layer", "[gguf][hostile]") {
+    GgufWriter w;
+    w.tensor("blk.9999999.attn_q.weight", {32}, "F32");  // 7 digits: parsed, beyond kMaxTrackedLayers
+    w.tensor("blk.3.attn_q.weight", {32}, "F32");
+    MemorySource src("f.gguf", w.bytes());
+    const GgufModel m = gguf_model_from_headers({read_gguf_header(src)});
+    CHECK(m.totals.by_layer.size() == 4);
+    CHECK(m.totals.of(WeightClass::attention).bytes == 2 * 128);
 }

@@ -1,8 +1,12 @@
 // test_kv_cache.cpp: KV cache per token and in total.
 //
 // Per-token figures: layers x kv_heads x head_dim x 2 (K and V) x bytes, from
-// shared/reference/models.md note N2; MLA caches kv_lora_rank + qk_rope_head_dim values.
+// docs/research/models.md note N2; MLA caches kv_lora_rank + qk_rope_head_dim values.
 #include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
 
@@ -249,4 +253,47 @@ TEST_CASE("KV-sharing layers keep no cache of their own", "[kv][layers]") {
     a.n_layers = 4;
     set_stack(a, {own, own, shared, shared});
     CHECK(custom_run(a, 4096, "pytorch").kv_bytes_per_token == 2 * 2.0 * 8 * 128 * 2);
+}
+
+TEST_CASE("the KV capacity in tokens leaves the recurrent state in place", "[kv][layers]") {
+    // What is left for growing K/V = usable - (everything else, the fixed state included); the
+    // state's bytes are not counted as room for tokens.
+    const Report r = custom_run(hybrid(4, 28), 8192, "pytorch", 2);
+    const double left = r.gpu_usable - (r.per_gpu.total() - r.per_gpu.kv_cache + r.cache_detail.recurrent_state);
+    CHECK(r.kv_capacity_tokens == std::floor(left / r.kv_bytes_per_token));
+}
+
+TEST_CASE("the report carries the cache by kind, the fixed state and the parameters by part", "[kv][layers][json]") {
+    const Report r = custom_run(hybrid(4, 28), 8192, "pytorch", 2);
+    const auto j = nlohmann::json::parse(report_to_json(r));
+    CHECK(j["memory"]["cache_detail"]["full"].get<double>() == r.cache_detail.full);
+    CHECK(j["memory"]["cache_detail"]["recurrent_state"].get<double>() == r.cache_detail.recurrent_state);
+    CHECK(j["memory"]["cache_detail"]["sliding"].get<double>() == 0);
+    CHECK(j["state_bytes_per_sequence"].get<double>() == r.state_bytes_per_sequence);
+    CHECK(j["kv_bytes_per_token"].get<double>() == 4.0 * 2 * 8 * 128 * 2);   // the growing part only
+    CHECK(j["model"]["params_by_part"]["text"].get<double>() == j["params"].get<double>());
+    CHECK(j["model"]["params_by_part"]["vision"].get<double>() == 0);
+    // Gemma 2 9B under llama.cpp: sliding and full layers apart, summing to the cache.
+    const Report g = kv_run("gemma-2-9b", 16384, 1, "llama.cpp");
+    CHECK(g.cache_detail.sliding + g.cache_detail.full == g.per_gpu.kv_cache);
+    CHECK(g.cache_detail.sliding == 2.0 * 8 * 256 * 2 * 21 * (4096 + 512));
+}
+
+TEST_CASE("tensor parallelism must divide the heads of every layer kind", "[parallel][layers]") {
+    // 32 attention heads (Llama 3 8B's) and 48 Mamba-2 heads: tp 8 and 16 divide both, tp 32 only
+    // the attention heads.
+    Config c;
+    c.model.custom = true;
+    c.model.arch = hybrid(4, 28);
+    c.gpu = "h200";
+    c.runtime = Runtime::vllm;
+    c.gpus = 16;
+    c.tp = 16;
+    CHECK(run(c).parallel.tp == 16);
+    c.gpus = 32;
+    c.tp = 32;
+    CHECK_THROWS_WITH(run(c), Catch::Contains("32 and 48 attention heads"));
+    // Automatic placement skips a tensor-parallel degree that does not divide them all.
+    c.tp = 0;
+    CHECK(run(c).parallel.tp != 32);
 }

@@ -32,7 +32,7 @@ std::string links_error(const std::string& links_json) {
 
 }  // namespace
 
-TEST_CASE("the link catalog holds every link the issue names", "[links]") {
+TEST_CASE("the link catalog holds every link the project promises", "[links]") {
     for (const char* id : {"pcie3", "pcie4", "pcie5", "nvlink-bridge", "nvlink3", "nvlink4", "nvlink5", "infiniband-hdr",
                            "infiniband-ndr", "ethernet-100g", "nvlink2", "nvlink5-nvl72", "infinity-fabric", "infiniband-xdr"}) {
         INFO(id);

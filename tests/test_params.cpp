@@ -1,6 +1,6 @@
 // test_params.cpp: parameter counts derived from the architecture.
 //
-// Exact figures are the [calc] column of shared/reference/models.md (sums of the config's
+// Exact figures are the [calc] column of docs/research/models.md (sums of the config's
 // matrix shapes) or the authors' exact counts; published rounded figures are checked at 1%.
 #include <catch2/catch.hpp>
 

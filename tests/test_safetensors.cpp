@@ -91,6 +91,12 @@ TEST_CASE("safetensors: GPTQ / AWQ packed int32 and MXFP4 uint8 tensors, Hugging
     CHECK(m.totals.of(WeightClass::norms).bytes == 256 * 4);
     CHECK(m.totals.of(WeightClass::vision).bytes == 768 * 256 * 2);
     CHECK(m.tensors.front().layer == 0);
+    // Layer 0 holds everything but the embeddings, the head, the final norm and the vision tower
+    // (whose blocks.0 is the tower's, not the language model's layer 0).
+    CHECK(m.totals.layer_bytes(0, WeightClass::attention) == 2097152 + 16384 + 65536 + 16384);
+    CHECK(m.totals.layer_bytes(0, WeightClass::routed_experts) == 131072 + 8192 + 2048);
+    CHECK(m.totals.layer_bytes(0, WeightClass::vision) == 0);
+    CHECK(m.totals.layer_bytes(0, WeightClass::embeddings) == 0);
     // By dtype: I32 = qweight + qzeros + g_idx.
     for (const auto& t : m.totals.by_type)
         if (t.type == "I32") CHECK(t.bytes == 2097152 + 16384 + 16384);

@@ -1,6 +1,10 @@
 // test_support.hpp: the catalog from the source tree, and small helpers shared by the tests.
 #pragma once
 
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "gpusizer/gpusizer.hpp"
@@ -30,6 +34,44 @@ inline double model_weight_bytes(const std::string& model, const std::string& we
     c.weights = weights;
     const Report r = run(c);
     return r.weights_bits_per_param * r.params / 8.0;
+}
+
+// The text of a file in the source tree's assets/ ("gpus.json"), for tests that edit it.
+inline std::string read_asset(const std::string& name) {
+    std::ifstream in(std::string(GPUSIZER_TEST_ASSETS) + "/" + name);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The message of the Error that `f` throws, or "" when it throws none.
+template <typename F>
+std::string thrown_message(F&& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// Bad input that `parse` must refuse with an Error whose message holds both `mentions` (the key)
+// and `also` (what is allowed).
+struct BadInput {
+    const char* input;
+    const char* mentions;
+    const char* also;
+};
+
+template <typename Parse, std::size_t N>
+void expect_errors(const BadInput (&cases)[N], Parse parse) {
+    for (const BadInput& b : cases) {
+        INFO(b.input);
+        const std::string msg = thrown_message([&] { (void)parse(std::string(b.input)); });
+        CHECK(!msg.empty());
+        CHECK(msg.find(b.mentions) != std::string::npos);
+        CHECK(msg.find(b.also) != std::string::npos);
+    }
 }
 
 }  // namespace gpusizer::test

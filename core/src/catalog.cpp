@@ -1,7 +1,9 @@
 // catalog.cpp: lookups in the catalog and the GPU capacity rule.
 #include "gpusizer/catalog.hpp"
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "gpusizer/error.hpp"
 #include "interconnect.hpp"
@@ -45,9 +47,9 @@ void Catalog::reindex() {
     for (std::size_t i = 0; i < models.size(); ++i) {
         models[i].counts = count_params(models[i].arch);
         models[i].gguf = gguf_traits(models[i].arch);
-        model_index_.emplace(models[i].arch.id, i);
+        model_index_.emplace(std::hash<std::string_view>{}(models[i].arch.id), i);
     }
-    for (std::size_t i = 0; i < gpus.size(); ++i) gpu_index_.emplace(gpus[i].id, i);
+    for (std::size_t i = 0; i < gpus.size(); ++i) gpu_index_.emplace(std::hash<std::string_view>{}(gpus[i].id), i);
     // The default links of each GPU, resolved once: estimates then never compare strings for them.
     gpu_links_.clear();
     for (const Gpu& g : gpus) gpu_links_.push_back(link_slots(g));
@@ -85,15 +87,28 @@ GpuLinks Catalog::default_links(const Gpu& g) const {
     return out;
 }
 
-const CatalogModel* Catalog::find_model(std::string_view id) const {
-    if (model_index_.size() == models.size()) {
-        const auto it = model_index_.find(id);
-        if (it != model_index_.end() && it->second < models.size() && models[it->second].arch.id == id) return &models[it->second];
-        if (it == model_index_.end()) return nullptr;
+namespace {
+
+// The entry of `list` whose id is `id`: through the index when it covers the list, else (the
+// list was changed by hand after reindex()) by a scan.
+template <typename List, typename IdOf>
+auto find_by_id(const List& list, const std::unordered_multimap<std::size_t, std::size_t>& index, std::string_view id,
+                IdOf id_of) -> decltype(&list[0]) {
+    if (index.size() == list.size()) {
+        const auto [lo, hi] = index.equal_range(std::hash<std::string_view>{}(id));
+        for (auto it = lo; it != hi; ++it)
+            if (it->second < list.size() && id_of(list[it->second]) == id) return &list[it->second];
+        return nullptr;
     }
-    for (const auto& m : models)
-        if (m.arch.id == id) return &m;
+    for (const auto& item : list)
+        if (id_of(item) == id) return &item;
     return nullptr;
+}
+
+}  // namespace
+
+const CatalogModel* Catalog::find_model(std::string_view id) const {
+    return find_by_id(models, model_index_, id, [](const CatalogModel& m) -> const std::string& { return m.arch.id; });
 }
 
 const Link* Catalog::find_link(std::string_view id) const {
@@ -111,18 +126,12 @@ std::string Catalog::link_ids() const {
 const Link& Catalog::link(std::string_view id, const char* key) const {
     if (const Link* l = find_link(id)) return *l;
     if (links.empty()) throw Error(key, "the catalog has no links (assets/links.json was not loaded)");
-    throw Error(key, "unknown link '" + std::string(id) + "'; allowed: " + link_ids() + " (`gpusizer links` lists them)");
+    throw Error(key, "unknown link '" + std::string(id) + "'; allowed: " + link_ids() + " (`gpusizer links` lists them)",
+                ErrorCode::unknown_id);
 }
 
 const Gpu* Catalog::find_gpu(std::string_view id) const {
-    if (gpu_index_.size() == gpus.size()) {
-        const auto it = gpu_index_.find(id);
-        if (it != gpu_index_.end() && it->second < gpus.size() && gpus[it->second].id == id) return &gpus[it->second];
-        if (it == gpu_index_.end()) return nullptr;
-    }
-    for (const auto& g : gpus)
-        if (g.id == id) return &g;
-    return nullptr;
+    return find_by_id(gpus, gpu_index_, id, [](const Gpu& g) -> const std::string& { return g.id; });
 }
 
 namespace {
@@ -154,14 +163,16 @@ const CatalogModel& Catalog::model(std::string_view id) const {
     if (const CatalogModel* m = find_model(id)) return *m;
     throw Error("model", "unknown model '" + std::string(id) + "'; for example: " +
                              suggestions(models, id, [](const CatalogModel& m) -> const std::string& { return m.arch.id; }) +
-                             " (`gpusizer models` lists all)");
+                             " (`gpusizer models` lists all)",
+                 ErrorCode::unknown_id);
 }
 
 const Gpu& Catalog::gpu(std::string_view id) const {
     if (const Gpu* g = find_gpu(id)) return *g;
     throw Error("gpu", "unknown GPU '" + std::string(id) + "'; for example: " +
                            suggestions(gpus, id, [](const Gpu& g) -> const std::string& { return g.id; }) +
-                           " (`gpusizer gpus` lists all)");
+                           " (`gpusizer gpus` lists all)",
+                 ErrorCode::unknown_id);
 }
 
 }  // namespace gpusizer

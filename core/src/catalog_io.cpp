@@ -137,7 +137,7 @@ CatalogModel model_from_json(const json& e, const std::string& ctx) {
     try {
         m.arch = arch_from_hf_json(o.need("hf_config"), &ignored);
     } catch (const Error& err) {
-        throw Error(ctx + ": " + err.key(), std::string(err.what()).substr(err.key().size() + 2));
+        throw err.prefixed(ctx);   // "models.json: llama-3-8b" + "hf_config: ..."
     }
     for (const auto& w : ignored)
         if (w.find("not understood") != std::string::npos) throw Error(ctx, w);   // the catalog must be fully understood
@@ -248,7 +248,7 @@ namespace {
 
 std::string read_file(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
-    if (!in) throw Error(p.filename().string(), "cannot be read at " + p.string());
+    if (!in) throw Error(p.filename().string(), "cannot be read at " + p.string(), ErrorCode::unreadable);
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();
@@ -268,22 +268,28 @@ std::string find_assets_dir(const char* argv0) {
     namespace fs = std::filesystem;
     std::vector<fs::path> candidates;
     if (const char* env = std::getenv("GPUSIZER_ASSETS"); env && *env) candidates.emplace_back(env);
+    // The executable's folder: /proc/self/exe where there is one (a program found on PATH has
+    // no folder in argv[0]), else argv[0].
+    std::vector<fs::path> exes;
+    {
+        std::error_code ec;
+        const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+        if (!ec && !self.empty()) exes.push_back(self);
+    }
     if (argv0 && *argv0) {
         std::error_code ec;
-        fs::path exe = fs::weakly_canonical(fs::path(argv0), ec);
-        if (!ec) {
-            candidates.push_back(exe.parent_path() / "assets");
-            candidates.push_back(exe.parent_path().parent_path() / "share" / "gpusizer" / "assets");
-        }
+        const fs::path exe = fs::weakly_canonical(fs::path(argv0), ec);
+        if (!ec) exes.push_back(exe);
     }
-#ifdef GPUSIZER_SOURCE_ASSETS
-    candidates.emplace_back(GPUSIZER_SOURCE_ASSETS);
-#endif
+    for (const fs::path& exe : exes) {
+        candidates.push_back(exe.parent_path() / "assets");   // a build tree (CMake links assets/ there)
+        candidates.push_back(exe.parent_path().parent_path() / "share" / "gpusizer" / "assets");   // an install prefix
+    }
     for (const auto& c : candidates) {
         std::error_code ec;
         if (fs::exists(c / "gpus.json", ec) && fs::exists(c / "models.json", ec)) return c.string();
     }
-    throw Error("assets", "gpus.json and models.json not found; set GPUSIZER_ASSETS to the assets/ folder");
+    throw Error("assets", "gpus.json and models.json not found; set GPUSIZER_ASSETS to the assets/ folder", ErrorCode::unreadable);
 }
 
 }  // namespace gpusizer

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "estimate_internal.hpp"
+#include "gpusizer/config_keys.hpp"
 #include "gpusizer/error.hpp"
 #include "performance.hpp"
 #include "gpusizer/precision.hpp"
@@ -38,19 +39,10 @@ namespace detail {
 namespace {
 
 constexpr long long kDefaultContext = 8192;       // a typical chat/RAG window, not the model's max
-constexpr long long kMaxContext = 1LL << 27;      // 134M tokens: beyond any model, still finite
-constexpr int kMaxGpus = 1 << 16;
 constexpr int kMaxBatch = 1 << 20;
 constexpr long long kVllmBlockSize = 16;           // vLLM CacheConfig.block_size default on CUDA
 
 bool is_training(Mode m) { return m != Mode::inference; }
-
-// An efficiency or share: (0, 1], or 0 for "the default" where that is allowed.
-void check_fraction(double v, const char* key, bool zero_is_default) {
-    if (zero_is_default && v == 0) return;
-    if (!(v > 0.0 && v <= 1.0))
-        throw Error(key, std::string("must be in (0, 1]") + (zero_is_default ? " (0 = the default)" : "") + ", got " + std::to_string(v));
-}
 
 void check_range(long long v, long long lo, long long hi, const char* key) {
     if (v < lo || v > hi)
@@ -105,7 +97,7 @@ void check_compatibility(const Config& c, const Resolved& r) {
 
 // Does tensor parallelism of degree `tp` divide the heads of every layer kind (attention query
 // and KV-sharing groups are split by heads; Mamba-2 and Gated DeltaNet layers by their heads)?
-bool tp_divides_heads(const ModelArch& a, int tp) {
+inline bool tp_divides_heads(const ModelArch& a, int tp) {
     if (a.n_heads % tp != 0) return false;
     for (const LayerSpec& l : a.kinds) {
         if (l.attn.kind != AttnKind::none && l.attn.n_heads % tp != 0) return false;
@@ -221,7 +213,8 @@ void resolve_parallelism(const Config& c, Resolved& r) {
 void bind_gpu(Resolved& r, const Gpu& gpu) {
     r.gpu = &gpu;
     if (r.runtime == Runtime::vllm && gpu.segment == Segment::apple)
-        throw Error("runtime", "vllm needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch");
+        throw Error("runtime", "vllm needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
+                    ErrorCode::gpu_unsupported);
 }
 
 Resolved resolve(const Config& c, const Catalog& catalog) {
@@ -256,31 +249,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     const Gpu& gpu = catalog.gpu(c.gpu);
     r.gpu = &gpu;
 
-    check_range(c.gpus, 1, kMaxGpus, "gpus");
-    check_range(c.batch, 1, kMaxBatch, "batch");
-    if (c.context != 0) check_range(c.context, 1, kMaxContext, "context");
-    check_range(c.zero, 0, 3, "zero");
-    check_range(c.lora_rank, 1, 1 << 16, "lora_rank");
-    check_range(c.quant_group_size, 1, 1 << 20, "quant_group_size");
-    check_range(c.prefill_chunk, 0, kMaxContext, "prefill_chunk");
-    if (!(c.gpu_memory_utilization > 0.0 && c.gpu_memory_utilization <= 1.0))
-        throw Error("gpu_memory_utilization", "must be in (0, 1], got " + std::to_string(c.gpu_memory_utilization));
-    if (c.lora_targets == 0) throw Error("lora_targets", "must name at least one module");
-    check_fraction(c.mfu, "mfu", true);
-    check_fraction(c.bandwidth_efficiency, "bandwidth_efficiency", true);
-    check_fraction(c.utilization, "utilization", false);
-    if (!(c.train_tokens >= 0 && c.train_tokens <= 1e16))
-        throw Error("train_tokens", "must be between 0 and 1e16 tokens, got " + std::to_string(c.train_tokens));
-    if (!(c.pue == 0 || (c.pue >= 1.0 && c.pue <= 3.0)))
-        throw Error("pue", "must be between 1 and 3 (1.0 = no cooling overhead, 1.58 = average data center), got " + std::to_string(c.pue));
-    if (!(c.usd_per_kwh >= 0 && c.usd_per_kwh <= 10))
-        throw Error("usd_per_kwh", "must be between 0 and 10 USD per kWh, got " + std::to_string(c.usd_per_kwh));
-    if (!(c.layer_overhead_us == -1 || (c.layer_overhead_us >= 0 && c.layer_overhead_us <= 1e5)))
-        throw Error("layer_overhead_us", "must be between 0 and 100000 us (or -1 for the runtime's default), got " +
-                                             std::to_string(c.layer_overhead_us));
-    if (!(c.host_memory_bandwidth_gb_per_s >= 0 && c.host_memory_bandwidth_gb_per_s <= 1e4))
-        throw Error("host_memory_bandwidth_gb_per_s", "must be between 0 (default) and 10000 GB/s, got " +
-                                                      std::to_string(c.host_memory_bandwidth_gb_per_s));
+    check_key_ranges(c);   // every integer and number key against its row in gpusizer/config_keys.hpp
     r.catalog = &catalog;
     if (!c.link.empty()) r.link = &catalog.link(c.link, "link");
     if (!c.inter_node_link.empty()) r.inter_node_link = &catalog.link(c.inter_node_link, "inter_node_link");
@@ -424,7 +393,7 @@ ClassBits class_bits(const Resolved& r, int i) {
     if (l.attn.kind != AttnKind::mla) b.latent = b.q;
     b.o = bits(TensorClass::attn_output, (long long)std::max(1, l.attn.n_heads) * std::max(1, l.attn.v_head_dim));
     b.cross = bits(TensorClass::attn_other, h);
-    b.mixer = bits(TensorClass::other_2d, h);   // ssm_in / ssm_out: llama.cpp's default type
+    b.mixer = l.is_recurrent() ? bits(TensorClass::other_2d, h) : b.q;   // ssm_in / ssm_out: llama.cpp's default type
     b.mlp_up = bits(TensorClass::ffn_gate_up, h);
     b.mlp_down = l.mlp.intermediate > 0 ? bits(TensorClass::ffn_down, l.mlp.intermediate) : b.mlp_up;
     b.sh_up = b.mlp_up;
@@ -456,6 +425,9 @@ LayerSplit layer_on_gpu(const Resolved& r, int i, int tp_degree, int ep_degree) 
     return to_split(p, split_params(a, a.layer(i), p, tp_degree, ep_degree), class_bits(r, i));
 }
 
+// A context longer than any sliding window or chunk, so that kv_cached_tokens returns the cap itself.
+constexpr long long kPastEveryWindow = 1LL << 40;
+
 void build_variants(Resolved& r) {
     // The variant key of a layer: its kind (index into the stack's kinds) and (GGUF only) the
     // predicates of llama.cpp's per-layer type rules: use_more_bits, layer < 2, layer < n/16.
@@ -471,7 +443,7 @@ void build_variants(Resolved& r) {
     const bool uses_n16 = w == WeightId::q3_k_m || (w == WeightId::q4_k_m && falcon);
     const int n8 = n / 8, n78 = 7 * n / 8, n16 = n / 16;
     r.variants.clear();
-    r.variants.reserve(8);
+    r.variants.reserve(6);   // 6 x 152 B stays inside malloc's per-thread cache (<= 1032 B)
     r.reset_stage_counts(pp);
     const bool one_kind = a.kinds.size() == 1;
     auto gguf_bits = [&](int i) {
@@ -541,6 +513,8 @@ void build_variants(Resolved& r) {
         v.kv_values_whole = kv_values_per_token(r, v.rep, false);
         v.kv_values_gpu = r.par.tp == 1 ? v.kv_values_whole : kv_values_per_token(r, v.rep, true);
         v.indexer_bytes = indexer_bytes_per_token(r, v.rep);
+        v.kv_cap = (l.attn.kind == AttnKind::sliding || l.attn.kind == AttnKind::chunked) ? kv_cached_tokens(r, v.rep, kPastEveryWindow) : 0;
+        v.cache_slot = l.attn.kind == AttnKind::sliding ? 1 : l.attn.kind == AttnKind::chunked ? 2 : l.attn.kind == AttnKind::mla ? 3 : 0;
         v.state_bytes_whole = state_bytes_per_sequence(r, v.rep, false);
         v.state_bytes_gpu = r.par.tp == 1 ? v.state_bytes_whole : state_bytes_per_sequence(r, v.rep, true);
         v.inference_elements = inference_elements_per_token(r, v.rep);
@@ -863,7 +837,7 @@ double llama_cpp_compute_buffer(const Resolved& r, bool holds_output) {
     // The longest KV any layer holds (sliding-window layers hold less).
     long long longest = 0;
     for (const LayerVariant& v : r.variants)
-        longest = std::max(longest, kv_cached_tokens(r, v.rep, (long long)r.config.batch * r.config.context));
+        longest = std::max(longest, variant_cached_tokens(r, v, (long long)r.config.batch * r.config.context));
     const double n_ctx = double(longest);
     const double embd = a.hidden;
     const double heads = double(a.n_heads) / r.par.tp;
@@ -936,10 +910,10 @@ namespace {
 // Everything on the GPUs of one pipeline stage.
 struct Stage {
     MemoryParts parts;
-    CacheDetail cache;          // parts.kv_cache by layer kind
     OverheadDetail overhead;
     double params = 0;          // parameters on one GPU of the stage (before ZeRO)
     double kv_rate = 0;         // KV bytes per token of one sequence, one GPU, uncapped
+    double state = 0;           // recurrent layers' fixed state of the batch's sequences, one GPU
     double host = 0;
     double act_per_layer = 0;
     double outside_budget = 0;  // vLLM: bytes outside gpu_memory_utilization (context, graphs)
@@ -982,18 +956,10 @@ bool is_large_vllm_gpu(const Gpu& g) {
             const double bytes = lv.kv_values_gpu * r.kv->bytes + lv.indexer_bytes;
             st.kv_rate += n * bytes;
             const double seqs = double(c.batch);
-            const double kv = n * seqs * lv.kv_values_gpu * r.kv->bytes * double(kv_cached_tokens(r, lv.rep, c.context));
-            const double idx = lv.indexer_bytes > 0 ? n * seqs * lv.indexer_bytes * double(kv_cached_tokens(r, lv.rep, c.context)) : 0.0;
-            const double state = n * seqs * lv.state_bytes_gpu;
-            m.kv_cache += kv + idx + state;
-            switch (a.kinds[std::size_t(lv.kind)].attn.kind) {
-                case AttnKind::sliding: st.cache.sliding += kv; break;
-                case AttnKind::chunked: st.cache.chunked += kv; break;
-                case AttnKind::mla: st.cache.mla += kv; break;
-                default: st.cache.full += kv; break;
-            }
-            st.cache.indexer += idx;
-            st.cache.recurrent_state += state;
+            // (cache_detail() splits the same sum by kind for the reported GPU.)
+            const double tokens = double(variant_cached_tokens(r, lv, c.context));
+            m.kv_cache += n * seqs * ((lv.kv_values_gpu * r.kv->bytes + lv.indexer_bytes) * tokens + lv.state_bytes_gpu);
+            st.state += n * seqs * lv.state_bytes_gpu;
         }
     }
     st.layer_bytes = m.weights * r.scale + m.kv_cache;
@@ -1173,6 +1139,27 @@ bool is_large_vllm_gpu(const Gpu& g) {
 
 }  // namespace
 
+// The per-sequence cache of one GPU of stage `s` by layer kind (the sum stage_estimate puts in
+// kv_cache, split out of the hot loop: sweeps and fits never ask for it).
+CacheDetail cache_detail(const Resolved& r, int s) {
+    CacheDetail d;
+    if (r.training) return d;
+    const std::uint16_t* counts = r.stage_count(s);
+    const double seqs = double(r.config.batch);
+    for (std::size_t v = 0; v < r.variants.size(); ++v) {
+        if (counts[v] == 0) continue;
+        const LayerVariant& lv = r.variants[v];
+        const double n = counts[v];
+        const double tokens = double(variant_cached_tokens(r, lv, r.config.context));
+        const double kv = n * seqs * lv.kv_values_gpu * r.kv->bytes * tokens;
+        double* by_kind[4] = {&d.full, &d.sliding, &d.chunked, &d.mla};
+        *by_kind[lv.cache_slot] += kv;
+        d.indexer += n * seqs * lv.indexer_bytes * tokens;
+        d.recurrent_state += n * seqs * lv.state_bytes_gpu;
+    }
+    return d;
+}
+
 Totals compute(const Resolved& r) {
     const Config& c = r.config;
     Totals t;
@@ -1201,7 +1188,7 @@ Totals compute(const Resolved& r) {
         if (total > worst_total) {
             worst_total = total;
             t.per_gpu = st.parts;
-            t.cache_detail = st.cache;
+            t.worst_stage = s;
             t.overhead = st.overhead;
             t.act_per_layer = st.act_per_layer;
         }
@@ -1213,7 +1200,9 @@ Totals compute(const Resolved& r) {
             const double stage_usable = usable + (r.runtime == Runtime::vllm
                                                       ? std::min(st.outside_budget, (1.0 - c.gpu_memory_utilization) * capacity)
                                                       : 0.0);
-            const double room = (stage_usable - (total - st.parts.kv_cache)) / st.kv_rate;
+            // The growing cache's room: what is left once everything else, the recurrent
+            // layers' fixed state included, is placed.
+            const double room = (stage_usable - (total - st.parts.kv_cache + st.state)) / st.kv_rate;
             min_kv_room = min_kv_room < 0 ? room : std::min(min_kv_room, room);
         }
     }
@@ -1323,7 +1312,7 @@ Report estimate_resolved(const Resolved& r, Config* give) {
 
     const Totals t = compute(r);
     rep.per_gpu = t.per_gpu;
-    rep.cache_detail = t.cache_detail;
+    rep.cache_detail = cache_detail(r, t.worst_stage);
     rep.overhead_detail = t.overhead;
     rep.activations_per_layer = r.training ? t.act_per_layer : 0.0;
     rep.host = t.host;

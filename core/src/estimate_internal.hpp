@@ -12,6 +12,7 @@
 #include "gpusizer/model.hpp"
 #include "gpusizer/precision.hpp"
 #include "gpusizer/report.hpp"
+#include "runtime_profiles.hpp"
 
 namespace gpusizer::detail {
 
@@ -46,6 +47,8 @@ struct LayerVariant {
     LayerSplit whole;               // no split
     double kv_values_gpu = 0;       // KV values one token adds, one GPU
     double kv_values_whole = 0;     // whole model
+    long long kv_cap = 0;           // tokens the layer caches at most (window or chunk, as the runtime keeps it); 0 = all
+    int cache_slot = 0;             // where its K/V goes in CacheDetail: 0 full, 1 sliding, 2 chunked, 3 mla
     double indexer_bytes = 0;       // sparse-attention indexer keys one token adds (bytes, every GPU)
     double state_bytes_gpu = 0;     // fixed recurrent state of one sequence (bytes), one GPU
     double state_bytes_whole = 0;   // whole layer
@@ -126,6 +129,12 @@ double kv_values_per_token(const Resolved& r, int layer, bool per_gpu);
 // Tokens layer `layer` caches for a sequence of `context` tokens (sliding window or chunk,
 // each runtime's padding and blocks).
 long long kv_cached_tokens(const Resolved& r, int layer, long long context);
+// kv_cached_tokens for a variant, from what build_variants worked out (the hot loops' form).
+inline long long variant_cached_tokens(const Resolved& r, const LayerVariant& v, long long context) {
+    long long ctx = context;
+    if (r.runtime == Runtime::llama_cpp) ctx = (ctx + kLlamaCppKvPad - 1) / kLlamaCppKvPad * kLlamaCppKvPad;
+    return v.kv_cap > 0 && v.kv_cap < ctx ? v.kv_cap : ctx;
+}
 // Sparse-attention indexer key bytes one token adds to layer `layer` (DeepSeek V3.2 DSA).
 double indexer_bytes_per_token(const Resolved& r, int layer);
 // The fixed recurrent state of one sequence in layer `layer` (Mamba, Gated DeltaNet), bytes;
@@ -145,7 +154,7 @@ double lora_layer_params(const Resolved& r, int layer);
 // The numbers of an estimate, without the report's strings (fit() and sweep() search with it).
 struct Totals {
     MemoryParts per_gpu;          // the most loaded GPU
-    CacheDetail cache_detail;     // its per-sequence cache (per_gpu.kv_cache) by layer kind
+    int worst_stage = 0;          // the pipeline stage it belongs to (cache_detail() splits its kv_cache)
     OverheadDetail overhead;
     double act_per_layer = 0;
     double host = 0;
@@ -157,6 +166,8 @@ struct Totals {
     bool fits = false;
 };
 Totals compute(const Resolved& r);
+// Pipeline stage `stage`'s per-sequence cache on one GPU, by layer kind (sums to its kv_cache).
+CacheDetail cache_detail(const Resolved& r, int stage);
 
 // Sums over the pipeline stages of one tensor-parallel rank, for llama.cpp's partial offload
 // (computed only when a model does not fit).

@@ -9,6 +9,7 @@
 #include "estimate_internal.hpp"
 #include "gpusizer/compute.hpp"
 #include "performance.hpp"
+#include "gpusizer/config_keys.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/estimate.hpp"
 #include "gpusizer/precision.hpp"
@@ -18,8 +19,8 @@ namespace gpusizer {
 
 namespace {
 
-constexpr long long kContextCeiling = 1LL << 27;   // the configuration's own limit
-constexpr long long kBatchCeiling = 1LL << 20;
+// The searches stop at the configuration's own limits (gpusizer/config_keys.hpp).
+long long ceiling_of(const char* key) { return (long long)find_config_key(key)->max; }
 
 // Largest v in [1, hi] with fits(v), or 0 when even 1 does not fit.
 template <typename Fits>
@@ -35,7 +36,7 @@ long long largest_fitting(long long hi, Fits fits) {
 
 long long max_context_of(const detail::Resolved& base) {
     detail::Resolved r = base;
-    return largest_fitting(kContextCeiling, [&](long long ctx) {
+    return largest_fitting(ceiling_of("context"), [&](long long ctx) {
         r.config.context = ctx;
         return detail::compute(r).fits;
     });
@@ -44,7 +45,7 @@ long long max_context_of(const detail::Resolved& base) {
 long long max_batch_of(const detail::Resolved& base) {
     detail::Resolved r = base;
     const long long dp = base.par.dp;
-    return largest_fitting(kBatchCeiling, [&](long long b) {
+    return largest_fitting(ceiling_of("batch"), [&](long long b) {
         r.config.batch = int(b);
         if (r.training) {
             r.config.global_batch = int(std::min<long long>(b * dp, 1LL << 30));
@@ -133,10 +134,12 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
             c.gpu = catalog.gpus.front().id;
             detail::Resolved r;
             std::string model_error;
+            bool gpu_refused = false;   // the first GPU cannot run this runtime: resolve on each GPU instead
             try {
                 r = detail::resolve(c, catalog);
             } catch (const Error& e) {
                 model_error = e.what();
+                gpu_refused = e.code() == ErrorCode::gpu_unsupported;
             }
             detail::PerfInputs in;
             if (model_error.empty()) in = detail::perf_inputs(r);
@@ -145,17 +148,18 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
                 p.gpu = int(g);
                 p.gpus = n;
                 p.format = int(f);
-                if (!model_error.empty() && model_error.rfind("runtime: vllm needs", 0) != 0) {
+                if (!model_error.empty() && !gpu_refused) {
                     p.error = model_error;
                     out.push_back(std::move(p));
                     continue;
                 }
                 try {
-                    if (!model_error.empty()) {   // the first GPU refused the runtime: resolve on this one
+                    if (gpu_refused) {   // the first GPU refused the runtime: resolve on this one
                         c.gpu = catalog.gpus[g].id;
                         r = detail::resolve(c, catalog);
                         in = detail::perf_inputs(r);
                         model_error.clear();
+                        gpu_refused = false;
                     }
                     detail::bind_gpu(r, catalog.gpus[g]);
                     if (fabrics.empty()) {

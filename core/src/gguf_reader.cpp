@@ -625,7 +625,7 @@ GgufModel gguf_model_from_headers(std::vector<GgufHeader> parts) {
         m.header_bytes = checked_add(m.header_bytes, h.header_bytes, h.file);
         for (auto& t : h.tensors) {
             t.part = k;
-            detail::add_to_totals(m.totals, t.type_name, t.cls, t.elements, t.bytes);
+            detail::add_to_totals(m.totals, t.type_name, t.cls, t.layer, t.elements, t.bytes);
             m.tensors.push_back(std::move(t));
         }
     }

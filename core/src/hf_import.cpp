@@ -15,6 +15,7 @@
 #include "gpusizer/io.hpp"
 #include "hf_families.hpp"
 #include "json_internal.hpp"
+#include "json_read.hpp"
 
 namespace gpusizer {
 
@@ -493,13 +494,7 @@ ModelArch arch_from_hf_json(const json& in, std::vector<std::string>* warnings) 
 }
 
 ModelArch arch_from_hf_config(std::string_view text, std::vector<std::string>* warnings) {
-    json j;
-    try {
-        j = json::parse(text.begin(), text.end());
-    } catch (const json::exception& e) {
-        throw Error("hf_config", std::string("is not valid JSON: ") + e.what());
-    }
-    return arch_from_hf_json(j, warnings);
+    return arch_from_hf_json(detail::parse_json(text, "hf_config"), warnings);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <initializer_list>
 #include <string>
@@ -18,16 +19,19 @@ namespace gpusizer::detail {
 
 using nlohmann::json;
 
-inline json parse_json(std::string_view text, const std::string& what) {
-    try {
-        return json::parse(text.begin(), text.end());
-    } catch (const json::exception& e) {
-        // nlohmann's message carries the byte offset of the error.
-        std::string msg = e.what();
-        const auto pos = msg.find("parse error");
-        throw Error(what, "is not valid JSON (" + (pos == std::string::npos ? msg : msg.substr(pos)) + ")");
-    }
-}
+// The limits every JSON text read by the core is held to, before any value is built: a 16 KB
+// share link of "[[[[..." must get an Error, not a stack overflow in a recursive destructor or
+// dump(). 64 levels is four times the deepest file the project reads (a measured report, ~6);
+// 16 MiB is some 300 times assets/models.json.
+constexpr int kMaxJsonDepth = 64;
+constexpr std::size_t kMaxJsonBytes = std::size_t(16) << 20;
+
+// The one entry point for JSON text in the core (json_read.cpp). `what` names the input in
+// errors ("config", "gpus.json", "model.hf_config"). Throws Error with code unreadable (not
+// JSON), too_large or too_deep; the depth is checked by the parser's callback as it descends,
+// so nothing deeper than the limit is ever built.
+json parse_json(std::string_view text, const std::string& what, int max_depth = kMaxJsonDepth,
+                std::size_t max_bytes = kMaxJsonBytes);
 
 // One JSON object being read, with the context its errors name ("gpus.json: rtx-4090").
 class Obj {

@@ -195,7 +195,7 @@ double pcie_gb_per_s_per_direction(int gen, int lanes) {
     // gen 1: 2.5 GT/s, 8b/10b -> 0.25 GB/s; gen 2: 5 GT/s, 8b/10b -> 0.5 GB/s;
     // gen 3: 8 GT/s, 128b/130b -> 0.985 GB/s; gen 4: 16 GT/s -> 1.969 GB/s; gen 5: 32 GT/s -> 3.938 GB/s;
     // gen 6: 64 GT/s PAM4 in 256-byte FLITs of which 236 bytes carry TLPs -> 7.375 GB/s.
-    // x16: gen 4 31.5 GB/s and gen 5 63 GB/s, the "~32" and "~63" of shared/reference/cuda-bench-method.md.
+    // x16: gen 4 31.5 GB/s and gen 5 63 GB/s, the "~32" and "~63" of docs/research/cuda-bench-method.md.
     double lane = 0;
     switch (gen) {
         case 1: lane = 2.5 * 8.0 / 10.0 / 8.0; break;

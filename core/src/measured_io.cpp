@@ -14,6 +14,7 @@
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/measured.hpp"
+#include "json_read.hpp"
 #include "measured_json.hpp"
 
 namespace gpusizer {
@@ -327,15 +328,7 @@ MeasuredDevice device_from(const Node& n) {
     return d;
 }
 
-json parse_report_json(std::string_view text, const std::string& file) {
-    try {
-        return json::parse(text.begin(), text.end());
-    } catch (const json::exception& e) {
-        std::string msg = e.what();
-        const auto pos = msg.find("parse error");
-        throw Error(file, "is not valid JSON (" + (pos == std::string::npos ? msg : msg.substr(pos)) + ")");
-    }
-}
+json parse_report_json(std::string_view text, const std::string& file) { return detail::parse_json(text, file); }
 
 }  // namespace
 
@@ -405,7 +398,7 @@ MeasuredReport measured_report_from_json(std::string_view text, const std::strin
 
 MeasuredReport load_measured_report(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("measured", "cannot read '" + path + "'");
+    if (!in) throw Error("measured", "cannot read '" + path + "'", ErrorCode::unreadable);
     std::ostringstream ss;
     ss << in.rdbuf();
     return measured_report_from_json(ss.str(), path);

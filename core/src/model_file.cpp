@@ -254,7 +254,7 @@ const SafetensorsDtype* safetensors_dtype(std::string_view name) {
 
 namespace detail {
 
-void add_to_totals(TensorTotals& t, const std::string& type, WeightClass cls, std::uint64_t elements, std::uint64_t bytes) {
+void add_to_totals(TensorTotals& t, const std::string& type, WeightClass cls, int layer, std::uint64_t elements, std::uint64_t bytes) {
     auto it = std::find_if(t.by_type.begin(), t.by_type.end(), [&](const TypeTotal& x) { return x.type == type; });
     if (it == t.by_type.end()) {
         t.by_type.push_back({type, 0, 0, 0});
@@ -268,6 +268,12 @@ void add_to_totals(TensorTotals& t, const std::string& type, WeightClass cls, st
     c.tensors += 1;
     c.elements = checked_add(c.elements, elements, "tensor totals");
     c.bytes = checked_add(c.bytes, bytes, "tensor totals");
+    // Vision / audio towers number their own blocks: they are not the language model's layers.
+    if (layer >= 0 && layer < kMaxTrackedLayers && cls != WeightClass::vision) {
+        if (static_cast<std::size_t>(layer) >= t.by_layer.size()) t.by_layer.resize(static_cast<std::size_t>(layer) + 1);
+        auto& l = t.by_layer[static_cast<std::size_t>(layer)][static_cast<std::size_t>(cls)];
+        l = checked_add(l, bytes, "tensor totals");
+    }
     t.tensors += 1;
     t.elements = checked_add(t.elements, elements, "tensor totals");
     t.bytes = checked_add(t.bytes, bytes, "tensor totals");

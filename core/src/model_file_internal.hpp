@@ -9,7 +9,7 @@
 namespace gpusizer::detail {
 
 // Adds one tensor to the totals by type and by class (by_type stays unsorted until finish).
-void add_to_totals(TensorTotals& t, const std::string& type, WeightClass cls, std::uint64_t elements, std::uint64_t bytes);
+void add_to_totals(TensorTotals& t, const std::string& type, WeightClass cls, int layer, std::uint64_t elements, std::uint64_t bytes);
 // Sorts by_type by bytes, largest first (ties by name).
 void finish_totals(TensorTotals& t);
 

@@ -57,7 +57,7 @@ PerfInputs perf_inputs(const Resolved& r) {
         // Decode reads each sequence's cache: K/V (and indexer keys) at the average length, and
         // the recurrent layers' whole state, read and written once per token.
         kv_per_seq += n * (v.kv_values_gpu * r.kv->bytes + v.indexer_bytes) *
-                      double(kv_cached_tokens(r, v.rep, (long long)std::ceil(in.decode_avg_len)));
+                      double(variant_cached_tokens(r, v, (long long)std::ceil(in.decode_avg_len)));
         kv_per_seq += n * 2.0 * v.state_bytes_gpu;
         // A recurrent layer's state update costs about 2 FLOPs per state element per token
         // (decay and rank-1 update, then the read-out), beside its 2 x params of projections.

@@ -27,7 +27,7 @@ const RuntimeProfile& runtime_profile(Runtime r) {
     static const RuntimeProfile kLlamaCpp{
         Runtime::llama_cpp, "llama.cpp",
         // CUDA context + cuBLAS: 107 MiB on an RTX 4060 Ti, 555 MiB on an RTX PRO 6000 Blackwell
-        // (shared/reference/cuda-bench-method.md). We take 300 MiB.
+        // (docs/research/cuda-bench-method.md). We take 300 MiB.
         300 * kMiB,
         0,   // ggml-alloc plans static buffers: no allocator slack
         4,   // ggml keeps intermediate activations in F32

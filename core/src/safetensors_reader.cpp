@@ -401,7 +401,7 @@ SafetensorsModel safetensors_model_from_headers(std::vector<SafetensorsHeader> f
         m.header_bytes = checked_add(m.header_bytes, h.header_bytes, h.file);
         for (auto& t : h.tensors) {
             t.file = k;
-            detail::add_to_totals(m.totals, t.dtype, t.cls, t.elements, t.bytes);
+            detail::add_to_totals(m.totals, t.dtype, t.cls, t.layer, t.elements, t.bytes);
             m.tensors.push_back(std::move(t));
         }
     }

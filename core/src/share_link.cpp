@@ -13,8 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpusizer/config_keys.hpp"
 #include "gpusizer/error.hpp"
 #include "json_internal.hpp"
+#include "json_read.hpp"
 
 namespace gpusizer {
 
@@ -22,51 +24,9 @@ using nlohmann::json;
 
 namespace {
 
-enum class Kind { text, integer, number, flag, list };
-
-struct LinkKey {
-    const char* link;     // short key in the link
-    const char* config;   // configuration key
-    Kind kind;
-};
-
-// Order = the order keys are written in. `m`, `hf`, `np` and `g` are handled apart.
-constexpr LinkKey kKeys[] = {
-    {"mode", "mode", Kind::text},
-    {"w", "weights", Kind::text},
-    {"kv", "kv_cache", Kind::text},
-    {"b", "batch", Kind::integer},
-    {"gb", "global_batch", Kind::integer},
-    {"ctx", "context", Kind::integer},
-    {"opt", "optimizer", Kind::text},
-    {"z", "zero", Kind::integer},
-    {"off", "offload", Kind::text},
-    {"rc", "recompute", Kind::text},
-    {"fa", "flash_attention", Kind::flag},
-    {"sp", "sequence_parallel", Kind::flag},
-    {"lr", "lora_rank", Kind::integer},
-    {"lt", "lora_targets", Kind::list},
-    {"tp", "tp", Kind::integer},
-    {"pp", "pp", Kind::integer},
-    {"dp", "dp", Kind::integer},
-    {"ep", "ep", Kind::integer},
-    {"rt", "runtime", Kind::text},
-    {"gmu", "gpu_memory_utilization", Kind::number},
-    {"qg", "quant_group_size", Kind::integer},
-    {"pc", "prefill_chunk", Kind::integer},
-    // Speed, interconnect and power (issue 5).
-    {"tt", "train_tokens", Kind::number},
-    {"mfu", "mfu", Kind::number},
-    {"bwe", "bandwidth_efficiency", Kind::number},
-    {"u", "utilization", Kind::number},
-    {"pue", "pue", Kind::number},
-    {"kwh", "usd_per_kwh", Kind::number},
-    {"l", "link", Kind::text},
-    {"il", "inter_node_link", Kind::text},
-    {"pt", "prompt_tokens", Kind::integer},
-    {"hbw", "host_memory_bandwidth_gb_per_s", Kind::number},
-    {"lo", "layer_overhead_us", Kind::number},
-};
+// The keys a link writes one by one: every configuration key but the model (m, with hf or np)
+// and the GPU with its count (g=<id>x<count>), written apart.
+bool written_apart(const ConfigKey& k) { return k.kind == KeyKind::model || k.link == std::string_view("g"); }
 
 constexpr std::size_t kMaxLinkLength = 100000;   // a pasted config.json fits; a flood does not
 
@@ -152,17 +112,19 @@ std::string link_from_config(const Config& config) {
     } else {
         out += "&m=custom&np=" + number_text(model["num_parameters"].get<double>());
     }
-    for (const LinkKey& k : kKeys) {
-        const json& v = cur[k.config];
-        if (v == def[k.config] || v.is_null()) continue;
+    for (const ConfigKey& k : config_keys()) {
+        if (written_apart(k)) continue;
+        const json& v = cur[k.name];
+        if (v == def[k.name] || v.is_null()) continue;
         out += '&';
         out += k.link;
         out += '=';
         switch (k.kind) {
-            case Kind::text: out += pct_encode(v.get<std::string>()); break;
-            case Kind::integer: case Kind::number: out += number_text(v.get<double>()); break;
-            case Kind::flag: out += v.get<bool>() ? "1" : "0"; break;
-            case Kind::list:
+            case KeyKind::model: break;
+            case KeyKind::choice: case KeyKind::text: out += pct_encode(v.get<std::string>()); break;
+            case KeyKind::integer: case KeyKind::number: out += number_text(v.get<double>()); break;
+            case KeyKind::boolean: out += v.get<bool>() ? "1" : "0"; break;
+            case KeyKind::list:
                 if (v.is_string()) {
                     out += pct_encode(v.get<std::string>());
                 } else {
@@ -180,11 +142,8 @@ std::string link_from_config(const Config& config) {
 }
 
 std::string_view link_key_of(std::string_view config_key) {
-    if (config_key == "model") return "m";
-    if (config_key == "gpu" || config_key == "gpus") return "g";
-    for (const LinkKey& k : kKeys)
-        if (config_key == k.config) return k.link;
-    return {};
+    const ConfigKey* k = find_config_key(config_key);
+    return k ? std::string_view(k->link) : std::string_view();
 }
 
 Config config_from_link(std::string_view link) {
@@ -230,30 +189,31 @@ Config config_from_link(std::string_view link) {
             cfg["gpu"] = gpu;
             continue;
         }
-        const LinkKey* spec = nullptr;
-        for (const LinkKey& k : kKeys)
-            if (key == k.link) spec = &k;
-        if (!spec) {
+        const ConfigKey* spec = find_link_key(key);
+        if (!spec || written_apart(*spec)) {
             std::string known = "v, m, hf, np, g";
-            for (const LinkKey& k : kKeys) known += std::string(", ") + k.link;
+            for (const ConfigKey& k : config_keys())
+                if (!written_apart(k)) known += std::string(", ") + k.link;
             throw Error("link", "unknown key '" + key.substr(0, 40) + "'; known keys: " + known);
         }
         if (value.empty()) {
             // "b=" is a key without a value: say so, rather than take the default silently.
-            const std::string allowed = allowed_values(spec->config);
-            throw Error(spec->config, "has no value in the link ('" + key + "='); give one" +
+            const std::string allowed = allowed_values(spec->name);
+            throw Error(spec->name, "has no value in the link ('" + key + "='); give one" +
                                           (allowed.empty() ? std::string() : " (" + allowed + ")") + " or leave the key out");
         }
+        const char* name = spec->name;
         switch (spec->kind) {
-            case Kind::text: cfg[spec->config] = value; break;
-            case Kind::integer: cfg[spec->config] = parse_integer(value, spec->config); break;
-            case Kind::number: cfg[spec->config] = parse_number(value, spec->config); break;
-            case Kind::flag:
-                if (value == "1" || value == "true") cfg[spec->config] = true;
-                else if (value == "0" || value == "false") cfg[spec->config] = false;
-                else throw Error(spec->config, "must be 0 or 1, got '" + value + "' in the link");
+            case KeyKind::model: break;
+            case KeyKind::choice: case KeyKind::text: cfg[name] = value; break;
+            case KeyKind::integer: cfg[name] = parse_integer(value, name); break;
+            case KeyKind::number: cfg[name] = parse_number(value, name); break;
+            case KeyKind::boolean:
+                if (value == "1" || value == "true") cfg[name] = true;
+                else if (value == "0" || value == "false") cfg[name] = false;
+                else throw Error(name, "must be 0 or 1, got '" + value + "' in the link");
                 break;
-            case Kind::list: {
+            case KeyKind::list: {
                 json arr = json::array();
                 std::size_t p = 0;
                 while (p <= value.size()) {
@@ -262,7 +222,7 @@ Config config_from_link(std::string_view link) {
                     if (!item.empty()) arr.push_back(item);
                     p = comma == std::string::npos ? value.size() + 1 : comma + 1;
                 }
-                cfg[spec->config] = arr.size() == 1 ? arr[0] : arr;
+                cfg[name] = arr.size() == 1 ? arr[0] : arr;
                 break;
             }
         }
@@ -274,13 +234,7 @@ Config config_from_link(std::string_view link) {
     if (model == "custom") {
         if (!hf.empty() == !np.empty()) throw Error("model", "a custom model in a link needs exactly one of hf (config.json) or np (parameters)");
         if (!hf.empty()) {
-            json h;
-            try {
-                h = json::parse(hf);
-            } catch (const json::exception&) {
-                throw Error("model.hf_config", "in the link is not valid JSON");
-            }
-            cfg["model"] = json{{"hf_config", h}};
+            cfg["model"] = json{{"hf_config", detail::parse_json(hf, "model.hf_config")}};
         } else {
             cfg["model"] = json{{"num_parameters", parse_number(np, "model.num_parameters")}};
         }

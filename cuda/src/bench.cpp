@@ -556,7 +556,7 @@ void BenchDriver::run_collectives(const std::vector<int>& devices) {
 // ---------------------------------------------------------------------------------------------
 
 void BenchDriver::judge(MeasuredDevice& dev) {
-    // Issue 6's targets, from the published fractions of shared/reference/cuda-bench-method.md:
+    // The benchmark's targets, from the published fractions of docs/research/cuda-bench-method.md:
     // BabelStream triad 83-89%, pinned host->device 80-88%, best BF16 GEMM 80-87%.
     auto add = [&](const char* name, const Measurement* m, double target) {
         if (!m || !m->ok() || m->datasheet <= 0) return;

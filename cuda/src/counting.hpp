@@ -4,7 +4,7 @@
 // [SECTION] Sizes and repetitions
 // [SECTION] Devices: precisions by compute capability, CUDA errors, NVML reasons, names
 //
-// Sources: shared/reference/cuda-bench-method.md collects them; docs/formulas.md, "Measured
+// Sources: docs/research/cuda-bench-method.md collects them; docs/formulas.md, "Measured
 // figures", repeats them for users.
 #pragma once
 

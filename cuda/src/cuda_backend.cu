@@ -8,7 +8,7 @@
 // [SECTION] GEMM through cuBLASLt
 // [SECTION] NCCL all-reduce
 //
-// The method follows shared/reference/cuda-bench-method.md (nvbandwidth, BabelStream,
+// The method follows docs/research/cuda-bench-method.md (nvbandwidth, BabelStream,
 // cuda-samples, nccl-tests, cuBLASLt benchmarks); the code is this project's own.
 #include "cuda_backend.hpp"
 
@@ -177,7 +177,7 @@ template <>
 __device__ std::int8_t from_float<std::int8_t>(float v) { return std::int8_t(__float2int_rn(v * 63.0f)); }
 
 // Random inputs, not zeros: a GEMM on zeros draws less power and runs faster than on real data
-// (A100 8192^3: 295 vs 257 TFLOPS, shared/reference/cuda-bench-method.md).
+// (A100 8192^3: 295 vs 257 TFLOPS, docs/research/cuda-bench-method.md).
 template <typename T>
 __global__ void random_kernel(T* p, std::size_t n, std::uint64_t seed) {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)

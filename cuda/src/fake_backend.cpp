@@ -172,7 +172,7 @@ FakeScript fake_h100_script(int gpus) {
         d.memory.largest_block_bytes = d.memory.free_bytes - 2.0 * 1024 * 1024;    // fixture
         s.devices.push_back(d);
     }
-    // Published measurements (shared/reference/cuda-bench-method.md) where there is one; the rest
+    // Published measurements (docs/research/cuda-bench-method.md) where there is one; the rest
     // are fixture values below the datasheet.
     s.triad_bytes_per_s = 2.97e12;                  // BabelStream triad, H100 SXM
     s.copy_bytes_per_s = 2.90e12;                   // fixture

@@ -89,7 +89,7 @@ private:
 };
 
 // A test fixture shaped like `gpus` H100 SXM boards: the device name and sizes CUDA reports for
-// one, and rates equal to the published measurements of shared/reference/cuda-bench-method.md
+// one, and rates equal to the published measurements of docs/research/cuda-bench-method.md
 // (BabelStream triad 2.97 TB/s, BF16 GEMM 794.5 TFLOPS, FP8 1402.6, pinned host->device 55.6 GB/s,
 // p2p 375 GB/s, NCCL busbw 370 GB/s). These are the fake's inputs, not measurements of this project.
 FakeScript fake_h100_script(int gpus);

@@ -1,5 +1,5 @@
 // test_counting.cpp: the counting conventions, sizes and repetition plans of counting.hpp,
-// against their sources (shared/reference/cuda-bench-method.md) and hand calculations.
+// against their sources (docs/research/cuda-bench-method.md) and hand calculations.
 #include <catch2/catch.hpp>
 
 #include "counting.hpp"

@@ -60,8 +60,10 @@ struct Catalog {
     GpuLinks default_links(const Gpu& gpu) const;              // cached by reindex() for catalog GPUs
 
 private:
-    std::unordered_map<std::string_view, std::size_t> model_index_;
-    std::unordered_map<std::string_view, std::size_t> gpu_index_;
+    // Hash of the id -> position. Values only, never pointers or views into the entries, so a
+    // copied (or moved) catalog keeps a valid index; lookups compare the id at that position.
+    std::unordered_multimap<std::size_t, std::size_t> model_index_;
+    std::unordered_multimap<std::size_t, std::size_t> gpu_index_;
     struct LinkSlots { int intra = -1, pcie = -1, inter = -1, alternative = -1; bool hypothetical = false, scale_out = false; };
     std::vector<LinkSlots> gpu_links_;                          // parallel to gpus, indices into links
     LinkSlots link_slots(const Gpu& gpu) const;
@@ -75,8 +77,10 @@ Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_js
 // Reads <dir>/gpus.json, <dir>/models.json and <dir>/links.json.
 Catalog load_catalog(const std::string& assets_dir);
 
-// Where the assets are: $GPUSIZER_ASSETS, else next to the executable (../share/gpusizer/assets,
-// ./assets), else the source tree's assets/ compiled in. Throws Error if none is readable.
+// Where the assets are: $GPUSIZER_ASSETS, else next to the executable (./assets, then
+// ../share/gpusizer/assets for an installed binary, then up to three folders above it, where a
+// build tree inside the source tree finds the source's assets/). Nothing about the machine
+// that built the binary is compiled in. Throws Error (code unreadable) if none is found.
 std::string find_assets_dir(const char* argv0);
 
 }  // namespace gpusizer

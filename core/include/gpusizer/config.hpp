@@ -59,11 +59,11 @@ struct Config {
     int tp = 0, pp = 0, dp = 0, ep = 0;   // 0 = chosen from gpus
     Runtime runtime = Runtime::automatic;
     double gpu_memory_utilization = 0.9;  // vLLM's default fraction
-    // Extensions beyond the issue's list:
+    // Extensions beyond the first set of keys:
     int quant_group_size = 128;     // int4 group size (GPTQ/AWQ)
     int prefill_chunk = 0;          // tokens processed per forward in prefill; 0 = runtime default
 
-    // Speed, interconnect and power (issue 5). 0 / "" = the default, which the report resolves.
+    // Speed, interconnect and power. 0 / "" = the default, which the report resolves.
     double train_tokens = 0;        // tokens to train on, for the time and energy of a run; 0 = not asked
     double mfu = 0;                 // fraction of the dense tensor peak that compute-bound work reaches
     double bandwidth_efficiency = 0;   // fraction of the memory bandwidth that decode reaches
@@ -71,7 +71,7 @@ struct Config {
     double pue = 0;                 // power usage effectiveness of the room (>= 1)
     double usd_per_kwh = 0.15;      // electricity price
     std::string link;               // GPU-to-GPU link id inside a node ("" = the GPU's own)
-    // Extensions beyond the issue's list:
+    // Extensions beyond the first set of keys:
     std::string inter_node_link;    // link id between nodes ("" = by GPU class)
     long long prompt_tokens = 0;    // prompt length for prefill and time to first token; 0 = context / 2
     double host_memory_bandwidth_gb_per_s = 0;   // host RAM bandwidth for llama.cpp offload; 0 = default

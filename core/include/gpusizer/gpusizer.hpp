@@ -4,6 +4,7 @@
 #include "gpusizer/catalog.hpp"
 #include "gpusizer/compute.hpp"
 #include "gpusizer/config.hpp"
+#include "gpusizer/config_keys.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/estimate.hpp"
 #include "gpusizer/gpu.hpp"

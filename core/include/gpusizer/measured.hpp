@@ -110,7 +110,7 @@ struct Measurement {
     bool ok() const { return error.empty() && stats.samples > 0; }
 };
 
-// A target of issue 6 as a fraction of datasheet (triad 85%, pinned PCIe 80%, best BF16 GEMM 80%,
+// A benchmark target as a fraction of datasheet (triad 85%, pinned PCIe 80%, best BF16 GEMM 80%,
 // NCCL ring busbw 75% of NVLink), judged on a real GPU.
 struct TargetCheck {
     std::string name;             // "triad", "pcie_h2d_pinned", "gemm_bf16_best", "nccl_allreduce_busbw"

@@ -99,13 +99,23 @@ struct ClassTotal {
     std::uint64_t elements = 0;
     std::uint64_t bytes = 0;
 };
+// Layers above this index are not tracked per layer (a name may claim any number).
+inline constexpr int kMaxTrackedLayers = 65536;
+
 struct TensorTotals {
     std::vector<TypeTotal> by_type;                      // sorted by bytes, largest first
     std::array<ClassTotal, kWeightClassCount> by_class{};  // indexed by WeightClass
+    // Bytes of each transformer block by class (tensors with a layer index: blk.N, layers.N;
+    // vision / audio tower blocks excluded);
+    // the per-layer model takes exact weight bytes from here.
+    std::vector<std::array<std::uint64_t, kWeightClassCount>> by_layer;
     std::uint64_t tensors = 0;
     std::uint64_t elements = 0;
     std::uint64_t bytes = 0;
     const ClassTotal& of(WeightClass c) const { return by_class[static_cast<std::size_t>(c)]; }
+    std::uint64_t layer_bytes(int layer, WeightClass c) const {
+        return layer >= 0 && static_cast<std::size_t>(layer) < by_layer.size() ? by_layer[static_cast<std::size_t>(layer)][static_cast<std::size_t>(c)] : 0;
+    }
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -124,7 +124,7 @@ struct PowerReport {
 // layers that grow with the context (full), are capped at a window (sliding) or a chunk
 // (chunked), MLA latents, sparse-attention indexer keys, and the fixed state of recurrent layers
 // (Mamba, Gated DeltaNet), which does not depend on the context.
-struct CacheDetail {
+struct CacheDetail {   // (the first four in this order: estimate.cpp indexes them by LayerVariant::cache_slot)
     double full = 0;
     double sliding = 0;
     double chunked = 0;

@@ -1,0 +1,370 @@
+// config_keys.cpp: the table of configuration keys (gpusizer/config_keys.hpp) and what is
+// derived from it: range checks, the CLI's key-flag lines and the key reference of docs/config.md.
+//
+// [SECTION] The table
+// [SECTION] Access and checks
+// [SECTION] Documentation and usage text
+#include "gpusizer/config_keys.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "gpusizer/error.hpp"
+#include "gpusizer/precision.hpp"
+
+namespace gpusizer {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The table
+// ---------------------------------------------------------------------------------------------
+
+constexpr KeyMember m(int Config::*p) { KeyMember k; k.i = p; return k; }
+constexpr KeyMember m(long long Config::*p) { KeyMember k; k.ll = p; return k; }
+constexpr KeyMember m(double Config::*p) { KeyMember k; k.d = p; return k; }
+constexpr KeyMember m(bool Config::*p) { KeyMember k; k.b = p; return k; }
+constexpr KeyMember m(std::string Config::*p) { KeyMember k; k.s = p; return k; }
+constexpr KeyMember names(std::string (*get)(const Config&), void (*set)(Config&, std::string_view)) {
+    KeyMember k;
+    k.text = get;
+    k.set_text = set;
+    return k;
+}
+
+std::string lora_text(const Config& c) {
+    if (c.lora_targets == kLoraAllLinear) return "all-linear";
+    std::string out;
+    for (const auto& n : lora_target_names(c.lora_targets)) out += (out.empty() ? "" : ",") + n;
+    return out;
+}
+void set_lora(Config& c, std::string_view v) {
+    unsigned t = 0;
+    std::size_t p = 0;
+    while (p <= v.size()) {
+        const std::size_t comma = v.find(',', p);
+        const std::string_view item = v.substr(p, comma == std::string_view::npos ? std::string_view::npos : comma - p);
+        if (!item.empty()) t |= parse_lora_target(item);
+        p = comma == std::string_view::npos ? v.size() + 1 : comma + 1;
+    }
+    if (t == 0) throw Error("lora_targets", "must name at least one module");
+    c.lora_targets = t;
+}
+
+constexpr double kMaxContext = double(1LL << 27);   // 134M tokens: beyond any model, still finite
+constexpr double kMaxDegree = double(1 << 16);      // GPUs and parallel degrees
+
+// Order: the order share links write their keys in (links stay byte-identical).
+const ConfigKey kKeys[] = {
+    {"model", "m", "model", "ID", KeyKind::model, 0, 0, false, KeyUnset::value, "", "required",
+     "a catalog id (`gpusizer models`), `{\"hf_config\": {...}}` or `{\"num_parameters\": N}`",
+     "the model. `hf_config` holds the fields of a Hugging Face `config.json` (see below); `num_parameters` builds a "
+     "Llama-3-shaped dense model of N parameters (5e7 to 1e13)",
+     "catalog model (gpusizer models), or:", {}},
+    {"mode", "mode", "mode", "M", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`inference`", "",
+     "what runs: serving, full fine-tuning, LoRA on a 16-bit base, QLoRA on a quantized base",
+     "inference | train | lora | qlora",
+     names([](const Config& c) { return std::string(to_string(c.mode)); }, [](Config& c, std::string_view v) { c.mode = parse_mode(v); })},
+    {"weights", "w", "weights", "W", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "`bf16` (`nf4` for `qlora`)",
+     "`fp32`, `bf16`, `fp16`, `q8_0`, `fp8`, `int8`, `q6_k`, `q5_k_m`, `q4_k_m`, `q4_0`, `int4`, `nf4`, `q3_k_m`, `q2_k`",
+     "how the weights are stored. `int4` = GPTQ/AWQ (group-wise), `nf4` = bitsandbytes NF4 with double quantization, "
+     "`q*` = GGUF file types (llama.cpp)",
+     "fp32 bf16 fp16 fp8 int8 int4 nf4 q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k",
+     names([](const Config& c) { return c.weights; }, [](Config& c, std::string_view v) { c.weights = std::string(weight_format(v).id); })},
+    {"kv_cache", "kv", "kv-cache", "K", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
+     "`bf16` with bf16 weights, `fp32` with fp32 weights, else `fp16`", "`fp32`, `bf16`, `fp16`, `fp8`, `q8_0`, `q4_0`",
+     "KV cache precision; `q8_0`/`q4_0` are llama.cpp cache types", "fp32 bf16 fp16 fp8 q8_0 q4_0",
+     names([](const Config& c) { return c.kv_cache; }, [](Config& c, std::string_view v) { c.kv_cache = std::string(kv_format(v).id); })},
+    {"batch", "b", "batch", "N", KeyKind::integer, 1, double(1 << 20), false, KeyUnset::value, "sequences", "`1`", "",
+     "sequences in one forward pass on one data-parallel rank (training: the micro-batch)",
+     "sequences per forward pass (micro-batch)", m(&Config::batch)},
+    {"global_batch", "gb", "global-batch", "N", KeyKind::integer, 1, double(1LL << 30), false, KeyUnset::zero, "sequences",
+     "`batch` x `dp`", "a multiple of `batch` x `dp`; training only",
+     "sequences per optimizer step across all ranks; `global_batch / (batch x dp)` micro-batches are accumulated (they "
+     "fill the pipeline)",
+     "sequences per optimizer step (training)", m(&Config::global_batch)},
+    {"context", "ctx", "context", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens",
+     "8192, or the model's trained maximum if smaller", "",
+     "tokens per sequence (prompt + output). Beyond the model's trained maximum the report warns; it does not refuse",
+     "tokens per sequence (default 8192)", m(&Config::context)},
+    {"optimizer", "opt", "optimizer", "O", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`adamw`", "", "training optimizer",
+     "adamw | adamw_8bit | sgd | adafactor",
+     names([](const Config& c) { return std::string(to_string(c.optimizer)); },
+           [](Config& c, std::string_view v) { c.optimizer = parse_optimizer(v); })},
+    {"zero", "z", "zero", "N", KeyKind::integer, 0, 3, false, KeyUnset::value, "", "`0`", "0 to 3; training only",
+     "DeepSpeed ZeRO stage: 1 shards optimizer states, 2 also gradients, 3 also weights, over `dp`", "ZeRO stage 0-3",
+     m(&Config::zero)},
+    {"offload", "off", "offload", "O", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`none`",
+     "`none`, `optimizer` (needs `zero` >= 1), `optimizer+params` (needs `zero` 3)",
+     "ZeRO-Offload / ZeRO-Infinity: state moved to host RAM (reported as `memory.host`)", "none | optimizer | optimizer+params",
+     names([](const Config& c) { return std::string(to_string(c.offload)); },
+           [](Config& c, std::string_view v) { c.offload = parse_offload(v); })},
+    {"recompute", "rc", "recompute", "R", KeyKind::choice, 0, 0, false, KeyUnset::value, "",
+     "`auto`: `full` for `qlora` (PEFT's `prepare_model_for_kbit_training` turns gradient checkpointing on), else `none`", "",
+     "activation recomputation: `selective` recomputes the attention core, `full` keeps only each layer's input (gradient "
+     "checkpointing)",
+     "auto | none | selective | full",
+     names([](const Config& c) { return std::string(to_string(c.recompute)); },
+           [](Config& c, std::string_view v) { c.recompute = parse_recompute(v); })},
+    {"flash_attention", "fa", "flash-attention", "B", KeyKind::boolean, 0, 1, false, KeyUnset::value, "", "`true`", "",
+     "flash / memory-efficient attention (no s² score matrix)", "true | false", m(&Config::flash_attention)},
+    {"sequence_parallel", "sp", "sequence-parallel", "B", KeyKind::boolean, 0, 1, false, KeyUnset::value, "", "`false`", "",
+     "Megatron sequence parallelism: norms and dropout activations split over `tp` too", "true | false",
+     m(&Config::sequence_parallel)},
+    {"lora_rank", "lr", "lora-rank", "N", KeyKind::integer, 1, double(1 << 16), false, KeyUnset::value, "", "`16`", "",
+     "LoRA rank r", "LoRA rank", m(&Config::lora_rank)},
+    {"lora_targets", "lt", "lora-targets", "LIST", KeyKind::list, 0, 0, false, KeyUnset::value, "", "`\"all-linear\"`",
+     "`\"all-linear\"` or a list of `q_proj`, `k_proj`, `v_proj`, `o_proj`, `gate_proj`, `up_proj`, `down_proj`",
+     "modules that get adapters", "all-linear, or q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj",
+     names(lora_text, set_lora)},
+    {"gpu", "g", "gpu", "ID", KeyKind::text, 0, 0, false, KeyUnset::value, "", "`rtx-4090`", "a catalog id (`gpusizer gpus`)",
+     "the GPU model", "catalog GPU (gpusizer gpus)", m(&Config::gpu)},
+    {"gpus", "g", "gpus", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::value, "GPUs", "`1`", "", "how many",
+     "number of GPUs", m(&Config::gpus)},
+    {"tp", "tp", "tp", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` (automatic)",
+     "a divisor of the attention heads", "tensor-parallel degree", "tensor-parallel degree (0 = automatic)", m(&Config::tp)},
+    {"pp", "pp", "pp", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` (automatic)",
+     "at most the layer count", "pipeline-parallel degree (llama.cpp's layer split)",
+     "pipeline-parallel degree (0 = automatic)", m(&Config::pp)},
+    {"dp", "dp", "dp", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` (automatic)", "",
+     "data-parallel degree (replicas)", "data-parallel degree (0 = automatic)", m(&Config::dp)},
+    {"ep", "ep", "ep", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` = 1",
+     "divides the routed experts and `tp` x `dp`", "expert-parallel degree for MoE models",
+     "expert-parallel degree (0 = automatic)", m(&Config::ep)},
+    {"runtime", "rt", "runtime", "R", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`auto`", "",
+     "what runs the model. `auto`: llama.cpp for GGUF weights or llama.cpp cache types, else PyTorch. `none`: the model's "
+     "own tensors only",
+     "auto | none | pytorch | llama.cpp | vllm",
+     names([](const Config& c) { return std::string(to_string(c.runtime)); },
+           [](Config& c, std::string_view v) { c.runtime = parse_runtime(v); })},
+    {"gpu_memory_utilization", "gmu", "gpu-memory-utilization", "F", KeyKind::number, 0, 1, true, KeyUnset::value, "fraction",
+     "`0.9`", "", "vLLM's share of GPU memory", "vLLM's fraction (default 0.9)", m(&Config::gpu_memory_utilization)},
+    {"quant_group_size", "qg", "quant-group-size", "N", KeyKind::integer, 1, double(1 << 20), false, KeyUnset::value, "weights",
+     "`128`", "", "`int4` group size (GPTQ/AWQ)", "int4 group size (default 128)", m(&Config::quant_group_size)},
+    {"prefill_chunk", "pc", "prefill-chunk", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens",
+     "`0` = runtime default", "",
+     "tokens per prefill forward (llama.cpp's `n_ubatch`, 512; vLLM's `max_num_batched_tokens`, 8192/2048; PyTorch: the "
+     "whole prompt)",
+     "tokens per prefill forward (0 = runtime default)", m(&Config::prefill_chunk)},
+    {"train_tokens", "tt", "train-tokens", "N", KeyKind::number, 0, 1e16, false, KeyUnset::value, "tokens", "`0` (no run)", "",
+     "tokens to train on, for `speed.train_time_s` and the energy and cost of the run",
+     "tokens to train on (e.g. 1e12), for the time, energy and cost of the run", m(&Config::train_tokens)},
+    {"mfu", "mfu", "mfu", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::zero_null, "fraction",
+     "automatic: 0.45 for training, 0.5 for prefill", "",
+     "model FLOPs utilization: the share of the dense tensor peak (at the precision the GPU computes in) a step reaches",
+     "fraction of the dense tensor peak reached (default 0.45 training, 0.5 prefill)", m(&Config::mfu)},
+    {"bandwidth_efficiency", "bwe", "bandwidth-efficiency", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::zero_null,
+     "fraction", "automatic: 0.9 llama.cpp, 0.75 PyTorch/vLLM with 16/32-bit weights, 0.6 with quantized weights", "",
+     "share of the memory bandwidth a decode step reaches",
+     "fraction of memory bandwidth decode reaches (default 0.9 llama.cpp, else 0.75 / 0.6 quantized)",
+     m(&Config::bandwidth_efficiency)},
+    {"utilization", "u", "utilization", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::value, "fraction", "`1`", "",
+     "average share of board power the GPUs (and hosts) draw", "fraction of board power drawn on average (default 1)",
+     m(&Config::utilization)},
+    {"pue", "pue", "pue", "F", KeyKind::number, 1, 3, false, KeyUnset::zero_null, "", "automatic: 1.58 for data-center GPUs, else 1",
+     "", "power usage effectiveness: facility power / IT power (1.0 = no cooling overhead, 1.58 = average data center)",
+     "power usage effectiveness (default 1.58 data center GPUs, else 1)", m(&Config::pue)},
+    {"usd_per_kwh", "kwh", "usd-per-kwh", "F", KeyKind::number, 0, 10, false, KeyUnset::value, "USD/kWh", "`0.15`", "",
+     "electricity price", "electricity price (default 0.15)", m(&Config::usd_per_kwh)},
+    {"link", "l", "link", "ID", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
+     "the GPU's own: NVSwitch/NVLink/Infinity Fabric, NVLink bridge, else its PCIe generation and lanes",
+     "a link id (`gpusizer links`)",
+     "the link between GPUs inside a node; an inter-node id here puts every GPU in its own node",
+     "GPU-to-GPU link inside a node (gpusizer links; default: the GPU's own)", m(&Config::link)},
+    {"inter_node_link", "il", "inter-node-link", "ID", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
+     "`infiniband-ndr` for Hopper/Blackwell/CDNA3 HGX/OAM parts, `infiniband-hdr` for older ones, else `ethernet-100g`",
+     "an inter-node link id", "the link between nodes",
+     "link between nodes (default: NDR/HDR InfiniBand for HGX-class GPUs, else 100 GbE)", m(&Config::inter_node_link)},
+    {"prompt_tokens", "pt", "prompt-tokens", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens",
+     "half the context (`0` = the same)", "0 to the context",
+     "prompt length for prefill speed and time to first token; decode reads the KV cache at the average length "
+     "`(prompt + context) / 2`",
+     "prompt length for prefill and time to first token (default: half the context)", m(&Config::prompt_tokens)},
+    {"host_memory_bandwidth_gb_per_s", "hbw", "host-memory-bandwidth", "F", KeyKind::number, 0.1, 1e4, false,
+     KeyUnset::zero_null, "GB/s", "76.8 (dual-channel DDR5-4800: 2 channels x 8 B x 4.8 GT/s)", "",
+     "host RAM bandwidth, for llama.cpp's partial offload (layers or experts in host RAM)",
+     "host RAM GB/s for llama.cpp offload (default 76.8, dual-channel DDR5-4800)", m(&Config::host_memory_bandwidth_gb_per_s)},
+    {"layer_overhead_us", "lo", "layer-overhead-us", "F", KeyKind::number, 0, 1e5, false, KeyUnset::minus_one, "µs",
+     "automatic: 90 for llama.cpp, else 0", "", "fixed time per layer per forward (kernel launches and synchronisation)",
+     "fixed time per layer per forward (default 90 for llama.cpp, else 0)", m(&Config::layer_overhead_us)},
+};
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Access and checks
+// ---------------------------------------------------------------------------------------------
+
+// 1048576 rather than 1.04858e+06; 1e+16 where an integer would be unreadable.
+std::string number_text(double v) {
+    char buf[32];
+    if (v == std::floor(v) && std::fabs(v) < 1e15) std::snprintf(buf, sizeof buf, "%lld", (long long)v);
+    else std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+}  // namespace
+
+ConfigKeyTable config_keys() { return {kKeys, sizeof kKeys / sizeof kKeys[0]}; }
+
+const ConfigKey* find_config_key(std::string_view name) {
+    for (const ConfigKey& k : kKeys)
+        if (name == k.name) return &k;
+    return nullptr;
+}
+
+const ConfigKey* find_link_key(std::string_view link) {
+    if (link == "g") return nullptr;
+    for (const ConfigKey& k : kKeys)
+        if (link == k.link) return &k;
+    return nullptr;
+}
+
+const ConfigKey* find_flag_key(std::string_view flag) {
+    for (const ConfigKey& k : kKeys)
+        if (flag == k.flag) return &k;
+    return nullptr;
+}
+
+double key_number(const Config& c, const ConfigKey& k) {
+    const KeyMember& p = k.member;
+    if (p.i) return double(c.*p.i);
+    if (p.ll) return double(c.*p.ll);
+    if (p.d) return c.*p.d;
+    if (p.b) return (c.*p.b) ? 1.0 : 0.0;
+    throw Error(k.name, "is not a number key", ErrorCode::internal);
+}
+
+void set_key_number(Config& c, const ConfigKey& k, double v) {
+    const KeyMember& p = k.member;
+    if (p.i) c.*p.i = int(v);
+    else if (p.ll) c.*p.ll = (long long)v;
+    else if (p.d) c.*p.d = v;
+    else if (p.b) c.*p.b = v != 0;
+    else throw Error(k.name, "is not a number key", ErrorCode::internal);
+}
+
+std::string key_text(const Config& c, const ConfigKey& k) {
+    if (k.member.s) return c.*k.member.s;
+    if (k.member.text) return k.member.text(c);
+    if (k.kind == KeyKind::model) return c.model.custom ? "custom" : c.model.id;
+    throw Error(k.name, "is not a text key", ErrorCode::internal);
+}
+
+void set_key_text(Config& c, const ConfigKey& k, std::string_view v) {
+    if (k.member.s) c.*k.member.s = std::string(v);
+    else if (k.member.set_text) k.member.set_text(c, v);
+    else if (k.kind == KeyKind::model) c.model.id = std::string(v), c.model.custom = false;
+    else throw Error(k.name, "is not a text key", ErrorCode::internal);
+}
+
+bool key_unset(const Config& c, const ConfigKey& k) {
+    switch (k.unset) {
+        case KeyUnset::value: return false;
+        case KeyUnset::zero: case KeyUnset::zero_null: return key_number(c, k) == 0;
+        case KeyUnset::minus_one: return key_number(c, k) == -1;
+        case KeyUnset::empty: return key_text(c, k).empty();
+    }
+    return false;
+}
+
+void check_key_value(const ConfigKey& k, double v, bool allow_unset) {
+    if (allow_unset) {
+        if ((k.unset == KeyUnset::zero || k.unset == KeyUnset::zero_null) && v == 0) return;
+        if (k.unset == KeyUnset::minus_one && v == -1) return;
+    }
+    if (k.unset == KeyUnset::zero && v == 0) return;   // 0 is a value a file may give too
+    const bool in_range = std::isfinite(v) && (k.min_open ? v > k.min : v >= k.min) && v <= k.max;
+    if (in_range) return;
+    std::string msg = k.min_open ? "must be in (" + number_text(k.min) + ", " + number_text(k.max) + "]"
+                                 : "must be between " + number_text(k.min) + " and " + number_text(k.max);
+    if (*k.unit && std::string_view(k.unit) != "fraction") msg += std::string(" ") + k.unit;
+    if (k.unset == KeyUnset::zero) msg += " (0 = the default)";
+    if (allow_unset && k.unset == KeyUnset::zero_null) msg += " (0 = the default)";
+    if (allow_unset && k.unset == KeyUnset::minus_one) msg += " (-1 = the default)";
+    throw Error(k.name, msg + ", got " + number_text(v));
+}
+
+void check_key_ranges(const Config& c) {
+    for (const ConfigKey& k : kKeys)
+        if (k.kind == KeyKind::integer || k.kind == KeyKind::number) check_key_value(k, key_number(c, k), true);
+    if (c.lora_targets == 0) throw Error("lora_targets", "must name at least one module");
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Documentation and usage text
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+const char* type_name(KeyKind k) {
+    switch (k) {
+        case KeyKind::model: return "string or object";
+        case KeyKind::choice: case KeyKind::text: return "string";
+        case KeyKind::integer: return "integer";
+        case KeyKind::number: return "number";
+        case KeyKind::boolean: return "bool";
+        case KeyKind::list: return "string or array";
+    }
+    return "";
+}
+
+// 1,048,576: thousands separated, as docs/config.md writes counts.
+std::string grouped(double v) {
+    std::string digits = number_text(v);
+    if (digits.find_first_not_of("0123456789") != std::string::npos) return digits;
+    for (int i = int(digits.size()) - 3; i > 0; i -= 3) digits.insert(std::size_t(i), ",");
+    return digits;
+}
+
+std::string allowed_of(const ConfigKey& k) {
+    if (*k.allowed_doc) return k.allowed_doc;
+    if (k.kind == KeyKind::integer || k.kind == KeyKind::number) {
+        const double lo = k.unset == KeyUnset::zero ? 0 : k.min;
+        if (k.min_open) return "(" + number_text(k.min) + ", " + number_text(k.max) + "]";
+        return (k.kind == KeyKind::integer ? grouped(lo) + " to " + grouped(k.max) : number_text(lo) + " to " + grouped(k.max));
+    }
+    if (k.kind == KeyKind::choice) {
+        std::string out;
+        std::string list = allowed_values(k.name);
+        std::size_t p = 0;
+        while (p < list.size()) {
+            const std::size_t comma = list.find(", ", p);
+            out += (out.empty() ? "`" : ", `") + list.substr(p, comma == std::string::npos ? std::string::npos : comma - p) + "`";
+            p = comma == std::string::npos ? list.size() : comma + 2;
+        }
+        return out;
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string config_keys_markdown() {
+    std::string out =
+        "| key | type | unit | default | allowed | meaning | link | CLI |\n"
+        "|---|---|---|---|---|---|---|---|\n";
+    for (const ConfigKey& k : kKeys) {
+        std::string link = std::string("`") + k.link + "`";
+        if (std::string_view(k.name) == "gpu") link = "`g` (`g=rtx-4090`)";
+        if (std::string_view(k.name) == "gpus") link = "`g` (`x<count>`: `g=h100-sxmx8`)";
+        if (k.kind == KeyKind::model) link = "`m` (`m=custom` with `hf` or `np`)";
+        if (k.kind == KeyKind::boolean) link += " (0/1)";
+        if (k.kind == KeyKind::list) link += " (comma list)";
+        out += std::string("| `") + k.name + "` | " + type_name(k.kind) + " | " + k.unit + " | " + k.default_doc + " | " +
+               allowed_of(k) + " | " + k.meaning + " | " + link + " | `--" + k.flag + "` |\n";
+    }
+    return out;
+}
+
+std::string config_keys_usage() {
+    std::string out;
+    for (const ConfigKey& k : kKeys) {
+        std::string head = std::string("  --") + k.flag + " " + k.metavar;
+        head.resize(std::max<std::size_t>(head.size() + 2, 26), ' ');   // two spaces at least: the help starts a column
+        out += head + k.help + "\n";
+    }
+    return out;
+}
+
+}  // namespace gpusizer
