@@ -147,6 +147,13 @@ std::string read_text_file(const std::string& path, const char* flag) {
     return ss.str();
 }
 
+// A JSON file given by a flag, held to the core's size and depth limits before it is parsed.
+json read_json_file(const std::string& path, const char* flag) {
+    const std::string text = read_text_file(path, flag);
+    check_json_text(text, std::string(flag) + " '" + path + "'");
+    return json::parse(text);
+}
+
 double positive_number(const std::string& flag, const std::string& text, double max) {
     double v = 0;
     if (!read_number(text, &v) || v < 0 || v > max) {
@@ -222,13 +229,7 @@ Options parse_args(const std::vector<std::string>& args) {
         if (name == "measured") { o.measured = next(); continue; }
         if (name == "hf-config") {
             const std::string path = next();
-            json hf;
-            try {
-                hf = json::parse(read_text_file(path, "--hf-config"));
-            } catch (const json::exception& e) {
-                throw Error("--hf-config", "'" + path + "' is not valid JSON: " + e.what());
-            }
-            flags["model"] = json{{"hf_config", hf}};
+            flags["model"] = json{{"hf_config", read_json_file(path, "--hf-config")}};
             continue;
         }
         if (name == "num-parameters") {
@@ -245,11 +246,7 @@ Options parse_args(const std::vector<std::string>& args) {
     if (!config_file.empty() && !link.empty()) throw Error("--share-link", "give either --config or a share link, not both");
     if (!link.empty()) o.config = json::parse(config_to_json(config_from_link(link)));
     if (!config_file.empty()) {
-        try {
-            o.config = json::parse(read_text_file(config_file, "--config"));
-        } catch (const json::exception& e) {
-            throw Error("--config", "'" + config_file + "' is not valid JSON: " + e.what());
-        }
+        o.config = read_json_file(config_file, "--config");
         if (!o.config.is_object()) throw Error("--config", "'" + config_file + "' must hold a JSON object");
     }
     for (auto it = flags.begin(); it != flags.end(); ++it) o.config[it.key()] = it.value();   // flags override the file

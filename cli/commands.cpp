@@ -100,23 +100,22 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
         if (o.command == "estimate" || o.command == "fit") {
             Catalog cat = load(o, argv0);
             json config_json = o.config;
+            MeasuredReport measured;
             if (!o.measured.empty()) {
                 // The report's GPU is the default GPU; the datasheet figures of the configured GPU
                 // are replaced by what the report measured (gpusizer/measured.hpp).
-                const MeasuredReport measured = load_measured_report(o.measured);
+                measured = load_measured_report(o.measured);
                 if (!config_json.contains("gpu") || config_json["gpu"].is_null())
                     for (const auto& d : measured.devices)
                         if (!d.catalog_id.empty()) {
                             config_json["gpu"] = d.catalog_id;
                             break;
                         }
-                const Config probe = config_from_json(config_json.dump(-1, ' ', false, json::error_handler_t::replace));
-                cat = calibrated_catalog(cat, measured, probe.gpu, o.measured);
             }
             const Config config = config_from_json(config_json.dump(-1, ' ', false, json::error_handler_t::replace));
+            if (!o.measured.empty()) cat = calibrated_catalog(cat, measured, config.gpu, o.measured);
             if (o.command == "estimate") {
-                Report r = estimate(config, cat);
-                r.interconnect.alternative = alternative_link(config, cat);
+                const Report r = estimate(config, cat, EstimateOptions{true});
                 if (o.json_out) {
                     if (o.show_assumptions) {
                         json j = json::parse(report_to_json(r));

@@ -3,17 +3,15 @@
 // the real file (and the other way round on odd sizes).
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 
 #include "fuzz_common.hpp"
 
 namespace {
 
 std::string real(const char* name) {
-    std::ifstream in(std::string(GPUSIZER_FUZZ_ASSETS) + "/" + name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    std::ifstream in(std::string(GPUSIZER_FUZZ_ASSETS) + "/" + name, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 }  // namespace

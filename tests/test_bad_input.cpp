@@ -300,7 +300,8 @@ const AssetFile kAssets[] = {
      {"seed_article", "note", "unverified"},   // active_params_published: required for MoE models, the first that has it
      {"name", "family", "hf_repo", "note", "seed_article.params", "seed_article.vram", "seed_article.gpu"},
      {}},
-    {"links.json", "links", {"busbw_efficiency", "note", "unverified"}, {"name", "note"}, {}},
+    {"links.json", "links", {"busbw_efficiency", "nvls_efficiency", "no_p2p_bandwidth_factor", "no_p2p_latency_us", "note", "unverified"},
+     {"name", "note"}, {}},
 };
 
 std::string load_error(const std::string& file, const json& doc) {

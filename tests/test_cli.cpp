@@ -74,6 +74,28 @@ TEST_CASE("readable table, assumptions, fit, lists", "[cli]") {
     CHECK(nlohmann::json::parse(r.out).size() == gpusizer::test::catalog().gpus.size());
 }
 
+namespace {
+
+// Command lines that must exit 2 with one line on stderr naming `mentions`.
+struct BadArgs {
+    std::vector<std::string> args;
+    const char* mentions;
+};
+
+template <std::size_t N>
+void expect_bad_input(const BadArgs (&cases)[N]) {
+    for (const BadArgs& b : cases) {
+        const Result r = run_cli(b.args);
+        INFO(b.args[b.args.size() > 1 ? 1 : 0] << " " << (b.args.size() > 3 ? b.args[3] : "") << " -> " << r.err);
+        CHECK(r.code == cli::kExitBadInput);
+        CHECK(lines(r.err) == 1);
+        CHECK(r.err.find(b.mentions) != std::string::npos);
+        CHECK(r.out.empty());
+    }
+}
+
+}  // namespace
+
 TEST_CASE("a file that cannot be read: exit 1 and one line naming the flag", "[cli][errors]") {
     // Not the values' fault (exit 2) but the file system's: ErrorCode::unreadable.
     for (const char* flag : {"--config", "--hf-config", "--measured"}) {
@@ -86,8 +108,7 @@ TEST_CASE("a file that cannot be read: exit 1 and one line naming the flag", "[c
 }
 
 TEST_CASE("bad input: exit 2 and one line naming the key", "[cli][errors]") {
-    struct Bad { std::vector<std::string> args; const char* mentions; };
-    const Bad cases[] = {
+    const BadArgs cases[] = {
         {{"estimate", "--model", "llama-3-8b", "--batch", "lots"}, "--batch"},
         {{"estimate", "--model", "llama-3-8b", "--batchsize", "4"}, "--batchsize"},
         {{"estimate", "--model", "llama-3-8b", "--weights", "q9"}, "weights"},
@@ -99,14 +120,7 @@ TEST_CASE("bad input: exit 2 and one line naming the key", "[cli][errors]") {
         {{"launch"}, "launch"},
         {{"estimate", "stray"}, "stray"},
     };
-    for (const Bad& b : cases) {
-        const Result r = run_cli(b.args);
-        INFO(b.args[b.args.size() > 1 ? 1 : 0] << " -> " << r.err);
-        CHECK(r.code == cli::kExitBadInput);
-        CHECK(lines(r.err) == 1);
-        CHECK(r.err.find(b.mentions) != std::string::npos);
-        CHECK(r.out.empty());
-    }
+    expect_bad_input(cases);
 }
 
 TEST_CASE("a share link on the command line", "[cli][link]") {
@@ -174,8 +188,7 @@ TEST_CASE("links lists the link catalog", "[cli]") {
 }
 
 TEST_CASE("bad speed and power flags: exit 2, one line naming the flag", "[cli][errors]") {
-    struct Bad { std::vector<std::string> args; const char* mentions; };
-    const Bad cases[] = {
+    const BadArgs cases[] = {
         {{"estimate", "--model", "llama-3-8b", "--mfu", "high"}, "--mfu"},
         {{"estimate", "--model", "llama-3-8b", "--mfu", "3"}, "mfu"},
         {{"estimate", "--model", "llama-3-8b", "--link", "pcie9"}, "link"},
@@ -187,11 +200,19 @@ TEST_CASE("bad speed and power flags: exit 2, one line naming the flag", "[cli][
         {{"recommend", "--model", "llama-3-8b", "--max-gpus", "0"}, "--max-gpus"},
         {{"estimate", "--model", "llama-3-8b", "--budget", "100"}, "--budget"},   // a recommend flag
     };
-    for (const Bad& b : cases) {
-        const Result r = run_cli(b.args);
-        INFO(b.args[3] << " -> " << r.err);
-        CHECK(r.code == cli::kExitBadInput);
-        CHECK(lines(r.err) == 1);
-        CHECK(r.err.find(b.mentions) != std::string::npos);
+    expect_bad_input(cases);
+}
+
+TEST_CASE("a deeply nested --config file: exit 2 and the limit named", "[cli][errors][limits]") {
+    const std::string path = "deep_config_test.json";
+    {
+        std::ofstream f(path);
+        f << std::string(100000, '[') << std::string(100000, ']');
     }
+    const Result r = run_cli({"estimate", "--config", path});
+    std::remove(path.c_str());
+    CHECK(r.code == cli::kExitBadInput);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.err.find("--config") != std::string::npos);
+    CHECK(r.err.find("nests deeper than 64 levels") != std::string::npos);
 }

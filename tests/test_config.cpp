@@ -79,7 +79,7 @@ TEST_CASE("bad configurations: one message naming the key and what is allowed", 
         {R"({"model": {"weights": 1}})", "model", "hf_config"},
         {R"({"model": "llama-3-8b", "contxt": 4096})", "contxt", "known keys"},
         {R"({"model": "llama-3-8b", "mode": "serve"})", "mode", "inference, train, lora, qlora"},
-        {R"({"model": "llama-3-8b", "weights": "q4_k_s"})", "weights", "q4_k_m"},
+        {R"({"model": "llama-3-8b", "weights": "q4_k_xl"})", "weights", "q4_k_m"},
         {R"({"model": "llama-3-8b", "kv_cache": 16})", "kv_cache", "string"},
         {R"({"model": "llama-3-8b", "batch": 2.5})", "batch", "integer"},
         {R"({"model": "llama-3-8b", "batch": 0})", "batch", "between 1"},
@@ -307,4 +307,17 @@ TEST_CASE("JSON text beyond the size limit is refused before parsing", "[config]
     const std::string huge = "{\"model\": \"" + std::string(std::size_t(17) << 20, 'a') + "\"}";   // 17 MiB > 16 MiB
     CHECK(code_of([&] { (void)config_from_json(huge); }) == ErrorCode::too_large);
     CHECK(thrown_message([&] { (void)config_from_json(huge); }).rfind("config: is ", 0) == 0);
+}
+
+TEST_CASE("estimate with options returns the whole report, the other link included", "[config][links]") {
+    Config c = config("llama-3-70b", "h100-sxm");
+    c.gpus = 4;
+    const Report plain = run(c);
+    CHECK(plain.interconnect.alternative.link.empty());   // the cheap call leaves it out
+    const Report whole = estimate(c, catalog(), EstimateOptions{true});
+    const LinkTimes alt = alternative_link(c, catalog());
+    CHECK(!whole.interconnect.alternative.link.empty());
+    CHECK(whole.interconnect.alternative.link == alt.link);
+    CHECK(whole.interconnect.alternative.decode_tokens_per_s == alt.decode_tokens_per_s);
+    CHECK(whole.per_gpu.total() == plain.per_gpu.total());
 }

@@ -28,7 +28,8 @@ TEST_CASE("all-reduce follows nccl-tests' bus bandwidth definition", "[interconn
     const detail::Span s = detail::span_of(f, 8, 1);
     CHECK(s.busbw == Approx(450e9 * kEffNvlink4));
     const double S = 1024.0 * 1024 * 1024;   // a 1 GiB buffer: bandwidth-bound
-    const double t = detail::allreduce_seconds(s, S);
+    // The ring alone (NCCL_ALGO=Ring); NCCL's default on this node is NVLS (see "Collectives" below).
+    const double t = detail::ring_allreduce_seconds(s, S);
     // Simple protocol: 8.4 us base + 14 steps x 3.4 us + the bytes (NCCL tuning.cc).
     CHECK(t == Approx(8.4 * us + 14 * 3.4 * us + S * 2 * 7 / 8 / (450e9 * kEffNvlink4)));
     const double algbw = S / t;
@@ -48,16 +49,21 @@ TEST_CASE("8x A100: the bus bandwidth nccl-tests measures", "[interconnect][publ
 
 TEST_CASE("groups larger than a node use the network", "[interconnect]") {
     const detail::Fabric f = fabric("h100-sxm");
-    // 16 GPUs, consecutive: two HGX nodes joined by 400 Gb/s NDR per GPU.
+    // 16 GPUs, consecutive: two HGX nodes joined by 400 Gb/s NDR per GPU, one NIC per GPU.
     const detail::Span s16 = detail::span_of(f, 16, 1);
-    CHECK(s16.busbw == Approx(50e9 * kEff));   // the slowest link of the ring
+    // NCCL runs one ring channel per NIC, so the 8 GPUs of a node cross the network side by side:
+    // the ring's bottleneck is min(NVSwitch 450 x 0.82, 8 x 50 GB/s x 0.78) = 312 GB/s.
+    CHECK(s16.busbw == Approx(8 * 50e9 * kEff));
     CHECK(s16.units == 2);
-    // NCCL counts 2(nodes - 1) of the 2(n - 1) steps on the network.
-    const double t = detail::allreduce_seconds(s16, 8);
+    CHECK(s16.local == 8);
+    CHECK(s16.rails);
+    // The ring alone: NCCL counts 2(nodes - 1) of the 2(n - 1) steps on the network.
+    const double t = detail::ring_allreduce_seconds(s16, 8);
     CHECK(t == Approx(3.6 * us + (30 - 2) * 0.47 * us + 2 * 2.7 * us).epsilon(0.001));
-    // A data-parallel group with stride 8 (tp = 8 inside each node) has one GPU per node.
+    // A data-parallel group with stride 8 (tp = 8 inside each node) has one GPU per node: one NIC.
     const detail::Span dp = detail::span_of(f, 4, 8);
     CHECK(dp.units == 4);
+    CHECK(dp.local == 1);
     CHECK(dp.busbw == Approx(50e9 * kEff));
     // Within one node, the NVSwitch rate.
     CHECK(detail::span_of(f, 4, 2).busbw == Approx(450e9 * kEffNvlink4));
@@ -221,4 +227,193 @@ TEST_CASE("the same configuration over the other kind of link", "[interconnect]"
     // One GPU: nothing to compare.
     t.gpus = 1;
     CHECK(alternative_link(t, catalog()).link.empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Collectives per algorithm and message size
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// nccl-tests' bus bandwidth of an all-reduce of `bytes` that took `t` seconds on n GPUs.
+double busbw_of(double bytes, double t, int n) { return bytes / t * 2.0 * (n - 1) / n; }
+
+}  // namespace
+
+TEST_CASE("small all-reduces are latency-bound, large ones bandwidth-bound", "[interconnect][collectives]") {
+    const detail::Span s = detail::span_of(fabric("h100-sxm"), 8, 1);
+    // A 32 KB decode all-reduce on 8 H100: the ring with the LL protocol wins; its latency is
+    // 3.6 us + 14 steps x 0.47 us = 10.18 us, its wire time 32768 x 2 x 7/8 / (369 GB/s / 4) = 0.62 us.
+    const double small = 32768;
+    const detail::CollectiveTime a = detail::allreduce_time(s, small);
+    CHECK(a.algorithm == detail::CollectiveAlgorithm::ring);
+    const double latency = 3.6 * us + 14 * 0.47 * us;
+    CHECK(a.seconds == Approx(latency + small * 2 * 7 / 8 / (450e9 * kEffNvlink4 * 0.25)));
+    CHECK(latency / a.seconds > 0.9);
+    // NVLS would take its 25 us latency first (NCCL tuning.cc hwLat[NVLINK][NVLS]).
+    CHECK(detail::nvls_allreduce_seconds(s, small) > a.seconds);
+    // 1 GiB: NVLS, 25 us + 2^30 / (450 GB/s x 0.60) = 3.98 ms; the ring would take 56 us + 2^30 x 1.75 / 369 GB/s = 5.09 ms.
+    const double big = 1024.0 * 1024 * 1024;
+    const detail::CollectiveTime b = detail::allreduce_time(s, big);
+    CHECK(b.algorithm == detail::CollectiveAlgorithm::nvls);
+    CHECK(b.seconds == Approx(25 * us + big / (450e9 * 0.60)));
+    CHECK(detail::ring_allreduce_seconds(s, big) == Approx(8.4 * us + 14 * 3.4 * us + big * 2 * 7 / 8 / (450e9 * kEffNvlink4)));
+    CHECK(25 * us / b.seconds < 0.01);
+    CHECK(std::string(detail::algorithm_name(b.algorithm)) == "nvls");
+}
+
+TEST_CASE("NVLink SHARP on 8x H100 reaches the published busbw", "[interconnect][collectives][published]") {
+    // NVIDIA/nccl-tests issue 212 (maintainer): 'On 8 GPUs, you should reach a peak busBw of
+    // ~480GB/s (algbw ~275GB/s)' with NVLS, ~370 with the ring. stas00/ml-engineering
+    // network/README.md measures 480-482 GB/s on 8x H200 at 16 GiB (NVLink 4, like H100).
+    const detail::Span s = detail::span_of(fabric("h100-sxm"), 8, 1);
+    const double S = 16.0 * 1024 * 1024 * 1024;
+    const double nvls = busbw_of(S, detail::allreduce_seconds(s, S), 8);
+    CHECK(nvls / 1e9 == Approx(480).epsilon(0.05));   // model: 472 GB/s, 1.6% low
+    const double ring = busbw_of(S, detail::ring_allreduce_seconds(s, S), 8);
+    CHECK(ring / 1e9 == Approx(370).epsilon(0.02));
+    CHECK(nvls / ring == Approx(480.0 / 370).epsilon(0.05));   // published gain 1.30x (GTC25 slide, stas00)
+    // 4 GPUs: NCCL did not pick NVLS (the 8x H200 GPU-count sweep); from 5 it does.
+    CHECK(detail::span_of(fabric("h100-sxm"), 4, 1).nvls_algbw == 0);
+    CHECK(detail::allreduce_time(detail::span_of(fabric("h100-sxm"), 4, 1), S).algorithm == detail::CollectiveAlgorithm::ring);
+    CHECK(detail::span_of(fabric("h100-sxm"), 5, 1).nvls_algbw > 0);
+    // A100 (NVSwitch 2) has no NVLS.
+    CHECK(detail::span_of(fabric("a100-80gb-sxm"), 8, 1).nvls_algbw == 0);
+    // 8x B200: 838 GB/s published at 8 GiB (stas00); the model's 0.53 x 900 GB/s gives 834.
+    const double S8 = 8.0 * 1024 * 1024 * 1024;
+    const detail::Span b = detail::span_of(fabric("b200"), 8, 1);
+    CHECK(busbw_of(S8, detail::allreduce_seconds(b, S8), 8) / 1e9 == Approx(838).epsilon(0.05));
+}
+
+TEST_CASE("NVL72: 72 GPUs in one NVLink domain", "[interconnect][collectives]") {
+    // GB200 NVL72 (links.json nvlink5-nvl72): a 72-GPU group never touches the network.
+    const detail::Fabric f = fabric("b200", "nvlink5-nvl72");
+    const detail::Span s = detail::span_of(f, 72, 1);
+    CHECK(s.units == 1);
+    CHECK_FALSE(s.rails);
+    CHECK(s.busbw == Approx(900e9 * kEff));
+    const double S = 1024.0 * 1024 * 1024;
+    CHECK(detail::allreduce_time(s, S).algorithm == detail::CollectiveAlgorithm::nvls);
+    // The 73rd GPU is in the next rack: the group crosses the network.
+    CHECK(detail::span_of(f, 144, 1).units == 2);
+}
+
+TEST_CASE("MI300X: one Infinity Fabric link per GPU pair", "[interconnect][collectives][published]") {
+    // 7 links x 64 GB/s per direction; a pair of GPUs has one (stas00/ml-engineering network/README.md).
+    // links.json busbw_efficiency 0.70: nccl/rccl all_reduce busbw 312.9 GB/s on 8 GPUs.
+    const detail::Fabric f = fabric("mi300x");
+    CHECK(detail::span_of(f, 8, 1).busbw == Approx(448e9 * 0.70));
+    CHECK(detail::span_of(f, 8, 1).busbw / 1e9 == Approx(312.9).epsilon(0.02));
+    // Two GPUs: one link, 64 GB/s x 0.70 = 44.8 GB/s against 47.7 measured.
+    CHECK(detail::span_of(f, 2, 1).busbw == Approx(64e9 * 0.70));
+    CHECK(detail::span_of(f, 2, 1).busbw / 1e9 == Approx(47.7).epsilon(0.1));
+    // Four GPUs use 3 of the 7 links.
+    CHECK(detail::span_of(f, 4, 1).busbw == Approx(3 * 64e9 * 0.70));
+    // A point-to-point send between two of them: one link.
+    const double S = 1e9;
+    CHECK(detail::p2p_seconds(f, 1, S) == Approx(3.6 * us + 0.47 * us + S / (64e9 * kEff)));
+}
+
+TEST_CASE("GeForce over PCIe without peer-to-peer is slower than with", "[interconnect][collectives][published]") {
+    // RTX 40/50 have PCIe P2P disabled; NCCL stages through host memory. 2x RTX 5090: ~30 vs
+    // ~56 GB/s bidirectional (0.54), 14 us vs 0.48 us latency (links.json no_p2p_*).
+    CHECK_FALSE(detail::pcie_peer_to_peer(catalog().gpu("rtx-4090")));
+    CHECK_FALSE(detail::pcie_peer_to_peer(catalog().gpu("rtx-5090")));
+    CHECK(detail::pcie_peer_to_peer(catalog().gpu("rtx-3090")));
+    CHECK(detail::pcie_peer_to_peer(catalog().gpu("h100-sxm")));
+    const detail::Span without = detail::span_of(fabric("rtx-4090"), 2, 1);   // PCIe 4.0 x16, no P2P
+    const detail::Span with = detail::span_of(fabric("rtx-3090", "pcie4"), 2, 1);   // PCIe 4.0 x16, P2P
+    CHECK(with.busbw == Approx(31.5e9 * kEff));
+    CHECK(without.busbw == Approx(31.5e9 * kEff * 0.54));
+    // A tiny all-reduce: 3.6 us + 2 steps x 14 us through the host, against 2 x 1.0 us with P2P.
+    CHECK(detail::allreduce_seconds(without, 8) == Approx(3.6 * us + 2 * 14 * us).epsilon(0.001));
+    CHECK(detail::allreduce_seconds(with, 8) == Approx(3.6 * us + 2 * 1.0 * us).epsilon(0.001));
+    for (double bytes : {8.0, 1e6, 1e9}) CHECK(detail::allreduce_seconds(without, bytes) > detail::allreduce_seconds(with, bytes));
+}
+
+TEST_CASE("multi-node all-reduce: hierarchical over rail-optimized NICs", "[interconnect][collectives][published]") {
+    // stas00/ml-engineering network/README.md: 4 nodes of 8x B200 (AWS p6-b200, 400 Gb/s per GPU)
+    // reach 381.8 GB/s all-reduce busbw at 16 GiB. Model: reduce-scatter and all-gather in the
+    // node at 900 x 0.78 GB/s, an all-reduce of 1/8 of the buffer across the 4 nodes on each rail
+    // at 50 x 0.78 GB/s, pipelined: the rail phase, 2 x S/8 x 3/4 / 39 GB/s, sets the time, so
+    // busbw = 2 x 31/32 / (0.1875 / 39 GB/s) = 403 GB/s (+5.5%).
+    const detail::Span s = detail::span_of(fabric("b200"), 32, 1);
+    REQUIRE(s.units == 4);
+    REQUIRE(s.local == 8);
+    const double S = 16.0 * 1024 * 1024 * 1024;
+    const detail::CollectiveTime t = detail::allreduce_time(s, S);
+    CHECK(t.algorithm == detail::CollectiveAlgorithm::hierarchical);
+    const double rail = 2 * (S / 8) * 3 / 4 / (50e9 * kEff);
+    CHECK(t.seconds == Approx(8.4 * us + 14 * 3.4 * us + 6 * 9.6 * us + rail));
+    CHECK(busbw_of(S, t.seconds, 32) / 1e9 == Approx(381.8).epsilon(0.1));
+    // The flat ring would be bound by 8 NICs (312 GB/s), the tree by 0.92 of that at half the rate.
+    CHECK(detail::ring_allreduce_seconds(s, S) > t.seconds);
+    CHECK(detail::tree_allreduce_seconds(s, S) > t.seconds);
+    // Many nodes, one GPU each, tiny buffer: the tree's log2(nodes) hops beat the ring's 2(n-1) steps.
+    const detail::Span wide = detail::span_of(fabric("h100-sxm"), 64, 8);
+    CHECK(detail::allreduce_time(wide, 8).algorithm == detail::CollectiveAlgorithm::tree);
+}
+
+TEST_CASE("all-to-all across nodes leaves by each GPU's own NIC", "[interconnect][collectives]") {
+    // 16 H100 in 2 nodes: each GPU keeps 1/16, sends 7/16 to its node's peers over NVSwitch and
+    // 8/16 over its 50 GB/s NIC; the NIC share sets the time.
+    const detail::Span s = detail::span_of(fabric("h100-sxm"), 16, 1);
+    const double S = 1e9;
+    const double wire = S * 8 / 16 / (50e9 * kEff);
+    CHECK(detail::all_to_all_seconds(s, S) == Approx(8.4 * us + 14 * 3.4 * us + 1 * 9.6 * us + wire));
+}
+
+TEST_CASE("context-parallel ring attention hides KV sends behind compute", "[interconnect][collectives]") {
+    // cp = 4 on one H100 node: 3 steps, each sending a 64 MB KV block over NVSwitch while
+    // attending to the block in hand.
+    const detail::Fabric f = fabric("h100-sxm");
+    const double kv = 64e6;
+    const double send = detail::p2p_seconds(f, 1, kv);
+    CHECK(send == Approx(3.6 * us + 0.47 * us + kv / (450e9 * kEff)));
+    CHECK(detail::ring_attention_exposed_seconds(f, 4, 1, kv, 2 * send) == 0);   // compute outlasts the send
+    CHECK(detail::ring_attention_exposed_seconds(f, 4, 1, kv, 0.5 * send) == Approx(3 * 0.5 * send));
+    CHECK(detail::ring_attention_exposed_seconds(f, 1, 1, kv, 0) == 0);
+}
+
+TEST_CASE("MFU and HFU as papers state them", "[speed][training]") {
+    // speed.mfu: the efficiency of the math kernels (a share of the dense peak), the bubble and
+    // exposed communication computed apart. speed.mfu_effective: model FLOPs (6N + attention) over
+    // the whole step (PaLM appendix B); speed.hfu: the same with the recomputed forward counted.
+    Config c = config("llama-3-8b", "h100-sxm");
+    c.mode = Mode::train;
+    c.gpus = 8;
+    c.context = 2048;
+    c.recompute = Recompute::none;
+    const Report none = run(c);
+    CHECK(none.speed.mfu_effective == none.speed.effective_mfu);
+    CHECK(none.speed.hfu == Approx(none.speed.mfu_effective));   // nothing recomputed
+    CHECK(none.speed.mfu_effective <= none.speed.mfu);
+    // Full recomputation runs the forward (2N + a) twice: executed (8N + 4a) / model (6N + 3a) = 4/3.
+    c.recompute = Recompute::full;
+    const Report full = run(c);
+    CHECK(full.speed.hfu / full.speed.mfu_effective == Approx(4.0 / 3.0));
+    CHECK(full.speed.hfu <= full.speed.mfu * (1 + 1e-9));
+    // Inference reports neither.
+    Config serve = config("llama-3-8b", "h100-sxm");
+    CHECK(run(serve).speed.hfu == 0);
+}
+
+TEST_CASE("the report names the all-reduce algorithm NCCL would run", "[interconnect][collectives]") {
+    // Decode on 8 H100 (tp 8): 8192 x 2 B per all-reduce, latency-bound: the ring (LL).
+    Config c = config("llama-3-70b", "h100-sxm");
+    c.runtime = Runtime::vllm;
+    c.gpus = 8;
+    CHECK(run(c).interconnect.allreduce_algorithm == "ring");
+    // Training on 8 H100 with tp 8: 2048 x 8192 x 2 B = 32 MiB per all-reduce: 25 us + 32 MiB /
+    // 270 GB/s = 149 us with NVLS against 56 us + 32 MiB x 1.75 / 369 GB/s = 215 us on the ring.
+    Config t = config("llama-3-70b", "h100-sxm");
+    t.mode = Mode::train;
+    t.gpus = 8;
+    t.tp = 8;
+    t.context = 2048;
+    t.recompute = Recompute::full;
+    CHECK(run(t).interconnect.allreduce_algorithm == "nvls");
+    // One GPU: no all-reduce.
+    c.gpus = 1;
+    CHECK(run(c).interconnect.allreduce_algorithm == "none");
 }

@@ -12,18 +12,11 @@ using namespace gpusizer::test;
 
 namespace {
 
-std::string read(const char* name) {
-    std::ifstream in(std::string(GPUSIZER_TEST_ASSETS) + "/" + name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 const Link& link(const char* id) { return catalog().link(id); }
 
 std::string links_error(const std::string& links_json) {
     try {
-        (void)catalog_from_json(read("gpus.json"), read("models.json"), links_json);
+        (void)catalog_from_json(read_asset("gpus.json"), read_asset("models.json"), links_json);
     } catch (const Error& e) {
         return e.what();
     }
@@ -129,7 +122,7 @@ TEST_CASE("the link key overrides the GPU's own link", "[links][config]") {
 }
 
 TEST_CASE("malformed links.json is refused with file, entry and field", "[links][errors]") {
-    const std::string good = read("links.json");
+    const std::string good = read_asset("links.json");
     REQUIRE(links_error(good).empty());
     struct Bad { std::string from, to; const char* mentions; };
     const Bad cases[] = {
@@ -162,7 +155,7 @@ TEST_CASE("malformed links.json is refused with file, entry and field", "[links]
 }
 
 TEST_CASE("a catalog without links.json still estimates, without the interconnect", "[links]") {
-    const Catalog bare = catalog_from_json(read("gpus.json"), read("models.json"));
+    const Catalog bare = catalog_from_json(read_asset("gpus.json"), read_asset("models.json"));
     Config c = config("llama-3-8b", "h100-sxm");
     c.gpus = 2;
     const Report r = estimate(c, bare);

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
-#include <sstream>
+#include <iterator>
 #include <string>
 
 #include "gpusizer/gpusizer.hpp"
@@ -38,10 +38,8 @@ inline double model_weight_bytes(const std::string& model, const std::string& we
 
 // The text of a file in the source tree's assets/ ("gpus.json"), for tests that edit it.
 inline std::string read_asset(const std::string& name) {
-    std::ifstream in(std::string(GPUSIZER_TEST_ASSETS) + "/" + name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    std::ifstream in(std::string(GPUSIZER_TEST_ASSETS) + "/" + name, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 // The message of the Error that `f` throws, or "" when it throws none.

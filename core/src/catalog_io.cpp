@@ -52,6 +52,17 @@ bool valid_id(const std::string& id) {
     return true;
 }
 
+// The provenance every catalog entry carries: at least one source, and the fields that are
+// derived or unverified. `note` is prose for people, checked to be text.
+template <typename Entry>
+void read_provenance(const Obj& o, Entry& e, std::string* note = nullptr) {
+    const std::string n = o.str_or("note", "");
+    if (note) *note = n;
+    e.sources = o.strings_or_empty("sources");
+    if (e.sources.empty()) o.fail("sources", "must name at least one source");
+    e.unverified = o.strings_or_empty("unverified");
+}
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Catalog
 // ---------------------------------------------------------------------------------------------
@@ -60,23 +71,21 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     Obj o(e, ctx);
     o.only({"id", "name", "vendor", "architecture", "chip", "year", "segment", "memory_gib", "memory_total_mib",
             "gpu_memory_fraction", "memory_type", "memory_bandwidth_gb_per_s", "fp32_tflops", "tensor_tflops_dense",
-            "tensor_tflops_dense_fp16_accumulate", "tdp_w", "interconnect", "ecc", "form_factor", "price_usd", "price_note",
-            "note", "sources", "unverified"});
+            "tensor_tflops_dense_fp16_accumulate", "tdp_w", "interconnect", "ecc", "p2p", "tensor_cores", "form_factor",
+            "price_usd", "price_note", "note", "sources", "unverified"});
     Gpu g;
     g.id = o.str("id");
     if (!valid_id(g.id)) o.fail("id", "must be lower-case kebab-case (a-z, 0-9, '-', '.'), got '" + g.id + "'");
     g.name = o.str("name");
     g.vendor = o.str("vendor");
-    if (g.vendor != "nvidia" && g.vendor != "amd" && g.vendor != "apple") o.fail("vendor", "must be nvidia, amd or apple");
+    if (g.vendor != "nvidia" && g.vendor != "amd" && g.vendor != "intel" && g.vendor != "apple")
+        o.fail("vendor", "must be nvidia, amd, intel or apple");
     g.architecture = o.str("architecture");
-    // The architectures compute.cpp knows the tensor-core precisions of; Apple's by generation.
-    {
-        const std::string& a = g.architecture;
-        const bool known = a == "volta" || a == "turing" || a == "ampere" || a == "ada" || a == "hopper" || a == "blackwell" ||
-                           a == "cdna2" || a == "cdna3" || (a.rfind("apple-m", 0) == 0 && a.size() > 7);
-        if (!known)
-            o.fail("architecture", "must be volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3 or apple-mN, got '" + a + "'");
-    }
+    // The architectures compute.cpp has a whitepaper row for; Apple's by generation.
+    if (const auto a = architecture_from_name(g.architecture)) g.arch = *a;
+    else
+        o.fail("architecture", "must be volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3, cdna4, rdna3, rdna3.5, "
+                               "rdna4, xe2 or apple-mN, got '" + g.architecture + "'");
     g.chip = o.str_or("chip", "");
     g.year = int(o.num("year", 1990, 2100));
     const std::string seg = o.str("segment");
@@ -108,21 +117,21 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
         Obj ic(o.need("interconnect"), ctx + ": interconnect");
         ic.only({"nvlink", "nvlink_gb_per_s", "pcie_gen", "pcie_lanes"});
         g.nvlink = ic.str("nvlink");
-        if (g.nvlink != "none" && g.nvlink != "bridge" && g.nvlink != "nvswitch" && g.nvlink != "mesh" && g.nvlink != "infinity-fabric")
-            ic.fail("nvlink", "must be none, bridge, nvswitch, mesh or infinity-fabric, got '" + g.nvlink + "'");
+        if (const auto k = nvlink_kind_from_name(g.nvlink)) g.link = *k;
+        else ic.fail("nvlink", "must be none, bridge, nvswitch, mesh or infinity-fabric, got '" + g.nvlink + "'");
         g.nvlink_gb_per_s = ic.num("nvlink_gb_per_s", 0, 1e5);
         g.pcie_gen = int(ic.num_or("pcie_gen", 0, 1, 7));
         g.pcie_lanes = int(ic.num_or("pcie_lanes", 0, 1, 32));
     }
     g.ecc = o.boolean("ecc");
+    g.p2p = o.boolean("p2p");
+    // Apple M-series GPUs expose no matrix units: their "tensor" figures are the ALU rate.
+    g.tensor_cores = o.boolean("tensor_cores");
     g.form_factor = o.str("form_factor");
     o.need("price_usd");
     if (o.has("price_usd")) g.price_usd = o.num("price_usd", 0, 1e8);
     g.price_note = o.str_or("price_note", "");
-    (void)o.str_or("note", "");   // prose for people; checked to be text
-    g.sources = o.strings_or_empty("sources");
-    if (g.sources.empty()) o.fail("sources", "must name at least one source");
-    g.unverified = o.strings_or_empty("unverified");
+    read_provenance(o, g);
     return g;
 }
 
@@ -157,17 +166,15 @@ CatalogModel model_from_json(const json& e, const std::string& ctx) {
         m.seed.vram = s.str("vram");
         m.seed.gpu = s.str("gpu");
     }
-    (void)o.str_or("note", "");   // prose for people; checked to be text
-    m.sources = o.strings_or_empty("sources");
-    if (m.sources.empty()) o.fail("sources", "must name at least one source");
-    m.unverified = o.strings_or_empty("unverified");
+    read_provenance(o, m);
     return m;
 }
 
 Link link_from_json(const json& e, const std::string& ctx) {
     Obj o(e, ctx);
     o.only({"id", "name", "kind", "scope", "bandwidth_gb_per_s", "bidirectional_gb_per_s", "latency_us", "latency_large_us",
-            "gpus_per_node", "busbw_efficiency", "note", "sources", "unverified"});
+            "gpus_per_node", "busbw_efficiency", "nvls_efficiency", "no_p2p_bandwidth_factor", "no_p2p_latency_us", "note", "sources",
+            "unverified"});
     Link l;
     l.id = o.str("id");
     if (!valid_id(l.id)) o.fail("id", "must be lower-case kebab-case (a-z, 0-9, '-', '.'), got '" + l.id + "'");
@@ -194,48 +201,50 @@ Link link_from_json(const json& e, const std::string& ctx) {
     l.gpus_per_node = int(o.num("gpus_per_node", 1, 1e6));
     if (l.scope == LinkScope::inter_node && l.gpus_per_node != 1) o.fail("gpus_per_node", "must be 1 for an inter-node link");
     l.busbw_efficiency = o.num_or("busbw_efficiency", 0, 0.05, 1.0);
-    l.note = o.str_or("note", "");
-    l.sources = o.strings_or_empty("sources");
-    if (l.sources.empty()) o.fail("sources", "must name at least one source");
-    l.unverified = o.strings_or_empty("unverified");
+    // NVLS algorithm bandwidth over the link's per-direction figure: 8x H200 reach 0.60 (links.json).
+    l.nvls_efficiency = o.num_or("nvls_efficiency", 0, 0.05, 1.0);
+    if (l.nvls_efficiency > 0 && l.kind != LinkKind::nvlink) o.fail("nvls_efficiency", "only an NVLink switch link reduces in the switch");
+    l.no_p2p_bandwidth_factor = o.num_or("no_p2p_bandwidth_factor", 0, 0.01, 1.0);
+    l.no_p2p_latency_us = o.num_or("no_p2p_latency_us", 0, 0.001, 1e4);
+    if ((l.no_p2p_bandwidth_factor > 0 || l.no_p2p_latency_us > 0) && l.kind != LinkKind::pcie)
+        o.fail(l.no_p2p_bandwidth_factor > 0 ? "no_p2p_bandwidth_factor" : "no_p2p_latency_us", "applies to a PCIe link only");
+    read_provenance(o, l, &l.note);
     return l;
 }
 
 
 }  // namespace
 
+namespace {
+
+// Appends the entries of `file`'s `list_key` array to `out`, refusing a repeated id.
+template <typename Entry, typename FromJson, typename IdOf>
+void read_entries(std::string_view text, const char* file, const char* list_key, std::vector<Entry>& out, FromJson from_json,
+                  IdOf id_of) {
+    const json root = parse_json(text, file);
+    check_schema(root, file, list_key);
+    const auto& list = root[list_key];
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        Entry e = from_json(list[i], entry_ctx(file, list[i], i));
+        for (const Entry& seen : out)
+            if (id_of(seen) == id_of(e)) throw Error(std::string(file) + ": " + id_of(e), "duplicate id");
+        out.push_back(std::move(e));
+    }
+}
+
+}  // namespace
+
 Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_json, std::string_view links_json) {
     Catalog c = catalog_from_json(gpus_json, models_json);
-    const json l = parse_json(links_json, "links.json");
-    check_schema(l, "links.json", "links");
-    const auto& ll = l["links"];
-    for (std::size_t i = 0; i < ll.size(); ++i) {
-        Link link = link_from_json(ll[i], entry_ctx("links.json", ll[i], i));
-        if (c.find_link(link.id)) throw Error("links.json: " + link.id, "duplicate id");
-        c.links.push_back(std::move(link));
-    }
+    read_entries(links_json, "links.json", "links", c.links, link_from_json, [](const Link& l) { return l.id; });
     c.reindex();
     return c;
 }
 
 Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_json) {
     Catalog c;
-    const json g = parse_json(gpus_json, "gpus.json");
-    check_schema(g, "gpus.json", "gpus");
-    const auto& gl = g["gpus"];
-    for (std::size_t i = 0; i < gl.size(); ++i) {
-        Gpu gpu = gpu_from_json(gl[i], entry_ctx("gpus.json", gl[i], i));
-        if (c.find_gpu(gpu.id)) throw Error("gpus.json: " + gpu.id, "duplicate id");
-        c.gpus.push_back(std::move(gpu));
-    }
-    const json m = parse_json(models_json, "models.json");
-    check_schema(m, "models.json", "models");
-    const auto& ml = m["models"];
-    for (std::size_t i = 0; i < ml.size(); ++i) {
-        CatalogModel model = model_from_json(ml[i], entry_ctx("models.json", ml[i], i));
-        if (c.find_model(model.arch.id)) throw Error("models.json: " + model.arch.id, "duplicate id");
-        c.models.push_back(std::move(model));
-    }
+    read_entries(gpus_json, "gpus.json", "gpus", c.gpus, gpu_from_json, [](const Gpu& g) { return g.id; });
+    read_entries(models_json, "models.json", "models", c.models, model_from_json, [](const CatalogModel& m) { return m.arch.id; });
     c.reindex();
     return c;
 }

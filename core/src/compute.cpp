@@ -1,7 +1,7 @@
-// compute.cpp: tensor-core precisions per architecture and the peak rate a format gets.
+// compute.cpp: hardware facts as data: architectures, link kinds, native precisions (from the
+// catalog's tensor-rate table) and the peak rate a weight format gets.
 //
-// Native tensor-core precisions (NVIDIA architecture whitepapers, AMD CDNA whitepapers; the
-// catalog's tensor_tflops_dense agrees, tests/test_speed.cpp checks it):
+// The whitepaper table (runs_natively(Architecture, ...)) is the cross-check of the catalog:
 //   volta      fp16                     (V100 whitepaper: first tensor cores, FP16 in, FP32 accumulate)
 //   turing     fp16, int8               (Turing whitepaper: INT8/INT4 tensor ops added)
 //   ampere     + tf32, bf16             (A100 whitepaper: TF32 and BF16 added)
@@ -10,9 +10,14 @@
 //   blackwell  + fp4                    (Blackwell: FP4 tensor cores; B200 9,000 dense FP4 TFLOPS)
 //   cdna2      fp16, bf16, int8         (MI200 matrix cores; no TF32, no FP8)
 //   cdna3      + tf32, fp8              (MI300 matrix cores: TF32 653.7, FP8 2,614.9 dense)
-//   apple-m*   none                     (no tensor cores; the GPU ALUs run fp16)
+//   cdna4      fp16, bf16, int8, fp8, fp4 (MI350 series: MXFP4/MXFP6 matrix rates; TF32 not published)
+//   rdna3(.5)  fp16, bf16, int8         (RDNA 3 WMMA instructions)
+//   rdna4      + fp8                    (RDNA 4 WMMA FP8/BF8)
+//   xe2        fp16, bf16, int8         (Xe2 XMX engines)
+//   apple      none                     (no matrix units exposed to Metal on M1-M4; the ALUs run fp16)
 #include "gpusizer/compute.hpp"
 
+#include <optional>
 #include <string>
 
 namespace gpusizer {
@@ -32,25 +37,85 @@ std::string_view to_string(Precision p) {
 
 namespace {
 
-// Bit set of native precisions per architecture.
 unsigned bit(Precision p) { return 1u << unsigned(p); }
 
-unsigned native_set(std::string_view arch) {
-    const unsigned f16 = bit(Precision::fp16), i8 = bit(Precision::int8), tf = bit(Precision::tf32),
-                   b16 = bit(Precision::bf16), f8 = bit(Precision::fp8), f4 = bit(Precision::fp4);
-    if (arch.empty()) return 0;
-    switch (arch[0]) {   // one character decides between the known names; the compare confirms
-        case 'v': return arch == "volta" ? f16 : 0;
-        case 't': return arch == "turing" ? f16 | i8 : 0;
-        case 'a': return arch == "ampere" ? f16 | i8 | tf | b16 : arch == "ada" ? f16 | i8 | tf | b16 | f8 : 0;
-        case 'h': return arch == "hopper" ? f16 | i8 | tf | b16 | f8 : 0;
-        case 'b': return arch == "blackwell" ? f16 | i8 | tf | b16 | f8 | f4 : 0;
-        case 'c': return arch == "cdna2" ? f16 | i8 | b16 : arch == "cdna3" ? f16 | i8 | tf | b16 | f8 : 0;
-        default: return 0;   // apple-m*, unknown: no tensor cores
-    }
+struct ArchInfo {
+    Architecture arch;
+    std::string_view name;
+    unsigned native;   // whitepaper matrix-unit precisions
+    int nvlink;        // NVLink generation of the architecture's data-center parts (0: none)
+};
+
+constexpr unsigned F16 = 1u << unsigned(Precision::fp16), I8 = 1u << unsigned(Precision::int8),
+                   TF = 1u << unsigned(Precision::tf32), B16 = 1u << unsigned(Precision::bf16),
+                   F8 = 1u << unsigned(Precision::fp8), F4 = 1u << unsigned(Precision::fp4);
+
+const ArchInfo kArchs[] = {
+    {Architecture::volta, "volta", F16, 2},
+    {Architecture::turing, "turing", F16 | I8, 0},           // TU10x: 2-way NVLink bridge on a few cards only
+    {Architecture::ampere, "ampere", F16 | I8 | TF | B16, 3},
+    {Architecture::ada, "ada", F16 | I8 | TF | B16 | F8, 4},  // no Ada part has NVLink; its era's generation is 4
+    {Architecture::hopper, "hopper", F16 | I8 | TF | B16 | F8, 4},
+    {Architecture::blackwell, "blackwell", F16 | I8 | TF | B16 | F8 | F4, 5},
+    {Architecture::cdna2, "cdna2", F16 | I8 | B16, 0},
+    {Architecture::cdna3, "cdna3", F16 | I8 | TF | B16 | F8, 0},
+    {Architecture::cdna4, "cdna4", F16 | I8 | B16 | F8 | F4, 0},
+    {Architecture::rdna3, "rdna3", F16 | I8 | B16, 0},
+    {Architecture::rdna3_5, "rdna3.5", F16 | I8 | B16, 0},
+    {Architecture::rdna4, "rdna4", F16 | I8 | B16 | F8, 0},
+    {Architecture::xe2, "xe2", F16 | I8 | B16, 0},
+    {Architecture::apple, "apple", 0, 0},
+};
+
+const ArchInfo* arch_info(Architecture a) {
+    for (const ArchInfo& i : kArchs)
+        if (i.arch == a) return &i;
+    return nullptr;
 }
 
-double tensor_rate(const Gpu& g, Precision p) {
+}  // namespace
+
+std::string_view architecture_name(Architecture a) {
+    const ArchInfo* i = arch_info(a);
+    return i ? i->name : "unknown";
+}
+
+std::optional<Architecture> architecture_from_name(std::string_view name) {
+    // Apple GPUs are named by generation: "apple-m1" .. "apple-m9".
+    if (name.size() == 8 && name.substr(0, 7) == "apple-m" && name[7] >= '1' && name[7] <= '9') return Architecture::apple;
+    for (const ArchInfo& i : kArchs)
+        if (i.arch != Architecture::apple && i.name == name) return i.arch;
+    return std::nullopt;
+}
+
+std::string_view nvlink_kind_name(NvlinkKind k) {
+    switch (k) {
+        case NvlinkKind::none: return "none";
+        case NvlinkKind::bridge: return "bridge";
+        case NvlinkKind::nvswitch: return "nvswitch";
+        case NvlinkKind::mesh: return "mesh";
+        case NvlinkKind::infinity_fabric: return "infinity-fabric";
+    }
+    return "none";
+}
+
+std::optional<NvlinkKind> nvlink_kind_from_name(std::string_view name) {
+    for (NvlinkKind k : {NvlinkKind::none, NvlinkKind::bridge, NvlinkKind::nvswitch, NvlinkKind::mesh, NvlinkKind::infinity_fabric})
+        if (nvlink_kind_name(k) == name) return k;
+    return std::nullopt;
+}
+
+int nvlink_generation(Architecture a) {
+    const ArchInfo* i = arch_info(a);
+    return i ? i->nvlink : 0;
+}
+
+bool vllm_large_scheduler_defaults(const Gpu& g) {
+    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+    return g.capacity_bytes() >= 70.0 * kGiB && g.arch != Architecture::ampere;   // vLLM: >= 70 GiB and not "a100"
+}
+
+double tensor_rate_tflops(const Gpu& g, Precision p) {
     const TensorTflops& t = g.tensor_tflops_dense;
     switch (p) {
         case Precision::tf32: return t.tf32;
@@ -64,14 +129,21 @@ double tensor_rate(const Gpu& g, Precision p) {
     return 0;
 }
 
-}  // namespace
-
-bool runs_natively(std::string_view architecture, Precision p) {
-    if (p == Precision::fp32) return false;
-    return (native_set(architecture) & bit(p)) != 0;
+bool runs_natively(const Gpu& g, Precision p) {
+    return p != Precision::fp32 && g.tensor_cores && tensor_rate_tflops(g, p) > 0;
 }
 
-Precision requested_precision(const WeightFormat& w, std::string_view arch) {
+bool runs_natively(Architecture a, Precision p) {
+    const ArchInfo* i = arch_info(a);
+    return p != Precision::fp32 && i && (i->native & bit(p)) != 0;
+}
+
+bool runs_natively(std::string_view architecture, Precision p) {
+    const auto a = architecture_from_name(architecture);
+    return a && runs_natively(*a, p);
+}
+
+Precision requested_precision(const WeightFormat& w, const Gpu& g) {
     switch (w.wid) {
         // PyTorch keeps TF32 off for matmuls by default (torch.backends.cuda.matmul.allow_tf32 = False since 1.12).
         case WeightId::fp32: return Precision::fp32;
@@ -79,36 +151,39 @@ Precision requested_precision(const WeightFormat& w, std::string_view arch) {
         case WeightId::fp16: return Precision::fp16;
         case WeightId::fp8: return Precision::fp8;      // W8A8 FP8 checkpoints (vLLM, TensorRT-LLM)
         case WeightId::int8: return Precision::int8;    // W8A8 INT8 (SmoothQuant-style kernels)
+        // MXFP4 / NVFP4 checkpoints run FP4 tensor-core GEMMs where the GPU has them (vLLM's
+        // CUTLASS / FlashInfer FP4 paths on Blackwell); elsewhere the fallback dequantizes.
+        case WeightId::mxfp4: case WeightId::nvfp4: return Precision::fp4;
         default: break;
     }
-    // Weight-only formats (GPTQ/AWQ int4, NF4, GGUF) dequantize to 16-bit activations: bf16 where
-    // the GPU has it, fp16 otherwise (what inference on a T4 or V100 uses). llama.cpp works in F16.
+    // Weight-only formats (GPTQ/AWQ int4, NF4, bitsandbytes FP4, GGUF) dequantize to 16-bit
+    // activations: bf16 where the GPU has it, fp16 otherwise (what inference on a T4 or V100
+    // uses). llama.cpp works in F16.
     if (w.family == WeightFamily::gguf) return Precision::fp16;
-    return runs_natively(arch, Precision::bf16) ? Precision::bf16 : Precision::fp16;
+    return runs_natively(g, Precision::bf16) ? Precision::bf16 : Precision::fp16;
 }
 
 ComputeChoice compute_choice(const Gpu& g, const WeightFormat& w, Runtime runtime) {
     ComputeChoice c;
-    const std::string_view arch = g.architecture;
-    c.requested = requested_precision(w, arch);
-    if (native_set(arch) == 0) {
-        // No tensor cores (Apple): 16-bit and narrower run on the ALUs at the fp16 rate, fp32 at fp32.
+    c.requested = requested_precision(w, g);
+    if (!g.tensor_cores) {
+        // No matrix units (Apple M1-M4): 16-bit and narrower run on the ALUs at the fp16 rate, fp32 at fp32.
         c.tensor_cores = false;
         c.used = c.requested == Precision::fp32 ? Precision::fp32 : Precision::fp16;
         c.flops = (c.used == Precision::fp32 ? g.fp32_tflops : g.tensor_tflops_dense.fp16) * 1e12;
         c.native = c.used == c.requested || c.requested == Precision::bf16;   // Apple GPUs run bf16 as fp16-class ALU math
         return c;
     }
-    // Walk down to the next precision the tensor cores run (and the catalog has a rate for).
+    // Walk down to the next precision the GPU's table has a rate for.
     Precision p = c.requested;
     for (int guard = 0; guard < 6; ++guard) {
         if (p == Precision::fp32) break;
-        if (runs_natively(arch, p) && tensor_rate(g, p) > 0) break;
+        if (runs_natively(g, p)) break;
         switch (p) {
-            case Precision::fp4: p = Precision::fp8; break;
+            case Precision::fp4:   // FP4 weights without FP4 tensor cores: dequantized to 16-bit (W4A16 kernels)
             case Precision::fp8:
             case Precision::int8:
-                p = runs_natively(arch, Precision::bf16) && tensor_rate(g, Precision::bf16) > 0 ? Precision::bf16 : Precision::fp16;
+                p = runs_natively(g, Precision::bf16) ? Precision::bf16 : Precision::fp16;
                 break;
             case Precision::bf16:
             case Precision::tf32:
@@ -119,7 +194,7 @@ ComputeChoice compute_choice(const Gpu& g, const WeightFormat& w, Runtime runtim
     c.used = p;
     c.native = p == c.requested;
     c.tensor_cores = p != Precision::fp32;
-    c.flops = (p == Precision::fp32 ? g.fp32_tflops : tensor_rate(g, p)) * 1e12;
+    c.flops = (p == Precision::fp32 ? g.fp32_tflops : tensor_rate_tflops(g, p)) * 1e12;
     // llama.cpp's 16-bit GEMMs accumulate in FP16: on GeForce (which halves the FP32-accumulate
     // rate) it gets the FP16-accumulate rate. Evidence: Llama 3 8B F16 pp512 on an RTX 3090 runs
     // at 4,444.65 t/s = 71.4 TFLOP/s (2 x 8.03e9 FLOP/token), above the 71 TFLOP/s FP32-accumulate

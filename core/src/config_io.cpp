@@ -101,6 +101,8 @@ void read_key(Config& c, const ConfigKey& k, const json& v) {
 
 }  // namespace
 
+void check_json_text(std::string_view text, const std::string& what) { (void)parse_json(text, what); }
+
 Config config_from_json(std::string_view text) { return config_from_json_value(parse_json(text, "config")); }
 
 Config config_from_json_value(const json& j) {

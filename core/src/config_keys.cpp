@@ -297,17 +297,9 @@ void check_key_ranges(const Config& c) {
 
 namespace {
 
-const char* type_name(KeyKind k) {
-    switch (k) {
-        case KeyKind::model: return "string or object";
-        case KeyKind::choice: case KeyKind::text: return "string";
-        case KeyKind::integer: return "integer";
-        case KeyKind::number: return "number";
-        case KeyKind::boolean: return "bool";
-        case KeyKind::list: return "string or array";
-    }
-    return "";
-}
+// Indexed by KeyKind, in its order.
+constexpr const char* kTypeNames[] = {"string or object", "string", "string", "integer", "number", "bool", "string or array"};
+const char* type_name(KeyKind k) { return kTypeNames[static_cast<int>(k)]; }
 
 // 1,048,576: thousands separated, as docs/config.md writes counts.
 std::string grouped(double v) {

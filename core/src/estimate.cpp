@@ -39,6 +39,7 @@ namespace detail {
 namespace {
 
 constexpr long long kDefaultContext = 8192;       // a typical chat/RAG window, not the model's max
+constexpr long long kMaxContext = 1LL << 27;      // the context key's upper bound (core/src/config_keys.cpp)
 constexpr int kMaxBatch = 1 << 20;
 constexpr long long kVllmBlockSize = 16;           // vLLM CacheConfig.block_size default on CUDA
 
@@ -73,14 +74,15 @@ void check_compatibility(const Config& c, const Resolved& r) {
     if (r.runtime == Runtime::llama_cpp) {
         if (train) throw Error("runtime", "llama.cpp runs inference only; training modes need pytorch (or none)");
         if (fam != WeightFamily::gguf && !(fam == WeightFamily::floating && r.wf->bits >= 16))
-            throw Error("weights", "'" + std::string(r.wf->id) +
-                                       "' does not run in llama.cpp; use a GGUF type (q8_0, q6_k, q5_k_m, q4_k_m, "
-                                       "q4_0, q3_k_m, q2_k) or fp32/fp16/bf16, or runtime pytorch/vllm");
+            throw Error("weights", "'" + std::string(r.wf->id) + "' does not run in llama.cpp; use a GGUF type (" +
+                                       gguf_format_ids() + ") or fp32/fp16/bf16, or runtime pytorch/vllm");
+    } else if (r.runtime == Runtime::none) {
+        // `none` counts the model's own tensors only (docs/config.md): every weight and cache format is accepted.
     } else if (fam == WeightFamily::gguf) {
         throw Error("weights", "'" + std::string(r.wf->id) + "' is a GGUF type that only llama.cpp runs; set runtime "
                                "to llama.cpp (or auto), or pick fp16/bf16/fp8/int8/int4/nf4");
     }
-    if (r.kv->llama_cpp_only && r.runtime != Runtime::llama_cpp)
+    if (r.kv->llama_cpp_only && r.runtime != Runtime::llama_cpp && r.runtime != Runtime::none)
         throw Error("kv_cache", "'" + std::string(r.kv->id) + "' is a llama.cpp cache type; with runtime " +
                                     std::string(to_string(r.runtime)) + " use fp16, bf16, fp8 or fp32");
     if (r.runtime == Runtime::vllm && train)
@@ -398,8 +400,9 @@ ClassBits class_bits(const Resolved& r, int i) {
     b.mlp_down = l.mlp.intermediate > 0 ? bits(TensorClass::ffn_down, l.mlp.intermediate) : b.mlp_up;
     b.sh_up = b.mlp_up;
     b.sh_down = l.mlp.n_shared > 0 ? bits(TensorClass::ffn_down, l.mlp.shared_intermediate) : b.mlp_down;
-    b.ex_up = b.mlp_up;
-    b.ex_down = l.is_moe() ? bits(TensorClass::ffn_down, l.mlp.expert_intermediate) : b.mlp_down;
+    // Routed experts are 3-D tensors (ffn_*_exps), which MXFP4_MOE treats apart.
+    b.ex_up = l.is_moe() ? bits(TensorClass::ffn_gate_up_exps, h) : b.mlp_up;
+    b.ex_down = l.is_moe() ? bits(TensorClass::ffn_down_exps, l.mlp.expert_intermediate) : b.mlp_down;
     b.router = 32.0;   // GGUF keeps ffn_gate_inp unquantized (F32)
     b.small = 32.0;    // and every 1-D tensor in F32
     return b;
@@ -435,24 +438,15 @@ void build_variants(Resolved& r) {
     const int L = a.total_layers();
     const int pp = r.par.pp;
     const int n = a.n_layers;
-    // Which of llama.cpp's per-layer predicates the file type's rules read (precision.cpp).
-    const WeightId w = r.wf->wid;
-    const bool falcon = r.gguf.falcon;
-    const bool uses_more = w == WeightId::q4_k_m || w == WeightId::q5_k_m || (w == WeightId::q3_k_m && falcon);
-    const bool uses_first2 = w == WeightId::q3_k_m;
-    const bool uses_n16 = w == WeightId::q3_k_m || (w == WeightId::q4_k_m && falcon);
+    // Whether the file type's rules read llama.cpp's per-layer predicates (precision.cpp).
+    const bool layer_rules = gguf_has_layer_rules(*r.wf, r.gguf);
     const int n8 = n / 8, n78 = 7 * n / 8, n16 = n / 16;
     r.variants.clear();
     r.variants.reserve(6);   // 6 x 152 B stays inside malloc's per-thread cache (<= 1032 B)
     r.reset_stage_counts(pp);
     const bool one_kind = a.kinds.size() == 1;
-    auto gguf_bits = [&](int i) {
-        int k = 0;
-        if (uses_more && (i < n8 || i >= n78 || (i - n8) % 3 == 2)) k |= 1;   // llama.cpp use_more_bits
-        if (uses_first2 && i < 2) k |= 2;
-        if (uses_n16 && i < n16) k |= 4;
-        return k;
-    };
+    // 0..7: which of llama.cpp's per-layer predicates hold (use_more_bits, i < 2 or 4, i < n/8 or n/16).
+    auto gguf_bits = [&](int i) { return layer_rules ? int(gguf_layer_key(*r.wf, r.gguf, i)) : 0; };
     std::array<int, kMaxLayerKinds * 8> slot;
     slot.fill(-1);
     auto add = [&](int st, int j, int k, int layers) {
@@ -468,19 +462,19 @@ void build_variants(Resolved& r) {
         r.variants[std::size_t(slot[std::size_t(k)])].count += layers;
         r.stage_count(st)[slot[std::size_t(k)]] += std::uint16_t(layers);
     };
-    if (one_kind && !uses_more && !uses_first2 && !uses_n16) {
+    if (one_kind && !layer_rules) {
         // Every layer alike (most dense models outside GGUF k-quants): one variant.
         for (int s = 0; s < pp; ++s) add(s, 0, 0, int((long long)(s + 1) * L / pp - (long long)s * L / pp));
     } else if (one_kind) {
-        // One kind, GGUF predicates: keys change only at a few boundaries (layer 2, n/16, n/8,
+        // One kind, GGUF predicates: keys change only at a few boundaries (layer 2, 4, n/16, n/8,
         // 7n/8, the stage edges) and, between them, with period 3 (use_more_bits). Each segment is
         // evaluated over one period and its counts multiplied out, instead of visiting every layer.
-        const int period = uses_more ? 3 : 1;
-        int cuts[4];
+        const int period = 3;
+        int cuts[5];
         int n_cuts = 0;
-        for (int c : {2, n16, n8, n78})
+        for (int c : {2, 4, n16, n8, n78})
             if (c > 0 && c < L) cuts[n_cuts++] = c;
-        for (int i = 1; i < n_cuts; ++i)   // insertion sort of at most 4 values
+        for (int i = 1; i < n_cuts; ++i)   // insertion sort of at most 5 values
             for (int j = i; j > 0 && cuts[j - 1] > cuts[j]; --j) std::swap(cuts[j - 1], cuts[j]);
         for (int st = 0; st < pp; ++st) {
             const int lo = int((long long)st * L / pp), hi = int((long long)(st + 1) * L / pp);
@@ -495,7 +489,7 @@ void build_variants(Resolved& r) {
         }
     } else {
         // Several kinds: one look at each layer's kind (a few ns a layer, once per resolve).
-        const bool gguf_keys = uses_more || uses_first2 || uses_n16;
+        const bool gguf_keys = layer_rules;
         for (int st = 0; st < pp; ++st) {
             const int lo = int((long long)st * L / pp), hi = int((long long)(st + 1) * L / pp);
             for (int j = lo; j < hi; ++j) add(st, j, a.layer_kind[std::size_t(j)] * 8 + (gguf_keys ? gguf_bits(j) : 0), 1);
@@ -923,7 +917,7 @@ struct Stage {
 
 bool is_large_vllm_gpu(const Gpu& g) {
     // vLLM's rule: >= 70 GiB and not an A100 gets the larger scheduler defaults.
-    return g.capacity_bytes() >= 70.0 * kGiB && g.id.find("a100") == std::string::npos;
+    return vllm_large_scheduler_defaults(g);   // gpu.hpp: >= 70 GiB and not an A100
 }
 
 // Inlined into compute(), the hot loop of every estimate and sweep point (stage_sums() copies it).

@@ -18,7 +18,6 @@
 #include <cmath>
 #include <cstring>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -491,9 +490,19 @@ const FamilyRow* find_row(const std::string& type) {
 }
 
 std::set<std::string> words(const char* s) {
+    // Split by hand: an istringstream would pull the locale machinery (~50 KB) into the widget's
+    // WebAssembly module.
     std::set<std::string> out;
-    std::istringstream in(s);
-    for (std::string w; in >> w;) out.insert(w);
+    std::string w;
+    for (const char* p = s;; ++p) {
+        if (*p == ' ' || *p == '\0') {
+            if (!w.empty()) out.insert(w);
+            w.clear();
+            if (*p == '\0') break;
+        } else {
+            w += *p;
+        }
+    }
     return out;
 }
 

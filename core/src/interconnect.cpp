@@ -31,15 +31,20 @@ const char* nvlink_id_for_bandwidth(double bidirectional_gb_per_s) {
     return "nvlink2";
 }
 
-// The NVLink generation of an architecture, for the comparison of a PCIe-only card.
-const char* nvlink_id_for_architecture(const std::string& arch) {
-    if (arch == "volta") return "nvlink2";
-    if (arch == "ampere") return "nvlink3";
-    if (arch == "ada" || arch == "hopper") return "nvlink4";
-    if (arch == "blackwell") return "nvlink5";
-    if (arch == "cdna2" || arch == "cdna3") return "infinity-fabric";
-    if (arch == "turing") return "nvlink-bridge";
-    return nullptr;
+// The NVLink of an architecture's generation, for the comparison of a PCIe-only card.
+const char* nvlink_id_for_architecture(Architecture arch) {
+    switch (arch) {
+        case Architecture::turing: return "nvlink-bridge";   // TU102 cards: 2-way bridge only
+        case Architecture::cdna2: case Architecture::cdna3: case Architecture::cdna4: return "infinity-fabric";
+        default: break;
+    }
+    switch (nvlink_generation(arch)) {
+        case 2: return "nvlink2";
+        case 3: return "nvlink3";
+        case 4: return "nvlink4";
+        case 5: return "nvlink5";
+        default: return nullptr;
+    }
 }
 
 LinkLevel level_of(const Link& l, double bw_gb_per_s, long long domain) {
@@ -50,40 +55,59 @@ LinkLevel level_of(const Link& l, double bw_gb_per_s, long long domain) {
     v.lat_ll = l.latency_us * 1e-6;
     v.lat_simple = l.latency_large_us * 1e-6;
     v.domain = domain;
+    v.nvls_efficiency = l.nvls_efficiency;
+    // Infinity Fabric joins each pair of GPUs by one of its 7 links (MI300X: 64 of 448 GB/s).
+    v.mesh = l.kind == LinkKind::infinity_fabric && domain > 2;
     return v;
+}
+
+// PCIe without peer-to-peer: NCCL copies through host memory (links.json no_p2p_*: 2x RTX 5090
+// lose half their bandwidth and 0.48 -> 14 us of latency).
+void stage_through_host(LinkLevel& v, const Link& l) {
+    if (l.no_p2p_bandwidth_factor <= 0 && l.no_p2p_latency_us <= 0) return;
+    v.host_staged = true;
+    if (l.no_p2p_bandwidth_factor > 0) v.staged_bw_factor = l.no_p2p_bandwidth_factor;
+    if (l.no_p2p_latency_us > 0) v.lat_ll = v.lat_simple = l.no_p2p_latency_us * 1e-6;
 }
 
 double lane_factor(const Gpu& g) { return g.pcie_lanes > 0 ? std::min(1.0, g.pcie_lanes / 16.0) : 1.0; }
 
 }  // namespace
 
+bool pcie_peer_to_peer(const Gpu& g) {
+    // gpus.json's p2p field: false for GeForce RTX 40/50, whose stock driver disables PCIe
+    // peer-to-peer (sources beside each entry).
+    return g.p2p;
+}
+
 DefaultLinkIds default_link_ids(const Gpu& g) {
     DefaultLinkIds d{};
     d.pcie = g.pcie_gen > 0 ? pcie_id(g) : nullptr;
     if (g.segment == Segment::apple) {
         d.intra = nullptr;   // unified memory, one GPU per machine
-    } else if (g.nvlink == "nvswitch") {
+    } else if (g.link == NvlinkKind::nvswitch) {
         // The generation comes from the datasheet figure: a measured one (--measured) is lower
         // (740 of 900 GB/s on an H100) and must not turn NVLink 4 into NVLink 3.
         double datasheet_bw = g.nvlink_gb_per_s;
         if (g.calibration)
             if (const CalibratedFigure* f = g.calibration->find("nvlink_gb_per_s"); f && f->datasheet > 0) datasheet_bw = f->datasheet;
         d.intra = nvlink_id_for_bandwidth(datasheet_bw);
-    } else if (g.nvlink == "mesh") {
+    } else if (g.link == NvlinkKind::mesh) {
         d.intra = "nvlink2";
-    } else if (g.nvlink == "infinity-fabric") {
+    } else if (g.link == NvlinkKind::infinity_fabric) {
         d.intra = "infinity-fabric";
-    } else if (g.nvlink == "bridge") {
+    } else if (g.link == NvlinkKind::bridge) {
         d.intra = "nvlink-bridge";
     } else {
         d.intra = d.pcie;
     }
     // Between nodes: DGX H100/B200-class systems ship 400 Gb/s NDR per GPU, DGX A100-class 200 Gb/s
     // HDR; PCIe servers, workstations and desktops are assumed on 100 GbE.
-    const bool scale_out = g.nvlink == "nvswitch" || g.nvlink == "mesh" || g.nvlink == "infinity-fabric";
+    const bool scale_out = g.link == NvlinkKind::nvswitch || g.link == NvlinkKind::mesh || g.link == NvlinkKind::infinity_fabric;
     d.scale_out = scale_out;
     if (g.segment == Segment::datacenter && scale_out &&
-        (g.architecture == "hopper" || g.architecture == "blackwell" || g.architecture == "cdna3"))
+        (g.arch == Architecture::hopper || g.arch == Architecture::blackwell || g.arch == Architecture::cdna3 ||
+         g.arch == Architecture::cdna4))
         d.inter = "infiniband-ndr";
     else if (g.segment == Segment::datacenter && scale_out)
         d.inter = "infiniband-hdr";
@@ -95,7 +119,7 @@ DefaultLinkIds default_link_ids(const Gpu& g) {
         d.alternative = d.pcie;
         d.alternative_hypothetical = false;
     } else {
-        d.alternative = nvlink_id_for_architecture(g.architecture);
+        d.alternative = nvlink_id_for_architecture(g.arch);
         d.alternative_hypothetical = true;
     }
     return d;
@@ -128,6 +152,7 @@ Fabric build_fabric(const Gpu& g, const GpuLinks& d, const Link* intra, const Li
         if (default_intra && intra->kind != LinkKind::pcie && g.nvlink_gb_per_s > 0) bw = g.nvlink_gb_per_s / 2.0;
         if (intra->kind == LinkKind::pcie) bw *= lane_factor(g);   // an x8 card (RTX 4060 Ti) gets half
         f.level[f.levels++] = level_of(*intra, bw, std::max(1, intra->gpus_per_node));
+        if (intra->kind == LinkKind::pcie && !pcie_peer_to_peer(g)) stage_through_host(f.level[f.levels - 1], *intra);
         f.intra = intra;
         f.node_size = std::max(1, intra->gpus_per_node);
         if (intra->kind == LinkKind::nvlink_bridge && d.pcie) {
@@ -135,6 +160,7 @@ Fabric build_fabric(const Gpu& g, const GpuLinks& d, const Link* intra, const Li
             const Link& p = *d.pcie;
             const long long box = std::max<long long>(f.level[0].domain, p.gpus_per_node);
             f.level[f.levels++] = level_of(p, p.bandwidth_gb_per_s * lane_factor(g), box);
+            if (!pcie_peer_to_peer(g)) stage_through_host(f.level[f.levels - 1], p);
             f.node_size = int(box);
         }
     }
@@ -174,6 +200,19 @@ Fabric alternative_fabric(const Gpu& g, const Catalog& cat, const Fabric& curren
     return f;
 }
 
+namespace {
+
+// Achievable bandwidth of a level for a group with `members` GPUs in one of its domains.
+double level_busbw(const LinkLevel& l, long long members) {
+    double bw = l.bw * l.efficiency * l.staged_bw_factor;
+    // A mesh gives m GPUs of a domain m - 1 of its domain - 1 pair links each: 8 MI300X use all 7
+    // links (448 GB/s), 2 of them one (64 GB/s).
+    if (l.mesh && members < l.domain) bw *= double(std::max<long long>(1, members - 1)) / double(l.domain - 1);
+    return bw;
+}
+
+}  // namespace
+
 Span span_of(const Fabric& f, long long n, long long stride) {
     Span s;
     s.n = int(n);
@@ -183,27 +222,50 @@ Span span_of(const Fabric& f, long long n, long long stride) {
     int top = f.levels - 1;
     for (int k = 0; k < f.levels; ++k)
         if (reach < f.level[k].domain) { top = k; break; }
-    // Levels the group actually uses: the top one, and every lower one that holds two members.
-    double busbw = f.level[top].bw * f.level[top].efficiency;
-    int lowest = top;
-    for (int k = 0; k < top; ++k)
-        if (stride < f.level[k].domain) {
-            busbw = std::min(busbw, f.level[k].bw * f.level[k].efficiency);   // the slowest level bounds the ring
-            lowest = std::min(lowest, k);
-        }
-    s.busbw = busbw;
-    s.lat_in_ll = f.level[lowest].lat_ll;
-    s.lat_in_simple = f.level[lowest].lat_simple;
-    s.lat_out_ll = f.level[top].lat_ll;
-    s.lat_out_simple = f.level[top].lat_simple;
+    // Domains of the level below the top that the group spans (nodes, bridged pairs), and the
+    // members in each.
     if (top > 0) {
-        // Domains of the level below the top that the group spans (nodes, bridged pairs).
         const long long per_unit = std::max<long long>(1, f.level[top - 1].domain / stride);
         s.units = (n + per_unit - 1) / per_unit;
     } else {
         s.units = 1;
     }
+    s.local = (n + s.units - 1) / s.units;
+    // Levels the group actually uses: the top one, and every lower one that holds two members.
+    const LinkLevel& t = f.level[top];
+    s.rails = t.link && t.link->scope == LinkScope::inter_node && s.units > 1;
+    s.busbw_out = level_busbw(t, s.units > 1 ? s.units : n);
+    int lowest = top;
+    double inner = 0;
+    for (int k = 0; k < top; ++k)
+        if (stride < f.level[k].domain) {
+            const long long members = std::min<long long>(n, (f.level[k].domain + stride - 1) / stride);
+            const double b = level_busbw(f.level[k], members);
+            inner = inner > 0 ? std::min(inner, b) : b;
+            lowest = std::min(lowest, k);
+        }
+    s.busbw_in = inner;
+    // The ring: the slowest level bounds it. Across a rail-optimized network NCCL runs one ring
+    // channel per NIC, so the `local` GPUs of a node cross it side by side: `local` x one NIC.
+    const double out_ring = s.busbw_out * (s.rails ? double(s.local) : 1.0);
+    s.busbw = inner > 0 ? std::min(inner, out_ring) : out_ring;
+    s.lat_in_ll = f.level[lowest].lat_ll;
+    s.lat_in_simple = f.level[lowest].lat_simple;
+    s.lat_out_ll = t.lat_ll;
+    s.lat_out_simple = t.lat_simple;
+    // NVLink SHARP: one switch domain (no lower level in use), an NVLS-capable switch, 5+ GPUs.
+    if (t.nvls_efficiency > 0 && lowest == top && s.units == 1 && n >= kNvlsMinGpus) s.nvls_algbw = t.bw * t.nvls_efficiency;
     return s;
+}
+
+const char* algorithm_name(CollectiveAlgorithm a) {
+    switch (a) {
+        case CollectiveAlgorithm::ring: return "ring";
+        case CollectiveAlgorithm::tree: return "tree";
+        case CollectiveAlgorithm::nvls: return "nvls";
+        case CollectiveAlgorithm::hierarchical: return "hierarchical";
+        default: return "none";
+    }
 }
 
 namespace {
@@ -221,12 +283,68 @@ double ring_seconds(const Span& s, double steps, double outer, double wire_bytes
 
 }  // namespace
 
-double allreduce_seconds(const Span& s, double bytes) {
+double ring_allreduce_seconds(const Span& s, double bytes) {
     // nccl-tests: an all-reduce moves 2(n-1)/n of the buffer per GPU in 2(n-1) steps; NCCL
     // counts 2(nodes-1) of them on the network.
     const double n = s.n;
     return ring_seconds(s, 2.0 * (n - 1.0), 2.0 * double(s.units - 1), bytes * 2.0 * (n - 1.0) / n);
 }
+
+double tree_allreduce_seconds(const Span& s, double bytes) {
+    // NCCL's double binary tree spans nodes: a chain inside each node (local - 1 hops up, as many
+    // down) and log2(nodes) hops between nodes each way; its bus bandwidth is 0.92 of the ring's and
+    // its algorithm bandwidth half of that (the buffer goes up the tree and back down).
+    if (s.n <= 1 || s.busbw <= 0 || s.units < 2) return 0;
+    const double hops = std::ceil(std::log2(double(s.units)));
+    const double chain = double(s.local - 1);
+    const double bw = s.busbw * kTreeBandwidthShare;
+    const double ll = kTreeBaseLatencyLL + 2.0 * (chain * s.lat_in_ll + hops * kTreeNetHopLatencyLL) +
+                      2.0 * bytes / (bw * kTreeLLBandwidthShare);
+    const double simple = kTreeBaseLatencySimple + 2.0 * (chain * s.lat_in_simple + hops * kTreeNetHopLatencySimple) + 2.0 * bytes / bw;
+    return std::min(ll, simple);
+}
+
+double nvls_allreduce_seconds(const Span& s, double bytes) {
+    // NVLink SHARP: each GPU writes its buffer into the switch once and reads the sum once, so the
+    // time is the buffer over the NVLS algorithm bandwidth (busbw = algbw x 2(n-1)/n, nccl-tests).
+    if (s.nvls_algbw <= 0) return 0;
+    return kNvlsLatency + bytes / s.nvls_algbw;
+}
+
+double hierarchical_allreduce_seconds(const Span& s, double bytes) {
+    // Reduce-scatter inside each node, an all-reduce of the node's 1/local share across nodes on
+    // each rail (one NIC per GPU, the rails side by side), all-gather inside the node. NCCL
+    // pipelines the three in chunks, so the slowest phase sets the bandwidth term; the latencies add.
+    if (s.n <= 1 || !s.rails || s.local < 2 || s.busbw_in <= 0 || s.busbw_out <= 0) return 0;
+    const double k = double(s.local), u = double(s.units);
+    const double intra_bytes = 2.0 * bytes * (k - 1.0) / k;           // reduce-scatter + all-gather
+    const double inter_bytes = 2.0 * (bytes / k) * (u - 1.0) / u;     // ring all-reduce of 1/k of the buffer
+    const double intra_lat_simple = 2.0 * (k - 1.0) * s.lat_in_simple, intra_lat_ll = 2.0 * (k - 1.0) * s.lat_in_ll;
+    const double inter_lat_simple = 2.0 * (u - 1.0) * s.lat_out_simple, inter_lat_ll = 2.0 * (u - 1.0) * s.lat_out_ll;
+    const double simple = kNcclBaseLatencySimple + intra_lat_simple + inter_lat_simple +
+                          std::max(intra_bytes / s.busbw_in, inter_bytes / s.busbw_out);
+    const double ll = kNcclBaseLatencyLL + intra_lat_ll + inter_lat_ll +
+                      std::max(intra_bytes / s.busbw_in, inter_bytes / s.busbw_out) / kNcclLLBandwidthShare;
+    return std::min(ll, simple);
+}
+
+CollectiveTime allreduce_time(const Span& s, double bytes) {
+    CollectiveTime best;
+    if (s.n <= 1 || s.busbw <= 0) return best;
+    auto consider = [&](double t, CollectiveAlgorithm a) {
+        if (t > 0 && (best.algorithm == CollectiveAlgorithm::none || t < best.seconds)) {
+            best.seconds = t;
+            best.algorithm = a;
+        }
+    };
+    consider(ring_allreduce_seconds(s, bytes), CollectiveAlgorithm::ring);
+    consider(tree_allreduce_seconds(s, bytes), CollectiveAlgorithm::tree);
+    consider(nvls_allreduce_seconds(s, bytes), CollectiveAlgorithm::nvls);
+    consider(hierarchical_allreduce_seconds(s, bytes), CollectiveAlgorithm::hierarchical);
+    return best;
+}
+
+double allreduce_seconds(const Span& s, double bytes) { return allreduce_time(s, bytes).seconds; }
 
 double reduce_scatter_seconds(const Span& s, double bytes) {
     const double n = s.n;
@@ -234,8 +352,16 @@ double reduce_scatter_seconds(const Span& s, double bytes) {
 }
 
 double all_to_all_seconds(const Span& s, double bytes) {
-    // Each GPU keeps 1/n of what it holds and sends the rest, one peer at a time.
+    // Each GPU keeps 1/n of what it holds and sends the rest, one peer at a time. Across a
+    // rail-optimized network each GPU's share for other nodes, (n - local)/n, leaves by its own
+    // NIC while the (local - 1)/n for its node's peers crosses the node's links at the same time.
     const double n = s.n;
+    if (s.rails && s.busbw_in > 0 && s.busbw_out > 0) {
+        const double k = double(s.local);
+        const double wire = std::max(bytes * (k - 1.0) / n / s.busbw_in, bytes * (n - k) / n / s.busbw_out);
+        const double lat = (n - 1.0 - double(s.units - 1)) * s.lat_in_simple + double(s.units - 1) * s.lat_out_simple;
+        return kNcclBaseLatencySimple + lat + wire;
+    }
     return ring_seconds(s, n - 1.0, double(s.units - 1), bytes * (n - 1.0) / n);
 }
 
@@ -245,7 +371,18 @@ double p2p_seconds(const Fabric& f, long long distance, double bytes) {
     for (int i = 0; i < f.levels; ++i)
         if (distance < f.level[i].domain) { k = i; break; }
     const LinkLevel& l = f.level[k];
-    return kNcclBaseLatencyLL + l.lat_ll + bytes / (l.bw * kBusBandwidthEfficiency);
+    // A pair of GPUs on a mesh shares one link (MI300X: 64 GB/s per direction).
+    const double bw = (l.mesh ? l.bw / double(l.domain - 1) : l.bw) * l.staged_bw_factor;
+    return kNcclBaseLatencyLL + l.lat_ll + bytes / (bw * kBusBandwidthEfficiency);
+}
+
+double ring_attention_exposed_seconds(const Fabric& f, long long cp, long long distance, double kv_bytes, double compute_seconds) {
+    // Ring attention (Liu et al. 2023): with cp GPUs each holds 1/cp of the sequence; in each of
+    // cp - 1 steps it sends its current KV block on while computing attention against it, so a
+    // step costs max(send, compute) and the sends show only where they outlast the compute.
+    if (cp <= 1) return 0;
+    const double send = p2p_seconds(f, distance, kv_bytes);
+    return double(cp - 1) * std::max(0.0, send - compute_seconds);
 }
 
 }  // namespace gpusizer::detail

@@ -6,6 +6,8 @@
 // taking the faster of the low-latency (LL) and the bandwidth (Simple) protocol. Bus bandwidth
 // is the nccl-tests definition (doc/PERFORMANCE.md): for an all-reduce over n GPUs each GPU
 // moves 2(n-1)/n of the buffer, for reduce-scatter, all-gather and all-to-all (n-1)/n.
+// An all-reduce takes the fastest of the algorithms the fabric offers, as NCCL's tuner does
+// (ring, double binary tree, NVLink SHARP, hierarchical per-rail); docs/formulas.md, "Collectives".
 #pragma once
 
 #include <string>
@@ -23,6 +25,28 @@ constexpr double kNcclLLBandwidthShare = 0.25;
 // busbw_efficiency): nccl-tests all_reduce on 8x A100 reaches 235 GB/s of 300 (stas00/ml-engineering
 // network/README.md), and NCCL caps sm80 rings at 235.
 constexpr double kBusBandwidthEfficiency = 0.78;
+// Double binary tree (NCCL 2.2x src/graph/tuning.cc): baseLat[Tree] = {6.8, 14.0, 8.4} us (LL,
+// LL128, Simple); hwLat[NET][Tree] = {5.0, 8.5, 14} us per hop between nodes; the tree's bus
+// bandwidth is 0.92 of the ring's (busBw *= .92 for an all-reduce), LL 1/3.8 of it.
+constexpr double kTreeBaseLatencyLL = 6.8e-6;
+constexpr double kTreeBaseLatencySimple = 8.4e-6;
+constexpr double kTreeNetHopLatencyLL = 5.0e-6;
+constexpr double kTreeNetHopLatencySimple = 14e-6;
+constexpr double kTreeBandwidthShare = 0.92;
+constexpr double kTreeLLBandwidthShare = 1.0 / 3.8;
+// NVLink SHARP (same file): Simple protocol only, latency hwLat[NVLINK][NVLS] = 25 us, no base.
+constexpr double kNvlsLatency = 25e-6;
+// NCCL picks NVLS from 5 GPUs up: nccl-tests on 8x H200 did not select it for 4 GPUs and did from
+// 5 (stas00/ml-engineering network/README.md, NVLS GPU-count sweep).
+constexpr int kNvlsMinGpus = 5;
+
+// The algorithm an all-reduce runs (what NCCL's tuner would pick).
+enum class CollectiveAlgorithm { none, ring, tree, nvls, hierarchical };
+const char* algorithm_name(CollectiveAlgorithm a);   // "none", "ring", "tree", "nvls", "hierarchical"
+struct CollectiveTime {
+    double seconds = 0;
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::none;
+};
 
 // One level of the topology: a link and the GPUs one of its domains holds.
 struct LinkLevel {
@@ -32,6 +56,10 @@ struct LinkLevel {
     double lat_ll = 0;       // seconds per ring step, LL protocol
     double lat_simple = 0;   // seconds per ring step, Simple protocol
     long long domain = 1;    // GPUs in one domain at this level (levels nest)
+    double nvls_efficiency = 0;   // NVLink SHARP algorithm bandwidth / bw (0: no NVLS on this link)
+    bool mesh = false;       // one link per GPU pair (Infinity Fabric): m GPUs of a domain use (m-1)/(domain-1) of bw
+    bool host_staged = false;     // PCIe without peer-to-peer: traffic goes through host memory
+    double staged_bw_factor = 1;  // and the share of bw it keeps then (bw stays the link's nominal figure)
 };
 
 // The links of a configuration, innermost first: e.g. NVSwitch (8) then InfiniBand; or an
@@ -54,6 +82,12 @@ struct Span {
     double lat_in_ll = 0, lat_in_simple = 0;     // steps inside the lower domains
     double lat_out_ll = 0, lat_out_simple = 0;   // steps across the top level crossed
     long long units = 1;            // top-level domains the group spans (nodes, bridged pairs)
+    // Per level, for the algorithms beyond the ring (all achievable, bytes/s per GPU):
+    double busbw_in = 0;            // the lower levels the group uses (0: none, one level only)
+    double busbw_out = 0;           // the top level, one GPU's share (one NIC per GPU on a network)
+    long long local = 1;            // group members in one top-level domain (rails in use)
+    bool rails = false;             // the top level is a network with one NIC per GPU (rail-optimized)
+    double nvls_algbw = 0;          // NVLink SHARP all-reduce algorithm bandwidth; 0 when NCCL would not use it
 };
 
 // The catalog's default link ids for a GPU: its own intra-node link, its PCIe link, the network
@@ -79,10 +113,22 @@ Span span_of(const Fabric& f, long long n, long long stride);
 // Seconds for one collective; `bytes` is the buffer each GPU holds (all-reduce), the whole
 // array (reduce-scatter / all-gather, as nccl-tests counts it), or what each GPU sends in all
 // (all-to-all).
-double allreduce_seconds(const Span& s, double bytes);
+double allreduce_seconds(const Span& s, double bytes);   // allreduce_time(s, bytes).seconds
+CollectiveTime allreduce_time(const Span& s, double bytes);
+// Each algorithm alone (0 when the fabric does not offer it; for the tests and the report).
+double ring_allreduce_seconds(const Span& s, double bytes);
+double tree_allreduce_seconds(const Span& s, double bytes);
+double nvls_allreduce_seconds(const Span& s, double bytes);
+double hierarchical_allreduce_seconds(const Span& s, double bytes);
 double reduce_scatter_seconds(const Span& s, double bytes);   // all-gather costs the same
 double all_to_all_seconds(const Span& s, double bytes);
 // One point-to-point send of `bytes` across the level that separates two GPUs `distance` apart.
 double p2p_seconds(const Fabric& f, long long distance, double bytes);
+// Context-parallel ring attention over `cp` GPUs `distance` apart: cp - 1 steps, each sending a
+// KV block of `kv_bytes` to the next GPU while attending to the block in hand for
+// `compute_seconds`; what the sends add to the step beyond the compute.
+double ring_attention_exposed_seconds(const Fabric& f, long long cp, long long distance, double kv_bytes, double compute_seconds);
+// Whether a GPU can write to its peers over PCIe (GeForce RTX 40/50 cannot: NCCL stages through host memory).
+bool pcie_peer_to_peer(const Gpu& gpu);
 
 }  // namespace gpusizer::detail

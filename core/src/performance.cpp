@@ -150,7 +150,7 @@ Fabric fabric_of(const Resolved& r) {
 namespace {
 
 bool large_vllm_gpu(const Gpu& g) {
-    return g.capacity_bytes() >= 70.0 * kGiB && g.id.find("a100") == std::string::npos;   // as estimate.cpp
+    return vllm_large_scheduler_defaults(g);   // gpu.hpp: vLLM's >= 70 GiB, not-A100 rule
 }
 
 double prefill_chunk_tokens(const Resolved& r, double total) {
@@ -174,6 +174,7 @@ struct StepComm {
     double dp = 0, dp_exposed = 0;      // training: gradient sync on the wire, and the part not hidden
     double exposed = 0;                 // what adds to the step
     double busbw = 0;                   // of the widest all-reduce group
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::none;   // what NCCL would run for its all-reduce
 };
 
 StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double s) {
@@ -184,7 +185,9 @@ StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, d
     if (par.tp > 1) {
         const Span sp = span_of(f, par.tp, 1);
         m.busbw = sp.busbw;
-        m.tp = 2.0 * in.layers * allreduce_seconds(sp, s);   // after attention and after the MLP
+        const CollectiveTime ar = allreduce_time(sp, s);
+        m.algorithm = ar.algorithm;
+        m.tp = 2.0 * in.layers * ar.seconds;   // after attention and after the MLP
     } else if (par.dp > 1) {
         m.busbw = span_of(f, par.dp, par.tp).busbw;
     }
@@ -205,7 +208,9 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
     if (par.tp > 1) {
         const Span sp = span_of(f, par.tp, 1);
         m.busbw = sp.busbw;
-        m.tp = mb * (in.layers / p) * per * allreduce_seconds(sp, s);
+        const CollectiveTime ar = allreduce_time(sp, s);
+        m.algorithm = ar.algorithm;
+        m.tp = mb * (in.layers / p) * per * ar.seconds;
     }
     if (par.pp > 1) m.pp = 2.0 * mb * p2p_seconds(f, (long long)par.tp * par.dp, s);   // activations forward, gradients back
     if (par.ep > 1) m.ep = mb * (in.moe_layers / p) * per * all_to_all_seconds(span_of(f, par.ep, 1), s * in.experts_per_token);
@@ -218,7 +223,9 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
             m.dp = reduce_scatter_seconds(dp, in.train_grad_bytes_per_gpu) + 2.0 * reduce_scatter_seconds(dp, in.train_weight_bytes_per_gpu);
         } else {
             // DDP all-reduce; ZeRO-1/2 reduce-scatter + all-gather move the same bytes.
-            m.dp = allreduce_seconds(dp, in.train_grad_bytes_per_gpu);
+            const CollectiveTime ar = allreduce_time(dp, in.train_grad_bytes_per_gpu);
+            if (par.tp == 1) m.algorithm = ar.algorithm;
+            m.dp = ar.seconds;
         }
         m.dp_exposed = std::max(0.0, m.dp - in.train_hide_fraction * t_pipe);
     }
@@ -347,6 +354,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
         const double s = b * in.act_bytes_per_token;
         const StepComm cm = decode_comm(r, in, f, s);
         ic.allreduce_busbw_bytes_per_s = cm.busbw;
+        ic.allreduce_algorithm = algorithm_name(cm.algorithm);
         ic.tp_comm_s_per_token = cm.tp;
         ic.pp_comm_s_per_token = cm.pp;
         ic.ep_comm_s_per_token = cm.ep;
@@ -377,6 +385,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
         const double t_pipe = t_comp / (1.0 - ic.pp_bubble_fraction);
         const StepComm cm = train_comm(r, in, f, t_pipe);
         ic.allreduce_busbw_bytes_per_s = cm.busbw;
+        ic.allreduce_algorithm = algorithm_name(cm.algorithm);
         ic.tp_comm_s_per_step = cm.tp;
         ic.pp_comm_s_per_step = cm.pp;
         ic.ep_comm_s_per_step = cm.ep;
@@ -394,12 +403,16 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
         sp.train_tokens_per_s = tokens / sp.train_step_s;
         sp.train_time_s = c.train_tokens > 0 ? c.train_tokens / sp.train_tokens_per_s : 0.0;
         sp.effective_mfu = tokens * in.train_model_flops_per_token / (sp.train_step_s * gpus * F);
+        // As papers state them (Chowdhery et al. 2022, PaLM, appendix B): MFU counts the model's
+        // FLOPs only, HFU also the recomputed forward passes; both over the whole step.
+        sp.mfu_effective = sp.effective_mfu;
+        sp.hfu = tokens * in.train_exec_flops_per_token / (sp.train_step_s * gpus * F);
     }
 
     // Power.
     PowerReport& pw = out.power;
     const bool apple = g.segment == Segment::apple;
-    const bool hgx = f.levels > 0 ? f.defaults.scale_out : (g.nvlink == "nvswitch" || g.nvlink == "mesh" || g.nvlink == "infinity-fabric");
+    const bool hgx = f.levels > 0 ? f.defaults.scale_out : (g.link == NvlinkKind::nvswitch || g.link == NvlinkKind::mesh || g.link == NvlinkKind::infinity_fabric);
     out.pue = c.pue > 0 ? c.pue : (g.segment == Segment::datacenter ? kPueDatacenter : 1.0);
     pw.pue = out.pue;
     pw.utilization = c.utilization;

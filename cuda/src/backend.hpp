@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "gpusizer/compute.hpp"
 #include "gpusizer/measured.hpp"
 
 namespace gpusizer::bench {
@@ -64,7 +65,7 @@ struct MemoryProbe {
 };
 
 enum class StreamKernel { copy, triad };          // BabelStream's kernels on double arrays
-enum class Precision { fp32, tf32, fp16, bf16, fp8, int8 };
+using Precision = gpusizer::Precision;   // the core's one enum (gpusizer/compute.hpp); fp4 is not benchmarked yet
 enum class Direction { h2d, d2h };
 
 struct GemmSpec {

@@ -395,6 +395,7 @@ void BenchDriver::run_device(MeasuredDevice& dev, const DeviceInfo& info, double
                 case Precision::bf16: datasheet = ds->tensor_tflops_dense.bf16; break;
                 case Precision::fp8: datasheet = ds->tensor_tflops_dense.fp8; break;
                 case Precision::int8: datasheet = ds->tensor_tflops_dense.int8; break;
+                case Precision::fp4: datasheet = ds->tensor_tflops_dense.fp4; break;
             }
         }
         for (const GemmShape& s : gemm_shapes(quick)) {

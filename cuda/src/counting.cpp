@@ -81,6 +81,7 @@ double element_bytes(Precision p, bool output) {
         case Precision::bf16: return 2.0;
         case Precision::fp8: return output ? 2.0 : 1.0;    // FP8 inputs, BF16 output
         case Precision::int8: return output ? 4.0 : 1.0;   // INT8 inputs, INT32 output
+        case Precision::fp4: return output ? 2.0 : 0.5;    // FP4 (E2M1) inputs, two per byte; BF16 output (block scales not counted)
     }
     return 4.0;
 }
@@ -131,17 +132,7 @@ int plan_iterations(const Run& run, double seconds_per_iteration) {
 // [SECTION] Devices
 // ---------------------------------------------------------------------------------------------
 
-std::string_view precision_name(Precision p) {
-    switch (p) {
-        case Precision::fp32: return "fp32";
-        case Precision::tf32: return "tf32";
-        case Precision::fp16: return "fp16";
-        case Precision::bf16: return "bf16";
-        case Precision::fp8: return "fp8";
-        case Precision::int8: return "int8";
-    }
-    return "?";
-}
+std::string_view precision_name(Precision p) { return to_string(p); }   // the core's names: "bf16", "fp4"
 
 bool precision_supported(Precision p, int cc_major, int cc_minor) {
     const int cc = cc_major * 10 + cc_minor;
@@ -152,6 +143,7 @@ bool precision_supported(Precision p, int cc_major, int cc_minor) {
         case Precision::tf32:
         case Precision::bf16: return cc >= 80;
         case Precision::fp8: return cc >= 89;
+        case Precision::fp4: return cc >= 100;   // FP4 tensor cores: Blackwell (sm_100, sm_120)
     }
     return false;
 }

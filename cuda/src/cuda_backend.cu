@@ -611,6 +611,7 @@ GemmTypes gemm_types(Precision p) {
         case Precision::bf16: return {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 2, 2};
         case Precision::fp8: return {CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 1, 2};
         case Precision::int8: return {CUDA_R_8I, CUDA_R_32I, CUDA_R_32I, CUBLAS_COMPUTE_32I, 1, 4};
+        case Precision::fp4: break;   // not benchmarked: cuBLASLt FP4 GEMMs need block-scale tensors
     }
     return {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, 4, 4};
 }
@@ -623,6 +624,7 @@ void fill_inputs(Precision p, void* ptr, std::size_t n, std::uint64_t seed, cuda
         case Precision::bf16: fill_random<__nv_bfloat16>(ptr, n, seed, s); break;
         case Precision::fp8: fill_random<__nv_fp8_e4m3>(ptr, n, seed, s); break;
         case Precision::int8: fill_random<std::int8_t>(ptr, n, seed, s); break;
+        case Precision::fp4: break;   // not benchmarked (gemm_types)
     }
 }
 

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpusizer/gpusizer.hpp"
+#include "../../core/src/interconnect.hpp"   // nccl-tests rows: one collective on a fabric
 
 using nlohmann::json;
 using namespace gpusizer;
@@ -54,8 +55,20 @@ double at_path(const json& j, const std::string& path) {
     return cur->is_number() ? cur->get<double>() : std::nan("");
 }
 
+// nccl-tests all_reduce_perf on `config.gpus` GPUs (consecutive, over the configuration's links)
+// with a buffer of `bytes`: busbw = bytes / t x 2(n-1)/n, t from the algorithm NCCL would pick.
+double nccl_allreduce_busbw(const Config& config, const Catalog& catalog, double bytes) {
+    const Link* intra = config.link.empty() ? nullptr : &catalog.link(config.link);
+    const Link* inter = config.inter_node_link.empty() ? nullptr : &catalog.link(config.inter_node_link);
+    const detail::Fabric f = detail::make_fabric(catalog.gpu(config.gpu), catalog, intra, inter);
+    const int n = config.gpus;
+    const double t = detail::allreduce_seconds(detail::span_of(f, n, 1), bytes);
+    return t > 0 ? bytes / t * 2.0 * (n - 1) / n : std::nan("");
+}
+
 // The predicted value of `quantity` in base units (bytes, counts, tokens/s, ...).
-double predict(const std::string& q, const Config& config, const Catalog& catalog) {
+double predict(const std::string& q, const Config& config, const Catalog& catalog, double message_bytes) {
+    if (q == "nccl_allreduce_busbw_gb_per_s") return nccl_allreduce_busbw(config, catalog, message_bytes);
     if (q == "max_context") return double(fit(config, catalog).max_context);
     const Report r = estimate(config, catalog);
     const MemoryParts& m = r.per_gpu;
@@ -83,6 +96,7 @@ double predict(const std::string& q, const Config& config, const Catalog& catalo
     if (q == "decode_tokens_per_s" || q == "prefill_tokens_per_s") path = "speed." + q;
     else if (q == "max_output_throughput_tokens_per_s") path = "speed.decode_throughput_tokens_per_s";
     else if (q == "train_mfu") path = "speed.effective_mfu";
+    else if (q == "train_hfu") path = "speed.hfu";
     else if (q == "busbw_gb_per_s") path = "interconnect.allreduce_busbw_bytes_per_s";
     // Anything else is read from the report JSON by its path (e.g. speed.ttft_s).
     const json j = json::parse(report_to_json(r));
@@ -146,7 +160,7 @@ int main(int argc, char** argv) {
         o.reference = r.value("value", 0.0);
         try {
             const Config c = config_from_json(r["config"].dump());
-            const double p = predict(o.quantity, c, catalog);
+            const double p = predict(o.quantity, c, catalog, r.value("message_bytes", 0.0));
             if (!std::isfinite(p)) {
                 o.status = Outcome::Status::not_modelled;
             } else {

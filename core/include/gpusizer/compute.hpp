@@ -1,11 +1,14 @@
 // gpusizer/compute.hpp: which precisions a GPU computes natively, and at what rate.
 //
 // A weight format asks for a compute precision (bf16 weights: bf16 matrix math; fp8: fp8;
-// GPTQ/AWQ/NF4/GGUF dequantize to 16-bit activations). A precision the architecture's tensor
-// cores do not run is still stored as asked, but the math runs at the next precision the GPU
-// does run: fp4 -> fp8 -> 16-bit, int8 -> 16-bit, bf16 -> fp32 on the CUDA cores (Volta and
-// Turing have no BF16), tf32 -> fp32. Apple GPUs have no tensor cores: everything 16-bit or
-// narrower runs on the ALUs at the catalog's fp16 rate.
+// MXFP4/NVFP4: fp4; GPTQ/AWQ/NF4/GGUF dequantize to 16-bit activations). A GPU runs a precision
+// natively when it has matrix units (Gpu::tensor_cores) and the catalog gives a dense rate for it
+// (Gpu::tensor_tflops_dense): the data decides, not the architecture's name. A precision the GPU
+// does not run is still stored as asked, but the math runs at the next precision the GPU does
+// run: fp4 -> 16-bit (pre-Blackwell kernels dequantize FP4 weights), fp8 / int8 -> 16-bit,
+// bf16 -> fp16 or fp32 on the CUDA cores (Volta and Turing have no BF16), tf32 -> fp32. GPUs
+// without matrix units (Apple M1-M4) run everything 16-bit or narrower on the ALUs at the
+// catalog's fp16 rate.
 #pragma once
 
 #include <string_view>
@@ -16,17 +19,27 @@
 
 namespace gpusizer {
 
+// The one precision enum of the project (cuda/ uses it too). Order is part of no contract.
 enum class Precision { fp32, tf32, fp16, bf16, fp8, int8, fp4 };
 
 std::string_view to_string(Precision p);
 
-// Does the architecture (Gpu::architecture: volta, turing, ampere, ada, hopper, blackwell,
-// cdna2, cdna3, apple-m*) run this precision on tensor cores (matrix cores for AMD)?
-// fp32 is never a tensor-core precision here (it runs on the CUDA cores / vector units).
-bool runs_natively(std::string_view architecture, Precision p);
+// Dense tensor rate of the GPU for `p`, TFLOP/s (TOPS for int8); 0 for fp32 (not a tensor precision).
+double tensor_rate_tflops(const Gpu& gpu, Precision p);
 
-// The precision a weight format's matrix math asks for, before the GPU is considered.
-Precision requested_precision(const WeightFormat& weights, std::string_view architecture);
+// Does the GPU run this precision on matrix units? True when it has them and its catalog entry
+// gives a dense rate above zero. fp32 is never a tensor-core precision here.
+bool runs_natively(const Gpu& gpu, Precision p);
+
+// The vendors' whitepaper table of matrix-unit precisions per architecture, a cross-check of the
+// catalog's rates (tests/test_speed.cpp): volta fp16; turing + int8; ampere + bf16, tf32; ada,
+// hopper + fp8; blackwell + fp4; cdna2 fp16, bf16, int8; cdna3 + tf32, fp8; cdna4 + fp4;
+// rdna3 / rdna3.5 (WMMA) fp16, bf16, int8; rdna4 + fp8; xe2 (XMX) fp16, bf16, int8; apple none.
+bool runs_natively(Architecture architecture, Precision p);
+bool runs_natively(std::string_view architecture, Precision p);   // by gpus.json name
+
+// The precision a weight format's matrix math asks for, before the GPU's fallbacks.
+Precision requested_precision(const WeightFormat& weights, const Gpu& gpu);
 
 struct ComputeChoice {
     Precision requested = Precision::bf16;

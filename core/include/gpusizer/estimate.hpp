@@ -13,10 +13,18 @@ namespace gpusizer {
 // configuration that cannot be evaluated (unknown id, tp not dividing the heads, ...).
 Report estimate(const Config& config, const Catalog& catalog);
 
+// What estimate() adds to the report beyond memory, speed and power.
+struct EstimateOptions {
+    bool alternative_link = false;   // fill Report::interconnect.alternative (one more estimate)
+};
+
+// estimate() with options: the whole report, so that callers never patch it afterwards.
+Report estimate(const Config& config, const Catalog& catalog, const EstimateOptions& options);
+
 // The same configuration over the other kind of intra-node link (NVLink <-> PCIe; for a card
 // without NVLink, its generation's NVLink, marked hypothetical): communication and the speed that
-// results. Report::interconnect.alternative is left empty by estimate(), which stays cheap for
-// sweeps; callers that show the comparison fill it with this. Empty for a single GPU.
+// results. Report::interconnect.alternative is left empty by estimate(config, catalog), which
+// stays cheap for sweeps; estimate(config, catalog, {true}) fills it. Empty for a single GPU.
 LinkTimes alternative_link(const Config& config, const Catalog& catalog);
 
 // The inverse questions: longest context, largest batch, best weight and KV precision.

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpusizer {
@@ -11,6 +12,20 @@ namespace gpusizer {
 struct Calibration;   // gpusizer/measured.hpp
 
 enum class Segment { consumer, workstation, datacenter, apple };
+
+// The GPU architecture (gpus.json "architecture", spelled as architecture_name() gives it; Apple
+// GPUs by generation "apple-m1".."apple-m5", all of them Architecture::apple).
+enum class Architecture { unknown, volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3, cdna4, rdna3, rdna3_5, rdna4, xe2, apple };
+std::string_view architecture_name(Architecture a);          // "rdna3.5", "apple" for Apple
+std::optional<Architecture> architecture_from_name(std::string_view name);   // nullopt when unknown
+
+// The GPU-to-GPU link a card has (gpus.json interconnect.nvlink).
+enum class NvlinkKind { none, bridge, nvswitch, mesh, infinity_fabric };
+std::string_view nvlink_kind_name(NvlinkKind k);              // "none", "bridge", "nvswitch", "mesh", "infinity-fabric"
+std::optional<NvlinkKind> nvlink_kind_from_name(std::string_view name);
+// The NVLink generation an architecture's data-center parts carry (2 Volta, 3 Ampere, 4 Ada-era
+// Hopper, 5 Blackwell; 0 for none), for the comparison of a PCIe-only card with its NVLink peer.
+int nvlink_generation(Architecture a);
 
 // Dense (no 2:4 sparsity) tensor throughput per precision, TFLOP/s (TOPS for int8).
 // 0 means the hardware has no tensor path for that precision.
@@ -22,7 +37,8 @@ struct Gpu {
     std::string id;                  // "rtx-4090"
     std::string name;                // "NVIDIA GeForce RTX 4090"
     std::string vendor;              // nvidia, amd, apple
-    std::string architecture;        // ampere, ada, hopper, ..., apple-m2
+    std::string architecture;        // ampere, ada, hopper, ..., apple-m2 (as written in gpus.json)
+    Architecture arch = Architecture::unknown;   // the same, as an enum (decisions use this)
     std::string chip;
     int year = 0;
     Segment segment = Segment::consumer;
@@ -37,11 +53,19 @@ struct Gpu {
     double fp16_accumulate_tflops = 0;   // GeForce FP16-accumulate rate (0 = same as fp16)
     double tdp_w = 0;
 
-    std::string nvlink = "none";         // none, bridge, nvswitch, mesh, infinity-fabric
+    std::string nvlink = "none";         // none, bridge, nvswitch, mesh, infinity-fabric (as written)
+    NvlinkKind link = NvlinkKind::none;  // the same, as an enum (decisions use this)
     double nvlink_gb_per_s = 0;          // bidirectional per GPU
     int pcie_gen = 0;
     int pcie_lanes = 16;
     bool ecc = false;
+    // PCIe peer-to-peer between two cards of this model in the stock driver (gpus.json "p2p").
+    // GeForce RTX 40/50 have none: GPU-to-GPU traffic is staged through host memory.
+    bool p2p = true;
+    // Matrix units (tensor cores, AMD matrix cores / WMMA, Intel XMX) run tensor_tflops_dense
+    // (gpus.json "tensor_cores"; false for Apple, whose "tensor" figures are the GPU ALU rate).
+    // A precision is native when this is true and its dense rate is above zero.
+    bool tensor_cores = true;
     std::string form_factor;
     std::optional<double> price_usd;
     std::string price_note;
@@ -59,5 +83,10 @@ struct Gpu {
 };
 
 std::string_view segment_name(Segment s);
+
+// vLLM's scheduler defaults (vllm/engine/arg_utils.py): GPUs with at least 70 GiB, except the
+// A100, get the larger max_num_batched_tokens. vLLM matches "a100" in the device name; here the
+// rule is memory >= 70 GiB and not Ampere (the only >= 70 GiB Ampere parts are the A100 80GB).
+bool vllm_large_scheduler_defaults(const Gpu& g);
 
 }  // namespace gpusizer

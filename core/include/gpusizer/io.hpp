@@ -16,6 +16,10 @@ namespace gpusizer {
 // Parses a configuration JSON object. Unknown keys, wrong types and out-of-range values throw
 // Error naming the key and what is allowed.
 Config config_from_json(std::string_view json_text);
+// Throws Error (codes too_large, too_deep, or bad_value for text that is not JSON) unless `text`
+// is JSON within the limits every reader of the core holds (16 MiB, 64 levels). For front ends
+// that read JSON files themselves before handing values to the core.
+void check_json_text(std::string_view text, const std::string& what);
 std::string config_to_json(const Config& config, int indent = 2);
 
 std::string report_to_json(const Report& report, int indent = 2);

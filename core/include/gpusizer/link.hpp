@@ -24,6 +24,9 @@ struct Link {
     double latency_large_us = 0;       // per ring step, large messages (NCCL's Simple protocol)
     int gpus_per_node = 1;             // GPUs one such domain connects (NVSwitch: 8, NVL72: 72, bridge: 2); 1 for inter-node links
     double busbw_efficiency = 0;       // measured all-reduce bus bandwidth / bandwidth (0 = the default, see interconnect.hpp)
+    double nvls_efficiency = 0;        // NVLink SHARP all-reduce algorithm bandwidth / bandwidth (0 = no NVLS on this link)
+    double no_p2p_bandwidth_factor = 0;   // PCIe without peer-to-peer (staged through host memory): bandwidth x this (0 = not given)
+    double no_p2p_latency_us = 0;      // and the latency of one step then
     std::string note;
     std::vector<std::string> sources;
     std::vector<std::string> unverified;

@@ -52,6 +52,7 @@ struct InterconnectReport {
     int nodes = 1;
     double link_bandwidth_bytes_per_s = 0;   // per GPU, per direction, of the intra-node link
     double allreduce_busbw_bytes_per_s = 0;  // achievable bus bandwidth of the widest all-reduce group (nccl-tests busbw)
+    std::string_view allreduce_algorithm = "none";   // (static storage) what NCCL would run for that group's all-reduce: ring, tree, nvls, hierarchical
     double tp_comm_s_per_token = 0;          // inference: 2 all-reduces per layer per decode step
     double pp_comm_s_per_token = 0;          // inference: activations sent between pipeline stages per decode step
     double ep_comm_s_per_token = 0;          // inference: MoE dispatch + combine all-to-alls per decode step
@@ -98,6 +99,8 @@ struct SpeedReport {
     double train_tokens_per_s = 0;
     double train_time_s = 0;                 // for train_tokens (0 when not asked)
     double effective_mfu = 0;                // training: model FLOPs / (step time x peak x GPUs), bubble and exposed communication included
+    double mfu_effective = 0;                // the same figure under the name papers use: model FLOPs utilization (PaLM, Llama 3)
+    double hfu = 0;                          // training: hardware FLOPs utilization, executed FLOPs (recomputation counted) / (step x peak x GPUs)
     OffloadReport offload;
 };
 
