@@ -157,6 +157,23 @@ void resolve_parallelism(const Config& c, Resolved& r) {
             placed = true;
         }
     }
+    // Inference with tp, pp and dp all automatic, where neither tp nor pp can take every GPU:
+    // the loop above gave them all to dp, full replicas of the model, so adding GPUs could turn
+    // "fits" into "does not fit" (Llama 3.1 405B on H100s: 128 GPUs are tp 128, 192 were dp 192).
+    // Split the count instead: the runtime's model-splitting degree (pp for llama.cpp, tp
+    // otherwise) takes its largest allowed divisor of the count, the other one the largest
+    // allowed divisor of what is left, and dp the remainder (192 = tp 64 x pp 3).
+    if (!is_training(c.mode) && rest > 1 && given[0] == 0 && given[1] == 0 && given[2] == 0 && deg[2] == rest) {
+        auto largest = [&](int n, int k) {
+            for (int d = n; d > 1; --d)
+                if (n % d == 0 && (k == 0 ? tp_divides_heads(a, d) : d <= a.total_layers())) return d;
+            return 1;
+        };
+        const int first = r.runtime == Runtime::llama_cpp ? 1 : 0, second = 1 - first;
+        deg[first] = largest(rest, first);
+        deg[second] = largest(rest / deg[first], second);
+        deg[2] = rest / (deg[first] * deg[second]);
+    }
     for (int k = 0; k < 3; ++k)
         if (deg[k] == 0) deg[k] = 1;
     if (!placed) {
