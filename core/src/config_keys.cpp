@@ -201,6 +201,11 @@ const ConfigKey kKeys[] = {
      "`0`: 2 for `interleaved`, else 1", "at most layers / `pp`; above 1 only with `pp_schedule` `interleaved`",
      "model chunks per pipeline stage of the interleaved schedule (Megatron's virtual pipeline size)",
      "model chunks per pipeline stage (interleaved schedule)", m(&Config::virtual_stages)},
+    {"tp_comm_overlap", "tco", "tp-comm-overlap", "B", KeyKind::boolean, 0, 1, false, KeyUnset::value, "", "`false`",
+     "`true` needs `sequence_parallel` with `tp` > 1; training only",
+     "tensor-parallel all-gathers / reduce-scatters split and overlapped with the GEMMs (Megatron-LM `--tp-comm-overlap`, "
+     "TransformerEngine userbuffers): only what outlasts the matmuls adds to the step",
+     "true | false", m(&Config::tp_comm_overlap)},
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -304,10 +304,14 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
                                                   std::to_string(r.arch->total_layers()) + " layers");
             rc.virtual_stages = r.virtual_stages;
         }
+        if (c.tp_comm_overlap && r.par.tp > 1 && !c.sequence_parallel)
+            throw Error("tp_comm_overlap", "overlapping tensor-parallel communication with the GEMMs needs sequence_parallel "
+                                           "(Megatron-LM asserts it)");
     } else {
         if (c.global_batch != 0) throw Error("global_batch", "applies to training modes only");
         if (c.pp_schedule != PipeSchedule::one_f_one_b) throw Error("pp_schedule", "pipeline schedules apply to training modes only");
         if (c.virtual_stages > 1) throw Error("virtual_stages", "applies to training with pp_schedule interleaved");
+        if (c.tp_comm_overlap) throw Error("tp_comm_overlap", "applies to training modes only");
         rc.global_batch = 0;
     }
     // Activation element size: the compute dtype (bf16/fp16; fp32 only for fp32 weights), or the

@@ -65,6 +65,8 @@ json interconnect_json(const InterconnectReport& ic) {
                 {"dp_exposed_s_per_step", ic.dp_exposed_s_per_step},
                 {"pp_bubble_fraction", ic.pp_bubble_fraction},
                 {"pp_schedule", std::string(ic.pp_schedule)},
+                {"tp_exposed_s_per_step", ic.tp_exposed_s_per_step},
+                {"pp_exposed_s_per_step", ic.pp_exposed_s_per_step},
                 {"virtual_stages", ic.virtual_stages},
                 {"exposed_s_per_step", ic.exposed_s_per_step},
                 {"exposed_s_per_token", ic.exposed_s_per_token},

@@ -81,6 +81,7 @@ struct Config {
     // Training schedules and overlap:
     PipeSchedule pp_schedule = PipeSchedule::one_f_one_b;
     int virtual_stages = 0;         // interleaved 1F1B: model chunks per pipeline stage; 0 = 2 (interleaved), else 1
+    bool tp_comm_overlap = false;   // tensor-parallel communication overlapped with the GEMMs (Megatron-LM --tp-comm-overlap)
 };
 
 // Names used in JSON, links and the CLI for each enum value.

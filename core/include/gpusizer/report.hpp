@@ -61,6 +61,8 @@ struct InterconnectReport {
     double ep_comm_s_per_step = 0;           // training: MoE all-to-alls
     double dp_allreduce_s_per_step = 0;      // training: gradient sync on the wire
     double dp_exposed_s_per_step = 0;        // training: the part of it not hidden behind the backward pass
+    double tp_exposed_s_per_step = 0;        // training: the part of tp_comm_s_per_step that adds to the step (all of it without tp_comm_overlap)
+    double pp_exposed_s_per_step = 0;        // training: the part of pp_comm_s_per_step that adds (interleaved: sends overlap the next chunk)
     double pp_bubble_fraction = 0;           // pipeline idle share of compute + bubble (1F1B: (p - 1) / (m + p - 1))
     std::string_view pp_schedule = "none";   // (static storage) training with pp > 1: 1f1b, interleaved, zero_bubble
     int virtual_stages = 1;                  // model chunks per stage (interleaved)
