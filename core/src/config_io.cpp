@@ -181,7 +181,7 @@ RecommendQuery recommend_query_from_json(std::string_view config_json, std::stri
         try {
             q.segments.push_back(parse_segment(s));
         } catch (const Error& e) {
-            throw Error("constraints: segments", e.what());
+            throw Error(std::vector<std::string>{"constraints", "segments"}, e.message(), e.code());
         }
     }
     const double max_gpus = o.num_or("max_gpus", 8.0, 1.0, 1024.0);
@@ -191,7 +191,7 @@ RecommendQuery recommend_query_from_json(std::string_view config_json, std::stri
         try {
             q.sort = parse_recommend_sort(o.str("sort"));
         } catch (const Error& e) {
-            throw Error("constraints: sort", e.what());
+            throw Error(std::vector<std::string>{"constraints", "sort"}, e.message(), e.code());
         }
     }
     return q;

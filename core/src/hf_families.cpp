@@ -1170,7 +1170,7 @@ const std::vector<std::string>& hf_family_types() {
     return kTypes;
 }
 
-ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnings) {
+ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnings, std::vector<std::string>* not_understood) {
     std::vector<std::string> notes;   // become warnings
     const std::string top_type = root.at("model_type").get<std::string>();
     const FamilyRow* top = find_row(top_type);
@@ -1522,8 +1522,9 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
         notes.push_back("moe_latent_size: experts working in a latent width are counted at hidden width");
     else f.mark("moe_latent_size");
 
-    if (warnings) {
-        for (const auto& n : notes) warnings->push_back("hf_config: " + n);
+    if (warnings || not_understood) {
+        if (warnings)
+            for (const auto& n : notes) warnings->push_back("hf_config: " + n);
         std::set<std::string> extra = words(row->irrelevant);
         for (const auto& w : words(top->irrelevant)) extra.insert(w);
         std::vector<std::string> ignored = f.unread(extra);
@@ -1534,7 +1535,8 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
                 outer.mark(k);
             for (const auto& k : outer.unread(extra)) ignored.push_back(k);
         }
-        if (!ignored.empty()) warnings->push_back("hf_config: not understood, ignored: " + join(ignored));
+        if (not_understood) not_understood->insert(not_understood->end(), ignored.begin(), ignored.end());
+        if (!ignored.empty() && warnings) warnings->push_back("hf_config: not understood, ignored: " + join(ignored));
     }
     validate(a);
     return a;

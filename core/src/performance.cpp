@@ -485,9 +485,11 @@ void performance_warnings(const Resolved& r, Report& rep) {
                       100.0 * exposed / step, r.training ? "training" : "decode");
         rep.warnings.emplace_back(buf);
     }
-    if (g.segment == Segment::consumer && r.par.tp > 1 && !ic.link.empty() && ic.link.rfind("pcie", 0) == 0)
-        rep.warnings.emplace_back("GeForce cards have PCIe peer-to-peer disabled: NCCL stages tensor-parallel traffic through host memory, "
-                                  "slower than the link figures used here");
+    // The link's kind from the catalog, not its id's spelling; the GPU's p2p field from gpus.json.
+    const Link* intra = ic.link.empty() || !r.catalog ? nullptr : r.catalog->find_link(ic.link);
+    if (!pcie_peer_to_peer(g) && r.par.tp > 1 && intra && intra->kind == LinkKind::pcie)
+        rep.warnings.emplace_back(g.name + " has PCIe peer-to-peer disabled in the stock driver: NCCL stages tensor-parallel traffic "
+                                  "through host memory (the communication figures here include it)");
     if (g.tdp_w <= 0) rep.warnings.push_back("board power of " + g.name + " is not in the catalog: power figures leave the GPU out");
 }
 
