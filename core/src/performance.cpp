@@ -155,7 +155,7 @@ bool large_vllm_gpu(const Gpu& g) {
 
 double prefill_chunk_tokens(const Resolved& r, double total) {
     const Config& c = r.config;
-    if (c.prefill_chunk > 0) return std::min<double>(c.prefill_chunk, total);
+    if (c.prefill_chunk) return std::min<double>(*c.prefill_chunk, total);
     switch (r.runtime) {
         case Runtime::llama_cpp: return std::min<double>(double(kLlamaCppUbatch), total);
         case Runtime::vllm:
@@ -318,7 +318,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
                        : (is_quantized(*r.wf) ? kDecodeBandwidthEfficiencyQuant : kDecodeBandwidthEfficiency16);
     // Fixed time per layer per forward (kernel launches, synchronizations): measured for
     // llama.cpp; vLLM replays CUDA graphs and gpt-fast compiles them, so none is assumed there.
-    const double tau = c.layer_overhead_us >= 0 ? c.layer_overhead_us * 1e-6 : (llama ? kLlamaCppLayerOverhead : 0.0);
+    const double tau = c.layer_overhead_us ? *c.layer_overhead_us * 1e-6 : (llama ? kLlamaCppLayerOverhead : 0.0);
     out.layer_overhead = tau;
     const double per_forward = tau * in.layers;
     const double mu = c.mfu > 0 ? c.mfu : (r.training ? kTrainMfu : kPrefillMfu);
