@@ -248,7 +248,7 @@ void print_recommendation(std::ostream& out, const Recommendation& rec, const Ca
         out << "\n  not recommended:\n";
         int other_classes = 0;
         for (const auto& r : rec.rejected) {
-            if (r.reasons.size() == 1 && r.reasons.front().find("not in the classes asked") != std::string::npos) {
+            if (r.other_segment) {
                 ++other_classes;   // listed in --json; one line here
                 continue;
             }

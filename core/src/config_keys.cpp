@@ -27,6 +27,8 @@ constexpr KeyMember m(long long Config::*p) { KeyMember k; k.ll = p; return k; }
 constexpr KeyMember m(double Config::*p) { KeyMember k; k.d = p; return k; }
 constexpr KeyMember m(bool Config::*p) { KeyMember k; k.b = p; return k; }
 constexpr KeyMember m(std::string Config::*p) { KeyMember k; k.s = p; return k; }
+constexpr KeyMember m(std::optional<int> Config::*p) { KeyMember k; k.oi = p; return k; }
+constexpr KeyMember m(std::optional<double> Config::*p) { KeyMember k; k.od = p; return k; }
 constexpr KeyMember names(std::string (*get)(const Config&), void (*set)(Config&, std::string_view)) {
     KeyMember k;
     k.text = get;
@@ -143,8 +145,8 @@ const ConfigKey kKeys[] = {
      "`0.9`", "", "vLLM's share of GPU memory", "vLLM's fraction (default 0.9)", m(&Config::gpu_memory_utilization)},
     {"quant_group_size", "qg", "quant-group-size", "N", KeyKind::integer, 1, double(1 << 20), false, KeyUnset::value, "weights",
      "`128`", "", "`int4` group size (GPTQ/AWQ)", "int4 group size (default 128)", m(&Config::quant_group_size)},
-    {"prefill_chunk", "pc", "prefill-chunk", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens",
-     "`0` = runtime default", "",
+    {"prefill_chunk", "pc", "prefill-chunk", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::null_zero, "tokens",
+     "the runtime's (`0` = the same)", "",
      "tokens per prefill forward (llama.cpp's `n_ubatch`, 512; vLLM's `max_num_batched_tokens`, 8192/2048; PyTorch: the "
      "whole prompt)",
      "tokens per prefill forward (0 = runtime default)", m(&Config::prefill_chunk)},
@@ -186,7 +188,7 @@ const ConfigKey kKeys[] = {
      KeyUnset::zero_null, "GB/s", "76.8 (dual-channel DDR5-4800: 2 channels x 8 B x 4.8 GT/s)", "",
      "host RAM bandwidth, for llama.cpp's partial offload (layers or experts in host RAM)",
      "host RAM GB/s for llama.cpp offload (default 76.8, dual-channel DDR5-4800)", m(&Config::host_memory_bandwidth_gb_per_s)},
-    {"layer_overhead_us", "lo", "layer-overhead-us", "F", KeyKind::number, 0, 1e5, false, KeyUnset::minus_one, "µs",
+    {"layer_overhead_us", "lo", "layer-overhead-us", "F", KeyKind::number, 0, 1e5, false, KeyUnset::null, "µs",
      "automatic: 90 for llama.cpp, else 0", "", "fixed time per layer per forward (kernel launches and synchronisation)",
      "fixed time per layer per forward (default 90 for llama.cpp, else 0)", m(&Config::layer_overhead_us)},
 };
@@ -232,6 +234,8 @@ double key_number(const Config& c, const ConfigKey& k) {
     if (p.ll) return double(c.*p.ll);
     if (p.d) return c.*p.d;
     if (p.b) return (c.*p.b) ? 1.0 : 0.0;
+    if (p.oi) return double((c.*p.oi).value_or(0));
+    if (p.od) return (c.*p.od).value_or(0.0);
     throw Error(k.name, "is not a number key", ErrorCode::internal);
 }
 
@@ -241,7 +245,16 @@ void set_key_number(Config& c, const ConfigKey& k, double v) {
     else if (p.ll) c.*p.ll = (long long)v;
     else if (p.d) c.*p.d = v;
     else if (p.b) c.*p.b = v != 0;
+    else if (k.unset == KeyUnset::null_zero && v == 0) reset_key(c, k);
+    else if (p.oi) c.*p.oi = int(v);
+    else if (p.od) c.*p.od = v;
     else throw Error(k.name, "is not a number key", ErrorCode::internal);
+}
+
+void reset_key(Config& c, const ConfigKey& k) {
+    if (k.member.oi) (c.*k.member.oi).reset();
+    else if (k.member.od) (c.*k.member.od).reset();
+    else throw Error(k.name, "is not an optional key", ErrorCode::internal);
 }
 
 std::string key_text(const Config& c, const ConfigKey& k) {
@@ -262,7 +275,8 @@ bool key_unset(const Config& c, const ConfigKey& k) {
     switch (k.unset) {
         case KeyUnset::value: return false;
         case KeyUnset::zero: case KeyUnset::zero_null: return key_number(c, k) == 0;
-        case KeyUnset::minus_one: return key_number(c, k) == -1;
+        case KeyUnset::null: case KeyUnset::null_zero:
+            return k.member.oi ? !(c.*k.member.oi).has_value() : !(c.*k.member.od).has_value();
         case KeyUnset::empty: return key_text(c, k).empty();
     }
     return false;
@@ -271,23 +285,21 @@ bool key_unset(const Config& c, const ConfigKey& k) {
 void check_key_value(const ConfigKey& k, double v, bool allow_unset) {
     if (allow_unset) {
         if ((k.unset == KeyUnset::zero || k.unset == KeyUnset::zero_null) && v == 0) return;
-        if (k.unset == KeyUnset::minus_one && v == -1) return;
     }
-    if (k.unset == KeyUnset::zero && v == 0) return;   // 0 is a value a file may give too
+    if ((k.unset == KeyUnset::zero || k.unset == KeyUnset::null_zero) && v == 0) return;   // 0 is a value a file may give too
     const bool in_range = std::isfinite(v) && (k.min_open ? v > k.min : v >= k.min) && v <= k.max;
     if (in_range) return;
     std::string msg = k.min_open ? "must be in (" + number_text(k.min) + ", " + number_text(k.max) + "]"
                                  : "must be between " + number_text(k.min) + " and " + number_text(k.max);
     if (*k.unit && std::string_view(k.unit) != "fraction") msg += std::string(" ") + k.unit;
-    if (k.unset == KeyUnset::zero) msg += " (0 = the default)";
+    if (k.unset == KeyUnset::zero || k.unset == KeyUnset::null_zero) msg += " (0 = the default)";
     if (allow_unset && k.unset == KeyUnset::zero_null) msg += " (0 = the default)";
-    if (allow_unset && k.unset == KeyUnset::minus_one) msg += " (-1 = the default)";
     throw Error(k.name, msg + ", got " + number_text(v));
 }
 
 void check_key_ranges(const Config& c) {
     for (const ConfigKey& k : kKeys)
-        if (k.kind == KeyKind::integer || k.kind == KeyKind::number) check_key_value(k, key_number(c, k), true);
+        if ((k.kind == KeyKind::integer || k.kind == KeyKind::number) && !key_unset(c, k)) check_key_value(k, key_number(c, k), true);
     if (c.lora_targets == 0) throw Error("lora_targets", "must name at least one module");
 }
 
@@ -312,7 +324,7 @@ std::string grouped(double v) {
 std::string allowed_of(const ConfigKey& k) {
     if (*k.allowed_doc) return k.allowed_doc;
     if (k.kind == KeyKind::integer || k.kind == KeyKind::number) {
-        const double lo = k.unset == KeyUnset::zero ? 0 : k.min;
+        const double lo = k.unset == KeyUnset::zero || k.unset == KeyUnset::null_zero ? 0 : k.min;
         if (k.min_open) return "(" + number_text(k.min) + ", " + number_text(k.max) + "]";
         return (k.kind == KeyKind::integer ? grouped(lo) + " to " + grouped(k.max) : number_text(lo) + " to " + grouped(k.max));
     }

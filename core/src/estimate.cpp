@@ -844,7 +844,7 @@ double llama_cpp_compute_buffer(const Resolved& r, bool holds_output) {
     // (6 B per n_ctx x ub element, which matches the mainline Llama 3.1 8B log at n_ctx 16384,
     // ub 1024: 613 MiB).
     const ModelArch& a = *r.arch;
-    const double ub = double(r.config.prefill_chunk > 0 ? r.config.prefill_chunk : kLlamaCppUbatch);
+    const double ub = double(r.config.prefill_chunk.value_or(kLlamaCppUbatch));
     // The longest KV any layer holds (sliding-window layers hold less).
     long long longest = 0;
     for (const LayerVariant& v : r.variants)
@@ -1001,7 +1001,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
                 // vLLM's profile run: one forward of max_num_batched_tokens, then the sampler on
                 // min(max_num_seqs, max_num_batched_tokens) rows of fp32 logits.
                 const bool large = is_large_vllm_gpu(*r.gpu);
-                const double tokens = c.prefill_chunk > 0 ? c.prefill_chunk : large ? kVllmBatchedTokensLarge : kVllmBatchedTokensSmall;
+                const double tokens = c.prefill_chunk ? double(*c.prefill_chunk) : large ? kVllmBatchedTokensLarge : kVllmBatchedTokensSmall;
                 const double seqs = std::min<double>(large ? kVllmMaxSeqsLarge : kVllmMaxSeqsSmall, tokens);
                 m.activations = tokens * per_token * r.act_bytes;
                 if (last) m.activations += seqs * V * 4.0;
@@ -1009,7 +1009,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
             }
             default: {
                 // One prefill forward of the prompt (or of `prefill_chunk` tokens at a time).
-                const double chunk = c.prefill_chunk > 0 ? std::min<double>(c.prefill_chunk, double(c.context)) : double(c.context);
+                const double chunk = c.prefill_chunk ? std::min<double>(*c.prefill_chunk, double(c.context)) : double(c.context);
                 const double tokens = double(c.batch) * chunk;
                 m.activations = tokens * per_token * r.act_bytes;
                 if (!c.flash_attention) {
@@ -1349,7 +1349,7 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     rep.config.prompt_tokens = (long long)in.prompt_tokens;
     rep.config.host_memory_bandwidth_gb_per_s = po.host_bandwidth / 1e9;
     // The default goes back in whole nanoseconds so that 90e-6 s reads 90, not 89.99999999999999.
-    if (rep.config.layer_overhead_us < 0) rep.config.layer_overhead_us = std::round(po.layer_overhead * 1e9) / 1e3;
+    if (!rep.config.layer_overhead_us) rep.config.layer_overhead_us = std::round(po.layer_overhead * 1e9) / 1e3;
 
     memory_warnings(r, rep, capacity, outside);
     performance_warnings(r, rep);

@@ -2,10 +2,13 @@
 //
 // This struct is the in-memory form of the configuration JSON that the CLI, the web API and
 // share links exchange; docs/config.md documents every key with its unit and default.
-// A value of 0 (or an empty string) means "not given: use the default", and estimate()
-// reports the resolved configuration it used.
+// "Not given: use the default" is std::nullopt for the fields converted so far
+// (prefill_chunk, layer_overhead_us) and 0 or "" for the others (the key table's `unset`
+// column says which, gpusizer/config_keys.hpp); estimate() reports the resolved configuration
+// it used.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,7 +64,7 @@ struct Config {
     double gpu_memory_utilization = 0.9;  // vLLM's default fraction
     // Extensions beyond the first set of keys:
     int quant_group_size = 128;     // int4 group size (GPTQ/AWQ)
-    int prefill_chunk = 0;          // tokens processed per forward in prefill; 0 = runtime default
+    std::optional<int> prefill_chunk;   // tokens processed per forward in prefill; none = runtime default
 
     // Speed, interconnect and power. 0 / "" = the default, which the report resolves.
     double train_tokens = 0;        // tokens to train on, for the time and energy of a run; 0 = not asked
@@ -75,7 +78,7 @@ struct Config {
     std::string inter_node_link;    // link id between nodes ("" = by GPU class)
     long long prompt_tokens = 0;    // prompt length for prefill and time to first token; 0 = context / 2
     double host_memory_bandwidth_gb_per_s = 0;   // host RAM bandwidth for llama.cpp offload; 0 = default
-    double layer_overhead_us = -1;  // fixed time per layer per forward (kernel launches, syncs), us; -1 = runtime default
+    std::optional<double> layer_overhead_us;   // fixed time per layer per forward (kernel launches, syncs), us; none = runtime default
 };
 
 // Names used in JSON, links and the CLI for each enum value.
