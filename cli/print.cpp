@@ -135,6 +135,9 @@ void print_report(std::ostream& out, const Report& r) {
     const Config& c = r.config;
     const int gpus = c.gpus;
     out << r.model_name << " on " << gpus << " x " << r.gpu_name << '\n';
+    if (!c.model.arch.file.empty())   // read from a file: its exact bytes size the weights
+        out << "  model from " << (c.gguf.empty() ? c.hf_dir : c.gguf) << " (" << c.model.arch.source << ", "
+            << format_gib(c.model.arch.file.total) << " of tensors)\n";
     out << "  " << to_string(c.mode) << ", weights " << c.weights << ", KV " << c.kv_cache << ", batch " << c.batch
         << ", context " << format_int(double(c.context)) << " tokens, runtime " << to_string(c.runtime) << '\n';
     out << "  tp " << r.parallel.tp << ", pp " << r.parallel.pp << ", dp " << r.parallel.dp << ", ep " << r.parallel.ep;

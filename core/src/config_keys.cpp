@@ -191,6 +191,18 @@ const ConfigKey kKeys[] = {
     {"layer_overhead_us", "lo", "layer-overhead-us", "F", KeyKind::number, 0, 1e5, false, KeyUnset::null, "µs",
      "automatic: 90 for llama.cpp, else 0", "", "fixed time per layer per forward (kernel launches and synchronisation)",
      "fixed time per layer per forward (default 90 for llama.cpp, else 0)", m(&Config::layer_overhead_us)},
+    // Models read from checkpoint headers (model_file.hpp load_model_files; the CLI and the app
+    // read the files, the core does no I/O).
+    {"gguf", "gguf", "gguf", "FILE", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "none",
+     "a path the CLI or app can read; any part of a split file (`-00001-of-00003.gguf`) finds the others",
+     "the model from a GGUF file's header: the per-layer architecture and every tensor's exact bytes (`model.source` "
+     "`gguf`); replaces `model`, and sets `weights` from `general.file_type` when `weights` is not given",
+     "a GGUF file (any split part): the model and its exact weight bytes", m(&Config::gguf)},
+    {"hf_dir", "hfd", "hf-dir", "DIR", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "none",
+     "a folder holding `config.json` and `model.safetensors` or `model.safetensors.index.json` with its shards",
+     "the model from a local Hugging Face snapshot: `config.json` for the architecture, the safetensors headers for the "
+     "exact weight bytes (`model.source` `safetensors`); replaces `model`",
+     "a local Hugging Face snapshot folder (config.json + safetensors headers)", m(&Config::hf_dir)},
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -222,6 +222,11 @@ void bind_gpu(Resolved& r, const Gpu& gpu) {
 Resolved resolve(const Config& c, const Catalog& catalog) {
     Resolved r(c);
     Config& rc = r.config;
+    // gguf / hf_dir name files that load_model_files reads at the edge (the core does no I/O).
+    if ((!c.gguf.empty() || !c.hf_dir.empty()) && c.model.arch.source != "gguf" && c.model.arch.source != "safetensors")
+        throw Error(c.gguf.empty() ? "hf_dir" : "gguf",
+                    "names a file that was not read: the CLI and the app read it (load_model_files) before the estimate",
+                    ErrorCode::unreadable);
     if (c.model.custom) {
         r.arch = &c.model.arch;
     } else {
@@ -305,6 +310,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     r.fp32 = r.wf->wid == WeightId::fp32;
     r.float_bits = r.fp32 ? 32.0 : 16.0;
     build_variants(r);
+    file_stage_weights(r);
     bind_gpu(r, gpu);
     return r;
 }
@@ -533,6 +539,39 @@ void build_variants(Resolved& r) {
     }
     r.edges_whole = edge_weights(r, 1);
     r.edges = r.par.tp == 1 ? r.edges_whole : edge_weights(r, r.par.tp);
+}
+
+void file_stage_weights(Resolved& r) {
+    // Exact bytes win over formulas: a model read from a GGUF or safetensors file keeps its
+    // stored bytes per block, embedding table and head. One GPU holds the share of a block that
+    // the formulas give it under tp and ep (replicated norms and KV heads included), and the
+    // blocks of its pipeline stage. Training modes size their own 16-bit copies: formulas.
+    const ModelArch& a = *r.arch;
+    const ModelArch::FileWeights& f = a.file;
+    r.file_layers.clear();
+    r.file_embedding = r.file_head = 0;
+    const int L = a.total_layers();
+    if (f.empty() || r.training || int(f.layer.size()) != L) return;
+    const int pp = r.par.pp;
+    const bool whole_layers = r.par.tp == 1 && r.par.ep == 1;
+    r.file_layers.assign(std::size_t(pp), 0.0);
+    for (int st = 0; st < pp; ++st) {
+        const int lo = int((long long)st * L / pp), hi = int((long long)(st + 1) * L / pp);
+        for (int j = lo; j < hi; ++j) {
+            double share = 1;
+            if (!whole_layers) {
+                const double whole = layer_on_gpu(r, j, 1, 1).weight_bytes;
+                share = whole > 0 ? layer_on_gpu(r, j, r.par.tp, r.par.ep).weight_bytes / whole : 1.0;
+            }
+            r.file_layers[std::size_t(st)] += f.layer[std::size_t(j)] * share;
+        }
+    }
+    auto share = [](double part, double whole) { return whole > 0 ? part / whole : 1.0; };
+    r.file_embedding = f.embeddings * share(r.edges.embedding_bytes, r.edges_whole.embedding_bytes);
+    // A tied table also sits on the last stage when the formulas say so (head_is_duplicate:
+    // llama.cpp's GPU-side copy of token_embd, Megatron's last-stage copy).
+    const double head = f.head + (r.edges.head_is_duplicate ? f.embeddings : 0.0);
+    r.file_head = head * share(r.edges.head_bytes + r.edges.other_bytes, r.edges_whole.head_bytes + r.edges_whole.other_bytes);
 }
 
 EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
@@ -973,18 +1012,21 @@ bool is_large_vllm_gpu(const Gpu& g) {
             st.state += n * seqs * lv.state_bytes_gpu;
         }
     }
+    // A model read from a file: its exact bytes (file_stage_weights) replace the formulas'.
+    const bool from_file = !r.file_layers.empty();
+    if (from_file) m.weights = r.file_layers[std::size_t(s)];
     st.layer_bytes = m.weights * r.scale + m.kv_cache;
     st.expert_bytes *= r.scale;
     const EdgeWeights& e = r.edges;
     if (first) {
         st.params += e.embedding_params + e.positions_params;
-        if (e.embedding_on_host) st.host += r.edges_whole.embedding_bytes * r.scale;   // the whole table, once, in RAM
-        else m.weights += e.embedding_bytes;
+        if (e.embedding_on_host) st.host += from_file ? a.file.embeddings : r.edges_whole.embedding_bytes * r.scale;   // the whole table, once, in RAM
+        else m.weights += from_file ? r.file_embedding : e.embedding_bytes;
         m.weights += e.positions_bytes;
     }
     if (last) {
         st.params += e.head_params + e.other_params;
-        m.weights += e.head_bytes + e.other_bytes;
+        m.weights += from_file ? r.file_head : e.head_bytes + e.other_bytes;
     }
     st.params *= r.scale;
     m.weights *= r.scale;
@@ -1314,6 +1356,8 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     }
     const EdgeWeights& e1 = r.edges_whole;
     model_bytes += e1.embedding_bytes + e1.positions_bytes + (e1.head_is_duplicate ? 0.0 : e1.head_bytes) + e1.other_bytes;
+    // A model read from a file: the bytes its text stack stores (vision and MTP blocks apart).
+    if (!r.file_layers.empty()) model_bytes = a.file.total - a.file.vision - a.file.beyond_stack;
     rep.weights_bits_per_param = model_bytes * 8.0 / r.total_params;
     // Per token: what grows with the context (attention K/V, uncapped by windows, and indexer
     // keys); per sequence: the recurrent layers' fixed state.

@@ -107,12 +107,21 @@ struct Resolved {
     const Link* link = nullptr;             // config.link resolved (nullptr = the GPU's own)
     const Link* inter_node_link = nullptr;  // config.inter_node_link resolved (nullptr = default)
     const Catalog* catalog = nullptr;       // for the GPUs' default links
+    // A model read from a file (ModelArch::file, inference only): the exact bytes one GPU of
+    // each pipeline stage holds of its layers, and of the embedding table and head
+    // (file_stage_weights in estimate.cpp). Empty: the formulas size the weights.
+    std::vector<double> file_layers;
+    double file_embedding = 0;
+    double file_head = 0;
 };
 
 Resolved resolve(const Config& config, const Catalog& catalog);
 // Points a resolved configuration at another GPU (nothing else depends on it) and checks that
 // the runtime runs there.
 void bind_gpu(Resolved& r, const Gpu& gpu);
+// Exact bytes win over formulas: fills file_layers / file_embedding / file_head from the
+// model's file, split like the formulas split each layer (tp, ep) and the stack (pp).
+void file_stage_weights(Resolved& r);
 // Groups the layers into variants and computes what does not depend on context or batch.
 void build_variants(Resolved& r);
 

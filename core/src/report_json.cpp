@@ -122,6 +122,14 @@ json report_json(const Report& r) {
     json j;
     j["schema_version"] = 1;
     j["model"] = {{"id", r.config.model.custom ? std::string("custom") : r.config.model.id}, {"name", r.model_name}};
+    {
+        // Where the model came from, and the exact bytes of the file(s) it was read from.
+        const ModelSpec& ms = r.config.model;
+        j["model"]["source"] = !ms.custom ? std::string("catalog")
+                               : !ms.arch.source.empty() ? ms.arch.source
+                               : !ms.hf_config_json.empty() ? std::string("hf_config") : std::string("num_parameters");
+        j["model"]["file_bytes"] = ms.arch.file.empty() ? json(nullptr) : json(ms.arch.file.total);
+    }
     // Stored weights by part: text is what `params` counts; the others are loaded beside it.
     j["model"]["params_by_part"] = {{"text", whole(r.params_by_part.text)},     {"vision", whole(r.params_by_part.vision)},
                                     {"audio", whole(r.params_by_part.audio)},   {"mtp", whole(r.params_by_part.mtp)},

@@ -79,6 +79,10 @@ struct Config {
     long long prompt_tokens = 0;    // prompt length for prefill and time to first token; 0 = context / 2
     double host_memory_bandwidth_gb_per_s = 0;   // host RAM bandwidth for llama.cpp offload; 0 = default
     std::optional<double> layer_overhead_us;   // fixed time per layer per forward (kernel launches, syncs), us; none = runtime default
+    // The model read from a checkpoint's headers (the CLI and the app read them: the core does
+    // no I/O; load_model_files in model_file.hpp). "" = not given.
+    std::string gguf;               // a GGUF file, any part of a split one
+    std::string hf_dir;             // a local snapshot folder: config.json + *.safetensors
 };
 
 // Names used in JSON, links and the CLI for each enum value.
