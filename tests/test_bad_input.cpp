@@ -36,6 +36,7 @@ const std::map<std::string, std::string> kAllowedHint = {
     {"mode", "qlora"},        {"weights", "q4_k_m"},     {"kv_cache", "fp8"},        {"optimizer", "adafactor"},
     {"offload", "optimizer"}, {"recompute", "selective"}, {"runtime", "llama.cpp"},  {"gpu", "gpusizer gpus"},
     {"link", "pcie4"},        {"inter_node_link", "infiniband-ndr"},                 {"lora_targets", "q_proj"},
+    {"runtime_version", "llama.cpp"},
 };
 
 // The configuration keys, each with a value of its type: the resolved configuration of a

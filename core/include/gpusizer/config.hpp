@@ -18,7 +18,9 @@ enum class Mode { inference, train, lora, qlora };
 enum class Optimizer { adamw, adamw_8bit, sgd, adafactor };
 enum class Offload { none, optimizer, optimizer_params };
 enum class Recompute { automatic, none, selective, full };
-enum class Runtime { automatic, none, pytorch, llama_cpp, vllm };
+// sglang, trt_llm (TensorRT-LLM) and ollama (llama-server underneath) are serving engines whose
+// memory budgets and defaults follow runtime_version (core/src/runtime_profiles.cpp).
+enum class Runtime { automatic, none, pytorch, llama_cpp, vllm, sglang, trt_llm, ollama };
 
 // LoRA target modules, as a bit set.
 enum LoraTarget : unsigned {
@@ -76,6 +78,13 @@ struct Config {
     long long prompt_tokens = 0;    // prompt length for prefill and time to first token; 0 = context / 2
     double host_memory_bandwidth_gb_per_s = 0;   // host RAM bandwidth for llama.cpp offload; 0 = default
     double layer_overhead_us = -1;  // fixed time per layer per forward (kernel launches, syncs), us; -1 = runtime default
+
+    // Serving: the engine's version, and a steady load of requests (core/src/serving.cpp). The
+    // serving figures are computed only when isl and osl are given.
+    std::string runtime_version;    // "" = the runtime's default version (runtime_profiles.cpp lists them)
+    long long isl = 0;              // input tokens per request; 0 = no serving figures
+    long long osl = 0;              // output tokens per request
+    int concurrency = 0;            // requests in flight, all replicas; 0 = as many as the engine holds
 };
 
 // Names used in JSON, links and the CLI for each enum value.
