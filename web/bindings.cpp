@@ -27,39 +27,42 @@ namespace {
 using emscripten::val;
 using namespace gpusizer;
 
-// Throws a JS Error. It is called outside any C++ catch block, so no C++ exception is left
-// half-handled when JavaScript unwinds the stack.
-EM_JS(void, gpusizer_throw_js_error, (const char* key, const char* message), {
-    var e = new Error(UTF8ToString(message));
-    e["name"] = "GpuSizerError";
-    e["key"] = UTF8ToString(key);
-    throw e;
-});
+// Errors never cross into JavaScript as exceptions. A JS exception thrown through wasm frames
+// skips their epilogues: the wasm stack pointer they moved is never restored (a few dozen bytes
+// per call, so the 5 MiB stack overflows into the heap after ~160,000 errors) and Embind's
+// argument copies are never freed. Instead each function returns normally and leaves the error
+// here; api_post.js (the module's JS side) reads it and throws the GpuSizerError from JS, after
+// every wasm frame has returned.
+struct LastError {
+    bool set = false;
+    std::string key, message;
+};
+LastError g_error;
 
-// Runs f; a gpusizer::Error (or any C++ exception) becomes a JS exception.
+// Runs f; a gpusizer::Error (or any C++ exception) is kept in g_error and "" returned.
 template <typename F>
 std::string guarded(F&& f) {
-    static std::string key, message;   // static: they outlive the JS exception's unwinding
+    g_error.set = false;
     try {
         return f();
     } catch (const Error& e) {
-        key = e.key();
-        message = e.what();
+        g_error = {true, e.key(), e.what()};
     } catch (const std::exception& e) {
-        key.clear();
-        message = std::string("internal error: ") + e.what();
+        g_error = {true, "", std::string("internal error: ") + e.what()};
     }
-    gpusizer_throw_js_error(key.c_str(), message.c_str());
-    return {};   // not reached
+    return {};
 }
 
-// A configuration given as JSON text or as an object.
-std::string json_text(const val& v, const char* what) {
-    if (v.isString()) return v.as<std::string>();
-    if (!v.isNull() && !v.isUndefined() && v.typeOf().as<std::string>() == "object")
-        return val::global("JSON").call<std::string>("stringify", v);
-    throw Error(what, "must be JSON text or an object");
+// The last call's error: {key, message}, or null when it succeeded.
+val js_last_error() {
+    if (!g_error.set) return val::null();
+    val o = val::object();
+    o.set("key", g_error.key);
+    o.set("message", g_error.message);
+    g_error.set = false;
+    return o;
 }
+
 
 // The report as `gpusizer estimate --json` writes it: with the other-link comparison.
 std::string report_text(const Config& c, const Catalog& catalog) {
@@ -68,19 +71,18 @@ std::string report_text(const Config& c, const Catalog& catalog) {
     return report_to_json(r);
 }
 
-std::string js_estimate(const val& config) {
-    return guarded([&] { return report_text(config_from_json(json_text(config, "configuration")), web::embedded_catalog()); });
+std::string js_estimate(const std::string& config) {
+    return guarded([&] { return report_text(config_from_json(config), web::embedded_catalog()); });
 }
 
 #ifndef GPUSIZER_API_LITE
 // estimate() with a gpusizer-cuda-bench report's measured figures in place of the datasheet's
 // (`gpusizer estimate --measured REPORT.json`). The report is its JSON text; with no "gpu" in
 // the configuration, the report's GPU is used.
-std::string js_estimate_measured(const val& config, const val& report_text_value) {
+std::string js_estimate_measured(const std::string& config, const std::string& report_text_value) {
     return guarded([&] {
-        if (!report_text_value.isString()) throw Error("measured", "must be the report's JSON text (a string)");
-        const MeasuredReport report = measured_report_from_json(report_text_value.as<std::string>(), "report");
-        const std::string text = json_text(config, "configuration");
+        const MeasuredReport report = measured_report_from_json(report_text_value, "report");
+        const std::string text = config;
         Config c = config_from_json(text);   // checks the text first: JSON.parse below cannot throw
         const val given = val::global("JSON").call<val>("parse", text);
         if (given["gpu"].isUndefined() || given["gpu"].isNull())
@@ -95,10 +97,10 @@ std::string js_estimate_measured(const val& config, const val& report_text_value
 }
 
 // `gpusizer recommend --json`: constraints as the "query" object of its answer names them.
-std::string js_recommend(const val& config, const val& constraints) {
+std::string js_recommend(const std::string& config, const std::string& constraints) {
     return guarded([&] {
-        const std::string limits = constraints.isUndefined() || constraints.isNull() ? std::string("{}") : json_text(constraints, "constraints");
-        return recommend_to_json(recommend(recommend_query_from_json(json_text(config, "configuration"), limits), web::embedded_catalog()));
+        const std::string limits = constraints.empty() ? std::string("{}") : constraints;
+        return recommend_to_json(recommend(recommend_query_from_json(config, limits), web::embedded_catalog()));
     });
 }
 
@@ -106,13 +108,13 @@ std::string js_links() { return guarded([] { return links_to_json(web::embedded_
 #endif
 
 #ifndef GPUSIZER_API_LITE
-std::string js_fit(const val& config) {
-    return guarded([&] { return fit_to_json(fit(config_from_json(json_text(config, "configuration")), web::embedded_catalog())); });
+std::string js_fit(const std::string& config) {
+    return guarded([&] { return fit_to_json(fit(config_from_json(config), web::embedded_catalog())); });
 }
 
-std::string js_assumptions(const val& config) {
+std::string js_assumptions(const std::string& config) {
     return guarded([&] {
-        return assumptions_to_json(assumptions(estimate(config_from_json(json_text(config, "configuration")), web::embedded_catalog())));
+        return assumptions_to_json(assumptions(estimate(config_from_json(config), web::embedded_catalog())));
     });
 }
 
@@ -146,20 +148,21 @@ std::string js_formats() {
     return val::global("JSON").call<std::string>("stringify", out, val::null(), 2);
 }
 
-std::string js_link_from_config(const val& config) {
-    return guarded([&] { return link_from_config(config_from_json(json_text(config, "configuration"))); });
+std::string js_link_from_config(const std::string& config) {
+    return guarded([&] { return link_from_config(config_from_json(config)); });
 }
 
-std::string js_config_from_link(const val& link) {
+std::string js_config_from_link(const std::string& link) {
     return guarded([&] {
-        if (!link.isString()) throw Error("link", "must be a string such as \"#v=1&m=llama-3-8b\"");
-        return config_to_json(config_from_link(link.as<std::string>()));
+        return config_to_json(config_from_link(link));
     });
 }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(gpusizer) {
+    // The raw functions; api_post.js wraps them into the object createGpuSizer() resolves to.
+    emscripten::function("lastError", &js_last_error);
     emscripten::function("estimate", &js_estimate);
 #ifndef GPUSIZER_API_LITE
     emscripten::function("estimateMeasured", &js_estimate_measured);

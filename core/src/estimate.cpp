@@ -159,6 +159,23 @@ void resolve_parallelism(const Config& c, Resolved& r) {
             placed = true;
         }
     }
+    // Inference with tp, pp and dp all automatic, where neither tp nor pp can take every GPU:
+    // the loop above gave them all to dp, full replicas of the model, so adding GPUs could turn
+    // "fits" into "does not fit" (Llama 3.1 405B on H100s: 128 GPUs are tp 128, 192 were dp 192).
+    // Split the count instead: the runtime's model-splitting degree (pp for llama.cpp, tp
+    // otherwise) takes its largest allowed divisor of the count, the other one the largest
+    // allowed divisor of what is left, and dp the remainder (192 = tp 64 x pp 3).
+    if (!is_training(c.mode) && rest > 1 && given[0] == 0 && given[1] == 0 && given[2] == 0 && deg[2] == rest) {
+        auto largest = [&](int n, int k) {
+            for (int d = n; d > 1; --d)
+                if (n % d == 0 && (k == 0 ? tp_divides_heads(a, d) : d <= a.total_layers())) return d;
+            return 1;
+        };
+        const int first = r.runtime == Runtime::llama_cpp ? 1 : 0, second = 1 - first;
+        deg[first] = largest(rest, first);
+        deg[second] = largest(rest / deg[first], second);
+        deg[2] = rest / (deg[first] * deg[second]);
+    }
     for (int k = 0; k < 3; ++k)
         if (deg[k] == 0) deg[k] = 1;
     if (!placed) {
@@ -518,14 +535,31 @@ void build_variants(Resolved& r) {
         }
     }
     const bool lora = r.config.mode == Mode::lora || r.config.mode == Mode::qlora;
-    for (LayerVariant& v : r.variants) {
+    // Without tensor or expert parallelism a GPU holds whole layers: one split serves both.
+    const bool whole_layers = r.par.tp == 1 && r.par.ep == 1;
+    for (std::size_t vi = 0; vi < r.variants.size(); ++vi) {
+        LayerVariant& v = r.variants[vi];
         const LayerParams& p = r.counts->per_kind[std::size_t(v.kind)];
         const LayerSpec& l = a.kinds[std::size_t(v.kind)];
         const ClassBits bits = class_bits(r, v.rep);
-        // Without tensor or expert parallelism a GPU holds whole layers: one split serves both.
-        const bool whole_layers = r.par.tp == 1 && r.par.ep == 1;
+        // Variants of one kind differ only in their GGUF tensor types (the bits): the parameter
+        // split, cache and state of an earlier variant of the same kind carry over.
+        const LayerVariant* same = nullptr;
+        for (std::size_t e = 0; e < vi && !same; ++e)
+            if (r.variants[e].kind == v.kind) same = &r.variants[e];
         v.whole = to_split(p, split_params(a, l, p, 1, 1), bits);
         v.on_gpu = whole_layers ? v.whole : to_split(p, split_params(a, l, p, r.par.tp, r.par.ep), bits);
+        if (same) {
+            const int rep = v.rep, kind = v.kind, count = v.count;
+            const LayerSplit whole = v.whole, on_gpu = v.on_gpu;
+            v = *same;
+            v.rep = rep;
+            v.kind = kind;
+            v.count = count;
+            v.whole = whole;
+            v.on_gpu = on_gpu;
+            continue;
+        }
         v.kv_values_whole = kv_values_per_token(r, v.rep, false);
         v.kv_values_gpu = r.par.tp == 1 ? v.kv_values_whole : kv_values_per_token(r, v.rep, true);
         v.indexer_bytes = indexer_bytes_per_token(r, v.rep);
