@@ -3,7 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 
+#include "gpusizer/engine_log.hpp"
 #include "runtime_profiles.hpp"
 #include "serving.hpp"
 #include "test_support.hpp"
@@ -24,6 +27,11 @@ Config engine(const std::string& model, const std::string& gpu, Runtime rt, cons
 }
 
 double non_kv(const Report& r) { return r.per_gpu.total() - r.per_gpu.kv_cache; }
+
+EngineLog log_file(const std::string& name) {
+    std::ifstream f(std::string(GPUSIZER_TEST_DATA) + "/logs/" + name, std::ios::binary);
+    return read_engine_log(std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()));
+}
 
 }  // namespace
 
@@ -123,8 +131,16 @@ TEST_CASE("vLLM: the utilization default follows the version", "[serving][vllm]"
 
 TEST_CASE("max concurrency: the KV pool over one request of `context` tokens", "[serving][vllm]") {
     // vLLM prints "GPU KV cache size: N tokens" and "Maximum concurrency for L tokens per request:
-    // N / L x"; tests/data/logs/vllm_v1_windows_build_issue4.log: 396,928 / 131,072 = 3.028 -> "3.03x".
-    CHECK(std::round(396928.0 / 131072.0 * 100) / 100 == Approx(3.03));
+    // N / L x": the pool over one request of L tokens, as serving.max_concurrency is defined.
+    const EngineLog v1 = log_file("vllm_v1_windows_build_issue4.log");   // 396,928 / 131,072 = 3.028 -> "3.03x"
+    CHECK(std::round(double(v1.kv_cache_tokens) / double(v1.concurrency_tokens_per_request) * 100) / 100 == Approx(v1.max_concurrency));
+    // V0's profiler line splits the budget as compute() does: total x utilization - weights -
+    // non-torch - activation peak = the KV pool (16 x 0.9 - 0.47 - 0.03 - 0.50 = 13.40 GiB), which
+    // holds 12,200 blocks of 16 tokens = 195,200 tokens, 195,200 / 2,048 = 95.31 requests.
+    const EngineLog v0 = log_file("vllm_v0_windows_issue6.log");
+    const double pool_logged = v0.gpu_memory_bytes * v0.gpu_memory_utilization - v0.weights_bytes - v0.non_torch_bytes - v0.activation_peak_bytes;
+    CHECK(pool_logged / kGiB == Approx(13.40).margin(0.01));   // the log's own rounding
+    CHECK(std::round(v0.kv_blocks * 16.0 / double(v0.concurrency_tokens_per_request) * 100) / 100 == Approx(v0.max_concurrency));
     Config c = engine("llama-3-8b", "h100-sxm", Runtime::vllm);
     const Report r = run(c);
     const double pool = r.gpu_usable - non_kv(r);

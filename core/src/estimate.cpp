@@ -43,6 +43,7 @@ constexpr long long kDefaultContext = 8192;       // a typical chat/RAG window, 
 constexpr long long kMaxContext = 1LL << 27;      // the context key's upper bound (core/src/config_keys.cpp)
 constexpr int kMaxBatch = 1 << 20;
 constexpr long long kVllmBlockSize = 16;           // vLLM CacheConfig.block_size default on CUDA
+constexpr double kConfigDefaultGpuMemoryUtilization = 0.9;   // Config::gpu_memory_utilization's initializer (gpusizer/config.hpp)
 
 bool is_training(Mode m) { return m != Mode::inference; }
 
@@ -290,8 +291,8 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
         engine_version(r.engine, c.runtime_version);   // throws: the runtime has no versions
     }
     // vLLM's default utilization is the version's (0.9, 0.92 now) unless the key says otherwise
-    // (Config{} holds 0.9, which then means "not given").
-    if (r.engine == Runtime::vllm && c.gpu_memory_utilization == Config{}.gpu_memory_utilization)
+    // (Config's default, 0.9, then means "not given").
+    if (r.engine == Runtime::vllm && c.gpu_memory_utilization == kConfigDefaultGpuMemoryUtilization)
         rc.gpu_memory_utilization = r.engine_version->fraction;
     if (rc.context == 0) {
         const long long trained = r.arch->max_context > 0 ? r.arch->max_context : kDefaultContext;
