@@ -38,6 +38,7 @@ const std::map<std::string, std::string> kAllowedHint = {
     {"link", "pcie4"},        {"inter_node_link", "infiniband-ndr"},                 {"lora_targets", "q_proj"},
     // A file key whose file the caller did not read (load_model_files) is refused by the core.
     {"gguf", "not read"},     {"hf_dir", "not read"},
+    {"runtime_version", "llama.cpp"},
 };
 
 // The configuration keys, each with a value of its type: the resolved configuration of a

@@ -137,8 +137,9 @@ const ConfigKey kKeys[] = {
      "expert-parallel degree (0 = automatic)", m(&Config::ep)},
     {"runtime", "rt", "runtime", "R", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`auto`", "",
      "what runs the model. `auto`: llama.cpp for GGUF weights or llama.cpp cache types, else PyTorch. `none`: the model's "
-     "own tensors only",
-     "auto | none | pytorch | llama.cpp | vllm",
+     "own tensors only. `sglang`, `trt-llm` (TensorRT-LLM) and `ollama` (llama-server underneath) size their KV pools as "
+     "those engines do (`runtime_version`)",
+     "auto | none | pytorch | llama.cpp | vllm | sglang | trt-llm | ollama",
      names([](const Config& c) { return std::string(to_string(c.runtime)); },
            [](Config& c, std::string_view v) { c.runtime = parse_runtime(v); })},
     {"gpu_memory_utilization", "gmu", "gpu-memory-utilization", "F", KeyKind::number, 0, 1, true, KeyUnset::value, "fraction",
@@ -203,6 +204,25 @@ const ConfigKey kKeys[] = {
      "the model from a local Hugging Face snapshot: `config.json` for the architecture, the safetensors headers for the "
      "exact weight bytes (`model.source` `safetensors`); replaces `model`",
      "a local Hugging Face snapshot folder (config.json + safetensors headers)", m(&Config::hf_dir)},
+    // Serving: the engine's version and a steady load (core/src/serving.cpp).
+    {"runtime_version", "rv", "runtime-version", "V", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
+     "the newest modelled: llama.cpp `b7539`, ollama `0.15.5`, vllm `0.10`, sglang `0.4.8`, trt-llm `1.0`",
+     "llama.cpp `b7539` (`--fit`, 1 GiB kept free per device) or `b4840`; ollama `0.15.5` (default context by VRAM: 4k, 32k, "
+     "256k) or `0.5` (2048); vllm `0.10` (`gpu_memory_utilization` 0.9) or `current` (0.92); sglang `0.4.8`; trt-llm `1.0`",
+     "the engine's version, where its memory defaults changed between versions",
+     "engine version (llama.cpp b7539|b4840, ollama 0.15.5|0.5, vllm 0.10|current, sglang 0.4.8, trt-llm 1.0)",
+     m(&Config::runtime_version)},
+    {"isl", "isl", "isl", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens", "`0`: no serving figures",
+     "with `osl`; `isl + osl` at most the context",
+     "input tokens per request, for the serving figures under load (`serving.*`)", "input tokens per request (serving under load)",
+     m(&Config::isl)},
+    {"osl", "osl", "osl", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens", "`0` (with `isl` 0)",
+     "with `isl`", "output tokens per request", "output tokens per request (serving under load)", m(&Config::osl)},
+    {"concurrency", "cc", "concurrency", "N", KeyKind::integer, 1, double(1 << 24), false, KeyUnset::zero_null, "requests",
+     "as many as the engines hold (the report names the number)", "",
+     "requests in flight over all replicas (a closed loop: a new request arrives as one finishes); more than the engines hold "
+     "wait for a slot. Used with `isl` and `osl`",
+     "requests in flight, all replicas (default: as many as fit)", m(&Config::concurrency)},
 };
 
 // ---------------------------------------------------------------------------------------------

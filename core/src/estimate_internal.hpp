@@ -75,7 +75,9 @@ struct Resolved {
     const Gpu* gpu = nullptr;
     const WeightFormat* wf = nullptr;
     const KvFormat* kv = nullptr;
-    Runtime runtime = Runtime::pytorch;
+    Runtime runtime = Runtime::pytorch;     // the formulas' family: ollama runs llama-server, so llama_cpp
+    Runtime engine = Runtime::pytorch;      // what the configuration names (ollama stays ollama)
+    const EngineVersion* engine_version = nullptr;   // the engine's version and defaults (nullptr: pytorch, none)
     const RuntimeProfile* rt = nullptr;
     Parallelism par;
     bool training = false;
@@ -172,6 +174,9 @@ struct Totals {
     double headroom = 0;
     double outside_budget = 0;    // vLLM: context and CUDA graphs outside its budget
     double kv_capacity_tokens = 0;
+    double max_concurrency = 0;   // sequences of `context` tokens the KV pool holds (the tightest stage)
+    double kv_pool_bytes = 0;     // that stage's pool for the growing cache and recurrent state, bytes
+    int kv_stage = 0;             // which stage that is
     bool fits = false;
 };
 Totals compute(const Resolved& r);

@@ -21,7 +21,9 @@ enum class Mode { inference, train, lora, qlora };
 enum class Optimizer { adamw, adamw_8bit, sgd, adafactor };
 enum class Offload { none, optimizer, optimizer_params };
 enum class Recompute { automatic, none, selective, full };
-enum class Runtime { automatic, none, pytorch, llama_cpp, vllm };
+// sglang, trt_llm (TensorRT-LLM) and ollama (llama-server underneath) are serving engines whose
+// memory budgets and defaults follow runtime_version (core/src/runtime_profiles.cpp).
+enum class Runtime { automatic, none, pytorch, llama_cpp, vllm, sglang, trt_llm, ollama };
 
 // LoRA target modules, as a bit set.
 enum LoraTarget : unsigned {
@@ -83,6 +85,13 @@ struct Config {
     // no I/O; load_model_files in model_file.hpp). "" = not given.
     std::string gguf;               // a GGUF file, any part of a split one
     std::string hf_dir;             // a local snapshot folder: config.json + *.safetensors
+
+    // Serving: the engine's version, and a steady load of requests (core/src/serving.cpp). The
+    // serving figures are computed only when isl and osl are given.
+    std::string runtime_version;    // "" = the runtime's default version (runtime_profiles.cpp lists them)
+    long long isl = 0;              // input tokens per request; 0 = no serving figures
+    long long osl = 0;              // output tokens per request
+    int concurrency = 0;            // requests in flight, all replicas; 0 = as many as the engine holds
 };
 
 // Names used in JSON, links and the CLI for each enum value.
