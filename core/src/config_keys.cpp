@@ -223,6 +223,23 @@ const ConfigKey kKeys[] = {
      "requests in flight over all replicas (a closed loop: a new request arrives as one finishes); more than the engines hold "
      "wait for a slot. Used with `isl` and `osl`",
      "requests in flight, all replicas (default: as many as fit)", m(&Config::concurrency)},
+    // Training schedules and overlap (docs/formulas.md, "Pipeline schedules").
+    {"pp_schedule", "ps", "pp-schedule", "S", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`1f1b`",
+     "`1f1b`, `interleaved`, `zero_bubble`; training only",
+     "pipeline schedule: `1f1b` (PipeDream-Flush), `interleaved` 1F1B with `virtual_stages` model chunks per stage "
+     "(Narayanan et al. 2021), `zero_bubble` = ZB-H1 (Qi et al. 2023: backward split into input and weight gradients)",
+     "1f1b | interleaved | zero_bubble",
+     names([](const Config& c) { return std::string(to_string(c.pp_schedule)); },
+           [](Config& c, std::string_view v) { c.pp_schedule = parse_pp_schedule(v); })},
+    {"virtual_stages", "vs", "virtual-stages", "N", KeyKind::integer, 1, 1024, false, KeyUnset::zero, "",
+     "`0`: 2 for `interleaved`, else 1", "at most layers / `pp`; above 1 only with `pp_schedule` `interleaved`",
+     "model chunks per pipeline stage of the interleaved schedule (Megatron's virtual pipeline size)",
+     "model chunks per pipeline stage (interleaved schedule)", m(&Config::virtual_stages)},
+    {"tp_comm_overlap", "tco", "tp-comm-overlap", "B", KeyKind::boolean, 0, 1, false, KeyUnset::value, "", "`false`",
+     "`true` needs `sequence_parallel` with `tp` > 1; training only",
+     "tensor-parallel all-gathers / reduce-scatters split and overlapped with the GEMMs (Megatron-LM `--tp-comm-overlap`, "
+     "TransformerEngine userbuffers): only what outlasts the matmuls adds to the step",
+     "true | false", m(&Config::tp_comm_overlap)},
 };
 
 // ---------------------------------------------------------------------------------------------

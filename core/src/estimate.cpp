@@ -336,8 +336,27 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
             throw Error("global_batch", "must be a multiple of batch x dp = " + std::to_string(per_step) + ", got " +
                                             std::to_string(rc.global_batch));
         r.micro_batches = rc.global_batch / per_step;
+        // Interleaved 1F1B splits each stage's layers into v chunks (Megatron's virtual pipeline):
+        // v = 2 unless given; every chunk needs a layer.
+        if (c.virtual_stages > 1 && c.pp_schedule != PipeSchedule::interleaved)
+            throw Error("virtual_stages", "applies to pp_schedule interleaved; got " + std::to_string(c.virtual_stages) +
+                                              " with pp_schedule " + std::string(to_string(c.pp_schedule)));
+        if (c.pp_schedule == PipeSchedule::interleaved) {
+            r.virtual_stages = c.virtual_stages > 0 ? c.virtual_stages : 2;
+            const long long chunks = (long long)r.virtual_stages * r.par.pp;
+            if (chunks > r.arch->total_layers())
+                throw Error("virtual_stages", "pp x virtual_stages = " + std::to_string(chunks) + " exceeds the model's " +
+                                                  std::to_string(r.arch->total_layers()) + " layers");
+            rc.virtual_stages = r.virtual_stages;
+        }
+        if (c.tp_comm_overlap && r.par.tp > 1 && !c.sequence_parallel)
+            throw Error("tp_comm_overlap", "overlapping tensor-parallel communication with the GEMMs needs sequence_parallel "
+                                           "(Megatron-LM asserts it)");
     } else {
         if (c.global_batch != 0) throw Error("global_batch", "applies to training modes only");
+        if (c.pp_schedule != PipeSchedule::one_f_one_b) throw Error("pp_schedule", "pipeline schedules apply to training modes only");
+        if (c.virtual_stages > 1) throw Error("virtual_stages", "applies to training with pp_schedule interleaved");
+        if (c.tp_comm_overlap) throw Error("tp_comm_overlap", "applies to training modes only");
         rc.global_batch = 0;
     }
     // Activation element size: the compute dtype (bf16/fp16; fp32 only for fp32 weights), or the
@@ -1010,6 +1029,8 @@ struct Stage {
     double non_torch = 0;       // SGLang / TensorRT-LLM: NCCL and all-reduce buffers
     double layer_bytes = 0;     // the stage's layer weights and KV cache
     double expert_bytes = 0;    // the stage's routed-expert weights
+    double act_inflight = 0;    // training: activation bytes per micro-batch in flight
+    double act_once = 0;        // training: activation bytes held once (loss, full recompute's layer)
 };
 
 bool is_large_vllm_gpu(const Gpu& g) {
@@ -1120,7 +1141,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
             }
         }
     } else {
-        const double inflight = double(std::min<long long>(pp - s, r.micro_batches));
+        const double inflight = train_inflight_micro_batches(pp, s, r.micro_batches, r.virtual_stages);
         const double sb = double(c.context) * c.batch;
         const double rep = (c.sequence_parallel && r.par.tp > 1) ? 1.0 / r.par.tp : 1.0;
         // The LoRA branch keeps A*x (rank values per token) for each targeted module.
@@ -1139,8 +1160,9 @@ bool is_large_vllm_gpu(const Gpu& g) {
         stored += layers * r.act_bytes * sb * c.lora_rank * modules;
         // Full recomputation rebuilds one layer at a time in backward; while it runs, that layer
         // holds its activations and their gradients, which are as large again.
-        double acts = inflight * stored + 2.0 * biggest_full;
-        if (first) acts += inflight * r.act_bytes * sb * a.hidden * rep;   // embedding output
+        double per_mb = stored;          // held per micro-batch in flight
+        double acts = 2.0 * biggest_full;   // held once
+        if (first) per_mb += r.act_bytes * sb * a.hidden * rep;   // embedding output
         if (last && a.kind != ArchKind::encoder) {
             // Final norm input and head input, then the loss over the logits, vocab-parallel
             // over tp: the head's output (compute dtype), its fp32 copy for the loss
@@ -1158,7 +1180,9 @@ bool is_large_vllm_gpu(const Gpu& g) {
             const double biggest = std::max({p.attn_q, p.attn_o, p.mlp_up / 2.0, p.mlp_down, p.expert_up / 2.0});
             acts += biggest / r.par.tp * r.act_bytes;
         }
-        m.activations = acts;
+        st.act_inflight = per_mb;
+        st.act_once = acts;
+        m.activations = inflight * per_mb + acts;
     }
 
     // Training state.
@@ -1389,6 +1413,22 @@ StageSums stage_sums(const Resolved& r) {
         out.expert_bytes += st.expert_bytes;
     }
     return out;
+}
+
+TrainStageTerms train_stage_terms(const Resolved& r, int s) {
+    std::array<double, kMaxVariants> train_bytes{}, train_full{};
+    for (std::size_t v = 0; v < r.variants.size(); ++v) {
+        train_bytes[v] = train_layer_bytes(r, r.variants[v].rep, r.config.recompute);
+        train_full[v] = r.config.recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
+    }
+    const Stage st = stage_estimate(r, s, train_bytes, train_full);
+    TrainStageTerms t;
+    t.params = st.params;
+    t.weights = st.parts.weights;
+    t.act_inflight = st.act_inflight;
+    t.act_once = st.act_once;
+    t.cuda_context = st.overhead.cuda_context;
+    return t;
 }
 
 // What a user should know about the memory figures (string building only when one fires).
