@@ -19,8 +19,9 @@ constexpr Names<Optimizer, 4> kOptimizers{{{Optimizer::adamw, "adamw"}, {Optimiz
                                            {Optimizer::sgd, "sgd"}, {Optimizer::adafactor, "adafactor"}}};
 constexpr Names<Offload, 3> kOffloads{{{Offload::none, "none"}, {Offload::optimizer, "optimizer"}, {Offload::optimizer_params, "optimizer+params"}}};
 constexpr Names<Recompute, 4> kRecomputes{{{Recompute::automatic, "auto"}, {Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}}};
-constexpr Names<Runtime, 5> kRuntimes{{{Runtime::automatic, "auto"}, {Runtime::none, "none"}, {Runtime::pytorch, "pytorch"},
-                                       {Runtime::llama_cpp, "llama.cpp"}, {Runtime::vllm, "vllm"}}};
+constexpr Names<Runtime, 8> kRuntimes{{{Runtime::automatic, "auto"}, {Runtime::none, "none"}, {Runtime::pytorch, "pytorch"},
+                                       {Runtime::llama_cpp, "llama.cpp"}, {Runtime::vllm, "vllm"}, {Runtime::sglang, "sglang"},
+                                       {Runtime::trt_llm, "trt-llm"}, {Runtime::ollama, "ollama"}}};
 constexpr Names<PipeSchedule, 3> kSchedules{{{PipeSchedule::one_f_one_b, "1f1b"}, {PipeSchedule::interleaved, "interleaved"},
                                             {PipeSchedule::zero_bubble, "zero_bubble"}}};
 
@@ -67,6 +68,7 @@ Offload parse_offload(std::string_view s) { return parse_of(kOffloads, s, "offlo
 Recompute parse_recompute(std::string_view s) { return parse_of(kRecomputes, s, "recompute"); }
 Runtime parse_runtime(std::string_view s) {
     if (s == "llamacpp" || s == "llama_cpp") return Runtime::llama_cpp;   // spellings people type
+    if (s == "tensorrt-llm" || s == "trtllm" || s == "trt_llm") return Runtime::trt_llm;
     return parse_of(kRuntimes, s, "runtime");
 }
 

@@ -23,6 +23,7 @@
 #include "performance.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
+#include "serving.hpp"
 
 namespace gpusizer {
 
@@ -42,6 +43,7 @@ constexpr long long kDefaultContext = 8192;       // a typical chat/RAG window, 
 constexpr long long kMaxContext = 1LL << 27;      // the context key's upper bound (core/src/config_keys.cpp)
 constexpr int kMaxBatch = 1 << 20;
 constexpr long long kVllmBlockSize = 16;           // vLLM CacheConfig.block_size default on CUDA
+constexpr double kConfigDefaultGpuMemoryUtilization = 0.9;   // Config::gpu_memory_utilization's initializer (gpusizer/config.hpp)
 
 bool is_training(Mode m) { return m != Mode::inference; }
 
@@ -85,8 +87,9 @@ void check_compatibility(const Config& c, const Resolved& r) {
     if (r.kv->llama_cpp_only && r.runtime != Runtime::llama_cpp && r.runtime != Runtime::none)
         throw Error("kv_cache", "'" + std::string(r.kv->id) + "' is a llama.cpp cache type; with runtime " +
                                     std::string(to_string(r.runtime)) + " use fp16, bf16, fp8 or fp32");
-    if (r.runtime == Runtime::vllm && train)
-        throw Error("runtime", "vllm runs inference only; training modes need pytorch (or none)");
+    if ((r.runtime == Runtime::vllm || r.runtime == Runtime::sglang || r.runtime == Runtime::trt_llm) && train)
+        throw Error("runtime", std::string(to_string(r.engine)) + " runs inference only; training modes need pytorch (or none)");
+    if (r.engine == Runtime::ollama && train) throw Error("runtime", "ollama runs inference only; training modes need pytorch (or none)");
     if (!train) {
         if (c.zero != 0) throw Error("zero", "ZeRO shards training state; it applies to modes train, lora, qlora");
         if (c.offload != Offload::none) throw Error("offload", "optimizer offload applies to training modes only");
@@ -214,14 +217,36 @@ void resolve_parallelism(const Config& c, Resolved& r) {
 
 void bind_gpu(Resolved& r, const Gpu& gpu) {
     r.gpu = &gpu;
-    if (r.runtime == Runtime::vllm && gpu.segment == Segment::apple)
-        throw Error("runtime", "vllm needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
+    if ((r.runtime == Runtime::vllm || r.runtime == Runtime::sglang) && gpu.segment == Segment::apple)
+        throw Error("runtime", std::string(to_string(r.engine)) + " needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
+                    ErrorCode::gpu_unsupported);
+    // TensorRT-LLM builds CUDA engines: NVIDIA GPUs only.
+    if (r.runtime == Runtime::trt_llm && gpu.vendor != "nvidia")
+        throw Error("runtime", "trt-llm runs on NVIDIA GPUs only; on " + gpu.name + " use vllm, sglang, llama.cpp or pytorch",
                     ErrorCode::gpu_unsupported);
 }
+
+namespace {
+
+// Ollama's default num_ctx by the VRAM it sees (v0.15.5 release notes: < 24 GiB 4096, 24-48 GiB
+// 32768, >= 48 GiB 262144), over the configuration's GPUs, at the driver-reported total: an RTX
+// 4090's 24,564 MiB is under 24 GiB.
+long long ollama_default_context(const EngineVersion& v, const Gpu& gpu, int gpus) {
+    if (v.ollama_context == OllamaContext::fixed) return v.fixed_context;
+    const double vram = gpu.capacity_bytes() * gpus;
+    return vram < 24 * kGiB ? 4096 : vram < 48 * kGiB ? 32768 : 262144;
+}
+
+}  // namespace
 
 Resolved resolve(const Config& c, const Catalog& catalog) {
     Resolved r(c);
     Config& rc = r.config;
+    // gguf / hf_dir name files that load_model_files reads at the edge (the core does no I/O).
+    if ((!c.gguf.empty() || !c.hf_dir.empty()) && c.model.arch.source != "gguf" && c.model.arch.source != "safetensors")
+        throw Error(c.gguf.empty() ? "hf_dir" : "gguf",
+                    "names a file that was not read: the CLI and the app read it (load_model_files) before the estimate",
+                    ErrorCode::unreadable);
     if (c.model.custom) {
         r.arch = &c.model.arch;
     } else {
@@ -260,9 +285,24 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     r.wf = &weight_format(rc.weights);
     if (rc.kv_cache.empty()) rc.kv_cache = r.wf->wid == WeightId::fp32 ? "fp32" : r.wf->wid == WeightId::bf16 ? "bf16" : "fp16";
     r.kv = &kv_format(rc.kv_cache);
+    // The engine and its version: Ollama is llama-server underneath, so its formulas are llama.cpp's.
+    r.engine = choose_runtime(c, *r.wf, *r.kv);
+    r.runtime = r.engine == Runtime::ollama ? Runtime::llama_cpp : r.engine;
+    rc.runtime = r.engine;
+    if (r.engine != Runtime::pytorch && r.engine != Runtime::none) {
+        r.engine_version = &engine_version(r.engine, c.runtime_version);
+        rc.runtime_version = r.engine_version->version;
+    } else if (!c.runtime_version.empty()) {
+        engine_version(r.engine, c.runtime_version);   // throws: the runtime has no versions
+    }
+    // vLLM's default utilization is the version's (0.9, 0.92 now) unless the key says otherwise
+    // (Config's default, 0.9, then means "not given").
+    if (r.engine == Runtime::vllm && c.gpu_memory_utilization == kConfigDefaultGpuMemoryUtilization)
+        rc.gpu_memory_utilization = r.engine_version->fraction;
     if (rc.context == 0) {
         const long long trained = r.arch->max_context > 0 ? r.arch->max_context : kDefaultContext;
-        rc.context = std::min(kDefaultContext, trained);
+        rc.context = std::min(r.engine == Runtime::ollama ? ollama_default_context(*r.engine_version, gpu, c.gpus) : kDefaultContext,
+                              trained);
     }
     if (c.prompt_tokens < 0 || c.prompt_tokens > rc.context)
         throw Error("prompt_tokens", "must be between 0 (default: half the context) and the context, " + std::to_string(rc.context) +
@@ -272,9 +312,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
         // (use_gradient_checkpointing=True); other modes start without recomputation.
         rc.recompute = c.mode == Mode::qlora ? Recompute::full : Recompute::none;
     }
-    r.runtime = choose_runtime(c, *r.wf, *r.kv);
-    rc.runtime = r.runtime;
-    r.rt = &runtime_profile(r.runtime);
+    r.rt = &runtime_profile(r.engine);
     check_compatibility(rc, r);
     resolve_parallelism(rc, r);
     rc.tp = r.par.tp;
@@ -283,6 +321,13 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     rc.ep = r.par.ep;
 
     r.training = is_training(c.mode);
+    // Serving load: isl and osl come together, for inference, within the context.
+    if ((c.isl > 0) != (c.osl > 0))
+        throw Error(c.isl > 0 ? "osl" : "isl", "isl and osl go together: give both (input and output tokens per request)");
+    if (c.isl > 0 && is_training(c.mode)) throw Error("isl", "serving figures apply to mode inference");
+    if (c.isl > 0 && c.isl + c.osl > rc.context)
+        throw Error("isl", "isl + osl = " + std::to_string(c.isl + c.osl) + " tokens exceeds the context (the longest request the engine takes) of " +
+                               std::to_string(rc.context) + " tokens; raise context");
     if (r.training) {
         const long long per_step = (long long)rc.batch * r.par.dp;
         if (rc.global_batch == 0) rc.global_batch = int(std::min<long long>(per_step, kMaxBatch));
@@ -324,6 +369,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     r.fp32 = r.wf->wid == WeightId::fp32;
     r.float_bits = r.fp32 ? 32.0 : 16.0;
     build_variants(r);
+    file_stage_weights(r);
     bind_gpu(r, gpu);
     return r;
 }
@@ -552,6 +598,39 @@ void build_variants(Resolved& r) {
     }
     r.edges_whole = edge_weights(r, 1);
     r.edges = r.par.tp == 1 ? r.edges_whole : edge_weights(r, r.par.tp);
+}
+
+void file_stage_weights(Resolved& r) {
+    // Exact bytes win over formulas: a model read from a GGUF or safetensors file keeps its
+    // stored bytes per block, embedding table and head. One GPU holds the share of a block that
+    // the formulas give it under tp and ep (replicated norms and KV heads included), and the
+    // blocks of its pipeline stage. Training modes size their own 16-bit copies: formulas.
+    const ModelArch& a = *r.arch;
+    const ModelArch::FileWeights& f = a.file;
+    r.file_layers.clear();
+    r.file_embedding = r.file_head = 0;
+    const int L = a.total_layers();
+    if (f.empty() || r.training || int(f.layer.size()) != L) return;
+    const int pp = r.par.pp;
+    const bool whole_layers = r.par.tp == 1 && r.par.ep == 1;
+    r.file_layers.assign(std::size_t(pp), 0.0);
+    for (int st = 0; st < pp; ++st) {
+        const int lo = int((long long)st * L / pp), hi = int((long long)(st + 1) * L / pp);
+        for (int j = lo; j < hi; ++j) {
+            double share = 1;
+            if (!whole_layers) {
+                const double whole = layer_on_gpu(r, j, 1, 1).weight_bytes;
+                share = whole > 0 ? layer_on_gpu(r, j, r.par.tp, r.par.ep).weight_bytes / whole : 1.0;
+            }
+            r.file_layers[std::size_t(st)] += f.layer[std::size_t(j)] * share;
+        }
+    }
+    auto share = [](double part, double whole) { return whole > 0 ? part / whole : 1.0; };
+    r.file_embedding = f.embeddings * share(r.edges.embedding_bytes, r.edges_whole.embedding_bytes);
+    // A tied table also sits on the last stage when the formulas say so (head_is_duplicate:
+    // llama.cpp's GPU-side copy of token_embd, Megatron's last-stage copy).
+    const double head = f.head + (r.edges.head_is_duplicate ? f.embeddings : 0.0);
+    r.file_head = head * share(r.edges.head_bytes + r.edges.other_bytes, r.edges_whole.head_bytes + r.edges_whole.other_bytes);
 }
 
 EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
@@ -863,7 +942,7 @@ double llama_cpp_compute_buffer(const Resolved& r, bool holds_output) {
     // (6 B per n_ctx x ub element, which matches the mainline Llama 3.1 8B log at n_ctx 16384,
     // ub 1024: 613 MiB).
     const ModelArch& a = *r.arch;
-    const double ub = double(r.config.prefill_chunk > 0 ? r.config.prefill_chunk : kLlamaCppUbatch);
+    const double ub = double(r.config.prefill_chunk.value_or(kLlamaCppUbatch));
     // The longest KV any layer holds (sliding-window layers hold less).
     long long longest = 0;
     for (const LayerVariant& v : r.variants)
@@ -946,7 +1025,8 @@ struct Stage {
     double state = 0;           // recurrent layers' fixed state of the batch's sequences, one GPU
     double host = 0;
     double act_per_layer = 0;
-    double outside_budget = 0;  // vLLM: bytes outside gpu_memory_utilization (context, graphs)
+    double outside_budget = 0;  // vLLM: bytes outside gpu_memory_utilization (context, graphs); SGLang / TensorRT-LLM: activations and graphs
+    double non_torch = 0;       // SGLang / TensorRT-LLM: NCCL and all-reduce buffers
     double layer_bytes = 0;     // the stage's layer weights and KV cache
     double expert_bytes = 0;    // the stage's routed-expert weights
     double act_inflight = 0;    // training: activation bytes per micro-batch in flight
@@ -994,18 +1074,21 @@ bool is_large_vllm_gpu(const Gpu& g) {
             st.state += n * seqs * lv.state_bytes_gpu;
         }
     }
+    // A model read from a file: its exact bytes (file_stage_weights) replace the formulas'.
+    const bool from_file = !r.file_layers.empty();
+    if (from_file) m.weights = r.file_layers[std::size_t(s)];
     st.layer_bytes = m.weights * r.scale + m.kv_cache;
     st.expert_bytes *= r.scale;
     const EdgeWeights& e = r.edges;
     if (first) {
         st.params += e.embedding_params + e.positions_params;
-        if (e.embedding_on_host) st.host += r.edges_whole.embedding_bytes * r.scale;   // the whole table, once, in RAM
-        else m.weights += e.embedding_bytes;
+        if (e.embedding_on_host) st.host += from_file ? a.file.embeddings : r.edges_whole.embedding_bytes * r.scale;   // the whole table, once, in RAM
+        else m.weights += from_file ? r.file_embedding : e.embedding_bytes;
         m.weights += e.positions_bytes;
     }
     if (last) {
         st.params += e.head_params + e.other_params;
-        m.weights += e.head_bytes + e.other_bytes;
+        m.weights += from_file ? r.file_head : e.head_bytes + e.other_bytes;
     }
     st.params *= r.scale;
     m.weights *= r.scale;
@@ -1022,15 +1105,26 @@ bool is_large_vllm_gpu(const Gpu& g) {
                 // vLLM's profile run: one forward of max_num_batched_tokens, then the sampler on
                 // min(max_num_seqs, max_num_batched_tokens) rows of fp32 logits.
                 const bool large = is_large_vllm_gpu(*r.gpu);
-                const double tokens = c.prefill_chunk > 0 ? c.prefill_chunk : large ? kVllmBatchedTokensLarge : kVllmBatchedTokensSmall;
+                const double tokens = c.prefill_chunk ? double(*c.prefill_chunk) : large ? kVllmBatchedTokensLarge : kVllmBatchedTokensSmall;
                 const double seqs = std::min<double>(large ? kVllmMaxSeqsLarge : kVllmMaxSeqsSmall, tokens);
+                m.activations = tokens * per_token * r.act_bytes;
+                if (last) m.activations += seqs * V * 4.0;
+                break;
+            }
+            case Runtime::sglang:
+            case Runtime::trt_llm: {
+                // One forward of the engine's token budget (SGLang chunked_prefill_size,
+                // TensorRT-LLM max_num_tokens, which its engine plans activations for), and the
+                // fp32 last-token logits of as many sequences.
+                const double tokens = double(serving_token_budget(r));
+                const double seqs = std::min<double>(double(serving_max_sequences(r)), tokens);
                 m.activations = tokens * per_token * r.act_bytes;
                 if (last) m.activations += seqs * V * 4.0;
                 break;
             }
             default: {
                 // One prefill forward of the prompt (or of `prefill_chunk` tokens at a time).
-                const double chunk = c.prefill_chunk > 0 ? std::min<double>(c.prefill_chunk, double(c.context)) : double(c.context);
+                const double chunk = c.prefill_chunk ? std::min<double>(*c.prefill_chunk, double(c.context)) : double(c.context);
                 const double tokens = double(c.batch) * chunk;
                 m.activations = tokens * per_token * r.act_bytes;
                 if (!c.flash_attention) {
@@ -1167,6 +1261,14 @@ bool is_large_vllm_gpu(const Gpu& g) {
         const bool parallel = r.par.tp > 1 || pp > 1 || r.par.dp > 1;
         st.overhead.runtime_buffers += (parallel ? kVllmNonTorchParallel : kVllmNonTorchSingle) + kVllmCudaGraphs;
         st.outside_budget = st.overhead.cuda_context + kVllmCudaGraphs;
+    } else if (r.runtime == Runtime::sglang || r.runtime == Runtime::trt_llm) {
+        // The same NCCL / custom all-reduce buffers and CUDA graph pools as vLLM (its logged
+        // figures, above); SGLang keeps activations and graphs in its (1 - mem_fraction_static)
+        // reserve, TensorRT-LLM in the (1 - free_gpu_memory_fraction) of free memory.
+        const bool parallel = r.par.tp > 1 || pp > 1 || r.par.dp > 1;
+        st.non_torch = parallel ? kVllmNonTorchParallel : kVllmNonTorchSingle;
+        st.overhead.runtime_buffers += st.non_torch + kVllmCudaGraphs;
+        st.outside_budget = m.activations + kVllmCudaGraphs;
     }
     m.overhead = st.overhead.cuda_context + st.overhead.allocator_reserve + st.overhead.runtime_buffers;
     return st;
@@ -1217,6 +1319,10 @@ Totals compute(const Resolved& r) {
     double usable = capacity;
     if (r.runtime == Runtime::vllm) usable = c.gpu_memory_utilization * capacity;
     double outside = 0;
+    const KvBudget kv_budget = r.engine_version ? r.engine_version->budget : KvBudget::whole_gpu;
+    const double sglang_fraction =
+        kv_budget == KvBudget::static_fraction ? sglang_mem_fraction_static(capacity / kMiB, r.par.tp * r.par.pp) : 0.0;
+    double engine_usable = usable, worst_total_seen = -1;
     for (int s = 0; s < pp; ++s) {
         const Stage st = stage_estimate(r, s, train_bytes, train_full);
         const double total = st.parts.total();
@@ -1229,19 +1335,60 @@ Totals compute(const Resolved& r) {
         }
         t.host += st.host;
         outside = std::max(outside, st.outside_budget);
+        // What the engine lets this stage's GPUs use, and of it the pool for the growing cache and
+        // the recurrent state (everything but the KV cache placed first).
+        const double non_kv = total - st.parts.kv_cache;
+        double stage_usable = usable, pool = 0;
+        switch (kv_budget) {
+            case KvBudget::total_fraction:
+                // vLLM's budget: utilization x capacity, plus the context and CUDA graphs it keeps
+                // in the (1 - utilization) headroom.
+                stage_usable = usable + std::min(st.outside_budget, (1.0 - c.gpu_memory_utilization) * capacity);
+                pool = stage_usable - non_kv;
+                break;
+            case KvBudget::static_fraction: {
+                // SGLang: mem_fraction_static of what is free before loading (capacity less the
+                // context and NCCL) holds the weights and the pool (model_runner.py
+                // profile_max_num_token: rest = available - total x (1 - mem_fraction_static));
+                // activations and CUDA graphs live in the rest.
+                const double before_load = capacity - st.overhead.cuda_context - st.non_torch;
+                pool = sglang_fraction * before_load - st.parts.weights;
+                stage_usable = sglang_fraction * before_load + st.overhead.cuda_context + st.non_torch +
+                               std::min(st.outside_budget, (1.0 - sglang_fraction) * before_load);
+                break;
+            }
+            case KvBudget::free_fraction:
+                // TensorRT-LLM: free_gpu_memory_fraction of what is free once the weights,
+                // activations, context and buffers are placed.
+                pool = r.engine_version->fraction * (capacity - non_kv);
+                stage_usable = non_kv + pool;
+                break;
+            case KvBudget::fit_margin:
+                // llama.cpp's --fit sizes the context to leave its margin free on each device; the
+                // configuration still fits up to the device's capacity.
+                pool = capacity - r.engine_version->fit_margin - non_kv;
+                break;
+            case KvBudget::whole_gpu: pool = usable - non_kv; break;
+        }
+        if (kv_budget == KvBudget::static_fraction || kv_budget == KvBudget::free_fraction) {
+            if (s == 0 || total > worst_total_seen) engine_usable = stage_usable;
+        }
+        worst_total_seen = std::max(worst_total_seen, total);
         if (st.kv_rate > 0) {
-            // vLLM's budget: utilization x capacity, plus the context and CUDA graphs it keeps
-            // in the (1 - utilization) headroom.
-            const double stage_usable = usable + (r.runtime == Runtime::vllm
-                                                      ? std::min(st.outside_budget, (1.0 - c.gpu_memory_utilization) * capacity)
-                                                      : 0.0);
-            // The growing cache's room: what is left once everything else, the recurrent
-            // layers' fixed state included, is placed.
-            const double room = (stage_usable - (total - st.parts.kv_cache + st.state)) / st.kv_rate;
-            min_kv_room = min_kv_room < 0 ? room : std::min(min_kv_room, room);
+            const double room = (pool - st.state) / st.kv_rate;
+            if (min_kv_room < 0 || room < min_kv_room) {
+                min_kv_room = room;
+                t.kv_pool_bytes = std::max(0.0, pool);
+                t.kv_stage = s;
+                // Sequences of `context` tokens the pool holds (vLLM: "Maximum concurrency for L
+                // tokens per request"): the pool over one sequence's cache and state.
+                const double per_seq = c.batch > 0 ? st.parts.kv_cache / c.batch : 0.0;
+                t.max_concurrency = per_seq > 0 ? std::max(0.0, pool) / per_seq : 0.0;
+            }
         }
     }
     if (r.runtime == Runtime::vllm) usable += std::min(outside, (1.0 - c.gpu_memory_utilization) * capacity);
+    if (kv_budget == KvBudget::static_fraction || kv_budget == KvBudget::free_fraction) usable = engine_usable;
     t.outside_budget = outside;
     t.usable = usable;
     t.headroom = usable - t.per_gpu.total();
@@ -1354,6 +1501,8 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     }
     const EdgeWeights& e1 = r.edges_whole;
     model_bytes += e1.embedding_bytes + e1.positions_bytes + (e1.head_is_duplicate ? 0.0 : e1.head_bytes) + e1.other_bytes;
+    // A model read from a file: the bytes its text stack stores (vision and MTP blocks apart).
+    if (!r.file_layers.empty()) model_bytes = a.file.total - a.file.vision - a.file.beyond_stack;
     rep.weights_bits_per_param = model_bytes * 8.0 / r.total_params;
     // Per token: what grows with the context (attention K/V, uncapped by windows, and indexer
     // keys); per sequence: the recurrent layers' fixed state.
@@ -1381,6 +1530,19 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     const Fabric fabric = fabric_of(r);
     PerfOut po{rep.interconnect, rep.speed, rep.power};
     evaluate_performance(r, in, t, fabric, po);
+    rep.serving.max_concurrency = t.max_concurrency;
+    if (c.isl > 0 && !r.training) {
+        const ServingModel sm = serving_model(r, in, t, fabric, po);
+        const double keep = rep.serving.max_concurrency;
+        rep.serving = serving_at(sm, double(c.isl), double(c.osl), double(c.concurrency));
+        rep.serving.max_concurrency = keep;
+    }
+    // The concurrency that runs when none was asked: what the engines hold (the report's
+    // configuration names every default it resolved).
+    if (c.concurrency == 0 && !r.training) {
+        const double held = rep.serving.active ? rep.serving.concurrency : std::floor(rep.serving.max_concurrency) * r.par.dp;
+        rep.config.concurrency = int(std::clamp(held, 0.0, double(1 << 24)));
+    }
     rep.config.mfu = po.mfu;
     rep.config.bandwidth_efficiency = po.bandwidth_efficiency;
     rep.config.pue = po.pue;
@@ -1389,7 +1551,7 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     rep.config.prompt_tokens = (long long)in.prompt_tokens;
     rep.config.host_memory_bandwidth_gb_per_s = po.host_bandwidth / 1e9;
     // The default goes back in whole nanoseconds so that 90e-6 s reads 90, not 89.99999999999999.
-    if (rep.config.layer_overhead_us < 0) rep.config.layer_overhead_us = std::round(po.layer_overhead * 1e9) / 1e3;
+    if (!rep.config.layer_overhead_us) rep.config.layer_overhead_us = std::round(po.layer_overhead * 1e9) / 1e3;
 
     memory_warnings(r, rep, capacity, outside);
     performance_warnings(r, rep);

@@ -76,7 +76,9 @@ struct Resolved {
     const Gpu* gpu = nullptr;
     const WeightFormat* wf = nullptr;
     const KvFormat* kv = nullptr;
-    Runtime runtime = Runtime::pytorch;
+    Runtime runtime = Runtime::pytorch;     // the formulas' family: ollama runs llama-server, so llama_cpp
+    Runtime engine = Runtime::pytorch;      // what the configuration names (ollama stays ollama)
+    const EngineVersion* engine_version = nullptr;   // the engine's version and defaults (nullptr: pytorch, none)
     const RuntimeProfile* rt = nullptr;
     Parallelism par;
     bool training = false;
@@ -109,12 +111,21 @@ struct Resolved {
     const Link* link = nullptr;             // config.link resolved (nullptr = the GPU's own)
     const Link* inter_node_link = nullptr;  // config.inter_node_link resolved (nullptr = default)
     const Catalog* catalog = nullptr;       // for the GPUs' default links
+    // A model read from a file (ModelArch::file, inference only): the exact bytes one GPU of
+    // each pipeline stage holds of its layers, and of the embedding table and head
+    // (file_stage_weights in estimate.cpp). Empty: the formulas size the weights.
+    std::vector<double> file_layers;
+    double file_embedding = 0;
+    double file_head = 0;
 };
 
 Resolved resolve(const Config& config, const Catalog& catalog);
 // Points a resolved configuration at another GPU (nothing else depends on it) and checks that
 // the runtime runs there.
 void bind_gpu(Resolved& r, const Gpu& gpu);
+// Exact bytes win over formulas: fills file_layers / file_embedding / file_head from the
+// model's file, split like the formulas split each layer (tp, ep) and the stack (pp).
+void file_stage_weights(Resolved& r);
 // Groups the layers into variants and computes what does not depend on context or batch.
 void build_variants(Resolved& r);
 
@@ -165,6 +176,9 @@ struct Totals {
     double headroom = 0;
     double outside_budget = 0;    // vLLM: context and CUDA graphs outside its budget
     double kv_capacity_tokens = 0;
+    double max_concurrency = 0;   // sequences of `context` tokens the KV pool holds (the tightest stage)
+    double kv_pool_bytes = 0;     // that stage's pool for the growing cache and recurrent state, bytes
+    int kv_stage = 0;             // which stage that is
     bool fits = false;
 };
 Totals compute(const Resolved& r);

@@ -157,7 +157,7 @@ bool large_vllm_gpu(const Gpu& g) {
 
 double prefill_chunk_tokens(const Resolved& r, double total) {
     const Config& c = r.config;
-    if (c.prefill_chunk > 0) return std::min<double>(c.prefill_chunk, total);
+    if (c.prefill_chunk) return std::min<double>(*c.prefill_chunk, total);
     switch (r.runtime) {
         case Runtime::llama_cpp: return std::min<double>(double(kLlamaCppUbatch), total);
         case Runtime::vllm:
@@ -361,7 +361,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
                        : (is_quantized(*r.wf) ? kDecodeBandwidthEfficiencyQuant : kDecodeBandwidthEfficiency16);
     // Fixed time per layer per forward (kernel launches, synchronizations): measured for
     // llama.cpp; vLLM replays CUDA graphs and gpt-fast compiles them, so none is assumed there.
-    const double tau = c.layer_overhead_us >= 0 ? c.layer_overhead_us * 1e-6 : (llama ? kLlamaCppLayerOverhead : 0.0);
+    const double tau = c.layer_overhead_us ? *c.layer_overhead_us * 1e-6 : (llama ? kLlamaCppLayerOverhead : 0.0);
     out.layer_overhead = tau;
     const double per_forward = tau * in.layers;
     const double mu = c.mfu > 0 ? c.mfu : (r.training ? kTrainMfu : kPrefillMfu);
@@ -532,9 +532,11 @@ void performance_warnings(const Resolved& r, Report& rep) {
                       100.0 * exposed / step, r.training ? "training" : "decode");
         rep.warnings.emplace_back(buf);
     }
-    if (g.segment == Segment::consumer && r.par.tp > 1 && !ic.link.empty() && ic.link.rfind("pcie", 0) == 0)
-        rep.warnings.emplace_back("GeForce cards have PCIe peer-to-peer disabled: NCCL stages tensor-parallel traffic through host memory, "
-                                  "slower than the link figures used here");
+    // The link's kind from the catalog, not its id's spelling; the GPU's p2p field from gpus.json.
+    const Link* intra = ic.link.empty() || !r.catalog ? nullptr : r.catalog->find_link(ic.link);
+    if (!pcie_peer_to_peer(g) && r.par.tp > 1 && intra && intra->kind == LinkKind::pcie)
+        rep.warnings.emplace_back(g.name + " has PCIe peer-to-peer disabled in the stock driver: NCCL stages tensor-parallel traffic "
+                                  "through host memory (the communication figures here include it)");
     if (g.tdp_w <= 0) rep.warnings.push_back("board power of " + g.name + " is not in the catalog: power figures leave the GPU out");
 }
 

@@ -127,10 +127,31 @@ json power_json(const PowerReport& p) {
                 {"utilization", p.utilization}};
 }
 
+// Serving under load: max_concurrency always; the load's figures when isl and osl were given
+// (null otherwise, so that a reader tells "not asked" from zero).
+json serving_json(const ServingReport& s) {
+    json j{{"max_concurrency", std::floor(s.max_concurrency * 100.0) / 100.0}};
+    const char* keys[] = {"concurrency", "output_tokens_per_s", "output_tokens_per_s_per_gpu", "tokens_per_s_per_user", "ttft_s",
+                          "tpot_s", "requests_per_s", "step_s", "decode_tokens_per_step", "prefill_tokens_per_step"};
+    const double values[] = {s.concurrency, s.output_tokens_per_s, s.output_tokens_per_s_per_gpu, s.tokens_per_s_per_user, s.ttft_s,
+                             s.tpot_s, s.requests_per_s, s.step_s, s.decode_tokens_per_step, s.prefill_tokens_per_step};
+    for (std::size_t i = 0; i < sizeof values / sizeof values[0]; ++i) j[keys[i]] = s.active ? json(values[i]) : json(nullptr);
+    j["bound"] = s.active ? json(std::string(s.bound)) : json(nullptr);
+    return j;
+}
+
 json report_json(const Report& r) {
     json j;
     j["schema_version"] = 1;
     j["model"] = {{"id", r.config.model.custom ? std::string("custom") : r.config.model.id}, {"name", r.model_name}};
+    {
+        // Where the model came from, and the exact bytes of the file(s) it was read from.
+        const ModelSpec& ms = r.config.model;
+        j["model"]["source"] = !ms.custom ? std::string("catalog")
+                               : !ms.arch.source.empty() ? ms.arch.source
+                               : !ms.hf_config_json.empty() ? std::string("hf_config") : std::string("num_parameters");
+        j["model"]["file_bytes"] = ms.arch.file.empty() ? json(nullptr) : json(ms.arch.file.total);
+    }
     // Stored weights by part: text is what `params` counts; the others are loaded beside it.
     j["model"]["params_by_part"] = {{"text", whole(r.params_by_part.text)},     {"vision", whole(r.params_by_part.vision)},
                                     {"audio", whole(r.params_by_part.audio)},   {"mtp", whole(r.params_by_part.mtp)},
@@ -164,6 +185,7 @@ json report_json(const Report& r) {
     j["interconnect"] = interconnect_json(r.interconnect);
     j["speed"] = speed_json(r.speed);
     j["power"] = power_json(r.power);
+    j["serving"] = serving_json(r.serving);
     j["warnings"] = r.warnings;
     if (r.measured) j["measured"] = calibration_json(*r.measured);
     return j;

@@ -132,6 +132,26 @@ struct PowerReport {
     double utilization = 1;                  // used
 };
 
+// A server under steady load (the configuration's isl, osl and concurrency): continuous batching
+// in steady state, each engine step running the decode tokens of the requests in flight and a
+// share of prefill tokens (core/src/serving.cpp; docs/formulas.md, "Serving").
+struct ServingReport {
+    bool active = false;                     // isl and osl were given: the figures below are computed
+    double max_concurrency = 0;              // requests of `context` tokens the KV pool holds at once (one replica; always computed)
+    double concurrency = 0;                  // requests the engines run at once, all replicas (capped by the pool and the engine)
+    double output_tokens_per_s = 0;          // generated tokens per second, all replicas
+    double output_tokens_per_s_per_gpu = 0;
+    double tokens_per_s_per_user = 0;        // 1 / tpot_s
+    double ttft_s = 0;                       // time to first token, queueing for a slot included
+    double tpot_s = 0;                       // time per output token after the first (one engine step)
+    double requests_per_s = 0;               // completed requests per second, all replicas
+    double step_s = 0;                       // one engine step
+    double decode_tokens_per_step = 0;       // on one replica
+    double prefill_tokens_per_step = 0;
+    std::string_view bound = "none";         // (static storage) what limits throughput: kv_capacity, max_sequences,
+                                             // memory_bandwidth, compute, communication, overhead
+};
+
 // The per-sequence cache of one GPU (MemoryParts::kv_cache) by layer kind, bytes: attention
 // layers that grow with the context (full), are capped at a window (sliding) or a chunk
 // (chunked), MLA latents, sparse-attention indexer keys, and the fixed state of recurrent layers
@@ -178,6 +198,7 @@ struct Report {
     InterconnectReport interconnect;
     SpeedReport speed;
     PowerReport power;
+    ServingReport serving;
     std::vector<std::string> warnings;
     std::shared_ptr<const Calibration> measured;   // the GPU's measured figures (--measured); null = datasheet
 };
