@@ -260,23 +260,23 @@ int run_reconcile(const std::vector<std::string>& args, std::ostream& out, const
     line("file type", l.file_type);
     if (l.model_params > 0) line("parameters", format_count(l.model_params));
     bytes("model file", l.model_file_bytes);
-    count("layers", l.n_layer);
-    count("trained context", l.n_ctx_train);
-    count("context (n_ctx)", l.n_ctx);
-    count("context per sequence", l.n_ctx_per_seq);
-    count("sequences", l.n_seq_max);
-    count("KV cache cells", l.kv_cells);
-    count("KV cache tokens", l.kv_cache_tokens);
-    count("KV cache blocks", l.kv_blocks);
     if (!l.kv_type_k.empty()) line("KV types", "K " + l.kv_type_k + ", V " + (l.kv_type_v.empty() ? "?" : l.kv_type_v));
-    bytes("KV cache", l.kv_bytes);
-    bytes("weights (per GPU)", l.weights_bytes);
-    bytes("memory for the KV cache", l.available_kv_bytes);
-    bytes("activation peak", l.activation_peak_bytes);
-    bytes("non-torch memory", l.non_torch_bytes);
-    bytes("CUDA graphs", l.graph_bytes);
-    bytes("GPU memory", l.gpu_memory_bytes);
-    bytes("free after the KV pool", l.avail_after_pool_bytes);
+    // Counts, then byte figures, in the order the engines print them; zero = not in the log.
+    struct Figure { const char* label; std::int64_t EngineLog::*count; double EngineLog::*bytes; };
+    static const Figure kFigures[] = {
+        {"layers", &EngineLog::n_layer, nullptr}, {"trained context", &EngineLog::n_ctx_train, nullptr},
+        {"context (n_ctx)", &EngineLog::n_ctx, nullptr}, {"context per sequence", &EngineLog::n_ctx_per_seq, nullptr},
+        {"sequences", &EngineLog::n_seq_max, nullptr}, {"KV cache cells", &EngineLog::kv_cells, nullptr},
+        {"KV cache tokens", &EngineLog::kv_cache_tokens, nullptr}, {"KV cache blocks", &EngineLog::kv_blocks, nullptr},
+        {"KV cache", nullptr, &EngineLog::kv_bytes}, {"weights (per GPU)", nullptr, &EngineLog::weights_bytes},
+        {"memory for the KV cache", nullptr, &EngineLog::available_kv_bytes},
+        {"activation peak", nullptr, &EngineLog::activation_peak_bytes}, {"non-torch memory", nullptr, &EngineLog::non_torch_bytes},
+        {"CUDA graphs", nullptr, &EngineLog::graph_bytes}, {"GPU memory", nullptr, &EngineLog::gpu_memory_bytes},
+        {"free after the KV pool", nullptr, &EngineLog::avail_after_pool_bytes}};
+    for (const Figure& f : kFigures) {
+        if (f.count) count(f.label, l.*f.count);
+        else bytes(f.label, l.*f.bytes);
+    }
     if (l.max_concurrency > 0)
         line("max concurrency", format_fixed(l.max_concurrency, 2) + "x at " + format_int(static_cast<double>(l.concurrency_tokens_per_request)) + " tokens per request");
     count("max running requests", l.max_running_requests);
