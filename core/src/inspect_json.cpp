@@ -212,8 +212,8 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
         const Catalog& cat = *catalog;
         const bool llama = l.engine == "llama.cpp" || l.engine == "ollama";
         json cfg = json::object();
-        cfg["runtime"] = llama ? "llama.cpp" : "vllm";
-        if (l.engine == "sglang") est_notes.push_back("SGLang is estimated with the vLLM profile (both size a KV pool from a memory fraction)");
+        // Each engine's own runtime profile (Ollama runs llama.cpp's server: its profile).
+        cfg["runtime"] = l.engine == "ollama" ? "ollama" : llama ? "llama.cpp" : l.engine == "sglang" ? "sglang" : "vllm";
         std::vector<std::string> gpu_devices;
         for (const auto& d : l.devices())
             if (is_gpu_device(d)) gpu_devices.push_back(d);
@@ -273,10 +273,21 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
         const double est_w = r.weights_bits_per_param * r.params / 8.0;
         if (log_w > 0) comps.push_back({"weights_total", "the model's weights, all devices (llama.cpp: every model buffer, or the file size)", log_w, est_w});
         if (log_w_gpu > 0) comps.push_back({"weights", "weights on the most loaded GPU", log_w_gpu, r.per_gpu.weights});
-        double log_kv = l.kv_bytes > 0 ? l.kv_bytes : l.kv_k_bytes + l.kv_v_bytes;
-        if (log_kv > 0 && gpus == 1) comps.push_back({"kv_cache", "KV cache (and recurrent state)", log_kv, r.per_gpu.kv_cache});
-        else if (log_kv_gpu > 0) comps.push_back({"kv_cache", "KV cache on the most loaded GPU", log_kv_gpu, r.per_gpu.kv_cache});
-        if (l.available_kv_bytes > 0) comps.push_back({"kv_cache", "vLLM's KV pool on one GPU", l.available_kv_bytes, r.per_gpu.kv_cache});
+        const double log_kv = l.kv_bytes > 0 ? l.kv_bytes : l.kv_k_bytes + l.kv_v_bytes;
+        if (llama) {
+            // llama.cpp allocates the cache of n_ctx cells: the estimate's cache for the context.
+            if (log_kv > 0 && gpus == 1) comps.push_back({"kv_cache", "KV cache (and recurrent state)", log_kv, r.per_gpu.kv_cache});
+            else if (log_kv_gpu > 0) comps.push_back({"kv_cache", "KV cache on the most loaded GPU", log_kv_gpu, r.per_gpu.kv_cache});
+        } else {
+            // vLLM and SGLang fill the memory left with a pool of KV blocks: the estimate's pool is
+            // the tokens it says fit (kv_capacity_tokens) times one token's KV bytes on one GPU
+            // (the whole model's, split over tp; replicated KV heads not counted).
+            const double pool_log = l.available_kv_bytes > 0 ? l.available_kv_bytes : log_kv;
+            const double per_token_gpu = r.kv_bytes_per_token / std::max(1, r.parallel.tp);
+            if (pool_log > 0)
+                comps.push_back({"kv_pool", "KV pool on one GPU (estimate: the tokens it holds x KV bytes per token per GPU)", pool_log,
+                                 double(r.kv_capacity_tokens) * per_token_gpu});
+        }
         if (log_compute > 0) comps.push_back({"compute", "llama.cpp compute buffer on the most loaded GPU", log_compute, r.per_gpu.activations});
         if (l.kv_cache_tokens > 0 && r.kv_capacity_tokens > 0)
             comps.push_back({"kv_tokens", "tokens the KV pool holds (a count, not bytes)", double(l.kv_cache_tokens), double(r.kv_capacity_tokens)});
