@@ -286,3 +286,24 @@ TEST_CASE("serving: bad input names the key", "[serving][bad-input]") {
     CHECK(error(R"({"model":"llama-3-8b","runtime":"pytorch","runtime_version":"1.0"})").find("runtime_version") != std::string::npos);
     CHECK(error(R"({"model":"llama-3-8b","runtime":"sglang","mode":"train"})").find("inference only") != std::string::npos);
 }
+
+TEST_CASE("serving: an open loop at a request rate", "[serving]") {
+    const detail::ServingModel m = hand_model();
+    const ServingReport full = detail::serving_at(m, 1000, 1001, 0);   // 100 requests: 5.60 requests/s
+    // Half that rate keeps fewer requests busy; the bisection lands where completions = arrivals.
+    const ServingReport half = detail::serving_at_rate(m, 1000, 1001, full.requests_per_s / 2);
+    CHECK(half.requests_per_s == Approx(full.requests_per_s / 2).epsilon(1e-9));
+    // Little's law: in flight = rate x the time a request spends, (S x step).
+    CHECK(half.concurrency == Approx(half.requests_per_s * 1001 * half.step_s).epsilon(1e-9));
+    CHECK(half.concurrency < 100);
+    CHECK(half.tpot_s < full.tpot_s);   // fewer caches to read each step
+    // Past the most the engine sustains: the saturated figures, named.
+    const ServingReport over = detail::serving_at_rate(m, 1000, 1001, full.requests_per_s * 2);
+    CHECK(over.bound == "overloaded");
+    CHECK(over.output_tokens_per_s == Approx(full.output_tokens_per_s));
+    // Keys: not with concurrency, and only with isl / osl.
+    auto error = [](const std::string& json) { return thrown_message([&] { run(config_from_json(json)); }); };
+    CHECK(error(R"({"model":"llama-3-8b","isl":128,"osl":128,"concurrency":4,"request_rate":2})").find("request_rate") != std::string::npos);
+    CHECK(error(R"({"model":"llama-3-8b","request_rate":2})").find("request_rate") != std::string::npos);
+    CHECK(error(R"({"model":"llama-3-8b","isl":128,"osl":128,"request_rate":-1})").find("request_rate") != std::string::npos);
+}

@@ -209,6 +209,11 @@ const ConfigKey kKeys[] = {
      "requests in flight over all replicas (a closed loop: a new request arrives as one finishes); more than the engines hold "
      "wait for a slot. Used with `isl` and `osl`",
      "requests in flight, all replicas (default: as many as fit)", m(&Config::concurrency)},
+    {"request_rate", "rr", "request-rate", "F", KeyKind::number, 1e-6, 1e7, false, KeyUnset::zero, "requests/s",
+     "`0`: a closed loop at `concurrency`", "with `isl` and `osl`; not with `concurrency`",
+     "requests per second arriving (an open loop): the requests in flight are what that rate keeps busy (Little's law, "
+     "mean arrivals: bursts are not modelled); past what the engines sustain the queue grows without bound",
+     "requests per second arriving, instead of concurrency", m(&Config::request_rate)},
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -85,6 +85,7 @@ struct Config {
     long long isl = 0;              // input tokens per request; 0 = no serving figures
     long long osl = 0;              // output tokens per request
     int concurrency = 0;            // requests in flight, all replicas; 0 = as many as the engine holds
+    double request_rate = 0;        // requests per second arriving (open loop), instead of concurrency; 0 = closed loop
 };
 
 // Names used in JSON, links and the CLI for each enum value.
