@@ -135,6 +135,9 @@ void print_report(std::ostream& out, const Report& r) {
     const Config& c = r.config;
     const int gpus = c.gpus;
     out << r.model_name << " on " << gpus << " x " << r.gpu_name << '\n';
+    if (!c.model.arch.file.empty())   // read from a file: its exact bytes size the weights
+        out << "  model from " << (c.gguf.empty() ? c.hf_dir : c.gguf) << " (" << c.model.arch.source << ", "
+            << format_gib(c.model.arch.file.total) << " of tensors)\n";
     out << "  " << to_string(c.mode) << ", weights " << c.weights << ", KV " << c.kv_cache << ", batch " << c.batch
         << ", context " << format_int(double(c.context)) << " tokens, runtime " << to_string(c.runtime)
         << (c.runtime_version.empty() ? "" : " " + c.runtime_version) << '\n';
@@ -260,7 +263,7 @@ void print_recommendation(std::ostream& out, const Recommendation& rec, const Ca
         out << "\n  not recommended:\n";
         int other_classes = 0;
         for (const auto& r : rec.rejected) {
-            if (r.reasons.size() == 1 && r.reasons.front().find("not in the classes asked") != std::string::npos) {
+            if (r.other_segment) {
                 ++other_classes;   // listed in --json; one line here
                 continue;
             }

@@ -140,7 +140,7 @@ TEST_CASE("max concurrency: the KV pool over one request of `context` tokens", "
     const EngineLog v0 = log_file("vllm_v0_windows_issue6.log");
     const double pool_logged = v0.gpu_memory_bytes * v0.gpu_memory_utilization - v0.weights_bytes - v0.non_torch_bytes - v0.activation_peak_bytes;
     CHECK(pool_logged / kGiB == Approx(13.40).margin(0.01));   // the log's own rounding
-    CHECK(std::round(v0.kv_blocks * 16.0 / double(v0.concurrency_tokens_per_request) * 100) / 100 == Approx(v0.max_concurrency));
+    CHECK(std::round(double(v0.kv_blocks) * 16.0 / double(v0.concurrency_tokens_per_request) * 100) / 100 == Approx(v0.max_concurrency));
     Config c = engine("llama-3-8b", "h100-sxm", Runtime::vllm);
     const Report r = run(c);
     const double pool = r.gpu_usable - non_kv(r);

@@ -13,6 +13,7 @@
 // Built twice: gpusizer.js (everything) and, with GPUSIZER_API_LITE, gpusizer-lite.js for the
 // widget (estimate, share links, models, gpus, formats; the catalog without its prose).
 #include <exception>
+#include <locale.h>
 #include <string>
 
 #include <emscripten/bind.h>
@@ -66,9 +67,7 @@ val js_last_error() {
 
 // The report as `gpusizer estimate --json` writes it: with the other-link comparison.
 std::string report_text(const Config& c, const Catalog& catalog) {
-    Report r = estimate(c, catalog);
-    r.interconnect.alternative = alternative_link(c, catalog);
-    return report_to_json(r);
+    return report_to_json(estimate(c, catalog, EstimateOptions{true}));
 }
 
 std::string js_estimate(const std::string& config) {
@@ -159,6 +158,78 @@ std::string js_config_from_link(const std::string& link) {
 }
 
 }  // namespace
+
+#ifdef GPUSIZER_API_LITE
+// strtod for the widget's module: the browser's own number parser instead of musl's. musl's
+// strtod works in 128-bit long double, which WebAssembly emulates in software (__addtf3,
+// __multf3, __divtf3, fmodl, scalbnl: about 14 KB of code, 6 KB gzipped, for the parsing of
+// JSON numbers and link values alone). JavaScript's Number() of a decimal string is the double
+// nearest to it (ECMAScript 2023, 7.1.4.1.1 StringToNumber, "rounded as described in 6.1.6.1"),
+// which is what musl's strtod gives too, so the numbers are the same. This strtod takes what its
+// callers pass (nlohmann's validated number tokens, share link values): optional leading white
+// space, a sign, digits with an optional point, an optional exponent, and inf/infinity/nan; a
+// hexadecimal float ("0x1p4") stops after its "0", so a link holding one is refused as not a
+// number (the CLI would read it).
+EM_JS(double, gpusizer_js_number, (const char* text, int length), {
+    var s = "";
+    for (var i = 0; i < length; ++i) s += String.fromCharCode(HEAPU8[text + i]);
+    return Number(s);
+});
+
+extern "C" double strtod(const char* text, char** end) {
+    const char* p = text;
+    while (*p == ' ' || (*p >= '\t' && *p <= '\r')) ++p;
+    const char* start = p;
+    if (*p == '+' || *p == '-') ++p;
+    const auto word = [&p](const char* w) {   // case-insensitive prefix, advances past it
+        const char* q = p;
+        for (; *w; ++w, ++q)
+            if ((*q | 0x20) != *w) return false;
+        p = q;
+        return true;
+    };
+    const bool negative = *start == '-';
+    if (word("inf")) {
+        word("inity");
+        if (end) *end = const_cast<char*>(p);
+        return negative ? -__builtin_inf() : __builtin_inf();
+    }
+    if (word("nan")) {
+        if (end) *end = const_cast<char*>(p);
+        return __builtin_nan("");
+    }
+    const auto digits = [&p] {
+        const char* from = p;
+        while (*p >= '0' && *p <= '9') ++p;
+        return p != from;
+    };
+    bool any = digits();
+    if (*p == '.') {
+        ++p;
+        any = digits() || any;
+    }
+    if (!any) {   // no number: nothing is read
+        if (end) *end = const_cast<char*>(text);
+        return 0;
+    }
+    if (*p == 'e' || *p == 'E') {
+        const char* mark = p++;
+        if (*p == '+' || *p == '-') ++p;
+        if (!digits()) p = mark;   // "1e" or "1e+": the exponent is not part of the number
+    }
+    if (end) *end = const_cast<char*>(p);
+    return gpusizer_js_number(start, static_cast<int>(p - start));
+}
+
+// musl defines these in strtod's object file, which libc++'s locale.o refers to: defining them
+// here keeps that file (and its duplicate strtod) out of the link. Nothing in the module reads a
+// float or a long double from text; the long double ones give the double's value.
+extern "C" float strtof(const char* text, char** end) { return static_cast<float>(strtod(text, end)); }
+extern "C" long double strtold(const char* text, char** end) { return strtod(text, end); }
+extern "C" float strtof_l(const char* text, char** end, locale_t) { return strtof(text, end); }
+extern "C" double strtod_l(const char* text, char** end, locale_t) { return strtod(text, end); }
+extern "C" long double strtold_l(const char* text, char** end, locale_t) { return strtod(text, end); }
+#endif
 
 EMSCRIPTEN_BINDINGS(gpusizer) {
     // The raw functions; api_post.js wraps them into the object createGpuSizer() resolves to.

@@ -22,6 +22,8 @@ constexpr Names<Recompute, 4> kRecomputes{{{Recompute::automatic, "auto"}, {Reco
 constexpr Names<Runtime, 8> kRuntimes{{{Runtime::automatic, "auto"}, {Runtime::none, "none"}, {Runtime::pytorch, "pytorch"},
                                        {Runtime::llama_cpp, "llama.cpp"}, {Runtime::vllm, "vllm"}, {Runtime::sglang, "sglang"},
                                        {Runtime::trt_llm, "trt-llm"}, {Runtime::ollama, "ollama"}}};
+constexpr Names<PipeSchedule, 3> kSchedules{{{PipeSchedule::one_f_one_b, "1f1b"}, {PipeSchedule::interleaved, "interleaved"},
+                                            {PipeSchedule::zero_bubble, "zero_bubble"}}};
 
 template <typename E, std::size_t N>
 std::string_view name_of(const Names<E, N>& names, E v) {
@@ -57,8 +59,10 @@ std::string_view to_string(Optimizer v) { return name_of(kOptimizers, v); }
 std::string_view to_string(Offload v) { return name_of(kOffloads, v); }
 std::string_view to_string(Recompute v) { return name_of(kRecomputes, v); }
 std::string_view to_string(Runtime v) { return name_of(kRuntimes, v); }
+std::string_view to_string(PipeSchedule v) { return name_of(kSchedules, v); }
 
 Mode parse_mode(std::string_view s) { return parse_of(kModes, s, "mode"); }
+PipeSchedule parse_pp_schedule(std::string_view s) { return parse_of(kSchedules, s, "pp_schedule"); }
 Optimizer parse_optimizer(std::string_view s) { return parse_of(kOptimizers, s, "optimizer"); }
 Offload parse_offload(std::string_view s) { return parse_of(kOffloads, s, "offload"); }
 Recompute parse_recompute(std::string_view s) { return parse_of(kRecomputes, s, "recompute"); }
@@ -90,6 +94,7 @@ std::string allowed_values(std::string_view key) {
     if (key == "offload") return list_of(kOffloads);
     if (key == "recompute") return list_of(kRecomputes);
     if (key == "runtime") return list_of(kRuntimes);
+    if (key == "pp_schedule") return list_of(kSchedules);
     return {};
 }
 

@@ -242,6 +242,11 @@ long long ollama_default_context(const EngineVersion& v, const Gpu& gpu, int gpu
 Resolved resolve(const Config& c, const Catalog& catalog) {
     Resolved r(c);
     Config& rc = r.config;
+    // gguf / hf_dir name files that load_model_files reads at the edge (the core does no I/O).
+    if ((!c.gguf.empty() || !c.hf_dir.empty()) && c.model.arch.source != "gguf" && c.model.arch.source != "safetensors")
+        throw Error(c.gguf.empty() ? "hf_dir" : "gguf",
+                    "names a file that was not read: the CLI and the app read it (load_model_files) before the estimate",
+                    ErrorCode::unreadable);
     if (c.model.custom) {
         r.arch = &c.model.arch;
     } else {
@@ -334,8 +339,27 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
             throw Error("global_batch", "must be a multiple of batch x dp = " + std::to_string(per_step) + ", got " +
                                             std::to_string(rc.global_batch));
         r.micro_batches = rc.global_batch / per_step;
+        // Interleaved 1F1B splits each stage's layers into v chunks (Megatron's virtual pipeline):
+        // v = 2 unless given; every chunk needs a layer.
+        if (c.virtual_stages > 1 && c.pp_schedule != PipeSchedule::interleaved)
+            throw Error("virtual_stages", "applies to pp_schedule interleaved; got " + std::to_string(c.virtual_stages) +
+                                              " with pp_schedule " + std::string(to_string(c.pp_schedule)));
+        if (c.pp_schedule == PipeSchedule::interleaved) {
+            r.virtual_stages = c.virtual_stages > 0 ? c.virtual_stages : 2;
+            const long long chunks = (long long)r.virtual_stages * r.par.pp;
+            if (chunks > r.arch->total_layers())
+                throw Error("virtual_stages", "pp x virtual_stages = " + std::to_string(chunks) + " exceeds the model's " +
+                                                  std::to_string(r.arch->total_layers()) + " layers");
+            rc.virtual_stages = r.virtual_stages;
+        }
+        if (c.tp_comm_overlap && r.par.tp > 1 && !c.sequence_parallel)
+            throw Error("tp_comm_overlap", "overlapping tensor-parallel communication with the GEMMs needs sequence_parallel "
+                                           "(Megatron-LM asserts it)");
     } else {
         if (c.global_batch != 0) throw Error("global_batch", "applies to training modes only");
+        if (c.pp_schedule != PipeSchedule::one_f_one_b) throw Error("pp_schedule", "pipeline schedules apply to training modes only");
+        if (c.virtual_stages > 1) throw Error("virtual_stages", "applies to training with pp_schedule interleaved");
+        if (c.tp_comm_overlap) throw Error("tp_comm_overlap", "applies to training modes only");
         rc.global_batch = 0;
     }
     // Activation element size: the compute dtype (bf16/fp16; fp32 only for fp32 weights), or the
@@ -348,6 +372,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     r.fp32 = r.wf->wid == WeightId::fp32;
     r.float_bits = r.fp32 ? 32.0 : 16.0;
     build_variants(r);
+    file_stage_weights(r);
     bind_gpu(r, gpu);
     return r;
 }
@@ -576,6 +601,39 @@ void build_variants(Resolved& r) {
     }
     r.edges_whole = edge_weights(r, 1);
     r.edges = r.par.tp == 1 ? r.edges_whole : edge_weights(r, r.par.tp);
+}
+
+void file_stage_weights(Resolved& r) {
+    // Exact bytes win over formulas: a model read from a GGUF or safetensors file keeps its
+    // stored bytes per block, embedding table and head. One GPU holds the share of a block that
+    // the formulas give it under tp and ep (replicated norms and KV heads included), and the
+    // blocks of its pipeline stage. Training modes size their own 16-bit copies: formulas.
+    const ModelArch& a = *r.arch;
+    const ModelArch::FileWeights& f = a.file;
+    r.file_layers.clear();
+    r.file_embedding = r.file_head = 0;
+    const int L = a.total_layers();
+    if (f.empty() || r.training || int(f.layer.size()) != L) return;
+    const int pp = r.par.pp;
+    const bool whole_layers = r.par.tp == 1 && r.par.ep == 1;
+    r.file_layers.assign(std::size_t(pp), 0.0);
+    for (int st = 0; st < pp; ++st) {
+        const int lo = int((long long)st * L / pp), hi = int((long long)(st + 1) * L / pp);
+        for (int j = lo; j < hi; ++j) {
+            double share = 1;
+            if (!whole_layers) {
+                const double whole = layer_on_gpu(r, j, 1, 1).weight_bytes;
+                share = whole > 0 ? layer_on_gpu(r, j, r.par.tp, r.par.ep).weight_bytes / whole : 1.0;
+            }
+            r.file_layers[std::size_t(st)] += f.layer[std::size_t(j)] * share;
+        }
+    }
+    auto share = [](double part, double whole) { return whole > 0 ? part / whole : 1.0; };
+    r.file_embedding = f.embeddings * share(r.edges.embedding_bytes, r.edges_whole.embedding_bytes);
+    // A tied table also sits on the last stage when the formulas say so (head_is_duplicate:
+    // llama.cpp's GPU-side copy of token_embd, Megatron's last-stage copy).
+    const double head = f.head + (r.edges.head_is_duplicate ? f.embeddings : 0.0);
+    r.file_head = head * share(r.edges.head_bytes + r.edges.other_bytes, r.edges_whole.head_bytes + r.edges_whole.other_bytes);
 }
 
 EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
@@ -887,7 +945,7 @@ double llama_cpp_compute_buffer(const Resolved& r, bool holds_output) {
     // (6 B per n_ctx x ub element, which matches the mainline Llama 3.1 8B log at n_ctx 16384,
     // ub 1024: 613 MiB).
     const ModelArch& a = *r.arch;
-    const double ub = double(r.config.prefill_chunk > 0 ? r.config.prefill_chunk : kLlamaCppUbatch);
+    const double ub = double(r.config.prefill_chunk.value_or(kLlamaCppUbatch));
     // The longest KV any layer holds (sliding-window layers hold less).
     long long longest = 0;
     for (const LayerVariant& v : r.variants)
@@ -974,6 +1032,8 @@ struct Stage {
     double non_torch = 0;       // SGLang / TensorRT-LLM: NCCL and all-reduce buffers
     double layer_bytes = 0;     // the stage's layer weights and KV cache
     double expert_bytes = 0;    // the stage's routed-expert weights
+    double act_inflight = 0;    // training: activation bytes per micro-batch in flight
+    double act_once = 0;        // training: activation bytes held once (loss, full recompute's layer)
 };
 
 bool is_large_vllm_gpu(const Gpu& g) {
@@ -1017,18 +1077,21 @@ bool is_large_vllm_gpu(const Gpu& g) {
             st.state += n * seqs * lv.state_bytes_gpu;
         }
     }
+    // A model read from a file: its exact bytes (file_stage_weights) replace the formulas'.
+    const bool from_file = !r.file_layers.empty();
+    if (from_file) m.weights = r.file_layers[std::size_t(s)];
     st.layer_bytes = m.weights * r.scale + m.kv_cache;
     st.expert_bytes *= r.scale;
     const EdgeWeights& e = r.edges;
     if (first) {
         st.params += e.embedding_params + e.positions_params;
-        if (e.embedding_on_host) st.host += r.edges_whole.embedding_bytes * r.scale;   // the whole table, once, in RAM
-        else m.weights += e.embedding_bytes;
+        if (e.embedding_on_host) st.host += from_file ? a.file.embeddings : r.edges_whole.embedding_bytes * r.scale;   // the whole table, once, in RAM
+        else m.weights += from_file ? r.file_embedding : e.embedding_bytes;
         m.weights += e.positions_bytes;
     }
     if (last) {
         st.params += e.head_params + e.other_params;
-        m.weights += e.head_bytes + e.other_bytes;
+        m.weights += from_file ? r.file_head : e.head_bytes + e.other_bytes;
     }
     st.params *= r.scale;
     m.weights *= r.scale;
@@ -1045,7 +1108,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
                 // vLLM's profile run: one forward of max_num_batched_tokens, then the sampler on
                 // min(max_num_seqs, max_num_batched_tokens) rows of fp32 logits.
                 const bool large = is_large_vllm_gpu(*r.gpu);
-                const double tokens = c.prefill_chunk > 0 ? c.prefill_chunk : large ? kVllmBatchedTokensLarge : kVllmBatchedTokensSmall;
+                const double tokens = c.prefill_chunk ? double(*c.prefill_chunk) : large ? kVllmBatchedTokensLarge : kVllmBatchedTokensSmall;
                 const double seqs = std::min<double>(large ? kVllmMaxSeqsLarge : kVllmMaxSeqsSmall, tokens);
                 m.activations = tokens * per_token * r.act_bytes;
                 if (last) m.activations += seqs * V * 4.0;
@@ -1064,7 +1127,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
             }
             default: {
                 // One prefill forward of the prompt (or of `prefill_chunk` tokens at a time).
-                const double chunk = c.prefill_chunk > 0 ? std::min<double>(c.prefill_chunk, double(c.context)) : double(c.context);
+                const double chunk = c.prefill_chunk ? std::min<double>(*c.prefill_chunk, double(c.context)) : double(c.context);
                 const double tokens = double(c.batch) * chunk;
                 m.activations = tokens * per_token * r.act_bytes;
                 if (!c.flash_attention) {
@@ -1081,7 +1144,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
             }
         }
     } else {
-        const double inflight = double(std::min<long long>(pp - s, r.micro_batches));
+        const double inflight = train_inflight_micro_batches(pp, s, r.micro_batches, r.virtual_stages);
         const double sb = double(c.context) * c.batch;
         const double rep = (c.sequence_parallel && r.par.tp > 1) ? 1.0 / r.par.tp : 1.0;
         // The LoRA branch keeps A*x (rank values per token) for each targeted module.
@@ -1100,8 +1163,9 @@ bool is_large_vllm_gpu(const Gpu& g) {
         stored += layers * r.act_bytes * sb * c.lora_rank * modules;
         // Full recomputation rebuilds one layer at a time in backward; while it runs, that layer
         // holds its activations and their gradients, which are as large again.
-        double acts = inflight * stored + 2.0 * biggest_full;
-        if (first) acts += inflight * r.act_bytes * sb * a.hidden * rep;   // embedding output
+        double per_mb = stored;          // held per micro-batch in flight
+        double acts = 2.0 * biggest_full;   // held once
+        if (first) per_mb += r.act_bytes * sb * a.hidden * rep;   // embedding output
         if (last && a.kind != ArchKind::encoder) {
             // Final norm input and head input, then the loss over the logits, vocab-parallel
             // over tp: the head's output (compute dtype), its fp32 copy for the loss
@@ -1119,7 +1183,9 @@ bool is_large_vllm_gpu(const Gpu& g) {
             const double biggest = std::max({p.attn_q, p.attn_o, p.mlp_up / 2.0, p.mlp_down, p.expert_up / 2.0});
             acts += biggest / r.par.tp * r.act_bytes;
         }
-        m.activations = acts;
+        st.act_inflight = per_mb;
+        st.act_once = acts;
+        m.activations = inflight * per_mb + acts;
     }
 
     // Training state.
@@ -1352,6 +1418,22 @@ StageSums stage_sums(const Resolved& r) {
     return out;
 }
 
+TrainStageTerms train_stage_terms(const Resolved& r, int s) {
+    std::array<double, kMaxVariants> train_bytes{}, train_full{};
+    for (std::size_t v = 0; v < r.variants.size(); ++v) {
+        train_bytes[v] = train_layer_bytes(r, r.variants[v].rep, r.config.recompute);
+        train_full[v] = r.config.recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
+    }
+    const Stage st = stage_estimate(r, s, train_bytes, train_full);
+    TrainStageTerms t;
+    t.params = st.params;
+    t.weights = st.parts.weights;
+    t.act_inflight = st.act_inflight;
+    t.act_once = st.act_once;
+    t.cuda_context = st.overhead.cuda_context;
+    return t;
+}
+
 // What a user should know about the memory figures (string building only when one fires).
 [[gnu::noinline]] void memory_warnings(const Resolved& r, Report& rep, double capacity, double outside) {
     const ModelArch& a = *r.arch;
@@ -1422,6 +1504,8 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     }
     const EdgeWeights& e1 = r.edges_whole;
     model_bytes += e1.embedding_bytes + e1.positions_bytes + (e1.head_is_duplicate ? 0.0 : e1.head_bytes) + e1.other_bytes;
+    // A model read from a file: the bytes its text stack stores (vision and MTP blocks apart).
+    if (!r.file_layers.empty()) model_bytes = a.file.total - a.file.vision - a.file.beyond_stack;
     rep.weights_bits_per_param = model_bytes * 8.0 / r.total_params;
     // Per token: what grows with the context (attention K/V, uncapped by windows, and indexer
     // keys); per sequence: the recurrent layers' fixed state.
@@ -1471,7 +1555,7 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     rep.config.prompt_tokens = (long long)in.prompt_tokens;
     rep.config.host_memory_bandwidth_gb_per_s = po.host_bandwidth / 1e9;
     // The default goes back in whole nanoseconds so that 90e-6 s reads 90, not 89.99999999999999.
-    if (rep.config.layer_overhead_us < 0) rep.config.layer_overhead_us = std::round(po.layer_overhead * 1e9) / 1e3;
+    if (!rep.config.layer_overhead_us) rep.config.layer_overhead_us = std::round(po.layer_overhead * 1e9) / 1e3;
 
     memory_warnings(r, rep, capacity, outside);
     performance_warnings(r, rep);

@@ -3,20 +3,17 @@
 // numbers it shows; it embeds with one <script> tag or one <iframe>; it makes no request but
 // for the site's own files.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { cliJson, differences, launch, requireSetup, serveSite, watch } from './harness.mjs';
+import { execFileSync } from 'node:child_process';
+import { cli, cliJson, differences, requireSetup, useBrowser, watch } from './harness.mjs';
 
 requireSetup({ needCli: true });
 
-let browser, server, url;
-before(async () => {
-  ({ server, url } = await serveSite());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
+let browser, url;
+useBrowser((b, u) => {
+  browser = b;
+  url = u;
 });
 
 // What the widget shows: its report and link, and the texts a reader sees.
@@ -89,10 +86,16 @@ test('every slider and select changes the numbers', async () => {
   assert.equal(next.gpus, '3 GPUs');
   w = next;
 
-  next = await press(page, 'gs-weights', 'ArrowLeft');   // towards more precise formats
-  assert.equal(next.report.config.weights, 'q5_k_m');
+  // Towards more precise formats: the one listed before Q4_K_M (gs.formats(), most precise
+  // first; Q4_1 at 5.0 bits per weight since the ggml types joined the list).
+  // `gpusizer formats` lists them in the same order; every GGUF type runs on llama.cpp.
+  const order = execFileSync(cli, ['formats'], { encoding: 'utf8' }).split('kv_cache:')[0]
+    .split('\n').filter((l) => /^  \S/.test(l)).map((l) => l.trim().split(/\s+/));
+  const before = order[order.findIndex((f) => f[0] === 'q4_k_m') - 1];
+  next = await press(page, 'gs-weights', 'ArrowLeft');
+  assert.equal(next.report.config.weights, before[0]);
   assert.ok(total(next) > total(w));
-  assert.equal(next.weights, 'GGUF Q5_K_M');
+  assert.equal(next.weights, before.slice(1, 3).join(' '));   // "GGUF Q4_1", without "(llama.cpp)"
   w = next;
 
   next = await press(page, 'gs-context', 'ArrowRight', 2);   // 8,192 -> 32,768 tokens

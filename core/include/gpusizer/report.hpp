@@ -61,7 +61,11 @@ struct InterconnectReport {
     double ep_comm_s_per_step = 0;           // training: MoE all-to-alls
     double dp_allreduce_s_per_step = 0;      // training: gradient sync on the wire
     double dp_exposed_s_per_step = 0;        // training: the part of it not hidden behind the backward pass
-    double pp_bubble_fraction = 0;           // 1F1B: (p - 1) / (m + p - 1) of the step is idle
+    double tp_exposed_s_per_step = 0;        // training: the part of tp_comm_s_per_step that adds to the step (all of it without tp_comm_overlap)
+    double pp_exposed_s_per_step = 0;        // training: the part of pp_comm_s_per_step that adds (interleaved: sends overlap the next chunk)
+    double pp_bubble_fraction = 0;           // pipeline idle share of compute + bubble (1F1B: (p - 1) / (m + p - 1))
+    std::string_view pp_schedule = "none";   // (static storage) training with pp > 1: 1f1b, interleaved, zero_bubble
+    int virtual_stages = 1;                  // model chunks per stage (interleaved)
     double exposed_s_per_step = 0;           // training: all communication that adds to the step
     double exposed_s_per_token = 0;          // inference: all communication that adds to a decode step
     LinkTimes alternative;                   // the same configuration over the other kind of link (NVLink <-> PCIe):
@@ -101,6 +105,11 @@ struct SpeedReport {
     double effective_mfu = 0;                // training: model FLOPs / (step time x peak x GPUs), bubble and exposed communication included
     double mfu_effective = 0;                // the same figure under the name papers use: model FLOPs utilization (PaLM, Llama 3)
     double hfu = 0;                          // training: hardware FLOPs utilization, executed FLOPs (recomputation counted) / (step x peak x GPUs)
+    // Training: the step taken apart (train_step_s = compute_s + bubble_s + exposed_comm_s).
+    double compute_s = 0;                    // the math of one step on one GPU at the kernel efficiency `mfu`
+    double bubble_s = 0;                     // pipeline idle time of the schedule (interconnect.pp_schedule)
+    double bubble_fraction = 0;              // bubble_s / (compute_s + bubble_s): 1F1B (p-1)/(m+p-1), interleaved /v, ZB-H1 /3
+    double exposed_comm_s = 0;               // communication that adds to the step (interconnect.exposed_s_per_step)
     OffloadReport offload;
 };
 
