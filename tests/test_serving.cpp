@@ -140,7 +140,7 @@ TEST_CASE("max concurrency: the KV pool over one request of `context` tokens", "
     const EngineLog v0 = log_file("vllm_v0_windows_issue6.log");
     const double pool_logged = v0.gpu_memory_bytes * v0.gpu_memory_utilization - v0.weights_bytes - v0.non_torch_bytes - v0.activation_peak_bytes;
     CHECK(pool_logged / kGiB == Approx(13.40).margin(0.01));   // the log's own rounding
-    CHECK(std::round(v0.kv_blocks * 16.0 / double(v0.concurrency_tokens_per_request) * 100) / 100 == Approx(v0.max_concurrency));
+    CHECK(std::round(double(v0.kv_blocks) * 16.0 / double(v0.concurrency_tokens_per_request) * 100) / 100 == Approx(v0.max_concurrency));
     Config c = engine("llama-3-8b", "h100-sxm", Runtime::vllm);
     const Report r = run(c);
     const double pool = r.gpu_usable - non_kv(r);
@@ -285,4 +285,25 @@ TEST_CASE("serving: bad input names the key", "[serving][bad-input]") {
     CHECK(v.find("0.10, current") != std::string::npos);
     CHECK(error(R"({"model":"llama-3-8b","runtime":"pytorch","runtime_version":"1.0"})").find("runtime_version") != std::string::npos);
     CHECK(error(R"({"model":"llama-3-8b","runtime":"sglang","mode":"train"})").find("inference only") != std::string::npos);
+}
+
+TEST_CASE("serving: an open loop at a request rate", "[serving]") {
+    const detail::ServingModel m = hand_model();
+    const ServingReport full = detail::serving_at(m, 1000, 1001, 0);   // 100 requests: 5.60 requests/s
+    // Half that rate keeps fewer requests busy; the bisection lands where completions = arrivals.
+    const ServingReport half = detail::serving_at_rate(m, 1000, 1001, full.requests_per_s / 2);
+    CHECK(half.requests_per_s == Approx(full.requests_per_s / 2).epsilon(1e-9));
+    // Little's law: in flight = rate x the time a request spends, (S x step).
+    CHECK(half.concurrency == Approx(half.requests_per_s * 1001 * half.step_s).epsilon(1e-9));
+    CHECK(half.concurrency < 100);
+    CHECK(half.tpot_s < full.tpot_s);   // fewer caches to read each step
+    // Past the most the engine sustains: the saturated figures, named.
+    const ServingReport over = detail::serving_at_rate(m, 1000, 1001, full.requests_per_s * 2);
+    CHECK(over.bound == "overloaded");
+    CHECK(over.output_tokens_per_s == Approx(full.output_tokens_per_s));
+    // Keys: not with concurrency, and only with isl / osl.
+    auto error = [](const std::string& json) { return thrown_message([&] { run(config_from_json(json)); }); };
+    CHECK(error(R"({"model":"llama-3-8b","isl":128,"osl":128,"concurrency":4,"request_rate":2})").find("request_rate") != std::string::npos);
+    CHECK(error(R"({"model":"llama-3-8b","request_rate":2})").find("request_rate") != std::string::npos);
+    CHECK(error(R"({"model":"llama-3-8b","isl":128,"osl":128,"request_rate":-1})").find("request_rate") != std::string::npos);
 }

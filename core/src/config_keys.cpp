@@ -248,6 +248,11 @@ const ConfigKey kKeys[] = {
      "none | tensorwise | blockwise",
      names([](const Config& c) { return std::string(to_string(c.fp8_training)); },
            [](Config& c, std::string_view v) { c.fp8_training = parse_fp8_training(v); })},
+    {"request_rate", "rr", "request-rate", "F", KeyKind::number, 1e-6, 1e7, false, KeyUnset::zero, "requests/s",
+     "`0`: a closed loop at `concurrency`", "with `isl` and `osl`; not with `concurrency`",
+     "requests per second arriving (an open loop): the requests in flight are what that rate keeps busy (Little's law, "
+     "mean arrivals: bursts are not modelled); past what the engines sustain the queue grows without bound",
+     "requests per second arriving, instead of concurrency", m(&Config::request_rate)},
 };
 
 // ---------------------------------------------------------------------------------------------

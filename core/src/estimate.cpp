@@ -325,6 +325,9 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     if ((c.isl > 0) != (c.osl > 0))
         throw Error(c.isl > 0 ? "osl" : "isl", "isl and osl go together: give both (input and output tokens per request)");
     if (c.isl > 0 && is_training(c.mode)) throw Error("isl", "serving figures apply to mode inference");
+    if (c.request_rate > 0 && c.concurrency > 0)
+        throw Error("request_rate", "give concurrency (a closed loop) or request_rate (an open loop), not both");
+    if (c.request_rate > 0 && c.isl == 0) throw Error("request_rate", "needs isl and osl (the tokens of each request)");
     if (c.isl > 0 && c.isl + c.osl > rc.context)
         throw Error("isl", "isl + osl = " + std::to_string(c.isl + c.osl) + " tokens exceeds the context (the longest request the engine takes) of " +
                                std::to_string(rc.context) + " tokens; raise context");
@@ -1539,12 +1542,13 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     if (c.isl > 0 && !r.training) {
         const ServingModel sm = serving_model(r, in, t, fabric, po);
         const double keep = rep.serving.max_concurrency;
-        rep.serving = serving_at(sm, double(c.isl), double(c.osl), double(c.concurrency));
+        rep.serving = c.request_rate > 0 ? serving_at_rate(sm, double(c.isl), double(c.osl), c.request_rate)
+                                         : serving_at(sm, double(c.isl), double(c.osl), double(c.concurrency));
         rep.serving.max_concurrency = keep;
     }
     // The concurrency that runs when none was asked: what the engines hold (the report's
-    // configuration names every default it resolved).
-    if (c.concurrency == 0 && !r.training) {
+    // configuration names every default it resolved; an open loop's rate stays the question).
+    if (c.concurrency == 0 && c.request_rate == 0 && !r.training) {
         const double held = rep.serving.active ? rep.serving.concurrency : std::floor(rep.serving.max_concurrency) * r.par.dp;
         rep.config.concurrency = int(std::clamp(held, 0.0, double(1 << 24)));
     }

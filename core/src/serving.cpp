@@ -190,11 +190,13 @@ ServingReport serving_at(const ServingModel& m, double isl, double osl, double c
         }
     }
     const double asked = concurrency > 0 ? concurrency / dp : inf;
-    const double running = std::min(asked, cap);
-    if (!(running >= 1.0) || !std::isfinite(running)) {
-        out.bound = kv_limited || !std::isfinite(running) ? "kv_capacity" : "max_sequences";
+    // Not one request fits (or nothing bounds the load): nothing runs.
+    if (!(cap >= 1.0) || !std::isfinite(std::min(asked, cap))) {
+        out.bound = kv_limited || !std::isfinite(cap) ? "kv_capacity" : "max_sequences";
         return out;
     }
+    // A mean over time: fractional below one request per replica (an open loop at a low rate).
+    const double running = std::min(asked, cap);
     // Steps one request lives through: its prompt in chunks of the token budget, then osl - 1
     // decode steps (the last prompt chunk yields the first token). When the budget cannot carry
     // every running request's tokens, steps stretch: C (isl + osl - 1) tokens over budget-sized steps.
@@ -225,6 +227,26 @@ ServingReport serving_at(const ServingModel& m, double isl, double osl, double c
     out.ttft_s = 0.5 * step + (steps - decode_steps) * step + queue;
     out.bound = std::isfinite(asked) && asked > running ? (kv_limited ? "kv_capacity" : "max_sequences") : step_bound;
     return out;
+}
+
+ServingReport serving_at_rate(const ServingModel& m, double isl, double osl, double rate) {
+    const ServingReport full = serving_at(m, isl, osl, 0);   // as many as the engines hold
+    if (full.concurrency < 1 || rate >= full.requests_per_s) {
+        ServingReport out = full;
+        if (full.concurrency >= 1) out.bound = "overloaded";
+        return out;
+    }
+    // Completions per second grow with the requests in flight: bisect on the concurrency (a real
+    // number: a mean over time) until they match the arrivals. 50 halvings of [0, C]: below 1e-15 C.
+    double lo = 0, hi = full.concurrency;
+    ServingReport mid_report = full;
+    for (int i = 0; i < 50; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        mid_report = serving_at(m, isl, osl, mid);
+        if (mid_report.requests_per_s < rate) lo = mid;
+        else hi = mid;
+    }
+    return mid_report;
 }
 
 }  // namespace gpusizer::detail

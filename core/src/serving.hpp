@@ -72,6 +72,12 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
 // engine holds), each with `isl` input and `osl` output tokens.
 ServingReport serving_at(const ServingModel& m, double isl, double osl, double concurrency);
 
+// The steady state of requests arriving at `rate` per second over all replicas (an open loop):
+// the concurrency whose completion rate equals it (Little's law, found by bisection: completions
+// grow with the requests in flight). Past what the engines sustain, the figures at saturation with
+// bound "overloaded".
+ServingReport serving_at_rate(const ServingModel& m, double isl, double osl, double rate);
+
 // The seconds of one engine step with `decode` decoding sequences at an average length `length`
 // and `prefill` prompt tokens of prompts `isl` long; `bound` gets what takes longest.
 double serving_step_seconds(const ServingModel& m, double decode, double prefill, double length, double isl,

@@ -101,6 +101,7 @@ struct Config {
     int virtual_stages = 0;         // interleaved 1F1B: model chunks per pipeline stage; 0 = 2 (interleaved), else 1
     bool tp_comm_overlap = false;   // tensor-parallel communication overlapped with the GEMMs (Megatron-LM --tp-comm-overlap)
     Fp8Training fp8_training = Fp8Training::none;   // weight GEMMs in FP8 (training, GPUs with FP8 tensor cores)
+    double request_rate = 0;        // requests per second arriving (open loop), instead of concurrency; 0 = closed loop
 };
 
 // Names used in JSON, links and the CLI for each enum value.
