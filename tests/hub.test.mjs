@@ -1,0 +1,295 @@
+// hub.test.mjs: web/site/hub.mjs ("From the Hub") against a local server that plays the Hub:
+// the model API, the tree listing, config.json, files behind a redirect to another host (as the
+// Hub's LFS files are), Range requests, CORS headers, gated / missing / rate-limited repos, a
+// server that ignores Range, and no server at all. Runs in Node.js (fetch, Blob): no browser.
+//   node tests/hub.test.mjs
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const hub = await import(pathToFileURL(join(here, '..', 'web', 'site', 'hub.mjs')).href);
+const { fromHub, parseRepoId, readHeader, readFileHeader, createHubClient, HubError, kFirstRead } = hub;
+
+// ---------------------------------------------------------------------------------------------
+// A GGUF v3 header writer and reader, just enough for the test (the core's reader is tested in
+// tests/test_model_file*.cpp; here inspect only has to accept a whole header and refuse a cut one).
+// ---------------------------------------------------------------------------------------------
+function ggufHeader({ vocab, tensors }) {
+  const parts = [];
+  const u32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); parts.push(b); };
+  const u64 = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); parts.push(b); };
+  const str = (s) => { const b = Buffer.from(s, 'utf8'); u64(b.length); parts.push(b); };
+  parts.push(Buffer.from('GGUF'));
+  u32(3);
+  u64(tensors.length);
+  u64(2);
+  str('general.architecture'); u32(8); str('llama');
+  str('tokenizer.ggml.tokens'); u32(9); u32(8); u64(vocab);
+  for (let i = 0; i < vocab; ++i) str(`tok${i}`);
+  let offset = 0;
+  for (const t of tensors) {
+    str(t.name); u32(t.dims.length); for (const d of t.dims) u64(d); u32(0 /* F32 */); u64(offset);
+    offset += t.dims.reduce((a, b) => a * b, 1) * 4;
+  }
+  const head = Buffer.concat(parts);
+  const aligned = Math.ceil(head.length / 32) * 32;
+  return { header: Buffer.concat([head, Buffer.alloc(aligned - head.length)]), headerBytes: head.length, dataBytes: offset };
+}
+
+// Returns {kv, tensors, header_bytes}; throws RangeError when the bytes end inside the header.
+function inspectGguf(bytes) {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let p = 0;
+  const need = (n) => { if (p + n > b.length) throw new RangeError(`the file ends at byte ${b.length} (truncated header)`); };
+  const u32 = () => { need(4); const v = b.readUInt32LE(p); p += 4; return v; };
+  const u64 = () => { need(8); const v = Number(b.readBigUInt64LE(p)); p += 8; return v; };
+  const str = () => { const n = u64(); need(n); const s = b.toString('utf8', p, p + n); p += n; return s; };
+  need(4);
+  if (b.toString('latin1', 0, 4) !== 'GGUF') throw new Error('not a GGUF file (magic)');
+  p = 4;
+  u32();
+  const nt = u64(), nkv = u64();
+  for (let i = 0; i < nkv; ++i) {
+    str();
+    const type = u32();
+    if (type === 8) str();
+    else if (type === 9) { const et = u32(); const n = u64(); for (let j = 0; j < n; ++j) { if (et === 8) str(); else throw new Error('array type'); } }
+    else throw new Error('kv type');
+  }
+  const names = [];
+  for (let i = 0; i < nt; ++i) { names.push(str()); const nd = u32(); for (let d = 0; d < nd; ++d) u64(); u32(); u64(); }
+  return JSON.stringify({ kv: nkv, tensors: names, header_bytes: p });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fake Hub: one host for the API and /resolve/, another for the files (the CDN).
+// ---------------------------------------------------------------------------------------------
+const kDense = 'acme/dense-8b';          // config.json + safetensors, BF16
+const kGguf = 'acme/dense-8b-GGUF';      // GGUF files only
+const gguf = ggufHeader({ vocab: 200000, tensors: [{ name: 'token_embd.weight', dims: [4096, 1000] }, { name: 'output.weight', dims: [4096, 1000] }] });
+const kGgufName = 'dense-8b-Q4_K_M.gguf';
+const kGgufBytes = gguf.header.length + 50e6;     // header + 50 MB of (virtual) tensor data
+const kCutName = 'dense-8b-cut.gguf';             // a file that ends inside its header
+const kCutBytes = 1500000;
+const stHeader = Buffer.from(JSON.stringify({ __metadata__: { format: 'pt' }, 'model.embed_tokens.weight': { dtype: 'BF16', shape: [1000, 64], data_offsets: [0, 128000] } }));
+const kStName = 'model.safetensors';
+const kStBytes = 8 + stHeader.length + 128000;
+const hfConfig = { model_type: 'llama', hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8, intermediate_size: 14336, vocab_size: 128256 };
+
+function fileByte(name, i) {
+  if (name === kGgufName || name === kCutName) return i < gguf.header.length ? gguf.header[i] : 0;
+  if (name === kStName) {
+    if (i < 8) { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(stHeader.length)); return b[i]; }
+    return i - 8 < stHeader.length ? stHeader[i - 8] : 0;
+  }
+  return 0;
+}
+const fileSize = { [kGgufName]: kGgufBytes, [kCutName]: kCutBytes, [kStName]: kStBytes };
+
+const log = [];
+let ignoreRange = false;
+const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'Content-Range, Content-Length, X-Error-Code, Retry-After' };
+
+function serveFile(req, res, name) {
+  const size = fileSize[name];
+  const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || '');
+  let begin = 0, end = size;
+  if (m && !ignoreRange) {
+    begin = Number(m[1]);
+    end = Math.min(size, Number(m[2]) + 1);
+    if (begin >= size) return res.writeHead(416, { ...cors, 'Content-Range': `bytes */${size}` }).end();
+    res.writeHead(206, { ...cors, 'Content-Range': `bytes ${begin}-${end - 1}/${size}`, 'Content-Length': end - begin });
+  } else {
+    res.writeHead(200, { ...cors, 'Content-Length': size });
+  }
+  log.push({ host: 'cdn', file: name, begin, end, range: req.headers.range || null });
+  // Stream in 64 KiB chunks; stop when the client goes away (a reader that read enough).
+  let i = begin;
+  const pump = () => {
+    while (i < end) {
+      const n = Math.min(65536, end - i);
+      const chunk = Buffer.alloc(n);
+      for (let k = 0; k < n; ++k) chunk[k] = fileByte(name, i + k);
+      i += n;
+      if (!res.write(chunk)) return res.once('drain', pump);
+    }
+    res.end();
+  };
+  res.on('close', () => { i = end; });
+  pump();
+}
+
+function listen(handler) {
+  return new Promise((resolve) => {
+    const s = createServer(handler);
+    s.listen(0, '127.0.0.1', () => resolve({ server: s, url: `http://127.0.0.1:${s.address().port}` }));
+  });
+}
+
+const cdn = await listen((req, res) => {
+  const name = decodeURIComponent(new URL(req.url, 'http://x').pathname.slice(1));
+  if (fileSize[name] === undefined) return res.writeHead(404, cors).end();
+  serveFile(req, res, name);
+});
+
+const api = await listen((req, res) => {
+  const url = new URL(req.url, 'http://x');
+  const path = decodeURIComponent(url.pathname);
+  log.push({ host: 'hub', path });
+  const json = (status, body, headers = {}) => res.writeHead(status, { ...cors, 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+  if (path.startsWith('/api/models/acme/gated') || path.startsWith('/acme/gated/'))
+    return json(401, { error: 'Access to model acme/gated is restricted.' }, { 'X-Error-Code': 'GatedRepo' });
+  if (path.startsWith('/api/models/acme/busy')) return json(429, { error: 'rate limited' }, { 'Retry-After': '30' });
+  if (path.startsWith('/api/models/acme/broken')) return res.writeHead(200, cors).end('<html>not json');
+  let m = /^\/api\/models\/(acme\/[^/]+)\/revision\/([^/]+)$/.exec(path);
+  if (m && m[1] === kDense)
+    return json(200, { id: kDense, sha: m[2] === 'main' ? 'a'.repeat(40) : 'b'.repeat(40), safetensors: { parameters: { BF16: 8030261248 }, total: 8030261248 } });
+  if (m && m[1] === kGguf) return json(200, { id: kGguf, sha: 'c'.repeat(40) });
+  m = /^\/api\/models\/(acme\/[^/]+)\/tree\/([^/]+)$/.exec(path);
+  if (m && m[1] === kDense)
+    return json(200, [{ type: 'file', path: 'config.json', size: 600 }, { type: 'file', path: kStName, size: 134, lfs: { size: kStBytes, oid: 'x' } }]);
+  if (m && m[1] === kGguf)
+    return json(200, [{ type: 'file', path: 'README.md', size: 10 }, { type: 'file', path: kGgufName, size: 135, lfs: { size: kGgufBytes } },
+                      { type: 'file', path: kCutName, size: 135, lfs: { size: kCutBytes } }]);
+  m = /^\/(acme\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path);
+  if (m && m[1] === kDense && m[3] === 'config.json') return json(200, hfConfig);
+  // Large files: a redirect to the other host, as the Hub sends LFS files to its CDN.
+  if (m && fileSize[m[3]] !== undefined) return res.writeHead(302, { ...cors, Location: `${cdn.url}/${encodeURIComponent(m[3])}` }).end();
+  json(404, { error: 'Repository not found' }, { 'X-Error-Code': 'RepoNotFound' });
+});
+
+let failures = 0;
+async function check(name, fn) {
+  log.length = 0;
+  ignoreRange = false;
+  try {
+    await fn();
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failures += 1;
+    console.log(`FAIL ${name}\n     ${e?.stack || e}`);
+  }
+}
+async function rejects(promise, kind, pattern) {
+  try {
+    await promise;
+  } catch (e) {
+    assert.ok(e instanceof HubError, `a HubError, got ${e}`);
+    assert.equal(e.kind, kind, e.message);
+    if (pattern) assert.match(e.message, pattern);
+    return e;
+  }
+  assert.fail(`expected a ${kind} error`);
+}
+
+await check('repository ids: org/name, @revision, pasted URLs; anything else is refused', () => {
+  assert.deepEqual(parseRepoId('Qwen/Qwen3-8B'), { repo: 'Qwen/Qwen3-8B', revision: 'main' });
+  assert.deepEqual(parseRepoId(' openai/gpt-oss-20b@v1.0 '), { repo: 'openai/gpt-oss-20b', revision: 'v1.0' });
+  assert.deepEqual(parseRepoId('https://huggingface.co/unsloth/Qwen3-30B-A3B-GGUF/tree/main'), { repo: 'unsloth/Qwen3-30B-A3B-GGUF', revision: 'main' });
+  for (const bad of ['', 'gpt2', 'a/b/c', '../etc/passwd', 'org/na me', 'org/..', '<script>/x', 'org/name@'])
+    assert.throws(() => parseRepoId(bad), (e) => e.kind === 'bad_id');
+});
+
+await check('a safetensors repository: config.json as an estimate configuration, BF16 from the parameter counts', async () => {
+  const a = JSON.parse(await fromHub(kDense, { endpoint: api.url + '/' }));
+  assert.deepEqual(a.configuration, { model: { hf_config: hfConfig }, weights: 'bf16' });
+  assert.deepEqual(a.parameters, { by_dtype: { BF16: 8030261248 }, total: 8030261248 });
+  assert.deepEqual(a.files, [{ path: kStName, bytes: kStBytes }]);
+  assert.equal(a.hub.sha, 'a'.repeat(40));
+  assert.equal(a.hub.requests, 3);   // model API, tree, config.json
+  assert.equal(a.header, null);
+});
+
+await check('a revision goes into every request', async () => {
+  const a = JSON.parse(await fromHub(`${kDense}@v2`, { endpoint: api.url }));
+  assert.equal(a.hub.revision, 'v2');
+  assert.equal(a.hub.sha, 'b'.repeat(40));
+  assert.deepEqual(log.filter((l) => l.host === 'hub').map((l) => l.path),
+    [`/api/models/${kDense}/revision/v2`, `/api/models/${kDense}/tree/v2`, `/${kDense}/resolve/v2/config.json`]);
+});
+
+await check('a GGUF header is read by Range requests through the redirect, never the whole file', async () => {
+  const a = JSON.parse(await fromHub(kGguf, { endpoint: api.url, file: kGgufName, inspect: inspectGguf }));
+  assert.equal(a.configuration, null);   // no config.json: the header describes the model
+  assert.deepEqual(a.files.map((f) => f.path), [kGgufName, kCutName]);
+  assert.deepEqual(a.header.inspect.tensors, ['token_embd.weight', 'output.weight']);
+  assert.equal(a.header.inspect.header_bytes, gguf.headerBytes);
+  // 200,000 vocabulary strings make a ~2.7 MB header: 1 MiB, then 2, then 4 (only the missing
+  // part is requested each time).
+  const ranges = log.filter((l) => l.host === 'cdn').map((l) => l.range);
+  assert.deepEqual(ranges, ['bytes=0-1048575', 'bytes=1048576-2097151', 'bytes=2097152-4194303']);
+  assert.ok(gguf.headerBytes > 2 * kFirstRead && gguf.headerBytes < 4 * kFirstRead, `header ${gguf.headerBytes} B`);
+  assert.equal(a.header.bytes_read, 4 * kFirstRead);
+  assert.ok(a.hub.bytes_fetched < 4 * kFirstRead + 4096 && a.hub.bytes_fetched < kGgufBytes / 10, `${a.hub.bytes_fetched} bytes fetched`);
+});
+
+await check('a safetensors header: inspect gets the 8-byte length and exactly the header', async () => {
+  const a = JSON.parse(await fromHub(kDense, { endpoint: api.url, file: kStName,
+    inspect: (bytes) => JSON.stringify({ header: JSON.parse(Buffer.from(bytes.subarray(8)).toString()) }) }));
+  assert.deepEqual(Object.keys(a.header.inspect.header), ['__metadata__', 'model.embed_tokens.weight']);
+  // The file (128 KB of data) is smaller than the first read: one request for all of it.
+  assert.deepEqual(log.filter((l) => l.host === 'cdn').map((l) => l.range), [`bytes=0-${kStBytes - 1}`]);
+  assert.equal(a.header.bytes_read, kStBytes);
+});
+
+await check('answers are kept for the session: the same range is fetched once', async () => {
+  const client = createHubClient({ endpoint: api.url });
+  const a = await client.range(kGguf, 'main', kGgufName, 0, 4096);
+  const b = await client.range(kGguf, 'main', kGgufName, 0, 4096);
+  assert.equal(a, b);
+  assert.equal(client.stats.requests, 1);
+  assert.equal(client.stats.bytes, 4096);
+});
+
+await check('a header cut short: read to the end of the file, then the reader\'s message', async () => {
+  const e = await rejects(fromHub(kGguf, { endpoint: api.url, file: kCutName, inspect: inspectGguf }), 'unreadable', /truncated header/);
+  assert.match(e.message, new RegExp(kCutName));
+  const read = log.filter((l) => l.host === 'cdn').reduce((s, l) => s + (l.end - l.begin), 0);
+  assert.equal(read, kCutBytes);
+});
+
+await check('a server that ignores Range: the first bytes only, then a clear refusal', async () => {
+  ignoreRange = true;
+  await rejects(fromHub(kGguf, { endpoint: api.url, file: kGgufName, inspect: inspectGguf }), 'no_range', /ignores byte ranges/);
+  // It answered 200 with the whole 53 MB file: the reader cancelled after the first 1 MiB.
+  const first = log.find((l) => l.host === 'cdn');
+  assert.equal(first.range, 'bytes=0-1048575');
+});
+
+await check('gated, missing, rate-limited, not JSON, no such file, no server: each says what to do', async () => {
+  await rejects(fromHub('acme/gated-model', { endpoint: api.url }), 'gated', /gated or private.*paste or open/);
+  await rejects(fromHub('acme/nothing-here', { endpoint: api.url }), 'not_found', /HTTP 404/);
+  await rejects(fromHub('acme/busy', { endpoint: api.url }), 'rate_limited', /retry after 30 s/);
+  await rejects(fromHub('acme/broken', { endpoint: api.url }), 'bad_response', /not JSON/);
+  await rejects(fromHub(kGguf, { endpoint: api.url, file: 'other.gguf', inspect: inspectGguf }), 'not_found', new RegExp(kGgufName));
+  const closed = await listen(() => {});
+  const dead = closed.url;
+  await new Promise((r) => closed.server.close(r));
+  await rejects(fromHub(kDense, { endpoint: dead }), 'offline', /offline.*CORS/);
+});
+
+await check('a local file is read by slices, never whole', async () => {
+  const whole = Buffer.concat([gguf.header, Buffer.alloc(3 << 20)]);
+  let sliced = 0;
+  const file = new File([whole], 'local.gguf');
+  const spy = { name: file.name, size: file.size, slice: (a, b) => { sliced += b - a; return file.slice(a, b); } };
+  const r = await readFileHeader(spy, inspectGguf);
+  assert.equal(JSON.parse(r.inspect).header_bytes, gguf.headerBytes);
+  assert.equal(sliced, 4 * kFirstRead);
+  assert.ok(sliced < whole.length);
+});
+
+await check('readHeader stops at its cap', async () => {
+  const read = async (a, b) => new Uint8Array(Math.max(0, b - a));   // GGUF magic never comes
+  await rejects(readHeader(read, 1e9, 'zeros.gguf', inspectGguf, { maxBytes: 1 << 20 }), 'unreadable', /magic/);
+});
+
+api.server.close();
+cdn.server.close();
+if (failures) {
+  console.log(`${failures} failed`);
+  process.exit(1);
+}
+console.log('all passed');

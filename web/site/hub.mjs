@@ -1,0 +1,264 @@
+// hub.mjs: "From the Hub". Reads what sizing needs from a Hugging Face repository without
+// downloading weights: config.json, the parameter counts by dtype (the model API), the list of
+// files with their sizes (the tree API) and, for a chosen GGUF or safetensors file, its header
+// only, by HTTP Range requests. A local File is read the same way, by slices, never uploaded.
+//
+//   import { fromHub, readFileHeader, parseRepoId } from './hub.mjs';
+//   const answer = await fromHub('Qwen/Qwen3-8B@main', { inspect: (bytes, size) => gs.inspect(bytes) });
+//
+// Every failure is a HubError whose `kind` says what happened (bad_id, not_found, gated,
+// rate_limited, offline, server, bad_response, no_range, too_large, unreadable) and whose
+// message says what to do next. The Hub's address is an option (`endpoint`), so that mirrors
+// and the test suite (tests/hub.test.mjs, a local server playing the Hub) can point it elsewhere.
+//
+// Hub endpoints used (huggingface.co/docs/hub/api, huggingface_hub's HfApi):
+//   GET {endpoint}/api/models/{repo}/revision/{rev}     id, sha, gated, safetensors {parameters, total}
+//   GET {endpoint}/api/models/{repo}/tree/{rev}          [{type, path, size, lfs?: {size}}]
+//   GET {endpoint}/{repo}/resolve/{rev}/{file}           the file (LFS files redirect to a CDN host)
+
+export const kDefaultEndpoint = 'https://huggingface.co';
+
+// How much of a GGUF file is read at first, and at most. A GGUF header holds the tokenizer's
+// vocabulary: ~4-8 MiB for a 150k-260k token vocabulary (strings + scores + types), so the
+// reader starts at 1 MiB and doubles; 64 MiB is far above any published header.
+export const kFirstRead = 1 << 20;
+export const kMaxHeaderBytes = 64 << 20;
+// A safetensors header is an 8-byte length and that much JSON; the format caps it at 100 MB
+// (safetensors' MAX_HEADER_SIZE), we at the same 64 MiB as GGUF.
+const kSafetensorsLengthBytes = 8;
+
+export class HubError extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.name = 'HubError';
+    this.kind = kind;
+  }
+}
+
+// 'org/name' or 'org/name@revision'; also accepts a pasted huggingface.co URL.
+export function parseRepoId(text) {
+  let s = String(text ?? '').trim();
+  const url = s.match(/^https?:\/\/[^/]+\/([^/?#]+\/[^/?#@]+)(?:\/(?:tree|blob|resolve)\/([^/?#]+))?/);
+  if (url) s = url[1] + (url[2] ? '@' + decodeURIComponent(url[2]) : '');
+  const m = s.match(/^([A-Za-z0-9][\w.-]{0,95})\/([A-Za-z0-9][\w.-]{0,95})(?:@([\w./-]{1,200}))?$/);
+  if (!m || s.includes('..'))
+    throw new HubError('bad_id', `"${String(text).slice(0, 80)}" is not a repository id: write it as org/name or org/name@revision, e.g. Qwen/Qwen3-8B.`);
+  return { repo: `${m[1]}/${m[2]}`, revision: m[3] || 'main' };
+}
+
+function describeStatus(status, what, headers) {
+  const code = headers?.get?.('x-error-code') || '';
+  if (status === 401 || status === 403 || code === 'GatedRepo')
+    return new HubError('gated', `${what}: the Hub refuses access (HTTP ${status}${code ? ', ' + code : ''}). The repository is gated or private: accept its licence on the Hub and download config.json or the file, then paste or open it here.`);
+  if (status === 404)
+    return new HubError('not_found', `${what}: not found (HTTP 404). Check the repository id, the revision and the file name.`);
+  if (status === 429) {
+    const retry = headers?.get?.('retry-after');
+    return new HubError('rate_limited', `${what}: the Hub is rate-limiting requests (HTTP 429)${retry ? `; retry after ${retry} s` : ''}. Wait a minute and try again, or paste config.json.`);
+  }
+  if (status === 416)
+    return new HubError('no_range', `${what}: the server refused the byte range (HTTP 416).`);
+  return new HubError('server', `${what}: the Hub answered HTTP ${status}. Try again later, or paste config.json / open the file.`);
+}
+
+// A client for one endpoint: every request goes through it, so it counts requests and bytes and
+// keeps answers for the session (same URL and range: same answer).
+export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = globalThis.fetch, onProgress = null } = {}) {
+  const base = String(endpoint).replace(/\/+$/, '');
+  const cache = new Map();
+  const stats = { requests: 0, bytes: 0 };
+
+  async function request(path, what, { range = null, as = 'json' } = {}) {
+    const url = base + path;
+    const key = url + (range ? `#${range[0]}-${range[1]}` : '');
+    if (cache.has(key)) return cache.get(key);
+    const headers = range ? { Range: `bytes=${range[0]}-${range[1] - 1}` } : {};
+    onProgress?.({ phase: 'request', what, url, range });
+    let res;
+    try {
+      res = await fetchFn(url, { headers, redirect: 'follow' });
+    } catch (e) {
+      throw new HubError('offline', `${what}: no answer from ${base} (${e?.message || e}). You may be offline, or the server does not allow this page to read it (CORS). Paste config.json or open the file instead.`);
+    }
+    stats.requests += 1;
+    if (!res.ok) throw describeStatus(res.status, what, res.headers);
+    let body;
+    if (range) {
+      // A server that ignores Range answers 200 with the whole file. From byte 0 that is the
+      // same bytes (read no more than asked, then cancel); from further on it is not.
+      if (res.status !== 206 && range[0] !== 0) {
+        res.body?.cancel?.().catch(() => {});
+        throw new HubError('no_range', `${what}: the server ignores byte ranges; gpusizer reads headers only and will not download the whole file.`);
+      }
+      body = await readAtMost(res, range[1] - range[0], what);
+    } else if (as === 'json') {
+      const text = await res.text();
+      stats.bytes += text.length;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new HubError('bad_response', `${what}: the answer is not JSON.`);
+      }
+    } else {
+      body = await res.text();
+      stats.bytes += body.length;
+    }
+    onProgress?.({ phase: 'done', what, url, bytes: stats.bytes, requests: stats.requests });
+    cache.set(key, body);
+    return body;
+  }
+
+  async function readAtMost(res, limit, what) {
+    const out = new Uint8Array(limit);
+    let n = 0;
+    if (res.body?.getReader) {
+      const reader = res.body.getReader();
+      while (n < limit) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const take = Math.min(value.length, limit - n);
+        out.set(value.subarray(0, take), n);
+        n += take;
+      }
+      reader.cancel().catch(() => {});
+    } else {
+      const all = new Uint8Array(await res.arrayBuffer());
+      n = Math.min(all.length, limit);
+      out.set(all.subarray(0, n));
+    }
+    stats.bytes += n;
+    onProgress?.({ phase: 'bytes', what, bytes: stats.bytes });
+    return out.subarray(0, n);
+  }
+
+  const enc = (s) => s.split('/').map(encodeURIComponent).join('/');
+  return {
+    endpoint: base,
+    stats,
+    info: (repo, rev) => request(`/api/models/${enc(repo)}/revision/${encodeURIComponent(rev)}`, `${repo}@${rev}`),
+    tree: (repo, rev) => request(`/api/models/${enc(repo)}/tree/${encodeURIComponent(rev)}?recursive=true`, `the file list of ${repo}@${rev}`),
+    text: (repo, rev, file) => request(`/${enc(repo)}/resolve/${encodeURIComponent(rev)}/${enc(file)}`, `${file} in ${repo}@${rev}`, { as: 'text' }),
+    range: (repo, rev, file, begin, end) =>
+      request(`/${enc(repo)}/resolve/${encodeURIComponent(rev)}/${enc(file)}`, `${file} in ${repo}@${rev}`, { range: [begin, end] }),
+  };
+}
+
+// A file's first bytes, grown until `inspect` accepts them. `read(begin, end)` returns the
+// bytes of [begin, end) (fewer only at the end of the file). GGUF: start at kFirstRead and
+// double; safetensors: the 8-byte length, then the header (inspect gets exactly the header).
+// Only the missing part is read each time.
+export async function readHeader(read, fileSize, name, inspect, { maxBytes = kMaxHeaderBytes } = {}) {
+  const size = Number.isFinite(fileSize) && fileSize > 0 ? fileSize : Infinity;
+  let have = new Uint8Array(0);
+  const grow = async (want) => {
+    want = Math.min(want, size);
+    if (want <= have.length) return;
+    const more = await read(have.length, want);
+    const next = new Uint8Array(have.length + more.length);
+    next.set(have);
+    next.set(more, have.length);
+    have = next;
+  };
+  await grow(Math.min(kFirstRead, maxBytes));
+  const magic = String.fromCharCode(...have.subarray(0, 4));
+  if (magic !== 'GGUF' && have.length >= kSafetensorsLengthBytes && /\.safetensors$/i.test(name)) {
+    const view = new DataView(have.buffer, have.byteOffset, have.byteLength);
+    const n = Number(view.getBigUint64(0, true));
+    if (n > maxBytes) throw new HubError('too_large', `${name}: its header says ${n} bytes, more than the ${maxBytes} gpusizer reads.`);
+    await grow(kSafetensorsLengthBytes + n);
+    const header = have.subarray(0, kSafetensorsLengthBytes + n);
+    return { bytes: header, fetched: have.length, result: inspect(header, fileSize) };
+  }
+  // GGUF (or an unknown file, which inspect refuses by its magic): grow until it parses.
+  for (;;) {
+    try {
+      return { bytes: have, fetched: have.length, result: inspect(have, fileSize) };
+    } catch (e) {
+      // A header cut short and a broken one look alike from outside; read on while the file
+      // has more and the cap allows, then report inspect's own message.
+      const atEnd = have.length >= size;
+      if (atEnd || have.length >= maxBytes || magic !== 'GGUF')
+        throw new HubError('unreadable', `${name}: ${e?.message || e}` + (have.length >= maxBytes && !atEnd ? ` (after reading ${have.length} bytes, the most gpusizer reads)` : ''));
+      const before = have.length;
+      await grow(Math.min(have.length * 2, maxBytes));
+      if (have.length === before) throw new HubError('unreadable', `${name}: ${e?.message || e}`);
+    }
+  }
+}
+
+// A local File (picked or dropped): its header, read by slices.
+export async function readFileHeader(file, inspect, options = {}) {
+  const read = async (begin, end) => new Uint8Array(await file.slice(begin, end).arrayBuffer());
+  const { fetched, result } = await readHeader(read, file.size, file.name, inspect, options);
+  return { file: file.name, file_bytes: file.size, bytes_read: fetched, inspect: result };
+}
+
+// The weight format a configuration names for a checkpoint stored in one dtype.
+const kDtypeFormat = { BF16: 'bf16', F16: 'fp16', F32: 'fp32', F8_E4M3: 'fp8', F8_E5M2: 'fp8' };
+
+// Everything gpusizer needs from a repository, as JSON text:
+//   configuration   a configuration `estimate` accepts ({"model": {"hf_config": ...}, "weights"?}),
+//                   or null when the repository has no config.json (GGUF-only repositories)
+//   hub             repo, revision, sha, endpoint, file, requests, bytes_fetched
+//   parameters      {by_dtype, total} from the model API (safetensors checkpoints)
+//   files           the repository's .gguf / .safetensors files with their sizes
+//   header          when `file` is given: `inspect`'s answer for that file's header
+// `inspect(bytes, fileSize)` reads a GGUF or safetensors header (the API's gs.inspect).
+export async function fromHub(id, { endpoint, revision, file, fetch, inspect, onProgress } = {}) {
+  const parsed = parseRepoId(id);
+  const rev = revision || parsed.revision;
+  const hub = createHubClient({ endpoint, fetch, onProgress });
+  const info = await hub.info(parsed.repo, rev);
+  if (info === null || typeof info !== 'object' || Array.isArray(info))
+    throw new HubError('bad_response', `${parsed.repo}@${rev}: the model API's answer is not an object.`);
+  const tree = await hub.tree(parsed.repo, rev);
+  if (!Array.isArray(tree)) throw new HubError('bad_response', `the file list of ${parsed.repo}@${rev} is not a list.`);
+  const files = tree
+    .filter((e) => e && e.type === 'file' && typeof e.path === 'string' && /\.(gguf|safetensors)$/i.test(e.path))
+    .map((e) => ({ path: e.path, bytes: Number(e.lfs?.size ?? e.size) || null }));
+  const hasConfig = tree.some((e) => e && e.path === 'config.json');
+
+  const answer = {
+    configuration: null,
+    hub: { repo: parsed.repo, revision: rev, sha: typeof info.sha === 'string' ? info.sha : null, endpoint: hub.endpoint, file: file || null },
+    parameters: null,
+    files,
+    header: null,
+  };
+  const st = info.safetensors;
+  if (st && typeof st === 'object' && st.parameters && typeof st.parameters === 'object')
+    answer.parameters = { by_dtype: st.parameters, total: Number(st.total) || null };
+
+  if (hasConfig) {
+    const text = await hub.text(parsed.repo, rev, 'config.json');
+    let hfConfig;
+    try {
+      hfConfig = JSON.parse(text);
+    } catch {
+      throw new HubError('bad_response', `config.json in ${parsed.repo}@${rev} is not JSON.`);
+    }
+    answer.configuration = { model: { hf_config: hfConfig } };
+    // One dtype for (nearly) every parameter: that is the checkpoint's weight format.
+    if (answer.parameters && !hfConfig.quantization_config) {
+      const entries = Object.entries(answer.parameters.by_dtype).filter(([, n]) => Number(n) > 0);
+      const total = entries.reduce((s, [, n]) => s + Number(n), 0);
+      const [dtype, n] = entries.sort((a, b) => Number(b[1]) - Number(a[1]))[0] || [];
+      if (dtype && kDtypeFormat[dtype] && n / total > 0.99) answer.configuration.weights = kDtypeFormat[dtype];
+    }
+  }
+
+  if (file) {
+    const entry = files.find((f) => f.path === file);
+    if (!entry) throw new HubError('not_found', `${parsed.repo}@${rev} has no file ${file}: pick one of ${files.map((f) => f.path).slice(0, 8).join(', ') || '(no .gguf or .safetensors files)'}.`);
+    if (typeof inspect !== 'function') throw new HubError('unreadable', 'reading a file header needs the inspect function (gs.inspect).');
+    const read = (begin, end) => hub.range(parsed.repo, rev, file, begin, end);
+    const { fetched, result } = await readHeader(read, entry.bytes ?? NaN, file, inspect);
+    answer.header = { file, file_bytes: entry.bytes, bytes_read: fetched, inspect: typeof result === 'string' ? JSON.parse(result) : result };
+  }
+  if (!hasConfig && !file && files.length === 0)
+    throw new HubError('not_found', `${parsed.repo}@${rev} has neither config.json nor .gguf / .safetensors files: it is not a model gpusizer can read.`);
+
+  answer.hub.requests = hub.stats.requests;
+  answer.hub.bytes_fetched = hub.stats.bytes;
+  return JSON.stringify(answer);
+}
