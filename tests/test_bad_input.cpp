@@ -304,7 +304,9 @@ const AssetFile kAssets[] = {
      {"name", "chip", "memory_type", "form_factor", "price_note", "note"},
      {}},
     {"models.json", "models",
-     {"seed_article", "note", "unverified"},   // active_params_published: required for MoE models, the first that has it
+     // active_params_published: required for MoE models, the first that has it
+     {"seed_article", "note", "unverified", "params_published_as", "active_params_published_as", "params_convention",
+      "active_params_convention"},
      {"name", "family", "hf_repo", "note", "seed_article.params", "seed_article.vram", "seed_article.gpu"},
      {}},
     {"links.json", "links", {"busbw_efficiency", "nvls_efficiency", "no_p2p_bandwidth_factor", "no_p2p_latency_us", "note", "unverified"},

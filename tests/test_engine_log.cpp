@@ -261,10 +261,14 @@ TEST_CASE("gpusizer reconcile: the estimate column, component by component", "[e
     CHECK(component(v, "kv_tokens")["log"] == 178880);
     CHECK(component(v, "kv_cache").is_null());
 
-    // A log whose model is not in the catalog: no estimate, and the reason names --model.
-    const auto gpt = gpusizer::test::run_cli({"reconcile", logs("llama_cpp_gpt_oss_issue15125.log"), "--json"});
-    REQUIRE(gpt.code == 0);
-    const json g = json::parse(gpt.out);
+    // A log whose model is not in the catalog (a DeepSeek V4 GGUF): no estimate, and the reason names --model.
+    const auto dsv4 = gpusizer::test::run_cli({"reconcile", logs("llama_cpp_dsv4_iswa_issue27680.log"), "--json"});
+    REQUIRE(dsv4.code == 0);
+    const json g = json::parse(dsv4.out);
     CHECK(g["estimate"].is_null());
     CHECK_THAT(g["estimate_error"].get<std::string>(), Catch::Contains("--model"));
+    // gpt-oss-120b ("general.name = Gpt-Oss-120B") is in the catalog: the log finds it.
+    const auto gpt = gpusizer::test::run_cli({"reconcile", logs("llama_cpp_gpt_oss_issue15125.log"), "--json"});
+    REQUIRE(gpt.code == 0);
+    CHECK(json::parse(gpt.out)["estimate"]["model"] == "gpt-oss-120b");
 }

@@ -155,6 +155,21 @@ TEST_CASE("Qwen3-Next: 3 linear-attention layers to 1 full", "[hf_families][expa
     CHECK(r.d_conv == 4);
     CHECK(moe_layers(a) == range(0, 8));
     CHECK(a.layer(3).mlp.n_shared == 1);                 // one shared expert of shared_expert_intermediate_size
+    // Qwen3NextAttention: q_proj = Linear(hidden, heads x head_dim x 2), query and output gate:
+    // 64 x 4 x 32 x 2 = 16,384 weights; k and v 64 x 2 x 32 = 4,096 each; o 128 x 64 = 8,192.
+    CHECK(a.layer(3).attn.gated_query);
+    const LayerParams& full = count_params(a).layer(a, 3);
+    CHECK(full.attn_q == 16384.0);
+    CHECK(full.attn_k == 4096.0);
+    CHECK(full.attn_v == 4096.0);
+    CHECK(full.attn_o == 8192.0);
+    // Qwen3.5 with attn_output_gate false: q_proj is the query alone.
+    const ModelArch off = import(R"({"model_type": "qwen3_5_text", "num_hidden_layers": 4, "hidden_size": 64,
+        "intermediate_size": 128, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 32,
+        "vocab_size": 100, "attn_output_gate": false, "linear_num_key_heads": 2, "linear_num_value_heads": 4,
+        "linear_key_head_dim": 8, "linear_value_head_dim": 16, "linear_conv_kernel_dim": 4})");
+    CHECK_FALSE(off.layer(3).attn.gated_query);
+    CHECK(count_params(off).layer(off, 3).attn_q == 8192.0);   // 64 x 4 x 32
     // Scalars: the first full-attention layer's heads.
     CHECK(a.n_heads == 4);
     CHECK(a.n_kv_heads == 2);
@@ -400,7 +415,15 @@ TEST_CASE("Gemma 3n and Gemma 4: KV-shared layers, global head dim, per-layer em
     CHECK(g.layer(0).attn.head_dim == 16);
     CHECK(g.layer(0).attn.n_kv_heads == 2);
     CHECK(g.per_layer_embedding_params == 0);
-    CHECK(has_warning(w, "attention_k_eq_v"));
+    // attention_k_eq_v: the full layers have no v_proj (k_proj 64 x 1 x 32 = 2,048 serves as
+    // value); the sliding layers keep theirs (64 x 2 x 16 = 2,048). The cache keeps K and V.
+    CHECK(g.layer(5).attn.k_eq_v);
+    CHECK_FALSE(g.layer(0).attn.k_eq_v);
+    const ParamCounts gc = count_params(g);
+    CHECK(gc.layer(g, 5).attn_k == 2048.0);
+    CHECK(gc.layer(g, 5).attn_v == 0.0);
+    CHECK(gc.layer(g, 0).attn_v == 2048.0);
+    CHECK_FALSE(has_warning(w, "attention_k_eq_v"));
     // Gemma 4 MoE: experts beside the dense MLP in every layer.
     const ModelArch m = import(R"({"model_type": "gemma4_text", "num_hidden_layers": 2, "hidden_size": 64,
         "intermediate_size": 48, "num_attention_heads": 4, "vocab_size": 100, "enable_moe_block": true,
@@ -584,12 +607,6 @@ const std::map<std::string, std::string>& known_gaps() {
         // lacks hidden_size_per_layer_input, so the class default 256 adds a 4.0B PLE table.)
         {"gemma4__gemma-4-31b-it.json", "derive.py: full layers at head_dim, not global_head_dim"},
         {"gemma4__gemma-4-26b-a4b-it.json", "derive.py: full layers at head_dim, not global_head_dim"},
-        // Gated attention: q_proj outputs query and gate (2 x heads x head_dim); LayerSpec has no
-        // field for the gate yet (the importer warns).
-        {"qwen3_5__qwen3.5-9b.json", "q_proj gate of the full-attention layers not in LayerSpec"},
-        {"qwen3_5__qwen3.5-4b.json", "q_proj gate of the full-attention layers not in LayerSpec"},
-        {"qwen3_5_moe__qwen3.5-35b-a3b.json", "q_proj gate of the full-attention layers not in LayerSpec"},
-        {"qwen3_next__qwen3-next-80b-a3b-instruct.json", "q_proj gate of the full-attention layers not in LayerSpec"},
     };
     return kGaps;
 }
@@ -689,4 +706,31 @@ TEST_CASE("every config.json fixture: the stack, windows and cache dims of its h
         }
     }
     CHECK(checked >= 40);
+}
+
+TEST_CASE("PhiMoE and Phi-4-multimodal are table rows", "[hf_families][rows]") {
+    // PhiMoEConfig (transformers phimoe): every layer MoE (num_local_experts, top-2), q/k/v/o
+    // biases (attention_bias True), LayerNorm with bias. Small shape, counted by hand:
+    // hidden 64, 4 heads / 2 KV x 16, 4 experts top-2 of 32, vocab 100, 2 layers, untied.
+    const ModelArch m = import(R"({"model_type": "phimoe", "num_hidden_layers": 2, "hidden_size": 64,
+        "intermediate_size": 32, "num_attention_heads": 4, "num_key_value_heads": 2, "num_local_experts": 4,
+        "num_experts_per_tok": 2, "vocab_size": 100, "attention_bias": true, "lm_head_bias": true,
+        "tie_word_embeddings": false})");
+    CHECK(m.norm == NormKind::layer);
+    CHECK(moe_layers(m) == range(0, 2));
+    CHECK(m.layer(0).mlp.n_experts == 4);
+    CHECK(m.layer(0).mlp.experts_per_token == 2);
+    const LayerParams p = count_params(m).layer(m, 0);
+    // q, o: 64 x 64; k, v: 64 x 32; biases 64 + 32 + 32 + 64.
+    CHECK(p.attention() == 2.0 * 64 * 64 + 2.0 * 64 * 32);
+    // One expert: w1, w3 (64 x 32 each) and w2 (32 x 64); router 64 x 4.
+    CHECK(p.expert_up + p.expert_down == 3.0 * 64 * 32);
+    CHECK(p.router == 64.0 * 4);
+    // Phi4MMConfig (microsoft/Phi-4-multimodal-instruct): the Phi-3 text fields, tied embeddings.
+    std::vector<std::string> w;
+    const ModelArch mm = import(R"({"model_type": "phi4mm", "num_hidden_layers": 2, "hidden_size": 64,
+        "intermediate_size": 128, "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 100})", &w);
+    CHECK(mm.tied_embeddings);
+    CHECK(mm.kinds.size() == 1);
+    CHECK(count_params(mm).lm_head == 0);
 }

@@ -89,21 +89,66 @@ TEST_CASE("active parameters of mixture-of-experts models", "[params][moe]") {
     CHECK(c.total() == Approx(671e9).epsilon(0.001));
 }
 
-TEST_CASE("every catalog model matches its published count within 1%", "[params][catalog]") {
+TEST_CASE("every catalog model matches its published count", "[params][catalog]") {
     int unverified = 0;
     for (const CatalogModel& m : catalog().models) {
-        INFO(m.arch.id << ": derived " << count_params(m.arch).total() << " published " << m.params_published);
-        bool exact_count_published = true;
-        for (const auto& u : m.unverified) exact_count_published = exact_count_published && u != "params_published";
-        // Where no exact count is published (only the name, e.g. Falcon-40B's "40B"), the
-        // name's figure is checked at 5%; models.json says why in the entry's note.
-        if (!exact_count_published) ++unverified;
-        CHECK(count_params(m.arch).total() == Approx(m.params_published).epsilon(exact_count_published ? 0.01 : 0.05));
-        if (m.active_params_published > 0 && m.arch.id.rfind("deepseek", 0) != 0) {
-            CHECK(count_params(m.arch).active(m.arch) == Approx(m.active_params_published).epsilon(0.01));
+        const double total = params_as_published(m);
+        INFO(m.arch.id << ": derived " << total << " (" << m.params_convention << ") published " << m.params_published << " "
+                       << m.params_published_as);
+        if (!m.params_published_as.empty()) {
+            // The figure as its source prints it ("30.5B"): the derivation must round to it, i.e.
+            // lie within half a unit of its last digit (30.45B..30.55B).
+            CHECK(std::abs(total - m.params_published) <= published_rounding(m.params_published_as, "params_published_as"));
+        } else {
+            bool exact_count_published = true;
+            for (const auto& u : m.unverified) exact_count_published = exact_count_published && u != "params_published";
+            // Where no exact count is published (only the name, e.g. Falcon-40B's "40B"), the
+            // name's figure is checked at 5%; models.json says why in the entry's note.
+            if (!exact_count_published) ++unverified;
+            CHECK(total == Approx(m.params_published).epsilon(exact_count_published ? 0.01 : 0.05));
+        }
+        if (m.active_params_published > 0) {
+            const double active = active_params_as_published(m);
+            INFO("active: derived " << active << " (" << m.active_params_convention << ") published " << m.active_params_published << " "
+                                    << m.active_params_published_as);
+            if (!m.active_params_published_as.empty())
+                CHECK(std::abs(active - m.active_params_published) <=
+                      published_rounding(m.active_params_published_as, "active_params_published_as"));
+            else if (m.arch.id.rfind("deepseek", 0) != 0)
+                CHECK(active == Approx(m.active_params_published).epsilon(0.01));
         }
     }
     CHECK(unverified <= 3);
+}
+
+TEST_CASE("a published figure's rounding is half a unit of its last digit", "[params][catalog]") {
+    double v = 0;
+    CHECK(published_rounding("30.5B", "k", &v) == Approx(0.05e9));
+    CHECK(v == Approx(30.5e9));
+    CHECK(published_rounding("20.91B", "k", &v) == Approx(0.005e9));
+    CHECK(v == Approx(20.91e9));
+    CHECK(published_rounding("1T", "k", &v) == Approx(0.5e12));
+    CHECK(published_rounding("268M", "k") == Approx(0.5e6));
+    // "~": the source cuts or rounds by hand (Qwen3-30B-A3B's "3.3B activated" for 3.35B).
+    CHECK(published_rounding("~3.3B", "k", &v) == Approx(0.1e9));
+    CHECK(v == Approx(3.3e9));
+    for (const char* bad : {"30.5", "B", "3.B", "1.2.3B", "-3B", "3 B", "", "~", "~~3B"})
+        CHECK_THROWS_WITH(published_rounding(bad, "params_published_as"), Catch::Contains("params_published_as"));
+}
+
+TEST_CASE("published conventions leave out what their source does not count", "[params][catalog]") {
+    // Llama 3 8B, untied: embedding and head 128,256 x 4,096 = 525,336,576 each.
+    CatalogModel m = catalog().model("llama-3-8b");
+    const double all = m.counts.active(m.arch);
+    m.active_params_convention = "no_input_embedding";
+    CHECK(active_params_as_published(m) == all - 525336576.0);
+    m.active_params_convention = "no_embeddings";
+    CHECK(active_params_as_published(m) == all - 2 * 525336576.0);
+    // DeepSeek-R1 with its MTP layer: the Hub's 685B (671B + 14B MTP module).
+    CatalogModel d = catalog().model("deepseek-r1");
+    d.params_convention = "text+mtp";
+    CHECK(params_as_published(d) == d.counts.parts.text + d.counts.parts.mtp);
+    CHECK(params_as_published(d) == Approx(685e9).epsilon(0.005));
 }
 
 TEST_CASE("the num_parameters override scales, the derivation stays pure", "[params]") {

@@ -32,7 +32,7 @@ std::vector<Assumption> assumptions(const Report& r) {
     add("parallelism", "tp " + std::to_string(r.parallel.tp) + ", pp " + std::to_string(r.parallel.pp) + ", dp " +
                            std::to_string(r.parallel.dp) + ", ep " + std::to_string(r.parallel.ep),
         "configuration; GPUs not assigned go to dp (training), pp (llama.cpp) or tp (other inference)");
-    add("weights", std::string(weight_format(c.weights).label) + ", " + fmt("%.3f", r.weights_bits_per_param) + " bits per parameter on average",
+    add("weights", (c.weights == kNativeWeights ? "checkpoint as published: " + r.weights_scheme.format : std::string(weight_format(c.weights).label)) + ", " + fmt("%.3f", r.weights_bits_per_param) + " bits per parameter on average",
         "GGUF: llama.cpp llama_tensor_get_type per tensor; GPTQ/AWQ: 4 + 20/group bits; NF4: QLoRA paper 4.127 bits; "
         "embeddings, head and norms stay 16-bit except in GGUF");
     add("kv_cache", c.kv_cache + ", " + fmt("%.4f", kv_format(c.kv_cache).bytes) + " bytes per value",

@@ -1,6 +1,7 @@
 // catalog.cpp: lookups in the catalog and the GPU capacity rule.
 #include "gpusizer/catalog.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -173,6 +174,71 @@ const Gpu& Catalog::gpu(std::string_view id) const {
                            suggestions(gpus, id, [](const Gpu& g) -> const std::string& { return g.id; }) +
                            " (`gpusizer gpus` lists all)",
                  ErrorCode::unknown_id);
+}
+
+}  // namespace gpusizer
+
+// ---------------------------------------------------------------------------------------------
+// Published parameter counts: conventions and rounding
+// ---------------------------------------------------------------------------------------------
+
+namespace gpusizer {
+
+double params_as_published(const CatalogModel& m) {
+    const ParamParts& p = m.counts.parts;
+    if (m.params_convention == "text+mtp") return p.text + p.mtp;
+    if (m.params_convention == "checkpoint") return p.all();
+    return p.text;
+}
+
+double active_params_as_published(const CatalogModel& m) {
+    const double active = m.counts.active(m.arch);
+    // A tied table is one tensor: "no_input_embedding" keeps it (it is the head), "no_embeddings" drops it.
+    if (m.active_params_convention == "no_input_embedding") return active - (m.arch.tied_embeddings ? 0.0 : m.counts.embedding);
+    if (m.active_params_convention == "no_embeddings") return active - m.counts.embedding - m.counts.lm_head;
+    return active;
+}
+
+double published_rounding(const std::string& printed, const std::string& key, double* value) {
+    auto bad = [&]() { return Error(key, "must be a figure as printed, a number and K, M, B or T (\"30.5B\"), got '" + printed + "'"); };
+    // "~3.3B": a figure its source rounds loosely (cut rather than rounded, or by hand): a whole
+    // unit of its last digit either side instead of half of one.
+    const bool loose = !printed.empty() && printed[0] == '~';
+    const std::string figure = loose ? printed.substr(1) : printed;
+    if (figure.size() < 2) throw bad();
+    double unit = 0;
+    switch (figure.back()) {
+        case 'K': unit = 1e3; break;
+        case 'M': unit = 1e6; break;
+        case 'B': unit = 1e9; break;
+        case 'T': unit = 1e12; break;
+        default: throw bad();
+    }
+    const std::string number = figure.substr(0, figure.size() - 1);
+    int decimals = -1, digits = 0;
+    double v = 0, scale = 1;
+    for (char ch : number) {
+        if (ch == '.') {
+            if (decimals >= 0) throw bad();
+            decimals = 0;
+        } else if (ch >= '0' && ch <= '9') {
+            ++digits;
+            if (decimals >= 0) {
+                ++decimals;
+                scale /= 10;
+                v += (ch - '0') * scale;
+            } else {
+                v = v * 10 + (ch - '0');
+            }
+        } else {
+            throw bad();
+        }
+    }
+    if (digits == 0 || digits > 12 || decimals == 0) throw bad();
+    if (value) *value = v * unit;
+    double half = (loose ? 1.0 : 0.5) * unit;
+    for (int i = 0; i < std::max(decimals, 0); ++i) half /= 10;
+    return half;
 }
 
 }  // namespace gpusizer

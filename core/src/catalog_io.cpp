@@ -3,6 +3,7 @@
 // [SECTION] Reading helpers
 // [SECTION] Catalog: assets/gpus.json, assets/models.json and assets/links.json
 // [SECTION] Files: load_catalog, find_assets_dir
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -138,6 +139,7 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
 CatalogModel model_from_json(const json& e, const std::string& ctx) {
     Obj o(e, ctx);
     o.only({"id", "name", "family", "hf_repo", "params_published", "active_params_published", "context_trained", "hf_config",
+            "params_published_as", "active_params_published_as", "params_convention", "active_params_convention",
             "seed_article", "note", "sources", "unverified"});
     CatalogModel m;
     const std::string id = o.str("id");
@@ -160,6 +162,29 @@ CatalogModel model_from_json(const json& e, const std::string& ctx) {
     m.params_published = o.num("params_published", 1e5, 1e14);
     m.active_params_published = o.num_or("active_params_published", 0, 1e5, 1e14);
     if (m.arch.is_moe() && m.active_params_published == 0) o.fail("active_params_published", "is required for a mixture-of-experts model");
+    // The figures as printed must say the same number as params_published (their rounding is the
+    // tolerance test_params.cpp allows a derived count).
+    auto printed = [&](const char* key, double published, std::string& out) {
+        if (!o.has(key)) return;
+        out = o.str(key);
+        double v = 0;
+        double half = 0;
+        try {
+            half = published_rounding(out, key, &v);
+        } catch (const Error& err) {
+            throw err.prefixed(ctx);
+        }
+        if (std::abs(v - published) > half * 1e-6) o.fail(key, "says " + out + ", not the published figure beside it");
+    };
+    printed("params_published_as", m.params_published, m.params_published_as);
+    printed("active_params_published_as", m.active_params_published, m.active_params_published_as);
+    m.params_convention = o.str_or("params_convention", "text");
+    if (m.params_convention != "text" && m.params_convention != "text+mtp" && m.params_convention != "checkpoint")
+        o.fail("params_convention", "must be text, text+mtp or checkpoint, got '" + m.params_convention + "'");
+    m.active_params_convention = o.str_or("active_params_convention", "all");
+    if (m.active_params_convention != "all" && m.active_params_convention != "no_input_embedding" &&
+        m.active_params_convention != "no_embeddings")
+        o.fail("active_params_convention", "must be all, no_input_embedding or no_embeddings, got '" + m.active_params_convention + "'");
     m.context_trained = int(o.num("context_trained", 1, 1e9));
     m.arch.max_context = m.context_trained;   // the published figure wins over max_position_embeddings
     if (o.has("seed_article")) {

@@ -69,12 +69,15 @@ const ConfigKey kKeys[] = {
      "what runs: serving, full fine-tuning, LoRA on a 16-bit base, QLoRA on a quantized base",
      "inference | train | lora | qlora",
      names([](const Config& c) { return std::string(to_string(c.mode)); }, [](Config& c, std::string_view v) { c.mode = parse_mode(v); })},
-    {"weights", "w", "weights", "W", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "`bf16` (`nf4` for `qlora`)",
-     "`fp32`, `bf16`, `fp16`, `q8_0`, `fp8`, `int8`, `q6_k`, `q5_k_m`, `q4_k_m`, `q4_0`, `int4`, `nf4`, `q3_k_m`, `q2_k`",
-     "how the weights are stored. `int4` = GPTQ/AWQ (group-wise), `nf4` = bitsandbytes NF4 with double quantization, "
-     "`q*` = GGUF file types (llama.cpp)",
-     "fp32 bf16 fp16 fp8 int8 int4 nf4 q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k",
-     names([](const Config& c) { return c.weights; }, [](Config& c, std::string_view v) { c.weights = std::string(weight_format(v).id); })},
+    {"weights", "w", "weights", "W", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
+     "`native` for inference on a quantized checkpoint, else `bf16` (`nf4` for `qlora`)",
+     "`native`, `fp32`, `bf16`, `fp16`, `q8_0`, `fp8`, `int8`, `q6_k`, `q5_k_m`, `q4_k_m`, `q4_0`, `int4`, `nf4`, `q3_k_m`, `q2_k`",
+     "how the weights are stored. `native` = the checkpoint as published (its quantization_config class by class, e.g. "
+     "gpt-oss MXFP4 experts + BF16 rest, else its dtype); `int4` = GPTQ/AWQ (group-wise), `nf4` = bitsandbytes NF4 with "
+     "double quantization, `q*` = GGUF file types (llama.cpp)",
+     "native fp32 bf16 fp16 fp8 int8 int4 nf4 q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k",
+     names([](const Config& c) { return c.weights; },
+           [](Config& c, std::string_view v) { c.weights = v == kNativeWeights ? std::string(v) : std::string(weight_format(v).id); })},
     {"kv_cache", "kv", "kv-cache", "K", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
      "`bf16` with bf16 weights, `fp32` with fp32 weights, else `fp16`", "`fp32`, `bf16`, `fp16`, `fp8`, `q8_0`, `q4_0`",
      "KV cache precision; `q8_0`/`q4_0` are llama.cpp cache types", "fp32 bf16 fp16 fp8 q8_0 q4_0",

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "estimate_internal.hpp"
@@ -281,9 +282,21 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     if (!c.link.empty()) r.link = &catalog.link(c.link, "link");
     if (!c.inter_node_link.empty()) r.inter_node_link = &catalog.link(c.inter_node_link, "inter_node_link");
 
+    // `weights` "native" sizes the checkpoint as published: its quantization_config class by class
+    // (gpt-oss: MXFP4 routed experts, BF16 attention, router, embeddings and head), else its float
+    // dtype. Left unset, an inference run of a quantized checkpoint gets it too, unless the run is
+    // bound to llama.cpp (which reads GGUF files, not the checkpoint); training modes keep bf16
+    // (qlora nf4), as their weights are converted on load.
+    const std::optional<WeightScheme> native = native_weight_scheme(*r.arch);
+    const bool to_llama_cpp = c.runtime == Runtime::llama_cpp || (!c.kv_cache.empty() && kv_format(c.kv_cache).llama_cpp_only);
+    if (rc.weights.empty() && native && c.mode == Mode::inference && !to_llama_cpp) rc.weights = std::string(kNativeWeights);
     if (rc.weights.empty()) rc.weights = c.mode == Mode::qlora ? "nf4" : "bf16";
-    r.wf = &weight_format(rc.weights);
-    if (rc.kv_cache.empty()) rc.kv_cache = r.wf->wid == WeightId::fp32 ? "fp32" : r.wf->wid == WeightId::bf16 ? "bf16" : "fp16";
+    r.native_weights = rc.weights == kNativeWeights;
+    if (r.native_weights) r.scheme = native ? *native : weight_scheme(native_float_format(*r.arch));
+    r.wf = r.native_weights ? r.scheme.format : &weight_format(rc.weights);
+    // A native scheme's unquantized rest is the checkpoint's dtype: the cache takes it too.
+    const WeightId kv_like = r.native_weights && native ? native_float_format(*r.arch).wid : r.wf->wid;
+    if (rc.kv_cache.empty()) rc.kv_cache = kv_like == WeightId::fp32 ? "fp32" : kv_like == WeightId::bf16 ? "bf16" : "fp16";
     r.kv = &kv_format(rc.kv_cache);
     // The engine and its version: Ollama is llama-server underneath, so its formulas are llama.cpp's.
     r.engine = choose_runtime(c, *r.wf, *r.kv);
@@ -371,11 +384,20 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     // runtime's own (llama.cpp keeps F32 activations).
     r.act_bytes = r.rt->activation_bytes > 0 ? r.rt->activation_bytes : (r.wf->wid == WeightId::fp32 ? 4.0 : 2.0);
     r.qp.group_size = rc.quant_group_size;
-    r.lin_bits = linear_bits_per_weight(*r.wf, r.qp);
     // Tensors a quantizer leaves alone (embeddings, head, norms, routers): the checkpoint's
     // 16-bit dtype, or fp32 when the weights are fp32.
     r.fp32 = r.wf->wid == WeightId::fp32;
     r.float_bits = r.fp32 ? 32.0 : 16.0;
+    if (r.native_weights) {
+        // The checkpoint's own group size / FP8 tiles / double quantization, and its dtype for the rest.
+        r.qp = r.scheme.params;
+        r.float_bits = r.scheme.float_bits;
+    } else {
+        r.scheme = weight_scheme(*r.wf);   // the format on its default classes (linear layers)
+        r.scheme.params = r.qp;
+        r.scheme.float_bits = r.float_bits;
+    }
+    r.lin_bits = linear_bits_per_weight(*r.wf, r.qp);
     build_variants(r);
     file_stage_weights(r);
     bind_gpu(r, gpu);
@@ -449,9 +471,17 @@ ClassBits class_bits(const Resolved& r, int i) {
     const LayerSpec& l = a.layer(i);
     const bool gguf = r.wf->family == WeightFamily::gguf;
     if (!gguf) {
-        const double lin = is_quantized(*r.wf) ? r.lin_bits : r.wf->bits;
-        const double f = r.float_bits;
-        return {lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, lin, f, f};
+        // Class by class (precision.hpp WeightScheme): a chosen format converts the linear layers;
+        // a checkpoint's scheme may leave some in its dtype (gpt-oss: all but the routed experts).
+        // Recurrent mixers and the MLA latent / indexer projections go with attention ("attn"
+        // in their module names: self_attn, linear_attn).
+        const WeightScheme& s = r.scheme;
+        const double att = scheme_class_bits(s, SchemeClass::attention);
+        const double mlp = scheme_class_bits(s, SchemeClass::mlp);
+        const double sh = scheme_class_bits(s, SchemeClass::shared_expert);
+        const double ex = scheme_class_bits(s, SchemeClass::routed_expert);
+        const double router = scheme_class_bits(s, SchemeClass::router);
+        return {att, att, att, att, att, att, att, mlp, mlp, sh, sh, ex, ex, router, s.float_bits};
     }
     auto bits = [&](TensorClass cls, long long row) { return ggml_type_bits(gguf_tensor_type(*r.wf, cls, r.gguf, i, row)); };
     const long long h = a.hidden;
@@ -655,8 +685,11 @@ EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
         const TensorClass emb_cls = a.tied_embeddings ? TensorClass::output : TensorClass::token_embd;
         emb_bits = ggml_type_bits(gguf_tensor_type(*r.wf, emb_cls, r.gguf, 0, a.hidden));
         head_bits = ggml_type_bits(gguf_tensor_type(*r.wf, TensorClass::output, r.gguf, 0, a.hidden));
-    } else if (r.wf->family == WeightFamily::floating && !is_quantized(*r.wf)) {
-        emb_bits = head_bits = r.wf->bits;
+    } else {
+        // 16-bit and fp32 formats cover every class; quantized ones leave the embedding and head
+        // in the checkpoint dtype unless the checkpoint's scheme converts them.
+        emb_bits = scheme_class_bits(r.scheme, SchemeClass::embedding);
+        head_bits = scheme_class_bits(r.scheme, SchemeClass::lm_head);
     }
     if (r.config.mode == Mode::qlora && r.runtime == Runtime::pytorch) {
         // PEFT's prepare_model_for_kbit_training casts every non-quantized parameter (embeddings,
@@ -1512,6 +1545,23 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     // A model read from a file: the bytes its text stack stores (vision and MTP blocks apart).
     if (!r.file_layers.empty()) model_bytes = a.file.total - a.file.vision - a.file.beyond_stack;
     rep.weights_bits_per_param = model_bytes * 8.0 / r.total_params;
+    rep.weights_scheme.source = r.native_weights ? "checkpoint" : "config";
+    rep.weights_scheme.format = std::string(r.wf->id);
+    rep.weights_scheme.method = r.native_weights ? a.native_method : "";
+    if (r.wf->family != WeightFamily::gguf) {
+        const WeightScheme& s = r.scheme;
+        WeightsSchemeReport& w = rep.weights_scheme;
+        w.class_bits = true;
+        w.attention_bits = scheme_class_bits(s, SchemeClass::attention);
+        w.mlp_bits = scheme_class_bits(s, SchemeClass::mlp);
+        w.shared_expert_bits = scheme_class_bits(s, SchemeClass::shared_expert);
+        w.routed_expert_bits = scheme_class_bits(s, SchemeClass::routed_expert);
+        w.router_bits = scheme_class_bits(s, SchemeClass::router);
+        w.embedding_bits = r.edges_whole.embedding_params > 0 ? r.edges_whole.embedding_bytes * 8.0 / r.edges_whole.embedding_params
+                                                              : scheme_class_bits(s, SchemeClass::embedding);
+        w.lm_head_bits = scheme_class_bits(s, SchemeClass::lm_head);
+        w.other_bits = s.float_bits;
+    }
     // Per token: what grows with the context (attention K/V, uncapped by windows, and indexer
     // keys); per sequence: the recurrent layers' fixed state.
     rep.kv_bytes_per_token = kv_values * r.kv->bytes + indexer_bytes;

@@ -86,6 +86,8 @@ struct Resolved {
     int virtual_stages = 1;                 // model chunks per pipeline stage (interleaved schedule; else 1)
     double act_bytes = 2;                   // bytes per activation element
     QuantParams qp;
+    WeightScheme scheme;                    // bits class by class (non-GGUF): the chosen format's, or the checkpoint's
+    bool native_weights = false;            // `weights` "native": the scheme is the checkpoint's own
     double lin_bits = 16;                   // bits of a quantized linear weight (non-GGUF)
     double float_bits = 16;                 // bits of tensors a quantizer leaves alone
     bool fp32 = false;                      // fp32 weights (no mixed precision)

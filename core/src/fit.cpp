@@ -107,10 +107,15 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
     if (catalog.gpus.empty()) throw Error("gpu", "the catalog has no GPUs");
     const auto& all = weight_formats();
     std::vector<std::size_t> chosen;
+    const std::size_t kNativeSlot = all.size();   // `weights` "native": the format is the checkpoint's
     if (formats.empty()) {
         for (std::size_t f = 0; f < all.size(); ++f) chosen.push_back(f);
     } else {
         for (const std::string& id : formats) {
+            if (id == kNativeWeights) {   // the checkpoint as published (estimate.cpp resolve)
+                chosen.push_back(kNativeSlot);
+                continue;
+            }
             const WeightFormat& wf = weight_format(id);   // throws Error("weights", ...) for an unknown id
             chosen.push_back(std::size_t(&wf - all.data()));
         }
@@ -129,7 +134,7 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
         Runtime choices_runtime = Runtime::automatic;
         for (int n = 1; n <= max_gpus; ++n) {
             Config c = base;
-            c.weights = std::string(all[f].id);
+            c.weights = f == kNativeSlot ? std::string(kNativeWeights) : std::string(all[f].id);
             c.gpus = n;
             c.gpu = catalog.gpus.front().id;
             detail::Resolved r;
@@ -147,7 +152,7 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
                 SweepPoint p;
                 p.gpu = int(g);
                 p.gpus = n;
-                p.format = int(f);
+                p.format = f == kNativeSlot ? -1 : int(f);
                 if (!model_error.empty() && !gpu_refused) {
                     p.error = model_error;
                     out.push_back(std::move(p));
@@ -175,7 +180,7 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
                     p.per_gpu = t.per_gpu;
                     p.parallel = r.par;
                     if (!have_choices || choices_runtime != r.runtime) {
-                        for (std::size_t k = 0; k < catalog.gpus.size(); ++k) choices[k] = compute_choice(catalog.gpus[k], all[f], r.runtime);
+                        for (std::size_t k = 0; k < catalog.gpus.size(); ++k) choices[k] = compute_choice(catalog.gpus[k], *r.wf, r.runtime);
                         have_choices = true;
                         choices_runtime = r.runtime;
                     }

@@ -309,6 +309,7 @@ enum : unsigned {
     kTextOnly = 1u << 16,      // read only as the text part of a wrapper (not dispatched at top level)
     kLastFull = 1u << 17,      // the last layer is forced to full attention (Gemma 4, EXAONE 4 strings)
     kMlpBias = 1u << 18,       // use_bias puts biases on every projection (ERNIE 4.5)
+    kLayerNorm = 1u << 19,     // LayerNorm (weight and bias) instead of RMSNorm (PhiMoE)
 };
 
 struct FamilyRow {
@@ -415,6 +416,11 @@ const std::vector<FamilyRow>& rows() {
          "", "cohere2/configuration_cohere2.py (sliding_window_pattern 4; head_dim = hidden / heads)"},
         {"ernie4_5", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kTie | kMlpBias, "",
          "ernie4_5/configuration_ernie4_5.py"},
+        // --- Microsoft Phi (phi3 itself is read by hf_import.cpp) --------------------------------
+        {"phimoe", "", "", Attn::window_all, 0, 0, Moe::all, Mixer::none, kAttnBias | kLayerNorm, "lm_head_bias input_jitter_noise",
+         "phimoe/configuration_phimoe.py (attention_bias True, num_local_experts 16, top-2), modeling_phimoe.py (LayerNorm)"},
+        {"phi4mm", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kTie, "",
+         "microsoft/Phi-4-multimodal-instruct configuration_phi4mm.py (Phi3Config fields; vision / speech LoRA and encoders in embd_layer, not counted)"},
         {"ernie4_5_moe", "", "", Attn::full, 0, 0, Moe::ernie, Mixer::none, kTie | kMlpBias | kRouterBias, "",
          "ernie4_5_moe/configuration_ernie4_5_moe.py, modeling_ernie4_5_moe.py (moe_layer_start/end/interval)"},
         {"hunyuan_v1_moe", "", "", Attn::full, 0, 0, Moe::hunyuan, Mixer::none, kQkNorm,
@@ -1207,6 +1213,7 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     const unsigned tr = row->traits;
     a.norm = NormKind::rms;
     a.mlp = (tr & kPlainMlp) ? MlpKind::plain : MlpKind::gated;
+    if (tr & kLayerNorm) a.norm = NormKind::layer;
     a.qk_norm = tr & kQkNorm;
     a.norms_per_layer = (tr & kNorms4) ? 4 : (tr & kNorms1) ? 1 : 2;
 
@@ -1372,13 +1379,17 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     // Gemma 4 full layers: global_head_dim (default 512) and, with attention_k_eq_v,
     // num_global_key_value_heads (Gemma4TextConfig.__post_init__ per_layer_config).
     int global_head_dim = head_dim, global_kv = kv_heads;
+    bool global_k_eq_v = false;
     if (tr & kGlobalHeadDim) {
         global_head_dim = int(f.integer("global_head_dim", 512));
         const bool k_eq_v = f.boolean("attention_k_eq_v", false);
         if (k_eq_v && f.has("num_global_key_value_heads")) global_kv = int(f.integer("num_global_key_value_heads", kv_heads));
         else f.mark("num_global_key_value_heads");
-        if (k_eq_v) notes.push_back("attention_k_eq_v: full layers reuse the key projection as value; the v_proj they lack is still counted");
+        global_k_eq_v = k_eq_v;
     }
+    // Qwen3-Next / Qwen3.5 full-attention layers: q_proj also produces the output gate
+    // (attn_output_gate, default on in Qwen3_5TextConfig; Qwen3NextAttention always gates).
+    const bool gated_query = (tr & kGatedQuery) && f.boolean("attn_output_gate", true);
 
     // GLM-5 indexer_types: "shared" layers reuse an earlier layer's top-k (GlmMoeDsaConfig,
     // from index_topk_pattern or index_topk_freq / index_skip_topk_offset). Whether they keep
@@ -1424,7 +1435,9 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
             if (p.attn == AttnKind::full && (tr & kGlobalHeadDim)) {
                 at.head_dim = at.v_head_dim = global_head_dim;
                 at.n_kv_heads = global_kv;
+                at.k_eq_v = global_k_eq_v;
             }
+            at.gated_query = gated_query && p.attn == AttnKind::full;
             if (p.attn == AttnKind::sliding) {
                 at.window = window;
                 if (window <= 0) {
@@ -1507,8 +1520,6 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     read_native_format(root, a, warnings);
 
     // Known effects on memory that the stack does not describe.
-    if ((tr & kGatedQuery) && f.boolean("attn_output_gate", true))   // Qwen3.5 attn_output_gate, default on
-        notes.push_back("the full-attention q_proj also produces a gate (2x query width); the gate half is not counted");
     if (tr & kPle)
         for (const char* k : {"altup_num_inputs", "laurel_rank", "altup_active_idx", "altup_coef_clip", "altup_correct_scale",
                               "activation_sparsity_pattern"})

@@ -173,11 +173,15 @@ void add_attention(const ModelArch& a, const AttentionSpec& at, LayerParams& p) 
         const double k_width = double(at.n_kv_heads) * at.head_dim;
         const double v_width = double(at.n_kv_heads) * at.v_head_dim;
         const double o_width = double(at.n_heads) * at.v_head_dim;
-        p.attn_q = h * q_width;
+        // Qwen3NextAttention: q_proj h -> heads x head_dim x 2 (query and output gate).
+        // Gemma4 attention_k_eq_v: no v_proj, the key projection is reused as value.
+        const double q_out = at.gated_query ? 2.0 * q_width : q_width;
+        const double v_out = at.k_eq_v ? 0.0 : v_width;
+        p.attn_q = h * q_out;
         p.attn_k = h * k_width;
-        p.attn_v = h * v_width;
+        p.attn_v = h * v_out;
         p.attn_o = o_width * h;
-        if (a.qkv_bias) p.small += q_width + k_width + v_width;
+        if (a.qkv_bias) p.small += q_out + k_width + v_out;
         if (a.o_bias) p.small += h;
         if (a.qk_norm) p.small += 2.0 * at.head_dim;      // Qwen3 q_norm, k_norm
     }
@@ -411,8 +415,8 @@ double override_scale(const ModelArch& arch, const ParamCounts& counts) {
 namespace {
 
 auto attn_tuple(const AttentionSpec& a) {
-    return std::tie(a.kind, a.window, a.n_heads, a.n_kv_heads, a.head_dim, a.v_head_dim, a.kv_shared, a.q_lora_rank,
-                    a.kv_lora_rank, a.qk_rope_head_dim, a.qk_nope_head_dim, a.index_n_heads, a.index_head_dim);
+    return std::tie(a.kind, a.window, a.n_heads, a.n_kv_heads, a.head_dim, a.v_head_dim, a.kv_shared, a.gated_query, a.k_eq_v,
+                    a.q_lora_rank, a.kv_lora_rank, a.qk_rope_head_dim, a.qk_nope_head_dim, a.index_n_heads, a.index_head_dim);
 }
 auto recurrent_tuple(const RecurrentSpec& r) {
     return std::tie(r.kind, r.d_inner, r.d_state, r.d_conv, r.n_groups, r.n_heads, r.head_dim, r.n_k_heads, r.k_head_dim,

@@ -259,6 +259,12 @@ std::optional<WeightScheme> native_weight_scheme(const ModelArch& a) {
     return s;
 }
 
+const WeightFormat& native_float_format(const ModelArch& a) {
+    if (a.native_dtype == "float32") return weight_format("fp32");
+    if (a.native_dtype == "float16") return weight_format("fp16");
+    return weight_format("bf16");
+}
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] GGUF file types
 // A transcription of llama.cpp's llama_tensor_get_type_impl() and tensor_type_fallback()

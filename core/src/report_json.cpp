@@ -166,6 +166,22 @@ json report_json(const Report& r) {
     j["kv_bytes_per_token"] = whole(r.kv_bytes_per_token);
     j["state_bytes_per_sequence"] = whole(r.state_bytes_per_sequence);
     j["weights_bits_per_param"] = std::round(r.weights_bits_per_param * 1000.0) / 1000.0;
+    {
+        const WeightsSchemeReport& w = r.weights_scheme;
+        auto bits = [&](double b) { return w.class_bits ? json(std::round(b * 1000.0) / 1000.0) : json(nullptr); };
+        j["weights_scheme"] = {{"source", w.source},
+                               {"format", w.format},
+                               {"method", w.method},
+                               {"bits_by_class", w.class_bits ? json{{"attention", bits(w.attention_bits)},
+                                                                     {"mlp", bits(w.mlp_bits)},
+                                                                     {"shared_expert", bits(w.shared_expert_bits)},
+                                                                     {"routed_expert", bits(w.routed_expert_bits)},
+                                                                     {"router", bits(w.router_bits)},
+                                                                     {"embedding", bits(w.embedding_bits)},
+                                                                     {"lm_head", bits(w.lm_head_bits)},
+                                                                     {"other", bits(w.other_bits)}}
+                                                              : json(nullptr)}};
+    }
     json mem;
     mem["per_gpu"] = parts_json(r.per_gpu);
     const CacheDetail& cd = r.cache_detail;

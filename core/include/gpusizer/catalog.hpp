@@ -25,11 +25,35 @@ struct CatalogModel {
     std::string hf_repo;
     double params_published = 0;
     double active_params_published = 0;   // MoE only
+    // The published figures as their source prints them ("30.5B", "3.3B"; "" = not given): the
+    // last printed digit is their rounding, half a unit of it the tolerance of a derived count
+    // (published_rounding). models.json params_published_as / active_params_published_as.
+    std::string params_published_as;
+    std::string active_params_published_as;
+    // What the published figures count (models.json params_convention, active_params_convention);
+    // params_as_published / active_params_as_published apply them to the derived counts.
+    //   params_convention: "text" (the language model, ParamCounts::total(); the default),
+    //     "text+mtp" (with the multi-token-prediction layers), "checkpoint" (every stored part:
+    //     text, vision and audio towers, MTP, per-layer embeddings).
+    //   active_params_convention: "all" (embedding and head included; the default, Mixtral's
+    //     "12.9B active"), "no_input_embedding" (the head counts, the input lookup does not:
+    //     gpt-oss), "no_embeddings" (neither).
+    std::string params_convention = "text";
+    std::string active_params_convention = "all";
     int context_trained = 0;
     SeedRow seed;                          // empty when not in the seed article
     std::vector<std::string> sources;
     std::vector<std::string> unverified;
 };
+
+// The derived counts under the entry's conventions, comparable with params_published and
+// active_params_published.
+double params_as_published(const CatalogModel& m);
+double active_params_as_published(const CatalogModel& m);
+// Half a unit of the last digit of a figure printed as "<number><K|M|B|T>" ("30.5B" -> 0.05e9,
+// "1T" -> 0.5e12; "~3.3B", a figure its source rounds loosely, -> a whole unit, 0.1e9); `value`
+// receives the figure. Throws Error naming `key` when it is not one.
+double published_rounding(const std::string& printed, const std::string& key, double* value = nullptr);
 
 // The links a catalog GPU uses unless told otherwise (nullptr where none applies).
 struct GpuLinks {

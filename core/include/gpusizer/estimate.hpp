@@ -37,7 +37,7 @@ std::vector<Assumption> assumptions(const Report& report);
 struct SweepPoint {
     int gpu = 0;                  // index into catalog.gpus
     int gpus = 1;
-    int format = 0;               // index into weight_formats()
+    int format = 0;               // index into weight_formats(); -1 = `weights` "native" (the checkpoint's scheme)
     bool valid = false;           // false: this combination cannot run; `error` says why
     bool fits = false;
     double total = 0;             // bytes on the most loaded GPU

@@ -39,9 +39,15 @@ std::string recommend_to_json(const Recommendation& rec, int indent = 2);
 RecommendQuery recommend_query_from_json(std::string_view config_json, std::string_view constraints_json);
 
 // Reads the architecture from a Hugging Face config.json (the whole file or the fields that
-// matter). Supported model_types: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, gemma,
-// gemma2, phi3, deepseek_v2, deepseek_v3, gpt_neox, bloom, opt, falcon, gpt2, gpt_bigcode,
-// bert, t5. Fields that look architectural but are not understood go to `warnings`.
+// matter) into a stack of layers. Supported model_types: those of hf_import.cpp (llama,
+// mistral, mixtral, qwen2, qwen2_moe, qwen3, gemma, gemma2, phi3, deepseek_v2, deepseek_v3,
+// gpt_neox, bloom, opt, falcon, gpt2, gpt_bigcode, bert, t5) and one table row each in
+// hf_families.cpp (Qwen3-MoE / Next / 3.5, gpt-oss, Llama 4, Gemma 3 / 3n / 4, Mistral 3,
+// DeepSeek V3.2, GLM-4 / 4.5 / 5, MiniMax-M2, Granite 4.0-H, Nemotron-H, Falcon-H1, Jamba,
+// SmolLM3, OLMo 2 / 3, Cohere 2, ERNIE 4.5, PhiMoE, Phi-4-multimodal, Hunyuan, EXAONE 4,
+// Seed-OSS; docs/config.md lists the model_type strings). The quantization_config is recorded
+// as the checkpoint's native format (ModelArch::native_*). Fields that look architectural but
+// are not understood go to `warnings`.
 ModelArch arch_from_hf_config(std::string_view json_text, std::vector<std::string>* warnings = nullptr);
 
 // ---------------------------------------------------------------------------------------------

@@ -54,6 +54,10 @@ struct AttentionSpec {
     int head_dim = 0;            // query/key head size (MLA: qk_nope + qk_rope)
     int v_head_dim = 0;          // value head size
     bool kv_shared = false;      // reuses an earlier layer's K/V (Gemma 3n / 4): no cache of its own
+    bool gated_query = false;    // q_proj also outputs a per-head output gate, 2x the query width
+                                 // (Qwen3-Next / Qwen3.5 full layers, attn_output_gate)
+    bool k_eq_v = false;         // the key projection serves as value: no v_proj (Gemma 4 full
+                                 // layers, attention_k_eq_v); the cache still keeps K and V
     // Multi-head latent attention (kind == mla); q_lora_rank 0 = queries not compressed.
     int q_lora_rank = 0;
     int kv_lora_rank = 0;

@@ -166,6 +166,16 @@ double scheme_class_bits(const WeightScheme& scheme, SchemeClass c);
 // shared_expert. gpt-oss: mxfp4 on routed_expert (and dense mlp), 16 bits elsewhere.
 std::optional<WeightScheme> native_weight_scheme(const ModelArch& arch);
 
+// The `weights` value that asks for the checkpoint as published: its quantization_config class
+// by class when it has one (native_weight_scheme), else its float dtype (native_float_format).
+// An inference configuration without `weights` gets it too when the checkpoint is quantized
+// (docs/config.md, "weights").
+constexpr std::string_view kNativeWeights = "native";
+// The float format of a checkpoint's `dtype` / `torch_dtype`: fp32 for "float32", fp16 for
+// "float16", bf16 otherwise (the dtype of nearly every checkpoint since 2023, and the default
+// when the config does not state one).
+const WeightFormat& native_float_format(const ModelArch& arch);
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] KV cache formats
 // ---------------------------------------------------------------------------------------------

@@ -172,6 +172,23 @@ struct ParamsByPart {
     double text = 0, vision = 0, audio = 0, mtp = 0, embeddings = 0;
 };
 
+// How the weights are stored, class by class (report key weights_scheme).
+struct WeightsSchemeReport {
+    std::string source;          // "checkpoint": the checkpoint's own format (`weights` "native" or unset
+                                 // on a quantized checkpoint); "config": the `weights` format on its default classes
+    std::string format;          // weight format id of the converted classes ("mxfp4", "fp8", "bf16", "q4_k_m", ...)
+    std::string method;          // checkpoint: its quant_method ("mxfp4", "fp8", "gptq", ...; "" when not quantized)
+    bool class_bits = false;     // false for GGUF file types, whose bits go tensor by tensor
+    double attention_bits = 0;   // attention, MLA and recurrent-mixer projections
+    double mlp_bits = 0;         // dense MLP
+    double shared_expert_bits = 0;
+    double routed_expert_bits = 0;
+    double router_bits = 0;
+    double embedding_bits = 0;
+    double lm_head_bits = 0;
+    double other_bits = 0;       // norms, biases, conv kernels, learned positions
+};
+
 struct Report {
     Config config;                  // the configuration with every default resolved
     Parallelism parallel;
@@ -186,6 +203,7 @@ struct Report {
     ParamsByPart params_by_part;    // text (== params), vision, audio, mtp, per-layer embeddings
     CacheDetail cache_detail;       // per_gpu.kv_cache by layer kind
     double weights_bits_per_param = 0;   // effective average over all parameters
+    WeightsSchemeReport weights_scheme;  // which format each weight class is stored in
 
     MemoryParts per_gpu;
     OverheadDetail overhead_detail;
