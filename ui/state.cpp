@@ -1,6 +1,8 @@
 // ui/state.cpp: state <-> configuration <-> link, without any drawing.
 #include "state.hpp"
 
+#include "gpusizer/format.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -379,6 +381,87 @@ const ModelArch* current_arch(const UiState& s, const Catalog& catalog) {
     if (s.config.model.custom) return &s.config.model.arch;
     const CatalogModel* m = catalog.find_model(s.config.model.id);
     return m ? &m->arch : nullptr;
+}
+
+namespace {
+
+// "4k" for a power-of-two multiple of 1024 tokens (4096, 131072 -> "128k"), else the count.
+std::string window_text(int tokens) {
+    if (tokens >= 1024 && tokens % 1024 == 0) return std::to_string(tokens / 1024) + "k";
+    return std::to_string(tokens);
+}
+
+// What a layer mixes tokens with, as the stack line names it.
+std::string layer_label(const LayerSpec& l) {
+    std::string out;
+    switch (l.recurrent.kind) {
+        case RecurrentKind::none: break;
+        case RecurrentKind::mamba: out = "Mamba"; break;
+        case RecurrentKind::mamba2: out = "Mamba-2"; break;
+        case RecurrentKind::gated_deltanet: out = "Gated DeltaNet"; break;
+        case RecurrentKind::lightning: out = "lightning attention"; break;
+    }
+    std::string attn;
+    switch (l.attn.kind) {
+        case AttnKind::none: break;
+        case AttnKind::full: attn = "full"; break;
+        case AttnKind::sliding: attn = "sliding " + window_text(l.attn.window); break;
+        case AttnKind::chunked: attn = "chunked " + window_text(l.attn.window); break;
+        case AttnKind::mla: attn = "MLA"; break;
+    }
+    if (l.attn.index_n_heads > 0 && !attn.empty()) attn += " + indexer";
+    if (l.attn.kv_shared && !attn.empty()) attn += " (shared KV)";
+    if (!out.empty() && !attn.empty()) out += " + " + attn;   // a hybrid layer (Falcon-H1)
+    else if (out.empty()) out = attn.empty() ? "MLP only" : attn;
+    if (l.encoder) out = "encoder";
+    else if (l.cross_attention) out = "decoder";
+    return out;
+}
+
+}  // namespace
+
+std::string stack_summary(const ModelArch& given, const ParamCounts& counts) {
+    ModelArch storage;
+    const ModelArch& arch = with_stack(given, storage);
+    const int n = arch.total_layers();
+    // Layers by label, in the order each label first appears.
+    std::vector<std::pair<std::string, int>> groups;
+    const LayerSpec* moe = nullptr;
+    int moe_layers = 0;
+    for (int i = 0; i < n && std::size_t(i) < arch.layer_kind.size(); ++i) {
+        const LayerSpec& l = arch.layer(i);
+        const std::string label = layer_label(l);
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == label; });
+        if (it == groups.end()) groups.emplace_back(label, 1);
+        else ++it->second;
+        if (l.is_moe()) {
+            if (!moe) moe = &l;
+            ++moe_layers;
+        }
+    }
+    std::string out = std::to_string(n) + " layers";
+    if (groups.size() == 1) {
+        // "all full attention", "all sliding 4k attention", "all Mamba"
+        const std::string& only = groups[0].first;
+        const bool attention = only.rfind("full", 0) == 0 || only.rfind("sliding", 0) == 0 ||
+                               only.rfind("chunked", 0) == 0 || only.rfind("MLA", 0) == 0;
+        out += ", all " + only + (attention ? " attention" : "");
+    } else {
+        out += ": ";
+        for (std::size_t g = 0; g < groups.size(); ++g)
+            out += (g ? " + " : "") + std::to_string(groups[g].second) + " " + groups[g].first;
+    }
+    if (moe) {
+        out += "; ";
+        if (moe_layers < n) out += "MoE in " + std::to_string(moe_layers) + ": ";
+        out += std::to_string(moe->mlp.n_experts) + " experts, " + std::to_string(moe->mlp.experts_per_token) + " active";
+        if (moe->mlp.n_shared > 0) out += " + " + std::to_string(moe->mlp.n_shared) + " shared";
+    }
+    if (arch.n_mtp_layers > 0)
+        out += "; " + std::to_string(arch.n_mtp_layers) + " MTP layer" + (arch.n_mtp_layers > 1 ? "s" : "");
+    if (counts.parts.vision > 0) out += "; vision " + format_count(counts.parts.vision);
+    if (counts.parts.audio > 0) out += "; audio " + format_count(counts.parts.audio);
+    return out;
 }
 
 }  // namespace gpusizer::ui

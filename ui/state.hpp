@@ -145,4 +145,10 @@ constexpr long long kContextMax = 1LL << 20;
 // The architecture the state's model resolves to, or nullptr (unknown id, bad custom model).
 const ModelArch* current_arch(const UiState& s, const Catalog& catalog);
 
+// One line saying what the model's stack is, for the model picker: the layers by kind in the
+// order they first appear, the experts, the layers and towers stored beside the text model:
+//   "48 layers: 36 sliding 4k + 12 full; 128 experts, 8 active + 1 shared; vision 0.4 B"
+// `counts` is count_params(arch) (the towers' sizes come from it).
+std::string stack_summary(const ModelArch& arch, const ParamCounts& counts);
+
 }  // namespace gpusizer::ui

@@ -27,6 +27,19 @@ void App::draw_setup(float, float) {
     if (ImGui::CollapsingHeader("Speed, power and cost")) draw_speed_inputs();
 }
 
+namespace {
+
+// The first model of m's family that the search shows (its family's heading goes above it).
+const CatalogModel* first_of_family(const Catalog& catalog, const CatalogModel& m, const std::string& filter) {
+    for (const CatalogModel& x : catalog.models)
+        if (x.family == m.family &&
+            (filter_matches(filter, x.arch.id, x.arch.name) || filter_matches(filter, x.family, x.family)))
+            return &x;
+    return nullptr;
+}
+
+}  // namespace
+
 void App::draw_model() {
     ImGui::PushID("model");
     const char* sources[] = {"catalog", "a parameter count", "its numbers", "a pasted config.json"};
@@ -51,8 +64,22 @@ void App::draw_model() {
                 ImGui::SetNextItemWidth(-1);
                 ImGui::InputTextWithHint("##filter", "search models", &model_filter_);
                 note_item("text field");
+                // Grouped by family (models.json `family`), families in the order they first
+                // appear, models in catalog order within each; the search also matches a family.
+                std::vector<const std::string*> families;
+                for (const CatalogModel& m : catalog_.models)
+                    if (std::find_if(families.begin(), families.end(), [&](const std::string* f) { return *f == m.family; }) == families.end())
+                        families.push_back(&m.family);
+                for (const std::string* family : families)
                 for (const CatalogModel& m : catalog_.models) {
-                    if (!filter_matches(model_filter_, m.arch.id, m.arch.name)) continue;
+                    if (m.family != *family) continue;
+                    if (!filter_matches(model_filter_, m.arch.id, m.arch.name) && !filter_matches(model_filter_, m.family, m.family))
+                        continue;
+                    if (&m == first_of_family(catalog_, m, model_filter_)) {
+                        ImGui::Spacing();
+                        ImGui::TextDisabled("%s", m.family.empty() ? "other" : m.family.c_str());
+                    }
+                    ImGui::Indent(ImGui::GetFontSize() * 0.6f);
                     char label[160];
                     std::snprintf(label, sizeof label, "%s  (%s)", m.arch.name.c_str(), format_count(m.counts.total()).c_str());
                     if (ImGui::Selectable(label, m.arch.id == s_.catalog_model)) {
@@ -61,6 +88,7 @@ void App::draw_model() {
                         set_gpu_count(s_, s_.config.gpus, &m.arch);
                         changed();
                     }
+                    ImGui::Unindent(ImGui::GetFontSize() * 0.6f);
                 }
                 ImGui::EndCombo();
             }
@@ -70,6 +98,7 @@ void App::draw_model() {
                                     cur->arch.is_moe() ? (", " + format_count(cur->counts.active(cur->arch)) + " active").c_str() : "",
                                     cur->arch.total_layers(), cur->arch.n_heads, cur->arch.n_kv_heads,
                                     format_int(cur->context_trained).c_str());
+                ImGui::TextDisabled("%s", stack_summary(cur->arch, cur->counts).c_str());
                 ImGui::PopTextWrapPos();
             }
             break;
@@ -125,6 +154,17 @@ void App::draw_model() {
                 changed();
             }
             break;
+        }
+    }
+    // A custom model's stack, as the catalog's is shown under the picker.
+    if (s_.model_error.empty() && s_.source != ModelSource::catalog && s_.config.model.custom) {
+        try {
+            const std::string line = stack_summary(s_.config.model.arch, count_params(s_.config.model.arch));
+            ImGui::PushTextWrapPos();
+            ImGui::TextDisabled("%s", line.c_str());
+            ImGui::PopTextWrapPos();
+        } catch (const Error&) {
+            // an architecture the estimate refuses says why in the report's place
         }
     }
     if (!s_.model_error.empty() && s_.source != ModelSource::catalog) {
