@@ -321,3 +321,60 @@ TEST_CASE("estimate with options returns the whole report, the other link includ
     CHECK(whole.interconnect.alternative.decode_tokens_per_s == alt.decode_tokens_per_s);
     CHECK(whole.per_gpu.total() == plain.per_gpu.total());
 }
+
+TEST_CASE("models built by model_from_* are the ones the configuration JSON describes", "[config][custom]") {
+    // Llama 3 8B's numbers (meta-llama/Meta-Llama-3-8B config.json): 32 layers, hidden 4096,
+    // intermediate 14336, 32 heads, 8 KV heads, vocabulary 128256, untied; ModelShape's defaults.
+    Config by_shape = config("llama-3-8b");
+    by_shape.model = model_from_shape(ModelShape{});
+    Config by_text = config("llama-3-8b");
+    by_text.model = model_from_hf_config(R"({"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096,
+        "intermediate_size": 14336, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
+        "tie_word_embeddings": false, "max_position_embeddings": 131072})");
+    CHECK(by_shape.model.custom);
+    CHECK(run(by_shape).params == run(by_text).params);
+    CHECK(run(by_shape).params == run(config("llama-3-8b")).params);   // the catalog's Llama 3 8B
+    // Written back as the configuration JSON's hf_config, so links and files carry it.
+    CHECK(run(config_from_json(config_to_json(by_shape))).params == run(by_shape).params);
+    // Experts make it a Mixtral: Mixtral 8x7B's numbers (mistralai/Mixtral-8x7B-v0.1 config.json).
+    ModelShape moe;
+    moe.hidden = 4096;
+    moe.vocab = 32000;
+    moe.experts = 8;
+    moe.max_context = 32768;
+    Config mixtral = config("mixtral-8x7b");
+    const double catalog_params = run(mixtral).params;
+    mixtral.model = model_from_shape(moe);
+    CHECK(mixtral.model.arch.is_moe());
+    CHECK(run(mixtral).params == catalog_params);
+    // A parameter count, as {"num_parameters": 13e9} reads it.
+    Config sized = config("llama-3-8b");
+    sized.model = model_from_parameter_count(13e9);
+    CHECK(run(sized).params == Approx(13e9));
+    CHECK(model_from_catalog("llama-3-70b").id == "llama-3-70b");
+    // Errors name the key, as the JSON path does.
+    ModelShape empty;
+    empty.layers = 0;
+    CHECK(thrown_message([&] { (void)model_from_shape(empty); }).find("num_hidden_layers") != std::string::npos);
+    CHECK(thrown_message([] { (void)model_from_parameter_count(1e3); }).find("model.num_parameters") != std::string::npos);
+    CHECK(thrown_message([] { (void)model_from_hf_config("{"); }).find("hf_config") != std::string::npos);
+}
+
+TEST_CASE("optional keys: std::nullopt is \"not given\", written as null", "[config]") {
+    const Config c = config_from_json(R"({"model": "llama-3-8b"})");
+    CHECK_FALSE(c.prefill_chunk.has_value());
+    CHECK_FALSE(c.layer_overhead_us.has_value());
+    const std::string text = config_to_json(c, -1);
+    CHECK(text.find("\"prefill_chunk\":null") != std::string::npos);
+    CHECK(text.find("\"layer_overhead_us\":null") != std::string::npos);
+    // 0 meant "the runtime's default" before prefill_chunk was optional: files that say so still read.
+    CHECK_FALSE(config_from_json(R"({"model": "llama-3-8b", "prefill_chunk": 0})").prefill_chunk.has_value());
+    // For layer_overhead_us, 0 is a value (no overhead), distinct from not given (the runtime's).
+    const Config zero = config_from_json(R"({"model": "llama-3-8b", "layer_overhead_us": 0, "runtime": "llama.cpp"})");
+    REQUIRE(zero.layer_overhead_us.has_value());
+    CHECK(*zero.layer_overhead_us == 0);
+    CHECK(*run(zero).config.layer_overhead_us == 0);
+    Config llama = zero;
+    llama.layer_overhead_us.reset();
+    CHECK(*run(llama).config.layer_overhead_us == 90);   // llama.cpp's default, resolved into the report
+}

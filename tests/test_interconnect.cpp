@@ -124,8 +124,9 @@ TEST_CASE("training: TP all-reduces, pipeline bubble, gradient sync", "[intercon
     // DP all-reduce of the bf16 gradients of one GPU's shard: params / (tp x pp) x 2 bytes.
     const detail::Span dp = detail::span_of(fabric("h100-sxm"), 2, 2);
     CHECK(r.interconnect.dp_allreduce_s_per_step == Approx(detail::allreduce_seconds(dp, r.params / 4 * 2)).epsilon(1e-6));
-    // 8 GiB of gradients over NVLink hide behind a backward pass of 1/3 of a million tokens.
-    CHECK(r.interconnect.dp_exposed_s_per_step == 0);
+    // 4 GB of gradients over NVLink hide behind the backward pass but for the last 25 MiB DDP
+    // bucket (PyTorch bucket_cap_mb), whose all-reduce waits for the last gradients.
+    CHECK(r.interconnect.dp_exposed_s_per_step == Approx(detail::allreduce_seconds(dp, 25.0 * 1024 * 1024)));
 }
 
 TEST_CASE("ZeRO-3 moves 1.5x the bytes of plain data parallelism", "[interconnect][training][published]") {
@@ -329,6 +330,18 @@ TEST_CASE("GeForce over PCIe without peer-to-peer is slower than with", "[interc
     CHECK(detail::allreduce_seconds(without, 8) == Approx(3.6 * us + 2 * 14 * us).epsilon(0.001));
     CHECK(detail::allreduce_seconds(with, 8) == Approx(3.6 * us + 2 * 1.0 * us).epsilon(0.001));
     for (double bytes : {8.0, 1e6, 1e9}) CHECK(detail::allreduce_seconds(without, bytes) > detail::allreduce_seconds(with, bytes));
+    // The report warns from the GPU's p2p field and the link's kind, not from ids: tensor
+    // parallelism over PCIe on an RTX 4090 is staged through the host, on an RTX 3090 it is not.
+    const auto p2p_warnings = [](const char* gpu) {
+        Config c = config("llama-3-8b", gpu);
+        c.gpus = c.tp = 2;
+        c.link = "pcie4";
+        int n = 0;
+        for (const auto& w : run(c).warnings) n += w.find("peer-to-peer disabled") != std::string::npos;
+        return n;
+    };
+    CHECK(p2p_warnings("rtx-4090") == 1);
+    CHECK(p2p_warnings("rtx-3090") == 0);
 }
 
 TEST_CASE("multi-node all-reduce: hierarchical over rail-optimized NICs", "[interconnect][collectives][published]") {

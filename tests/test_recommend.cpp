@@ -141,6 +141,12 @@ TEST_CASE("constraints: budget, power cap, speed, one node, GPU class", "[recomm
     REQUIRE(r4090 != nullptr);
     CHECK(r4090->reasons.front().find("$3198") != std::string::npos);
     CHECK(r4090->reasons.front().find("budget") != std::string::npos);
+    CHECK_FALSE(r4090->other_segment);
+    // A data-center GPU is rejected for its class alone, and says so as a flag, not only in words.
+    const RecommendRow* h100 = find(rec.rejected, "h100-sxm");
+    REQUIRE(h100 != nullptr);
+    CHECK(h100->other_segment);
+    CHECK(h100->reasons.size() == 1);
     // A power cap on the whole system (GPUs + host).
     q = query("deepseek-r1-distill-llama-70b", "q4_k_m", kConsumer);
     q.power_cap_w = 1200;

@@ -67,9 +67,7 @@ val js_last_error() {
 
 // The report as `gpusizer estimate --json` writes it: with the other-link comparison.
 std::string report_text(const Config& c, const Catalog& catalog) {
-    Report r = estimate(c, catalog);
-    r.interconnect.alternative = alternative_link(c, catalog);
-    return report_to_json(r);
+    return report_to_json(estimate(c, catalog, EstimateOptions{true}));
 }
 
 std::string js_estimate(const std::string& config) {

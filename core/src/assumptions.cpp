@@ -51,7 +51,7 @@ std::vector<Assumption> assumptions(const Report& r) {
         add("allocator_reserve", fmt("%.0f%% of activations, KV cache and gradients", rt.allocator_fraction * 100.0),
             "allowance for the PyTorch caching allocator (no published typical figure)");
     if (c.runtime == Runtime::llama_cpp)
-        add("compute_buffer", "ubatch " + std::to_string(c.prefill_chunk > 0 ? c.prefill_chunk : kLlamaCppUbatch) +
+        add("compute_buffer", "ubatch " + std::to_string(c.prefill_chunk.value_or(kLlamaCppUbatch)) +
                                   ", f32: max(4*ub*(1+4*embd+n_ctx*(1+heads)), 4*ub*(embd+vocab)); flash attention drops the KQ term",
             "ollama fs/ggml/ggml.go GraphSize; matches llama.cpp logs (Llama 3.1 8B @8192: 560 MiB)");
     if (c.runtime == Runtime::vllm) {
@@ -102,7 +102,7 @@ std::vector<Assumption> assumptions(const Report& r) {
                   "GPU-Benchmarks-on-LLM-Inference): 0.89-0.97"
                 : "gpt-fast Llama-2-7B on A100-80GB: bf16 1,397 GB/s (0.69 of 2,039; 0.82 of what its 330 W cap allows), int8 0.52, "
                   "int4 0.42: 0.75 for 16-bit weights, 0.6 quantized");
-        add("layer_overhead", fmt("%.0f us per layer per forward", c.layer_overhead_us),
+        add("layer_overhead", fmt("%.0f us per layer per forward", c.layer_overhead_us.value_or(0.0)),
             c.runtime == Runtime::llama_cpp ? "llama.cpp kernel launches and syncs, fitted with the bandwidth efficiency: 91-97 us"
                                             : "none assumed: vLLM replays CUDA graphs, gpt-fast compiles them (eager transformers is slower)");
         add("decode_kv_length", fmt("%.0f tokens on average", (double(c.prompt_tokens) + double(c.context)) / 2.0),

@@ -142,14 +142,17 @@ CatalogModel model_from_json(const json& e, const std::string& ctx) {
     CatalogModel m;
     const std::string id = o.str("id");
     if (!valid_id(id)) o.fail("id", "must be lower-case kebab-case (a-z, 0-9, '-', '.'), got '" + id + "'");
-    std::vector<std::string> ignored;
+    std::vector<std::string> not_understood;
     try {
-        m.arch = arch_from_hf_json(o.need("hf_config"), &ignored);
+        m.arch = arch_from_hf_json(o.need("hf_config"), nullptr, &not_understood);
     } catch (const Error& err) {
         throw err.prefixed(ctx);   // "models.json: llama-3-8b" + "hf_config: ..."
     }
-    for (const auto& w : ignored)
-        if (w.find("not understood") != std::string::npos) throw Error(ctx, w);   // the catalog must be fully understood
+    if (!not_understood.empty()) {   // the catalog must be fully understood
+        std::string list;
+        for (const auto& k : not_understood) list += (list.empty() ? "" : ", ") + k;
+        throw Error(std::vector<std::string>{ctx, "hf_config"}, "not understood, ignored: " + list, ErrorCode::bad_value);
+    }
     m.arch.id = id;
     m.arch.name = o.str("name");
     m.family = o.str("family");

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -31,32 +32,35 @@ namespace {
 
 std::string shown(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+// {"hf_config": {...}}: the importer's architecture, with the text kept for round trips.
+ModelSpec model_from_hf_value(const json& hf) {
+    ModelSpec spec;
+    spec.custom = true;
+    spec.arch = arch_from_hf_json(hf, &spec.import_warnings);
+    spec.hf_config_json = shown(hf);
+    if (spec.arch.name.empty()) spec.arch.name = "custom " + spec.arch.model_type + " model";
+    return spec;
+}
+
 // {"hf_config": {...}}, {"num_parameters": N} or a catalog id.
 ModelSpec model_from_value(const json& m) {
-    ModelSpec spec;
     if (m.is_string()) {
-        spec.id = m.get<std::string>();
-        if (spec.id.empty()) throw Error("model", "must not be empty");
+        if (m.get<std::string>().empty()) throw Error("model", "must not be empty");
+        return model_from_catalog(m.get<std::string>());
     } else if (m.is_object()) {
-        spec.custom = true;
         if (m.contains("hf_config")) {
             if (m.size() != 1) throw Error("model", "an object model holds exactly one of hf_config or num_parameters");
-            spec.arch = arch_from_hf_json(m["hf_config"], &spec.import_warnings);
-            spec.hf_config_json = shown(m["hf_config"]);
-            if (spec.arch.name.empty()) spec.arch.name = "custom " + spec.arch.model_type + " model";
+            return model_from_hf_value(m["hf_config"]);
         } else if (m.contains("num_parameters")) {
             if (m.size() != 1) throw Error("model", "an object model holds exactly one of hf_config or num_parameters");
             const json& n = m["num_parameters"];
             if (!n.is_number()) throw Error("model.num_parameters", "must be a number, got " + shown(n));
-            spec.num_parameters = n.get<double>();
-            spec.arch = synthesize_arch(spec.num_parameters);
+            return model_from_parameter_count(n.get<double>());
         } else {
             throw Error("model", "an object model needs hf_config (the fields of a Hugging Face config.json) or num_parameters");
         }
-    } else {
-        throw Error("model", "must be a catalog id string or an object {\"hf_config\": {...}} / {\"num_parameters\": N}");
     }
-    return spec;
+    throw Error("model", "must be a catalog id string or an object {\"hf_config\": {...}} / {\"num_parameters\": N}");
 }
 
 // One key's JSON value into the configuration, checked against the key's row.
@@ -101,6 +105,41 @@ void read_key(Config& c, const ConfigKey& k, const json& v) {
 
 }  // namespace
 
+ModelSpec model_from_catalog(std::string id) {
+    ModelSpec spec;
+    spec.id = std::move(id);
+    return spec;
+}
+
+ModelSpec model_from_hf_config(std::string_view json_text) { return model_from_hf_value(parse_json(json_text, "hf_config")); }
+
+ModelSpec model_from_parameter_count(double num_parameters) {
+    ModelSpec spec;
+    spec.custom = true;
+    spec.num_parameters = num_parameters;
+    spec.arch = synthesize_arch(num_parameters);   // checks the range, naming model.num_parameters
+    return spec;
+}
+
+ModelSpec model_from_shape(const ModelShape& s) {
+    // The fields of a Llama config.json (transformers LlamaConfig), plus Mixtral's two expert
+    // fields (MixtralConfig) for a mixture of experts.
+    json hf = {{"model_type", s.experts > 0 ? "mixtral" : "llama"},
+               {"num_hidden_layers", s.layers},
+               {"hidden_size", s.hidden},
+               {"intermediate_size", s.intermediate},
+               {"num_attention_heads", s.heads},
+               {"num_key_value_heads", s.kv_heads},
+               {"vocab_size", s.vocab},
+               {"tie_word_embeddings", s.tied},
+               {"max_position_embeddings", s.max_context}};
+    if (s.experts > 0) {
+        hf["num_local_experts"] = s.experts;
+        hf["num_experts_per_tok"] = s.experts_per_token;
+    }
+    return model_from_hf_value(hf);
+}
+
 void check_json_text(std::string_view text, const std::string& what) { (void)parse_json(text, what); }
 
 Config config_from_json(std::string_view text) { return config_from_json_value(parse_json(text, "config")); }
@@ -113,13 +152,19 @@ Config config_from_json_value(const json& j) {
         for (const ConfigKey& k : config_keys()) list += (list.empty() ? "" : ", ") + std::string(k.name);
         throw Error(it.key(), "unknown configuration key; known keys: " + list + ", schema_version");
     }
-    if (!j.contains("model")) throw Error("model", "is required: a catalog id (see `gpusizer models`) or {\"hf_config\": {...}}");
+    // A model read from a file (gguf, hf_dir) stands in for `model` (load_model_files reads it).
+    auto given = [&](const char* k) { const auto v = j.find(k); return v != j.end() && !v->is_null(); };
+    const bool from_file = given("gguf") || given("hf_dir");
+    if (!j.contains("model") && !from_file) throw Error("model", "is required: a catalog id (see `gpusizer models`) or {\"hf_config\": {...}}");
     if (const auto v = j.find("schema_version"); v != j.end() && !v->is_null() && !(v->is_number_integer() && v->get<long long>() == 1))
         throw Error("schema_version", "must be 1, got " + shown(*v));
     Config c;
     for (const ConfigKey& k : config_keys()) {
         const auto v = j.find(k.name);
-        if (k.kind == KeyKind::model) read_key(c, k, *v);   // null included: refused there
+        if (k.kind == KeyKind::model) {
+            if (from_file && (v == j.end() || v->is_null())) continue;   // the file gives it
+            read_key(c, k, *v);   // null included: refused there
+        }
         else if (v != j.end() && !v->is_null()) read_key(c, k, *v);   // absent or null: the default
     }
     return c;
@@ -133,6 +178,7 @@ namespace {
 
 json model_json(const ModelSpec& m) {
     if (!m.custom) return m.id;
+    if (m.arch.source == "gguf" || m.arch.source == "safetensors") return nullptr;   // the gguf / hf_dir key names it
     if (!m.hf_config_json.empty()) return json{{"hf_config", parse_json(m.hf_config_json, "model.hf_config")}};
     return json{{"num_parameters", m.num_parameters}};
 }
@@ -181,7 +227,7 @@ RecommendQuery recommend_query_from_json(std::string_view config_json, std::stri
         try {
             q.segments.push_back(parse_segment(s));
         } catch (const Error& e) {
-            throw Error("constraints: segments", e.what());
+            throw Error(std::vector<std::string>{"constraints", "segments"}, e.message(), e.code());
         }
     }
     const double max_gpus = o.num_or("max_gpus", 8.0, 1.0, 1024.0);
@@ -191,7 +237,7 @@ RecommendQuery recommend_query_from_json(std::string_view config_json, std::stri
         try {
             q.sort = parse_recommend_sort(o.str("sort"));
         } catch (const Error& e) {
-            throw Error("constraints: sort", e.what());
+            throw Error(std::vector<std::string>{"constraints", "sort"}, e.message(), e.code());
         }
     }
     return q;

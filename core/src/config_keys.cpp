@@ -27,6 +27,8 @@ constexpr KeyMember m(long long Config::*p) { KeyMember k; k.ll = p; return k; }
 constexpr KeyMember m(double Config::*p) { KeyMember k; k.d = p; return k; }
 constexpr KeyMember m(bool Config::*p) { KeyMember k; k.b = p; return k; }
 constexpr KeyMember m(std::string Config::*p) { KeyMember k; k.s = p; return k; }
+constexpr KeyMember m(std::optional<int> Config::*p) { KeyMember k; k.oi = p; return k; }
+constexpr KeyMember m(std::optional<double> Config::*p) { KeyMember k; k.od = p; return k; }
 constexpr KeyMember names(std::string (*get)(const Config&), void (*set)(Config&, std::string_view)) {
     KeyMember k;
     k.text = get;
@@ -135,16 +137,17 @@ const ConfigKey kKeys[] = {
      "expert-parallel degree (0 = automatic)", m(&Config::ep)},
     {"runtime", "rt", "runtime", "R", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`auto`", "",
      "what runs the model. `auto`: llama.cpp for GGUF weights or llama.cpp cache types, else PyTorch. `none`: the model's "
-     "own tensors only",
-     "auto | none | pytorch | llama.cpp | vllm",
+     "own tensors only. `sglang`, `trt-llm` (TensorRT-LLM) and `ollama` (llama-server underneath) size their KV pools as "
+     "those engines do (`runtime_version`)",
+     "auto | none | pytorch | llama.cpp | vllm | sglang | trt-llm | ollama",
      names([](const Config& c) { return std::string(to_string(c.runtime)); },
            [](Config& c, std::string_view v) { c.runtime = parse_runtime(v); })},
     {"gpu_memory_utilization", "gmu", "gpu-memory-utilization", "F", KeyKind::number, 0, 1, true, KeyUnset::value, "fraction",
      "`0.9`", "", "vLLM's share of GPU memory", "vLLM's fraction (default 0.9)", m(&Config::gpu_memory_utilization)},
     {"quant_group_size", "qg", "quant-group-size", "N", KeyKind::integer, 1, double(1 << 20), false, KeyUnset::value, "weights",
      "`128`", "", "`int4` group size (GPTQ/AWQ)", "int4 group size (default 128)", m(&Config::quant_group_size)},
-    {"prefill_chunk", "pc", "prefill-chunk", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens",
-     "`0` = runtime default", "",
+    {"prefill_chunk", "pc", "prefill-chunk", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::null_zero, "tokens",
+     "the runtime's (`0` = the same)", "",
      "tokens per prefill forward (llama.cpp's `n_ubatch`, 512; vLLM's `max_num_batched_tokens`, 8192/2048; PyTorch: the "
      "whole prompt)",
      "tokens per prefill forward (0 = runtime default)", m(&Config::prefill_chunk)},
@@ -186,9 +189,57 @@ const ConfigKey kKeys[] = {
      KeyUnset::zero_null, "GB/s", "76.8 (dual-channel DDR5-4800: 2 channels x 8 B x 4.8 GT/s)", "",
      "host RAM bandwidth, for llama.cpp's partial offload (layers or experts in host RAM)",
      "host RAM GB/s for llama.cpp offload (default 76.8, dual-channel DDR5-4800)", m(&Config::host_memory_bandwidth_gb_per_s)},
-    {"layer_overhead_us", "lo", "layer-overhead-us", "F", KeyKind::number, 0, 1e5, false, KeyUnset::minus_one, "µs",
+    {"layer_overhead_us", "lo", "layer-overhead-us", "F", KeyKind::number, 0, 1e5, false, KeyUnset::null, "µs",
      "automatic: 90 for llama.cpp, else 0", "", "fixed time per layer per forward (kernel launches and synchronisation)",
      "fixed time per layer per forward (default 90 for llama.cpp, else 0)", m(&Config::layer_overhead_us)},
+    // Models read from checkpoint headers (model_file.hpp load_model_files; the CLI and the app
+    // read the files, the core does no I/O).
+    {"gguf", "gguf", "gguf", "FILE", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "none",
+     "a path the CLI or app can read; any part of a split file (`-00001-of-00003.gguf`) finds the others",
+     "the model from a GGUF file's header: the per-layer architecture and every tensor's exact bytes (`model.source` "
+     "`gguf`); replaces `model`, and sets `weights` from `general.file_type` when `weights` is not given",
+     "a GGUF file (any split part): the model and its exact weight bytes", m(&Config::gguf)},
+    {"hf_dir", "hfd", "hf-dir", "DIR", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "none",
+     "a folder holding `config.json` and `model.safetensors` or `model.safetensors.index.json` with its shards",
+     "the model from a local Hugging Face snapshot: `config.json` for the architecture, the safetensors headers for the "
+     "exact weight bytes (`model.source` `safetensors`); replaces `model`",
+     "a local Hugging Face snapshot folder (config.json + safetensors headers)", m(&Config::hf_dir)},
+    // Serving: the engine's version and a steady load (core/src/serving.cpp).
+    {"runtime_version", "rv", "runtime-version", "V", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
+     "the newest modelled: llama.cpp `b7539`, ollama `0.15.5`, vllm `0.10`, sglang `0.4.8`, trt-llm `1.0`",
+     "llama.cpp `b7539` (`--fit`, 1 GiB kept free per device) or `b4840`; ollama `0.15.5` (default context by VRAM: 4k, 32k, "
+     "256k) or `0.5` (2048); vllm `0.10` (`gpu_memory_utilization` 0.9) or `current` (0.92); sglang `0.4.8`; trt-llm `1.0`",
+     "the engine's version, where its memory defaults changed between versions",
+     "engine version (llama.cpp b7539|b4840, ollama 0.15.5|0.5, vllm 0.10|current, sglang 0.4.8, trt-llm 1.0)",
+     m(&Config::runtime_version)},
+    {"isl", "isl", "isl", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens", "`0`: no serving figures",
+     "with `osl`; `isl + osl` at most the context",
+     "input tokens per request, for the serving figures under load (`serving.*`)", "input tokens per request (serving under load)",
+     m(&Config::isl)},
+    {"osl", "osl", "osl", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens", "`0` (with `isl` 0)",
+     "with `isl`", "output tokens per request", "output tokens per request (serving under load)", m(&Config::osl)},
+    {"concurrency", "cc", "concurrency", "N", KeyKind::integer, 1, double(1 << 24), false, KeyUnset::zero_null, "requests",
+     "as many as the engines hold (the report names the number)", "",
+     "requests in flight over all replicas (a closed loop: a new request arrives as one finishes); more than the engines hold "
+     "wait for a slot. Used with `isl` and `osl`",
+     "requests in flight, all replicas (default: as many as fit)", m(&Config::concurrency)},
+    // Training schedules and overlap (docs/formulas.md, "Pipeline schedules").
+    {"pp_schedule", "ps", "pp-schedule", "S", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`1f1b`",
+     "`1f1b`, `interleaved`, `zero_bubble`; training only",
+     "pipeline schedule: `1f1b` (PipeDream-Flush), `interleaved` 1F1B with `virtual_stages` model chunks per stage "
+     "(Narayanan et al. 2021), `zero_bubble` = ZB-H1 (Qi et al. 2023: backward split into input and weight gradients)",
+     "1f1b | interleaved | zero_bubble",
+     names([](const Config& c) { return std::string(to_string(c.pp_schedule)); },
+           [](Config& c, std::string_view v) { c.pp_schedule = parse_pp_schedule(v); })},
+    {"virtual_stages", "vs", "virtual-stages", "N", KeyKind::integer, 1, 1024, false, KeyUnset::zero, "",
+     "`0`: 2 for `interleaved`, else 1", "at most layers / `pp`; above 1 only with `pp_schedule` `interleaved`",
+     "model chunks per pipeline stage of the interleaved schedule (Megatron's virtual pipeline size)",
+     "model chunks per pipeline stage (interleaved schedule)", m(&Config::virtual_stages)},
+    {"tp_comm_overlap", "tco", "tp-comm-overlap", "B", KeyKind::boolean, 0, 1, false, KeyUnset::value, "", "`false`",
+     "`true` needs `sequence_parallel` with `tp` > 1; training only",
+     "tensor-parallel all-gathers / reduce-scatters split and overlapped with the GEMMs (Megatron-LM `--tp-comm-overlap`, "
+     "TransformerEngine userbuffers): only what outlasts the matmuls adds to the step",
+     "true | false", m(&Config::tp_comm_overlap)},
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -232,6 +283,8 @@ double key_number(const Config& c, const ConfigKey& k) {
     if (p.ll) return double(c.*p.ll);
     if (p.d) return c.*p.d;
     if (p.b) return (c.*p.b) ? 1.0 : 0.0;
+    if (p.oi) return double((c.*p.oi).value_or(0));
+    if (p.od) return (c.*p.od).value_or(0.0);
     throw Error(k.name, "is not a number key", ErrorCode::internal);
 }
 
@@ -241,7 +294,16 @@ void set_key_number(Config& c, const ConfigKey& k, double v) {
     else if (p.ll) c.*p.ll = (long long)v;
     else if (p.d) c.*p.d = v;
     else if (p.b) c.*p.b = v != 0;
+    else if (k.unset == KeyUnset::null_zero && v == 0) reset_key(c, k);
+    else if (p.oi) c.*p.oi = int(v);
+    else if (p.od) c.*p.od = v;
     else throw Error(k.name, "is not a number key", ErrorCode::internal);
+}
+
+void reset_key(Config& c, const ConfigKey& k) {
+    if (k.member.oi) (c.*k.member.oi).reset();
+    else if (k.member.od) (c.*k.member.od).reset();
+    else throw Error(k.name, "is not an optional key", ErrorCode::internal);
 }
 
 std::string key_text(const Config& c, const ConfigKey& k) {
@@ -262,7 +324,8 @@ bool key_unset(const Config& c, const ConfigKey& k) {
     switch (k.unset) {
         case KeyUnset::value: return false;
         case KeyUnset::zero: case KeyUnset::zero_null: return key_number(c, k) == 0;
-        case KeyUnset::minus_one: return key_number(c, k) == -1;
+        case KeyUnset::null: case KeyUnset::null_zero:
+            return k.member.oi ? !(c.*k.member.oi).has_value() : !(c.*k.member.od).has_value();
         case KeyUnset::empty: return key_text(c, k).empty();
     }
     return false;
@@ -271,23 +334,21 @@ bool key_unset(const Config& c, const ConfigKey& k) {
 void check_key_value(const ConfigKey& k, double v, bool allow_unset) {
     if (allow_unset) {
         if ((k.unset == KeyUnset::zero || k.unset == KeyUnset::zero_null) && v == 0) return;
-        if (k.unset == KeyUnset::minus_one && v == -1) return;
     }
-    if (k.unset == KeyUnset::zero && v == 0) return;   // 0 is a value a file may give too
+    if ((k.unset == KeyUnset::zero || k.unset == KeyUnset::null_zero) && v == 0) return;   // 0 is a value a file may give too
     const bool in_range = std::isfinite(v) && (k.min_open ? v > k.min : v >= k.min) && v <= k.max;
     if (in_range) return;
     std::string msg = k.min_open ? "must be in (" + number_text(k.min) + ", " + number_text(k.max) + "]"
                                  : "must be between " + number_text(k.min) + " and " + number_text(k.max);
     if (*k.unit && std::string_view(k.unit) != "fraction") msg += std::string(" ") + k.unit;
-    if (k.unset == KeyUnset::zero) msg += " (0 = the default)";
+    if (k.unset == KeyUnset::zero || k.unset == KeyUnset::null_zero) msg += " (0 = the default)";
     if (allow_unset && k.unset == KeyUnset::zero_null) msg += " (0 = the default)";
-    if (allow_unset && k.unset == KeyUnset::minus_one) msg += " (-1 = the default)";
     throw Error(k.name, msg + ", got " + number_text(v));
 }
 
 void check_key_ranges(const Config& c) {
     for (const ConfigKey& k : kKeys)
-        if (k.kind == KeyKind::integer || k.kind == KeyKind::number) check_key_value(k, key_number(c, k), true);
+        if ((k.kind == KeyKind::integer || k.kind == KeyKind::number) && !key_unset(c, k)) check_key_value(k, key_number(c, k), true);
     if (c.lora_targets == 0) throw Error("lora_targets", "must name at least one module");
 }
 
@@ -312,7 +373,7 @@ std::string grouped(double v) {
 std::string allowed_of(const ConfigKey& k) {
     if (*k.allowed_doc) return k.allowed_doc;
     if (k.kind == KeyKind::integer || k.kind == KeyKind::number) {
-        const double lo = k.unset == KeyUnset::zero ? 0 : k.min;
+        const double lo = k.unset == KeyUnset::zero || k.unset == KeyUnset::null_zero ? 0 : k.min;
         if (k.min_open) return "(" + number_text(k.min) + ", " + number_text(k.max) + "]";
         return (k.kind == KeyKind::integer ? grouped(lo) + " to " + grouped(k.max) : number_text(lo) + " to " + grouped(k.max));
     }

@@ -565,6 +565,21 @@ Plan plan_from_type(const std::string& t, const FamilyRow& row, const std::strin
 }
 
 // The attention (and mixer) pattern. `layer_types` wins when present, as in every config class.
+// no_rope_layers[i] (1 = the layer uses RoPE), or from no_rope_layer_interval as Llama4TextConfig
+// and SmolLM3Config derive it: int((i+1) % interval != 0).
+std::vector<long long> rope_layers(const FamilyRow& row, Reader& f, int n_layers) {
+    std::vector<long long> rope = f.integers("no_rope_layers");
+    const long long interval = f.integer("no_rope_layer_interval", row.period);
+    if (rope.empty()) {
+        if (interval <= 0) throw Error(f.key("no_rope_layer_interval"), "must be at least 1");
+        for (int i = 0; i < n_layers; ++i) rope.push_back((i + 1) % interval != 0);
+    }
+    if (int(rope.size()) < n_layers)
+        throw Error(f.key("no_rope_layers"), "has " + std::to_string(rope.size()) + " entries for " +
+                                                 std::to_string(n_layers) + " layers");
+    return rope;
+}
+
 std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers, int window,
                                  std::vector<std::string>& notes) {
     // Granite, Nemotron-H and Falcon-H1 spell the list layers_block_type (attribute_map).
@@ -633,30 +648,14 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
         case Attn::llama4: {
             // Llama4TextConfig: no_rope_layers[i] = int((i+1) % no_rope_layer_interval != 0);
             // layer_types = "chunked_attention" if no_rope_layers[i] (RoPE) else "full_attention".
-            std::vector<long long> rope = f.integers("no_rope_layers");
-            const long long interval = f.integer("no_rope_layer_interval", row.period);
-            if (rope.empty()) {
-                if (interval <= 0) throw Error(f.key("no_rope_layer_interval"), "must be at least 1");
-                for (int i = 0; i < n_layers; ++i) rope.push_back((i + 1) % interval != 0);
-            }
-            if (int(rope.size()) < n_layers)
-                throw Error(f.key("no_rope_layers"), "has " + std::to_string(rope.size()) + " entries for " +
-                                                         std::to_string(n_layers) + " layers");
+            const std::vector<long long> rope = rope_layers(row, f, n_layers);
             for (int i = 0; i < n_layers; ++i) out[std::size_t(i)].attn = rope[std::size_t(i)] ? AttnKind::chunked : AttnKind::full;
             break;
         }
         case Attn::smollm3: {
             // SmolLM3Config: NoPE every no_rope_layer_interval-th layer; a NoPE layer slides
             // when use_sliding_window and sliding_window are set, every other layer is full.
-            std::vector<long long> rope = f.integers("no_rope_layers");
-            const long long interval = f.integer("no_rope_layer_interval", row.period);
-            if (rope.empty()) {
-                if (interval <= 0) throw Error(f.key("no_rope_layer_interval"), "must be at least 1");
-                for (int i = 0; i < n_layers; ++i) rope.push_back((i + 1) % interval != 0);
-            }
-            if (int(rope.size()) < n_layers)
-                throw Error(f.key("no_rope_layers"), "has " + std::to_string(rope.size()) + " entries for " +
-                                                         std::to_string(n_layers) + " layers");
+            const std::vector<long long> rope = rope_layers(row, f, n_layers);
             const bool use = f.boolean("use_sliding_window", false);
             for (int i = 0; i < n_layers; ++i)
                 if (use && window > 0 && !rope[std::size_t(i)]) out[std::size_t(i)].attn = AttnKind::sliding;
@@ -1170,7 +1169,7 @@ const std::vector<std::string>& hf_family_types() {
     return kTypes;
 }
 
-ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnings) {
+ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnings, std::vector<std::string>* not_understood) {
     std::vector<std::string> notes;   // become warnings
     const std::string top_type = root.at("model_type").get<std::string>();
     const FamilyRow* top = find_row(top_type);
@@ -1522,8 +1521,9 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
         notes.push_back("moe_latent_size: experts working in a latent width are counted at hidden width");
     else f.mark("moe_latent_size");
 
-    if (warnings) {
-        for (const auto& n : notes) warnings->push_back("hf_config: " + n);
+    if (warnings || not_understood) {
+        if (warnings)
+            for (const auto& n : notes) warnings->push_back("hf_config: " + n);
         std::set<std::string> extra = words(row->irrelevant);
         for (const auto& w : words(top->irrelevant)) extra.insert(w);
         std::vector<std::string> ignored = f.unread(extra);
@@ -1534,7 +1534,8 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
                 outer.mark(k);
             for (const auto& k : outer.unread(extra)) ignored.push_back(k);
         }
-        if (!ignored.empty()) warnings->push_back("hf_config: not understood, ignored: " + join(ignored));
+        if (not_understood) not_understood->insert(not_understood->end(), ignored.begin(), ignored.end());
+        if (!ignored.empty() && warnings) warnings->push_back("hf_config: not understood, ignored: " + join(ignored));
     }
     validate(a);
     return a;

@@ -24,7 +24,9 @@ const std::vector<std::string>& hf_family_types();
 // the model's representative values (the first full-attention layer's heads, the dense MLP
 // width, the first MoE layer's experts) and the stack (kinds + layer_kind), MTP layers, towers
 // and per-layer embeddings. Fields that change memory but are not modelled go to `warnings`.
-ModelArch arch_from_hf_family(const nlohmann::json& config, std::vector<std::string>* warnings);
+// `not_understood` (may be null) receives those keys as a list too (arch_from_hf_json).
+ModelArch arch_from_hf_family(const nlohmann::json& config, std::vector<std::string>* warnings,
+                              std::vector<std::string>* not_understood = nullptr);
 
 // The checkpoint's own storage: `dtype` / `torch_dtype` and `quantization_config` (MXFP4,
 // FP8 blocks, compressed-tensors, GPTQ, AWQ, bitsandbytes, ModelOpt) into arch.native_*.

@@ -422,11 +422,11 @@ void read_t5(Fields& f, ModelArch& a) {
 
 }  // namespace
 
-ModelArch arch_from_hf_json(const json& in, std::vector<std::string>* warnings) {
+ModelArch arch_from_hf_json(const json& in, std::vector<std::string>* warnings, std::vector<std::string>* not_understood) {
     if (!in.is_object()) throw Error("hf_config", "must be a JSON object (the contents of config.json)");
     // The families of the table (hf_families.cpp) build their own stack, text_config included.
     if (auto t = in.find("model_type"); t != in.end() && t->is_string() && hf_family_known(t->get<std::string>()))
-        return arch_from_hf_family(in, warnings);
+        return arch_from_hf_family(in, warnings, not_understood);
     // Multimodal configs keep the language model under text_config.
     const json* src = &in;
     if (!in.contains("num_hidden_layers") && in.contains("text_config") && in["text_config"].is_object()) {
@@ -475,9 +475,10 @@ ModelArch arch_from_hf_json(const json& in, std::vector<std::string>* warnings) 
     if (a.num_parameters_override < 0) throw Error("hf_config.num_parameters", "must be positive");
     if (const json* nxt = f.raw("num_nextn_predict_layers"); nxt && nxt->is_number_integer() && nxt->get<long long>() > 0 && warnings)
         warnings->push_back("hf_config: the multi-token-prediction layers (num_nextn_predict_layers) are not counted; inference does not load them");
-    if (warnings) {
+    if (warnings || not_understood) {
         const auto ignored = f.ignored_architecture_keys();
-        if (!ignored.empty()) {
+        if (not_understood) not_understood->insert(not_understood->end(), ignored.begin(), ignored.end());
+        if (!ignored.empty() && warnings) {
             std::string list;
             for (const auto& k : ignored) list += (list.empty() ? "" : ", ") + k;
             warnings->push_back("hf_config: not understood, ignored: " + list);

@@ -12,7 +12,10 @@
 
 namespace gpusizer {
 
-ModelArch arch_from_hf_json(const nlohmann::json& config, std::vector<std::string>* warnings);
+// `warnings`: what the importer assumed or does not count. `not_understood`: the keys that change
+// memory but were not read (also named in a warning); the catalog refuses a model with any.
+ModelArch arch_from_hf_json(const nlohmann::json& config, std::vector<std::string>* warnings,
+                            std::vector<std::string>* not_understood = nullptr);
 
 // A Llama-shaped architecture with `params` parameters, for {"num_parameters": N} models.
 ModelArch synthesize_arch(double params);

@@ -377,7 +377,7 @@ MeasuredReport measured_report_from_json(std::string_view text, const std::strin
         r.status = parse_bench_status(n.text("status"));
     } catch (const Error& e) {
         if (e.key() != "status") throw;
-        n.fail("status", std::string(e.what()).substr(e.key().size() + 2));
+        n.fail("status", e.message());
     }
     r.status_detail = n.text_or("status_detail", "");
     r.exit_code = int(n.integer_or("exit_code", 0));

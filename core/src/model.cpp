@@ -47,33 +47,28 @@ void validate_kind(const ModelArch& a, const LayerSpec& l) {
             throw Error("model.index_head_dim", "must be a positive integer when the layer has an indexer");
     }
     const RecurrentSpec& rc = l.recurrent;
-    switch (rc.kind) {
-        case RecurrentKind::none: break;
-        case RecurrentKind::mamba:
-            require_positive(rc.d_inner, "mamba_d_inner");
-            require_positive(rc.d_state, "mamba_d_state");
-            require_positive(rc.d_conv, "mamba_d_conv");
-            require_positive(rc.dt_rank, "mamba_dt_rank");
-            break;
-        case RecurrentKind::mamba2:
-            require_positive(rc.n_heads, "mamba_n_heads");
-            require_positive(rc.head_dim, "mamba_d_head");
-            require_positive(rc.d_state, "mamba_d_state");
-            require_positive(rc.d_conv, "mamba_d_conv");
-            require_positive(rc.n_groups, "mamba_n_groups");
-            break;
-        case RecurrentKind::gated_deltanet:
-            require_positive(rc.n_heads, "linear_num_value_heads");
-            require_positive(rc.head_dim, "linear_value_head_dim");
-            require_positive(rc.n_k_heads, "linear_num_key_heads");
-            require_positive(rc.k_head_dim, "linear_key_head_dim");
-            require_positive(rc.d_conv, "linear_conv_kernel_dim");
-            break;
-        case RecurrentKind::lightning:
-            require_positive(rc.n_heads, "num_attention_heads");
-            require_positive(rc.head_dim, "head_dim");
-            break;
-    }
+    // The sizes each recurrent mixer needs, with the config.json key that gives each.
+    struct Needed { RecurrentKind kind; int RecurrentSpec::*field; const char* key; };
+    static constexpr Needed kNeeded[] = {
+        {RecurrentKind::mamba, &RecurrentSpec::d_inner, "mamba_d_inner"},
+        {RecurrentKind::mamba, &RecurrentSpec::d_state, "mamba_d_state"},
+        {RecurrentKind::mamba, &RecurrentSpec::d_conv, "mamba_d_conv"},
+        {RecurrentKind::mamba, &RecurrentSpec::dt_rank, "mamba_dt_rank"},
+        {RecurrentKind::mamba2, &RecurrentSpec::n_heads, "mamba_n_heads"},
+        {RecurrentKind::mamba2, &RecurrentSpec::head_dim, "mamba_d_head"},
+        {RecurrentKind::mamba2, &RecurrentSpec::d_state, "mamba_d_state"},
+        {RecurrentKind::mamba2, &RecurrentSpec::d_conv, "mamba_d_conv"},
+        {RecurrentKind::mamba2, &RecurrentSpec::n_groups, "mamba_n_groups"},
+        {RecurrentKind::gated_deltanet, &RecurrentSpec::n_heads, "linear_num_value_heads"},
+        {RecurrentKind::gated_deltanet, &RecurrentSpec::head_dim, "linear_value_head_dim"},
+        {RecurrentKind::gated_deltanet, &RecurrentSpec::n_k_heads, "linear_num_key_heads"},
+        {RecurrentKind::gated_deltanet, &RecurrentSpec::k_head_dim, "linear_key_head_dim"},
+        {RecurrentKind::gated_deltanet, &RecurrentSpec::d_conv, "linear_conv_kernel_dim"},
+        {RecurrentKind::lightning, &RecurrentSpec::n_heads, "num_attention_heads"},
+        {RecurrentKind::lightning, &RecurrentSpec::head_dim, "head_dim"},
+    };
+    for (const Needed& n : kNeeded)
+        if (n.kind == rc.kind) require_positive(rc.*n.field, n.key);
     if (rc.state_bytes < 0 || rc.state_bytes > 8) throw Error("model.mamba_ssm_cache_dtype", "must be a 1- to 8-byte type");
     const LayerMlpSpec& m = l.mlp;
     if (m.kind == LayerMlpKind::dense) require_positive(m.intermediate, "intermediate_size");

@@ -206,23 +206,6 @@ struct HeaderSax : SaxBase {
     }
 };
 
-// nlohmann's SAX interface calls key(); a member named `key` already holds the last key.
-struct HeaderSaxAdapter {
-    HeaderSax& h;
-    bool null() { return h.null(); }
-    bool boolean(bool v) { return h.boolean(v); }
-    bool number_integer(std::int64_t v) { return h.number_integer(v); }
-    bool number_unsigned(std::uint64_t v) { return h.number_unsigned(v); }
-    bool number_float(double v, const std::string& s) { return h.number_float(v, s); }
-    bool string(std::string& s) { return h.string(s); }
-    bool binary(Json::binary_t& b) { return h.binary(b); }
-    bool start_object(std::size_t n) { return h.start_object(n); }
-    bool key(std::string& k) { return h.key_event(k); }
-    bool end_object() { return h.end_object(); }
-    bool start_array(std::size_t n) { return h.start_array(n); }
-    bool end_array() { return h.end_array(); }
-    bool parse_error(std::size_t p, const std::string& t, const nlohmann::detail::exception& e) { return h.parse_error(p, t, e); }
-};
 
 struct IndexSax : SaxBase {
     SafetensorsIndex& out;
@@ -300,8 +283,11 @@ struct IndexSax : SaxBase {
     }
 };
 
-struct IndexSaxAdapter {
-    IndexSax& h;
+// nlohmann's SAX interface calls key(); HeaderSax has a member named `key` (the last key), so
+// each handler names its key event.
+template <class Sax, bool (Sax::*on_key)(std::string&)>
+struct SaxAdapter {
+    Sax& h;
     bool null() { return h.null(); }
     bool boolean(bool v) { return h.boolean(v); }
     bool number_integer(std::int64_t v) { return h.number_integer(v); }
@@ -310,12 +296,14 @@ struct IndexSaxAdapter {
     bool string(std::string& s) { return h.string(s); }
     bool binary(Json::binary_t& b) { return h.binary(b); }
     bool start_object(std::size_t n) { return h.start_object(n); }
-    bool key(std::string& k) { return h.key_fn(k); }
+    bool key(std::string& k) { return (h.*on_key)(k); }
     bool end_object() { return h.end_object(); }
     bool start_array(std::size_t n) { return h.start_array(n); }
     bool end_array() { return h.end_array(); }
     bool parse_error(std::size_t p, const std::string& t, const nlohmann::detail::exception& e) { return h.parse_error(p, t, e); }
 };
+using HeaderSaxAdapter = SaxAdapter<HeaderSax, &HeaderSax::key_event>;
+using IndexSaxAdapter = SaxAdapter<IndexSax, &IndexSax::key_fn>;
 
 }  // namespace
 

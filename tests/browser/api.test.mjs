@@ -6,18 +6,17 @@
 // module keeps working.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
 import { readFileSync } from 'node:fs';
 
-import { cli, cliError, cliText, configFile, fakeReport, launch, requireSetup, serveSite, watch } from './harness.mjs';
+import { cli, cliError, cliText, configFile, fakeReport, requireSetup, useBrowser, watch } from './harness.mjs';
 
 requireSetup({ needCli: true });
 
-let browser, server, url, page, seen;
-before(async () => {
-  ({ server, url } = await serveSite());
-  browser = await launch();
+let url, page, seen;
+useBrowser(async (browser, u) => {
+  url = u;
   page = await browser.newPage();
   seen = watch(page, url);
   await page.goto(url + 'embed.html');
@@ -25,10 +24,6 @@ before(async () => {
     const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
     window.gs = await createGpuSizer();
   });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
 });
 
 // Calls gs[name](...args) in the page; an exception comes back as {error: {name, message, key}}.

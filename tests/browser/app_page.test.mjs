@@ -3,22 +3,18 @@
 // moving a slider rewrites the URL fragment, and that address reproduces the view; Copy link
 // fills the clipboard; a new fragment or a paste opens a link; nothing is requested elsewhere.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
 import { readFileSync } from 'node:fs';
 
-import { differences, fakeReport, frames, launch, openApp, pngStats, requireSetup, serveSite, watch } from './harness.mjs';
+import { differences, fakeReport, frames, openApp, pngStats, requireSetup, useBrowser, watch } from './harness.mjs';
 
 requireSetup();
 
-let browser, server, url;
-before(async () => {
-  ({ server, url } = await serveSite());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
+let browser, url;
+useBrowser((b, u) => {
+  browser = b;
+  url = u;
 });
 
 // Presses keys for a few frames: Dear ImGui 1.86 reads key states once a frame, so a press

@@ -12,6 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -55,6 +56,22 @@ export async function launch() {
 export async function serveSite() {
   const { serve } = await import(join(repo, 'scripts', 'serve.mjs'));
   return serve(site, 0);
+}
+
+// One Chromium and the served site for a test file: registers the before() and after() hooks
+// and hands `ready` the browser and the site's URL once they are up.
+export function useBrowser(ready) {
+  let browser, server;
+  before(async () => {
+    let url;
+    ({ server, url } = await serveSite());
+    browser = await launch();
+    await ready(browser, url);
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
 }
 
 // Records what a page says and asks for: console errors, uncaught exceptions, dialogs (which

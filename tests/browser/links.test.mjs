@@ -3,20 +3,16 @@
 // in the widget) shows a clear message naming what is wrong, falls back to the default
 // configuration, and never becomes markup: nothing from it executes or lands in the DOM as HTML.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { cliJson, differences, launch, openApp, requireSetup, serveSite, watch } from './harness.mjs';
+import { cliJson, differences, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
 
 requireSetup({ needCli: true });
 
-let browser, server, url;
-before(async () => {
-  ({ server, url } = await serveSite());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
+let browser, url;
+useBrowser((b, u) => {
+  browser = b;
+  url = u;
 });
 
 // The app's opening view (ui/state.cpp default_state()); the widget opens with it too.

@@ -3,21 +3,17 @@
 // numbers it shows; it embeds with one <script> tag or one <iframe>; it makes no request but
 // for the site's own files.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
 import { execFileSync } from 'node:child_process';
-import { cli, cliJson, differences, launch, requireSetup, serveSite, watch } from './harness.mjs';
+import { cli, cliJson, differences, requireSetup, useBrowser, watch } from './harness.mjs';
 
 requireSetup({ needCli: true });
 
-let browser, server, url;
-before(async () => {
-  ({ server, url } = await serveSite());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
+let browser, url;
+useBrowser((b, u) => {
+  browser = b;
+  url = u;
 });
 
 // What the widget shows: its report and link, and the texts a reader sees.

@@ -31,7 +31,9 @@ enum class KeyUnset {
     value,       // Config{}'s value is the default; every value in range is a value
     zero,        // 0 = "default, resolved by the estimate"; written as 0
     zero_null,   // 0 = default; written as null (JSON and links give a value in range)
-    minus_one,   // -1 = default; written as null
+    null,        // std::nullopt = default; written as null
+    null_zero,   // std::nullopt = default; written as null; a 0 in JSON or a link also means
+                 // "not given" (files written when the field was a 0 sentinel)
     empty,       // "" = default; written as null
 };
 
@@ -42,6 +44,8 @@ struct KeyMember {
     long long Config::*ll = nullptr;
     double Config::*d = nullptr;
     bool Config::*b = nullptr;
+    std::optional<int> Config::*oi = nullptr;      // KeyUnset::null / null_zero keys
+    std::optional<double> Config::*od = nullptr;
     std::string Config::*s = nullptr;
     std::string (*text)(const Config&) = nullptr;
     void (*set_text)(Config&, std::string_view) = nullptr;   // throws Error naming the key
@@ -78,9 +82,11 @@ const ConfigKey* find_config_key(std::string_view name);   // nullptr if no such
 const ConfigKey* find_link_key(std::string_view link);     // by share-link key; not "g"
 const ConfigKey* find_flag_key(std::string_view flag);     // by CLI flag (without "--")
 
-// The value of an integer, number or boolean key (booleans as 0/1), and setting it unchecked.
+// The value of an integer, number or boolean key (booleans as 0/1; an unset optional key reads
+// 0), and setting it unchecked (a 0 resets a null_zero key to "not given").
 double key_number(const Config& c, const ConfigKey& k);
 void set_key_number(Config& c, const ConfigKey& k, double v);
+void reset_key(Config& c, const ConfigKey& k);   // an optional key back to "not given"
 // The value of a text, choice or list key as text ("" when unset), and setting it from text
 // (choices and lists are parsed: an unknown name throws Error naming the key).
 std::string key_text(const Config& c, const ConfigKey& k);

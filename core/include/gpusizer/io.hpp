@@ -44,4 +44,34 @@ RecommendQuery recommend_query_from_json(std::string_view config_json, std::stri
 // bert, t5. Fields that look architectural but are not understood go to `warnings`.
 ModelArch arch_from_hf_config(std::string_view json_text, std::vector<std::string>* warnings = nullptr);
 
+// ---------------------------------------------------------------------------------------------
+// Models for Config::model, built without writing configuration JSON. Each returns what the
+// configuration's "model" key reads, so that config_to_json and share links write it back:
+//   model_from_catalog("llama-3-8b")        == {"model": "llama-3-8b"}
+//   model_from_hf_config(text)              == {"model": {"hf_config": <text>}}
+//   model_from_parameter_count(7e9)         == {"model": {"num_parameters": 7e9}}
+//   model_from_shape(shape)                 == {"model": {"hf_config": <a llama / mixtral config.json>}}
+// Each throws Error naming the key ("hf_config.num_hidden_layers", "model.num_parameters", ...).
+// ---------------------------------------------------------------------------------------------
+
+// A dense or mixture-of-experts model given by its numbers, read as a Llama (experts == 0) or
+// Mixtral config.json with these fields.
+struct ModelShape {
+    int layers = 32;              // num_hidden_layers
+    int hidden = 4096;            // hidden_size
+    int intermediate = 14336;     // intermediate_size (per expert for MoE)
+    int heads = 32;               // num_attention_heads
+    int kv_heads = 8;             // num_key_value_heads
+    int vocab = 128256;           // vocab_size
+    bool tied = false;            // tie_word_embeddings
+    int experts = 0;              // num_local_experts; 0 = dense
+    int experts_per_token = 2;    // num_experts_per_tok (MoE only)
+    int max_context = 131072;     // max_position_embeddings
+};
+
+ModelSpec model_from_catalog(std::string id);                 // checked against the catalog by estimate()
+ModelSpec model_from_hf_config(std::string_view json_text);   // a Hugging Face config.json's text
+ModelSpec model_from_parameter_count(double num_parameters);  // a Llama-3-shaped dense model, 5e7 to 1e13
+ModelSpec model_from_shape(const ModelShape& shape);
+
 }  // namespace gpusizer

@@ -47,6 +47,7 @@ struct RecommendRow {
     std::string link;                 // intra-node link
     int nodes = 1;
     std::vector<std::string> reasons; // why it is rejected (empty for a recommendation)
+    bool other_segment = false;       // rejected only because its class is not in query.segments
 };
 
 struct Recommendation {
