@@ -23,7 +23,7 @@ namespace gpusizer::detail {
 
 long long serving_token_budget(const Resolved& r) {
     const Config& c = r.config;
-    if (c.prefill_chunk > 0) return c.prefill_chunk;
+    if (c.prefill_chunk) return *c.prefill_chunk;
     switch (r.runtime) {
         case Runtime::vllm:   // max_num_batched_tokens (vllm/engine/arg_utils.py get_batch_defaults)
             return vllm_large_scheduler_defaults(*r.gpu) ? kVllmBatchedTokensLarge : kVllmBatchedTokensSmall;
