@@ -344,3 +344,27 @@ TEST_CASE("the model line says what the stack is", "[ui][stack]") {
     set_stack(a, layers);
     CHECK(stack_summary(a, ParamCounts{}) == "8 layers: 6 Mamba-2 + 2 full");   // no towers
 }
+
+// The UI's fields clamp to the key table's ranges (the ones estimate() checks), not to
+// constants of their own: whatever a field is pushed to, the estimate takes it.
+TEST_CASE("fields clamp to the configuration keys' ranges", "[ui][keys]") {
+    for (const char* name : {"context", "batch", "lora_rank", "gpus", "gpu_memory_utilization", "train_tokens",
+                             "utilization", "usd_per_kwh", "zero"}) {
+        const ConfigKey* k = find_config_key(name);
+        REQUIRE(k != nullptr);
+        INFO(name);
+        CHECK(clamp_to_key(name, 1e300) == k->max);
+        const double low = clamp_to_key(name, -1e300);
+        if (k->min_open) {
+            CHECK(low > k->min);
+            CHECK_NOTHROW(check_key_value(*k, low, false));
+        } else {
+            CHECK(low == k->min);
+        }
+        CHECK_NOTHROW(check_key_value(*k, clamp_to_key(name, 1e300), false));
+    }
+    CHECK(clamp_to_key("batch", 2.6) == 3);   // an integer key rounds
+    CHECK(clamp_to_key("utilization", 0.5) == 0.5);
+    CHECK_THROWS_AS(clamp_to_key("weights", 1), Error);   // not a number key
+    CHECK_THROWS_AS(clamp_to_key("no_such_key", 1), Error);
+}

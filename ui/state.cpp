@@ -23,25 +23,6 @@ UiState default_state() {
     return s;
 }
 
-std::string numbers_to_hf_config(const ModelNumbers& n) {
-    char buf[512];
-    if (n.experts > 0) {
-        std::snprintf(buf, sizeof buf,
-                      "{\"model_type\": \"mixtral\", \"num_hidden_layers\": %d, \"hidden_size\": %d, \"intermediate_size\": %d, "
-                      "\"num_attention_heads\": %d, \"num_key_value_heads\": %d, \"vocab_size\": %d, \"tie_word_embeddings\": %s, "
-                      "\"num_local_experts\": %d, \"num_experts_per_tok\": %d, \"max_position_embeddings\": %d}",
-                      n.layers, n.hidden, n.intermediate, n.heads, n.kv_heads, n.vocab, n.tied ? "true" : "false", n.experts,
-                      n.experts_per_token, n.max_context);
-    } else {
-        std::snprintf(buf, sizeof buf,
-                      "{\"model_type\": \"llama\", \"num_hidden_layers\": %d, \"hidden_size\": %d, \"intermediate_size\": %d, "
-                      "\"num_attention_heads\": %d, \"num_key_value_heads\": %d, \"vocab_size\": %d, \"tie_word_embeddings\": %s, "
-                      "\"max_position_embeddings\": %d}",
-                      n.layers, n.hidden, n.intermediate, n.heads, n.kv_heads, n.vocab, n.tied ? "true" : "false", n.max_context);
-    }
-    return buf;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Nesting limit at the app's input edges (link, pasted or dropped JSON, pasted config.json)
 // ---------------------------------------------------------------------------------------------
@@ -126,13 +107,12 @@ void check_link_nesting(std::string_view link) {
 
 namespace {
 
-// The model part of a configuration, read through the configuration JSON so that custom
-// models get the core's own validation and messages.
-bool set_model_json(UiState& s, const std::string& model_json) {
+// The model part of a configuration from the core's builders (model_from_*), so that custom
+// models get the core's own validation and messages and the UI never writes JSON for them.
+template <typename Build>
+bool set_model(UiState& s, Build&& build) {
     try {
-        check_json_nesting(model_json, "model", "model");
-        const Config c = config_from_json("{\"model\": " + model_json + "}");
-        s.config.model = c.model;
+        s.config.model = build();
         s.model_error.clear();
         return true;
     } catch (const Error& e) {
@@ -159,6 +139,21 @@ void adopt(UiState& s, const Config& c) {
 
 }  // namespace
 
+ModelShape shape_of(const ModelNumbers& n) {
+    ModelShape m;
+    m.layers = n.layers;
+    m.hidden = n.hidden;
+    m.intermediate = n.intermediate;
+    m.heads = n.heads;
+    m.kv_heads = n.kv_heads;
+    m.vocab = n.vocab;
+    m.tied = n.tied;
+    m.experts = n.experts;
+    m.experts_per_token = n.experts_per_token;
+    m.max_context = n.max_context;
+    return m;
+}
+
 bool apply_model_source(UiState& s) {
     switch (s.source) {
         case ModelSource::catalog: {
@@ -168,18 +163,23 @@ bool apply_model_source(UiState& s) {
             return true;
         }
         case ModelSource::parameters: {
-            char buf[64];
-            std::snprintf(buf, sizeof buf, "{\"num_parameters\": %.6g}", s.custom_params_b * 1e9);
-            return set_model_json(s, buf);
+            // Six significant figures, as links and configuration files write the count.
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.6g", s.custom_params_b * 1e9);
+            const double n = std::strtod(buf, nullptr);
+            return set_model(s, [n] { return model_from_parameter_count(n); });
         }
         case ModelSource::numbers:
-            return set_model_json(s, "{\"hf_config\": " + numbers_to_hf_config(s.numbers) + "}");
+            return set_model(s, [&s] { return model_from_shape(shape_of(s.numbers)); });
         case ModelSource::hf_config:
             if (s.hf_text.find_first_not_of(" \t\r\n") == std::string::npos) {
                 s.model_error = "paste the contents of a Hugging Face config.json";
                 return false;
             }
-            return set_model_json(s, "{\"hf_config\": " + s.hf_text + "}");
+            return set_model(s, [&s] {
+                check_json_nesting(s.hf_text, "model.hf_config", "model");
+                return model_from_hf_config(s.hf_text);
+            });
     }
     return false;
 }
@@ -419,6 +419,14 @@ std::string layer_label(const LayerSpec& l) {
 }
 
 }  // namespace
+
+double clamp_to_key(const char* key, double v) {
+    const ConfigKey* k = find_config_key(key);
+    if (!k || (k->kind != KeyKind::integer && k->kind != KeyKind::number)) throw Error(key, "is not a numeric configuration key");
+    const double lo = k->min_open ? std::nextafter(k->min, k->max) : k->min;
+    if (k->kind == KeyKind::integer) v = std::round(v);
+    return std::clamp(v, lo, k->max);
+}
 
 std::string stack_summary(const ModelArch& given, const ParamCounts& counts) {
     ModelArch storage;

@@ -226,7 +226,7 @@ void App::draw_workload() {
     int ctx = int(c.context > 0 ? c.context : (ok_ ? report_.config.context : 8192));
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 5.5f);
     if (ImGui::SliderInt("##ctx", &ctx, int(kContextMin), int(kContextMax), "%d tokens", ImGuiSliderFlags_Logarithmic)) {
-        c.context = std::clamp<long long>(ctx, 1, 1LL << 27);
+        c.context = (long long)clamp_to_key("context", ctx);
         changed();
     }
     note_item("context slider");
@@ -235,13 +235,13 @@ void App::draw_workload() {
     const bool ctx_typed = ImGui::InputInt("##ctxv", &ctx, 0, 0);
     note_item("text field");
     if (ctx_typed) {
-        c.context = std::clamp<long long>(ctx, 1, 1LL << 27);
+        c.context = (long long)clamp_to_key("context", ctx);
         changed();
     }
     row_label("Batch");
     int batch = c.batch;
     if (ImGui::SliderInt("##batch", &batch, 1, 1024, batch == 1 ? "%d sequence" : "%d sequences", ImGuiSliderFlags_Logarithmic)) {
-        c.batch = std::clamp(batch, 1, 1 << 20);
+        c.batch = int(clamp_to_key("batch", batch));
         c.global_batch = 0;
         changed();
     }
@@ -290,7 +290,7 @@ void App::draw_workload() {
         if (c.mode == Mode::lora || c.mode == Mode::qlora) {
             row_label("LoRA rank");
             if (ImGui::SliderInt("##lr", &c.lora_rank, 1, 512, "%d", ImGuiSliderFlags_Logarithmic)) {
-                c.lora_rank = std::clamp(c.lora_rank, 1, 1 << 16);
+                c.lora_rank = int(clamp_to_key("lora_rank", c.lora_rank));
                 changed();
             }
             const char* names[] = {"q", "k", "v", "o", "gate", "up", "down"};
@@ -354,7 +354,7 @@ void App::draw_hardware() {
     const bool gpus_typed = ImGui::InputInt("##gpusv", &gpus, 0, 0);
     note_item("text field");
     if (gpus_typed) {
-        set_gpu_count(s_, std::clamp(gpus, 1, 1 << 16), arch);
+        set_gpu_count(s_, int(clamp_to_key("gpus", gpus)), arch);
         changed();
     }
     bool manual = s_.manual_parallel;
@@ -406,7 +406,7 @@ void App::draw_hardware() {
         row_label("GPU share");
         float u = float(c.gpu_memory_utilization);
         if (ImGui::SliderFloat("##gmu", &u, 0.3f, 1.0f, "%.2f")) {
-            c.gpu_memory_utilization = std::clamp(round_to_format(u, "%.2f"), 0.05, 1.0);
+            c.gpu_memory_utilization = clamp_to_key("gpu_memory_utilization", round_to_format(u, "%.2f"));
             changed();
         }
     }
@@ -475,7 +475,7 @@ void App::draw_speed_inputs() {
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.2f);
         if (ImGui::SliderFloat("##tt", &tokens_b, 0.0f, 20000.0f, tokens_b > 0 ? "%.2f B tokens" : "(not asked)",
                                ImGuiSliderFlags_Logarithmic)) {
-            c.train_tokens = std::round(std::clamp(round_to_format(tokens_b, "%.2f"), 0.0, 1e7) * 100.0) * 1e7;   // 0.01 B steps, exactly
+            c.train_tokens = clamp_to_key("train_tokens", std::round(round_to_format(tokens_b, "%.2f") * 100.0) * 1e7);   // 0.01 B steps, exactly
             changed();
         }
         help_marker("Tokens of the training run, for its time, energy and electricity cost.");
@@ -483,7 +483,7 @@ void App::draw_speed_inputs() {
     row_label("Utilization");
     float u = float(c.utilization);
     if (ImGui::SliderFloat("##util", &u, 0.05f, 1.0f, "%.2f of board power")) {
-        c.utilization = std::clamp(round_to_format(u, "%.2f"), 0.05, 1.0);
+        c.utilization = clamp_to_key("utilization", round_to_format(u, "%.2f"));
         changed();
     }
     row_label("PUE");
@@ -492,7 +492,7 @@ void App::draw_speed_inputs() {
     row_label("Electricity");
     float price = float(c.usd_per_kwh);
     if (ImGui::SliderFloat("##kwh", &price, 0.0f, 1.0f, "$%.3f per kWh")) {
-        c.usd_per_kwh = std::clamp(round_to_format(price, "%.3f"), 0.0, 10.0);
+        c.usd_per_kwh = clamp_to_key("usd_per_kwh", round_to_format(price, "%.3f"));
         changed();
     }
     ImGui::PopID();
