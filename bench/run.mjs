@@ -11,6 +11,7 @@
 //                                              formats = 3,584 points, per point; the sweep
 //                                              grows with the catalog)
 //   GGUF / safetensors header, 1,000 tensors   bench_readers, the same               none set (reported)
+//   training plan search, 405B, 16,384 H100    bench_plan, layouts per CPU second    >= 1M layouts/s
 //   one estimate / sweep in WebAssembly        bench_wasm.js under Node.js vs the    none set: the
 //                                              same std::chrono harness natively     ratio is reported
 //                                              (bench_portable), medians
@@ -37,7 +38,7 @@ if (!(repetitions >= 1 && repetitions <= 100)) {
 }
 
 const native = join(repo, 'build', 'native');
-const need = [join(native, 'bench_estimate'), join(native, 'bench_portable'), join(native, 'bench_readers'), join(repo, 'build', 'wasm', 'bench', 'bench_wasm.js'),
+const need = [join(native, 'bench_estimate'), join(native, 'bench_portable'), join(native, 'bench_readers'), join(native, 'bench_plan'), join(repo, 'build', 'wasm', 'bench', 'bench_wasm.js'),
   join(repo, 'build', 'wasm', 'site', 'index.html')];
 for (const f of need)
   if (!existsSync(f)) {
@@ -93,6 +94,18 @@ result.native.safetensors_header_1000_s = readersMedian('BM_SafetensorsHeader100
 rows.push({ figure: 'GGUF header, 1,000 tensors, native', value: result.native.gguf_header_1000_s * 1e3, unit: 'ms', budget: null });
 rows.push({ figure: 'the same with a 128k-token vocabulary', value: result.native.gguf_header_1000_vocab_s * 1e3, unit: 'ms', budget: null });
 rows.push({ figure: 'safetensors header, 1,000 tensors, native', value: result.native.safetensors_header_1000_s * 1e3, unit: 'ms', budget: null });
+
+// The training layout search (bench_plan.cpp): layouts evaluated per second of CPU time, one
+// core, for Llama 3 405B on 16,384 H100 (issue budget: at least 1 million a second).
+const plan = JSON.parse(execFileSync(join(native, 'bench_plan'), [
+  `--benchmark_repetitions=${repetitions}`, '--benchmark_report_aggregates_only=true', '--benchmark_format=json',
+  '--benchmark_filter=BM_PlanSearch405B',
+], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+const planMedian = plan.benchmarks.find((x) => x.run_name === 'BM_PlanSearch405B' && x.aggregate_name === 'median');
+if (!planMedian || !(planMedian.layouts_per_s > 0)) throw new Error('bench_plan reported no layouts_per_s for BM_PlanSearch405B');
+result.native.plan_layouts_per_s = planMedian.layouts_per_s;
+rows.push({ figure: `training plan search, 405B on 16,384 H100 (${planMedian.layouts} layouts), native`, value: planMedian.layouts_per_s / 1e6,
+  unit: 'M layouts/s', budget: 1, higherIsBetter: true });
 
 // -------------------------------------------------------------------------------------------
 // WebAssembly under Node.js against the same harness natively

@@ -1,5 +1,5 @@
 // fuzz_gguf.cpp: the GGUF header reader (read_gguf_header, gguf_arch_info, the model's
-// totals), the input taken as a whole file and as part 1 of a 2-part split whose part 2 is the
+// totals, the per-layer model arch_from_gguf), the input taken as a whole file and as part 1 of a 2-part split whose part 2 is the
 // same bytes. Every outcome is a header or a gpusizer::Error; a header must be consistent.
 #include <cstdlib>
 
@@ -20,6 +20,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         const GgufModel m = gguf_model_from_headers({h});
         if (m.totals.tensors != h.tensors.size()) std::abort();
+        // The per-layer model (arch_from_gguf): an architecture or an Error; the file's bytes,
+        // split by where they sit, add up to the whole (integers below 2^53: exact in double).
+        const ModelArch a = arch_from_gguf(m, nullptr);
+        double sum = a.file.embeddings + a.file.head + a.file.vision + a.file.beyond_stack;
+        for (double b : a.file.layer) sum += b;
+        if (sum != a.file.total || a.file.total != double(m.totals.bytes)) std::abort();
     } catch (const Error&) {
     }
     try {

@@ -245,6 +245,22 @@ TEST_CASE("gpusizer reconcile: the estimate column, component by component", "[e
     CHECK(o["estimate"]["config"]["weights"] == "q4_0");
     CHECK(component(o, "weights_total")["log"].get<double>() == Approx(37.22 * kGiB));
 
+    // vLLM sizes a pool from the memory left: the log's pool beside the estimate's (the tokens
+    // it says fit, times KV bytes per token per GPU), and the token counts, never the cache of
+    // one batch. Qwen3-235B-A22B FP8 on 4 x H100 (the issue's setup, given by flags).
+    const auto vl = gpusizer::test::run_cli({"reconcile", logs("vllm_qwen3_235b_issue21348.log"), "--model",
+                                             "qwen3-235b-a22b-instruct-2507", "--weights", "fp8", "--gpu", "h100-sxm", "--gpus", "4",
+                                             "--tp", "4", "--json"});
+    INFO(vl.err);
+    REQUIRE(vl.code == 0);
+    const json v = json::parse(vl.out);
+    REQUIRE(v["estimate"].is_object());
+    CHECK(v["estimate"]["config"]["runtime"] == "vllm");
+    CHECK(component(v, "kv_pool")["log"].get<double>() == Approx(8.11 * kGiB));
+    CHECK(component(v, "kv_pool")["estimate"].get<double>() > 0);
+    CHECK(component(v, "kv_tokens")["log"] == 178880);
+    CHECK(component(v, "kv_cache").is_null());
+
     // A log whose model is not in the catalog: no estimate, and the reason names --model.
     const auto gpt = gpusizer::test::run_cli({"reconcile", logs("llama_cpp_gpt_oss_issue15125.log"), "--json"});
     REQUIRE(gpt.code == 0);

@@ -100,3 +100,33 @@ TEST_CASE("data-parallel sync: buckets behind the backward, the last one exposed
     const double last3 = detail::reduce_scatter_seconds(dp, std::min(5e8 * 2, z.params * 2));
     CHECK(z.interconnect.dp_exposed_s_per_step == Approx(last3));
 }
+
+TEST_CASE("FP8 training: the weight GEMMs at the FP8 rate", "[fp8][training]") {
+    // Llama 3 8B on 8 H100, dp 8, no recomputation. The weight GEMMs are g = 6 N_matmul /
+    // (6 N_matmul + 3 A) of the executed FLOPs (N_matmul: every parameter but the input
+    // embedding, 128,256 x 4,096; its norms are 0.01% of it); with fp8_training they run at the
+    // FP8 dense rate (1,979 TFLOPS on an H100 SXM, twice the BF16 989), the rest stays BF16:
+    // compute_s x (g / 2 + 1 - g).
+    Config c = train("h100-sxm", 8, 1, 1, 8);
+    const Report bf16 = run(c);
+    c.fp8_training = Fp8Training::tensorwise;
+    const Report fp8 = run(c);
+    const double n_matmul = bf16.params - 128256.0 * 4096;
+    const double g = 6 * n_matmul / bf16.speed.train_flops_per_token;
+    CHECK(g > 0.9);   // 2048-token sequences: attention is a few percent of the FLOPs
+    const double f8 = catalog().gpu("h100-sxm").tensor_tflops_dense.fp8 * 1e12;
+    CHECK(fp8.speed.gemm_peak_flops == Approx(f8));
+    CHECK(bf16.speed.gemm_peak_flops == Approx(bf16.speed.peak_flops));
+    CHECK(fp8.speed.compute_s == Approx(bf16.speed.compute_s * (g * bf16.speed.peak_flops / f8 + 1 - g)).epsilon(1e-3));
+    // MFU stays against the BF16 peak, as torchtitan and Llama 3 report it.
+    CHECK(fp8.speed.mfu_effective > bf16.speed.mfu_effective);
+    c.fp8_training = Fp8Training::blockwise;
+    CHECK(run(c).speed.compute_s == Approx(fp8.speed.compute_s));
+    // An A100 has no FP8 tensor cores; inference has no FP8 training.
+    Config a100 = train("a100-80gb-sxm", 8, 1, 1, 8);
+    a100.fp8_training = Fp8Training::tensorwise;
+    CHECK(error_key(a100) == "fp8_training");
+    Config inf = config("llama-3-8b", "h100-sxm");
+    inf.fp8_training = Fp8Training::blockwise;
+    CHECK(error_key(inf) == "fp8_training");
+}

@@ -90,6 +90,17 @@ function linkText(value) {
   return value;
 }
 
+// gs.inspect(bytes): a header's bytes (the file, or its first bytes), as a Uint8Array.
+function headerBytes(value) {
+  if (!(value instanceof Uint8Array)) throw GpuSizerError('bytes', 'bytes: must be a Uint8Array holding a GGUF or safetensors header');
+  return value;
+}
+// gs.reconcile(text[, config]): a startup log's text.
+function logText(value) {
+  if (typeof value !== 'string') throw GpuSizerError('log', 'log: must be the text of an engine\'s startup log (a string)');
+  return value;
+}
+
 // Wraps the wasm function `name`: `args` converts each argument (their number is checked).
 function wrap(name, args, optionalLast) {
   var raw = Module[name];
@@ -139,6 +150,8 @@ function reportText(v) {
       'formats': [[]],
       'linkFromConfig': [[config]],
       'configFromLink': [[linkText]],
+      'inspect': [[headerBytes]],
+      'reconcile': [[logText, constraints], true],
     };
     for (var name in spec) {
       var f = wrap(name, spec[name][0], spec[name][1]);

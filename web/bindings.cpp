@@ -22,6 +22,7 @@
 
 #include "embedded.hpp"
 #include "gpusizer/gpusizer.hpp"
+#include "gpusizer/inspect.hpp"
 
 namespace {
 
@@ -109,6 +110,18 @@ std::string js_links() { return guarded([] { return links_to_json(web::embedded_
 #ifndef GPUSIZER_API_LITE
 std::string js_fit(const std::string& config) {
     return guarded([&] { return fit_to_json(fit(config_from_json(config), web::embedded_catalog())); });
+}
+
+// `gpusizer inspect --json` of a header's bytes (a Uint8Array: the whole GGUF or safetensors
+// file, or its first bytes, enough to hold the header).
+std::string js_inspect(const std::string& bytes) {
+    return guarded([&] { return inspect_bytes_json("header", bytes); });
+}
+
+// `gpusizer reconcile --json` of a startup log's text; `config` holds keys that win over the
+// log's (JSON text, "" = none). The browser reads no files: a gguf / hf_dir key is refused.
+std::string js_reconcile(const std::string& text, const std::string& config) {
+    return guarded([&] { return reconcile_json(text, &web::embedded_catalog(), config, SourceOpener()); });
 }
 
 std::string js_assumptions(const std::string& config) {
@@ -243,6 +256,8 @@ EMSCRIPTEN_BINDINGS(gpusizer) {
 #ifndef GPUSIZER_API_LITE
     emscripten::function("fit", &js_fit);
     emscripten::function("assumptions", &js_assumptions);
+    emscripten::function("inspect", &js_inspect);
+    emscripten::function("reconcile", &js_reconcile);
 #endif
     emscripten::function("models", &js_models);
     emscripten::function("gpus", &js_gpus);

@@ -24,6 +24,8 @@ constexpr Names<Runtime, 8> kRuntimes{{{Runtime::automatic, "auto"}, {Runtime::n
                                        {Runtime::trt_llm, "trt-llm"}, {Runtime::ollama, "ollama"}}};
 constexpr Names<PipeSchedule, 3> kSchedules{{{PipeSchedule::one_f_one_b, "1f1b"}, {PipeSchedule::interleaved, "interleaved"},
                                             {PipeSchedule::zero_bubble, "zero_bubble"}}};
+constexpr Names<Fp8Training, 3> kFp8Trainings{{{Fp8Training::none, "none"}, {Fp8Training::tensorwise, "tensorwise"},
+                                               {Fp8Training::blockwise, "blockwise"}}};
 
 template <typename E, std::size_t N>
 std::string_view name_of(const Names<E, N>& names, E v) {
@@ -63,6 +65,8 @@ std::string_view to_string(PipeSchedule v) { return name_of(kSchedules, v); }
 
 Mode parse_mode(std::string_view s) { return parse_of(kModes, s, "mode"); }
 PipeSchedule parse_pp_schedule(std::string_view s) { return parse_of(kSchedules, s, "pp_schedule"); }
+std::string_view to_string(Fp8Training v) { return name_of(kFp8Trainings, v); }
+Fp8Training parse_fp8_training(std::string_view s) { return parse_of(kFp8Trainings, s, "fp8_training"); }
 Optimizer parse_optimizer(std::string_view s) { return parse_of(kOptimizers, s, "optimizer"); }
 Offload parse_offload(std::string_view s) { return parse_of(kOffloads, s, "offload"); }
 Recompute parse_recompute(std::string_view s) { return parse_of(kRecomputes, s, "recompute"); }
@@ -95,6 +99,7 @@ std::string allowed_values(std::string_view key) {
     if (key == "recompute") return list_of(kRecomputes);
     if (key == "runtime") return list_of(kRuntimes);
     if (key == "pp_schedule") return list_of(kSchedules);
+    if (key == "fp8_training") return list_of(kFp8Trainings);
     return {};
 }
 

@@ -240,6 +240,14 @@ const ConfigKey kKeys[] = {
      "tensor-parallel all-gathers / reduce-scatters split and overlapped with the GEMMs (Megatron-LM `--tp-comm-overlap`, "
      "TransformerEngine userbuffers): only what outlasts the matmuls adds to the step",
      "true | false", m(&Config::tp_comm_overlap)},
+    {"fp8_training", "f8", "fp8-training", "S", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`none`",
+     "`none`, `tensorwise`, `blockwise`; training on GPUs with FP8 tensor cores",
+     "the weight matmuls of training in FP8 with bf16 master weights: one scale per tensor (`tensorwise`: Transformer "
+     "Engine current scaling, torchtitan float8) or per block (`blockwise`: DeepSeek-V3's 1x128 / 128x128 tiles, MXFP8); "
+     "attention and the rest stay 16-bit",
+     "none | tensorwise | blockwise",
+     names([](const Config& c) { return std::string(to_string(c.fp8_training)); },
+           [](Config& c, std::string_view v) { c.fp8_training = parse_fp8_training(v); })},
 };
 
 // ---------------------------------------------------------------------------------------------

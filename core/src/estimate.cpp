@@ -349,6 +349,10 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
                                                   std::to_string(r.arch->total_layers()) + " layers");
             rc.virtual_stages = r.virtual_stages;
         }
+        if (c.fp8_training != Fp8Training::none && !runs_natively(*r.gpu, Precision::fp8))
+            throw Error("fp8_training", r.gpu->name + " has no FP8 tensor cores (the catalog gives it no dense FP8 rate); "
+                                                      "FP8 training needs Hopper, Ada, Blackwell, CDNA3 or later",
+                        ErrorCode::incompatible);
         if (c.tp_comm_overlap && r.par.tp > 1 && !c.sequence_parallel)
             throw Error("tp_comm_overlap", "overlapping tensor-parallel communication with the GEMMs needs sequence_parallel "
                                            "(Megatron-LM asserts it)");
@@ -357,6 +361,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
         if (c.pp_schedule != PipeSchedule::one_f_one_b) throw Error("pp_schedule", "pipeline schedules apply to training modes only");
         if (c.virtual_stages > 1) throw Error("virtual_stages", "applies to training with pp_schedule interleaved");
         if (c.tp_comm_overlap) throw Error("tp_comm_overlap", "applies to training modes only");
+        if (c.fp8_training != Fp8Training::none) throw Error("fp8_training", "applies to training modes only");
         rc.global_batch = 0;
     }
     // Activation element size: the compute dtype (bf16/fp16; fp32 only for fp32 weights), or the

@@ -272,6 +272,19 @@ TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, d
     // stretched by the pipeline bubble, plus the communication that cannot hide.
     TrainStep t;
     t.compute_s = in.tokens_per_step * in.train_exec_flops_per_token / (double(r.config.gpus) * mu * F);
+    if (r.config.fp8_training != Fp8Training::none) {
+        // FP8 training: the weight GEMMs (train_gemm_fraction of the executed FLOPs) run at the
+        // dense FP8 rate, the attention core and the rest at the 16-bit one, both at the same
+        // kernel efficiency (Transformer Engine / torchtitan float8 keep attention in bf16).
+        // The scaling's own cost (amax reductions and casts; per tile for block scaling) is not
+        // modelled: where it matters, mfu is the knob (docs/formulas.md, "FP8 training").
+        const double f8 = tensor_rate_tflops(*r.gpu, Precision::fp8) * 1e12;
+        if (f8 > 0) {
+            t.gemm_peak_flops = f8;
+            const double g = in.train_gemm_fraction;
+            t.compute_s *= g * F / f8 + (1.0 - g);
+        }
+    }
     const double p = r.par.pp;
     const double idle = p > 1 ? bubble_micro_batches(r.config.pp_schedule, r.virtual_stages, r.par.pp) : 0.0;
     t.bubble_fraction = idle / (in.micro_batches + idle);
@@ -444,6 +457,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
         sp.train_flops_per_token = in.train_exec_flops_per_token;
         sp.train_step_s = t_pipe + ic.exposed_s_per_step;
         sp.compute_s = t_comp;
+        sp.gemm_peak_flops = ts.gemm_peak_flops > 0 ? ts.gemm_peak_flops : F;
         sp.bubble_s = t_pipe - t_comp;
         sp.bubble_fraction = ic.pp_bubble_fraction;
         sp.exposed_comm_s = ic.exposed_s_per_step;

@@ -137,6 +137,7 @@ struct TrainStep {
     double compute_s = 0;          // the math at mu x F
     double pipe_s = 0;             // compute stretched by the bubble
     double bubble_fraction = 0;    // (pipe - compute) / pipe
+    double gemm_peak_flops = 0;    // fp8_training: the FP8 dense rate the weight GEMMs run at (0 otherwise)
     StepComm comm;
     double step_s = 0;             // pipe + exposed communication
 };

@@ -100,6 +100,7 @@ json speed_json(const SpeedReport& s) {
                 {"bubble_s", s.bubble_s},
                 {"bubble_fraction", s.bubble_fraction},
                 {"exposed_comm_s", s.exposed_comm_s},
+                {"gemm_peak_flops", s.gemm_peak_flops},
                 {"offload", json{{"active", o.active},
                                  {"gpu_layers", o.gpu_layers},
                                  {"total_layers", o.total_layers},

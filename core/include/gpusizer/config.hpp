@@ -26,6 +26,8 @@ enum class Recompute { automatic, none, selective, full };
 enum class Runtime { automatic, none, pytorch, llama_cpp, vllm, sglang, trt_llm, ollama };
 // Pipeline schedule of training (docs/formulas.md, "Pipeline schedules").
 enum class PipeSchedule { one_f_one_b, interleaved, zero_bubble };
+// FP8 training of the weight GEMMs: scaling per tensor or per block (docs/formulas.md, "FP8 training").
+enum class Fp8Training { none, tensorwise, blockwise };
 
 // LoRA target modules, as a bit set.
 enum LoraTarget : unsigned {
@@ -98,6 +100,7 @@ struct Config {
     PipeSchedule pp_schedule = PipeSchedule::one_f_one_b;
     int virtual_stages = 0;         // interleaved 1F1B: model chunks per pipeline stage; 0 = 2 (interleaved), else 1
     bool tp_comm_overlap = false;   // tensor-parallel communication overlapped with the GEMMs (Megatron-LM --tp-comm-overlap)
+    Fp8Training fp8_training = Fp8Training::none;   // weight GEMMs in FP8 (training, GPUs with FP8 tensor cores)
 };
 
 // Names used in JSON, links and the CLI for each enum value.
@@ -113,6 +116,8 @@ Offload parse_offload(std::string_view s);
 Recompute parse_recompute(std::string_view s);
 Runtime parse_runtime(std::string_view s);
 PipeSchedule parse_pp_schedule(std::string_view s);
+std::string_view to_string(Fp8Training v);
+Fp8Training parse_fp8_training(std::string_view s);
 unsigned parse_lora_target(std::string_view s);   // "q_proj" or "q", ..., "all-linear"
 std::vector<std::string> lora_target_names(unsigned targets);
 

@@ -15,6 +15,7 @@
 #include "gpusizer/link.hpp"
 #include "gpusizer/model.hpp"
 #include "gpusizer/model_file.hpp"
+#include "gpusizer/plan.hpp"
 #include "gpusizer/precision.hpp"
 #include "gpusizer/recommend.hpp"
 #include "gpusizer/report.hpp"

@@ -110,6 +110,7 @@ struct SpeedReport {
     double bubble_s = 0;                     // pipeline idle time of the schedule (interconnect.pp_schedule)
     double bubble_fraction = 0;              // bubble_s / (compute_s + bubble_s): 1F1B (p-1)/(m+p-1), interleaved /v, ZB-H1 /3
     double exposed_comm_s = 0;               // communication that adds to the step (interconnect.exposed_s_per_step)
+    double gemm_peak_flops = 0;              // training: the dense peak the weight GEMMs run at (FP8 with fp8_training, else peak_flops)
     OffloadReport offload;
 };
 

@@ -1,0 +1,33 @@
+// gpusizer/inspect.hpp: the JSON of `gpusizer inspect --json` and `gpusizer reconcile --json`,
+// one implementation for the CLI and the JavaScript API (gs.inspect, gs.reconcile).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "gpusizer/catalog.hpp"
+#include "gpusizer/model_file.hpp"
+
+namespace gpusizer {
+
+// What a GGUF model (all split parts) or a safetensors model (all shards; `config_json` = the
+// folder's config.json text, "" when none) holds: format, files, header bytes, architecture and
+// hyperparameters (GGUF), metadata, tensor types with counts and bytes, bytes by class and by
+// layer, the tensor list (GGUF).
+std::string gguf_model_json(const GgufModel& m);
+std::string safetensors_model_json(const SafetensorsModel& m, std::string_view config_json);
+
+// One header's bytes (the whole file, or its first bytes: enough to hold the header), GGUF when
+// they start with "GGUF", else safetensors. `name` is what errors call it.
+std::string inspect_bytes_json(const std::string& name, std::string_view bytes);
+
+// An engine's startup log beside the estimate of the configuration it describes: the log's
+// figures, `estimate` {config, model, source, components [{name, meaning, log, estimate,
+// difference, ratio}], notes} or null with `estimate_error`. `config_json` holds configuration
+// keys that win over what the log says ("" = none); `open` reads the files a gguf / hf_dir key
+// names (may be empty: then such keys are refused); `catalog` may be null (no estimate).
+// Throws Error("log", ...) when no line of a known engine is recognised.
+std::string reconcile_json(std::string_view log_text, const Catalog* catalog, std::string_view config_json,
+                           const SourceOpener& open);
+
+}  // namespace gpusizer

@@ -1,0 +1,95 @@
+// inspect.test.mjs: gs.inspect(bytes) and gs.reconcile(text) in Chromium give the CLI's JSON
+// (`gpusizer inspect FILE --json`, `gpusizer reconcile LOG --json`) on the suite's own GGUF
+// fixtures (tests/write_fixtures.cpp) and the real log excerpts in tests/data/logs; bad input
+// throws a GpuSizerError naming what was wrong, and the module keeps working.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { cli, launch, repo, requireSetup, serveSite, watch } from './harness.mjs';
+
+requireSetup({ needCli: true });
+const writer = resolve(process.env.GPUSIZER_WRITE_FIXTURES || join(repo, 'build', 'native', 'gpusizer_write_fixtures'));
+
+let browser, server, url, page, seen;
+before(async () => {
+  ({ server, url } = await serveSite());
+  browser = await launch();
+  page = await browser.newPage();
+  seen = watch(page, url);
+  await page.goto(url + 'embed.html');
+  await page.evaluate(async () => {
+    const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
+    window.gs = await createGpuSizer();
+  });
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+// gs[name](...args) in the page; bytes travel as a plain array and become a Uint8Array there.
+function call(name, args, bytesAt = -1) {
+  return page.evaluate(([n, a, at]) => {
+    if (at >= 0) a[at] = new Uint8Array(a[at]);
+    try {
+      return { value: window.gs[n](...a) };
+    } catch (e) {
+      return { error: { name: e.name, message: e.message, key: e.key } };
+    }
+  }, [name, args, bytesAt]);
+}
+
+test('gs.inspect: every GGUF fixture reads as the CLI reads it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusizer-inspect-'));
+  execFileSync(writer, [dir]);
+  // Single files only: a split part read alone is one file to the API (the CLI joins the parts).
+  const files = readdirSync(dir).filter((f) => f.endsWith('.gguf') && !/-\d{5}-of-\d{5}\.gguf$/.test(f));
+  assert.ok(files.length >= 3, `fixtures in ${dir}: ${files}`);
+  for (const f of files) {
+    const path = join(dir, f);
+    const want = JSON.parse(execFileSync(cli, ['inspect', path, '--json'], { encoding: 'utf8' }));
+    const got = await call('inspect', [[...readFileSync(path)]], 0);
+    assert.ok(got.value, `${f}: ${JSON.stringify(got.error)}`);
+    const js = JSON.parse(got.value);
+    // The files are named by the caller: the CLI by path, the API "header".
+    assert.deepEqual(js.files, ['header']);
+    delete js.files;
+    delete want.files;
+    assert.deepEqual(js, want, f);
+  }
+});
+
+test('gs.reconcile: the log beside the estimate, as the CLI prints it', async () => {
+  const log = join(repo, 'tests', 'data', 'logs', 'llama_cpp_two_gpus_pr8035.log');
+  const want = JSON.parse(execFileSync(cli, ['reconcile', log, '--model', 'llama-3-70b', '--json'], { encoding: 'utf8' }));
+  const got = await call('reconcile', [readFileSync(log, 'utf8'), { model: 'llama-3-70b' }]);
+  assert.ok(got.value, JSON.stringify(got.error));
+  assert.deepEqual(JSON.parse(got.value), want);
+  assert.equal(want.estimate.config.pp, 2);
+
+  // Without a model the catalog match (or its absence) is the same too.
+  const gpt = join(repo, 'tests', 'data', 'logs', 'llama_cpp_gpt_oss_issue15125.log');
+  const want2 = JSON.parse(execFileSync(cli, ['reconcile', gpt, '--json'], { encoding: 'utf8' }));
+  const got2 = await call('reconcile', [readFileSync(gpt, 'utf8')]);
+  assert.deepEqual(JSON.parse(got2.value), want2);
+});
+
+test('gs.inspect / gs.reconcile: bad input is a GpuSizerError naming it; the module keeps working', async () => {
+  const notBytes = await call('inspect', ['GGUF']);
+  assert.equal(notBytes.error?.name, 'GpuSizerError');
+  assert.equal(notBytes.error?.key, 'bytes');
+  const badVersion = await call('inspect', [[0x47, 0x47, 0x55, 0x46, 9, 0, 0, 0]], 0);
+  assert.equal(badVersion.error?.name, 'GpuSizerError');
+  assert.match(badVersion.error.message, /version/);
+  const noLog = await call('reconcile', ['hello']);
+  assert.equal(noLog.error?.key, 'log');
+  const fileKey = await call('reconcile', [readFileSync(join(repo, 'tests', 'data', 'logs', 'llama_cpp_two_gpus_pr8035.log'), 'utf8'), { gguf: 'x.gguf' }]);
+  assert.match(JSON.parse(fileKey.value).estimate_error, /gguf/);   // the browser reads no files
+  const ok = await call('estimate', [{ model: 'llama-3-8b' }]);
+  assert.ok(ok.value);
+  assert.deepEqual(seen.errors, []);
+});
