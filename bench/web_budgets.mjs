@@ -3,7 +3,7 @@
 //   node bench/web_budgets.mjs [--check] [--sizes-only] [--json FILE] [--runs N]
 //
 // Sizes: gzip -9 of what a visitor downloads (zlib, level 9).
-//   widget  gpusizer-widget.js + gpusizer-lite.js + gpusizer-lite.wasm   budget 180 KB
+//   widget  gpusizer-widget.js + gpusizer-lite.js + gpusizer-lite.wasm   budget 190 KB
 //   app     app.js + app.wasm                                       budget 700 KB
 //   (the HTML pages and app-page.js, a few KB, are listed apart; KB = 1000 bytes)
 // First frame: headless Chromium (SwiftShader WebGL2) opens index.html from 127.0.0.1; the app
@@ -39,8 +39,9 @@ requireSetup();
 // of 35 Hugging Face architectures (the catalog stores each model as its config.json, so the
 // widget's module must read them) joined the widget's module: measured 174.4 KB after taking
 // out what could go (the importer's istringstream, -29 KB; musl's long-double strtod, -7 KB);
-// the rest is the estimation code and nlohmann/json's parser, which the widget needs.
-const kBudgetWidget = 180e3;
+// then 184.2 KB once serving under load, engine versions and pipeline schedules joined the
+// estimate. The rest is the estimation code and nlohmann/json's parser, which the widget needs.
+const kBudgetWidget = 190e3;
 const kBudgetApp = 700e3;
 const kBudgetFirstFrameMs = 1000;
 const kFrameMs = 1000 / 60;

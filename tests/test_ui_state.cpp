@@ -308,3 +308,63 @@ TEST_CASE("slider values are rounded to the decimals they show", "[ui][links]") 
     CHECK(t.config.gpu_memory_utilization == 0.69);
     CHECK(estimate(t.config, catalog()).gpu_usable == estimate(s.config, catalog()).gpu_usable);
 }
+
+// The model line under the picker: the stack by layer kind, the experts, MTP layers and towers.
+// Each expectation restates the model's config.json (assets/models.json hf_config).
+TEST_CASE("the model line says what the stack is", "[ui][stack]") {
+    const auto line = [](const char* id) {
+        const CatalogModel* m = catalog().find_model(id);
+        REQUIRE(m != nullptr);
+        return stack_summary(m->arch, m->counts);
+    };
+    // Llama 3 8B: num_hidden_layers 32, no window, no experts.
+    CHECK(line("llama-3-8b") == "32 layers, all full attention");
+    // Mistral 7B v0.1: sliding_window 4096 in every layer.
+    CHECK(line("mistral-7b") == "32 layers, all sliding 4k attention");
+    // Gemma 2 9B: 42 layers alternating sliding (4096) and global, the first sliding
+    // (modeling_gemma2.py: is_sliding = not bool(layer_idx % 2)).
+    CHECK(line("gemma-2-9b") == "42 layers: 21 sliding 4k + 21 full");
+    // DeepSeek-V3: 61 MLA layers, first_k_dense_replace 3, so MoE in 58: n_routed_experts 256,
+    // num_experts_per_tok 8, n_shared_experts 1; num_nextn_predict_layers 1.
+    CHECK(line("deepseek-v3") == "61 layers, all MLA attention; MoE in 58: 256 experts, 8 active + 1 shared; 1 MTP layer");
+    // Mixtral 8x7B: 32 layers, num_local_experts 8, num_experts_per_tok 2, every layer MoE.
+    CHECK(line("mixtral-8x7b").find("; 8 experts, 2 active") != std::string::npos);
+    // T5-small: num_layers 6 encoder + num_decoder_layers 6 decoder.
+    CHECK(line("t5-small") == "12 layers: 6 encoder + 6 decoder");
+
+    // A hybrid built by hand: Mamba-2 layers with one full attention layer in four.
+    ModelArch a = catalog().find_model("llama-3-8b")->arch;
+    std::vector<LayerSpec> layers(8, a.kinds.at(0));
+    for (int i = 0; i < 8; ++i)
+        if (i % 4 != 3) {
+            layers[std::size_t(i)].attn.kind = AttnKind::none;
+            layers[std::size_t(i)].recurrent.kind = RecurrentKind::mamba2;
+        }
+    a.n_layers = 8;
+    set_stack(a, layers);
+    CHECK(stack_summary(a, ParamCounts{}) == "8 layers: 6 Mamba-2 + 2 full");   // no towers
+}
+
+// The UI's fields clamp to the key table's ranges (the ones estimate() checks), not to
+// constants of their own: whatever a field is pushed to, the estimate takes it.
+TEST_CASE("fields clamp to the configuration keys' ranges", "[ui][keys]") {
+    for (const char* name : {"context", "batch", "lora_rank", "gpus", "gpu_memory_utilization", "train_tokens",
+                             "utilization", "usd_per_kwh", "zero"}) {
+        const ConfigKey* k = find_config_key(name);
+        REQUIRE(k != nullptr);
+        INFO(name);
+        CHECK(clamp_to_key(name, 1e300) == k->max);
+        const double low = clamp_to_key(name, -1e300);
+        if (k->min_open) {
+            CHECK(low > k->min);
+            CHECK_NOTHROW(check_key_value(*k, low, false));
+        } else {
+            CHECK(low == k->min);
+        }
+        CHECK_NOTHROW(check_key_value(*k, clamp_to_key(name, 1e300), false));
+    }
+    CHECK(clamp_to_key("batch", 2.6) == 3);   // an integer key rounds
+    CHECK(clamp_to_key("utilization", 0.5) == 0.5);
+    CHECK_THROWS_AS(clamp_to_key("weights", 1), Error);   // not a number key
+    CHECK_THROWS_AS(clamp_to_key("no_such_key", 1), Error);
+}

@@ -72,7 +72,6 @@ void App::recompute() {
     fit_ok_ = false;
     error_.clear();
     recommend_dirty_ = true;
-    alternative_ = LinkTimes{};
 
     // An opened benchmark report replaces the chosen GPU's datasheet figures with its measured
     // ones, when it measured that GPU (a report of another GPU says which one to choose).
@@ -94,19 +93,12 @@ void App::recompute() {
     const Catalog& cat = estimate_catalog();
 
     try {
-        report_ = estimate(s_.config, cat);
+        // With the other-link comparison, as `gpusizer estimate` reports it (one call, no patching).
+        report_ = estimate(s_.config, cat, EstimateOptions{true});
         ok_ = true;
         assumptions_ = assumptions(report_);
     } catch (const Error& e) {
         error_ = e.what();
-    }
-    if (ok_ && report_.config.gpus > 1) {
-        try {
-            alternative_ = alternative_link(s_.config, cat);
-        } catch (const Error&) {
-            alternative_ = LinkTimes{};
-        }
-        report_.interconnect.alternative = alternative_;   // as `gpusizer estimate` reports it
     }
     if (ok_) {
         try {

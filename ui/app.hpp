@@ -109,7 +109,6 @@ private:
     std::vector<double> ctx_x_, batch_x_;
     std::vector<Series> ctx_series_, batch_series_;
     std::vector<CompareResult> compare_;
-    LinkTimes alternative_;                 // the same configuration over the other kind of link
     // Recommendations: computed when their tab is open and an input changed.
     bool recommend_dirty_ = true;
     bool recommend_ok_ = false;

@@ -1,6 +1,8 @@
 // ui/state.cpp: state <-> configuration <-> link, without any drawing.
 #include "state.hpp"
 
+#include "gpusizer/format.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,25 +21,6 @@ UiState default_state() {
     s.config.context = 8192;
     s.compare = {{"rtx-4090", 2}, {"rtx-a6000", 1}, {"rtx-6000-ada", 1}};
     return s;
-}
-
-std::string numbers_to_hf_config(const ModelNumbers& n) {
-    char buf[512];
-    if (n.experts > 0) {
-        std::snprintf(buf, sizeof buf,
-                      "{\"model_type\": \"mixtral\", \"num_hidden_layers\": %d, \"hidden_size\": %d, \"intermediate_size\": %d, "
-                      "\"num_attention_heads\": %d, \"num_key_value_heads\": %d, \"vocab_size\": %d, \"tie_word_embeddings\": %s, "
-                      "\"num_local_experts\": %d, \"num_experts_per_tok\": %d, \"max_position_embeddings\": %d}",
-                      n.layers, n.hidden, n.intermediate, n.heads, n.kv_heads, n.vocab, n.tied ? "true" : "false", n.experts,
-                      n.experts_per_token, n.max_context);
-    } else {
-        std::snprintf(buf, sizeof buf,
-                      "{\"model_type\": \"llama\", \"num_hidden_layers\": %d, \"hidden_size\": %d, \"intermediate_size\": %d, "
-                      "\"num_attention_heads\": %d, \"num_key_value_heads\": %d, \"vocab_size\": %d, \"tie_word_embeddings\": %s, "
-                      "\"max_position_embeddings\": %d}",
-                      n.layers, n.hidden, n.intermediate, n.heads, n.kv_heads, n.vocab, n.tied ? "true" : "false", n.max_context);
-    }
-    return buf;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -124,13 +107,12 @@ void check_link_nesting(std::string_view link) {
 
 namespace {
 
-// The model part of a configuration, read through the configuration JSON so that custom
-// models get the core's own validation and messages.
-bool set_model_json(UiState& s, const std::string& model_json) {
+// The model part of a configuration from the core's builders (model_from_*), so that custom
+// models get the core's own validation and messages and the UI never writes JSON for them.
+template <typename Build>
+bool set_model(UiState& s, Build&& build) {
     try {
-        check_json_nesting(model_json, "model", "model");
-        const Config c = config_from_json("{\"model\": " + model_json + "}");
-        s.config.model = c.model;
+        s.config.model = build();
         s.model_error.clear();
         return true;
     } catch (const Error& e) {
@@ -157,6 +139,21 @@ void adopt(UiState& s, const Config& c) {
 
 }  // namespace
 
+ModelShape shape_of(const ModelNumbers& n) {
+    ModelShape m;
+    m.layers = n.layers;
+    m.hidden = n.hidden;
+    m.intermediate = n.intermediate;
+    m.heads = n.heads;
+    m.kv_heads = n.kv_heads;
+    m.vocab = n.vocab;
+    m.tied = n.tied;
+    m.experts = n.experts;
+    m.experts_per_token = n.experts_per_token;
+    m.max_context = n.max_context;
+    return m;
+}
+
 bool apply_model_source(UiState& s) {
     switch (s.source) {
         case ModelSource::catalog: {
@@ -166,18 +163,23 @@ bool apply_model_source(UiState& s) {
             return true;
         }
         case ModelSource::parameters: {
-            char buf[64];
-            std::snprintf(buf, sizeof buf, "{\"num_parameters\": %.6g}", s.custom_params_b * 1e9);
-            return set_model_json(s, buf);
+            // Six significant figures, as links and configuration files write the count.
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.6g", s.custom_params_b * 1e9);
+            const double n = std::strtod(buf, nullptr);
+            return set_model(s, [n] { return model_from_parameter_count(n); });
         }
         case ModelSource::numbers:
-            return set_model_json(s, "{\"hf_config\": " + numbers_to_hf_config(s.numbers) + "}");
+            return set_model(s, [&s] { return model_from_shape(shape_of(s.numbers)); });
         case ModelSource::hf_config:
             if (s.hf_text.find_first_not_of(" \t\r\n") == std::string::npos) {
                 s.model_error = "paste the contents of a Hugging Face config.json";
                 return false;
             }
-            return set_model_json(s, "{\"hf_config\": " + s.hf_text + "}");
+            return set_model(s, [&s] {
+                check_json_nesting(s.hf_text, "model.hf_config", "model");
+                return model_from_hf_config(s.hf_text);
+            });
     }
     return false;
 }
@@ -379,6 +381,95 @@ const ModelArch* current_arch(const UiState& s, const Catalog& catalog) {
     if (s.config.model.custom) return &s.config.model.arch;
     const CatalogModel* m = catalog.find_model(s.config.model.id);
     return m ? &m->arch : nullptr;
+}
+
+namespace {
+
+// "4k" for a power-of-two multiple of 1024 tokens (4096, 131072 -> "128k"), else the count.
+std::string window_text(int tokens) {
+    if (tokens >= 1024 && tokens % 1024 == 0) return std::to_string(tokens / 1024) + "k";
+    return std::to_string(tokens);
+}
+
+// What a layer mixes tokens with, as the stack line names it.
+std::string layer_label(const LayerSpec& l) {
+    std::string out;
+    switch (l.recurrent.kind) {
+        case RecurrentKind::none: break;
+        case RecurrentKind::mamba: out = "Mamba"; break;
+        case RecurrentKind::mamba2: out = "Mamba-2"; break;
+        case RecurrentKind::gated_deltanet: out = "Gated DeltaNet"; break;
+        case RecurrentKind::lightning: out = "lightning attention"; break;
+    }
+    std::string attn;
+    switch (l.attn.kind) {
+        case AttnKind::none: break;
+        case AttnKind::full: attn = "full"; break;
+        case AttnKind::sliding: attn = "sliding " + window_text(l.attn.window); break;
+        case AttnKind::chunked: attn = "chunked " + window_text(l.attn.window); break;
+        case AttnKind::mla: attn = "MLA"; break;
+    }
+    if (l.attn.index_n_heads > 0 && !attn.empty()) attn += " + indexer";
+    if (l.attn.kv_shared && !attn.empty()) attn += " (shared KV)";
+    if (!out.empty() && !attn.empty()) out += " + " + attn;   // a hybrid layer (Falcon-H1)
+    else if (out.empty()) out = attn.empty() ? "MLP only" : attn;
+    if (l.encoder) out = "encoder";
+    else if (l.cross_attention) out = "decoder";
+    return out;
+}
+
+}  // namespace
+
+double clamp_to_key(const char* key, double v) {
+    const ConfigKey* k = find_config_key(key);
+    if (!k || (k->kind != KeyKind::integer && k->kind != KeyKind::number)) throw Error(key, "is not a numeric configuration key");
+    const double lo = k->min_open ? std::nextafter(k->min, k->max) : k->min;
+    if (k->kind == KeyKind::integer) v = std::round(v);
+    return std::clamp(v, lo, k->max);
+}
+
+std::string stack_summary(const ModelArch& given, const ParamCounts& counts) {
+    ModelArch storage;
+    const ModelArch& arch = with_stack(given, storage);
+    const int n = arch.total_layers();
+    // Layers by label, in the order each label first appears.
+    std::vector<std::pair<std::string, int>> groups;
+    const LayerSpec* moe = nullptr;
+    int moe_layers = 0;
+    for (int i = 0; i < n && std::size_t(i) < arch.layer_kind.size(); ++i) {
+        const LayerSpec& l = arch.layer(i);
+        const std::string label = layer_label(l);
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == label; });
+        if (it == groups.end()) groups.emplace_back(label, 1);
+        else ++it->second;
+        if (l.is_moe()) {
+            if (!moe) moe = &l;
+            ++moe_layers;
+        }
+    }
+    std::string out = std::to_string(n) + " layers";
+    if (groups.size() == 1) {
+        // "all full attention", "all sliding 4k attention", "all Mamba"
+        const std::string& only = groups[0].first;
+        const bool attention = only.rfind("full", 0) == 0 || only.rfind("sliding", 0) == 0 ||
+                               only.rfind("chunked", 0) == 0 || only.rfind("MLA", 0) == 0;
+        out += ", all " + only + (attention ? " attention" : "");
+    } else {
+        out += ": ";
+        for (std::size_t g = 0; g < groups.size(); ++g)
+            out += (g ? " + " : "") + std::to_string(groups[g].second) + " " + groups[g].first;
+    }
+    if (moe) {
+        out += "; ";
+        if (moe_layers < n) out += "MoE in " + std::to_string(moe_layers) + ": ";
+        out += std::to_string(moe->mlp.n_experts) + " experts, " + std::to_string(moe->mlp.experts_per_token) + " active";
+        if (moe->mlp.n_shared > 0) out += " + " + std::to_string(moe->mlp.n_shared) + " shared";
+    }
+    if (arch.n_mtp_layers > 0)
+        out += "; " + std::to_string(arch.n_mtp_layers) + " MTP layer" + (arch.n_mtp_layers > 1 ? "s" : "");
+    if (counts.parts.vision > 0) out += "; vision " + format_count(counts.parts.vision);
+    if (counts.parts.audio > 0) out += "; audio " + format_count(counts.parts.audio);
+    return out;
 }
 
 }  // namespace gpusizer::ui

@@ -80,8 +80,8 @@ UiState default_state();
 // Applies the custom-model inputs to config.model (returns false and sets model_error if the
 // numbers or the pasted config.json cannot be used; the config keeps its previous model).
 bool apply_model_source(UiState& s);
-// The hf_config JSON of ModelNumbers (a Llama-style or Mixtral-style config.json).
-std::string numbers_to_hf_config(const ModelNumbers& n);
+// The core's ModelShape of ModelNumbers (model_from_shape reads it as a Llama or Mixtral).
+ModelShape shape_of(const ModelNumbers& n);
 
 // Nesting limit for JSON the app is given (a link's hf= value, a pasted or dropped
 // configuration, a pasted config.json, a benchmark report): deeper than any real one (3 to 4
@@ -144,5 +144,17 @@ constexpr long long kContextMax = 1LL << 20;
 
 // The architecture the state's model resolves to, or nullptr (unknown id, bad custom model).
 const ModelArch* current_arch(const UiState& s, const Catalog& catalog);
+
+// `v` clamped into the range of the configuration key `key` (gpusizer/config_keys.hpp: the
+// table the estimate checks against), rounded for an integer key; a key whose range is open at
+// its minimum gets the next double above it. The UI's fields and sliders clamp through this, so
+// they never hold a value the estimate refuses. An unknown key is a programming error: Error.
+double clamp_to_key(const char* key, double v);
+
+// One line saying what the model's stack is, for the model picker: the layers by kind in the
+// order they first appear, the experts, the layers and towers stored beside the text model:
+//   "48 layers: 36 sliding 4k + 12 full; 128 experts, 8 active + 1 shared; vision 0.4 B"
+// `counts` is count_params(arch) (the towers' sizes come from it).
+std::string stack_summary(const ModelArch& arch, const ParamCounts& counts);
 
 }  // namespace gpusizer::ui

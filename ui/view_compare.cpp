@@ -49,7 +49,7 @@ void App::draw_compare() {
         ImGui::SetNextItemWidth(-1);
         int n = s_.compare[i].gpus;
         if (ImGui::SliderInt("##n", &n, 1, 16, "x %d")) {
-            s_.compare[i].gpus = std::clamp(n, 1, 1 << 16);
+            s_.compare[i].gpus = int(clamp_to_key("gpus", n));
             changed();
         }
         ImGui::PopID();

@@ -82,6 +82,27 @@ void App::draw_breakdown() {
             ImGui::TextColored(to_vec4(part_color(i)), "%s", part_name(i));
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(format_gib(vals[i]).c_str());
+            if (i == 1) {
+                // The cache by layer kind (report memory.cache_detail), when more than one kind
+                // holds some or the one that does is not plain full attention.
+                const CacheDetail& d = r.cache_detail;
+                const std::pair<const char*, double> kinds[] = {{"full attention", d.full},      {"sliding window", d.sliding},
+                                                                {"chunked", d.chunked},          {"MLA latent", d.mla},
+                                                                {"indexer keys", d.indexer},     {"recurrent state", d.recurrent_state}};
+                int held = 0;
+                for (const auto& k : kinds) held += k.second > 0;
+                if (held > 1 || (held == 1 && d.full <= 0)) {
+                    std::string text;
+                    for (const auto& k : kinds)
+                        if (k.second > 0) text += std::string(text.empty() ? "   " : ", ") + k.first + " " + format_gib(k.second);
+                    ImGui::TableNextRow();
+                    ImGui::TableNextColumn();
+                    ImGui::PushTextWrapPos(0.0f);
+                    ImGui::TextDisabled("%s", text.c_str());
+                    ImGui::PopTextWrapPos();
+                    ImGui::TableNextColumn();
+                }
+            }
             if (i == 5) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
@@ -121,6 +142,14 @@ void App::draw_breakdown() {
             ImGui::TextUnformatted(value.c_str());
         };
         row("parameters", format_count(r.params));
+        // Weights stored beside the text model (report model.params_by_part).
+        const ParamsByPart& parts = r.params_by_part;
+        const std::pair<const char*, double> stored[] = {{"  + vision tower", parts.vision},
+                                                         {"  + audio tower", parts.audio},
+                                                         {"  + MTP layers", parts.mtp},
+                                                         {"  + per-layer embeddings", parts.embeddings}};
+        for (const auto& p : stored)
+            if (p.second > 0) row(p.first, format_count(p.second));
         if (r.active_params < r.params * 0.999) row("active per token", format_count(r.active_params));
         if (r.trainable_params > 0) row("trainable", format_count(r.trainable_params));
         char bits[32];

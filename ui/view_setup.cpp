@@ -27,6 +27,19 @@ void App::draw_setup(float, float) {
     if (ImGui::CollapsingHeader("Speed, power and cost")) draw_speed_inputs();
 }
 
+namespace {
+
+// The first model of m's family that the search shows (its family's heading goes above it).
+const CatalogModel* first_of_family(const Catalog& catalog, const CatalogModel& m, const std::string& filter) {
+    for (const CatalogModel& x : catalog.models)
+        if (x.family == m.family &&
+            (filter_matches(filter, x.arch.id, x.arch.name) || filter_matches(filter, x.family, x.family)))
+            return &x;
+    return nullptr;
+}
+
+}  // namespace
+
 void App::draw_model() {
     ImGui::PushID("model");
     const char* sources[] = {"catalog", "a parameter count", "its numbers", "a pasted config.json"};
@@ -51,8 +64,22 @@ void App::draw_model() {
                 ImGui::SetNextItemWidth(-1);
                 ImGui::InputTextWithHint("##filter", "search models", &model_filter_);
                 note_item("text field");
+                // Grouped by family (models.json `family`), families in the order they first
+                // appear, models in catalog order within each; the search also matches a family.
+                std::vector<const std::string*> families;
+                for (const CatalogModel& m : catalog_.models)
+                    if (std::find_if(families.begin(), families.end(), [&](const std::string* f) { return *f == m.family; }) == families.end())
+                        families.push_back(&m.family);
+                for (const std::string* family : families)
                 for (const CatalogModel& m : catalog_.models) {
-                    if (!filter_matches(model_filter_, m.arch.id, m.arch.name)) continue;
+                    if (m.family != *family) continue;
+                    if (!filter_matches(model_filter_, m.arch.id, m.arch.name) && !filter_matches(model_filter_, m.family, m.family))
+                        continue;
+                    if (&m == first_of_family(catalog_, m, model_filter_)) {
+                        ImGui::Spacing();
+                        ImGui::TextDisabled("%s", m.family.empty() ? "other" : m.family.c_str());
+                    }
+                    ImGui::Indent(ImGui::GetFontSize() * 0.6f);
                     char label[160];
                     std::snprintf(label, sizeof label, "%s  (%s)", m.arch.name.c_str(), format_count(m.counts.total()).c_str());
                     if (ImGui::Selectable(label, m.arch.id == s_.catalog_model)) {
@@ -61,6 +88,7 @@ void App::draw_model() {
                         set_gpu_count(s_, s_.config.gpus, &m.arch);
                         changed();
                     }
+                    ImGui::Unindent(ImGui::GetFontSize() * 0.6f);
                 }
                 ImGui::EndCombo();
             }
@@ -70,6 +98,7 @@ void App::draw_model() {
                                     cur->arch.is_moe() ? (", " + format_count(cur->counts.active(cur->arch)) + " active").c_str() : "",
                                     cur->arch.total_layers(), cur->arch.n_heads, cur->arch.n_kv_heads,
                                     format_int(cur->context_trained).c_str());
+                ImGui::TextDisabled("%s", stack_summary(cur->arch, cur->counts).c_str());
                 ImGui::PopTextWrapPos();
             }
             break;
@@ -125,6 +154,17 @@ void App::draw_model() {
                 changed();
             }
             break;
+        }
+    }
+    // A custom model's stack, as the catalog's is shown under the picker.
+    if (s_.model_error.empty() && s_.source != ModelSource::catalog && s_.config.model.custom) {
+        try {
+            const std::string line = stack_summary(s_.config.model.arch, count_params(s_.config.model.arch));
+            ImGui::PushTextWrapPos();
+            ImGui::TextDisabled("%s", line.c_str());
+            ImGui::PopTextWrapPos();
+        } catch (const Error&) {
+            // an architecture the estimate refuses says why in the report's place
         }
     }
     if (!s_.model_error.empty() && s_.source != ModelSource::catalog) {
@@ -186,7 +226,7 @@ void App::draw_workload() {
     int ctx = int(c.context > 0 ? c.context : (ok_ ? report_.config.context : 8192));
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 5.5f);
     if (ImGui::SliderInt("##ctx", &ctx, int(kContextMin), int(kContextMax), "%d tokens", ImGuiSliderFlags_Logarithmic)) {
-        c.context = std::clamp<long long>(ctx, 1, 1LL << 27);
+        c.context = (long long)clamp_to_key("context", ctx);
         changed();
     }
     note_item("context slider");
@@ -195,13 +235,13 @@ void App::draw_workload() {
     const bool ctx_typed = ImGui::InputInt("##ctxv", &ctx, 0, 0);
     note_item("text field");
     if (ctx_typed) {
-        c.context = std::clamp<long long>(ctx, 1, 1LL << 27);
+        c.context = (long long)clamp_to_key("context", ctx);
         changed();
     }
     row_label("Batch");
     int batch = c.batch;
     if (ImGui::SliderInt("##batch", &batch, 1, 1024, batch == 1 ? "%d sequence" : "%d sequences", ImGuiSliderFlags_Logarithmic)) {
-        c.batch = std::clamp(batch, 1, 1 << 20);
+        c.batch = int(clamp_to_key("batch", batch));
         c.global_batch = 0;
         changed();
     }
@@ -250,7 +290,7 @@ void App::draw_workload() {
         if (c.mode == Mode::lora || c.mode == Mode::qlora) {
             row_label("LoRA rank");
             if (ImGui::SliderInt("##lr", &c.lora_rank, 1, 512, "%d", ImGuiSliderFlags_Logarithmic)) {
-                c.lora_rank = std::clamp(c.lora_rank, 1, 1 << 16);
+                c.lora_rank = int(clamp_to_key("lora_rank", c.lora_rank));
                 changed();
             }
             const char* names[] = {"q", "k", "v", "o", "gate", "up", "down"};
@@ -314,7 +354,7 @@ void App::draw_hardware() {
     const bool gpus_typed = ImGui::InputInt("##gpusv", &gpus, 0, 0);
     note_item("text field");
     if (gpus_typed) {
-        set_gpu_count(s_, std::clamp(gpus, 1, 1 << 16), arch);
+        set_gpu_count(s_, int(clamp_to_key("gpus", gpus)), arch);
         changed();
     }
     bool manual = s_.manual_parallel;
@@ -366,7 +406,7 @@ void App::draw_hardware() {
         row_label("GPU share");
         float u = float(c.gpu_memory_utilization);
         if (ImGui::SliderFloat("##gmu", &u, 0.3f, 1.0f, "%.2f")) {
-            c.gpu_memory_utilization = std::clamp(round_to_format(u, "%.2f"), 0.05, 1.0);
+            c.gpu_memory_utilization = clamp_to_key("gpu_memory_utilization", round_to_format(u, "%.2f"));
             changed();
         }
     }
@@ -435,7 +475,7 @@ void App::draw_speed_inputs() {
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.2f);
         if (ImGui::SliderFloat("##tt", &tokens_b, 0.0f, 20000.0f, tokens_b > 0 ? "%.2f B tokens" : "(not asked)",
                                ImGuiSliderFlags_Logarithmic)) {
-            c.train_tokens = std::round(std::clamp(round_to_format(tokens_b, "%.2f"), 0.0, 1e7) * 100.0) * 1e7;   // 0.01 B steps, exactly
+            c.train_tokens = clamp_to_key("train_tokens", std::round(round_to_format(tokens_b, "%.2f") * 100.0) * 1e7);   // 0.01 B steps, exactly
             changed();
         }
         help_marker("Tokens of the training run, for its time, energy and electricity cost.");
@@ -443,7 +483,7 @@ void App::draw_speed_inputs() {
     row_label("Utilization");
     float u = float(c.utilization);
     if (ImGui::SliderFloat("##util", &u, 0.05f, 1.0f, "%.2f of board power")) {
-        c.utilization = std::clamp(round_to_format(u, "%.2f"), 0.05, 1.0);
+        c.utilization = clamp_to_key("utilization", round_to_format(u, "%.2f"));
         changed();
     }
     row_label("PUE");
@@ -452,7 +492,7 @@ void App::draw_speed_inputs() {
     row_label("Electricity");
     float price = float(c.usd_per_kwh);
     if (ImGui::SliderFloat("##kwh", &price, 0.0f, 1.0f, "$%.3f per kWh")) {
-        c.usd_per_kwh = std::clamp(round_to_format(price, "%.3f"), 0.0, 10.0);
+        c.usd_per_kwh = clamp_to_key("usd_per_kwh", round_to_format(price, "%.3f"));
         changed();
     }
     ImGui::PopID();

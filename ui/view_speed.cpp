@@ -108,15 +108,16 @@ void App::draw_speed() {
         }
     }
     // What the other kind of link would change, for this very configuration.
-    if (c.gpus > 1 && !alternative_.link.empty()) {
-        const Link* alt = catalog_.find_link(alternative_.link);
-        const std::string alt_name = alt ? alt->name : alternative_.link;
+    const LinkTimes& alt_times = report_.interconnect.alternative;
+    if (c.gpus > 1 && !alt_times.link.empty()) {
+        const Link* alt = catalog_.find_link(alt_times.link);
+        const std::string alt_name = alt ? alt->name : alt_times.link;
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + third);
         const double now = training ? r.speed.train_tokens_per_s : r.speed.decode_tokens_per_s;
-        const double then = training ? alternative_.train_tokens_per_s : alternative_.decode_tokens_per_s;
+        const double then = training ? alt_times.train_tokens_per_s : alt_times.decode_tokens_per_s;
         ImGui::TextDisabled("Over %s%s: %s %s tokens/s (now %s), %s of communication per %s.", alt_name.c_str(),
-                            alternative_.hypothetical ? " (hypothetical: this GPU has none)" : "", format_rate(then).c_str(),
-                            training ? "training" : "decode", format_rate(now).c_str(), format_duration(alternative_.exposed_s).c_str(),
+                            alt_times.hypothetical ? " (hypothetical: this GPU has none)" : "", format_rate(then).c_str(),
+                            training ? "training" : "decode", format_rate(now).c_str(), format_duration(alt_times.exposed_s).c_str(),
                             training ? "step" : "token");
         ImGui::PopTextWrapPos();
     }

@@ -152,6 +152,17 @@ EM_JS(void, web_listen, (), {
     // Back and Forward between the app's own entries (pushState) fire popstate; the fragment
     // they land on is opened like a typed one.
     window.addEventListener("popstate", function() {
+        // A write of the address still waiting (at most 200 ms) belongs to the entry left: it
+        // must not land on this one, nor push an entry that cuts off the entries ahead (Forward,
+        // Ctrl+Shift+Z after Ctrl+Z).
+        var f = Module["gpusizerFragment"];
+        if (f) {
+            if (f.timer) clearTimeout(f.timer);
+            f.timer = 0;
+            f.want = location.hash;
+            f.push = false;
+            f.open = false;
+        }
         Module["gpusizerPending"][0] = location.hash || "#";
         Module["gpusizerActive"] = 1;
     });

@@ -73,6 +73,23 @@ test('the link\'s configuration, with the CLI\'s numbers', async () => {
   await page.close();
 });
 
+// The model list is the catalog's (`gpusizer models`), grouped by family as the app's picker.
+test('the model list is the catalog, grouped by family', async () => {
+  const page = await browser.newPage({ viewport: { width: 600, height: 600 } });
+  await openWidget(page, '#v=1&m=llama-3.1-8b&w=q4_k_m&g=rtx-4090');
+  const groups = await page.evaluate(() => [...document.getElementById('widget').shadowRoot
+    .querySelectorAll('#gs-model optgroup')].map((g) => ({ label: g.label, ids: [...g.querySelectorAll('option')].map((o) => o.value) })));
+  const models = cliJson(['models']);
+  const expected = [];
+  for (const m of models) {
+    let g = expected.find((x) => x.label === m.family);
+    if (!g) expected.push(g = { label: m.family, ids: [] });
+    g.ids.push(m.id);
+  }
+  assert.deepEqual(groups, expected);
+  await page.close();
+});
+
 test('every slider and select changes the numbers', async () => {
   const page = await browser.newPage({ viewport: { width: 600, height: 600 } });
   const seen = watch(page, url);

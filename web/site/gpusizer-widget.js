@@ -207,7 +207,14 @@
 
       this._model = el('select');
       this._model.append(el('option', { value: '', text: 'Custom, by parameter count' }));
-      for (const m of api.models) this._model.append(el('option', { value: m.id, text: m.name + ' (' + formatCount(m.params) + ')' }));
+      // Grouped by family (models.json `family`), families in catalog order, as the app's picker.
+      const families = new Map();
+      for (const m of api.models) {
+        const f = m.family || 'other';
+        if (!families.has(f)) families.set(f, el('optgroup', { label: f }));
+        families.get(f).append(el('option', { value: m.id, text: m.name + ' (' + formatCount(m.params) + ')' }));
+      }
+      for (const group of families.values()) this._model.append(group);
       row('Model', 'gs-model', this._model);
 
       this._params = el('input', { type: 'range', min: '0', max: '1000', step: '1' });
