@@ -183,19 +183,33 @@ void App::draw_workload() {
         if (ImGui::RadioButton(mode_label(m), c.mode == m)) {
             c.mode = m;
             if (m == Mode::qlora) c.weights = "nf4";
-            else if (m != Mode::inference && !c.weights.empty() && is_quantized(weight_format(c.weights))) c.weights = "bf16";
+            else if (m != Mode::inference && !c.weights.empty() && (c.weights == "native" || is_quantized(weight_format(c.weights))))
+                c.weights = "bf16";
             c.global_batch = 0;
             c.zero = m == Mode::inference ? 0 : c.zero;
             if (m == Mode::inference) c.offload = Offload::none;
-            if (m != Mode::inference && (c.runtime == Runtime::llama_cpp || c.runtime == Runtime::vllm)) c.runtime = Runtime::automatic;
+            if (m != Mode::inference && c.runtime != Runtime::automatic && c.runtime != Runtime::pytorch && c.runtime != Runtime::none)
+                c.runtime = Runtime::automatic;   // the serving engines run inference only
             set_gpu_count(s_, c.gpus, current_arch(s_, catalog_));
             changed();
         }
     }
     // Weights and KV cache.
-    const std::string weights = c.weights.empty() ? (c.mode == Mode::qlora ? "nf4" : "bf16") : c.weights;
+    // Unset on inference: the checkpoint's own format when it is quantized (the report's
+    // weights_scheme says which), else bf16. "native" asks for the checkpoint's format explicitly.
+    const bool checkpoint = ok_ && report_.weights_scheme.source == "checkpoint";
+    std::string weights_label;
+    if (c.weights == "native" || (c.weights.empty() && checkpoint))
+        weights_label = "as published" + (ok_ && !report_.weights_scheme.format.empty() ? " (" + report_.weights_scheme.format + ")" : std::string());
+    else
+        weights_label = std::string(weight_format(c.weights.empty() ? (c.mode == Mode::qlora ? "nf4" : "bf16") : c.weights).label);
+    const std::string weights = c.weights.empty() ? (c.mode == Mode::qlora ? "nf4" : checkpoint ? "native" : "bf16") : c.weights;
     row_label("Weights");
-    if (ImGui::BeginCombo("##weights", weight_format(weights).label.data())) {
+    if (ImGui::BeginCombo("##weights", weights_label.c_str())) {
+        if (c.mode == Mode::inference && ImGui::Selectable("as published (the checkpoint's format)", weights == "native")) {
+            c.weights = "native";
+            changed();
+        }
         for (const WeightFormat& f : weight_formats()) {
             if (ImGui::Selectable(f.label.data(), f.id == weights)) {
                 c.weights = std::string(f.id);
@@ -394,7 +408,8 @@ void App::draw_hardware() {
     }
     row_label("Runtime");
     if (ImGui::BeginCombo("##rt", std::string(to_string(c.runtime)).c_str())) {
-        for (Runtime r : {Runtime::automatic, Runtime::pytorch, Runtime::llama_cpp, Runtime::vllm, Runtime::none})
+        for (Runtime r : {Runtime::automatic, Runtime::pytorch, Runtime::llama_cpp, Runtime::ollama, Runtime::vllm, Runtime::sglang,
+                          Runtime::trt_llm, Runtime::none})
             if (ImGui::Selectable(std::string(to_string(r)).c_str(), c.runtime == r)) {
                 c.runtime = r;
                 set_gpu_count(s_, c.gpus, arch);
