@@ -133,7 +133,7 @@ execFileSync(process.execPath, [join(repo, 'bench', 'web_budgets.mjs'), '--json'
 const web = JSON.parse(readFileSync(webJson, 'utf8'));
 result.web = web;
 loads.push(load());
-rows.push({ figure: 'widget download (gzipped)', value: web.widget.gzip / 1e3, unit: 'KB', budget: 150 });
+rows.push({ figure: 'widget download (gzipped)', value: web.widget.gzip / 1e3, unit: 'KB', budget: 190 });
 rows.push({ figure: 'app download (gzipped)', value: web.app.gzip / 1e3, unit: 'KB', budget: 700 });
 rows.push({ figure: 'first frame of the app page', value: web.firstFrame.maxMs, unit: 'ms', budget: 1000,
   note: `max of ${web.firstFrame.runsMs.length} fresh contexts; median ${web.firstFrame.medianMs.toFixed(0)} ms` });
