@@ -62,8 +62,8 @@ std::string json_text(const val& v, const char* what) {
 }
 
 // The report as `gpusizer estimate --json` writes it: with the other-link comparison.
-std::string report_text(const Config& c, const Catalog& catalog) {
-    return report_to_json(estimate(c, catalog, EstimateOptions{true}));
+std::string report_text(const Config& c, const Catalog& catalog, const GpuOverlay* measured = nullptr) {
+    return report_to_json(estimate(c, catalog, EstimateOptions{true, measured}));
 }
 
 std::string js_estimate(const val& config) {
@@ -87,8 +87,8 @@ std::string js_estimate_measured(const val& config, const val& report_text_value
                     c.gpu = d.catalog_id;
                     break;
                 }
-        const Catalog cal = calibrated_catalog(web::embedded_catalog(), report, c.gpu, "report");
-        return report_text(c, cal);
+        const GpuOverlay measured = measured_overlay(web::embedded_catalog(), report, "report", {c.gpu});
+        return report_text(c, web::embedded_catalog(), &measured);
     });
 }
 

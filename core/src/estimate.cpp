@@ -202,7 +202,7 @@ void bind_gpu(Resolved& r, const Gpu& gpu) {
                     ErrorCode::gpu_unsupported);
 }
 
-Resolved resolve(const Config& c, const Catalog& catalog) {
+Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
     Resolved r(c);
     Config& rc = r.config;
     if (c.model.custom) {
@@ -231,8 +231,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     r.gguf = cached ? r.catalog_model->gguf : gguf_traits(*r.arch);
     r.total_params = r.counts->total();
     r.scale = r.arch->num_parameters_override > 0 ? r.arch->num_parameters_override / r.total_params : 1.0;
-    const Gpu& gpu = catalog.gpu(c.gpu);
-    r.gpu = &gpu;
+    r.gpu = measured ? &measured->gpu(catalog, c.gpu) : &catalog.gpu(c.gpu);
 
     check_key_ranges(c);   // every integer and number key against its row in gpusizer/config_keys.hpp
     r.catalog = &catalog;
@@ -288,7 +287,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     r.fp32 = r.wf->wid == WeightId::fp32;
     r.float_bits = r.fp32 ? 32.0 : 16.0;
     build_variants(r);
-    bind_gpu(r, gpu);
+    bind_gpu(r, *r.gpu);
     return r;
 }
 
@@ -1341,9 +1340,11 @@ Report estimate_resolved(const Resolved& r, Config* give) {
 
 }  // namespace detail
 
-LinkTimes alternative_link(const Config& config, const Catalog& catalog) {
+LinkTimes alternative_link(const Config& config, const Catalog& catalog) { return detail::alternative_of(detail::resolve(config, catalog)); }
+
+LinkTimes detail::alternative_of(const detail::Resolved& r) {
     LinkTimes lt;
-    const detail::Resolved r = detail::resolve(config, catalog);
+    const Catalog& catalog = *r.catalog;
     if (r.config.gpus < 2 || catalog.links.empty()) return lt;
     const detail::Fabric fabric = detail::fabric_of(r);
     const detail::Fabric alt = detail::alternative_fabric(*r.gpu, catalog, fabric);
