@@ -11,7 +11,7 @@ bash scripts/setup.sh >&2
 jobs="$(nproc)"
 {
   cmake --preset native
-  cmake --build --preset native -j"$jobs" --target bench_estimate bench_portable bench_readers
+  cmake --build --preset native -j"$jobs" --target bench_estimate bench_portable bench_readers bench_plan
   cmake --preset wasm
   cmake --build --preset wasm -j"$jobs"
 } >&2

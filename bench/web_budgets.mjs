@@ -3,7 +3,7 @@
 //   node bench/web_budgets.mjs [--check] [--sizes-only] [--json FILE] [--runs N]
 //
 // Sizes: gzip -9 of what a visitor downloads (zlib, level 9).
-//   widget  gpusizer-widget.js + gpusizer-lite.js + gpusizer-lite.wasm   budget 150 KB
+//   widget  gpusizer-widget.js + gpusizer-lite.js + gpusizer-lite.wasm   budget 180 KB
 //   app     app.js + app.wasm                                       budget 700 KB
 //   (the HTML pages and app-page.js, a few KB, are listed apart; KB = 1000 bytes)
 // First frame: headless Chromium (SwiftShader WebGL2) opens index.html from 127.0.0.1; the app
@@ -35,7 +35,12 @@ const sizesOnly = args.includes('--sizes-only');
 
 requireSetup();
 
-const kBudgetWidget = 150e3;
+// 150 KB until the per-layer model (a stack of layer kinds and its cache detail) and the importer
+// of 35 Hugging Face architectures (the catalog stores each model as its config.json, so the
+// widget's module must read them) joined the widget's module: measured 174.4 KB after taking
+// out what could go (the importer's istringstream, -29 KB; musl's long-double strtod, -7 KB);
+// the rest is the estimation code and nlohmann/json's parser, which the widget needs.
+const kBudgetWidget = 180e3;
 const kBudgetApp = 700e3;
 const kBudgetFirstFrameMs = 1000;
 const kFrameMs = 1000 / 60;
@@ -63,8 +68,8 @@ if (result.app.gzip > kBudgetApp) failures.push(`app ${result.app.gzip} B gzippe
 const kb = (b) => (b / 1000).toFixed(1);
 const sizeLines = () => [
   '| download | files | bytes | gzipped | budget |', '|---|---|---|---|---|',
-  `| widget | ${result.widget.items.map((i) => `${i.file} ${kb(i.gzip)}`).join(' + ')} | ${kb(result.widget.bytes)} KB | **${kb(result.widget.gzip)} KB** | 150 KB |`,
-  `| app | ${result.app.items.map((i) => `${i.file} ${kb(i.gzip)}`).join(' + ')} | ${kb(result.app.bytes)} KB | **${kb(result.app.gzip)} KB** | 700 KB |`,
+  `| widget | ${result.widget.items.map((i) => `${i.file} ${kb(i.gzip)}`).join(' + ')} | ${kb(result.widget.bytes)} KB | **${kb(result.widget.gzip)} KB** | ${kb(kBudgetWidget)} KB |`,
+  `| app | ${result.app.items.map((i) => `${i.file} ${kb(i.gzip)}`).join(' + ')} | ${kb(result.app.bytes)} KB | **${kb(result.app.gzip)} KB** | ${kb(kBudgetApp)} KB |`,
   `| pages | ${result.pages.items.map((i) => i.file).join(', ')} | ${kb(result.pages.bytes)} KB | ${kb(result.pages.gzip)} KB | |`,
 ];
 if (sizesOnly) {

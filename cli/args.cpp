@@ -30,6 +30,9 @@ Usage:
   gpusizer estimate [--config FILE.json] [KEY FLAGS] [--measured REPORT.json] [--json] [--assumptions] [--check]
   gpusizer fit      [--config FILE.json] [KEY FLAGS] [--measured REPORT.json] [--json]
   gpusizer recommend [--config FILE.json] [KEY FLAGS] [CONSTRAINTS] [--measured REPORT.json] [--json]
+  gpusizer plan --mode train --gpus N --global-batch N [KEY FLAGS] [--top N] [--max-micro-batch N]
+                    [--max-virtual-stages N] [--json]   the fastest training layouts that fit (tp, pp,
+                    dp, ZeRO, micro-batch, schedule, recompute)
   gpusizer models   [--json]
   gpusizer gpus     [--json]
   gpusizer links    [--json]

@@ -43,7 +43,8 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             return kExitOk;
         }
         if (args[0] == "inspect") return run_inspect(args, out);
-        if (args[0] == "reconcile") return run_reconcile(args, out);
+        if (args[0] == "reconcile") return run_reconcile(args, out, argv0);
+        if (args[0] == "plan") return run_plan(args, argv0, out);
         const Options o = parse_args(args);
         if (o.command == "models" || o.command == "gpus" || o.command == "links") {
             const Catalog cat = load(o, argv0);
@@ -60,6 +61,7 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             if (!o.measured.empty()) measured = measured_overlay(cat, load_measured_report(o.measured), o.measured);
             RecommendQuery q = o.query;
             q.base = config_from_json(o.config.dump());
+            load_model_files(q.base, file_opener());   // --gguf / --hf-dir: the headers, read here
             const Recommendation rec = recommend(q, cat, &measured);
             if (o.json_out) out << recommend_to_json(rec) << '\n'; else print_recommendation(out, rec, cat);
             return kExitOk;
@@ -103,7 +105,8 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
                             break;
                         }
             }
-            const Config config = config_from_json(config_json.dump(-1, ' ', false, json::error_handler_t::replace));
+            Config config = config_from_json(config_json.dump(-1, ' ', false, json::error_handler_t::replace));
+            load_model_files(config, file_opener());   // --gguf / --hf-dir: the headers, read here
             GpuOverlay overlay;
             if (!o.measured.empty()) overlay = measured_overlay(cat, measured, o.measured, {config.gpu});
             if (o.command == "estimate") {
@@ -128,7 +131,7 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             if (o.json_out) out << fit_to_json(f) << '\n'; else print_fit(out, f);
             return kExitOk;
         }
-        throw Error(o.command, "unknown command; commands: estimate, fit, recommend, models, gpus, links, formats, keys, inspect, reconcile (see gpusizer --help)");
+        throw Error(o.command, "unknown command; commands: estimate, fit, plan, recommend, models, gpus, links, formats, keys, inspect, reconcile (see gpusizer --help)");
     } catch (const Error& e) {
         err << "gpusizer: error: " << e.what() << '\n';
         return exit_code(e.code());

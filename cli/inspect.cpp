@@ -6,12 +6,17 @@
 #include "inspect.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <ostream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "cli_internal.hpp"
+#include "gpusizer/config_keys.hpp"
 #include "gpusizer/engine_log.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/format.hpp"
@@ -288,11 +293,181 @@ int run_inspect(const std::vector<std::string>& args, std::ostream& out) {
 // [SECTION] reconcile
 // ---------------------------------------------------------------------------------------------
 
-int run_reconcile(const std::vector<std::string>& args, std::ostream& out) {
-    const Args a = parse(args, "log file");
+namespace {
+
+// llama.cpp's file-type description ("Q4_K - Medium", "MXFP4 MoE", "Q8_0": llama_model_ftype_name
+// in src/llama-model-loader.cpp) -> a weight format id ("q4_k_m"), or "" when none matches.
+std::string weights_of_log(const std::string& ft) {
+    std::string id;
+    for (char ch : ft) id += ch == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (const auto& [from, to] : {std::pair<const char*, const char*>{"_-_medium", "_m"}, {"_-_small", "_s"}, {"_-_large", "_l"},
+                                   {"_-_extra_small", "_xs"}, {"_-_extra_extra_small", "_xxs"}}) {
+        const std::size_t at = id.find(from);
+        if (at != std::string::npos) id = id.substr(0, at) + to;
+    }
+    if (id == "all_f32" || id == "f32") id = "fp32";
+    if (id == "f16" || id == "mostly_f16") id = "fp16";
+    for (const WeightFormat& f : weight_formats())
+        if (f.id == id) return id;
+    return "";
+}
+
+// A cache type as engines print it ("f16", "q8_0", "torch.float8_e4m3fn", "torch.bfloat16") -> a
+// kv_cache id, or "".
+std::string kv_of_log(std::string t) {
+    if (t.rfind("torch.", 0) == 0) t = t.substr(6);
+    if (t == "f16" || t == "float16") return "fp16";
+    if (t == "bf16" || t == "bfloat16") return "bf16";
+    if (t == "f32" || t == "float32") return "fp32";
+    if (t == "q8_0" || t == "q4_0") return t;
+    if (t.rfind("float8", 0) == 0 || t.rfind("fp8", 0) == 0) return "fp8";
+    return "";
+}
+
+bool is_gpu_device(const std::string& d) {
+    return d.find("CPU") == std::string::npos && d.find("Host") == std::string::npos && d.find("host") == std::string::npos;
+}
+
+// The catalog model a log describes: the hyperparameters llama.cpp prints (layers, width, heads,
+// KV heads, experts) all equal, or (vLLM, SGLang) the Hugging Face repo it loads.
+const CatalogModel* match_catalog(const EngineLog& l, const Catalog& cat) {
+    auto lower = [](std::string s) {
+        for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        return s;
+    };
+    if (!l.model_name.empty()) {
+        const std::string name = lower(l.model_name);
+        for (const CatalogModel& m : cat.models)
+            if (!m.hf_repo.empty() && (lower(m.hf_repo) == name || (name.size() > m.hf_repo.size() &&
+                                       name.compare(name.size() - m.hf_repo.size() - 1, std::string::npos, "/" + lower(m.hf_repo)) == 0)))
+                return &m;
+    }
+    if (l.n_layer == 0 || l.n_embd == 0 || l.n_head == 0) return nullptr;
+    for (const CatalogModel& m : cat.models) {
+        const ModelArch& a = m.arch;
+        if (a.n_layers == l.n_layer && a.hidden == l.n_embd && a.n_heads == l.n_head &&
+            (l.n_head_kv == 0 || a.n_kv_heads == l.n_head_kv) && a.n_routed_experts == l.n_expert &&
+            (l.model_params <= 0 || std::fabs(m.counts.total() / l.model_params - 1) < 0.05))
+            return &m;
+    }
+    return nullptr;
+}
+
+// One component: the log's figure, the estimate's, the difference and the ratio.
+struct Component {
+    const char* name;
+    const char* meaning;
+    double log = 0;
+    double estimate = 0;
+};
+
+}  // namespace
+
+int run_reconcile(const std::vector<std::string>& args, std::ostream& out, const char* argv0) {
+    // reconcile LOGFILE [--json] [KEY FLAGS: --model, --gguf, --hf-dir, --gpu, ...]: the log path,
+    // then the flags estimate takes (they win over what the log says).
+    std::string path;
+    std::vector<std::string> rest = {"reconcile"};
+    for (std::size_t k = 1; k < args.size(); ++k) {
+        if (path.empty() && (args[k].empty() || args[k][0] != '-')) path = args[k];
+        else rest.push_back(args[k]);
+    }
+    if (path.empty()) throw Error("reconcile", "needs a log file: gpusizer reconcile LOGFILE [--json] [--model ID | --gguf FILE | --hf-dir DIR] [--gpu ID]");
+    const Options o = parse_args(rest);
+    Args a;
+    a.path = path;
+    a.json_out = o.json_out;
     const EngineLog l = read_engine_log(read_text(a.path, 256u << 20));
     if (l.engine.empty())
         throw Error(a.path, "no line of a llama.cpp, Ollama, vLLM or SGLang startup log was recognised");
+
+    // The configuration the log describes; flags given win.
+    std::vector<std::string> est_notes;
+    json est = nullptr;
+    std::vector<Component> comps;
+    std::string est_error;
+    try {
+        const Catalog cat = load_catalog(o.assets.empty() ? find_assets_dir(argv0) : o.assets);
+        const bool llama = l.engine == "llama.cpp" || l.engine == "ollama";
+        json cfg = json::object();
+        cfg["runtime"] = llama ? "llama.cpp" : "vllm";
+        if (l.engine == "sglang") est_notes.push_back("SGLang is estimated with the vLLM profile (both size a KV pool from a memory fraction)");
+        std::vector<std::string> gpu_devices;
+        for (const auto& d : l.devices())
+            if (is_gpu_device(d)) gpu_devices.push_back(d);
+        const int gpus = std::max<int>(1, static_cast<int>(gpu_devices.size()));
+        cfg["gpus"] = gpus;
+        // llama.cpp splits layers over GPUs (pipeline); vLLM and SGLang ranks split tensors.
+        if (gpus > 1) cfg[llama ? "pp" : "tp"] = gpus;
+        if (llama) {
+            const std::int64_t per_seq = l.n_ctx_per_seq ? l.n_ctx_per_seq : l.n_ctx;
+            if (per_seq > 0) cfg["context"] = per_seq;
+            if (l.n_seq_max > 1) cfg["batch"] = l.n_seq_max;
+            if (l.n_ubatch > 0) cfg["prefill_chunk"] = l.n_ubatch;
+            const std::string w = weights_of_log(l.file_type);
+            if (!w.empty()) cfg["weights"] = w;
+            else if (!l.file_type.empty()) est_notes.push_back("file type '" + l.file_type + "' names no weight format here");
+        } else {
+            if (l.concurrency_tokens_per_request > 0) cfg["context"] = l.concurrency_tokens_per_request;
+            if (l.gpu_memory_utilization > 0) cfg["gpu_memory_utilization"] = l.gpu_memory_utilization;
+        }
+        if (const std::string kv = kv_of_log(l.kv_type_k); !kv.empty()) cfg["kv_cache"] = kv;
+        // The GPU: the flag's, else the catalog GPU whose memory is nearest the log's total,
+        // else an H100 (only the headroom depends on it for llama.cpp).
+        std::string gpu = "h100-sxm";
+        if (l.gpu_memory_bytes > 0) {
+            double best = 1e300;
+            for (const Gpu& g : cat.gpus) {
+                const double d = std::fabs(g.memory_gib * double(1ull << 30) - l.gpu_memory_bytes);
+                if (d < best) best = d, gpu = g.id;
+            }
+        }
+        cfg["gpu"] = gpu;
+        const bool model_given = o.config.contains("model") || o.config.contains("gguf") || o.config.contains("hf_dir");
+        if (!model_given) {
+            const CatalogModel* m = match_catalog(l, cat);
+            if (!m) throw Error("model", "the log names no catalog model: give --model ID, --gguf FILE or --hf-dir DIR");
+            cfg["model"] = m->arch.id;
+            est_notes.push_back("model " + m->arch.id + " (" + m->arch.name + ") matched from the log's " +
+                                (l.n_layer ? "hyperparameters" : "model name"));
+        }
+        if (!o.config.contains("gpu")) est_notes.push_back("GPU " + gpu + (l.gpu_memory_bytes > 0 ? " (nearest the log's memory)" : " assumed: the log does not say"));
+        for (auto it = o.config.begin(); it != o.config.end(); ++it) cfg[it.key()] = it.value();
+        Config c = config_from_json(cfg.dump());
+        load_model_files(c, file_opener());
+        const Report r = estimate(c, cat);
+        // Components, per GPU (the most loaded one) unless named "total".
+        double log_w = 0, log_w_gpu = 0, log_kv_gpu = 0, log_compute = 0;
+        for (const auto& d : l.devices()) {
+            log_w += l.buffer_bytes("model", d);
+            if (is_gpu_device(d)) {
+                log_w_gpu = std::max(log_w_gpu, l.buffer_bytes("model", d));
+                log_kv_gpu = std::max(log_kv_gpu, l.buffer_bytes("kv", d) + l.buffer_bytes("recurrent", d));
+                log_compute = std::max(log_compute, l.buffer_bytes("compute", d));
+            }
+        }
+        if (log_w == 0) log_w = l.model_file_bytes;
+        if (l.weights_bytes > 0) log_w_gpu = l.weights_bytes;
+        const double est_w = r.weights_bits_per_param * r.params / 8.0;
+        if (log_w > 0) comps.push_back({"weights_total", "the model's weights, all devices (llama.cpp: every model buffer, or the file size)", log_w, est_w});
+        if (log_w_gpu > 0) comps.push_back({"weights", "weights on the most loaded GPU", log_w_gpu, r.per_gpu.weights});
+        double log_kv = l.kv_bytes > 0 ? l.kv_bytes : l.kv_k_bytes + l.kv_v_bytes;
+        if (log_kv > 0 && gpus == 1) comps.push_back({"kv_cache", "KV cache (and recurrent state)", log_kv, r.per_gpu.kv_cache});
+        else if (log_kv_gpu > 0) comps.push_back({"kv_cache", "KV cache on the most loaded GPU", log_kv_gpu, r.per_gpu.kv_cache});
+        if (l.available_kv_bytes > 0) comps.push_back({"kv_cache", "vLLM's KV pool on one GPU", l.available_kv_bytes, r.per_gpu.kv_cache});
+        if (log_compute > 0) comps.push_back({"compute", "llama.cpp compute buffer on the most loaded GPU", log_compute, r.per_gpu.activations});
+        if (l.kv_cache_tokens > 0 && r.kv_capacity_tokens > 0)
+            comps.push_back({"kv_tokens", "tokens the KV pool holds (a count, not bytes)", double(l.kv_cache_tokens), double(r.kv_capacity_tokens)});
+        if (l.graph_bytes > 0) comps.push_back({"graphs", "CUDA graphs (estimate: runtime buffers)", l.graph_bytes, r.overhead_detail.runtime_buffers});
+        json cj = json::array();
+        for (const Component& k : comps)
+            cj.push_back({{"name", k.name}, {"meaning", k.meaning}, {"log", k.log}, {"estimate", k.estimate},
+                          {"difference", k.estimate - k.log}, {"ratio", k.log > 0 ? json(k.estimate / k.log) : json(nullptr)}});
+        est = {{"config", json::parse(config_to_json(c))}, {"model", r.model_name}, {"source", c.model.custom ? (c.model.arch.source.empty() ? "hf_config" : c.model.arch.source) : "catalog"},
+               {"components", cj}, {"notes", est_notes}};
+    } catch (const Error& e) {
+        est_error = e.what();
+    }
     if (a.json_out) {
         json buffers = json::array();
         for (const auto& b : l.buffers) buffers.push_back({{"kind", b.kind}, {"device", b.device}, {"bytes", b.bytes}, {"line", b.line}});
@@ -309,7 +484,8 @@ int run_reconcile(const std::vector<std::string>& args, std::ostream& out) {
                   {"gpu_memory_utilization", l.gpu_memory_utilization}, {"avail_after_pool_bytes", l.avail_after_pool_bytes},
                   {"max_concurrency", l.max_concurrency}, {"concurrency_tokens_per_request", l.concurrency_tokens_per_request},
                   {"max_running_requests", l.max_running_requests}, {"buffers", buffers}, {"notes", l.notes},
-                  {"estimate", nullptr}};
+                  {"estimate", est}};
+        if (!est_error.empty()) j["estimate_error"] = est_error;
         out << j.dump(2) << '\n';
         return 0;
     }
@@ -355,7 +531,21 @@ int run_reconcile(const std::vector<std::string>& args, std::ostream& out) {
         }
     }
     for (const auto& n : l.notes) out << "note: " << n << '\n';
-    out << "(the estimate beside these figures needs the per-layer model: not done yet)\n";
+    if (!est_error.empty()) {
+        out << "estimate: none (" << est_error << ")\n";
+        return 0;
+    }
+    out << "\nlog vs estimate (" << est["model"].get<std::string>() << ", " << est["config"]["gpu"].get<std::string>() << "):\n";
+    for (const Component& k : comps) {
+        const bool is_count = std::string(k.name) == "kv_tokens";
+        char row[200];
+        std::snprintf(row, sizeof row, "  %-14s %14s %14s  %+7.1f%%  %s\n", k.name,
+                      is_count ? format_int(k.log).c_str() : format_gib(k.log).c_str(),
+                      is_count ? format_int(k.estimate).c_str() : format_gib(k.estimate).c_str(),
+                      k.log > 0 ? 100.0 * (k.estimate / k.log - 1) : 0.0, k.meaning);
+        out << row;
+    }
+    for (const auto& n : est_notes) out << "note: " << n << '\n';
     return 0;
 }
 

@@ -32,6 +32,8 @@ SourceOpener file_opener();
 // `gpusizer inspect PATH [--json]` and `gpusizer reconcile LOGFILE [--json]`: args[0] is the
 // command. Throw Error on bad input (the caller prints it); return the exit code.
 int run_inspect(const std::vector<std::string>& args, std::ostream& out);
-int run_reconcile(const std::vector<std::string>& args, std::ostream& out);
+// reconcile also takes estimate's key flags (--model, --gguf, --hf-dir, --gpu, ...) and --assets;
+// argv0 finds the catalog as the other commands do.
+int run_reconcile(const std::vector<std::string>& args, std::ostream& out, const char* argv0);
 
 }  // namespace gpusizer::cli

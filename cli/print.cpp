@@ -135,8 +135,12 @@ void print_report(std::ostream& out, const Report& r) {
     const Config& c = r.config;
     const int gpus = c.gpus;
     out << r.model_name << " on " << gpus << " x " << r.gpu_name << '\n';
+    if (!c.model.arch.file.empty())   // read from a file: its exact bytes size the weights
+        out << "  model from " << (c.gguf.empty() ? c.hf_dir : c.gguf) << " (" << c.model.arch.source << ", "
+            << format_gib(c.model.arch.file.total) << " of tensors)\n";
     out << "  " << to_string(c.mode) << ", weights " << c.weights << ", KV " << c.kv_cache << ", batch " << c.batch
-        << ", context " << format_int(double(c.context)) << " tokens, runtime " << to_string(c.runtime) << '\n';
+        << ", context " << format_int(double(c.context)) << " tokens, runtime " << to_string(c.runtime)
+        << (c.runtime_version.empty() ? "" : " " + c.runtime_version) << '\n';
     out << "  tp " << r.parallel.tp << ", pp " << r.parallel.pp << ", dp " << r.parallel.dp << ", ep " << r.parallel.ep;
     if (c.mode != Mode::inference)
         out << "; optimizer " << to_string(c.optimizer) << ", ZeRO " << c.zero << ", recompute " << to_string(c.recompute);
@@ -164,11 +168,22 @@ void print_report(std::ostream& out, const Report& r) {
     out.unsetf(std::ios::fixed);
     if (r.kv_bytes_per_token > 0 && c.mode == Mode::inference)
         out << "  KV cache " << format_bytes_short(r.kv_bytes_per_token) << " per token; room for "
-            << format_int(r.kv_capacity_tokens) << " tokens on this GPU\n";
+            << format_int(r.kv_capacity_tokens) << " tokens on this GPU ("
+            << format_fixed(r.serving.max_concurrency, 2) << " requests of " << format_int(double(c.context)) << ")\n";
     if (r.host > 0)
         out << "  host RAM " << format_gib(r.host)
             << (c.offload != Offload::none ? " in all (offloaded optimizer state)\n" : " (llama.cpp keeps the token embeddings on the CPU)\n");
     print_performance(out, r);
+    if (r.serving.active) {
+        // Serving under load: a short section (the figures are in `--json` under "serving").
+        const ServingReport& sv = r.serving;
+        out << "\n  serving " << format_int(double(c.isl)) << " in / " << format_int(double(c.osl)) << " out tokens per request, "
+            << format_fixed(sv.concurrency, 0) << " in flight (bound: " << sv.bound << ")\n";
+        out << "  output        " << format_rate(sv.output_tokens_per_s) << " tokens/s (" << format_rate(sv.output_tokens_per_s_per_gpu)
+            << " per GPU), " << format_rate(sv.tokens_per_s_per_user) << " per user; " << format_fixed(sv.requests_per_s, 2)
+            << " requests/s\n";
+        out << "  latency       TTFT " << format_duration(sv.ttft_s) << ", TPOT " << format_duration(sv.tpot_s) << '\n';
+    }
     if (!r.warnings.empty()) {
         out << "\n  warnings:\n";
         for (const auto& w : r.warnings) out << "  - " << w << '\n';

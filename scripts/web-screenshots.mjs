@@ -1,6 +1,8 @@
 // web-screenshots.mjs: the README's pictures of the browser build, taken in headless Chromium.
 //   node scripts/web-screenshots.mjs [OUT_DIR]     (default docs/images; needs build/wasm/site)
-// web-app.png: the app page at 1280x800; web-widget.png: the widget on a documentation page.
+// web-app.png: the app page at 1280x800; web-tablet.png: at 820x1180 with touch;
+// web-phone.png and web-phone-open.png: at 390x844 with touch (one column, then with a section
+// opened by a tap); web-widget.png: the widget on a documentation page.
 import { join } from 'node:path';
 
 import { frames, launch, openApp, requireSetup, serveSite } from '../tests/browser/harness.mjs';
@@ -15,6 +17,25 @@ await openApp(app, url, '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16
 await app.mouse.move(1279, 799);   // no hover highlight in the picture
 await frames(app, 6);
 await app.screenshot({ path: join(out, 'web-app.png') });
+
+const kLink = '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb';
+const tablet = await browser.newContext({ viewport: { width: 820, height: 1180 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+const tabletPage = await tablet.newPage();
+await openApp(tabletPage, url, kLink);
+await frames(tabletPage, 6);
+await tabletPage.screenshot({ path: join(out, 'web-tablet.png') });
+await tablet.close();
+
+const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+const phonePage = await phone.newPage();
+const state = await openApp(phonePage, url, kLink);
+await frames(phonePage, 6);
+await phonePage.screenshot({ path: join(out, 'web-phone.png') });
+const section = state.layout.find((r) => r.name === 'workload section');
+await phonePage.touchscreen.tap(section.x + section.w / 2, section.y + section.h / 2);
+await frames(phonePage, 8);
+await phonePage.screenshot({ path: join(out, 'web-phone-open.png') });
+await phone.close();
 
 const docs = await browser.newPage({ viewport: { width: 760, height: 640 } });
 await docs.route(url + 'docs/example.html', (route) => route.fulfill({
@@ -34,4 +55,4 @@ await docs.screenshot({ path: join(out, 'web-widget.png'), clip: { x: 0, y: 0, w
 
 await browser.close();
 server.close();
-console.log(`wrote ${join(out, 'web-app.png')} and ${join(out, 'web-widget.png')}`);
+console.log(`wrote web-app.png, web-tablet.png, web-phone.png, web-phone-open.png and web-widget.png in ${out}`);

@@ -36,6 +36,10 @@ const std::map<std::string, std::string> kAllowedHint = {
     {"mode", "qlora"},        {"weights", "q4_k_m"},     {"kv_cache", "fp8"},        {"optimizer", "adafactor"},
     {"offload", "optimizer"}, {"recompute", "selective"}, {"runtime", "llama.cpp"},  {"gpu", "gpusizer gpus"},
     {"link", "pcie4"},        {"inter_node_link", "infiniband-ndr"},                 {"lora_targets", "q_proj"},
+    // A file key whose file the caller did not read (load_model_files) is refused by the core.
+    {"gguf", "not read"},     {"hf_dir", "not read"},
+    {"runtime_version", "llama.cpp"},
+    {"pp_schedule", "zero_bubble"},
 };
 
 // The configuration keys, each with a value of its type: the resolved configuration of a

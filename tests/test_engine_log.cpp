@@ -187,7 +187,8 @@ TEST_CASE("gpusizer reconcile: what a log says, text and JSON", "[engine_log][cl
     const std::string log = std::string(GPUSIZER_TEST_DATA) + "/logs/llama_cpp_two_gpus_pr8035.log";
     const auto text = gpusizer::test::run_cli({"reconcile", log}, false);
     REQUIRE(text.code == 0);
-    CHECK_THAT(text.out, Catch::Contains("engine: llama.cpp") && Catch::Contains("CUDA0:") && Catch::Contains("per-layer model"));
+    // Without the catalog (no --assets) there is no estimate, and the text says why.
+    CHECK_THAT(text.out, Catch::Contains("engine: llama.cpp") && Catch::Contains("CUDA0:") && Catch::Contains("estimate: none"));
     const auto js = gpusizer::test::run_cli({"reconcile", log, "--json"}, false);
     REQUIRE(js.code == 0);
     const auto j = nlohmann::json::parse(js.out);
@@ -200,4 +201,54 @@ TEST_CASE("gpusizer reconcile: what a log says, text and JSON", "[engine_log][cl
     const auto none = gpusizer::test::run_cli({"reconcile", std::string(GPUSIZER_TEST_DATA) + "/logs/SOURCES.md"}, false);
     CHECK(none.code == 2);
     CHECK_THAT(none.err, Catch::Contains("no line"));
+}
+
+TEST_CASE("gpusizer reconcile: the estimate column, component by component", "[engine_log][cli]") {
+    using nlohmann::json;
+    auto logs = [](const char* f) { return std::string(GPUSIZER_TEST_DATA) + "/logs/" + f; };
+    auto component = [](const json& j, const std::string& name) {
+        for (const auto& c : j["estimate"]["components"])
+            if (c["name"] == name) return c;
+        return json();
+    };
+
+    // Two GPUs, llama.cpp's layer split (pp 2), Llama 3 70B at n_ctx 8192 with f16 K and V.
+    // One layer's cache: 8 KV heads x 128 x 2 (K, V) x 2 B x 8,192 tokens = 32 MiB. The log's
+    // CUDA0 holds 46 layers (1,472 MiB); the estimate splits 80 layers evenly: 40 x 32 = 1,280 MiB.
+    const auto two = gpusizer::test::run_cli({"reconcile", logs("llama_cpp_two_gpus_pr8035.log"), "--model", "llama-3-70b", "--json"});
+    INFO(two.err);
+    REQUIRE(two.code == 0);
+    const json j = json::parse(two.out);
+    REQUIRE(j["estimate"].is_object());
+    CHECK(j["estimate"]["config"]["gpus"] == 2);
+    CHECK(j["estimate"]["config"]["pp"] == 2);
+    CHECK(j["estimate"]["config"]["runtime"] == "llama.cpp");
+    CHECK(j["estimate"]["config"]["context"] == 8192);
+    const json kv = component(j, "kv_cache");
+    REQUIRE(kv.is_object());
+    CHECK(kv["log"].get<double>() == Approx(1472.0 * kMiB));
+    CHECK(kv["estimate"].get<double>() == Approx(1280.0 * kMiB));
+    CHECK(kv["difference"].get<double>() == Approx(-192.0 * kMiB));
+    // Model buffers on every device: 22,994.45 + 12,633.25 + 8,652.00 MiB = 44,279.70 MiB.
+    CHECK(component(j, "weights_total")["log"].get<double>() == Approx(44279.70 * kMiB));
+
+    // The text form: a row per component.
+    const auto text = gpusizer::test::run_cli({"reconcile", logs("llama_cpp_two_gpus_pr8035.log"), "--model", "llama-3-70b"});
+    REQUIRE(text.code == 0);
+    CHECK_THAT(text.out, Catch::Contains("log vs estimate") && Catch::Contains("kv_cache"));
+
+    // Ollama, Llama 3.1 70B Q4_0 ("model ftype = Q4_0" -> weights q4_0): the file's 37.22 GiB
+    // against the estimate's whole-model bytes.
+    const auto ol = gpusizer::test::run_cli({"reconcile", logs("ollama_llama31_70b_pr6279.log"), "--model", "llama-3.1-70b", "--json"});
+    REQUIRE(ol.code == 0);
+    const json o = json::parse(ol.out);
+    CHECK(o["estimate"]["config"]["weights"] == "q4_0");
+    CHECK(component(o, "weights_total")["log"].get<double>() == Approx(37.22 * kGiB));
+
+    // A log whose model is not in the catalog: no estimate, and the reason names --model.
+    const auto gpt = gpusizer::test::run_cli({"reconcile", logs("llama_cpp_gpt_oss_issue15125.log"), "--json"});
+    REQUIRE(gpt.code == 0);
+    const json g = json::parse(gpt.out);
+    CHECK(g["estimate"].is_null());
+    CHECK_THAT(g["estimate_error"].get<std::string>(), Catch::Contains("--model"));
 }

@@ -224,3 +224,87 @@ TEST_CASE("recommendations sort by any column; unknown figures go last both ways
     sort_recommendations(v, RecommendColumn::gpu, true);
     CHECK(names(v) == "ABC");
 }
+
+// QA D1: JSON nested thousands deep (a 16 KB link's hf=, a pasted or dropped configuration,
+// a pasted config.json) overflowed the core's recursive JSON writer in the browser and killed
+// the page. Every input edge of the app refuses it first, naming the key.
+TEST_CASE("deeply nested JSON at the app's inputs is refused, naming the key", "[ui][errors]") {
+    const auto hf = [](int deep) {
+        return "{\"model_type\":\"llama\",\"num_hidden_layers\":2,\"hidden_size\":256,\"intermediate_size\":512,"
+               "\"num_attention_heads\":4,\"vocab_size\":1000,\"x\":" +
+               std::string(std::size_t(deep), '[') + std::string(std::size_t(deep), ']') + "}";
+    };
+    UiState s = default_state();
+    const std::string before = link_of(s);
+    CHECK_FALSE(open_link(s, "#v=1&m=custom&hf=" + hf(8000), catalog()));   // the QA's 16 KB link
+    CHECK(s.message == "Link not opened: hf.x: is nested more than 100 levels deep");
+    // Percent-encoded: "[" is %5B.
+    std::string encoded = "#v=1&m=custom&hf=%7B%22x%22%3A";
+    for (int i = 0; i < 10000; ++i) encoded += "%5B";
+    CHECK_FALSE(open_link(s, encoded, catalog()));
+    CHECK(s.message == "Link not opened: hf.x: is nested more than 100 levels deep");
+    CHECK_FALSE(open_config_text(s, "{\"model\":{\"hf_config\":" + hf(7000) + "},\"gpu\":\"l4\"}", catalog()));
+    CHECK(s.message == "Configuration not opened: model.hf_config.x: is nested more than 100 levels deep");
+    CHECK_FALSE(open_file_text(s, "deep.json", "{\"model\":" + std::string(1000000, '['), catalog()));
+    CHECK(s.message.find("is nested more than 100 levels deep") != std::string::npos);
+    CHECK(link_of(s) == before);
+    s.source = ModelSource::hf_config;
+    s.hf_text = hf(5000);
+    CHECK_FALSE(apply_model_source(s));
+    CHECK(s.model_error == "model.hf_config.x: is nested more than 100 levels deep");
+    // Below this check's limit the core's own JSON limit (64 levels, core/src/json_read.hpp)
+    // refuses it, also naming where; well below both, config.json's unknown keys are ignored.
+    CHECK_FALSE(open_link(s, "#v=1&m=custom&hf=" + hf(99), catalog()));
+    CHECK(s.message.find("nests deeper than 64 levels") != std::string::npos);
+    CHECK(open_link(s, "#v=1&m=custom&hf=" + hf(20), catalog()));
+    // Brackets inside strings do not count.
+    CHECK_NOTHROW(check_json_nesting("{\"a\": \"" + std::string(500, '[') + "\"}", "", "configuration"));
+}
+
+// QA D11: with the automatic split, more GPUs turned "Fits" into "Does not fit": Llama 3.1 405B
+// in BF16 on H100 SXM was tp 128 on 128 GPUs but dp 192 (a full 764 GiB replica per GPU) on 192,
+// because tp must divide the 128 heads and pp is at most the 126 layers. Now the count is split
+// tp x pp x dp. Every count that tp x pp can use (a multiple of 64 here) fits.
+TEST_CASE("the automatic split: more GPUs do not turn Fits into Does not fit", "[ui][parallel]") {
+    UiState s = default_state();
+    s.config.model.id = "llama-3.1-405b";
+    s.config.weights = "bf16";
+    s.config.gpu = "h100-sxm";
+    s.config.context = 8192;
+    for (const int gpus : {128, 192, 256, 384, 1024, 65536}) {
+        INFO(gpus);
+        set_gpu_count(s, gpus, current_arch(s, catalog()));
+        const Report r = estimate(s.config, catalog());
+        CHECK(r.fits);
+        CHECK((long long)r.config.tp * r.config.pp * r.config.dp == gpus);
+    }
+    // 192 = tp 64 (the largest divisor of 192 that divides 128 heads) x pp 3.
+    set_gpu_count(s, 192, current_arch(s, catalog()));
+    const Report r = estimate(s.config, catalog());
+    CHECK(r.config.tp == 64);
+    CHECK(r.config.pp == 3);
+    CHECK(r.config.dp == 1);
+}
+
+// QA D13: sliders hold floats; 0.69 on the "GPU share" slider was 0.6899999976158142 in the
+// link and a byte less usable memory when reopened. The value taken is the one shown.
+TEST_CASE("slider values are rounded to the decimals they show", "[ui][links]") {
+    CHECK(round_to_format(0.69f, "%.2f") == 0.69);
+    CHECK(round_to_format(0.69f, "%.2f of board power") == 0.69);
+    CHECK(round_to_format(0.123f, "$%.3f per kWh") == 0.123);
+    CHECK(round_to_format(1234.6f, "%.0f") == 1235.0);
+    CHECK(round_to_format(7.25f, "%.2f B") == 7.25);
+    CHECK(round_to_format(0.5f, "no limit") == 0.5);   // no number shown: the float as it is
+    // Through a link and back: the value is the one the slider showed.
+    UiState s = default_state();
+    s.config.runtime = Runtime::vllm;
+    s.config.model.id = "llama-3-8b";
+    s.config.weights = "bf16";
+    s.config.gpu_memory_utilization = round_to_format(0.69f, "%.2f");
+    const std::string link = link_of(s);
+    CHECK(link.find("gmu=0.69") != std::string::npos);
+    UiState t;
+    REQUIRE(open_link(t, link, catalog()));
+    CHECK(t.config.gpu_memory_utilization == 0.69);
+    CHECK(estimate(t.config, catalog()).gpu_usable == estimate(s.config, catalog()).gpu_usable);
+}

@@ -41,7 +41,9 @@ public:
 
     // Rectangles of the last frame, in ImGui's display coordinates, for tests that look at or
     // drive the app: the windows ("Setup", "Results") and the controls that tests move
-    // ("context slider", "batch slider", "gpus slider", "copy link button", "open file button").
+    // ("context slider", "batch slider", "gpus slider", "copy link button", "open file button"),
+    // the text fields ("link field", "text field": the browser opens its on-screen keyboard for
+    // a tap on one) and, in the one-column layout, the setup sections ("model section", ...).
     struct WindowRect {
         std::string name;
         float x = 0, y = 0, w = 0, h = 0;
@@ -73,6 +75,9 @@ private:
     void draw_workload();
     void draw_hardware();
     void draw_results(float x, float width, float height);
+    void draw_tabs();
+    // Two tables or figures side by side need 620 CSS px; below that they stack.
+    bool stacked_tables() const;
     void draw_headline();
     void draw_breakdown();
     void draw_inverse();
@@ -91,6 +96,7 @@ private:
     Platform& platform_;
     UiState s_;
     float scale_ = 1.0f;
+    bool narrow_ = false;   // one column (screen_layout)
     bool dirty_ = true;
     unsigned revision_ = 0;
 

@@ -110,7 +110,8 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
     const bool hovered = ImGui::IsItemHovered();
     const float lh = ImGui::GetTextLineHeight();
     // Plot area inside margins for the axis labels.
-    const ImVec2 a(p0.x + lh * 4.2f, p0.y + lh * 0.6f);
+    // The top margin holds the unit ("GiB") above the top tick's label (QA D15: they overprinted).
+    const ImVec2 a(p0.x + lh * 4.2f, p0.y + lh * 1.7f);
     const ImVec2 b(p0.x + size.x - lh * 0.8f, p0.y + size.y - lh * 2.6f);
     // An outline, not a fill: a fill this size is most of a frame's pixels on a software
     // rasterizer (theme.hpp, kBackground), and the panel behind is nearly the same colour.
@@ -175,8 +176,13 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
     if (marker_x >= x.front() && marker_x <= x.back()) {
         const float mx = px(marker_x);
         dl->AddLine(ImVec2(mx, a.y), ImVec2(mx, b.y), IM_COL32(140, 190, 255, 160), 1.5f);
+        // At the top of the plot, on a patch of the background: at the bottom it sat on the
+        // weights line (QA D15).
         const std::string label = "now " + short_count(marker_x);
-        dl->AddText(ImVec2(mx + 4, b.y - lh - 2), IM_COL32(140, 190, 255, 220), label.c_str());
+        const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+        const ImVec2 at(std::min(mx + 4, b.x - ts.x - 2), a.y + lh + 10);   // below the legend
+        dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), ImGui::GetColorU32(ImGuiCol_WindowBg));
+        dl->AddText(at, IM_COL32(140, 190, 255, 220), label.c_str());
     }
     // Series.
     dl->PushClipRect(a, ImVec2(b.x + 1, b.y + 1), true);

@@ -2,7 +2,11 @@
 #include "state.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
 
 namespace gpusizer::ui {
 
@@ -36,12 +40,95 @@ std::string numbers_to_hf_config(const ModelNumbers& n) {
     return buf;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Nesting limit at the app's input edges (link, pasted or dropped JSON, pasted config.json)
+// ---------------------------------------------------------------------------------------------
+
+void check_json_nesting(std::string_view text, const std::string& prefix, const std::string& what) {
+    int depth = 0;
+    bool in_string = false;
+    std::vector<std::string> keys(1);
+    std::string last;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') {
+                ++i;
+            } else if (c == '"') {
+                in_string = false;
+                last.assign(text.substr(start, i - start));
+            }
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+            start = i + 1;
+        } else if (c == ':') {
+            keys[std::size_t(depth)] = last;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth) {
+                std::string path = prefix;
+                for (int d = 1; d < depth; ++d)
+                    if (!keys[std::size_t(d)].empty()) path += (path.empty() ? "" : ".") + keys[std::size_t(d)];
+                if (path.empty()) path = what;
+                throw Error(path, "is nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
+            }
+            keys.resize(std::size_t(depth) + 1);
+            keys[std::size_t(depth)].clear();
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+}
+
+namespace {
+
+int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// %XX decoded (malformed escapes kept as they are: the link reader reports them).
+std::string percent_decoded(std::string_view v) {
+    std::string out;
+    out.reserve(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (v[i] == '%' && i + 2 < v.size() && hex_digit(v[i + 1]) >= 0 && hex_digit(v[i + 2]) >= 0) {
+            out += char(hex_digit(v[i + 1]) * 16 + hex_digit(v[i + 2]));
+            i += 2;
+        } else {
+            out += v[i];
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+void check_link_nesting(std::string_view link) {
+    const std::size_t hash = link.find('#');
+    std::string_view rest = hash == std::string_view::npos ? link : link.substr(hash + 1);
+    while (!rest.empty()) {
+        const std::size_t amp = rest.find('&');
+        const std::string_view part = rest.substr(0, amp);
+        rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
+        const std::size_t eq = part.find('=');
+        if (eq == std::string_view::npos) continue;
+        const std::string value = percent_decoded(part.substr(eq + 1));
+        if (!value.empty() && (value[0] == '{' || value[0] == '[')) check_json_nesting(value, std::string(part.substr(0, eq)), "link");
+    }
+}
+
 namespace {
 
 // The model part of a configuration, read through the configuration JSON so that custom
 // models get the core's own validation and messages.
 bool set_model_json(UiState& s, const std::string& model_json) {
     try {
+        check_json_nesting(model_json, "model", "model");
         const Config c = config_from_json("{\"model\": " + model_json + "}");
         s.config.model = c.model;
         s.model_error.clear();
@@ -95,10 +182,35 @@ bool apply_model_source(UiState& s) {
     return false;
 }
 
+double round_to_format(float v, const char* format) {
+    const char* p = format ? std::strchr(format, '%') : nullptr;
+    while (p && p[1] == '%') p = std::strchr(p + 2, '%');
+    if (!p) return double(v);
+    ++p;
+    while (*p && std::strchr("-+ #0", *p)) ++p;
+    while (*p >= '0' && *p <= '9') ++p;
+    int decimals = 6;   // printf's default
+    if (*p == '.') {
+        decimals = 0;
+        for (++p; *p >= '0' && *p <= '9'; ++p) decimals = decimals * 10 + (*p - '0');
+    }
+    if (*p != 'f' || decimals > 15) return double(v);
+    const double k = std::pow(10.0, decimals);
+    return std::round(double(v) * k) / k;
+}
+
+ScreenLayout screen_layout(float width_css) {
+    ScreenLayout l;
+    l.one_column = width_css < kOneColumnBelow;
+    if (!l.one_column && width_css > 0) l.setup_fraction = std::min(0.45f, 390.0f / width_css);
+    return l;
+}
+
 std::string link_of(const UiState& s) { return link_from_config(s.config); }
 
 bool open_link(UiState& s, std::string_view link, const Catalog& catalog) {
     try {
+        check_link_nesting(link);
         const Config c = config_from_link(link);
         (void)estimate(c, catalog);   // a link that cannot be estimated is refused whole
         adopt(s, c);
@@ -114,6 +226,7 @@ bool open_link(UiState& s, std::string_view link, const Catalog& catalog) {
 
 bool open_config_text(UiState& s, std::string_view json_text, const Catalog& catalog) {
     try {
+        check_json_nesting(json_text, "", "configuration");
         const Config c = config_from_json(json_text);
         (void)estimate(c, catalog);
         adopt(s, c);
@@ -141,6 +254,7 @@ bool open_file_text(UiState& s, std::string_view name, std::string_view text, co
         return true;
     }
     try {
+        check_json_nesting(text, "", "report");
         MeasuredReport report = measured_report_from_json(text, file);
         int usable = 0;
         for (const MeasuredDevice& d : report.devices)

@@ -83,6 +83,16 @@ bool apply_model_source(UiState& s);
 // The hf_config JSON of ModelNumbers (a Llama-style or Mixtral-style config.json).
 std::string numbers_to_hf_config(const ModelNumbers& n);
 
+// Nesting limit for JSON the app is given (a link's hf= value, a pasted or dropped
+// configuration, a pasted config.json, a benchmark report): deeper than any real one (3 to 4
+// levels), far below the depth at which the core's recursive JSON writer overflows the
+// browser's stack (about 7,000). Throws Error naming the key path where it is too deep
+// (prefix first, `what` when no key leads there).
+constexpr int kMaxJsonDepth = 100;
+void check_json_nesting(std::string_view text, const std::string& prefix, const std::string& what);
+// The same for each JSON value (after %-decoding) of a share link.
+void check_link_nesting(std::string_view link);
+
 // Share links.
 std::string link_of(const UiState& s);
 // Loads a link; on failure (a malformed link, or one naming a model or GPU the catalog does not
@@ -111,6 +121,22 @@ std::vector<int> tp_choices(const ModelArch& arch, int gpus);   // divisors of g
 std::vector<int> pp_choices(const ModelArch& arch, int gpus, int tp);
 void set_gpu_count(UiState& s, int gpus, const ModelArch* arch);
 void set_manual_parallel(UiState& s, bool manual, const ModelArch* arch);
+
+// The responsive layout, decided in one place from the window's width in CSS pixels (logical
+// pixels on the desktop): below kOneColumnBelow one scrolling column (phones), results first
+// and the setup in collapsed sections; above it the setup panel on the left and the results
+// on the right, the panel taking 45% up to 390 px.
+constexpr float kOneColumnBelow = 700.0f;
+struct ScreenLayout {
+    bool one_column = false;
+    float setup_fraction = 0.45f;   // of the width, two columns only
+};
+ScreenLayout screen_layout(float width_css);
+
+// A slider's float as the double it shows: rounded to the decimals of its printf format
+// ("%.2f" -> 0.69, not the float's 0.6899999976), so a link carries the value the user saw and
+// reopens it exactly (QA D13). Formats without "%.Nf" give the float's value.
+double round_to_format(float v, const char* format);
 
 // The context slider: log scale from 512 to 1,048,576 tokens.
 constexpr long long kContextMin = 512;

@@ -13,6 +13,7 @@
 // Built twice: gpusizer.js (everything) and, with GPUSIZER_API_LITE, gpusizer-lite.js for the
 // widget (estimate, share links, models, gpus, formats; the catalog without its prose).
 #include <exception>
+#include <locale.h>
 #include <string>
 
 #include <emscripten/bind.h>
@@ -27,58 +28,60 @@ namespace {
 using emscripten::val;
 using namespace gpusizer;
 
-// Throws a JS Error. It is called outside any C++ catch block, so no C++ exception is left
-// half-handled when JavaScript unwinds the stack.
-EM_JS(void, gpusizer_throw_js_error, (const char* key, const char* message), {
-    var e = new Error(UTF8ToString(message));
-    e["name"] = "GpuSizerError";
-    e["key"] = UTF8ToString(key);
-    throw e;
-});
+// Errors never cross into JavaScript as exceptions. A JS exception thrown through wasm frames
+// skips their epilogues: the wasm stack pointer they moved is never restored (a few dozen bytes
+// per call, so the 5 MiB stack overflows into the heap after ~160,000 errors) and Embind's
+// argument copies are never freed. Instead each function returns normally and leaves the error
+// here; api_post.js (the module's JS side) reads it and throws the GpuSizerError from JS, after
+// every wasm frame has returned.
+struct LastError {
+    bool set = false;
+    std::string key, message;
+};
+LastError g_error;
 
-// Runs f; a gpusizer::Error (or any C++ exception) becomes a JS exception.
+// Runs f; a gpusizer::Error (or any C++ exception) is kept in g_error and "" returned.
 template <typename F>
 std::string guarded(F&& f) {
-    static std::string key, message;   // static: they outlive the JS exception's unwinding
+    g_error.set = false;
     try {
         return f();
     } catch (const Error& e) {
-        key = e.key();
-        message = e.what();
+        g_error = {true, e.key(), e.what()};
     } catch (const std::exception& e) {
-        key.clear();
-        message = std::string("internal error: ") + e.what();
+        g_error = {true, "", std::string("internal error: ") + e.what()};
     }
-    gpusizer_throw_js_error(key.c_str(), message.c_str());
-    return {};   // not reached
+    return {};
 }
 
-// A configuration given as JSON text or as an object.
-std::string json_text(const val& v, const char* what) {
-    if (v.isString()) return v.as<std::string>();
-    if (!v.isNull() && !v.isUndefined() && v.typeOf().as<std::string>() == "object")
-        return val::global("JSON").call<std::string>("stringify", v);
-    throw Error(what, "must be JSON text or an object");
+// The last call's error: {key, message}, or null when it succeeded.
+val js_last_error() {
+    if (!g_error.set) return val::null();
+    val o = val::object();
+    o.set("key", g_error.key);
+    o.set("message", g_error.message);
+    g_error.set = false;
+    return o;
 }
+
 
 // The report as `gpusizer estimate --json` writes it: with the other-link comparison.
 std::string report_text(const Config& c, const Catalog& catalog, const GpuOverlay* measured = nullptr) {
     return report_to_json(estimate(c, catalog, EstimateOptions{true, measured}));
 }
 
-std::string js_estimate(const val& config) {
-    return guarded([&] { return report_text(config_from_json(json_text(config, "configuration")), web::embedded_catalog()); });
+std::string js_estimate(const std::string& config) {
+    return guarded([&] { return report_text(config_from_json(config), web::embedded_catalog()); });
 }
 
 #ifndef GPUSIZER_API_LITE
 // estimate() with a gpusizer-cuda-bench report's measured figures in place of the datasheet's
 // (`gpusizer estimate --measured REPORT.json`). The report is its JSON text; with no "gpu" in
 // the configuration, the report's GPU is used.
-std::string js_estimate_measured(const val& config, const val& report_text_value) {
+std::string js_estimate_measured(const std::string& config, const std::string& report_text_value) {
     return guarded([&] {
-        if (!report_text_value.isString()) throw Error("measured", "must be the report's JSON text (a string)");
-        const MeasuredReport report = measured_report_from_json(report_text_value.as<std::string>(), "report");
-        const std::string text = json_text(config, "configuration");
+        const MeasuredReport report = measured_report_from_json(report_text_value, "report");
+        const std::string text = config;
         Config c = config_from_json(text);   // checks the text first: JSON.parse below cannot throw
         const val given = val::global("JSON").call<val>("parse", text);
         if (given["gpu"].isUndefined() || given["gpu"].isNull())
@@ -93,10 +96,10 @@ std::string js_estimate_measured(const val& config, const val& report_text_value
 }
 
 // `gpusizer recommend --json`: constraints as the "query" object of its answer names them.
-std::string js_recommend(const val& config, const val& constraints) {
+std::string js_recommend(const std::string& config, const std::string& constraints) {
     return guarded([&] {
-        const std::string limits = constraints.isUndefined() || constraints.isNull() ? std::string("{}") : json_text(constraints, "constraints");
-        return recommend_to_json(recommend(recommend_query_from_json(json_text(config, "configuration"), limits), web::embedded_catalog()));
+        const std::string limits = constraints.empty() ? std::string("{}") : constraints;
+        return recommend_to_json(recommend(recommend_query_from_json(config, limits), web::embedded_catalog()));
     });
 }
 
@@ -104,13 +107,13 @@ std::string js_links() { return guarded([] { return links_to_json(web::embedded_
 #endif
 
 #ifndef GPUSIZER_API_LITE
-std::string js_fit(const val& config) {
-    return guarded([&] { return fit_to_json(fit(config_from_json(json_text(config, "configuration")), web::embedded_catalog())); });
+std::string js_fit(const std::string& config) {
+    return guarded([&] { return fit_to_json(fit(config_from_json(config), web::embedded_catalog())); });
 }
 
-std::string js_assumptions(const val& config) {
+std::string js_assumptions(const std::string& config) {
     return guarded([&] {
-        return assumptions_to_json(assumptions(estimate(config_from_json(json_text(config, "configuration")), web::embedded_catalog())));
+        return assumptions_to_json(assumptions(estimate(config_from_json(config), web::embedded_catalog())));
     });
 }
 
@@ -144,20 +147,93 @@ std::string js_formats() {
     return val::global("JSON").call<std::string>("stringify", out, val::null(), 2);
 }
 
-std::string js_link_from_config(const val& config) {
-    return guarded([&] { return link_from_config(config_from_json(json_text(config, "configuration"))); });
+std::string js_link_from_config(const std::string& config) {
+    return guarded([&] { return link_from_config(config_from_json(config)); });
 }
 
-std::string js_config_from_link(const val& link) {
+std::string js_config_from_link(const std::string& link) {
     return guarded([&] {
-        if (!link.isString()) throw Error("link", "must be a string such as \"#v=1&m=llama-3-8b\"");
-        return config_to_json(config_from_link(link.as<std::string>()));
+        return config_to_json(config_from_link(link));
     });
 }
 
 }  // namespace
 
+#ifdef GPUSIZER_API_LITE
+// strtod for the widget's module: the browser's own number parser instead of musl's. musl's
+// strtod works in 128-bit long double, which WebAssembly emulates in software (__addtf3,
+// __multf3, __divtf3, fmodl, scalbnl: about 14 KB of code, 6 KB gzipped, for the parsing of
+// JSON numbers and link values alone). JavaScript's Number() of a decimal string is the double
+// nearest to it (ECMAScript 2023, 7.1.4.1.1 StringToNumber, "rounded as described in 6.1.6.1"),
+// which is what musl's strtod gives too, so the numbers are the same. This strtod takes what its
+// callers pass (nlohmann's validated number tokens, share link values): optional leading white
+// space, a sign, digits with an optional point, an optional exponent, and inf/infinity/nan; a
+// hexadecimal float ("0x1p4") stops after its "0", so a link holding one is refused as not a
+// number (the CLI would read it).
+EM_JS(double, gpusizer_js_number, (const char* text, int length), {
+    var s = "";
+    for (var i = 0; i < length; ++i) s += String.fromCharCode(HEAPU8[text + i]);
+    return Number(s);
+});
+
+extern "C" double strtod(const char* text, char** end) {
+    const char* p = text;
+    while (*p == ' ' || (*p >= '\t' && *p <= '\r')) ++p;
+    const char* start = p;
+    if (*p == '+' || *p == '-') ++p;
+    const auto word = [&p](const char* w) {   // case-insensitive prefix, advances past it
+        const char* q = p;
+        for (; *w; ++w, ++q)
+            if ((*q | 0x20) != *w) return false;
+        p = q;
+        return true;
+    };
+    const bool negative = *start == '-';
+    if (word("inf")) {
+        word("inity");
+        if (end) *end = const_cast<char*>(p);
+        return negative ? -__builtin_inf() : __builtin_inf();
+    }
+    if (word("nan")) {
+        if (end) *end = const_cast<char*>(p);
+        return __builtin_nan("");
+    }
+    const auto digits = [&p] {
+        const char* from = p;
+        while (*p >= '0' && *p <= '9') ++p;
+        return p != from;
+    };
+    bool any = digits();
+    if (*p == '.') {
+        ++p;
+        any = digits() || any;
+    }
+    if (!any) {   // no number: nothing is read
+        if (end) *end = const_cast<char*>(text);
+        return 0;
+    }
+    if (*p == 'e' || *p == 'E') {
+        const char* mark = p++;
+        if (*p == '+' || *p == '-') ++p;
+        if (!digits()) p = mark;   // "1e" or "1e+": the exponent is not part of the number
+    }
+    if (end) *end = const_cast<char*>(p);
+    return gpusizer_js_number(start, static_cast<int>(p - start));
+}
+
+// musl defines these in strtod's object file, which libc++'s locale.o refers to: defining them
+// here keeps that file (and its duplicate strtod) out of the link. Nothing in the module reads a
+// float or a long double from text; the long double ones give the double's value.
+extern "C" float strtof(const char* text, char** end) { return static_cast<float>(strtod(text, end)); }
+extern "C" long double strtold(const char* text, char** end) { return strtod(text, end); }
+extern "C" float strtof_l(const char* text, char** end, locale_t) { return strtof(text, end); }
+extern "C" double strtod_l(const char* text, char** end, locale_t) { return strtod(text, end); }
+extern "C" long double strtold_l(const char* text, char** end, locale_t) { return strtod(text, end); }
+#endif
+
 EMSCRIPTEN_BINDINGS(gpusizer) {
+    // The raw functions; api_post.js wraps them into the object createGpuSizer() resolves to.
+    emscripten::function("lastError", &js_last_error);
     emscripten::function("estimate", &js_estimate);
 #ifndef GPUSIZER_API_LITE
     emscripten::function("estimateMeasured", &js_estimate_measured);

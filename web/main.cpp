@@ -2,14 +2,16 @@
 // WebGL2. Set-up and tear-down mirror native/app/main.cpp; what is the browser's own:
 // - the canvas fills the window at device pixels (window.devicePixelRatio) and the UI is scaled
 //   by that ratio, so text is drawn at the screen's resolution; both follow resizes and zoom;
-// - the URL fragment is the share link: read on load and on `hashchange`, written back with
-//   history.replaceState when the configuration changes (at most five times a second: Chromium
-//   ignores bursts of history updates);
+// - the URL fragment is the share link: read on load, on `hashchange` and `popstate`, written
+//   back when the configuration changes (at most five times a second: Chromium ignores bursts
+//   of history updates), one history entry per deliberate change (Back, Forward, Ctrl+Z);
 // - the clipboard is JavaScript's: "Copy link" and ImGui's copy go to navigator.clipboard, and
 //   a paste arrives as the page's `paste` event;
 // - "Open file..." opens the browser's file picker, and a file dropped on the page opens too (a
 //   gpusizer-cuda-bench report or a configuration JSON);
 // - the font is DejaVu Sans compiled into the module (embedded_font.cpp, generated);
+// - nothing is drawn while the app is idle: a frame is drawn on input, on a change of data and
+//   for a moment after (QA D18); window.gpusizerFramesDrawn counts the frames drawn;
 // - the page and its tests see the app's state in `window.gpusizerApp` (link, message, report,
 //   control rectangles in CSS pixels) and the message in the page's status line, and the
 //   benchmark sees each frame's main-thread time in `window.gpusizerFrameCpuMs`.
@@ -20,6 +22,7 @@
 // [SECTION] Status for the page
 // [SECTION] Frame and main
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -35,6 +38,7 @@
 #include "app.hpp"
 #include "embedded.hpp"
 #include "gpusizer/gpusizer.hpp"
+#include "status.hpp"
 #include "theme.hpp"
 
 namespace gpusizer::web::data {
@@ -67,12 +71,97 @@ EM_JS(void, web_listen, (), {
             pending[4] = "the browser could not read " + file.name;
         });
     };
+    // Any input marks the page active: the next frames are drawn (see frame(): an idle app
+    // draws nothing).
+    Module["gpusizerActive"] = 1;
+    var active = function() { Module["gpusizerActive"] = 1; };
+    window.addEventListener("mousemove", function(e) {
+        // A real mouse (not one the browser made from a touch: those are cancelled) takes over.
+        if (!e.sourceCapabilities || !e.sourceCapabilities.firesTouchEvents) Module["gpusizerMouse"] = 1;
+    }, {capture: true, passive: true});
+    ["pointerdown", "pointermove", "pointerup", "pointercancel", "mousedown", "mousemove", "mouseup", "wheel",
+     "keydown", "keyup", "touchstart", "touchmove", "touchend", "touchcancel", "resize", "focus", "blur",
+     "visibilitychange", "input", "compositionend"].forEach(function(type) {
+        window.addEventListener(type, active, {capture: true, passive: true});
+    });
+    // Touch (QA D2): Emscripten's GLFW port takes no position from touch events, and left to the
+    // browser a swipe scrolls or navigates back. Each touch of the first finger is queued as
+    // [kind (0 start, 1 move, 2 end), x, y] in CSS pixels for frame() to turn into ImGui's mouse
+    // and wheel; every touch is cancelled, so the browser neither scrolls, zooms, navigates nor
+    // makes mouse events of it.
+    Module["gpusizerTouches"] = [];
+    var canvas = Module["canvas"];
+    var finger = null;
+    var onTouch = function(kind) {
+        return function(e) {
+            var t = null, i;
+            if (kind === 0 && finger === null && e.changedTouches.length) { t = e.changedTouches[0]; finger = t.identifier; }
+            else for (i = 0; i < e.changedTouches.length; ++i) if (e.changedTouches[i].identifier === finger) t = e.changedTouches[i];
+            if (e.cancelable) e.preventDefault();
+            if (!t) return;
+            var r = canvas.getBoundingClientRect();
+            Module["gpusizerTouches"].push([kind, t.clientX - r.left, t.clientY - r.top]);
+            Module["gpusizerActive"] = 1;
+            if (kind === 2) {
+                finger = null;
+                // The on-screen keyboard opens only from a user gesture: a tap on a text field
+                // focuses the hidden input that mirrors it (see web_keyboard).
+                var fields = (window["gpusizerApp"] && window["gpusizerApp"]["layout"]) || [];
+                var x = t.clientX - r.left, y = t.clientY - r.top;
+                for (i = 0; i < fields.length; ++i) {
+                    var f = fields[i];
+                    if ((f["name"] === "text field" || f["name"] === "link field") && x >= f["x"] && x <= f["x"] + f["w"] && y >= f["y"] && y <= f["y"] + f["h"])
+                        Module["gpusizerKeyboard"](true);
+                }
+            }
+        };
+    };
+    canvas.addEventListener("touchstart", onTouch(0), {passive: false});
+    canvas.addEventListener("touchmove", onTouch(1), {passive: false});
+    canvas.addEventListener("touchend", onTouch(2), {passive: false});
+    canvas.addEventListener("touchcancel", onTouch(2), {passive: false});
+    // The hidden input behind the on-screen keyboard: what is typed into it goes to the focused
+    // ImGui text field as characters (Backspace and Enter reach ImGui as keys through GLFW).
+    var keyboard = document.createElement("input");
+    keyboard.id = "gpusizer-keyboard";
+    keyboard.type = "text";
+    keyboard.setAttribute("autocomplete", "off");
+    keyboard.setAttribute("autocapitalize", "off");
+    keyboard.setAttribute("autocorrect", "off");
+    keyboard.setAttribute("spellcheck", "false");
+    keyboard.setAttribute("aria-hidden", "true");
+    keyboard.tabIndex = -1;
+    keyboard.className = "gpusizer-keyboard";
+    Module["gpusizerTyped"] = "";
+    keyboard.addEventListener("input", function() {
+        if (keyboard.value) Module["gpusizerTyped"] += keyboard.value;
+        keyboard.value = "";
+        Module["gpusizerActive"] = 1;
+    });
+    document.body.appendChild(keyboard);
+    Module["gpusizerKeyboard"] = function(on) {
+        if (on && document.activeElement !== keyboard) keyboard.focus({preventScroll: true});
+        if (!on && document.activeElement === keyboard) keyboard.blur();
+    };
     window.addEventListener("dragover", function(e) { e.preventDefault(); });
     window.addEventListener("drop", function(e) {
         e.preventDefault();
         var files = e.dataTransfer ? e.dataTransfer.files : null;
         if (files && files.length) Module["gpusizerReadFile"](files[0]);
     });
+    // Back and Forward between the app's own entries (pushState) fire popstate; the fragment
+    // they land on is opened like a typed one.
+    window.addEventListener("popstate", function() {
+        Module["gpusizerPending"][0] = location.hash || "#";
+        Module["gpusizerActive"] = 1;
+    });
+    // Ctrl+Z / Ctrl+Shift+Z (Cmd on a Mac) outside a text field: undo and redo through the
+    // history of configurations.
+    window.addEventListener("keydown", function(e) {
+        if (!(e.ctrlKey || e.metaKey) || (e.key !== "z" && e.key !== "Z") || Module["gpusizerTyping"]) return;
+        e.preventDefault();
+        if (e.shiftKey) history.forward(); else history.back();
+    }, true);
     window.addEventListener("hashchange", function(e) {
         // The fragment navigated to (location.hash may already hold a later replaceState's).
         var url = e.newURL || location.href;
@@ -84,6 +173,41 @@ EM_JS(void, web_listen, (), {
         if (text) Module["gpusizerPending"][1] = text;
         e.preventDefault();
     });
+});
+
+// Takes the oldest queued touch: returns its kind (0 start, 1 move, 2 end; -1: none) and its
+// position in CSS pixels.
+EM_JS(int, web_take_touch, (float* xy), {
+    var q = Module["gpusizerTouches"];
+    if (!q || !q.length) return -1;
+    var t = q.shift();
+    HEAPF32[xy >> 2] = t[1];
+    HEAPF32[(xy >> 2) + 1] = t[2];
+    return t[0];
+});
+// 1 when a real mouse moved since the last call.
+EM_JS(int, web_take_mouse, (), {
+    var m = Module["gpusizerMouse"] ? 1 : 0;
+    Module["gpusizerMouse"] = 0;
+    return m;
+});
+// 1 when a touch is queued.
+EM_JS(int, web_touch_queued, (), { return Module["gpusizerTouches"] && Module["gpusizerTouches"].length ? 1 : 0; });
+
+// Text typed into the hidden input since the last call (UTF-8 into buf, at most size bytes).
+EM_JS(int, web_typed_length, (), { return lengthBytesUTF8(Module["gpusizerTyped"] || ""); });
+EM_JS(void, web_take_typed, (char* buf, int size), {
+    stringToUTF8(Module["gpusizerTyped"], buf, size);
+    Module["gpusizerTyped"] = "";
+});
+// Shows (focuses the hidden input) or hides the on-screen keyboard.
+EM_JS(void, web_keyboard, (int on), { Module["gpusizerKeyboard"](!!on); });
+
+// 1 when an input event arrived since the last call.
+EM_JS(int, web_take_activity, (), {
+    var a = Module["gpusizerActive"] ? 1 : 0;
+    Module["gpusizerActive"] = 0;
+    return a;
 });
 
 // Length in UTF-8 bytes of pending item `kind` (0: fragment, 1: paste), 0 if none.
@@ -118,22 +242,41 @@ EM_JS(void, web_pick_file, (), {
 EM_JS(int, web_location_hash_length, (), { return lengthBytesUTF8(location.hash); });
 EM_JS(void, web_location_hash, (char* buf, int size), { stringToUTF8(location.hash, buf, size); });
 
-// Mirrors the share link into the address bar. Only a fragment ("#...") is ever written, with
-// replaceState (no history entry, no hashchange), and at most every 200 ms with a final write.
+// Mirrors the share link into the address bar. Only a fragment ("#...") is ever written, at
+// most every 200 ms with a final write. Each deliberate change gets one history entry, so Back
+// and Forward (and Ctrl+Z / Ctrl+Shift+Z) step through configurations: the first write of a
+// change pushes an entry, and the writes that follow while the same control is held (a slider
+// being dragged) replace it; web_change_done() ends the change. The first write after loading
+// replaces the loaded entry. Neither fires hashchange.
 EM_JS(void, web_set_fragment, (const char* text), {
     var link = UTF8ToString(text);
     if (link.charAt(0) !== "#") return;
-    var s = Module["gpusizerFragment"] || (Module["gpusizerFragment"] = {want: "", timer: 0, last: -1e9});
+    var s = Module["gpusizerFragment"] || (Module["gpusizerFragment"] = {want: "", timer: 0, last: -1e9, started: false, open: false, push: false});
     s.want = link;
+    if (!s.open && s.started) s.push = true;   // a new change: its own entry
+    s.open = true;
+    s.started = true;
     function write() {
         s.timer = 0;
         s.last = performance.now();
-        if (location.hash !== s.want) history.replaceState(history.state, "", s.want);
+        if (location.hash === s.want) return;
+        if (s.push) history.pushState(null, "", s.want);
+        else history.replaceState(history.state, "", s.want);
+        s.push = false;
     }
     if (s.timer) return;
     var wait = 200 - (performance.now() - s.last);
     if (wait <= 0) write(); else s.timer = setTimeout(write, wait);
 });
+
+// The control that made the last change was let go: the next change is a new history entry.
+EM_JS(void, web_change_done, (), {
+    var s = Module["gpusizerFragment"];
+    if (s) s.open = false;
+});
+
+// Whether ImGui has a text field focused (Ctrl+Z is then the field's own undo).
+EM_JS(void, web_typing, (int on), { Module["gpusizerTyping"] = !!on; });
 
 // Puts text on the system clipboard: navigator.clipboard, else a hidden text area and the
 // "copy" command. The text is only ever a value, never markup.
@@ -165,11 +308,14 @@ EM_JS(void, web_publish, (const char* json), {
         line.textContent = state["message"];
         line.className = state["message_is_error"] ? "error" : "";
     }
+    // The DOM mirror of the results (app-page.js): verdict, table, page title.
+    if (window["gpusizerMirror"]) window["gpusizerMirror"](state);
 });
 
 // Keeps the last 1000 frames' main-thread times (ms: input, UI, draw-list submission) in
 // window.gpusizerFrameCpuMs, for the frame-time benchmark (bench/web_budgets.mjs).
 EM_JS(void, web_frame_time, (double ms), {
+    window["gpusizerFramesDrawn"] = (window["gpusizerFramesDrawn"] || 0) + 1;
     var times = window["gpusizerFrameCpuMs"] || (window["gpusizerFrameCpuMs"] = []);
     times.push(ms);
     if (times.length > 1000) times.splice(0, times.length - 1000);
@@ -204,13 +350,33 @@ std::string location_hash() {
 class PlatformWeb : public gpusizer::ui::Platform {
 public:
     void set_clipboard(const std::string& text) override { web_copy_text(text.c_str()); }
-    void link_changed(const std::string& link) override { web_set_fragment(link.c_str()); }
+    // A link that could not be opened stays in the address bar (with the message on screen), so
+    // that it can be reloaded or corrected there, until the view shows another configuration
+    // than the one shown when it failed (QA D8).
+    void link_changed(const std::string& link) override {
+        if (keep_address_ && link == shown_when_kept_) return;
+        keep_address_ = false;
+        web_set_fragment(link.c_str());
+    }
+    void keep_address(const std::string& shown_link) {
+        keep_address_ = true;
+        shown_when_kept_ = shown_link;
+    }
     bool pick_file() override {
         web_pick_file();
         return true;
     }
     const char* name() const override { return "browser"; }
+
+private:
+    bool keep_address_ = false;
+    std::string shown_when_kept_;
 };
+
+// Opens a link from the address bar (on load, or a hashchange); see PlatformWeb::link_changed.
+void open_address(PlatformWeb& platform, gpusizer::ui::App& app, const std::string& fragment) {
+    if (!app.open(fragment)) platform.keep_address(gpusizer::ui::link_of(app.state()));
+}
 
 // What ImGui's own copy and paste (Ctrl+C / Ctrl+V in a text field) use.
 std::string g_clipboard;
@@ -219,6 +385,96 @@ void imgui_set_clipboard(void*, const char* text) {
     web_copy_text(text);
 }
 const char* imgui_get_clipboard(void*) { return g_clipboard.c_str(); }
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Touch: taps and drags as ImGui's mouse, swipes as scrolling with momentum
+// ---------------------------------------------------------------------------------------------
+
+struct Touch {
+    enum class Mode { none, pending, pressing, scrolling };
+    bool used = false;         // the last pointer input was a finger: frame() drives ImGui's mouse
+    Mode mode = Mode::none;    // pending: down, not yet known whether it taps, drags or scrolls
+    int lift = 0;              // frames until the mouse moves away after the finger left (1 or 2)
+    ImVec2 pos, start, last;   // CSS pixels
+    float velocity = 0;        // CSS px per second, vertical, for the momentum after a swipe
+    double start_ms = 0, last_ms = 0;
+};
+
+// Applies the queued touches to ImGui's mouse (after the GLFW backend set it from the cursor),
+// the way touch screens tell gestures apart: a finger that lifts before moving kSlop is a tap
+// (press on one frame, release on the next, at the same place); one that moves mostly sideways,
+// or holds still for kHoldMs, presses where it landed and drags (sliders); one that moves
+// mostly up or down scrolls the window under it, and glides on after it lifts, slowing by
+// kFriction a frame. After a finger leaves, the mouse moves off the screen, so no hover or
+// tooltip stays behind. Returns true while something still moves (the caller keeps drawing).
+bool apply_touch(Touch& t, float ratio, double now_ms) {
+    constexpr float kSlop = 8.0f;           // CSS px a tap may wobble
+    constexpr double kHoldMs = 300.0;       // a still finger presses after this long
+    constexpr float kFriction = 0.92f;      // velocity kept per 60 Hz frame of gliding
+    constexpr float kStopBelow = 20.0f;     // CSS px per second
+    using Mode = Touch::Mode;
+    ImGuiIO& io = ImGui::GetIO();
+    const float line = ImGui::GetFontSize() / ratio * 5.0f;   // CSS px per wheel step (ImGui 1.86: 5 lines)
+    if (web_take_mouse() && t.mode == Mode::none) t.used = false;   // the mouse drives ImGui again
+    const bool releasing = t.lift == 2;      // a tap's release frame: nothing new until it is seen
+    bool away = false;
+    if (t.lift > 0) away = --t.lift == 0;
+    bool press_now = false, tap = false;
+    float xy[2];
+    while (!releasing && !press_now && web_touch_queued()) {
+        const int kind = web_take_touch(xy);
+        const ImVec2 p(xy[0], xy[1]);
+        if (kind == 0) {
+            t = Touch{};
+            t.mode = Mode::pending;
+            t.pos = t.start = t.last = p;
+            t.start_ms = t.last_ms = now_ms;
+            away = false;
+        } else if (kind == 1 && t.mode != Mode::none) {
+            const float dx = p.x - t.start.x, dy = p.y - t.start.y;
+            if (t.mode == Mode::pending && std::max(std::fabs(dx), std::fabs(dy)) > kSlop) {
+                if (std::fabs(dy) > std::fabs(dx)) {
+                    t.mode = Mode::scrolling;
+                } else {
+                    t.mode = Mode::pressing;   // press where the finger landed; the drag follows
+                    press_now = true;
+                }
+            }
+            if (t.mode == Mode::scrolling) {
+                const float step = p.y - t.last.y;
+                io.MouseWheel += step / line;
+                const double dt = std::max(1.0, now_ms - t.last_ms);
+                t.velocity = 0.6f * t.velocity + 0.4f * float(step / dt * 1000.0);
+                t.last_ms = now_ms;
+            }
+            t.last = p;
+            if (!press_now) t.pos = p;
+        } else if (kind == 2 && t.mode != Mode::none) {
+            if (t.mode == Mode::pending) {       // a tap: press now, release on the next frame
+                t.mode = Mode::pressing;
+                press_now = tap = true;
+            } else {
+                t.mode = Mode::none;             // released here, moved away on the next frame
+                t.lift = 1;
+            }
+        }
+        t.used = true;
+    }
+    if (t.mode == Mode::pending && now_ms - t.start_ms > kHoldMs) t.mode = Mode::pressing;
+    if (!t.used) return false;
+    io.MousePos = away ? ImVec2(-FLT_MAX, -FLT_MAX) : ImVec2(t.pos.x * ratio, t.pos.y * ratio);
+    io.MouseDown[0] = t.mode == Mode::pressing;
+    if (tap) {
+        t.mode = Mode::none;
+        t.lift = 2;
+    }
+    if (t.mode == Mode::none && std::fabs(t.velocity) > kStopBelow) {
+        io.MouseWheel += t.velocity / 60.0f / line;
+        t.velocity *= kFriction;
+        return true;
+    }
+    return t.mode != Mode::none || t.lift > 0 || web_touch_queued();
+}
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Fonts, scale and canvas size
@@ -256,28 +512,7 @@ Canvas measure_canvas() {
 // [SECTION] Status for the page
 // ---------------------------------------------------------------------------------------------
 
-void append_json_string(std::string& out, const std::string& s) {
-    out += '"';
-    for (const char ch : s) {
-        const unsigned char u = static_cast<unsigned char>(ch);
-        switch (ch) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (u < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", u);
-                    out += buf;
-                } else {
-                    out += ch;
-                }
-        }
-    }
-    out += '"';
-}
+// ui::status_json (ui/status.cpp) writes it, the desktop app's --layout file too.
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Frame and main
@@ -291,39 +526,22 @@ struct WebApp {
     bool first_frame_done = false;
     std::string published;     // the last status JSON handed to the page
     unsigned report_revision = ~0u;   // the app's revision whose report report_json holds
+    int frames_to_draw = 2;    // frames still to draw after the last input or change (QA D18)
+    Touch touch;
+    bool keyboard = false;     // the hidden input behind the on-screen keyboard is focused
+    bool typing = false;       // a text field had the focus at the end of the last frame
     std::string report_json;
 };
 
-// Status JSON: {"link", "message", "message_is_error", "report", "scale", "layout": [{name, x, y, w, h}]}
-// with rectangles in CSS pixels.
+// The status JSON (ui::status_json) with rectangles in CSS pixels; the report's JSON is kept
+// per App::revision(), not rewritten every frame.
 std::string status_json(WebApp& w) {
     const gpusizer::ui::App& app = *w.app;
-    const std::string& link = app.link();
     if (app.has_report() && w.report_revision != app.revision()) {
         w.report_json = gpusizer::report_to_json(app.report(), 0);
         w.report_revision = app.revision();
     }
-    std::string out = "{\"link\":";
-    append_json_string(out, link);
-    out += ",\"message\":";
-    append_json_string(out, app.state().message);
-    out += app.state().message_is_error ? ",\"message_is_error\":true" : ",\"message_is_error\":false";
-    out += ",\"report\":";
-    out += app.has_report() ? w.report_json : "null";
-    char buf[160];
-    std::snprintf(buf, sizeof buf, ",\"scale\":%g,\"layout\":[", double(w.canvas.ratio));
-    out += buf;
-    bool first = true;
-    for (const auto& r : app.layout()) {
-        out += first ? "{\"name\":" : ",{\"name\":";
-        append_json_string(out, r.name);
-        const double k = 1.0 / double(w.canvas.ratio);
-        std::snprintf(buf, sizeof buf, ",\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f}", r.x * k, r.y * k, r.w * k, r.h * k);
-        out += buf;
-        first = false;
-    }
-    out += "]}";
-    return out;
+    return gpusizer::ui::status_json(app, w.canvas.ratio, &w.report_json);
 }
 
 void frame(void* arg) {
@@ -332,7 +550,7 @@ void frame(void* arg) {
 
     // Input the page collected since the last frame.
     const std::string fragment = take_pending(0);
-    if (!fragment.empty() && fragment != "#") w.app->open(fragment);
+    if (!fragment.empty() && fragment != "#") open_address(w.platform, *w.app, fragment);
     const std::string pasted = take_pending(1);
     if (!pasted.empty()) g_clipboard = pasted;   // ImGui reads it on this frame's Ctrl+V
     const std::string file_name = take_pending(2);
@@ -340,8 +558,18 @@ void frame(void* arg) {
     const std::string file_error = take_pending(4);
     if (!file_error.empty()) w.app->notify(file_error, true);
 
-    // Follow the window's size and the device pixel ratio.
+    // Draw only on input, a change of data, or while ImGui settles after one (hover colours,
+    // a closing popup, the text cursor's blink while a field is focused): an idle app costs
+    // one measurement a frame, not a frame (QA D18).
     const Canvas now = measure_canvas();
+    const bool input = web_take_activity() != 0 || !fragment.empty() || !pasted.empty() || !file_name.empty() ||
+                       !file_error.empty() || now.width != w.canvas.width || now.height != w.canvas.height || now.ratio != w.canvas.ratio;
+    // 20 frames (a third of a second at 60 Hz) cover ImGui's reactions to one event.
+    if (input) w.frames_to_draw = std::max(w.frames_to_draw, 20);
+    if (w.first_frame_done && w.frames_to_draw <= 0 && !ImGui::GetIO().WantTextInput) return;
+    --w.frames_to_draw;
+
+    // Follow the window's size and the device pixel ratio.
     if (now.ratio != w.canvas.ratio) {
         ImGui::GetStyle() = ImGuiStyle();
         gpusizer::ui::apply_style(now.ratio);
@@ -358,6 +586,13 @@ void frame(void* arg) {
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    if (apply_touch(w.touch, w.canvas.ratio, start_ms)) w.frames_to_draw = std::max(w.frames_to_draw, 2);
+    const int typed_n = web_typed_length();
+    if (typed_n > 0) {
+        std::string typed(std::size_t(typed_n) + 1, '\0');
+        web_take_typed(typed.data(), typed_n + 1);
+        ImGui::GetIO().AddInputCharactersUTF8(typed.c_str());
+    }
     // ImGui works in the canvas's device pixels (the GLFW port's window keeps its first size);
     // the port reports the mouse in the same pixels.
     ImGuiIO& io = ImGui::GetIO();
@@ -365,6 +600,19 @@ void frame(void* arg) {
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
     ImGui::NewFrame();
     w.app->frame(w.canvas.ratio);
+    // The on-screen keyboard follows ImGui's text focus once a finger is in use (opened by the
+    // tap itself where the browser requires a gesture, see the touchend listener).
+    // A change ends when no control is held: the next one gets its own history entry.
+    if (!ImGui::IsAnyItemActive()) web_change_done();
+    if (io.WantTextInput != w.typing) {
+        web_typing(io.WantTextInput);
+        w.typing = io.WantTextInput;
+    }
+    const bool want_keyboard = w.touch.used && io.WantTextInput;
+    if (want_keyboard != w.keyboard) {
+        web_keyboard(want_keyboard);
+        w.keyboard = want_keyboard;
+    }
     ImGui::Render();
     glViewport(0, 0, w.canvas.width, w.canvas.height);
     glClearColor(gpusizer::ui::kBackground[0], gpusizer::ui::kBackground[1], gpusizer::ui::kBackground[2], 1.0f);
@@ -373,6 +621,7 @@ void frame(void* arg) {
 
     std::string status = status_json(w);
     if (status != w.published) {
+        w.frames_to_draw = std::max(w.frames_to_draw, 2);   // the data changed: show it
         web_publish(status.c_str());
         w.published = std::move(status);
     }
@@ -417,6 +666,8 @@ int main() {
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;   // the layout is computed, not saved
+    // Keyboard users (QA D9): arrows move between controls, Space/Enter activate, Escape leaves.
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
     gpusizer::ui::apply_style(w.canvas.ratio);
     load_fonts(w.canvas.ratio);
     ImGui_ImplGlfw_InitForOpenGL(w.window, true);
@@ -427,7 +678,7 @@ int main() {
     static gpusizer::ui::App app(*catalog, w.platform);
     w.app = &app;
     const std::string hash = location_hash();
-    if (!hash.empty() && hash != "#") w.app->open(hash);
+    if (!hash.empty() && hash != "#") open_address(w.platform, *w.app, hash);
     web_listen();
 
     emscripten_set_main_loop_arg(frame, &w, 0, false);   // requestAnimationFrame; main returns

@@ -19,8 +19,11 @@ constexpr Names<Optimizer, 4> kOptimizers{{{Optimizer::adamw, "adamw"}, {Optimiz
                                            {Optimizer::sgd, "sgd"}, {Optimizer::adafactor, "adafactor"}}};
 constexpr Names<Offload, 3> kOffloads{{{Offload::none, "none"}, {Offload::optimizer, "optimizer"}, {Offload::optimizer_params, "optimizer+params"}}};
 constexpr Names<Recompute, 4> kRecomputes{{{Recompute::automatic, "auto"}, {Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}}};
-constexpr Names<Runtime, 5> kRuntimes{{{Runtime::automatic, "auto"}, {Runtime::none, "none"}, {Runtime::pytorch, "pytorch"},
-                                       {Runtime::llama_cpp, "llama.cpp"}, {Runtime::vllm, "vllm"}}};
+constexpr Names<Runtime, 8> kRuntimes{{{Runtime::automatic, "auto"}, {Runtime::none, "none"}, {Runtime::pytorch, "pytorch"},
+                                       {Runtime::llama_cpp, "llama.cpp"}, {Runtime::vllm, "vllm"}, {Runtime::sglang, "sglang"},
+                                       {Runtime::trt_llm, "trt-llm"}, {Runtime::ollama, "ollama"}}};
+constexpr Names<PipeSchedule, 3> kSchedules{{{PipeSchedule::one_f_one_b, "1f1b"}, {PipeSchedule::interleaved, "interleaved"},
+                                            {PipeSchedule::zero_bubble, "zero_bubble"}}};
 
 template <typename E, std::size_t N>
 std::string_view name_of(const Names<E, N>& names, E v) {
@@ -56,13 +59,16 @@ std::string_view to_string(Optimizer v) { return name_of(kOptimizers, v); }
 std::string_view to_string(Offload v) { return name_of(kOffloads, v); }
 std::string_view to_string(Recompute v) { return name_of(kRecomputes, v); }
 std::string_view to_string(Runtime v) { return name_of(kRuntimes, v); }
+std::string_view to_string(PipeSchedule v) { return name_of(kSchedules, v); }
 
 Mode parse_mode(std::string_view s) { return parse_of(kModes, s, "mode"); }
+PipeSchedule parse_pp_schedule(std::string_view s) { return parse_of(kSchedules, s, "pp_schedule"); }
 Optimizer parse_optimizer(std::string_view s) { return parse_of(kOptimizers, s, "optimizer"); }
 Offload parse_offload(std::string_view s) { return parse_of(kOffloads, s, "offload"); }
 Recompute parse_recompute(std::string_view s) { return parse_of(kRecomputes, s, "recompute"); }
 Runtime parse_runtime(std::string_view s) {
     if (s == "llamacpp" || s == "llama_cpp") return Runtime::llama_cpp;   // spellings people type
+    if (s == "tensorrt-llm" || s == "trtllm" || s == "trt_llm") return Runtime::trt_llm;
     return parse_of(kRuntimes, s, "runtime");
 }
 
@@ -88,6 +94,7 @@ std::string allowed_values(std::string_view key) {
     if (key == "offload") return list_of(kOffloads);
     if (key == "recompute") return list_of(kRecomputes);
     if (key == "runtime") return list_of(kRuntimes);
+    if (key == "pp_schedule") return list_of(kSchedules);
     return {};
 }
 

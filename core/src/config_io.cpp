@@ -152,13 +152,19 @@ Config config_from_json_value(const json& j) {
         for (const ConfigKey& k : config_keys()) list += (list.empty() ? "" : ", ") + std::string(k.name);
         throw Error(it.key(), "unknown configuration key; known keys: " + list + ", schema_version");
     }
-    if (!j.contains("model")) throw Error("model", "is required: a catalog id (see `gpusizer models`) or {\"hf_config\": {...}}");
+    // A model read from a file (gguf, hf_dir) stands in for `model` (load_model_files reads it).
+    auto given = [&](const char* k) { const auto v = j.find(k); return v != j.end() && !v->is_null(); };
+    const bool from_file = given("gguf") || given("hf_dir");
+    if (!j.contains("model") && !from_file) throw Error("model", "is required: a catalog id (see `gpusizer models`) or {\"hf_config\": {...}}");
     if (const auto v = j.find("schema_version"); v != j.end() && !v->is_null() && !(v->is_number_integer() && v->get<long long>() == 1))
         throw Error("schema_version", "must be 1, got " + shown(*v));
     Config c;
     for (const ConfigKey& k : config_keys()) {
         const auto v = j.find(k.name);
-        if (k.kind == KeyKind::model) read_key(c, k, *v);   // null included: refused there
+        if (k.kind == KeyKind::model) {
+            if (from_file && (v == j.end() || v->is_null())) continue;   // the file gives it
+            read_key(c, k, *v);   // null included: refused there
+        }
         else if (v != j.end() && !v->is_null()) read_key(c, k, *v);   // absent or null: the default
     }
     return c;
@@ -172,6 +178,7 @@ namespace {
 
 json model_json(const ModelSpec& m) {
     if (!m.custom) return m.id;
+    if (m.arch.source == "gguf" || m.arch.source == "safetensors") return nullptr;   // the gguf / hf_dir key names it
     if (!m.hf_config_json.empty()) return json{{"hf_config", parse_json(m.hf_config_json, "model.hf_config")}};
     return json{{"num_parameters", m.num_parameters}};
 }

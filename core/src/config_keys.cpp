@@ -137,8 +137,9 @@ const ConfigKey kKeys[] = {
      "expert-parallel degree (0 = automatic)", m(&Config::ep)},
     {"runtime", "rt", "runtime", "R", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`auto`", "",
      "what runs the model. `auto`: llama.cpp for GGUF weights or llama.cpp cache types, else PyTorch. `none`: the model's "
-     "own tensors only",
-     "auto | none | pytorch | llama.cpp | vllm",
+     "own tensors only. `sglang`, `trt-llm` (TensorRT-LLM) and `ollama` (llama-server underneath) size their KV pools as "
+     "those engines do (`runtime_version`)",
+     "auto | none | pytorch | llama.cpp | vllm | sglang | trt-llm | ollama",
      names([](const Config& c) { return std::string(to_string(c.runtime)); },
            [](Config& c, std::string_view v) { c.runtime = parse_runtime(v); })},
     {"gpu_memory_utilization", "gmu", "gpu-memory-utilization", "F", KeyKind::number, 0, 1, true, KeyUnset::value, "fraction",
@@ -191,6 +192,54 @@ const ConfigKey kKeys[] = {
     {"layer_overhead_us", "lo", "layer-overhead-us", "F", KeyKind::number, 0, 1e5, false, KeyUnset::null, "µs",
      "automatic: 90 for llama.cpp, else 0", "", "fixed time per layer per forward (kernel launches and synchronisation)",
      "fixed time per layer per forward (default 90 for llama.cpp, else 0)", m(&Config::layer_overhead_us)},
+    // Models read from checkpoint headers (model_file.hpp load_model_files; the CLI and the app
+    // read the files, the core does no I/O).
+    {"gguf", "gguf", "gguf", "FILE", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "none",
+     "a path the CLI or app can read; any part of a split file (`-00001-of-00003.gguf`) finds the others",
+     "the model from a GGUF file's header: the per-layer architecture and every tensor's exact bytes (`model.source` "
+     "`gguf`); replaces `model`, and sets `weights` from `general.file_type` when `weights` is not given",
+     "a GGUF file (any split part): the model and its exact weight bytes", m(&Config::gguf)},
+    {"hf_dir", "hfd", "hf-dir", "DIR", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "none",
+     "a folder holding `config.json` and `model.safetensors` or `model.safetensors.index.json` with its shards",
+     "the model from a local Hugging Face snapshot: `config.json` for the architecture, the safetensors headers for the "
+     "exact weight bytes (`model.source` `safetensors`); replaces `model`",
+     "a local Hugging Face snapshot folder (config.json + safetensors headers)", m(&Config::hf_dir)},
+    // Serving: the engine's version and a steady load (core/src/serving.cpp).
+    {"runtime_version", "rv", "runtime-version", "V", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
+     "the newest modelled: llama.cpp `b7539`, ollama `0.15.5`, vllm `0.10`, sglang `0.4.8`, trt-llm `1.0`",
+     "llama.cpp `b7539` (`--fit`, 1 GiB kept free per device) or `b4840`; ollama `0.15.5` (default context by VRAM: 4k, 32k, "
+     "256k) or `0.5` (2048); vllm `0.10` (`gpu_memory_utilization` 0.9) or `current` (0.92); sglang `0.4.8`; trt-llm `1.0`",
+     "the engine's version, where its memory defaults changed between versions",
+     "engine version (llama.cpp b7539|b4840, ollama 0.15.5|0.5, vllm 0.10|current, sglang 0.4.8, trt-llm 1.0)",
+     m(&Config::runtime_version)},
+    {"isl", "isl", "isl", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens", "`0`: no serving figures",
+     "with `osl`; `isl + osl` at most the context",
+     "input tokens per request, for the serving figures under load (`serving.*`)", "input tokens per request (serving under load)",
+     m(&Config::isl)},
+    {"osl", "osl", "osl", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens", "`0` (with `isl` 0)",
+     "with `isl`", "output tokens per request", "output tokens per request (serving under load)", m(&Config::osl)},
+    {"concurrency", "cc", "concurrency", "N", KeyKind::integer, 1, double(1 << 24), false, KeyUnset::zero_null, "requests",
+     "as many as the engines hold (the report names the number)", "",
+     "requests in flight over all replicas (a closed loop: a new request arrives as one finishes); more than the engines hold "
+     "wait for a slot. Used with `isl` and `osl`",
+     "requests in flight, all replicas (default: as many as fit)", m(&Config::concurrency)},
+    // Training schedules and overlap (docs/formulas.md, "Pipeline schedules").
+    {"pp_schedule", "ps", "pp-schedule", "S", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`1f1b`",
+     "`1f1b`, `interleaved`, `zero_bubble`; training only",
+     "pipeline schedule: `1f1b` (PipeDream-Flush), `interleaved` 1F1B with `virtual_stages` model chunks per stage "
+     "(Narayanan et al. 2021), `zero_bubble` = ZB-H1 (Qi et al. 2023: backward split into input and weight gradients)",
+     "1f1b | interleaved | zero_bubble",
+     names([](const Config& c) { return std::string(to_string(c.pp_schedule)); },
+           [](Config& c, std::string_view v) { c.pp_schedule = parse_pp_schedule(v); })},
+    {"virtual_stages", "vs", "virtual-stages", "N", KeyKind::integer, 1, 1024, false, KeyUnset::zero, "",
+     "`0`: 2 for `interleaved`, else 1", "at most layers / `pp`; above 1 only with `pp_schedule` `interleaved`",
+     "model chunks per pipeline stage of the interleaved schedule (Megatron's virtual pipeline size)",
+     "model chunks per pipeline stage (interleaved schedule)", m(&Config::virtual_stages)},
+    {"tp_comm_overlap", "tco", "tp-comm-overlap", "B", KeyKind::boolean, 0, 1, false, KeyUnset::value, "", "`false`",
+     "`true` needs `sequence_parallel` with `tp` > 1; training only",
+     "tensor-parallel all-gathers / reduce-scatters split and overlapped with the GEMMs (Megatron-LM `--tp-comm-overlap`, "
+     "TransformerEngine userbuffers): only what outlasts the matmuls adds to the step",
+     "true | false", m(&Config::tp_comm_overlap)},
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@
 #include "performance.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
+#include "serving.hpp"
 
 namespace gpusizer {
 
@@ -42,6 +43,7 @@ constexpr long long kDefaultContext = 8192;       // a typical chat/RAG window, 
 constexpr long long kMaxContext = 1LL << 27;      // the context key's upper bound (core/src/config_keys.cpp)
 constexpr int kMaxBatch = 1 << 20;
 constexpr long long kVllmBlockSize = 16;           // vLLM CacheConfig.block_size default on CUDA
+constexpr double kConfigDefaultGpuMemoryUtilization = 0.9;   // Config::gpu_memory_utilization's initializer (gpusizer/config.hpp)
 
 bool is_training(Mode m) { return m != Mode::inference; }
 
@@ -85,8 +87,9 @@ void check_compatibility(const Config& c, const Resolved& r) {
     if (r.kv->llama_cpp_only && r.runtime != Runtime::llama_cpp && r.runtime != Runtime::none)
         throw Error("kv_cache", "'" + std::string(r.kv->id) + "' is a llama.cpp cache type; with runtime " +
                                     std::string(to_string(r.runtime)) + " use fp16, bf16, fp8 or fp32");
-    if (r.runtime == Runtime::vllm && train)
-        throw Error("runtime", "vllm runs inference only; training modes need pytorch (or none)");
+    if ((r.runtime == Runtime::vllm || r.runtime == Runtime::sglang || r.runtime == Runtime::trt_llm) && train)
+        throw Error("runtime", std::string(to_string(r.engine)) + " runs inference only; training modes need pytorch (or none)");
+    if (r.engine == Runtime::ollama && train) throw Error("runtime", "ollama runs inference only; training modes need pytorch (or none)");
     if (!train) {
         if (c.zero != 0) throw Error("zero", "ZeRO shards training state; it applies to modes train, lora, qlora");
         if (c.offload != Offload::none) throw Error("offload", "optimizer offload applies to training modes only");
@@ -157,6 +160,23 @@ void resolve_parallelism(const Config& c, Resolved& r) {
             placed = true;
         }
     }
+    // Inference with tp, pp and dp all automatic, where neither tp nor pp can take every GPU:
+    // the loop above gave them all to dp, full replicas of the model, so adding GPUs could turn
+    // "fits" into "does not fit" (Llama 3.1 405B on H100s: 128 GPUs are tp 128, 192 were dp 192).
+    // Split the count instead: the runtime's model-splitting degree (pp for llama.cpp, tp
+    // otherwise) takes its largest allowed divisor of the count, the other one the largest
+    // allowed divisor of what is left, and dp the remainder (192 = tp 64 x pp 3).
+    if (!is_training(c.mode) && rest > 1 && given[0] == 0 && given[1] == 0 && given[2] == 0 && deg[2] == rest) {
+        auto largest = [&](int n, int k) {
+            for (int d = n; d > 1; --d)
+                if (n % d == 0 && (k == 0 ? tp_divides_heads(a, d) : d <= a.total_layers())) return d;
+            return 1;
+        };
+        const int first = r.runtime == Runtime::llama_cpp ? 1 : 0, second = 1 - first;
+        deg[first] = largest(rest, first);
+        deg[second] = largest(rest / deg[first], second);
+        deg[2] = rest / (deg[first] * deg[second]);
+    }
     for (int k = 0; k < 3; ++k)
         if (deg[k] == 0) deg[k] = 1;
     if (!placed) {
@@ -197,14 +217,36 @@ void resolve_parallelism(const Config& c, Resolved& r) {
 
 void bind_gpu(Resolved& r, const Gpu& gpu) {
     r.gpu = &gpu;
-    if (r.runtime == Runtime::vllm && gpu.segment == Segment::apple)
-        throw Error("runtime", "vllm needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
+    if ((r.runtime == Runtime::vllm || r.runtime == Runtime::sglang) && gpu.segment == Segment::apple)
+        throw Error("runtime", std::string(to_string(r.engine)) + " needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
+                    ErrorCode::gpu_unsupported);
+    // TensorRT-LLM builds CUDA engines: NVIDIA GPUs only.
+    if (r.runtime == Runtime::trt_llm && gpu.vendor != "nvidia")
+        throw Error("runtime", "trt-llm runs on NVIDIA GPUs only; on " + gpu.name + " use vllm, sglang, llama.cpp or pytorch",
                     ErrorCode::gpu_unsupported);
 }
+
+namespace {
+
+// Ollama's default num_ctx by the VRAM it sees (v0.15.5 release notes: < 24 GiB 4096, 24-48 GiB
+// 32768, >= 48 GiB 262144), over the configuration's GPUs, at the driver-reported total: an RTX
+// 4090's 24,564 MiB is under 24 GiB.
+long long ollama_default_context(const EngineVersion& v, const Gpu& gpu, int gpus) {
+    if (v.ollama_context == OllamaContext::fixed) return v.fixed_context;
+    const double vram = gpu.capacity_bytes() * gpus;
+    return vram < 24 * kGiB ? 4096 : vram < 48 * kGiB ? 32768 : 262144;
+}
+
+}  // namespace
 
 Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
     Resolved r(c);
     Config& rc = r.config;
+    // gguf / hf_dir name files that load_model_files reads at the edge (the core does no I/O).
+    if ((!c.gguf.empty() || !c.hf_dir.empty()) && c.model.arch.source != "gguf" && c.model.arch.source != "safetensors")
+        throw Error(c.gguf.empty() ? "hf_dir" : "gguf",
+                    "names a file that was not read: the CLI and the app read it (load_model_files) before the estimate",
+                    ErrorCode::unreadable);
     if (c.model.custom) {
         r.arch = &c.model.arch;
     } else {
@@ -242,9 +284,24 @@ Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* meas
     r.wf = &weight_format(rc.weights);
     if (rc.kv_cache.empty()) rc.kv_cache = r.wf->wid == WeightId::fp32 ? "fp32" : r.wf->wid == WeightId::bf16 ? "bf16" : "fp16";
     r.kv = &kv_format(rc.kv_cache);
+    // The engine and its version: Ollama is llama-server underneath, so its formulas are llama.cpp's.
+    r.engine = choose_runtime(c, *r.wf, *r.kv);
+    r.runtime = r.engine == Runtime::ollama ? Runtime::llama_cpp : r.engine;
+    rc.runtime = r.engine;
+    if (r.engine != Runtime::pytorch && r.engine != Runtime::none) {
+        r.engine_version = &engine_version(r.engine, c.runtime_version);
+        rc.runtime_version = r.engine_version->version;
+    } else if (!c.runtime_version.empty()) {
+        engine_version(r.engine, c.runtime_version);   // throws: the runtime has no versions
+    }
+    // vLLM's default utilization is the version's (0.9, 0.92 now) unless the key says otherwise
+    // (Config's default, 0.9, then means "not given").
+    if (r.engine == Runtime::vllm && c.gpu_memory_utilization == kConfigDefaultGpuMemoryUtilization)
+        rc.gpu_memory_utilization = r.engine_version->fraction;
     if (rc.context == 0) {
         const long long trained = r.arch->max_context > 0 ? r.arch->max_context : kDefaultContext;
-        rc.context = std::min(kDefaultContext, trained);
+        rc.context = std::min(r.engine == Runtime::ollama ? ollama_default_context(*r.engine_version, *r.gpu, c.gpus) : kDefaultContext,
+                              trained);
     }
     if (c.prompt_tokens < 0 || c.prompt_tokens > rc.context)
         throw Error("prompt_tokens", "must be between 0 (default: half the context) and the context, " + std::to_string(rc.context) +
@@ -254,9 +311,7 @@ Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* meas
         // (use_gradient_checkpointing=True); other modes start without recomputation.
         rc.recompute = c.mode == Mode::qlora ? Recompute::full : Recompute::none;
     }
-    r.runtime = choose_runtime(c, *r.wf, *r.kv);
-    rc.runtime = r.runtime;
-    r.rt = &runtime_profile(r.runtime);
+    r.rt = &runtime_profile(r.engine);
     check_compatibility(rc, r);
     resolve_parallelism(rc, r);
     rc.tp = r.par.tp;
@@ -265,6 +320,13 @@ Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* meas
     rc.ep = r.par.ep;
 
     r.training = is_training(c.mode);
+    // Serving load: isl and osl come together, for inference, within the context.
+    if ((c.isl > 0) != (c.osl > 0))
+        throw Error(c.isl > 0 ? "osl" : "isl", "isl and osl go together: give both (input and output tokens per request)");
+    if (c.isl > 0 && is_training(c.mode)) throw Error("isl", "serving figures apply to mode inference");
+    if (c.isl > 0 && c.isl + c.osl > rc.context)
+        throw Error("isl", "isl + osl = " + std::to_string(c.isl + c.osl) + " tokens exceeds the context (the longest request the engine takes) of " +
+                               std::to_string(rc.context) + " tokens; raise context");
     if (r.training) {
         const long long per_step = (long long)rc.batch * r.par.dp;
         if (rc.global_batch == 0) rc.global_batch = int(std::min<long long>(per_step, kMaxBatch));
@@ -273,8 +335,27 @@ Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* meas
             throw Error("global_batch", "must be a multiple of batch x dp = " + std::to_string(per_step) + ", got " +
                                             std::to_string(rc.global_batch));
         r.micro_batches = rc.global_batch / per_step;
+        // Interleaved 1F1B splits each stage's layers into v chunks (Megatron's virtual pipeline):
+        // v = 2 unless given; every chunk needs a layer.
+        if (c.virtual_stages > 1 && c.pp_schedule != PipeSchedule::interleaved)
+            throw Error("virtual_stages", "applies to pp_schedule interleaved; got " + std::to_string(c.virtual_stages) +
+                                              " with pp_schedule " + std::string(to_string(c.pp_schedule)));
+        if (c.pp_schedule == PipeSchedule::interleaved) {
+            r.virtual_stages = c.virtual_stages > 0 ? c.virtual_stages : 2;
+            const long long chunks = (long long)r.virtual_stages * r.par.pp;
+            if (chunks > r.arch->total_layers())
+                throw Error("virtual_stages", "pp x virtual_stages = " + std::to_string(chunks) + " exceeds the model's " +
+                                                  std::to_string(r.arch->total_layers()) + " layers");
+            rc.virtual_stages = r.virtual_stages;
+        }
+        if (c.tp_comm_overlap && r.par.tp > 1 && !c.sequence_parallel)
+            throw Error("tp_comm_overlap", "overlapping tensor-parallel communication with the GEMMs needs sequence_parallel "
+                                           "(Megatron-LM asserts it)");
     } else {
         if (c.global_batch != 0) throw Error("global_batch", "applies to training modes only");
+        if (c.pp_schedule != PipeSchedule::one_f_one_b) throw Error("pp_schedule", "pipeline schedules apply to training modes only");
+        if (c.virtual_stages > 1) throw Error("virtual_stages", "applies to training with pp_schedule interleaved");
+        if (c.tp_comm_overlap) throw Error("tp_comm_overlap", "applies to training modes only");
         rc.global_batch = 0;
     }
     // Activation element size: the compute dtype (bf16/fp16; fp32 only for fp32 weights), or the
@@ -287,6 +368,7 @@ Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* meas
     r.fp32 = r.wf->wid == WeightId::fp32;
     r.float_bits = r.fp32 ? 32.0 : 16.0;
     build_variants(r);
+    file_stage_weights(r);
     bind_gpu(r, *r.gpu);
     return r;
 }
@@ -515,6 +597,39 @@ void build_variants(Resolved& r) {
     }
     r.edges_whole = edge_weights(r, 1);
     r.edges = r.par.tp == 1 ? r.edges_whole : edge_weights(r, r.par.tp);
+}
+
+void file_stage_weights(Resolved& r) {
+    // Exact bytes win over formulas: a model read from a GGUF or safetensors file keeps its
+    // stored bytes per block, embedding table and head. One GPU holds the share of a block that
+    // the formulas give it under tp and ep (replicated norms and KV heads included), and the
+    // blocks of its pipeline stage. Training modes size their own 16-bit copies: formulas.
+    const ModelArch& a = *r.arch;
+    const ModelArch::FileWeights& f = a.file;
+    r.file_layers.clear();
+    r.file_embedding = r.file_head = 0;
+    const int L = a.total_layers();
+    if (f.empty() || r.training || int(f.layer.size()) != L) return;
+    const int pp = r.par.pp;
+    const bool whole_layers = r.par.tp == 1 && r.par.ep == 1;
+    r.file_layers.assign(std::size_t(pp), 0.0);
+    for (int st = 0; st < pp; ++st) {
+        const int lo = int((long long)st * L / pp), hi = int((long long)(st + 1) * L / pp);
+        for (int j = lo; j < hi; ++j) {
+            double share = 1;
+            if (!whole_layers) {
+                const double whole = layer_on_gpu(r, j, 1, 1).weight_bytes;
+                share = whole > 0 ? layer_on_gpu(r, j, r.par.tp, r.par.ep).weight_bytes / whole : 1.0;
+            }
+            r.file_layers[std::size_t(st)] += f.layer[std::size_t(j)] * share;
+        }
+    }
+    auto share = [](double part, double whole) { return whole > 0 ? part / whole : 1.0; };
+    r.file_embedding = f.embeddings * share(r.edges.embedding_bytes, r.edges_whole.embedding_bytes);
+    // A tied table also sits on the last stage when the formulas say so (head_is_duplicate:
+    // llama.cpp's GPU-side copy of token_embd, Megatron's last-stage copy).
+    const double head = f.head + (r.edges.head_is_duplicate ? f.embeddings : 0.0);
+    r.file_head = head * share(r.edges.head_bytes + r.edges.other_bytes, r.edges_whole.head_bytes + r.edges_whole.other_bytes);
 }
 
 EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
@@ -909,9 +1024,12 @@ struct Stage {
     double state = 0;           // recurrent layers' fixed state of the batch's sequences, one GPU
     double host = 0;
     double act_per_layer = 0;
-    double outside_budget = 0;  // vLLM: bytes outside gpu_memory_utilization (context, graphs)
+    double outside_budget = 0;  // vLLM: bytes outside gpu_memory_utilization (context, graphs); SGLang / TensorRT-LLM: activations and graphs
+    double non_torch = 0;       // SGLang / TensorRT-LLM: NCCL and all-reduce buffers
     double layer_bytes = 0;     // the stage's layer weights and KV cache
     double expert_bytes = 0;    // the stage's routed-expert weights
+    double act_inflight = 0;    // training: activation bytes per micro-batch in flight
+    double act_once = 0;        // training: activation bytes held once (loss, full recompute's layer)
 };
 
 bool is_large_vllm_gpu(const Gpu& g) {
@@ -955,18 +1073,21 @@ bool is_large_vllm_gpu(const Gpu& g) {
             st.state += n * seqs * lv.state_bytes_gpu;
         }
     }
+    // A model read from a file: its exact bytes (file_stage_weights) replace the formulas'.
+    const bool from_file = !r.file_layers.empty();
+    if (from_file) m.weights = r.file_layers[std::size_t(s)];
     st.layer_bytes = m.weights * r.scale + m.kv_cache;
     st.expert_bytes *= r.scale;
     const EdgeWeights& e = r.edges;
     if (first) {
         st.params += e.embedding_params + e.positions_params;
-        if (e.embedding_on_host) st.host += r.edges_whole.embedding_bytes * r.scale;   // the whole table, once, in RAM
-        else m.weights += e.embedding_bytes;
+        if (e.embedding_on_host) st.host += from_file ? a.file.embeddings : r.edges_whole.embedding_bytes * r.scale;   // the whole table, once, in RAM
+        else m.weights += from_file ? r.file_embedding : e.embedding_bytes;
         m.weights += e.positions_bytes;
     }
     if (last) {
         st.params += e.head_params + e.other_params;
-        m.weights += e.head_bytes + e.other_bytes;
+        m.weights += from_file ? r.file_head : e.head_bytes + e.other_bytes;
     }
     st.params *= r.scale;
     m.weights *= r.scale;
@@ -985,6 +1106,17 @@ bool is_large_vllm_gpu(const Gpu& g) {
                 const bool large = is_large_vllm_gpu(*r.gpu);
                 const double tokens = c.prefill_chunk ? double(*c.prefill_chunk) : large ? kVllmBatchedTokensLarge : kVllmBatchedTokensSmall;
                 const double seqs = std::min<double>(large ? kVllmMaxSeqsLarge : kVllmMaxSeqsSmall, tokens);
+                m.activations = tokens * per_token * r.act_bytes;
+                if (last) m.activations += seqs * V * 4.0;
+                break;
+            }
+            case Runtime::sglang:
+            case Runtime::trt_llm: {
+                // One forward of the engine's token budget (SGLang chunked_prefill_size,
+                // TensorRT-LLM max_num_tokens, which its engine plans activations for), and the
+                // fp32 last-token logits of as many sequences.
+                const double tokens = double(serving_token_budget(r));
+                const double seqs = std::min<double>(double(serving_max_sequences(r)), tokens);
                 m.activations = tokens * per_token * r.act_bytes;
                 if (last) m.activations += seqs * V * 4.0;
                 break;
@@ -1008,7 +1140,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
             }
         }
     } else {
-        const double inflight = double(std::min<long long>(pp - s, r.micro_batches));
+        const double inflight = train_inflight_micro_batches(pp, s, r.micro_batches, r.virtual_stages);
         const double sb = double(c.context) * c.batch;
         const double rep = (c.sequence_parallel && r.par.tp > 1) ? 1.0 / r.par.tp : 1.0;
         // The LoRA branch keeps A*x (rank values per token) for each targeted module.
@@ -1027,8 +1159,9 @@ bool is_large_vllm_gpu(const Gpu& g) {
         stored += layers * r.act_bytes * sb * c.lora_rank * modules;
         // Full recomputation rebuilds one layer at a time in backward; while it runs, that layer
         // holds its activations and their gradients, which are as large again.
-        double acts = inflight * stored + 2.0 * biggest_full;
-        if (first) acts += inflight * r.act_bytes * sb * a.hidden * rep;   // embedding output
+        double per_mb = stored;          // held per micro-batch in flight
+        double acts = 2.0 * biggest_full;   // held once
+        if (first) per_mb += r.act_bytes * sb * a.hidden * rep;   // embedding output
         if (last && a.kind != ArchKind::encoder) {
             // Final norm input and head input, then the loss over the logits, vocab-parallel
             // over tp: the head's output (compute dtype), its fp32 copy for the loss
@@ -1046,7 +1179,9 @@ bool is_large_vllm_gpu(const Gpu& g) {
             const double biggest = std::max({p.attn_q, p.attn_o, p.mlp_up / 2.0, p.mlp_down, p.expert_up / 2.0});
             acts += biggest / r.par.tp * r.act_bytes;
         }
-        m.activations = acts;
+        st.act_inflight = per_mb;
+        st.act_once = acts;
+        m.activations = inflight * per_mb + acts;
     }
 
     // Training state.
@@ -1125,6 +1260,14 @@ bool is_large_vllm_gpu(const Gpu& g) {
         const bool parallel = r.par.tp > 1 || pp > 1 || r.par.dp > 1;
         st.overhead.runtime_buffers += (parallel ? kVllmNonTorchParallel : kVllmNonTorchSingle) + kVllmCudaGraphs;
         st.outside_budget = st.overhead.cuda_context + kVllmCudaGraphs;
+    } else if (r.runtime == Runtime::sglang || r.runtime == Runtime::trt_llm) {
+        // The same NCCL / custom all-reduce buffers and CUDA graph pools as vLLM (its logged
+        // figures, above); SGLang keeps activations and graphs in its (1 - mem_fraction_static)
+        // reserve, TensorRT-LLM in the (1 - free_gpu_memory_fraction) of free memory.
+        const bool parallel = r.par.tp > 1 || pp > 1 || r.par.dp > 1;
+        st.non_torch = parallel ? kVllmNonTorchParallel : kVllmNonTorchSingle;
+        st.overhead.runtime_buffers += st.non_torch + kVllmCudaGraphs;
+        st.outside_budget = m.activations + kVllmCudaGraphs;
     }
     m.overhead = st.overhead.cuda_context + st.overhead.allocator_reserve + st.overhead.runtime_buffers;
     return st;
@@ -1175,6 +1318,10 @@ Totals compute(const Resolved& r) {
     double usable = capacity;
     if (r.runtime == Runtime::vllm) usable = c.gpu_memory_utilization * capacity;
     double outside = 0;
+    const KvBudget kv_budget = r.engine_version ? r.engine_version->budget : KvBudget::whole_gpu;
+    const double sglang_fraction =
+        kv_budget == KvBudget::static_fraction ? sglang_mem_fraction_static(capacity / kMiB, r.par.tp * r.par.pp) : 0.0;
+    double engine_usable = usable, worst_total_seen = -1;
     for (int s = 0; s < pp; ++s) {
         const Stage st = stage_estimate(r, s, train_bytes, train_full);
         const double total = st.parts.total();
@@ -1187,19 +1334,60 @@ Totals compute(const Resolved& r) {
         }
         t.host += st.host;
         outside = std::max(outside, st.outside_budget);
+        // What the engine lets this stage's GPUs use, and of it the pool for the growing cache and
+        // the recurrent state (everything but the KV cache placed first).
+        const double non_kv = total - st.parts.kv_cache;
+        double stage_usable = usable, pool = 0;
+        switch (kv_budget) {
+            case KvBudget::total_fraction:
+                // vLLM's budget: utilization x capacity, plus the context and CUDA graphs it keeps
+                // in the (1 - utilization) headroom.
+                stage_usable = usable + std::min(st.outside_budget, (1.0 - c.gpu_memory_utilization) * capacity);
+                pool = stage_usable - non_kv;
+                break;
+            case KvBudget::static_fraction: {
+                // SGLang: mem_fraction_static of what is free before loading (capacity less the
+                // context and NCCL) holds the weights and the pool (model_runner.py
+                // profile_max_num_token: rest = available - total x (1 - mem_fraction_static));
+                // activations and CUDA graphs live in the rest.
+                const double before_load = capacity - st.overhead.cuda_context - st.non_torch;
+                pool = sglang_fraction * before_load - st.parts.weights;
+                stage_usable = sglang_fraction * before_load + st.overhead.cuda_context + st.non_torch +
+                               std::min(st.outside_budget, (1.0 - sglang_fraction) * before_load);
+                break;
+            }
+            case KvBudget::free_fraction:
+                // TensorRT-LLM: free_gpu_memory_fraction of what is free once the weights,
+                // activations, context and buffers are placed.
+                pool = r.engine_version->fraction * (capacity - non_kv);
+                stage_usable = non_kv + pool;
+                break;
+            case KvBudget::fit_margin:
+                // llama.cpp's --fit sizes the context to leave its margin free on each device; the
+                // configuration still fits up to the device's capacity.
+                pool = capacity - r.engine_version->fit_margin - non_kv;
+                break;
+            case KvBudget::whole_gpu: pool = usable - non_kv; break;
+        }
+        if (kv_budget == KvBudget::static_fraction || kv_budget == KvBudget::free_fraction) {
+            if (s == 0 || total > worst_total_seen) engine_usable = stage_usable;
+        }
+        worst_total_seen = std::max(worst_total_seen, total);
         if (st.kv_rate > 0) {
-            // vLLM's budget: utilization x capacity, plus the context and CUDA graphs it keeps
-            // in the (1 - utilization) headroom.
-            const double stage_usable = usable + (r.runtime == Runtime::vllm
-                                                      ? std::min(st.outside_budget, (1.0 - c.gpu_memory_utilization) * capacity)
-                                                      : 0.0);
-            // The growing cache's room: what is left once everything else, the recurrent
-            // layers' fixed state included, is placed.
-            const double room = (stage_usable - (total - st.parts.kv_cache + st.state)) / st.kv_rate;
-            min_kv_room = min_kv_room < 0 ? room : std::min(min_kv_room, room);
+            const double room = (pool - st.state) / st.kv_rate;
+            if (min_kv_room < 0 || room < min_kv_room) {
+                min_kv_room = room;
+                t.kv_pool_bytes = std::max(0.0, pool);
+                t.kv_stage = s;
+                // Sequences of `context` tokens the pool holds (vLLM: "Maximum concurrency for L
+                // tokens per request"): the pool over one sequence's cache and state.
+                const double per_seq = c.batch > 0 ? st.parts.kv_cache / c.batch : 0.0;
+                t.max_concurrency = per_seq > 0 ? std::max(0.0, pool) / per_seq : 0.0;
+            }
         }
     }
     if (r.runtime == Runtime::vllm) usable += std::min(outside, (1.0 - c.gpu_memory_utilization) * capacity);
+    if (kv_budget == KvBudget::static_fraction || kv_budget == KvBudget::free_fraction) usable = engine_usable;
     t.outside_budget = outside;
     t.usable = usable;
     t.headroom = usable - t.per_gpu.total();
@@ -1224,6 +1412,22 @@ StageSums stage_sums(const Resolved& r) {
         out.expert_bytes += st.expert_bytes;
     }
     return out;
+}
+
+TrainStageTerms train_stage_terms(const Resolved& r, int s) {
+    std::array<double, kMaxVariants> train_bytes{}, train_full{};
+    for (std::size_t v = 0; v < r.variants.size(); ++v) {
+        train_bytes[v] = train_layer_bytes(r, r.variants[v].rep, r.config.recompute);
+        train_full[v] = r.config.recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
+    }
+    const Stage st = stage_estimate(r, s, train_bytes, train_full);
+    TrainStageTerms t;
+    t.params = st.params;
+    t.weights = st.parts.weights;
+    t.act_inflight = st.act_inflight;
+    t.act_once = st.act_once;
+    t.cuda_context = st.overhead.cuda_context;
+    return t;
 }
 
 // What a user should know about the memory figures (string building only when one fires).
@@ -1296,6 +1500,8 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     }
     const EdgeWeights& e1 = r.edges_whole;
     model_bytes += e1.embedding_bytes + e1.positions_bytes + (e1.head_is_duplicate ? 0.0 : e1.head_bytes) + e1.other_bytes;
+    // A model read from a file: the bytes its text stack stores (vision and MTP blocks apart).
+    if (!r.file_layers.empty()) model_bytes = a.file.total - a.file.vision - a.file.beyond_stack;
     rep.weights_bits_per_param = model_bytes * 8.0 / r.total_params;
     // Per token: what grows with the context (attention K/V, uncapped by windows, and indexer
     // keys); per sequence: the recurrent layers' fixed state.
@@ -1323,6 +1529,19 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     const Fabric fabric = fabric_of(r);
     PerfOut po{rep.interconnect, rep.speed, rep.power};
     evaluate_performance(r, in, t, fabric, po);
+    rep.serving.max_concurrency = t.max_concurrency;
+    if (c.isl > 0 && !r.training) {
+        const ServingModel sm = serving_model(r, in, t, fabric, po);
+        const double keep = rep.serving.max_concurrency;
+        rep.serving = serving_at(sm, double(c.isl), double(c.osl), double(c.concurrency));
+        rep.serving.max_concurrency = keep;
+    }
+    // The concurrency that runs when none was asked: what the engines hold (the report's
+    // configuration names every default it resolved).
+    if (c.concurrency == 0 && !r.training) {
+        const double held = rep.serving.active ? rep.serving.concurrency : std::floor(rep.serving.max_concurrency) * r.par.dp;
+        rep.config.concurrency = int(std::clamp(held, 0.0, double(1 << 24)));
+    }
     rep.config.mfu = po.mfu;
     rep.config.bandwidth_efficiency = po.bandwidth_efficiency;
     rep.config.pue = po.pue;

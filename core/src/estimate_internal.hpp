@@ -2,6 +2,7 @@
 // estimate.cpp, exposed to fit.cpp and to the tests of individual formulas.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -75,11 +76,14 @@ struct Resolved {
     const Gpu* gpu = nullptr;
     const WeightFormat* wf = nullptr;
     const KvFormat* kv = nullptr;
-    Runtime runtime = Runtime::pytorch;
+    Runtime runtime = Runtime::pytorch;     // the formulas' family: ollama runs llama-server, so llama_cpp
+    Runtime engine = Runtime::pytorch;      // what the configuration names (ollama stays ollama)
+    const EngineVersion* engine_version = nullptr;   // the engine's version and defaults (nullptr: pytorch, none)
     const RuntimeProfile* rt = nullptr;
     Parallelism par;
     bool training = false;
     long long micro_batches = 1;            // gradient-accumulation steps per optimizer step
+    int virtual_stages = 1;                 // model chunks per pipeline stage (interleaved schedule; else 1)
     double act_bytes = 2;                   // bytes per activation element
     QuantParams qp;
     double lin_bits = 16;                   // bits of a quantized linear weight (non-GGUF)
@@ -107,6 +111,12 @@ struct Resolved {
     const Link* link = nullptr;             // config.link resolved (nullptr = the GPU's own)
     const Link* inter_node_link = nullptr;  // config.inter_node_link resolved (nullptr = default)
     const Catalog* catalog = nullptr;       // for the GPUs' default links
+    // A model read from a file (ModelArch::file, inference only): the exact bytes one GPU of
+    // each pipeline stage holds of its layers, and of the embedding table and head
+    // (file_stage_weights in estimate.cpp). Empty: the formulas size the weights.
+    std::vector<double> file_layers;
+    double file_embedding = 0;
+    double file_head = 0;
 };
 
 // `measured` (may be null): GPUs that stand in for the catalog's entries of the same id.
@@ -116,6 +126,9 @@ LinkTimes alternative_of(const Resolved& r);
 // Points a resolved configuration at another GPU (nothing else depends on it) and checks that
 // the runtime runs there.
 void bind_gpu(Resolved& r, const Gpu& gpu);
+// Exact bytes win over formulas: fills file_layers / file_embedding / file_head from the
+// model's file, split like the formulas split each layer (tp, ep) and the stack (pp).
+void file_stage_weights(Resolved& r);
 // Groups the layers into variants and computes what does not depend on context or batch.
 void build_variants(Resolved& r);
 
@@ -166,11 +179,37 @@ struct Totals {
     double headroom = 0;
     double outside_budget = 0;    // vLLM: context and CUDA graphs outside its budget
     double kv_capacity_tokens = 0;
+    double max_concurrency = 0;   // sequences of `context` tokens the KV pool holds (the tightest stage)
+    double kv_pool_bytes = 0;     // that stage's pool for the growing cache and recurrent state, bytes
+    int kv_stage = 0;             // which stage that is
     bool fits = false;
 };
 Totals compute(const Resolved& r);
 // Pipeline stage `stage`'s per-sequence cache on one GPU, by layer kind (sums to its kv_cache).
 CacheDetail cache_detail(const Resolved& r, int stage);
+
+// Training: micro-batches whose activations pipeline stage s of p holds at its peak, with m
+// micro-batches per step and v chunks per stage. 1F1B (and ZB-H1, whose peak memory is 1F1B's:
+// Qi et al. 2023, sec. 3.1): min(p - s, m), p on the first stage. Interleaved with v chunks
+// (Megatron-LM schedules.py): 2(p - s - 1) + (v - 1)p warm-up forwards plus the one in flight,
+// each of 1/v of the stage's layers, at most m x v: on the first stage (v p + p - 1) / v =
+// p (1 + (p - 1) / (p v)) stage-micro-batches (Korthikanti et al. 2022, sec. 4.2.3).
+inline double train_inflight_micro_batches(int p, int s, long long m, int v) {
+    if (v <= 1) return double(std::min<long long>(p - s, m));
+    const double chunks = std::min(double(m) * v, 2.0 * (p - s - 1) + (v - 1.0) * p + 1.0);
+    return chunks / v;
+}
+
+// Training: what a layout search needs of stage s's memory, on one GPU of r's layout (before
+// ZeRO and offload; r.config.zero must be 0, r.config.offload none): plan.cpp composes the rest.
+struct TrainStageTerms {
+    double params = 0;          // parameters (the trainable count of full training)
+    double weights = 0;         // weight bytes
+    double act_inflight = 0;    // activation bytes per micro-batch in flight
+    double act_once = 0;        // activation bytes held once
+    double cuda_context = 0;
+};
+TrainStageTerms train_stage_terms(const Resolved& r, int s);
 
 // Sums over the pipeline stages of one tensor-parallel rank, for llama.cpp's partial offload
 // (computed only when a model does not fit).

@@ -123,6 +123,8 @@ PerfInputs perf_inputs(const Resolved& r) {
         // The gradient sync can overlap the backward pass (everything after the first forward);
         // ZeRO-3's gathers also prefetch during the forward.
         in.train_hide_fraction = c.zero == 3 ? 1.0 : (exec - fwd) / exec;
+        in.train_fwd_fraction = fwd / exec;
+        in.train_gemm_fraction = weight_passes * matmul / exec;   // the weight matmuls (not the attention core)
         in.tp_collectives_per_layer = c.recompute == Recompute::full ? 6 : 4;
         const double shards = double(r.par.tp) * r.par.pp;
         const double trainable = m == Mode::train ? r.total_params * scale : lora;
@@ -168,15 +170,6 @@ double prefill_chunk_tokens(const Resolved& r, double total) {
 
 namespace {
 
-// Communication of one decode step (inference) or one optimizer step (training) on a fabric.
-struct StepComm {
-    double tp = 0, pp = 0, ep = 0;      // seconds, all on the critical path
-    double dp = 0, dp_exposed = 0;      // training: gradient sync on the wire, and the part not hidden
-    double exposed = 0;                 // what adds to the step
-    double busbw = 0;                   // of the widest all-reduce group
-    CollectiveAlgorithm algorithm = CollectiveAlgorithm::none;   // what NCCL would run for its all-reduce
-};
-
 StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double s) {
     const Parallelism& par = r.par;
     StepComm m;
@@ -197,7 +190,8 @@ StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, d
     return m;
 }
 
-StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double t_pipe) {
+// t_comp: the step's math on one GPU; t_pipe: the same stretched by the bubble.
+StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double t_comp, double t_pipe) {
     const Parallelism& par = r.par;
     const Config& c = r.config;
     StepComm m;
@@ -205,38 +199,87 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
     const double p = par.pp;
     const double s = double(c.context) * c.batch * in.act_bytes_per_token;   // one micro-batch's activations
     const double per = in.tp_collectives_per_layer;
+    const double fwd = in.train_fwd_fraction;   // share of the executed FLOPs in the first forward
     if (par.tp > 1) {
         const Span sp = span_of(f, par.tp, 1);
         m.busbw = sp.busbw;
         const CollectiveTime ar = allreduce_time(sp, s);
         m.algorithm = ar.algorithm;
         m.tp = mb * (in.layers / p) * per * ar.seconds;
+        // Between a layer's matmuls nothing else can run: exposed, unless the framework splits
+        // the GEMMs and their all-gathers / reduce-scatters into chunks that overlap (Megatron-LM
+        // --tp-comm-overlap, TransformerEngine userbuffers; needs sequence parallelism): then
+        // only what outlasts the step's matmuls shows.
+        m.tp_exposed = c.tp_comm_overlap ? std::max(0.0, m.tp - t_comp * in.train_gemm_fraction) : m.tp;
     }
-    if (par.pp > 1) m.pp = 2.0 * mb * p2p_seconds(f, (long long)par.tp * par.dp, s);   // activations forward, gradients back
+    // Activations forward, gradients back, for each micro-batch at each of the v chunk boundaries
+    // of a stage (interleaving multiplies the sends by v: Narayanan et al. 2021, sec. 2.2).
+    if (par.pp > 1) {
+        const double v = r.virtual_stages;
+        const double send = p2p_seconds(f, (long long)par.tp * par.dp, s);
+        m.pp = 2.0 * mb * v * send;
+        // 1F1B and ZB-H1 wait for each send; the interleaved schedule posts them asynchronously
+        // and computes the next chunk meanwhile (Megatron-LM overlap_p2p_comm, on by default
+        // for it): a send shows only beyond one chunk's forward (activations) or backward
+        // (gradients) of one micro-batch.
+        if (v > 1) {
+            const double chunk = t_comp / (mb * v);
+            m.pp_exposed = mb * v * (std::max(0.0, send - chunk * fwd) + std::max(0.0, send - chunk * (1.0 - fwd)));
+        } else {
+            m.pp_exposed = m.pp;
+        }
+    }
     if (par.ep > 1) m.ep = mb * (in.moe_layers / p) * per * all_to_all_seconds(span_of(f, par.ep, 1), s * in.experts_per_token);
     if (par.dp > 1) {
         const Span dp = span_of(f, par.dp, par.tp);
         if (par.tp == 1) m.busbw = dp.busbw;
+        const double grads = in.train_grad_bytes_per_gpu;
         if (c.zero == 3) {
             // ZeRO-3: reduce-scatter the gradients, all-gather the parameters for the forward and
             // again for the backward: 1.5x the traffic of plain data parallelism (ZeRO paper).
-            m.dp = reduce_scatter_seconds(dp, in.train_grad_bytes_per_gpu) + 2.0 * reduce_scatter_seconds(dp, in.train_weight_bytes_per_gpu);
+            // Prefetched, the forward's gathers hide behind the forward compute, the backward's
+            // gathers and the reduce-scatters behind the backward; the last reduce bucket waits
+            // for the last gradients.
+            const double gather = reduce_scatter_seconds(dp, in.train_weight_bytes_per_gpu);
+            const double scatter = reduce_scatter_seconds(dp, grads);
+            m.dp = scatter + 2.0 * gather;
+            const double last = reduce_scatter_seconds(dp, std::min(grads, kZeroReduceBucket * (r.fp32 ? 4.0 : 2.0)));
+            m.dp_exposed = std::max(0.0, gather - fwd * t_pipe) + std::max(last, gather + scatter - (1.0 - fwd) * t_pipe);
         } else {
-            // DDP all-reduce; ZeRO-1/2 reduce-scatter + all-gather move the same bytes.
-            const CollectiveTime ar = allreduce_time(dp, in.train_grad_bytes_per_gpu);
+            // DDP all-reduce; ZeRO-1/2 reduce-scatter + all-gather move the same bytes. Bucketed
+            // (DDP: 25 MB buckets, PyTorch bucket_cap_mb; DeepSpeed: reduce_bucket_size 5e8
+            // elements), each bucket goes when its gradients are ready, behind the rest of the
+            // backward; the last bucket's all-reduce always shows.
+            const CollectiveTime ar = allreduce_time(dp, grads);
             if (par.tp == 1) m.algorithm = ar.algorithm;
             m.dp = ar.seconds;
+            const double bucket = c.zero == 0 ? kDdpBucketBytes : kZeroReduceBucket * (r.fp32 ? 4.0 : 2.0);
+            const double last = allreduce_time(dp, std::min(grads, bucket)).seconds;
+            m.dp_exposed = std::max(last, m.dp - in.train_hide_fraction * t_pipe);
         }
-        m.dp_exposed = std::max(0.0, m.dp - in.train_hide_fraction * t_pipe);
     }
     double offload = 0;
     if (in.offload_bytes_per_step > 0 && f.defaults.pcie)
         offload = in.offload_bytes_per_step / (f.defaults.pcie->bytes_per_s() * kBusBandwidthEfficiency);
-    m.exposed = m.tp + m.pp + m.ep + m.dp_exposed + offload;
+    m.exposed = m.tp_exposed + m.pp_exposed + m.ep + m.dp_exposed + offload;
     return m;
 }
 
 }  // namespace
+
+TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, double mu, double F) {
+    // Training: executed FLOPs of the step spread over every GPU at the kernel efficiency,
+    // stretched by the pipeline bubble, plus the communication that cannot hide.
+    TrainStep t;
+    t.compute_s = in.tokens_per_step * in.train_exec_flops_per_token / (double(r.config.gpus) * mu * F);
+    const double p = r.par.pp;
+    const double idle = p > 1 ? bubble_micro_batches(r.config.pp_schedule, r.virtual_stages, r.par.pp) : 0.0;
+    t.bubble_fraction = idle / (in.micro_batches + idle);
+    t.pipe_s = t.compute_s / (1.0 - t.bubble_fraction);
+    t.comm = train_comm(r, in, f, t.compute_s, t.pipe_s);
+    t.step_s = t.pipe_s + t.comm.exposed;
+    return t;
+}
 
 namespace {
 
@@ -375,15 +418,13 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
 
         if (detail) prefill_and_offload(r, in, t, f, out, bytes, weights, eta * B, mu * F, per_forward);
     } else {
-        // Training: executed FLOPs of the step spread over every GPU at the MFU, stretched by the
-        // pipeline bubble, plus the communication that cannot hide.
         const double tokens = in.tokens_per_step;
-        const double t_comp = tokens * in.train_exec_flops_per_token / (double(gpus) * mu * F);
-        const double m = in.micro_batches;
-        const double p = par.pp;
-        ic.pp_bubble_fraction = p > 1 ? (p - 1.0) / (m + p - 1.0) : 0.0;   // 1F1B (Narayanan et al. 2021)
-        const double t_pipe = t_comp / (1.0 - ic.pp_bubble_fraction);
-        const StepComm cm = train_comm(r, in, f, t_pipe);
+        const TrainStep ts = train_step(r, in, f, mu, F);
+        const StepComm& cm = ts.comm;
+        const double t_comp = ts.compute_s, t_pipe = ts.pipe_s;
+        ic.pp_bubble_fraction = ts.bubble_fraction;
+        if (par.pp > 1) ic.pp_schedule = to_string(c.pp_schedule);
+        ic.virtual_stages = r.virtual_stages;
         ic.allreduce_busbw_bytes_per_s = cm.busbw;
         ic.allreduce_algorithm = algorithm_name(cm.algorithm);
         ic.tp_comm_s_per_step = cm.tp;
@@ -391,15 +432,21 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
         ic.ep_comm_s_per_step = cm.ep;
         ic.dp_allreduce_s_per_step = cm.dp;
         ic.dp_exposed_s_per_step = cm.dp_exposed;
+        ic.tp_exposed_s_per_step = cm.tp_exposed;
+        ic.pp_exposed_s_per_step = cm.pp_exposed;
         ic.exposed_s_per_step = cm.exposed;
         if (alt && alt_out) {
-            const StepComm ca = train_comm(r, in, *alt, t_pipe);
+            const StepComm ca = train_comm(r, in, *alt, t_comp, t_pipe);
             alt_out->dp_allreduce_s_per_step = ca.dp;
             alt_out->exposed_s = ca.exposed;
             alt_out->train_tokens_per_s = tokens / (t_pipe + ca.exposed);
         }
         sp.train_flops_per_token = in.train_exec_flops_per_token;
         sp.train_step_s = t_pipe + ic.exposed_s_per_step;
+        sp.compute_s = t_comp;
+        sp.bubble_s = t_pipe - t_comp;
+        sp.bubble_fraction = ic.pp_bubble_fraction;
+        sp.exposed_comm_s = ic.exposed_s_per_step;
         sp.train_tokens_per_s = tokens / sp.train_step_s;
         sp.train_time_s = c.train_tokens > 0 ? c.train_tokens / sp.train_tokens_per_s : 0.0;
         sp.effective_mfu = tokens * in.train_model_flops_per_token / (sp.train_step_s * gpus * F);

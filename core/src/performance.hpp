@@ -7,6 +7,8 @@
 #include "gpusizer/compute.hpp"
 #include "interconnect.hpp"
 
+#include <algorithm>
+
 namespace gpusizer::detail {
 
 // Default efficiencies, each from published measurements (docs/formulas.md, "Speed"):
@@ -21,6 +23,9 @@ constexpr double kLlamaCppBandwidthEfficiency = 0.9;
 constexpr double kLlamaCppLayerOverhead = 90e-6;   // seconds per layer per forward: kernel launches and syncs
 // ...and compute-bound work this fraction of the dense tensor peak:
 constexpr double kPrefillMfu = 0.5;      // llama.cpp F16 pp512: 46% (RTX 4090) and 50% (RTX 3090) of the FP16-accumulate peak
+// Data-parallel gradient buckets: PyTorch DDP bucket_cap_mb = 25 (MiB; torch.nn.parallel.
+// DistributedDataParallel docs). DeepSpeed's reduce_bucket_size is kZeroReduceBucket (elements).
+constexpr double kDdpBucketBytes = 25.0 * 1024 * 1024;
 constexpr double kTrainMfu = 0.45;       // PaLM 46.2% (540B), Llama 3 405B 38-43%, Megatron-LM 52% (1T)
 // Host RAM: dual-channel DDR5-4800 = 2 x 8 B x 4.8e9 = 76.8 GB/s (JEDEC DDR5 base speed), of
 // which llama.cpp's CPU decode reaches 68% (13900K, DDR5-6400 = 102.4 GB/s: 7B Q4_0 at
@@ -52,6 +57,8 @@ struct PerfInputs {
     double train_model_flops_per_token = 0;   // 6N + 12 L H Q s (PaLM accounting); LoRA: 4N + ...
     double train_exec_flops_per_token = 0;    // with recomputation
     double train_hide_fraction = 2.0 / 3.0;   // share of the step the gradient sync can hide behind
+    double train_fwd_fraction = 1.0 / 3.0;    // share of the executed FLOPs in the first forward
+    double train_gemm_fraction = 1.0;         // share of the executed FLOPs in the weight matmuls
     // Workload:
     double prompt_tokens = 0, decode_avg_len = 0;
     double prefill_tokens = 0;        // batch x prompt
@@ -103,6 +110,37 @@ enum class EvalLevel { full, numbers };
 void evaluate_performance(const Resolved& r, const PerfInputs& in, const Totals& t, const Fabric& fabric, PerfOut& out,
                           EvalLevel level = EvalLevel::full, const ComputeChoice* choice = nullptr, const Fabric* alt = nullptr,
                           LinkTimes* alt_out = nullptr);
+
+// Pipeline bubble in micro-batch times per step for p > 1 stages: k (p - 1), against m of work.
+// 1F1B: k = 1 (Narayanan et al. 2021, sec. 2.2.1); interleaved with v chunks per stage: k = 1/v
+// (sec. 2.2.2); ZB-H1: (p - 1)(T_F + T_B - T_W) against 1F1B's (p - 1)(T_F + T_B + T_W), k = 1/3
+// with T_F = T_B = T_W (Qi et al. 2023, "Zero Bubble Pipeline Parallelism", arXiv:2401.10241,
+// sec. 3.1).
+inline double bubble_micro_batches(PipeSchedule s, int v, int p) {
+    const double k = s == PipeSchedule::interleaved ? 1.0 / std::max(1, v) : s == PipeSchedule::zero_bubble ? 1.0 / 3.0 : 1.0;
+    return k * (p - 1.0);
+}
+
+// Communication of one decode step (inference) or one optimizer step (training) on a fabric.
+struct StepComm {
+    double tp = 0, pp = 0, ep = 0;      // seconds on the wire
+    double tp_exposed = 0, pp_exposed = 0;   // training: the part that adds to the step
+    double dp = 0, dp_exposed = 0;      // training: gradient sync on the wire, and the part not hidden
+    double exposed = 0;                 // what adds to the step
+    double busbw = 0;                   // of the widest all-reduce group
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::none;   // what NCCL would run for its all-reduce
+};
+
+// One training step of r over fabric f, at kernel efficiency mu of the per-GPU peak F (FLOP/s):
+// evaluate_performance() reports it, plan.cpp ranks layouts by it (no allocation).
+struct TrainStep {
+    double compute_s = 0;          // the math at mu x F
+    double pipe_s = 0;             // compute stretched by the bubble
+    double bubble_fraction = 0;    // (pipe - compute) / pipe
+    StepComm comm;
+    double step_s = 0;             // pipe + exposed communication
+};
+TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, double mu, double F);
 
 // The fabric of a resolved configuration (its GPU, its link overrides).
 Fabric fabric_of(const Resolved& r);

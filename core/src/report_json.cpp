@@ -10,6 +10,7 @@
 
 #include "gpusizer/catalog.hpp"
 #include "gpusizer/io.hpp"
+#include "gpusizer/plan.hpp"
 #include "gpusizer/recommend.hpp"
 #include "json_internal.hpp"
 #include "measured_json.hpp"
@@ -63,6 +64,10 @@ json interconnect_json(const InterconnectReport& ic) {
                 {"dp_allreduce_s_per_step", ic.dp_allreduce_s_per_step},
                 {"dp_exposed_s_per_step", ic.dp_exposed_s_per_step},
                 {"pp_bubble_fraction", ic.pp_bubble_fraction},
+                {"pp_schedule", std::string(ic.pp_schedule)},
+                {"tp_exposed_s_per_step", ic.tp_exposed_s_per_step},
+                {"pp_exposed_s_per_step", ic.pp_exposed_s_per_step},
+                {"virtual_stages", ic.virtual_stages},
                 {"exposed_s_per_step", ic.exposed_s_per_step},
                 {"exposed_s_per_token", ic.exposed_s_per_token},
                 {"alternative", alt}};
@@ -91,6 +96,10 @@ json speed_json(const SpeedReport& s) {
                 {"effective_mfu", s.effective_mfu},
                 {"mfu_effective", s.mfu_effective},
                 {"hfu", s.hfu},
+                {"compute_s", s.compute_s},
+                {"bubble_s", s.bubble_s},
+                {"bubble_fraction", s.bubble_fraction},
+                {"exposed_comm_s", s.exposed_comm_s},
                 {"offload", json{{"active", o.active},
                                  {"gpu_layers", o.gpu_layers},
                                  {"total_layers", o.total_layers},
@@ -118,10 +127,31 @@ json power_json(const PowerReport& p) {
                 {"utilization", p.utilization}};
 }
 
+// Serving under load: max_concurrency always; the load's figures when isl and osl were given
+// (null otherwise, so that a reader tells "not asked" from zero).
+json serving_json(const ServingReport& s) {
+    json j{{"max_concurrency", std::floor(s.max_concurrency * 100.0) / 100.0}};
+    const char* keys[] = {"concurrency", "output_tokens_per_s", "output_tokens_per_s_per_gpu", "tokens_per_s_per_user", "ttft_s",
+                          "tpot_s", "requests_per_s", "step_s", "decode_tokens_per_step", "prefill_tokens_per_step"};
+    const double values[] = {s.concurrency, s.output_tokens_per_s, s.output_tokens_per_s_per_gpu, s.tokens_per_s_per_user, s.ttft_s,
+                             s.tpot_s, s.requests_per_s, s.step_s, s.decode_tokens_per_step, s.prefill_tokens_per_step};
+    for (std::size_t i = 0; i < sizeof values / sizeof values[0]; ++i) j[keys[i]] = s.active ? json(values[i]) : json(nullptr);
+    j["bound"] = s.active ? json(std::string(s.bound)) : json(nullptr);
+    return j;
+}
+
 json report_json(const Report& r) {
     json j;
     j["schema_version"] = 1;
     j["model"] = {{"id", r.config.model.custom ? std::string("custom") : r.config.model.id}, {"name", r.model_name}};
+    {
+        // Where the model came from, and the exact bytes of the file(s) it was read from.
+        const ModelSpec& ms = r.config.model;
+        j["model"]["source"] = !ms.custom ? std::string("catalog")
+                               : !ms.arch.source.empty() ? ms.arch.source
+                               : !ms.hf_config_json.empty() ? std::string("hf_config") : std::string("num_parameters");
+        j["model"]["file_bytes"] = ms.arch.file.empty() ? json(nullptr) : json(ms.arch.file.total);
+    }
     // Stored weights by part: text is what `params` counts; the others are loaded beside it.
     j["model"]["params_by_part"] = {{"text", whole(r.params_by_part.text)},     {"vision", whole(r.params_by_part.vision)},
                                     {"audio", whole(r.params_by_part.audio)},   {"mtp", whole(r.params_by_part.mtp)},
@@ -155,6 +185,7 @@ json report_json(const Report& r) {
     j["interconnect"] = interconnect_json(r.interconnect);
     j["speed"] = speed_json(r.speed);
     j["power"] = power_json(r.power);
+    j["serving"] = serving_json(r.serving);
     j["warnings"] = r.warnings;
     if (r.measured) j["measured"] = calibration_json(*r.measured);
     return j;
@@ -185,6 +216,45 @@ std::string fit_to_json(const FitReport& f, int indent) {
     for (const auto& row : f.by_weights) j["by_weights"].push_back(fit_row_json(row));
     j["by_kv_cache"] = json::array();
     for (const auto& row : f.by_kv_cache) j["by_kv_cache"].push_back(fit_row_json(row));
+    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+// The layout search (gpusizer/plan.hpp): each layout's knobs, its step taken apart and its
+// memory, then the whole report of estimate() for it.
+std::string plan_to_json(const PlanReport& p, int indent) {
+    json j;
+    j["schema_version"] = 1;
+    j["mode"] = std::string(to_string(p.mode));
+    j["search"] = {{"evaluated", p.evaluated}, {"fitting", p.fitting}, {"seconds", p.seconds}};
+    j["top"] = json::array();
+    for (const PlanLayout& l : p.top) {
+        const Report& r = l.report;
+        const Config& c = l.config;
+        json layout = {{"tp", c.tp},
+                       {"pp", c.pp},
+                       {"dp", c.dp},
+                       {"micro_batch", c.batch},
+                       {"micro_batches", c.global_batch / std::max(1, c.batch * c.dp)},
+                       {"zero", c.zero},
+                       {"recompute", std::string(to_string(c.recompute))},
+                       {"sequence_parallel", c.sequence_parallel},
+                       {"pp_schedule", std::string(to_string(c.pp_schedule))},
+                       {"virtual_stages", r.config.virtual_stages > 0 ? r.config.virtual_stages : 1}};
+        json time = {{"step_s", r.speed.train_step_s},
+                     {"compute_s", r.speed.compute_s},
+                     {"bubble_s", r.speed.bubble_s},
+                     {"exposed_comm_s", r.speed.exposed_comm_s},
+                     {"tp_comm_s", r.interconnect.tp_comm_s_per_step},
+                     {"pp_comm_s", r.interconnect.pp_comm_s_per_step},
+                     {"dp_exposed_s", r.interconnect.dp_exposed_s_per_step},
+                     {"tokens_per_s", r.speed.train_tokens_per_s},
+                     {"mfu_effective", r.speed.mfu_effective},
+                     {"hfu", r.speed.hfu}};
+        json memory = parts_json(r.per_gpu);
+        memory["headroom"] = whole(r.headroom);
+        j["top"].push_back({{"layout", layout}, {"time", time}, {"memory", memory}, {"report", report_json(r)}});
+    }
+    j["why"] = p.why;
     return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 

@@ -1,6 +1,11 @@
 // runtime_profiles.cpp: the constants of each runtime profile, with their sources.
 #include "runtime_profiles.hpp"
 
+#include <cmath>
+#include <string>
+
+#include "gpusizer/error.hpp"
+
 namespace gpusizer::detail {
 
 const RuntimeProfile& runtime_profile(Runtime r) {
@@ -42,14 +47,117 @@ const RuntimeProfile& runtime_profile(Runtime r) {
         0,
         0};  // see kVllmNonTorchParallel
 
+    // SGLang: a PyTorch process like vLLM's; its pool is sized in estimate.cpp, "SGLang budget".
+    static const RuntimeProfile kSglang{
+        Runtime::sglang, "SGLang",
+        400 * kMiB,   // CUDA context and cuBLAS, as PyTorch (above)
+        0,            // fragmentation lives in the (1 - mem_fraction_static) reserve
+        0,
+        0};           // NCCL: kVllmNonTorch* figures (the same NCCL and custom all-reduce buffers)
+
+    // TensorRT-LLM (PyTorch backend of the LLM API, v1.0).
+    static const RuntimeProfile kTrtLlm{
+        Runtime::trt_llm, "TensorRT-LLM",
+        400 * kMiB,   // CUDA context and cuBLAS/cuBLASLt, as PyTorch (above)
+        0,            // the KV pool takes a fraction of what is free; the rest absorbs fragmentation
+        0,
+        0};
+
+    // Ollama runs llama-server (its "ollama runner" is llama.cpp's server loop): llama.cpp's profile.
+    static const RuntimeProfile kOllama{Runtime::ollama, "Ollama (llama-server)", kLlamaCpp.cuda_context, 0, 4, 0};
+
     switch (r) {
         case Runtime::none: return kNone;
         case Runtime::pytorch: return kPytorch;
         case Runtime::llama_cpp: return kLlamaCpp;
         case Runtime::vllm: return kVllm;
+        case Runtime::sglang: return kSglang;
+        case Runtime::trt_llm: return kTrtLlm;
+        case Runtime::ollama: return kOllama;
         case Runtime::automatic: break;
     }
     return kPytorch;
+}
+
+namespace {
+
+// Every engine version, the default (newest modelled) first for each engine.
+const EngineVersion kEngineVersions[] = {
+    // llama.cpp: builds from Dec 2025 fit unset parameters to free device memory (--fit on by
+    // default), keeping 1024 MiB free per device (common/common.h @001d906a: fit_params = true,
+    // margin 1024*1024*1024; issue ggml-org/llama.cpp#18376 shows build 7539 doing it).
+    {Runtime::llama_cpp, "b7539", "llama.cpp common/common.h @001d906a (fit_params, 1 GiB margin per device)",
+     KvBudget::fit_margin, 0, 1024 * kMiB, OllamaContext::none, 0},
+    // Builds before --fit (build 4840, Mar 2025, as logged in docs/research/runtime-facts.md R9):
+    // the context is what -c says (4096 by default since PR #10136), nothing is kept back.
+    {Runtime::llama_cpp, "b4840", "llama.cpp before --fit: no margin (ggml-org/llama.cpp PR #10136: n_ctx 4096 by default)",
+     KvBudget::fit_margin, 0, 0, OllamaContext::none, 0},
+    // Ollama 0.15.5 (release notes, 2026-02-03; docs/context-length.mdx @948f6933): num_ctx by
+    // VRAM, < 24 GiB 4096, 24-48 GiB 32768, >= 48 GiB 262144. It runs llama-server.
+    {Runtime::ollama, "0.15.5", "Ollama v0.15.5 release notes; docs/context-length.mdx (VRAM tiers)", KvBudget::fit_margin, 0, 0,
+     OllamaContext::vram_tiers, 0},
+    // Ollama 0.5 and before: num_ctx 2048 (rick-github in ollama/ollama#6817, 2024).
+    {Runtime::ollama, "0.5", "ollama/ollama#6817: default num_ctx 2048", KvBudget::fit_margin, 0, 0, OllamaContext::fixed, 2048},
+    // vLLM V1 (0.10): gpu_memory_utilization 0.9 of the total (vllm/engine/arg_utils.py); the
+    // budget holds weights, the profiled activation peak and non-torch memory; CUDA graphs stay
+    // outside it (vllm/v1/worker/gpu_worker.py @35d5cda, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0).
+    {Runtime::vllm, "0.10", "vllm/v1/worker/gpu_worker.py @35d5cda; gpu_memory_utilization 0.9", KvBudget::total_fraction, 0.9,
+     0, OllamaContext::none, 0},
+    // vLLM as documented now: gpu_memory_utilization 0.92, a per-instance limit
+    // (docs.vllm.ai stable, vllm/config/cache.py CacheConfig: Field(default=0.92)).
+    {Runtime::vllm, "current", "docs.vllm.ai stable: vllm/config/cache.py CacheConfig gpu_memory_utilization = 0.92",
+     KvBudget::total_fraction, 0.92, 0, OllamaContext::none, 0},
+    // SGLang 0.4.8: mem_fraction_static = (gpu_mem - reserved_mem) / gpu_mem by GPU size
+    // (python/sglang/srt/server_args.py); sglang_mem_fraction_static() below.
+    {Runtime::sglang, "0.4.8", "sglang v0.4.8 python/sglang/srt/server_args.py (mem_fraction_static buckets)",
+     KvBudget::static_fraction, 0, 0, OllamaContext::none, 0},
+    // TensorRT-LLM 1.0: KvCacheConfig.free_gpu_memory_fraction = 0.9 of the memory free after the
+    // weights and activations (nvidia.github.io/TensorRT-LLM, llm-api KvCacheConfig; examples/kvcacheconfig).
+    {Runtime::trt_llm, "1.0", "TensorRT-LLM KvCacheConfig: free_gpu_memory_fraction = 0.9", KvBudget::free_fraction, 0.9, 0,
+     OllamaContext::none, 0},
+};
+
+}  // namespace
+
+std::string engine_versions(Runtime engine) {
+    std::string out;
+    for (const EngineVersion& v : kEngineVersions)
+        if (v.engine == engine) out += (out.empty() ? "" : ", ") + std::string(v.version);
+    return out;
+}
+
+const EngineVersion& engine_version(Runtime engine, std::string_view version) {
+    const EngineVersion* first = nullptr;
+    for (const EngineVersion& v : kEngineVersions) {
+        if (v.engine != engine) continue;
+        if (!first) first = &v;
+        if (version == v.version) return v;
+    }
+    if (!first)
+        throw Error("runtime_version", "runtime " + std::string(to_string(engine)) +
+                                           " has no versions; runtime_version applies to llama.cpp, ollama, vllm, sglang and trt-llm");
+    if (version.empty()) return *first;
+    throw Error("runtime_version", "unknown version '" + std::string(version) + "' of " + std::string(to_string(engine)) +
+                                       "; allowed: " + engine_versions(engine));
+}
+
+double sglang_mem_fraction_static(double gpu_memory_mib, int parallel_size) {
+    // sglang v0.4.8 server_args.py: reserved_mem (MiB) by the GPU's memory; comments there name the
+    // GPUs of each bucket (A10/L40/4090, H100/A100, H20, H200, B200/MI300).
+    const double gpu_mem = gpu_memory_mib;
+    const double ps = parallel_size;
+    double reserved = 0;
+    if (gpu_mem < 35 * 1024.0) reserved = (2.8 + ps / 10.0) * 1024.0;
+    else if (gpu_mem < 90 * 1024.0) reserved = (9.5 + ps / 2.0) * 1024.0;
+    else if (gpu_mem < 160 * 1024.0) reserved = (12.0 + ps / 2.0) * 1024.0;
+    else reserved = 32.0 * 1024.0;
+    return std::round((gpu_mem - reserved) / gpu_mem * 1000.0) / 1000.0;   // round(..., 3)
+}
+
+long long sglang_chunked_prefill_size(double gpu_memory_mib) {
+    if (gpu_memory_mib < 35 * 1024.0) return 2048;    // A10, L40, 4090
+    if (gpu_memory_mib < 160 * 1024.0) return 8192;   // H100, H200, A100, H20
+    return 16384;                                     // B200, MI300
 }
 
 }  // namespace gpusizer::detail

@@ -3,7 +3,10 @@
 // docs/research/runtime-facts.md holds the measurements behind them.
 #pragma once
 
+#include <string_view>
+
 #include "gpusizer/config.hpp"
+#include "gpusizer/gpu.hpp"
 
 namespace gpusizer::detail {
 
@@ -41,6 +44,54 @@ constexpr double kVllmNonTorchParallel = 1.5 * kGiB;
 // 0.73 GiB estimated for 51+35 captured sizes. It lives outside the gpu_memory_utilization
 // budget (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 0). We take 0.75 GiB.
 constexpr double kVllmCudaGraphs = 0.75 * kGiB;
+
+// ---------------------------------------------------------------------------------------------
+// Serving engines by version: how each sizes its KV pool, and the scheduler defaults that the
+// serving model (serving.cpp) and the KV capacity (estimate.cpp compute()) read.
+// ---------------------------------------------------------------------------------------------
+
+// How an engine decides the size of its KV cache.
+enum class KvBudget {
+    whole_gpu,        // none / pytorch: no pool; whatever the GPU has left
+    fit_margin,       // llama.cpp / llama-server --fit: the device less a margin per device
+    total_fraction,   // vLLM: gpu_memory_utilization x total holds weights, activation peak, non-torch and KV
+    static_fraction,  // SGLang: mem_fraction_static x (memory free before loading) holds weights and the KV pool
+    free_fraction,    // TensorRT-LLM: a fraction of what is free once weights and activations are placed
+};
+
+// Ollama's default context (num_ctx) when none is given.
+enum class OllamaContext { none, fixed, vram_tiers };
+
+struct EngineVersion {
+    Runtime engine;
+    const char* version;           // the runtime_version label
+    const char* source;            // where its defaults come from (public docs or source file at a version)
+    KvBudget budget;
+    double fraction;               // vLLM gpu_memory_utilization / TensorRT-LLM free_gpu_memory_fraction default (0: n/a)
+    double fit_margin;             // bytes llama.cpp's --fit keeps free per device
+    OllamaContext ollama_context;
+    long long fixed_context;       // Ollama's num_ctx when fixed
+};
+
+// The version of `engine` named `version` ("" = the engine's default). Throws
+// Error("runtime_version", ...) naming the allowed versions when there is no such version, or when
+// the runtime has none (pytorch, none, auto).
+const EngineVersion& engine_version(Runtime engine, std::string_view version);
+// The versions of an engine, for messages and docs: "b4840, b7539".
+std::string engine_versions(Runtime engine);
+
+// SGLang: mem_fraction_static from the GPU's memory (MiB as nvidia-smi reports it) and the tensor x
+// pipeline parallel size (python/sglang/srt/server_args.py, v0.4.8, "reserved_mem" buckets).
+double sglang_mem_fraction_static(double gpu_memory_mib, int parallel_size);
+// SGLang: chunked_prefill_size from the GPU's memory (same file): < 35 GiB 2048, < 160 GiB 8192, else 16384.
+long long sglang_chunked_prefill_size(double gpu_memory_mib);
+
+// TensorRT-LLM defaults (tensorrt_llm BuildConfig / LLM API, v1.0): max_batch_size 2048 requests,
+// max_num_tokens 8192 tokens per iteration.
+constexpr long long kTrtLlmMaxBatchSize = 2048;
+constexpr long long kTrtLlmMaxNumTokens = 8192;
+// llama-server: n_batch 2048 tokens per batch of the server loop (common/common.h).
+constexpr long long kLlamaCppBatch = 2048;
 
 // DeepSpeed ZeRO defaults (deepspeed/runtime/zero/config.py), in elements.
 constexpr double kZeroReduceBucket = 5e8;          // reduce_bucket_size

@@ -105,7 +105,9 @@ std::string link_from_config(const Config& config) {
     const json def = config_to_json_value(Config{});
     std::string out = "#v=" + std::to_string(kLinkVersion);
     const json& model = cur["model"];
-    if (model.is_string()) {
+    if (model.is_null()) {
+        // A model read from a file: the gguf / hfd key below names it.
+    } else if (model.is_string()) {
         out += "&m=" + pct_encode(model.get<std::string>());
     } else if (model.contains("hf_config")) {
         out += "&m=custom&hf=" + pct_encode(model["hf_config"].dump(-1, ' ', false, json::error_handler_t::replace));
@@ -230,8 +232,12 @@ Config config_from_link(std::string_view link) {
     if (version.empty()) throw Error("link", "has no version; links start with v=1");
     if (version != std::to_string(kLinkVersion))
         throw Error("link", "version '" + version.substr(0, 20) + "' is not supported; this build reads v=" + std::to_string(kLinkVersion));
-    if (model.empty()) throw Error("model", "is missing from the link (m=<model id>)");
-    if (model == "custom") {
+    const bool from_file = (cfg.contains("gguf") && !cfg["gguf"].is_null()) || (cfg.contains("hf_dir") && !cfg["hf_dir"].is_null());
+    if (model.empty() && from_file) {
+        // The model is read from the file the gguf / hfd key names (load_model_files).
+    } else if (model.empty()) {
+        throw Error("model", "is missing from the link (m=<model id>)");
+    } else if (model == "custom") {
         if (!hf.empty() == !np.empty()) throw Error("model", "a custom model in a link needs exactly one of hf (config.json) or np (parameters)");
         if (!hf.empty()) {
             cfg["model"] = json{{"hf_config", detail::parse_json(hf, "model.hf_config")}};

@@ -24,6 +24,7 @@
 #include <stb/stb_image_write.h>
 
 #include "app.hpp"
+#include "status.hpp"
 #include "gpusizer/gpusizer.hpp"
 #include "theme.hpp"
 
@@ -157,22 +158,12 @@ void load_fonts(float scale) {
     io.Fonts->AddFontDefault(&cfg);
 }
 
+// The app's state and the rectangles of its windows and controls (ui::status_json, the same
+// JSON the browser page publishes), for the screenshot tests.
 bool write_layout(const std::string& path, const gpusizer::ui::App& app) {
     std::ofstream out(path);
     if (!out) return false;
-    out << "{\"windows\": [";
-    bool first = true;
-    for (const auto& w : app.layout()) {
-        out << (first ? "" : ", ") << "{\"name\": \"" << w.name << "\", \"x\": " << w.x << ", \"y\": " << w.y << ", \"w\": " << w.w
-            << ", \"h\": " << w.h << "}";
-        first = false;
-    }
-    out << "], \"has_report\": " << (app.has_report() ? "true" : "false");
-    out << ", \"message_is_error\": " << (app.state().message_is_error ? "true" : "false");
-    if (app.has_report()) out << ", \"fits\": " << (app.report().fits ? "true" : "false");
-    out << ", \"measured_open\": " << (app.state().measured.loaded ? "true" : "false");
-    out << ", \"calibrated\": " << (app.has_report() && app.report().measured ? "true" : "false");
-    out << "}\n";
+    out << gpusizer::ui::status_json(app, 1.0f) << "\n";
     return bool(out);
 }
 
@@ -215,6 +206,7 @@ int main(int argc, char** argv) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;   // the layout is computed, not saved
+    ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;   // arrows, Space, Enter, Escape reach every control
     float xscale = 1.0f, yscale = 1.0f;
     glfwGetWindowContentScale(window, &xscale, &yscale);
     float scale = std::max(1.0f, std::max(xscale, yscale));

@@ -95,7 +95,7 @@ test('the canvas follows the window when it is resized', async () => {
   await page.close();
 });
 
-test('a slider drag rewrites the fragment with replaceState, and that address reproduces the view', async () => {
+test('a slider drag rewrites the fragment (one history entry), and that address reproduces the view', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const seen = watch(page, url);
   const before = await openApp(page, url);
@@ -111,7 +111,8 @@ test('a slider drag rewrites the fragment with replaceState, and that address re
   const after = await page.evaluate(() => window.gpusizerApp);
   assert.notEqual(after.report.config.context, before.report.config.context, 'the drag changed the context');
   assert.match(after.link, /[#&]ctx=\d+/);
-  assert.equal(await page.evaluate(() => history.length), historyLength, 'replaceState adds no history entry');
+  // One deliberate change, one history entry: the drag's 20 steps are one entry, not 20.
+  assert.equal(await page.evaluate(() => history.length), historyLength + 1, 'the drag adds one history entry');
   // A copied address opens the same view in a new page.
   const copy = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const address = await page.evaluate(() => location.href);
@@ -192,4 +193,28 @@ test('Open file... takes a benchmark report from the file picker, and a dropped 
   assert.ok(broken.report.measured, 'the opened report stays in use');
   assert.deepEqual(seen.errors, []);
   await context.close();
+});
+
+// Back, Forward and Ctrl+Z step through the configurations the user made (QA "missing
+// expectations": slider and link changes used replaceState only, so Back left the app).
+test('Back and Ctrl+Z undo a change, Forward and Ctrl+Shift+Z redo it', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const seen = watch(page, url);
+  const before = await openApp(page, url);
+  const r = rect(before, 'context slider');
+  await page.mouse.click(r.x + r.w * 0.9, r.y + r.h / 2);
+  await page.waitForFunction((c) => window.gpusizerApp.report.config.context !== c && location.hash === window.gpusizerApp.link,
+    before.report.config.context, { timeout: 5000 });
+  const changed = await page.evaluate(() => window.gpusizerApp.link);
+  await page.goBack();
+  await page.waitForFunction((l) => window.gpusizerApp.link === l, before.link, { timeout: 5000 });
+  await page.goForward();
+  await page.waitForFunction((l) => window.gpusizerApp.link === l, changed, { timeout: 5000 });
+  await hold(page, 'Control', 'z');
+  await page.waitForFunction((l) => window.gpusizerApp.link === l, before.link, { timeout: 5000 });
+  await hold(page, 'Control', 'Shift', 'Z');
+  await page.waitForFunction((l) => window.gpusizerApp.link === l, changed, { timeout: 5000 });
+  assert.ok(page.url().includes('index.html'));
+  assert.deepEqual(seen.errors, []);
+  await page.close();
 });

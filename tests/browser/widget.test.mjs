@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cliJson, differences, requireSetup, useBrowser, watch } from './harness.mjs';
+import { execFileSync } from 'node:child_process';
+import { cli, cliJson, differences, requireSetup, useBrowser, watch } from './harness.mjs';
 
 requireSetup({ needCli: true });
 
@@ -85,10 +86,16 @@ test('every slider and select changes the numbers', async () => {
   assert.equal(next.gpus, '3 GPUs');
   w = next;
 
-  next = await press(page, 'gs-weights', 'ArrowLeft');   // towards more precise formats
-  assert.equal(next.report.config.weights, 'q5_k_m');
+  // Towards more precise formats: the one listed before Q4_K_M (gs.formats(), most precise
+  // first; Q4_1 at 5.0 bits per weight since the ggml types joined the list).
+  // `gpusizer formats` lists them in the same order; every GGUF type runs on llama.cpp.
+  const order = execFileSync(cli, ['formats'], { encoding: 'utf8' }).split('kv_cache:')[0]
+    .split('\n').filter((l) => /^  \S/.test(l)).map((l) => l.trim().split(/\s+/));
+  const before = order[order.findIndex((f) => f[0] === 'q4_k_m') - 1];
+  next = await press(page, 'gs-weights', 'ArrowLeft');
+  assert.equal(next.report.config.weights, before[0]);
   assert.ok(total(next) > total(w));
-  assert.equal(next.weights, 'GGUF Q5_K_M');
+  assert.equal(next.weights, before.slice(1, 3).join(' '));   // "GGUF Q4_1", without "(llama.cpp)"
   w = next;
 
   next = await press(page, 'gs-context', 'ArrowRight', 2);   // 8,192 -> 32,768 tokens
@@ -164,5 +171,120 @@ test('one <script> tag or one <iframe> puts it in a documentation page', async (
   assert.deepEqual(differences(framed, cliJson(['estimate', '--link', '#v=1&m=mistral-7b&w=q8_0&g=l4'])), []);
   assert.deepEqual(seen.errors, []);
   assert.deepEqual(seen.foreign, []);
+  await page.close();
+});
+
+// QA D5: the one-tag embed used twice gave one widget (the script returned early the second
+// time, before looking at its data-link).
+test('two <script data-link> tags on one page give two widgets, each with its own link', async () => {
+  const page = await browser.newPage();
+  const seen = watch(page, url);
+  await page.route(url + 'two-tags.html', (route) => route.fulfill({
+    contentType: 'text/html',
+    body: '<!doctype html><title>two</title><p>First:</p>' +
+      '<script src="gpusizer-widget.js" data-link="#v=1&m=llama-3.1-8b&w=q4_k_m&g=rtx-4060-ti-16gb"></script>' +
+      '<p>Second:</p><script src="gpusizer-widget.js" data-link="#v=1&m=mistral-7b&w=q8_0&g=l4"></script>',
+  }));
+  await page.goto(url + 'two-tags.html');
+  await page.waitForFunction(() => [...document.querySelectorAll('gpusizer-widget')].filter((w) => w.report).length === 2, null, { timeout: 20000 });
+  const models = await page.evaluate(() => [...document.querySelectorAll('gpusizer-widget')].map((w) => w.report.model.id));
+  assert.deepEqual(models, ['llama-3.1-8b', 'mistral-7b']);
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
+// QA D10: in Chromium's accessibility tree the sliders announce what they show ("Q4_K_M",
+// "32,768 tokens"), not their index; each control's name is its visible label (WCAG 2.5.3);
+// the verdict and its numbers are one live region, with a space between them.
+test('accessibility tree: names are the visible labels, sliders have value texts, the verdict is live', async () => {
+  const page = await browser.newPage();
+  await openWidget(page, '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb');
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  const value = (n, k) => (n[k] ? n[k].value : undefined);
+  const prop = (n, k) => n.properties?.find((p) => p.name === k)?.value?.value;
+  const sliders = nodes.filter((n) => value(n, 'role') === 'slider').map((n) => value(n, 'name'));
+  assert.deepEqual(sliders, ['Parameters', 'Precision', 'Context', 'GPUs']);
+  const combos = nodes.filter((n) => value(n, 'role') === 'combobox').map((n) => value(n, 'name'));
+  assert.deepEqual(combos, ['Model', 'GPU']);
+  // The value texts. This Chromium's CDP tree reports a slider's number as its "valuetext"
+  // whatever aria-valuetext says (a div with role=slider too), so they are read from the DOM.
+  const dom = await page.evaluate(() => {
+    const root = document.getElementById('widget').shadowRoot;
+    const v = (id) => root.getElementById(id).getAttribute('aria-valuetext');
+    const status = root.querySelector('.result [role=status]');
+    return { texts: [v('gs-params'), v('gs-weights'), v('gs-context'), v('gs-gpus')], live: status.getAttribute('aria-live'),
+      headline: status.textContent, outputs: [...root.querySelectorAll('output')].map((o) => o.getAttribute('aria-live')) };
+  });
+  assert.deepEqual(dom.texts, ['8.03 B parameters', 'GGUF Q4_K_M', '32,768 tokens', '1 GPU']);
+  assert.equal(dom.live, 'polite');
+  assert.match(dom.headline, /^Fits \d/, 'a space between the verdict and the numbers');
+  // The read-outs repeat the sliders' value texts: they are not announced on every step.
+  assert.deepEqual(dom.outputs, ['off', 'off', 'off', 'off']);
+  const live = nodes.filter((n) => prop(n, 'live') === 'polite').length;
+  assert.ok(live >= 1, 'the verdict is in a polite live region of the tree');
+  await page.close();
+});
+
+// QA D12: the widget has no mode, runtime or expert-parallel control, yet offered every
+// precision and GPU count: with QLoRA every position but NF4 failed, with vLLM every GGUF one,
+// with ep=8 every count not divisible by 8. Every position of its sliders can now be estimated.
+test('every slider position can be estimated, whatever the link set that the widget cannot', async () => {
+  const page = await browser.newPage();
+  for (const link of ['#v=1&m=llama-3-8b&mode=qlora&g=rtx-3060', '#v=1&m=llama-3-8b&rt=vllm&g=l4', '#v=1&m=llama-3-8b&mode=train&g=h100-sxm',
+    '#v=1&m=mixtral-8x7b&ep=8&g=h100-sxmx8']) {
+    await openWidget(page, link);
+    const failures = await page.evaluate(async () => {
+      const w = document.getElementById('widget');
+      const root = w.shadowRoot;
+      const out = [];
+      for (const id of ['gs-weights', 'gs-gpus']) {
+        const s = root.getElementById(id);
+        const positions = [];
+        for (let v = Number(s.min); v <= Math.min(Number(s.max), Number(s.min) + 40 * Number(s.step || 1)); v += Number(s.step || 1)) positions.push(v);
+        for (const v of positions) {
+          s.value = String(v);
+          s.dispatchEvent(new Event('input', { bubbles: true }));
+          await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+          const message = root.querySelector('.message').textContent;
+          if (/Cannot estimate/.test(message)) out.push(id + '=' + v + ': ' + message);
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(failures, [], link);
+  }
+  await page.close();
+});
+
+// QA D19: on a light documentation page read with a dark OS setting the widget was a dark
+// block; theme="light" (or data-theme on the script tag) keeps it light.
+test('theme="light" keeps the widget light on a dark-mode OS; without it, it follows the OS', async () => {
+  const context = await browser.newContext({ colorScheme: 'dark' });
+  const page = await context.newPage();
+  await page.route(url + 'themed.html', (route) => route.fulfill({
+    contentType: 'text/html',
+    body: '<!doctype html><title>t</title><script src="gpusizer-widget.js" data-theme="light" data-link="#v=1&m=mistral-7b&g=l4"></script>' +
+      '<gpusizer-widget id="plain" link="#v=1&m=mistral-7b&g=l4"></gpusizer-widget>',
+  }));
+  await page.goto(url + 'themed.html');
+  await page.waitForFunction(() => [...document.querySelectorAll('gpusizer-widget')].every((w) => w.report), null, { timeout: 20000 });
+  const bg = await page.evaluate(() => [...document.querySelectorAll('gpusizer-widget')].map(
+    (w) => getComputedStyle(w.shadowRoot.querySelector('.box')).backgroundColor));
+  assert.deepEqual(bg, ['rgb(255, 255, 255)', 'rgb(27, 29, 34)']);
+  await context.close();
+});
+
+// QA D16: a right-to-left override or a NUL in a link's model id was echoed as is, reversing
+// or cutting the message.
+test('a link with U+202E or NUL: the message names the model without the control characters', async () => {
+  const page = await browser.newPage();
+  await page.goto(url + 'embed.html#v=1&m=llama-3-8b%E2%80%AEevil%00x');
+  await page.waitForFunction(() => /Link not opened/.test(document.getElementById('widget').shadowRoot.textContent), null, { timeout: 20000 });
+  const text = await page.evaluate(() => document.getElementById('widget').shadowRoot.querySelector('.message').textContent);
+  assert.doesNotMatch(text, /[\u202E\u0000]/);
+  // The override is replaced; the core's message itself still ends at the NUL (its text, not
+  // the widget's: "unknown model 'llama-3-8b\u202Eevil").
+  assert.match(text, /llama-3-8b\uFFFDevil/, 'the id is shown with the override replaced');
   await page.close();
 });

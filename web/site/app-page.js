@@ -11,6 +11,60 @@
     document.getElementById('fallback').hidden = false;
   }
 
+  // Emscripten's abort text, for a reader: a Content-Security-Policy that forbids WebAssembly is
+  // the usual cause of a CompileError, and the build advice in the text is for developers.
+  function explain(what) {
+    if (/CompileError|Content Security|unsafe-eval/.test(what))
+      return "This page's Content-Security-Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval'.";
+    return 'The app stopped: ' + what.replace(/ *Build with -s ASSERTIONS=1.*$/, '');
+  }
+
+  // The results as DOM text (index.html's #mirror), from each state the app publishes: the
+  // verdict in a live region (announced when it changes), the breakdown as a table, and the
+  // page title naming the configuration.
+  const kGiB = 1024 * 1024 * 1024;
+  const gib = (b) => (Math.abs(b) < kGiB ? (b / (1024 * 1024)).toFixed(0) + ' MiB' : (b / kGiB).toFixed(2) + ' GiB');
+  const kParts = [['weights', 'Weights'], ['kv_cache', 'KV cache'], ['activations', 'Activations'], ['gradients', 'Gradients'],
+    ['optimizer', 'Optimizer states'], ['overhead', 'Overhead']];
+  let mirrored = '';
+  window.gpusizerMirror = function (state) {
+    const r = state.report;
+    const verdict = document.getElementById('verdict');
+    if (!r || !verdict) return;
+    const m = r.memory;
+    const text = (r.fits ? 'Fits: ' : 'Does not fit: ') + gib(m.per_gpu.total) + ' of ' + gib(m.gpu_usable) + ' per GPU, ' +
+      (r.fits ? gib(m.headroom) + ' to spare.' : gib(-m.headroom) + ' short.');
+    const what = r.model.name + ' on ' + r.config.gpus + ' × ' + r.gpu.name + ', ' + r.config.weights + ' weights, ' +
+      r.config.context.toLocaleString('en-US') + ' tokens, batch ' + r.config.batch + '.';
+    if (text + what + state.link === mirrored) return;
+    mirrored = text + what + state.link;
+    verdict.textContent = text;
+    document.getElementById('configuration').textContent = what;
+    document.getElementById('share-link').textContent = location.href.replace(/#.*$/, '') + state.link;
+    const rows = [];
+    for (const [key, name] of kParts) {
+      if (!(m.per_gpu[key] > 0) && key !== 'weights' && key !== 'kv_cache') continue;
+      const tr = document.createElement('tr');
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = name;
+      const td = document.createElement('td');
+      td.textContent = gib(m.per_gpu[key]);
+      tr.append(th, td);
+      rows.push(tr);
+    }
+    const total = document.createElement('tr');
+    const th = document.createElement('th');
+    th.scope = 'row';
+    th.textContent = 'Total';
+    const td = document.createElement('td');
+    td.textContent = gib(m.per_gpu.total) + ' of ' + gib(m.gpu_usable) + ' usable';
+    total.append(th, td);
+    rows.push(total);
+    document.querySelector('#breakdown tbody').replaceChildren(...rows);
+    document.title = (r.fits ? 'Fits: ' : 'Does not fit: ') + r.model.name + ' on ' + r.config.gpus + ' × ' + r.gpu.name + ' · gpusizer';
+  };
+
   // A probe on a canvas of its own: the app creates its context on #canvas.
   if (!document.createElement('canvas').getContext('webgl2')) {
     fail('This browser gives no WebGL2 context, which the full app draws with.');
@@ -21,7 +75,7 @@
     canvas: document.getElementById('canvas'),
     print: (text) => console.log(text),
     printErr: (text) => console.error(text),
-    onAbort: (what) => fail('The app stopped: ' + what),
+    onAbort: (what) => fail(explain(String(what))),
   };
   const script = document.createElement('script');
   script.src = 'app.js';

@@ -10,12 +10,27 @@
 //
 // A link is only ever data: every text goes in with textContent, every value through the
 // API's checks, and a link that cannot be read shows its reason and the default configuration.
-// The widget fires `gpusizer-change` (detail: {link, report}) after each estimate.
+// The widget fires `gpusizer-change` (detail: {link, report}) after each estimate. It follows
+// the reader's light or dark setting unless the host page says theme="light" or theme="dark"
+// (on the element, or data-theme on the script tag) to match its own (QA D19).
 'use strict';
 (function () {
-  if (window.customElements && customElements.get('gpusizer-widget')) return;
-
   const script = document.currentScript;
+  // <script src=".../gpusizer-widget.js" data-link="#v=1&..."></script>: a widget in its place,
+  // for every such tag on the page (the element is defined once, by the first).
+  function placeHere() {
+    if (script && script.hasAttribute('data-link')) {
+      const w = document.createElement('gpusizer-widget');
+      w.setAttribute('link', script.getAttribute('data-link'));
+      if (script.hasAttribute('data-theme')) w.setAttribute('theme', script.getAttribute('data-theme'));
+      script.after(w);
+    }
+  }
+  if (window.customElements && customElements.get('gpusizer-widget')) {
+    placeHere();
+    return;
+  }
+
   const base = script && script.src ? script.src : location.href;
   const apiUrl = new URL('gpusizer-lite.js', base).href;
   const appUrl = new URL('index.html', base).href;
@@ -99,9 +114,11 @@
             color: var(--gpusizer-text, #1d2330); --muted: var(--gpusizer-muted, #5b6473); --line: var(--gpusizer-line, #d7dbe2);
             --bg: var(--gpusizer-background, #ffffff); --accent: var(--gpusizer-accent, #2f6fd6); }
     @media (prefers-color-scheme: dark) {
-      :host { color: var(--gpusizer-text, #e6e8ec); --muted: var(--gpusizer-muted, #a0a8b6); --line: var(--gpusizer-line, #3a404b);
+      :host(:not([theme=light])) { color: var(--gpusizer-text, #e6e8ec); --muted: var(--gpusizer-muted, #a0a8b6); --line: var(--gpusizer-line, #3a404b);
               --bg: var(--gpusizer-background, #1b1d22); --accent: var(--gpusizer-accent, #6ea0ff); }
     }
+    :host([theme=dark]) { color: var(--gpusizer-text, #e6e8ec); --muted: var(--gpusizer-muted, #a0a8b6); --line: var(--gpusizer-line, #3a404b);
+            --bg: var(--gpusizer-background, #1b1d22); --accent: var(--gpusizer-accent, #6ea0ff); }
     .box { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; background: var(--bg); }
     .title { display: flex; justify-content: space-between; align-items: baseline; margin-bottom: 8px; }
     .title b { color: var(--accent); }
@@ -162,7 +179,14 @@
       this._message = el('p', { class: 'message', role: 'status', 'aria-live': 'polite', text: 'Loading…' });
       this._box.append(this._message);
       root.append(this._box);
-      loadApi().then((api) => this._start(api), (err) => this._say('The calculator could not be loaded: ' + err.message, true));
+      loadApi().then((api) => this._start(api), (err) => {
+        const text = String(err && err.message ? err.message : err);
+        // A Content-Security-Policy without 'wasm-unsafe-eval' is the usual cause; Emscripten's
+        // build advice in the text is for developers.
+        this._say(/CompileError|Content Security|unsafe-eval/.test(text)
+          ? "The calculator could not be loaded: this page's Content-Security-Policy does not allow WebAssembly (script-src needs 'wasm-unsafe-eval')."
+          : 'The calculator could not be loaded: ' + text.replace(/ *Build with -s ASSERTIONS=1.*$/, ''), true);
+      });
     }
 
     attributeChangedCallback(name, _old, value) {
@@ -181,29 +205,29 @@
         if (output) grid.append(output);
       };
 
-      this._model = el('select', { 'aria-label': 'model' });
+      this._model = el('select');
       this._model.append(el('option', { value: '', text: 'Custom, by parameter count' }));
       for (const m of api.models) this._model.append(el('option', { value: m.id, text: m.name + ' (' + formatCount(m.params) + ')' }));
       row('Model', 'gs-model', this._model);
 
-      this._params = el('input', { type: 'range', min: '0', max: '1000', step: '1', 'aria-label': 'parameters' });
-      this._paramsOut = el('output', { for: 'gs-params' });
+      this._params = el('input', { type: 'range', min: '0', max: '1000', step: '1' });
+      this._paramsOut = el('output', { for: 'gs-params', 'aria-live': 'off' });
       row('Parameters', 'gs-params', this._params, this._paramsOut);
 
-      this._weights = el('input', { type: 'range', min: '0', max: String(api.formats.length - 1), step: '1', 'aria-label': 'precision' });
-      this._weightsOut = el('output', { for: 'gs-weights' });
+      this._weights = el('input', { type: 'range', min: '0', max: String(api.formats.length - 1), step: '1' });
+      this._weightsOut = el('output', { for: 'gs-weights', 'aria-live': 'off' });
       row('Precision', 'gs-weights', this._weights, this._weightsOut);
 
-      this._context = el('input', { type: 'range', min: String(kContextMinLog2), max: String(kContextMaxLog2), step: '1', 'aria-label': 'context' });
-      this._contextOut = el('output', { for: 'gs-context' });
+      this._context = el('input', { type: 'range', min: String(kContextMinLog2), max: String(kContextMaxLog2), step: '1' });
+      this._contextOut = el('output', { for: 'gs-context', 'aria-live': 'off' });
       row('Context', 'gs-context', this._context, this._contextOut);
 
-      this._gpu = el('select', { 'aria-label': 'GPU' });
+      this._gpu = el('select');
       for (const g of api.gpus) this._gpu.append(el('option', { value: g.id, text: g.name + ' (' + g.memory_gib + ' GiB)' }));
       row('GPU', 'gs-gpu', this._gpu);
 
-      this._gpus = el('input', { type: 'range', min: '1', max: '64', step: '1', 'aria-label': 'GPU count' });
-      this._gpusOut = el('output', { for: 'gs-gpus' });
+      this._gpus = el('input', { type: 'range', min: '1', max: '64', step: '1' });
+      this._gpusOut = el('output', { for: 'gs-gpus', 'aria-live': 'off' });
       row('GPUs', 'gs-gpus', this._gpus, this._gpusOut);
 
       this._verdict = el('span', { class: 'verdict' });
@@ -211,7 +235,10 @@
       this._what = el('div', { class: 'what' });
       this._bar = el('div', { class: 'bar', role: 'img' });
       this._legend = el('ul', { class: 'legend' });
-      this._result = el('div', { class: 'result' }, el('div', {}, this._verdict, this._total), this._what, this._bar, this._legend);
+      // The verdict and its numbers are one live region: a screen reader moving a slider hears
+      // whether it fits (the read-outs beside the sliders are the sliders' aria-valuetext).
+      this._headline = el('div', { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }, this._verdict, ' ', this._total);
+      this._result = el('div', { class: 'result' }, this._headline, this._what, this._bar, this._legend);
       this._openLink = el('a', { class: 'open', target: '_blank', rel: 'noopener', text: 'Open in the full calculator' });
 
       this._box.replaceChildren(this._box.firstChild, grid, this._result, this._message, this._openLink);
@@ -225,7 +252,7 @@
         c.model = { num_parameters: this._paramsValue() };
         c.tp = c.pp = c.dp = 0;
       }, this._params));
-      this._weights.addEventListener('input', () => this._edit((c) => { c.weights = api.formats[Number(this._weights.value)].id; }));
+      this._weights.addEventListener('input', () => this._edit((c) => { c.weights = this._weightChoices[Number(this._weights.value)].id; }));
       this._context.addEventListener('input', () => this._edit((c) => { c.context = 2 ** Number(this._context.value); }));
       this._gpu.addEventListener('change', () => this._edit((c) => { c.gpu = this._gpu.value; }));
       this._gpus.addEventListener('input', () => this._edit((c) => {
@@ -270,6 +297,9 @@
     _edit(change, source) {
       if (!this._config) return;
       change(this._config);
+      // The widget has no expert-parallel control: a change of its own drops ep (automatic),
+      // as it resets tp, pp and dp, rather than leave a split that no longer divides (QA D12).
+      delete this._config.ep;
       this._source = source || null;
       if (this._pending) return;   // one estimate per animation frame, the latest values
       this._pending = requestAnimationFrame(() => {
@@ -312,23 +342,40 @@
         const t = Math.log(params / kParamsMin) / Math.log(kParamsMax / kParamsMin);
         if (this._source !== this._params) this._params.value = String(Math.round(Math.min(1, Math.max(0, t)) * 1000));
         this._paramsOut.textContent = formatCount(params);
+        this._params.setAttribute('aria-valuetext', formatCount(params) + ' parameters');
       }
       const weights = report ? report.config.weights : c.weights;
-      const wi = api.formats.findIndex((f) => f.id === weights);
+      // The precision slider offers only what this configuration can use (QA D12: QLoRA takes
+      // nf4 only, vLLM no GGUF formats, training no integer formats): each format is tried
+      // once per configuration.
+      const others = JSON.stringify(Object.assign({}, c, { weights: null }));
+      if (others !== this._choicesFor) {
+        this._choicesFor = others;
+        this._weightChoices = api.formats.filter((f) => {
+          if (f.id === weights) return true;
+          try { api.gs.estimate(Object.assign({}, c, { weights: f.id, ep: 0 })); return true; } catch (e) { return e.key !== 'weights'; }
+        });
+        this._weights.max = String(this._weightChoices.length - 1);
+      }
+      const wi = this._weightChoices.findIndex((f) => f.id === weights);
       if (wi >= 0) {
+        const f = this._weightChoices[wi];
         this._weights.value = String(wi);
-        this._weightsOut.textContent = shortLabel(api.formats[wi].label);
-        this._weightsOut.title = api.formats[wi].label;
+        this._weightsOut.textContent = shortLabel(f.label);
+        this._weightsOut.title = f.label;
+        this._weights.setAttribute('aria-valuetext', shortLabel(f.label));
       }
       const context = report ? report.config.context : c.context;
       if (context > 0) {
         this._context.value = String(Math.round(Math.log2(context)));
         this._contextOut.textContent = formatInt(context) + ' tokens';
+        this._context.setAttribute('aria-valuetext', this._contextOut.textContent);
       }
       this._gpu.value = c.gpu;
       this._gpus.max = String(Math.max(64, c.gpus));
       this._gpus.value = String(c.gpus);
       this._gpusOut.textContent = c.gpus === 1 ? '1 GPU' : c.gpus + ' GPUs';
+      this._gpus.setAttribute('aria-valuetext', this._gpusOut.textContent);
     }
 
     _draw(r) {
@@ -367,6 +414,9 @@
     }
 
     _say(text, isError) {
+      // A link's text is echoed in messages: bidirectional controls (U+202A-202E, U+2066-2069)
+      // in it would reorder the message around them (QA D16), and a NUL ends nothing here.
+      text = String(text).replace(/[\u202A-\u202E\u2066-\u2069\u0000]/g, '\uFFFD');
       this._message.textContent = text;
       this._message.className = 'message' + (isError ? ' error' : '');
     }
@@ -374,10 +424,5 @@
 
   customElements.define('gpusizer-widget', GpuSizerWidget);
 
-  // <script src=".../gpusizer-widget.js" data-link="#v=1&..."></script>: a widget in its place.
-  if (script && script.hasAttribute('data-link')) {
-    const w = document.createElement('gpusizer-widget');
-    w.setAttribute('link', script.getAttribute('data-link'));
-    script.after(w);
-  }
+  placeHere();
 })();

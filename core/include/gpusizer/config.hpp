@@ -21,7 +21,11 @@ enum class Mode { inference, train, lora, qlora };
 enum class Optimizer { adamw, adamw_8bit, sgd, adafactor };
 enum class Offload { none, optimizer, optimizer_params };
 enum class Recompute { automatic, none, selective, full };
-enum class Runtime { automatic, none, pytorch, llama_cpp, vllm };
+// sglang, trt_llm (TensorRT-LLM) and ollama (llama-server underneath) are serving engines whose
+// memory budgets and defaults follow runtime_version (core/src/runtime_profiles.cpp).
+enum class Runtime { automatic, none, pytorch, llama_cpp, vllm, sglang, trt_llm, ollama };
+// Pipeline schedule of training (docs/formulas.md, "Pipeline schedules").
+enum class PipeSchedule { one_f_one_b, interleaved, zero_bubble };
 
 // LoRA target modules, as a bit set.
 enum LoraTarget : unsigned {
@@ -79,6 +83,21 @@ struct Config {
     long long prompt_tokens = 0;    // prompt length for prefill and time to first token; 0 = context / 2
     double host_memory_bandwidth_gb_per_s = 0;   // host RAM bandwidth for llama.cpp offload; 0 = default
     std::optional<double> layer_overhead_us;   // fixed time per layer per forward (kernel launches, syncs), us; none = runtime default
+    // The model read from a checkpoint's headers (the CLI and the app read them: the core does
+    // no I/O; load_model_files in model_file.hpp). "" = not given.
+    std::string gguf;               // a GGUF file, any part of a split one
+    std::string hf_dir;             // a local snapshot folder: config.json + *.safetensors
+
+    // Serving: the engine's version, and a steady load of requests (core/src/serving.cpp). The
+    // serving figures are computed only when isl and osl are given.
+    std::string runtime_version;    // "" = the runtime's default version (runtime_profiles.cpp lists them)
+    long long isl = 0;              // input tokens per request; 0 = no serving figures
+    long long osl = 0;              // output tokens per request
+    int concurrency = 0;            // requests in flight, all replicas; 0 = as many as the engine holds
+    // Training schedules and overlap:
+    PipeSchedule pp_schedule = PipeSchedule::one_f_one_b;
+    int virtual_stages = 0;         // interleaved 1F1B: model chunks per pipeline stage; 0 = 2 (interleaved), else 1
+    bool tp_comm_overlap = false;   // tensor-parallel communication overlapped with the GEMMs (Megatron-LM --tp-comm-overlap)
 };
 
 // Names used in JSON, links and the CLI for each enum value.
@@ -87,11 +106,13 @@ std::string_view to_string(Optimizer v);
 std::string_view to_string(Offload v);
 std::string_view to_string(Recompute v);
 std::string_view to_string(Runtime v);
+std::string_view to_string(PipeSchedule v);
 Mode parse_mode(std::string_view s);              // each throws Error naming the key and the
 Optimizer parse_optimizer(std::string_view s);    // allowed values
 Offload parse_offload(std::string_view s);
 Recompute parse_recompute(std::string_view s);
 Runtime parse_runtime(std::string_view s);
+PipeSchedule parse_pp_schedule(std::string_view s);
 unsigned parse_lora_target(std::string_view s);   // "q_proj" or "q", ..., "all-linear"
 std::vector<std::string> lora_target_names(unsigned targets);
 

@@ -208,6 +208,24 @@ struct ModelArch {
     std::vector<std::string> native_unquantized_modules;   // kept in native_dtype (gpt-oss: attention,
                                                            // router, embeddings, lm_head)
 
+    // Where the architecture came from: "catalog", "hf_config", "gguf", "safetensors", "hub"
+    // ("" = filled in by code). Reported as model.source.
+    std::string source;
+    // Exact weight bytes read from the checkpoint's tensor list (GGUF: all split parts;
+    // safetensors: all shards); empty when the model was not read from a file. When present,
+    // memory.weights sums these instead of the formulas (estimate.cpp).
+    struct FileWeights {
+        double total = 0;               // every tensor in the file(s)
+        std::vector<double> layer;      // per block of the stack (blk.N / model.layers.N), in stack order
+        double embeddings = 0;          // token embedding table (the first pipeline stage)
+        double head = 0;                // output head, final norm and every other tensor outside
+                                        // the blocks, vision excepted (the last stage)
+        double vision = 0;              // vision / audio towers and projectors (not on the text GPUs)
+        double beyond_stack = 0;        // blocks past the stack (MTP / NextN layers, not loaded)
+        bool empty() const { return layer.empty(); }
+    };
+    FileWeights file;
+
     const LayerSpec& layer(int i) const { return kinds[layer_kind[std::size_t(i)]]; }
     bool has_stack() const { return !layer_kind.empty(); }
 

@@ -22,6 +22,9 @@
 #include <string_view>
 #include <vector>
 
+#include "gpusizer/config.hpp"
+#include "gpusizer/model.hpp"
+
 namespace gpusizer {
 
 // ---------------------------------------------------------------------------------------------
@@ -282,6 +285,18 @@ GgufModel read_gguf_model(const std::string& path, const SourceOpener& open);
 // One file already open (not split, or a single part read alone).
 GgufModel gguf_model_from_headers(std::vector<GgufHeader> parts);
 
+// The per-layer model a GGUF header describes (gguf_model.cpp), for the llama.cpp architectures
+// of its table (llama, mistral3, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3,
+// granite, granitemoe, olmo2, gpt-oss, deepseek2, glm4moe, mamba, mamba2, granitehybrid,
+// nemotron_h); source "gguf", `file` = the tensors' exact bytes by where they sit. Throws Error
+// naming general.architecture and the supported list for any other. `warnings` (may be null)
+// gets what was assumed.
+ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings);
+// The exact bytes of a tensor list by where they sit: blocks 0..stack_layers-1, blocks past
+// them, the embedding table, vision towers, and the rest (head, final norm).
+ModelArch::FileWeights file_weights(const TensorTotals& totals, int stack_layers);
+bool gguf_architecture_supported(const std::string& architecture);
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] safetensors
 // ---------------------------------------------------------------------------------------------
@@ -348,5 +363,23 @@ struct SafetensorsModel {
 // one file given.
 SafetensorsModel read_safetensors_model(const SafetensorsIndex& index, const SourceOpener& open);
 SafetensorsModel safetensors_model_from_headers(std::vector<SafetensorsHeader> files);
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Models from files, for a configuration
+// ---------------------------------------------------------------------------------------------
+
+// Reads the headers `c.gguf` or `c.hf_dir` names through `open` (the caller's I/O: files, File
+// slices, HTTP ranges) and makes them the configuration's model: the per-layer architecture
+// (GGUF: arch_from_gguf; hf_dir: config.json through the Hugging Face importer) with the
+// file's exact bytes (ModelArch::file) and model.source "gguf" / "safetensors". A GGUF file
+// with a file type the calculator names (general.file_type Q4_K_M -> q4_k_m) sets `weights`
+// when it is not given. Does nothing when neither key is set; throws Error naming the key
+// when both are, when a file is missing or unreadable, or when `model` is given as well.
+// hf_dir reads config.json, then model.safetensors.index.json and the shards it names, or
+// else model.safetensors.
+void load_model_files(Config& c, const SourceOpener& open);
+// The whole content of a small text file through a source (config.json, an index), at most
+// `cap` bytes; throws Error naming the file when it is larger or cannot be read.
+std::string read_source_text(ByteSource& src, std::uint64_t cap);
 
 }  // namespace gpusizer

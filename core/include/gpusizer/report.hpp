@@ -61,7 +61,11 @@ struct InterconnectReport {
     double ep_comm_s_per_step = 0;           // training: MoE all-to-alls
     double dp_allreduce_s_per_step = 0;      // training: gradient sync on the wire
     double dp_exposed_s_per_step = 0;        // training: the part of it not hidden behind the backward pass
-    double pp_bubble_fraction = 0;           // 1F1B: (p - 1) / (m + p - 1) of the step is idle
+    double tp_exposed_s_per_step = 0;        // training: the part of tp_comm_s_per_step that adds to the step (all of it without tp_comm_overlap)
+    double pp_exposed_s_per_step = 0;        // training: the part of pp_comm_s_per_step that adds (interleaved: sends overlap the next chunk)
+    double pp_bubble_fraction = 0;           // pipeline idle share of compute + bubble (1F1B: (p - 1) / (m + p - 1))
+    std::string_view pp_schedule = "none";   // (static storage) training with pp > 1: 1f1b, interleaved, zero_bubble
+    int virtual_stages = 1;                  // model chunks per stage (interleaved)
     double exposed_s_per_step = 0;           // training: all communication that adds to the step
     double exposed_s_per_token = 0;          // inference: all communication that adds to a decode step
     LinkTimes alternative;                   // the same configuration over the other kind of link (NVLink <-> PCIe):
@@ -101,6 +105,11 @@ struct SpeedReport {
     double effective_mfu = 0;                // training: model FLOPs / (step time x peak x GPUs), bubble and exposed communication included
     double mfu_effective = 0;                // the same figure under the name papers use: model FLOPs utilization (PaLM, Llama 3)
     double hfu = 0;                          // training: hardware FLOPs utilization, executed FLOPs (recomputation counted) / (step x peak x GPUs)
+    // Training: the step taken apart (train_step_s = compute_s + bubble_s + exposed_comm_s).
+    double compute_s = 0;                    // the math of one step on one GPU at the kernel efficiency `mfu`
+    double bubble_s = 0;                     // pipeline idle time of the schedule (interconnect.pp_schedule)
+    double bubble_fraction = 0;              // bubble_s / (compute_s + bubble_s): 1F1B (p-1)/(m+p-1), interleaved /v, ZB-H1 /3
+    double exposed_comm_s = 0;               // communication that adds to the step (interconnect.exposed_s_per_step)
     OffloadReport offload;
 };
 
@@ -121,6 +130,26 @@ struct PowerReport {
     double hardware_usd = 0;                 // GPU prices x count (GPUs only; 0 when a price is unknown)
     double pue = 1;                          // used
     double utilization = 1;                  // used
+};
+
+// A server under steady load (the configuration's isl, osl and concurrency): continuous batching
+// in steady state, each engine step running the decode tokens of the requests in flight and a
+// share of prefill tokens (core/src/serving.cpp; docs/formulas.md, "Serving").
+struct ServingReport {
+    bool active = false;                     // isl and osl were given: the figures below are computed
+    double max_concurrency = 0;              // requests of `context` tokens the KV pool holds at once (one replica; always computed)
+    double concurrency = 0;                  // requests the engines run at once, all replicas (capped by the pool and the engine)
+    double output_tokens_per_s = 0;          // generated tokens per second, all replicas
+    double output_tokens_per_s_per_gpu = 0;
+    double tokens_per_s_per_user = 0;        // 1 / tpot_s
+    double ttft_s = 0;                       // time to first token, queueing for a slot included
+    double tpot_s = 0;                       // time per output token after the first (one engine step)
+    double requests_per_s = 0;               // completed requests per second, all replicas
+    double step_s = 0;                       // one engine step
+    double decode_tokens_per_step = 0;       // on one replica
+    double prefill_tokens_per_step = 0;
+    std::string_view bound = "none";         // (static storage) what limits throughput: kv_capacity, max_sequences,
+                                             // memory_bandwidth, compute, communication, overhead
 };
 
 // The per-sequence cache of one GPU (MemoryParts::kv_cache) by layer kind, bytes: attention
@@ -169,6 +198,7 @@ struct Report {
     InterconnectReport interconnect;
     SpeedReport speed;
     PowerReport power;
+    ServingReport serving;
     std::vector<std::string> warnings;
     std::shared_ptr<const Calibration> measured;   // the GPU's measured figures (--measured); null = datasheet
 };

@@ -1,0 +1,93 @@
+// plan.cpp (cli/): `gpusizer plan --mode train`: the layout search of gpusizer/plan.hpp, with
+// the search's own flags (--top, --max-micro-batch, --max-virtual-stages); every other flag is a
+// configuration key, read as `estimate` reads it.
+#include <cstdio>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+#include "cli_internal.hpp"
+#include "gpusizer/plan.hpp"
+
+namespace gpusizer::cli {
+
+namespace {
+
+int int_flag(const std::string& flag, const std::string& text, int lo, int hi) {
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+        v = std::stoll(text, &used);
+    } catch (...) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || v < lo || v > hi)
+        throw Error(flag, "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got '" + text + "'");
+    return int(v);
+}
+
+void print_plan(std::ostream& out, const PlanReport& p, const Config& base) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "plan (%s): %s on %d x %s, global batch %d x %lld tokens\n", std::string(to_string(p.mode)).c_str(),
+                  p.top.empty() ? base.model.id.c_str() : p.top[0].report.model_name.c_str(), base.gpus,
+                  p.top.empty() ? base.gpu.c_str() : p.top[0].report.gpu_name.c_str(), base.global_batch,
+                  p.top.empty() ? base.context : p.top[0].report.config.context);
+    out << buf;
+    std::snprintf(buf, sizeof buf, "search: %lld layouts evaluated, %lld fit, %.4f s\n\n", p.evaluated, p.fitting, p.seconds);
+    out << buf;
+    if (p.top.empty()) {
+        out << "no layout fits: more GPUs, a smaller global batch or context, or offload (gpusizer estimate --offload)\n";
+        return;
+    }
+    out << " #  tp  pp   dp  mb zero recompute  schedule        step s  compute   bubble  exposed   MFU   HFU  GiB/GPU\n";
+    int i = 0;
+    for (const PlanLayout& l : p.top) {
+        const Report& r = l.report;
+        const Config& c = l.config;
+        std::string sched(to_string(c.pp_schedule));
+        if (c.pp == 1) sched = "-";
+        else if (c.pp_schedule == PipeSchedule::interleaved) sched += " v" + std::to_string(r.config.virtual_stages);
+        std::snprintf(buf, sizeof buf, "%2d %3d %3d %4d %3d %4d %-10s %-14s %7.3f %8.3f %8.3f %8.3f %5.2f %5.2f %8.1f\n", ++i, c.tp, c.pp,
+                      c.dp, c.batch, c.zero, std::string(to_string(c.recompute)).c_str(), sched.c_str(), r.speed.train_step_s,
+                      r.speed.compute_s, r.speed.bubble_s, r.speed.exposed_comm_s, r.speed.mfu_effective, r.speed.hfu,
+                      r.per_gpu.total() / double(1ull << 30));
+        out << buf;
+    }
+    if (!p.why.empty()) {
+        out << "\nwhy #1 beats #2:\n";
+        for (const auto& w : p.why) out << "  " << w << '\n';
+    }
+}
+
+}  // namespace
+
+int run_plan(const std::vector<std::string>& args, const char* argv0, std::ostream& out) {
+    PlanRequest q;
+    std::vector<std::string> rest;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](const char* flag) -> std::string {
+            if (i + 1 >= args.size()) throw Error(flag, "needs a value");
+            return args[++i];
+        };
+        if (a == "--top") q.top = int_flag("--top", value("--top"), 1, 100);
+        else if (a == "--max-micro-batch") q.max_micro_batch = int_flag("--max-micro-batch", value("--max-micro-batch"), 1, 4096);
+        else if (a == "--max-virtual-stages") q.max_virtual_stages = int_flag("--max-virtual-stages", value("--max-virtual-stages"), 1, 64);
+        else rest.push_back(a);
+    }
+    const Options o = parse_args(rest);
+    nlohmann::json cfg = o.config;
+    if (!cfg.contains("mode")) throw Error("--mode", "plan needs --mode train (the search of training layouts)");
+    q.base = config_from_json(cfg.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    q.mode = q.base.mode == Mode::inference ? PlanMode::inference : PlanMode::train;
+    const Catalog cat = load_catalog(o.assets.empty() ? find_assets_dir(argv0) : o.assets);
+    const PlanReport p = plan(q, cat);
+    if (o.json_out) out << plan_to_json(p) << '\n';
+    else print_plan(out, p, q.base);
+    return kExitOk;
+}
+
+}  // namespace gpusizer::cli

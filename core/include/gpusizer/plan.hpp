@@ -1,0 +1,61 @@
+// gpusizer/plan.hpp: the layout search. For a model, a GPU type and count, a global batch and a
+// sequence length, which parallel layout runs fastest and fits?
+//
+// A search has a mode. `train` enumerates tp, pp, dp (ZeRO stage), the micro-batch, the pipeline
+// schedule with its virtual stages, and activation recomputation; keeps the layouts that fit;
+// ranks them by step time; and re-runs the best through estimate() for the breakdowns it
+// reports. Another mode (`inference`: serving layouts) plugs in as one more search function
+// behind plan(): the request, the ranked layouts and the search statistics stay the same.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpusizer/catalog.hpp"
+#include "gpusizer/config.hpp"
+#include "gpusizer/report.hpp"
+
+namespace gpusizer {
+
+enum class PlanMode { train, inference };
+std::string_view to_string(PlanMode m);
+PlanMode parse_plan_mode(std::string_view s);   // throws Error naming "mode"
+
+struct PlanRequest {
+    PlanMode mode = PlanMode::train;
+    // The fixed part: model, gpu, gpus, global_batch, context, weights, optimizer, links, mfu, ...
+    // tp, pp, dp, batch, zero, recompute, pp_schedule and virtual_stages are what the search sets
+    // (their values here are ignored).
+    Config base;
+    int top = 5;                    // layouts to report (1 to 100)
+    int max_micro_batch = 64;       // largest micro-batch tried (sequences)
+    int max_virtual_stages = 8;     // largest interleaving tried
+};
+
+// One layout, as the search ranked it and as estimate() reports it.
+struct PlanLayout {
+    Config config;                  // the layout as a configuration (estimate(config) gives `report`)
+    Report report;                  // memory and time breakdowns
+    double step_s = 0;              // the search's figures (equal to report.speed.train_step_s
+    double memory = 0;              // and report.per_gpu.total(): tests/test_plan.cpp)
+};
+
+struct PlanReport {
+    PlanMode mode = PlanMode::train;
+    std::vector<PlanLayout> top;    // best first
+    std::vector<std::string> why;   // why the best beats the next: the figures that differ, largest first
+    long long evaluated = 0;        // layouts whose memory and time were computed
+    long long fitting = 0;          // of those, the ones that fit
+    double seconds = 0;             // wall time of the search
+};
+
+PlanReport plan(const PlanRequest& request, const Catalog& catalog);
+
+// The search's inner loop alone, for the benchmark: evaluates every layout of `request` without
+// building reports, and returns how many it evaluated (the best step time in *best_step_s).
+long long plan_count(const PlanRequest& request, const Catalog& catalog, double* best_step_s);
+
+std::string plan_to_json(const PlanReport& p, int indent = 2);   // report_json.cpp
+
+}  // namespace gpusizer

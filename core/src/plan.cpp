@@ -1,0 +1,348 @@
+// plan.cpp: the layout search (gpusizer/plan.hpp).
+//
+// [SECTION] The training search: per (tp, pp) one resolve, then an inner loop without allocation
+// [SECTION] Confirmation: the best layouts through estimate(), and why the best beats the next
+// [SECTION] Entry points
+//
+// The inner loop composes a stage's memory from terms estimate.cpp computes per stage
+// (train_stage_terms: weights, activations per micro-batch in flight and held once) with the
+// ZeRO, gradient, optimizer and buffer accounting of estimate.cpp's training state, and times
+// the step with performance.cpp's train_step() on a Resolved whose plain fields it sets per
+// layout. tests/test_plan.cpp checks that both agree with estimate() for every layout of a search.
+#include "gpusizer/plan.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "estimate_internal.hpp"
+#include "gpusizer/error.hpp"
+#include "gpusizer/estimate.hpp"
+#include "performance.hpp"
+#include "runtime_profiles.hpp"
+
+namespace gpusizer {
+
+namespace {
+
+using namespace detail;
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The training search
+// ---------------------------------------------------------------------------------------------
+
+constexpr int kMaxTop = 100;
+constexpr int kConfirmFactor = 4;   // layouts re-run through estimate() per layout reported
+constexpr std::array<Recompute, 3> kRecomputes = {Recompute::none, Recompute::selective, Recompute::full};
+
+// One layout as the inner loop sees it: plain numbers only.
+struct Candidate {
+    double step_s = 0;
+    double memory = 0;   // bytes on the most loaded GPU
+    int tp = 1, pp = 1, dp = 1, batch = 1, zero = 0, virtual_stages = 1;
+    Recompute recompute = Recompute::none;
+    PipeSchedule schedule = PipeSchedule::one_f_one_b;
+};
+
+bool better(const Candidate& a, const Candidate& b) {
+    if (a.step_s != b.step_s) return a.step_s < b.step_s;
+    return a.memory < b.memory;   // the same speed with more headroom
+}
+
+// The best k candidates in a fixed array, best first (no allocation).
+struct TopK {
+    std::array<Candidate, kMaxTop * kConfirmFactor> items;
+    int n = 0, k = 1;
+    void offer(const Candidate& c) {
+        if (n == k && !better(c, items[std::size_t(n - 1)])) return;
+        int i = n < k ? n++ : n - 1;
+        while (i > 0 && better(c, items[std::size_t(i - 1)])) {
+            items[std::size_t(i)] = items[std::size_t(i - 1)];
+            --i;
+        }
+        items[std::size_t(i)] = c;
+    }
+};
+
+// Optimizer states per trainable parameter, as estimate.cpp counts them (ZeRO paper's K).
+double optimizer_state_bytes(Optimizer o, double hidden) {
+    switch (o) {
+        case Optimizer::adamw: return 8.0;        // m, v in fp32
+        case Optimizer::adamw_8bit: return 2.0;   // m, v in 8 bits
+        case Optimizer::sgd: return 4.0;          // momentum in fp32
+        case Optimizer::adafactor: return 4.0 * 2.0 / hidden;   // factored second moment
+    }
+    return 8.0;
+}
+
+// Memory of stage `t` on one GPU for a layout (estimate.cpp's stage_estimate, training part).
+struct MemoryModel {
+    double capacity = 0, grad_b = 2, optim_b = 12, wb = 2;
+    double comm_buffers = 0, allocator_fraction = 0;
+    bool pytorch = true;
+    double stage_total(const TrainStageTerms& t, double b, double inflight, int zero, double dp) const {
+        const double count = t.params;
+        const double weights = t.weights / (zero == 3 ? dp : 1.0);
+        const double grads = count * grad_b / (zero >= 2 ? dp : 1.0);
+        const double optim = count * optim_b / (zero >= 1 ? dp : 1.0);
+        const double acts = b * (inflight * t.act_inflight + t.act_once);
+        double buffers = comm_buffers, alloc = 0;
+        if (pytorch) {
+            if (zero == 0 && dp > 1) buffers += count * grad_b;   // DDP's gradient buckets
+            else if (zero >= 1 && zero <= 2) buffers += 2.0 * std::min(kZeroReduceBucket, count) * wb;
+            if (zero == 3)
+                buffers += (std::min(kZero3MaxLiveParams, count) + std::min(kZero3PrefetchBucket, count) + std::min(kZeroReduceBucket, count)) * wb;
+            alloc = allocator_fraction * (acts + grads);
+        }
+        return weights + grads + optim + acts + t.cuda_context + alloc + buffers;
+    }
+};
+
+// Calls visit(candidate, fits) for every layout of the request; returns how many it evaluated.
+// The Resolved of each (tp, pp) is the only allocation, outside the inner loops.
+template <typename Visit>
+long long train_search(const PlanRequest& q, const Catalog& cat, Visit&& visit) {
+    const Config& base = q.base;
+    if (base.mode != Mode::train)
+        throw Error("mode", "plan --mode train searches full training layouts: set mode train (LoRA and QLoRA layouts are not searched)");
+    if (base.global_batch <= 0) throw Error("global_batch", "plan needs the global batch (sequences per optimizer step)");
+    if (base.offload != Offload::none) throw Error("offload", "plan searches layouts without offload");
+    const int N = base.gpus;
+    long long evaluated = 0;
+    // Catalog, model and GPU checks (and the defaults) from one estimate of the smallest layout.
+    Config probe = base;
+    probe.tp = 1;
+    probe.pp = 1;
+    probe.dp = N;
+    probe.batch = 1;
+    probe.zero = 0;
+    probe.recompute = Recompute::full;
+    probe.pp_schedule = PipeSchedule::one_f_one_b;
+    probe.virtual_stages = 0;
+    probe.ep = 0;
+    probe.global_batch = N;   // the probe checks the catalog, model and GPU; layouts take the request's batch
+    const Resolved r0 = resolve(probe, cat);
+    const Fabric fabric = fabric_of(r0);
+    const int layers = r0.arch->total_layers();
+    const int max_tp = std::max(1, std::min(N, fabric.levels > 0 ? fabric.node_size : N));
+    const ComputeChoice choice = compute_choice(*r0.gpu, *r0.wf, r0.runtime);
+    const double F = choice.flops;
+    const double mu = base.mfu > 0 ? base.mfu : kTrainMfu;
+
+    MemoryModel mm;
+    mm.capacity = r0.gpu->capacity_bytes();
+    mm.pytorch = r0.runtime == Runtime::pytorch;
+    mm.grad_b = r0.fp32 ? 4.0 : 2.0;
+    mm.wb = r0.fp32 ? 4.0 : 2.0;
+    mm.optim_b = optimizer_state_bytes(base.optimizer, r0.arch->hidden) + (r0.fp32 ? 0.0 : 4.0);
+    mm.allocator_fraction = r0.rt->allocator_fraction;
+
+    for (int tp = 1; tp <= max_tp; tp *= 2) {
+        if (N % tp != 0) continue;
+        for (int pp = 1; pp <= N / tp && pp <= layers; ++pp) {
+            if ((N / tp) % pp != 0) continue;
+            const int dp = N / (tp * pp);
+            if (base.global_batch % dp != 0) continue;
+            const long long per_replica = base.global_batch / dp;
+            Config cfg = probe;
+            cfg.tp = tp;
+            cfg.pp = pp;
+            cfg.dp = dp;
+            cfg.global_batch = int(dp);
+            cfg.recompute = Recompute::none;
+            cfg.sequence_parallel = base.sequence_parallel || tp > 1;   // Megatron pairs TP with sequence parallelism
+            Resolved r;
+            try {
+                r = resolve(cfg, cat);
+            } catch (const Error&) {
+                continue;   // a degree the model cannot take (tp not dividing the heads)
+            }
+            r.config.global_batch = base.global_batch;   // resolved at m = 1; the step's tokens are the request's
+            // Stage terms per recomputation (activations at micro-batch 1: they are linear in it).
+            std::vector<TrainStageTerms> terms(std::size_t(3 * pp));
+            std::array<PerfInputs, 6> inputs;
+            for (int k = 0; k < 3; ++k) {
+                r.config.recompute = kRecomputes[std::size_t(k)];
+                for (int s = 0; s < pp; ++s) terms[std::size_t(k * pp + s)] = train_stage_terms(r, s);
+                inputs[std::size_t(2 * k)] = perf_inputs(r);
+                r.config.zero = 3;
+                inputs[std::size_t(2 * k + 1)] = perf_inputs(r);
+                r.config.zero = 0;
+            }
+            mm.comm_buffers = mm.pytorch ? double((tp > 1) + (pp > 1) + (dp > 1)) * r.rt->comm_buffers : 0.0;
+
+            // The inner loops: no allocation, no strings.
+            for (int b = 1; b <= q.max_micro_batch && b <= per_replica; ++b) {
+                if (per_replica % b != 0) continue;
+                const long long m = per_replica / b;
+                r.config.batch = b;
+                r.micro_batches = m;
+                for (int k = 0; k < 3; ++k) {
+                    const TrainStageTerms* st = &terms[std::size_t(k * pp)];
+                    r.config.recompute = kRecomputes[std::size_t(k)];
+                    for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
+                        PerfInputs& in = inputs[std::size_t(2 * k + (zero == 3 ? 1 : 0))];
+                        in.micro_batches = double(m);
+                        r.config.zero = zero;
+                        // Schedules: 1F1B; with a pipeline also ZB-H1 and interleaving by 2, 4, 8...
+                        for (int sched = 0; sched < (pp > 1 ? 3 : 1); ++sched) {
+                            const PipeSchedule ps = sched == 0 ? PipeSchedule::one_f_one_b : sched == 1 ? PipeSchedule::zero_bubble : PipeSchedule::interleaved;
+                            for (int v = ps == PipeSchedule::interleaved ? 2 : 1; v <= (ps == PipeSchedule::interleaved ? q.max_virtual_stages : 1); v *= 2) {
+                                if ((long long)pp * v > layers) break;
+                                ++evaluated;
+                                double worst = 0;
+                                for (int s = 0; s < pp; ++s)
+                                    worst = std::max(worst, mm.stage_total(st[s], b, train_inflight_micro_batches(pp, s, m, v), zero, dp));
+                                Candidate c;
+                                c.memory = worst;
+                                c.tp = tp;
+                                c.pp = pp;
+                                c.dp = dp;
+                                c.batch = b;
+                                c.zero = zero;
+                                c.recompute = kRecomputes[std::size_t(k)];
+                                c.schedule = ps;
+                                c.virtual_stages = v;
+                                const bool fits = worst <= mm.capacity;
+                                if (fits) {
+                                    r.config.pp_schedule = ps;
+                                    r.virtual_stages = v;
+                                    c.step_s = train_step(r, in, fabric, mu, F).step_s;
+                                }
+                                visit(c, fits);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return evaluated;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Confirmation
+// ---------------------------------------------------------------------------------------------
+
+Config layout_config(const Config& base, const Candidate& c) {
+    Config cfg = base;
+    cfg.tp = c.tp;
+    cfg.pp = c.pp;
+    cfg.dp = c.dp;
+    cfg.ep = 0;
+    cfg.batch = c.batch;
+    cfg.zero = c.zero;
+    cfg.recompute = c.recompute;
+    cfg.sequence_parallel = base.sequence_parallel || c.tp > 1;
+    cfg.pp_schedule = c.schedule;
+    cfg.virtual_stages = c.schedule == PipeSchedule::interleaved ? c.virtual_stages : 0;
+    return cfg;
+}
+
+std::string layout_name(const Config& c) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "tp %d pp %d dp %d, micro-batch %d, ZeRO %d, recompute %s, %s%s", c.tp, c.pp, c.dp, c.batch, c.zero,
+                  std::string(to_string(c.recompute)).c_str(), std::string(to_string(c.pp_schedule)).c_str(),
+                  c.pp_schedule == PipeSchedule::interleaved ? (" v " + std::to_string(c.virtual_stages)).c_str() : "");
+    return buf;
+}
+
+// Why `a` beats `b`: the parts of the step that differ, largest first.
+std::vector<std::string> explain(const Report& a, const Report& b) {
+    struct Part { const char* name; double da, db; };
+    const InterconnectReport &ia = a.interconnect, &ib = b.interconnect;
+    const Part parts[] = {
+        {"compute (recomputation, micro-batch)", a.speed.compute_s, b.speed.compute_s},
+        {"pipeline bubble", a.speed.bubble_s, b.speed.bubble_s},
+        {"exposed data-parallel sync", ia.dp_exposed_s_per_step, ib.dp_exposed_s_per_step},
+        {"exposed tensor-parallel all-reduces", ia.tp_exposed_s_per_step, ib.tp_exposed_s_per_step},
+        {"exposed pipeline sends", ia.pp_exposed_s_per_step, ib.pp_exposed_s_per_step},
+        {"expert all-to-alls", ia.ep_comm_s_per_step, ib.ep_comm_s_per_step},
+    };
+    std::vector<std::pair<double, std::string>> lines;
+    char buf[200];
+    for (const Part& p : parts) {
+        const double d = p.db - p.da;
+        if (std::fabs(d) < 1e-4 * std::max(a.speed.train_step_s, 1e-9)) continue;
+        std::snprintf(buf, sizeof buf, "%s: %.4g s %s (%.4g s against %.4g s)", p.name, std::fabs(d), d > 0 ? "shorter" : "longer", p.da, p.db);
+        lines.emplace_back(std::fabs(d), buf);
+    }
+    std::sort(lines.begin(), lines.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    std::vector<std::string> out;
+    std::snprintf(buf, sizeof buf, "step %.4g s against %.4g s (%.1f%% faster): %s against %s", a.speed.train_step_s, b.speed.train_step_s,
+                  100.0 * (b.speed.train_step_s / a.speed.train_step_s - 1.0), layout_name(a.config).c_str(), layout_name(b.config).c_str());
+    out.emplace_back(buf);
+    for (auto& l : lines) out.push_back(std::move(l.second));
+    std::snprintf(buf, sizeof buf, "memory per GPU: %.1f GiB against %.1f GiB", a.per_gpu.total() / double(1ull << 30),
+                  b.per_gpu.total() / double(1ull << 30));
+    out.emplace_back(buf);
+    return out;
+}
+
+void check_request(const PlanRequest& q) {
+    if (q.top < 1 || q.top > kMaxTop) throw Error("top", "must be between 1 and " + std::to_string(kMaxTop) + ", got " + std::to_string(q.top));
+    if (q.max_micro_batch < 1 || q.max_micro_batch > 4096)
+        throw Error("max_micro_batch", "must be between 1 and 4096, got " + std::to_string(q.max_micro_batch));
+    if (q.max_virtual_stages < 1 || q.max_virtual_stages > 64)
+        throw Error("max_virtual_stages", "must be between 1 and 64, got " + std::to_string(q.max_virtual_stages));
+    if (q.mode == PlanMode::inference)
+        throw Error("mode", "plan --mode inference (serving layouts) is not available yet; plan searches --mode train");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Entry points
+// ---------------------------------------------------------------------------------------------
+
+std::string_view to_string(PlanMode m) { return m == PlanMode::train ? "train" : "inference"; }
+
+PlanMode parse_plan_mode(std::string_view s) {
+    if (s == "train") return PlanMode::train;
+    if (s == "inference") return PlanMode::inference;
+    throw Error("mode", "unknown plan mode '" + std::string(s) + "'; allowed: train, inference");
+}
+
+long long plan_count(const PlanRequest& q, const Catalog& cat, double* best_step_s) {
+    check_request(q);
+    double best = 0;
+    const long long n = train_search(q, cat, [&](const Candidate& c, bool fits) {
+        if (fits && (best == 0 || c.step_s < best)) best = c.step_s;
+    });
+    if (best_step_s) *best_step_s = best;
+    return n;
+}
+
+PlanReport plan(const PlanRequest& q, const Catalog& cat) {
+    check_request(q);
+    const auto t0 = std::chrono::steady_clock::now();
+    PlanReport out;
+    out.mode = q.mode;
+    TopK top;
+    top.k = std::min(q.top * kConfirmFactor, kMaxTop * kConfirmFactor);
+    out.evaluated = train_search(q, cat, [&](const Candidate& c, bool fits) {
+        if (!fits) return;
+        ++out.fitting;
+        top.offer(c);
+    });
+    // The best layouts through the whole estimate: the breakdowns, and a check on the inner loop.
+    for (int i = 0; i < top.n && int(out.top.size()) < q.top; ++i) {
+        PlanLayout l;
+        l.config = layout_config(q.base, top.items[std::size_t(i)]);
+        l.report = estimate(l.config, cat);
+        l.step_s = top.items[std::size_t(i)].step_s;
+        l.memory = top.items[std::size_t(i)].memory;
+        if (!l.report.fits) continue;
+        out.top.push_back(std::move(l));
+    }
+    std::stable_sort(out.top.begin(), out.top.end(), [](const PlanLayout& a, const PlanLayout& b) {
+        return a.report.speed.train_step_s < b.report.speed.train_step_s;
+    });
+    if (out.top.size() >= 2) out.why = explain(out.top[0].report, out.top[1].report);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+}  // namespace gpusizer

@@ -1,0 +1,230 @@
+// serving.cpp: a server under steady load (continuous batching in steady state).
+//
+// [SECTION] Engine scheduling defaults
+// [SECTION] The model of one configuration (constants gathered once)
+// [SECTION] One engine step
+// [SECTION] The steady state of a load
+//
+// Units: bytes, seconds, FLOP, tokens, requests, as double. docs/formulas.md, "Serving", has the
+// derivation; every scheduling default names its source here or in runtime_profiles.hpp.
+#include "serving.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "runtime_profiles.hpp"
+
+namespace gpusizer::detail {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Engine scheduling defaults
+// ---------------------------------------------------------------------------------------------
+
+long long serving_token_budget(const Resolved& r) {
+    const Config& c = r.config;
+    if (c.prefill_chunk) return *c.prefill_chunk;
+    switch (r.runtime) {
+        case Runtime::vllm:   // max_num_batched_tokens (vllm/engine/arg_utils.py get_batch_defaults)
+            return vllm_large_scheduler_defaults(*r.gpu) ? kVllmBatchedTokensLarge : kVllmBatchedTokensSmall;
+        case Runtime::sglang: return sglang_chunked_prefill_size(r.gpu->capacity_bytes() / kMiB);
+        case Runtime::trt_llm: return kTrtLlmMaxNumTokens;
+        case Runtime::llama_cpp: return kLlamaCppUbatch;   // each forward is one ubatch of the server's batch
+        default: return 0;                                 // transformers: every prompt in one forward
+    }
+}
+
+long long serving_max_sequences(const Resolved& r) {
+    switch (r.runtime) {
+        case Runtime::vllm:   // max_num_seqs (same function)
+            return vllm_large_scheduler_defaults(*r.gpu) ? kVllmMaxSeqsLarge : kVllmMaxSeqsSmall;
+        case Runtime::trt_llm: return kTrtLlmMaxBatchSize;
+        case Runtime::llama_cpp:   // llama-server's slots (-np), each with its own context
+        case Runtime::pytorch:     // generate() over a static batch
+            return r.config.batch;
+        default: return 0;         // SGLang, none: the KV pool alone
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The model of one configuration
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// Adds `rate` bytes per token for `layers` layers that keep at most `cap` tokens (0: all).
+void add_rate(KvLengthCost& k, double rate, long long cap) {
+    if (rate <= 0) return;
+    if (cap <= 0) {
+        k.full_rate += rate;
+        return;
+    }
+    for (int i = 0; i < k.caps; ++i)
+        if (k.cap_tokens[i] == double(cap)) {
+            k.cap_rate[i] += rate;
+            return;
+        }
+    if (k.caps < KvLengthCost::kMaxCaps) {
+        k.cap_tokens[k.caps] = double(cap);
+        k.cap_rate[k.caps++] = rate;
+    } else {
+        k.full_rate += rate;   // more distinct windows than kept: counted uncapped (an upper bound)
+    }
+}
+
+}  // namespace
+
+ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals& t, const Fabric& f, const PerfOut& po) {
+    const ModelArch& a = *r.arch;
+    const Config& c = r.config;
+    ServingModel m;
+    m.dense_bytes = in.layer_weight_bytes - in.layer_expert_bytes + in.edge_read_bytes;
+    m.expert_bytes = in.layer_expert_bytes;
+    for (const LayerSpec& l : a.kinds)
+        if (l.is_moe()) {
+            m.expert_share = double(l.mlp.experts_per_token) / l.mlp.n_experts;
+            break;
+        }
+    m.tp = r.par.tp;
+    m.pp = r.par.pp;
+    m.ep = r.par.ep;
+    m.dp = r.par.dp;
+    m.flops_per_token = 2.0 * in.matmul_params / m.tp;
+    m.attn_flops_per_position = in.attn_flops_per_position / m.tp;
+    const std::uint16_t* pool_counts = r.stage_count(t.kv_stage);
+    for (std::size_t v = 0; v < r.variants.size(); ++v) {
+        const LayerVariant& lv = r.variants[v];
+        const double per_token = lv.kv_values_gpu * r.kv->bytes + lv.indexer_bytes;
+        // Decode reads every layer's cache on this rank (all stages, one after the other) and
+        // reads and writes each recurrent state once (as the decode roofline, performance.cpp).
+        add_rate(m.kv_read, lv.count * per_token, lv.kv_cap);
+        m.kv_read.state += lv.count * m.state_read_factor * lv.state_bytes_gpu;
+        // The pool of the tightest stage holds that stage's layers.
+        const double n = pool_counts[v];
+        add_rate(m.kv_pool_seq, n * per_token, lv.kv_cap);
+        m.kv_pool_seq.state += n * lv.state_bytes_gpu;
+    }
+    // Sampling: the fp32 logits of every decoding sequence are written, then read by the sampler
+    // (vLLM and SGLang gather the vocabulary-parallel logits before sampling).
+    m.logits_bytes_per_seq = a.kind == ArchKind::encoder ? 0.0 : double(a.vocab) * 4.0 * 2.0;
+    m.eff_bandwidth = po.bandwidth_efficiency * r.gpu->memory_bandwidth_gb_per_s * 1e9;
+    m.eff_flops = po.mfu * po.compute.flops;
+    m.per_forward = po.layer_overhead * in.layers;
+    m.fabric = f;
+    if (f.levels > 0) {
+        if (m.tp > 1) m.tp_span = span_of(f, m.tp, 1);
+        if (m.ep > 1) m.ep_span = span_of(f, m.ep, 1);
+    }
+    m.pp_distance = (long long)m.tp * m.dp;
+    m.act_bytes_per_token = in.act_bytes_per_token;
+    m.layers = in.layers;
+    m.moe_layers = in.moe_layers;
+    m.experts_per_token = in.experts_per_token;
+    m.kv_pool_bytes = t.kv_pool_bytes;
+    m.max_sequences = double(serving_max_sequences(r));
+    m.fixed_slots = r.runtime == Runtime::llama_cpp || r.runtime == Runtime::pytorch;
+    m.token_budget = double(serving_token_budget(r));
+    m.context = double(c.context);
+    return m;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] One engine step
+// ---------------------------------------------------------------------------------------------
+
+double serving_step_seconds(const ServingModel& m, double decode, double prefill, double length, double isl, std::string_view* bound) {
+    const double tokens = decode + prefill;
+    // Matmuls: the weights are read once per step, the routed experts as far as the step's tokens
+    // touch them (1 - (1 - k/E)^tokens, as the decode roofline); the math runs at the MFU. The two
+    // overlap inside the GEMMs.
+    const double touched = m.expert_share > 0 ? 1.0 - std::pow(1.0 - m.expert_share, tokens) : 1.0;
+    const double w_mem = (m.dense_bytes + m.expert_bytes * touched) / m.eff_bandwidth;
+    const double w_comp = m.flops_per_token * tokens / m.eff_flops;
+    // Attention runs in its own kernels after the projections: decode reads each decoding
+    // sequence's cache at the average length; prefill chunks attend causally to their prompt,
+    // (isl + 1) / 2 positions on average.
+    const double kv_mem = decode * m.kv_read.at(length) / m.eff_bandwidth;
+    const double kv_comp = decode * length * m.attn_flops_per_position / m.eff_flops;
+    const double prefill_attn = prefill * (isl + 1.0) / 2.0 * m.attn_flops_per_position / m.eff_flops;
+    const double sampling = decode * m.logits_bytes_per_seq / m.eff_bandwidth;
+    // Communication at the step's real message size (tokens x hidden x activation bytes): small,
+    // so latency-bound (interconnect.cpp's collective times include each link's latency).
+    const double s = tokens * m.act_bytes_per_token;
+    double comm = 0;
+    if (m.tp > 1 && m.fabric.levels > 0) comm += 2.0 * m.layers * allreduce_time(m.tp_span, s).seconds;   // after attention and MLP
+    if (m.pp > 1 && m.fabric.levels > 0) comm += (m.pp - 1) * p2p_seconds(m.fabric, m.pp_distance, s);
+    if (m.ep > 1 && m.fabric.levels > 0) comm += 2.0 * m.moe_layers * all_to_all_seconds(m.ep_span, s * m.experts_per_token);
+    const double overhead = m.per_forward;
+    const double step = std::max(w_mem, w_comp) + std::max(kv_mem, kv_comp) + prefill_attn + sampling + comm + overhead;
+    if (bound) {
+        const double memory = (w_mem >= w_comp ? w_mem : 0.0) + (kv_mem >= kv_comp ? kv_mem : 0.0) + sampling;
+        const double compute = (w_comp > w_mem ? w_comp : 0.0) + (kv_comp > kv_mem ? kv_comp : 0.0) + prefill_attn;
+        *bound = "memory_bandwidth";
+        double most = memory;
+        if (compute > most) { most = compute; *bound = "compute"; }
+        if (comm > most) { most = comm; *bound = "communication"; }
+        if (overhead > most) *bound = "overhead";
+    }
+    return step;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The steady state of a load
+// ---------------------------------------------------------------------------------------------
+
+ServingReport serving_at(const ServingModel& m, double isl, double osl, double concurrency) {
+    ServingReport out;
+    out.active = true;
+    const double inf = std::numeric_limits<double>::infinity();
+    const double dp = m.dp;
+    // How many requests one replica runs at once: the engine's slots or sequence cap, and the
+    // pool over one request's cache at its final length (isl + osl).
+    double cap = m.max_sequences > 0 ? m.max_sequences : inf;
+    bool kv_limited = false;
+    if (!m.fixed_slots) {
+        const double per_request = m.kv_pool_seq.at(isl + osl);
+        const double by_kv = per_request > 0 ? std::floor(m.kv_pool_bytes / per_request) : inf;
+        if (by_kv < cap) {
+            cap = by_kv;
+            kv_limited = true;
+        }
+    }
+    const double asked = concurrency > 0 ? concurrency / dp : inf;
+    const double running = std::min(asked, cap);
+    if (!(running >= 1.0) || !std::isfinite(running)) {
+        out.bound = kv_limited || !std::isfinite(running) ? "kv_capacity" : "max_sequences";
+        return out;
+    }
+    // Steps one request lives through: its prompt in chunks of the token budget, then osl - 1
+    // decode steps (the last prompt chunk yields the first token). When the budget cannot carry
+    // every running request's tokens, steps stretch: C (isl + osl - 1) tokens over budget-sized steps.
+    const double budget = m.token_budget > 0 ? m.token_budget : inf;
+    const double chunks = std::isfinite(budget) ? std::ceil(isl / budget) : 1.0;
+    const double decode_steps = osl - 1.0;
+    const double steps = std::max(decode_steps + chunks, running * (isl + decode_steps) / budget);
+    const double decode = running * decode_steps / steps;
+    const double prefill = running * isl / steps;
+    const double length = isl + osl / 2.0;   // the average cache a decode step reads: the prompt plus half the output
+    std::string_view step_bound;
+    const double step = serving_step_seconds(m, decode, prefill, length, isl, &step_bound);
+    const double cycle = steps * step;   // one request's life, prompt to last token
+    const double rps = running / cycle;  // per replica
+    out.concurrency = running * dp;
+    out.step_s = step;
+    out.decode_tokens_per_step = decode;
+    out.prefill_tokens_per_step = prefill;
+    out.requests_per_s = rps * dp;
+    out.output_tokens_per_s = out.requests_per_s * osl;
+    out.output_tokens_per_s_per_gpu = out.output_tokens_per_s / (dp * m.tp * m.pp);
+    out.tpot_s = osl > 1 ? step : 0.0;
+    out.tokens_per_s_per_user = out.tpot_s > 0 ? 1.0 / out.tpot_s : 0.0;
+    // The first token: half a step of waiting for the step in progress, the steps of the prompt
+    // (stretched when the budget binds), and a wait for a free slot when more are asked than run
+    // (closed loop, Little's law: the extra requests over the completion rate).
+    const double queue = std::isfinite(asked) && asked > running ? (asked - running) / rps : 0.0;
+    out.ttft_s = 0.5 * step + (steps - decode_steps) * step + queue;
+    out.bound = std::isfinite(asked) && asked > running ? (kv_limited ? "kv_capacity" : "max_sequences") : step_bound;
+    return out;
+}
+
+}  // namespace gpusizer::detail

@@ -1,0 +1,80 @@
+// serving.hpp (internal): a server under steady load. Continuous batching in steady state: each
+// engine step runs the decode tokens of the requests in flight and a share of prefill tokens
+// (chunked, up to the engine's token budget); the KV pool caps how many requests are in flight.
+//
+// Two halves, so that a search can evaluate many loads cheaply: serving_model() gathers, once per
+// configuration, every constant a step needs (bytes, FLOPs, links, the pool); serving_at() is
+// arithmetic on it for one load (isl, osl, concurrency), with no allocation and no loop longer
+// than the distinct window caps of the model. docs/formulas.md, "Serving", has the derivation.
+#pragma once
+
+#include "estimate_internal.hpp"
+#include "interconnect.hpp"
+#include "performance.hpp"
+
+namespace gpusizer::detail {
+
+// The engine's token budget per step (vLLM max_num_batched_tokens, SGLang chunked_prefill_size,
+// TensorRT-LLM max_num_tokens, llama.cpp n_ubatch; `prefill_chunk` when given) and the most
+// sequences it schedules at once (vLLM max_num_seqs, TensorRT-LLM max_batch_size, llama.cpp
+// slots = batch; SGLang: its KV pool only).
+long long serving_token_budget(const Resolved& r);
+long long serving_max_sequences(const Resolved& r);
+
+// KV cache bytes of one sequence as a function of its length: a rate for the layers that keep
+// every token plus, for sliding / chunked layers, a rate up to their cap; plus a fixed state.
+struct KvLengthCost {
+    static constexpr int kMaxCaps = 8;
+    double full_rate = 0;                  // bytes per token, uncapped layers
+    int caps = 0;
+    double cap_tokens[kMaxCaps] = {};      // tokens a capped group keeps at most
+    double cap_rate[kMaxCaps] = {};        // its bytes per token
+    double state = 0;                      // fixed bytes per sequence (recurrent state)
+    double at(double tokens) const {
+        double b = full_rate * tokens + state;
+        for (int i = 0; i < caps; ++i) b += cap_rate[i] * (tokens < cap_tokens[i] ? tokens : cap_tokens[i]);
+        return b;
+    }
+};
+
+struct ServingModel {
+    // One engine step on one GPU (a tensor-parallel rank; pipeline stages run one after the other).
+    double dense_bytes = 0;            // weights read every step: all but the routed experts, head included
+    double expert_bytes = 0;           // routed experts on this GPU (read as far as the step's tokens touch them)
+    double expert_share = 0;           // k / E: the share of experts one token visits (0: dense)
+    double flops_per_token = 0;        // 2 x matmul parameters / tp
+    double attn_flops_per_position = 0;   // per attended position, one GPU
+    KvLengthCost kv_read;              // what decode attention reads per sequence (all stages, one rank)
+    double state_read_factor = 2;      // a recurrent state is read and written each step
+    double logits_bytes_per_seq = 0;   // sampling: fp32 logits written and read once per decoding sequence
+    double eff_bandwidth = 0;          // bytes/s the step reaches (efficiency x bandwidth)
+    double eff_flops = 0;              // FLOP/s (MFU x peak)
+    double per_forward = 0;            // fixed seconds per forward (layers x per-layer overhead)
+    // Communication per step: all-reduces after attention and MLP, pipeline sends, MoE all-to-alls.
+    Fabric fabric;
+    Span tp_span, ep_span;
+    int tp = 1, pp = 1, ep = 1, dp = 1;
+    long long pp_distance = 1;
+    double act_bytes_per_token = 0;    // hidden x activation bytes
+    double layers = 0, moe_layers = 0, experts_per_token = 0;
+    // Scheduling and the KV pool (the tightest pipeline stage).
+    KvLengthCost kv_pool_seq;          // one sequence's cache on that stage, by length
+    double kv_pool_bytes = 0;          // the pool, bytes
+    double max_sequences = 0;          // the engine's cap on sequences in flight (per replica)
+    bool fixed_slots = false;          // llama.cpp / Ollama: `batch` slots of `context` tokens, allocated up front
+    double token_budget = 0;           // tokens per step
+    double context = 0;                // the longest request the engine takes (max_model_len / n_ctx per slot)
+};
+
+ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals& t, const Fabric& f, const PerfOut& po);
+
+// The steady state of `concurrency` requests in flight over all replicas (0: as many as the
+// engine holds), each with `isl` input and `osl` output tokens.
+ServingReport serving_at(const ServingModel& m, double isl, double osl, double concurrency);
+
+// The seconds of one engine step with `decode` decoding sequences at an average length `length`
+// and `prefill` prompt tokens of prompts `isl` long; `bound` gets what takes longest.
+double serving_step_seconds(const ServingModel& m, double decode, double prefill, double length, double isl,
+                            std::string_view* bound = nullptr);
+
+}  // namespace gpusizer::detail

@@ -1,0 +1,360 @@
+// test_gguf_model.cpp: GGUF headers (written by tests/model_fixtures.cpp) turned into the
+// per-layer model by arch_from_gguf. The strongest check: the parameters count_params derives
+// from the imported stack equal the element counts of the tensors in the file, exactly.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "gpusizer/error.hpp"
+#include "gpusizer/model.hpp"
+#include "gpusizer/model_file.hpp"
+#include "model_fixtures.hpp"
+
+using namespace gpusizer;
+using namespace gpusizer::fixtures;
+
+namespace {
+
+GgufModel model_of(const GgufWriter& w, const std::string& name = "fixture.gguf") {
+    MemorySource src(name, w.bytes());
+    return gguf_model_from_headers({read_gguf_header(src)});
+}
+
+// One decoder block in llama.cpp's tensor names (ggml dims: ne0 = input width, ne1 = output).
+struct BlockShape {
+    std::uint64_t hidden, heads, kv_heads, head_dim, ff;
+    bool qk_norm = false;
+    bool gemma_norms = false;   // post_attention_norm and post_ffw_norm as well (Gemma 2/3)
+    std::uint64_t experts = 0, expert_ff = 0;
+};
+
+void add_block(GgufWriter& w, int il, const BlockShape& s, const std::string& type = "F16") {
+    const std::string b = "blk." + std::to_string(il) + ".";
+    w.tensor(b + "attn_norm.weight", {s.hidden}, "F32");
+    w.tensor(b + "attn_q.weight", {s.hidden, s.heads * s.head_dim}, type);
+    w.tensor(b + "attn_k.weight", {s.hidden, s.kv_heads * s.head_dim}, type);
+    w.tensor(b + "attn_v.weight", {s.hidden, s.kv_heads * s.head_dim}, type);
+    w.tensor(b + "attn_output.weight", {s.heads * s.head_dim, s.hidden}, type);
+    if (s.qk_norm) {
+        w.tensor(b + "attn_q_norm.weight", {s.head_dim}, "F32");
+        w.tensor(b + "attn_k_norm.weight", {s.head_dim}, "F32");
+    }
+    if (s.gemma_norms) w.tensor(b + "post_attention_norm.weight", {s.hidden}, "F32");
+    w.tensor(b + "ffn_norm.weight", {s.hidden}, "F32");
+    if (s.gemma_norms) w.tensor(b + "post_ffw_norm.weight", {s.hidden}, "F32");
+    if (s.experts) {
+        w.tensor(b + "ffn_gate_inp.weight", {s.hidden, s.experts}, "F32");
+        w.tensor(b + "ffn_gate_exps.weight", {s.hidden, s.expert_ff, s.experts}, type);
+        w.tensor(b + "ffn_up_exps.weight", {s.hidden, s.expert_ff, s.experts}, type);
+        w.tensor(b + "ffn_down_exps.weight", {s.expert_ff, s.hidden, s.experts}, type);
+    } else {
+        w.tensor(b + "ffn_gate.weight", {s.hidden, s.ff}, type);
+        w.tensor(b + "ffn_up.weight", {s.hidden, s.ff}, type);
+        w.tensor(b + "ffn_down.weight", {s.ff, s.hidden}, type);
+    }
+}
+
+void add_ends(GgufWriter& w, std::uint64_t hidden, std::uint64_t vocab, bool tied) {
+    w.tensor("token_embd.weight", {hidden, vocab}, "F16");
+    w.tensor("output_norm.weight", {hidden}, "F32");
+    if (!tied) w.tensor("output.weight", {hidden, vocab}, "Q8_0");
+}
+
+std::string error_of(const GgufModel& m) {
+    try {
+        arch_from_gguf(m, nullptr);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("GGUF llama: dense GQA stack, untied head, params equal the file's elements", "[gguf][gguf_model]") {
+    // hidden 64, 4 heads of 16 (hidden / heads: no key_length), 2 KV heads, FFN 128, 2 layers,
+    // vocabulary 96 from the token list.
+    GgufWriter w;
+    w.kv_str("general.architecture", "llama");
+    w.kv_str("general.name", "Tiny Llama");
+    w.kv_u32("llama.block_count", 2);
+    w.kv_u32("llama.context_length", 4096);
+    w.kv_u32("llama.embedding_length", 64);
+    w.kv_u32("llama.feed_forward_length", 128);
+    w.kv_u32("llama.attention.head_count", 4);
+    w.kv_u32("llama.attention.head_count_kv", 2);
+    w.kv_arr_str("tokenizer.ggml.tokens", std::vector<std::string>(96, "t"));
+    const BlockShape s{64, 4, 2, 16, 128};
+    for (int il = 0; il < 2; ++il) add_block(w, il, s);
+    add_ends(w, 64, 96, false);
+    const GgufModel m = model_of(w);
+    std::vector<std::string> warnings;
+    const ModelArch a = arch_from_gguf(m, &warnings);
+
+    CHECK(a.source == "gguf");
+    CHECK(a.model_type == "llama");
+    CHECK(a.name == "Tiny Llama");
+    CHECK(a.n_layers == 2);
+    CHECK(a.hidden == 64);
+    CHECK(a.n_heads == 4);
+    CHECK(a.n_kv_heads == 2);
+    CHECK(a.head_dim == 16);
+    CHECK(a.intermediate == 128);
+    CHECK(a.vocab == 96);
+    CHECK(a.max_context == 4096);
+    CHECK_FALSE(a.tied_embeddings);
+    CHECK(a.norms_per_layer == 2);
+    REQUIRE(a.kinds.size() == 1);
+    CHECK(a.kinds[0].attn.kind == AttnKind::full);
+    CHECK(a.kinds[0].mlp.kind == LayerMlpKind::dense);
+
+    // Per layer: q 64x64 + k, v 64x32 each + o 64x64 = 12,288; FFN 3 x 64 x 128 = 24,576; two
+    // norms 128 -> 36,992. Two layers 73,984 + embeddings 96 x 64 = 6,144 + head 6,144 + final
+    // norm 64 = 86,336.
+    const ParamCounts c = count_params(a);
+    CHECK(c.total() == 86336.0);
+    CHECK(c.total() == double(m.totals.elements));
+    // File bytes (F16 2 B, F32 4 B, Q8_0 34 B per 32 elements): a block holds 36,864 F16
+    // weights = 73,728 B and two F32 norms = 512 B -> 74,240 B; token_embd 6,144 x 2 = 12,288 B;
+    // the head 6,144 / 32 x 34 = 6,528 B plus output_norm 256 B = 6,784 B. Total
+    // 2 x 74,240 + 12,288 + 6,784 = 167,552 B.
+    CHECK(a.file.total == 167552.0);
+    CHECK(a.file.total == double(m.totals.bytes));
+    REQUIRE(a.file.layer.size() == 2);
+    CHECK(a.file.layer[0] == 74240.0);
+    CHECK(a.file.layer[1] == 74240.0);
+    CHECK(a.file.embeddings == 12288.0);
+    CHECK(a.file.head == 6784.0);
+    CHECK(a.file.vision == 0.0);
+    CHECK(a.file.beyond_stack == 0.0);
+}
+
+TEST_CASE("GGUF gemma3: sliding pattern of 6 from llama.cpp, key_length, tied head, 4 norms", "[gguf][gguf_model]") {
+    // 8 layers; llama.cpp's set_swa_pattern(6): layer il slides when il % 6 < 5, so only layer 5
+    // is global. Head size 32 from key_length (4 heads x 32 = 128 != hidden 64, as Gemma 3).
+    GgufWriter w;
+    w.kv_str("general.architecture", "gemma3");
+    w.kv_u32("gemma3.block_count", 8);
+    w.kv_u32("gemma3.embedding_length", 64);
+    w.kv_u32("gemma3.feed_forward_length", 96);
+    w.kv_u32("gemma3.attention.head_count", 4);
+    w.kv_u32("gemma3.attention.head_count_kv", 1);
+    w.kv_u32("gemma3.attention.key_length", 32);
+    w.kv_u32("gemma3.attention.value_length", 32);
+    w.kv_u32("gemma3.attention.sliding_window", 512);
+    BlockShape s{64, 4, 1, 32, 96};
+    s.qk_norm = true;
+    s.gemma_norms = true;
+    for (int il = 0; il < 8; ++il) add_block(w, il, s);
+    add_ends(w, 64, 80, true);   // vocabulary from token_embd's rows: no token list
+    const GgufModel m = model_of(w);
+    const ModelArch a = arch_from_gguf(m, nullptr);
+
+    CHECK(a.tied_embeddings);
+    CHECK(a.vocab == 80);
+    CHECK(a.qk_norm);
+    CHECK(a.norms_per_layer == 4);
+    CHECK(a.head_dim == 32);
+    CHECK(a.n_kv_heads == 1);
+    CHECK(a.sliding_window == 512);
+    REQUIRE(a.layer_kind.size() == 8);
+    for (int il = 0; il < 8; ++il) {
+        INFO("layer " << il);
+        CHECK(a.layer(il).attn.kind == (il == 5 ? AttnKind::full : AttnKind::sliding));
+        if (il != 5) CHECK(a.layer(il).attn.window == 512);
+    }
+    CHECK(count_params(a).total() == double(m.totals.elements));
+
+    SECTION("a per-layer pattern stored in the file wins over the default") {
+        GgufWriter v = w;
+        v.kv_arr_bool("gemma3.attention.sliding_window_pattern", {true, false, true, false, true, false, true, false});
+        const ModelArch b = arch_from_gguf(model_of(v), nullptr);
+        for (int il = 0; il < 8; ++il) CHECK(b.layer(il).attn.kind == (il % 2 ? AttnKind::full : AttnKind::sliding));
+    }
+}
+
+TEST_CASE("GGUF qwen3moe: routed experts in every layer, qk norms, params equal elements", "[gguf][gguf_model]") {
+    // 3 layers, 8 experts of width 32, 2 per token; 4 heads of 16 (key_length), 2 KV heads.
+    GgufWriter w;
+    w.kv_str("general.architecture", "qwen3moe");
+    w.kv_u32("qwen3moe.block_count", 3);
+    w.kv_u32("qwen3moe.embedding_length", 64);
+    w.kv_u32("qwen3moe.feed_forward_length", 192);   // the dense width the checkpoint never uses
+    w.kv_u32("qwen3moe.attention.head_count", 4);
+    w.kv_u32("qwen3moe.attention.head_count_kv", 2);
+    w.kv_u32("qwen3moe.attention.key_length", 16);
+    w.kv_u32("qwen3moe.attention.value_length", 16);
+    w.kv_u32("qwen3moe.expert_count", 8);
+    w.kv_u32("qwen3moe.expert_used_count", 2);
+    w.kv_u32("qwen3moe.expert_feed_forward_length", 32);
+    w.kv_arr_str("tokenizer.ggml.tokens", std::vector<std::string>(64, "t"));
+    BlockShape s{64, 4, 2, 16, 0};
+    s.qk_norm = true;
+    s.experts = 8;
+    s.expert_ff = 32;
+    for (int il = 0; il < 3; ++il) add_block(w, il, s, "Q8_0");
+    add_ends(w, 64, 64, false);
+    const GgufModel m = model_of(w);
+    const ModelArch a = arch_from_gguf(m, nullptr);
+
+    REQUIRE(a.kinds.size() == 1);
+    const LayerSpec& l = a.layer(0);
+    CHECK(l.mlp.kind == LayerMlpKind::moe);
+    CHECK(l.mlp.n_experts == 8);
+    CHECK(l.mlp.experts_per_token == 2);
+    CHECK(l.mlp.expert_intermediate == 32);
+    CHECK(l.mlp.n_shared == 0);
+    CHECK(a.n_routed_experts == 8);
+    CHECK(a.is_moe());
+    // Per layer: attention 64x64 + 2 x 64x32 + 64x64 = 12,288; q/k norms 32; 2 norms 128;
+    // router 64 x 8 = 512; experts 8 x 3 x 64 x 32 = 49,152 -> 62,112; 3 layers 186,336;
+    // embeddings and head 2 x 64 x 64 = 8,192; final norm 64 -> 194,592.
+    const ParamCounts c = count_params(a);
+    CHECK(c.total() == 194592.0);
+    CHECK(c.total() == double(m.totals.elements));
+    // Active: 2 of 8 experts -> minus 6 x 3 x 64 x 32 = 36,864 per layer.
+    CHECK(c.active(a) == 194592.0 - 3 * 36864.0);
+}
+
+TEST_CASE("GGUF: dense-first MoE reads which layers route from the tensors", "[gguf][gguf_model]") {
+    GgufWriter w;
+    w.kv_str("general.architecture", "qwen3moe");
+    w.kv_u32("qwen3moe.block_count", 2);
+    w.kv_u32("qwen3moe.embedding_length", 64);
+    w.kv_u32("qwen3moe.feed_forward_length", 96);
+    w.kv_u32("qwen3moe.attention.head_count", 4);
+    w.kv_u32("qwen3moe.expert_count", 4);
+    w.kv_u32("qwen3moe.expert_used_count", 1);
+    w.kv_u32("qwen3moe.expert_feed_forward_length", 32);
+    add_block(w, 0, BlockShape{64, 4, 4, 16, 96});
+    BlockShape moe{64, 4, 4, 16, 0};
+    moe.experts = 4;
+    moe.expert_ff = 32;
+    add_block(w, 1, moe);
+    add_ends(w, 64, 50, true);
+    const GgufModel m = model_of(w);
+    const ModelArch a = arch_from_gguf(m, nullptr);
+    CHECK(a.layer(0).mlp.kind == LayerMlpKind::dense);
+    CHECK(a.layer(0).mlp.intermediate == 96);
+    CHECK(a.layer(1).mlp.kind == LayerMlpKind::moe);
+    CHECK(count_params(a).total() == double(m.totals.elements));
+}
+
+TEST_CASE("GGUF: an unsupported or incomplete architecture is a clear Error", "[gguf][gguf_model]") {
+    GgufWriter w;
+    w.kv_str("general.architecture", "rwkv7");
+    w.kv_u32("rwkv7.block_count", 2);
+    const std::string e = error_of(model_of(w, "x.gguf"));
+    CHECK(e.find("general.architecture") != std::string::npos);
+    CHECK(e.find("rwkv7") != std::string::npos);
+    CHECK(e.find("gemma3") != std::string::npos);   // the supported list
+
+    GgufWriter n;
+    n.kv_str("general.architecture", "llama");
+    n.kv_u32("llama.block_count", 2);
+    CHECK(error_of(model_of(n)).find("llama.embedding_length") != std::string::npos);
+
+    GgufWriter none;
+    CHECK(error_of(model_of(none)).find("general.architecture") != std::string::npos);
+}
+
+TEST_CASE("GGUF granitehybrid: Mamba-2 layers where head_count_kv is 0, params equal elements", "[gguf][gguf_model]") {
+    // llama.cpp LLM_ARCH_GRANITE_HYBRID: a layer is recurrent when n_head_kv(il) == 0. Three
+    // blocks: Mamba-2, attention, Mamba-2; a dense MLP of 128 in each; tied head.
+    // SSM: d_inner 128, d_state 16, conv 4, 8 heads (time_step_rank) of 16, 1 group.
+    GgufWriter w;
+    w.kv_str("general.architecture", "granitehybrid");
+    w.kv_u32("granitehybrid.block_count", 3);
+    w.kv_u32("granitehybrid.embedding_length", 64);
+    w.kv_u32("granitehybrid.feed_forward_length", 128);
+    w.kv_u32("granitehybrid.attention.head_count", 4);
+    w.kv_arr_u32("granitehybrid.attention.head_count_kv", {0, 2, 0});
+    w.kv_u32("granitehybrid.ssm.inner_size", 128);
+    w.kv_u32("granitehybrid.ssm.state_size", 16);
+    w.kv_u32("granitehybrid.ssm.conv_kernel", 4);
+    w.kv_u32("granitehybrid.ssm.time_step_rank", 8);
+    w.kv_u32("granitehybrid.ssm.group_count", 1);
+    for (int il = 0; il < 3; ++il) {
+        const std::string b = "blk." + std::to_string(il) + ".";
+        w.tensor(b + "attn_norm.weight", {64}, "F32");
+        if (il == 1) {
+            w.tensor(b + "attn_q.weight", {64, 64}, "F16");
+            w.tensor(b + "attn_k.weight", {64, 32}, "F16");
+            w.tensor(b + "attn_v.weight", {64, 32}, "F16");
+            w.tensor(b + "attn_output.weight", {64, 64}, "F16");
+        } else {
+            // llama.cpp's Mamba-2 tensors: ssm_in {n_embd, 2 d_inner + 2 n_group d_state + n_head},
+            // conv1d over d_inner + 2 n_group d_state = 160 channels.
+            w.tensor(b + "ssm_in.weight", {64, 296}, "F16");
+            w.tensor(b + "ssm_conv1d.weight", {4, 160}, "F32");
+            w.tensor(b + "ssm_conv1d.bias", {160}, "F32");
+            w.tensor(b + "ssm_dt.bias", {8}, "F32");
+            w.tensor(b + "ssm_a", {1, 8}, "F32");
+            w.tensor(b + "ssm_d", {1, 8}, "F32");
+            w.tensor(b + "ssm_norm.weight", {128, 1}, "F32");
+            w.tensor(b + "ssm_out.weight", {128, 64}, "F16");
+        }
+        w.tensor(b + "ffn_norm.weight", {64}, "F32");
+        w.tensor(b + "ffn_gate.weight", {64, 128}, "F16");
+        w.tensor(b + "ffn_up.weight", {64, 128}, "F16");
+        w.tensor(b + "ffn_down.weight", {128, 64}, "F16");
+    }
+    add_ends(w, 64, 32, true);
+    const GgufModel m = model_of(w);
+    const ModelArch a = arch_from_gguf(m, nullptr);
+    REQUIRE(a.layer_kind.size() == 3);
+    CHECK(a.layer(0).recurrent.kind == RecurrentKind::mamba2);
+    CHECK(a.layer(0).attn.kind == AttnKind::none);
+    CHECK(a.layer(1).recurrent.kind == RecurrentKind::none);
+    CHECK(a.layer(1).attn.kind == AttnKind::full);
+    CHECK(a.layer(1).attn.n_kv_heads == 2);
+    CHECK(a.layer(2).recurrent.kind == RecurrentKind::mamba2);
+    CHECK(a.layer(0).recurrent.n_heads == 8);
+    CHECK(a.layer(0).recurrent.head_dim == 16);
+    CHECK(a.layer(0).recurrent.state_bytes == 4);   // llama.cpp's F32 states
+    // Mamba-2 block: ssm_in 64 x 296 = 18,944; ssm_out 8,192; conv 640 + bias 160; dt, A, D
+    // 3 x 8; norm 128 -> 28,088; MLP 3 x 64 x 128 = 24,576; two norms 128 -> 52,792.
+    // Attention block: 12,288 + 24,576 + 128 = 36,992. Blocks 2 x 52,792 + 36,992 = 142,576;
+    // tied embeddings 32 x 64 = 2,048; final norm 64 -> 144,688.
+    CHECK(count_params(a).total() == 144688.0);
+    CHECK(count_params(a).total() == double(m.totals.elements));
+}
+
+TEST_CASE("GGUF glm4moe: NextN blocks are counted in block_count and kept apart", "[gguf][gguf_model]") {
+    // block_count 3 with nextn_predict_layers 1: two stack layers (the first dense, by
+    // leading_dense_block_count and the missing router) and one MTP block.
+    auto glm = [](std::uint32_t nextn) {
+        GgufWriter w;
+        w.kv_str("general.architecture", "glm4moe");
+        w.kv_u32("glm4moe.block_count", 3);
+        w.kv_u32("glm4moe.nextn_predict_layers", nextn);
+        w.kv_u32("glm4moe.leading_dense_block_count", 1);
+        w.kv_u32("glm4moe.embedding_length", 64);
+        w.kv_u32("glm4moe.feed_forward_length", 96);
+        w.kv_u32("glm4moe.attention.head_count", 4);
+        w.kv_u32("glm4moe.expert_count", 4);
+        w.kv_u32("glm4moe.expert_used_count", 2);
+        w.kv_u32("glm4moe.expert_feed_forward_length", 32);
+        add_block(w, 0, BlockShape{64, 4, 4, 16, 96});
+        BlockShape moe{64, 4, 4, 16, 0};
+        moe.experts = 4;
+        moe.expert_ff = 32;
+        add_block(w, 1, moe);
+        add_block(w, 2, moe);
+        add_ends(w, 64, 40, false);
+        return w;
+    };
+    const GgufModel m = model_of(glm(1));
+    const ModelArch a = arch_from_gguf(m, nullptr);
+    CHECK(a.n_layers == 2);
+    CHECK(a.n_mtp_layers == 1);
+    CHECK(a.layer(0).mlp.kind == LayerMlpKind::dense);
+    CHECK(a.layer(1).mlp.kind == LayerMlpKind::moe);
+    REQUIRE(a.file.layer.size() == 2);
+    // Block 2 (the NextN block) equals block 1 in shape: its bytes go to beyond_stack.
+    CHECK(a.file.beyond_stack == a.file.layer[1]);
+    CHECK(a.file.layer[0] + a.file.layer[1] + a.file.beyond_stack + a.file.embeddings + a.file.head == a.file.total);
+
+    CHECK(error_of(model_of(glm(3))).find("nextn_predict_layers") != std::string::npos);
+}

@@ -1,0 +1,140 @@
+// test_plan.cpp: the layout search (gpusizer/plan.hpp): what it enumerates, that its inner loop
+// agrees with estimate() on every layout it reports, and its errors.
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "gpusizer/plan.hpp"
+#include "test_support.hpp"
+
+using namespace gpusizer;
+using namespace gpusizer::test;
+
+namespace {
+
+// Llama 3 8B (32 layers, 32 heads, 8 KV heads) on 8 H100 (one NVSwitch node), 16 sequences of
+// 2048 tokens per step.
+PlanRequest small_request() {
+    PlanRequest q;
+    q.base = config("llama-3-8b", "h100-sxm");
+    q.base.mode = Mode::train;
+    q.base.gpus = 8;
+    q.base.global_batch = 16;
+    q.base.context = 2048;
+    return q;
+}
+
+}  // namespace
+
+TEST_CASE("plan enumerates every layout of the space", "[plan]") {
+    // tp in {1, 2, 4, 8} (powers of two within the 8-GPU node), pp divides 8 / tp, dp = 8 / (tp pp);
+    // micro-batch b divides 16 / dp (at most 64); ZeRO 0-3 when dp > 1, else 0; recompute none,
+    // selective, full; with pp > 1: 1F1B, ZB-H1 and interleaving v = 2, 4, 8 while pp v <= 32.
+    //   tp 1: pp 1 (dp 8, b 1,2):       2 x 4 x 3 x 1 =  24
+    //         pp 2 (dp 4, b 1,2,4):     3 x 4 x 3 x 5 = 180
+    //         pp 4 (dp 2, b 1..8):      4 x 4 x 3 x 5 = 240   (v 8: 4 x 8 = 32 chunks, one layer each)
+    //         pp 8 (dp 1, b 1..16):     5 x 1 x 3 x 4 =  60   (v 8: 64 chunks > 32 layers)
+    //   tp 2: pp 1 (dp 4): 3 x 4 x 3 x 1 = 36; pp 2 (dp 2): 4 x 4 x 3 x 5 = 240; pp 4 (dp 1): 5 x 1 x 3 x 5 = 75
+    //   tp 4: pp 1 (dp 2): 4 x 4 x 3 x 1 = 48; pp 2 (dp 1): 5 x 1 x 3 x 5 = 75
+    //   tp 8: pp 1 (dp 1): 5 x 1 x 3 x 1 = 15
+    // 504 + 351 + 123 + 15 = 993.
+    const PlanRequest q = small_request();
+    double best = 0;
+    CHECK(plan_count(q, catalog(), &best) == 993);
+    const PlanReport p = plan(q, catalog());
+    CHECK(p.evaluated == 993);
+    CHECK(p.fitting > 0);
+    CHECK(p.fitting <= p.evaluated);
+    REQUIRE(p.top.size() == 5);
+    CHECK(p.top[0].step_s == Approx(best));
+    CHECK(p.seconds >= 0);
+}
+
+TEST_CASE("plan: the inner loop agrees with estimate() on every layout it reports", "[plan]") {
+    // The 100 fastest layouts, each re-run through estimate(): the search's step time and memory
+    // per GPU must be estimate()'s, layout by layout (they share train_step() and
+    // train_stage_terms(); the ZeRO and buffer accounting is composed in plan.cpp).
+    PlanRequest q = small_request();
+    q.top = 100;
+    const PlanReport p = plan(q, catalog());
+    REQUIRE(p.top.size() == 100);
+    for (const PlanLayout& l : p.top) {
+        INFO("tp " << l.config.tp << " pp " << l.config.pp << " dp " << l.config.dp << " b " << l.config.batch << " zero "
+                   << l.config.zero << " " << to_string(l.config.recompute) << " " << to_string(l.config.pp_schedule));
+        CHECK(l.report.fits);
+        CHECK(l.step_s == Approx(l.report.speed.train_step_s).epsilon(1e-9));
+        CHECK(l.memory == Approx(l.report.per_gpu.total()).epsilon(1e-9));
+    }
+    // Ranked by step time, fastest first.
+    for (std::size_t i = 1; i < p.top.size(); ++i) CHECK(p.top[i - 1].report.speed.train_step_s <= p.top[i].report.speed.train_step_s);
+    // A 70B model on 64 GPUs: pipelines of 2 to 64 stages, three nodes' worth of layouts and more.
+    PlanRequest big;
+    big.base = config("llama-3-70b", "h100-sxm");
+    big.base.mode = Mode::train;
+    big.base.gpus = 64;
+    big.base.global_batch = 512;
+    big.base.context = 8192;
+    big.top = 20;
+    const PlanReport b = plan(big, catalog());
+    REQUIRE(!b.top.empty());
+    for (const PlanLayout& l : b.top) {
+        CHECK(l.step_s == Approx(l.report.speed.train_step_s).epsilon(1e-9));
+        CHECK(l.memory == Approx(l.report.per_gpu.total()).epsilon(1e-9));
+    }
+    // Why the best beats the next: the two step times and layouts first, memory last.
+    REQUIRE(b.why.size() >= 2);
+    CHECK(b.why.front().rfind("step ", 0) == 0);
+    CHECK(b.why.back().rfind("memory per GPU", 0) == 0);
+}
+
+TEST_CASE("plan: requests it cannot search name the key", "[plan][bad_input]") {
+    auto key_of = [](const PlanRequest& q) -> std::string {
+        try {
+            plan(q, catalog());
+        } catch (const Error& e) {
+            return e.key();
+        }
+        return "(no error)";
+    };
+    PlanRequest q = small_request();
+    q.mode = PlanMode::inference;
+    CHECK(key_of(q) == "mode");
+    q = small_request();
+    q.base.mode = Mode::lora;
+    CHECK(key_of(q) == "mode");
+    q = small_request();
+    q.base.global_batch = 0;   // the search needs it
+    CHECK(key_of(q) == "global_batch");
+    q = small_request();
+    q.top = 0;
+    CHECK(key_of(q) == "top");
+    q = small_request();
+    q.base.model.id = "no-such-model";
+    CHECK(key_of(q) == "model");
+    // Too little memory for any layout: an empty list, not an error.
+    q = small_request();
+    q.base.gpu = "rtx-3060";
+    q.base.gpus = 2;
+    q.base.global_batch = 2;
+    const PlanReport none = plan(q, catalog());
+    CHECK(none.top.empty());
+    CHECK(none.fitting == 0);
+    CHECK(none.evaluated > 0);
+}
+
+TEST_CASE("gpusizer plan --mode train", "[plan][cli]") {
+    const CliResult r = run_cli({"plan", "--mode", "train", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--gpus", "8",
+                                 "--global-batch", "16", "--context", "2048", "--top", "3", "--json"});
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["search"]["evaluated"] == 993);   // the space of "plan enumerates every layout"
+    CHECK(j["top"].size() == 3);
+    CHECK(j["top"][0]["time"]["step_s"].get<double>() ==
+          Approx(j["top"][0]["time"]["compute_s"].get<double>() + j["top"][0]["time"]["bubble_s"].get<double>() +
+                 j["top"][0]["time"]["exposed_comm_s"].get<double>()));
+    const CliResult text = run_cli({"plan", "--mode", "train", "--model", "llama-3-8b", "--gpus", "8", "--gpu", "h100-sxm",
+                                    "--global-batch", "16", "--context", "2048"});
+    CHECK(text.code == 0);
+    CHECK(text.out.find("why #1 beats #2") != std::string::npos);
+    CHECK(run_cli({"plan", "--mode", "train", "--model", "llama-3-8b", "--gpus", "8", "--global-batch", "16", "--top", "0"}).code == 2);
+    CHECK(run_cli({"plan", "--model", "llama-3-8b", "--gpus", "8", "--global-batch", "16"}).code == 2);   // no --mode
+}

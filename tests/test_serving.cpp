@@ -1,0 +1,288 @@
+// test_serving.cpp: engine memory profiles by version (KV pools, max concurrency, defaults) and
+// the steady-state serving model under load (core/src/serving.cpp).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+
+#include "gpusizer/engine_log.hpp"
+#include "runtime_profiles.hpp"
+#include "serving.hpp"
+#include "test_support.hpp"
+
+using namespace gpusizer;
+using namespace gpusizer::test;
+
+namespace {
+
+// Llama 3 8B: 32 layers x 8 KV heads x 128 x (K, V) x 2 bytes = 131,072 bytes of KV per token.
+constexpr double kLlama8bKvPerToken = 32.0 * 8 * 128 * 2 * 2;
+
+Config engine(const std::string& model, const std::string& gpu, Runtime rt, const std::string& weights = "") {
+    Config c = config(model, gpu);
+    c.runtime = rt;
+    c.weights = weights;
+    return c;
+}
+
+double non_kv(const Report& r) { return r.per_gpu.total() - r.per_gpu.kv_cache; }
+
+EngineLog log_file(const std::string& name) {
+    std::ifstream f(std::string(GPUSIZER_TEST_DATA) + "/logs/" + name, std::ios::binary);
+    return read_engine_log(std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Engine memory profiles
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("SGLang: mem_fraction_static from the GPU's memory", "[serving][sglang]") {
+    // server_args.py (v0.4.8): reserved_mem by bucket, mem_fraction_static = round((gpu_mem - reserved) / gpu_mem, 3).
+    // H100 SXM, 81,559 MiB, tp 1: reserved (9.5 + 1/2) x 1024 = 10,240 MiB -> 71,319 / 81,559 = 0.87445 -> 0.874.
+    CHECK(detail::sglang_mem_fraction_static(81559, 1) == Approx(0.874));
+    // tp 4: (9.5 + 2) x 1024 = 11,776 MiB -> 69,783 / 81,559 = 0.85561 -> 0.856.
+    CHECK(detail::sglang_mem_fraction_static(81559, 4) == Approx(0.856));
+    // RTX 4090, 24,564 MiB: (2.8 + 0.1) x 1024 = 2,969.6 MiB -> 21,594.4 / 24,564 = 0.87911 -> 0.879.
+    CHECK(detail::sglang_mem_fraction_static(24564, 1) == Approx(0.879));
+    // B200, 183,359 MiB: 32 GiB reserved -> 150,591 / 183,359 = 0.82129 -> 0.821.
+    CHECK(detail::sglang_mem_fraction_static(183359, 8) == Approx(0.821));
+    CHECK(detail::sglang_chunked_prefill_size(24564) == 2048);
+    CHECK(detail::sglang_chunked_prefill_size(81559) == 8192);
+    CHECK(detail::sglang_chunked_prefill_size(183359) == 16384);
+}
+
+TEST_CASE("SGLang: the pool is mem_fraction_static of the memory free before loading, less the weights", "[serving][sglang]") {
+    const Report r = run(engine("llama-3-8b", "h100-sxm", Runtime::sglang));
+    CHECK(r.config.runtime == Runtime::sglang);
+    CHECK(r.config.runtime_version == "0.4.8");
+    // model_runner.py: rest = available_after_load - total x (1 - f), total = free before loading
+    // = capacity - CUDA context (400 MiB) - NCCL / all-reduce buffers (0.15 GiB on one GPU).
+    const double before_load = r.gpu_capacity - 400 * kMiB - 0.15 * kGiB;
+    const double pool = 0.874 * before_load - r.per_gpu.weights;
+    CHECK(r.kv_capacity_tokens == std::floor(pool / kLlama8bKvPerToken));
+    // 0.874 x (79.65 - 0.39 - 0.15) GiB - 14.96 GiB of weights = 54.2 GiB: about 444 k tokens.
+    CHECK(r.kv_capacity_tokens == Approx(444000).epsilon(0.01));
+}
+
+TEST_CASE("TensorRT-LLM: the pool is free_gpu_memory_fraction of what is free after weights and activations", "[serving][trt]") {
+    const Report r = run(engine("llama-3-8b", "h100-sxm", Runtime::trt_llm));
+    CHECK(r.config.runtime_version == "1.0");
+    const double pool = 0.9 * (r.gpu_capacity - non_kv(r));
+    CHECK(r.kv_capacity_tokens == std::floor(pool / kLlama8bKvPerToken));
+    CHECK(r.gpu_usable == Approx(non_kv(r) + pool));
+    // Activations: one forward of max_num_tokens 8192 (55,296 elements per token of Llama 3 8B
+    // at its peak, bf16) and the fp32 logits of min(2048, 8192) sequences.
+    CHECK(r.per_gpu.activations == Approx(8192.0 * 55296 * 2 + 2048.0 * 128256 * 4));
+    // TensorRT-LLM builds CUDA engines: NVIDIA only.
+    Config amd = engine("llama-3-8b", "mi300x", Runtime::trt_llm);
+    CHECK(thrown_message([&] { run(amd); }).find("NVIDIA") != std::string::npos);
+}
+
+TEST_CASE("llama.cpp --fit keeps 1 GiB free per device (b7539); older builds keep nothing (b4840)", "[serving][llama.cpp]") {
+    Config c = engine("llama-3-8b", "rtx-4090", Runtime::llama_cpp, "q4_k_m");
+    const Report fit = run(c);
+    CHECK(fit.config.runtime_version == "b7539");
+    CHECK(fit.kv_capacity_tokens == std::floor((fit.gpu_capacity - 1024 * kMiB - non_kv(fit)) / kLlama8bKvPerToken));
+    c.runtime_version = "b4840";
+    const Report old = run(c);
+    CHECK(old.kv_capacity_tokens == std::floor((old.gpu_capacity - non_kv(old)) / kLlama8bKvPerToken));
+    // The margin is 1 GiB / 128 KiB per token = 8,192 tokens (give or take the floors).
+    CHECK(old.kv_capacity_tokens - fit.kv_capacity_tokens == Approx(8192).margin(1));
+    // What fits is the device's capacity either way.
+    CHECK(fit.gpu_usable == old.gpu_usable);
+}
+
+TEST_CASE("Ollama: llama-server underneath, default context by VRAM tier", "[serving][ollama]") {
+    // v0.15.5: < 24 GiB 4096, 24-48 GiB 32768, >= 48 GiB 262144 (capped at the model's 131,072).
+    Config c = engine("llama-3.1-8b", "rtx-4090", Runtime::ollama, "q4_k_m");
+    const Report one = run(c);
+    CHECK(one.config.runtime == Runtime::ollama);
+    CHECK(one.config.context == 4096);   // 24,564 MiB is under 24 GiB
+    // llama.cpp's formulas: its compute buffer (activations) and padded KV.
+    Config same = c;
+    same.runtime = Runtime::llama_cpp;
+    same.context = 4096;
+    CHECK(run(same).per_gpu.activations == one.per_gpu.activations);
+    c.gpus = 2;
+    CHECK(run(c).config.context == 32768);   // 2 x 23.99 GiB = 47.98 GiB
+    c.gpus = 1;
+    c.gpu = "h100-sxm";
+    CHECK(run(c).config.context == 131072);  // 262,144 past the model's trained 131,072
+    c.runtime_version = "0.5";
+    CHECK(run(c).config.context == 2048);
+    c.context = 8192;                        // a given context stays
+    CHECK(run(c).config.context == 8192);
+}
+
+TEST_CASE("vLLM: the utilization default follows the version", "[serving][vllm]") {
+    Config c = engine("llama-3-8b", "h100-sxm", Runtime::vllm);
+    CHECK(run(c).config.runtime_version == "0.10");
+    CHECK(run(c).config.gpu_memory_utilization == 0.9);
+    c.runtime_version = "current";
+    const Report now = run(c);
+    CHECK(now.config.gpu_memory_utilization == 0.92);
+    CHECK(now.gpu_usable == Approx(0.92 * now.gpu_capacity + 400 * kMiB + 0.75 * kGiB));
+    c.gpu_memory_utilization = 0.8;   // given: kept
+    CHECK(run(c).config.gpu_memory_utilization == 0.8);
+}
+
+TEST_CASE("max concurrency: the KV pool over one request of `context` tokens", "[serving][vllm]") {
+    // vLLM prints "GPU KV cache size: N tokens" and "Maximum concurrency for L tokens per request:
+    // N / L x": the pool over one request of L tokens, as serving.max_concurrency is defined.
+    const EngineLog v1 = log_file("vllm_v1_windows_build_issue4.log");   // 396,928 / 131,072 = 3.028 -> "3.03x"
+    CHECK(std::round(double(v1.kv_cache_tokens) / double(v1.concurrency_tokens_per_request) * 100) / 100 == Approx(v1.max_concurrency));
+    // V0's profiler line splits the budget as compute() does: total x utilization - weights -
+    // non-torch - activation peak = the KV pool (16 x 0.9 - 0.47 - 0.03 - 0.50 = 13.40 GiB), which
+    // holds 12,200 blocks of 16 tokens = 195,200 tokens, 195,200 / 2,048 = 95.31 requests.
+    const EngineLog v0 = log_file("vllm_v0_windows_issue6.log");
+    const double pool_logged = v0.gpu_memory_bytes * v0.gpu_memory_utilization - v0.weights_bytes - v0.non_torch_bytes - v0.activation_peak_bytes;
+    CHECK(pool_logged / kGiB == Approx(13.40).margin(0.01));   // the log's own rounding
+    CHECK(std::round(v0.kv_blocks * 16.0 / double(v0.concurrency_tokens_per_request) * 100) / 100 == Approx(v0.max_concurrency));
+    Config c = engine("llama-3-8b", "h100-sxm", Runtime::vllm);
+    const Report r = run(c);
+    const double pool = r.gpu_usable - non_kv(r);
+    CHECK(r.serving.max_concurrency == Approx(pool / (kLlama8bKvPerToken * 8192)));
+    CHECK(r.serving.max_concurrency == Approx(r.kv_capacity_tokens / 8192.0).epsilon(1e-5));
+    CHECK_FALSE(r.serving.active);   // no isl / osl: no load figures
+    // The report names the concurrency that would run: what one replica holds.
+    CHECK(r.config.concurrency == int(std::floor(r.serving.max_concurrency)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The serving model
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// A hand-made step: 16 GB of weights at 2 TB/s (8 ms), 16 GFLOP per token at 1 PFLOP/s, 128 KiB
+// of KV per token, no attention FLOPs, no sampling, no links, no per-forward overhead; a pool of
+// exactly 100 requests of 2,001 tokens; a budget of 8,192 tokens per step.
+detail::ServingModel hand_model() {
+    detail::ServingModel m;
+    m.dense_bytes = 16e9;
+    m.eff_bandwidth = 2e12;
+    m.flops_per_token = 16e9;
+    m.eff_flops = 1e15;
+    m.kv_read.full_rate = 131072;
+    m.kv_pool_seq.full_rate = 131072;
+    m.kv_pool_bytes = 100.0 * 2001 * 131072;
+    m.token_budget = 8192;
+    m.context = 2001;
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("serving: steady state of continuous batching, by hand", "[serving]") {
+    const detail::ServingModel m = hand_model();
+    // isl 1000, osl 1001: the pool holds 100 requests of 2,001 tokens. A request lives through
+    // 1 prompt step (1000 <= 8192) and 1000 decode steps: 1001 steps, more than the budget needs
+    // (100 x 2000 / 8192 = 24.4). Per step: 100 x 1000 / 1001 decoding sequences and as many
+    // prompt tokens.
+    const ServingReport s = detail::serving_at(m, 1000, 1001, 0);
+    const double steps = 1001, decode = 100.0 * 1000 / 1001, prefill = decode;
+    CHECK(s.concurrency == 100);
+    CHECK(s.decode_tokens_per_step == Approx(decode));
+    CHECK(s.prefill_tokens_per_step == Approx(prefill));
+    // Weights: max(16e9 / 2e12 = 8 ms, 16e9 x 199.8 / 1e15 = 3.2 ms) = 8 ms; KV: every decoding
+    // sequence's cache at 1000 + 1001 / 2 = 1500.5 tokens, 131,072 B each, at 2 TB/s.
+    const double step = 8e-3 + decode * 131072 * 1500.5 / 2e12;
+    CHECK(step == Approx(17.824e-3).epsilon(1e-4));
+    CHECK(s.step_s == Approx(step));
+    CHECK(s.tpot_s == Approx(step));
+    CHECK(s.tokens_per_s_per_user == Approx(1 / step));
+    const double rps = 100 / (steps * step);
+    CHECK(s.requests_per_s == Approx(rps));
+    CHECK(s.output_tokens_per_s == Approx(rps * 1001));   // about 5,610 tokens/s
+    CHECK(s.output_tokens_per_s == Approx(5610).epsilon(1e-3));
+    // First token: half a step in progress, then the prompt's step.
+    CHECK(s.ttft_s == Approx(1.5 * step));
+    CHECK(s.bound == "memory_bandwidth");
+
+    // 150 asked, 100 run: the other 50 wait for a slot, 50 / rps (Little's law, closed loop).
+    const ServingReport q = detail::serving_at(m, 1000, 1001, 150);
+    CHECK(q.concurrency == 100);
+    CHECK(q.output_tokens_per_s == Approx(s.output_tokens_per_s));
+    CHECK(q.ttft_s == Approx(1.5 * step + 50 / rps));
+    CHECK(q.bound == "kv_capacity");
+}
+
+TEST_CASE("serving: the token budget stretches the steps when prompts dominate", "[serving]") {
+    detail::ServingModel m = hand_model();
+    m.kv_pool_bytes = 100.0 * 8002 * 131072;   // 100 requests of 8,002 tokens
+    // isl 8000, osl 2: one prompt step and one decode step would do, but 100 requests bring
+    // 100 x (8000 + 1) tokens per life, 97.67 steps of 8,192 tokens.
+    const ServingReport s = detail::serving_at(m, 8000, 2, 0);
+    const double steps = 100.0 * 8001 / 8192;
+    CHECK(s.prefill_tokens_per_step == Approx(100.0 * 8000 / steps));
+    CHECK(s.decode_tokens_per_step == Approx(100.0 * 1 / steps));
+    CHECK(s.prefill_tokens_per_step + s.decode_tokens_per_step == Approx(8192));
+    // A full step is compute-bound: 8,192 x 16 GFLOP / 1 PFLOP/s = 131 ms against 8 ms of weights.
+    CHECK(s.bound == "compute");
+    CHECK(s.step_s == Approx(8192 * 16e9 / 1e15 + s.decode_tokens_per_step * 131072 * 8001 / 2e12));
+    CHECK(s.output_tokens_per_s == Approx(100 / (steps * s.step_s) * 2));
+}
+
+TEST_CASE("serving: tensor-parallel all-reduces at the step's message size", "[serving][interconnect]") {
+    Config c = engine("llama-3.3-70b", "h100-sxm", Runtime::trt_llm, "fp8");
+    c.kv_cache = "fp8";
+    c.gpus = 2;
+    c.tp = 2;
+    const detail::Resolved r = detail::resolve(c, catalog());
+    const detail::Totals t = detail::compute(r);
+    const detail::PerfInputs in = detail::perf_inputs(r);
+    const detail::Fabric f = detail::fabric_of(r);
+    detail::PerfBuffers buf;
+    detail::evaluate_performance(r, in, t, f, buf.out);
+    const detail::ServingModel m = detail::serving_model(r, in, t, f, buf.out);
+    detail::ServingModel no_links = m;
+    no_links.tp = 1;   // the same arithmetic without the all-reduces
+    // One decoding sequence: 8,192 x 2 bytes = 16 KiB per all-reduce, 2 per layer x 80 layers.
+    const double with = detail::serving_step_seconds(m, 1, 0, 1000, 1000);
+    const double without = detail::serving_step_seconds(no_links, 1, 0, 1000, 1000);
+    const double one = detail::allreduce_time(m.tp_span, 8192.0 * 2).seconds;
+    CHECK(with - without == Approx(160 * one));
+    // Latency-bound: twice the message costs far less than twice the time.
+    CHECK(detail::allreduce_time(m.tp_span, 2 * 8192.0 * 2).seconds < 1.2 * one);
+}
+
+TEST_CASE("serving figures in the report and its JSON", "[serving]") {
+    Config c = engine("llama-3.1-8b", "h100-sxm", Runtime::trt_llm, "fp8");
+    c.kv_cache = "fp8";
+    c.isl = 128;
+    c.osl = 2048;
+    c.context = 2176;
+    const Report r = run(c);
+    REQUIRE(r.serving.active);
+    // As many requests as the pool holds at 2,176 tokens each (fp8 KV: 64 KiB per token).
+    CHECK(r.serving.concurrency == std::floor(r.serving.max_concurrency));
+    CHECK(r.config.concurrency == int(r.serving.concurrency));
+    CHECK(r.serving.output_tokens_per_s_per_gpu == r.serving.output_tokens_per_s);
+    CHECK(r.serving.output_tokens_per_s == Approx(r.serving.requests_per_s * 2048));
+    const std::string j = report_to_json(r);
+    for (const char* k : {"\"serving\"", "\"output_tokens_per_s\"", "\"ttft_s\"", "\"tpot_s\"", "\"bound\"", "\"max_concurrency\""})
+        CHECK(j.find(k) != std::string::npos);
+    // Feeding the report's configuration back gives the same figures.
+    const Report again = run(r.config);
+    CHECK(again.serving.output_tokens_per_s == Approx(r.serving.output_tokens_per_s));
+}
+
+TEST_CASE("serving: bad input names the key", "[serving][bad-input]") {
+    auto error = [](const std::string& json) {
+        return thrown_message([&] { run(config_from_json(json)); });
+    };
+    CHECK(error(R"({"model":"llama-3-8b","isl":128,"osl":128,"concurrency":0})").find("concurrency") != std::string::npos);
+    CHECK(error(R"({"model":"llama-3-8b","isl":128})").find("osl") != std::string::npos);
+    CHECK(error(R"({"model":"llama-3-8b","osl":128})").find("isl") != std::string::npos);
+    CHECK(error(R"({"model":"llama-3-8b","isl":100000,"osl":10})").find("isl") != std::string::npos);      // past the context
+    CHECK(error(R"({"model":"llama-3-8b","isl":1000000000,"osl":10})").find("isl") != std::string::npos);  // past the key's range
+    CHECK(error(R"({"model":"llama-3-8b","mode":"lora","isl":128,"osl":128})").find("isl") != std::string::npos);
+    const std::string v = error(R"({"model":"llama-3-8b","runtime":"vllm","runtime_version":"9.9"})");
+    CHECK(v.find("runtime_version") != std::string::npos);
+    CHECK(v.find("0.10, current") != std::string::npos);
+    CHECK(error(R"({"model":"llama-3-8b","runtime":"pytorch","runtime_version":"1.0"})").find("runtime_version") != std::string::npos);
+    CHECK(error(R"({"model":"llama-3-8b","runtime":"sglang","mode":"train"})").find("inference only") != std::string::npos);
+}

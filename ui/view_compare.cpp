@@ -1,0 +1,139 @@
+// ui/view_compare.cpp: the Compare tab
+// (One file per view, as Tracy's server splits its View; the App and its frame are in
+// app.cpp, shared widgets in widgets.cpp.)
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app.hpp"
+#include "gpusizer/format.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace gpusizer::ui {
+
+void App::draw_compare() {
+    ImGui::TextDisabled("The same model and workload on each GPU choice (the seed article's table, for your workload).");
+    const int cols = int(s_.compare.size());
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchSame;
+    if (cols == 0 || !ImGui::BeginTable("compare", cols + 1, flags, ImVec2(0, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 2.2f)))
+        return;
+    ImGui::TableSetupScrollFreeze(1, 1);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 10.0f);
+    for (int i = 0; i < cols; ++i) ImGui::TableSetupColumn(s_.compare[i].gpu.c_str(), ImGuiTableColumnFlags_WidthStretch);
+    // Header row: a GPU picker, the count and a remove button per column.
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted("GPU");
+    int remove = -1;
+    for (int i = 0; i < cols; ++i) {
+        ImGui::TableNextColumn();
+        ImGui::PushID(i);
+        const Gpu* g = catalog_.find_gpu(s_.compare[i].gpu);
+        ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 2.4f);
+        if (ImGui::BeginCombo("##g", g ? g->id.c_str() : "?", ImGuiComboFlags_HeightLarge)) {
+            for (const Gpu& cand : catalog_.gpus)
+                if (ImGui::Selectable(cand.name.c_str(), cand.id == s_.compare[i].gpu)) {
+                    s_.compare[i].gpu = cand.id;
+                    changed();
+                }
+            ImGui::EndCombo();
+        }
+        ImGui::SameLine();
+        if (ImGui::SmallButton("x")) remove = i;
+        ImGui::SetNextItemWidth(-1);
+        int n = s_.compare[i].gpus;
+        if (ImGui::SliderInt("##n", &n, 1, 16, "x %d")) {
+            s_.compare[i].gpus = std::clamp(n, 1, 1 << 16);
+            changed();
+        }
+        ImGui::PopID();
+    }
+    if (remove >= 0) {
+        s_.compare.erase(s_.compare.begin() + remove);
+        changed();
+    }
+    auto text_row = [&](const char* name, auto value_of) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", name);
+        for (int i = 0; i < cols && i < int(s_.compare.size()); ++i) {
+            ImGui::TableNextColumn();
+            const Gpu* g = catalog_.find_gpu(s_.compare[i].gpu);
+            if (g) ImGui::TextWrapped("%s", value_of(*g).c_str());
+        }
+    };
+    auto tflops = [](double v) {
+        if (v <= 0) return std::string("-");
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f", v);
+        return std::string(buf);
+    };
+    // The workload's results first, then the datasheet.
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted("per GPU");
+    for (std::size_t i = 0; i < compare_.size() && int(i) < cols; ++i) {
+        ImGui::TableNextColumn();
+        if (compare_[i].ok) {
+            const Report& r = compare_[i].report;
+            ImGui::TextColored(to_vec4(r.fits ? kFitsColor : kNoFitColor), "%s %s", format_gib(r.per_gpu.total()).c_str(),
+                               r.fits ? "fits" : "no");
+        } else {
+            ImGui::TextColored(to_vec4(kNoFitColor), "cannot run");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", compare_[i].error.c_str());
+        }
+    }
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted("headroom");
+    for (std::size_t i = 0; i < compare_.size() && int(i) < cols; ++i) {
+        ImGui::TableNextColumn();
+        if (compare_[i].ok) ImGui::TextUnformatted(format_gib(compare_[i].report.headroom).c_str());
+    }
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted("KV room");
+    for (std::size_t i = 0; i < compare_.size() && int(i) < cols; ++i) {
+        ImGui::TableNextColumn();
+        if (compare_[i].ok) ImGui::Text("%s tok", format_int(compare_[i].report.kv_capacity_tokens).c_str());
+    }
+    text_row("name", [](const Gpu& g) { return g.name; });
+    text_row("architecture", [](const Gpu& g) { return g.architecture + (g.chip.empty() ? "" : " (" + g.chip + ")"); });
+    text_row("year", [](const Gpu& g) { return std::to_string(g.year); });
+    text_row("memory", [](const Gpu& g) { return format_gib(g.capacity_bytes()) + " " + g.memory_type; });
+    text_row("bandwidth", [](const Gpu& g) { return format_int(g.memory_bandwidth_gb_per_s) + " GB/s"; });
+    text_row("FP32 TFLOPS", [&](const Gpu& g) { return tflops(g.fp32_tflops); });
+    text_row("TF32 tensor", [&](const Gpu& g) { return tflops(g.tensor_tflops_dense.tf32); });
+    text_row("FP16 tensor", [&](const Gpu& g) { return tflops(g.tensor_tflops_dense.fp16); });
+    text_row("BF16 tensor", [&](const Gpu& g) { return tflops(g.tensor_tflops_dense.bf16); });
+    text_row("FP8 tensor", [&](const Gpu& g) { return tflops(g.tensor_tflops_dense.fp8); });
+    text_row("INT8 tensor (TOPS)", [&](const Gpu& g) { return tflops(g.tensor_tflops_dense.int8); });
+    text_row("FP4 tensor", [&](const Gpu& g) { return tflops(g.tensor_tflops_dense.fp4); });
+    text_row("NVLink", [](const Gpu& g) {
+        return g.nvlink == "none" ? std::string("none") : g.nvlink + " " + format_int(g.nvlink_gb_per_s) + " GB/s";
+    });
+    text_row("PCIe", [](const Gpu& g) {
+        return g.pcie_gen > 0 ? "Gen" + std::to_string(g.pcie_gen) + " x" + std::to_string(g.pcie_lanes) : std::string("-");
+    });
+    text_row("power", [](const Gpu& g) { return g.tdp_w > 0 ? format_int(g.tdp_w) + " W" : std::string("-"); });
+    text_row("ECC", [](const Gpu& g) { return std::string(g.ecc ? "yes" : "no"); });
+    text_row("form factor", [](const Gpu& g) { return g.form_factor; });
+    text_row("price", [](const Gpu& g) { return g.price_usd ? "$" + format_int(*g.price_usd) : std::string("-"); });
+    ImGui::EndTable();
+    ImGui::TextDisabled("Tensor TFLOPS are dense (no 2:4 sparsity); GeForce FP16/BF16 with FP32 accumulate.");
+    if (s_.compare.size() < 6) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton("+ add a GPU")) {
+            s_.compare.push_back({s_.config.gpu, s_.config.gpus});
+            changed();
+        }
+    }
+}
+
+}  // namespace gpusizer::ui

@@ -1,0 +1,197 @@
+// ui/view_measured.cpp: the Measured tab and opening files (benchmark reports, configurations)
+// (One file per view, as Tracy's server splits its View; the App and its frame are in
+// app.cpp, shared widgets in widgets.cpp.)
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app.hpp"
+#include "gpusizer/format.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace gpusizer::ui {
+
+void App::draw_measured() {
+    MeasuredInput& m = s_.measured;
+    if (!m.loaded) {
+        ImGui::Spacing();
+        ImGui::PushTextWrapPos();
+        ImGui::TextUnformatted("No benchmark report is open.");
+        ImGui::TextDisabled("gpusizer-cuda-bench measures what the calculator otherwise takes from datasheets (memory bandwidth, "
+                            "TFLOPS per precision, PCIe and NVLink, the CUDA context) and writes a JSON report. Open it here to "
+                            "see measured next to datasheet and to estimate with the measured figures:");
+        ImGui::PopTextWrapPos();
+        ImGui::Spacing();
+        ImGui::TextUnformatted("  gpusizer-cuda-bench --quick --out report.json");
+        ImGui::Spacing();
+        draw_open_file();
+        return;
+    }
+    const MeasuredReport& rep = m.report;
+    ImGui::Text("%s", m.file.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s %s, %s run, %s, status %s", rep.tool.c_str(), rep.tool_version.c_str(), rep.mode.c_str(),
+                        rep.created_utc.c_str(), std::string(to_string(rep.status)).c_str());
+    if (ImGui::Checkbox("Use the measured figures in the estimates", &m.use)) {
+        calibrated_for_.clear();
+        changed();
+    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Close report")) {
+        m = MeasuredInput{};
+        calibrated_for_.clear();
+        changed();
+        return;
+    }
+    ImGui::SameLine();
+    draw_open_file();
+    if (!rep.status_detail.empty()) ImGui::TextDisabled("%s", rep.status_detail.c_str());
+    if (!measured_error_.empty()) {
+        ImGui::PushTextWrapPos();
+        ImGui::TextColored(to_vec4(kNoFitColor), "%s", measured_error_.c_str());
+        ImGui::PopTextWrapPos();
+        // Offer the GPU the report did measure.
+        for (const MeasuredDevice& d : rep.devices)
+            if (!d.catalog_id.empty() && d.catalog_id != s_.config.gpu && catalog_.find_gpu(d.catalog_id)) {
+                const std::string label = "Choose " + catalog_.gpu(d.catalog_id).name;
+                if (ImGui::Button(label.c_str())) {
+                    s_.config.gpu = d.catalog_id;
+                    changed();
+                }
+                break;
+            }
+    }
+    // What the estimate uses: the calibrated figures, measured next to datasheet.
+    const Calibration* cal = use_calibrated_ && report_.measured ? report_.measured.get() : nullptr;
+    if (cal) {
+        ImGui::Spacing();
+        ImGui::Text("The estimates use these measured figures of %s (%s):", cal->device_name.c_str(), report_.gpu_name.c_str());
+        if (ImGui::BeginTable("calibration", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
+            ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+            ImGui::TableSetupColumn("datasheet", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+            ImGui::TableSetupColumn("measured", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+            ImGui::TableSetupColumn("of datasheet", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+            ImGui::TableHeadersRow();
+            for (const CalibratedFigure& f : cal->figures) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(measured_figure_label(f.key).c_str());
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s, from %s", f.key.c_str(), f.from.c_str());
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(f.datasheet > 0 ? format_measured(f.datasheet, f.unit).c_str() : "-");
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(format_measured(f.measured, f.unit).c_str());
+                ImGui::TableNextColumn();
+                if (f.datasheet > 0) ImGui::Text("%d%%", int(std::lround(100.0 * f.measured / f.datasheet)));
+                else ImGui::TextDisabled("replaces the constant");
+            }
+            ImGui::EndTable();
+        }
+        if (!cal->datasheet_only.empty()) {
+            std::string list;
+            for (const std::string& k : cal->datasheet_only) list += (list.empty() ? "" : ", ") + measured_figure_label(k);
+            ImGui::PushTextWrapPos();
+            ImGui::TextDisabled("Datasheet kept (not measured): %s", list.c_str());
+            ImGui::PopTextWrapPos();
+        }
+        for (const std::string& n : cal->notes) ImGui::TextDisabled("note: %s", n.c_str());
+    } else if (!m.use) {
+        ImGui::TextDisabled("The estimates use datasheet figures.");
+    }
+    // Every measurement of the report, per device, with the targets.
+    ImGui::Spacing();
+    ImGui::Separator();
+    ImGui::BeginChild("measurements");
+    for (std::size_t d = 0; d < rep.devices.size(); ++d) {
+        const MeasuredDevice& dev = rep.devices[d];
+        ImGui::PushID(int(d));
+        char head[256];
+        std::snprintf(head, sizeof head, "GPU %d: %s%s%s, %s of %s usable", dev.index, dev.name.c_str(),
+                      dev.catalog_id.empty() ? " (not in the catalog)" : " = ", dev.catalog_id.c_str(),
+                      format_gib(dev.memory.free_bytes).c_str(), format_gib(dev.memory.total_bytes).c_str());
+        if (ImGui::CollapsingHeader(head, d == 0 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+            if (ImGui::BeginTable("m", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
+                ImGui::TableSetupColumn("measurement", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+                ImGui::TableSetupColumn("median", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+                ImGui::TableSetupColumn("best", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+                ImGui::TableSetupColumn("datasheet", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+                ImGui::TableSetupColumn("best / datasheet", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+                ImGui::TableHeadersRow();
+                for (const Measurement& x : dev.measurements) {
+                    ImGui::TableNextRow();
+                    ImGui::TableNextColumn();
+                    ImGui::TextUnformatted(x.id.c_str());
+                    if (!x.convention.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", x.convention.c_str());
+                    if (!x.ok()) {
+                        ImGui::TableNextColumn();
+                        ImGui::TextColored(to_vec4(kNoFitColor), "failed");
+                        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", x.error.c_str());
+                        continue;
+                    }
+                    ImGui::TableNextColumn();
+                    ImGui::TextUnformatted(format_measured(x.stats.median, x.unit).c_str());
+                    ImGui::TableNextColumn();
+                    ImGui::TextUnformatted(format_measured(x.stats.best, x.unit).c_str());
+                    ImGui::TableNextColumn();
+                    ImGui::TextUnformatted(x.datasheet > 0 ? format_measured(x.datasheet, x.unit).c_str() : "-");
+                    ImGui::TableNextColumn();
+                    if (x.fraction_of_datasheet > 0) ImGui::Text("%d%%", int(std::lround(100.0 * x.fraction_of_datasheet)));
+                }
+                ImGui::EndTable();
+            }
+            for (const TargetCheck& t : dev.targets)
+                ImGui::TextColored(to_vec4(t.met ? kFitsColor : kNoFitColor), "%s %s: %d%% of datasheet (target %d%%)",
+                                   t.met ? "met" : "missed", t.name.c_str(), int(std::lround(t.fraction * 100)),
+                                   int(std::lround(t.target * 100)));
+        }
+        ImGui::PopID();
+    }
+    for (const Measurement& x : rep.collectives)
+        if (x.ok()) ImGui::Text("%s: %s (median)", x.id.c_str(), format_measured(x.stats.median, x.unit).c_str());
+    for (const std::string& n : rep.notes) ImGui::TextDisabled("note: %s", n.c_str());
+    ImGui::EndChild();
+}
+
+void App::draw_open_file() {
+    ImGui::PushID("open-file");
+    if (ImGui::Button("Open file...")) {
+        // The browser opens its file picker and calls open_file() later; the desktop asks here.
+        if (!platform_.pick_file()) ImGui::OpenPopup("path");
+    }
+    note_item("open file button");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("A gpusizer-cuda-bench report (measured figures) or a configuration JSON.%s",
+                          std::string(platform_.name()) == "desktop" ? " You can also drop the file on the window." : "");
+    if (ImGui::BeginPopup("path")) {
+        ImGui::TextUnformatted("Open a benchmark report or a configuration file:");
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 26.0f);
+        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+        const bool enter = ImGui::InputTextWithHint("##path", "/path/to/report.json", &file_path_, ImGuiInputTextFlags_EnterReturnsTrue);
+        note_item("text field");
+        ImGui::SameLine();
+        if ((ImGui::Button("Open") || enter) && !file_path_.empty()) {
+            std::string text, error;
+            if (platform_.read_file(file_path_, text, error)) {
+                const std::string name = file_path_.substr(file_path_.find_last_of("/\\") + 1);
+                if (open_file(name, text)) ImGui::CloseCurrentPopup();
+            } else {
+                s_.message = error;
+                s_.message_is_error = true;
+            }
+        }
+        if (!s_.message.empty() && s_.message_is_error) {
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+            ImGui::TextColored(to_vec4(kNoFitColor), "%s", s_.message.c_str());
+            ImGui::PopTextWrapPos();
+        }
+        ImGui::EndPopup();
+    }
+    ImGui::PopID();
+}
+
+}  // namespace gpusizer::ui

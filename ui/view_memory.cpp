@@ -1,0 +1,199 @@
+// ui/view_memory.cpp: the Memory tab: headline verdict, breakdown table, inverse questions (largest context/batch)
+// (One file per view, as Tracy's server splits its View; the App and its frame are in
+// app.cpp, shared widgets in widgets.cpp.)
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app.hpp"
+#include "gpusizer/format.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace gpusizer::ui {
+
+void App::draw_headline() {
+    const Report& r = report_;
+    ImGui::Spacing();
+    const ImU32 color = r.fits ? kFitsColor : kNoFitColor;
+    ImGui::SetWindowFontScale(1.45f);
+    ImGui::TextColored(to_vec4(color), r.fits ? "Fits" : "Does not fit");
+    ImGui::SetWindowFontScale(1.0f);
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    // The headline wraps at the window's edge instead of being cut (QA D14 at 820 px, phones).
+    ImGui::PushTextWrapPos(0.0f);
+    if (r.fits)
+        ImGui::Text("%s of %s per GPU, %s to spare", format_gib(r.per_gpu.total()).c_str(), format_gib(r.gpu_usable).c_str(),
+                    format_gib(r.headroom).c_str());
+    else
+        ImGui::Text("%s needed per GPU, %s usable: %s short", format_gib(r.per_gpu.total()).c_str(), format_gib(r.gpu_usable).c_str(),
+                    format_gib(-r.headroom).c_str());
+    ImGui::TextDisabled("%s on %d x %s, %s, %s weights, %s tokens x %d, %s", r.model_name.c_str(), r.config.gpus, r.gpu_name.c_str(),
+                        mode_label(r.config.mode), r.config.weights.c_str(), format_int(double(r.config.context)).c_str(),
+                        r.config.batch, std::string(to_string(r.config.runtime)).c_str());
+    // Speed and power at a glance (the Speed & power tab has the rest).
+    const SpeedReport& sp = r.speed;
+    std::string line;
+    if (r.config.mode == Mode::inference) {
+        const bool offload = sp.offload.active && sp.offload.decode_tokens_per_s > 0;
+        line = "~" + format_rate(offload ? sp.offload.decode_tokens_per_s : sp.decode_tokens_per_s) + " tokens/s per sequence" +
+               (offload ? " (layers offloaded to RAM)" : "");
+        if (r.config.batch > 1 || r.parallel.dp > 1) line += ", " + format_rate(sp.decode_throughput_tokens_per_s) + " in all";
+        line += " - first token in " + format_duration(sp.ttft_s);
+    } else {
+        line = "~" + format_rate(sp.train_tokens_per_s) + " training tokens/s";
+        if (sp.train_time_s > 0) line += ", " + format_duration(sp.train_time_s) + " for " + format_count(r.config.train_tokens) + " tokens";
+    }
+    line += " - " + format_watts(r.power.system_w) + " system power";
+    if (r.power.hardware_price_known) line += " - GPUs $" + format_int(r.power.hardware_usd);
+    ImGui::TextUnformatted(line.c_str());
+    if (!sp.native) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "(%s computed as %s)", std::string(sp.compute_precision_requested).c_str(),
+                           std::string(sp.compute_precision).c_str());
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::Spacing();
+    memory_bar(r.per_gpu, r.gpu_usable, ImGui::GetFontSize() * 2.2f);
+    ImGui::Spacing();
+}
+
+void App::draw_breakdown() {
+    const Report& r = report_;
+    const MemoryParts& m = r.per_gpu;
+    ImGui::Spacing();
+    // Side by side; stacked where halves would cut them (phones, tablets: QA D3, D14).
+    const bool stack = stacked_tables();
+    const float half = stack ? ImGui::GetContentRegionAvail().x : ImGui::GetContentRegionAvail().x * 0.5f - 6;
+    ImGui::BeginGroup();
+    if (ImGui::BeginTable("parts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(half, 0))) {
+        ImGui::TableSetupColumn("Per GPU (most loaded)", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupColumn("bytes", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 6.5f);
+        ImGui::TableHeadersRow();
+        const double vals[] = {m.weights, m.kv_cache, m.activations, m.gradients, m.optimizer, m.overhead};
+        for (int i = 0; i < 6; ++i) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextColored(to_vec4(part_color(i)), "%s", part_name(i));
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(format_gib(vals[i]).c_str());
+            if (i == 5) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::PushTextWrapPos(0.0f);
+                ImGui::TextDisabled("   CUDA context %s, allocator %s, buffers %s", format_gib(r.overhead_detail.cuda_context).c_str(),
+                                    format_gib(r.overhead_detail.allocator_reserve).c_str(),
+                                    format_gib(r.overhead_detail.runtime_buffers).c_str());
+                ImGui::PopTextWrapPos();
+                ImGui::TableNextColumn();
+            }
+        }
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted("total");
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(format_gib(m.total()).c_str());
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("usable on %s", r.gpu_name.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", format_gib(r.gpu_usable).c_str());
+        ImGui::EndTable();
+    }
+    ImGui::EndGroup();
+    if (!stack) ImGui::SameLine(0, 12);
+    else ImGui::Spacing();
+    ImGui::BeginGroup();
+    if (ImGui::BeginTable("facts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(half, 0))) {
+        ImGui::TableSetupColumn("Model and workload", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 7.5f);
+        ImGui::TableHeadersRow();
+        auto row = [](const char* name, const std::string& value) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(name);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(value.c_str());
+        };
+        row("parameters", format_count(r.params));
+        if (r.active_params < r.params * 0.999) row("active per token", format_count(r.active_params));
+        if (r.trainable_params > 0) row("trainable", format_count(r.trainable_params));
+        char bits[32];
+        std::snprintf(bits, sizeof bits, "%.2f", r.weights_bits_per_param);
+        row("bits per parameter", bits);
+        if (r.config.mode == Mode::inference) {
+            row("KV cache per token", format_bytes_short(r.kv_bytes_per_token));
+            row("KV room on this GPU", format_int(r.kv_capacity_tokens) + " tokens");
+        } else {
+            row("activations per layer", format_gib(r.activations_per_layer));
+        }
+        row("split tp x pp x dp", std::to_string(r.parallel.tp) + " x " + std::to_string(r.parallel.pp) + " x " +
+                                      std::to_string(r.parallel.dp));
+        if (r.host > 0) row("host RAM", format_gib(r.host));
+        ImGui::EndTable();
+    }
+    ImGui::EndGroup();
+    if (!r.warnings.empty()) {
+        ImGui::Spacing();
+        ImGui::PushTextWrapPos();
+        for (const auto& w : r.warnings) ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "! %s", w.c_str());
+        ImGui::PopTextWrapPos();
+    }
+}
+
+void App::draw_inverse() {
+    if (!fit_ok_) return;
+    ImGui::Spacing();
+    ImGui::Separator();
+    ImGui::TextDisabled("What fits");
+    const FitReport& f = fit_;
+    const bool stack = stacked_tables();
+    ImGui::Text("Longest context at batch %d:", report_.config.batch);
+    ImGui::SameLine();
+    ImGui::TextColored(to_vec4(f.max_context > 0 ? kFitsColor : kNoFitColor), "%s tokens", format_int(double(f.max_context)).c_str());
+    if (!stack) ImGui::SameLine(0, 24);
+    ImGui::Text("Largest batch at %s tokens:", format_int(double(report_.config.context)).c_str());
+    ImGui::SameLine();
+    ImGui::TextColored(to_vec4(f.max_batch > 0 ? kFitsColor : kNoFitColor), "%s", format_int(double(f.max_batch)).c_str());
+    ImGui::Text("Most precise weights that fit:");
+    ImGui::SameLine();
+    ImGui::TextColored(to_vec4(f.best_weights.empty() ? kNoFitColor : kFitsColor), "%s",
+                       f.best_weights.empty() ? "none" : f.best_weights.c_str());
+    if (!stack) ImGui::SameLine(0, 24);
+    ImGui::Text("KV cache:");
+    ImGui::SameLine();
+    ImGui::TextColored(to_vec4(f.best_kv_cache.empty() ? kNoFitColor : kFitsColor), "%s",
+                       f.best_kv_cache.empty() ? "none" : f.best_kv_cache.c_str());
+    if (ImGui::TreeNode("Every weight format")) {
+        if (ImGui::BeginTable("formats", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
+            ImGui::TableSetupColumn("weights");
+            ImGui::TableSetupColumn("per GPU");
+            ImGui::TableSetupColumn("fits");
+            ImGui::TableSetupColumn("longest context");
+            ImGui::TableHeadersRow();
+            for (const FitRow& row : f.by_weights) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                if (ImGui::Selectable(row.format.c_str(), row.format == report_.config.weights, ImGuiSelectableFlags_SpanAllColumns)) {
+                    s_.config.weights = row.format;
+                    changed();
+                }
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(format_gib(row.total).c_str());
+                ImGui::TableNextColumn();
+                ImGui::TextColored(to_vec4(row.fits ? kFitsColor : kNoFitColor), row.fits ? "yes" : "no");
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(format_int(double(row.max_context)).c_str());
+            }
+            ImGui::EndTable();
+        }
+        ImGui::TreePop();
+    }
+}
+
+}  // namespace gpusizer::ui

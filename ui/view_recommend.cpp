@@ -1,0 +1,162 @@
+// ui/view_recommend.cpp: the Recommend tab
+// (One file per view, as Tracy's server splits its View; the App and its frame are in
+// app.cpp, shared widgets in widgets.cpp.)
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app.hpp"
+#include "gpusizer/format.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace gpusizer::ui {
+
+void App::draw_recommend() {
+    RecommendInputs& in = s_.recommend;
+    ImGui::TextDisabled("Which GPUs, and how many, for this model and workload (%s weights). Click a column to sort.",
+                        report_.config.weights.c_str());
+    bool edit = false;
+    const float w = ImGui::GetFontSize() * 8.0f;
+    ImGui::SetNextItemWidth(w);
+    float budget = float(in.budget_usd);
+    if (ImGui::DragFloat("budget $", &budget, 100.0f, 0.0f, 1e8f, budget > 0 ? "%.0f" : "no limit")) {
+        in.budget_usd = std::clamp(round_to_format(budget, "%.0f"), 0.0, 1e9);
+        edit = true;
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(w);
+    float cap = float(in.power_cap_w);
+    if (ImGui::DragFloat("power cap W", &cap, 10.0f, 0.0f, 1e7f, cap > 0 ? "%.0f" : "no limit")) {
+        in.power_cap_w = std::clamp(round_to_format(cap, "%.0f"), 0.0, 1e8);
+        edit = true;
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(w);
+    float speed = float(in.min_tokens_per_s);
+    if (ImGui::DragFloat("min tokens/s", &speed, 1.0f, 0.0f, 1e7f, speed > 0 ? "%.0f" : "any")) {
+        in.min_tokens_per_s = std::clamp(round_to_format(speed, "%.0f"), 0.0, 1e9);
+        edit = true;
+    }
+    const char* segs[4] = {"consumer", "workstation", "datacenter", "Apple"};
+    for (int i = 0; i < 4; ++i) {
+        if (i) ImGui::SameLine();
+        edit |= ImGui::Checkbox(segs[i], &in.segments[i]);
+    }
+    ImGui::SameLine(0, 18);
+    edit |= ImGui::Checkbox("one node", &in.single_node);
+    ImGui::SameLine(0, 18);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+    if (ImGui::SliderInt("max GPUs", &in.max_gpus, 1, 64)) {
+        in.max_gpus = std::clamp(in.max_gpus, 1, 1024);
+        edit = true;
+    }
+    if (edit) recommend_dirty_ = true;
+    if (!any_segment(in)) {
+        ImGui::TextColored(to_vec4(kNoFitColor), "Tick at least one GPU class.");
+        return;
+    }
+    if (recommend_dirty_) {
+        recommend_dirty_ = false;
+        recommend_ok_ = false;
+        recommend_error_.clear();
+        try {
+            recommendation_ = recommend(recommend_query(s_), estimate_catalog());
+            recommend_ok_ = true;
+            sort_recommendations(recommendation_.recommended, recommend_sort_, recommend_ascending_);
+        } catch (const Error& e) {
+            recommend_error_ = e.what();
+        }
+    }
+    if (!recommend_ok_) {
+        ImGui::TextColored(to_vec4(kNoFitColor), "%s", recommend_error_.c_str());
+        return;
+    }
+    const Recommendation& rec = recommendation_;
+    const char* speed_head = rec.training ? "train tok/s" : "tok/s";
+    const float avail = ImGui::GetContentRegionAvail().y;
+    const float table_h = rec.rejected.empty() ? avail - ImGui::GetFontSize() * 1.5f : std::max(avail * 0.62f, ImGui::GetFontSize() * 8);
+    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+    ImGui::Text("%d configurations fit and meet the constraints", int(rec.recommended.size()));
+    if (ImGui::BeginTable("recommend", 7, flags, ImVec2(0, table_h))) {
+        ImGui::TableSetupScrollFreeze(0, 1);
+        const ImGuiTableColumnFlags num = ImGuiTableColumnFlags_PreferSortAscending;
+        ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthStretch, 2.6f, ImGuiID(RecommendColumn::gpu));
+        ImGui::TableSetupColumn("count", num, 0.7f, ImGuiID(RecommendColumn::gpus));
+        ImGui::TableSetupColumn("per GPU", num, 1.1f, ImGuiID(RecommendColumn::per_gpu));
+        ImGui::TableSetupColumn("price", num | ImGuiTableColumnFlags_DefaultSort, 1.0f, ImGuiID(RecommendColumn::price));
+        ImGui::TableSetupColumn(speed_head, ImGuiTableColumnFlags_PreferSortDescending, 1.0f, ImGuiID(RecommendColumn::tokens_per_s));
+        ImGui::TableSetupColumn("system W", num, 1.0f, ImGuiID(RecommendColumn::power));
+        ImGui::TableSetupColumn("link", ImGuiTableColumnFlags_None, 1.1f, ImGuiID(RecommendColumn::link));
+        ImGui::TableHeadersRow();
+        if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs()) {
+            if (specs->SpecsDirty && specs->SpecsCount > 0) {
+                recommend_sort_ = RecommendColumn(specs->Specs[0].ColumnUserID);
+                recommend_ascending_ = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+                sort_recommendations(recommendation_.recommended, recommend_sort_, recommend_ascending_);
+                specs->SpecsDirty = false;
+            }
+        }
+        for (std::size_t i = 0; i < rec.recommended.size(); ++i) {
+            const RecommendRow& row = rec.recommended[i];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::PushID(int(i));
+            char label[160];
+            std::snprintf(label, sizeof label, "%s", row.gpu_name.c_str());
+            if (ImGui::Selectable(label, row.gpu == s_.config.gpu && row.gpus == s_.config.gpus, ImGuiSelectableFlags_SpanAllColumns)) {
+                // Choose it: the estimate, the link and every other view follow.
+                s_.config.gpu = row.gpu;
+                set_gpu_count(s_, row.gpus, current_arch(s_, catalog_));
+                changed();
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click to use %d x %s", row.gpus, row.gpu_name.c_str());
+            ImGui::PopID();
+            ImGui::TableNextColumn();
+            ImGui::Text("%d", row.gpus);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(format_gib(row.per_gpu_total, 1).c_str());
+            ImGui::TableNextColumn();
+            if (row.price_known) ImGui::Text("$%s", format_int(row.price_usd).c_str());
+            else ImGui::TextDisabled("unknown");
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(format_rate(row.tokens_per_s).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(format_watts(row.system_w).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(row.link.empty() ? "-" : row.link.c_str());
+        }
+        ImGui::EndTable();
+    }
+    if (!rec.rejected.empty() && ImGui::TreeNode("rejected", "%d other GPUs, and why", int(rec.rejected.size()))) {
+        if (ImGui::BeginTable("rejected-table", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY,
+                              ImVec2(0, ImGui::GetContentRegionAvail().y))) {
+            ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 13.0f);
+            ImGui::TableSetupColumn("closest", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 4.0f);
+            ImGui::TableSetupColumn("why not", ImGuiTableColumnFlags_WidthStretch);
+            ImGui::TableHeadersRow();
+            for (const RecommendRow& row : rec.rejected) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(row.gpu_name.c_str());
+                ImGui::TableNextColumn();
+                ImGui::Text("x %d", row.gpus);
+                ImGui::TableNextColumn();
+                std::string why;
+                for (const std::string& reason : row.reasons) why += (why.empty() ? "" : "; ") + reason;
+                ImGui::PushTextWrapPos(0.0f);
+                ImGui::TextDisabled("%s", why.c_str());
+                ImGui::PopTextWrapPos();
+            }
+            ImGui::EndTable();
+        }
+        ImGui::TreePop();
+    }
+}
+
+}  // namespace gpusizer::ui

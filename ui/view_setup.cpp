@@ -1,0 +1,461 @@
+// ui/view_setup.cpp: the setup panel: model, workload, hardware, speed/power/cost inputs
+// (One file per view, as Tracy's server splits its View; the App and its frame are in
+// app.cpp, shared widgets in widgets.cpp.)
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app.hpp"
+#include "gpusizer/format.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace gpusizer::ui {
+
+void App::draw_setup(float, float) {
+    ImGui::TextColored(ImVec4(0.55f, 0.75f, 1.0f, 1.0f), "gpusizer");
+    ImGui::SameLine();
+    ImGui::TextDisabled("GPU memory for LLM inference and training");
+    ImGui::Separator();
+    if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) draw_model();
+    if (ImGui::CollapsingHeader("Workload", ImGuiTreeNodeFlags_DefaultOpen)) draw_workload();
+    if (ImGui::CollapsingHeader("Hardware", ImGuiTreeNodeFlags_DefaultOpen)) draw_hardware();
+    if (ImGui::CollapsingHeader("Speed, power and cost")) draw_speed_inputs();
+}
+
+void App::draw_model() {
+    ImGui::PushID("model");
+    const char* sources[] = {"catalog", "a parameter count", "its numbers", "a pasted config.json"};
+    row_label("From");
+    if (ImGui::BeginCombo("##source", sources[int(s_.source)])) {
+        for (int i = 0; i < 4; ++i) {
+            if (ImGui::Selectable(sources[i], int(s_.source) == i)) {
+                s_.source = ModelSource(i);
+                apply_model_source(s_);
+                set_gpu_count(s_, s_.config.gpus, current_arch(s_, catalog_));
+                changed();
+            }
+        }
+        ImGui::EndCombo();
+    }
+    switch (s_.source) {
+        case ModelSource::catalog: {
+            const CatalogModel* cur = catalog_.find_model(s_.catalog_model);
+            row_label("Model");
+            if (ImGui::BeginCombo("##model", cur ? cur->arch.name.c_str() : s_.catalog_model.c_str(), ImGuiComboFlags_HeightLarge)) {
+                if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+                ImGui::SetNextItemWidth(-1);
+                ImGui::InputTextWithHint("##filter", "search models", &model_filter_);
+                note_item("text field");
+                for (const CatalogModel& m : catalog_.models) {
+                    if (!filter_matches(model_filter_, m.arch.id, m.arch.name)) continue;
+                    char label[160];
+                    std::snprintf(label, sizeof label, "%s  (%s)", m.arch.name.c_str(), format_count(m.counts.total()).c_str());
+                    if (ImGui::Selectable(label, m.arch.id == s_.catalog_model)) {
+                        s_.catalog_model = m.arch.id;
+                        apply_model_source(s_);
+                        set_gpu_count(s_, s_.config.gpus, &m.arch);
+                        changed();
+                    }
+                }
+                ImGui::EndCombo();
+            }
+            if (cur) {
+                ImGui::PushTextWrapPos();
+                ImGui::TextDisabled("%s parameters%s, %d layers, %d/%d heads, %s context", format_count(cur->counts.total()).c_str(),
+                                    cur->arch.is_moe() ? (", " + format_count(cur->counts.active(cur->arch)) + " active").c_str() : "",
+                                    cur->arch.total_layers(), cur->arch.n_heads, cur->arch.n_kv_heads,
+                                    format_int(cur->context_trained).c_str());
+                ImGui::PopTextWrapPos();
+            }
+            break;
+        }
+        case ModelSource::parameters: {
+            row_label("Parameters");
+            float b = float(s_.custom_params_b);
+            if (ImGui::SliderFloat("##params", &b, 0.1f, 1000.0f, "%.2f B", ImGuiSliderFlags_Logarithmic)) {
+                s_.custom_params_b = std::clamp(round_to_format(b, "%.2f"), 0.05, 10000.0);
+                apply_model_source(s_);
+                changed();
+            }
+            ImGui::TextDisabled("A Llama-3-shaped dense model of this size.");
+            break;
+        }
+        case ModelSource::numbers: {
+            ModelNumbers& n = s_.numbers;
+            bool edit = false;
+            auto num = [&](const char* label, int* v, int lo, int hi) {
+                row_label(label);
+                ImGui::PushID(label);
+                const bool typed = ImGui::InputInt("##v", v, 0, 0);
+                note_item("text field");
+                if (typed) {
+                    *v = std::clamp(*v, lo, hi);
+                    edit = true;
+                }
+                ImGui::PopID();
+            };
+            num("Layers", &n.layers, 1, 1000);
+            num("Hidden", &n.hidden, 64, 1 << 17);
+            num("MLP inner", &n.intermediate, 64, 1 << 19);
+            num("Heads", &n.heads, 1, 1024);
+            num("KV heads", &n.kv_heads, 1, 1024);
+            num("Vocabulary", &n.vocab, 256, 1 << 22);
+            num("Experts", &n.experts, 0, 1024);
+            if (n.experts > 0) num("Per token", &n.experts_per_token, 1, 64);
+            edit |= ImGui::Checkbox("Tied embeddings", &n.tied);
+            if (edit) {
+                apply_model_source(s_);
+                set_gpu_count(s_, s_.config.gpus, current_arch(s_, catalog_));
+                changed();
+            }
+            break;
+        }
+        case ModelSource::hf_config: {
+            ImGui::TextDisabled("Paste a Hugging Face config.json:");
+            ImGui::InputTextMultiline("##hf", &s_.hf_text, ImVec2(-1, ImGui::GetTextLineHeight() * 7));
+            note_item("text field");
+            if (ImGui::Button("Use this config")) {
+                apply_model_source(s_);
+                set_gpu_count(s_, s_.config.gpus, current_arch(s_, catalog_));
+                changed();
+            }
+            break;
+        }
+    }
+    if (!s_.model_error.empty() && s_.source != ModelSource::catalog) {
+        ImGui::PushTextWrapPos();
+        ImGui::TextColored(to_vec4(kNoFitColor), "%s", s_.model_error.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::PopID();
+}
+
+void App::draw_workload() {
+    Config& c = s_.config;
+    ImGui::PushID("workload");
+    for (Mode m : {Mode::inference, Mode::train, Mode::lora, Mode::qlora}) {
+        if (m != Mode::inference) ImGui::SameLine();
+        if (ImGui::RadioButton(mode_label(m), c.mode == m)) {
+            c.mode = m;
+            if (m == Mode::qlora) c.weights = "nf4";
+            else if (m != Mode::inference && !c.weights.empty() && is_quantized(weight_format(c.weights))) c.weights = "bf16";
+            c.global_batch = 0;
+            c.zero = m == Mode::inference ? 0 : c.zero;
+            if (m == Mode::inference) c.offload = Offload::none;
+            if (m != Mode::inference && (c.runtime == Runtime::llama_cpp || c.runtime == Runtime::vllm)) c.runtime = Runtime::automatic;
+            set_gpu_count(s_, c.gpus, current_arch(s_, catalog_));
+            changed();
+        }
+    }
+    // Weights and KV cache.
+    const std::string weights = c.weights.empty() ? (c.mode == Mode::qlora ? "nf4" : "bf16") : c.weights;
+    row_label("Weights");
+    if (ImGui::BeginCombo("##weights", weight_format(weights).label.data())) {
+        for (const WeightFormat& f : weight_formats()) {
+            if (ImGui::Selectable(f.label.data(), f.id == weights)) {
+                c.weights = std::string(f.id);
+                changed();
+            }
+        }
+        ImGui::EndCombo();
+    }
+    const std::string kv = c.kv_cache.empty() ? "auto (16-bit)" : c.kv_cache;
+    row_label("KV cache");
+    if (ImGui::BeginCombo("##kv", kv.c_str())) {
+        if (ImGui::Selectable("auto (16-bit)", c.kv_cache.empty())) {
+            c.kv_cache.clear();
+            changed();
+        }
+        for (const KvFormat& f : kv_formats()) {
+            char label[64];
+            std::snprintf(label, sizeof label, "%s%s", f.id.data(), f.llama_cpp_only ? "  (llama.cpp)" : "");
+            if (ImGui::Selectable(label, c.kv_cache == f.id)) {
+                c.kv_cache = std::string(f.id);
+                changed();
+            }
+        }
+        ImGui::EndCombo();
+    }
+    // Context (log scale) and batch.
+    row_label("Context");
+    int ctx = int(c.context > 0 ? c.context : (ok_ ? report_.config.context : 8192));
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 5.5f);
+    if (ImGui::SliderInt("##ctx", &ctx, int(kContextMin), int(kContextMax), "%d tokens", ImGuiSliderFlags_Logarithmic)) {
+        c.context = std::clamp<long long>(ctx, 1, 1LL << 27);
+        changed();
+    }
+    note_item("context slider");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1);
+    const bool ctx_typed = ImGui::InputInt("##ctxv", &ctx, 0, 0);
+    note_item("text field");
+    if (ctx_typed) {
+        c.context = std::clamp<long long>(ctx, 1, 1LL << 27);
+        changed();
+    }
+    row_label("Batch");
+    int batch = c.batch;
+    if (ImGui::SliderInt("##batch", &batch, 1, 1024, batch == 1 ? "%d sequence" : "%d sequences", ImGuiSliderFlags_Logarithmic)) {
+        c.batch = std::clamp(batch, 1, 1 << 20);
+        c.global_batch = 0;
+        changed();
+    }
+    note_item("batch slider");
+    // Training.
+    if (c.mode != Mode::inference) {
+        row_label("Optimizer");
+        if (ImGui::BeginCombo("##opt", std::string(to_string(c.optimizer)).c_str())) {
+            for (Optimizer o : {Optimizer::adamw, Optimizer::adamw_8bit, Optimizer::sgd, Optimizer::adafactor})
+                if (ImGui::Selectable(std::string(to_string(o)).c_str(), c.optimizer == o)) {
+                    c.optimizer = o;
+                    changed();
+                }
+            ImGui::EndCombo();
+        }
+        row_label("ZeRO stage");
+        if (ImGui::SliderInt("##zero", &c.zero, 0, 3)) {
+            if (c.zero < 3 && c.offload == Offload::optimizer_params) c.offload = Offload::optimizer;
+            if (c.zero == 0) c.offload = Offload::none;
+            changed();
+        }
+        row_label("Offload");
+        if (ImGui::BeginCombo("##off", std::string(to_string(c.offload)).c_str())) {
+            for (Offload o : {Offload::none, Offload::optimizer, Offload::optimizer_params}) {
+                const bool allowed = o == Offload::none || (o == Offload::optimizer && c.zero >= 1) ||
+                                     (o == Offload::optimizer_params && c.zero == 3);
+                if (ImGui::Selectable(std::string(to_string(o)).c_str(), c.offload == o, allowed ? 0 : ImGuiSelectableFlags_Disabled)) {
+                    c.offload = o;
+                    changed();
+                }
+            }
+            ImGui::EndCombo();
+        }
+        row_label("Recompute");
+        if (ImGui::BeginCombo("##rc", std::string(to_string(c.recompute)).c_str())) {
+            for (Recompute r : {Recompute::automatic, Recompute::none, Recompute::selective, Recompute::full})
+                if (ImGui::Selectable(std::string(to_string(r)).c_str(), c.recompute == r)) {
+                    c.recompute = r;
+                    changed();
+                }
+            ImGui::EndCombo();
+        }
+        if (ImGui::Checkbox("Flash attention", &c.flash_attention)) changed();
+        ImGui::SameLine();
+        if (ImGui::Checkbox("Sequence parallel", &c.sequence_parallel)) changed();
+        if (c.mode == Mode::lora || c.mode == Mode::qlora) {
+            row_label("LoRA rank");
+            if (ImGui::SliderInt("##lr", &c.lora_rank, 1, 512, "%d", ImGuiSliderFlags_Logarithmic)) {
+                c.lora_rank = std::clamp(c.lora_rank, 1, 1 << 16);
+                changed();
+            }
+            const char* names[] = {"q", "k", "v", "o", "gate", "up", "down"};
+            ImGui::AlignTextToFramePadding();
+            ImGui::TextUnformatted("Targets");
+            for (int i = 0; i < 7; ++i) {
+                ImGui::SameLine();
+                bool on = (c.lora_targets & (1u << i)) != 0;
+                if (ImGui::Checkbox(names[i], &on)) {
+                    const unsigned next = on ? (c.lora_targets | (1u << i)) : (c.lora_targets & ~(1u << i));
+                    if (next != 0) c.lora_targets = next;
+                    changed();
+                }
+            }
+        }
+    } else {
+        if (ImGui::Checkbox("Flash attention", &c.flash_attention)) changed();
+    }
+    ImGui::PopID();
+}
+
+void App::draw_hardware() {
+    Config& c = s_.config;
+    const ModelArch* arch = current_arch(s_, catalog_);
+    ImGui::PushID("hardware");
+    const Gpu* gpu = catalog_.find_gpu(c.gpu);
+    row_label("GPU");
+    if (ImGui::BeginCombo("##gpu", gpu ? gpu->name.c_str() : c.gpu.c_str(), ImGuiComboFlags_HeightLarge)) {
+        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+        ImGui::SetNextItemWidth(-1);
+        ImGui::InputTextWithHint("##filter", "search GPUs", &gpu_filter_);
+        note_item("text field");
+        Segment last = Segment::apple;
+        bool first = true;
+        for (const Gpu& g : catalog_.gpus) {
+            if (!filter_matches(gpu_filter_, g.id, g.name)) continue;
+            if (first || g.segment != last) {
+                ImGui::TextDisabled("%s", std::string(segment_name(g.segment)).c_str());
+                last = g.segment;
+                first = false;
+            }
+            char label[160];
+            std::snprintf(label, sizeof label, "%s  (%s)", g.name.c_str(), format_gib(g.capacity_bytes(), 0).c_str());
+            if (ImGui::Selectable(label, g.id == c.gpu)) {
+                c.gpu = g.id;
+                changed();
+            }
+        }
+        ImGui::EndCombo();
+    }
+    row_label("GPUs");
+    int gpus = c.gpus;
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 4.5f);
+    if (ImGui::SliderInt("##gpus", &gpus, 1, 64)) {
+        set_gpu_count(s_, gpus, arch);
+        changed();
+    }
+    note_item("gpus slider");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1);
+    const bool gpus_typed = ImGui::InputInt("##gpusv", &gpus, 0, 0);
+    note_item("text field");
+    if (gpus_typed) {
+        set_gpu_count(s_, std::clamp(gpus, 1, 1 << 16), arch);
+        changed();
+    }
+    bool manual = s_.manual_parallel;
+    if (ImGui::Checkbox("Set tensor / pipeline split", &manual)) {
+        set_manual_parallel(s_, manual, arch);
+        changed();
+    }
+    help_marker("Automatic: training spreads GPUs over data parallel, llama.cpp over layers (pipeline), other inference over "
+                "attention heads (tensor parallel).");
+    if (s_.manual_parallel && arch) {
+        const auto tps = tp_choices(*arch, c.gpus);
+        row_label("Tensor (tp)");
+        if (ImGui::BeginCombo("##tp", std::to_string(c.tp).c_str())) {
+            for (int t : tps)
+                if (ImGui::Selectable(std::to_string(t).c_str(), t == c.tp)) {
+                    c.tp = t;
+                    c.pp = 1;
+                    c.dp = c.gpus / c.tp;
+                    changed();
+                }
+            ImGui::EndCombo();
+        }
+        const auto pps = pp_choices(*arch, c.gpus, c.tp);
+        row_label("Pipeline (pp)");
+        if (ImGui::BeginCombo("##pp", std::to_string(c.pp).c_str())) {
+            for (int p : pps)
+                if (ImGui::Selectable(std::to_string(p).c_str(), p == c.pp)) {
+                    c.pp = p;
+                    c.dp = c.gpus / (c.tp * c.pp);
+                    changed();
+                }
+            ImGui::EndCombo();
+        }
+        ImGui::TextDisabled("data parallel (dp) = %d", c.dp);
+    } else if (ok_) {
+        ImGui::TextDisabled("tp %d, pp %d, dp %d", report_.parallel.tp, report_.parallel.pp, report_.parallel.dp);
+    }
+    row_label("Runtime");
+    if (ImGui::BeginCombo("##rt", std::string(to_string(c.runtime)).c_str())) {
+        for (Runtime r : {Runtime::automatic, Runtime::pytorch, Runtime::llama_cpp, Runtime::vllm, Runtime::none})
+            if (ImGui::Selectable(std::string(to_string(r)).c_str(), c.runtime == r)) {
+                c.runtime = r;
+                set_gpu_count(s_, c.gpus, arch);
+                changed();
+            }
+        ImGui::EndCombo();
+    }
+    if (c.runtime == Runtime::vllm) {
+        row_label("GPU share");
+        float u = float(c.gpu_memory_utilization);
+        if (ImGui::SliderFloat("##gmu", &u, 0.3f, 1.0f, "%.2f")) {
+            c.gpu_memory_utilization = std::clamp(round_to_format(u, "%.2f"), 0.05, 1.0);
+            changed();
+        }
+    }
+    // The links: the GPU's own unless the user picks another (what NVLink would change, say).
+    if (!catalog_.links.empty()) {
+        auto link_combo = [&](const char* label, const char* id, std::string& value, LinkScope scope, const std::string& resolved) {
+            row_label(label);
+            const Link* cur = value.empty() ? nullptr : catalog_.find_link(value);
+            const Link* res = resolved.empty() ? nullptr : catalog_.find_link(resolved);
+            std::string preview = cur ? cur->name : "auto" + (res ? " (" + res->name + ")" : std::string());
+            if (ImGui::BeginCombo(id, preview.c_str())) {
+                if (ImGui::Selectable("auto: the GPU's own", value.empty())) {
+                    value.clear();
+                    changed();
+                }
+                for (const Link& l : catalog_.links) {
+                    if (l.scope != scope) continue;
+                    char text[160];
+                    std::snprintf(text, sizeof text, "%s  (%s per GPU)", l.name.c_str(), format_bandwidth(l.bytes_per_s()).c_str());
+                    if (ImGui::Selectable(text, value == l.id)) {
+                        value = l.id;
+                        changed();
+                    }
+                }
+                ImGui::EndCombo();
+            }
+        };
+        link_combo("Link", "##link", c.link, LinkScope::intra_node, ok_ ? report_.interconnect.link : std::string());
+        if ((ok_ && report_.interconnect.nodes > 1) || !c.inter_node_link.empty())
+            link_combo("Between nodes", "##inter", c.inter_node_link, LinkScope::inter_node,
+                       ok_ ? report_.interconnect.inter_node_link : std::string());
+    }
+    ImGui::PopID();
+}
+
+void App::draw_speed_inputs() {
+    Config& c = s_.config;
+    const Config& used = report_.config;   // the values the last estimate used (defaults resolved)
+    ImGui::PushID("speed");
+    const bool training = c.mode != Mode::inference;
+    row_label("MFU");
+    if (default_slider("mfu", c.mfu, ok_ ? used.mfu : 0.4, 0.05f, 1.0f, "%.2f")) changed();
+    help_marker("Model FLOPs utilization: the fraction of the GPU's dense tensor peak that compute-bound work (prefill, "
+                "training) reaches. Auto: the runtime's typical figure (Assumptions tab).");
+    row_label("Bandwidth use");
+    if (default_slider("bw", c.bandwidth_efficiency, ok_ ? used.bandwidth_efficiency : 0.8, 0.1f, 1.0f, "%.2f")) changed();
+    help_marker("The fraction of the memory bandwidth that decoding reaches (it reads every weight once per token).");
+    if (!training) {
+        row_label("Prompt");
+        double prompt = double(c.prompt_tokens);
+        const double context = double(ok_ ? used.context : 8192);
+        if (default_slider("prompt", prompt, ok_ ? double(used.prompt_tokens) : context / 2, 1.0f, float(context), "%.0f tokens", true)) {
+            c.prompt_tokens = (long long)std::llround(std::min(prompt, context));
+            changed();
+        }
+        if (ok_ && report_.config.runtime == Runtime::llama_cpp) {
+            row_label("Host RAM bw");
+            if (default_slider("hostbw", c.host_memory_bandwidth_gb_per_s, used.host_memory_bandwidth_gb_per_s, 10.0f, 1000.0f,
+                               "%.0f GB/s", true))
+                changed();
+            help_marker("The host memory bandwidth llama.cpp reads offloaded layers with (dual-channel DDR5: ~60-80 GB/s).");
+        }
+    } else {
+        row_label("Train on");
+        float tokens_b = float(c.train_tokens / 1e9);
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.2f);
+        if (ImGui::SliderFloat("##tt", &tokens_b, 0.0f, 20000.0f, tokens_b > 0 ? "%.2f B tokens" : "(not asked)",
+                               ImGuiSliderFlags_Logarithmic)) {
+            c.train_tokens = std::round(std::clamp(round_to_format(tokens_b, "%.2f"), 0.0, 1e7) * 100.0) * 1e7;   // 0.01 B steps, exactly
+            changed();
+        }
+        help_marker("Tokens of the training run, for its time, energy and electricity cost.");
+    }
+    row_label("Utilization");
+    float u = float(c.utilization);
+    if (ImGui::SliderFloat("##util", &u, 0.05f, 1.0f, "%.2f of board power")) {
+        c.utilization = std::clamp(round_to_format(u, "%.2f"), 0.05, 1.0);
+        changed();
+    }
+    row_label("PUE");
+    if (default_slider("pue", c.pue, ok_ ? used.pue : 1.0, 1.0f, 3.0f, "%.2f")) changed();
+    help_marker("Power usage effectiveness: facility power / IT power (1.0 = no cooling overhead; data centers average ~1.5).");
+    row_label("Electricity");
+    float price = float(c.usd_per_kwh);
+    if (ImGui::SliderFloat("##kwh", &price, 0.0f, 1.0f, "$%.3f per kWh")) {
+        c.usd_per_kwh = std::clamp(round_to_format(price, "%.3f"), 0.0, 10.0);
+        changed();
+    }
+    ImGui::PopID();
+}
+
+}  // namespace gpusizer::ui

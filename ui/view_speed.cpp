@@ -1,0 +1,151 @@
+// ui/view_speed.cpp: the Speed & power tab
+// (One file per view, as Tracy's server splits its View; the App and its frame are in
+// app.cpp, shared widgets in widgets.cpp.)
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app.hpp"
+#include "gpusizer/format.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace gpusizer::ui {
+
+void App::draw_speed() {
+    const Report& r = report_;
+    const Config& c = r.config;
+    const SpeedReport& sp = r.speed;
+    const InterconnectReport& ic = r.interconnect;
+    const PowerReport& p = r.power;
+    const bool training = c.mode != Mode::inference;
+    ImGui::BeginChild("speed", ImVec2(0, 0), false);
+    const float third = (ImGui::GetContentRegionAvail().x - 24) / 3.0f;
+
+    ImGui::BeginGroup();
+    {
+        FigureTable t("speed-figures", "Speed (roofline)", third);
+        t.row("compute precision", std::string(sp.compute_precision) + (sp.tensor_cores ? ", tensor cores" : ", no tensor cores"),
+              "The precision the matrix math runs at on this GPU; a precision it cannot run natively is computed at the next "
+              "supported one.");
+        if (!sp.native) t.row("  asked for", std::string(sp.compute_precision_requested) + " (not native here)", nullptr, true);
+        t.row("peak per GPU", format_fixed(sp.peak_flops / 1e12, 1) + " TFLOPS", "Dense (no 2:4 sparsity) at the compute precision.");
+        t.row("MFU used", percent(sp.mfu), "Fraction of the peak that compute-bound work reaches (Setup: Speed, power and cost).");
+        if (!training) {
+            t.row("bandwidth used", percent(sp.bandwidth_efficiency), "Fraction of the memory bandwidth decoding reaches.");
+            t.row("decode, per sequence", format_rate(sp.decode_tokens_per_s) + " tok/s");
+            t.row("decode, all sequences", format_rate(sp.decode_throughput_tokens_per_s) + " tok/s",
+                  "Every sequence of the batch, every data-parallel replica.");
+            t.row("one decode step", format_duration(sp.decode_step_s));
+            t.row("read per step", format_gib(sp.decode_bytes_per_step), "Weights (active experts for MoE) and the KV cache.");
+            t.row("decode is", sp.decode_compute_bound ? "compute-bound" : "memory-bound");
+            t.row("prefill", format_rate(sp.prefill_tokens_per_s) + " tok/s");
+            t.row("time to first token", format_duration(sp.ttft_s),
+                  "The prefill of the batch's prompts (Setup: Speed, power and cost sets the prompt length).");
+            if (sp.offload.active) {
+                t.row("offload (llama.cpp)", std::to_string(sp.offload.gpu_layers) + " of " + std::to_string(sp.offload.total_layers) +
+                                                 " layers on GPU",
+                      "The model does not fit: llama.cpp keeps the other layers in host RAM and runs them on the CPU.");
+                t.row("  in host RAM", format_gib(sp.offload.host_bytes), nullptr, true);
+                t.row("  decode then", format_rate(sp.offload.decode_tokens_per_s) + " tok/s", nullptr, true);
+                if (sp.offload.experts_on_host_decode_tokens_per_s > 0)
+                    t.row("  experts in RAM instead", format_rate(sp.offload.experts_on_host_decode_tokens_per_s) + " tok/s",
+                          "Every layer on the GPUs, the routed experts in host RAM (llama.cpp --override-tensor exps=CPU).", true);
+            }
+        } else {
+            t.row("FLOPs per token", format_count(sp.train_flops_per_token),
+                  "6 x parameters plus attention; 8 x with full recomputation.");
+            t.row("training", format_rate(sp.train_tokens_per_s) + " tok/s");
+            t.row("one optimizer step", format_duration(sp.train_step_s));
+            t.row("effective MFU", percent(sp.effective_mfu, 1), "Pipeline bubble and exposed communication included.");
+            if (sp.train_time_s > 0) t.row(("time for " + format_count(c.train_tokens) + " tokens").c_str(), format_duration(sp.train_time_s));
+            else t.row("time to train", "set 'Train on'", nullptr, true);
+        }
+    }
+    ImGui::EndGroup();
+    ImGui::SameLine(0, 12);
+
+    ImGui::BeginGroup();
+    {
+        FigureTable t("link-figures", "Interconnect", third);
+        const Link* link = ic.link.empty() ? nullptr : catalog_.find_link(ic.link);
+        if (c.gpus < 2) {
+            t.row("GPUs", "one: nothing to exchange");
+        } else {
+            t.row("link", link ? link->name : (ic.link.empty() ? std::string("-") : ic.link));
+            t.row("per GPU, per direction", format_bandwidth(ic.link_bandwidth_bytes_per_s));
+            if (ic.allreduce_busbw_bytes_per_s > 0)
+                t.row("all-reduce busbw", format_bandwidth(ic.allreduce_busbw_bytes_per_s),
+                      "What nccl-tests would report as busbw for the widest all-reduce group.");
+            t.row("GPUs per node", std::to_string(ic.gpus_per_node));
+            if (ic.nodes > 1) {
+                const Link* inter = catalog_.find_link(ic.inter_node_link);
+                t.row("nodes", std::to_string(ic.nodes) + " over " + (inter ? inter->name : ic.inter_node_link));
+            }
+            if (!training) {
+                if (ic.tp_comm_s_per_token > 0) t.row("tensor parallel", format_duration(ic.tp_comm_s_per_token) + " /token",
+                                                      "Two all-reduces per layer per decode step.");
+                if (ic.pp_comm_s_per_token > 0) t.row("pipeline sends", format_duration(ic.pp_comm_s_per_token) + " /token");
+                if (ic.ep_comm_s_per_token > 0) t.row("expert all-to-all", format_duration(ic.ep_comm_s_per_token) + " /token");
+                t.row("adds to each token", format_duration(ic.exposed_s_per_token),
+                      "Communication that cannot hide behind compute in a decode step.");
+            } else {
+                if (ic.tp_comm_s_per_step > 0) t.row("tensor parallel", format_duration(ic.tp_comm_s_per_step) + " /step");
+                if (ic.pp_comm_s_per_step > 0) t.row("pipeline sends", format_duration(ic.pp_comm_s_per_step) + " /step");
+                if (ic.pp_bubble_fraction > 0) t.row("pipeline bubble", percent(ic.pp_bubble_fraction, 1), "1F1B: (p - 1) / (m + p - 1).");
+                if (ic.ep_comm_s_per_step > 0) t.row("expert all-to-all", format_duration(ic.ep_comm_s_per_step) + " /step");
+                if (ic.dp_allreduce_s_per_step > 0) {
+                    t.row("gradient sync", format_duration(ic.dp_allreduce_s_per_step) + " /step",
+                          "Ring all-reduce of the gradients (ZeRO: reduce-scatter plus all-gathers).");
+                    t.row("  not hidden", format_duration(ic.dp_exposed_s_per_step), "The part the backward pass does not cover.", true);
+                }
+                t.row("adds to each step", format_duration(ic.exposed_s_per_step));
+            }
+        }
+    }
+    // What the other kind of link would change, for this very configuration.
+    if (c.gpus > 1 && !alternative_.link.empty()) {
+        const Link* alt = catalog_.find_link(alternative_.link);
+        const std::string alt_name = alt ? alt->name : alternative_.link;
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + third);
+        const double now = training ? r.speed.train_tokens_per_s : r.speed.decode_tokens_per_s;
+        const double then = training ? alternative_.train_tokens_per_s : alternative_.decode_tokens_per_s;
+        ImGui::TextDisabled("Over %s%s: %s %s tokens/s (now %s), %s of communication per %s.", alt_name.c_str(),
+                            alternative_.hypothetical ? " (hypothetical: this GPU has none)" : "", format_rate(then).c_str(),
+                            training ? "training" : "decode", format_rate(now).c_str(), format_duration(alternative_.exposed_s).c_str(),
+                            training ? "step" : "token");
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::EndGroup();
+    ImGui::SameLine(0, 12);
+
+    ImGui::BeginGroup();
+    {
+        FigureTable t("power-figures", "Power and cost", third);
+        t.row("GPUs", format_watts(p.gpu_w), "Board power x GPUs x utilization.");
+        t.row("hosts", format_watts(p.host_w), "CPUs, memory, fans, NICs and switches of the nodes.");
+        t.row("system", format_watts(p.system_w));
+        if (p.pue > 1) t.row(("facility (PUE " + format_fixed(p.pue, 2) + ")").c_str(), format_watts(p.facility_w));
+        t.row(ic.nodes > 1 ? "PSU per node" : "PSU", format_watts(p.psu_w), "Power supply capacity, with headroom for transients.");
+        t.row("heat", format_int(std::round(p.heat_btu_h)) + " BTU/h");
+        if (p.energy_kwh_per_million_tokens > 0) {
+            t.row("energy / M tokens", format_fixed(p.energy_kwh_per_million_tokens, 3) + " kWh");
+            t.row("electricity / M tokens", "$" + format_fixed(p.cost_usd_per_million_tokens, 3));
+            t.row("tokens per joule", format_fixed(p.tokens_per_joule, p.tokens_per_joule < 1 ? 3 : 2));
+        }
+        if (training && sp.train_time_s > 0) {
+            t.row("training run", format_int(std::round(p.energy_kwh)) + " kWh");
+            t.row("  electricity", "$" + format_int(std::round(p.cost_usd)), nullptr, true);
+        }
+        t.row("GPU price", p.hardware_price_known ? "$" + format_int(p.hardware_usd) : std::string("unknown"),
+              "Street or list price of the GPUs alone (assets/gpus.json names the source).");
+    }
+    ImGui::EndGroup();
+    ImGui::EndChild();
+}
+
+}  // namespace gpusizer::ui

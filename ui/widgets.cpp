@@ -1,0 +1,78 @@
+// ui/widgets.cpp: see widgets.hpp.
+#include "widgets.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "gpusizer/format.hpp"
+#include "state.hpp"
+
+namespace gpusizer::ui {
+
+const char* mode_label(Mode m) {
+    switch (m) {
+        case Mode::inference: return "Inference";
+        case Mode::train: return "Full training";
+        case Mode::lora: return "LoRA";
+        case Mode::qlora: return "QLoRA";
+    }
+    return "?";
+}
+
+// A labelled row: label on the left at a fixed width, the widget filling the rest.
+void row_label(const char* label) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine(ImGui::GetFontSize() * 7.5f);
+    ImGui::SetNextItemWidth(-1);
+}
+
+void help_marker(const char* text) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+        ImGui::TextUnformatted(text);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
+bool filter_matches(const std::string& filter, const std::string& a, const std::string& b) {
+    if (filter.empty()) return true;
+    auto lower = [](std::string s) {
+        for (char& c : s) c = char(std::tolower((unsigned char)c));
+        return s;
+    };
+    const std::string f = lower(filter);
+    return lower(a).find(f) != std::string::npos || lower(b).find(f) != std::string::npos;
+}
+
+// A slider over a setting whose 0 means "the default the core chooses": it shows the value in
+// use, and "auto" puts the default back.
+bool default_slider(const char* id, double& value, double in_use, float lo, float hi, const char* format, bool log) {
+    ImGui::PushID(id);
+    bool edited = false;
+    float v = float(value > 0 ? value : in_use);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.2f);
+    if (ImGui::SliderFloat("##v", &v, lo, hi, format, log ? ImGuiSliderFlags_Logarithmic : 0)) {
+        value = std::clamp(round_to_format(v, format), double(lo), double(hi));
+        edited = true;
+    }
+    ImGui::SameLine();
+    if (value > 0) {
+        if (ImGui::SmallButton("auto")) {
+            value = 0;
+            edited = true;
+        }
+    } else {
+        ImGui::TextDisabled("auto");
+    }
+    ImGui::PopID();
+    return edited;
+}
+
+std::string percent(double f, int decimals) { return format_fixed(f * 100.0, decimals) + "%"; }
+
+}  // namespace gpusizer::ui

@@ -1,0 +1,57 @@
+// ui/widgets.hpp: small drawing helpers shared by the views (labelled rows, help markers,
+// list filters, "auto" sliders, two-column figure tables).
+#pragma once
+
+#include <limits>
+#include <string>
+
+#include <imgui.h>
+
+#include "gpusizer/gpusizer.hpp"
+
+namespace gpusizer::ui {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const char* mode_label(Mode m);
+// A labelled row: label on the left at a fixed width, the widget filling the rest.
+void row_label(const char* label);
+// "(?)" with a tooltip.
+void help_marker(const char* text);
+// Case-insensitive: does a or b contain filter?
+bool filter_matches(const std::string& filter, const std::string& a, const std::string& b);
+// A slider over a setting whose 0 means "the default the core chooses": it shows the value in
+// use, and "auto" puts the default back.
+bool default_slider(const char* id, double& value, double in_use, float lo, float hi, const char* format, bool log = false);
+// f as a percentage.
+std::string percent(double f, int decimals = 0);
+
+// A two-column table of named figures, with an optional tooltip per row.
+struct FigureTable {
+    bool open = false;
+    FigureTable(const char* id, const char* title, float width) {
+        open = ImGui::BeginTable(id, 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(width, 0));
+        if (open) {
+            ImGui::TableSetupColumn(title, ImGuiTableColumnFlags_WidthStretch, 1.1f);
+            ImGui::TableSetupColumn("##value", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+            ImGui::TableHeadersRow();
+        }
+    }
+    ~FigureTable() {
+        if (open) ImGui::EndTable();
+    }
+    void row(const char* name, const std::string& value, const char* tip = nullptr, bool dim = false) const {
+        if (!open) return;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);   // long names and values wrap inside their cells
+        if (dim) ImGui::TextDisabled("%s", name);
+        else ImGui::TextUnformatted(name);
+        if (tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(value.c_str());
+        ImGui::PopTextWrapPos();
+    }
+};
+
+}  // namespace gpusizer::ui
