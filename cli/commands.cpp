@@ -54,24 +54,15 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             return kExitOk;
         }
         if (o.command == "recommend") {
-            Catalog cat = load(o, argv0);
-            if (!o.measured.empty()) {
-                // Every catalog GPU the report measured gets its measured figures; the others
-                // keep their datasheets.
-                const MeasuredReport measured = load_measured_report(o.measured);
-                std::vector<std::string> ids;
-                for (const auto& d : measured.devices)
-                    if (!d.catalog_id.empty() && cat.find_gpu(d.catalog_id) &&
-                        std::find(ids.begin(), ids.end(), d.catalog_id) == ids.end())
-                        ids.push_back(d.catalog_id);
-                if (ids.empty())
-                    throw Error("measured", o.measured + " measured no catalog GPU: a recommendation has nothing to calibrate");
-                for (const auto& id : ids) cat = calibrated_catalog(cat, measured, id, o.measured);
-            }
+            const Catalog cat = load(o, argv0);
+            // Every catalog GPU the report measured gets its measured figures; the others keep
+            // their datasheets.
+            GpuOverlay measured;
+            if (!o.measured.empty()) measured = measured_overlay(cat, load_measured_report(o.measured), o.measured);
             RecommendQuery q = o.query;
             q.base = config_from_json(o.config.dump());
             load_model_files(q.base, file_opener());   // --gguf / --hf-dir: the headers, read here
-            const Recommendation rec = recommend(q, cat);
+            const Recommendation rec = recommend(q, cat, &measured);
             if (o.json_out) out << recommend_to_json(rec) << '\n'; else print_recommendation(out, rec, cat);
             return kExitOk;
         }
@@ -100,7 +91,7 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             return kExitOk;
         }
         if (o.command == "estimate" || o.command == "fit") {
-            Catalog cat = load(o, argv0);
+            const Catalog cat = load(o, argv0);
             json config_json = o.config;
             MeasuredReport measured;
             if (!o.measured.empty()) {
@@ -116,9 +107,10 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             }
             Config config = config_from_json(config_json.dump(-1, ' ', false, json::error_handler_t::replace));
             load_model_files(config, file_opener());   // --gguf / --hf-dir: the headers, read here
-            if (!o.measured.empty()) cat = calibrated_catalog(cat, measured, config.gpu, o.measured);
+            GpuOverlay overlay;
+            if (!o.measured.empty()) overlay = measured_overlay(cat, measured, o.measured, {config.gpu});
             if (o.command == "estimate") {
-                const Report r = estimate(config, cat, EstimateOptions{true});
+                const Report r = estimate(config, cat, EstimateOptions{true, &overlay});
                 if (o.json_out) {
                     if (o.show_assumptions) {
                         json j = json::parse(report_to_json(r));
@@ -135,7 +127,7 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
                 }
                 return (o.check && !r.fits) ? kExitDoesNotFit : kExitOk;
             }
-            const FitReport f = fit(config, cat);
+            const FitReport f = fit(config, cat, &overlay);
             if (o.json_out) out << fit_to_json(f) << '\n'; else print_fit(out, f);
             return kExitOk;
         }

@@ -392,6 +392,41 @@ TEST_CASE("an estimate with a calibrated GPU uses the measured context and capac
     CHECK(named);
 }
 
+TEST_CASE("measured figures as an overlay: the same answers as a calibrated copy, the catalog untouched", "[measured][calibration]") {
+    const MeasuredReport r = rtx4090_report();
+    const GpuOverlay overlay = measured_overlay(catalog(), r, "report.json");   // every catalog GPU it measured
+    REQUIRE(overlay.gpus.size() == 1);
+    CHECK(overlay.gpus[0].id == "rtx-4090");
+    const Catalog copy = calibrated_catalog(catalog(), r, "rtx-4090", "report.json");
+    Config c = config("llama-3-8b", "rtx-4090");
+    c.weights = "q4_k_m";
+    c.gpus = 2;
+    const Report over = estimate(c, catalog(), EstimateOptions{true, &overlay});
+    const Report cal = estimate(c, copy, EstimateOptions{true});
+    CHECK(over.overhead_detail.cuda_context == 350 * kMiB);   // the report's context with cuBLASLt
+    CHECK(over.gpu_capacity == cal.gpu_capacity);
+    CHECK(over.speed.decode_tokens_per_s == cal.speed.decode_tokens_per_s);
+    CHECK(over.interconnect.alternative.decode_tokens_per_s == cal.interconnect.alternative.decode_tokens_per_s);
+    REQUIRE(over.measured);
+    CHECK(over.measured->gpu_id == "rtx-4090");
+    CHECK_FALSE(catalog().gpu("rtx-4090").calibration);   // the catalog itself is not changed
+    CHECK(fit(c, catalog(), &overlay).max_context == fit(c, copy).max_context);
+    // recommend() sees the measured GPU in its row, the others with their datasheets.
+    RecommendQuery q;
+    q.base = c;
+    q.max_gpus = 2;
+    const Recommendation a = recommend(q, catalog(), &overlay), b = recommend(q, copy);
+    REQUIRE(a.recommended.size() == b.recommended.size());
+    for (std::size_t i = 0; i < a.recommended.size(); ++i) {
+        CHECK(a.recommended[i].gpu == b.recommended[i].gpu);
+        CHECK(a.recommended[i].tokens_per_s == b.recommended[i].tokens_per_s);
+    }
+    // A report that measured no catalog GPU has nothing to lay over it.
+    MeasuredReport unknown = r;
+    for (auto& d : unknown.devices) d.catalog_id.clear();
+    CHECK_THROWS_WITH(measured_overlay(catalog(), unknown, "r.json"), Catch::Contains("measured no catalog GPU"));
+}
+
 TEST_CASE("the report JSON gains a `measured` object, and only with --measured", "[measured][json]") {
     const Catalog cal = calibrated_catalog(catalog(), rtx4090_report(), "rtx-4090", "report.json");
     const Config c = config("llama-3-8b", "rtx-4090");

@@ -67,8 +67,8 @@ val js_last_error() {
 
 
 // The report as `gpusizer estimate --json` writes it: with the other-link comparison.
-std::string report_text(const Config& c, const Catalog& catalog) {
-    return report_to_json(estimate(c, catalog, EstimateOptions{true}));
+std::string report_text(const Config& c, const Catalog& catalog, const GpuOverlay* measured = nullptr) {
+    return report_to_json(estimate(c, catalog, EstimateOptions{true, measured}));
 }
 
 std::string js_estimate(const std::string& config) {
@@ -91,8 +91,8 @@ std::string js_estimate_measured(const std::string& config, const std::string& r
                     c.gpu = d.catalog_id;
                     break;
                 }
-        const Catalog cal = calibrated_catalog(web::embedded_catalog(), report, c.gpu, "report");
-        return report_text(c, cal);
+        const GpuOverlay measured = measured_overlay(web::embedded_catalog(), report, "report", {c.gpu});
+        return report_text(c, web::embedded_catalog(), &measured);
     });
 }
 

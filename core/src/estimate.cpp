@@ -240,7 +240,7 @@ long long ollama_default_context(const EngineVersion& v, const Gpu& gpu, int gpu
 
 }  // namespace
 
-Resolved resolve(const Config& c, const Catalog& catalog) {
+Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
     Resolved r(c);
     Config& rc = r.config;
     // gguf / hf_dir name files that load_model_files reads at the edge (the core does no I/O).
@@ -274,8 +274,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     r.gguf = cached ? r.catalog_model->gguf : gguf_traits(*r.arch);
     r.total_params = r.counts->total();
     r.scale = r.arch->num_parameters_override > 0 ? r.arch->num_parameters_override / r.total_params : 1.0;
-    const Gpu& gpu = catalog.gpu(c.gpu);
-    r.gpu = &gpu;
+    r.gpu = measured ? &measured->gpu(catalog, c.gpu) : &catalog.gpu(c.gpu);
 
     check_key_ranges(c);   // every integer and number key against its row in gpusizer/config_keys.hpp
     r.catalog = &catalog;
@@ -314,7 +313,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
         rc.gpu_memory_utilization = r.engine_version->fraction;
     if (rc.context == 0) {
         const long long trained = r.arch->max_context > 0 ? r.arch->max_context : kDefaultContext;
-        rc.context = std::min(r.engine == Runtime::ollama ? ollama_default_context(*r.engine_version, gpu, c.gpus) : kDefaultContext,
+        rc.context = std::min(r.engine == Runtime::ollama ? ollama_default_context(*r.engine_version, *r.gpu, c.gpus) : kDefaultContext,
                               trained);
     }
     if (c.prompt_tokens < 0 || c.prompt_tokens > rc.context)
@@ -400,7 +399,7 @@ Resolved resolve(const Config& c, const Catalog& catalog) {
     r.lin_bits = linear_bits_per_weight(*r.wf, r.qp);
     build_variants(r);
     file_stage_weights(r);
-    bind_gpu(r, gpu);
+    bind_gpu(r, *r.gpu);
     return r;
 }
 
@@ -1619,9 +1618,11 @@ Report estimate_resolved(const Resolved& r, Config* give) {
 
 }  // namespace detail
 
-LinkTimes alternative_link(const Config& config, const Catalog& catalog) {
+LinkTimes alternative_link(const Config& config, const Catalog& catalog) { return detail::alternative_of(detail::resolve(config, catalog)); }
+
+LinkTimes detail::alternative_of(const detail::Resolved& r) {
     LinkTimes lt;
-    const detail::Resolved r = detail::resolve(config, catalog);
+    const Catalog& catalog = *r.catalog;
     if (r.config.gpus < 2 || catalog.links.empty()) return lt;
     const detail::Fabric fabric = detail::fabric_of(r);
     const detail::Fabric alt = detail::alternative_fabric(*r.gpu, catalog, fabric);

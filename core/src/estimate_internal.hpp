@@ -121,7 +121,10 @@ struct Resolved {
     double file_head = 0;
 };
 
-Resolved resolve(const Config& config, const Catalog& catalog);
+// `measured` (may be null): GPUs that stand in for the catalog's entries of the same id.
+Resolved resolve(const Config& config, const Catalog& catalog, const GpuOverlay* measured = nullptr);
+// The same resolved configuration over the other kind of intra-node link (alternative_link()).
+LinkTimes alternative_of(const Resolved& r);
 // Points a resolved configuration at another GPU (nothing else depends on it) and checks that
 // the runtime runs there.
 void bind_gpu(Resolved& r, const Gpu& gpu);

@@ -57,8 +57,8 @@ long long max_batch_of(const detail::Resolved& base) {
 
 }  // namespace
 
-FitReport fit(const Config& config, const Catalog& catalog) {
-    const detail::Resolved base = detail::resolve(config, catalog);
+FitReport fit(const Config& config, const Catalog& catalog, const GpuOverlay* measured) {
+    const detail::Resolved base = detail::resolve(config, catalog, measured);
     FitReport out;
     out.base = detail::estimate_resolved(base);
     out.max_context = max_context_of(base);
@@ -73,7 +73,7 @@ FitReport fit(const Config& config, const Catalog& catalog) {
         if (config.runtime == Runtime::automatic) c.runtime = Runtime::automatic;
         detail::Resolved r;
         try {
-            r = detail::resolve(c, catalog);
+            r = detail::resolve(c, catalog, measured);
         } catch (const Error&) {
             continue;   // not runnable in this mode/runtime (e.g. GGUF for training, nf4 in llama.cpp)
         }
@@ -90,7 +90,7 @@ FitReport fit(const Config& config, const Catalog& catalog) {
         c.runtime = base.runtime;   // compare cache formats within the runtime in use
         detail::Resolved r;
         try {
-            r = detail::resolve(c, catalog);
+            r = detail::resolve(c, catalog, measured);
         } catch (const Error&) {
             continue;
         }
@@ -102,7 +102,8 @@ FitReport fit(const Config& config, const Catalog& catalog) {
     return out;
 }
 
-std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int max_gpus, const std::vector<std::string>& formats) {
+std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int max_gpus, const std::vector<std::string>& formats,
+                              const GpuOverlay* measured) {
     if (max_gpus < 1 || max_gpus > 4096) throw Error("max_gpus", "must be between 1 and 4096");
     if (catalog.gpus.empty()) throw Error("gpu", "the catalog has no GPUs");
     const auto& all = weight_formats();
@@ -141,7 +142,7 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
             std::string model_error;
             bool gpu_refused = false;   // the first GPU cannot run this runtime: resolve on each GPU instead
             try {
-                r = detail::resolve(c, catalog);
+                r = detail::resolve(c, catalog, measured);
             } catch (const Error& e) {
                 model_error = e.what();
                 gpu_refused = e.code() == ErrorCode::gpu_unsupported;
@@ -161,15 +162,16 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
                 try {
                     if (gpu_refused) {   // the first GPU refused the runtime: resolve on this one
                         c.gpu = catalog.gpus[g].id;
-                        r = detail::resolve(c, catalog);
+                        r = detail::resolve(c, catalog, measured);
                         in = detail::perf_inputs(r);
                         model_error.clear();
                         gpu_refused = false;
                     }
-                    detail::bind_gpu(r, catalog.gpus[g]);
+                    detail::bind_gpu(r, gpu_at(catalog, measured, g));
                     if (fabrics.empty()) {
                         fabrics.reserve(catalog.gpus.size());
-                        for (const Gpu& gpu : catalog.gpus) fabrics.push_back(detail::make_fabric(gpu, catalog, r.link, r.inter_node_link));
+                        for (std::size_t k = 0; k < catalog.gpus.size(); ++k)
+                            fabrics.push_back(detail::make_fabric(gpu_at(catalog, measured, k), catalog, r.link, r.inter_node_link));
                     }
                     const detail::Totals t = detail::compute(r);
                     p.valid = true;
@@ -180,7 +182,7 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
                     p.per_gpu = t.per_gpu;
                     p.parallel = r.par;
                     if (!have_choices || choices_runtime != r.runtime) {
-                        for (std::size_t k = 0; k < catalog.gpus.size(); ++k) choices[k] = compute_choice(catalog.gpus[k], *r.wf, r.runtime);
+                        for (std::size_t k = 0; k < catalog.gpus.size(); ++k) choices[k] = compute_choice(gpu_at(catalog, measured, k), *r.wf, r.runtime);
                         have_choices = true;
                         choices_runtime = r.runtime;
                     }

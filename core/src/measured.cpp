@@ -347,7 +347,7 @@ Gpu calibrated_gpu(const Gpu& datasheet, const MeasuredReport& report, const Mea
     return g;
 }
 
-Catalog calibrated_catalog(const Catalog& catalog, const MeasuredReport& report, const std::string& gpu_id,
+Gpu calibrated_catalog_gpu(const Catalog& catalog, const MeasuredReport& report, const std::string& gpu_id,
                            const std::string& file) {
     const Gpu& datasheet = catalog.gpu(gpu_id);   // throws for an unknown id, naming "gpu"
     if (datasheet.vendor != "nvidia")
@@ -381,10 +381,30 @@ Catalog calibrated_catalog(const Catalog& catalog, const MeasuredReport& report,
             }
     }
     if (!device) throw Error("measured", file + " holds no usable device measurement");
+    return calibrated_gpu(datasheet, report, *device, file);
+}
+
+GpuOverlay measured_overlay(const Catalog& catalog, const MeasuredReport& report, const std::string& file,
+                            const std::vector<std::string>& gpu_ids) {
+    std::vector<std::string> ids = gpu_ids;
+    if (ids.empty()) {
+        for (const auto& d : report.devices)
+            if (!d.catalog_id.empty() && catalog.find_gpu(d.catalog_id) && std::find(ids.begin(), ids.end(), d.catalog_id) == ids.end())
+                ids.push_back(d.catalog_id);
+        if (ids.empty()) throw Error("measured", file + " measured no catalog GPU: there is nothing to calibrate");
+    }
+    GpuOverlay out;
+    for (const std::string& id : ids) out.gpus.push_back(calibrated_catalog_gpu(catalog, report, id, file));
+    return out;
+}
+
+Catalog calibrated_catalog(const Catalog& catalog, const MeasuredReport& report, const std::string& gpu_id,
+                           const std::string& file) {
+    Gpu calibrated = calibrated_catalog_gpu(catalog, report, gpu_id, file);
     Catalog out = catalog;
     for (auto& g : out.gpus)
-        if (g.id == gpu_id) g = calibrated_gpu(datasheet, report, *device, file);
-    out.reindex();   // the copied index points into `catalog`'s strings
+        if (g.id == gpu_id) g = calibrated;
+    out.reindex();
     return out;
 }
 

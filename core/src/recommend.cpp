@@ -104,22 +104,22 @@ std::vector<std::string> failures(const RecommendQuery& q, const SweepPoint& p, 
 
 }  // namespace
 
-Recommendation recommend(const RecommendQuery& q, const Catalog& catalog) {
+Recommendation recommend(const RecommendQuery& q, const Catalog& catalog, const GpuOverlay* measured) {
     if (q.max_gpus < 1 || q.max_gpus > 1024) throw Error("max_gpus", "must be between 1 and 1024, got " + std::to_string(q.max_gpus));
     if (!(q.budget_usd >= 0)) throw Error("budget", "must be a positive amount in USD (0 = no limit)");
     if (!(q.power_cap_w >= 0)) throw Error("power_cap", "must be a positive power in W (0 = no limit)");
     if (!(q.min_tokens_per_s >= 0)) throw Error("min_tokens_per_s", "must be a positive rate (0 = no limit)");
     // Resolve the base once on its own GPU: a bad model or workload is the user's error, not a row.
-    const detail::Resolved base = detail::resolve(q.base, catalog);
+    const detail::Resolved base = detail::resolve(q.base, catalog, measured);
     Recommendation out;
     out.query = q;
     out.weights = base.config.weights;
     out.training = base.training;
-    const std::vector<SweepPoint> points = sweep(q.base, catalog, q.max_gpus, {out.weights});
+    const std::vector<SweepPoint> points = sweep(q.base, catalog, q.max_gpus, {out.weights}, measured);
     // sweep() orders points by format, count, GPU: index = (n - 1) x gpus + g.
     const std::size_t ng = catalog.gpus.size();
     for (std::size_t g = 0; g < ng; ++g) {
-        const Gpu& gpu = catalog.gpus[g];
+        const Gpu& gpu = gpu_at(catalog, measured, g);
         if (!q.segments.empty() && std::find(q.segments.begin(), q.segments.end(), gpu.segment) == q.segments.end()) {
             RecommendRow row = row_of(points[g], gpu, out.weights, out.training);
             row.reasons.push_back(std::string(segment_name(gpu.segment)) + " GPU, not in the classes asked");
@@ -153,7 +153,7 @@ Recommendation recommend(const RecommendQuery& q, const Catalog& catalog) {
     // Links for the rows (the same fabric rule as estimate()).
     for (auto* rows : {&out.recommended, &out.rejected})
         for (RecommendRow& row : *rows) {
-            const detail::Fabric f = detail::make_fabric(catalog.gpu(row.gpu), catalog, base.link, base.inter_node_link);
+            const detail::Fabric f = detail::make_fabric(measured ? measured->gpu(catalog, row.gpu) : catalog.gpu(row.gpu), catalog, base.link, base.inter_node_link);
             row.link = row.gpus > 1 && f.intra ? f.intra->id : std::string();
         }
     auto by = [&](const RecommendRow& a, const RecommendRow& b) {

@@ -107,4 +107,27 @@ Catalog load_catalog(const std::string& assets_dir);
 // that built the binary is compiled in. Throws Error (code unreadable) if none is found.
 std::string find_assets_dir(const char* argv0);
 
+// GPU entries laid over a catalog: each stands in for the catalog's entry of the same id, for
+// one call of estimate(), fit(), sweep() or recommend() (a GPU calibrated by a benchmark report,
+// gpusizer/measured.hpp measured_overlay()). The catalog itself is neither copied nor changed.
+struct GpuOverlay {
+    std::vector<Gpu> gpus;
+    const Gpu* find(std::string_view id) const {
+        for (const Gpu& g : gpus)
+            if (g.id == id) return &g;
+        return nullptr;
+    }
+    // The overlay's entry for `id`, else the catalog's (which throws Error("gpu") for an unknown id).
+    const Gpu& gpu(const Catalog& catalog, std::string_view id) const {
+        const Gpu* g = find(id);
+        return g ? *g : catalog.gpu(id);
+    }
+};
+
+// `catalog.gpus[i]`, or the overlay's entry of the same id when `overlay` has one.
+inline const Gpu& gpu_at(const Catalog& catalog, const GpuOverlay* overlay, std::size_t i) {
+    const Gpu* g = overlay ? overlay->find(catalog.gpus[i].id) : nullptr;
+    return g ? *g : catalog.gpus[i];
+}
+
 }  // namespace gpusizer

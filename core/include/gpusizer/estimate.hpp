@@ -16,6 +16,7 @@ Report estimate(const Config& config, const Catalog& catalog);
 // What estimate() adds to the report beyond memory, speed and power.
 struct EstimateOptions {
     bool alternative_link = false;   // fill Report::interconnect.alternative (one more estimate)
+    const GpuOverlay* measured = nullptr;   // GPUs with measured figures in place of the catalog's
 };
 
 // estimate() with options: the whole report, so that callers never patch it afterwards.
@@ -28,7 +29,8 @@ Report estimate(const Config& config, const Catalog& catalog, const EstimateOpti
 LinkTimes alternative_link(const Config& config, const Catalog& catalog);
 
 // The inverse questions: longest context, largest batch, best weight and KV precision.
-FitReport fit(const Config& config, const Catalog& catalog);
+// `measured`: GPUs that stand in for the catalog's (GpuOverlay), as in EstimateOptions.
+FitReport fit(const Config& config, const Catalog& catalog, const GpuOverlay* measured = nullptr);
 
 // The constants and choices behind a report, with their sources, for "show assumptions".
 std::vector<Assumption> assumptions(const Report& report);
@@ -62,6 +64,6 @@ struct SweepPoint {
 // is resolved once per format and count, so a sweep costs far less than the same number of
 // estimate() calls.
 std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int max_gpus,
-                              const std::vector<std::string>& formats = {});
+                              const std::vector<std::string>& formats = {}, const GpuOverlay* measured = nullptr);
 
 }  // namespace gpusizer

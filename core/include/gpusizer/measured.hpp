@@ -244,10 +244,22 @@ struct Calibration {
 Gpu calibrated_gpu(const Gpu& datasheet, const MeasuredReport& report, const MeasuredDevice& device,
                    const std::string& file);
 
-// A copy of `catalog` with GPU `gpu_id` calibrated by the report's device of the same catalog GPU.
-// A report whose only devices are not in the catalog calibrates `gpu_id` with a note saying so.
-// Throws Error("measured", ...) naming the file when the report has no usable device, or when its
+// Catalog GPU `gpu_id` calibrated by the report's device of the same catalog GPU. A report whose
+// only devices are not in the catalog calibrates `gpu_id` with a note saying so. Throws
+// Error("measured", ...) naming the file when the report has no usable device, or when its
 // devices are other catalog GPUs ("report.json measured rtx-4090, not h100-sxm: use --gpu rtx-4090").
+Gpu calibrated_catalog_gpu(const Catalog& catalog, const MeasuredReport& report, const std::string& gpu_id,
+                           const std::string& file);
+
+// The measured figures as an overlay on the catalog (EstimateOptions::measured, fit(),
+// recommend()): `gpu_ids` calibrated as calibrated_catalog_gpu() does, or, with no ids, every
+// catalog GPU the report measured (Error("measured") when it measured none). The catalog is not
+// copied; a report is one run on one machine, not catalog data.
+GpuOverlay measured_overlay(const Catalog& catalog, const MeasuredReport& report, const std::string& file,
+                            const std::vector<std::string>& gpu_ids = {});
+
+// A copy of `catalog` with GPU `gpu_id` calibrated (for callers that hold one catalog; new code
+// passes measured_overlay() to estimate() instead).
 Catalog calibrated_catalog(const Catalog& catalog, const MeasuredReport& report, const std::string& gpu_id,
                            const std::string& file);
 

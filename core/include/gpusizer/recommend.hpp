@@ -59,7 +59,7 @@ struct Recommendation {
 };
 
 // Throws Error for a base configuration that cannot be evaluated at all (unknown model, ...).
-Recommendation recommend(const RecommendQuery& query, const Catalog& catalog);
+Recommendation recommend(const RecommendQuery& query, const Catalog& catalog, const GpuOverlay* measured = nullptr);
 
 std::string_view to_string(RecommendSort s);
 RecommendSort parse_recommend_sort(std::string_view s);   // cost | speed | power; throws Error("sort", ...)
