@@ -1,6 +1,6 @@
 // slim_catalog.mjs: the catalog the widget's module carries (gpusizer-lite.wasm). The same
-// entries and figures as assets/, minified, without the prose a calculation never reads (notes,
-// lists of unverified cells); each entry's sources become a pointer to the full asset file,
+// entries and figures as assets/, minified, without what a calculation never reads (notes, lists
+// of unverified cells, published counts as printed); each entry's sources become a pointer to the full asset file,
 // which the app and the full API module carry as they are.
 //   node web/slim_catalog.mjs assets/gpus.json out/gpus.json
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,10 @@ if (!input || !output) {
   process.exit(2);
 }
 const file = basename(input);
-const dropped = new Set(['note', 'notes', 'price_note', 'unverified']);
+// Prose, and the published parameter counts as printed with their conventions (they serve the
+// catalog's own check against the derived counts, tests/test_params.cpp, not an estimate).
+const dropped = new Set(['note', 'notes', 'price_note', 'unverified', 'params_published_as', 'active_params_published_as',
+  'params_convention', 'active_params_convention']);
 function slim(value) {
   if (Array.isArray(value)) return value.map(slim);
   if (value === null || typeof value !== 'object') return value;
