@@ -158,7 +158,8 @@ TEST_CASE("Qwen3-Next: 3 linear-attention layers to 1 full", "[hf_families][expa
     // Qwen3NextAttention: q_proj = Linear(hidden, heads x head_dim x 2), query and output gate:
     // 64 x 4 x 32 x 2 = 16,384 weights; k and v 64 x 2 x 32 = 4,096 each; o 128 x 64 = 8,192.
     CHECK(a.layer(3).attn.gated_query);
-    const LayerParams& full = count_params(a).layer(a, 3);
+    const ParamCounts counts = count_params(a);
+    const LayerParams& full = counts.layer(a, 3);
     CHECK(full.attn_q == 16384.0);
     CHECK(full.attn_k == 4096.0);
     CHECK(full.attn_v == 4096.0);
@@ -169,7 +170,8 @@ TEST_CASE("Qwen3-Next: 3 linear-attention layers to 1 full", "[hf_families][expa
         "vocab_size": 100, "attn_output_gate": false, "linear_num_key_heads": 2, "linear_num_value_heads": 4,
         "linear_key_head_dim": 8, "linear_value_head_dim": 16, "linear_conv_kernel_dim": 4})");
     CHECK_FALSE(off.layer(3).attn.gated_query);
-    CHECK(count_params(off).layer(off, 3).attn_q == 8192.0);   // 64 x 4 x 32
+    const ParamCounts off_counts = count_params(off);
+    CHECK(off_counts.layer(off, 3).attn_q == 8192.0);   // 64 x 4 x 32
     // Scalars: the first full-attention layer's heads.
     CHECK(a.n_heads == 4);
     CHECK(a.n_kv_heads == 2);
@@ -720,7 +722,8 @@ TEST_CASE("PhiMoE and Phi-4-multimodal are table rows", "[hf_families][rows]") {
     CHECK(moe_layers(m) == range(0, 2));
     CHECK(m.layer(0).mlp.n_experts == 4);
     CHECK(m.layer(0).mlp.experts_per_token == 2);
-    const LayerParams p = count_params(m).layer(m, 0);
+    const ParamCounts counts = count_params(m);
+    const LayerParams p = counts.layer(m, 0);
     // q, o: 64 x 64; k, v: 64 x 32; biases 64 + 32 + 32 + 64.
     CHECK(p.attention() == 2.0 * 64 * 64 + 2.0 * 64 * 32);
     // One expert: w1, w3 (64 x 32 each) and w2 (32 x 64); router 64 x 4.

@@ -314,7 +314,7 @@ const ModelArch& with_stack(const ModelArch& arch, ModelArch& storage) {
     return storage;
 }
 
-const LayerParams& ParamCounts::layer(const ModelArch& arch, int i) const {
+const LayerParams& ParamCounts::layer(const ModelArch& arch, int i) const& {
     return per_kind[arch.layer_kind[std::size_t(i)]];
 }
 

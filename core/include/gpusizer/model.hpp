@@ -325,8 +325,10 @@ struct ParamCounts {
     std::vector<int> kind_layers;
     ParamParts parts;          // text (== total()) and the weights stored beside it
 
-    // Layer `i` of the whole stack (encoder layers first).
-    const LayerParams& layer(const ModelArch& arch, int i) const;
+    // Layer `i` of the whole stack (encoder layers first). A reference into these counts, so
+    // it is refused on a temporary (count_params(a).layer(a, i) would dangle).
+    const LayerParams& layer(const ModelArch& arch, int i) const&;
+    const LayerParams& layer(const ModelArch& arch, int i) const&& = delete;
 
     double layers() const;                 // all layers
     double attention() const;              // all layers
