@@ -113,6 +113,12 @@ FakeHome write_fake_home(const std::string& home) {
     link_to("../../blobs/" + hex64('e'), grepo + "/snapshots/" + rev + "/mmproj-tiny-f16.gguf");
     // A download in progress: the link's blob is not there yet.
     link_to("../../blobs/" + hex64('f'), grepo + "/snapshots/" + rev + "/tiny-Q8_0.gguf");
+    // A repo cached at two revisions: each snapshot listed, by id@revision.
+    const std::string trepo = h.hf_hub + "/models--test-org--two-revs";
+    for (const char* r : {"aaaaaaa1111111111111111111111111111111111", "bbbbbbb2222222222222222222222222222222222"}) {
+        fs::create_directories(trepo + "/snapshots/" + r);
+        write_file(trepo + "/snapshots/" + r + "/two-Q4_K_M.gguf", gguf);
+    }
     fs::create_directories(h.hf_hub + "/datasets--test-org--data/snapshots/" + rev);
     write_file(h.hf_hub + "/datasets--test-org--data/snapshots/" + rev + "/x.gguf", gguf);
 
@@ -152,7 +158,8 @@ FakeHome write_fake_home(const std::string& home) {
     fs::create_directories(lms + "/test-pub/Llama-8B-GGUF");
     h.big_gguf = lms + "/test-pub/Llama-8B-GGUF/llama-8b-Q4_K_M.gguf";
     h.big_bytes = write_sparse_llama_8b(h.big_gguf);
-    // A loop: a link to its own folder's parent, and one to the models folder itself.
+    // Loops: a link to its own folder's parent, one to the models folder itself, a file link to itself.
+    link_to("self.gguf", lms + "/test-pub/Tiny-GGUF/self.gguf");
     link_to("..", lms + "/test-pub/Tiny-GGUF/up");
     link_to(lms, lms + "/test-pub/again");
     // An unreadable folder with a model inside.

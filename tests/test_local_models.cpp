@@ -1,6 +1,9 @@
 // test_local_models.cpp: the desktop's "Local models" scan and what an opened or dropped path is
 // (native/app/local_models.cpp), against a home folder the test writes (fake_home.cpp).
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <filesystem>
 #include <map>
 #include <unistd.h>
@@ -95,6 +98,8 @@ TEST_CASE("local models: a fake home's Hugging Face cache, Ollama and LM Studio 
     CHECK(hg->bytes == h.gguf_bytes);
     CHECK_FALSE(find(m, "test-org/tiny-GGUF/mmproj-tiny-f16.gguf"));
     CHECK_FALSE(find(m, "test-org/tiny-GGUF/tiny-Q8_0.gguf"));
+    CHECK(find(m, "test-org/two-revs@aaaaaaa/two-Q4_K_M.gguf"));
+    CHECK(find(m, "test-org/two-revs@bbbbbbb/two-Q4_K_M.gguf"));
 
     // Ollama: the library's model as `ollama list` names it, another registry's with its path;
     // the blob is the GGUF. The manifest whose digest climbs out of blobs/ and the one that is
@@ -128,10 +133,38 @@ TEST_CASE("local models: a fake home's Hugging Face cache, Ollama and LM Studio 
     const LocalModel* big = find(m, "test-pub/Llama-8B-GGUF/llama-8b-Q4_K_M.gguf");
     REQUIRE(big);
     CHECK(big->bytes == h.big_bytes);
-    // 2 Hugging Face + 2 Ollama + 3 LM Studio (+ the locked one for root), sorted by tool then name.
-    CHECK(m.models.size() == (root ? 8u : 7u));
+    CHECK_FALSE(find(m, "test-pub/Tiny-GGUF/self.gguf"));   // a link to itself is no file
+    // 4 Hugging Face + 2 Ollama + 3 LM Studio (+ the locked one for root), sorted by tool then name.
+    CHECK(m.models.size() == (root ? 10u : 9u));
     CHECK(m.models.front().name == "test-org/tiny-GGUF/tiny-Q4_K_M.gguf");
     CHECK(m.models.back().name == "tiny:latest");
+}
+
+TEST_CASE("local models: the scanner runs off the calling thread and can be cancelled", "[local_models]") {
+    fixtures::TempDir tmp("local-models-thread");
+    const fixtures::FakeHome h = fixtures::write_fake_home(tmp.path().string());
+    Unlock unlock{h.unreadable};
+    LocalModels direct = scan_local_models(fake_roots(h.home));
+    {
+        LocalModelScanner scanner(fake_roots(h.home));
+        CHECK_FALSE(scanner.snapshot().scanned);
+        scanner.start(false);
+        LocalModels got;
+        for (int i = 0; i < 2000; ++i) {   // at most 20 s, the scan's own time limit
+            got = scanner.snapshot();
+            if (got.scanned && !got.scanning) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        REQUIRE(got.scanned);
+        CHECK(got.models.size() == direct.models.size());
+        scanner.start(true);   // a rescan, left running: the destructor cancels and joins it
+    }
+    std::atomic<bool> cancel{true};
+    ScanLimits limits;
+    limits.cancel = &cancel;
+    const LocalModels none = scan_local_models(fake_roots(h.home), limits);
+    CHECK(none.models.empty());
+    CHECK(has_note(none, "cancelled"));
 }
 
 TEST_CASE("local models: the scan stops at its limits, with a note", "[local_models]") {
