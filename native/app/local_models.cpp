@@ -272,16 +272,15 @@ double safetensors_bytes(const fs::path& dir) {
 }
 
 // The models in a folder and (depth allowing) its subfolders: a safetensors snapshot is one
-// model (its subfolders are not looked into), else each GGUF model is one.
+// model (its subfolders are not looked into), each GGUF model is one.
 void walk_models(Walk& w, const fs::path& dir, int depth, const std::string& where, const std::string& prefix) {
     std::vector<fs::directory_entry> entries;
     if (depth > w.limits.max_depth || !w.list(dir, entries)) return;
     const FolderModels m = folder_models(dir);
-    if (m.safetensors) {
+    if (m.safetensors)
         w.add({prefix.empty() ? dir.filename().string() : prefix, "safetensors", where, dir.string(), safetensors_bytes(dir)});
-        return;
-    }
     for (const fs::path& g : m.gguf) w.add({prefix + (prefix.empty() ? "" : "/") + g.filename().string(), "gguf", where, g.string(), gguf_bytes(g)});
+    if (m.safetensors) return;
     for (const auto& e : entries)
         if (Walk::real_dir(e) && e.path().filename().string()[0] != '.')
             walk_models(w, e.path(), depth + 1, where, prefix + (prefix.empty() ? "" : "/") + e.path().filename().string());
