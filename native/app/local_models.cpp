@@ -215,7 +215,7 @@ struct Walk {
         std::error_code ec;
         const std::string canon = fs::canonical(dir, ec).string();
         if (ec || !visited.insert(canon).second) return false;
-        fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+        fs::directory_iterator it(dir, ec);
         if (ec) {
             note("cannot read " + dir.string() + ": " + ec.message());
             return false;
