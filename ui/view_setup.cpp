@@ -43,10 +43,11 @@ const CatalogModel* first_of_family(const Catalog& catalog, const CatalogModel& 
 void App::draw_model() {
     ImGui::PushID("model");
     const char* sources[] = {"catalog", "a parameter count", "its numbers", "a pasted config.json", "a model file"};
-    constexpr int kSources = int(sizeof sources / sizeof sources[0]);
+    // "a model file" where the platform reads files (the desktop), or when a link opened one.
+    const int source_count = platform_.model_opener() || s_.source == ModelSource::file ? 5 : 4;
     row_label("From");
     if (ImGui::BeginCombo("##source", sources[int(s_.source)])) {
-        for (int i = 0; i < kSources; ++i) {
+        for (int i = 0; i < source_count; ++i) {
             if (ImGui::Selectable(sources[i], int(s_.source) == i)) {
                 s_.source = ModelSource(i);
                 apply_model_source(s_);
