@@ -1,6 +1,7 @@
 // test_local_models.cpp: the desktop's "Local models" scan and what an opened or dropped path is
 // (native/app/local_models.cpp), against a home folder the test writes (fake_home.cpp).
 #include <algorithm>
+#include <cstdlib>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -222,6 +223,15 @@ TEST_CASE("an opened or dropped path: a GGUF file, a model folder, or a text fil
     CHECK(kind(h.home + "/nothing.gguf").kind == PathKind::missing);
     fixtures::write_text(h.home + "/config.json", R"({"model": "llama-3-8b"})");
     CHECK(kind(h.home + "/config.json").kind == PathKind::text);
+    // "~/" typed into the path field is the home folder.
+    const char* old_home = std::getenv("HOME");
+    const std::string saved = old_home ? old_home : "";
+    ::setenv("HOME", h.home.c_str(), 1);
+    const PathKind tilde = kind("~/.lmstudio/models/test-pub/Tiny-GGUF/tiny-Q4_K_M.gguf");
+    if (old_home) ::setenv("HOME", saved.c_str(), 1);
+    else ::unsetenv("HOME");
+    CHECK(tilde.kind == PathKind::gguf);
+    CHECK(tilde.path == h.lmstudio_gguf);
 }
 
 TEST_CASE("local models: what the list finds opens as the configuration's model (headers through links)", "[local_models][open]") {

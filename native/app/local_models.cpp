@@ -81,7 +81,10 @@ FolderModels folder_models(const fs::path& dir) {
 
 }  // namespace
 
-PathKind classify_model_path(const std::string& path) {
+PathKind classify_model_path(const std::string& typed) {
+    // "~/..." as a shell reads it (a path typed into "Open file..."; drops and arguments come expanded).
+    const char* home = std::getenv("HOME");
+    const std::string path = typed.rfind("~/", 0) == 0 && home && *home ? std::string(home) + typed.substr(1) : typed;
     PathKind k;
     k.path = path;
     std::error_code ec;

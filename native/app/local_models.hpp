@@ -31,7 +31,7 @@ using ui::PathKind;
 // file), a .safetensors file or a model folder (config.json + safetensors: `hf_dir`, the folder;
 // a folder holding one GGUF model: that file), or anything else readable as text. A
 // .safetensors file alone is `hf_dir` of its folder when the folder has config.json, else
-// unusable (the architecture is in config.json).
+// unusable (the architecture is in config.json). A leading "~/" is $HOME.
 PathKind classify_model_path(const std::string& path);
 
 // The folders to look in, by tool.
