@@ -21,6 +21,7 @@
 #include "estimate_internal.hpp"
 #include "gpusizer/config_keys.hpp"
 #include "gpusizer/error.hpp"
+#include "gguf_layer_rules.hpp"
 #include "performance.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
@@ -539,16 +540,16 @@ void build_variants(Resolved& r) {
     const ModelArch& a = *r.arch;
     const int L = a.total_layers();
     const int pp = r.par.pp;
-    const int n = a.n_layers;
-    // Whether the file type's rules read llama.cpp's per-layer predicates (precision.cpp).
-    const bool layer_rules = gguf_has_layer_rules(*r.wf, r.gguf);
-    const int n8 = n / 8, n78 = 7 * n / 8, n16 = n / 16;
+    // The file type's per-layer predicates (precision.hpp), looked up once: whether it has any,
+    // and each layer's key without going back to the rules.
+    const GgufLayerRules rules = gguf_layer_rules(*r.wf, r.gguf);
+    const bool layer_rules = rules.any();
     r.variants.clear();
     r.variants.reserve(6);   // 6 x 152 B stays inside malloc's per-thread cache (<= 1032 B)
     r.reset_stage_counts(pp);
     const bool one_kind = a.kinds.size() == 1;
     // 0..7: which of llama.cpp's per-layer predicates hold (use_more_bits, i < 2 or 4, i < n/8 or n/16).
-    auto gguf_bits = [&](int i) { return layer_rules ? int(gguf_layer_key(*r.wf, r.gguf, i)) : 0; };
+    auto gguf_bits = [&](int i) { return int(rules.key(i)); };
     std::array<int, kMaxLayerKinds * 8> slot;
     slot.fill(-1);
     auto add = [&](int st, int j, int k, int layers) {
@@ -568,15 +569,17 @@ void build_variants(Resolved& r) {
         // Every layer alike (most dense models outside GGUF k-quants): one variant.
         for (int s = 0; s < pp; ++s) add(s, 0, 0, int((long long)(s + 1) * L / pp - (long long)s * L / pp));
     } else if (one_kind) {
-        // One kind, GGUF predicates: keys change only at a few boundaries (layer 2, 4, n/16, n/8,
-        // 7n/8, the stage edges) and, between them, with period 3 (use_more_bits). Each segment is
-        // evaluated over one period and its counts multiplied out, instead of visiting every layer.
-        const int period = 3;
-        int cuts[5];
+        // One kind, GGUF predicates: keys change only at the boundaries the file type's rules read
+        // (layer `first`, n / frac, n/8 and 7n/8 for use_more_bits, the stage edges) and, between
+        // them, with period 3 (use_more_bits). Each segment is evaluated over one period and its
+        // counts multiplied out, instead of visiting every layer. Variants come out in the order of
+        // the first layer of each key, as a visit of every layer would give them.
+        const int period = 3, nr = rules.n_layers;
+        int cuts[4];
         int n_cuts = 0;
-        for (int c : {2, 4, n16, n8, n78})
+        for (int c : {rules.first, rules.frac > 0 ? nr / rules.frac : 0, rules.more ? nr / 8 : 0, rules.more ? 7 * nr / 8 : 0})
             if (c > 0 && c < L) cuts[n_cuts++] = c;
-        for (int i = 1; i < n_cuts; ++i)   // insertion sort of at most 5 values
+        for (int i = 1; i < n_cuts; ++i)   // insertion sort of at most 4 values
             for (int j = i; j > 0 && cuts[j - 1] > cuts[j]; --j) std::swap(cuts[j - 1], cuts[j]);
         for (int st = 0; st < pp; ++st) {
             const int lo = int((long long)st * L / pp), hi = int((long long)(st + 1) * L / pp);
@@ -805,9 +808,14 @@ long long kv_cached_tokens(const Resolved& r, int i, long long context) {
         // since the start of the current chunk of C, at most C. How each runtime keeps them:
         long long window = at.window;
         if (r.runtime == Runtime::llama_cpp) {
-            // llama.cpp's SWA cache (llama-kv-cache-iswa.cpp) holds the window plus one
-            // micro-batch, for LLAMA_SWA_TYPE_STANDARD and LLAMA_SWA_TYPE_CHUNKED alike.
-            window += kLlamaCppUbatch;
+            // llama.cpp's SWA cache holds the window plus one micro-batch (n_ubatch, our
+            // prefill_chunk), padded to 256 cells, for LLAMA_SWA_TYPE_STANDARD and
+            // LLAMA_SWA_TYPE_CHUNKED alike (src/llama-kv-cache-iswa.cpp, the llama_kv_cache_iswa
+            // constructor: size_swa = GGML_PAD(min(size_base, n_swa*(unified ? n_seq_max : 1) +
+            // n_ubatch), 256)). Per sequence that is the non-unified form (llama-server's default);
+            // ctx is a multiple of 256 already, so the min commutes with the padding.
+            const long long ubatch = r.config.prefill_chunk.value_or(kLlamaCppUbatch);
+            window = (window + ubatch + kLlamaCppKvPad - 1) / kLlamaCppKvPad * kLlamaCppKvPad;
         } else if (r.runtime == Runtime::vllm) {
             // vLLM's hybrid allocator keeps the blocks of the last W - 1 tokens plus the new one,
             // and one more block because the window need not start at a block boundary

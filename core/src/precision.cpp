@@ -11,6 +11,7 @@
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/model.hpp"
+#include "gguf_layer_rules.hpp"
 
 namespace gpusizer {
 
@@ -279,7 +280,7 @@ const WeightFormat& native_float_format(const ModelArch& a) {
 namespace {
 
 // llama.cpp: "i_layer < n_layers/8 || i_layer >= 7*n_layers/8 || (i_layer - n_layers/8)%3 == 2"
-bool use_more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
+bool use_more_bits(int i, int n) { return gguf_use_more_bits(i, n); }
 
 GgmlType fallback_for_row(GgmlType t, long long row) {
     // tensor_type_fallback: a type whose block does not divide the row (ne[0]) falls back to a
@@ -354,22 +355,20 @@ GgmlType gguf_tensor_type(const WeightFormat& format, TensorClass cls, const Mod
     return gguf_tensor_type(format, cls, gguf_traits(a), layer, row);
 }
 
-unsigned gguf_layer_key(const WeightFormat& format, const GgufTraits& m, int layer) {
-    if (format.family != WeightFamily::gguf) return 0;
+GgufLayerRules gguf_layer_rules(const WeightFormat& format, const GgufTraits& m) {
+    GgufLayerRules g;
+    if (format.family != WeightFamily::gguf) return g;
     const LayerRules r = layer_rules(format.wid, m);
-    const int n = m.n_layers;
-    unsigned k = 0;
-    if (r.more && use_more_bits(layer, n)) k |= 1;
-    if (r.first > 0 && layer < r.first) k |= 2;
-    if (r.frac > 0 && layer < n / r.frac) k |= 4;
-    return k;
+    g.more = r.more;
+    g.first = r.first;
+    g.frac = r.frac;
+    g.n_layers = m.n_layers;
+    return g;
 }
 
-bool gguf_has_layer_rules(const WeightFormat& format, const GgufTraits& m) {
-    if (format.family != WeightFamily::gguf) return false;
-    const LayerRules r = layer_rules(format.wid, m);
-    return r.more || r.first > 0 || r.frac > 0;
-}
+unsigned gguf_layer_key(const WeightFormat& format, const GgufTraits& m, int layer) { return gguf_layer_rules(format, m).key(layer); }
+
+bool gguf_has_layer_rules(const WeightFormat& format, const GgufTraits& m) { return gguf_layer_rules(format, m).any(); }
 
 GgmlType gguf_tensor_type(const WeightFormat& format, TensorClass cls, const GgufTraits& m, int layer, long long row) {
     const GgmlType base = format.gguf_base;
