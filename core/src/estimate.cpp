@@ -466,7 +466,10 @@ struct ClassBits {
     double q, k, v, latent, o, cross, mixer, mlp_up, mlp_down, sh_up, sh_down, ex_up, ex_down, router, small;
 };
 
-ClassBits class_bits(const Resolved& r, int i) {
+// `same_kind`: the bits of another layer of the same shape (kind), when there is one: under GGUF
+// only the classes whose type reads the layer index (gguf_class_reads_layer: attn_v, ffn_down)
+// can differ, and the others are taken from it.
+ClassBits class_bits(const Resolved& r, int i, const ClassBits* same_kind = nullptr) {
     const ModelArch& a = *r.arch;
     const LayerSpec& l = a.layer(i);
     const bool gguf = r.wf->family == WeightFamily::gguf;
@@ -483,29 +486,32 @@ ClassBits class_bits(const Resolved& r, int i) {
         const double router = scheme_class_bits(s, SchemeClass::router);
         return {att, att, att, att, att, att, att, mlp, mlp, sh, sh, ex, ex, router, s.float_bits};
     }
-    auto bits = [&](TensorClass cls, long long row) { return ggml_type_bits(gguf_tensor_type(*r.wf, cls, r.gguf, i, row)); };
+    ClassBits b = same_kind ? *same_kind : ClassBits{};
+    auto bits = [&](TensorClass cls, long long row, double ClassBits::*field) {
+        if (same_kind && !gguf_class_reads_layer(cls)) return b.*field;
+        return ggml_type_bits(gguf_tensor_type(*r.wf, cls, r.gguf, i, row));
+    };
     const long long h = a.hidden;
-    ClassBits b;
     if (l.attn.kind == AttnKind::mla) {
-        b.q = b.k = b.v = b.latent = bits(TensorClass::attn_other, h);
+        b.q = b.k = b.v = b.latent = bits(TensorClass::attn_other, h, &ClassBits::q);
     } else if (r.gguf.fused_qkv) {
-        b.q = b.k = b.v = bits(TensorClass::attn_qkv_fused, h);
+        b.q = b.k = b.v = bits(TensorClass::attn_qkv_fused, h, &ClassBits::q);
     } else {
-        b.q = bits(TensorClass::attn_q, h);
-        b.k = bits(TensorClass::attn_k, h);
-        b.v = bits(TensorClass::attn_v, h);
+        b.q = bits(TensorClass::attn_q, h, &ClassBits::q);
+        b.k = bits(TensorClass::attn_k, h, &ClassBits::k);
+        b.v = bits(TensorClass::attn_v, h, &ClassBits::v);
     }
     if (l.attn.kind != AttnKind::mla) b.latent = b.q;
-    b.o = bits(TensorClass::attn_output, (long long)std::max(1, l.attn.n_heads) * std::max(1, l.attn.v_head_dim));
-    b.cross = bits(TensorClass::attn_other, h);
-    b.mixer = l.is_recurrent() ? bits(TensorClass::other_2d, h) : b.q;   // ssm_in / ssm_out: llama.cpp's default type
-    b.mlp_up = bits(TensorClass::ffn_gate_up, h);
-    b.mlp_down = l.mlp.intermediate > 0 ? bits(TensorClass::ffn_down, l.mlp.intermediate) : b.mlp_up;
+    b.o = bits(TensorClass::attn_output, (long long)std::max(1, l.attn.n_heads) * std::max(1, l.attn.v_head_dim), &ClassBits::o);
+    b.cross = bits(TensorClass::attn_other, h, &ClassBits::cross);
+    b.mixer = l.is_recurrent() ? bits(TensorClass::other_2d, h, &ClassBits::mixer) : b.q;   // ssm_in / ssm_out: llama.cpp's default type
+    b.mlp_up = bits(TensorClass::ffn_gate_up, h, &ClassBits::mlp_up);
+    b.mlp_down = l.mlp.intermediate > 0 ? bits(TensorClass::ffn_down, l.mlp.intermediate, &ClassBits::mlp_down) : b.mlp_up;
     b.sh_up = b.mlp_up;
-    b.sh_down = l.mlp.n_shared > 0 ? bits(TensorClass::ffn_down, l.mlp.shared_intermediate) : b.mlp_down;
+    b.sh_down = l.mlp.n_shared > 0 ? bits(TensorClass::ffn_down, l.mlp.shared_intermediate, &ClassBits::sh_down) : b.mlp_down;
     // Routed experts are 3-D tensors (ffn_*_exps), which MXFP4_MOE treats apart.
-    b.ex_up = l.is_moe() ? bits(TensorClass::ffn_gate_up_exps, h) : b.mlp_up;
-    b.ex_down = l.is_moe() ? bits(TensorClass::ffn_down_exps, l.mlp.expert_intermediate) : b.mlp_down;
+    b.ex_up = l.is_moe() ? bits(TensorClass::ffn_gate_up_exps, h, &ClassBits::ex_up) : b.mlp_up;
+    b.ex_down = l.is_moe() ? bits(TensorClass::ffn_down_exps, l.mlp.expert_intermediate, &ClassBits::ex_down) : b.mlp_down;
     b.router = 32.0;   // GGUF keeps ffn_gate_inp unquantized (F32)
     b.small = 32.0;    // and every 1-D tensor in F32
     return b;
@@ -603,16 +609,20 @@ void build_variants(Resolved& r) {
     const bool lora = r.config.mode == Mode::lora || r.config.mode == Mode::qlora;
     // Without tensor or expert parallelism a GPU holds whole layers: one split serves both.
     const bool whole_layers = r.par.tp == 1 && r.par.ep == 1;
+    std::array<ClassBits, kMaxVariants> variant_bits;
     for (std::size_t vi = 0; vi < r.variants.size(); ++vi) {
         LayerVariant& v = r.variants[vi];
         const LayerParams& p = r.counts->per_kind[std::size_t(v.kind)];
         const LayerSpec& l = a.kinds[std::size_t(v.kind)];
-        const ClassBits bits = class_bits(r, v.rep);
-        // Variants of one kind differ only in their GGUF tensor types (the bits): the parameter
-        // split, cache and state of an earlier variant of the same kind carry over.
+        // Variants of one kind differ only in their GGUF tensor types (the bits), and of those
+        // only in the classes whose type reads the layer index: the rest of the bits, and the
+        // parameter split, cache and state of an earlier variant of the same kind carry over.
         const LayerVariant* same = nullptr;
+        std::size_t same_i = 0;
         for (std::size_t e = 0; e < vi && !same; ++e)
-            if (r.variants[e].kind == v.kind) same = &r.variants[e];
+            if (r.variants[e].kind == v.kind) same = &r.variants[e], same_i = e;
+        const ClassBits bits = class_bits(r, v.rep, same ? &variant_bits[same_i] : nullptr);
+        variant_bits[vi] = bits;
         v.whole = to_split(p, split_params(a, l, p, 1, 1), bits);
         v.on_gpu = whole_layers ? v.whole : to_split(p, split_params(a, l, p, r.par.tp, r.par.ep), bits);
         if (same) {

@@ -30,4 +30,13 @@ struct GgufLayerRules {
 };
 GgufLayerRules gguf_layer_rules(const WeightFormat& format, const GgufTraits& model);
 
+// Whether gguf_tensor_type reads the layer index for a tensor class: only attn_v and what
+// llama.cpp counts with it (attn_qkv, attn_kv_b: i_attention_wv) and ffn_down (i_ffn_down). Two
+// layers of one shape then differ only in these classes (tests/test_precision.cpp checks every
+// file type and class against it).
+inline bool gguf_class_reads_layer(TensorClass cls) {
+    return cls == TensorClass::attn_v || cls == TensorClass::attn_qkv_fused || cls == TensorClass::attn_kv_b ||
+           cls == TensorClass::ffn_down || cls == TensorClass::ffn_down_exps;
+}
+
 }  // namespace gpusizer
