@@ -1,6 +1,7 @@
 // slim_catalog.mjs: the catalog the widget's module carries (gpusizer-lite.wasm). The same
 // entries and figures as assets/, minified, without what a calculation never reads (notes, lists
-// of unverified cells, published counts as printed); each entry's sources become a pointer to the full asset file,
+// of unverified cells, published counts as printed, the seed article's rows, hf_config keys the
+// importer never reads); each entry's sources become a pointer to the full asset file,
 // which the app and the full API module carry as they are.
 //   node web/slim_catalog.mjs assets/gpus.json out/gpus.json
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,8 +15,9 @@ if (!input || !output) {
 const file = basename(input);
 // Prose, and the published parameter counts as printed with their conventions (they serve the
 // catalog's own check against the derived counts, tests/test_params.cpp, not an estimate).
+// The seed article's table rows too: the app's comparison view shows them, the widget does not.
 const dropped = new Set(['note', 'notes', 'price_note', 'unverified', 'params_published_as', 'active_params_published_as',
-  'params_convention', 'active_params_convention']);
+  'params_convention', 'active_params_convention', 'seed_article']);
 // Inside a model's hf_config (and its text_config / vision_config ...): keys the importer lists
 // as never read (core/src/hf_import.cpp and core/src/hf_families.cpp irrelevant_everywhere: token
 // ids, dropout, epsilons, activations, RoPE, soft-capping, initialisation, router loss
