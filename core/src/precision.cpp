@@ -32,7 +32,7 @@ struct GgmlInfo {
     int bytes;   // bytes per block
 };
 
-const GgmlInfo kGgml[] = {
+constexpr GgmlInfo kGgml[] = {
     {GgmlType::f32, "F32", 1, 4},
     {GgmlType::f16, "F16", 1, 2},
     {GgmlType::bf16, "BF16", 1, 2},
@@ -62,18 +62,24 @@ const GgmlInfo kGgml[] = {
     {GgmlType::nvfp4, "NVFP4", 64, 36},     // d[4] (UE4M3, one per 16) qs[32]          = 4.5
 };
 
+// Row of each enumerator in kGgml, built at compile time: the estimate asks for a type's size a
+// few dozen times (a linear search was 7% of an estimate's instructions under callgrind, and a
+// table built on first use paid its guard on every call).
+constexpr std::size_t kGgmlCount = std::size_t(GgmlType::nvfp4) + 1;   // nvfp4 is the last enumerator
+struct GgmlIndex {
+    std::array<unsigned char, kGgmlCount> row{};
+};
+constexpr GgmlIndex make_ggml_index() {
+    GgmlIndex x{};
+    for (std::size_t i = 0; i < kGgmlCount; ++i) x.row[i] = 1;   // unreachable default: every enumerator has a row (tests/test_precision.cpp checks)
+    for (std::size_t i = 0; i < sizeof(kGgml) / sizeof(kGgml[0]); ++i) x.row[std::size_t(kGgml[i].type)] = static_cast<unsigned char>(i);
+    return x;
+}
+constexpr GgmlIndex kGgmlIndex = make_ggml_index();
+
 const GgmlInfo& info(GgmlType t) {
-    // Indexed by the enumerator, built once from kGgml: the estimate asks for a type's size a
-    // few dozen times (a linear search was 7% of an estimate's instructions under callgrind).
-    constexpr std::size_t kCount = std::size_t(GgmlType::nvfp4) + 1;   // nvfp4 is the last enumerator
-    static const std::array<const GgmlInfo*, kCount> index = [] {
-        std::array<const GgmlInfo*, kCount> v{};
-        v.fill(&kGgml[1]);   // unreachable default: every enumerator has a row (tests/test_precision.cpp checks)
-        for (const GgmlInfo& g : kGgml) v[std::size_t(g.type)] = &g;
-        return v;
-    }();
     const std::size_t i = std::size_t(t);
-    return *index[i < kCount ? i : 1];
+    return kGgml[kGgmlIndex.row[i < kGgmlCount ? i : 1]];
 }
 
 }  // namespace
