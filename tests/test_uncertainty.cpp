@@ -2,6 +2,7 @@
 // of their kind: each row of tests/validation/accuracy.json that measures a speed figure is run
 // as gpusizer_validate runs it, and its measured / predicted ratio must lie in the band of that
 // figure and runtime; the report's `_range` keys are the figure times the band.
+#include <algorithm>
 #include <fstream>
 #include <string>
 
@@ -67,18 +68,22 @@ TEST_CASE("speed bands cover the accuracy rows of their kind", "[uncertainty]") 
     // Each band's row count is the rows it covers.
     CHECK(checked[int(SpeedFigure::decode)] == speed_band(SpeedFigure::decode, Runtime::llama_cpp).rows);
     CHECK(checked[int(SpeedFigure::prefill)] == speed_band(SpeedFigure::prefill, Runtime::llama_cpp).rows);
-    CHECK(checked[int(SpeedFigure::serving_throughput)] == speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm).rows);
+    CHECK(checked[int(SpeedFigure::serving_throughput)] ==
+          speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm).rows + speed_band(SpeedFigure::serving_throughput, Runtime::vllm).rows);
     CHECK(checked[int(SpeedFigure::train_throughput)] == speed_band(SpeedFigure::train_throughput, Runtime::pytorch).rows);
 }
 
 TEST_CASE("speed bands: a runtime without rows takes the figure's rows on other runtimes", "[uncertainty]") {
-    // vLLM has no serving-throughput rows yet: it gets TensorRT-LLM's band, marked as borrowed.
+    // SGLang has no serving-throughput rows yet: it gets the union of TensorRT-LLM's and vLLM's
+    // bands, marked as borrowed.
     const SpeedBand trt = speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm);
     const SpeedBand vllm = speed_band(SpeedFigure::serving_throughput, Runtime::vllm);
-    CHECK(vllm.rows == trt.rows);
-    CHECK(vllm.lo == trt.lo);
-    CHECK(vllm.hi == trt.hi);
-    CHECK_FALSE(vllm.same_runtime);
+    const SpeedBand sglang = speed_band(SpeedFigure::serving_throughput, Runtime::sglang);
+    CHECK(vllm.same_runtime);
+    CHECK(sglang.rows == trt.rows + vllm.rows);
+    CHECK(sglang.lo == std::min(trt.lo, vllm.lo));
+    CHECK(sglang.hi == std::max(trt.hi, vllm.hi));
+    CHECK_FALSE(sglang.same_runtime);
     // Ollama is llama-server underneath: llama.cpp's band, its own.
     CHECK(speed_band(SpeedFigure::decode, Runtime::ollama).same_runtime);
     // Every band contains the estimate itself.

@@ -30,6 +30,9 @@ constexpr BandRow kBands[] = {
     // 3.1 405B / Qwen3 235B; ISL/OSL 128/2048, 2048/128, 1000/1000, 5000/500): errors -18.7%
     // (8B FP8 on H100, 128/2048) to +50.9% (Qwen3 235B on 8 H200, 5000/500) -> 1.230 to 0.663.
     {SpeedFigure::serving_throughput, Runtime::trt_llm, {0.66, 1.24, 32, true, "TensorRT-LLM perf overview rows"}},
+    // vLLM on one RTX 4090 (Mistral 7B, 256 in / ~100 out, 4-32 requests in flight; mushfiqrahman.dev):
+    // errors +0.1%, +10.2%, +26.2%, +54.0% -> 0.999, 0.907, 0.793, 0.650.
+    {SpeedFigure::serving_throughput, Runtime::vllm, {0.64, 1.00, 4, true, "vLLM concurrency sweep rows (RTX 4090)"}},
     // Training MFU and HFU: Llama 3 405B (8k and 16k H100), Megatron-LM 18.4B-1T HFU on A100,
     // torchtitan Llama 3 8B and 70B FSDP on 64 A100: errors -13.3% to -34.7% -> 1.153 to 1.532.
     // Tokens per second scale as MFU for the same configuration.
