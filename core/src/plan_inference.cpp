@@ -134,6 +134,14 @@ long long inference_search(const PlanRequest& q, const Catalog& cat, Visit&& vis
             for (int dp = 1; tp * pp * dp <= N; ++dp) {
                 for (int ep = 1; ep <= tp * dp; ep *= 2) {
                     if (ep > 1 && (experts == 0 || (tp * dp) % ep != 0 || experts % ep != 0)) continue;
+                    // Past one node, more replicas change no replica's figures (pipeline sends and
+                    // expert all-to-alls already cross nodes; a replica's tp stays within one), only
+                    // their count: of those layouts, the one with the most replicas this ep allows.
+                    if (tp * pp * dp > node) {
+                        int most = N / (tp * pp);
+                        while (most > dp && (tp * most) % ep != 0) --most;
+                        if (dp != most) continue;
+                    }
                     for (int b = 1; b <= (slots ? q.max_micro_batch : 1); b *= 2) {
                         Config cfg = probe;
                         cfg.tp = tp;
