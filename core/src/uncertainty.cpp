@@ -24,6 +24,9 @@ constexpr BandRow kBands[] = {
     // llama-bench tg128 on RTX 4090 (CodeLlama 7B f16, q8_0) and RTX 3080 (Llama 3.1 8B Q4_K_M):
     // errors -6.9%, -5.4%, -7.7% -> measured / predicted 1.074, 1.057, 1.084.
     {SpeedFigure::decode, Runtime::llama_cpp, {1.00, 1.09, 3, true, "llama-bench tg128 rows (RTX 4090, RTX 3080)"}},
+    // vLLM, Llama 3.1 8B bf16 on one A100 40GB, one request at a time (johnmusgrave.com): error
+    // +2.6% -> 0.974.
+    {SpeedFigure::decode, Runtime::vllm, {0.97, 1.00, 1, true, "vLLM one-request decode row (A100 40GB)"}},
     // llama-bench pp512 on RTX 4090 (CodeLlama 7B f16): error -1.3% -> 1.013.
     {SpeedFigure::prefill, Runtime::llama_cpp, {1.00, 1.02, 1, true, "llama-bench pp512 row (RTX 4090)"}},
     // TensorRT-LLM performance overview, 32 rows (H100, H200, B200; Llama 3.1 8B / 3.3 70B /
