@@ -1,6 +1,6 @@
 // plan.cpp (cli/): `gpusizer plan --mode train|inference`: the layout search of
 // gpusizer/plan.hpp, with the search's own flags (--top, --max-micro-batch, --max-virtual-stages;
-// inference: --max-ttft-ms, --max-tpot-ms); every other flag is a configuration key, read as
+// inference: --max-ttft-ms, --max-tpot-ms, --disaggregated); every other flag is a configuration key, read as
 // `estimate` reads it.
 #include <cmath>
 #include <cstdio>
@@ -53,10 +53,12 @@ double ms_flag(const std::string& flag, const std::string& text) {
 void print_point(std::ostream& out, const char* label, const PlanPoint& p) {
     char buf[300];
     const ServingReport& s = p.serving;
-    std::snprintf(buf, sizeof buf, "%-6s %3d %3d %4d %3d %5d %8.0f %10.1f %10.1f %9.1f %9.1f %9.2f  %s\n", label, p.tp, p.pp, p.dp, p.ep, p.gpus,
+    std::snprintf(buf, sizeof buf, "%-6s %3d %3d %4d %3d %5d %8.0f %10.1f %10.1f %9.1f %9.1f %9.2f  %s", label, p.tp, p.pp, p.dp, p.ep, p.gpus,
                   p.concurrency, s.output_tokens_per_s_per_gpu, s.output_tokens_per_s, s.tokens_per_s_per_user, s.ttft_s * 1e3,
                   s.tpot_s * 1e3, std::string(s.bound).c_str());
     out << buf;
+    if (p.prefill_gpus > 0) out << " (decode pool; prefill pool tp " << p.prefill_tp << " x dp " << p.prefill_dp << ")";
+    out << '\n';
 }
 
 void print_inference_plan(std::ostream& out, const PlanRequest& q, const PlanReport& p) {
@@ -138,6 +140,7 @@ int run_plan(const std::vector<std::string>& args, const char* argv0, std::ostre
         else if (a == "--max-micro-batch") q.max_micro_batch = int_flag("--max-micro-batch", value("--max-micro-batch"), 1, 4096);
         else if (a == "--max-ttft-ms") q.max_ttft_ms = ms_flag("--max-ttft-ms", value("--max-ttft-ms"));
         else if (a == "--max-tpot-ms") q.max_tpot_ms = ms_flag("--max-tpot-ms", value("--max-tpot-ms"));
+        else if (a == "--disaggregated") q.disaggregated = true;
         else if (a == "--max-virtual-stages") q.max_virtual_stages = int_flag("--max-virtual-stages", value("--max-virtual-stages"), 1, 64);
         else rest.push_back(a);
     }

@@ -214,3 +214,51 @@ TEST_CASE("gpusizer plan --mode inference", "[plan][plan_inference][cli]") {
     CHECK(run_cli({"plan", "--mode", "inference", "--model", "llama-3-70b", "--gpus", "8", "--isl", "1000", "--osl", "1000",
                    "--max-tpot-ms", "-3"}).code == 2);
 }
+
+TEST_CASE("plan inference: disaggregated prefill and decode pools", "[plan][plan_inference]") {
+    // The same request with disaggregation also tries a decode pool fed by the fewest prefill
+    // replicas that keep up with it (DistServe, Splitwise). Those points carry both pools within
+    // the budget, decode-only steps (no prompt chunks: a TPOT no longer than the colocated step
+    // at the same tp and requests in flight), and the search is a superset of the colocated one.
+    PlanRequest q = request(16);
+    q.max_tpot_ms = 25;
+    const PlanReport colocated = plan(q, catalog());
+    q.disaggregated = true;
+    const PlanReport p = plan(q, catalog());
+    REQUIRE(colocated.has_best);
+    REQUIRE(p.has_best);
+    CHECK(p.evaluated > colocated.evaluated);
+    CHECK(p.best.serving.output_tokens_per_s_per_gpu >= colocated.best.serving.output_tokens_per_s_per_gpu);
+    int split = 0;
+    for (const PlanPoint& pt : p.pareto) {
+        if (pt.prefill_gpus == 0) continue;
+        ++split;
+        CHECK(pt.gpus == pt.tp * pt.dp + pt.prefill_tp * pt.prefill_dp);
+        CHECK(pt.prefill_gpus == pt.prefill_tp * pt.prefill_dp);
+        CHECK(pt.gpus <= 16);
+        CHECK(pt.serving.prefill_tokens_per_step == 0);
+        // The prefill pool keeps up: its replicas' saturated rate covers the completions.
+        CHECK(pt.serving.output_tokens_per_s == Approx(pt.serving.requests_per_s * 1000));
+        // The decode-only step is no longer than the colocated step with the same replica and load.
+        Config c = config("llama-3-70b", "h100-sxm");
+        c.runtime = Runtime::vllm;
+        c.tp = pt.tp;
+        c.gpus = pt.tp;
+        c.isl = 1000;
+        c.osl = 1000;
+        c.context = 2000;
+        c.concurrency = int(std::lround(pt.concurrency / pt.dp));
+        const Report r = run(c);
+        INFO("decode tp " << pt.tp << " x " << pt.dp << ", prefill tp " << pt.prefill_tp << " x " << pt.prefill_dp << ", "
+                          << c.concurrency << " in flight per replica");
+        CHECK(pt.serving.tpot_s <= r.serving.tpot_s * (1 + 1e-12));
+        CHECK(pt.serving.draw_fraction > 0);
+        CHECK(pt.serving.draw_fraction <= 1);
+    }
+    CHECK(split > 0);
+    // In JSON, each point says which it is.
+    const auto j = nlohmann::json::parse(plan_to_json(p));
+    bool any = false;
+    for (const auto& pt : j["pareto"]) any = any || pt["disaggregated"].get<bool>();
+    CHECK(any);
+}

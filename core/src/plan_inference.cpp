@@ -102,6 +102,82 @@ bool better(const PlanPoint& a, const PlanPoint& b) {
     return key(x.tokens_per_s_per_user) > key(y.tokens_per_s_per_user);
 }
 
+// Disaggregated serving: a decode pool of dp_d replicas of tp_d GPUs at C requests in flight each,
+// fed by the fewest prefill replicas of tp_p GPUs that keep up with it (their saturated rate times
+// their count at least the decode pool's completions). Throughput is the decode pool's; TPOT its
+// decode-only step; TTFT one prompt on a prefill replica plus its cache sent over (queueing at
+// the prefill pool, below saturation, left out).
+template <typename Pool, typename Visit>
+long long disaggregated_search(const std::vector<Pool>& pools, int N, double isl, double osl, Visit&& visit) {
+    long long evaluated = 0;
+    std::vector<PrefillPool> prefill(pools.size());
+    for (std::size_t i = 0; i < pools.size(); ++i) prefill[i] = serving_prefill_pool(pools[i].sm, isl);
+    for (const Pool& d : pools) {
+        const double cap = serving_decode_pool(d.sm, isl, osl, 0).concurrency;
+        if (!(cap >= 1)) continue;
+        for_each_load(cap, [&](double c) {
+            const ServingReport dec = serving_decode_pool(d.sm, isl, osl, c);
+            for (std::size_t i = 0; i < pools.size(); ++i) {
+                const Pool& pf = pools[i];
+                const PrefillPool& pre = prefill[i];
+                if (!(pre.requests_per_s > 0)) continue;
+                // TTFT and TPOT do not depend on the pools' sizes: of every dp_d that fits the
+                // budget, the one with the most tokens/s per GPU (the prefill pool rounds up),
+                // then the most in all.
+                int best_dp = 0, best_dp_p = 0;
+                double best_key = -1;
+                for (int dp_d = 1; d.tp * dp_d + pf.tp <= N; ++dp_d) {
+                    const double demand = dp_d * dec.requests_per_s;
+                    const int dp_p = int(std::ceil(demand / pre.requests_per_s * (1.0 - 1e-12)));
+                    const int gpus = d.tp * dp_d + pf.tp * dp_p;
+                    if (gpus > N) break;   // more decode replicas only need more prefill ones
+                    ++evaluated;
+                    const double per_gpu = key(demand / gpus);
+                    if (per_gpu >= best_key) {
+                        best_key = per_gpu;
+                        best_dp = dp_d;
+                        best_dp_p = dp_p;
+                    }
+                }
+                if (best_dp == 0) continue;
+                {
+                    const int dp_d = best_dp, dp_p = best_dp_p;
+                    const double demand = dp_d * dec.requests_per_s;
+                    const int gpus = d.tp * dp_d + pf.tp * dp_p;
+                    PlanPoint p;
+                    p.tp = d.tp;
+                    p.dp = dp_d;
+                    p.gpus = gpus;
+                    p.concurrency = c * dp_d;
+                    p.memory = std::max(d.memory, pf.memory);
+                    p.prefill_tp = pf.tp;
+                    p.prefill_dp = dp_p;
+                    p.prefill_gpus = pf.tp * dp_p;
+                    ServingReport& s = p.serving;
+                    s = dec;
+                    s.concurrency = c * dp_d;
+                    s.requests_per_s = demand;
+                    s.output_tokens_per_s = demand * osl;
+                    s.output_tokens_per_s_per_gpu = s.output_tokens_per_s / gpus;
+                    s.ttft_s = pre.ttft_s;
+                    // Power: the decode pool at its step's draw; the prefill pool busy demand /
+                    // capacity of the time at a saturated step's draw, idle at the floor otherwise.
+                    const double busy = demand / (dp_p * pre.requests_per_s);
+                    const double f_p = busy * pre.draw_fraction + (1.0 - busy) * kDrawFloor;
+                    s.gpu_w = d.sm.board_w * (double(d.tp) * dp_d * dec.draw_fraction + double(pf.tp) * dp_p * f_p);
+                    s.draw_fraction = d.sm.board_w > 0 ? s.gpu_w / (gpus * d.sm.board_w) : 0.0;
+                    const double host_w = d.sm.host_w * gpus / d.tp;   // hosts scale with the GPUs (estimate's per-GPU share)
+                    const double facility_w = (s.gpu_w + host_w) * d.sm.pue;
+                    s.energy_kwh_per_million_tokens = s.output_tokens_per_s > 0 ? facility_w * 1e6 / s.output_tokens_per_s / 3.6e6 : 0.0;
+                    s.cost_usd_per_million_tokens = s.energy_kwh_per_million_tokens * d.sm.usd_per_kwh;
+                    visit(p, true);
+                }
+            }
+        });
+    }
+    return evaluated;
+}
+
 // Calls visit(point, fits) for every (layout, load) of the request; returns how many it evaluated.
 template <typename Visit>
 long long inference_search(const PlanRequest& q, const Catalog& cat, Visit&& visit) {
@@ -128,6 +204,15 @@ long long inference_search(const PlanRequest& q, const Catalog& cat, Visit&& vis
     const bool slots = is_fixed_slots(r0);
     const double isl = double(base.isl), osl = double(base.osl);
     long long evaluated = 0;
+    // One replica of each tensor-parallel degree, for the disaggregated pools (pooled engines only:
+    // llama.cpp and transformers do not hand caches over).
+    struct PoolModel {
+        int tp = 1;
+        double memory = 0;
+        ServingModel sm;
+    };
+    std::vector<PoolModel> pools;
+    const bool disaggregate = q.disaggregated && !slots;
 
     for (int tp = 1; tp <= std::min(N, node); tp *= 2) {
         for (int pp = 1; tp * pp <= N && pp <= layers; pp *= 2) {
@@ -175,6 +260,7 @@ long long inference_search(const PlanRequest& q, const Catalog& cat, Visit&& vis
                         PerfBuffers buf;
                         evaluate_performance(r, in, t, fabric, buf.out, EvalLevel::numbers);
                         const ServingModel sm = serving_model(r, in, t, fabric, buf.out);
+                        if (disaggregate && pp == 1 && dp == 1 && ep == 1) pools.push_back({tp, p.memory, sm});
                         // As many as one replica holds (its slots, its sequence cap, its KV pool).
                         const double cap = serving_at(sm, isl, osl, 0).concurrency / dp;
                         auto at = [&](double per_replica) {
@@ -194,6 +280,7 @@ long long inference_search(const PlanRequest& q, const Catalog& cat, Visit&& vis
             }
         }
     }
+    if (disaggregate) evaluated += disaggregated_search(pools, N, isl, osl, visit);
     return evaluated;
 }
 
@@ -267,6 +354,7 @@ PlanReport plan_inference(const PlanRequest& q, const Catalog& cat) {
             out.best = p;
             out.has_best = true;
         }
+        if (p.prefill_gpus > 0) return;   // estimate() does not model disaggregated pools: not in top[]
         PlanPoint* same = nullptr;
         if (!per_layout.empty()) {
             PlanPoint& last = per_layout.back();   // a layout's loads come one after the other
@@ -335,7 +423,14 @@ nlohmann::json point_json(const PlanPoint& p) {
                           {"requests_per_s", s.requests_per_s},
                           {"step_s", s.step_s},
                           {"bound", std::string(s.bound)},
-                          {"memory_per_gpu", std::llround(p.memory)}};
+                          {"memory_per_gpu", std::llround(p.memory)},
+                          {"disaggregated", p.prefill_gpus > 0},
+                          {"prefill_tp", p.prefill_tp},
+                          {"prefill_dp", p.prefill_dp},
+                          {"prefill_gpus", p.prefill_gpus},
+                          {"draw_fraction", s.draw_fraction},
+                          {"gpu_w", s.gpu_w},
+                          {"energy_kwh_per_million_tokens", s.energy_kwh_per_million_tokens}};
 }
 
 }  // namespace

@@ -258,6 +258,67 @@ ServingReport serving_at(const ServingModel& m, double isl, double osl, double c
     return out;
 }
 
+namespace {
+
+double step_draw(const ServingModel& m, const StepWork& work, double step) {
+    if (!m.gpu || !(step > 0) || !(m.peak_bandwidth > 0) || !(m.peak_flops > 0)) return 0.0;
+    return board_draw_fraction(*m.gpu, work.flops / m.pp / (step * m.peak_flops), work.bytes / m.pp / (step * m.peak_bandwidth));
+}
+
+}  // namespace
+
+PrefillPool serving_prefill_pool(const ServingModel& m, double isl) {
+    PrefillPool p;
+    // Saturated: every step carries the token budget of prompt tokens (a whole prompt when the
+    // engine has no budget).
+    const double budget = m.token_budget > 0 ? m.token_budget : isl;
+    StepWork work;
+    p.step_s = serving_step_seconds(m, 0, budget, 0, isl, nullptr, &work);
+    p.requests_per_s = p.step_s > 0 ? budget / isl / p.step_s : 0.0;
+    p.draw_fraction = step_draw(m, work, p.step_s);
+    // One prompt: its chunks, each at the step time of its own tokens; then its cache goes to
+    // the decode replica over the fabric, each tensor-parallel rank its shard (a node apart: the
+    // pools sit on different nodes or at least different GPUs; p2p_seconds picks the link).
+    const double chunk = std::min(budget, isl);
+    const double chunks = std::ceil(isl / chunk);
+    const double cache = m.kv_pool_seq.at(isl);   // bytes one GPU holds of the prompt's cache
+    const double send = m.fabric.levels > 0 ? p2p_seconds(m.fabric, m.fabric.node_size, cache) : 0.0;
+    p.ttft_s = chunks * serving_step_seconds(m, 0, chunk, 0, isl) + send;
+    return p;
+}
+
+ServingReport serving_decode_pool(const ServingModel& m, double isl, double osl, double concurrency) {
+    ServingReport out;
+    out.active = true;
+    const double inf = std::numeric_limits<double>::infinity();
+    double cap = m.max_sequences > 0 ? m.max_sequences : inf;
+    if (!m.fixed_slots) {
+        const double per_request = m.kv_pool_seq.at(isl + osl);
+        cap = std::min(cap, per_request > 0 ? std::floor(m.kv_pool_bytes / per_request) : inf);
+    }
+    const double running = std::min(concurrency > 0 ? concurrency : inf, cap);
+    if (!(running >= 1.0) || !std::isfinite(running) || osl <= 1) {
+        out.bound = "kv_capacity";
+        return out;
+    }
+    // Every step decodes every request in flight (the first token came from the prefill pool):
+    // osl - 1 steps per request, at the average cache length.
+    std::string_view bound;
+    StepWork work;
+    const double step = serving_step_seconds(m, running, 0, isl + osl / 2.0, isl, &bound, &work);
+    out.concurrency = running;
+    out.step_s = step;
+    out.decode_tokens_per_step = running;
+    out.requests_per_s = running / ((osl - 1.0) * step);
+    out.output_tokens_per_s = out.requests_per_s * osl;
+    out.output_tokens_per_s_per_gpu = out.output_tokens_per_s / (m.tp * m.pp);
+    out.tpot_s = step;
+    out.tokens_per_s_per_user = 1.0 / step;
+    out.draw_fraction = step_draw(m, work, step);
+    out.bound = bound;
+    return out;
+}
+
 ServingReport serving_at_rate(const ServingModel& m, double isl, double osl, double rate) {
     const ServingReport full = serving_at(m, isl, osl, 0);   // as many as the engines hold
     if (full.concurrency < 1 || rate >= full.requests_per_s) {

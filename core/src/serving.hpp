@@ -94,6 +94,20 @@ ServingReport serving_at(const ServingModel& m, double isl, double osl, double c
 // bound "overloaded".
 ServingReport serving_at_rate(const ServingModel& m, double isl, double osl, double rate);
 
+// Disaggregated serving (prefill and decode on separate replicas, the KV cache handed over:
+// DistServe, Zhong et al., OSDI 2024; Splitwise, Patel et al., ISCA 2024). A prefill replica runs
+// prompts only, in steps of the engine's token budget; a decode replica runs decode steps only.
+struct PrefillPool {
+    double requests_per_s = 0;   // one replica, saturated: budget tokens per step over isl per request
+    double ttft_s = 0;           // one prompt's chunks at the step time, plus its KV cache sent to a decode GPU
+    double step_s = 0;           // one saturated step (budget tokens)
+    double draw_fraction = 0;    // the share of board power a saturated step draws
+};
+PrefillPool serving_prefill_pool(const ServingModel& m, double isl);
+// The steady state of a decode-only replica with `concurrency` requests in flight (its slots and
+// pool capping it, as serving_at); figures of one replica (dp is ignored).
+ServingReport serving_decode_pool(const ServingModel& m, double isl, double osl, double concurrency);
+
 // The seconds of one engine step with `decode` decoding sequences at an average length `length`
 // and `prefill` prompt tokens of prompts `isl` long; `bound` gets what takes longest.
 double serving_step_seconds(const ServingModel& m, double decode, double prefill, double length, double isl,

@@ -35,6 +35,7 @@ struct PlanRequest {
     // dp, ep and the concurrency. Latency targets for the best point (0: no limit).
     double max_ttft_ms = 0;         // time to first token, milliseconds
     double max_tpot_ms = 0;         // time per output token after the first, milliseconds
+    bool disaggregated = false;     // also search prefill and decode on separate pools of GPUs
 };
 
 // Inference: one serving layout at one load, as the search evaluated it (serving.cpp's figures).
@@ -45,6 +46,9 @@ struct PlanPoint {
     double concurrency = 0;         // requests in flight, all replicas
     double memory = 0;              // bytes on the most loaded GPU
     ServingReport serving;          // output tokens/s (per GPU, per user), TTFT, TPOT, bound
+    // Disaggregated (prefill_gpus > 0): tp, dp, concurrency and memory above are the decode
+    // pool's, gpus both pools together; the prefill pool runs prefill_dp replicas of prefill_tp.
+    int prefill_tp = 0, prefill_dp = 0, prefill_gpus = 0;
 };
 
 // One layout, as the search ranked it and as estimate() reports it.
