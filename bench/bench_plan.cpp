@@ -4,7 +4,7 @@
 //     H100, 2,048 sequences of 8,192 tokens per step (Llama 3's 16M-token batch); one thread.
 //   BM_Plan405B: the whole plan(): the search, then the 5 best through estimate().
 //   BM_PlanSearch70B: Llama 3 70B on 64 H100, 512 x 8,192.
-//   BM_PlanInference70B: the whole inference plan(), Llama 3 70B served by vLLM on up to 64 H100,
+//   BM_PlanInference70B: the whole inference plan() (colocated layouts), Llama 3 70B served by vLLM on up to 64 H100,
 //     requests of 1,000 + 1,000 tokens, TPOT <= 30 ms (issue budget: under 100 ms natively).
 // Run: build/native/bench_plan --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 // The counter layouts_per_s is evaluated layouts / CPU second.

@@ -213,6 +213,11 @@ TEST_CASE("gpusizer plan --mode inference", "[plan][plan_inference][cli]") {
     CHECK(text.out.find("best") != std::string::npos);
     CHECK(run_cli({"plan", "--mode", "inference", "--model", "llama-3-70b", "--gpus", "8", "--isl", "1000", "--osl", "1000",
                    "--max-tpot-ms", "-3"}).code == 2);
+    // --disaggregated: the text names each split point's prefill pool.
+    const CliResult split = run_cli({"plan", "--mode", "inference", "--model", "llama-3-70b", "--gpu", "h100-sxm", "--gpus", "16",
+                                     "--runtime", "vllm", "--isl", "1000", "--osl", "1000", "--disaggregated"});
+    CHECK(split.code == 0);
+    CHECK(split.out.find("prefill pool tp ") != std::string::npos);
 }
 
 TEST_CASE("plan inference: disaggregated prefill and decode pools", "[plan][plan_inference]") {
