@@ -39,6 +39,27 @@ constexpr double kHostWattsHgxNode = 4600;    // DGX H100: 10.2 kW max - 8 x 700
 constexpr double kGpuTransientFactor = 3.0;   // PCIe CEM 5.0: a GPU may spike to 3x its sustained power for 100 us
 constexpr double kPsuExcursionFactor = 2.0;   // ATX 3.0: a PSU carries 200% of its rating for 100 us
 constexpr double kBtuPerHourPerWatt = 3.412;  // 1 W = 3.412 BTU/h (1 BTU/h = 0.29307 W)
+// GPU draw by what bounds the work: a share of board power from the compute utilization u_c
+// (FLOP/s over the dense peak) and the memory utilization u_m (bytes/s over the bandwidth),
+//   draw = clamp(u_c / kDrawComputeSaturation + u_m x per-bandwidth share, kDrawFloor, 1).
+// Compute-bound work reaches board power: Patel et al., "POLCA: Power Oversubscription in LLM
+// Cloud Providers" (arXiv:2308.12908, sec. 3) measure prompt phases spiking to and beyond TDP and
+// training drawing more than inference on average; gpusizer's prefill runs at kPrefillMfu = 0.5
+// of the dense peak, so 0.5 is taken as where the board reaches its power limit (the clocks
+// then throttle to stay within it).
+constexpr double kDrawComputeSaturation = 0.5;
+// Memory-bound decode on HBM does not: Ma, Afzal, Eitzinger, Wellein, "The Illusion of Power
+// Capping in LLM Decode" (arXiv:2605.11999): decode on an H200 (700 W) draws 137-300 W with HBM
+// bandwidth saturated. The top of that range (0.43 of TDP) at gpusizer's 16-bit decode bandwidth
+// efficiency (kDecodeBandwidthEfficiency16 = 0.75): 0.43 / 0.75 = 0.573 of board power per unit
+// of bandwidth utilization. Its bottom (137 / 700 = 0.196) is the least an active GPU draws here.
+constexpr double kDrawPerBandwidthHbm = 0.43 / 0.75;
+constexpr double kDrawFloor = 137.0 / 700.0;
+// GDDR and LPDDR boards spend a larger share of a smaller budget on memory: InventiveHQ, "I Capped
+// My GPU to 150W" (inventivehq.com/blog/gpu-power-limit-tokens-per-watt): an RTX 5060 Ti (180 W)
+// decoding Qwen2.5-Coder-7B in llama.cpp at 81.2 tokens/s drew 172.7 W (0.96 of its limit); at
+// llama.cpp's bandwidth efficiency (kLlamaCppBandwidthEfficiency = 0.9): 0.96 / 0.9 = 1.07.
+constexpr double kDrawPerBandwidthOther = 0.96 / 0.9;
 
 // The model-side quantities speed needs, resolved once per configuration (independent of which
 // GPU runs it, so a sweep computes them once per format and GPU count).
@@ -145,6 +166,10 @@ TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, d
 
 // The fabric of a resolved configuration (its GPU, its link overrides).
 Fabric fabric_of(const Resolved& r);
+
+// The share of `g`'s board power drawn at compute utilization `u_compute` and memory utilization
+// `u_memory` (each 0 to 1; the constants above).
+double board_draw_fraction(const Gpu& g, double u_compute, double u_memory);
 
 // Adds the warnings about precision, offload, communication and power that fire for `rep`.
 void performance_warnings(const Resolved& r, Report& rep);

@@ -25,6 +25,11 @@
 
 namespace gpusizer {
 
+namespace detail {   // the serving layout search (plan_inference.cpp)
+PlanReport plan_inference(const PlanRequest& q, const Catalog& cat);
+long long plan_inference_count(const PlanRequest& q, const Catalog& cat, double* best_per_gpu);
+}  // namespace detail
+
 namespace {
 
 using namespace detail;
@@ -287,8 +292,6 @@ void check_request(const PlanRequest& q) {
         throw Error("max_micro_batch", "must be between 1 and 4096, got " + std::to_string(q.max_micro_batch));
     if (q.max_virtual_stages < 1 || q.max_virtual_stages > 64)
         throw Error("max_virtual_stages", "must be between 1 and 64, got " + std::to_string(q.max_virtual_stages));
-    if (q.mode == PlanMode::inference)
-        throw Error("mode", "plan --mode inference (serving layouts) is not available yet; plan searches --mode train");
 }
 
 }  // namespace
@@ -307,6 +310,7 @@ PlanMode parse_plan_mode(std::string_view s) {
 
 long long plan_count(const PlanRequest& q, const Catalog& cat, double* best_step_s) {
     check_request(q);
+    if (q.mode == PlanMode::inference) return plan_inference_count(q, cat, best_step_s);
     double best = 0;
     const long long n = train_search(q, cat, [&](const Candidate& c, bool fits) {
         if (fits && (best == 0 || c.step_s < best)) best = c.step_s;
@@ -317,6 +321,7 @@ long long plan_count(const PlanRequest& q, const Catalog& cat, double* best_step
 
 PlanReport plan(const PlanRequest& q, const Catalog& cat) {
     check_request(q);
+    if (q.mode == PlanMode::inference) return plan_inference(q, cat);
     const auto t0 = std::chrono::steady_clock::now();
     PlanReport out;
     out.mode = q.mode;

@@ -31,6 +31,24 @@ struct PlanRequest {
     int top = 5;                    // layouts to report (1 to 100)
     int max_micro_batch = 64;       // largest micro-batch tried (sequences)
     int max_virtual_stages = 8;     // largest interleaving tried
+    // Inference (serving layouts): base.isl and base.osl give the load; the search sets tp, pp,
+    // dp, ep and the concurrency. Latency targets for the best point (0: no limit).
+    double max_ttft_ms = 0;         // time to first token, milliseconds
+    double max_tpot_ms = 0;         // time per output token after the first, milliseconds
+    bool disaggregated = false;     // also search prefill and decode on separate pools of GPUs
+};
+
+// Inference: one serving layout at one load, as the search evaluated it (serving.cpp's figures).
+struct PlanPoint {
+    int tp = 1, pp = 1, dp = 1, ep = 1;
+    int gpus = 1;                   // tp x pp x dp (at most the request's gpus)
+    int batch = 1;                  // fixed-slot engines (llama.cpp, transformers): slots per replica
+    double concurrency = 0;         // requests in flight, all replicas
+    double memory = 0;              // bytes on the most loaded GPU
+    ServingReport serving;          // output tokens/s (per GPU, per user), TTFT, TPOT, bound
+    // Disaggregated (prefill_gpus > 0): tp, dp, concurrency and memory above are the decode
+    // pool's, gpus both pools together; the prefill pool runs prefill_dp replicas of prefill_tp.
+    int prefill_tp = 0, prefill_dp = 0, prefill_gpus = 0;
 };
 
 // One layout, as the search ranked it and as estimate() reports it.
@@ -48,12 +66,21 @@ struct PlanReport {
     long long evaluated = 0;        // layouts whose memory and time were computed
     long long fitting = 0;          // of those, the ones that fit
     double seconds = 0;             // wall time of the search
+    // Inference only: the Pareto front of output tokens/s per GPU against tokens/s per user (no
+    // point on it is beaten on both; slowest per user first), and the best point under the
+    // request's max_ttft_ms and max_tpot_ms (the most tokens/s per GPU; has_best false: no layout
+    // fits or none meets them). top[] holds the best points under the targets through estimate().
+    std::vector<PlanPoint> pareto;
+    bool has_best = false;
+    PlanPoint best;
+    long long meeting = 0;          // points that fit and meet the latency targets
 };
 
 PlanReport plan(const PlanRequest& request, const Catalog& catalog);
 
 // The search's inner loop alone, for the benchmark: evaluates every layout of `request` without
-// building reports, and returns how many it evaluated (the best step time in *best_step_s).
+// building reports, and returns how many it evaluated (the best step time in *best_step_s;
+// inference: the best output tokens/s per GPU under the targets).
 long long plan_count(const PlanRequest& request, const Catalog& catalog, double* best_step_s);
 
 std::string plan_to_json(const PlanReport& p, int indent = 2);   // report_json.cpp
