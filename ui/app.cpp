@@ -5,6 +5,7 @@
 //   view_speed.cpp        speed, interconnect, power and cost
 //   view_plots.cpp        view_compare.cpp   view_recommend.cpp
 //   view_measured.cpp     view_assumptions.cpp
+//   view_plan.cpp         the training layout search (runs on its button)
 // Shared widgets are in widgets.cpp.
 //
 // [SECTION] Recomputing (only when an input changed)
@@ -21,6 +22,7 @@
 
 #include "gpusizer/format.hpp"
 #include "theme.hpp"
+#include "view_plan.hpp"
 #include "widgets.hpp"
 
 namespace gpusizer::ui {
@@ -45,7 +47,7 @@ bool App::open_file(const std::string& name, const std::string& text) {
 
 namespace {
 // The results tabs, in the order they are drawn; select_tab() takes these names.
-const char* const kTabNames[] = {"memory", "speed", "plots", "compare", "recommend", "measured", "assumptions"};
+const char* const kTabNames[] = {"memory", "speed", "plots", "compare", "recommend", "measured", "assumptions", "plan"};
 constexpr int kTabCount = int(sizeof kTabNames / sizeof kTabNames[0]);
 }  // namespace
 
@@ -286,6 +288,10 @@ void App::draw_tabs() {
         }
         if (ImGui::BeginTabItem("Assumptions", nullptr, tab_flags(6))) {
             draw_assumptions();
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Plan", nullptr, tab_flags(7))) {
+            draw_plan_tab(s_.config, estimate_catalog());
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
