@@ -152,98 +152,98 @@ long long train_search(const PlanRequest& q, const Catalog& cat, Visit&& visit) 
             const int dp = N / (tp * pp);
             if (base.global_batch % dp != 0) continue;
             const long long per_replica = base.global_batch / dp;
-          // Expert parallelism: powers of two dividing the stage's tp x dp GPUs (resolve checks
-          // that ep divides the routed experts too).
-          for (int ep = 1; ep <= (moe && q.expert_parallel ? tp * dp : 1); ep *= 2) {
-            if ((tp * dp) % ep != 0) break;
-            Config cfg = probe;
-            cfg.tp = tp;
-            cfg.pp = pp;
-            cfg.dp = dp;
-            cfg.ep = ep;
-            cfg.global_batch = int(dp);
-            cfg.recompute = Recompute::none;
-            cfg.sequence_parallel = base.sequence_parallel || tp > 1;   // Megatron pairs TP with sequence parallelism
-            Resolved r;
-            try {
-                r = resolve(cfg, cat);
-            } catch (const Error&) {
-                continue;   // a degree the model cannot take (tp not dividing the heads)
-            }
-            r.config.global_batch = base.global_batch;   // resolved at m = 1; the step's tokens are the request's
-            // What ZeRO-Offload moves over PCIe per step (perf_inputs: the same for every zero stage
-            // and recomputation).
-            r.config.zero = 1;
-            r.config.offload = Offload::optimizer;
-            const double offload_bytes = perf_inputs(r).offload_bytes_per_step;
-            r.config.offload = Offload::none;
-            r.config.zero = 0;
-            // Stage terms per recomputation (activations at micro-batch 1: they are linear in it).
-            std::vector<TrainStageTerms> terms(std::size_t(3 * pp));
-            std::array<PerfInputs, 6> inputs;
-            for (int k = 0; k < 3; ++k) {
-                r.config.recompute = kRecomputes[std::size_t(k)];
-                for (int s = 0; s < pp; ++s) terms[std::size_t(k * pp + s)] = train_stage_terms(r, s);
-                inputs[std::size_t(2 * k)] = perf_inputs(r);
-                r.config.zero = 3;
-                inputs[std::size_t(2 * k + 1)] = perf_inputs(r);
+            // Expert parallelism: powers of two dividing the stage's tp x dp GPUs (resolve checks
+            // that ep divides the routed experts too).
+            for (int ep = 1; ep <= (moe && q.expert_parallel ? tp * dp : 1); ep *= 2) {
+                if ((tp * dp) % ep != 0) break;
+                Config cfg = probe;
+                cfg.tp = tp;
+                cfg.pp = pp;
+                cfg.dp = dp;
+                cfg.ep = ep;
+                cfg.global_batch = int(dp);
+                cfg.recompute = Recompute::none;
+                cfg.sequence_parallel = base.sequence_parallel || tp > 1;   // Megatron pairs TP with sequence parallelism
+                Resolved r;
+                try {
+                    r = resolve(cfg, cat);
+                } catch (const Error&) {
+                    continue;   // a degree the model cannot take (tp not dividing the heads)
+                }
+                r.config.global_batch = base.global_batch;   // resolved at m = 1; the step's tokens are the request's
+                // What ZeRO-Offload moves over PCIe per step (perf_inputs: the same for every zero stage
+                // and recomputation).
+                r.config.zero = 1;
+                r.config.offload = Offload::optimizer;
+                const double offload_bytes = perf_inputs(r).offload_bytes_per_step;
+                r.config.offload = Offload::none;
                 r.config.zero = 0;
-            }
-            mm.comm_buffers = mm.pytorch ? double((tp > 1) + (pp > 1) + (dp > 1)) * r.rt->comm_buffers : 0.0;
-
-            // The inner loops: no allocation, no strings.
-            for (int b = 1; b <= q.max_micro_batch && b <= per_replica; ++b) {
-                if (per_replica % b != 0) continue;
-                const long long m = per_replica / b;
-                r.config.batch = b;
-                r.micro_batches = m;
+                // Stage terms per recomputation (activations at micro-batch 1: they are linear in it).
+                std::vector<TrainStageTerms> terms(std::size_t(3 * pp));
+                std::array<PerfInputs, 6> inputs;
                 for (int k = 0; k < 3; ++k) {
-                    const TrainStageTerms* st = &terms[std::size_t(k * pp)];
                     r.config.recompute = kRecomputes[std::size_t(k)];
-                    for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
-                        PerfInputs& in = inputs[std::size_t(2 * k + (zero == 3 ? 1 : 0))];
-                        in.micro_batches = double(m);
-                        r.config.zero = zero;
-                      // Offload: none; the optimizer with ZeRO 1-3; the optimizer and the parameters with ZeRO 3.
-                      const int offloads = !q.offload || zero == 0 ? 1 : zero == 3 ? 3 : 2;
-                      for (int o = 0; o < offloads; ++o) {
-                        const Offload off = o == 0 ? Offload::none : o == 1 ? Offload::optimizer : Offload::optimizer_params;
-                        in.offload_bytes_per_step = off == Offload::none ? 0.0 : offload_bytes;
-                        // Schedules: 1F1B; with a pipeline also ZB-H1 and interleaving by 2, 4, 8...
-                        for (int sched = 0; sched < (pp > 1 ? 3 : 1); ++sched) {
-                            const PipeSchedule ps = sched == 0 ? PipeSchedule::one_f_one_b : sched == 1 ? PipeSchedule::zero_bubble : PipeSchedule::interleaved;
-                            for (int v = ps == PipeSchedule::interleaved ? 2 : 1; v <= (ps == PipeSchedule::interleaved ? q.max_virtual_stages : 1); v *= 2) {
-                                if ((long long)pp * v > layers) break;
-                                ++evaluated;
-                                double worst = 0;
-                                for (int s = 0; s < pp; ++s)
-                                    worst = std::max(worst, mm.stage_total(st[s], b, train_inflight_micro_batches(pp, s, m, v), zero, dp, off));
-                                Candidate c;
-                                c.memory = worst;
-                                c.tp = tp;
-                                c.pp = pp;
-                                c.dp = dp;
-                                c.ep = ep;
-                                c.offload = off;
-                                c.batch = b;
-                                c.zero = zero;
-                                c.recompute = kRecomputes[std::size_t(k)];
-                                c.schedule = ps;
-                                c.virtual_stages = v;
-                                const bool fits = worst <= mm.capacity;
-                                if (fits) {
-                                    r.config.pp_schedule = ps;
-                                    r.virtual_stages = v;
-                                    c.step_s = train_step(r, in, fabric, mu, F).step_s;
+                    for (int s = 0; s < pp; ++s) terms[std::size_t(k * pp + s)] = train_stage_terms(r, s);
+                    inputs[std::size_t(2 * k)] = perf_inputs(r);
+                    r.config.zero = 3;
+                    inputs[std::size_t(2 * k + 1)] = perf_inputs(r);
+                    r.config.zero = 0;
+                }
+                mm.comm_buffers = mm.pytorch ? double((tp > 1) + (pp > 1) + (dp > 1)) * r.rt->comm_buffers : 0.0;
+
+                // The inner loops: no allocation, no strings.
+                for (int b = 1; b <= q.max_micro_batch && b <= per_replica; ++b) {
+                    if (per_replica % b != 0) continue;
+                    const long long m = per_replica / b;
+                    r.config.batch = b;
+                    r.micro_batches = m;
+                    for (int k = 0; k < 3; ++k) {
+                        const TrainStageTerms* st = &terms[std::size_t(k * pp)];
+                        r.config.recompute = kRecomputes[std::size_t(k)];
+                        for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
+                            PerfInputs& in = inputs[std::size_t(2 * k + (zero == 3 ? 1 : 0))];
+                            in.micro_batches = double(m);
+                            r.config.zero = zero;
+                            // Offload: none; the optimizer with ZeRO 1-3; the optimizer and the parameters with ZeRO 3.
+                            const int offloads = !q.offload || zero == 0 ? 1 : zero == 3 ? 3 : 2;
+                            for (int o = 0; o < offloads; ++o) {
+                                const Offload off = o == 0 ? Offload::none : o == 1 ? Offload::optimizer : Offload::optimizer_params;
+                                in.offload_bytes_per_step = off == Offload::none ? 0.0 : offload_bytes;
+                                // Schedules: 1F1B; with a pipeline also ZB-H1 and interleaving by 2, 4, 8...
+                                for (int sched = 0; sched < (pp > 1 ? 3 : 1); ++sched) {
+                                    const PipeSchedule ps = sched == 0 ? PipeSchedule::one_f_one_b : sched == 1 ? PipeSchedule::zero_bubble : PipeSchedule::interleaved;
+                                    for (int v = ps == PipeSchedule::interleaved ? 2 : 1; v <= (ps == PipeSchedule::interleaved ? q.max_virtual_stages : 1); v *= 2) {
+                                        if ((long long)pp * v > layers) break;
+                                        ++evaluated;
+                                        double worst = 0;
+                                        for (int s = 0; s < pp; ++s)
+                                            worst = std::max(worst, mm.stage_total(st[s], b, train_inflight_micro_batches(pp, s, m, v), zero, dp, off));
+                                        Candidate c;
+                                        c.memory = worst;
+                                        c.tp = tp;
+                                        c.pp = pp;
+                                        c.dp = dp;
+                                        c.ep = ep;
+                                        c.offload = off;
+                                        c.batch = b;
+                                        c.zero = zero;
+                                        c.recompute = kRecomputes[std::size_t(k)];
+                                        c.schedule = ps;
+                                        c.virtual_stages = v;
+                                        const bool fits = worst <= mm.capacity;
+                                        if (fits) {
+                                            r.config.pp_schedule = ps;
+                                            r.virtual_stages = v;
+                                            c.step_s = train_step(r, in, fabric, mu, F).step_s;
+                                        }
+                                        visit(c, fits);
+                                    }
                                 }
-                                visit(c, fits);
                             }
                         }
-                      }
                     }
                 }
             }
-          }
         }
     }
     return evaluated;
