@@ -65,7 +65,7 @@ void print_plan(std::ostream& out, const PlanReport& p, const Config& base, bool
                           : "no layout fits: more GPUs, a smaller global batch or context, or offload (without --no-offload)\n");
         return;
     }
-    out << " #  tp  pp   dp  ep  mb zero offload    recompute  schedule        step s  compute   bubble  exposed   MFU   HFU  GiB/GPU\n";
+    out << " #  tp  pp   dp  ep  mb zero offload          recompute  schedule        step s  compute   bubble  exposed   MFU   HFU  GiB/GPU\n";
     int i = 0;
     for (const PlanLayout& l : p.top) {
         const Report& r = l.report;
@@ -73,7 +73,7 @@ void print_plan(std::ostream& out, const PlanReport& p, const Config& base, bool
         std::string sched(to_string(c.pp_schedule));
         if (c.pp == 1) sched = "-";
         else if (c.pp_schedule == PipeSchedule::interleaved) sched += " v" + std::to_string(r.config.virtual_stages);
-        std::snprintf(buf, sizeof buf, "%2d %3d %3d %4d %3d %3d %4d %-10s %-10s %-14s %7.3f %8.3f %8.3f %8.3f %5.2f %5.2f %8.1f\n", ++i, c.tp,
+        std::snprintf(buf, sizeof buf, "%2d %3d %3d %4d %3d %3d %4d %-16s %-10s %-14s %7.3f %8.3f %8.3f %8.3f %5.2f %5.2f %8.1f\n", ++i, c.tp,
                       c.pp, c.dp, std::max(1, c.ep), c.batch, c.zero, std::string(to_string(c.offload)).c_str(),
                       std::string(to_string(c.recompute)).c_str(), sched.c_str(), r.speed.train_step_s,
                       r.speed.compute_s, r.speed.bubble_s, r.speed.exposed_comm_s, r.speed.mfu_effective, r.speed.hfu,

@@ -320,7 +320,7 @@ std::vector<std::string> explain(const Report& a, const Report& b) {
         {"offload transfers over PCIe", offload_exposed(a), offload_exposed(b)},
     };
     std::vector<std::pair<double, std::string>> lines;
-    char buf[200];
+    char buf[480];   // two layout names and four figures
     for (const Part& p : parts) {
         const double d = p.db - p.da;
         if (std::fabs(d) < 1e-4 * std::max(a.speed.train_step_s, 1e-9)) continue;
