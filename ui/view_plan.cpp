@@ -35,9 +35,11 @@ PlanView& view() {
 void draw_plan_tab(const Config& current, const Catalog& catalog) {
     PlanView& v = view();
     PlanInputs& in = v.inputs;
+    ImGui::PushTextWrapPos(0.0f);   // the texts of this tab wrap at the window's edge
     ImGui::TextDisabled("The fastest training layouts of %s on %d x %s that fit: tp, pp, dp with ZeRO, ep, micro-batch, "
                         "pipeline schedule, recomputation and offload.",
                         current.model.custom ? "this model" : current.model.id.c_str(), current.gpus, current.gpu.c_str());
+    ImGui::PopTextWrapPos();
     const float w = ImGui::GetFontSize() * 7.0f;
     ImGui::SetNextItemWidth(w);
     ImGui::InputInt("global batch", &in.global_batch, 8, 64);
@@ -92,7 +94,7 @@ void draw_plan_tab(const Config& current, const Catalog& catalog) {
     const bool run = p.tokens > 0;
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     if (ImGui::BeginTable("plan", run ? 9 : 8, flags)) {
-        ImGui::TableSetupColumn("layout", ImGuiTableColumnFlags_WidthStretch, 4.0f);
+        ImGui::TableSetupColumn("layout", ImGuiTableColumnFlags_WidthStretch, 7.0f);   // the longest cell
         for (const char* h : {"step", "compute", "bubble", "exposed comm", "MFU", "HFU", "GiB/GPU"})
             ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_None, 1.0f);
         if (run) ImGui::TableSetupColumn("run", ImGuiTableColumnFlags_None, 1.6f);
@@ -103,7 +105,6 @@ void draw_plan_tab(const Config& current, const Catalog& catalog) {
             ImGui::TableNextColumn();
             ImGui::PushID(int(i));
             const bool open = ImGui::TreeNodeEx("##row", ImGuiTreeNodeFlags_SpanFullWidth, "%d. %s", int(i + 1), t.layout.c_str());
-            ImGui::PopID();
             for (const std::string* cell : {&t.step, &t.compute, &t.bubble, &t.exposed, &t.mfu, &t.hfu, &t.memory}) {
                 ImGui::TableNextColumn();
                 ImGui::TextUnformatted(cell->c_str());
@@ -121,16 +122,22 @@ void draw_plan_tab(const Config& current, const Catalog& catalog) {
                 ImGui::TextDisabled("memory per GPU: %s", parts.c_str());
                 ImGui::TreePop();
             }
+            ImGui::PopID();   // after the tree node's own ID (TreePop) is off the stack
         }
         ImGui::EndTable();
     }
+    ImGui::PushTextWrapPos(0.0f);
     if (!p.why.empty()) {
         ImGui::Separator();
         ImGui::TextUnformatted("Why #1 beats #2");
-        for (const std::string& line : p.why) ImGui::BulletText("%s", line.c_str());
+        for (const std::string& line : p.why) {
+            ImGui::Bullet();
+            ImGui::TextWrapped("%s", line.c_str());
+        }
     }
     if (run && !p.top[0].run.cost_note.empty()) ImGui::TextDisabled("cost: %s", p.top[0].run.cost_note.c_str());
     for (const std::string& n : p.not_searched) ImGui::TextDisabled("not searched: %s", n.c_str());
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace gpusizer::ui
