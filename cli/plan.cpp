@@ -1,7 +1,8 @@
 // plan.cpp (cli/): `gpusizer plan --mode train|inference`: the layout search of
-// gpusizer/plan.hpp, with the search's own flags (--top, --max-micro-batch, --max-virtual-stages;
-// inference: --max-ttft-ms, --max-tpot-ms, --disaggregated); every other flag is a configuration key, read as
-// `estimate` reads it.
+// gpusizer/plan.hpp, with the search's own flags (--top, --max-micro-batch, --max-virtual-stages,
+// --tokens, --no-offload, --no-ep; inference: --max-ttft-ms, --max-tpot-ms, --disaggregated);
+// every other flag is a configuration key, read as `estimate` reads it.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -92,7 +93,26 @@ void print_inference_plan(std::ostream& out, const PlanRequest& q, const PlanRep
     }
 }
 
-void print_plan(std::ostream& out, const PlanReport& p, const Config& base) {
+// D for --tokens: a plain number or one with a suffix, 15e12, 15T, 300B, 500M.
+double tokens_flag(const std::string& text) {
+    std::size_t used = 0;
+    double v = -1;
+    try {
+        v = std::stod(text, &used);
+    } catch (...) {
+        used = 0;
+    }
+    if (used + 1 == text.size()) {
+        const char u = text.back();
+        v *= u == 'T' ? 1e12 : u == 'B' ? 1e9 : u == 'M' ? 1e6 : u == 'K' ? 1e3 : -1.0;
+        used = text.size();
+    }
+    if (used == 0 || used != text.size() || !(v >= 0) || !std::isfinite(v))
+        throw Error("--tokens", "must be a number of tokens >= 0 (15e12, 15T, 300B), got '" + text + "'");
+    return v;
+}
+
+void print_plan(std::ostream& out, const PlanReport& p, const Config& base, bool q_offload) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "plan (%s): %s on %d x %s, global batch %d x %lld tokens\n", std::string(to_string(p.mode)).c_str(),
                   p.top.empty() ? base.model.id.c_str() : p.top[0].report.model_name.c_str(), base.gpus,
@@ -102,10 +122,11 @@ void print_plan(std::ostream& out, const PlanReport& p, const Config& base) {
     std::snprintf(buf, sizeof buf, "search: %lld layouts evaluated, %lld fit, %.4f s\n\n", p.evaluated, p.fitting, p.seconds);
     out << buf;
     if (p.top.empty()) {
-        out << "no layout fits: more GPUs, a smaller global batch or context, or offload (gpusizer estimate --offload)\n";
+        out << (q_offload ? "no layout fits, offload included: more GPUs, or a smaller global batch or context\n"
+                          : "no layout fits: more GPUs, a smaller global batch or context, or offload (without --no-offload)\n");
         return;
     }
-    out << " #  tp  pp   dp  mb zero recompute  schedule        step s  compute   bubble  exposed   MFU   HFU  GiB/GPU\n";
+    out << " #  tp  pp   dp  ep  mb zero offload          recompute  schedule        step s  compute   bubble  exposed   MFU   HFU  GiB/GPU\n";
     int i = 0;
     for (const PlanLayout& l : p.top) {
         const Report& r = l.report;
@@ -113,12 +134,30 @@ void print_plan(std::ostream& out, const PlanReport& p, const Config& base) {
         std::string sched(to_string(c.pp_schedule));
         if (c.pp == 1) sched = "-";
         else if (c.pp_schedule == PipeSchedule::interleaved) sched += " v" + std::to_string(r.config.virtual_stages);
-        std::snprintf(buf, sizeof buf, "%2d %3d %3d %4d %3d %4d %-10s %-14s %7.3f %8.3f %8.3f %8.3f %5.2f %5.2f %8.1f\n", ++i, c.tp, c.pp,
-                      c.dp, c.batch, c.zero, std::string(to_string(c.recompute)).c_str(), sched.c_str(), r.speed.train_step_s,
+        std::snprintf(buf, sizeof buf, "%2d %3d %3d %4d %3d %3d %4d %-16s %-10s %-14s %7.3f %8.3f %8.3f %8.3f %5.2f %5.2f %8.1f\n", ++i, c.tp,
+                      c.pp, c.dp, std::max(1, c.ep), c.batch, c.zero, std::string(to_string(c.offload)).c_str(),
+                      std::string(to_string(c.recompute)).c_str(), sched.c_str(), r.speed.train_step_s,
                       r.speed.compute_s, r.speed.bubble_s, r.speed.exposed_comm_s, r.speed.mfu_effective, r.speed.hfu,
                       r.per_gpu.total() / double(1ull << 30));
         out << buf;
     }
+    if (p.tokens > 0) {
+        std::snprintf(buf, sizeof buf, "\nthe run of %.4g tokens:\n", p.tokens);
+        out << buf;
+        i = 0;
+        for (const PlanLayout& l : p.top) {
+            std::snprintf(buf, sizeof buf, "%2d %9.2f days %12.0f GPU-hours  electricity $%.0f", ++i, l.run.seconds / 86400.0, l.run.gpu_hours,
+                          l.run.energy_usd);
+            out << buf;
+            if (l.run.cost_usd > 0) {
+                std::snprintf(buf, sizeof buf, "  cost $%.0f", l.run.cost_usd);
+                out << buf;
+            }
+            out << '\n';
+        }
+        if (!p.top.empty()) out << "   " << p.top[0].run.cost_note << '\n';
+    }
+    for (const auto& n : p.not_searched) out << "not searched: " << n << '\n';
     if (!p.why.empty()) {
         out << "\nwhy #1 beats #2:\n";
         for (const auto& w : p.why) out << "  " << w << '\n';
@@ -142,6 +181,9 @@ int run_plan(const std::vector<std::string>& args, const char* argv0, std::ostre
         else if (a == "--max-tpot-ms") q.max_tpot_ms = ms_flag("--max-tpot-ms", value("--max-tpot-ms"));
         else if (a == "--disaggregated") q.disaggregated = true;
         else if (a == "--max-virtual-stages") q.max_virtual_stages = int_flag("--max-virtual-stages", value("--max-virtual-stages"), 1, 64);
+        else if (a == "--tokens") q.tokens = tokens_flag(value("--tokens"));
+        else if (a == "--no-offload") q.offload = false;
+        else if (a == "--no-ep") q.expert_parallel = false;
         else rest.push_back(a);
     }
     const Options o = parse_args(rest);
@@ -154,7 +196,7 @@ int run_plan(const std::vector<std::string>& args, const char* argv0, std::ostre
     const PlanReport p = plan(q, cat);
     if (o.json_out) out << plan_to_json(p) << '\n';
     else if (p.mode == PlanMode::inference) print_inference_plan(out, q, p);
-    else print_plan(out, p, q.base);
+    else print_plan(out, p, q.base, q.offload);
     return kExitOk;
 }
 

@@ -310,10 +310,12 @@ std::string plan_to_json(const PlanReport& p, int indent) {
         json layout = {{"tp", c.tp},
                        {"pp", c.pp},
                        {"dp", c.dp},
+                       {"ep", std::max(1, c.ep)},
                        {"micro_batch", c.batch},
                        {"micro_batches", c.global_batch / std::max(1, c.batch * c.dp)},
                        {"zero", c.zero},
                        {"recompute", std::string(to_string(c.recompute))},
+                       {"offload", std::string(to_string(c.offload))},
                        {"sequence_parallel", c.sequence_parallel},
                        {"pp_schedule", std::string(to_string(c.pp_schedule))},
                        {"virtual_stages", r.config.virtual_stages > 0 ? r.config.virtual_stages : 1}};
@@ -329,9 +331,22 @@ std::string plan_to_json(const PlanReport& p, int indent) {
                      {"hfu", r.speed.hfu}};
         json memory = parts_json(r.per_gpu);
         memory["headroom"] = whole(r.headroom);
-        j["top"].push_back({{"layout", layout}, {"time", time}, {"memory", memory}, {"report", report_json(r)}});
+        json entry = {{"layout", layout}, {"time", time}, {"memory", memory}};
+        if (l.run.tokens > 0) {
+            json run = {{"tokens", l.run.tokens}, {"seconds", l.run.seconds}, {"days", l.run.seconds / 86400.0},
+                        {"gpu_hours", l.run.gpu_hours}, {"energy_usd", l.run.energy_usd}, {"cost_note", l.run.cost_note}};
+            if (l.run.cost_usd > 0) {
+                run["hardware_usd"] = l.run.hardware_usd;
+                run["cost_usd"] = l.run.cost_usd;
+            }
+            entry["run"] = run;
+        }
+        entry["report"] = report_json(r);
+        j["top"].push_back(entry);
     }
     j["why"] = p.why;
+    if (p.tokens > 0) j["tokens"] = p.tokens;
+    j["not_searched"] = p.not_searched;
     return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
