@@ -12,6 +12,7 @@
 #include "app.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -41,6 +42,43 @@ bool App::open_file(const std::string& name, const std::string& text) {
     calibrated_for_.clear();   // a new report (or the same file again) rebuilds the calibration
     changed();
     return ok;
+}
+
+void App::set_theme(Theme theme) {
+    theme_ = theme;
+    apply_theme(theme);
+}
+
+bool App::take_export(WindowRect& rect) {
+    if (!export_asked_) return false;
+    export_asked_ = false;
+    for (const WindowRect& w : layout_)
+        if (w.name == "Results") {
+            rect = w;
+            const float top = std::clamp(export_top_, w.y, w.y + w.h);
+            rect.h = w.y + w.h - top;
+            rect.y = top;
+            rect.name = "export";
+            return rect.w >= 1 && rect.h >= 1;
+        }
+    return false;
+}
+
+std::string App::export_file_name() const {
+    // gpusizer-<model>-<gpu>.png, from ids (letters, digits, '-', '.', '_': safe as a file name).
+    std::string name = "gpusizer";
+    const std::string model = s_.config.model.custom ? std::string("custom") : s_.config.model.id;
+    for (const std::string& part : {model, s_.config.gpu}) {
+        if (part.empty()) continue;
+        name += '-';
+        for (const char ch : part) name += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' ? ch : '-';
+    }
+    return name + ".png";
+}
+
+void App::export_done(bool ok, const std::string& where_or_error) {
+    s_.message = ok ? "Saved the results as " + where_or_error : "Could not save the picture: " + where_or_error;
+    s_.message_is_error = !ok;
 }
 
 namespace {
@@ -112,7 +150,7 @@ void App::recompute() {
     // Memory against context (log scale, 512 to 1M tokens) and against batch (1 to 256).
     ctx_x_.clear();
     batch_x_.clear();
-    ctx_series_ = {{"total", {}, IM_COL32(235, 235, 235, 255)}, {"weights", {}, part_color(0)},
+    ctx_series_ = {{"total", {}, kForegroundSeries}, {"weights", {}, part_color(0)},
                    {"KV cache", {}, part_color(1)}, {"activations", {}, part_color(2)}};
     batch_series_ = ctx_series_;
     if (ok_) {
@@ -191,6 +229,7 @@ void App::frame(float scale) {
         if (ImGui::Begin("Results", nullptr, fixed)) {
             draw_link_bar();
             ImGui::Separator();
+            export_top_ = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y * 0.5f;
             if (ok_) draw_headline();
             ImGui::PushID("setup");
             // Each section's header is in layout() as "<name> section" (tests tap it).
@@ -232,10 +271,11 @@ void App::frame(float scale) {
 void App::draw_results(float, float, float) {
     draw_link_bar();
     ImGui::Separator();
+    export_top_ = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y * 0.5f;
     if (!ok_) {
         ImGui::Spacing();
         ImGui::PushTextWrapPos();
-        ImGui::TextColored(to_vec4(kNoFitColor), "Cannot estimate this configuration:");
+        ImGui::TextColored(to_vec4(no_fit_color()), "Cannot estimate this configuration:");
         ImGui::TextUnformatted(error_.c_str());
         ImGui::PopTextWrapPos();
         ImGui::TextDisabled("Change the setting it names, or open another link.");
@@ -302,9 +342,19 @@ void App::draw_link_bar() {
     note_item("copy link button");
     ImGui::SameLine();
     bool enter = false;
+    // The buttons after the field: Open link, Open file..., Save PNG and the theme switch.
+    const char* theme_label = theme_ == Theme::dark ? "Light theme" : "Dark theme";
+    const ImGuiStyle& st = ImGui::GetStyle();
+    auto button_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + st.FramePadding.x * 2 + st.ItemSpacing.x; };
+    // On phones, a button that would pass the right edge starts a new line.
+    auto same_line_if_room = [&](const char* label) {
+        ImGui::SameLine();
+        if (narrow_ && ImGui::GetContentRegionAvail().x < button_w(label)) ImGui::NewLine();
+    };
     // One line on wide screens; on phones the buttons first and the field the whole width.
     if (!narrow_) {
-        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 11.5f);
+        const float buttons = button_w("Open link") + button_w("Open file...") + button_w("Save PNG") + button_w(theme_label);
+        ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6.0f, ImGui::GetContentRegionAvail().x - buttons));
         enter = ImGui::InputTextWithHint("##link", "paste a link (#v=1&m=...) or a configuration JSON", &s_.link_text,
                                          ImGuiInputTextFlags_EnterReturnsTrue);
         note_item("link field");
@@ -313,8 +363,19 @@ void App::draw_link_bar() {
     if ((ImGui::Button("Open link") || enter) && !s_.link_text.empty()) {
         if (open(s_.link_text)) s_.link_text.clear();
     }
-    ImGui::SameLine();
+    same_line_if_room("Open file...");
     draw_open_file();
+    same_line_if_room("Save PNG");
+    // A picture of the results below this bar (the verdict, the tab shown: the breakdown and
+    // the chart on Memory), taken after this frame is drawn.
+    if (ImGui::Button("Save PNG") && ok_) export_asked_ = true;
+    note_item("save png button");
+    same_line_if_room(theme_label);
+    if (ImGui::Button(theme_label)) {
+        set_theme(theme_ == Theme::dark ? Theme::light : Theme::dark);
+        platform_.theme_changed(theme_name(theme_));
+    }
+    note_item("theme button");
     if (narrow_) {
         ImGui::SetNextItemWidth(-1);
         if (ImGui::InputTextWithHint("##link", "paste a link or a configuration JSON", &s_.link_text, ImGuiInputTextFlags_EnterReturnsTrue) &&
@@ -324,7 +385,7 @@ void App::draw_link_bar() {
     }
     if (!s_.message.empty()) {
         ImGui::PushTextWrapPos();
-        if (s_.message_is_error) ImGui::TextColored(to_vec4(kNoFitColor), "%s", s_.message.c_str());
+        if (s_.message_is_error) ImGui::TextColored(to_vec4(no_fit_color()), "%s", s_.message.c_str());
         else ImGui::TextDisabled("%s", s_.message.c_str());
         ImGui::PopTextWrapPos();
     }

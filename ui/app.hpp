@@ -12,6 +12,7 @@
 #include "gpusizer/gpusizer.hpp"
 #include "platform.hpp"
 #include "state.hpp"
+#include "theme.hpp"
 
 namespace gpusizer::ui {
 
@@ -55,6 +56,19 @@ public:
     // The share link of the configuration that report() answers (both change on the frame
     // after an input changes).
     const std::string& link() const { return link_; }
+    // The color theme: not part of the configuration nor of its link. The platform starts the
+    // app with its own choice (the browser: the one saved, else the OS's preference); the
+    // switch in the link bar changes it and tells the platform (Platform::theme_changed).
+    void set_theme(Theme theme);
+    Theme theme() const { return theme_; }
+
+    // "Save PNG": after rendering the frame in which it was asked for, the platform reads the
+    // results' rectangle (display pixels, from the top left) off the framebuffer, saves it as
+    // export_file_name() (Platform::save_png) and reports with export_done().
+    bool take_export(WindowRect& rect);
+    std::string export_file_name() const;
+    void export_done(bool ok, const std::string& where_or_error);
+
     // Counts the recomputations: a report with the same link can still change (a benchmark
     // report opened or closed), so a platform caching the report's JSON keys it on this.
     unsigned revision() const { return revision_; }
@@ -125,6 +139,9 @@ private:
     std::string link_;
     std::string model_filter_, gpu_filter_;
     int select_tab_ = -1;
+    Theme theme_ = current_theme();
+    bool export_asked_ = false;             // "Save PNG" pressed this frame
+    float export_top_ = 0;                  // the results' top, below the link bar (display px)
     std::vector<WindowRect> layout_;
 };
 

@@ -15,10 +15,13 @@ namespace gpusizer::ui {
 // optimizer, overhead) against what the runtime may use, with a legend underneath.
 void memory_bar(const MemoryParts& parts, double usable, float height);
 
+// A series' color that follows the theme: the foreground (palette().total_series).
+constexpr ImU32 kForegroundSeries = 0;
+
 struct Series {
     std::string name;
     std::vector<double> y;   // bytes; NaN = no value (the configuration could not run)
-    ImU32 color;
+    ImU32 color;             // kForegroundSeries: the theme's foreground
 };
 
 // A line chart of memory (GiB) against x, with the GPU's usable memory as a red line; log-x

@@ -27,6 +27,19 @@ public:
         error = "this platform opens files through its file picker";
         return false;
     }
+    // The user switched the color theme ("dark", "light"): the browser remembers it.
+    virtual void theme_changed(const char* theme) { (void)theme; }
+    // Saves a PNG picture of `width` x `height` RGBA pixels (rows from the top) under `name`
+    // (the browser downloads it, the desktop writes it to the working folder). Returns false with
+    // `where` set to why when it cannot; else true with `where` set to where it went.
+    virtual bool save_png(const std::string& name, int width, int height, const unsigned char* rgba, std::string& where) {
+        (void)name;
+        (void)width;
+        (void)height;
+        (void)rgba;
+        where = "this platform cannot save pictures";
+        return false;
+    }
     // A short name for messages: "desktop", "browser".
     virtual const char* name() const = 0;
 };
