@@ -138,54 +138,80 @@ void App::recompute() {
     } catch (const Error& e) {
         error_ = e.what();
     }
-    if (ok_) {
-        try {
-            fit_ = fit(s_.config, cat);
-            fit_ok_ = true;
-        } catch (const Error&) {
-            fit_ok_ = false;
-        }
-    }
-
-    // Memory against context (log scale, 512 to 1M tokens) and against batch (1 to 256).
+    // What only some views show is computed when one of them is drawn (ensure_*), once per
+    // change: a slider drag on the Memory tab recomputes the report, the fit and the context
+    // series, not the batch series nor the compare columns.
+    fit_dirty_ = ctx_dirty_ = batch_dirty_ = compare_dirty_ = true;
+    fit_ok_ = false;
     ctx_x_.clear();
     batch_x_.clear();
-    ctx_series_ = {{"total", {}, kForegroundSeries}, {"weights", {}, part_color(0)},
-                   {"KV cache", {}, part_color(1)}, {"activations", {}, part_color(2)}};
-    batch_series_ = ctx_series_;
-    if (ok_) {
-        auto add = [](std::vector<Series>& series, const Report* r) {
-            series[0].y.push_back(r ? r->per_gpu.total() : kNaN);
-            series[1].y.push_back(r ? r->per_gpu.weights : kNaN);
-            series[2].y.push_back(r ? r->per_gpu.kv_cache : kNaN);
-            series[3].y.push_back(r ? r->per_gpu.activations : kNaN);
-        };
-        Config c = s_.config;
-        for (double e = 9; e <= 20.0001; e += 0.5) {
-            c.context = (long long)std::llround(std::pow(2.0, e));
-            ctx_x_.push_back(double(c.context));
-            try {
-                const Report r = estimate(c, cat);
-                add(ctx_series_, &r);
-            } catch (const Error&) {
-                add(ctx_series_, nullptr);
-            }
-        }
-        c = s_.config;
-        for (int b : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256}) {
-            c.batch = b;
-            if (c.mode != Mode::inference) c.global_batch = 0;
-            batch_x_.push_back(b);
-            try {
-                const Report r = estimate(c, cat);
-                add(batch_series_, &r);
-            } catch (const Error&) {
-                add(batch_series_, nullptr);
-            }
+    ctx_series_.clear();
+    batch_series_.clear();
+    compare_.clear();
+}
+
+void App::ensure_fit() {
+    if (!fit_dirty_) return;
+    fit_dirty_ = false;
+    fit_ok_ = false;
+    if (!ok_) return;
+    try {
+        fit_ = fit(s_.config, estimate_catalog());
+        fit_ok_ = true;
+    } catch (const Error&) {
+        fit_ok_ = false;
+    }
+}
+
+namespace {
+// One memory-against-x series set: total, weights, KV cache, activations per GPU (NaN where the
+// configuration cannot run), for the configurations `vary` makes from `base` at each x.
+template <class Vary>
+void memory_series(const Config& base, const Catalog& cat, const std::vector<double>& xs, Vary vary, std::vector<Series>& series) {
+    series = {{"total", {}, kForegroundSeries}, {"weights", {}, part_color(0)}, {"KV cache", {}, part_color(1)}, {"activations", {}, part_color(2)}};
+    for (const double x : xs) {
+        Config c = base;
+        vary(c, x);
+        try {
+            const Report r = estimate(c, cat);
+            series[0].y.push_back(r.per_gpu.total());
+            series[1].y.push_back(r.per_gpu.weights);
+            series[2].y.push_back(r.per_gpu.kv_cache);
+            series[3].y.push_back(r.per_gpu.activations);
+        } catch (const Error&) {
+            for (Series& s : series) s.y.push_back(kNaN);
         }
     }
+}
+}  // namespace
 
-    // The compare view: the same workload on each chosen GPU.
+// Memory against context (log scale, 512 to 1M tokens).
+void App::ensure_ctx_series() {
+    if (!ctx_dirty_) return;
+    ctx_dirty_ = false;
+    ctx_x_.clear();
+    if (!ok_) return;
+    for (double e = 9; e <= 20.0001; e += 0.5) ctx_x_.push_back(double(std::llround(std::pow(2.0, e))));
+    memory_series(s_.config, estimate_catalog(), ctx_x_, [](Config& c, double x) { c.context = (long long)x; }, ctx_series_);
+}
+
+// Memory against batch (1 to 256).
+void App::ensure_batch_series() {
+    if (!batch_dirty_) return;
+    batch_dirty_ = false;
+    batch_x_.clear();
+    if (!ok_) return;
+    batch_x_ = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+    memory_series(s_.config, estimate_catalog(), batch_x_, [](Config& c, double x) {
+        c.batch = int(x);
+        if (c.mode != Mode::inference) c.global_batch = 0;
+    }, batch_series_);
+}
+
+// The compare view: the same workload on each chosen GPU.
+void App::ensure_compare() {
+    if (!compare_dirty_) return;
+    compare_dirty_ = false;
     compare_.clear();
     for (const CompareColumn& col : s_.compare) {
         CompareResult res;
@@ -194,7 +220,7 @@ void App::recompute() {
         c.gpus = col.gpus;
         c.tp = c.pp = c.dp = 0;   // each choice gets its own automatic split
         try {
-            res.report = estimate(c, cat);
+            res.report = estimate(c, estimate_catalog());
             res.ok = true;
         } catch (const Error& e) {
             res.error = e.what();
@@ -256,6 +282,9 @@ void App::frame(float scale) {
     if (ImGui::Begin("Setup", nullptr, fixed)) draw_setup(setup_w, vp->WorkSize.y);
     layout_.push_back({"Setup", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y});
     ImGui::End();
+    // A control of the setup panel changed an input: the results drawn next show it in this
+    // same frame (one frame sooner, and one frame fewer to draw while a slider is dragged).
+    if (dirty_) recompute();
 
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + setup_w, vp->WorkPos.y));
     ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - setup_w, vp->WorkSize.y));
@@ -293,6 +322,8 @@ void App::draw_tabs() {
     // Tabs keep their whole names and scroll when they do not fit (QA D3, D14: "Memo...").
     if (ImGui::BeginTabBar("tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
         if (ImGui::BeginTabItem("Memory", nullptr, tab_flags(0))) {
+            ensure_fit();
+            ensure_ctx_series();
             draw_breakdown();
             draw_inverse();
             // The context chart in the room left below, when there is room for one.
@@ -309,10 +340,13 @@ void App::draw_tabs() {
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("Plots", nullptr, tab_flags(2))) {
+            ensure_ctx_series();
+            ensure_batch_series();
             draw_plots();
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("Compare GPUs", nullptr, tab_flags(3))) {
+            ensure_compare();
             draw_compare();
             ImGui::EndTabItem();
         }

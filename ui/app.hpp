@@ -81,6 +81,11 @@ private:
     };
 
     void recompute();
+    // What some views show, computed on the first frame one of them is drawn after a change.
+    void ensure_fit();
+    void ensure_ctx_series();
+    void ensure_batch_series();
+    void ensure_compare();
     void note_item(const char* name);   // records the last item's rectangle in layout_
     void changed() { dirty_ = true; }
 
@@ -123,6 +128,7 @@ private:
     std::vector<double> ctx_x_, batch_x_;
     std::vector<Series> ctx_series_, batch_series_;
     std::vector<CompareResult> compare_;
+    bool fit_dirty_ = true, ctx_dirty_ = true, batch_dirty_ = true, compare_dirty_ = true;
     // Recommendations: computed when their tab is open and an input changed.
     bool recommend_dirty_ = true;
     bool recommend_ok_ = false;

@@ -10,8 +10,10 @@
 // - "Open file..." opens the browser's file picker, and a file dropped on the page opens too (a
 //   gpusizer-cuda-bench report or a configuration JSON);
 // - the font is DejaVu Sans compiled into the module (embedded_font.cpp, generated);
-// - nothing is drawn while the app is idle: a frame is drawn on input, on a change of data and
-//   for a moment after (QA D18); window.gpusizerFramesDrawn counts the frames drawn;
+// - nothing is drawn while the app is idle: a frame is computed on input, on a change of data
+//   and for a moment after (QA D18), and drawn only when its picture differs from the one on the
+//   canvas (frame_bytes); window.gpusizerFramesDrawn counts the frames computed,
+//   window.gpusizerFramesPainted the frames drawn;
 // - the page and its tests see the app's state in `window.gpusizerApp` (link, message, report,
 //   control rectangles in CSS pixels) and the message in the page's status line, and the
 //   benchmark sees each frame's main-thread time in `window.gpusizerFrameCpuMs`.
@@ -339,6 +341,10 @@ EM_JS(void, web_frame_time, (double ms, double ui_ms, double draw_ms, double pub
     if (parts.length > 1000) parts.splice(0, parts.length - 1000);
 });
 
+// Counts the frames actually drawn on the canvas (window.gpusizerFramesPainted): a frame whose
+// picture equals the last one is computed (gpusizerFramesDrawn) but not drawn again.
+EM_JS(void, web_frame_painted, (), { window["gpusizerFramesPainted"] = (window["gpusizerFramesPainted"] || 0) + 1; });
+
 EM_JS(void, web_first_frame, (), {
     performance.mark("gpusizer-first-frame");
     document.documentElement.setAttribute("data-first-frame", "1");
@@ -639,6 +645,40 @@ void save_export(gpusizer::ui::App& app, gpusizer::ui::Platform& platform, const
     app.export_done(ok, where);
 }
 
+// The bytes that decide a frame's pixels: the clear color, the display, and each draw list's
+// vertices, indices and commands. A frame whose bytes equal the last drawn frame's is not
+// drawn again: the canvas keeps showing it, and the browser composites nothing new. While a
+// slider is dragged, most frames are such repeats (the mouse moved within one step, or the
+// frames ImGui gets to settle after an input), and on a software rasterizer (SwiftShader) the
+// drawing, not the UI, is what limits the frame rate.
+void frame_bytes(const ImDrawData* d, const float* clear, std::vector<unsigned char>& out) {
+    out.clear();
+    auto put = [&out](const void* p, std::size_t n) {
+        const auto* b = static_cast<const unsigned char*>(p);
+        out.insert(out.end(), b, b + n);
+    };
+    put(clear, 4 * sizeof(float));
+    put(&d->DisplayPos, sizeof d->DisplayPos);
+    put(&d->DisplaySize, sizeof d->DisplaySize);
+    put(&d->FramebufferScale, sizeof d->FramebufferScale);
+    for (int i = 0; i < d->CmdListsCount; ++i) {
+        const ImDrawList* list = d->CmdLists[i];
+        put(&list->VtxBuffer.Size, sizeof list->VtxBuffer.Size);
+        put(list->VtxBuffer.Data, std::size_t(list->VtxBuffer.Size) * sizeof(ImDrawVert));
+        put(&list->IdxBuffer.Size, sizeof list->IdxBuffer.Size);
+        put(list->IdxBuffer.Data, std::size_t(list->IdxBuffer.Size) * sizeof(ImDrawIdx));
+        for (const ImDrawCmd& cmd : list->CmdBuffer) {
+            put(&cmd.ClipRect, sizeof cmd.ClipRect);
+            put(&cmd.TextureId, sizeof cmd.TextureId);
+            put(&cmd.VtxOffset, sizeof cmd.VtxOffset);
+            put(&cmd.IdxOffset, sizeof cmd.IdxOffset);
+            put(&cmd.ElemCount, sizeof cmd.ElemCount);
+            const bool callback = cmd.UserCallback != nullptr;
+            put(&callback, sizeof callback);
+        }
+    }
+}
+
 struct WebApp {
     GLFWwindow* window = nullptr;
     PlatformWeb platform;
@@ -653,6 +693,8 @@ struct WebApp {
     bool typing = false;       // a text field had the focus at the end of the last frame
     std::string report_json;
     int theme = -1;            // the theme last published to the page (publish_theme)
+    std::vector<unsigned char> drawn, next;   // frame_bytes of the frame on the canvas, and of this one
+    bool redraw = true;        // the canvas must be drawn whatever the bytes (new size, new font texture)
 };
 
 // The status JSON (ui::status_json) with rectangles in CSS pixels; the report's JSON is kept
@@ -703,6 +745,7 @@ void frame(void* arg) {
     // The canvas's backing store is sized here, not with glfwSetWindowSize: the GLFW port
     // takes a window the size of the screen for a request to go full screen.
     if (now.width != w.canvas.width || now.height != w.canvas.height) emscripten_set_canvas_element_size("#canvas", now.width, now.height);
+    if (now.width != w.canvas.width || now.height != w.canvas.height || now.ratio != w.canvas.ratio) w.redraw = true;
     w.canvas = now;
 
     // The OS switched between light and dark, and the reader never chose in the app.
@@ -747,11 +790,18 @@ void frame(void* arg) {
     ImGui::Render();
     glViewport(0, 0, w.canvas.width, w.canvas.height);
     const float* bg = gpusizer::ui::palette().background;
-    glClearColor(bg[0], bg[1], bg[2], 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     gpusizer::ui::App::WindowRect export_rect;
-    if (w.app->take_export(export_rect)) save_export(*w.app, w.platform, export_rect, w.canvas.width, w.canvas.height);
+    const bool exporting = w.app->take_export(export_rect);   // reads this frame's pixels: draw it
+    frame_bytes(ImGui::GetDrawData(), bg, w.next);
+    if (w.redraw || exporting || w.next != w.drawn) {
+        glClearColor(bg[0], bg[1], bg[2], 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        w.drawn.swap(w.next);
+        w.redraw = false;
+        web_frame_painted();
+    }
+    if (exporting) save_export(*w.app, w.platform, export_rect, w.canvas.width, w.canvas.height);
     if (w.theme != int(w.app->theme())) {
         w.theme = int(w.app->theme());
         publish_theme();
