@@ -169,8 +169,8 @@ namespace {
 template <class Vary>
 void memory_series(const Config& base, const Catalog& cat, const std::vector<double>& xs, Vary vary, std::vector<Series>& series) {
     series = {{"total", {}, kForegroundSeries}, {"weights", {}, part_color(0)}, {"KV cache", {}, part_color(1)}, {"activations", {}, part_color(2)}};
+    Config c = base;   // `vary` sets the same fields at every x
     for (const double x : xs) {
-        Config c = base;
         vary(c, x);
         try {
             const Report r = estimate(c, cat);
@@ -402,7 +402,7 @@ void App::draw_link_bar() {
     same_line_if_room("Save PNG");
     // A picture of the results below this bar (the verdict, the tab shown: the breakdown and
     // the chart on Memory), taken after this frame is drawn.
-    if (ImGui::Button("Save PNG") && ok_) export_asked_ = true;
+    if (ImGui::Button("Save PNG") && ok_) request_export();
     note_item("save png button");
     same_line_if_room(theme_label);
     if (ImGui::Button(theme_label)) {

@@ -66,6 +66,7 @@ public:
     // results' rectangle (display pixels, from the top left) off the framebuffer, saves it as
     // export_file_name() (Platform::save_png) and reports with export_done().
     bool take_export(WindowRect& rect);
+    void request_export() { export_asked_ = true; }   // what the button does (the desktop's --save-png too)
     std::string export_file_name() const;
     void export_done(bool ok, const std::string& where_or_error);
 

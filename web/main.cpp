@@ -35,6 +35,7 @@
 #include <emscripten.h>
 #include <emscripten/html5.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
@@ -339,6 +340,12 @@ EM_JS(void, web_frame_time, (double ms, double ui_ms, double draw_ms, double pub
     parts.push([ui_ms, draw_ms, publish_ms]);
     if (times.length > 1000) times.splice(0, times.length - 1000);
     if (parts.length > 1000) parts.splice(0, parts.length - 1000);
+});
+
+// The control that keyboard navigation is on (window.gpusizerNav, CSS pixels; null when the
+// highlight is hidden), for the keyboard test: ImGui draws the focus ring, the page sees where.
+EM_JS(void, web_nav_rect, (int on, double x, double y, double w, double h), {
+    window["gpusizerNav"] = on ? {"x": x, "y": y, "w": w, "h": h} : null;
 });
 
 // Counts the frames actually drawn on the canvas (window.gpusizerFramesPainted): a frame whose
@@ -695,6 +702,8 @@ struct WebApp {
     int theme = -1;            // the theme last published to the page (publish_theme)
     std::vector<unsigned char> drawn, next;   // frame_bytes of the frame on the canvas, and of this one
     bool redraw = true;        // the canvas must be drawn whatever the bytes (new size, new font texture)
+    bool nav_on = false;       // keyboard navigation's rectangle last published (web_nav_rect)
+    ImRect nav;
 };
 
 // The status JSON (ui::status_json) with rectangles in CSS pixels; the report's JSON is kept
@@ -775,6 +784,18 @@ void frame(void* arg) {
     const double ui_ms = emscripten_get_now() - ui_start_ms;
     // The on-screen keyboard follows ImGui's text focus once a finger is in use (opened by the
     // tap itself where the browser requires a gesture, see the touchend listener).
+    {
+        // Where keyboard navigation is (imgui_internal: the nav window's rectangle of the nav item).
+        const ImGuiContext& g = *ImGui::GetCurrentContext();
+        const bool on = g.NavWindow && g.NavId && !g.NavDisableHighlight;
+        ImRect r = on ? ImGui::WindowRectRelToAbs(g.NavWindow, g.NavWindow->NavRectRel[g.NavLayer]) : ImRect();
+        const float k = 1.0f / w.canvas.ratio;
+        if (on != w.nav_on || (on && (r.Min.x != w.nav.Min.x || r.Min.y != w.nav.Min.y || r.Max.x != w.nav.Max.x || r.Max.y != w.nav.Max.y))) {
+            web_nav_rect(on, r.Min.x * k, r.Min.y * k, (r.Max.x - r.Min.x) * k, (r.Max.y - r.Min.y) * k);
+            w.nav_on = on;
+            w.nav = r;
+        }
+    }
     // A change ends when no control is held: the next one gets its own history entry.
     if (!ImGui::IsAnyItemActive()) web_change_done();
     if (io.WantTextInput != w.typing) {

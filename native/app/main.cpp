@@ -8,6 +8,7 @@
 // "Open file..." button (a path) or when dropped on the window.
 // With --screenshot it renders a few frames, writes the framebuffer as a PNG (and the window
 // rectangles as JSON with --layout) and exits 0: the screenshot test runs it under xvfb-run.
+// --save-png presses "Save PNG" on the last frame too (the results, into the working folder).
 #include <algorithm>
 #include <cfloat>
 #include <cstdio>
@@ -33,7 +34,7 @@ namespace {
 const char* const kUsage =
     "usage: gpusizer-app [LINK | CONFIG.json | REPORT.json ...]\n"
     "                    [--tab memory|speed|plots|compare|recommend|measured|assumptions]\n"
-    "                    [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json]]\n";
+    "                    [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json] [--save-png]]\n";
 
 // Reads a whole file; false with a message naming it when it cannot (or when it is not a
 // plain file, or too large to be a configuration or a report).
@@ -88,6 +89,7 @@ struct Args {
     int width = 1280, height = 800;
     int frames = 6;
     std::string tab;            // results tab to show: memory, plots, compare, assumptions
+    bool save_png = false;      // with --screenshot: "Save PNG" on the last frame as well
 };
 
 bool parse_args(int argc, char** argv, Args& a) {
@@ -107,6 +109,8 @@ bool parse_args(int argc, char** argv, Args& a) {
             const char* v = next("--screenshot");
             if (!v) return false;
             a.screenshot = v;
+        } else if (s == "--save-png") {
+            a.save_png = true;
         } else if (s == "--tab") {
             const char* v = next("--tab");
             if (!v) return false;
@@ -274,6 +278,7 @@ int main(int argc, char** argv) {
         ImGui_ImplGlfw_NewFrame();
         if (!args.screenshot.empty()) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // no hover in screenshots
         ImGui::NewFrame();
+        if (args.save_png && frame + 1 == args.frames) app.request_export();
         app.frame(scale);
         ImGui::Render();
         int fw = 0, fh = 0;

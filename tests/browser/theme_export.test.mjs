@@ -7,13 +7,17 @@
 //   (window.gpusizerThemeColors, published from ui/theme.cpp) and from the page's CSS.
 // - "Save PNG" downloads a valid PNG (signature, chunk CRCs, inflated and unfiltered here) of
 //   the results: the size of the results panel, hundreds of colours, mostly the theme's
-//   background with the chart and breakdown on it.
+//   background with the chart and breakdown on it. The desktop app's "Save PNG" (the same ui
+//   code, glReadPixels and stb_image_write) writes the same kind of picture, under Xvfb.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { inflateSync } from 'node:zlib';
 
-import { frames, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
+import { cli, frames, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
 
 requireSetup();
 
@@ -263,5 +267,30 @@ test('Save PNG downloads a valid PNG of the results (breakdown and chart) in eit
     assert.equal(after.message_is_error, false);
     assert.deepEqual(seen.errors, []);
     await context.close();
+  }
+});
+
+test('the desktop app saves the same picture (Save PNG on its last frame, under Xvfb)', (t) => {
+  const app = join(cli, '..', 'gpusizer-app');
+  const xvfb = ['/usr/bin/xvfb-run', '/bin/xvfb-run'].find(existsSync);
+  if (!existsSync(app) || !xvfb) return t.skip('no gpusizer-app or xvfb-run');
+  for (const theme of ['dark', 'light']) {
+    const dir = mkdtempSync(join(tmpdir(), 'gpusizer-png-'));
+    const r = spawnSync(xvfb, ['-a', '-s', '-screen 0 1280x800x24', app, '#v=1&m=llama-3.1-8b&w=q4_k_m&g=rtx-4060-ti-16gb',
+      '--screenshot', join(dir, 'screen.png'), '--size', '1280x800', '--layout', join(dir, 'layout.json'), '--save-png'],
+    { cwd: dir, encoding: 'utf8', env: { ...process.env, GPUSIZER_THEME: theme }, timeout: 60000 });
+    assert.equal(r.status, 0, r.stderr);
+    const layout = JSON.parse(readFileSync(join(dir, 'layout.json'), 'utf8'));
+    assert.match(layout.message, /^Saved the results as .*gpusizer-llama-3\.1-8b-rtx-4060-ti-16gb\.png$/);
+    const png = decodePng(readFileSync(join(dir, 'gpusizer-llama-3.1-8b-rtx-4060-ti-16gb.png')));
+    const results = layout.layout.find((x) => x.name === 'Results');
+    assert.equal(png.width, Math.round(results.w));
+    assert.ok(png.height > results.h * 0.8 && png.height < results.h, `height ${png.height} of a ${results.h} px panel`);
+    const stats = colourStats(png);
+    assert.ok(stats.colors > 200, `only ${stats.colors} colours`);
+    assert.ok(stats.nonBackground > 0.08);
+    // Its background is the theme's (ui/theme.cpp: #1b1d22 dark, #f3f4f6 light), so the rows
+    // were read the right way up and the theme came from GPUSIZER_THEME.
+    assert.deepEqual(stats.most, theme === 'dark' ? [27, 29, 34] : [243, 244, 246]);
   }
 });
