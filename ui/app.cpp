@@ -330,8 +330,11 @@ void App::draw_tabs() {
             const float room = ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 1.6f;
             if (room > ImGui::GetFontSize() * 9.0f) {
                 ImGui::TextDisabled("Memory per GPU against context (batch %d)", report_.config.batch);
+                std::vector<ChartLabel> labels;
                 memory_chart("ctx-memory", ctx_x_, ctx_series_, report_.gpu_usable, true, "context (tokens)", ImVec2(0, room),
-                             double(report_.config.context));
+                             double(report_.config.context), &labels);
+                for (const ChartLabel& l : labels)
+                    layout_.push_back({"chart label " + l.text, l.min.x, l.min.y, l.max.x - l.min.x, l.max.y - l.min.y});
             }
             ImGui::EndTabItem();
         }

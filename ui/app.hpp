@@ -44,7 +44,8 @@ public:
     // drive the app: the windows ("Setup", "Results") and the controls that tests move
     // ("context slider", "batch slider", "gpus slider", "copy link button", "open file button"),
     // the text fields ("link field", "text field": the browser opens its on-screen keyboard for
-    // a tap on one) and, in the one-column layout, the setup sections ("model section", ...).
+    // a tap on one) and, in the one-column layout, the setup sections ("model section", ...),
+    // and the Memory tab chart's texts ("chart label <text>").
     struct WindowRect {
         std::string name;
         float x = 0, y = 0, w = 0, h = 0;

@@ -103,9 +103,18 @@ void memory_bar(const MemoryParts& parts, double usable, float height) {
 }
 
 void memory_chart(const char* id, const std::vector<double>& x, const std::vector<Series>& series, double usable, bool log_x,
-                  const char* x_label, ImVec2 size, double marker_x) {
+                  const char* x_label, ImVec2 size, double marker_x, std::vector<ChartLabel>* labels) {
     ImGui::PushID(id);
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    if (labels) labels->clear();
+    // Draws a text and records its box.
+    auto text = [&](ImVec2 at, ImU32 color, const char* s) {
+        dl->AddText(at, color, s);
+        if (labels) {
+            const ImVec2 ts = ImGui::CalcTextSize(s);
+            labels->push_back({s, at, ImVec2(at.x + ts.x, at.y + ts.y)});
+        }
+    };
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
     ImGui::InvisibleButton("##chart", size);
@@ -127,7 +136,15 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
         for (double v : s.y)
             if (std::isfinite(v)) ymax = std::max(ymax, v);
     ymax = ymax * 1.08 / kGiB;
-    const double step = nice_step(ymax, 5);
+    // About 5 ticks, fewer when the plot is short: the labels need 1.6 lines each (the 0 sits
+    // above the axis, half a line higher than centred) or they overprint (QA D15); each try
+    // takes the next nice step: 1 -> 2 -> 5 -> 10.
+    double step = nice_step(ymax, 5);
+    for (int i = 0; i < 8 && float(step / (std::ceil(ymax / step) * step)) * (b.y - a.y) < lh * 1.6f; ++i) {
+        const double mag = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+        const double n = step / mag;
+        step = (n < 1.5 ? 2.0 : n < 3.5 ? 5.0 : 10.0) * mag;
+    }
     ymax = std::ceil(ymax / step) * step;
     const double x0 = log_x ? std::log2(x.front()) : x.front();
     const double x1 = log_x ? std::log2(x.back()) : x.back();
@@ -141,9 +158,10 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
         char buf[32];
         std::snprintf(buf, sizeof buf, step < 1 ? "%.1f" : "%.0f", g);
         const ImVec2 ts = ImGui::CalcTextSize(buf);
-        dl->AddText(ImVec2(a.x - ts.x - 6, y - ts.y * 0.5f), palette().text_muted, buf);
+        // Centred on its line, but never below the axis: the 0 sat on the first x label (QA D15).
+        text(ImVec2(a.x - ts.x - 6, std::min(y - ts.y * 0.5f, b.y - ts.y)), palette().text_muted, buf);
     }
-    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), palette().text_muted, "GiB");
+    text(ImVec2(p0.x + 4, p0.y + 2), palette().text_muted, "GiB");
     // x ticks: powers of two on a log axis, else ~6 nice steps.
     std::vector<double> ticks;
     if (log_x) {
@@ -162,17 +180,17 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
         dl->AddLine(ImVec2(xx, a.y), ImVec2(xx, b.y), palette().grid_minor);
         const std::string label = short_count(t);
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-        dl->AddText(ImVec2(xx - ts.x * 0.5f, b.y + 4), palette().text_muted, label.c_str());
+        text(ImVec2(xx - ts.x * 0.5f, b.y + 4), palette().text_muted, label.c_str());
     }
     {
         const ImVec2 ts = ImGui::CalcTextSize(x_label);
-        dl->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, b.y + lh * 1.3f), palette().text_muted, x_label);
+        text(ImVec2((a.x + b.x - ts.x) * 0.5f, b.y + lh * 1.3f), palette().text_muted, x_label);
     }
     // Usable memory.
     if (usable > 0) {
         const float y = py(usable);
         for (float xx = a.x; xx < b.x; xx += 10) dl->AddLine(ImVec2(xx, y), ImVec2(std::min(xx + 6, b.x), y), capacity_color(), 2.0f);
-        dl->AddText(ImVec2(a.x + 6, y - lh - 2), capacity_color(), ("usable " + format_gib(usable)).c_str());
+        text(ImVec2(a.x + 6, y - lh - 2), capacity_color(), ("usable " + format_gib(usable)).c_str());
     }
     // The current value.
     if (marker_x >= x.front() && marker_x <= x.back()) {
@@ -184,7 +202,7 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
         const ImVec2 at(std::min(mx + 4, b.x - ts.x - 2), a.y + lh + 10);   // below the legend
         dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), ImGui::GetColorU32(ImGuiCol_WindowBg));
-        dl->AddText(at, palette().accent, label.c_str());
+        text(at, palette().accent, label.c_str());
     }
     // Series.
     dl->PushClipRect(a, ImVec2(b.x + 1, b.y + 1), true);
@@ -209,7 +227,7 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
         const ImVec2 ts = ImGui::CalcTextSize(it->name.c_str());
         lx -= ts.x + lh * 1.6f;
         dl->AddRectFilled(ImVec2(lx, a.y + 6 + lh * 0.25f), ImVec2(lx + lh * 0.7f, a.y + 6 + lh * 0.95f), series_color(*it), 2.0f);
-        dl->AddText(ImVec2(lx + lh * 0.95f, a.y + 6), palette().text, it->name.c_str());
+        text(ImVec2(lx + lh * 0.95f, a.y + 6), palette().text, it->name.c_str());
     }
     // Hover: the nearest x and each series' value.
     if (hovered) {
