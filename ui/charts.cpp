@@ -125,7 +125,7 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
     const ImVec2 a(p0.x + lh * 4.2f, p0.y + lh * 1.7f);
     const ImVec2 b(p0.x + size.x - lh * 0.8f, p0.y + size.y - lh * 2.6f);
     // An outline, not a fill: a fill this size is most of a frame's pixels on a software
-    // rasterizer (theme.hpp, kBackground), and the panel behind is nearly the same colour.
+    // rasterizer (theme.hpp, Palette::background), and the panel behind is nearly the same colour.
     dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), palette().chart_frame, 4.0f);
     if (x.size() < 2 || b.x <= a.x || b.y <= a.y) {
         ImGui::PopID();
