@@ -123,7 +123,9 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
     // Plot area inside margins for the axis labels.
     // The top margin holds the unit ("GiB") above the top tick's label (QA D15: they overprinted).
     const ImVec2 a(p0.x + lh * 4.2f, p0.y + lh * 1.7f);
-    const ImVec2 b(p0.x + size.x - lh * 0.8f, p0.y + size.y - lh * 2.6f);
+    // The bottom margin holds the x labels below the half line of the 0 tick's label (QA D15:
+    // they met at the corner), and the axis name under them.
+    const ImVec2 b(p0.x + size.x - lh * 0.8f, p0.y + size.y - lh * 2.9f);
     // An outline, not a fill: a fill this size is most of a frame's pixels on a software
     // rasterizer (theme.hpp, Palette::background), and the panel behind is nearly the same colour.
     dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), palette().chart_frame, 4.0f);
@@ -136,11 +138,10 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
         for (double v : s.y)
             if (std::isfinite(v)) ymax = std::max(ymax, v);
     ymax = ymax * 1.08 / kGiB;
-    // About 5 ticks, fewer when the plot is short: the labels need 1.6 lines each (the 0 sits
-    // above the axis, half a line higher than centred) or they overprint (QA D15); each try
-    // takes the next nice step: 1 -> 2 -> 5 -> 10.
+    // About 5 ticks, fewer when the plot is short: the labels need 1.3 lines each or they
+    // overprint (QA D15); each try takes the next nice step: 1 -> 2 -> 5 -> 10.
     double step = nice_step(ymax, 5);
-    for (int i = 0; i < 8 && float(step / (std::ceil(ymax / step) * step)) * (b.y - a.y) < lh * 1.6f; ++i) {
+    for (int i = 0; i < 8 && float(step / (std::ceil(ymax / step) * step)) * (b.y - a.y) < lh * 1.3f; ++i) {
         const double mag = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
         const double n = step / mag;
         step = (n < 1.5 ? 2.0 : n < 3.5 ? 5.0 : 10.0) * mag;
@@ -158,8 +159,7 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
         char buf[32];
         std::snprintf(buf, sizeof buf, step < 1 ? "%.1f" : "%.0f", g);
         const ImVec2 ts = ImGui::CalcTextSize(buf);
-        // Centred on its line, but never below the axis: the 0 sat on the first x label (QA D15).
-        text(ImVec2(a.x - ts.x - 6, std::min(y - ts.y * 0.5f, b.y - ts.y)), palette().text_muted, buf);
+        text(ImVec2(a.x - ts.x - 6, y - ts.y * 0.5f), palette().text_muted, buf);
     }
     text(ImVec2(p0.x + 4, p0.y + 2), palette().text_muted, "GiB");
     // x ticks: powers of two on a log axis, else ~6 nice steps.
@@ -180,11 +180,11 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
         dl->AddLine(ImVec2(xx, a.y), ImVec2(xx, b.y), palette().grid_minor);
         const std::string label = short_count(t);
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-        text(ImVec2(xx - ts.x * 0.5f, b.y + 4), palette().text_muted, label.c_str());
+        text(ImVec2(xx - ts.x * 0.5f, b.y + lh * 0.5f + 3), palette().text_muted, label.c_str());
     }
     {
         const ImVec2 ts = ImGui::CalcTextSize(x_label);
-        text(ImVec2((a.x + b.x - ts.x) * 0.5f, b.y + lh * 1.3f), palette().text_muted, x_label);
+        text(ImVec2((a.x + b.x - ts.x) * 0.5f, b.y + lh * 1.6f + 3), palette().text_muted, x_label);
     }
     // Usable memory.
     if (usable > 0) {
