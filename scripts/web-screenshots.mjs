@@ -1,8 +1,10 @@
 // web-screenshots.mjs: the README's pictures of the browser build, taken in headless Chromium.
 //   node scripts/web-screenshots.mjs [OUT_DIR]     (default docs/images; needs build/wasm/site)
-// web-app.png: the app page at 1280x800; web-tablet.png: at 820x1180 with touch;
-// web-phone.png and web-phone-open.png: at 390x844 with touch (one column, then with a section
-// opened by a tap); web-widget.png: the widget on a documentation page.
+// web-app.png: the app page at 1280x800 (dark theme), web-app-light.png the same in the light
+// theme; web-tablet.png: at 820x1180 with touch; web-phone.png and web-phone-open.png: at
+// 390x844 with touch (one column, then with a section opened by a tap), web-phone-light.png in
+// the light theme; web-widget.png: the widget on a documentation page. The app follows the OS's
+// theme: each picture's context sets prefers-color-scheme.
 import { join } from 'node:path';
 
 import { frames, launch, openApp, requireSetup, serveSite } from '../tests/browser/harness.mjs';
@@ -12,21 +14,31 @@ const out = process.argv[2] || 'docs/images';
 const { server, url } = await serveSite();
 const browser = await launch();
 
-const app = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-await openApp(app, url, '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb');
-await app.mouse.move(1279, 799);   // no hover highlight in the picture
-await frames(app, 6);
-await app.screenshot({ path: join(out, 'web-app.png') });
+for (const [scheme, file] of [['dark', 'web-app.png'], ['light', 'web-app-light.png']]) {
+  const app = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: scheme });
+  await openApp(app, url, '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb');
+  await app.mouse.move(1279, 799);   // no hover highlight in the picture
+  await frames(app, 6);
+  await app.screenshot({ path: join(out, file) });
+  await app.close();
+}
 
 const kLink = '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb';
-const tablet = await browser.newContext({ viewport: { width: 820, height: 1180 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+const tablet = await browser.newContext({ viewport: { width: 820, height: 1180 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2, colorScheme: 'dark' });
 const tabletPage = await tablet.newPage();
 await openApp(tabletPage, url, kLink);
 await frames(tabletPage, 6);
 await tabletPage.screenshot({ path: join(out, 'web-tablet.png') });
 await tablet.close();
 
-const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+const phoneLight = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2, colorScheme: 'light' });
+const phoneLightPage = await phoneLight.newPage();
+await openApp(phoneLightPage, url, kLink);
+await frames(phoneLightPage, 6);
+await phoneLightPage.screenshot({ path: join(out, 'web-phone-light.png') });
+await phoneLight.close();
+
+const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2, colorScheme: 'dark' });
 const phonePage = await phone.newPage();
 const state = await openApp(phonePage, url, kLink);
 await frames(phonePage, 6);
@@ -37,7 +49,7 @@ await frames(phonePage, 8);
 await phonePage.screenshot({ path: join(out, 'web-phone-open.png') });
 await phone.close();
 
-const docs = await browser.newPage({ viewport: { width: 760, height: 640 } });
+const docs = await browser.newPage({ viewport: { width: 760, height: 640 }, colorScheme: 'light' });
 await docs.route(url + 'docs/example.html', (route) => route.fulfill({
   contentType: 'text/html',
   body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>docs</title>
@@ -55,4 +67,4 @@ await docs.screenshot({ path: join(out, 'web-widget.png'), clip: { x: 0, y: 0, w
 
 await browser.close();
 server.close();
-console.log(`wrote web-app.png, web-tablet.png, web-phone.png, web-phone-open.png and web-widget.png in ${out}`);
+console.log(`wrote web-app.png, web-app-light.png, web-tablet.png, web-phone.png, web-phone-light.png, web-phone-open.png and web-widget.png in ${out}`);

@@ -15,6 +15,7 @@
 #include "app.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -55,6 +56,43 @@ bool App::open_file(const std::string& name, const std::string& text) {
     calibrated_for_.clear();   // a new report (or the same file again) rebuilds the calibration
     changed();
     return ok;
+}
+
+void App::set_theme(Theme theme) {
+    theme_ = theme;
+    apply_theme(theme);
+}
+
+bool App::take_export(WindowRect& rect) {
+    if (!export_asked_) return false;
+    export_asked_ = false;
+    for (const WindowRect& w : layout_)
+        if (w.name == "Results") {
+            rect = w;
+            const float top = std::clamp(export_top_, w.y, w.y + w.h);
+            rect.h = w.y + w.h - top;
+            rect.y = top;
+            rect.name = "export";
+            return rect.w >= 1 && rect.h >= 1;
+        }
+    return false;
+}
+
+std::string App::export_file_name() const {
+    // gpusizer-<model>-<gpu>.png, from ids (letters, digits, '-', '.', '_': safe as a file name).
+    std::string name = "gpusizer";
+    const std::string model = s_.config.model.custom ? std::string("custom") : s_.config.model.id;
+    for (const std::string& part : {model, s_.config.gpu}) {
+        if (part.empty()) continue;
+        name += '-';
+        for (const char ch : part) name += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' ? ch : '-';
+    }
+    return name + ".png";
+}
+
+void App::export_done(bool ok, const std::string& where_or_error) {
+    s_.message = ok ? "Saved the results as " + where_or_error : "Could not save the picture: " + where_or_error;
+    s_.message_is_error = !ok;
 }
 
 namespace {
@@ -114,54 +152,80 @@ void App::recompute() {
     } catch (const Error& e) {
         error_ = e.what();
     }
-    if (ok_) {
-        try {
-            fit_ = fit(s_.config, cat);
-            fit_ok_ = true;
-        } catch (const Error&) {
-            fit_ok_ = false;
-        }
-    }
-
-    // Memory against context (log scale, 512 to 1M tokens) and against batch (1 to 256).
+    // What only some views show is computed when one of them is drawn (ensure_*), once per
+    // change: a slider drag on the Memory tab recomputes the report, the fit and the context
+    // series, not the batch series nor the compare columns.
+    fit_dirty_ = ctx_dirty_ = batch_dirty_ = compare_dirty_ = true;
+    fit_ok_ = false;
     ctx_x_.clear();
     batch_x_.clear();
-    ctx_series_ = {{"total", {}, IM_COL32(235, 235, 235, 255)}, {"weights", {}, part_color(0)},
-                   {"KV cache", {}, part_color(1)}, {"activations", {}, part_color(2)}};
-    batch_series_ = ctx_series_;
-    if (ok_) {
-        auto add = [](std::vector<Series>& series, const Report* r) {
-            series[0].y.push_back(r ? r->per_gpu.total() : kNaN);
-            series[1].y.push_back(r ? r->per_gpu.weights : kNaN);
-            series[2].y.push_back(r ? r->per_gpu.kv_cache : kNaN);
-            series[3].y.push_back(r ? r->per_gpu.activations : kNaN);
-        };
-        Config c = s_.config;
-        for (double e = 9; e <= 20.0001; e += 0.5) {
-            c.context = (long long)std::llround(std::pow(2.0, e));
-            ctx_x_.push_back(double(c.context));
-            try {
-                const Report r = estimate(c, cat);
-                add(ctx_series_, &r);
-            } catch (const Error&) {
-                add(ctx_series_, nullptr);
-            }
-        }
-        c = s_.config;
-        for (int b : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256}) {
-            c.batch = b;
-            if (c.mode != Mode::inference) c.global_batch = 0;
-            batch_x_.push_back(b);
-            try {
-                const Report r = estimate(c, cat);
-                add(batch_series_, &r);
-            } catch (const Error&) {
-                add(batch_series_, nullptr);
-            }
+    ctx_series_.clear();
+    batch_series_.clear();
+    compare_.clear();
+}
+
+void App::ensure_fit() {
+    if (!fit_dirty_) return;
+    fit_dirty_ = false;
+    fit_ok_ = false;
+    if (!ok_) return;
+    try {
+        fit_ = fit(s_.config, estimate_catalog());
+        fit_ok_ = true;
+    } catch (const Error&) {
+        fit_ok_ = false;
+    }
+}
+
+namespace {
+// One memory-against-x series set: total, weights, KV cache, activations per GPU (NaN where the
+// configuration cannot run), for the configurations `vary` makes from `base` at each x.
+template <class Vary>
+void memory_series(const Config& base, const Catalog& cat, const std::vector<double>& xs, Vary vary, std::vector<Series>& series) {
+    series = {{"total", {}, kForegroundSeries}, {"weights", {}, part_color(0)}, {"KV cache", {}, part_color(1)}, {"activations", {}, part_color(2)}};
+    Config c = base;   // `vary` sets the same fields at every x
+    for (const double x : xs) {
+        vary(c, x);
+        try {
+            const Report r = estimate(c, cat);
+            series[0].y.push_back(r.per_gpu.total());
+            series[1].y.push_back(r.per_gpu.weights);
+            series[2].y.push_back(r.per_gpu.kv_cache);
+            series[3].y.push_back(r.per_gpu.activations);
+        } catch (const Error&) {
+            for (Series& s : series) s.y.push_back(kNaN);
         }
     }
+}
+}  // namespace
 
-    // The compare view: the same workload on each chosen GPU.
+// Memory against context (log scale, 512 to 1M tokens).
+void App::ensure_ctx_series() {
+    if (!ctx_dirty_) return;
+    ctx_dirty_ = false;
+    ctx_x_.clear();
+    if (!ok_) return;
+    for (double e = 9; e <= 20.0001; e += 0.5) ctx_x_.push_back(double(std::llround(std::pow(2.0, e))));
+    memory_series(s_.config, estimate_catalog(), ctx_x_, [](Config& c, double x) { c.context = (long long)x; }, ctx_series_);
+}
+
+// Memory against batch (1 to 256).
+void App::ensure_batch_series() {
+    if (!batch_dirty_) return;
+    batch_dirty_ = false;
+    batch_x_.clear();
+    if (!ok_) return;
+    batch_x_ = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+    memory_series(s_.config, estimate_catalog(), batch_x_, [](Config& c, double x) {
+        c.batch = int(x);
+        if (c.mode != Mode::inference) c.global_batch = 0;
+    }, batch_series_);
+}
+
+// The compare view: the same workload on each chosen GPU.
+void App::ensure_compare() {
+    if (!compare_dirty_) return;
+    compare_dirty_ = false;
     compare_.clear();
     for (const CompareColumn& col : s_.compare) {
         CompareResult res;
@@ -170,7 +234,7 @@ void App::recompute() {
         c.gpus = col.gpus;
         c.tp = c.pp = c.dp = 0;   // each choice gets its own automatic split
         try {
-            res.report = estimate(c, cat);
+            res.report = estimate(c, estimate_catalog());
             res.ok = true;
         } catch (const Error& e) {
             res.error = e.what();
@@ -205,6 +269,7 @@ void App::frame(float scale) {
         if (ImGui::Begin("Results", nullptr, fixed)) {
             draw_link_bar();
             ImGui::Separator();
+            export_top_ = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y * 0.5f;
             if (ok_) draw_headline();
             ImGui::PushID("setup");
             // Each section's header is in layout() as "<name> section" (tests tap it).
@@ -231,6 +296,9 @@ void App::frame(float scale) {
     if (ImGui::Begin("Setup", nullptr, fixed)) draw_setup(setup_w, vp->WorkSize.y);
     layout_.push_back({"Setup", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y});
     ImGui::End();
+    // A control of the setup panel changed an input: the results drawn next show it in this
+    // same frame (one frame sooner, and one frame fewer to draw while a slider is dragged).
+    if (dirty_) recompute();
 
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + setup_w, vp->WorkPos.y));
     ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - setup_w, vp->WorkSize.y));
@@ -246,10 +314,11 @@ void App::frame(float scale) {
 void App::draw_results(float, float, float) {
     draw_link_bar();
     ImGui::Separator();
+    export_top_ = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y * 0.5f;
     if (!ok_) {
         ImGui::Spacing();
         ImGui::PushTextWrapPos();
-        ImGui::TextColored(to_vec4(kNoFitColor), "Cannot estimate this configuration:");
+        ImGui::TextColored(to_vec4(no_fit_color()), "Cannot estimate this configuration:");
         ImGui::TextUnformatted(error_.c_str());
         ImGui::PopTextWrapPos();
         ImGui::TextDisabled("Change the setting it names, or open another link.");
@@ -267,14 +336,19 @@ void App::draw_tabs() {
     // Tabs keep their whole names and scroll when they do not fit (QA D3, D14: "Memo...").
     if (ImGui::BeginTabBar("tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
         if (ImGui::BeginTabItem("Memory", nullptr, tab_flags(0))) {
+            ensure_fit();
+            ensure_ctx_series();
             draw_breakdown();
             draw_inverse();
             // The context chart in the room left below, when there is room for one.
             const float room = ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 1.6f;
             if (room > ImGui::GetFontSize() * 9.0f) {
                 ImGui::TextDisabled("Memory per GPU against context (batch %d)", report_.config.batch);
+                std::vector<ChartLabel> labels;
                 memory_chart("ctx-memory", ctx_x_, ctx_series_, report_.gpu_usable, true, "context (tokens)", ImVec2(0, room),
-                             double(report_.config.context));
+                             double(report_.config.context), &labels);
+                for (const ChartLabel& l : labels)
+                    layout_.push_back({"chart label " + l.text, l.min.x, l.min.y, l.max.x - l.min.x, l.max.y - l.min.y});
             }
             ImGui::EndTabItem();
         }
@@ -283,10 +357,13 @@ void App::draw_tabs() {
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("Plots", nullptr, tab_flags(2))) {
+            ensure_ctx_series();
+            ensure_batch_series();
             draw_plots();
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("Compare GPUs", nullptr, tab_flags(3))) {
+            ensure_compare();
             draw_compare();
             ImGui::EndTabItem();
         }
@@ -328,9 +405,19 @@ void App::draw_link_bar() {
     note_item("copy link button");
     ImGui::SameLine();
     bool enter = false;
+    // The buttons after the field: Open link, Open file..., Save PNG and the theme switch.
+    const char* theme_label = theme_ == Theme::dark ? "Light theme" : "Dark theme";
+    const ImGuiStyle& st = ImGui::GetStyle();
+    auto button_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + st.FramePadding.x * 2 + st.ItemSpacing.x; };
+    // On phones, a button that would pass the right edge starts a new line.
+    auto same_line_if_room = [&](const char* label) {
+        ImGui::SameLine();
+        if (narrow_ && ImGui::GetContentRegionAvail().x < button_w(label)) ImGui::NewLine();
+    };
     // One line on wide screens; on phones the buttons first and the field the whole width.
     if (!narrow_) {
-        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 11.5f);
+        const float buttons = button_w("Open link") + button_w("Open file...") + button_w("Save PNG") + button_w(theme_label);
+        ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6.0f, ImGui::GetContentRegionAvail().x - buttons));
         enter = ImGui::InputTextWithHint("##link", "paste a link (#v=1&m=...) or a configuration JSON", &s_.link_text,
                                          ImGuiInputTextFlags_EnterReturnsTrue);
         note_item("link field");
@@ -339,8 +426,19 @@ void App::draw_link_bar() {
     if ((ImGui::Button("Open link") || enter) && !s_.link_text.empty()) {
         if (open(s_.link_text)) s_.link_text.clear();
     }
-    ImGui::SameLine();
+    same_line_if_room("Open file...");
     draw_open_file();
+    same_line_if_room("Save PNG");
+    // A picture of the results below this bar (the verdict, the tab shown: the breakdown and
+    // the chart on Memory), taken after this frame is drawn.
+    if (ImGui::Button("Save PNG") && ok_) request_export();
+    note_item("save png button");
+    same_line_if_room(theme_label);
+    if (ImGui::Button(theme_label)) {
+        set_theme(theme_ == Theme::dark ? Theme::light : Theme::dark);
+        platform_.theme_changed(theme_name(theme_));
+    }
+    note_item("theme button");
     if (narrow_) {
         ImGui::SetNextItemWidth(-1);
         if (ImGui::InputTextWithHint("##link", "paste a link or a configuration JSON", &s_.link_text, ImGuiInputTextFlags_EnterReturnsTrue) &&
@@ -350,7 +448,7 @@ void App::draw_link_bar() {
     }
     if (!s_.message.empty()) {
         ImGui::PushTextWrapPos();
-        if (s_.message_is_error) ImGui::TextColored(to_vec4(kNoFitColor), "%s", s_.message.c_str());
+        if (s_.message_is_error) ImGui::TextColored(to_vec4(no_fit_color()), "%s", s_.message.c_str());
         else ImGui::TextDisabled("%s", s_.message.c_str());
         ImGui::PopTextWrapPos();
     }

@@ -12,6 +12,7 @@
 #include "gpusizer/gpusizer.hpp"
 #include "platform.hpp"
 #include "state.hpp"
+#include "theme.hpp"
 
 namespace gpusizer::ui {
 
@@ -50,7 +51,8 @@ public:
     // drive the app: the windows ("Setup", "Results") and the controls that tests move
     // ("context slider", "batch slider", "gpus slider", "copy link button", "open file button"),
     // the text fields ("link field", "text field": the browser opens its on-screen keyboard for
-    // a tap on one) and, in the one-column layout, the setup sections ("model section", ...).
+    // a tap on one) and, in the one-column layout, the setup sections ("model section", ...),
+    // and the Memory tab chart's texts ("chart label <text>").
     struct WindowRect {
         std::string name;
         float x = 0, y = 0, w = 0, h = 0;
@@ -62,6 +64,20 @@ public:
     // The share link of the configuration that report() answers (both change on the frame
     // after an input changes).
     const std::string& link() const { return link_; }
+    // The color theme: not part of the configuration nor of its link. The platform starts the
+    // app with its own choice (the browser: the one saved, else the OS's preference); the
+    // switch in the link bar changes it and tells the platform (Platform::theme_changed).
+    void set_theme(Theme theme);
+    Theme theme() const { return theme_; }
+
+    // "Save PNG": after rendering the frame in which it was asked for, the platform reads the
+    // results' rectangle (display pixels, from the top left) off the framebuffer, saves it as
+    // export_file_name() (Platform::save_png) and reports with export_done().
+    bool take_export(WindowRect& rect);
+    void request_export() { export_asked_ = true; }   // what the button does (the desktop's --save-png too)
+    std::string export_file_name() const;
+    void export_done(bool ok, const std::string& where_or_error);
+
     // Counts the recomputations: a report with the same link can still change (a benchmark
     // report opened or closed), so a platform caching the report's JSON keys it on this.
     unsigned revision() const { return revision_; }
@@ -74,6 +90,11 @@ private:
     };
 
     void recompute();
+    // What some views show, computed on the first frame one of them is drawn after a change.
+    void ensure_fit();
+    void ensure_ctx_series();
+    void ensure_batch_series();
+    void ensure_compare();
     void note_item(const char* name);   // records the last item's rectangle in layout_
     void changed() { dirty_ = true; }
 
@@ -119,6 +140,7 @@ private:
     std::vector<double> ctx_x_, batch_x_;
     std::vector<Series> ctx_series_, batch_series_;
     std::vector<CompareResult> compare_;
+    bool fit_dirty_ = true, ctx_dirty_ = true, batch_dirty_ = true, compare_dirty_ = true;
     // Recommendations: computed when their tab is open and an input changed.
     bool recommend_dirty_ = true;
     bool recommend_ok_ = false;
@@ -135,6 +157,9 @@ private:
     std::string link_;
     std::string model_filter_, gpu_filter_;
     int select_tab_ = -1;
+    Theme theme_ = current_theme();
+    bool export_asked_ = false;             // "Save PNG" pressed this frame
+    float export_top_ = 0;                  // the results' top, below the link bar (display px)
     // Local models (view_local_models.cpp) and the engine log (view_engine_log.cpp).
     std::string local_filter_;
     struct LogRow {

@@ -41,6 +41,8 @@ std::string short_count(double v) {
     return buf;
 }
 
+ImU32 series_color(const Series& s) { return s.color == kForegroundSeries ? palette().total_series : s.color; }
+
 }  // namespace
 
 void memory_bar(const MemoryParts& parts, double usable, float height) {
@@ -52,7 +54,7 @@ void memory_bar(const MemoryParts& parts, double usable, float height) {
     if (!(scale_max > 0)) return;
     ImGui::InvisibleButton("##membar", ImVec2(width, height));
     const bool hovered = ImGui::IsItemHovered();
-    dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), IM_COL32(40, 44, 52, 255), 3.0f);
+    dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), palette().chart_frame, 3.0f);
     float x = p0.x;
     int hovered_part = -1;
     for (int i = 0; i < 6; ++i) {
@@ -69,7 +71,7 @@ void memory_bar(const MemoryParts& parts, double usable, float height) {
     }
     // The usable-memory line, and its label above the bar's end.
     const float ux = p0.x + float(usable / scale_max * width);
-    dl->AddLine(ImVec2(ux, p0.y - 4), ImVec2(ux, p0.y + height + 4), kCapacityColor, 3.0f);
+    dl->AddLine(ImVec2(ux, p0.y - 4), ImVec2(ux, p0.y + height + 4), capacity_color(), 3.0f);
     if (hovered_part >= 0) {
         ImGui::BeginTooltip();
         ImGui::Text("%s: %s", part_name(hovered_part), format_gib(part_value(parts, hovered_part)).c_str());
@@ -91,19 +93,28 @@ void memory_bar(const MemoryParts& parts, double usable, float height) {
         }
         const ImVec2 c = ImGui::GetCursorScreenPos();
         if (i < 6) dl->AddRectFilled(ImVec2(c.x, c.y + s * 0.2f), ImVec2(c.x + s, c.y + s * 1.2f), part_color(i), 2.0f);
-        else dl->AddLine(ImVec2(c.x + s * 0.5f, c.y), ImVec2(c.x + s * 0.5f, c.y + s * 1.4f), kCapacityColor, 3.0f);
+        else dl->AddLine(ImVec2(c.x + s * 0.5f, c.y), ImVec2(c.x + s * 0.5f, c.y + s * 1.4f), capacity_color(), 3.0f);
         ImGui::Dummy(ImVec2(s, s));
         ImGui::SameLine(0, 5);
-        if (i == 6) ImGui::TextColored(to_vec4(kCapacityColor), "%s", text.c_str());
+        if (i == 6) ImGui::TextColored(to_vec4(capacity_color()), "%s", text.c_str());
         else if (v > 0) ImGui::TextUnformatted(text.c_str());
         else ImGui::TextDisabled("%s", text.c_str());
     }
 }
 
 void memory_chart(const char* id, const std::vector<double>& x, const std::vector<Series>& series, double usable, bool log_x,
-                  const char* x_label, ImVec2 size, double marker_x) {
+                  const char* x_label, ImVec2 size, double marker_x, std::vector<ChartLabel>* labels) {
     ImGui::PushID(id);
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    if (labels) labels->clear();
+    // Draws a text and records its box.
+    auto text = [&](ImVec2 at, ImU32 color, const char* s) {
+        dl->AddText(at, color, s);
+        if (labels) {
+            const ImVec2 ts = ImGui::CalcTextSize(s);
+            labels->push_back({s, at, ImVec2(at.x + ts.x, at.y + ts.y)});
+        }
+    };
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
     ImGui::InvisibleButton("##chart", size);
@@ -112,10 +123,12 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
     // Plot area inside margins for the axis labels.
     // The top margin holds the unit ("GiB") above the top tick's label (QA D15: they overprinted).
     const ImVec2 a(p0.x + lh * 4.2f, p0.y + lh * 1.7f);
-    const ImVec2 b(p0.x + size.x - lh * 0.8f, p0.y + size.y - lh * 2.6f);
+    // The bottom margin holds the x labels below the half line of the 0 tick's label (QA D15:
+    // they met at the corner), and the axis name under them.
+    const ImVec2 b(p0.x + size.x - lh * 0.8f, p0.y + size.y - lh * 2.9f);
     // An outline, not a fill: a fill this size is most of a frame's pixels on a software
-    // rasterizer (theme.hpp, kBackground), and the panel behind is nearly the same colour.
-    dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), IM_COL32(52, 57, 68, 255), 4.0f);
+    // rasterizer (theme.hpp, Palette::background), and the panel behind is nearly the same colour.
+    dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), palette().chart_frame, 4.0f);
     if (x.size() < 2 || b.x <= a.x || b.y <= a.y) {
         ImGui::PopID();
         return;
@@ -125,7 +138,14 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
         for (double v : s.y)
             if (std::isfinite(v)) ymax = std::max(ymax, v);
     ymax = ymax * 1.08 / kGiB;
-    const double step = nice_step(ymax, 5);
+    // About 5 ticks, fewer when the plot is short: the labels need 1.3 lines each or they
+    // overprint (QA D15); each try takes the next nice step: 1 -> 2 -> 5 -> 10.
+    double step = nice_step(ymax, 5);
+    for (int i = 0; i < 8 && float(step / (std::ceil(ymax / step) * step)) * (b.y - a.y) < lh * 1.3f; ++i) {
+        const double mag = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+        const double n = step / mag;
+        step = (n < 1.5 ? 2.0 : n < 3.5 ? 5.0 : 10.0) * mag;
+    }
     ymax = std::ceil(ymax / step) * step;
     const double x0 = log_x ? std::log2(x.front()) : x.front();
     const double x1 = log_x ? std::log2(x.back()) : x.back();
@@ -135,13 +155,13 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
     // Grid and y labels (GiB).
     for (double g = 0; g <= ymax + 1e-9; g += step) {
         const float y = py(g * kGiB);
-        dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), IM_COL32(255, 255, 255, 28));
+        dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), palette().grid);
         char buf[32];
         std::snprintf(buf, sizeof buf, step < 1 ? "%.1f" : "%.0f", g);
         const ImVec2 ts = ImGui::CalcTextSize(buf);
-        dl->AddText(ImVec2(a.x - ts.x - 6, y - ts.y * 0.5f), IM_COL32(200, 200, 200, 255), buf);
+        text(ImVec2(a.x - ts.x - 6, y - ts.y * 0.5f), palette().text_muted, buf);
     }
-    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), IM_COL32(200, 200, 200, 255), "GiB");
+    text(ImVec2(p0.x + 4, p0.y + 2), palette().text_muted, "GiB");
     // x ticks: powers of two on a log axis, else ~6 nice steps.
     std::vector<double> ticks;
     if (log_x) {
@@ -157,32 +177,32 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
     }
     for (double t : ticks) {
         const float xx = px(t);
-        dl->AddLine(ImVec2(xx, a.y), ImVec2(xx, b.y), IM_COL32(255, 255, 255, 18));
+        dl->AddLine(ImVec2(xx, a.y), ImVec2(xx, b.y), palette().grid_minor);
         const std::string label = short_count(t);
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-        dl->AddText(ImVec2(xx - ts.x * 0.5f, b.y + 4), IM_COL32(200, 200, 200, 255), label.c_str());
+        text(ImVec2(xx - ts.x * 0.5f, b.y + lh * 0.5f + 3), palette().text_muted, label.c_str());
     }
     {
         const ImVec2 ts = ImGui::CalcTextSize(x_label);
-        dl->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, b.y + lh * 1.3f), IM_COL32(200, 200, 200, 255), x_label);
+        text(ImVec2((a.x + b.x - ts.x) * 0.5f, b.y + lh * 1.6f + 3), palette().text_muted, x_label);
     }
     // Usable memory.
     if (usable > 0) {
         const float y = py(usable);
-        for (float xx = a.x; xx < b.x; xx += 10) dl->AddLine(ImVec2(xx, y), ImVec2(std::min(xx + 6, b.x), y), kCapacityColor, 2.0f);
-        dl->AddText(ImVec2(a.x + 6, y - lh - 2), kCapacityColor, ("usable " + format_gib(usable)).c_str());
+        for (float xx = a.x; xx < b.x; xx += 10) dl->AddLine(ImVec2(xx, y), ImVec2(std::min(xx + 6, b.x), y), capacity_color(), 2.0f);
+        text(ImVec2(a.x + 6, y - lh - 2), capacity_color(), ("usable " + format_gib(usable)).c_str());
     }
     // The current value.
     if (marker_x >= x.front() && marker_x <= x.back()) {
         const float mx = px(marker_x);
-        dl->AddLine(ImVec2(mx, a.y), ImVec2(mx, b.y), IM_COL32(140, 190, 255, 160), 1.5f);
+        dl->AddLine(ImVec2(mx, a.y), ImVec2(mx, b.y), (palette().accent & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 160), 1.5f);
         // At the top of the plot, on a patch of the background: at the bottom it sat on the
         // weights line (QA D15).
         const std::string label = "now " + short_count(marker_x);
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
         const ImVec2 at(std::min(mx + 4, b.x - ts.x - 2), a.y + lh + 10);   // below the legend
         dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), ImGui::GetColorU32(ImGuiCol_WindowBg));
-        dl->AddText(at, IM_COL32(140, 190, 255, 220), label.c_str());
+        text(at, palette().accent, label.c_str());
     }
     // Series.
     dl->PushClipRect(a, ImVec2(b.x + 1, b.y + 1), true);
@@ -195,7 +215,7 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
                 continue;
             }
             const ImVec2 p(px(x[i]), py(s.y[i]));
-            if (have) dl->AddLine(prev, p, s.color, 2.5f);
+            if (have) dl->AddLine(prev, p, series_color(s), 2.5f);
             prev = p;
             have = true;
         }
@@ -206,8 +226,8 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
     for (auto it = series.rbegin(); it != series.rend(); ++it) {
         const ImVec2 ts = ImGui::CalcTextSize(it->name.c_str());
         lx -= ts.x + lh * 1.6f;
-        dl->AddRectFilled(ImVec2(lx, a.y + 6 + lh * 0.25f), ImVec2(lx + lh * 0.7f, a.y + 6 + lh * 0.95f), it->color, 2.0f);
-        dl->AddText(ImVec2(lx + lh * 0.95f, a.y + 6), IM_COL32(220, 220, 220, 255), it->name.c_str());
+        dl->AddRectFilled(ImVec2(lx, a.y + 6 + lh * 0.25f), ImVec2(lx + lh * 0.7f, a.y + 6 + lh * 0.95f), series_color(*it), 2.0f);
+        text(ImVec2(lx + lh * 0.95f, a.y + 6), palette().text, it->name.c_str());
     }
     // Hover: the nearest x and each series' value.
     if (hovered) {
@@ -215,12 +235,12 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
         std::size_t best = 0;
         for (std::size_t i = 1; i < x.size(); ++i)
             if (std::fabs(px(x[i]) - mx) < std::fabs(px(x[best]) - mx)) best = i;
-        dl->AddLine(ImVec2(px(x[best]), a.y), ImVec2(px(x[best]), b.y), IM_COL32(255, 255, 255, 90));
+        dl->AddLine(ImVec2(px(x[best]), a.y), ImVec2(px(x[best]), b.y), palette().hover_line);
         ImGui::BeginTooltip();
         ImGui::Text("%s = %s", x_label, format_int(x[best]).c_str());
         for (const Series& s : series)
             if (best < s.y.size())
-                ImGui::TextColored(to_vec4(s.color), "%s: %s", s.name.c_str(),
+                ImGui::TextColored(to_vec4(series_color(s)), "%s: %s", s.name.c_str(),
                                    std::isfinite(s.y[best]) ? format_gib(s.y[best]).c_str() : "cannot run");
         ImGui::EndTooltip();
     }

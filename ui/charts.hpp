@@ -15,15 +15,26 @@ namespace gpusizer::ui {
 // optimizer, overhead) against what the runtime may use, with a legend underneath.
 void memory_bar(const MemoryParts& parts, double usable, float height);
 
+// A series' color that follows the theme: the foreground (palette().total_series).
+constexpr ImU32 kForegroundSeries = 0;
+
 struct Series {
     std::string name;
     std::vector<double> y;   // bytes; NaN = no value (the configuration could not run)
-    ImU32 color;
+    ImU32 color;             // kForegroundSeries: the theme's foreground
 };
 
 // A line chart of memory (GiB) against x, with the GPU's usable memory as a red line; log-x
 // when asked. Hovering shows the values at the nearest x.
+// A text the chart drew and its box (screen coordinates), for tests that check that no two
+// labels overprint (QA D15).
+struct ChartLabel {
+    std::string text;
+    ImVec2 min, max;
+};
+
 void memory_chart(const char* id, const std::vector<double>& x, const std::vector<Series>& series, double usable, bool log_x,
-                  const char* x_label, ImVec2 size, double marker_x = 0);   // marker_x > 0: a vertical line at the current value
+                  const char* x_label, ImVec2 size, double marker_x = 0,   // marker_x > 0: a vertical line at the current value
+                  std::vector<ChartLabel>* labels = nullptr);              // when given: every text drawn, with its box
 
 }  // namespace gpusizer::ui

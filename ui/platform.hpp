@@ -58,6 +58,19 @@ public:
         error = "this platform opens files through its file picker";
         return false;
     }
+    // The user switched the color theme ("dark", "light"): the browser remembers it.
+    virtual void theme_changed(const char* theme) { (void)theme; }
+    // Saves a PNG picture of `width` x `height` RGBA pixels (rows from the top) under `name`
+    // (the browser downloads it, the desktop writes it to the working folder). Returns false with
+    // `where` set to why when it cannot; else true with `where` set to where it went.
+    virtual bool save_png(const std::string& name, int width, int height, const unsigned char* rgba, std::string& where) {
+        (void)name;
+        (void)width;
+        (void)height;
+        (void)rgba;
+        where = "this platform cannot save pictures";
+        return false;
+    }
     // What a path names (see PathKind). A platform without a file system says `text`, and
     // read_file() then refuses it.
     virtual PathKind classify_path(const std::string& path) {

@@ -1,13 +1,16 @@
-// ui/theme.hpp: colors and style shared by every view (and by the browser widget's CSS, which
-// uses the same part colors).
+// ui/theme.hpp: colors and style shared by every view, in a dark and a light theme (and by the
+// browser widget's CSS, which uses the same part colors and the same text/background pairs).
 #pragma once
+
+#include <string_view>
 
 #include <imgui.h>
 
 namespace gpusizer::ui {
 
 // Colors of the memory parts, in the order of MemoryParts (weights, kv_cache, activations,
-// gradients, optimizer, overhead): a colour-blind-safe palette (Tableau 10).
+// gradients, optimizer, overhead): a colour-blind-safe palette (Tableau 10), the same in both
+// themes (fills with white labels, readable on either background).
 inline ImU32 part_color(int i) {
     static const ImU32 kColors[] = {IM_COL32(76, 120, 168, 255), IM_COL32(245, 133, 24, 255), IM_COL32(84, 162, 75, 255),
                                     IM_COL32(228, 87, 86, 255),  IM_COL32(178, 121, 162, 255), IM_COL32(157, 157, 157, 255)};
@@ -18,19 +21,47 @@ inline const char* part_name(int i) {
     return kNames[i % 6];
 }
 
-constexpr ImU32 kFitsColor = IM_COL32(64, 180, 96, 255);
-constexpr ImU32 kNoFitColor = IM_COL32(230, 80, 70, 255);
-constexpr ImU32 kCapacityColor = IM_COL32(230, 80, 70, 255);
+enum class Theme { dark, light };
+
+// "dark", "light"; theme_from_name() reads them back (false for anything else).
+const char* theme_name(Theme theme);
+bool theme_from_name(std::string_view name, Theme& theme);
+
+// The colors of one theme that are not ImGui style colors: the background behind the panels,
+// the charts' ink, and the meaning colors used as text (all readable on `background`).
+struct Palette {
+    float background[4];   // RGBA 0..1: the platform clears the framebuffer with it
+    ImU32 text;            // chart labels and legends (ImGuiCol_Text's color)
+    ImU32 text_muted;      // axis labels (ImGuiCol_TextDisabled's color)
+    ImU32 chart_frame;     // the outline around a chart, the memory bar's track
+    ImU32 grid;            // major grid lines
+    ImU32 grid_minor;      // x grid lines
+    ImU32 hover_line;      // the vertical line at the hovered x
+    ImU32 total_series;    // the "total" line of the memory charts
+    ImU32 fits, no_fit;    // the verdict
+    ImU32 capacity;        // the GPU's usable memory (the red line)
+    ImU32 warning;         // warnings and substitutions
+    ImU32 accent;          // the app's name, the "now" marker
+};
+const Palette& palette(Theme theme);
+// The theme applied last (apply_style / apply_theme) and its palette.
+Theme current_theme();
+inline const Palette& palette() { return palette(current_theme()); }
+
+inline ImU32 fits_color() { return palette().fits; }
+inline ImU32 no_fit_color() { return palette().no_fit; }
+inline ImU32 capacity_color() { return palette().capacity; }
 
 inline ImVec4 to_vec4(ImU32 c) { return ImGui::ColorConvertU32ToFloat4(c); }
 
-// The app's style: ImGui's dark theme, softened, scaled for the display.
-void apply_style(float scale);
+// The app's style: sizes scaled for the display, and the theme's colors.
+void apply_style(float scale, Theme theme = current_theme());
+// Switches the colors only (the sizes stay): the app's theme switch, between frames or within one.
+void apply_theme(Theme theme);
 
-// The background behind the two full-window panels. The platform clears the framebuffer with
-// it and the panels draw no background of their own: two window-sized blended quads fewer per
-// frame, which is most of a frame's fill work on a software rasterizer (headless Chromium's
-// SwiftShader, remote desktops).
-constexpr float kBackground[4] = {0.105f, 0.115f, 0.135f, 1.0f};
+// WCAG 2 contrast ratio of two opaque colors (1 to 21): (L1 + 0.05) / (L2 + 0.05) with the
+// relative luminance L of sRGB (https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio). Body text
+// needs 4.5 (success criterion 1.4.3).
+double contrast_ratio(ImVec4 a, ImVec4 b);
 
 }  // namespace gpusizer::ui

@@ -82,10 +82,10 @@ void App::draw_compare() {
         ImGui::TableNextColumn();
         if (compare_[i].ok) {
             const Report& r = compare_[i].report;
-            ImGui::TextColored(to_vec4(r.fits ? kFitsColor : kNoFitColor), "%s %s", format_gib(r.per_gpu.total()).c_str(),
+            ImGui::TextColored(to_vec4(r.fits ? fits_color() : no_fit_color()), "%s %s", format_gib(r.per_gpu.total()).c_str(),
                                r.fits ? "fits" : "no");
         } else {
-            ImGui::TextColored(to_vec4(kNoFitColor), "cannot run");
+            ImGui::TextColored(to_vec4(no_fit_color()), "cannot run");
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", compare_[i].error.c_str());
         }
     }

@@ -97,13 +97,13 @@ void App::draw_engine_log() {
     if (log_dirty_) reconcile_log();
 
     ImGui::PushTextWrapPos();
-    if (!log_error_.empty()) ImGui::TextColored(to_vec4(kNoFitColor), "%s", log_error_.c_str());
+    if (!log_error_.empty()) ImGui::TextColored(to_vec4(no_fit_color()), "%s", log_error_.c_str());
     if (!log_facts_.empty()) {
         std::string line;
         for (const std::string& f : log_facts_) line += (line.empty() ? "" : "  |  ") + f;
         ImGui::TextUnformatted(line.c_str());
     }
-    if (!log_estimate_error_.empty()) ImGui::TextColored(to_vec4(kNoFitColor), "No estimate beside the log: %s", log_estimate_error_.c_str());
+    if (!log_estimate_error_.empty()) ImGui::TextColored(to_vec4(no_fit_color()), "No estimate beside the log: %s", log_estimate_error_.c_str());
     if (!log_model_.empty()) ImGui::Text("Estimate of %s for the configuration the log describes:", log_model_.c_str());
     ImGui::PopTextWrapPos();
     if (!log_rows_.empty() && ImGui::BeginTable("components", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {

@@ -53,7 +53,7 @@ void App::draw_measured() {
     if (!rep.status_detail.empty()) ImGui::TextDisabled("%s", rep.status_detail.c_str());
     if (!measured_error_.empty()) {
         ImGui::PushTextWrapPos();
-        ImGui::TextColored(to_vec4(kNoFitColor), "%s", measured_error_.c_str());
+        ImGui::TextColored(to_vec4(no_fit_color()), "%s", measured_error_.c_str());
         ImGui::PopTextWrapPos();
         // Offer the GPU the report did measure.
         for (const MeasuredDevice& d : rep.devices)
@@ -129,7 +129,7 @@ void App::draw_measured() {
                     if (!x.convention.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", x.convention.c_str());
                     if (!x.ok()) {
                         ImGui::TableNextColumn();
-                        ImGui::TextColored(to_vec4(kNoFitColor), "failed");
+                        ImGui::TextColored(to_vec4(no_fit_color()), "failed");
                         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", x.error.c_str());
                         continue;
                     }
@@ -145,7 +145,7 @@ void App::draw_measured() {
                 ImGui::EndTable();
             }
             for (const TargetCheck& t : dev.targets)
-                ImGui::TextColored(to_vec4(t.met ? kFitsColor : kNoFitColor), "%s %s: %d%% of datasheet (target %d%%)",
+                ImGui::TextColored(to_vec4(t.met ? fits_color() : no_fit_color()), "%s %s: %d%% of datasheet (target %d%%)",
                                    t.met ? "met" : "missed", t.name.c_str(), int(std::lround(t.fraction * 100)),
                                    int(std::lround(t.target * 100)));
         }
@@ -178,7 +178,7 @@ void App::draw_open_file() {
         if ((ImGui::Button("Open") || enter) && !file_path_.empty() && open_path(file_path_)) ImGui::CloseCurrentPopup();
         if (!s_.message.empty() && s_.message_is_error) {
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-            ImGui::TextColored(to_vec4(kNoFitColor), "%s", s_.message.c_str());
+            ImGui::TextColored(to_vec4(no_fit_color()), "%s", s_.message.c_str());
             ImGui::PopTextWrapPos();
         }
         ImGui::EndPopup();

@@ -19,7 +19,7 @@ namespace gpusizer::ui {
 void App::draw_headline() {
     const Report& r = report_;
     ImGui::Spacing();
-    const ImU32 color = r.fits ? kFitsColor : kNoFitColor;
+    const ImU32 color = r.fits ? fits_color() : no_fit_color();
     ImGui::SetWindowFontScale(1.45f);
     ImGui::TextColored(to_vec4(color), r.fits ? "Fits" : "Does not fit");
     ImGui::SetWindowFontScale(1.0f);
@@ -54,7 +54,7 @@ void App::draw_headline() {
     ImGui::TextUnformatted(line.c_str());
     if (!sp.native) {
         ImGui::SameLine();
-        ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "(%s computed as %s)", std::string(sp.compute_precision_requested).c_str(),
+        ImGui::TextColored(to_vec4(palette().warning), "(%s computed as %s)", std::string(sp.compute_precision_requested).c_str(),
                            std::string(sp.compute_precision).c_str());
     }
     ImGui::PopTextWrapPos();
@@ -79,7 +79,15 @@ void App::draw_breakdown() {
         for (int i = 0; i < 6; ++i) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextColored(to_vec4(part_color(i)), "%s", part_name(i));
+            // A swatch in the part's color, the name in the text color (readable in both themes).
+            {
+                const ImVec2 c = ImGui::GetCursorScreenPos();
+                const float sw = ImGui::GetTextLineHeight() * 0.7f;
+                ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(c.x, c.y + sw * 0.2f), ImVec2(c.x + sw, c.y + sw * 1.2f), part_color(i), 2.0f);
+                ImGui::Dummy(ImVec2(sw, sw));
+                ImGui::SameLine(0, 5);
+            }
+            ImGui::TextUnformatted(part_name(i));
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(format_gib(vals[i]).c_str());
             if (i == 1) {
@@ -170,7 +178,7 @@ void App::draw_breakdown() {
     if (!r.warnings.empty()) {
         ImGui::Spacing();
         ImGui::PushTextWrapPos();
-        for (const auto& w : r.warnings) ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "! %s", w.c_str());
+        for (const auto& w : r.warnings) ImGui::TextColored(to_vec4(palette().warning), "! %s", w.c_str());
         ImGui::PopTextWrapPos();
     }
 }
@@ -184,19 +192,19 @@ void App::draw_inverse() {
     const bool stack = stacked_tables();
     ImGui::Text("Longest context at batch %d:", report_.config.batch);
     ImGui::SameLine();
-    ImGui::TextColored(to_vec4(f.max_context > 0 ? kFitsColor : kNoFitColor), "%s tokens", format_int(double(f.max_context)).c_str());
+    ImGui::TextColored(to_vec4(f.max_context > 0 ? fits_color() : no_fit_color()), "%s tokens", format_int(double(f.max_context)).c_str());
     if (!stack) ImGui::SameLine(0, 24);
     ImGui::Text("Largest batch at %s tokens:", format_int(double(report_.config.context)).c_str());
     ImGui::SameLine();
-    ImGui::TextColored(to_vec4(f.max_batch > 0 ? kFitsColor : kNoFitColor), "%s", format_int(double(f.max_batch)).c_str());
+    ImGui::TextColored(to_vec4(f.max_batch > 0 ? fits_color() : no_fit_color()), "%s", format_int(double(f.max_batch)).c_str());
     ImGui::Text("Most precise weights that fit:");
     ImGui::SameLine();
-    ImGui::TextColored(to_vec4(f.best_weights.empty() ? kNoFitColor : kFitsColor), "%s",
+    ImGui::TextColored(to_vec4(f.best_weights.empty() ? no_fit_color() : fits_color()), "%s",
                        f.best_weights.empty() ? "none" : f.best_weights.c_str());
     if (!stack) ImGui::SameLine(0, 24);
     ImGui::Text("KV cache:");
     ImGui::SameLine();
-    ImGui::TextColored(to_vec4(f.best_kv_cache.empty() ? kNoFitColor : kFitsColor), "%s",
+    ImGui::TextColored(to_vec4(f.best_kv_cache.empty() ? no_fit_color() : fits_color()), "%s",
                        f.best_kv_cache.empty() ? "none" : f.best_kv_cache.c_str());
     if (ImGui::TreeNode("Every weight format")) {
         if (ImGui::BeginTable("formats", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
@@ -215,7 +223,7 @@ void App::draw_inverse() {
                 ImGui::TableNextColumn();
                 ImGui::TextUnformatted(format_gib(row.total).c_str());
                 ImGui::TableNextColumn();
-                ImGui::TextColored(to_vec4(row.fits ? kFitsColor : kNoFitColor), row.fits ? "yes" : "no");
+                ImGui::TextColored(to_vec4(row.fits ? fits_color() : no_fit_color()), row.fits ? "yes" : "no");
                 ImGui::TableNextColumn();
                 ImGui::TextUnformatted(format_int(double(row.max_context)).c_str());
             }

@@ -78,7 +78,7 @@ void draw_plan_tab(const Config& current, const Catalog& catalog) {
         }
     }
     if (!v.error.empty()) {
-        ImGui::TextColored(to_vec4(kNoFitColor), "%s", v.error.c_str());
+        ImGui::TextColored(to_vec4(no_fit_color()), "%s", v.error.c_str());
         return;
     }
     if (!v.has_result) {
@@ -88,7 +88,7 @@ void draw_plan_tab(const Config& current, const Catalog& catalog) {
     const PlanReport& p = v.result;
     ImGui::Text("%s: %lld layouts evaluated, %lld fit, %.3f s", v.searched_for.c_str(), p.evaluated, p.fitting, p.seconds);
     if (p.top.empty()) {
-        ImGui::TextColored(to_vec4(kNoFitColor), "No layout fits: more GPUs, a smaller global batch or context.");
+        ImGui::TextColored(to_vec4(no_fit_color()), "No layout fits: more GPUs, a smaller global batch or context.");
         return;
     }
     const bool run = p.tokens > 0;

@@ -57,7 +57,7 @@ void App::draw_recommend() {
     }
     if (edit) recommend_dirty_ = true;
     if (!any_segment(in)) {
-        ImGui::TextColored(to_vec4(kNoFitColor), "Tick at least one GPU class.");
+        ImGui::TextColored(to_vec4(no_fit_color()), "Tick at least one GPU class.");
         return;
     }
     if (recommend_dirty_) {
@@ -73,7 +73,7 @@ void App::draw_recommend() {
         }
     }
     if (!recommend_ok_) {
-        ImGui::TextColored(to_vec4(kNoFitColor), "%s", recommend_error_.c_str());
+        ImGui::TextColored(to_vec4(no_fit_color()), "%s", recommend_error_.c_str());
         return;
     }
     const Recommendation& rec = recommendation_;

@@ -17,7 +17,7 @@
 namespace gpusizer::ui {
 
 void App::draw_setup(float, float) {
-    ImGui::TextColored(ImVec4(0.55f, 0.75f, 1.0f, 1.0f), "gpusizer");
+    ImGui::TextColored(to_vec4(palette().accent), "gpusizer");
     ImGui::SameLine();
     ImGui::TextDisabled("GPU memory for LLM inference and training");
     ImGui::Separator();
@@ -187,7 +187,7 @@ void App::draw_model() {
     }
     if (!s_.model_error.empty() && s_.source != ModelSource::catalog) {
         ImGui::PushTextWrapPos();
-        ImGui::TextColored(to_vec4(kNoFitColor), "%s", s_.model_error.c_str());
+        ImGui::TextColored(to_vec4(no_fit_color()), "%s", s_.model_error.c_str());
         ImGui::PopTextWrapPos();
     }
     ImGui::PopID();

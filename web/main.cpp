@@ -10,8 +10,10 @@
 // - "Open file..." opens the browser's file picker, and a file dropped on the page opens too (a
 //   gpusizer-cuda-bench report or a configuration JSON);
 // - the font is DejaVu Sans compiled into the module (embedded_font.cpp, generated);
-// - nothing is drawn while the app is idle: a frame is drawn on input, on a change of data and
-//   for a moment after (QA D18); window.gpusizerFramesDrawn counts the frames drawn;
+// - nothing is drawn while the app is idle: a frame is computed on input, on a change of data
+//   and for a moment after (QA D18), and drawn only when its picture differs from the one on the
+//   canvas (frame_bytes); window.gpusizerFramesDrawn counts the frames computed,
+//   window.gpusizerFramesPainted the frames drawn;
 // - the page and its tests see the app's state in `window.gpusizerApp` (link, message, report,
 //   control rectangles in CSS pixels) and the message in the page's status line, and the
 //   benchmark sees each frame's main-thread time in `window.gpusizerFrameCpuMs`.
@@ -26,12 +28,14 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <GLES3/gl3.h>
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
 #include <emscripten/html5.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
@@ -325,16 +329,78 @@ EM_JS(void, web_publish, (const char* json), {
 
 // Keeps the last 1000 frames' main-thread times (ms: input, UI, draw-list submission) in
 // window.gpusizerFrameCpuMs, for the frame-time benchmark (bench/web_budgets.mjs).
-EM_JS(void, web_frame_time, (double ms), {
+// window.gpusizerFrameParts keeps the same frames' split: [UI (App::frame, with any
+// recomputation), ImGui::Render and the draw-list submission to WebGL, the state published to
+// the page] in ms, to see where a frame's time goes.
+EM_JS(void, web_frame_time, (double ms, double ui_ms, double draw_ms, double publish_ms), {
     window["gpusizerFramesDrawn"] = (window["gpusizerFramesDrawn"] || 0) + 1;
     var times = window["gpusizerFrameCpuMs"] || (window["gpusizerFrameCpuMs"] = []);
+    var parts = window["gpusizerFrameParts"] || (window["gpusizerFrameParts"] = []);
     times.push(ms);
+    parts.push([ui_ms, draw_ms, publish_ms]);
     if (times.length > 1000) times.splice(0, times.length - 1000);
+    if (parts.length > 1000) parts.splice(0, parts.length - 1000);
 });
+
+// The control that keyboard navigation is on (window.gpusizerNav, CSS pixels; null when the
+// highlight is hidden), for the keyboard test: ImGui draws the focus ring, the page sees where.
+EM_JS(void, web_nav_rect, (int on, double x, double y, double w, double h), {
+    window["gpusizerNav"] = on ? {"x": x, "y": y, "w": w, "h": h} : null;
+});
+
+// Counts the frames actually drawn on the canvas (window.gpusizerFramesPainted): a frame whose
+// picture equals the last one is computed (gpusizerFramesDrawn) but not drawn again.
+EM_JS(void, web_frame_painted, (), { window["gpusizerFramesPainted"] = (window["gpusizerFramesPainted"] || 0) + 1; });
 
 EM_JS(void, web_first_frame, (), {
     performance.mark("gpusizer-first-frame");
     document.documentElement.setAttribute("data-first-frame", "1");
+});
+
+// The theme to start with (1 light, 0 dark): the reader's saved choice (localStorage), else the
+// OS's preference (prefers-color-scheme); app-page.js decides it before the module loads, so the
+// page behind the canvas has the same colors from the start.
+EM_JS(int, web_initial_theme, (), {
+    var choose = window["gpusizerTheme"];
+    return choose && choose["current"]() === "light" ? 1 : 0;
+});
+// The OS's preference changed and the reader never chose (app-page.js queues it): 1 light,
+// 0 dark, -1 nothing new.
+EM_JS(int, web_take_theme, (), {
+    var t = window["gpusizerTheme"];
+    if (!t || !t["pending"]) return -1;
+    var light = t["pending"] === "light";
+    t["pending"] = "";
+    return light ? 1 : 0;
+});
+// The reader switched the theme in the app: remembered for this browser (not in the link).
+EM_JS(void, web_theme_changed, (const char* name), {
+    var t = window["gpusizerTheme"];
+    if (t) t["choose"](UTF8ToString(name));
+});
+// Publishes the theme's colors (0..255 RGB) to the page, for the contrast test.
+EM_JS(void, web_publish_theme, (const char* json), { window["gpusizerThemeColors"] = JSON.parse(UTF8ToString(json)); });
+
+// Downloads `width` x `height` RGBA pixels (rows from the top) as a PNG file named `name`: the
+// browser's own encoder (a 2D canvas's toBlob) and a link with the download attribute.
+EM_JS(void, web_save_png, (const char* name, int width, int height, const unsigned char* rgba), {
+    var file = UTF8ToString(name);
+    var pixels = new Uint8ClampedArray(HEAPU8.subarray(rgba, rgba + width * height * 4));   // a copy
+    var canvas = document.createElement("canvas");
+    canvas.width = width;
+    canvas.height = height;
+    canvas.getContext("2d").putImageData(new ImageData(pixels, width, height), 0, 0);
+    canvas.toBlob(function(blob) {
+        if (!blob) return;
+        var a = document.createElement("a");
+        a.href = URL.createObjectURL(blob);
+        a.download = file;
+        a.hidden = true;
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+        setTimeout(function() { URL.revokeObjectURL(a.href); }, 60000);
+    }, "image/png");
 });
 
 std::string take_pending(int kind) {
@@ -375,6 +441,12 @@ public:
     }
     bool pick_file() override {
         web_pick_file();
+        return true;
+    }
+    void theme_changed(const char* theme) override { web_theme_changed(theme); }
+    bool save_png(const std::string& name, int width, int height, const unsigned char* rgba, std::string& where) override {
+        web_save_png(name.c_str(), width, height, rgba);
+        where = name + " (downloaded)";
         return true;
     }
     const char* name() const override { return "browser"; }
@@ -529,6 +601,91 @@ Canvas measure_canvas() {
 // [SECTION] Frame and main
 // ---------------------------------------------------------------------------------------------
 
+// The theme's colors for the page's contrast test: the text colors, and the backgrounds they
+// are drawn on.
+void publish_theme() {
+    using namespace gpusizer::ui;
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const Palette& p = palette();
+    std::string json = std::string("{\"theme\":\"") + theme_name(current_theme()) + "\"";
+    auto add = [&](const char* key, ImVec4 c) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, ",\"%s\":[%d,%d,%d,%.3f]", key, int(std::lround(c.x * 255)), int(std::lround(c.y * 255)),
+                      int(std::lround(c.z * 255)), double(c.w));
+        json += buf;
+    };
+    add("background", ImVec4(p.background[0], p.background[1], p.background[2], 1.0f));
+    add("text", st.Colors[ImGuiCol_Text]);
+    add("text_disabled", st.Colors[ImGuiCol_TextDisabled]);
+    add("child", st.Colors[ImGuiCol_ChildBg]);
+    add("frame", st.Colors[ImGuiCol_FrameBg]);
+    add("button", st.Colors[ImGuiCol_Button]);
+    add("header", st.Colors[ImGuiCol_Header]);
+    add("tab_active", st.Colors[ImGuiCol_TabActive]);
+    add("popup", st.Colors[ImGuiCol_PopupBg]);
+    add("table_header", st.Colors[ImGuiCol_TableHeaderBg]);
+    add("fits", to_vec4(p.fits));
+    add("no_fit", to_vec4(p.no_fit));
+    add("capacity", to_vec4(p.capacity));
+    add("warning", to_vec4(p.warning));
+    add("accent", to_vec4(p.accent));
+    add("chart_text", to_vec4(p.text));
+    add("chart_text_muted", to_vec4(p.text_muted));
+    web_publish_theme((json + "}").c_str());
+}
+
+// "Save PNG": the rectangle the app asked for, read off the framebuffer just drawn (before the
+// browser composites it: the context keeps no drawing buffer), rows turned top-down.
+void save_export(gpusizer::ui::App& app, gpusizer::ui::Platform& platform, const gpusizer::ui::App::WindowRect& r, int fb_w, int fb_h) {
+    const int x0 = std::clamp(int(std::floor(r.x)), 0, fb_w), y0 = std::clamp(int(std::floor(r.y)), 0, fb_h);
+    const int x1 = std::clamp(int(std::ceil(r.x + r.w)), 0, fb_w), y1 = std::clamp(int(std::ceil(r.y + r.h)), 0, fb_h);
+    const int w = x1 - x0, h = y1 - y0;
+    if (w <= 0 || h <= 0) return app.export_done(false, "nothing to save");
+    std::vector<unsigned char> up(std::size_t(w) * std::size_t(h) * 4), down(up.size());
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(x0, fb_h - y1, w, h, GL_RGBA, GL_UNSIGNED_BYTE, up.data());
+    const std::size_t row = std::size_t(w) * 4;
+    for (int y = 0; y < h; ++y) std::copy_n(&up[std::size_t(h - 1 - y) * row], row, &down[std::size_t(y) * row]);
+    for (std::size_t i = 3; i < down.size(); i += 4) down[i] = 255;   // opaque, whatever the framebuffer's alpha
+    std::string where;
+    const bool ok = platform.save_png(app.export_file_name(), w, h, down.data(), where);
+    app.export_done(ok, where);
+}
+
+// The bytes that decide a frame's pixels: the clear color, the display, and each draw list's
+// vertices, indices and commands. A frame whose bytes equal the last drawn frame's is not
+// drawn again: the canvas keeps showing it, and the browser composites nothing new. While a
+// slider is dragged, most frames are such repeats (the mouse moved within one step, or the
+// frames ImGui gets to settle after an input), and on a software rasterizer (SwiftShader) the
+// drawing, not the UI, is what limits the frame rate.
+void frame_bytes(const ImDrawData* d, const float* clear, std::vector<unsigned char>& out) {
+    out.clear();
+    auto put = [&out](const void* p, std::size_t n) {
+        const auto* b = static_cast<const unsigned char*>(p);
+        out.insert(out.end(), b, b + n);
+    };
+    put(clear, 4 * sizeof(float));
+    put(&d->DisplayPos, sizeof d->DisplayPos);
+    put(&d->DisplaySize, sizeof d->DisplaySize);
+    put(&d->FramebufferScale, sizeof d->FramebufferScale);
+    for (int i = 0; i < d->CmdListsCount; ++i) {
+        const ImDrawList* list = d->CmdLists[i];
+        put(&list->VtxBuffer.Size, sizeof list->VtxBuffer.Size);
+        put(list->VtxBuffer.Data, std::size_t(list->VtxBuffer.Size) * sizeof(ImDrawVert));
+        put(&list->IdxBuffer.Size, sizeof list->IdxBuffer.Size);
+        put(list->IdxBuffer.Data, std::size_t(list->IdxBuffer.Size) * sizeof(ImDrawIdx));
+        for (const ImDrawCmd& cmd : list->CmdBuffer) {
+            put(&cmd.ClipRect, sizeof cmd.ClipRect);
+            put(&cmd.TextureId, sizeof cmd.TextureId);
+            put(&cmd.VtxOffset, sizeof cmd.VtxOffset);
+            put(&cmd.IdxOffset, sizeof cmd.IdxOffset);
+            put(&cmd.ElemCount, sizeof cmd.ElemCount);
+            const bool callback = cmd.UserCallback != nullptr;
+            put(&callback, sizeof callback);
+        }
+    }
+}
+
 struct WebApp {
     GLFWwindow* window = nullptr;
     PlatformWeb platform;
@@ -542,6 +699,11 @@ struct WebApp {
     bool keyboard = false;     // the hidden input behind the on-screen keyboard is focused
     bool typing = false;       // a text field had the focus at the end of the last frame
     std::string report_json;
+    int theme = -1;            // the theme last published to the page (publish_theme)
+    std::vector<unsigned char> drawn, next;   // frame_bytes of the frame on the canvas, and of this one
+    bool redraw = true;        // the canvas must be drawn whatever the bytes (new size, new font texture)
+    bool nav_on = false;       // keyboard navigation's rectangle last published (web_nav_rect)
+    ImRect nav;
 };
 
 // The status JSON (ui::status_json) with rectangles in CSS pixels; the report's JSON is kept
@@ -582,8 +744,7 @@ void frame(void* arg) {
 
     // Follow the window's size and the device pixel ratio.
     if (now.ratio != w.canvas.ratio) {
-        ImGui::GetStyle() = ImGuiStyle();
-        gpusizer::ui::apply_style(now.ratio);
+        gpusizer::ui::apply_style(now.ratio, w.app->theme());
         load_fonts(now.ratio);
         if (w.first_frame_done) {
             ImGui_ImplOpenGL3_DestroyFontsTexture();
@@ -593,7 +754,15 @@ void frame(void* arg) {
     // The canvas's backing store is sized here, not with glfwSetWindowSize: the GLFW port
     // takes a window the size of the screen for a request to go full screen.
     if (now.width != w.canvas.width || now.height != w.canvas.height) emscripten_set_canvas_element_size("#canvas", now.width, now.height);
+    if (now.width != w.canvas.width || now.height != w.canvas.height || now.ratio != w.canvas.ratio) w.redraw = true;
     w.canvas = now;
+
+    // The OS switched between light and dark, and the reader never chose in the app.
+    const int os_theme = web_take_theme();
+    if (os_theme >= 0) {
+        w.app->set_theme(os_theme ? gpusizer::ui::Theme::light : gpusizer::ui::Theme::dark);
+        w.frames_to_draw = std::max(w.frames_to_draw, 2);
+    }
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
@@ -610,9 +779,23 @@ void frame(void* arg) {
     io.DisplaySize = ImVec2(float(w.canvas.width), float(w.canvas.height));
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
     ImGui::NewFrame();
+    const double ui_start_ms = emscripten_get_now();
     w.app->frame(w.canvas.ratio);
+    const double ui_ms = emscripten_get_now() - ui_start_ms;
     // The on-screen keyboard follows ImGui's text focus once a finger is in use (opened by the
     // tap itself where the browser requires a gesture, see the touchend listener).
+    {
+        // Where keyboard navigation is (imgui_internal: the nav window's rectangle of the nav item).
+        const ImGuiContext& g = *ImGui::GetCurrentContext();
+        const bool on = g.NavWindow && g.NavId && !g.NavDisableHighlight;
+        ImRect r = on ? ImGui::WindowRectRelToAbs(g.NavWindow, g.NavWindow->NavRectRel[g.NavLayer]) : ImRect();
+        const float k = 1.0f / w.canvas.ratio;
+        if (on != w.nav_on || (on && (r.Min.x != w.nav.Min.x || r.Min.y != w.nav.Min.y || r.Max.x != w.nav.Max.x || r.Max.y != w.nav.Max.y))) {
+            web_nav_rect(on, r.Min.x * k, r.Min.y * k, (r.Max.x - r.Min.x) * k, (r.Max.y - r.Min.y) * k);
+            w.nav_on = on;
+            w.nav = r;
+        }
+    }
     // A change ends when no control is held: the next one gets its own history entry.
     if (!ImGui::IsAnyItemActive()) web_change_done();
     if (io.WantTextInput != w.typing) {
@@ -624,12 +807,28 @@ void frame(void* arg) {
         web_keyboard(want_keyboard);
         w.keyboard = want_keyboard;
     }
+    const double draw_start_ms = emscripten_get_now();
     ImGui::Render();
     glViewport(0, 0, w.canvas.width, w.canvas.height);
-    glClearColor(gpusizer::ui::kBackground[0], gpusizer::ui::kBackground[1], gpusizer::ui::kBackground[2], 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    const float* bg = gpusizer::ui::palette().background;
+    gpusizer::ui::App::WindowRect export_rect;
+    const bool exporting = w.app->take_export(export_rect);   // reads this frame's pixels: draw it
+    frame_bytes(ImGui::GetDrawData(), bg, w.next);
+    if (w.redraw || exporting || w.next != w.drawn) {
+        glClearColor(bg[0], bg[1], bg[2], 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        w.drawn.swap(w.next);
+        w.redraw = false;
+        web_frame_painted();
+    }
+    if (exporting) save_export(*w.app, w.platform, export_rect, w.canvas.width, w.canvas.height);
+    if (w.theme != int(w.app->theme())) {
+        w.theme = int(w.app->theme());
+        publish_theme();
+    }
 
+    const double publish_start_ms = emscripten_get_now();
     std::string status = status_json(w);
     if (status != w.published) {
         w.frames_to_draw = std::max(w.frames_to_draw, 2);   // the data changed: show it
@@ -640,7 +839,8 @@ void frame(void* arg) {
         w.first_frame_done = true;
         web_first_frame();
     }
-    web_frame_time(emscripten_get_now() - start_ms);
+    const double end_ms = emscripten_get_now();
+    web_frame_time(end_ms - start_ms, ui_ms, publish_start_ms - draw_start_ms, end_ms - publish_start_ms);
 }
 
 }  // namespace
@@ -679,7 +879,8 @@ int main() {
     io.IniFilename = nullptr;   // the layout is computed, not saved
     // Keyboard users (QA D9): arrows move between controls, Space/Enter activate, Escape leaves.
     io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-    gpusizer::ui::apply_style(w.canvas.ratio);
+    const gpusizer::ui::Theme theme = web_initial_theme() ? gpusizer::ui::Theme::light : gpusizer::ui::Theme::dark;
+    gpusizer::ui::apply_style(w.canvas.ratio, theme);
     load_fonts(w.canvas.ratio);
     ImGui_ImplGlfw_InitForOpenGL(w.window, true);
     ImGui_ImplOpenGL3_Init("#version 300 es");

@@ -2,7 +2,7 @@
 // Set-up and tear-down follow Dear ImGui's example_glfw_opengl3.
 //
 //   gpusizer-app [LINK | CONFIG.json | REPORT.json | MODEL.gguf | MODEL-FOLDER | ENGINE.log ...] [--tab NAME]
-//                [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json]]
+//                [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json] [--save-png]]
 //
 // Files open from the command line, from the "Open file..." button (a path) or when dropped on
 // the window, by what they are (local_models.hpp classify_model_path): a model (a .gguf file, any
@@ -11,6 +11,7 @@
 // configuration, a gpusizer-cuda-bench report or an engine's startup log.
 // With --screenshot it renders a few frames, writes the framebuffer as a PNG (and the window
 // rectangles as JSON with --layout) and exits 0: the screenshot test runs it under xvfb-run.
+// --save-png presses "Save PNG" on the last frame too (the results, into the working folder).
 #include <algorithm>
 #include <cfloat>
 #include <cstdio>
@@ -38,7 +39,7 @@ namespace {
 const char* const kUsage =
     "usage: gpusizer-app [LINK | CONFIG.json | REPORT.json | MODEL.gguf | MODEL-FOLDER | ENGINE.log ...]\n"
     "                    [--tab memory|speed|plots|compare|recommend|measured|assumptions|local|log]\n"
-    "                    [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json]]\n";
+    "                    [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json] [--save-png]]\n";
 
 // Reads a whole file; false with a message naming it when it cannot (or when it is not a
 // plain file, or too large to be a configuration or a report).
@@ -73,6 +74,15 @@ public:
         : window_(w), synchronous_(synchronous_scan), scanner_(gpusizer::native::default_local_model_roots()) {}
     void set_clipboard(const std::string& text) override { glfwSetClipboardString(window_, text.c_str()); }
     bool read_file(const std::string& path, std::string& text, std::string& error) override { return read_text_file(path, text, error); }
+    // "Save PNG" writes into the working folder.
+    bool save_png(const std::string& name, int width, int height, const unsigned char* rgba, std::string& where) override {
+        std::error_code ec;
+        const std::filesystem::path path = std::filesystem::absolute(name, ec);
+        where = ec ? name : path.string();
+        if (stbi_write_png(where.c_str(), width, height, 4, rgba, width * 4)) return true;
+        where = "cannot write " + where;
+        return false;
+    }
     gpusizer::ui::PathKind classify_path(const std::string& path) override { return gpusizer::native::classify_model_path(path); }
     gpusizer::SourceOpener model_opener() override { return gpusizer::cli::file_opener(); }
     bool has_local_models() const override { return true; }
@@ -97,6 +107,7 @@ struct Args {
     int width = 1280, height = 800;
     int frames = 6;
     std::string tab;            // results tab to show: memory, plots, compare, assumptions
+    bool save_png = false;      // with --screenshot: "Save PNG" on the last frame as well
 };
 
 bool parse_args(int argc, char** argv, Args& a) {
@@ -116,6 +127,8 @@ bool parse_args(int argc, char** argv, Args& a) {
             const char* v = next("--screenshot");
             if (!v) return false;
             a.screenshot = v;
+        } else if (s == "--save-png") {
+            a.save_png = true;
         } else if (s == "--tab") {
             const char* v = next("--tab");
             if (!v) return false;
@@ -180,6 +193,26 @@ bool write_layout(const std::string& path, const gpusizer::ui::App& app) {
     return bool(out);
 }
 
+// "Save PNG": the rectangle the app asked for, read off the back buffer just drawn, rows
+// turned top-down (web/main.cpp does the same in the browser).
+void save_export(gpusizer::ui::App& app, gpusizer::ui::Platform& platform, const gpusizer::ui::App::WindowRect& r, int fb_w, int fb_h) {
+    const int x0 = std::clamp(int(r.x), 0, fb_w), y0 = std::clamp(int(r.y), 0, fb_h);
+    const int x1 = std::clamp(int(r.x + r.w + 0.999f), 0, fb_w), y1 = std::clamp(int(r.y + r.h + 0.999f), 0, fb_h);
+    const int w = x1 - x0, h = y1 - y0;
+    if (w <= 0 || h <= 0) return app.export_done(false, "nothing to save");
+    std::vector<unsigned char> pixels(std::size_t(w) * std::size_t(h) * 4);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(x0, fb_h - y1, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    const std::size_t row = std::size_t(w) * 4;
+    std::vector<unsigned char> top_down(pixels.size());
+    for (int y = 0; y < h; ++y) std::copy_n(&pixels[std::size_t(h - 1 - y) * row], row, &top_down[std::size_t(y) * row]);
+    for (std::size_t i = 3; i < top_down.size(); i += 4) top_down[i] = 255;
+    std::string where;
+    const bool ok = platform.save_png(app.export_file_name(), w, h, top_down.data(), where);
+    app.export_done(ok, where);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -228,7 +261,10 @@ int main(int argc, char** argv) {
         const float forced = float(std::atof(env));
         if (forced >= 0.5f && forced <= 4.0f) scale = forced;
     }
-    gpusizer::ui::apply_style(scale);
+    // The theme: dark unless GPUSIZER_THEME=light (the switch in the app changes it for the session).
+    gpusizer::ui::Theme theme = gpusizer::ui::Theme::dark;
+    if (const char* env = std::getenv("GPUSIZER_THEME")) gpusizer::ui::theme_from_name(env, theme);
+    gpusizer::ui::apply_style(scale, theme);
     load_fonts(scale);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 130");
@@ -255,14 +291,18 @@ int main(int argc, char** argv) {
         ImGui_ImplGlfw_NewFrame();
         if (!args.screenshot.empty()) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // no hover in screenshots
         ImGui::NewFrame();
+        if (args.save_png && frame + 1 == args.frames) app.request_export();
         app.frame(scale);
         ImGui::Render();
         int fw = 0, fh = 0;
         glfwGetFramebufferSize(window, &fw, &fh);
         glViewport(0, 0, fw, fh);
-        glClearColor(gpusizer::ui::kBackground[0], gpusizer::ui::kBackground[1], gpusizer::ui::kBackground[2], 1.0f);
+        const float* bg = gpusizer::ui::palette().background;
+        glClearColor(bg[0], bg[1], bg[2], 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        gpusizer::ui::App::WindowRect shot;
+        if (app.take_export(shot)) save_export(app, platform, shot, fw, fh);
         if (!args.screenshot.empty() && ++frame >= args.frames) {
             std::vector<unsigned char> pixels(std::size_t(fw) * std::size_t(fh) * 4);
             glPixelStorei(GL_PACK_ALIGNMENT, 1);

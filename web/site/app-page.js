@@ -65,6 +65,29 @@
     document.title = (r.fits ? 'Fits: ' : 'Does not fit: ') + r.model.name + ' on ' + r.config.gpus + ' × ' + r.gpu.name + ' · gpusizer';
   };
 
+  // The theme (light or dark): the reader's choice in the app, remembered by this browser
+  // (localStorage, never in the share link), else the OS's preference, followed while it
+  // changes. <html data-theme> gives app.css the same colors as the canvas from the start.
+  const kThemeKey = 'gpusizer-theme';
+  const osDark = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+  const saved = () => { try { const t = localStorage.getItem(kThemeKey); return t === 'light' || t === 'dark' ? t : ''; } catch (e) { return ''; } };
+  const osTheme = () => (osDark && osDark.matches ? 'dark' : 'light');
+  const theme = window.gpusizerTheme = {
+    pending: '',   // a change of the OS's preference for the app's next frame (web/main.cpp)
+    current: () => saved() || osTheme(),
+    choose(name) {
+      try { localStorage.setItem(kThemeKey, name); } catch (e) { /* private mode: for this page only */ }
+      document.documentElement.dataset.theme = name;
+    },
+  };
+  document.documentElement.dataset.theme = theme.current();
+  if (osDark && osDark.addEventListener)
+    osDark.addEventListener('change', () => {
+      if (saved()) return;
+      document.documentElement.dataset.theme = theme.pending = osTheme();
+      if (window.Module) window.Module.gpusizerActive = 1;
+    });
+
   // A probe on a canvas of its own: the app creates its context on #canvas.
   if (!document.createElement('canvas').getContext('webgl2')) {
     fail('This browser gives no WebGL2 context, which the full app draws with.');

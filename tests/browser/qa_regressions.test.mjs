@@ -1,0 +1,87 @@
+// qa_regressions.test.mjs: QA defects of the browser build that no other browser test covers.
+// - D13: "feeding report.config back into estimate changed the last digit of some speed, power
+//   and cost figures" (60 of 1,667 random configurations). The cause, found here: the report
+//   writes llama.cpp's default per-layer overhead as layer_overhead_us 90, and 90 given as a
+//   key is converted as 90 * 1e-6 = 8.999999999999999e-05 s, one unit in the last place from
+//   the default's 90e-6 (core/src/performance.cpp: `*c.layer_overhead_us * 1e-6`; dividing by
+//   1e6 gives the default exactly). Marked todo until that line changes (a core file).
+// - D15: chart labels that overprint (below).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { openApp, requireSetup, useBrowser } from './harness.mjs';
+
+requireSetup();
+
+let page, browser, siteUrl;
+useBrowser(async (b, url) => {
+  browser = b;
+  siteUrl = url;
+  page = await browser.newPage();
+  await page.goto(url + 'embed.html');
+  await page.evaluate(async () => {
+    const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
+    window.gs = await createGpuSizer();
+  });
+});
+
+// 600 configurations from a fixed pseudo-random sequence: catalog models and GPUs, inference,
+// training and LoRA, and two-decimal efficiencies and prices (values a user types).
+function feedBack() {
+  return page.evaluate(() => {
+    const gs = window.gs;
+    const json = (x) => (typeof x === 'string' ? JSON.parse(x) : x);
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const pick = (a) => a[Math.floor(rnd() * a.length)];
+    const models = ['llama-3-8b', 'llama-3-70b', 'mixtral-8x7b', 'qwen2.5-7b', 'mistral-7b', 'llama-3.1-405b'];
+    const gpus = ['rtx-4090', 'h100-sxm', 'a100-80gb-sxm', 'l4', 'rtx-3060', 'mi300x'];
+    let valid = 0;
+    const changed = [];
+    for (let i = 0; i < 600; ++i) {
+      const c = {
+        model: pick(models), gpu: pick(gpus), gpus: pick([1, 2, 4, 8]), context: pick([512, 2048, 8192, 32768]), batch: pick([1, 2, 8]),
+        weights: pick(['bf16', 'fp8', 'q4_k_m', 'int4', 'q8_0']), mode: pick(['inference', 'inference', 'train', 'lora']),
+        mfu: Math.round(rnd() * 90 + 5) / 100, pue: Math.round(100 + rnd() * 100) / 100, utilization: Math.round(rnd() * 99 + 1) / 100,
+        usd_per_kwh: Math.round(rnd() * 50) / 100, bandwidth_efficiency: Math.round(rnd() * 90 + 10) / 100,
+      };
+      let r;
+      try { r = json(gs.estimate(c)); } catch (e) { continue; }
+      ++valid;
+      const again = json(gs.estimate(r.config));
+      if (JSON.stringify(again) !== JSON.stringify(r) && changed.length < 5) changed.push(JSON.stringify(c));
+    }
+    return { valid, changed };
+  });
+}
+
+test('D13: report.config fed back gives the same report', { todo: 'core/src/performance.cpp converts layer_overhead_us with * 1e-6' }, async () => {
+  const { valid, changed } = await feedBack();
+  assert.ok(valid > 300, `only ${valid} of 600 configurations were valid`);
+  assert.deepEqual(changed, [], 'configurations whose report changed when its config was fed back');
+});
+
+// - D15: the chart's labels overprinted: the y axis unit "GiB" ran into a 4-5 digit top tick
+//   ("GiB2000"), and the "now 8k" marker's label sat on the weights line. The Memory tab's
+//   chart publishes every text it draws with its box ("chart label ..." in the app's layout);
+//   no two may overlap, in the configurations the QA report named and the default one.
+test('D15: no two texts of the memory chart overlap', async () => {
+  const app = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  for (const link of ['', '#v=1&m=llama-3.1-405b&w=bf16&g=h100-sxmx65536', '#v=1&m=llama-3.1-405b&w=bf16&g=h100-sxmx128',
+    '#v=1&m=llama-3.1-8b&w=q4_k_m&b=137&g=rtx-4060-ti-16gb', '#v=1&m=llama-3-8b&w=bf16&ctx=8192&g=rtx-3060']) {
+    const state = await openApp(app, siteUrl, link);
+    const labels = state.layout.filter((r) => r.name.startsWith('chart label '));
+    const names = labels.map((l) => l.name.slice('chart label '.length));
+    assert.ok(names.includes('GiB') && names.some((n) => n.startsWith('now ')) && names.some((n) => n.startsWith('usable ')),
+      `the chart's texts for ${link || 'the default view'}: ${names.join(', ')}`);
+    const clash = [];
+    for (let i = 0; i < labels.length; ++i)
+      for (let j = i + 1; j < labels.length; ++j) {
+        const a = labels[i], b = labels[j];
+        // Boxes are the text's line height: 1 px of shared edge is not an overprint.
+        if (a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1) clash.push(`${names[i]} / ${names[j]}`);
+      }
+    assert.deepEqual(clash, [], `overlapping texts for ${link || 'the default view'}`);
+  }
+  await app.close();
+});
