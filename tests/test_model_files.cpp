@@ -26,31 +26,17 @@ namespace {
 // 2 blocks of F16 weights and F32 norms, F16 token_embd of 96 rows, Q8_0 output.
 // Bytes: a block 74,240 (36,864 F16 weights = 73,728 + two F32 norms 512); token_embd 12,288;
 // output 6,144 / 32 x 34 = 6,528 + output_norm 256 = 6,784. Total 167,552.
+// The metadata and the two blocks (the split test's first part holds just these).
+void tiny_llama_blocks(GgufWriter& w) {
+    w.kv_arch("llama", {{"block_count", 2}, {"context_length", 4096}, {"embedding_length", 64},
+                        {"feed_forward_length", 128}, {"attention.head_count", 4}, {"attention.head_count_kv", 2}});
+    for (int il = 0; il < 2; ++il) add_block(w, il, BlockShape{64, 4, 2, 16, 128});
+}
 GgufWriter tiny_llama(int file_type = -1) {
     GgufWriter w;
-    w.kv_str("general.architecture", "llama");
+    tiny_llama_blocks(w);
     if (file_type >= 0) w.kv_u32("general.file_type", static_cast<std::uint32_t>(file_type));
-    w.kv_u32("llama.block_count", 2);
-    w.kv_u32("llama.context_length", 4096);
-    w.kv_u32("llama.embedding_length", 64);
-    w.kv_u32("llama.feed_forward_length", 128);
-    w.kv_u32("llama.attention.head_count", 4);
-    w.kv_u32("llama.attention.head_count_kv", 2);
-    for (int il = 0; il < 2; ++il) {
-        const std::string b = "blk." + std::to_string(il) + ".";
-        w.tensor(b + "attn_norm.weight", {64}, "F32");
-        w.tensor(b + "attn_q.weight", {64, 64}, "F16");
-        w.tensor(b + "attn_k.weight", {64, 32}, "F16");
-        w.tensor(b + "attn_v.weight", {64, 32}, "F16");
-        w.tensor(b + "attn_output.weight", {64, 64}, "F16");
-        w.tensor(b + "ffn_norm.weight", {64}, "F32");
-        w.tensor(b + "ffn_gate.weight", {64, 128}, "F16");
-        w.tensor(b + "ffn_up.weight", {64, 128}, "F16");
-        w.tensor(b + "ffn_down.weight", {128, 64}, "F16");
-    }
-    w.tensor("token_embd.weight", {64, 96}, "F16");
-    w.tensor("output_norm.weight", {64}, "F32");
-    w.tensor("output.weight", {64, 96}, "Q8_0");
+    add_ends(w, 64, 96, false);
     return w;
 }
 constexpr double kTinyTotal = 167552, kTinyEmbd = 12288, kTinyBlock = 74240, kTinyHead = 6784;
@@ -71,14 +57,7 @@ Config from_gguf(const std::map<std::string, Bytes>& files, const std::string& p
     return c;
 }
 
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+std::string error_of(const std::function<void()>& f) { return test::thrown_message(f); }
 
 }  // namespace
 
@@ -236,31 +215,10 @@ TEST_CASE("gpusizer estimate / fit --gguf (any split part) and --hf-dir", "[gguf
         GgufWriter w;
         w.kv_u16("split.no", static_cast<std::uint16_t>(k - 1));
         w.kv_u16("split.count", 2);
-        if (k == 1) {
-            w.kv_str("general.architecture", "llama");
-            w.kv_u32("llama.block_count", 2);
-            w.kv_u32("llama.context_length", 4096);
-            w.kv_u32("llama.embedding_length", 64);
-            w.kv_u32("llama.feed_forward_length", 128);
-            w.kv_u32("llama.attention.head_count", 4);
-            w.kv_u32("llama.attention.head_count_kv", 2);
-            for (int il = 0; il < 2; ++il) {
-                const std::string b = "blk." + std::to_string(il) + ".";
-                w.tensor(b + "attn_norm.weight", {64}, "F32");
-                w.tensor(b + "attn_q.weight", {64, 64}, "F16");
-                w.tensor(b + "attn_k.weight", {64, 32}, "F16");
-                w.tensor(b + "attn_v.weight", {64, 32}, "F16");
-                w.tensor(b + "attn_output.weight", {64, 64}, "F16");
-                w.tensor(b + "ffn_norm.weight", {64}, "F32");
-                w.tensor(b + "ffn_gate.weight", {64, 128}, "F16");
-                w.tensor(b + "ffn_up.weight", {64, 128}, "F16");
-                w.tensor(b + "ffn_down.weight", {128, 64}, "F16");
-            }
-        } else {
-            w.tensor("token_embd.weight", {64, 96}, "F16");
-            w.tensor("output_norm.weight", {64}, "F32");
-            w.tensor("output.weight", {64, 96}, "Q8_0");
-        }
+        if (k == 1)
+            tiny_llama_blocks(w);
+        else
+            add_ends(w, 64, 96, false);
         write_file(dir.file("tiny-0000" + std::to_string(k) + "-of-00002.gguf"), w.bytes());
     }
     const auto est = gpusizer::test::run_cli({"estimate", "--gguf", dir.file("tiny-00002-of-00002.gguf"), "--gpu", "h100-sxm", "--json"});

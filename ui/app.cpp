@@ -38,7 +38,6 @@ bool App::open(const std::string& text) {
 bool App::open_file(const std::string& name, const std::string& text) {
     const bool ok = open_file_text(s_, name, text, catalog_);
     if (ok && s_.measured.loaded && looks_like_measured_report(text)) select_tab("measured");
-    calibrated_for_.clear();   // a new report (or the same file again) rebuilds the calibration
     changed();
     return ok;
 }
@@ -75,26 +74,18 @@ void App::recompute() {
 
     // An opened benchmark report replaces the chosen GPU's datasheet figures with its measured
     // ones, when it measured that GPU (a report of another GPU says which one to choose).
-    use_calibrated_ = false;
+    measured_ = GpuOverlay{};
     measured_error_.clear();
-    if (s_.measured.loaded && s_.measured.use) {
-        const std::string key = s_.config.gpu + '\n' + s_.measured.file;
-        try {
-            if (calibrated_for_ != key) {
-                calibrated_ = calibrated_catalog(catalog_, s_.measured.report, s_.config.gpu, s_.measured.file);
-                calibrated_for_ = key;
-            }
-            use_calibrated_ = true;
-        } catch (const Error& e) {
-            calibrated_for_.clear();
-            measured_error_ = e.what();
-        }
+    try {
+        measured_ = measured_overlay_of(s_, catalog_);
+    } catch (const Error& e) {
+        measured_error_ = e.what();
     }
-    const Catalog& cat = estimate_catalog();
+    const GpuOverlay* const overlay = measured();
 
     try {
         // With the other-link comparison, as `gpusizer estimate` reports it (one call, no patching).
-        report_ = estimate(s_.config, cat, EstimateOptions{true});
+        report_ = estimate(s_.config, catalog_, EstimateOptions{true, overlay});
         ok_ = true;
         assumptions_ = assumptions(report_);
     } catch (const Error& e) {
@@ -102,7 +93,7 @@ void App::recompute() {
     }
     if (ok_) {
         try {
-            fit_ = fit(s_.config, cat);
+            fit_ = fit(s_.config, catalog_, overlay);
             fit_ok_ = true;
         } catch (const Error&) {
             fit_ok_ = false;
@@ -127,7 +118,7 @@ void App::recompute() {
             c.context = (long long)std::llround(std::pow(2.0, e));
             ctx_x_.push_back(double(c.context));
             try {
-                const Report r = estimate(c, cat);
+                const Report r = estimate(c, catalog_, EstimateOptions{false, overlay});
                 add(ctx_series_, &r);
             } catch (const Error&) {
                 add(ctx_series_, nullptr);
@@ -139,7 +130,7 @@ void App::recompute() {
             if (c.mode != Mode::inference) c.global_batch = 0;
             batch_x_.push_back(b);
             try {
-                const Report r = estimate(c, cat);
+                const Report r = estimate(c, catalog_, EstimateOptions{false, overlay});
                 add(batch_series_, &r);
             } catch (const Error&) {
                 add(batch_series_, nullptr);
@@ -156,7 +147,7 @@ void App::recompute() {
         c.gpus = col.gpus;
         c.tp = c.pp = c.dp = 0;   // each choice gets its own automatic split
         try {
-            res.report = estimate(c, cat);
+            res.report = estimate(c, catalog_, EstimateOptions{false, overlay});
             res.ok = true;
         } catch (const Error& e) {
             res.error = e.what();
@@ -214,13 +205,13 @@ void App::frame(float scale) {
     const float setup_w = vp->WorkSize.x * screen.setup_fraction;
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(ImVec2(setup_w, vp->WorkSize.y));
-    if (ImGui::Begin("Setup", nullptr, fixed)) draw_setup(setup_w, vp->WorkSize.y);
+    if (ImGui::Begin("Setup", nullptr, fixed)) draw_setup();
     layout_.push_back({"Setup", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y});
     ImGui::End();
 
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + setup_w, vp->WorkPos.y));
     ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - setup_w, vp->WorkSize.y));
-    if (ImGui::Begin("Results", nullptr, fixed)) draw_results(vp->WorkPos.x + setup_w, vp->WorkSize.x - setup_w, vp->WorkSize.y);
+    if (ImGui::Begin("Results", nullptr, fixed)) draw_results();
     layout_.push_back({"Results", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y});
     ImGui::End();
 }
@@ -229,7 +220,7 @@ void App::frame(float scale) {
 // [SECTION] Results: the link bar and the tabs (each tab's view is in its own file)
 // ---------------------------------------------------------------------------------------------
 
-void App::draw_results(float, float, float) {
+void App::draw_results() {
     draw_link_bar();
     ImGui::Separator();
     if (!ok_) {

@@ -38,13 +38,11 @@ void App::draw_measured() {
     ImGui::TextDisabled("%s %s, %s run, %s, status %s", rep.tool.c_str(), rep.tool_version.c_str(), rep.mode.c_str(),
                         rep.created_utc.c_str(), std::string(to_string(rep.status)).c_str());
     if (ImGui::Checkbox("Use the measured figures in the estimates", &m.use)) {
-        calibrated_for_.clear();
         changed();
     }
     ImGui::SameLine();
     if (ImGui::SmallButton("Close report")) {
         m = MeasuredInput{};
-        calibrated_for_.clear();
         changed();
         return;
     }
@@ -67,7 +65,7 @@ void App::draw_measured() {
             }
     }
     // What the estimate uses: the calibrated figures, measured next to datasheet.
-    const Calibration* cal = use_calibrated_ && report_.measured ? report_.measured.get() : nullptr;
+    const Calibration* cal = measured() && report_.measured ? report_.measured.get() : nullptr;
     if (cal) {
         ImGui::Spacing();
         ImGui::Text("The estimates use these measured figures of %s (%s):", cal->device_name.c_str(), report_.gpu_name.c_str());
