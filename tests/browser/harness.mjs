@@ -42,7 +42,9 @@ export function requireSetup({ needCli = false } = {}) {
   }
 }
 
-// The flags from shared/TOOLCHAIN.md: WebGL2 through SwiftShader, and no background traffic.
+// Headless Chromium without a GPU: WebGL2 through ANGLE's SwiftShader backend (software), which
+// newer Chromium enables only with --enable-unsafe-swiftshader; and no background traffic, so that
+// watch() sees only the page's own requests.
 export const kChromiumArgs = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader', '--use-angle=swiftshader',
