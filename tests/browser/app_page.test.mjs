@@ -131,7 +131,7 @@ test('Copy link puts the share link on the clipboard', async () => {
 });
 
 test('a new fragment, typed or pasted, opens that link', async () => {
-  const { page } = await clipboardPage(browser, url);
+  const { context, page } = await clipboardPage(browser, url);
   await openApp(page, url);
   // The address bar: a hashchange.
   await page.evaluate(() => { location.hash = '#v=1&m=llama-3.1-8b&w=q4_k_m&g=rtx-4060-ti-16gb'; });
