@@ -276,6 +276,20 @@ void add_ends(GgufWriter& w, std::uint64_t hidden, std::uint64_t vocab, bool tie
     if (!tied) w.tensor("output.weight", {hidden, vocab}, "Q8_0");
 }
 
+void add_hf_llama_layer(SafetensorsWriter& w, int il, std::uint64_t hidden, std::uint64_t kv_dim, std::uint64_t ff,
+                        const std::string& dtype) {
+    const std::string p = "model.layers." + std::to_string(il) + ".";
+    w.tensor(p + "input_layernorm.weight", "F32", {hidden});
+    w.tensor(p + "self_attn.q_proj.weight", dtype, {hidden, hidden});
+    w.tensor(p + "self_attn.k_proj.weight", dtype, {kv_dim, hidden});
+    w.tensor(p + "self_attn.v_proj.weight", dtype, {kv_dim, hidden});
+    w.tensor(p + "self_attn.o_proj.weight", dtype, {hidden, hidden});
+    w.tensor(p + "post_attention_layernorm.weight", "F32", {hidden});
+    w.tensor(p + "mlp.gate_proj.weight", dtype, {ff, hidden});
+    w.tensor(p + "mlp.up_proj.weight", dtype, {ff, hidden});
+    w.tensor(p + "mlp.down_proj.weight", dtype, {hidden, ff});
+}
+
 GgufWriter llama_like_gguf(std::uint32_t version) {
     GgufWriter w;
     w.version = version;

@@ -123,6 +123,11 @@ private:
     std::uint64_t next_ = 0;
 };
 
+// One Llama decoder layer in transformers' names ("model.layers.<il>."): F32 norms, the
+// projections in `dtype`, shaped [out, in] as torch stores them; `kv_dim` = KV heads x head size.
+void add_hf_llama_layer(SafetensorsWriter& w, int il, std::uint64_t hidden, std::uint64_t kv_dim, std::uint64_t ff,
+                        const std::string& dtype = "BF16");
+
 // A safetensors file from a header text as given (for hostile headers), with `data` zero bytes.
 Bytes safetensors_raw(const std::string& json, std::uint64_t data = 0);
 

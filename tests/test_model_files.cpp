@@ -162,19 +162,7 @@ TEST_CASE("hf_dir: config.json for the stack, safetensors headers for the bytes,
         "intermediate_size": 128, "num_attention_heads": 4, "num_key_value_heads": 2, "num_hidden_layers": 2,
         "vocab_size": 96, "max_position_embeddings": 4096, "tie_word_embeddings": false, "torch_dtype": "bfloat16"})";
     SafetensorsWriter a, b;   // two shards: block 0 + embeddings, block 1 + head
-    for (int il = 0; il < 2; ++il) {
-        SafetensorsWriter& w = il == 0 ? a : b;
-        const std::string p = "model.layers." + std::to_string(il) + ".";
-        w.tensor(p + "input_layernorm.weight", "F32", {64});
-        w.tensor(p + "self_attn.q_proj.weight", "BF16", {64, 64});
-        w.tensor(p + "self_attn.k_proj.weight", "BF16", {32, 64});
-        w.tensor(p + "self_attn.v_proj.weight", "BF16", {32, 64});
-        w.tensor(p + "self_attn.o_proj.weight", "BF16", {64, 64});
-        w.tensor(p + "post_attention_layernorm.weight", "F32", {64});
-        w.tensor(p + "mlp.gate_proj.weight", "BF16", {128, 64});
-        w.tensor(p + "mlp.up_proj.weight", "BF16", {128, 64});
-        w.tensor(p + "mlp.down_proj.weight", "BF16", {64, 128});
-    }
+    for (int il = 0; il < 2; ++il) add_hf_llama_layer(il == 0 ? a : b, il, 64, 32, 128);
     a.tensor("model.embed_tokens.weight", "BF16", {96, 64});
     b.tensor("model.norm.weight", "F32", {64});
     b.tensor("lm_head.weight", "BF16", {96, 64});

@@ -83,6 +83,13 @@ bool limit_drag(const char* label, std::optional<double>& value, float width, fl
     return true;
 }
 
+bool begin_stretch_table(const char* id, std::initializer_list<StretchColumn> columns) {
+    if (!ImGui::BeginTable(id, int(columns.size()), ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) return false;
+    for (const StretchColumn& c : columns) ImGui::TableSetupColumn(c.name, ImGuiTableColumnFlags_WidthStretch, c.weight);
+    ImGui::TableHeadersRow();
+    return true;
+}
+
 std::string percent(double f, int decimals) { return format_fixed(f * 100.0, decimals) + "%"; }
 
 }  // namespace gpusizer::ui

@@ -52,6 +52,15 @@ bool enum_combo(const char* id, E& value, std::initializer_list<E> options) {
     return enum_combo(id, value, options, [](E) { return true; });
 }
 
+// One column of a table: its header and its share of the width.
+struct StretchColumn {
+    const char* name;
+    float weight;
+};
+// BeginTable with striped rows and inner lines, columns sharing the width by weight, and the
+// header row drawn; true when the table is open (end it with ImGui::EndTable()).
+bool begin_stretch_table(const char* id, std::initializer_list<StretchColumn> columns);
+
 // A two-column table of named figures, with an optional tooltip per row.
 struct FigureTable {
     bool open = false;
