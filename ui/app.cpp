@@ -7,6 +7,7 @@
 //   view_measured.cpp     view_assumptions.cpp
 //   view_local_models.cpp (opening model files, the desktop's Local models)
 //   view_engine_log.cpp   (an engine's startup log beside the estimate)
+//   view_plan.cpp         the training layout search (runs on its button)
 // Shared widgets are in widgets.cpp.
 //
 // [SECTION] Recomputing (only when an input changed)
@@ -23,6 +24,7 @@
 
 #include "gpusizer/format.hpp"
 #include "theme.hpp"
+#include "view_plan.hpp"
 #include "widgets.hpp"
 
 namespace gpusizer::ui {
@@ -56,7 +58,7 @@ bool App::open_file(const std::string& name, const std::string& text) {
 
 namespace {
 // The results tabs, in the order they are drawn; select_tab() takes these names.
-const char* const kTabNames[] = {"memory", "speed", "plots", "compare", "recommend", "measured", "assumptions", "local", "log"};
+const char* const kTabNames[] = {"memory", "speed", "plots", "compare", "recommend", "measured", "assumptions", "local", "log", "plan"};
 constexpr int kTabCount = int(sizeof kTabNames / sizeof kTabNames[0]);
 }  // namespace
 
@@ -297,6 +299,10 @@ void App::draw_tabs() {
         }
         if (ImGui::BeginTabItem("Engine log", nullptr, tab_flags(8))) {
             draw_engine_log();
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Plan", nullptr, tab_flags(9))) {
+            draw_plan_tab(s_.config, catalog_);   // datasheet figures: plan() takes no GpuOverlay yet
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
