@@ -374,7 +374,9 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
                        : (is_quantized(*r.wf) ? kDecodeBandwidthEfficiencyQuant : kDecodeBandwidthEfficiency16);
     // Fixed time per layer per forward (kernel launches, synchronizations): measured for
     // llama.cpp; vLLM replays CUDA graphs and gpt-fast compiles them, so none is assumed there.
-    const double tau = c.layer_overhead_us ? *c.layer_overhead_us * 1e-6 : (llama ? kLlamaCppLayerOverhead : 0.0);
+    // Divided by 1e6, not multiplied by 1e-6: the report writes the default back as 90 us, and only
+    // 90 / 1e6 rounds to the default's 90e-6, so a report's config fed back gives the same figures.
+    const double tau = c.layer_overhead_us ? *c.layer_overhead_us / 1e6 : (llama ? kLlamaCppLayerOverhead : 0.0);
     out.layer_overhead = tau;
     const double per_forward = tau * in.layers;
     const double mu = c.mfu > 0 ? c.mfu : (r.training ? kTrainMfu : kPrefillMfu);
