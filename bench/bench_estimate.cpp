@@ -20,15 +20,20 @@ gpusizer::Config base_config(const char* model) {
     return c;
 }
 
+// The benchmark's loop: one estimate of `c` per iteration.
+void estimate_each_iteration(benchmark::State& state, const gpusizer::Config& c) {
+    for (auto _ : state) {
+        gpusizer::Report r = gpusizer::estimate(c, catalog());
+        benchmark::DoNotOptimize(r.per_gpu);
+    }
+}
+
 void BM_EstimateOne(benchmark::State& state) {
     gpusizer::Config c = base_config("llama-3-70b");
     c.weights = "q4_k_m";
     c.gpu = "rtx-4090";
     c.gpus = 2;
-    for (auto _ : state) {
-        gpusizer::Report r = gpusizer::estimate(c, catalog());
-        benchmark::DoNotOptimize(r.per_gpu);
-    }
+    estimate_each_iteration(state, c);
 }
 BENCHMARK(BM_EstimateOne);
 
@@ -38,10 +43,7 @@ void BM_EstimateTraining(benchmark::State& state) {
     c.gpu = "h100-sxm";
     c.gpus = 64;
     c.zero = 3;
-    for (auto _ : state) {
-        gpusizer::Report r = gpusizer::estimate(c, catalog());
-        benchmark::DoNotOptimize(r.per_gpu);
-    }
+    estimate_each_iteration(state, c);
 }
 BENCHMARK(BM_EstimateTraining);
 

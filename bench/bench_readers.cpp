@@ -19,28 +19,13 @@ using namespace gpusizer::fixtures;
 GgufWriter thousand_tensors() {
     GgufWriter w;
     w.write_data = false;
-    w.kv_str("general.architecture", "llama");
+    w.kv_arch("llama", {{"block_count", 111}, {"context_length", 131072}, {"embedding_length", 8192},
+                        {"feed_forward_length", 28672}, {"attention.head_count", 64},
+                        {"attention.head_count_kv", 8}});
     w.kv_str("general.name", "Bench 1000");
-    w.kv_u32("llama.block_count", 111);
-    w.kv_u32("llama.context_length", 131072);
-    w.kv_u32("llama.embedding_length", 8192);
-    w.kv_u32("llama.feed_forward_length", 28672);
-    w.kv_u32("llama.attention.head_count", 64);
-    w.kv_u32("llama.attention.head_count_kv", 8);
     w.kv_f32("llama.rope.freq_base", 500000.f);
     w.tensor("token_embd.weight", {8192, 128256}, "Q4_K");
-    for (int l = 0; l < 111; ++l) {
-        const std::string p = "blk." + std::to_string(l) + ".";
-        w.tensor(p + "attn_norm.weight", {8192}, "F32");
-        w.tensor(p + "attn_q.weight", {8192, 8192}, "Q4_K");
-        w.tensor(p + "attn_k.weight", {8192, 1024}, "Q4_K");
-        w.tensor(p + "attn_v.weight", {8192, 1024}, "Q6_K");
-        w.tensor(p + "attn_output.weight", {8192, 8192}, "Q4_K");
-        w.tensor(p + "ffn_norm.weight", {8192}, "F32");
-        w.tensor(p + "ffn_gate.weight", {8192, 28672}, "Q4_K");
-        w.tensor(p + "ffn_up.weight", {8192, 28672}, "Q4_K");
-        w.tensor(p + "ffn_down.weight", {28672, 8192}, "Q6_K");
-    }
+    for (int l = 0; l < 111; ++l) add_block(w, l, BlockShape{8192, 64, 8, 128, 28672}, "Q4_K", "Q6_K");
     return w;
 }
 

@@ -56,15 +56,18 @@ const result = { machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '?' 
 // Native: Google Benchmark
 // -------------------------------------------------------------------------------------------
 console.error(`native (Google Benchmark, ${repetitions} repetitions)...`);
-const gb = JSON.parse(execFileSync(join(native, 'bench_estimate'), [
-  `--benchmark_repetitions=${repetitions}`, '--benchmark_report_aggregates_only=true', '--benchmark_format=json',
+// Runs a native Google Benchmark program; its JSON report (medians and the other aggregates).
+const googleBenchmark = (tool, extra = []) => JSON.parse(execFileSync(join(native, tool), [
+  `--benchmark_repetitions=${repetitions}`, '--benchmark_report_aggregates_only=true', '--benchmark_format=json', ...extra,
 ], { encoding: 'utf8', maxBuffer: 1 << 26 }));
-const median = (name) => {
-  const b = gb.benchmarks.find((x) => x.run_name === name && x.aggregate_name === 'median');
-  if (!b) throw new Error(`bench_estimate reported no median for ${name}`);
-  const scale = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1 }[b.time_unit];
-  return b.cpu_time * scale;
+const gb = googleBenchmark('bench_estimate');
+// The median CPU time in seconds of benchmark `name` in a Google Benchmark JSON report of `tool`.
+const medianOf = (report, tool, name) => {
+  const b = report.benchmarks.find((x) => x.run_name === name && x.aggregate_name === 'median');
+  if (!b) throw new Error(`${tool} reported no median for ${name}`);
+  return b.cpu_time * { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1 }[b.time_unit];
 };
+const median = (name) => medianOf(gb, 'bench_estimate', name);
 result.native = {
   estimate_s: median('BM_EstimateOne'), training_estimate_s: median('BM_EstimateTraining'), sweep_s: median('BM_Sweep'),
   sweep_of_estimates_s: median('BM_SweepOfEstimates'),
@@ -81,14 +84,8 @@ rows.push({ figure: `sweep, per point (${sweepPoints.toLocaleString('en-US')} po
   budget: 1e3 / 3584, note: `whole sweep ${(result.native.sweep_s * 1e3).toFixed(2)} ms` });
 
 // The model-file readers (bench_readers.cpp): reported, no budget yet.
-const readers = JSON.parse(execFileSync(join(native, 'bench_readers'), [
-  `--benchmark_repetitions=${repetitions}`, '--benchmark_report_aggregates_only=true', '--benchmark_format=json',
-], { encoding: 'utf8', maxBuffer: 1 << 26 }));
-const readersMedian = (name) => {
-  const b = readers.benchmarks.find((x) => x.run_name === name && x.aggregate_name === 'median');
-  if (!b) throw new Error(`bench_readers reported no median for ${name}`);
-  return b.cpu_time * { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1 }[b.time_unit];
-};
+const readers = googleBenchmark('bench_readers');
+const readersMedian = (name) => medianOf(readers, 'bench_readers', name);
 result.native.gguf_header_1000_s = readersMedian('BM_GgufHeader1000Tensors');
 result.native.gguf_header_1000_vocab_s = readersMedian('BM_GgufHeader1000TensorsVocab128k');
 result.native.safetensors_header_1000_s = readersMedian('BM_SafetensorsHeader1000Tensors');
@@ -98,10 +95,7 @@ rows.push({ figure: 'safetensors header, 1,000 tensors, native', value: result.n
 
 // The training layout search (bench_plan.cpp): layouts evaluated per second of CPU time, one
 // core, for Llama 3 405B on 16,384 H100 (issue budget: at least 1 million a second).
-const plan = JSON.parse(execFileSync(join(native, 'bench_plan'), [
-  `--benchmark_repetitions=${repetitions}`, '--benchmark_report_aggregates_only=true', '--benchmark_format=json',
-  '--benchmark_filter=BM_PlanSearch405B|BM_PlanInference70B',
-], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+const plan = googleBenchmark('bench_plan', ['--benchmark_filter=BM_PlanSearch405B|BM_PlanInference70B']);
 const planMedian = plan.benchmarks.find((x) => x.run_name === 'BM_PlanSearch405B' && x.aggregate_name === 'median');
 if (!planMedian || !(planMedian.layouts_per_s > 0)) throw new Error('bench_plan reported no layouts_per_s for BM_PlanSearch405B');
 result.native.plan_layouts_per_s = planMedian.layouts_per_s;

@@ -199,9 +199,12 @@ Options parse_args(const std::vector<std::string>& args) {
         if (name == "dict" && o.command == "keys") { o.dict = next(); continue; }
         if (name == "no-flash-attention") { flags["flash_attention"] = false; continue; }
         if (o.command == "recommend") {
-            if (name == "budget") { o.query.budget_usd = positive_number("--budget", next(), 1e12); continue; }
-            if (name == "power-cap") { o.query.power_cap_w = positive_number("--power-cap", next(), 1e9); continue; }
-            if (name == "min-tokens-per-s") { o.query.min_tokens_per_s = positive_number("--min-tokens-per-s", next(), 1e12); continue; }
+            if (name == "budget") { o.query.budget_usd = limit_or_none(positive_number("--budget", next(), 1e12)); continue; }
+            if (name == "power-cap") { o.query.power_cap_w = limit_or_none(positive_number("--power-cap", next(), 1e9)); continue; }
+            if (name == "min-tokens-per-s") {
+                o.query.min_tokens_per_s = limit_or_none(positive_number("--min-tokens-per-s", next(), 1e12));
+                continue;
+            }
             if (name == "single-node") { o.query.single_node = true; continue; }
             if (name == "sort") { o.query.sort = parse_recommend_sort(next()); continue; }
             if (name == "max-gpus") {

@@ -1,5 +1,5 @@
 // fuzz_measured.cpp: the benchmark report reader (measured_report_from_json), then calibration
-// of the catalog with whatever loaded.
+// of a catalog GPU (an overlay) with whatever loaded.
 #include "fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -15,11 +15,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 break;
             }
         try {
-            const Catalog cal = calibrated_catalog(fuzz::catalog(), r, gpu, "fuzz.json");
+            const GpuOverlay cal = measured_overlay(fuzz::catalog(), r, "fuzz.json", {gpu});
             Config c;
             c.model.id = "llama-3-8b";
             c.gpu = gpu;
-            fuzz::check_report(estimate(c, cal));
+            fuzz::check_report(estimate(c, fuzz::catalog(), EstimateOptions{false, &cal}));
         } catch (const Error&) {
         }
     } catch (const Error&) {

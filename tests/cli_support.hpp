@@ -25,4 +25,11 @@ inline CliResult run_cli(std::vector<std::string> args, bool assets = true) {
     return {code, out.str(), err.str()};
 }
 
+// Lines in a program's output (its newlines).
+inline int line_count(const std::string& s) {
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
 }  // namespace gpusizer::test

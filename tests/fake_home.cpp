@@ -18,31 +18,14 @@ namespace {
 double write_sparse_llama_8b(const std::string& path) {
     GgufWriter w;
     w.write_data = false;
-    w.kv_str("general.architecture", "llama");
+    w.kv_arch("llama", {{"block_count", 32}, {"context_length", 8192}, {"embedding_length", 4096},
+                        {"feed_forward_length", 14336}, {"attention.head_count", 32}, {"attention.head_count_kv", 8},
+                        {"rope.dimension_count", 128}, {"vocab_size", 128256}});
     w.kv_str("general.name", "Fixture Llama 8B");
     w.kv_u32("general.file_type", 15);  // MOSTLY_Q4_K_M
-    w.kv_u32("llama.block_count", 32);
-    w.kv_u32("llama.context_length", 8192);
-    w.kv_u32("llama.embedding_length", 4096);
-    w.kv_u32("llama.feed_forward_length", 14336);
-    w.kv_u32("llama.attention.head_count", 32);
-    w.kv_u32("llama.attention.head_count_kv", 8);
-    w.kv_u32("llama.rope.dimension_count", 128);
-    w.kv_u32("llama.vocab_size", 128256);
     w.kv_f32("llama.attention.layer_norm_rms_epsilon", 1e-5f);
     w.tensor("token_embd.weight", {4096, 128256}, "Q4_K");
-    for (int l = 0; l < 32; ++l) {
-        const std::string p = "blk." + std::to_string(l) + ".";
-        w.tensor(p + "attn_norm.weight", {4096}, "F32");
-        w.tensor(p + "attn_q.weight", {4096, 4096}, "Q4_K");
-        w.tensor(p + "attn_k.weight", {4096, 1024}, "Q4_K");
-        w.tensor(p + "attn_v.weight", {4096, 1024}, "Q6_K");
-        w.tensor(p + "attn_output.weight", {4096, 4096}, "Q4_K");
-        w.tensor(p + "ffn_norm.weight", {4096}, "F32");
-        w.tensor(p + "ffn_gate.weight", {4096, 14336}, "Q4_K");
-        w.tensor(p + "ffn_up.weight", {4096, 14336}, "Q4_K");
-        w.tensor(p + "ffn_down.weight", {14336, 4096}, "Q6_K");
-    }
+    for (int l = 0; l < 32; ++l) add_block(w, l, BlockShape{4096, 32, 8, 128, 14336}, "Q4_K", "Q6_K");
     w.tensor("output_norm.weight", {4096}, "F32");
     w.tensor("output.weight", {4096, 128256}, "Q6_K");
     write_file(path, w.bytes());
@@ -83,18 +66,7 @@ FakeHome write_fake_home(const std::string& home) {
         "intermediate_size": 128, "num_attention_heads": 4, "num_key_value_heads": 2, "num_hidden_layers": 2,
         "vocab_size": 96, "max_position_embeddings": 4096, "tie_word_embeddings": false, "torch_dtype": "bfloat16"})");
     SafetensorsWriter st;
-    for (int il = 0; il < 2; ++il) {
-        const std::string p = "model.layers." + std::to_string(il) + ".";
-        st.tensor(p + "input_layernorm.weight", "F32", {64});
-        st.tensor(p + "self_attn.q_proj.weight", "BF16", {64, 64});
-        st.tensor(p + "self_attn.k_proj.weight", "BF16", {32, 64});
-        st.tensor(p + "self_attn.v_proj.weight", "BF16", {32, 64});
-        st.tensor(p + "self_attn.o_proj.weight", "BF16", {64, 64});
-        st.tensor(p + "post_attention_layernorm.weight", "F32", {64});
-        st.tensor(p + "mlp.gate_proj.weight", "BF16", {128, 64});
-        st.tensor(p + "mlp.up_proj.weight", "BF16", {128, 64});
-        st.tensor(p + "mlp.down_proj.weight", "BF16", {64, 128});
-    }
+    for (int il = 0; il < 2; ++il) add_hf_llama_layer(st, il, 64, 32, 128);
     st.tensor("model.embed_tokens.weight", "BF16", {96, 64});
     st.tensor("model.norm.weight", "F32", {64});
     st.tensor("lm_head.weight", "BF16", {96, 64});

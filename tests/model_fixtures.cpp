@@ -15,6 +15,10 @@ void put_u64(Bytes& b, std::uint64_t v) { for (int i = 0; i < 8; ++i) b.push_bac
 void put_f32(Bytes& b, float v) { std::uint32_t u; std::memcpy(&u, &v, 4); put_u32(b, u); }
 void put_f64(Bytes& b, double v) { std::uint64_t u; std::memcpy(&u, &v, 8); put_u64(b, u); }
 void put_str(Bytes& b, const std::string& s) { put_u64(b, s.size()); b.insert(b.end(), s.begin(), s.end()); }
+void put_array_header(Bytes& b, std::uint32_t item_type, std::uint64_t count) {
+    put_u32(b, item_type);
+    put_u64(b, count);
+}
 
 // Bytes per block from each block struct's fields in ggml/src/ggml-common.h (QK_K = 256;
 // ggml_half = 2 bytes): e.g. block_q4_K = { ggml_half d, dmin; uint8_t scales[12]; uint8_t qs[128]; }.
@@ -113,6 +117,11 @@ void GgufWriter::kv_arr_f32(const std::string& k, const std::vector<float>& v) {
     Bytes b; put_u32(b, kF32); put_u64(b, v.size());
     for (float x : v) put_f32(b, x);
     kv_raw(k, kArr, b);
+}
+
+void GgufWriter::kv_arch(const std::string& arch, std::initializer_list<std::pair<const char*, std::uint32_t>> keys) {
+    kv_str("general.architecture", arch);
+    for (const auto& [key, value] : keys) kv_u32(arch + "." + key, value);
 }
 
 void GgufWriter::tensor(const std::string& name, const std::vector<std::uint64_t>& dims, const std::string& type) {
@@ -234,6 +243,53 @@ Bytes read_file(const std::string& path) {
     return Bytes(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
 }
 
+void add_block(GgufWriter& w, int il, const BlockShape& s, const std::string& type, const std::string& v_down_type) {
+    const std::string b = "blk." + std::to_string(il) + ".";
+    const std::string& heavy = v_down_type.empty() ? type : v_down_type;
+    w.tensor(b + "attn_norm.weight", {s.hidden}, "F32");
+    w.tensor(b + "attn_q.weight", {s.hidden, s.heads * s.head_dim}, type);
+    w.tensor(b + "attn_k.weight", {s.hidden, s.kv_heads * s.head_dim}, type);
+    w.tensor(b + "attn_v.weight", {s.hidden, s.kv_heads * s.head_dim}, heavy);
+    w.tensor(b + "attn_output.weight", {s.heads * s.head_dim, s.hidden}, type);
+    if (s.qk_norm) {
+        w.tensor(b + "attn_q_norm.weight", {s.head_dim}, "F32");
+        w.tensor(b + "attn_k_norm.weight", {s.head_dim}, "F32");
+    }
+    if (s.gemma_norms) w.tensor(b + "post_attention_norm.weight", {s.hidden}, "F32");
+    w.tensor(b + "ffn_norm.weight", {s.hidden}, "F32");
+    if (s.gemma_norms) w.tensor(b + "post_ffw_norm.weight", {s.hidden}, "F32");
+    if (s.experts) {
+        w.tensor(b + "ffn_gate_inp.weight", {s.hidden, s.experts}, "F32");
+        w.tensor(b + "ffn_gate_exps.weight", {s.hidden, s.expert_ff, s.experts}, type);
+        w.tensor(b + "ffn_up_exps.weight", {s.hidden, s.expert_ff, s.experts}, type);
+        w.tensor(b + "ffn_down_exps.weight", {s.expert_ff, s.hidden, s.experts}, heavy);
+    } else {
+        w.tensor(b + "ffn_gate.weight", {s.hidden, s.ff}, type);
+        w.tensor(b + "ffn_up.weight", {s.hidden, s.ff}, type);
+        w.tensor(b + "ffn_down.weight", {s.ff, s.hidden}, heavy);
+    }
+}
+
+void add_ends(GgufWriter& w, std::uint64_t hidden, std::uint64_t vocab, bool tied) {
+    w.tensor("token_embd.weight", {hidden, vocab}, "F16");
+    w.tensor("output_norm.weight", {hidden}, "F32");
+    if (!tied) w.tensor("output.weight", {hidden, vocab}, "Q8_0");
+}
+
+void add_hf_llama_layer(SafetensorsWriter& w, int il, std::uint64_t hidden, std::uint64_t kv_dim, std::uint64_t ff,
+                        const std::string& dtype) {
+    const std::string p = "model.layers." + std::to_string(il) + ".";
+    w.tensor(p + "input_layernorm.weight", "F32", {hidden});
+    w.tensor(p + "self_attn.q_proj.weight", dtype, {hidden, hidden});
+    w.tensor(p + "self_attn.k_proj.weight", dtype, {kv_dim, hidden});
+    w.tensor(p + "self_attn.v_proj.weight", dtype, {kv_dim, hidden});
+    w.tensor(p + "self_attn.o_proj.weight", dtype, {hidden, hidden});
+    w.tensor(p + "post_attention_layernorm.weight", "F32", {hidden});
+    w.tensor(p + "mlp.gate_proj.weight", dtype, {ff, hidden});
+    w.tensor(p + "mlp.up_proj.weight", dtype, {ff, hidden});
+    w.tensor(p + "mlp.down_proj.weight", dtype, {hidden, ff});
+}
+
 GgufWriter llama_like_gguf(std::uint32_t version) {
     GgufWriter w;
     w.version = version;
@@ -269,19 +325,7 @@ GgufWriter llama_like_gguf(std::uint32_t version) {
     w.kv_raw("fixture.nested", kArr, nested);
     // Tensors: 256-wide embedding, vocab 4 rounded to 32 rows for the block sizes.
     w.tensor("token_embd.weight", {256, 32}, "Q4_K");
-    for (int l = 0; l < 2; ++l) {
-        const std::string p = "blk." + std::to_string(l) + ".";
-        const std::uint64_t ff = l == 0 ? 512 : 768;
-        w.tensor(p + "attn_norm.weight", {256}, "F32");
-        w.tensor(p + "attn_q.weight", {256, 256}, "Q4_K");
-        w.tensor(p + "attn_k.weight", {256, 128}, "Q4_K");
-        w.tensor(p + "attn_v.weight", {256, 128}, "Q6_K");
-        w.tensor(p + "attn_output.weight", {256, 256}, "Q4_K");
-        w.tensor(p + "ffn_norm.weight", {256}, "F32");
-        w.tensor(p + "ffn_gate.weight", {256, ff}, "Q4_K");
-        w.tensor(p + "ffn_up.weight", {256, ff}, "Q4_K");
-        w.tensor(p + "ffn_down.weight", {ff, 256}, "Q6_K");
-    }
+    for (int l = 0; l < 2; ++l) add_block(w, l, BlockShape{256, 4, 2, 64, l == 0 ? 512u : 768u}, "Q4_K", "Q6_K");
     w.tensor("output_norm.weight", {256}, "F32");
     w.tensor("output.weight", {256, 32}, "Q6_K");
     return w;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,6 +24,8 @@ void put_u64(Bytes& b, std::uint64_t v);
 void put_f32(Bytes& b, float v);
 void put_f64(Bytes& b, double v);
 void put_str(Bytes& b, const std::string& s);  // GGUF string: u64 length + bytes
+// The start of a GGUF array value: the items' type id (u32) and their count (u64).
+void put_array_header(Bytes& b, std::uint32_t item_type, std::uint64_t count);
 
 // One ggml type as the test derives it from ggml-common.h.
 struct TestGgmlType {
@@ -63,6 +66,9 @@ public:
     void kv_arr_bool(const std::string& k, const std::vector<bool>& v);
     void kv_arr_str(const std::string& k, const std::vector<std::string>& v);
     void kv_arr_f32(const std::string& k, const std::vector<float>& v);
+    // general.architecture = `arch`, then each {key, value} as the u32 "<arch>.<key>" (llama.cpp's
+    // LLM_KV_* hyperparameters: "block_count", "attention.head_count", ...).
+    void kv_arch(const std::string& arch, std::initializer_list<std::pair<const char*, std::uint32_t>> keys);
 
     // A tensor; offsets are laid out back to back (aligned) unless `offset` is given.
     // `type` may be an id no table knows (then `bytes` must be given for the layout).
@@ -117,6 +123,11 @@ private:
     std::uint64_t next_ = 0;
 };
 
+// One Llama decoder layer in transformers' names ("model.layers.<il>."): F32 norms, the
+// projections in `dtype`, shaped [out, in] as torch stores them; `kv_dim` = KV heads x head size.
+void add_hf_llama_layer(SafetensorsWriter& w, int il, std::uint64_t hidden, std::uint64_t kv_dim, std::uint64_t ff,
+                        const std::string& dtype = "BF16");
+
 // A safetensors file from a header text as given (for hostile headers), with `data` zero bytes.
 Bytes safetensors_raw(const std::string& json, std::uint64_t data = 0);
 
@@ -135,6 +146,21 @@ private:
 void write_file(const std::string& path, const Bytes& bytes);
 void write_text(const std::string& path, const std::string& text);
 Bytes read_file(const std::string& path);
+
+// One decoder block in llama.cpp's tensor names (ggml dims: ne0 = input width, ne1 = output):
+// attn_norm, q, k, v, output, ffn_norm, then gate, up, down (or the router and stacked experts).
+struct BlockShape {
+    std::uint64_t hidden, heads, kv_heads, head_dim, ff;
+    bool qk_norm = false;
+    bool gemma_norms = false;   // post_attention_norm and post_ffw_norm as well (Gemma 2/3)
+    std::uint64_t experts = 0, expert_ff = 0;
+};
+// Norms are F32; the weights `type`, except attn_v and ffn_down in `v_down_type` when given (as
+// llama.cpp's Q4_K_M gives them Q6_K).
+void add_block(GgufWriter& w, int il, const BlockShape& s, const std::string& type = "F16",
+               const std::string& v_down_type = "");
+// token_embd (F16), output_norm and, unless tied, the output head (Q8_0).
+void add_ends(GgufWriter& w, std::uint64_t hidden, std::uint64_t vocab, bool tied);
 
 // A small Llama-like GGUF: 2 layers, GQA, per-layer arrays, every metadata value type.
 GgufWriter llama_like_gguf(std::uint32_t version = 3);

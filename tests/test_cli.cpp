@@ -15,13 +15,8 @@ using namespace gpusizer;
 namespace {
 
 using Result = gpusizer::test::CliResult;
+using gpusizer::test::line_count;
 using gpusizer::test::run_cli;
-
-int lines(const std::string& s) {
-    int n = 0;
-    for (char c : s) n += c == '\n';
-    return n;
-}
 
 }  // namespace
 
@@ -88,7 +83,7 @@ void expect_bad_input(const BadArgs (&cases)[N]) {
         const Result r = run_cli(b.args);
         INFO(b.args[b.args.size() > 1 ? 1 : 0] << " " << (b.args.size() > 3 ? b.args[3] : "") << " -> " << r.err);
         CHECK(r.code == cli::kExitBadInput);
-        CHECK(lines(r.err) == 1);
+        CHECK(line_count(r.err) == 1);
         CHECK(r.err.find(b.mentions) != std::string::npos);
         CHECK(r.out.empty());
     }
@@ -102,7 +97,7 @@ TEST_CASE("a file that cannot be read: exit 1 and one line naming the flag", "[c
         const Result r = run_cli({"estimate", "--model", "llama-3-8b", flag, "/nonexistent.json"});
         INFO(flag << " -> " << r.err);
         CHECK(r.code == cli::kExitInternal);
-        CHECK(lines(r.err) == 1);
+        CHECK(line_count(r.err) == 1);
         CHECK(r.err.find("/nonexistent.json") != std::string::npos);
     }
 }
@@ -212,7 +207,7 @@ TEST_CASE("a deeply nested --config file: exit 2 and the limit named", "[cli][er
     const Result r = run_cli({"estimate", "--config", path});
     std::remove(path.c_str());
     CHECK(r.code == cli::kExitBadInput);
-    CHECK(lines(r.err) == 1);
+    CHECK(line_count(r.err) == 1);
     CHECK(r.err.find("--config") != std::string::npos);
     CHECK(r.err.find("nests deeper than 64 levels") != std::string::npos);
 }

@@ -165,9 +165,7 @@ TEST_CASE("defaults: 8192 tokens, capped at the model's trained maximum", "[esti
     Config c = config("llama-3-8b");
     c.context = 32768;
     const Report r = run(c);
-    bool warned = false;
-    for (const auto& w : r.warnings) warned = warned || w.find("trained maximum") != std::string::npos;
-    CHECK(warned);
+    CHECK(has_warning(r, "trained maximum"));
 }
 
 TEST_CASE("extreme inputs stay finite", "[estimate][property]") {

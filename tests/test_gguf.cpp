@@ -6,6 +6,7 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/model_file.hpp"
 #include "model_fixtures.hpp"
+#include "test_support.hpp"
 
 using namespace gpusizer;
 using namespace gpusizer::fixtures;
@@ -19,12 +20,7 @@ GgufHeader read_bytes(const Bytes& b, const std::string& name = "fixture.gguf") 
 
 // The error a hostile file gets: a gpusizer::Error whose message names the file and the field.
 std::string error_of(const Bytes& b, const std::string& name = "bad.gguf") {
-    try {
-        read_bytes(b, name);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
+    return test::thrown_message([&] { read_bytes(b, name); });
 }
 
 SourceOpener opener_over(const std::map<std::string, Bytes>& files) {
@@ -201,13 +197,9 @@ TEST_CASE("GGUF: tensor classes from llama.cpp names", "[gguf]") {
 
 TEST_CASE("GGUF: a MoE model's per-layer arrays and expert keys", "[gguf]") {
     GgufWriter w;
-    w.kv_str("general.architecture", "qwen3moe");
-    w.kv_u32("qwen3moe.block_count", 3);
-    w.kv_u32("qwen3moe.expert_count", 8);
-    w.kv_u32("qwen3moe.expert_used_count", 2);
-    w.kv_u32("qwen3moe.expert_shared_count", 1);
-    w.kv_u32("qwen3moe.expert_feed_forward_length", 256);
-    w.kv_u32("qwen3moe.leading_dense_block_count", 1);
+    w.kv_arch("qwen3moe", {{"block_count", 3}, {"expert_count", 8}, {"expert_used_count", 2},
+                           {"expert_shared_count", 1}, {"expert_feed_forward_length", 256},
+                           {"leading_dense_block_count", 1}});
     w.kv_arr_u32("qwen3moe.attention.head_count_kv", {4, 2, 2});
     w.kv_u32("qwen3moe.attention.sliding_window_pattern", 6);
     w.kv_u32("qwen3moe.ssm.state_size", 128);
@@ -326,16 +318,14 @@ TEST_CASE("GGUF hostile input: every cap and check gives an Error naming file an
 
         GgufWriter a;
         Bytes huge_array;
-        put_u32(huge_array, kU32);
-        put_u64(huge_array, 1ull << 60);
+        put_array_header(huge_array, kU32, 1ull << 60);
         a.kv_raw("llama.feed_forward_length", kArr, huge_array);
         CHECK_THAT(error_of(a.bytes()), Catch::Contains("llama.feed_forward_length") && Catch::Contains("array"));
 
         // 2^25 u64 items = 256 MiB: within the array cap, beyond the header cap, and the file is short.
         GgufWriter big;
         Bytes big_array;
-        put_u32(big_array, kU64);
-        put_u64(big_array, 1ull << 25);
+        put_array_header(big_array, kU64, 1ull << 25);
         big.kv_raw("x", kArr, big_array);
         CHECK_THAT(error_of(big.bytes()), Catch::Contains("bad.gguf: x"));
 
@@ -350,12 +340,8 @@ TEST_CASE("GGUF hostile input: every cap and check gives an Error naming file an
     }
     SECTION("arrays nested too deep") {
         Bytes v;
-        for (int d = 0; d < 6; ++d) {
-            put_u32(v, kArr);
-            put_u64(v, 1);
-        }
-        put_u32(v, kU8);
-        put_u64(v, 0);
+        for (int d = 0; d < 6; ++d) put_array_header(v, kArr, 1);
+        put_array_header(v, kU8, 0);
         GgufWriter w;
         w.kv_raw("deep", kArr, v);
         CHECK_THAT(error_of(w.bytes()), Catch::Contains("deep") && Catch::Contains("nested"));

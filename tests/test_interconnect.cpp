@@ -19,6 +19,17 @@ constexpr double kEff = 0.78;   // achievable / nominal bus bandwidth (nccl-test
 constexpr double kEffNvlink4 = 0.82;   // links.json nvlink4: ~370 GB/s ring busbw on 8x H100 (NCCL maintainer)
 constexpr double us = 1e-6;
 
+// Llama 3 70B trained on 8 H100 with tp 8 and full recomputation, `context`-token sequences.
+Config llama70b_tp8_training(long long context) {
+    Config c = config("llama-3-70b", "h100-sxm");
+    c.mode = Mode::train;
+    c.gpus = 8;
+    c.tp = 8;
+    c.context = context;
+    c.recompute = Recompute::full;
+    return c;
+}
+
 }  // namespace
 
 TEST_CASE("all-reduce follows nccl-tests' bus bandwidth definition", "[interconnect][published]") {
@@ -99,14 +110,7 @@ TEST_CASE("decode: 2 tensor-parallel all-reduces per layer per token", "[interco
 TEST_CASE("training: TP all-reduces, pipeline bubble, gradient sync", "[interconnect][training]") {
     // Llama 3 8B on 8 H100: tp 2, pp 2, dp 2, micro-batch 1 of 2048 tokens, global batch 16:
     // m = 16 / (1 x 2) = 8 micro-batches per step.
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.mode = Mode::train;
-    c.gpus = 8;
-    c.tp = 2;
-    c.pp = 2;
-    c.dp = 2;
-    c.context = 2048;
-    c.global_batch = 16;
+    Config c = llama3_8b_training("h100-sxm", 8, 2, 2, 2);
     const Report r = run(c);
     // 1F1B bubble: (p - 1) / (m + p - 1) = 1 / 9.
     CHECK(r.interconnect.pp_bubble_fraction == Approx(1.0 / 9));
@@ -147,12 +151,7 @@ TEST_CASE("ZeRO-3 moves 1.5x the bytes of plain data parallelism", "[interconnec
 TEST_CASE("a faster link never makes communication or a step slower", "[interconnect][property]") {
     // The intra-node links in bandwidth order; the same 8-GPU configurations over each.
     const char* order[] = {"pcie3", "pcie4", "pcie5", "nvlink2", "nvlink3", "nvlink4", "nvlink5"};
-    Config train = config("llama-3-70b", "h100-sxm");
-    train.mode = Mode::train;
-    train.gpus = 8;
-    train.tp = 8;
-    train.context = 4096;
-    train.recompute = Recompute::full;
+    Config train = llama70b_tp8_training(4096);
     Config serve = config("llama-3-70b", "h100-sxm");
     serve.runtime = Runtime::vllm;
     serve.gpus = 8;
@@ -419,13 +418,7 @@ TEST_CASE("the report names the all-reduce algorithm NCCL would run", "[intercon
     CHECK(run(c).interconnect.allreduce_algorithm == "ring");
     // Training on 8 H100 with tp 8: 2048 x 8192 x 2 B = 32 MiB per all-reduce: 25 us + 32 MiB /
     // 270 GB/s = 149 us with NVLS against 56 us + 32 MiB x 1.75 / 369 GB/s = 215 us on the ring.
-    Config t = config("llama-3-70b", "h100-sxm");
-    t.mode = Mode::train;
-    t.gpus = 8;
-    t.tp = 8;
-    t.context = 2048;
-    t.recompute = Recompute::full;
-    CHECK(run(t).interconnect.allreduce_algorithm == "nvls");
+    CHECK(run(llama70b_tp8_training(2048)).interconnect.allreduce_algorithm == "nvls");
     // One GPU: no all-reduce.
     c.gpus = 1;
     CHECK(run(c).interconnect.allreduce_algorithm == "none");

@@ -116,12 +116,7 @@ ModelArch hybrid(int attention_layers, int mamba_layers, int state_bytes = 0) {
     LayerSpec m;
     m.attn.kind = AttnKind::none;
     m.mlp = att.mlp;
-    m.recurrent.kind = RecurrentKind::mamba2;
-    m.recurrent.n_heads = 48;
-    m.recurrent.head_dim = 64;
-    m.recurrent.n_groups = 1;
-    m.recurrent.d_state = 128;
-    m.recurrent.d_conv = 4;
+    m.recurrent = mamba2_48x64();
     m.recurrent.state_bytes = state_bytes;
     std::vector<LayerSpec> layers(std::size_t(attention_layers), att);
     layers.insert(layers.end(), std::size_t(mamba_layers), m);
@@ -181,12 +176,7 @@ TEST_CASE("Gated DeltaNet state: Qwen3-Next's linear layers", "[kv][layers]") {
     ModelArch a = catalog().model("llama-3-8b").arch;
     LayerSpec l = a.layer(0);
     l.attn.kind = AttnKind::none;
-    l.recurrent.kind = RecurrentKind::gated_deltanet;
-    l.recurrent.n_k_heads = 16;
-    l.recurrent.k_head_dim = 128;
-    l.recurrent.n_heads = 32;
-    l.recurrent.head_dim = 128;
-    l.recurrent.d_conv = 4;
+    l.recurrent = qwen3_next_deltanet();   // conv1d has no bias: the state does not depend on it
     a.n_layers = 36;
     set_stack(a, std::vector<LayerSpec>(36, l));
     const Report r = custom_run(a, 4096, "pytorch");

@@ -109,12 +109,7 @@ MeasuredReport rtx4090_report() {
 }
 
 std::string error_of(const std::string& text) {
-    try {
-        (void)measured_report_from_json(text, "report.json");
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    return thrown_message([&] { (void)measured_report_from_json(text, "report.json"); });
 }
 
 // The report's JSON with one change.
@@ -327,51 +322,52 @@ TEST_CASE("NVLink is calibrated from the bidirectional peer bandwidth of NVLink 
     CHECK(g.calibration->find("nvlink_gb_per_s")->datasheet == 900);
 
     // The measured figure (750 < 800 GB/s) keeps the GPU on its NVLink 4 fabric, at the measured speed.
-    const Catalog cal = calibrated_catalog(catalog(), r, "h100-sxm", "r.json");
+    const GpuOverlay cal = measured_overlay(catalog(), r, "r.json", {"h100-sxm"});
     Config c;
     c.model.id = "llama-3-70b";
     c.gpu = "h100-sxm";
     c.gpus = 8;
-    const Report measured = estimate(c, cal);
+    const Report measured = estimate(c, catalog(), EstimateOptions{false, &cal});
     const Report datasheet = estimate(c, catalog());
     CHECK(measured.interconnect.link == "nvlink4");
     CHECK(measured.interconnect.link_bandwidth_bytes_per_s == Approx(375e9));   // 750 / 2 per direction
     CHECK(datasheet.interconnect.link_bandwidth_bytes_per_s == Approx(450e9));
 }
 
-TEST_CASE("calibrated_catalog picks the report's device of the configured GPU", "[measured][calibration]") {
+TEST_CASE("measured_overlay picks the report's device of the configured GPU", "[measured][calibration]") {
     const MeasuredReport r = rtx4090_report();
-    const Catalog cal = calibrated_catalog(catalog(), r, "rtx-4090", "report.json");
-    CHECK(cal.gpu("rtx-4090").memory_bandwidth_gb_per_s == 910);
-    CHECK(cal.gpu("h100-sxm").memory_bandwidth_gb_per_s == 3350);   // other GPUs untouched
-    CHECK(cal.find_model("llama-3-8b") != nullptr);                  // the copy's index works
+    const GpuOverlay cal = measured_overlay(catalog(), r, "report.json", {"rtx-4090"});
+    REQUIRE(cal.gpus.size() == 1);
+    CHECK(cal.gpu(catalog(), "rtx-4090").memory_bandwidth_gb_per_s == 910);
+    CHECK(cal.gpu(catalog(), "h100-sxm").memory_bandwidth_gb_per_s == 3350);   // other GPUs: the catalog's
     // Another GPU than the report's: refused, naming both.
-    CHECK_THROWS_WITH(calibrated_catalog(catalog(), r, "h100-sxm", "report.json"),
+    CHECK_THROWS_WITH(measured_overlay(catalog(), r, "report.json", {"h100-sxm"}),
                       "measured: report.json measured rtx-4090, not h100-sxm: use --gpu rtx-4090 (or a report of this GPU)");
     // A device unknown to the catalog calibrates the configured GPU, with a note.
     MeasuredReport unknown = r;
     unknown.devices[0].catalog_id = "";
     unknown.devices[0].name = "NVIDIA GeForce RTX 4090 D";
-    const Catalog u = calibrated_catalog(catalog(), unknown, "rtx-4090", "report.json");
-    REQUIRE(u.gpu("rtx-4090").calibration);
-    CHECK(u.gpu("rtx-4090").calibration->notes.front().find("'NVIDIA GeForce RTX 4090 D' is not in the catalog") != std::string::npos);
+    const GpuOverlay u = measured_overlay(catalog(), unknown, "report.json", {"rtx-4090"});
+    REQUIRE(u.gpu(catalog(), "rtx-4090").calibration);
+    CHECK(u.gpu(catalog(), "rtx-4090").calibration->notes.front().find("'NVIDIA GeForce RTX 4090 D' is not in the catalog") != std::string::npos);
     // A report without measurements, or for an Apple GPU: refused.
     MeasuredReport none;
     none.status = BenchStatus::no_driver;
     none.status_detail = "cudaErrorInsufficientDriver = 35";
-    CHECK_THROWS_WITH(calibrated_catalog(catalog(), none, "rtx-4090", "r.json"),
+    CHECK_THROWS_WITH(measured_overlay(catalog(), none, "r.json", {"rtx-4090"}),
                       "measured: r.json holds no measurements: status no_driver (cudaErrorInsufficientDriver = 35)");
-    CHECK_THROWS_WITH(calibrated_catalog(catalog(), r, "m2-ultra-192gb", "r.json"), Catch::Contains("is not an NVIDIA GPU"));
-    CHECK_THROWS_WITH(calibrated_catalog(catalog(), r, "no-such-gpu", "r.json"), Catch::Contains("unknown GPU 'no-such-gpu'"));
+    CHECK_THROWS_WITH(measured_overlay(catalog(), r, "r.json", {"m2-ultra-192gb"}), Catch::Contains("is not an NVIDIA GPU"));
+    CHECK_THROWS_WITH(measured_overlay(catalog(), r, "r.json", {"no-such-gpu"}), Catch::Contains("unknown GPU 'no-such-gpu'"));
 }
 
 TEST_CASE("an estimate with a calibrated GPU uses the measured context and capacity", "[measured][calibration]") {
     const MeasuredReport r = rtx4090_report();
-    const Catalog cal = calibrated_catalog(catalog(), r, "rtx-4090", "report.json");
+    const GpuOverlay overlay = measured_overlay(catalog(), r, "report.json", {"rtx-4090"});
+    const EstimateOptions cal{false, &overlay};
     Config c = config("llama-3-8b", "rtx-4090");
     c.weights = "q4_k_m";
     const Report plain = estimate(c, catalog());
-    const Report measured = estimate(c, cal);
+    const Report measured = estimate(c, catalog(), cal);
     CHECK(plain.overhead_detail.cuda_context == 300 * kMiB);        // llama.cpp's profile constant
     CHECK(measured.overhead_detail.cuda_context == 350 * kMiB);     // the report's context with cuBLASLt
     CHECK(measured.gpu_capacity == Approx(25393692672.0));          // what CUDA reports
@@ -383,10 +379,10 @@ TEST_CASE("an estimate with a calibrated GPU uses the measured context and capac
     // runtime none keeps no context at all, measured or not.
     c.runtime = Runtime::none;
     c.weights = "bf16";
-    CHECK(estimate(c, cal).overhead_detail.cuda_context == 0);
+    CHECK(estimate(c, catalog(), cal).overhead_detail.cuda_context == 0);
     // The assumptions name the report.
     c.runtime = Runtime::automatic;
-    const auto items = assumptions(estimate(c, cal));
+    const auto items = assumptions(estimate(c, catalog(), cal));
     bool named = false;
     for (const auto& a : items) named = named || (a.name == "cuda_context" && a.source.find("report.json") != std::string::npos);
     CHECK(named);
@@ -397,7 +393,11 @@ TEST_CASE("measured figures as an overlay: the same answers as a calibrated copy
     const GpuOverlay overlay = measured_overlay(catalog(), r, "report.json");   // every catalog GPU it measured
     REQUIRE(overlay.gpus.size() == 1);
     CHECK(overlay.gpus[0].id == "rtx-4090");
-    const Catalog copy = calibrated_catalog(catalog(), r, "rtx-4090", "report.json");
+    // The reference: a copy of the catalog whose RTX 4090 entry is the calibrated one.
+    Catalog copy = catalog();
+    for (Gpu& g : copy.gpus)
+        if (g.id == "rtx-4090") g = overlay.gpus[0];
+    copy.reindex();
     Config c = config("llama-3-8b", "rtx-4090");
     c.weights = "q4_k_m";
     c.gpus = 2;
@@ -428,11 +428,11 @@ TEST_CASE("measured figures as an overlay: the same answers as a calibrated copy
 }
 
 TEST_CASE("the report JSON gains a `measured` object, and only with --measured", "[measured][json]") {
-    const Catalog cal = calibrated_catalog(catalog(), rtx4090_report(), "rtx-4090", "report.json");
+    const GpuOverlay cal = measured_overlay(catalog(), rtx4090_report(), "report.json", {"rtx-4090"});
     const Config c = config("llama-3-8b", "rtx-4090");
     const auto plain = nlohmann::json::parse(report_to_json(estimate(c, catalog())));
     CHECK_FALSE(plain.contains("measured"));
-    const auto j = nlohmann::json::parse(report_to_json(estimate(c, cal)));
+    const auto j = nlohmann::json::parse(report_to_json(estimate(c, catalog(), EstimateOptions{false, &cal})));
     REQUIRE(j.contains("measured"));
     const auto& m = j["measured"];
     CHECK(m["file"] == "report.json");

@@ -26,31 +26,17 @@ namespace {
 // 2 blocks of F16 weights and F32 norms, F16 token_embd of 96 rows, Q8_0 output.
 // Bytes: a block 74,240 (36,864 F16 weights = 73,728 + two F32 norms 512); token_embd 12,288;
 // output 6,144 / 32 x 34 = 6,528 + output_norm 256 = 6,784. Total 167,552.
+// The metadata and the two blocks (the split test's first part holds just these).
+void tiny_llama_blocks(GgufWriter& w) {
+    w.kv_arch("llama", {{"block_count", 2}, {"context_length", 4096}, {"embedding_length", 64},
+                        {"feed_forward_length", 128}, {"attention.head_count", 4}, {"attention.head_count_kv", 2}});
+    for (int il = 0; il < 2; ++il) add_block(w, il, BlockShape{64, 4, 2, 16, 128});
+}
 GgufWriter tiny_llama(int file_type = -1) {
     GgufWriter w;
-    w.kv_str("general.architecture", "llama");
+    tiny_llama_blocks(w);
     if (file_type >= 0) w.kv_u32("general.file_type", static_cast<std::uint32_t>(file_type));
-    w.kv_u32("llama.block_count", 2);
-    w.kv_u32("llama.context_length", 4096);
-    w.kv_u32("llama.embedding_length", 64);
-    w.kv_u32("llama.feed_forward_length", 128);
-    w.kv_u32("llama.attention.head_count", 4);
-    w.kv_u32("llama.attention.head_count_kv", 2);
-    for (int il = 0; il < 2; ++il) {
-        const std::string b = "blk." + std::to_string(il) + ".";
-        w.tensor(b + "attn_norm.weight", {64}, "F32");
-        w.tensor(b + "attn_q.weight", {64, 64}, "F16");
-        w.tensor(b + "attn_k.weight", {64, 32}, "F16");
-        w.tensor(b + "attn_v.weight", {64, 32}, "F16");
-        w.tensor(b + "attn_output.weight", {64, 64}, "F16");
-        w.tensor(b + "ffn_norm.weight", {64}, "F32");
-        w.tensor(b + "ffn_gate.weight", {64, 128}, "F16");
-        w.tensor(b + "ffn_up.weight", {64, 128}, "F16");
-        w.tensor(b + "ffn_down.weight", {128, 64}, "F16");
-    }
-    w.tensor("token_embd.weight", {64, 96}, "F16");
-    w.tensor("output_norm.weight", {64}, "F32");
-    w.tensor("output.weight", {64, 96}, "Q8_0");
+    add_ends(w, 64, 96, false);
     return w;
 }
 constexpr double kTinyTotal = 167552, kTinyEmbd = 12288, kTinyBlock = 74240, kTinyHead = 6784;
@@ -71,14 +57,7 @@ Config from_gguf(const std::map<std::string, Bytes>& files, const std::string& p
     return c;
 }
 
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+std::string error_of(const std::function<void()>& f) { return test::thrown_message(f); }
 
 }  // namespace
 
@@ -183,19 +162,7 @@ TEST_CASE("hf_dir: config.json for the stack, safetensors headers for the bytes,
         "intermediate_size": 128, "num_attention_heads": 4, "num_key_value_heads": 2, "num_hidden_layers": 2,
         "vocab_size": 96, "max_position_embeddings": 4096, "tie_word_embeddings": false, "torch_dtype": "bfloat16"})";
     SafetensorsWriter a, b;   // two shards: block 0 + embeddings, block 1 + head
-    for (int il = 0; il < 2; ++il) {
-        SafetensorsWriter& w = il == 0 ? a : b;
-        const std::string p = "model.layers." + std::to_string(il) + ".";
-        w.tensor(p + "input_layernorm.weight", "F32", {64});
-        w.tensor(p + "self_attn.q_proj.weight", "BF16", {64, 64});
-        w.tensor(p + "self_attn.k_proj.weight", "BF16", {32, 64});
-        w.tensor(p + "self_attn.v_proj.weight", "BF16", {32, 64});
-        w.tensor(p + "self_attn.o_proj.weight", "BF16", {64, 64});
-        w.tensor(p + "post_attention_layernorm.weight", "F32", {64});
-        w.tensor(p + "mlp.gate_proj.weight", "BF16", {128, 64});
-        w.tensor(p + "mlp.up_proj.weight", "BF16", {128, 64});
-        w.tensor(p + "mlp.down_proj.weight", "BF16", {64, 128});
-    }
+    for (int il = 0; il < 2; ++il) add_hf_llama_layer(il == 0 ? a : b, il, 64, 32, 128);
     a.tensor("model.embed_tokens.weight", "BF16", {96, 64});
     b.tensor("model.norm.weight", "F32", {64});
     b.tensor("lm_head.weight", "BF16", {96, 64});
@@ -236,31 +203,10 @@ TEST_CASE("gpusizer estimate / fit --gguf (any split part) and --hf-dir", "[gguf
         GgufWriter w;
         w.kv_u16("split.no", static_cast<std::uint16_t>(k - 1));
         w.kv_u16("split.count", 2);
-        if (k == 1) {
-            w.kv_str("general.architecture", "llama");
-            w.kv_u32("llama.block_count", 2);
-            w.kv_u32("llama.context_length", 4096);
-            w.kv_u32("llama.embedding_length", 64);
-            w.kv_u32("llama.feed_forward_length", 128);
-            w.kv_u32("llama.attention.head_count", 4);
-            w.kv_u32("llama.attention.head_count_kv", 2);
-            for (int il = 0; il < 2; ++il) {
-                const std::string b = "blk." + std::to_string(il) + ".";
-                w.tensor(b + "attn_norm.weight", {64}, "F32");
-                w.tensor(b + "attn_q.weight", {64, 64}, "F16");
-                w.tensor(b + "attn_k.weight", {64, 32}, "F16");
-                w.tensor(b + "attn_v.weight", {64, 32}, "F16");
-                w.tensor(b + "attn_output.weight", {64, 64}, "F16");
-                w.tensor(b + "ffn_norm.weight", {64}, "F32");
-                w.tensor(b + "ffn_gate.weight", {64, 128}, "F16");
-                w.tensor(b + "ffn_up.weight", {64, 128}, "F16");
-                w.tensor(b + "ffn_down.weight", {128, 64}, "F16");
-            }
-        } else {
-            w.tensor("token_embd.weight", {64, 96}, "F16");
-            w.tensor("output_norm.weight", {64}, "F32");
-            w.tensor("output.weight", {64, 96}, "Q8_0");
-        }
+        if (k == 1)
+            tiny_llama_blocks(w);
+        else
+            add_ends(w, 64, 96, false);
         write_file(dir.file("tiny-0000" + std::to_string(k) + "-of-00002.gguf"), w.bytes());
     }
     const auto est = gpusizer::test::run_cli({"estimate", "--gguf", dir.file("tiny-00002-of-00002.gguf"), "--gpu", "h100-sxm", "--json"});

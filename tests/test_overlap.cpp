@@ -15,33 +15,12 @@ detail::Fabric fabric(const std::string& gpu) {
     return detail::make_fabric(g, catalog(), nullptr, nullptr);
 }
 
-std::string error_key(const Config& c) {
-    try {
-        run(c);
-    } catch (const Error& e) {
-        return e.key();
-    }
-    return "(no error)";
-}
-
-// Llama 3 8B, 2048-token sequences, global batch 16, bf16, no recomputation.
-Config train(const std::string& gpu, int gpus, int tp, int pp, int dp) {
-    Config c = config("llama-3-8b", gpu);
-    c.mode = Mode::train;
-    c.gpus = gpus;
-    c.tp = tp;
-    c.pp = pp;
-    c.dp = dp;
-    c.context = 2048;
-    c.global_batch = 16;
-    return c;
-}
 
 }  // namespace
 
 TEST_CASE("tensor-parallel communication: exposed unless overlapped with the GEMMs", "[overlap][training]") {
     // 8 H100, tp 8: 4 all-reduces per layer per micro-batch, all on the critical path.
-    Config c = train("h100-sxm", 8, 8, 1, 1);
+    Config c = llama3_8b_training("h100-sxm", 8, 8, 1, 1);
     c.sequence_parallel = true;
     c.mfu = 0.45;   // the overlap arithmetic at a fixed kernel efficiency, not the default's
     const Report plain = run(c);
@@ -65,7 +44,7 @@ TEST_CASE("tensor-parallel communication: exposed unless overlapped with the GEM
 
 TEST_CASE("interleaved pipeline sends overlap the next chunk", "[overlap][training][schedules]") {
     // 8 RTX 4090 over PCIe (no peer-to-peer: staged through host memory), pp 4, dp 2: m = 8.
-    Config c = train("rtx-4090", 8, 1, 4, 2);
+    Config c = llama3_8b_training("rtx-4090", 8, 1, 4, 2);
     c.runtime = Runtime::none;   // the memory does not matter here; only the times
     const Report one = run(c);
     CHECK(one.interconnect.pp_exposed_s_per_step == Approx(one.interconnect.pp_comm_s_per_step));   // 1F1B waits for each send
@@ -86,7 +65,7 @@ TEST_CASE("interleaved pipeline sends overlap the next chunk", "[overlap][traini
 TEST_CASE("data-parallel sync: buckets behind the backward, the last one exposed", "[overlap][training]") {
     // 8 H100, dp 8 (DDP): the gradient all-reduce (16 GB of bf16 gradients) hides behind the
     // backward of a million tokens but for its last 25 MiB bucket (PyTorch bucket_cap_mb).
-    Config c = train("h100-sxm", 8, 1, 1, 8);
+    Config c = llama3_8b_training("h100-sxm", 8, 1, 1, 8);
     c.global_batch = 64;
     const Report r = run(c);
     const detail::Span dp = detail::span_of(fabric("h100-sxm"), 8, 1);
@@ -108,7 +87,7 @@ TEST_CASE("FP8 training: the weight GEMMs at the FP8 rate", "[fp8][training]") {
     // embedding, 128,256 x 4,096; its norms are 0.01% of it); with fp8_training they run at the
     // FP8 dense rate (1,979 TFLOPS on an H100 SXM, twice the BF16 989), the rest stays BF16:
     // compute_s x (g / 2 + 1 - g).
-    Config c = train("h100-sxm", 8, 1, 1, 8);
+    Config c = llama3_8b_training("h100-sxm", 8, 1, 1, 8);
     const Report bf16 = run(c);
     c.fp8_training = Fp8Training::tensorwise;
     const Report fp8 = run(c);
@@ -124,7 +103,7 @@ TEST_CASE("FP8 training: the weight GEMMs at the FP8 rate", "[fp8][training]") {
     c.fp8_training = Fp8Training::blockwise;
     CHECK(run(c).speed.compute_s == Approx(fp8.speed.compute_s));
     // An A100 has no FP8 tensor cores; inference has no FP8 training.
-    Config a100 = train("a100-80gb-sxm", 8, 1, 1, 8);
+    Config a100 = llama3_8b_training("a100-80gb-sxm", 8, 1, 1, 8);
     a100.fp8_training = Fp8Training::tensorwise;
     CHECK(error_key(a100) == "fp8_training");
     Config inf = config("llama-3-8b", "h100-sxm");

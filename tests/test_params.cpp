@@ -10,6 +10,8 @@
 
 using namespace gpusizer;
 using gpusizer::test::catalog;
+using gpusizer::test::mamba2_48x64;
+using gpusizer::test::qwen3_next_deltanet;
 
 namespace {
 
@@ -200,11 +202,12 @@ ModelArch with_layers(const std::vector<LayerSpec>& layers) {
     return a;
 }
 
-LayerSpec recurrent_layer(RecurrentKind kind) {
+// A layer with a recurrent mixer alone: no attention, no MLP, one RMSNorm.
+LayerSpec recurrent_layer(const RecurrentSpec& mixer) {
     LayerSpec l;
     l.attn.kind = AttnKind::none;
     l.mlp.kind = LayerMlpKind::none;
-    l.recurrent.kind = kind;
+    l.recurrent = mixer;
     l.norms = 1;
     return l;
 }
@@ -213,12 +216,7 @@ LayerSpec recurrent_layer(RecurrentKind kind) {
 
 TEST_CASE("a Mamba-2 layer counts as transformers' MambaMixer2 lays it out", "[params][layers]") {
     // d_inner = 48 heads x 64 = 3072, one group, d_state 128, kernel 4, conv bias, no proj bias.
-    LayerSpec l = recurrent_layer(RecurrentKind::mamba2);
-    l.recurrent.n_heads = 48;
-    l.recurrent.head_dim = 64;
-    l.recurrent.n_groups = 1;
-    l.recurrent.d_state = 128;
-    l.recurrent.d_conv = 4;
+    const LayerSpec l = recurrent_layer(mamba2_48x64());
     const ParamCounts c = count_params(with_layers({l, l}));
     const LayerParams& p = c.per_kind[0];
     // conv_dim = 3072 + 2 x 1 x 128 = 3328; in_proj: 4096 -> 3072 + 3328 + 48; out_proj 3072 -> 4096.
@@ -233,13 +231,7 @@ TEST_CASE("a Mamba-2 layer counts as transformers' MambaMixer2 lays it out", "[p
 TEST_CASE("a Gated DeltaNet layer counts as transformers' Qwen3NextGatedDeltaNet", "[params][layers]") {
     // Qwen3-Next-80B-A3B's linear layers (Qwen/Qwen3-Next-80B-A3B-Instruct config.json): 16 key
     // heads and 32 value heads of 128, kernel 4; conv1d without bias.
-    LayerSpec l = recurrent_layer(RecurrentKind::gated_deltanet);
-    l.recurrent.n_k_heads = 16;
-    l.recurrent.k_head_dim = 128;
-    l.recurrent.n_heads = 32;
-    l.recurrent.head_dim = 128;
-    l.recurrent.d_conv = 4;
-    l.recurrent.conv_bias = false;
+    const LayerSpec l = recurrent_layer(qwen3_next_deltanet());
     const LayerParams p = count_params(with_layers({l})).per_kind[0];
     // in_proj_qkvz 4096 -> 2 x 2048 + 2 x 4096; in_proj_ba 4096 -> 64; out_proj 4096 -> 4096.
     CHECK(p.mixer == 4096.0 * 12288 + 4096.0 * 64 + 4096.0 * 4096);
@@ -249,11 +241,13 @@ TEST_CASE("a Gated DeltaNet layer counts as transformers' Qwen3NextGatedDeltaNet
 
 TEST_CASE("a Mamba-1 layer counts as transformers' MambaMixer", "[params][layers]") {
     // Jamba's mixer shape: d_inner 8192 (expand 2), d_state 16, d_conv 4, dt_rank 256.
-    LayerSpec l = recurrent_layer(RecurrentKind::mamba);
-    l.recurrent.d_inner = 8192;
-    l.recurrent.d_state = 16;
-    l.recurrent.d_conv = 4;
-    l.recurrent.dt_rank = 256;
+    RecurrentSpec mamba;
+    mamba.kind = RecurrentKind::mamba;
+    mamba.d_inner = 8192;
+    mamba.d_state = 16;
+    mamba.d_conv = 4;
+    mamba.dt_rank = 256;
+    const LayerSpec l = recurrent_layer(mamba);
     const LayerParams p = count_params(with_layers({l})).per_kind[0];
     // in_proj 4096 -> 2 x 8192, x_proj 8192 -> 256 + 32, dt_proj 256 -> 8192, out_proj 8192 -> 4096.
     CHECK(p.mixer == 4096.0 * 16384 + 8192.0 * 288 + 256.0 * 8192 + 8192.0 * 4096);

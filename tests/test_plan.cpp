@@ -15,11 +15,7 @@ namespace {
 // 2048 tokens per step.
 PlanRequest small_request() {
     PlanRequest q;
-    q.base = config("llama-3-8b", "h100-sxm");
-    q.base.mode = Mode::train;
-    q.base.gpus = 8;
-    q.base.global_batch = 16;
-    q.base.context = 2048;
+    q.base = llama3_8b_training("h100-sxm", 8, 0, 0, 0);   // the split is what the search chooses
     return q;
 }
 

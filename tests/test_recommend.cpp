@@ -232,6 +232,35 @@ TEST_CASE("recommend: bad input names the key", "[recommend][errors]") {
     CHECK_THROWS_WITH(recommend(q, catalog()), Catch::Contains("weights"));
 }
 
+TEST_CASE("a limit is set or not: 0 in the constraints JSON and the CLI means none", "[recommend][limits]") {
+    const std::string cfg = R"({"model": "llama-3-8b"})";
+    const RecommendQuery none = recommend_query_from_json(cfg, R"({"budget_usd": 0, "power_cap_w": 0})");
+    CHECK_FALSE(none.budget_usd);
+    CHECK_FALSE(none.power_cap_w);
+    CHECK_FALSE(none.min_tokens_per_s);   // not given
+    const RecommendQuery set = recommend_query_from_json(cfg, R"({"budget_usd": 600, "min_tokens_per_s": 20})");
+    CHECK(set.budget_usd == 600.0);
+    CHECK(set.min_tokens_per_s == 20.0);
+    CHECK_FALSE(set.power_cap_w);
+    // The recommendation JSON writes an unset limit as null, a set one as its value.
+    const auto j = nlohmann::json::parse(recommend_to_json(recommend(set, catalog())));
+    CHECK(j["query"]["budget_usd"] == 600);
+    CHECK(j["query"]["power_cap_w"].is_null());
+    // "--budget 0" asks for no budget: the same recommendation as no flag.
+    const auto cli_json = [](std::vector<std::string> extra) {
+        std::vector<std::string> args = {"recommend", "--model", "llama-3-8b", "--json", "--assets", GPUSIZER_TEST_ASSETS};
+        args.insert(args.end(), extra.begin(), extra.end());
+        std::ostringstream out, err;
+        REQUIRE(cli::run(args, "gpusizer", out, err) == 0);
+        return nlohmann::json::parse(out.str());
+    };
+    CHECK(cli_json({"--budget", "0"}) == cli_json({}));
+    // A limit set to 0 or less in C++ is refused: an unset limit is how to say none.
+    RecommendQuery q = set;
+    q.power_cap_w = 0.0;
+    CHECK_THROWS_WITH(recommend(q, catalog()), Catch::Contains("power_cap"));
+}
+
 TEST_CASE("gpusizer recommend --json", "[recommend][cli]") {
     std::ostringstream out, err;
     const int code = cli::run({"recommend", "--model", "deepseek-r1-distill-qwen-7b", "--weights", "q4_k_m", "--segment", "consumer",

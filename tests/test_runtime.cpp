@@ -44,9 +44,7 @@ TEST_CASE("vLLM: utilization budget, context and graphs outside it", "[runtime][
     CHECK(r.kv_capacity_tokens == std::floor(pool / 131072.0));
     c.gpu_memory_utilization = 0.99;
     const Report tight = run(c);
-    bool warned = false;
-    for (const auto& w : tight.warnings) warned = warned || w.find("outside gpu_memory_utilization") != std::string::npos;
-    CHECK(warned);
+    CHECK(has_warning(tight, "outside gpu_memory_utilization"));
 }
 
 TEST_CASE("vLLM's smaller defaults on GPUs under 70 GiB and on A100s", "[runtime][vllm]") {

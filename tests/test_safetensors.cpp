@@ -6,6 +6,7 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/model_file.hpp"
 #include "model_fixtures.hpp"
+#include "test_support.hpp"
 
 using namespace gpusizer;
 using namespace gpusizer::fixtures;
@@ -18,12 +19,7 @@ SafetensorsHeader read_bytes(const Bytes& b, const std::string& name = "model.sa
 }
 
 std::string error_of(const Bytes& b) {
-    try {
-        read_bytes(b, "bad.safetensors");
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
+    return test::thrown_message([&] { read_bytes(b, "bad.safetensors"); });
 }
 
 std::string json_error(const std::string& json, std::uint64_t data = 0) { return error_of(safetensors_raw(json, data)); }

@@ -11,12 +11,6 @@ using namespace gpusizer::test;
 
 namespace {
 
-bool warned(const Report& r, const char* what) {
-    for (const auto& w : r.warnings)
-        if (w.find(what) != std::string::npos) return true;
-    return false;
-}
-
 // llama-bench tgN: generate N tokens after a 1-token prompt, so the KV cache averages ~N/2.
 Config tg(const char* model, const char* gpu, const char* weights, int gpus, int n) {
     Config c = config(model, gpu);
@@ -82,20 +76,20 @@ TEST_CASE("a precision the GPU lacks is stored as asked, computed at the next on
     CHECK(r.speed.compute_precision == "bf16");
     CHECK_FALSE(r.speed.native);
     CHECK(r.speed.peak_flops == 312e12);
-    CHECK(warned(r, "no fp8 tensor cores"));
+    CHECK(has_warning(r, "no fp8 tensor cores"));
     // The same on an H100: native FP8 at 1,979 TFLOPS, no warning.
     c.gpu = "h100-sxm";
     r = run(c);
     CHECK(r.speed.compute_precision == "fp8");
     CHECK(r.speed.peak_flops == 1979e12);
-    CHECK_FALSE(warned(r, "tensor cores"));
+    CHECK_FALSE(has_warning(r, "tensor cores"));
     // BF16 on a T4 (Turing: FP16/INT8 only): the next precision up is FP32 on the CUDA cores.
     c = config("llama-3.2-1b", "t4");
     r = run(c);
     CHECK(r.speed.compute_precision == "fp32");
     CHECK_FALSE(r.speed.tensor_cores);
     CHECK(r.speed.peak_flops == 8.1e12);
-    CHECK(warned(r, "CUDA cores"));
+    CHECK(has_warning(r, "CUDA cores"));
     c.weights = "fp16";   // what a T4 user should do: native FP16
     CHECK(run(c).speed.compute_precision == "fp16");
     // INT8 (W8A8) on a V100 (Volta: FP16 only) falls back to FP16 (Volta has no BF16 either).
@@ -292,7 +286,7 @@ TEST_CASE("partial offload as llama.cpp does it", "[speed][offload]") {
     CHECK(o.host_bytes > 0);
     CHECK(o.experts_on_host_decode_tokens_per_s > 0);   // attention fits, the experts go to RAM
     CHECK(r.speed.decode_tokens_per_s == Approx(std::max(o.decode_tokens_per_s, o.experts_on_host_decode_tokens_per_s)));
-    CHECK(warned(r, "-ngl"));
+    CHECK(has_warning(r, "-ngl"));
     // Faster host memory (8-channel DDR5-4800: 307.2 GB/s) makes the offloaded part faster.
     c.host_memory_bandwidth_gb_per_s = 307.2;
     const Report fast = run(c);

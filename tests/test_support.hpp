@@ -5,7 +5,9 @@
 
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "gpusizer/gpusizer.hpp"
 
@@ -28,6 +30,54 @@ inline Config config(const std::string& model, const std::string& gpu = "h100-sx
 
 inline Report run(const Config& c) { return estimate(c, catalog()); }
 
+// Does one of the report's warnings contain `text`?
+inline bool has_warning(const Report& r, std::string_view text) {
+    for (const std::string& w : r.warnings)
+        if (w.find(text) != std::string::npos) return true;
+    return false;
+}
+
+// Llama 3 8B trained on `gpus` GPUs split tp x pp x dp: 2048-token sequences, global batch 16
+// (bf16, no recomputation by default), the run the interconnect, schedule and overlap tests share.
+inline Config llama3_8b_training(const std::string& gpu, int gpus, int tp, int pp, int dp) {
+    Config c = config("llama-3-8b", gpu);
+    c.mode = Mode::train;
+    c.gpus = gpus;
+    c.tp = tp;
+    c.pp = pp;
+    c.dp = dp;
+    c.context = 2048;
+    c.global_batch = 16;
+    return c;
+}
+
+// The recurrent mixers the layer tests share: `n_heads` heads of `head_dim`, kernel 4.
+inline RecurrentSpec recurrent_heads(RecurrentKind kind, int n_heads, int head_dim) {
+    RecurrentSpec r;
+    r.kind = kind;
+    r.n_heads = n_heads;
+    r.head_dim = head_dim;
+    r.d_conv = 4;
+    return r;
+}
+// Mamba-2, 48 heads of 64 (d_inner 3072), one group of B/C, d_state 128; conv bias, no
+// projection bias (transformers' MambaMixer2 defaults).
+inline RecurrentSpec mamba2_48x64() {
+    RecurrentSpec r = recurrent_heads(RecurrentKind::mamba2, 48, 64);
+    r.n_groups = 1;
+    r.d_state = 128;
+    return r;
+}
+// Qwen3-Next-80B-A3B's linear layers (Qwen/Qwen3-Next-80B-A3B-Instruct config.json): Gated
+// DeltaNet, 16 key heads and 32 value heads of 128, conv1d without bias.
+inline RecurrentSpec qwen3_next_deltanet() {
+    RecurrentSpec r = recurrent_heads(RecurrentKind::gated_deltanet, 32, 128);
+    r.n_k_heads = 16;
+    r.k_head_dim = 128;
+    r.conv_bias = false;
+    return r;
+}
+
 // Bytes of the whole model's weights (no parallel split) for a catalog model and a format.
 inline double model_weight_bytes(const std::string& model, const std::string& weights) {
     Config c = config(model, "h200");
@@ -42,15 +92,28 @@ inline std::string read_asset(const std::string& name) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// The message of the Error that `f` throws, or "" when it throws none.
+// The Error that `f` throws, or none.
 template <typename F>
-std::string thrown_message(F&& f) {
+std::optional<Error> thrown_error(F&& f) {
     try {
         f();
     } catch (const Error& e) {
-        return e.what();
+        return e;
     }
-    return "";
+    return std::nullopt;
+}
+
+// The message of the Error that `f` throws, or "" when it throws none.
+template <typename F>
+std::string thrown_message(F&& f) {
+    const std::optional<Error> e = thrown_error(f);
+    return e ? e->what() : "";
+}
+
+// The key of the Error that estimating `c` throws, or "" when it estimates.
+inline std::string error_key(const Config& c) {
+    const std::optional<Error> e = thrown_error([&] { (void)run(c); });
+    return e ? e->key() : "";
 }
 
 // Bad input that `parse` must refuse with an Error whose message holds both `mentions` (the key)

@@ -8,7 +8,7 @@ using namespace gpusizer;
 using namespace gpusizer::ui;
 using gpusizer::test::catalog;
 
-TEST_CASE("the app opens on the issue's example, and its link reads back", "[ui]") {
+TEST_CASE("the app opens on the seed article's example, and its link reads back", "[ui]") {
     const UiState s = default_state();
     CHECK(link_of(s) == "#v=1&m=llama-3-70b&w=q4_k_m&ctx=8192&g=rtx-4090x2");
     UiState t;
@@ -90,6 +90,45 @@ TEST_CASE("tensor / pipeline choices follow the GPU count and the model", "[ui][
     CHECK(s.config.dp == 0);
 }
 
+TEST_CASE("switching the mode keeps the configuration valid; ZeRO bounds the offload", "[ui][workload]") {
+    const ModelArch* a = &catalog().model("llama-3-70b").arch;
+    UiState s = default_state();   // inference, Q4_K_M on 2 x RTX 4090
+    s.config.runtime = Runtime::vllm;
+    s.config.global_batch = 64;
+    // Training: Q4_K_M cannot be trained, the weights become bf16; vLLM serves only, the runtime
+    // goes back to automatic; the global batch is derived again.
+    set_mode(s, Mode::train, a);
+    CHECK(s.config.mode == Mode::train);
+    CHECK(s.config.weights == "bf16");
+    CHECK(s.config.runtime == Runtime::automatic);
+    CHECK(s.config.global_batch == 0);
+    CHECK_NOTHROW(estimate(s.config, catalog()));
+    // ZeRO 3 with the parameters offloaded; stage 2 keeps the optimizer's offload only, stage 0 none.
+    set_zero_stage(s.config, 3);
+    s.config.offload = Offload::optimizer_params;
+    CHECK_NOTHROW(estimate(s.config, catalog()));
+    set_zero_stage(s.config, 2);
+    CHECK(s.config.offload == Offload::optimizer);
+    set_zero_stage(s.config, 0);
+    CHECK(s.config.offload == Offload::none);
+    CHECK(offload_allowed(Offload::none, 0));
+    CHECK_FALSE(offload_allowed(Offload::optimizer, 0));
+    CHECK(offload_allowed(Offload::optimizer, 1));
+    CHECK_FALSE(offload_allowed(Offload::optimizer_params, 2));
+    CHECK(offload_allowed(Offload::optimizer_params, 3));
+    // QLoRA quantizes the base weights to NF4 (its paper's data type).
+    set_mode(s, Mode::qlora, a);
+    CHECK(s.config.weights == "nf4");
+    // Back to inference: no ZeRO, no offload; bf16 stays, the estimate runs.
+    set_zero_stage(s.config, 3);
+    s.config.offload = Offload::optimizer_params;
+    set_mode(s, Mode::inference, a);
+    CHECK(s.config.zero == 0);
+    CHECK(s.config.offload == Offload::none);
+    CHECK(s.config.weights == "nf4");   // inference runs quantized weights as they are
+    CHECK_NOTHROW(estimate(s.config, catalog()));
+}
+
 namespace {
 
 // A one-device RTX 4090 report as gpusizer-cuda-bench writes it; the figures are test inputs.
@@ -127,9 +166,16 @@ TEST_CASE("opening a file: a benchmark report, a configuration, or a clear refus
     CHECK(s.measured.use);
     CHECK(s.measured.file == "4090.json");
     CHECK(s.message.find("1 device, 1 measurement ") != std::string::npos);
-    // The calibrated catalog gives the measured bandwidth to the estimate's GPU.
-    const Catalog cal = calibrated_catalog(catalog(), s.measured.report, s.config.gpu, s.measured.file);
-    CHECK(cal.gpu("rtx-4090").memory_bandwidth_gb_per_s == Approx(907.0));
+    // The state's overlay gives the measured bandwidth to the estimate's GPU, and only while in use.
+    const GpuOverlay cal = measured_overlay_of(s, catalog());
+    REQUIRE(cal.gpus.size() == 1);
+    CHECK(cal.gpu(catalog(), "rtx-4090").memory_bandwidth_gb_per_s == Approx(907.0));
+    const Report measured = estimate(s.config, catalog(), EstimateOptions{false, &cal});
+    REQUIRE(measured.measured);
+    CHECK(measured.measured->gpu_id == "rtx-4090");
+    UiState unused = s;
+    unused.measured.use = false;
+    CHECK(measured_overlay_of(unused, catalog()).gpus.empty());
 
     // A configuration file opens like a pasted configuration, and keeps the report open.
     REQUIRE(open_file_text(s, "cfg.json", R"({"model": "llama-3-8b", "gpu": "rtx-4090", "gpus": 1})", catalog()));
@@ -159,7 +205,8 @@ TEST_CASE("a report of another GPU says which one it measured", "[ui][files]") {
     UiState s = default_state();
     REQUIRE(open_file_text(s, "4090.json", rtx4090_report_text(), catalog()));
     try {
-        (void)calibrated_catalog(catalog(), s.measured.report, "h100-sxm", s.measured.file);
+        s.config.gpu = "h100-sxm";
+        (void)measured_overlay_of(s, catalog());
         FAIL("a report of an RTX 4090 calibrated an H100");
     } catch (const Error& e) {
         CHECK(std::string(e.what()).find("rtx-4090") != std::string::npos);

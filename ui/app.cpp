@@ -53,7 +53,6 @@ bool App::open_file(const std::string& name, const std::string& text) {
     }
     const bool ok = open_file_text(s_, name, text, catalog_, platform_.model_opener());
     if (ok && s_.measured.loaded && looks_like_measured_report(text)) select_tab("measured");
-    calibrated_for_.clear();   // a new report (or the same file again) rebuilds the calibration
     changed();
     return ok;
 }
@@ -127,26 +126,18 @@ void App::recompute() {
 
     // An opened benchmark report replaces the chosen GPU's datasheet figures with its measured
     // ones, when it measured that GPU (a report of another GPU says which one to choose).
-    use_calibrated_ = false;
+    measured_ = GpuOverlay{};
     measured_error_.clear();
-    if (s_.measured.loaded && s_.measured.use) {
-        const std::string key = s_.config.gpu + '\n' + s_.measured.file;
-        try {
-            if (calibrated_for_ != key) {
-                calibrated_ = calibrated_catalog(catalog_, s_.measured.report, s_.config.gpu, s_.measured.file);
-                calibrated_for_ = key;
-            }
-            use_calibrated_ = true;
-        } catch (const Error& e) {
-            calibrated_for_.clear();
-            measured_error_ = e.what();
-        }
+    try {
+        measured_ = measured_overlay_of(s_, catalog_);
+    } catch (const Error& e) {
+        measured_error_ = e.what();
     }
-    const Catalog& cat = estimate_catalog();
+    const GpuOverlay* const overlay = measured();
 
     try {
         // With the other-link comparison, as `gpusizer estimate` reports it (one call, no patching).
-        report_ = estimate(s_.config, cat, EstimateOptions{true});
+        report_ = estimate(s_.config, catalog_, EstimateOptions{true, overlay});
         ok_ = true;
         assumptions_ = assumptions(report_);
     } catch (const Error& e) {
@@ -170,7 +161,7 @@ void App::ensure_fit() {
     fit_ok_ = false;
     if (!ok_) return;
     try {
-        fit_ = fit(s_.config, estimate_catalog());
+        fit_ = fit(s_.config, catalog_, measured());
         fit_ok_ = true;
     } catch (const Error&) {
         fit_ok_ = false;
@@ -181,13 +172,14 @@ namespace {
 // One memory-against-x series set: total, weights, KV cache, activations per GPU (NaN where the
 // configuration cannot run), for the configurations `vary` makes from `base` at each x.
 template <class Vary>
-void memory_series(const Config& base, const Catalog& cat, const std::vector<double>& xs, Vary vary, std::vector<Series>& series) {
+void memory_series(const Config& base, const Catalog& cat, const GpuOverlay* overlay, const std::vector<double>& xs, Vary vary,
+                   std::vector<Series>& series) {
     series = {{"total", {}, kForegroundSeries}, {"weights", {}, part_color(0)}, {"KV cache", {}, part_color(1)}, {"activations", {}, part_color(2)}};
     Config c = base;   // `vary` sets the same fields at every x
     for (const double x : xs) {
         vary(c, x);
         try {
-            const Report r = estimate(c, cat);
+            const Report r = estimate(c, cat, EstimateOptions{false, overlay});
             series[0].y.push_back(r.per_gpu.total());
             series[1].y.push_back(r.per_gpu.weights);
             series[2].y.push_back(r.per_gpu.kv_cache);
@@ -206,7 +198,7 @@ void App::ensure_ctx_series() {
     ctx_x_.clear();
     if (!ok_) return;
     for (double e = 9; e <= 20.0001; e += 0.5) ctx_x_.push_back(double(std::llround(std::pow(2.0, e))));
-    memory_series(s_.config, estimate_catalog(), ctx_x_, [](Config& c, double x) { c.context = (long long)x; }, ctx_series_);
+    memory_series(s_.config, catalog_, measured(), ctx_x_, [](Config& c, double x) { c.context = (long long)x; }, ctx_series_);
 }
 
 // Memory against batch (1 to 256).
@@ -216,7 +208,7 @@ void App::ensure_batch_series() {
     batch_x_.clear();
     if (!ok_) return;
     batch_x_ = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
-    memory_series(s_.config, estimate_catalog(), batch_x_, [](Config& c, double x) {
+    memory_series(s_.config, catalog_, measured(), batch_x_, [](Config& c, double x) {
         c.batch = int(x);
         if (c.mode != Mode::inference) c.global_batch = 0;
     }, batch_series_);
@@ -234,7 +226,7 @@ void App::ensure_compare() {
         c.gpus = col.gpus;
         c.tp = c.pp = c.dp = 0;   // each choice gets its own automatic split
         try {
-            res.report = estimate(c, estimate_catalog());
+            res.report = estimate(c, catalog_, EstimateOptions{false, measured()});
             res.ok = true;
         } catch (const Error& e) {
             res.error = e.what();
@@ -293,7 +285,7 @@ void App::frame(float scale) {
     const float setup_w = vp->WorkSize.x * screen.setup_fraction;
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(ImVec2(setup_w, vp->WorkSize.y));
-    if (ImGui::Begin("Setup", nullptr, fixed)) draw_setup(setup_w, vp->WorkSize.y);
+    if (ImGui::Begin("Setup", nullptr, fixed)) draw_setup();
     layout_.push_back({"Setup", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y});
     ImGui::End();
     // A control of the setup panel changed an input: the results drawn next show it in this
@@ -302,7 +294,7 @@ void App::frame(float scale) {
 
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + setup_w, vp->WorkPos.y));
     ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - setup_w, vp->WorkSize.y));
-    if (ImGui::Begin("Results", nullptr, fixed)) draw_results(vp->WorkPos.x + setup_w, vp->WorkSize.x - setup_w, vp->WorkSize.y);
+    if (ImGui::Begin("Results", nullptr, fixed)) draw_results();
     layout_.push_back({"Results", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y});
     ImGui::End();
 }
@@ -311,7 +303,7 @@ void App::frame(float scale) {
 // [SECTION] Results: the link bar and the tabs (each tab's view is in its own file)
 // ---------------------------------------------------------------------------------------------
 
-void App::draw_results(float, float, float) {
+void App::draw_results() {
     draw_link_bar();
     ImGui::Separator();
     export_top_ = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y * 0.5f;
@@ -388,7 +380,7 @@ void App::draw_tabs() {
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("Plan", nullptr, tab_flags(9))) {
-            draw_plan_tab(s_.config, estimate_catalog());
+            draw_plan_tab(s_.config, catalog_);   // datasheet figures: plan() takes no GpuOverlay yet
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();

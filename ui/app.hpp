@@ -97,12 +97,18 @@ private:
     void ensure_compare();
     void note_item(const char* name);   // records the last item's rectangle in layout_
     void changed() { dirty_ = true; }
+    // The search field atop a picker's list, focused when the list opens ("text field" in layout_).
+    void search_field(const char* hint, std::string& filter);
+    // An int slider leaving `field_em` font sizes for a field to type the value in ("##<id>" and
+    // "##<id>v"; `slider_name` and "text field" in layout_). True when either changed `value`.
+    bool slider_with_field(const char* id, int& value, int lo, int hi, const char* format, ImGuiSliderFlags flags,
+                           float field_em, const char* slider_name);
 
-    void draw_setup(float width, float height);
+    void draw_setup();
     void draw_model();
     void draw_workload();
     void draw_hardware();
-    void draw_results(float x, float width, float height);
+    void draw_results();
     void draw_tabs();
     // Two tables or figures side by side need 620 CSS px; below that they stack.
     bool stacked_tables() const;
@@ -120,7 +126,8 @@ private:
     void draw_local_models();   // view_local_models.cpp
     void draw_engine_log();     // view_engine_log.cpp
     void reconcile_log();
-    const Catalog& estimate_catalog() const { return use_calibrated_ ? calibrated_ : catalog_; }
+    // The opened report's calibrated GPU, for estimate(), fit() and recommend(); null for none.
+    const GpuOverlay* measured() const { return measured_.gpus.empty() ? nullptr : &measured_; }
     void draw_link_bar();
 
     const Catalog& catalog_;
@@ -148,10 +155,7 @@ private:
     std::string recommend_error_;
     RecommendColumn recommend_sort_ = RecommendColumn::price;
     bool recommend_ascending_ = true;
-    // The catalog with the opened benchmark report's GPU calibrated (see estimate_catalog()).
-    Catalog calibrated_;
-    std::string calibrated_for_;            // gpu id + report file it was built for
-    bool use_calibrated_ = false;
+    GpuOverlay measured_;                   // the opened benchmark report's calibrated GPU (see measured())
     std::string measured_error_;            // why the report cannot calibrate the chosen GPU
     std::string file_path_;                 // the desktop's "open a file" field
     std::string link_;

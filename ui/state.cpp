@@ -229,38 +229,42 @@ ScreenLayout screen_layout(float width_css) {
 
 std::string link_of(const UiState& s) { return link_from_config(s.config); }
 
-bool open_link(UiState& s, std::string_view link, const Catalog& catalog, const SourceOpener& open) {
+namespace {
+// Opens the configuration `read` returns (from a link or a file's JSON). One that cannot be read
+// or estimated is refused whole: the state stays, and the message says why after `refused`.
+template <typename Read>
+bool open_config(UiState& s, const Catalog& catalog, const char* opened, const char* refused, Read read) {
     try {
-        check_link_nesting(link);
-        Config c = config_from_link(link);
-        if (open) load_model_files(c, open);   // gguf / hf_dir: the headers they name
-        (void)estimate(c, catalog);   // a link that cannot be estimated is refused whole
+        const Config c = read();
+        (void)estimate(c, catalog);
         adopt(s, c);
-        s.message = "Opened the link.";
+        s.message = opened;
         s.message_is_error = false;
         return true;
     } catch (const Error& e) {
-        s.message = std::string("Link not opened: ") + e.what();
+        s.message = refused + std::string(e.what());
         s.message_is_error = true;
         return false;
     }
 }
+}  // namespace
+
+bool open_link(UiState& s, std::string_view link, const Catalog& catalog, const SourceOpener& open) {
+    return open_config(s, catalog, "Opened the link.", "Link not opened: ", [&] {
+        check_link_nesting(link);
+        Config c = config_from_link(link);
+        if (open) load_model_files(c, open);   // gguf / hf_dir: the headers they name
+        return c;
+    });
+}
 
 bool open_config_text(UiState& s, std::string_view json_text, const Catalog& catalog, const SourceOpener& open) {
-    try {
+    return open_config(s, catalog, "Opened the configuration.", "Configuration not opened: ", [&] {
         check_json_nesting(json_text, "", "configuration");
         Config c = config_from_json(json_text);
         if (open) load_model_files(c, open);
-        (void)estimate(c, catalog);
-        adopt(s, c);
-        s.message = "Opened the configuration.";
-        s.message_is_error = false;
-        return true;
-    } catch (const Error& e) {
-        s.message = std::string("Configuration not opened: ") + e.what();
-        s.message_is_error = true;
-        return false;
-    }
+        return c;
+    });
 }
 
 bool open_model_file(UiState& s, const std::string& key, const std::string& path, const Catalog& catalog, const SourceOpener& open) {
@@ -326,6 +330,11 @@ bool open_file_text(UiState& s, std::string_view name, std::string_view text, co
     }
 }
 
+GpuOverlay measured_overlay_of(const UiState& s, const Catalog& catalog) {
+    if (!s.measured.loaded || !s.measured.use) return {};
+    return measured_overlay(catalog, s.measured.report, s.measured.file, {s.config.gpu});
+}
+
 bool any_segment(const RecommendInputs& in) {
     return in.segments[0] || in.segments[1] || in.segments[2] || in.segments[3];
 }
@@ -336,9 +345,9 @@ RecommendQuery recommend_query(const UiState& s) {
     q.base.tp = q.base.pp = q.base.dp = q.base.ep = 0;   // each GPU count gets its own split
     q.base.link.clear();                                 // each GPU its own link
     const RecommendInputs& in = s.recommend;
-    q.budget_usd = std::max(0.0, in.budget_usd);
-    q.power_cap_w = std::max(0.0, in.power_cap_w);
-    q.min_tokens_per_s = std::max(0.0, in.min_tokens_per_s);
+    q.budget_usd = in.budget_usd;   // limit_drag keeps each positive or none
+    q.power_cap_w = in.power_cap_w;
+    q.min_tokens_per_s = in.min_tokens_per_s;
     q.single_node = in.single_node;
     q.max_gpus = std::clamp(in.max_gpus, 1, 1024);
     const Segment segs[4] = {Segment::consumer, Segment::workstation, Segment::datacenter, Segment::apple};
@@ -422,6 +431,36 @@ void set_manual_parallel(UiState& s, bool manual, const ModelArch* arch) {
     } else {
         s.config.tp = s.config.pp = s.config.dp = 0;
     }
+}
+
+void set_mode(UiState& s, Mode mode, const ModelArch* arch) {
+    Config& c = s.config;
+    c.mode = mode;
+    if (mode == Mode::qlora) c.weights = "nf4";
+    else if (mode != Mode::inference && !c.weights.empty() && (c.weights == "native" || is_quantized(weight_format(c.weights))))
+        c.weights = "bf16";
+    c.global_batch = 0;
+    if (mode == Mode::inference) {
+        c.zero = 0;
+        c.offload = Offload::none;
+    } else if (c.runtime != Runtime::automatic && c.runtime != Runtime::pytorch && c.runtime != Runtime::none) {
+        c.runtime = Runtime::automatic;
+    }
+    set_gpu_count(s, c.gpus, arch);
+}
+
+bool offload_allowed(Offload offload, int zero_stage) {
+    switch (offload) {
+        case Offload::none: return true;
+        case Offload::optimizer: return zero_stage >= 1;
+        case Offload::optimizer_params: return zero_stage == 3;
+    }
+    return false;
+}
+
+void set_zero_stage(Config& c, int stage) {
+    c.zero = stage;
+    if (!offload_allowed(c.offload, stage)) c.offload = stage == 0 ? Offload::none : Offload::optimizer;
 }
 
 const ModelArch* current_arch(const UiState& s, const Catalog& catalog) {

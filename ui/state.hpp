@@ -2,6 +2,7 @@
 // No ImGui here: tests/test_ui_state.cpp checks this file on its own.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,9 +40,9 @@ struct ModelNumbers {
 // The recommendations view's constraints (RecommendQuery without the configuration). They are
 // questions about the configuration, not part of it, so links do not carry them.
 struct RecommendInputs {
-    double budget_usd = 0;          // 0 = no limit
-    double power_cap_w = 0;         // system power, 0 = no limit
-    double min_tokens_per_s = 0;    // 0 = no minimum
+    std::optional<double> budget_usd;         // none: no limit
+    std::optional<double> power_cap_w;        // system power; none: no limit
+    std::optional<double> min_tokens_per_s;   // none: no minimum
     bool single_node = false;
     bool segments[4] = {true, true, true, true};   // consumer, workstation, datacenter, apple
     int max_gpus = 8;
@@ -124,6 +125,10 @@ bool open_model_file(UiState& s, const std::string& key, const std::string& path
 bool open_file_text(UiState& s, std::string_view name, std::string_view text, const Catalog& catalog, const SourceOpener& open = {});
 // True when the text is a gpusizer-cuda-bench report rather than a configuration.
 bool looks_like_measured_report(std::string_view text);
+// The opened benchmark report laid over the chosen GPU (EstimateOptions::measured, fit(),
+// recommend()), when a report is open and in use; empty otherwise. Throws Error("measured") when
+// the report cannot calibrate the chosen GPU (it measured another one, or holds no measurement).
+GpuOverlay measured_overlay_of(const UiState& s, const Catalog& catalog);
 
 // The recommendation query of the state: its configuration (GPU and count left to the search)
 // and its constraints. With no GPU class ticked the query's segments are empty, which means all:
@@ -139,6 +144,16 @@ std::vector<int> tp_choices(const ModelArch& arch, int gpus);   // divisors of g
 std::vector<int> pp_choices(const ModelArch& arch, int gpus, int tp);
 void set_gpu_count(UiState& s, int gpus, const ModelArch* arch);
 void set_manual_parallel(UiState& s, bool manual, const ModelArch* arch);
+
+// The workload's rules, kept here where tests reach them. set_mode switches the mode and keeps
+// the configuration valid: QLoRA gets NF4 weights; training replaces quantized (or "native")
+// weights with bf16; inference drops ZeRO and offload; training leaves a serving engine (they run
+// inference only) for the automatic runtime; the global batch and the split are redone.
+void set_mode(UiState& s, Mode mode, const ModelArch* arch);
+// Offload needs ZeRO: of the optimizer from stage 1, of the parameters too at stage 3.
+bool offload_allowed(Offload offload, int zero_stage);
+// Sets the ZeRO stage, stepping the offload down to what the stage allows.
+void set_zero_stage(Config& c, int stage);
 
 // The responsive layout, decided in one place from the window's width in CSS pixels (logical
 // pixels on the desktop): below kOneColumnBelow one scrolling column (phones), results first

@@ -38,13 +38,11 @@ void App::draw_measured() {
     ImGui::TextDisabled("%s %s, %s run, %s, status %s", rep.tool.c_str(), rep.tool_version.c_str(), rep.mode.c_str(),
                         rep.created_utc.c_str(), std::string(to_string(rep.status)).c_str());
     if (ImGui::Checkbox("Use the measured figures in the estimates", &m.use)) {
-        calibrated_for_.clear();
         changed();
     }
     ImGui::SameLine();
     if (ImGui::SmallButton("Close report")) {
         m = MeasuredInput{};
-        calibrated_for_.clear();
         changed();
         return;
     }
@@ -67,16 +65,11 @@ void App::draw_measured() {
             }
     }
     // What the estimate uses: the calibrated figures, measured next to datasheet.
-    const Calibration* cal = use_calibrated_ && report_.measured ? report_.measured.get() : nullptr;
+    const Calibration* cal = measured() && report_.measured ? report_.measured.get() : nullptr;
     if (cal) {
         ImGui::Spacing();
         ImGui::Text("The estimates use these measured figures of %s (%s):", cal->device_name.c_str(), report_.gpu_name.c_str());
-        if (ImGui::BeginTable("calibration", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
-            ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 1.6f);
-            ImGui::TableSetupColumn("datasheet", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-            ImGui::TableSetupColumn("measured", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-            ImGui::TableSetupColumn("of datasheet", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-            ImGui::TableHeadersRow();
+        if (begin_stretch_table("calibration", {{"figure", 1.6f}, {"datasheet", 1.0f}, {"measured", 1.0f}, {"of datasheet", 0.8f}})) {
             for (const CalibratedFigure& f : cal->figures) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
@@ -115,13 +108,8 @@ void App::draw_measured() {
                       dev.catalog_id.empty() ? " (not in the catalog)" : " = ", dev.catalog_id.c_str(),
                       format_gib(dev.memory.free_bytes).c_str(), format_gib(dev.memory.total_bytes).c_str());
         if (ImGui::CollapsingHeader(head, d == 0 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
-            if (ImGui::BeginTable("m", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
-                ImGui::TableSetupColumn("measurement", ImGuiTableColumnFlags_WidthStretch, 2.0f);
-                ImGui::TableSetupColumn("median", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-                ImGui::TableSetupColumn("best", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-                ImGui::TableSetupColumn("datasheet", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-                ImGui::TableSetupColumn("best / datasheet", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-                ImGui::TableHeadersRow();
+            if (begin_stretch_table("m", {{"measurement", 2.0f}, {"median", 1.0f}, {"best", 1.0f}, {"datasheet", 1.0f},
+                                          {"best / datasheet", 0.9f}})) {
                 for (const Measurement& x : dev.measurements) {
                     ImGui::TableNextRow();
                     ImGui::TableNextColumn();

@@ -22,26 +22,11 @@ void App::draw_recommend() {
                         report_.config.weights.c_str());
     bool edit = false;
     const float w = ImGui::GetFontSize() * 8.0f;
-    ImGui::SetNextItemWidth(w);
-    float budget = float(in.budget_usd);
-    if (ImGui::DragFloat("budget $", &budget, 100.0f, 0.0f, 1e8f, budget > 0 ? "%.0f" : "no limit")) {
-        in.budget_usd = std::clamp(round_to_format(budget, "%.0f"), 0.0, 1e9);
-        edit = true;
-    }
+    edit |= limit_drag("budget $", in.budget_usd, w, 100.0f, 1e8f, 1e9, "no limit");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(w);
-    float cap = float(in.power_cap_w);
-    if (ImGui::DragFloat("power cap W", &cap, 10.0f, 0.0f, 1e7f, cap > 0 ? "%.0f" : "no limit")) {
-        in.power_cap_w = std::clamp(round_to_format(cap, "%.0f"), 0.0, 1e8);
-        edit = true;
-    }
+    edit |= limit_drag("power cap W", in.power_cap_w, w, 10.0f, 1e7f, 1e8, "no limit");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(w);
-    float speed = float(in.min_tokens_per_s);
-    if (ImGui::DragFloat("min tokens/s", &speed, 1.0f, 0.0f, 1e7f, speed > 0 ? "%.0f" : "any")) {
-        in.min_tokens_per_s = std::clamp(round_to_format(speed, "%.0f"), 0.0, 1e9);
-        edit = true;
-    }
+    edit |= limit_drag("min tokens/s", in.min_tokens_per_s, w, 1.0f, 1e7f, 1e9, "any");
     const char* segs[4] = {"consumer", "workstation", "datacenter", "Apple"};
     for (int i = 0; i < 4; ++i) {
         if (i) ImGui::SameLine();
@@ -65,7 +50,7 @@ void App::draw_recommend() {
         recommend_ok_ = false;
         recommend_error_.clear();
         try {
-            recommendation_ = recommend(recommend_query(s_), estimate_catalog());
+            recommendation_ = recommend(recommend_query(s_), catalog_, measured());
             recommend_ok_ = true;
             sort_recommendations(recommendation_.recommended, recommend_sort_, recommend_ascending_);
         } catch (const Error& e) {

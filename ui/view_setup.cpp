@@ -16,7 +16,7 @@
 
 namespace gpusizer::ui {
 
-void App::draw_setup(float, float) {
+void App::draw_setup() {
     ImGui::TextColored(to_vec4(palette().accent), "gpusizer");
     ImGui::SameLine();
     ImGui::TextDisabled("GPU memory for LLM inference and training");
@@ -62,10 +62,7 @@ void App::draw_model() {
             const CatalogModel* cur = catalog_.find_model(s_.catalog_model);
             row_label("Model");
             if (ImGui::BeginCombo("##model", cur ? cur->arch.name.c_str() : s_.catalog_model.c_str(), ImGuiComboFlags_HeightLarge)) {
-                if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-                ImGui::SetNextItemWidth(-1);
-                ImGui::InputTextWithHint("##filter", "search models", &model_filter_);
-                note_item("text field");
+                search_field("search models", model_filter_);
                 // Grouped by family (models.json `family`), families in the order they first
                 // appear, models in catalog order within each; the search also matches a family.
                 std::vector<const std::string*> families;
@@ -199,16 +196,7 @@ void App::draw_workload() {
     for (Mode m : {Mode::inference, Mode::train, Mode::lora, Mode::qlora}) {
         if (m != Mode::inference) ImGui::SameLine();
         if (ImGui::RadioButton(mode_label(m), c.mode == m)) {
-            c.mode = m;
-            if (m == Mode::qlora) c.weights = "nf4";
-            else if (m != Mode::inference && !c.weights.empty() && (c.weights == "native" || is_quantized(weight_format(c.weights))))
-                c.weights = "bf16";
-            c.global_batch = 0;
-            c.zero = m == Mode::inference ? 0 : c.zero;
-            if (m == Mode::inference) c.offload = Offload::none;
-            if (m != Mode::inference && c.runtime != Runtime::automatic && c.runtime != Runtime::pytorch && c.runtime != Runtime::none)
-                c.runtime = Runtime::automatic;   // the serving engines run inference only
-            set_gpu_count(s_, c.gpus, current_arch(s_, catalog_));
+            set_mode(s_, m, current_arch(s_, catalog_));
             changed();
         }
     }
@@ -256,17 +244,8 @@ void App::draw_workload() {
     // Context (log scale) and batch.
     row_label("Context");
     int ctx = int(c.context > 0 ? c.context : (ok_ ? report_.config.context : 8192));
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 5.5f);
-    if (ImGui::SliderInt("##ctx", &ctx, int(kContextMin), int(kContextMax), "%d tokens", ImGuiSliderFlags_Logarithmic)) {
-        c.context = (long long)clamp_to_key("context", ctx);
-        changed();
-    }
-    note_item("context slider");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(-1);
-    const bool ctx_typed = ImGui::InputInt("##ctxv", &ctx, 0, 0);
-    note_item("text field");
-    if (ctx_typed) {
+    if (slider_with_field("ctx", ctx, int(kContextMin), int(kContextMax), "%d tokens", ImGuiSliderFlags_Logarithmic, 5.5f,
+                          "context slider")) {
         c.context = (long long)clamp_to_key("context", ctx);
         changed();
     }
@@ -281,41 +260,21 @@ void App::draw_workload() {
     // Training.
     if (c.mode != Mode::inference) {
         row_label("Optimizer");
-        if (ImGui::BeginCombo("##opt", std::string(to_string(c.optimizer)).c_str())) {
-            for (Optimizer o : {Optimizer::adamw, Optimizer::adamw_8bit, Optimizer::sgd, Optimizer::adafactor})
-                if (ImGui::Selectable(std::string(to_string(o)).c_str(), c.optimizer == o)) {
-                    c.optimizer = o;
-                    changed();
-                }
-            ImGui::EndCombo();
-        }
+        if (enum_combo("##opt", c.optimizer, {Optimizer::adamw, Optimizer::adamw_8bit, Optimizer::sgd, Optimizer::adafactor}))
+            changed();
         row_label("ZeRO stage");
-        if (ImGui::SliderInt("##zero", &c.zero, 0, 3)) {
-            if (c.zero < 3 && c.offload == Offload::optimizer_params) c.offload = Offload::optimizer;
-            if (c.zero == 0) c.offload = Offload::none;
+        int zero = c.zero;
+        if (ImGui::SliderInt("##zero", &zero, 0, 3)) {
+            set_zero_stage(c, zero);
             changed();
         }
         row_label("Offload");
-        if (ImGui::BeginCombo("##off", std::string(to_string(c.offload)).c_str())) {
-            for (Offload o : {Offload::none, Offload::optimizer, Offload::optimizer_params}) {
-                const bool allowed = o == Offload::none || (o == Offload::optimizer && c.zero >= 1) ||
-                                     (o == Offload::optimizer_params && c.zero == 3);
-                if (ImGui::Selectable(std::string(to_string(o)).c_str(), c.offload == o, allowed ? 0 : ImGuiSelectableFlags_Disabled)) {
-                    c.offload = o;
-                    changed();
-                }
-            }
-            ImGui::EndCombo();
-        }
+        if (enum_combo("##off", c.offload, {Offload::none, Offload::optimizer, Offload::optimizer_params},
+                       [&](Offload o) { return offload_allowed(o, c.zero); }))
+            changed();
         row_label("Recompute");
-        if (ImGui::BeginCombo("##rc", std::string(to_string(c.recompute)).c_str())) {
-            for (Recompute r : {Recompute::automatic, Recompute::none, Recompute::selective, Recompute::full})
-                if (ImGui::Selectable(std::string(to_string(r)).c_str(), c.recompute == r)) {
-                    c.recompute = r;
-                    changed();
-                }
-            ImGui::EndCombo();
-        }
+        if (enum_combo("##rc", c.recompute, {Recompute::automatic, Recompute::none, Recompute::selective, Recompute::full}))
+            changed();
         if (ImGui::Checkbox("Flash attention", &c.flash_attention)) changed();
         ImGui::SameLine();
         if (ImGui::Checkbox("Sequence parallel", &c.sequence_parallel)) changed();
@@ -344,6 +303,26 @@ void App::draw_workload() {
     ImGui::PopID();
 }
 
+void App::search_field(const char* hint, std::string& filter) {
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    ImGui::SetNextItemWidth(-1);
+    ImGui::InputTextWithHint("##filter", hint, &filter);
+    note_item("text field");
+}
+
+bool App::slider_with_field(const char* id, int& value, int lo, int hi, const char* format, ImGuiSliderFlags flags,
+                            float field_em, const char* slider_name) {
+    const std::string slider = std::string("##") + id, field = slider + "v";
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * field_em);
+    const bool slid = ImGui::SliderInt(slider.c_str(), &value, lo, hi, format, flags);
+    note_item(slider_name);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1);
+    const bool typed = ImGui::InputInt(field.c_str(), &value, 0, 0);
+    note_item("text field");
+    return slid || typed;
+}
+
 void App::draw_hardware() {
     Config& c = s_.config;
     const ModelArch* arch = current_arch(s_, catalog_);
@@ -351,10 +330,7 @@ void App::draw_hardware() {
     const Gpu* gpu = catalog_.find_gpu(c.gpu);
     row_label("GPU");
     if (ImGui::BeginCombo("##gpu", gpu ? gpu->name.c_str() : c.gpu.c_str(), ImGuiComboFlags_HeightLarge)) {
-        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-        ImGui::SetNextItemWidth(-1);
-        ImGui::InputTextWithHint("##filter", "search GPUs", &gpu_filter_);
-        note_item("text field");
+        search_field("search GPUs", gpu_filter_);
         Segment last = Segment::apple;
         bool first = true;
         for (const Gpu& g : catalog_.gpus) {
@@ -375,17 +351,7 @@ void App::draw_hardware() {
     }
     row_label("GPUs");
     int gpus = c.gpus;
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 4.5f);
-    if (ImGui::SliderInt("##gpus", &gpus, 1, 64)) {
-        set_gpu_count(s_, gpus, arch);
-        changed();
-    }
-    note_item("gpus slider");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(-1);
-    const bool gpus_typed = ImGui::InputInt("##gpusv", &gpus, 0, 0);
-    note_item("text field");
-    if (gpus_typed) {
+    if (slider_with_field("gpus", gpus, 1, 64, "%d", 0, 4.5f, "gpus slider")) {
         set_gpu_count(s_, int(clamp_to_key("gpus", gpus)), arch);
         changed();
     }
@@ -425,15 +391,10 @@ void App::draw_hardware() {
         ImGui::TextDisabled("tp %d, pp %d, dp %d", report_.parallel.tp, report_.parallel.pp, report_.parallel.dp);
     }
     row_label("Runtime");
-    if (ImGui::BeginCombo("##rt", std::string(to_string(c.runtime)).c_str())) {
-        for (Runtime r : {Runtime::automatic, Runtime::pytorch, Runtime::llama_cpp, Runtime::ollama, Runtime::vllm, Runtime::sglang,
-                          Runtime::trt_llm, Runtime::none})
-            if (ImGui::Selectable(std::string(to_string(r)).c_str(), c.runtime == r)) {
-                c.runtime = r;
-                set_gpu_count(s_, c.gpus, arch);
-                changed();
-            }
-        ImGui::EndCombo();
+    if (enum_combo("##rt", c.runtime, {Runtime::automatic, Runtime::pytorch, Runtime::llama_cpp, Runtime::ollama, Runtime::vllm,
+                                       Runtime::sglang, Runtime::trt_llm, Runtime::none})) {
+        set_gpu_count(s_, c.gpus, arch);
+        changed();
     }
     if (c.runtime == Runtime::vllm) {
         row_label("GPU share");

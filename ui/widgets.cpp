@@ -73,6 +73,23 @@ bool default_slider(const char* id, double& value, double in_use, float lo, floa
     return edited;
 }
 
+bool limit_drag(const char* label, std::optional<double>& value, float width, float speed, float drag_max, double most,
+                const char* none) {
+    ImGui::SetNextItemWidth(width);
+    float v = float(value.value_or(0.0));
+    if (!ImGui::DragFloat(label, &v, speed, 0.0f, drag_max, v > 0 ? "%.0f" : none)) return false;
+    const double limit = std::clamp(round_to_format(v, "%.0f"), 0.0, most);
+    value = limit > 0 ? std::optional<double>(limit) : std::nullopt;
+    return true;
+}
+
+bool begin_stretch_table(const char* id, std::initializer_list<StretchColumn> columns) {
+    if (!ImGui::BeginTable(id, int(columns.size()), ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) return false;
+    for (const StretchColumn& c : columns) ImGui::TableSetupColumn(c.name, ImGuiTableColumnFlags_WidthStretch, c.weight);
+    ImGui::TableHeadersRow();
+    return true;
+}
+
 std::string percent(double f, int decimals) { return format_fixed(f * 100.0, decimals) + "%"; }
 
 }  // namespace gpusizer::ui

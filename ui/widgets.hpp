@@ -2,7 +2,9 @@
 // list filters, "auto" sliders, two-column figure tables).
 #pragma once
 
+#include <initializer_list>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include <imgui.h>
@@ -23,8 +25,41 @@ bool filter_matches(const std::string& filter, const std::string& a, const std::
 // A slider over a setting whose 0 means "the default the core chooses": it shows the value in
 // use, and "auto" puts the default back.
 bool default_slider(const char* id, double& value, double in_use, float lo, float hi, const char* format, bool log = false);
+// A whole-number drag `width` wide over an optional limit, shown as `none` when unset: it drags
+// from 0 (unset) up to `drag_max`; a typed value is rounded and clamped to `most`, and 0 unsets.
+bool limit_drag(const char* label, std::optional<double>& value, float width, float speed, float drag_max, double most,
+                const char* none);
 // f as a percentage.
 std::string percent(double f, int decimals = 0);
+
+// A combo over enum values, each shown by its to_string() name: true when the user picked one.
+// `enabled(v)` false greys a value out.
+template <typename E, typename Enabled>
+bool enum_combo(const char* id, E& value, std::initializer_list<E> options, Enabled enabled) {
+    bool picked = false;
+    if (ImGui::BeginCombo(id, std::string(to_string(value)).c_str())) {
+        for (E v : options)
+            if (ImGui::Selectable(std::string(to_string(v)).c_str(), value == v, enabled(v) ? 0 : ImGuiSelectableFlags_Disabled)) {
+                value = v;
+                picked = true;
+            }
+        ImGui::EndCombo();
+    }
+    return picked;
+}
+template <typename E>
+bool enum_combo(const char* id, E& value, std::initializer_list<E> options) {
+    return enum_combo(id, value, options, [](E) { return true; });
+}
+
+// One column of a table: its header and its share of the width.
+struct StretchColumn {
+    const char* name;
+    float weight;
+};
+// BeginTable with striped rows and inner lines, columns sharing the width by weight, and the
+// header row drawn; true when the table is open (end it with ImGui::EndTable()).
+bool begin_stretch_table(const char* id, std::initializer_list<StretchColumn> columns);
 
 // A two-column table of named figures, with an optional tooltip per row.
 struct FigureTable {

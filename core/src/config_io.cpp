@@ -21,6 +21,7 @@
 namespace gpusizer {
 
 using nlohmann::json;
+using detail::dump_text;
 using detail::Obj;
 using detail::parse_json;
 
@@ -30,7 +31,7 @@ using detail::parse_json;
 
 namespace {
 
-std::string shown(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string shown(const json& v) { return dump_text(v); }
 
 // {"hf_config": {...}}: the importer's architecture, with the text kept for round trips.
 ModelSpec model_from_hf_value(const json& hf) {
@@ -205,7 +206,7 @@ json config_json(const Config& c) {
 
 }  // namespace
 
-std::string config_to_json(const Config& c, int indent) { return config_json(c).dump(indent, ' ', false, json::error_handler_t::replace); }
+std::string config_to_json(const Config& c, int indent) { return dump_text(config_json(c), indent); }
 
 json config_to_json_value(const Config& c) { return config_json(c); }
 
@@ -219,9 +220,9 @@ RecommendQuery recommend_query_from_json(std::string_view config_json, std::stri
     const json j = parse_json(constraints_json.empty() ? std::string_view("{}") : constraints_json, "constraints");
     const Obj o(j, "constraints");
     o.only({"budget_usd", "power_cap_w", "min_tokens_per_s", "single_node", "segments", "max_gpus", "sort"});
-    q.budget_usd = o.num_or("budget_usd", 0.0, 0.0, 1e12);
-    q.power_cap_w = o.num_or("power_cap_w", 0.0, 0.0, 1e9);
-    q.min_tokens_per_s = o.num_or("min_tokens_per_s", 0.0, 0.0, 1e12);
+    q.budget_usd = limit_or_none(o.num_or("budget_usd", 0.0, 0.0, 1e12));
+    q.power_cap_w = limit_or_none(o.num_or("power_cap_w", 0.0, 0.0, 1e9));
+    q.min_tokens_per_s = limit_or_none(o.num_or("min_tokens_per_s", 0.0, 0.0, 1e12));
     if (o.has("single_node")) q.single_node = o.boolean("single_node");
     for (const std::string& s : o.strings_or_empty("segments")) {
         try {

@@ -120,6 +120,24 @@ std::optional<double> size_at(std::string_view s, std::size_t& i, bool gb_means_
     return *v * mul;
 }
 
+// The figure just after `marker` (searched from `from`), when the line has both.
+std::optional<double> number_after(std::string_view s, std::string_view marker, std::size_t from = 0) {
+    std::size_t i = after(s, marker, from);
+    if (i == std::string_view::npos) return std::nullopt;
+    return number_at(s, i);
+}
+std::optional<std::int64_t> integer_after(std::string_view s, std::string_view marker, std::size_t from = 0) {
+    std::size_t i = after(s, marker, from);
+    if (i == std::string_view::npos) return std::nullopt;
+    return integer_at(s, i);
+}
+std::optional<double> size_after(std::string_view s, std::string_view marker, std::size_t from, bool gb_means_gib,
+                                 bool* saw_gb = nullptr) {
+    std::size_t i = after(s, marker, from);
+    if (i == std::string_view::npos) return std::nullopt;
+    return size_at(s, i, gb_means_gib, saw_gb);
+}
+
 // The word ending just before position `end` ("CUDA0" in "CUDA0 model buffer size").
 std::string_view word_before(std::string_view s, std::size_t end) {
     while (end > 0 && is_space(s[end - 1])) --end;
@@ -347,26 +365,20 @@ struct Reader {
             }
         } else if ((i = after(line, "Graph capturing finished")) != std::string_view::npos) {
             set_engine("vllm");
-            std::size_t t = after(line, "took ", i);
-            if (t != std::string_view::npos)
-                if (auto v = size_at(line, t, true, &gb)) {
-                    first(log.graph_bytes, *v);
-                    buffer("graph", device, *v);
-                }
+            if (auto v = size_after(line, "took ", i, true, &gb)) {
+                first(log.graph_bytes, *v);
+                buffer("graph", device, *v);
+            }
         } else if ((i = after(line, "total_gpu_memory (")) != std::string_view::npos) {
             set_engine("vllm");
             if (auto v = size_at(line, i, true, &gb)) first(log.gpu_memory_bytes, *v);
-            std::size_t u = after(line, "gpu_memory_utilization (");
-            if (u != std::string_view::npos)
-                if (auto x = number_at(line, u)) first(log.gpu_memory_utilization, *x);
+            if (auto x = number_after(line, "gpu_memory_utilization (")) first(log.gpu_memory_utilization, *x);
         }
         if ((i = after(line, "model weights take ")) != std::string_view::npos) {
             set_engine("vllm");
             if (auto v = size_at(line, i, true, &gb)) first(log.weights_bytes, *v);
-            if ((i = after(line, "non_torch_memory takes ")) != std::string_view::npos)
-                if (auto v = size_at(line, i, true, &gb)) first(log.non_torch_bytes, *v);
-            if ((i = after(line, "activation peak memory takes ")) != std::string_view::npos)
-                if (auto v = size_at(line, i, true, &gb)) first(log.activation_peak_bytes, *v);
+            if (auto v = size_after(line, "non_torch_memory takes ", 0, true, &gb)) first(log.non_torch_bytes, *v);
+            if (auto v = size_after(line, "activation peak memory takes ", 0, true, &gb)) first(log.activation_peak_bytes, *v);
         }
         if (gb && !gb_note) {
             gb_note = true;
@@ -393,22 +405,16 @@ struct Reader {
                     first(log.kv_type_v, dtype);
                 }
             }
-            std::size_t t = after(line, "#tokens:", i);
-            if (t != std::string_view::npos)
-                if (auto v = integer_at(line, t)) first(log.kv_cache_tokens, *v);
+            if (auto v = integer_after(line, "#tokens:", i)) first(log.kv_cache_tokens, *v);
             double kv = 0;
-            std::size_t k = after(line, "K size:", i);
-            if (k != std::string_view::npos)
-                if (auto v = size_at(line, k, true, &gb)) {
-                    if (log.kv_k_bytes == 0) log.kv_k_bytes = *v;
-                    kv += *v;
-                }
-            std::size_t v_ = after(line, "V size:", i);
-            if (v_ != std::string_view::npos)
-                if (auto v = size_at(line, v_, true, &gb)) {
-                    if (log.kv_v_bytes == 0) log.kv_v_bytes = *v;
-                    kv += *v;
-                }
+            if (auto v = size_after(line, "K size:", i, true, &gb)) {
+                if (log.kv_k_bytes == 0) log.kv_k_bytes = *v;
+                kv += *v;
+            }
+            if (auto v = size_after(line, "V size:", i, true, &gb)) {
+                if (log.kv_v_bytes == 0) log.kv_v_bytes = *v;
+                kv += *v;
+            }
             if (kv > 0) {
                 if (log.kv_bytes == 0) log.kv_bytes = kv;
                 buffer("kv", device, kv);
@@ -424,30 +430,22 @@ struct Reader {
                 const std::string type(line.substr(t, e == std::string_view::npos ? std::string_view::npos : e - t));
                 if (type.size() <= 128) first(log.architecture, type);
             }
-            std::size_t m = after(line, "mem usage=", i);
-            if (m != std::string_view::npos)
-                if (auto v = size_at(line, m, true, &gb)) {
-                    first(log.weights_bytes, *v);
-                    buffer("model", device, *v);
-                }
+            if (auto v = size_after(line, "mem usage=", i, true, &gb)) {
+                first(log.weights_bytes, *v);
+                buffer("model", device, *v);
+            }
         } else if ((i = after(line, "Capture cuda graph end.")) != std::string_view::npos ||
                    (i = after(line, "Capture CUDA graph end.")) != std::string_view::npos) {
             set_engine("sglang");
-            std::size_t m = after(line, "mem usage=", i);
-            if (m != std::string_view::npos)
-                if (auto v = size_at(line, m, true, &gb)) {
-                    first(log.graph_bytes, *v);
-                    buffer("graph", device, *v);
-                }
+            if (auto v = size_after(line, "mem usage=", i, true, &gb)) {
+                first(log.graph_bytes, *v);
+                buffer("graph", device, *v);
+            }
         } else if ((i = after(line, "max_total_num_tokens=")) != std::string_view::npos) {
             set_engine("sglang");
             if (auto v = integer_at(line, i)) first(log.kv_cache_tokens, *v);
-            std::size_t r = after(line, "max_running_requests=");
-            if (r != std::string_view::npos)
-                if (auto v = integer_at(line, r)) first(log.max_running_requests, *v);
-            std::size_t c = after(line, "context_len=");
-            if (c != std::string_view::npos)
-                if (auto v = integer_at(line, c)) first(log.n_ctx, *v);
+            if (auto v = integer_after(line, "max_running_requests=")) first(log.max_running_requests, *v);
+            if (auto v = integer_after(line, "context_len=")) first(log.n_ctx, *v);
         }
         if (gb && !gb_note) {
             gb_note = true;

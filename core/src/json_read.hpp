@@ -1,5 +1,6 @@
 // json_read.hpp (internal): the checked JSON reading helpers shared by the core's readers
-// (catalog_io.cpp, config_io.cpp): every error names the file / key and what is allowed.
+// (catalog_io.cpp, config_io.cpp, measured_io.cpp): every error names the file / key and what is
+// allowed; and dump_text(), the one way the core turns a JSON value into text.
 #pragma once
 
 #include <cmath>
@@ -33,6 +34,14 @@ constexpr std::size_t kMaxJsonBytes = std::size_t(16) << 20;
 json parse_json(std::string_view text, const std::string& what, int max_depth = kMaxJsonDepth,
                 std::size_t max_bytes = kMaxJsonBytes);
 
+// A JSON value as text, for output and for quoting a bad value in an error: strings that are not
+// valid UTF-8 come out with U+FFFD in place of the bad bytes instead of throwing (nlohmann's
+// default). `Json` is json or ordered_json.
+template <typename Json>
+std::string dump_text(const Json& v, int indent = -1) {
+    return v.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 // One JSON object being read, with the context its errors name ("gpus.json: rtx-4090").
 class Obj {
 public:
@@ -51,7 +60,7 @@ public:
     }
     std::string str(const char* k) const {
         const json& v = need(k);
-        if (!v.is_string()) fail(k, "must be a string, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
+        if (!v.is_string()) fail(k, "must be a string, got " + dump_text(v));
         return v.get<std::string>();
     }
     std::string str_or(const char* k, const std::string& def) const { return has(k) ? str(k) : def; }
@@ -62,7 +71,7 @@ public:
     double num_or(const char* k, double def, double lo, double hi) const { return has(k) ? check_num(k, at(k), lo, hi) : def; }
     bool boolean(const char* k) const {
         const json& v = need(k);
-        if (!v.is_boolean()) fail(k, "must be true or false, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
+        if (!v.is_boolean()) fail(k, "must be true or false, got " + dump_text(v));
         return v.get<bool>();
     }
     // Refuses keys outside `known`: a typo in a data file must not pass silently.
@@ -83,7 +92,7 @@ public:
         const json& v = at(k);
         if (!v.is_array()) fail(k, "must be an array of strings");
         for (const auto& s : v) {
-            if (!s.is_string()) fail(k, "must be an array of strings, found " + s.dump(-1, ' ', false, json::error_handler_t::replace));
+            if (!s.is_string()) fail(k, "must be an array of strings, found " + dump_text(s));
             out.push_back(s.get<std::string>());
         }
         return out;
@@ -91,14 +100,14 @@ public:
 
 private:
     double check_num(const char* k, const json& v, double lo, double hi) const {
-        if (!v.is_number()) fail(k, "must be a number, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
+        if (!v.is_number()) fail(k, "must be a number, got " + dump_text(v));
         const double d = v.get<double>();
         if (!std::isfinite(d) || d < lo || d > hi) {
             // %g is what an ostream prints by default; snprintf keeps iostreams (and their
             // locale tables, some 100 KB of WebAssembly) out of the browser build.
             char range[96];
             std::snprintf(range, sizeof range, "must be between %g and %g, got ", lo, hi);
-            fail(k, range + v.dump(-1, ' ', false, json::error_handler_t::replace));
+            fail(k, range + dump_text(v));
         }
         return d;
     }

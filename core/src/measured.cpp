@@ -398,14 +398,4 @@ GpuOverlay measured_overlay(const Catalog& catalog, const MeasuredReport& report
     return out;
 }
 
-Catalog calibrated_catalog(const Catalog& catalog, const MeasuredReport& report, const std::string& gpu_id,
-                           const std::string& file) {
-    Gpu calibrated = calibrated_catalog_gpu(catalog, report, gpu_id, file);
-    Catalog out = catalog;
-    for (auto& g : out.gpus)
-        if (g.id == gpu_id) g = calibrated;
-    out.reindex();
-    return out;
-}
-
 }  // namespace gpusizer

@@ -20,6 +20,7 @@
 namespace gpusizer {
 
 using nlohmann::json;
+using detail::dump_text;
 // Reports are written with their keys in a fixed order (schema_version first), for people.
 using ojson = nlohmann::ordered_json;
 
@@ -137,7 +138,7 @@ public:
 
     std::string text(const char* k) const {
         const json& v = need(k);
-        if (!v.is_string()) fail(k, "must be a string, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
+        if (!v.is_string()) fail(k, "must be a string, got " + dump_text(v));
         return v.get<std::string>();
     }
     std::string text_or(const char* k, const std::string& def) const {
@@ -149,13 +150,13 @@ public:
     // Integers that must be whole numbers (exit codes, versions, counts).
     long long integer(const char* k) const {
         const double d = number(k);
-        if (d != std::floor(d)) fail(k, "must be an integer, got " + j_.at(k).dump(-1, ' ', false, json::error_handler_t::replace));
+        if (d != std::floor(d)) fail(k, "must be an integer, got " + dump_text(j_.at(k)));
         return (long long)d;
     }
     long long integer_or(const char* k, long long def) const { return has(k) ? integer(k) : def; }
     bool boolean(const char* k) const {
         const json& v = need(k);
-        if (!v.is_boolean()) fail(k, "must be true or false, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
+        if (!v.is_boolean()) fail(k, "must be true or false, got " + dump_text(v));
         return v.get<bool>();
     }
     const json& array(const char* k) const {
@@ -172,7 +173,7 @@ public:
         const json* a = array_or_null(k);
         if (!a) return out;
         for (std::size_t i = 0; i < a->size(); ++i) {
-            if (!(*a)[i].is_string()) fail(std::string(k) + "[" + std::to_string(i) + "]", "must be a string, got " + (*a)[i].dump(-1, ' ', false, json::error_handler_t::replace));
+            if (!(*a)[i].is_string()) fail(std::string(k) + "[" + std::to_string(i) + "]", "must be a string, got " + dump_text((*a)[i]));
             out.push_back((*a)[i].get<std::string>());
         }
         return out;
@@ -189,9 +190,9 @@ public:
 
 private:
     double check_number(const std::string& k, const json& v) const {
-        if (!v.is_number()) fail(k, "must be a number, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
+        if (!v.is_number()) fail(k, "must be a number, got " + dump_text(v));
         const double d = v.get<double>();
-        if (!std::isfinite(d)) fail(k, "must be a finite number, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
+        if (!std::isfinite(d)) fail(k, "must be a finite number, got " + dump_text(v));
         return d;
     }
     const json& j_;
@@ -240,7 +241,7 @@ Measurement measurement_from(const Node& n) {
     m.bytes = n.number_or("bytes", 0);
     if (const json* a = n.array_or_null("devices"))
         for (std::size_t i = 0; i < a->size(); ++i) {
-            if (!(*a)[i].is_number_integer()) n.fail("devices[" + std::to_string(i) + "]", "must be a device index, got " + (*a)[i].dump(-1, ' ', false, json::error_handler_t::replace));
+            if (!(*a)[i].is_number_integer()) n.fail("devices[" + std::to_string(i) + "]", "must be a device index, got " + dump_text((*a)[i]));
             m.devices.push_back((*a)[i].get<int>());
         }
     m.warmup = int(n.integer_or("warmup", 0));
@@ -353,7 +354,7 @@ std::string measured_report_to_json(const MeasuredReport& r, int indent) {
     j["collectives"] = measurements_json(r.collectives);
     j["targets"] = targets_json(r.targets);
     j["notes"] = r.notes;
-    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+    return dump_text(j, indent);
 }
 
 MeasuredReport measured_report_from_json(std::string_view text, const std::string& file) {
@@ -363,9 +364,9 @@ MeasuredReport measured_report_from_json(std::string_view text, const std::strin
     if (!root.contains("schema_version")) n.fail("schema_version", "is missing: not a gpusizer-cuda-bench report");
     const json& v = root["schema_version"];
     if (!v.is_number_integer())
-        n.fail("schema_version", "must be an integer, got " + v.dump(-1, ' ', false, json::error_handler_t::replace));
+        n.fail("schema_version", "must be an integer, got " + dump_text(v));
     if (v.get<long long>() != kMeasuredSchemaVersion)
-        n.fail("schema_version", "is " + v.dump(-1, ' ', false, json::error_handler_t::replace) + "; this build reads version " + std::to_string(kMeasuredSchemaVersion) +
+        n.fail("schema_version", "is " + dump_text(v) + "; this build reads version " + std::to_string(kMeasuredSchemaVersion) +
                                      (v.get<long long>() > kMeasuredSchemaVersion ? " (a newer gpusizer reads it)" : ""));
     MeasuredReport r;
     r.schema_version = kMeasuredSchemaVersion;

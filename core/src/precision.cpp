@@ -82,6 +82,16 @@ const GgmlInfo& info(GgmlType t) {
     return kGgml[kGgmlIndex.row[i < kGgmlCount ? i : 1]];
 }
 
+// The entry of a format table with id `id`, else Error(key) that lists the ids allowed.
+template <typename Format>
+const Format& find_format(const std::vector<Format>& table, std::string_view id, const char* key) {
+    for (const Format& f : table)
+        if (f.id == id) return f;
+    std::string allowed;
+    for (const Format& f : table) allowed += (allowed.empty() ? "" : ", ") + std::string(f.id);
+    throw Error(key, "unknown format '" + std::string(id) + "'; allowed: " + allowed);
+}
+
 }  // namespace
 
 double ggml_type_bits(GgmlType t) { return info(t).bytes * 8.0 / info(t).block; }
@@ -165,13 +175,7 @@ const std::vector<WeightFormat>& weight_formats() {
     return kFormats;
 }
 
-const WeightFormat& weight_format(std::string_view id) {
-    for (const auto& f : weight_formats())
-        if (f.id == id) return f;
-    std::string allowed;
-    for (const auto& f : weight_formats()) allowed += (allowed.empty() ? "" : ", ") + std::string(f.id);
-    throw Error("weights", "unknown format '" + std::string(id) + "'; allowed: " + allowed);
-}
+const WeightFormat& weight_format(std::string_view id) { return find_format(weight_formats(), id, "weights"); }
 
 std::string gguf_format_ids() {
     std::string out;
@@ -505,12 +509,6 @@ const std::vector<KvFormat>& kv_formats() {
     return kFormats;
 }
 
-const KvFormat& kv_format(std::string_view id) {
-    for (const auto& f : kv_formats())
-        if (f.id == id) return f;
-    std::string allowed;
-    for (const auto& f : kv_formats()) allowed += (allowed.empty() ? "" : ", ") + std::string(f.id);
-    throw Error("kv_cache", "unknown format '" + std::string(id) + "'; allowed: " + allowed);
-}
+const KvFormat& kv_format(std::string_view id) { return find_format(kv_formats(), id, "kv_cache"); }
 
 }  // namespace gpusizer

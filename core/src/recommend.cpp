@@ -89,16 +89,16 @@ std::vector<std::string> failures(const RecommendQuery& q, const SweepPoint& p, 
         why.push_back(std::to_string(p.gpus) + " GPUs take " + std::to_string(p.nodes) + " nodes (one node holds " +
                       std::to_string(p.gpus_per_node) + ")");
     const double tps = training ? p.train_tokens_per_s : p.decode_tokens_per_s;
-    if (q.min_tokens_per_s > 0 && tps < q.min_tokens_per_s)
+    if (q.min_tokens_per_s && tps < *q.min_tokens_per_s)
         why.push_back(num("%.1f", tps) + (training ? " training" : " decode") + " tokens/s, below the " +
-                      num("%.1f", q.min_tokens_per_s) + " asked");
-    if (q.budget_usd > 0) {
+                      num("%.1f", *q.min_tokens_per_s) + " asked");
+    if (q.budget_usd) {
         if (!p.price_known) why.push_back("no price in the catalog to check the budget against");
-        else if (p.price_usd > q.budget_usd)
-            why.push_back("GPUs cost " + num("$%.0f", p.price_usd) + ", over the " + num("$%.0f", q.budget_usd) + " budget");
+        else if (p.price_usd > *q.budget_usd)
+            why.push_back("GPUs cost " + num("$%.0f", p.price_usd) + ", over the " + num("$%.0f", *q.budget_usd) + " budget");
     }
-    if (q.power_cap_w > 0 && p.system_w > q.power_cap_w)
-        why.push_back("draws " + num("%.0f W", p.system_w) + ", over the " + num("%.0f W", q.power_cap_w) + " cap");
+    if (q.power_cap_w && p.system_w > *q.power_cap_w)
+        why.push_back("draws " + num("%.0f W", p.system_w) + ", over the " + num("%.0f W", *q.power_cap_w) + " cap");
     return why;
 }
 
@@ -106,9 +106,10 @@ std::vector<std::string> failures(const RecommendQuery& q, const SweepPoint& p, 
 
 Recommendation recommend(const RecommendQuery& q, const Catalog& catalog, const GpuOverlay* measured) {
     if (q.max_gpus < 1 || q.max_gpus > 1024) throw Error("max_gpus", "must be between 1 and 1024, got " + std::to_string(q.max_gpus));
-    if (!(q.budget_usd >= 0)) throw Error("budget", "must be a positive amount in USD (0 = no limit)");
-    if (!(q.power_cap_w >= 0)) throw Error("power_cap", "must be a positive power in W (0 = no limit)");
-    if (!(q.min_tokens_per_s >= 0)) throw Error("min_tokens_per_s", "must be a positive rate (0 = no limit)");
+    auto positive = [](const std::optional<double>& v) { return !v || *v > 0; };   // NaN is refused too
+    if (!positive(q.budget_usd)) throw Error("budget", "must be a positive amount in USD (none = no limit)");
+    if (!positive(q.power_cap_w)) throw Error("power_cap", "must be a positive power in W (none = no limit)");
+    if (!positive(q.min_tokens_per_s)) throw Error("min_tokens_per_s", "must be a positive rate (none = no limit)");
     // Resolve the base once on its own GPU: a bad model or workload is the user's error, not a row.
     const detail::Resolved base = detail::resolve(q.base, catalog, measured);
     Recommendation out;

@@ -14,11 +14,13 @@
 #include "gpusizer/recommend.hpp"
 #include "gpusizer/uncertainty.hpp"
 #include "json_internal.hpp"
+#include "json_read.hpp"
 #include "measured_json.hpp"
 
 namespace gpusizer {
 
 using nlohmann::json;
+using detail::dump_text;
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Report parts
@@ -274,7 +276,7 @@ json fit_row_json(const FitRow& row) {
 // [SECTION] Report, fit and assumptions
 // ---------------------------------------------------------------------------------------------
 
-std::string report_to_json(const Report& r, int indent) { return report_json(r).dump(indent, ' ', false, json::error_handler_t::replace); }
+std::string report_to_json(const Report& r, int indent) { return dump_text(report_json(r), indent); }
 
 std::string fit_to_json(const FitReport& f, int indent) {
     json j;
@@ -288,7 +290,7 @@ std::string fit_to_json(const FitReport& f, int indent) {
     for (const auto& row : f.by_weights) j["by_weights"].push_back(fit_row_json(row));
     j["by_kv_cache"] = json::array();
     for (const auto& row : f.by_kv_cache) j["by_kv_cache"].push_back(fit_row_json(row));
-    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+    return dump_text(j, indent);
 }
 
 // The layout search (gpusizer/plan.hpp): each layout's knobs, its step taken apart and its
@@ -347,13 +349,13 @@ std::string plan_to_json(const PlanReport& p, int indent) {
     j["why"] = p.why;
     if (p.tokens > 0) j["tokens"] = p.tokens;
     j["not_searched"] = p.not_searched;
-    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+    return dump_text(j, indent);
 }
 
 std::string assumptions_to_json(const std::vector<Assumption>& items, int indent) {
     json j = json::array();
     for (const auto& a : items) j.push_back({{"name", a.name}, {"value", a.value}, {"source", a.source}});
-    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+    return dump_text(j, indent);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,7 +382,7 @@ std::string models_to_json(const Catalog& catalog, int indent) {
                {"mla", m.arch.mla}};
         j.push_back(e);
     }
-    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+    return dump_text(j, indent);
 }
 
 std::string links_to_json(const Catalog& catalog, int indent) {
@@ -427,9 +429,10 @@ std::string recommend_to_json(const Recommendation& rec, int indent) {
     json j;
     j["schema_version"] = 1;
     j["config"] = config_to_json_value(q.base);
-    j["query"] = json{{"budget_usd", q.budget_usd > 0 ? json(q.budget_usd) : json(nullptr)},
-                      {"power_cap_w", q.power_cap_w > 0 ? json(q.power_cap_w) : json(nullptr)},
-                      {"min_tokens_per_s", q.min_tokens_per_s > 0 ? json(q.min_tokens_per_s) : json(nullptr)},
+    auto limit = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+    j["query"] = json{{"budget_usd", limit(q.budget_usd)},
+                      {"power_cap_w", limit(q.power_cap_w)},
+                      {"min_tokens_per_s", limit(q.min_tokens_per_s)},
                       {"single_node", q.single_node},
                       {"segments", segs},
                       {"max_gpus", q.max_gpus},
@@ -472,7 +475,7 @@ std::string gpus_to_json(const Catalog& catalog, int indent) {
                {"price_note", g.price_note}};
         j.push_back(e);
     }
-    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+    return dump_text(j, indent);
 }
 
 }  // namespace gpusizer

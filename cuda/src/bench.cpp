@@ -189,6 +189,17 @@ std::string fmt(double v, int decimals) {
     return os.str();
 }
 
+// What the one-line summary of a run that measured nothing says before the status detail.
+const char* failure_words(BenchStatus s) {
+    switch (s) {
+        case BenchStatus::no_driver: return "no usable NVIDIA driver: ";
+        case BenchStatus::no_device: return "no CUDA device: ";
+        case BenchStatus::system_not_ready: return "the NVIDIA driver is not ready (is the fabric manager running?): ";
+        case BenchStatus::cuda_error: return "CUDA error: ";
+        default: return "";   // internal_error: the detail says it all
+    }
+}
+
 }  // namespace
 
 BenchDriver::BenchDriver(Backend& backend, const Catalog* catalog, BenchOptions options, std::ostream& progress)
@@ -635,21 +646,8 @@ int bench_main(const std::vector<std::string>& args, const BackendFactory& make_
         case BenchStatus::partial:
             err << "gpusizer-cuda-bench: some measurements failed (each says why in the report)" << tail << '\n';
             break;
-        case BenchStatus::no_driver:
-            err << "gpusizer-cuda-bench: no usable NVIDIA driver: " << report.status_detail << tail << '\n';
-            break;
-        case BenchStatus::no_device:
-            err << "gpusizer-cuda-bench: no CUDA device: " << report.status_detail << tail << '\n';
-            break;
-        case BenchStatus::system_not_ready:
-            err << "gpusizer-cuda-bench: the NVIDIA driver is not ready (is the fabric manager running?): " << report.status_detail
-                << tail << '\n';
-            break;
-        case BenchStatus::cuda_error:
-            err << "gpusizer-cuda-bench: CUDA error: " << report.status_detail << tail << '\n';
-            break;
-        case BenchStatus::internal_error:
-            err << "gpusizer-cuda-bench: " << report.status_detail << tail << '\n';
+        default:
+            err << "gpusizer-cuda-bench: " << failure_words(report.status) << report.status_detail << tail << '\n';
             break;
     }
     return report.exit_code;

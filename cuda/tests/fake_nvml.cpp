@@ -26,6 +26,15 @@ int g_device_tag = 0;   // its address is the one device handle
 nvmlDevice_t device_handle() { return reinterpret_cast<nvmlDevice_t>(&g_device_tag); }
 bool valid(nvmlDevice_t d) { return d == device_handle(); }
 
+// The SM or the memory clock, as `t` asks (the others are not faked).
+nvmlReturn_t clock_of(nvmlDevice_t d, nvmlClockType_t t, unsigned sm, unsigned mem, unsigned int* c) {
+    if (!valid(d)) return NVML_ERROR_INVALID_ARGUMENT;
+    if (t == NVML_CLOCK_SM) *c = sm;
+    else if (t == NVML_CLOCK_MEM) *c = mem;
+    else return NVML_ERROR_NOT_SUPPORTED;
+    return NVML_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -93,18 +102,10 @@ nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long l
     return NVML_SUCCESS;
 }
 nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, nvmlClockType_t t, unsigned int* c) {
-    if (!valid(d)) return NVML_ERROR_INVALID_ARGUMENT;
-    if (t == NVML_CLOCK_SM) *c = g.sm_mhz;
-    else if (t == NVML_CLOCK_MEM) *c = g.mem_mhz;
-    else return NVML_ERROR_NOT_SUPPORTED;
-    return NVML_SUCCESS;
+    return clock_of(d, t, g.sm_mhz, g.mem_mhz, c);
 }
 nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d, nvmlClockType_t t, unsigned int* c) {
-    if (!valid(d)) return NVML_ERROR_INVALID_ARGUMENT;
-    if (t == NVML_CLOCK_SM) *c = g.max_sm_mhz;
-    else if (t == NVML_CLOCK_MEM) *c = g.max_mem_mhz;
-    else return NVML_ERROR_NOT_SUPPORTED;
-    return NVML_SUCCESS;
+    return clock_of(d, t, g.max_sm_mhz, g.max_mem_mhz, c);
 }
 nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, nvmlTemperatureSensors_t s, unsigned int* t) {
     if (!valid(d) || s != NVML_TEMPERATURE_GPU) return NVML_ERROR_INVALID_ARGUMENT;

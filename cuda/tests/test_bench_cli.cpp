@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "bench.hpp"
-#include "cli.hpp"
+#include "cli_support.hpp"
 #include "fake_backend.hpp"
 #include "gpusizer/gpusizer.hpp"
 
@@ -17,10 +17,8 @@ using namespace gpusizer::bench;
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out, err;
-};
+using Result = test::CliResult;
+using test::line_count;
 
 Result run_bench(std::vector<std::string> args, const FakeScript& script) {
     args.push_back("--assets");
@@ -30,19 +28,6 @@ Result run_bench(std::vector<std::string> args, const FakeScript& script) {
     return {code, out.str(), err.str()};
 }
 
-Result gpusizer_cli(std::vector<std::string> args) {
-    args.push_back("--assets");
-    args.push_back(GPUSIZER_TEST_ASSETS);
-    std::ostringstream out, err;
-    const int code = cli::run(args, "gpusizer", out, err);
-    return {code, out.str(), err.str()};
-}
-
-int lines(const std::string& s) {
-    int n = 0;
-    for (char c : s) n += c == '\n';
-    return n;
-}
 
 }  // namespace
 
@@ -65,7 +50,7 @@ TEST_CASE("flags", "[bench-cli]") {
 TEST_CASE("bad flags exit 2 without a report, --help exits 0", "[bench-cli]") {
     const Result r = run_bench({"--quick"}, fake_h100_script(1));
     CHECK(r.code == kExitUsage);
-    CHECK(lines(r.err) == 1);
+    CHECK(line_count(r.err) == 1);
     const Result h = run_bench({"--help"}, fake_h100_script(1));
     CHECK(h.code == 0);
     CHECK(h.out.find("Exit codes") != std::string::npos);
@@ -106,7 +91,7 @@ TEST_CASE("no driver: one line, a report saying why, exit 3", "[bench-cli][error
     const Result r = run_bench({"--out", path}, s);
     CHECK(r.code == kExitNoDriver);
     CHECK(r.out.empty());
-    CHECK(lines(r.err) == 1);
+    CHECK(line_count(r.err) == 1);
     CHECK(r.err.find("no usable NVIDIA driver: cudaGetDeviceCount: CUDA driver version is insufficient") != std::string::npos);
     CHECK(r.err.find("(status no_driver), exit 3") != std::string::npos);
     const MeasuredReport m = load_measured_report(path);
@@ -115,7 +100,7 @@ TEST_CASE("no driver: one line, a report saying why, exit 3", "[bench-cli][error
     CHECK(m.status_detail == s.init.detail);
     CHECK(m.nvml == s.init.nvml);
     // The calculator refuses it with a clear line.
-    const Result e = gpusizer_cli({"estimate", "--model", "llama-3-8b", "--measured", path});
+    const Result e = test::run_cli({"estimate", "--model", "llama-3-8b", "--measured", path});
     CHECK(e.code == 2);
     CHECK(e.err.find("holds no measurements: status no_driver") != std::string::npos);
     std::remove(path.c_str());
@@ -145,11 +130,11 @@ TEST_CASE("partial: exit 7, and the report still calibrates what was measured", 
     s.errors["gemm.fp8"] = "cublasLtMatmul: CUBLAS_STATUS_NOT_SUPPORTED (15)";
     const Result r = run_bench({"--quick", "--out", path}, s);
     CHECK(r.code == kExitPartial);
-    CHECK(lines(r.err) == 1);
+    CHECK(line_count(r.err) == 1);
     const MeasuredReport m = load_measured_report(path);
     const Catalog cat = load_catalog(GPUSIZER_TEST_ASSETS);
-    const Catalog cal = calibrated_catalog(cat, m, "h100-sxm", path);
-    const Gpu& g = cal.gpu("h100-sxm");
+    const GpuOverlay cal = measured_overlay(cat, m, path, {"h100-sxm"});
+    const Gpu& g = cal.gpu(cat, "h100-sxm");
     CHECK(g.tensor_tflops_dense.fp8 == 1979);   // the failed measurement leaves the datasheet's
     CHECK(g.tensor_tflops_dense.bf16 < 989.4);  // the others are measured
     std::remove(path.c_str());
@@ -159,21 +144,21 @@ TEST_CASE("the report feeds gpusizer estimate --measured", "[bench-cli][calibrat
     const std::string path = "bench_cli_calibrate.json";
     REQUIRE(run_bench({"--quick", "--out", path}, fake_h100_script(1)).code == 0);
     // Without --gpu, the report's GPU is used; the readable output shows measured next to datasheet.
-    const Result r = gpusizer_cli({"estimate", "--model", "llama-3-8b", "--measured", path});
+    const Result r = test::run_cli({"estimate", "--model", "llama-3-8b", "--measured", path});
     REQUIRE(r.code == 0);
     CHECK(r.out.find("on 1 x NVIDIA H100 SXM5 80GB") != std::string::npos);
     CHECK(r.out.find("measured (" + path + ": NVIDIA H100 80GB HBM3, quick") != std::string::npos);
     CHECK(r.out.find("memory bandwidth") != std::string::npos);
     CHECK(r.out.find("3,350 GB/s") != std::string::npos);
     // JSON: the `measured` object, and the CUDA context the report measured.
-    const Result j = gpusizer_cli({"estimate", "--model", "llama-3-8b", "--measured", path, "--json"});
+    const Result j = test::run_cli({"estimate", "--model", "llama-3-8b", "--measured", path, "--json"});
     REQUIRE(j.code == 0);
     const MeasuredReport m = load_measured_report(path);
     CHECK(j.out.find("\"measured\"") != std::string::npos);
     CHECK(j.out.find("\"cuda_context\": " + std::to_string((long long)m.devices[0].memory.context_with_cublaslt_bytes)) !=
           std::string::npos);
     // Another GPU than the report's is refused, naming both.
-    const Result other = gpusizer_cli({"estimate", "--model", "llama-3-8b", "--gpu", "rtx-4090", "--measured", path});
+    const Result other = test::run_cli({"estimate", "--model", "llama-3-8b", "--gpu", "rtx-4090", "--measured", path});
     CHECK(other.code == 2);
     CHECK(other.err.find("measured h100-sxm, not rtx-4090: use --gpu h100-sxm") != std::string::npos);
     std::remove(path.c_str());

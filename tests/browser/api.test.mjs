@@ -10,21 +10,12 @@ import { test } from 'node:test';
 
 import { readFileSync } from 'node:fs';
 
-import { cli, cliError, cliText, configFile, fakeReport, requireSetup, useBrowser, watch } from './harness.mjs';
+import { cli, cliError, cliText, configFile, fakeReport, requireSetup, useApiPage } from './harness.mjs';
 
 requireSetup({ needCli: true });
 
-let url, page, seen;
-useBrowser(async (browser, u) => {
-  url = u;
-  page = await browser.newPage();
-  seen = watch(page, url);
-  await page.goto(url + 'embed.html');
-  await page.evaluate(async () => {
-    const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
-    window.gs = await createGpuSizer();
-  });
-});
+let page, seen;
+useApiPage((p) => ({ page, seen } = p));
 
 // Calls gs[name](...args) in the page; an exception comes back as {error: {name, message, key}}.
 function call(name, ...args) {

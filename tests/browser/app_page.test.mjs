@@ -7,7 +7,9 @@ import { test } from 'node:test';
 
 import { readFileSync } from 'node:fs';
 
-import { differences, fakeReport, frames, openApp, pngStats, requireSetup, useBrowser, watch } from './harness.mjs';
+import {
+  clipboardPage, differences, fakeReport, frames, hold, openApp, pngStats, requireSetup, useBrowser, watch,
+} from './harness.mjs';
 
 requireSetup();
 
@@ -16,15 +18,6 @@ useBrowser((b, u) => {
   browser = b;
   url = u;
 });
-
-// Presses keys for a few frames: Dear ImGui 1.86 reads key states once a frame, so a press
-// and release between two frames (as a script can make them) would go unseen.
-async function hold(page, ...keys) {
-  for (const k of keys) await page.keyboard.down(k);
-  await frames(page, 3);
-  for (const k of keys.reverse()) await page.keyboard.up(k);
-  await frames(page, 2);
-}
 
 const rect = (state, name) => {
   const r = state.layout.find((x) => x.name === name);
@@ -125,10 +118,7 @@ test('a slider drag rewrites the fragment (one history entry), and that address 
 });
 
 test('Copy link puts the share link on the clipboard', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
-  const page = await context.newPage();
-  const seen = watch(page, url);
+  const { context, page, seen } = await clipboardPage(browser, url);
   const state = await openApp(page, url, '#v=1&m=mistral-7b&w=q8_0&g=l4');
   const b = rect(state, 'copy link button');
   await page.mouse.click(b.x + b.w / 2, b.y + b.h / 2);
@@ -141,9 +131,7 @@ test('Copy link puts the share link on the clipboard', async () => {
 });
 
 test('a new fragment, typed or pasted, opens that link', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
-  const page = await context.newPage();
+  const { context, page } = await clipboardPage(browser, url);
   await openApp(page, url);
   // The address bar: a hashchange.
   await page.evaluate(() => { location.hash = '#v=1&m=llama-3.1-8b&w=q4_k_m&g=rtx-4060-ti-16gb'; });

@@ -42,7 +42,9 @@ export function requireSetup({ needCli = false } = {}) {
   }
 }
 
-// The flags from shared/TOOLCHAIN.md: WebGL2 through SwiftShader, and no background traffic.
+// Headless Chromium without a GPU: WebGL2 through ANGLE's SwiftShader backend (software), which
+// newer Chromium enables only with --enable-unsafe-swiftshader; and no background traffic, so that
+// watch() sees only the page's own requests.
 export const kChromiumArgs = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader', '--use-angle=swiftshader',
@@ -72,6 +74,40 @@ export function useBrowser(ready) {
     await browser?.close();
     server?.close();
   });
+}
+
+// useBrowser() for the JS API tests: a page of the site with the module loaded as window.gs
+// (embed.html, then gpusizer.js imported by its URL); hands `ready` {browser, page, seen, url},
+// `seen` being what watch() records on the page.
+export function useApiPage(ready) {
+  useBrowser(async (browser, url) => {
+    const page = await browser.newPage();
+    const seen = watch(page, url);
+    await page.goto(url + 'embed.html');
+    await page.evaluate(async () => {
+      const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
+      window.gs = await createGpuSizer();
+    });
+    await ready({ browser, page, seen, url });
+  });
+}
+
+// A desktop-sized page (1280x800) in a fresh context that may read and write the clipboard,
+// with watch() on it; close the context when done.
+export async function clipboardPage(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+  const page = await context.newPage();
+  return { context, page, seen: watch(page, url) };
+}
+
+// Presses keys for a few frames: Dear ImGui 1.86 reads key states once a frame, so a press
+// and release between two frames (as a script can make them) would go unseen.
+export async function hold(page, ...keys) {
+  for (const k of keys) await page.keyboard.down(k);
+  await frames(page, 3);
+  for (const k of keys.reverse()) await page.keyboard.up(k);
+  await frames(page, 2);
 }
 
 // Records what a page says and asks for: console errors, uncaught exceptions, dialogs (which

@@ -7,29 +7,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { cli, launch, repo, requireSetup, serveSite, watch } from './harness.mjs';
+import { cli, repo, requireSetup, useApiPage } from './harness.mjs';
 
 requireSetup({ needCli: true });
 const writer = resolve(process.env.GPUSIZER_WRITE_FIXTURES || join(repo, 'build', 'native', 'gpusizer_write_fixtures'));
 
-let browser, server, url, page, seen;
-before(async () => {
-  ({ server, url } = await serveSite());
-  browser = await launch();
-  page = await browser.newPage();
-  seen = watch(page, url);
-  await page.goto(url + 'embed.html');
-  await page.evaluate(async () => {
-    const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
-    window.gs = await createGpuSizer();
-  });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+let page, seen;
+useApiPage((p) => ({ page, seen } = p));
 
 // gs[name](...args) in the page; bytes travel as a plain array and become a Uint8Array there.
 function call(name, args, bytesAt = -1) {

@@ -5,20 +5,16 @@
 //   and the app goes on drawing frames and opens the next good link;
 // - D8: a link the app cannot open stays in the address bar until the user changes something.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { frames, launch, openApp, requireSetup, serveSite, watch } from './harness.mjs';
+import { clipboardPage, frames, hold, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
 
 requireSetup();
 
-let browser, server, url;
-before(async () => {
-  ({ server, url } = await serveSite());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
+let browser, url;
+useBrowser((b, u) => {
+  browser = b;
+  url = u;
 });
 
 // The QA's hf_config with an array `deep` levels down in "x".
@@ -56,10 +52,7 @@ test('D1: a 16 KB link nested 8,000 deep: a message naming hf, the default view,
 });
 
 test('D1: the same JSON pasted into the link field or dropped as a file', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
-  const page = await context.newPage();
-  const seen = watch(page, url);
+  const { context, page, seen } = await clipboardPage(browser, url);
   const state = await openApp(page, url);
   const text = '{"model":{"hf_config":' + hf(7000) + '},"gpu":"l4"}';
   // Paste: the page's paste event carries the text; the app's link field takes it with Enter.
@@ -67,13 +60,8 @@ test('D1: the same JSON pasted into the link field or dropped as a file', async 
   const b = state.layout.find((r) => r.name === 'copy link button');
   await page.mouse.click(b.x + b.w + 200, b.y + b.h / 2);
   await frames(page, 3);
-  for (const k of ['Control', 'V']) await page.keyboard.down(k);
-  await frames(page, 3);
-  for (const k of ['V', 'Control']) await page.keyboard.up(k);
-  await frames(page, 2);
-  await page.keyboard.down('Enter');
-  await frames(page, 3);
-  await page.keyboard.up('Enter');
+  await hold(page, 'Control', 'V');
+  await hold(page, 'Enter');
   await page.waitForFunction(() => window.gpusizerApp.message_is_error, null, { timeout: 5000 });
   assert.equal(await page.evaluate(() => window.gpusizerApp.message),
     'Configuration not opened: model.hf_config.x: is nested more than 100 levels deep');

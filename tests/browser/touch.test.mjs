@@ -4,20 +4,16 @@
 // on a text field brings up the on-screen keyboard (a focused DOM input) and what is typed
 // there lands in the field. Then the DOM mirror of the results for screen readers (D9).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { frames, launch, openApp, requireSetup, serveSite, watch } from './harness.mjs';
+import { frames, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
 
 requireSetup();
 
-let browser, server, url;
-before(async () => {
-  ({ server, url } = await serveSite());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
+let browser, url;
+useBrowser((b, u) => {
+  browser = b;
+  url = u;
 });
 
 const kPhone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };

@@ -35,7 +35,7 @@ std::string links_to_json(const Catalog& catalog, int indent = 2);
 std::string recommend_to_json(const Recommendation& rec, int indent = 2);
 // The query of a recommendation: a configuration and the constraints as the "query" object of
 // recommend_to_json names them (budget_usd, power_cap_w, min_tokens_per_s, single_node,
-// segments, max_gpus, sort; each optional, null = no limit). Errors name "constraints: <key>".
+// segments, max_gpus, sort; each optional; a limit null or 0 = none). Errors name "constraints: <key>".
 RecommendQuery recommend_query_from_json(std::string_view config_json, std::string_view constraints_json);
 
 // Reads the architecture from a Hugging Face config.json (the whole file or the fields that

@@ -258,9 +258,4 @@ Gpu calibrated_catalog_gpu(const Catalog& catalog, const MeasuredReport& report,
 GpuOverlay measured_overlay(const Catalog& catalog, const MeasuredReport& report, const std::string& file,
                             const std::vector<std::string>& gpu_ids = {});
 
-// A copy of `catalog` with GPU `gpu_id` calibrated (for callers that hold one catalog; new code
-// passes measured_overlay() to estimate() instead).
-Catalog calibrated_catalog(const Catalog& catalog, const MeasuredReport& report, const std::string& gpu_id,
-                           const std::string& file);
-
 }  // namespace gpusizer

@@ -5,6 +5,7 @@
 // constraint; a GPU that cannot is listed with the reasons, at the count that came closest.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,9 +19,11 @@ enum class RecommendSort { cost, speed, power };
 
 struct RecommendQuery {
     Config base;                      // model, workload and weights; gpu and gpus are tried
-    double budget_usd = 0;            // GPU prices x count must not exceed it (0 = no limit)
-    double power_cap_w = 0;           // system power (GPUs + hosts) must not exceed it (0 = no limit)
-    double min_tokens_per_s = 0;      // inference: decode tokens/s of one sequence; training: training tokens/s
+    // The limits; none set means no limit. (The constraints JSON, the CLI flags and the app read a
+    // 0 as none: limit_or_none.)
+    std::optional<double> budget_usd;        // GPU prices x count must not exceed it
+    std::optional<double> power_cap_w;       // system power (GPUs + hosts) must not exceed it
+    std::optional<double> min_tokens_per_s;  // inference: decode tokens/s of one sequence; training: training tokens/s
     bool single_node = false;         // only as many GPUs as one node holds
     std::vector<Segment> segments;    // GPU classes to consider (empty = all)
     int max_gpus = 8;                 // counts tried: 1..max_gpus
@@ -60,6 +63,9 @@ struct Recommendation {
 
 // Throws Error for a base configuration that cannot be evaluated at all (unknown model, ...).
 Recommendation recommend(const RecommendQuery& query, const Catalog& catalog, const GpuOverlay* measured = nullptr);
+
+// A limit as the constraints JSON, the CLI and the app give it: 0 means no limit.
+inline std::optional<double> limit_or_none(double v) { return v != 0 ? std::optional<double>(v) : std::nullopt; }
 
 std::string_view to_string(RecommendSort s);
 RecommendSort parse_recommend_sort(std::string_view s);   // cost | speed | power; throws Error("sort", ...)
