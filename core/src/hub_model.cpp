@@ -15,6 +15,7 @@
 #include <cctype>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,18 @@ std::vector<std::uint8_t> base64_decode(const std::string& text, const std::stri
     return out;
 }
 
+// A header without the file it heads: its size is unknown (the tensor data is not there).
+class HeaderSource : public ByteSource {
+public:
+    HeaderSource(std::string name, const std::vector<std::uint8_t>& bytes) : mem_(std::move(name), bytes) {}
+    std::string name() const override { return mem_.name(); }
+    std::optional<std::uint64_t> size() const override { return std::nullopt; }
+    std::size_t read(std::uint64_t offset, void* out, std::size_t n) override { return mem_.read(offset, out, n); }
+
+private:
+    MemorySource mem_;
+};
+
 // The GGUF file's model through load_model_files, from the headers in the configuration.
 void load_gguf_headers(ModelSpec& spec, const std::string& file, const json& headers) {
     const std::string key = "model.gguf_headers";
@@ -132,7 +145,7 @@ void load_gguf_headers(ModelSpec& spec, const std::string& file, const json& hea
     c.gguf = file;
     load_model_files(c, [&parts](const std::string& name) -> std::unique_ptr<ByteSource> {
         for (const auto& [n, bytes] : parts)
-            if (n == name) return std::make_unique<MemorySource>(n, bytes);
+            if (n == name) return std::make_unique<HeaderSource>(n, bytes);
         return nullptr;
     });
     spec.arch = std::move(c.model.arch);
