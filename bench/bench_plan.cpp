@@ -4,6 +4,8 @@
 //     H100, 2,048 sequences of 8,192 tokens per step (Llama 3's 16M-token batch); one thread.
 //   BM_Plan405B: the whole plan(): the search, then the 5 best through estimate().
 //   BM_PlanSearch70B: Llama 3 70B on 64 H100, 512 x 8,192.
+//   BM_PlanInference70B: the whole inference plan() (colocated layouts), Llama 3 70B served by vLLM on up to 64 H100,
+//     requests of 1,000 + 1,000 tokens, TPOT <= 30 ms (issue budget: under 100 ms natively).
 // Run: build/native/bench_plan --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 // The counter layouts_per_s is evaluated layouts / CPU second.
 #include <benchmark/benchmark.h>
@@ -57,6 +59,26 @@ void BM_Plan405B(benchmark::State& state) {
     state.counters["layouts"] = double(n);
 }
 BENCHMARK(BM_Plan405B)->Unit(benchmark::kMillisecond);
+
+void BM_PlanInference70B(benchmark::State& state) {
+    gpusizer::PlanRequest q;
+    q.mode = gpusizer::PlanMode::inference;
+    q.base.model.id = "llama-3-70b";
+    q.base.gpu = "h100-sxm";
+    q.base.runtime = gpusizer::Runtime::vllm;
+    q.base.gpus = 64;
+    q.base.isl = 1000;
+    q.base.osl = 1000;
+    q.max_tpot_ms = 30;
+    long long n = 0;
+    for (auto _ : state) {
+        const gpusizer::PlanReport p = gpusizer::plan(q, catalog());
+        n = p.evaluated;
+        benchmark::DoNotOptimize(p.pareto.data());
+    }
+    state.counters["points"] = double(n);
+}
+BENCHMARK(BM_PlanInference70B)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

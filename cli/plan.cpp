@@ -1,6 +1,9 @@
-// plan.cpp (cli/): `gpusizer plan --mode train`: the layout search of gpusizer/plan.hpp, with
-// the search's own flags (--top, --max-micro-batch, --max-virtual-stages); every other flag is a
-// configuration key, read as `estimate` reads it.
+// plan.cpp (cli/): `gpusizer plan --mode train|inference`: the layout search of
+// gpusizer/plan.hpp, with the search's own flags (--top, --max-micro-batch, --max-virtual-stages,
+// --tokens, --no-offload, --no-ep; inference: --max-ttft-ms, --max-tpot-ms, --disaggregated);
+// every other flag is a configuration key, read as `estimate` reads it.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <string>
@@ -16,6 +19,12 @@ namespace gpusizer::cli {
 
 namespace {
 
+std::string fmt_g(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
 int int_flag(const std::string& flag, const std::string& text, int lo, int hi) {
     std::size_t used = 0;
     long long v = 0;
@@ -29,7 +38,81 @@ int int_flag(const std::string& flag, const std::string& text, int lo, int hi) {
     return int(v);
 }
 
-void print_plan(std::ostream& out, const PlanReport& p, const Config& base) {
+double ms_flag(const std::string& flag, const std::string& text) {
+    std::size_t used = 0;
+    double v = -1;
+    try {
+        v = std::stod(text, &used);
+    } catch (...) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || !(v >= 0) || !std::isfinite(v))
+        throw Error(flag, "must be a non-negative number of milliseconds (0: no limit), got '" + text + "'");
+    return v;
+}
+
+void print_point(std::ostream& out, const char* label, const PlanPoint& p) {
+    char buf[300];
+    const ServingReport& s = p.serving;
+    std::snprintf(buf, sizeof buf, "%-6s %3d %3d %4d %3d %5d %8.0f %10.1f %10.1f %9.1f %9.1f %9.2f  %s", label, p.tp, p.pp, p.dp, p.ep, p.gpus,
+                  p.concurrency, s.output_tokens_per_s_per_gpu, s.output_tokens_per_s, s.tokens_per_s_per_user, s.ttft_s * 1e3,
+                  s.tpot_s * 1e3, std::string(s.bound).c_str());
+    out << buf;
+    if (p.prefill_gpus > 0) out << " (decode pool; prefill pool tp " << p.prefill_tp << " x dp " << p.prefill_dp << ")";
+    out << '\n';
+}
+
+void print_inference_plan(std::ostream& out, const PlanRequest& q, const PlanReport& p) {
+    char buf[300];
+    std::snprintf(buf, sizeof buf, "plan (inference): %s on up to %d x %s, requests of %lld input + %lld output tokens\n",
+                  p.top.empty() ? q.base.model.id.c_str() : p.top[0].report.model_name.c_str(), q.base.gpus,
+                  p.top.empty() ? q.base.gpu.c_str() : p.top[0].report.gpu_name.c_str(), q.base.isl, q.base.osl);
+    out << buf;
+    std::string targets;
+    if (q.max_ttft_ms > 0) targets += "TTFT <= " + fmt_g(q.max_ttft_ms) + " ms";
+    if (q.max_tpot_ms > 0) targets += std::string(targets.empty() ? "" : ", ") + "TPOT <= " + fmt_g(q.max_tpot_ms) + " ms";
+    std::snprintf(buf, sizeof buf, "search: %lld points evaluated, %lld fit, %lld meet the targets (%s), %.4f s\n\n", p.evaluated, p.fitting,
+                  p.meeting, targets.empty() ? "none given" : targets.c_str(), p.seconds);
+    out << buf;
+    if (p.fitting == 0) {
+        out << "no layout fits: more GPUs, a GPU with more memory, a smaller weight format, or shorter requests\n";
+        return;
+    }
+    const char* head = "        tp  pp   dp  ep  GPUs  in-flt  tok/s/GPU      tok/s  tok/s/usr   TTFT ms   TPOT ms  bound\n";
+    if (p.has_best) {
+        out << head;
+        print_point(out, "best", p.best);
+    } else {
+        out << "no layout meets the targets: the Pareto front below shows what each per-user speed costs\n";
+    }
+    out << "\nPareto front (tokens/s per GPU against tokens/s per user, slowest per user first):\n" << head;
+    for (const PlanPoint& pt : p.pareto) print_point(out, "", pt);
+    if (!p.why.empty()) {
+        out << "\nwhy the best layout beats the next:\n";
+        for (const auto& w : p.why) out << "  " << w << '\n';
+    }
+}
+
+// D for --tokens: a plain number or one with a suffix, 15e12, 15T, 300B, 500M.
+double tokens_flag(const std::string& text) {
+    std::size_t used = 0;
+    double v = -1;
+    try {
+        v = std::stod(text, &used);
+    } catch (...) {
+        used = 0;
+    }
+    if (used + 1 == text.size()) {
+        const char u = text.back();
+        v *= u == 'T' ? 1e12 : u == 'B' ? 1e9 : u == 'M' ? 1e6 : u == 'K' ? 1e3 : -1.0;
+        used = text.size();
+    }
+    if (used == 0 || used != text.size() || !(v >= 0) || !std::isfinite(v))
+        throw Error("--tokens", "must be a number of tokens >= 0 (15e12, 15T, 300B), got '" + text + "'");
+    return v;
+}
+
+void print_plan(std::ostream& out, const PlanReport& p, const Config& base, bool q_offload) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "plan (%s): %s on %d x %s, global batch %d x %lld tokens\n", std::string(to_string(p.mode)).c_str(),
                   p.top.empty() ? base.model.id.c_str() : p.top[0].report.model_name.c_str(), base.gpus,
@@ -39,10 +122,11 @@ void print_plan(std::ostream& out, const PlanReport& p, const Config& base) {
     std::snprintf(buf, sizeof buf, "search: %lld layouts evaluated, %lld fit, %.4f s\n\n", p.evaluated, p.fitting, p.seconds);
     out << buf;
     if (p.top.empty()) {
-        out << "no layout fits: more GPUs, a smaller global batch or context, or offload (gpusizer estimate --offload)\n";
+        out << (q_offload ? "no layout fits, offload included: more GPUs, or a smaller global batch or context\n"
+                          : "no layout fits: more GPUs, a smaller global batch or context, or offload (without --no-offload)\n");
         return;
     }
-    out << " #  tp  pp   dp  mb zero recompute  schedule        step s  compute   bubble  exposed   MFU   HFU  GiB/GPU\n";
+    out << " #  tp  pp   dp  ep  mb zero offload          recompute  schedule        step s  compute   bubble  exposed   MFU   HFU  GiB/GPU\n";
     int i = 0;
     for (const PlanLayout& l : p.top) {
         const Report& r = l.report;
@@ -50,12 +134,30 @@ void print_plan(std::ostream& out, const PlanReport& p, const Config& base) {
         std::string sched(to_string(c.pp_schedule));
         if (c.pp == 1) sched = "-";
         else if (c.pp_schedule == PipeSchedule::interleaved) sched += " v" + std::to_string(r.config.virtual_stages);
-        std::snprintf(buf, sizeof buf, "%2d %3d %3d %4d %3d %4d %-10s %-14s %7.3f %8.3f %8.3f %8.3f %5.2f %5.2f %8.1f\n", ++i, c.tp, c.pp,
-                      c.dp, c.batch, c.zero, std::string(to_string(c.recompute)).c_str(), sched.c_str(), r.speed.train_step_s,
+        std::snprintf(buf, sizeof buf, "%2d %3d %3d %4d %3d %3d %4d %-16s %-10s %-14s %7.3f %8.3f %8.3f %8.3f %5.2f %5.2f %8.1f\n", ++i, c.tp,
+                      c.pp, c.dp, std::max(1, c.ep), c.batch, c.zero, std::string(to_string(c.offload)).c_str(),
+                      std::string(to_string(c.recompute)).c_str(), sched.c_str(), r.speed.train_step_s,
                       r.speed.compute_s, r.speed.bubble_s, r.speed.exposed_comm_s, r.speed.mfu_effective, r.speed.hfu,
                       r.per_gpu.total() / double(1ull << 30));
         out << buf;
     }
+    if (p.tokens > 0) {
+        std::snprintf(buf, sizeof buf, "\nthe run of %.4g tokens:\n", p.tokens);
+        out << buf;
+        i = 0;
+        for (const PlanLayout& l : p.top) {
+            std::snprintf(buf, sizeof buf, "%2d %9.2f days %12.0f GPU-hours  electricity $%.0f", ++i, l.run.seconds / 86400.0, l.run.gpu_hours,
+                          l.run.energy_usd);
+            out << buf;
+            if (l.run.cost_usd > 0) {
+                std::snprintf(buf, sizeof buf, "  cost $%.0f", l.run.cost_usd);
+                out << buf;
+            }
+            out << '\n';
+        }
+        if (!p.top.empty()) out << "   " << p.top[0].run.cost_note << '\n';
+    }
+    for (const auto& n : p.not_searched) out << "not searched: " << n << '\n';
     if (!p.why.empty()) {
         out << "\nwhy #1 beats #2:\n";
         for (const auto& w : p.why) out << "  " << w << '\n';
@@ -75,18 +177,26 @@ int run_plan(const std::vector<std::string>& args, const char* argv0, std::ostre
         };
         if (a == "--top") q.top = int_flag("--top", value("--top"), 1, 100);
         else if (a == "--max-micro-batch") q.max_micro_batch = int_flag("--max-micro-batch", value("--max-micro-batch"), 1, 4096);
+        else if (a == "--max-ttft-ms") q.max_ttft_ms = ms_flag("--max-ttft-ms", value("--max-ttft-ms"));
+        else if (a == "--max-tpot-ms") q.max_tpot_ms = ms_flag("--max-tpot-ms", value("--max-tpot-ms"));
+        else if (a == "--disaggregated") q.disaggregated = true;
         else if (a == "--max-virtual-stages") q.max_virtual_stages = int_flag("--max-virtual-stages", value("--max-virtual-stages"), 1, 64);
+        else if (a == "--tokens") q.tokens = tokens_flag(value("--tokens"));
+        else if (a == "--no-offload") q.offload = false;
+        else if (a == "--no-ep") q.expert_parallel = false;
         else rest.push_back(a);
     }
     const Options o = parse_args(rest);
     nlohmann::json cfg = o.config;
-    if (!cfg.contains("mode")) throw Error("--mode", "plan needs --mode train (the search of training layouts)");
+    if (!cfg.contains("mode"))
+        throw Error("--mode", "plan needs --mode train (the search of training layouts) or --mode inference (serving layouts)");
     q.base = config_from_json(cfg.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     q.mode = q.base.mode == Mode::inference ? PlanMode::inference : PlanMode::train;
     const Catalog cat = load_catalog(o.assets.empty() ? find_assets_dir(argv0) : o.assets);
     const PlanReport p = plan(q, cat);
     if (o.json_out) out << plan_to_json(p) << '\n';
-    else print_plan(out, p, q.base);
+    else if (p.mode == PlanMode::inference) print_inference_plan(out, q, p);
+    else print_plan(out, p, q.base, q.offload);
     return kExitOk;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli_internal.hpp"
+#include "gpusizer/uncertainty.hpp"
 #include "gpusizer/format.hpp"
 
 namespace gpusizer::cli {
@@ -53,6 +54,12 @@ void print_measured(std::ostream& out, const Calibration& m) {
 std::string fixed(double v, int decimals) { return format_fixed(v, decimals); }
 std::string duration(double s) { return format_duration(s); }
 std::string rate(double tokens_per_s) { return format_rate(tokens_per_s); }
+// A speed figure with its band (gpusizer/uncertainty.hpp): "~X (Y-Z)"; the plain figure when no
+// accuracy row backs it.
+std::string banded(double x, const SpeedBand& b) {
+    if (!(x > 0) || b.rows == 0) return format_rate(x);
+    return "~" + format_rate(x) + " (" + format_rate(x * b.lo) + "\u2013" + format_rate(x * b.hi) + ")";
+}
 std::string gb_per_s(double bytes_per_s) { return format_bandwidth(bytes_per_s); }
 std::string watts(double w) { return format_watts(w); }
 
@@ -67,10 +74,11 @@ void print_performance(std::ostream& out, const Report& r) {
     if (!training) out << ", " << fixed(s.bandwidth_efficiency * 100, 0) << "% of memory bandwidth";
     out << ")\n";
     if (!training) {
-        out << "  decode        " << rate(s.decode_tokens_per_s) << " tokens/s per sequence";
-        if (c.batch > 1 || r.parallel.dp > 1) out << ", " << rate(s.decode_throughput_tokens_per_s) << " tokens/s in all";
+        const SpeedBand db = speed_band(SpeedFigure::decode, c.runtime);
+        out << "  decode        " << banded(s.decode_tokens_per_s, db) << " tokens/s per sequence";
+        if (c.batch > 1 || r.parallel.dp > 1) out << ", " << banded(s.decode_throughput_tokens_per_s, db) << " tokens/s in all";
         out << (s.decode_compute_bound ? " (compute-bound)" : " (memory-bound)") << '\n';
-        out << "  prefill       " << rate(s.prefill_tokens_per_s) << " tokens/s; time to first token " << duration(s.ttft_s) << " for "
+        out << "  prefill       " << banded(s.prefill_tokens_per_s, speed_band(SpeedFigure::prefill, c.runtime)) << " tokens/s; time to first token " << duration(s.ttft_s) << " for "
             << format_int(double(c.prompt_tokens)) << " prompt tokens" << (c.batch > 1 ? " x " + std::to_string(c.batch) : "") << '\n';
         if (s.offload.active)
             out << "  offload       " << s.offload.gpu_layers << " of " << s.offload.total_layers << " layers on the GPUs, "
@@ -80,7 +88,7 @@ void print_performance(std::ostream& out, const Report& r) {
                         : std::string())
                 << '\n';
     } else {
-        out << "  training      " << rate(s.train_tokens_per_s) << " tokens/s, " << duration(s.train_step_s) << " per step";
+        out << "  training      " << banded(s.train_tokens_per_s, speed_band(SpeedFigure::train_throughput, c.runtime)) << " tokens/s, " << duration(s.train_step_s) << " per step";
         if (s.train_time_s > 0) out << "; " << format_count(c.train_tokens) << " tokens in " << duration(s.train_time_s);
         out << "\n  effective MFU " << fixed(s.effective_mfu * 100, 1) << "% (bubble and exposed communication included)\n";
     }
@@ -120,6 +128,15 @@ void print_performance(std::ostream& out, const Report& r) {
         out << "  energy " << fixed(p.energy_kwh_per_million_tokens, 3) << " kWh per million tokens ($"
             << fixed(p.cost_usd_per_million_tokens, 3) << " at $" << fixed(c.usd_per_kwh, 2) << "/kWh), "
             << fixed(p.tokens_per_joule, p.tokens_per_joule < 1 ? 3 : 2) << " tokens/J\n";
+    // Draw by what bounds the work: memory-bound decode well below board power on HBM.
+    if (!training && p.decode_gpu_w > 0)
+        out << "  at draw: decode " << fixed(p.decode_draw_fraction * 100, 0) << "% of board power (" << watts(p.decode_gpu_w) << "), prefill "
+            << fixed(p.prefill_draw_fraction * 100, 0) << "% (" << watts(p.prefill_gpu_w) << "); "
+            << fixed(p.energy_kwh_per_million_tokens_at_draw, 3) << " kWh, $" << fixed(p.cost_usd_per_million_tokens_at_draw, 3)
+            << " per million tokens decoding\n";
+    if (training && p.train_gpu_w > 0)
+        out << "  at draw: training " << fixed(p.train_draw_fraction * 100, 0) << "% of board power (" << watts(p.train_gpu_w) << ")"
+            << (s.train_time_s > 0 ? ", the run " + format_int(std::round(p.train_energy_kwh_at_draw)) + " kWh" : std::string()) << '\n';
     if (training && s.train_time_s > 0)
         out << "  training run " << format_int(std::round(p.energy_kwh)) << " kWh, $" << format_int(std::round(p.cost_usd)) << " of electricity\n";
     if (p.hardware_price_known) out << "  GPUs $" << format_int(p.hardware_usd) << '\n';
@@ -179,10 +196,15 @@ void print_report(std::ostream& out, const Report& r) {
         const ServingReport& sv = r.serving;
         out << "\n  serving " << format_int(double(c.isl)) << " in / " << format_int(double(c.osl)) << " out tokens per request, "
             << format_fixed(sv.concurrency, 0) << " in flight (bound: " << sv.bound << ")\n";
-        out << "  output        " << format_rate(sv.output_tokens_per_s) << " tokens/s (" << format_rate(sv.output_tokens_per_s_per_gpu)
+        const SpeedBand sb = speed_band(SpeedFigure::serving_throughput, c.runtime);
+        out << "  output        " << banded(sv.output_tokens_per_s, sb) << " tokens/s (" << banded(sv.output_tokens_per_s_per_gpu, sb)
             << " per GPU), " << format_rate(sv.tokens_per_s_per_user) << " per user; " << format_fixed(sv.requests_per_s, 2)
             << " requests/s\n";
         out << "  latency       TTFT " << format_duration(sv.ttft_s) << ", TPOT " << format_duration(sv.tpot_s) << '\n';
+        if (sv.gpu_w > 0)
+            out << "  power         GPUs " << format_watts(sv.gpu_w) << " (" << format_fixed(sv.draw_fraction * 100, 0)
+                << "% of board power under this load), " << format_fixed(sv.energy_kwh_per_million_tokens, 3) << " kWh, $"
+                << format_fixed(sv.cost_usd_per_million_tokens, 3) << " per million output tokens\n";
     }
     if (!r.warnings.empty()) {
         out << "\n  warnings:\n";

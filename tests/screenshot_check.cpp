@@ -1,8 +1,12 @@
 // screenshot_check.cpp: checks a gpusizer-app screenshot: the PNG has the asked size, is not
 // blank, and the "Results" window (from the layout file the app writes) shows the memory bar.
 //   screenshot_check SHOT.png LAYOUT.json WIDTH HEIGHT [--expect-error-message | --expect-measured]
+//                    [--expect-source SOURCE] [--expect-items NAME N]
 // --expect-measured: a benchmark report is open and the estimate uses its measured figures.
+// --expect-source: the report's model.source ("gguf", "safetensors", "catalog", ...).
+// --expect-items: at least N controls named NAME in the layout (rows of a list).
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -23,11 +27,17 @@ bool near(const unsigned char* p, int r, int g, int b) { return std::abs(p[0] - 
 
 int main(int argc, char** argv) {
     if (argc < 5) return fail("usage: screenshot_check SHOT.png LAYOUT.json WIDTH HEIGHT [--expect-error-message]");
-    const std::string option = argc > 5 ? argv[5] : "";
-    if (!option.empty() && option != "--expect-error-message" && option != "--expect-measured")
-        return fail("unknown option " + option);
-    const bool expect_error = option == "--expect-error-message";
-    const bool expect_measured = option == "--expect-measured";
+    bool expect_error = false, expect_measured = false;
+    std::string expect_source, expect_item;
+    int expect_items = 0;
+    for (int i = 5; i < argc; ++i) {
+        const std::string option = argv[i];
+        if (option == "--expect-error-message") expect_error = true;
+        else if (option == "--expect-measured") expect_measured = true;
+        else if (option == "--expect-source" && i + 1 < argc) expect_source = argv[++i];
+        else if (option == "--expect-items" && i + 2 < argc) expect_item = argv[++i], expect_items = std::atoi(argv[++i]);
+        else return fail("unknown option " + option);
+    }
     int w = 0, h = 0, n = 0;
     unsigned char* px = stbi_load(argv[1], &w, &h, &n, 3);
     if (!px) return fail(std::string("cannot read ") + argv[1]);
@@ -54,6 +64,16 @@ int main(int argc, char** argv) {
     if (layout.value("message_is_error", false) != expect_error) return fail("unexpected error-message state");
     if (expect_measured && !layout.value("measured_open", false)) return fail("no benchmark report is open");
     if (expect_measured && !layout.value("calibrated", false)) return fail("the estimate does not use the measured figures");
+    if (!expect_source.empty()) {
+        const std::string source = layout["report"]["model"].value("source", std::string());
+        if (source != expect_source) return fail("the model's source is '" + source + "', not " + expect_source);
+    }
+    if (expect_items > 0) {
+        int items = 0;
+        for (const auto& r : layout["layout"]) items += r["name"] == expect_item ? 1 : 0;
+        if (items < expect_items) return fail(std::to_string(items) + " '" + expect_item + "' in the layout, fewer than " + std::to_string(expect_items));
+        std::printf("screenshot_check: %d '%s'\n", items, expect_item.c_str());
+    }
     bool found = false;
     for (const auto& win : layout["windows"]) {
         if (win["name"] != "Results") continue;

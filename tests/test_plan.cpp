@@ -37,7 +37,8 @@ TEST_CASE("plan enumerates every layout of the space", "[plan]") {
     //   tp 4: pp 1 (dp 2): 4 x 4 x 3 x 1 = 48; pp 2 (dp 1): 5 x 1 x 3 x 5 = 75
     //   tp 8: pp 1 (dp 1): 5 x 1 x 3 x 1 = 15
     // 504 + 351 + 123 + 15 = 993.
-    const PlanRequest q = small_request();
+    PlanRequest q = small_request();
+    q.offload = false;   // the count with offload is the next test's
     double best = 0;
     CHECK(plan_count(q, catalog(), &best) == 993);
     const PlanReport p = plan(q, catalog());
@@ -47,6 +48,92 @@ TEST_CASE("plan enumerates every layout of the space", "[plan]") {
     REQUIRE(p.top.size() == 5);
     CHECK(p.top[0].step_s == Approx(best));
     CHECK(p.seconds >= 0);
+}
+
+TEST_CASE("plan enumerates offload and expert parallelism", "[plan]") {
+    // Offload doubles the ZeRO choices where dp > 1: ZeRO 0 (no offload), ZeRO 1 and 2 (none or the
+    // optimizer), ZeRO 3 (none, the optimizer, the optimizer and the parameters) = 8 against 4.
+    // Of the 993 layouts above, those with dp > 1 are 24 + 180 + 240 + 36 + 240 + 48 = 768 and
+    // those with dp = 1 are 60 + 75 + 75 + 15 = 225: 2 x 768 + 225 = 1761.
+    PlanRequest q = small_request();
+    CHECK(plan_count(q, catalog(), nullptr) == 1761);
+    // A dense model has no expert parallelism to try: the switch changes nothing.
+    q.expert_parallel = false;
+    CHECK(plan_count(q, catalog(), nullptr) == 1761);
+    // Mixtral 8x7B (8 experts) on 8 H100: ep 1, 2, 4, 8 where it divides tp x dp (8 at pp 1).
+    PlanRequest moe;
+    moe.base = config("mixtral-8x7b", "h100-sxm");
+    moe.base.mode = Mode::train;
+    moe.base.gpus = 8;
+    moe.base.global_batch = 16;
+    moe.base.context = 4096;
+    moe.offload = false;
+    moe.expert_parallel = false;
+    const long long without = plan_count(moe, catalog(), nullptr);
+    moe.expert_parallel = true;
+    const long long with = plan_count(moe, catalog(), nullptr);
+    CHECK(with > without);
+    moe.top = 30;
+    const PlanReport p = plan(moe, catalog());
+    REQUIRE(!p.top.empty());
+    bool some_ep = false;
+    for (const PlanLayout& l : p.top) {
+        INFO("tp " << l.config.tp << " pp " << l.config.pp << " dp " << l.config.dp << " ep " << l.config.ep);
+        some_ep = some_ep || l.config.ep > 1;
+        CHECK(l.step_s == Approx(l.report.speed.train_step_s).epsilon(1e-9));
+        CHECK(l.memory == Approx(l.report.per_gpu.total()).epsilon(1e-9));
+    }
+    CHECK(some_ep);
+    // Offloaded layouts agree with estimate() too: Llama 3 70B on 8 H100 fits only with ZeRO-3
+    // and recomputation; the 30 best include the offloaded ones.
+    PlanRequest big = small_request();
+    big.base.model.id = "llama-3-70b";
+    big.top = 40;
+    const PlanReport b = plan(big, catalog());
+    bool some_offload = false;
+    for (const PlanLayout& l : b.top) {
+        some_offload = some_offload || l.config.offload != Offload::none;
+        CHECK(l.step_s == Approx(l.report.speed.train_step_s).epsilon(1e-9));
+        CHECK(l.memory == Approx(l.report.per_gpu.total()).epsilon(1e-9));
+    }
+    CHECK(some_offload);
+}
+
+TEST_CASE("plan: the time and cost to train on D tokens", "[plan]") {
+    PlanRequest q = small_request();
+    q.tokens = 1e12;
+    q.top = 2;
+    const PlanReport p = plan(q, catalog());
+    REQUIRE(p.top.size() == 2);
+    CHECK(p.tokens == 1e12);
+    for (const PlanLayout& l : p.top) {
+        const PlanRun& run = l.run;
+        // D / (tokens per second); GPU-hours = seconds x 8 GPUs / 3600.
+        CHECK(run.seconds == Approx(1e12 / l.report.speed.train_tokens_per_s));
+        CHECK(run.gpu_hours == Approx(run.seconds * 8 / 3600));
+        // Electricity: the estimate's energy for the run at its usd_per_kwh.
+        CHECK(l.report.config.train_tokens == 1e12);
+        CHECK(run.energy_usd == Approx(l.report.power.energy_kwh * 0.15));
+        // The H100 SXM's catalog price, $27,500, over 4 years of 365.25 x 24 hours.
+        CHECK(run.hardware_usd == Approx(27500.0 * run.gpu_hours / (4 * 365.25 * 24)));
+        CHECK(run.cost_usd == Approx(run.energy_usd + run.hardware_usd));
+    }
+    // A GPU without a price: no cost, and the note says why.
+    q.base.gpu = "gb200";
+    q.base.gpus = 4;
+    q.base.global_batch = 8;
+    const PlanReport g = plan(q, catalog());
+    REQUIRE(!g.top.empty());
+    CHECK(g.top[0].run.gpu_hours > 0);
+    CHECK(g.top[0].run.cost_usd == 0);
+    CHECK(g.top[0].run.cost_note.find("no cost") == 0);
+    // Without tokens: no run.
+    q = small_request();
+    const PlanReport none = plan(q, catalog());
+    CHECK(none.top[0].run.seconds == 0);
+    // Context parallelism is named as not searched, with the reason.
+    REQUIRE(!none.not_searched.empty());
+    CHECK(none.not_searched[0].rfind("cp ", 0) == 0);
 }
 
 TEST_CASE("plan: the inner loop agrees with estimate() on every layout it reports", "[plan]") {
@@ -108,6 +195,9 @@ TEST_CASE("plan: requests it cannot search name the key", "[plan][bad_input]") {
     q.top = 0;
     CHECK(key_of(q) == "top");
     q = small_request();
+    q.tokens = -1;
+    CHECK(key_of(q) == "tokens");
+    q = small_request();
     q.base.model.id = "no-such-model";
     CHECK(key_of(q) == "model");
     // Too little memory for any layout: an empty list, not an error.
@@ -115,10 +205,17 @@ TEST_CASE("plan: requests it cannot search name the key", "[plan][bad_input]") {
     q.base.gpu = "rtx-3060";
     q.base.gpus = 2;
     q.base.global_batch = 2;
+    q.offload = false;
     const PlanReport none = plan(q, catalog());
     CHECK(none.top.empty());
     CHECK(none.fitting == 0);
     CHECK(none.evaluated > 0);
+    // With offload, ZeRO-3 with the parameters in host memory (ZeRO-Infinity) fits: 8B x 2 bytes
+    // of weights alone are 16 GB against 2 x 12 GB.
+    q.offload = true;
+    const PlanReport offloaded = plan(q, catalog());
+    REQUIRE(!offloaded.top.empty());
+    for (const PlanLayout& l : offloaded.top) CHECK(l.config.offload == Offload::optimizer_params);
 }
 
 TEST_CASE("gpusizer plan --mode train", "[plan][cli]") {
@@ -126,7 +223,7 @@ TEST_CASE("gpusizer plan --mode train", "[plan][cli]") {
                                  "--global-batch", "16", "--context", "2048", "--top", "3", "--json"});
     REQUIRE(r.code == 0);
     const auto j = nlohmann::json::parse(r.out);
-    CHECK(j["search"]["evaluated"] == 993);   // the space of "plan enumerates every layout"
+    CHECK(j["search"]["evaluated"] == 1761);   // the space of "plan enumerates offload and expert parallelism"
     CHECK(j["top"].size() == 3);
     CHECK(j["top"][0]["time"]["step_s"].get<double>() ==
           Approx(j["top"][0]["time"]["compute_s"].get<double>() + j["top"][0]["time"]["bubble_s"].get<double>() +
@@ -135,6 +232,15 @@ TEST_CASE("gpusizer plan --mode train", "[plan][cli]") {
                                     "--global-batch", "16", "--context", "2048"});
     CHECK(text.code == 0);
     CHECK(text.out.find("why #1 beats #2") != std::string::npos);
+    const CliResult run = run_cli({"plan", "--mode", "train", "--model", "llama-3-8b", "--gpus", "8", "--gpu", "h100-sxm",
+                                   "--global-batch", "16", "--context", "2048", "--tokens", "1T", "--no-offload", "--json"});
+    REQUIRE(run.code == 0);
+    const auto jr = nlohmann::json::parse(run.out);
+    CHECK(jr["search"]["evaluated"] == 993);   // --no-offload: the space of "plan enumerates every layout"
+    CHECK(jr["tokens"] == 1e12);
+    CHECK(jr["top"][0]["run"]["gpu_hours"].get<double>() > 0);
+    CHECK(jr["top"][0]["run"]["cost_usd"].get<double>() > jr["top"][0]["run"]["energy_usd"].get<double>());
+    CHECK(run_cli({"plan", "--mode", "train", "--model", "llama-3-8b", "--gpus", "8", "--global-batch", "16", "--tokens", "lots"}).code == 2);
     CHECK(run_cli({"plan", "--mode", "train", "--model", "llama-3-8b", "--gpus", "8", "--global-batch", "16", "--top", "0"}).code == 2);
     CHECK(run_cli({"plan", "--model", "llama-3-8b", "--gpus", "8", "--global-batch", "16"}).code == 2);   // no --mode
 }

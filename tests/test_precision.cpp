@@ -6,6 +6,7 @@
 
 #include "gpusizer/model_file.hpp"
 #include "estimate_internal.hpp"
+#include "gguf_layer_rules.hpp"
 #include "test_support.hpp"
 
 using namespace gpusizer;
@@ -315,6 +316,46 @@ TEST_CASE("gguf_layer_key: layers with one key get the same types", "[precision]
                 for (int i = 0; i < m.n_layers; ++i) CHECK(gguf_layer_key(f, m, i) == 0u);
         }
     }
+}
+
+TEST_CASE("GGUF per-layer rules: resolved once they give gguf_layer_key; only attn_v and ffn_down read the layer", "[precision][gguf]") {
+    // The estimate takes the types of the classes that do not read the layer (gguf_class_reads_layer)
+    // from another layer of the same shape: for every file type, model traits (a 70B-type llama,
+    // 8 experts, falcon, 48 layers) and class, such a type is the same in every layer.
+    std::vector<GgufTraits> models;
+    models.push_back(gguf_traits(catalog().model("llama-3-70b").arch));
+    models.push_back(gguf_traits(catalog().model("mixtral-8x7b").arch));
+    GgufTraits falcon = models[0];
+    falcon.falcon = true;
+    models.push_back(falcon);
+    GgufTraits odd = models[1];
+    odd.n_layers = 48;
+    odd.imatrix = true;
+    models.push_back(odd);
+    const TensorClass classes[] = {TensorClass::token_embd, TensorClass::output, TensorClass::attn_q, TensorClass::attn_k,
+                                   TensorClass::attn_v, TensorClass::attn_output, TensorClass::attn_qkv_fused,
+                                   TensorClass::attn_other, TensorClass::ffn_gate_up, TensorClass::ffn_down,
+                                   TensorClass::other_2d, TensorClass::attn_kv_b, TensorClass::ffn_gate_up_exps,
+                                   TensorClass::ffn_down_exps};
+    int layer_readers = 0;
+    for (const WeightFormat& f : weight_formats()) {
+        if (f.family != WeightFamily::gguf) continue;
+        for (const GgufTraits& m : models) {
+            const GgufLayerRules rules = gguf_layer_rules(f, m);
+            CHECK(rules.any() == gguf_has_layer_rules(f, m));
+            for (int i = 0; i < m.n_layers; ++i) CHECK(rules.key(i) == gguf_layer_key(f, m, i));
+            for (TensorClass c : classes) {
+                bool varies = false;
+                for (long long row : {4096LL, 14336LL, 2880LL})
+                    for (int i = 1; i < m.n_layers; ++i)
+                        varies = varies || gguf_tensor_type(f, c, m, i, row) != gguf_tensor_type(f, c, m, 0, row);
+                INFO(f.id << " class " << int(c));
+                if (varies) CHECK(gguf_class_reads_layer(c));
+                layer_readers += varies;
+            }
+        }
+    }
+    CHECK(layer_readers > 0);   // the check above has cases to look at (Q4_K_M's attn_v and ffn_down)
 }
 
 TEST_CASE("Llama 3.1 8B Q4_K_S and IQ2_XXS: the sum of llama.cpp's per-tensor types", "[precision][gguf]") {

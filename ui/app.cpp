@@ -5,6 +5,9 @@
 //   view_speed.cpp        speed, interconnect, power and cost
 //   view_plots.cpp        view_compare.cpp   view_recommend.cpp
 //   view_measured.cpp     view_assumptions.cpp
+//   view_local_models.cpp (opening model files, the desktop's Local models)
+//   view_engine_log.cpp   (an engine's startup log beside the estimate)
+//   view_plan.cpp         the training layout search (runs on its button)
 // Shared widgets are in widgets.cpp.
 //
 // [SECTION] Recomputing (only when an input changed)
@@ -21,6 +24,7 @@
 
 #include "gpusizer/format.hpp"
 #include "theme.hpp"
+#include "view_plan.hpp"
 #include "widgets.hpp"
 
 namespace gpusizer::ui {
@@ -30,13 +34,23 @@ App::App(const Catalog& catalog, Platform& platform, UiState state) : catalog_(c
 bool App::open(const std::string& text) {
     const auto first = text.find_first_not_of(" \t\r\n");
     const bool json = first != std::string::npos && text[first] == '{';
-    const bool ok = json ? open_config_text(s_, text, catalog_) : open_link(s_, text, catalog_);
+    const bool ok = json ? open_config_text(s_, text, catalog_, platform_.model_opener()) : open_link(s_, text, catalog_, platform_.model_opener());
     changed();
     return ok;
 }
 
 bool App::open_file(const std::string& name, const std::string& text) {
-    const bool ok = open_file_text(s_, name, text, catalog_);
+    // An engine's startup log (not JSON, with lines read_engine_log knows) goes to its tab.
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text[first] != '{' && !read_engine_log(text).engine.empty()) {
+        log_text_ = text;
+        log_name_ = name;
+        log_dirty_ = true;
+        select_tab("log");
+        notify("Opened the engine log " + name + ".", false);
+        return true;
+    }
+    const bool ok = open_file_text(s_, name, text, catalog_, platform_.model_opener());
     if (ok && s_.measured.loaded && looks_like_measured_report(text)) select_tab("measured");
     calibrated_for_.clear();   // a new report (or the same file again) rebuilds the calibration
     changed();
@@ -45,7 +59,7 @@ bool App::open_file(const std::string& name, const std::string& text) {
 
 namespace {
 // The results tabs, in the order they are drawn; select_tab() takes these names.
-const char* const kTabNames[] = {"memory", "speed", "plots", "compare", "recommend", "measured", "assumptions"};
+const char* const kTabNames[] = {"memory", "speed", "plots", "compare", "recommend", "measured", "assumptions", "local", "log", "plan"};
 constexpr int kTabCount = int(sizeof kTabNames / sizeof kTabNames[0]);
 }  // namespace
 
@@ -286,6 +300,18 @@ void App::draw_tabs() {
         }
         if (ImGui::BeginTabItem("Assumptions", nullptr, tab_flags(6))) {
             draw_assumptions();
+            ImGui::EndTabItem();
+        }
+        if (platform_.has_local_models() && ImGui::BeginTabItem("Local models", nullptr, tab_flags(7))) {
+            draw_local_models();
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Engine log", nullptr, tab_flags(8))) {
+            draw_engine_log();
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Plan", nullptr, tab_flags(9))) {
+            draw_plan_tab(s_.config, estimate_catalog());
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();

@@ -26,6 +26,12 @@ public:
     // Opens a file the platform read (the browser's file picker, a file dropped on the desktop
     // window, a path typed in the app): a gpusizer-cuda-bench report or a configuration JSON.
     bool open_file(const std::string& name, const std::string& text);
+    // Opens a path on the platform's file system (the desktop's command line, a drop, "Open
+    // file..."): a model (a .gguf file, a .safetensors file, a model folder) becomes the
+    // configuration's model, headers only; any other file opens as open_file() does.
+    bool open_path(const std::string& path);
+    // Makes a model file the configuration's model: key "gguf" or "hf_dir" (the Local models list).
+    bool open_model(const std::string& key, const std::string& path);
     // Shows a message in the link bar (a platform's own errors: a file it could not read).
     void notify(const std::string& message, bool is_error) {
         s_.message = message;
@@ -36,7 +42,8 @@ public:
     void frame(float scale = 1.0f);
 
     // Brings a results tab to the front on the next frame: "memory", "speed", "plots",
-    // "compare", "recommend", "measured", "assumptions". Returns false for an unknown name.
+    // "compare", "recommend", "measured", "assumptions", "local" (Local models, where the
+    // platform has them), "log" (Engine log). Returns false for an unknown name.
     bool select_tab(const std::string& name);
 
     // Rectangles of the last frame, in ImGui's display coordinates, for tests that look at or
@@ -89,6 +96,9 @@ private:
     void draw_recommend();
     void draw_measured();
     void draw_open_file();
+    void draw_local_models();   // view_local_models.cpp
+    void draw_engine_log();     // view_engine_log.cpp
+    void reconcile_log();
     const Catalog& estimate_catalog() const { return use_calibrated_ ? calibrated_ : catalog_; }
     void draw_link_bar();
 
@@ -125,6 +135,20 @@ private:
     std::string link_;
     std::string model_filter_, gpu_filter_;
     int select_tab_ = -1;
+    // Local models (view_local_models.cpp) and the engine log (view_engine_log.cpp).
+    std::string local_filter_;
+    struct LogRow {
+        std::string name, meaning;
+        double log = 0, estimate = 0;
+        bool count = false;   // a token count, not bytes
+    };
+    std::string log_text_, log_name_;
+    bool log_dirty_ = false;
+    bool log_use_model_ = false;              // reconcile with the Setup panel's model
+    std::vector<std::string> log_facts_;      // what the log says, one line each
+    std::vector<LogRow> log_rows_;            // the log beside the estimate, component by component
+    std::vector<std::string> log_notes_;
+    std::string log_error_, log_estimate_error_, log_model_, log_config_;
     std::vector<WindowRect> layout_;
 };
 

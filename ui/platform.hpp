@@ -4,8 +4,39 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "gpusizer/model_file.hpp"
 
 namespace gpusizer::ui {
+
+// What a path names, as the platform sees it on its file system (the desktop's drop, command
+// line and "Open file..."): a model the headers describe, or a text file (a configuration, a
+// benchmark report, an engine log).
+struct PathKind {
+    enum Kind { missing, text, gguf, hf_dir, unusable };
+    Kind kind = missing;
+    std::string path;    // what to read: the file, the GGUF file a folder holds, or the snapshot folder
+    std::string error;   // missing / unusable: why, naming the path
+};
+
+// A model found on this machine (the desktop's "Local models" list).
+struct LocalModel {
+    std::string name;     // "Qwen/Qwen3-8B", "llama3.2:3b", "lmstudio-community/Qwen3-8B-GGUF/Qwen3-8B-Q4_K_M.gguf"
+    std::string format;   // "gguf" or "safetensors"
+    std::string where;    // "Hugging Face cache", "Ollama", "LM Studio"
+    std::string path;     // a .gguf file (the first part of a split one) or a snapshot folder
+    double bytes = 0;     // on disk: the weight files (all parts, all shards)
+};
+
+// The list as far as the scan got.
+struct LocalModels {
+    std::vector<LocalModel> models;
+    std::vector<std::string> places;   // the folders looked in, "where: path", one per place that exists
+    std::vector<std::string> notes;    // what was skipped and why (unreadable folders, limits reached)
+    bool scanning = false;             // still running (the list grows)
+    bool scanned = false;              // a scan has finished
+};
 
 class Platform {
 public:
@@ -27,6 +58,22 @@ public:
         error = "this platform opens files through its file picker";
         return false;
     }
+    // What a path names (see PathKind). A platform without a file system says `text`, and
+    // read_file() then refuses it.
+    virtual PathKind classify_path(const std::string& path) {
+        PathKind k;
+        k.kind = PathKind::text;
+        k.path = path;
+        return k;
+    }
+    // Opens the files of a model by path for the core's header readers (load_model_files); an
+    // empty function where the platform has no file system.
+    virtual SourceOpener model_opener() { return {}; }
+    // The "Local models" list: false where the platform has none (the browser). scan_local_models()
+    // starts a scan off the UI thread (again when `rescan`); local_models() is what it found so far.
+    virtual bool has_local_models() const { return false; }
+    virtual void scan_local_models(bool rescan) { (void)rescan; }
+    virtual LocalModels local_models() { return {}; }
     // A short name for messages: "desktop", "browser".
     virtual const char* name() const = 0;
 };

@@ -128,6 +128,12 @@ void adopt(UiState& s, const Config& c) {
     if (!c.model.custom) {
         s.source = ModelSource::catalog;
         s.catalog_model = c.model.id;
+    } else if (c.model.arch.source == "gguf" || c.model.arch.source == "safetensors") {
+        s.source = ModelSource::file;
+        s.file.loaded = true;
+        s.file.gguf = c.gguf;
+        s.file.hf_dir = c.hf_dir;
+        s.file.model = c.model;
     } else if (!c.model.hf_config_json.empty()) {
         s.source = ModelSource::hf_config;
         s.hf_text = c.model.hf_config_json;
@@ -155,6 +161,8 @@ ModelShape shape_of(const ModelNumbers& n) {
 }
 
 bool apply_model_source(UiState& s) {
+    // Only the file source names files: the others describe the model themselves.
+    if (s.source != ModelSource::file) s.config.gguf.clear(), s.config.hf_dir.clear();
     switch (s.source) {
         case ModelSource::catalog: {
             s.config.model = ModelSpec{};
@@ -180,6 +188,17 @@ bool apply_model_source(UiState& s) {
                 check_json_nesting(s.hf_text, "model.hf_config", "model");
                 return model_from_hf_config(s.hf_text);
             });
+        case ModelSource::file:
+            if (!s.file.loaded) {
+                s.model_error = "open a .gguf file, a .safetensors file or a model folder: Open file..., drop it on the window, "
+                                "or choose one under Local models";
+                return false;
+            }
+            s.config.model = s.file.model;
+            s.config.gguf = s.file.gguf;
+            s.config.hf_dir = s.file.hf_dir;
+            s.model_error.clear();
+            return true;
     }
     return false;
 }
@@ -210,10 +229,11 @@ ScreenLayout screen_layout(float width_css) {
 
 std::string link_of(const UiState& s) { return link_from_config(s.config); }
 
-bool open_link(UiState& s, std::string_view link, const Catalog& catalog) {
+bool open_link(UiState& s, std::string_view link, const Catalog& catalog, const SourceOpener& open) {
     try {
         check_link_nesting(link);
-        const Config c = config_from_link(link);
+        Config c = config_from_link(link);
+        if (open) load_model_files(c, open);   // gguf / hf_dir: the headers they name
         (void)estimate(c, catalog);   // a link that cannot be estimated is refused whole
         adopt(s, c);
         s.message = "Opened the link.";
@@ -226,10 +246,11 @@ bool open_link(UiState& s, std::string_view link, const Catalog& catalog) {
     }
 }
 
-bool open_config_text(UiState& s, std::string_view json_text, const Catalog& catalog) {
+bool open_config_text(UiState& s, std::string_view json_text, const Catalog& catalog, const SourceOpener& open) {
     try {
         check_json_nesting(json_text, "", "configuration");
-        const Config c = config_from_json(json_text);
+        Config c = config_from_json(json_text);
+        if (open) load_model_files(c, open);
         (void)estimate(c, catalog);
         adopt(s, c);
         s.message = "Opened the configuration.";
@@ -242,16 +263,42 @@ bool open_config_text(UiState& s, std::string_view json_text, const Catalog& cat
     }
 }
 
+bool open_model_file(UiState& s, const std::string& key, const std::string& path, const Catalog& catalog, const SourceOpener& open) {
+    const std::string name = path.substr(path.find_last_of("/\\") + 1);
+    try {
+        if (key != "gguf" && key != "hf_dir") throw Error("open_model_file", "key must be gguf or hf_dir");
+        if (!open) throw Error(key, "this platform reads no model files");
+        Config c = s.config;
+        c.model = ModelSpec{};
+        c.gguf = key == "gguf" ? path : std::string();
+        c.hf_dir = key == "hf_dir" ? path : std::string();
+        c.weights.clear();   // the file's own format (a GGUF's general.file_type, a checkpoint's native one)
+        c.tp = c.pp = c.dp = c.ep = 0;   // the split follows the new model's heads and layers
+        load_model_files(c, open);
+        (void)estimate(c, catalog);   // a model the estimate refuses is refused whole, as links are
+        adopt(s, c);
+        const ModelArch& a = c.model.arch;
+        s.message = "Opened " + name + " (" + (key == "gguf" ? "GGUF" : "safetensors") + ", " + a.name + ": " +
+                    std::to_string(a.total_layers()) + " layers, " + format_bytes_short(a.file.total) + " of weights in its headers).";
+        s.message_is_error = false;
+        return true;
+    } catch (const Error& e) {
+        s.message = "Model not opened: " + std::string(e.what());
+        s.message_is_error = true;
+        return false;
+    }
+}
+
 bool looks_like_measured_report(std::string_view text) {
     // Every report carries "schema_version" and "tool": "gpusizer-cuda-bench"; no configuration
     // key is named schema_version.
     return text.find("\"schema_version\"") != std::string_view::npos && text.find("\"devices\"") != std::string_view::npos;
 }
 
-bool open_file_text(UiState& s, std::string_view name, std::string_view text, const Catalog& catalog) {
+bool open_file_text(UiState& s, std::string_view name, std::string_view text, const Catalog& catalog, const SourceOpener& open) {
     const std::string file = name.empty() ? std::string("file") : std::string(name);
     if (!looks_like_measured_report(text)) {
-        if (!open_config_text(s, text, catalog)) return false;
+        if (!open_config_text(s, text, catalog, open)) return false;
         s.message = "Opened the configuration in " + file + ".";
         return true;
     }

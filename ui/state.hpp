@@ -10,8 +10,17 @@
 
 namespace gpusizer::ui {
 
-// Where the model comes from.
-enum class ModelSource { catalog, parameters, numbers, hf_config };
+// Where the model comes from. `file`: a checkpoint's headers (a GGUF file, a safetensors
+// snapshot folder) that the platform read: the desktop app only.
+enum class ModelSource { catalog, parameters, numbers, hf_config, file };
+
+// A model read from its files' headers (the configuration's gguf / hf_dir key and the model
+// load_model_files made of it), kept while another source is shown.
+struct ModelFileInput {
+    bool loaded = false;
+    std::string gguf, hf_dir;       // one of them: the path as opened
+    ModelSpec model;                // model.arch.source "gguf" or "safetensors", exact bytes in arch.file
+};
 
 // A custom dense or MoE model described by its numbers (Llama-style fields).
 struct ModelNumbers {
@@ -63,6 +72,7 @@ struct UiState {
     double custom_params_b = 7.0;                   // billions, ModelSource::parameters
     ModelNumbers numbers;                           // ModelSource::numbers
     std::string hf_text;                            // ModelSource::hf_config: the pasted config.json
+    ModelFileInput file;                            // ModelSource::file: the opened model file
     std::string model_error;                        // why the custom model could not be read
     bool manual_parallel = false;                   // false: tp/pp/dp chosen from the GPU count
     std::vector<CompareColumn> compare;             // the compare view's GPU choices
@@ -96,14 +106,22 @@ void check_link_nesting(std::string_view link);
 // Share links.
 std::string link_of(const UiState& s);
 // Loads a link; on failure (a malformed link, or one naming a model or GPU the catalog does not
-// have) the state is unchanged and `message` says why.
-bool open_link(UiState& s, std::string_view link, const Catalog& catalog);
+// have) the state is unchanged and `message` says why. A link or configuration naming a model
+// file (gguf / hf_dir) reads its headers through `open` (none: refused with the core's message).
+bool open_link(UiState& s, std::string_view link, const Catalog& catalog, const SourceOpener& open = {});
 // Loads a configuration file's text (JSON) the same way.
-bool open_config_text(UiState& s, std::string_view json_text, const Catalog& catalog);
+bool open_config_text(UiState& s, std::string_view json_text, const Catalog& catalog, const SourceOpener& open = {});
+
+// Makes a model file the configuration's model: `key` "gguf" (a GGUF file, any split part) or
+// "hf_dir" (a folder with config.json + safetensors), read through `open` (headers only). The
+// weights become the file's own (a GGUF's file type; a safetensors checkpoint's native format).
+// On failure (unreadable, an architecture the core does not know, a model the estimate refuses)
+// the state is unchanged and `message` says why, naming the file.
+bool open_model_file(UiState& s, const std::string& key, const std::string& path, const Catalog& catalog, const SourceOpener& open);
 
 // Opens a file's text: a gpusizer-cuda-bench report (kept in s.measured) or a configuration
 // JSON. `name` names the file in messages. On failure the state is unchanged and `message` says why.
-bool open_file_text(UiState& s, std::string_view name, std::string_view text, const Catalog& catalog);
+bool open_file_text(UiState& s, std::string_view name, std::string_view text, const Catalog& catalog, const SourceOpener& open = {});
 // True when the text is a gpusizer-cuda-bench report rather than a configuration.
 bool looks_like_measured_report(std::string_view text);
 

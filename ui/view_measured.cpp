@@ -165,25 +165,17 @@ void App::draw_open_file() {
     }
     note_item("open file button");
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("A gpusizer-cuda-bench report (measured figures) or a configuration JSON.%s",
+        ImGui::SetTooltip("A model (.gguf, .safetensors or a model folder: headers only), an engine's startup log, a "
+                          "gpusizer-cuda-bench report (measured figures) or a configuration JSON.%s",
                           std::string(platform_.name()) == "desktop" ? " You can also drop the file on the window." : "");
     if (ImGui::BeginPopup("path")) {
-        ImGui::TextUnformatted("Open a benchmark report or a configuration file:");
+        ImGui::TextUnformatted("Open a model (.gguf, .safetensors, a model folder), an engine log, a benchmark report or a configuration:");
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 26.0f);
         if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-        const bool enter = ImGui::InputTextWithHint("##path", "/path/to/report.json", &file_path_, ImGuiInputTextFlags_EnterReturnsTrue);
+        const bool enter = ImGui::InputTextWithHint("##path", "/path/to/model.gguf or report.json", &file_path_, ImGuiInputTextFlags_EnterReturnsTrue);
         note_item("text field");
         ImGui::SameLine();
-        if ((ImGui::Button("Open") || enter) && !file_path_.empty()) {
-            std::string text, error;
-            if (platform_.read_file(file_path_, text, error)) {
-                const std::string name = file_path_.substr(file_path_.find_last_of("/\\") + 1);
-                if (open_file(name, text)) ImGui::CloseCurrentPopup();
-            } else {
-                s_.message = error;
-                s_.message_is_error = true;
-            }
-        }
+        if ((ImGui::Button("Open") || enter) && !file_path_.empty() && open_path(file_path_)) ImGui::CloseCurrentPopup();
         if (!s_.message.empty() && s_.message_is_error) {
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
             ImGui::TextColored(to_vec4(kNoFitColor), "%s", s_.message.c_str());

@@ -42,10 +42,12 @@ const CatalogModel* first_of_family(const Catalog& catalog, const CatalogModel& 
 
 void App::draw_model() {
     ImGui::PushID("model");
-    const char* sources[] = {"catalog", "a parameter count", "its numbers", "a pasted config.json"};
+    const char* sources[] = {"catalog", "a parameter count", "its numbers", "a pasted config.json", "a model file"};
+    // "a model file" where the platform reads files (the desktop), or when a link opened one.
+    const int source_count = platform_.model_opener() || s_.source == ModelSource::file ? 5 : 4;
     row_label("From");
     if (ImGui::BeginCombo("##source", sources[int(s_.source)])) {
-        for (int i = 0; i < 4; ++i) {
+        for (int i = 0; i < source_count; ++i) {
             if (ImGui::Selectable(sources[i], int(s_.source) == i)) {
                 s_.source = ModelSource(i);
                 apply_model_source(s_);
@@ -141,6 +143,22 @@ void App::draw_model() {
                 apply_model_source(s_);
                 set_gpu_count(s_, s_.config.gpus, current_arch(s_, catalog_));
                 changed();
+            }
+            break;
+        }
+        case ModelSource::file: {
+            // A GGUF file or a safetensors snapshot, read by its headers (view_local_models.cpp).
+            if (s_.file.loaded) {
+                const ModelArch& a = s_.file.model.arch;
+                const std::string& path = s_.file.gguf.empty() ? s_.file.hf_dir : s_.file.gguf;
+                row_label("Model");
+                ImGui::TextUnformatted(a.name.c_str());
+                ImGui::PushTextWrapPos();
+                ImGui::TextDisabled("%s: %s of weights in its headers", s_.file.gguf.empty() ? "safetensors" : "GGUF",
+                                    format_bytes_short(a.file.total).c_str());
+                ImGui::TextDisabled("%s", path.c_str());
+                for (const std::string& w : s_.file.model.import_warnings) ImGui::TextDisabled("note: %s", w.c_str());
+                ImGui::PopTextWrapPos();
             }
             break;
         }

@@ -128,6 +128,8 @@ function wrap(name, args, optionalLast) {
 
 function config(v) { return configText(v, 'configuration'); }
 function constraints(v) { return v === undefined || v === null ? '' : configText(v, 'constraints'); }
+// gs.plan(config[, query]): the search's fields (mode, top, tokens, ...), JSON text or an object.
+function query(v) { return v === undefined || v === null ? '' : configText(v, 'query'); }
 function reportText(v) {
   if (typeof v !== 'string') throw GpuSizerError('measured', "measured: must be the report's JSON text (a string)");
   checkNesting(v, 'report');
@@ -143,6 +145,7 @@ function reportText(v) {
       'estimateMeasured': [[config, reportText]],
       'recommend': [[config, constraints], true],
       'fit': [[config]],
+      'plan': [[config, query], true],
       'assumptions': [[config]],
       'links': [[]],
       'models': [[]],

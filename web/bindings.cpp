@@ -124,6 +124,12 @@ std::string js_reconcile(const std::string& text, const std::string& config) {
     return guarded([&] { return reconcile_json(text, &web::embedded_catalog(), config, SourceOpener()); });
 }
 
+// `gpusizer plan --json`: the layout search. `query` holds the search's fields (mode, top,
+// max_micro_batch, max_virtual_stages, tokens, offload, expert_parallel; "" = {}).
+std::string js_plan(const std::string& config, const std::string& query) {
+    return guarded([&] { return plan_to_json(plan(plan_request_from_json(config, query), web::embedded_catalog())); });
+}
+
 std::string js_assumptions(const std::string& config) {
     return guarded([&] {
         return assumptions_to_json(assumptions(estimate(config_from_json(config), web::embedded_catalog())));
@@ -255,6 +261,7 @@ EMSCRIPTEN_BINDINGS(gpusizer) {
 #endif
 #ifndef GPUSIZER_API_LITE
     emscripten::function("fit", &js_fit);
+    emscripten::function("plan", &js_plan);
     emscripten::function("assumptions", &js_assumptions);
     emscripten::function("inspect", &js_inspect);
     emscripten::function("reconcile", &js_reconcile);

@@ -114,7 +114,8 @@ std::vector<Assumption> assumptions(const Report& r) {
                 "dual-channel DDR5-4800 = 2 x 8 B x 4.8 GT/s; llama.cpp CPU decode reaches 68% (13900K, DDR5-6400, llama.cpp #34)");
     } else {
         add("mfu", fmt("%.2f of the dense tensor peak on the executed FLOPs", c.mfu),
-            "PaLM 46.2% (540B), Llama 3 405B 38-43%, Megatron-LM 52% (1T): 0.45; bubble and exposed communication added on top");
+            "fit over Megatron-LM (A100), torchtitan (A100) and Llama 3 405B (H100) runs: 0.61 (0.54-0.69 per run); "
+            "bubble and exposed communication added on top");
         add("training_flops", "6N + 12 L H Q s per token (LoRA 4N + ...); selective recompute + the attention core, full + a forward (8N)",
             "PaLM appendix B (Chowdhery et al. 2022); Korthikanti et al. 2022 for recomputation");
     }

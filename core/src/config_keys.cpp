@@ -175,9 +175,11 @@ const ConfigKey kKeys[] = {
      "tokens to train on, for `speed.train_time_s` and the energy and cost of the run",
      "tokens to train on (e.g. 1e12), for the time, energy and cost of the run", m(&Config::train_tokens)),
     row("mfu", "mfu", "mfu", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::zero_null, "fraction",
-     "automatic: 0.45 for training, 0.5 for prefill", "",
-     "model FLOPs utilization: the share of the dense tensor peak (at the precision the GPU computes in) a step reaches",
-     "fraction of the dense tensor peak reached (default 0.45 training, 0.5 prefill)", m(&Config::mfu)),
+     "automatic: 0.61 for training, 0.5 for prefill", "",
+     "kernel efficiency: the share of the dense tensor peak (at the precision the GPU computes in) the math reaches; "
+     "the pipeline bubble and exposed communication are computed apart (the step's model FLOPs utilization is "
+     "`speed.mfu_effective`, with recomputation `speed.hfu`)",
+     "fraction of the dense tensor peak the math reaches (default 0.61 training, 0.5 prefill)", m(&Config::mfu)),
     row("bandwidth_efficiency", "bwe", "bandwidth-efficiency", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::zero_null,
      "fraction", "automatic: 0.9 llama.cpp, 0.75 PyTorch/vLLM with 16/32-bit weights, 0.6 with quantized weights", "",
      "share of the memory bandwidth a decode step reaches",

@@ -22,6 +22,7 @@
 #include "hub_model.hpp"
 #include "gpusizer/config_keys.hpp"
 #include "gpusizer/error.hpp"
+#include "gguf_layer_rules.hpp"
 #include "performance.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
@@ -467,7 +468,10 @@ struct ClassBits {
     double q, k, v, latent, o, cross, mixer, mlp_up, mlp_down, sh_up, sh_down, ex_up, ex_down, router, small;
 };
 
-ClassBits class_bits(const Resolved& r, int i) {
+// `same_kind`: the bits of another layer of the same shape (kind), when there is one: under GGUF
+// only the classes whose type reads the layer index (gguf_class_reads_layer: attn_v, ffn_down)
+// can differ, and the others are taken from it.
+ClassBits class_bits(const Resolved& r, int i, const ClassBits* same_kind = nullptr) {
     const ModelArch& a = *r.arch;
     const LayerSpec& l = a.layer(i);
     const bool gguf = r.wf->family == WeightFamily::gguf;
@@ -484,29 +488,32 @@ ClassBits class_bits(const Resolved& r, int i) {
         const double router = scheme_class_bits(s, SchemeClass::router);
         return {att, att, att, att, att, att, att, mlp, mlp, sh, sh, ex, ex, router, s.float_bits};
     }
-    auto bits = [&](TensorClass cls, long long row) { return ggml_type_bits(gguf_tensor_type(*r.wf, cls, r.gguf, i, row)); };
+    ClassBits b = same_kind ? *same_kind : ClassBits{};
+    auto bits = [&](TensorClass cls, long long row, double ClassBits::*field) {
+        if (same_kind && !gguf_class_reads_layer(cls)) return b.*field;
+        return ggml_type_bits(gguf_tensor_type(*r.wf, cls, r.gguf, i, row));
+    };
     const long long h = a.hidden;
-    ClassBits b;
     if (l.attn.kind == AttnKind::mla) {
-        b.q = b.k = b.v = b.latent = bits(TensorClass::attn_other, h);
+        b.q = b.k = b.v = b.latent = bits(TensorClass::attn_other, h, &ClassBits::q);
     } else if (r.gguf.fused_qkv) {
-        b.q = b.k = b.v = bits(TensorClass::attn_qkv_fused, h);
+        b.q = b.k = b.v = bits(TensorClass::attn_qkv_fused, h, &ClassBits::q);
     } else {
-        b.q = bits(TensorClass::attn_q, h);
-        b.k = bits(TensorClass::attn_k, h);
-        b.v = bits(TensorClass::attn_v, h);
+        b.q = bits(TensorClass::attn_q, h, &ClassBits::q);
+        b.k = bits(TensorClass::attn_k, h, &ClassBits::k);
+        b.v = bits(TensorClass::attn_v, h, &ClassBits::v);
     }
     if (l.attn.kind != AttnKind::mla) b.latent = b.q;
-    b.o = bits(TensorClass::attn_output, (long long)std::max(1, l.attn.n_heads) * std::max(1, l.attn.v_head_dim));
-    b.cross = bits(TensorClass::attn_other, h);
-    b.mixer = l.is_recurrent() ? bits(TensorClass::other_2d, h) : b.q;   // ssm_in / ssm_out: llama.cpp's default type
-    b.mlp_up = bits(TensorClass::ffn_gate_up, h);
-    b.mlp_down = l.mlp.intermediate > 0 ? bits(TensorClass::ffn_down, l.mlp.intermediate) : b.mlp_up;
+    b.o = bits(TensorClass::attn_output, (long long)std::max(1, l.attn.n_heads) * std::max(1, l.attn.v_head_dim), &ClassBits::o);
+    b.cross = bits(TensorClass::attn_other, h, &ClassBits::cross);
+    b.mixer = l.is_recurrent() ? bits(TensorClass::other_2d, h, &ClassBits::mixer) : b.q;   // ssm_in / ssm_out: llama.cpp's default type
+    b.mlp_up = bits(TensorClass::ffn_gate_up, h, &ClassBits::mlp_up);
+    b.mlp_down = l.mlp.intermediate > 0 ? bits(TensorClass::ffn_down, l.mlp.intermediate, &ClassBits::mlp_down) : b.mlp_up;
     b.sh_up = b.mlp_up;
-    b.sh_down = l.mlp.n_shared > 0 ? bits(TensorClass::ffn_down, l.mlp.shared_intermediate) : b.mlp_down;
+    b.sh_down = l.mlp.n_shared > 0 ? bits(TensorClass::ffn_down, l.mlp.shared_intermediate, &ClassBits::sh_down) : b.mlp_down;
     // Routed experts are 3-D tensors (ffn_*_exps), which MXFP4_MOE treats apart.
-    b.ex_up = l.is_moe() ? bits(TensorClass::ffn_gate_up_exps, h) : b.mlp_up;
-    b.ex_down = l.is_moe() ? bits(TensorClass::ffn_down_exps, l.mlp.expert_intermediate) : b.mlp_down;
+    b.ex_up = l.is_moe() ? bits(TensorClass::ffn_gate_up_exps, h, &ClassBits::ex_up) : b.mlp_up;
+    b.ex_down = l.is_moe() ? bits(TensorClass::ffn_down_exps, l.mlp.expert_intermediate, &ClassBits::ex_down) : b.mlp_down;
     b.router = 32.0;   // GGUF keeps ffn_gate_inp unquantized (F32)
     b.small = 32.0;    // and every 1-D tensor in F32
     return b;
@@ -541,16 +548,16 @@ void build_variants(Resolved& r) {
     const ModelArch& a = *r.arch;
     const int L = a.total_layers();
     const int pp = r.par.pp;
-    const int n = a.n_layers;
-    // Whether the file type's rules read llama.cpp's per-layer predicates (precision.cpp).
-    const bool layer_rules = gguf_has_layer_rules(*r.wf, r.gguf);
-    const int n8 = n / 8, n78 = 7 * n / 8, n16 = n / 16;
+    // The file type's per-layer predicates (precision.hpp), looked up once: whether it has any,
+    // and each layer's key without going back to the rules.
+    const GgufLayerRules rules = gguf_layer_rules(*r.wf, r.gguf);
+    const bool layer_rules = rules.any();
     r.variants.clear();
     r.variants.reserve(6);   // 6 x 152 B stays inside malloc's per-thread cache (<= 1032 B)
     r.reset_stage_counts(pp);
     const bool one_kind = a.kinds.size() == 1;
     // 0..7: which of llama.cpp's per-layer predicates hold (use_more_bits, i < 2 or 4, i < n/8 or n/16).
-    auto gguf_bits = [&](int i) { return layer_rules ? int(gguf_layer_key(*r.wf, r.gguf, i)) : 0; };
+    auto gguf_bits = [&](int i) { return int(rules.key(i)); };
     std::array<int, kMaxLayerKinds * 8> slot;
     slot.fill(-1);
     auto add = [&](int st, int j, int k, int layers) {
@@ -558,6 +565,7 @@ void build_variants(Resolved& r) {
             if (int(r.variants.size()) == kMaxVariants)
                 throw Error("model.layer_types", "has more distinct layer shapes than an estimate handles (" + std::to_string(kMaxVariants) + ")");
             slot[std::size_t(k)] = int(r.variants.size());
+            for (int s = 0; s < pp; ++s) r.stage_count(s)[r.variants.size()] = 0;   // the new variant's column
             LayerVariant lv;
             lv.rep = j;
             lv.kind = a.layer_kind[std::size_t(j)];
@@ -570,15 +578,17 @@ void build_variants(Resolved& r) {
         // Every layer alike (most dense models outside GGUF k-quants): one variant.
         for (int s = 0; s < pp; ++s) add(s, 0, 0, int((long long)(s + 1) * L / pp - (long long)s * L / pp));
     } else if (one_kind) {
-        // One kind, GGUF predicates: keys change only at a few boundaries (layer 2, 4, n/16, n/8,
-        // 7n/8, the stage edges) and, between them, with period 3 (use_more_bits). Each segment is
-        // evaluated over one period and its counts multiplied out, instead of visiting every layer.
-        const int period = 3;
-        int cuts[5];
+        // One kind, GGUF predicates: keys change only at the boundaries the file type's rules read
+        // (layer `first`, n / frac, n/8 and 7n/8 for use_more_bits, the stage edges) and, between
+        // them, with period 3 (use_more_bits). Each segment is evaluated over one period and its
+        // counts multiplied out, instead of visiting every layer. Variants come out in the order of
+        // the first layer of each key, as a visit of every layer would give them.
+        const int period = 3, nr = rules.n_layers;
+        int cuts[4];
         int n_cuts = 0;
-        for (int c : {2, 4, n16, n8, n78})
+        for (int c : {rules.first, rules.frac > 0 ? nr / rules.frac : 0, rules.more ? nr / 8 : 0, rules.more ? 7 * nr / 8 : 0})
             if (c > 0 && c < L) cuts[n_cuts++] = c;
-        for (int i = 1; i < n_cuts; ++i)   // insertion sort of at most 5 values
+        for (int i = 1; i < n_cuts; ++i)   // insertion sort of at most 4 values
             for (int j = i; j > 0 && cuts[j - 1] > cuts[j]; --j) std::swap(cuts[j - 1], cuts[j]);
         for (int st = 0; st < pp; ++st) {
             const int lo = int((long long)st * L / pp), hi = int((long long)(st + 1) * L / pp);
@@ -602,16 +612,20 @@ void build_variants(Resolved& r) {
     const bool lora = r.config.mode == Mode::lora || r.config.mode == Mode::qlora;
     // Without tensor or expert parallelism a GPU holds whole layers: one split serves both.
     const bool whole_layers = r.par.tp == 1 && r.par.ep == 1;
+    std::array<ClassBits, kMaxVariants> variant_bits;
     for (std::size_t vi = 0; vi < r.variants.size(); ++vi) {
         LayerVariant& v = r.variants[vi];
         const LayerParams& p = r.counts->per_kind[std::size_t(v.kind)];
         const LayerSpec& l = a.kinds[std::size_t(v.kind)];
-        const ClassBits bits = class_bits(r, v.rep);
-        // Variants of one kind differ only in their GGUF tensor types (the bits): the parameter
-        // split, cache and state of an earlier variant of the same kind carry over.
+        // Variants of one kind differ only in their GGUF tensor types (the bits), and of those
+        // only in the classes whose type reads the layer index: the rest of the bits, and the
+        // parameter split, cache and state of an earlier variant of the same kind carry over.
         const LayerVariant* same = nullptr;
+        std::size_t same_i = 0;
         for (std::size_t e = 0; e < vi && !same; ++e)
-            if (r.variants[e].kind == v.kind) same = &r.variants[e];
+            if (r.variants[e].kind == v.kind) same = &r.variants[e], same_i = e;
+        const ClassBits bits = class_bits(r, v.rep, same ? &variant_bits[same_i] : nullptr);
+        variant_bits[vi] = bits;
         v.whole = to_split(p, split_params(a, l, p, 1, 1), bits);
         v.on_gpu = whole_layers ? v.whole : to_split(p, split_params(a, l, p, r.par.tp, r.par.ep), bits);
         if (same) {
@@ -807,9 +821,14 @@ long long kv_cached_tokens(const Resolved& r, int i, long long context) {
         // since the start of the current chunk of C, at most C. How each runtime keeps them:
         long long window = at.window;
         if (r.runtime == Runtime::llama_cpp) {
-            // llama.cpp's SWA cache (llama-kv-cache-iswa.cpp) holds the window plus one
-            // micro-batch, for LLAMA_SWA_TYPE_STANDARD and LLAMA_SWA_TYPE_CHUNKED alike.
-            window += kLlamaCppUbatch;
+            // llama.cpp's SWA cache holds the window plus one micro-batch (n_ubatch, our
+            // prefill_chunk), padded to 256 cells, for LLAMA_SWA_TYPE_STANDARD and
+            // LLAMA_SWA_TYPE_CHUNKED alike (src/llama-kv-cache-iswa.cpp, the llama_kv_cache_iswa
+            // constructor: size_swa = GGML_PAD(min(size_base, n_swa*(unified ? n_seq_max : 1) +
+            // n_ubatch), 256)). Per sequence that is the non-unified form (llama-server's default);
+            // ctx is a multiple of 256 already, so the min commutes with the padding.
+            const long long ubatch = r.config.prefill_chunk.value_or(kLlamaCppUbatch);
+            window = (window + ubatch + kLlamaCppKvPad - 1) / kLlamaCppKvPad * kLlamaCppKvPad;
         } else if (r.runtime == Runtime::vllm) {
             // vLLM's hybrid allocator keeps the blocks of the last W - 1 tokens plus the new one,
             // and one more block because the window need not start at a block boundary
@@ -1343,13 +1362,12 @@ Totals compute(const Resolved& r) {
     const Config& c = r.config;
     Totals t;
 
-    // Training activations per variant (they depend on context and batch).
-    std::array<double, kMaxVariants> train_bytes{}, train_full{};
-    if (r.training) {
-        for (std::size_t v = 0; v < r.variants.size(); ++v) {
-            train_bytes[v] = train_layer_bytes(r, r.variants[v].rep, c.recompute);
-            train_full[v] = c.recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
-        }
+    // Training activations per variant (they depend on context and batch). Only the variants'
+    // entries are read: they are the ones set (a 64-entry clear was 1% of an estimate).
+    std::array<double, kMaxVariants> train_bytes, train_full;
+    for (std::size_t v = 0; v < r.variants.size(); ++v) {
+        train_bytes[v] = r.training ? train_layer_bytes(r, r.variants[v].rep, c.recompute) : 0.0;
+        train_full[v] = r.training && c.recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
     }
 
     // Stages: layers split evenly, the most loaded GPU reported.
@@ -1440,12 +1458,10 @@ Totals compute(const Resolved& r) {
 }
 
 StageSums stage_sums(const Resolved& r) {
-    std::array<double, kMaxVariants> train_bytes{}, train_full{};
-    if (r.training) {
-        for (std::size_t v = 0; v < r.variants.size(); ++v) {
-            train_bytes[v] = train_layer_bytes(r, r.variants[v].rep, r.config.recompute);
-            train_full[v] = r.config.recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
-        }
+    std::array<double, kMaxVariants> train_bytes, train_full;   // the variants' entries are set, and read
+    for (std::size_t v = 0; v < r.variants.size(); ++v) {
+        train_bytes[v] = r.training ? train_layer_bytes(r, r.variants[v].rep, r.config.recompute) : 0.0;
+        train_full[v] = r.training && r.config.recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
     }
     StageSums out;
     for (int s = 0; s < r.par.pp; ++s) {

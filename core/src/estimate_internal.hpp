@@ -103,10 +103,11 @@ struct Resolved {
         return (stage_count_stages <= kInlineStages ? stage_counts_inline.data() : stage_counts_heap.data()) + std::size_t(s) * kMaxVariants;
     }
     const std::uint16_t* stage_count(int s) const { return const_cast<Resolved*>(this)->stage_count(s); }
+    // Sizes the table for `stages`; build_variants zeroes a variant's column when it adds the
+    // variant (only the variants' columns are read).
     void reset_stage_counts(int stages) {
         stage_count_stages = stages;
-        if (stages <= kInlineStages) stage_counts_inline.fill(0);
-        else stage_counts_heap.assign(std::size_t(stages) * kMaxVariants, 0);
+        if (stages > kInlineStages) stage_counts_heap.resize(std::size_t(stages) * kMaxVariants);
     }
     EdgeWeights edges;                      // after tp
     EdgeWeights edges_whole;                // no split

@@ -509,6 +509,42 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
     pw.cost_usd = pw.energy_kwh * c.usd_per_kwh;
     pw.hardware_price_known = g.price_usd.has_value();
     pw.hardware_usd = g.price_usd ? *g.price_usd * gpus : 0.0;
+
+    // Draw by what bounds the work: each phase's utilization of compute and memory, per GPU.
+    // Pipeline stages take turns, so one GPU is busy 1 / pp of a decode step or prefill.
+    const double stages = par.pp;
+    if (!r.training) {
+        if (sp.decode_step_s > 0) {
+            const double u_m = sp.offload.active || B <= 0 ? 0.0 : sp.decode_bytes_per_step / stages / (sp.decode_step_s * B);
+            const double u_c = c.batch * in.decode_flops_per_token / par.tp / stages / (sp.decode_step_s * F);
+            pw.decode_draw_fraction = board_draw_fraction(g, u_c, u_m);
+            pw.decode_gpu_w = gpus * tdp * pw.decode_draw_fraction;
+        }
+        if (sp.ttft_s > 0) {
+            const double T = in.prefill_tokens;
+            const double u_c = T * in.prefill_flops_per_token / par.tp / stages / (sp.ttft_s * F);
+            const double u_m = B <= 0 ? 0.0 : std::ceil(T / prefill_chunk_tokens(r, T)) * (in.layer_weight_bytes + in.edge_read_bytes) / stages / (sp.ttft_s * B);
+            pw.prefill_draw_fraction = board_draw_fraction(g, u_c, u_m);
+            pw.prefill_gpu_w = gpus * tdp * pw.prefill_draw_fraction;
+        }
+    } else if (sp.train_step_s > 0) {
+        // hfu: executed FLOPs (recomputation counted) over the step and the peak of all GPUs.
+        pw.train_draw_fraction = board_draw_fraction(g, sp.hfu, 0.0);
+        pw.train_gpu_w = gpus * tdp * pw.train_draw_fraction;
+    }
+    const double phase_w = r.training ? pw.train_gpu_w : pw.decode_gpu_w;
+    const double phase_facility_w = (phase_w + pw.host_w) * out.pue;
+    if (tps > 0 && phase_facility_w > 0) {
+        pw.energy_kwh_per_million_tokens_at_draw = phase_facility_w * 1e6 / tps / 3.6e6;
+        pw.cost_usd_per_million_tokens_at_draw = pw.energy_kwh_per_million_tokens_at_draw * c.usd_per_kwh;
+    }
+    if (r.training) pw.train_energy_kwh_at_draw = phase_facility_w * sp.train_time_s / 3.6e6;
+}
+
+double board_draw_fraction(const Gpu& g, double u_compute, double u_memory) {
+    const bool hbm = g.memory_type.rfind("HBM", 0) == 0;
+    const double f = std::max(0.0, u_compute) / kDrawComputeSaturation + std::max(0.0, u_memory) * (hbm ? kDrawPerBandwidthHbm : kDrawPerBandwidthOther);
+    return std::clamp(f, kDrawFloor, 1.0);
 }
 
 void performance_warnings(const Resolved& r, Report& rep) {

@@ -26,7 +26,19 @@ constexpr double kPrefillMfu = 0.5;      // llama.cpp F16 pp512: 46% (RTX 4090) 
 // Data-parallel gradient buckets: PyTorch DDP bucket_cap_mb = 25 (MiB; torch.nn.parallel.
 // DistributedDataParallel docs). DeepSpeed's reduce_bucket_size is kZeroReduceBucket (elements).
 constexpr double kDdpBucketBytes = 25.0 * 1024 * 1024;
-constexpr double kTrainMfu = 0.45;       // PaLM 46.2% (540B), Llama 3 405B 38-43%, Megatron-LM 52% (1T)
+// Training: the kernel efficiency of the math (the executed FLOPs' share of the dense peak), the
+// bubble and exposed communication computed apart. A fit over published runs, each with its own
+// layout (tests/validation/accuracy.json; tests/test_mfu_fit.cpp recomputes it): the efficiency
+// at which gpusizer reproduces each run's published utilization, then their geometric mean
+// (least squares on the relative error), 0.614 -> 0.61:
+//   Megatron-LM on A100 (Narayanan et al. 2021, arXiv:2104.04473, Table 1; HFU): 18.4B 0.536,
+//     145.6B 0.573, 310.1B 0.616, 1T 0.651;
+//   torchtitan FSDP2 on 64 A100 (docs/performance.md @0413364; MFU): Llama 3 8B 0.627, 70B 0.690;
+//   Llama 3 405B on H100 (arXiv:2407.21783, Table 4; MFU): 8,192 GPUs 0.579, 16,384 GPUs 0.656.
+// One figure for A100 and H100 in BF16/FP16: the two generations' rows overlap (0.54-0.69 and
+// 0.58-0.66), so a split by generation would fit noise. FP8 training scales the weight GEMMs'
+// peak, not this efficiency (train_step).
+constexpr double kTrainMfu = 0.61;
 // Host RAM: dual-channel DDR5-4800 = 2 x 8 B x 4.8e9 = 76.8 GB/s (JEDEC DDR5 base speed), of
 // which llama.cpp's CPU decode reaches 68% (13900K, DDR5-6400 = 102.4 GB/s: 7B Q4_0 at
 // 18.27 t/s x 3.82 GB = 69.8 GB/s; llama.cpp issue #34).
@@ -39,6 +51,27 @@ constexpr double kHostWattsHgxNode = 4600;    // DGX H100: 10.2 kW max - 8 x 700
 constexpr double kGpuTransientFactor = 3.0;   // PCIe CEM 5.0: a GPU may spike to 3x its sustained power for 100 us
 constexpr double kPsuExcursionFactor = 2.0;   // ATX 3.0: a PSU carries 200% of its rating for 100 us
 constexpr double kBtuPerHourPerWatt = 3.412;  // 1 W = 3.412 BTU/h (1 BTU/h = 0.29307 W)
+// GPU draw by what bounds the work: a share of board power from the compute utilization u_c
+// (FLOP/s over the dense peak) and the memory utilization u_m (bytes/s over the bandwidth),
+//   draw = clamp(u_c / kDrawComputeSaturation + u_m x per-bandwidth share, kDrawFloor, 1).
+// Compute-bound work reaches board power: Patel et al., "POLCA: Power Oversubscription in LLM
+// Cloud Providers" (arXiv:2308.12908, sec. 3) measure prompt phases spiking to and beyond TDP and
+// training drawing more than inference on average; gpusizer's prefill runs at kPrefillMfu = 0.5
+// of the dense peak, so 0.5 is taken as where the board reaches its power limit (the clocks
+// then throttle to stay within it).
+constexpr double kDrawComputeSaturation = 0.5;
+// Memory-bound decode on HBM does not: Ma, Afzal, Eitzinger, Wellein, "The Illusion of Power
+// Capping in LLM Decode" (arXiv:2605.11999): decode on an H200 (700 W) draws 137-300 W with HBM
+// bandwidth saturated. The top of that range (0.43 of TDP) at gpusizer's 16-bit decode bandwidth
+// efficiency (kDecodeBandwidthEfficiency16 = 0.75): 0.43 / 0.75 = 0.573 of board power per unit
+// of bandwidth utilization. Its bottom (137 / 700 = 0.196) is the least an active GPU draws here.
+constexpr double kDrawPerBandwidthHbm = 0.43 / 0.75;
+constexpr double kDrawFloor = 137.0 / 700.0;
+// GDDR and LPDDR boards spend a larger share of a smaller budget on memory: InventiveHQ, "I Capped
+// My GPU to 150W" (inventivehq.com/blog/gpu-power-limit-tokens-per-watt): an RTX 5060 Ti (180 W)
+// decoding Qwen2.5-Coder-7B in llama.cpp at 81.2 tokens/s drew 172.7 W (0.96 of its limit); at
+// llama.cpp's bandwidth efficiency (kLlamaCppBandwidthEfficiency = 0.9): 0.96 / 0.9 = 1.07.
+constexpr double kDrawPerBandwidthOther = 0.96 / 0.9;
 
 // The model-side quantities speed needs, resolved once per configuration (independent of which
 // GPU runs it, so a sweep computes them once per format and GPU count).
@@ -145,6 +178,10 @@ TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, d
 
 // The fabric of a resolved configuration (its GPU, its link overrides).
 Fabric fabric_of(const Resolved& r);
+
+// The share of `g`'s board power drawn at compute utilization `u_compute` and memory utilization
+// `u_memory` (each 0 to 1; the constants above).
+double board_draw_fraction(const Gpu& g, double u_compute, double u_memory);
 
 // Adds the warnings about precision, offload, communication and power that fire for `rep`.
 void performance_warnings(const Resolved& r, Report& rep);

@@ -20,10 +20,17 @@
 #include "estimate_internal.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/estimate.hpp"
+#include "gpusizer/io.hpp"
+#include "json_read.hpp"
 #include "performance.hpp"
 #include "runtime_profiles.hpp"
 
 namespace gpusizer {
+
+namespace detail {   // the serving layout search (plan_inference.cpp)
+PlanReport plan_inference(const PlanRequest& q, const Catalog& cat);
+long long plan_inference_count(const PlanRequest& q, const Catalog& cat, double* best_per_gpu);
+}  // namespace detail
 
 namespace {
 
@@ -41,8 +48,9 @@ constexpr std::array<Recompute, 3> kRecomputes = {Recompute::none, Recompute::se
 struct Candidate {
     double step_s = 0;
     double memory = 0;   // bytes on the most loaded GPU
-    int tp = 1, pp = 1, dp = 1, batch = 1, zero = 0, virtual_stages = 1;
+    int tp = 1, pp = 1, dp = 1, ep = 1, batch = 1, zero = 0, virtual_stages = 1;
     Recompute recompute = Recompute::none;
+    Offload offload = Offload::none;
     PipeSchedule schedule = PipeSchedule::one_f_one_b;
 };
 
@@ -82,11 +90,13 @@ struct MemoryModel {
     double capacity = 0, grad_b = 2, optim_b = 12, wb = 2;
     double comm_buffers = 0, allocator_fraction = 0;
     bool pytorch = true;
-    double stage_total(const TrainStageTerms& t, double b, double inflight, int zero, double dp) const {
+    double stage_total(const TrainStageTerms& t, double b, double inflight, int zero, double dp, Offload off) const {
         const double count = t.params;
-        const double weights = t.weights / (zero == 3 ? dp : 1.0);
-        const double grads = count * grad_b / (zero >= 2 ? dp : 1.0);
-        const double optim = count * optim_b / (zero >= 1 ? dp : 1.0);
+        // Offload (estimate.cpp): ZeRO-Offload moves the optimizer states and gradients to host
+        // RAM, ZeRO-Infinity the parameter shards too.
+        const double weights = off == Offload::optimizer_params ? 0.0 : t.weights / (zero == 3 ? dp : 1.0);
+        const double grads = off != Offload::none ? 0.0 : count * grad_b / (zero >= 2 ? dp : 1.0);
+        const double optim = off != Offload::none ? 0.0 : count * optim_b / (zero >= 1 ? dp : 1.0);
         const double acts = b * (inflight * t.act_inflight + t.act_once);
         double buffers = comm_buffers, alloc = 0;
         if (pytorch) {
@@ -108,7 +118,6 @@ long long train_search(const PlanRequest& q, const Catalog& cat, Visit&& visit) 
     if (base.mode != Mode::train)
         throw Error("mode", "plan --mode train searches full training layouts: set mode train (LoRA and QLoRA layouts are not searched)");
     if (base.global_batch <= 0) throw Error("global_batch", "plan needs the global batch (sequences per optimizer step)");
-    if (base.offload != Offload::none) throw Error("offload", "plan searches layouts without offload");
     const int N = base.gpus;
     long long evaluated = 0;
     // Catalog, model and GPU checks (and the defaults) from one estimate of the smallest layout.
@@ -122,10 +131,12 @@ long long train_search(const PlanRequest& q, const Catalog& cat, Visit&& visit) 
     probe.pp_schedule = PipeSchedule::one_f_one_b;
     probe.virtual_stages = 0;
     probe.ep = 0;
+    probe.offload = Offload::none;
     probe.global_batch = N;   // the probe checks the catalog, model and GPU; layouts take the request's batch
     const Resolved r0 = resolve(probe, cat);
     const Fabric fabric = fabric_of(r0);
     const int layers = r0.arch->total_layers();
+    const bool moe = r0.arch->is_moe();
     const int max_tp = std::max(1, std::min(N, fabric.levels > 0 ? fabric.node_size : N));
     const ComputeChoice choice = compute_choice(*r0.gpu, *r0.wf, r0.runtime);
     const double F = choice.flops;
@@ -146,72 +157,93 @@ long long train_search(const PlanRequest& q, const Catalog& cat, Visit&& visit) 
             const int dp = N / (tp * pp);
             if (base.global_batch % dp != 0) continue;
             const long long per_replica = base.global_batch / dp;
-            Config cfg = probe;
-            cfg.tp = tp;
-            cfg.pp = pp;
-            cfg.dp = dp;
-            cfg.global_batch = int(dp);
-            cfg.recompute = Recompute::none;
-            cfg.sequence_parallel = base.sequence_parallel || tp > 1;   // Megatron pairs TP with sequence parallelism
-            Resolved r;
-            try {
-                r = resolve(cfg, cat);
-            } catch (const Error&) {
-                continue;   // a degree the model cannot take (tp not dividing the heads)
-            }
-            r.config.global_batch = base.global_batch;   // resolved at m = 1; the step's tokens are the request's
-            // Stage terms per recomputation (activations at micro-batch 1: they are linear in it).
-            std::vector<TrainStageTerms> terms(std::size_t(3 * pp));
-            std::array<PerfInputs, 6> inputs;
-            for (int k = 0; k < 3; ++k) {
-                r.config.recompute = kRecomputes[std::size_t(k)];
-                for (int s = 0; s < pp; ++s) terms[std::size_t(k * pp + s)] = train_stage_terms(r, s);
-                inputs[std::size_t(2 * k)] = perf_inputs(r);
-                r.config.zero = 3;
-                inputs[std::size_t(2 * k + 1)] = perf_inputs(r);
+            // Expert parallelism: powers of two dividing the stage's tp x dp GPUs (resolve checks
+            // that ep divides the routed experts too).
+            for (int ep = 1; ep <= (moe && q.expert_parallel ? tp * dp : 1); ep *= 2) {
+                if ((tp * dp) % ep != 0) break;
+                Config cfg = probe;
+                cfg.tp = tp;
+                cfg.pp = pp;
+                cfg.dp = dp;
+                cfg.ep = ep;
+                cfg.global_batch = int(dp);
+                cfg.recompute = Recompute::none;
+                cfg.sequence_parallel = base.sequence_parallel || tp > 1;   // Megatron pairs TP with sequence parallelism
+                Resolved r;
+                try {
+                    r = resolve(cfg, cat);
+                } catch (const Error&) {
+                    continue;   // a degree the model cannot take (tp not dividing the heads)
+                }
+                r.config.global_batch = base.global_batch;   // resolved at m = 1; the step's tokens are the request's
+                // What ZeRO-Offload moves over PCIe per step (perf_inputs: the same for every zero stage
+                // and recomputation).
+                r.config.zero = 1;
+                r.config.offload = Offload::optimizer;
+                const double offload_bytes = perf_inputs(r).offload_bytes_per_step;
+                r.config.offload = Offload::none;
                 r.config.zero = 0;
-            }
-            mm.comm_buffers = mm.pytorch ? double((tp > 1) + (pp > 1) + (dp > 1)) * r.rt->comm_buffers : 0.0;
-
-            // The inner loops: no allocation, no strings.
-            for (int b = 1; b <= q.max_micro_batch && b <= per_replica; ++b) {
-                if (per_replica % b != 0) continue;
-                const long long m = per_replica / b;
-                r.config.batch = b;
-                r.micro_batches = m;
+                // Stage terms per recomputation (activations at micro-batch 1: they are linear in it).
+                std::vector<TrainStageTerms> terms(std::size_t(3 * pp));
+                std::array<PerfInputs, 6> inputs;
                 for (int k = 0; k < 3; ++k) {
-                    const TrainStageTerms* st = &terms[std::size_t(k * pp)];
                     r.config.recompute = kRecomputes[std::size_t(k)];
-                    for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
-                        PerfInputs& in = inputs[std::size_t(2 * k + (zero == 3 ? 1 : 0))];
-                        in.micro_batches = double(m);
-                        r.config.zero = zero;
-                        // Schedules: 1F1B; with a pipeline also ZB-H1 and interleaving by 2, 4, 8...
-                        for (int sched = 0; sched < (pp > 1 ? 3 : 1); ++sched) {
-                            const PipeSchedule ps = sched == 0 ? PipeSchedule::one_f_one_b : sched == 1 ? PipeSchedule::zero_bubble : PipeSchedule::interleaved;
-                            for (int v = ps == PipeSchedule::interleaved ? 2 : 1; v <= (ps == PipeSchedule::interleaved ? q.max_virtual_stages : 1); v *= 2) {
-                                if ((long long)pp * v > layers) break;
-                                ++evaluated;
-                                double worst = 0;
-                                for (int s = 0; s < pp; ++s)
-                                    worst = std::max(worst, mm.stage_total(st[s], b, train_inflight_micro_batches(pp, s, m, v), zero, dp));
-                                Candidate c;
-                                c.memory = worst;
-                                c.tp = tp;
-                                c.pp = pp;
-                                c.dp = dp;
-                                c.batch = b;
-                                c.zero = zero;
-                                c.recompute = kRecomputes[std::size_t(k)];
-                                c.schedule = ps;
-                                c.virtual_stages = v;
-                                const bool fits = worst <= mm.capacity;
-                                if (fits) {
-                                    r.config.pp_schedule = ps;
-                                    r.virtual_stages = v;
-                                    c.step_s = train_step(r, in, fabric, mu, F).step_s;
+                    for (int s = 0; s < pp; ++s) terms[std::size_t(k * pp + s)] = train_stage_terms(r, s);
+                    inputs[std::size_t(2 * k)] = perf_inputs(r);
+                    r.config.zero = 3;
+                    inputs[std::size_t(2 * k + 1)] = perf_inputs(r);
+                    r.config.zero = 0;
+                }
+                mm.comm_buffers = mm.pytorch ? double((tp > 1) + (pp > 1) + (dp > 1)) * r.rt->comm_buffers : 0.0;
+
+                // The inner loops: no allocation, no strings.
+                for (int b = 1; b <= q.max_micro_batch && b <= per_replica; ++b) {
+                    if (per_replica % b != 0) continue;
+                    const long long m = per_replica / b;
+                    r.config.batch = b;
+                    r.micro_batches = m;
+                    for (int k = 0; k < 3; ++k) {
+                        const TrainStageTerms* st = &terms[std::size_t(k * pp)];
+                        r.config.recompute = kRecomputes[std::size_t(k)];
+                        for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
+                            PerfInputs& in = inputs[std::size_t(2 * k + (zero == 3 ? 1 : 0))];
+                            in.micro_batches = double(m);
+                            r.config.zero = zero;
+                            // Offload: none; the optimizer with ZeRO 1-3; the optimizer and the parameters with ZeRO 3.
+                            const int offloads = !q.offload || zero == 0 ? 1 : zero == 3 ? 3 : 2;
+                            for (int o = 0; o < offloads; ++o) {
+                                const Offload off = o == 0 ? Offload::none : o == 1 ? Offload::optimizer : Offload::optimizer_params;
+                                in.offload_bytes_per_step = off == Offload::none ? 0.0 : offload_bytes;
+                                // Schedules: 1F1B; with a pipeline also ZB-H1 and interleaving by 2, 4, 8...
+                                for (int sched = 0; sched < (pp > 1 ? 3 : 1); ++sched) {
+                                    const PipeSchedule ps = sched == 0 ? PipeSchedule::one_f_one_b : sched == 1 ? PipeSchedule::zero_bubble : PipeSchedule::interleaved;
+                                    for (int v = ps == PipeSchedule::interleaved ? 2 : 1; v <= (ps == PipeSchedule::interleaved ? q.max_virtual_stages : 1); v *= 2) {
+                                        if ((long long)pp * v > layers) break;
+                                        ++evaluated;
+                                        double worst = 0;
+                                        for (int s = 0; s < pp; ++s)
+                                            worst = std::max(worst, mm.stage_total(st[s], b, train_inflight_micro_batches(pp, s, m, v), zero, dp, off));
+                                        Candidate c;
+                                        c.memory = worst;
+                                        c.tp = tp;
+                                        c.pp = pp;
+                                        c.dp = dp;
+                                        c.ep = ep;
+                                        c.offload = off;
+                                        c.batch = b;
+                                        c.zero = zero;
+                                        c.recompute = kRecomputes[std::size_t(k)];
+                                        c.schedule = ps;
+                                        c.virtual_stages = v;
+                                        const bool fits = worst <= mm.capacity;
+                                        if (fits) {
+                                            r.config.pp_schedule = ps;
+                                            r.virtual_stages = v;
+                                            c.step_s = train_step(r, in, fabric, mu, F).step_s;
+                                        }
+                                        visit(c, fits);
+                                    }
                                 }
-                                visit(c, fits);
                             }
                         }
                     }
@@ -231,7 +263,8 @@ Config layout_config(const Config& base, const Candidate& c) {
     cfg.tp = c.tp;
     cfg.pp = c.pp;
     cfg.dp = c.dp;
-    cfg.ep = 0;
+    cfg.ep = c.ep;
+    cfg.offload = c.offload;
     cfg.batch = c.batch;
     cfg.zero = c.zero;
     cfg.recompute = c.recompute;
@@ -242,11 +275,40 @@ Config layout_config(const Config& base, const Candidate& c) {
 }
 
 std::string layout_name(const Config& c) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "tp %d pp %d dp %d, micro-batch %d, ZeRO %d, recompute %s, %s%s", c.tp, c.pp, c.dp, c.batch, c.zero,
-                  std::string(to_string(c.recompute)).c_str(), std::string(to_string(c.pp_schedule)).c_str(),
+    char buf[220];
+    const std::string ep = c.ep > 1 ? " ep " + std::to_string(c.ep) : "";
+    const std::string off = c.offload != Offload::none ? ", offload " + std::string(to_string(c.offload)) : "";
+    std::snprintf(buf, sizeof buf, "tp %d pp %d dp %d%s, micro-batch %d, ZeRO %d%s, recompute %s, %s%s", c.tp, c.pp, c.dp, ep.c_str(),
+                  c.batch, c.zero, off.c_str(), std::string(to_string(c.recompute)).c_str(), std::string(to_string(c.pp_schedule)).c_str(),
                   c.pp_schedule == PipeSchedule::interleaved ? (" v " + std::to_string(c.virtual_stages)).c_str() : "");
     return buf;
+}
+
+// What exposed communication the named parts leave: the offload transfers over PCIe.
+double offload_exposed(const Report& r) {
+    const InterconnectReport& i = r.interconnect;
+    return std::max(0.0, r.speed.exposed_comm_s - (i.tp_exposed_s_per_step + i.pp_exposed_s_per_step + i.ep_comm_s_per_step +
+                                                    i.dp_exposed_s_per_step));
+}
+
+// The run of `tokens` on a confirmed layout (PlanRun in plan.hpp).
+PlanRun run_of(const Report& r, double tokens, int gpus) {
+    PlanRun run;
+    run.tokens = tokens;
+    if (tokens <= 0 || r.speed.train_tokens_per_s <= 0) return run;
+    run.seconds = tokens / r.speed.train_tokens_per_s;
+    run.gpu_hours = run.seconds * gpus / 3600.0;
+    run.energy_usd = r.power.energy_kwh * r.config.usd_per_kwh;
+    const double per_gpu = r.power.hardware_usd / std::max(1, gpus);
+    if (per_gpu > 0) {
+        // 1 year = 365.25 days x 24 h.
+        run.hardware_usd = per_gpu * run.gpu_hours / (kGpuAmortizationYears * 365.25 * 24.0);
+        run.cost_usd = run.energy_usd + run.hardware_usd;
+        run.cost_note = "electricity at usd_per_kwh (facility power) + the GPUs' price amortized over 4 years; servers, network and staff not counted";
+    } else {
+        run.cost_note = "no cost: the catalog has no purchase price for " + r.gpu_name + " (gpus.json price_usd); electricity alone is energy_usd";
+    }
+    return run;
 }
 
 // Why `a` beats `b`: the parts of the step that differ, largest first.
@@ -260,9 +322,10 @@ std::vector<std::string> explain(const Report& a, const Report& b) {
         {"exposed tensor-parallel all-reduces", ia.tp_exposed_s_per_step, ib.tp_exposed_s_per_step},
         {"exposed pipeline sends", ia.pp_exposed_s_per_step, ib.pp_exposed_s_per_step},
         {"expert all-to-alls", ia.ep_comm_s_per_step, ib.ep_comm_s_per_step},
+        {"offload transfers over PCIe", offload_exposed(a), offload_exposed(b)},
     };
     std::vector<std::pair<double, std::string>> lines;
-    char buf[200];
+    char buf[480];   // two layout names and four figures
     for (const Part& p : parts) {
         const double d = p.db - p.da;
         if (std::fabs(d) < 1e-4 * std::max(a.speed.train_step_s, 1e-9)) continue;
@@ -287,8 +350,7 @@ void check_request(const PlanRequest& q) {
         throw Error("max_micro_batch", "must be between 1 and 4096, got " + std::to_string(q.max_micro_batch));
     if (q.max_virtual_stages < 1 || q.max_virtual_stages > 64)
         throw Error("max_virtual_stages", "must be between 1 and 64, got " + std::to_string(q.max_virtual_stages));
-    if (q.mode == PlanMode::inference)
-        throw Error("mode", "plan --mode inference (serving layouts) is not available yet; plan searches --mode train");
+    if (!(q.tokens >= 0) || !std::isfinite(q.tokens)) throw Error("tokens", "must be a finite number of tokens >= 0");
 }
 
 }  // namespace
@@ -305,8 +367,70 @@ PlanMode parse_plan_mode(std::string_view s) {
     throw Error("mode", "unknown plan mode '" + std::string(s) + "'; allowed: train, inference");
 }
 
+PlanRequest plan_request_from_json(std::string_view config, std::string_view query) {
+    PlanRequest q;
+    q.base = config_from_json(config);
+    const json cfg = parse_json(config, "config");
+    const bool config_inference = cfg.is_object() && cfg.contains("mode") && q.base.mode == Mode::inference;
+    q.mode = config_inference ? PlanMode::inference : PlanMode::train;
+    const json j = parse_json(query.empty() ? std::string_view("{}") : query, "query");
+    if (!j.is_object()) throw Error("query", "must be a JSON object of the search's fields");
+    static constexpr const char* kKnown[] = {"mode",   "top",     "max_micro_batch", "max_virtual_stages", "tokens",
+                                             "offload", "expert_parallel", "max_ttft_ms", "max_tpot_ms", "disaggregated"};
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        bool known = false;
+        for (const char* k : kKnown) known = known || it.key() == k;
+        if (!known)
+            throw Error(it.key(), "unknown plan field; known: mode, top, max_micro_batch, max_virtual_stages, tokens, offload, "
+                                  "expert_parallel, max_ttft_ms, max_tpot_ms, disaggregated");
+    }
+    auto integer = [&](const char* k, int lo, int hi, int def) {
+        if (!j.contains(k)) return def;
+        const json& v = j.at(k);
+        if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > hi)
+            throw Error(k, "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + v.dump());
+        return int(v.get<long long>());
+    };
+    auto boolean = [&](const char* k, bool def) {
+        if (!j.contains(k)) return def;
+        if (!j.at(k).is_boolean()) throw Error(k, "must be true or false, got " + j.at(k).dump());
+        return j.at(k).get<bool>();
+    };
+    if (j.contains("mode")) {
+        if (!j.at("mode").is_string()) throw Error("mode", "must be \"train\" or \"inference\"");
+        q.mode = parse_plan_mode(j.at("mode").get<std::string>());
+    }
+    // The search of training layouts runs on a training configuration: mode train unless the
+    // configuration says lora / qlora (which the search then refuses by name).
+    if (q.mode == PlanMode::train && q.base.mode == Mode::inference) q.base.mode = Mode::train;
+    q.top = integer("top", 1, kMaxTop, q.top);
+    q.max_micro_batch = integer("max_micro_batch", 1, 4096, q.max_micro_batch);
+    q.max_virtual_stages = integer("max_virtual_stages", 1, 64, q.max_virtual_stages);
+    if (j.contains("tokens")) {
+        const json& v = j.at("tokens");
+        if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))
+            throw Error("tokens", "must be a number of tokens >= 0, got " + v.dump());
+        q.tokens = v.get<double>();
+    }
+    q.offload = boolean("offload", q.offload);
+    q.expert_parallel = boolean("expert_parallel", q.expert_parallel);
+    // The serving search's latency targets (milliseconds, 0: no limit) and pools.
+    auto millis = [&](const char* k, double def) {
+        if (!j.contains(k)) return def;
+        const json& v = j.at(k);
+        if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))
+            throw Error(k, std::string("must be a number of milliseconds >= 0 (0: no limit), got ") + v.dump());
+        return v.get<double>();
+    };
+    q.max_ttft_ms = millis("max_ttft_ms", q.max_ttft_ms);
+    q.max_tpot_ms = millis("max_tpot_ms", q.max_tpot_ms);
+    q.disaggregated = boolean("disaggregated", q.disaggregated);
+    return q;
+}
+
 long long plan_count(const PlanRequest& q, const Catalog& cat, double* best_step_s) {
     check_request(q);
+    if (q.mode == PlanMode::inference) return plan_inference_count(q, cat, best_step_s);
     double best = 0;
     const long long n = train_search(q, cat, [&](const Candidate& c, bool fits) {
         if (fits && (best == 0 || c.step_s < best)) best = c.step_s;
@@ -317,6 +441,7 @@ long long plan_count(const PlanRequest& q, const Catalog& cat, double* best_step
 
 PlanReport plan(const PlanRequest& q, const Catalog& cat) {
     check_request(q);
+    if (q.mode == PlanMode::inference) return plan_inference(q, cat);
     const auto t0 = std::chrono::steady_clock::now();
     PlanReport out;
     out.mode = q.mode;
@@ -327,11 +452,17 @@ PlanReport plan(const PlanRequest& q, const Catalog& cat) {
         ++out.fitting;
         top.offer(c);
     });
+    out.tokens = q.tokens > 0 ? q.tokens : q.base.train_tokens;
+    out.not_searched.emplace_back(
+        "cp (context parallelism, ring attention): the configuration has no cp key yet, so estimate() cannot confirm such a layout");
+    out.not_searched.emplace_back("activation offload to host memory: not modelled by estimate()");
     // The best layouts through the whole estimate: the breakdowns, and a check on the inner loop.
     for (int i = 0; i < top.n && int(out.top.size()) < q.top; ++i) {
         PlanLayout l;
         l.config = layout_config(q.base, top.items[std::size_t(i)]);
+        l.config.train_tokens = out.tokens;
         l.report = estimate(l.config, cat);
+        l.run = run_of(l.report, out.tokens, l.config.gpus);
         l.step_s = top.items[std::size_t(i)].step_s;
         l.memory = top.items[std::size_t(i)].memory;
         if (!l.report.fits) continue;

@@ -11,6 +11,7 @@
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/model.hpp"
+#include "gguf_layer_rules.hpp"
 
 namespace gpusizer {
 
@@ -31,7 +32,7 @@ struct GgmlInfo {
     int bytes;   // bytes per block
 };
 
-const GgmlInfo kGgml[] = {
+constexpr GgmlInfo kGgml[] = {
     {GgmlType::f32, "F32", 1, 4},
     {GgmlType::f16, "F16", 1, 2},
     {GgmlType::bf16, "BF16", 1, 2},
@@ -61,18 +62,24 @@ const GgmlInfo kGgml[] = {
     {GgmlType::nvfp4, "NVFP4", 64, 36},     // d[4] (UE4M3, one per 16) qs[32]          = 4.5
 };
 
+// Row of each enumerator in kGgml, built at compile time: the estimate asks for a type's size a
+// few dozen times (a linear search was 7% of an estimate's instructions under callgrind, and a
+// table built on first use paid its guard on every call).
+constexpr std::size_t kGgmlCount = std::size_t(GgmlType::nvfp4) + 1;   // nvfp4 is the last enumerator
+struct GgmlIndex {
+    std::array<unsigned char, kGgmlCount> row{};
+};
+constexpr GgmlIndex make_ggml_index() {
+    GgmlIndex x{};
+    for (std::size_t i = 0; i < kGgmlCount; ++i) x.row[i] = 1;   // unreachable default: every enumerator has a row (tests/test_precision.cpp checks)
+    for (std::size_t i = 0; i < sizeof(kGgml) / sizeof(kGgml[0]); ++i) x.row[std::size_t(kGgml[i].type)] = static_cast<unsigned char>(i);
+    return x;
+}
+constexpr GgmlIndex kGgmlIndex = make_ggml_index();
+
 const GgmlInfo& info(GgmlType t) {
-    // Indexed by the enumerator, built once from kGgml: the estimate asks for a type's size a
-    // few dozen times (a linear search was 7% of an estimate's instructions under callgrind).
-    constexpr std::size_t kCount = std::size_t(GgmlType::nvfp4) + 1;   // nvfp4 is the last enumerator
-    static const std::array<const GgmlInfo*, kCount> index = [] {
-        std::array<const GgmlInfo*, kCount> v{};
-        v.fill(&kGgml[1]);   // unreachable default: every enumerator has a row (tests/test_precision.cpp checks)
-        for (const GgmlInfo& g : kGgml) v[std::size_t(g.type)] = &g;
-        return v;
-    }();
     const std::size_t i = std::size_t(t);
-    return *index[i < kCount ? i : 1];
+    return kGgml[kGgmlIndex.row[i < kGgmlCount ? i : 1]];
 }
 
 }  // namespace
@@ -279,7 +286,7 @@ const WeightFormat& native_float_format(const ModelArch& a) {
 namespace {
 
 // llama.cpp: "i_layer < n_layers/8 || i_layer >= 7*n_layers/8 || (i_layer - n_layers/8)%3 == 2"
-bool use_more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
+bool use_more_bits(int i, int n) { return gguf_use_more_bits(i, n); }
 
 GgmlType fallback_for_row(GgmlType t, long long row) {
     // tensor_type_fallback: a type whose block does not divide the row (ne[0]) falls back to a
@@ -354,22 +361,20 @@ GgmlType gguf_tensor_type(const WeightFormat& format, TensorClass cls, const Mod
     return gguf_tensor_type(format, cls, gguf_traits(a), layer, row);
 }
 
-unsigned gguf_layer_key(const WeightFormat& format, const GgufTraits& m, int layer) {
-    if (format.family != WeightFamily::gguf) return 0;
+GgufLayerRules gguf_layer_rules(const WeightFormat& format, const GgufTraits& m) {
+    GgufLayerRules g;
+    if (format.family != WeightFamily::gguf) return g;
     const LayerRules r = layer_rules(format.wid, m);
-    const int n = m.n_layers;
-    unsigned k = 0;
-    if (r.more && use_more_bits(layer, n)) k |= 1;
-    if (r.first > 0 && layer < r.first) k |= 2;
-    if (r.frac > 0 && layer < n / r.frac) k |= 4;
-    return k;
+    g.more = r.more;
+    g.first = r.first;
+    g.frac = r.frac;
+    g.n_layers = m.n_layers;
+    return g;
 }
 
-bool gguf_has_layer_rules(const WeightFormat& format, const GgufTraits& m) {
-    if (format.family != WeightFamily::gguf) return false;
-    const LayerRules r = layer_rules(format.wid, m);
-    return r.more || r.first > 0 || r.frac > 0;
-}
+unsigned gguf_layer_key(const WeightFormat& format, const GgufTraits& m, int layer) { return gguf_layer_rules(format, m).key(layer); }
+
+bool gguf_has_layer_rules(const WeightFormat& format, const GgufTraits& m) { return gguf_layer_rules(format, m).any(); }
 
 GgmlType gguf_tensor_type(const WeightFormat& format, TensorClass cls, const GgufTraits& m, int layer, long long row) {
     const GgmlType base = format.gguf_base;

@@ -12,6 +12,7 @@
 #include "gpusizer/io.hpp"
 #include "gpusizer/plan.hpp"
 #include "gpusizer/recommend.hpp"
+#include "gpusizer/uncertainty.hpp"
 #include "json_internal.hpp"
 #include "measured_json.hpp"
 
@@ -125,7 +126,16 @@ json power_json(const PowerReport& p) {
                 {"tokens_per_joule", p.tokens_per_joule},
                 {"hardware_usd", p.hardware_price_known ? json(p.hardware_usd) : json(nullptr)},
                 {"pue", p.pue},
-                {"utilization", p.utilization}};
+                {"utilization", p.utilization},
+                {"decode_draw_fraction", p.decode_draw_fraction},
+                {"prefill_draw_fraction", p.prefill_draw_fraction},
+                {"train_draw_fraction", p.train_draw_fraction},
+                {"decode_gpu_w", p.decode_gpu_w},
+                {"prefill_gpu_w", p.prefill_gpu_w},
+                {"train_gpu_w", p.train_gpu_w},
+                {"energy_kwh_per_million_tokens_at_draw", p.energy_kwh_per_million_tokens_at_draw},
+                {"cost_usd_per_million_tokens_at_draw", p.cost_usd_per_million_tokens_at_draw},
+                {"train_energy_kwh_at_draw", p.train_energy_kwh_at_draw}};
 }
 
 // Serving under load: max_concurrency always; the load's figures when isl and osl were given
@@ -133,12 +143,55 @@ json power_json(const PowerReport& p) {
 json serving_json(const ServingReport& s) {
     json j{{"max_concurrency", std::floor(s.max_concurrency * 100.0) / 100.0}};
     const char* keys[] = {"concurrency", "output_tokens_per_s", "output_tokens_per_s_per_gpu", "tokens_per_s_per_user", "ttft_s",
-                          "tpot_s", "requests_per_s", "step_s", "decode_tokens_per_step", "prefill_tokens_per_step"};
+                          "tpot_s", "requests_per_s", "step_s", "decode_tokens_per_step", "prefill_tokens_per_step",
+                          "draw_fraction", "gpu_w", "energy_kwh_per_million_tokens", "cost_usd_per_million_tokens"};
     const double values[] = {s.concurrency, s.output_tokens_per_s, s.output_tokens_per_s_per_gpu, s.tokens_per_s_per_user, s.ttft_s,
-                             s.tpot_s, s.requests_per_s, s.step_s, s.decode_tokens_per_step, s.prefill_tokens_per_step};
+                             s.tpot_s, s.requests_per_s, s.step_s, s.decode_tokens_per_step, s.prefill_tokens_per_step,
+                             s.draw_fraction, s.gpu_w, s.energy_kwh_per_million_tokens, s.cost_usd_per_million_tokens};
     for (std::size_t i = 0; i < sizeof values / sizeof values[0]; ++i) j[keys[i]] = s.active ? json(values[i]) : json(nullptr);
     j["bound"] = s.active ? json(std::string(s.bound)) : json(nullptr);
     return j;
+}
+
+// The bands of the speed figures (gpusizer/uncertainty.hpp): [lo, hi] beside each figure as
+// `<key>_range`, null when the figure is not computed or no accuracy row backs it; times take the
+// band inversely. speed.range_rows says which rows each band comes from.
+json band_range(double x, const SpeedBand& b, bool time = false) {
+    if (!(x > 0) || b.rows == 0) return json(nullptr);
+    return time ? json::array({x / b.hi, x / b.lo}) : json::array({x * b.lo, x * b.hi});
+}
+
+json band_source(const SpeedBand& b) {
+    if (b.rows == 0) return json(nullptr);
+    return json{{"rows", b.rows}, {"same_runtime", b.same_runtime}, {"from", std::string(b.rows_from)}, {"lo", b.lo}, {"hi", b.hi}};
+}
+
+void add_speed_ranges(json& j, const Report& r) {
+    const Runtime rt = r.config.runtime;
+    const SpeedReport& s = r.speed;
+    json& sp = j["speed"];
+    const SpeedBand decode = speed_band(SpeedFigure::decode, rt), prefill = speed_band(SpeedFigure::prefill, rt),
+                    train = speed_band(SpeedFigure::train_throughput, rt);
+    const bool training = r.config.mode != Mode::inference;
+    sp["decode_tokens_per_s_range"] = training ? json(nullptr) : band_range(s.decode_tokens_per_s, decode);
+    sp["decode_throughput_tokens_per_s_range"] = training ? json(nullptr) : band_range(s.decode_throughput_tokens_per_s, decode);
+    sp["prefill_tokens_per_s_range"] = training ? json(nullptr) : band_range(s.prefill_tokens_per_s, prefill);
+    sp["ttft_s_range"] = training ? json(nullptr) : band_range(s.ttft_s, prefill, true);
+    sp["train_tokens_per_s_range"] = training ? band_range(s.train_tokens_per_s, train) : json(nullptr);
+    sp["train_step_s_range"] = training ? band_range(s.train_step_s, train, true) : json(nullptr);
+    sp["train_time_s_range"] = training ? band_range(s.train_time_s, train, true) : json(nullptr);
+    sp["range_rows"] = training ? json{{"train", band_source(train)}} : json{{"decode", band_source(decode)}, {"prefill", band_source(prefill)}};
+}
+
+void add_serving_ranges(json& sv, const Report& r) {
+    const SpeedBand b = speed_band(SpeedFigure::serving_throughput, r.config.runtime);
+    const ServingReport& s = r.serving;
+    const bool on = s.active;
+    sv["output_tokens_per_s_range"] = on ? band_range(s.output_tokens_per_s, b) : json(nullptr);
+    sv["output_tokens_per_s_per_gpu_range"] = on ? band_range(s.output_tokens_per_s_per_gpu, b) : json(nullptr);
+    sv["tokens_per_s_per_user_range"] = on ? band_range(s.tokens_per_s_per_user, b) : json(nullptr);
+    sv["requests_per_s_range"] = on ? band_range(s.requests_per_s, b) : json(nullptr);
+    sv["range_rows"] = on ? band_source(b) : json(nullptr);
 }
 
 json report_json(const Report& r) {
@@ -201,8 +254,10 @@ json report_json(const Report& r) {
     j["fits"] = r.fits;
     j["interconnect"] = interconnect_json(r.interconnect);
     j["speed"] = speed_json(r.speed);
+    add_speed_ranges(j, r);
     j["power"] = power_json(r.power);
     j["serving"] = serving_json(r.serving);
+    add_serving_ranges(j["serving"], r);
     j["warnings"] = r.warnings;
     if (r.measured) j["measured"] = calibration_json(*r.measured);
     return j;
@@ -238,7 +293,12 @@ std::string fit_to_json(const FitReport& f, int indent) {
 
 // The layout search (gpusizer/plan.hpp): each layout's knobs, its step taken apart and its
 // memory, then the whole report of estimate() for it.
+namespace detail {
+std::string plan_inference_to_json(const PlanReport& p, int indent);   // plan_inference.cpp
+}
+
 std::string plan_to_json(const PlanReport& p, int indent) {
+    if (p.mode == PlanMode::inference) return detail::plan_inference_to_json(p, indent);
     json j;
     j["schema_version"] = 1;
     j["mode"] = std::string(to_string(p.mode));
@@ -250,10 +310,12 @@ std::string plan_to_json(const PlanReport& p, int indent) {
         json layout = {{"tp", c.tp},
                        {"pp", c.pp},
                        {"dp", c.dp},
+                       {"ep", std::max(1, c.ep)},
                        {"micro_batch", c.batch},
                        {"micro_batches", c.global_batch / std::max(1, c.batch * c.dp)},
                        {"zero", c.zero},
                        {"recompute", std::string(to_string(c.recompute))},
+                       {"offload", std::string(to_string(c.offload))},
                        {"sequence_parallel", c.sequence_parallel},
                        {"pp_schedule", std::string(to_string(c.pp_schedule))},
                        {"virtual_stages", r.config.virtual_stages > 0 ? r.config.virtual_stages : 1}};
@@ -269,9 +331,22 @@ std::string plan_to_json(const PlanReport& p, int indent) {
                      {"hfu", r.speed.hfu}};
         json memory = parts_json(r.per_gpu);
         memory["headroom"] = whole(r.headroom);
-        j["top"].push_back({{"layout", layout}, {"time", time}, {"memory", memory}, {"report", report_json(r)}});
+        json entry = {{"layout", layout}, {"time", time}, {"memory", memory}};
+        if (l.run.tokens > 0) {
+            json run = {{"tokens", l.run.tokens}, {"seconds", l.run.seconds}, {"days", l.run.seconds / 86400.0},
+                        {"gpu_hours", l.run.gpu_hours}, {"energy_usd", l.run.energy_usd}, {"cost_note", l.run.cost_note}};
+            if (l.run.cost_usd > 0) {
+                run["hardware_usd"] = l.run.hardware_usd;
+                run["cost_usd"] = l.run.cost_usd;
+            }
+            entry["run"] = run;
+        }
+        entry["report"] = report_json(r);
+        j["top"].push_back(entry);
     }
     j["why"] = p.why;
+    if (p.tokens > 0) j["tokens"] = p.tokens;
+    j["not_searched"] = p.not_searched;
     return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 

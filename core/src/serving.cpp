@@ -89,6 +89,9 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
     m.pp = r.par.pp;
     m.ep = r.par.ep;
     m.dp = r.par.dp;
+    // With ep > tp the expert group spans ep / tp replicas: each GPU's experts see all their
+    // tokens (the FLOPs per GPU stay tokens x k x expert FLOPs / tp: ep / tp replicas' tokens over ep GPUs).
+    m.expert_token_factor = m.ep > m.tp ? double(m.ep) / m.tp : 1.0;
     m.flops_per_token = 2.0 * in.matmul_params / m.tp;
     m.attn_flops_per_position = in.attn_flops_per_position / m.tp;
     const std::uint16_t* pool_counts = r.stage_count(t.kv_stage);
@@ -125,6 +128,13 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
     m.fixed_slots = r.runtime == Runtime::llama_cpp || r.runtime == Runtime::pytorch;
     m.token_budget = double(serving_token_budget(r));
     m.context = double(c.context);
+    m.gpu = r.gpu;
+    m.peak_bandwidth = r.gpu->memory_bandwidth_gb_per_s * 1e9;
+    m.peak_flops = po.compute.flops;
+    m.board_w = r.gpu->tdp_w;
+    m.host_w = po.power.host_w;
+    m.pue = po.pue;
+    m.usd_per_kwh = c.usd_per_kwh;
     return m;
 }
 
@@ -132,12 +142,13 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
 // [SECTION] One engine step
 // ---------------------------------------------------------------------------------------------
 
-double serving_step_seconds(const ServingModel& m, double decode, double prefill, double length, double isl, std::string_view* bound) {
+double serving_step_seconds(const ServingModel& m, double decode, double prefill, double length, double isl, std::string_view* bound,
+                            StepWork* work) {
     const double tokens = decode + prefill;
     // Matmuls: the weights are read once per step, the routed experts as far as the step's tokens
     // touch them (1 - (1 - k/E)^tokens, as the decode roofline); the math runs at the MFU. The two
     // overlap inside the GEMMs.
-    const double touched = m.expert_share > 0 ? 1.0 - std::pow(1.0 - m.expert_share, tokens) : 1.0;
+    const double touched = m.expert_share > 0 ? 1.0 - std::pow(1.0 - m.expert_share, tokens * m.expert_token_factor) : 1.0;
     const double w_mem = (m.dense_bytes + m.expert_bytes * touched) / m.eff_bandwidth;
     const double w_comp = m.flops_per_token * tokens / m.eff_flops;
     // Attention runs in its own kernels after the projections: decode reads each decoding
@@ -156,6 +167,10 @@ double serving_step_seconds(const ServingModel& m, double decode, double prefill
     if (m.ep > 1 && m.fabric.levels > 0) comm += 2.0 * m.moe_layers * all_to_all_seconds(m.ep_span, s * m.experts_per_token);
     const double overhead = m.per_forward;
     const double step = std::max(w_mem, w_comp) + std::max(kv_mem, kv_comp) + prefill_attn + sampling + comm + overhead;
+    if (work) {   // the seconds above times the rates they were divided by
+        work->bytes = (w_mem + kv_mem + sampling) * m.eff_bandwidth;
+        work->flops = (w_comp + kv_comp + prefill_attn) * m.eff_flops;
+    }
     if (bound) {
         const double memory = (w_mem >= w_comp ? w_mem : 0.0) + (kv_mem >= kv_comp ? kv_mem : 0.0) + sampling;
         const double compute = (w_comp > w_mem ? w_comp : 0.0) + (kv_comp > kv_mem ? kv_comp : 0.0) + prefill_attn;
@@ -208,7 +223,8 @@ ServingReport serving_at(const ServingModel& m, double isl, double osl, double c
     const double prefill = running * isl / steps;
     const double length = isl + osl / 2.0;   // the average cache a decode step reads: the prompt plus half the output
     std::string_view step_bound;
-    const double step = serving_step_seconds(m, decode, prefill, length, isl, &step_bound);
+    StepWork work;
+    const double step = serving_step_seconds(m, decode, prefill, length, isl, &step_bound, &work);
     const double cycle = steps * step;   // one request's life, prompt to last token
     const double rps = running / cycle;  // per replica
     out.concurrency = running * dp;
@@ -226,6 +242,80 @@ ServingReport serving_at(const ServingModel& m, double isl, double osl, double c
     const double queue = std::isfinite(asked) && asked > running ? (asked - running) / rps : 0.0;
     out.ttft_s = 0.5 * step + (steps - decode_steps) * step + queue;
     out.bound = std::isfinite(asked) && asked > running ? (kv_limited ? "kv_capacity" : "max_sequences") : step_bound;
+    // Power: the step's utilization of one GPU (pipeline stages take turns: 1 / pp of the step
+    // each), its draw, and energy per million output tokens at the facility.
+    if (m.gpu && step > 0 && m.peak_bandwidth > 0 && m.peak_flops > 0) {
+        const double u_m = work.bytes / m.pp / (step * m.peak_bandwidth);
+        const double u_c = work.flops / m.pp / (step * m.peak_flops);
+        out.draw_fraction = board_draw_fraction(*m.gpu, u_c, u_m);
+        out.gpu_w = dp * m.tp * m.pp * m.board_w * out.draw_fraction;
+        const double facility_w = (out.gpu_w + m.host_w) * m.pue;
+        if (out.output_tokens_per_s > 0) {
+            out.energy_kwh_per_million_tokens = facility_w * 1e6 / out.output_tokens_per_s / 3.6e6;
+            out.cost_usd_per_million_tokens = out.energy_kwh_per_million_tokens * m.usd_per_kwh;
+        }
+    }
+    return out;
+}
+
+namespace {
+
+double step_draw(const ServingModel& m, const StepWork& work, double step) {
+    if (!m.gpu || !(step > 0) || !(m.peak_bandwidth > 0) || !(m.peak_flops > 0)) return 0.0;
+    return board_draw_fraction(*m.gpu, work.flops / m.pp / (step * m.peak_flops), work.bytes / m.pp / (step * m.peak_bandwidth));
+}
+
+}  // namespace
+
+PrefillPool serving_prefill_pool(const ServingModel& m, double isl) {
+    PrefillPool p;
+    // Saturated: every step carries the token budget of prompt tokens (a whole prompt when the
+    // engine has no budget).
+    const double budget = m.token_budget > 0 ? m.token_budget : isl;
+    StepWork work;
+    p.step_s = serving_step_seconds(m, 0, budget, 0, isl, nullptr, &work);
+    p.requests_per_s = p.step_s > 0 ? budget / isl / p.step_s : 0.0;
+    p.draw_fraction = step_draw(m, work, p.step_s);
+    // One prompt: its chunks, each at the step time of its own tokens; then its cache goes to
+    // the decode replica over the fabric, each tensor-parallel rank its shard (a node apart: the
+    // pools sit on different nodes or at least different GPUs; p2p_seconds picks the link).
+    const double chunk = std::min(budget, isl);
+    const double chunks = std::ceil(isl / chunk);
+    const double cache = m.kv_pool_seq.at(isl);   // bytes one GPU holds of the prompt's cache
+    const double send = m.fabric.levels > 0 ? p2p_seconds(m.fabric, m.fabric.node_size, cache) : 0.0;
+    p.ttft_s = chunks * serving_step_seconds(m, 0, chunk, 0, isl) + send;
+    return p;
+}
+
+ServingReport serving_decode_pool(const ServingModel& m, double isl, double osl, double concurrency) {
+    ServingReport out;
+    out.active = true;
+    const double inf = std::numeric_limits<double>::infinity();
+    double cap = m.max_sequences > 0 ? m.max_sequences : inf;
+    if (!m.fixed_slots) {
+        const double per_request = m.kv_pool_seq.at(isl + osl);
+        cap = std::min(cap, per_request > 0 ? std::floor(m.kv_pool_bytes / per_request) : inf);
+    }
+    const double running = std::min(concurrency > 0 ? concurrency : inf, cap);
+    if (!(running >= 1.0) || !std::isfinite(running) || osl <= 1) {
+        out.bound = "kv_capacity";
+        return out;
+    }
+    // Every step decodes every request in flight (the first token came from the prefill pool):
+    // osl - 1 steps per request, at the average cache length.
+    std::string_view bound;
+    StepWork work;
+    const double step = serving_step_seconds(m, running, 0, isl + osl / 2.0, isl, &bound, &work);
+    out.concurrency = running;
+    out.step_s = step;
+    out.decode_tokens_per_step = running;
+    out.requests_per_s = running / ((osl - 1.0) * step);
+    out.output_tokens_per_s = out.requests_per_s * osl;
+    out.output_tokens_per_s_per_gpu = out.output_tokens_per_s / (m.tp * m.pp);
+    out.tpot_s = step;
+    out.tokens_per_s_per_user = 1.0 / step;
+    out.draw_fraction = step_draw(m, work, step);
+    out.bound = bound;
     return out;
 }
 

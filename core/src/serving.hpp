@@ -42,6 +42,8 @@ struct ServingModel {
     double dense_bytes = 0;            // weights read every step: all but the routed experts, head included
     double expert_bytes = 0;           // routed experts on this GPU (read as far as the step's tokens touch them)
     double expert_share = 0;           // k / E: the share of experts one token visits (0: dense)
+    double expert_token_factor = 1;    // replicas whose tokens reach this GPU's experts: ep / tp when the experts
+                                       // spread over data-parallel replicas (vLLM's EP = tp x dp), else 1
     double flops_per_token = 0;        // 2 x matmul parameters / tp
     double attn_flops_per_position = 0;   // per attended position, one GPU
     KvLengthCost kv_read;              // what decode attention reads per sequence (all stages, one rank)
@@ -64,6 +66,20 @@ struct ServingModel {
     bool fixed_slots = false;          // llama.cpp / Ollama: `batch` slots of `context` tokens, allocated up front
     double token_budget = 0;           // tokens per step
     double context = 0;                // the longest request the engine takes (max_model_len / n_ctx per slot)
+    // Power under the load (performance.cpp's board_draw_fraction on the step's utilization).
+    const Gpu* gpu = nullptr;
+    double peak_bandwidth = 0;         // bytes/s, the datasheet's
+    double peak_flops = 0;             // FLOP/s, the dense peak the math runs at
+    double board_w = 0;                // one GPU's board power
+    double host_w = 0;                 // the nodes' hosts (power.host_w)
+    double pue = 1;
+    double usd_per_kwh = 0;
+};
+
+// What one engine step moves and computes on one GPU (all pipeline stages of its rank).
+struct StepWork {
+    double bytes = 0;
+    double flops = 0;
 };
 
 ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals& t, const Fabric& f, const PerfOut& po);
@@ -78,9 +94,23 @@ ServingReport serving_at(const ServingModel& m, double isl, double osl, double c
 // bound "overloaded".
 ServingReport serving_at_rate(const ServingModel& m, double isl, double osl, double rate);
 
+// Disaggregated serving (prefill and decode on separate replicas, the KV cache handed over:
+// DistServe, Zhong et al., OSDI 2024; Splitwise, Patel et al., ISCA 2024). A prefill replica runs
+// prompts only, in steps of the engine's token budget; a decode replica runs decode steps only.
+struct PrefillPool {
+    double requests_per_s = 0;   // one replica, saturated: budget tokens per step over isl per request
+    double ttft_s = 0;           // one prompt's chunks at the step time, plus its KV cache sent to a decode GPU
+    double step_s = 0;           // one saturated step (budget tokens)
+    double draw_fraction = 0;    // the share of board power a saturated step draws
+};
+PrefillPool serving_prefill_pool(const ServingModel& m, double isl);
+// The steady state of a decode-only replica with `concurrency` requests in flight (its slots and
+// pool capping it, as serving_at); figures of one replica (dp is ignored).
+ServingReport serving_decode_pool(const ServingModel& m, double isl, double osl, double concurrency);
+
 // The seconds of one engine step with `decode` decoding sequences at an average length `length`
 // and `prefill` prompt tokens of prompts `isl` long; `bound` gets what takes longest.
 double serving_step_seconds(const ServingModel& m, double decode, double prefill, double length, double isl,
-                            std::string_view* bound = nullptr);
+                            std::string_view* bound = nullptr, StepWork* work = nullptr);
 
 }  // namespace gpusizer::detail

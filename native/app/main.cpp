@@ -1,11 +1,14 @@
 // native/app/main.cpp: the desktop app, gpusizer-app. GLFW + OpenGL 3 around the UI in ui/.
 // Set-up and tear-down follow Dear ImGui's example_glfw_opengl3.
 //
-//   gpusizer-app [LINK | CONFIG.json | REPORT.json ...] [--tab NAME]
+//   gpusizer-app [LINK | CONFIG.json | REPORT.json | MODEL.gguf | MODEL-FOLDER | ENGINE.log ...] [--tab NAME]
 //                [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json]]
 //
-// Files (a configuration or a gpusizer-cuda-bench report) open from the command line, from the
-// "Open file..." button (a path) or when dropped on the window.
+// Files open from the command line, from the "Open file..." button (a path) or when dropped on
+// the window, by what they are (local_models.hpp classify_model_path): a model (a .gguf file, any
+// part of a split one, or an Ollama blob; a .safetensors file or a model folder with config.json)
+// is read by its headers only and becomes the configuration's model; a text file is a
+// configuration, a gpusizer-cuda-bench report or an engine's startup log.
 // With --screenshot it renders a few frames, writes the framebuffer as a PNG (and the window
 // rectangles as JSON with --layout) and exits 0: the screenshot test runs it under xvfb-run.
 #include <algorithm>
@@ -24,6 +27,8 @@
 #include <stb/stb_image_write.h>
 
 #include "app.hpp"
+#include "inspect.hpp"
+#include "local_models.hpp"
 #include "status.hpp"
 #include "gpusizer/gpusizer.hpp"
 #include "theme.hpp"
@@ -31,8 +36,8 @@
 namespace {
 
 const char* const kUsage =
-    "usage: gpusizer-app [LINK | CONFIG.json | REPORT.json ...]\n"
-    "                    [--tab memory|speed|plots|compare|recommend|measured|assumptions]\n"
+    "usage: gpusizer-app [LINK | CONFIG.json | REPORT.json | MODEL.gguf | MODEL-FOLDER | ENGINE.log ...]\n"
+    "                    [--tab memory|speed|plots|compare|recommend|measured|assumptions|local|log]\n"
     "                    [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json]]\n";
 
 // Reads a whole file; false with a message naming it when it cannot (or when it is not a
@@ -59,17 +64,30 @@ bool read_text_file(const std::string& path, std::string& text, std::string& err
     return true;
 }
 
-std::string base_name(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
 
 class PlatformGlfw : public gpusizer::ui::Platform {
 public:
-    explicit PlatformGlfw(GLFWwindow* w) : window_(w) {}
+    // `synchronous_scan`: the Local models scan runs on the UI thread (screenshots: the list is
+    // complete in the frame that is written).
+    PlatformGlfw(GLFWwindow* w, bool synchronous_scan)
+        : window_(w), synchronous_(synchronous_scan), scanner_(gpusizer::native::default_local_model_roots()) {}
     void set_clipboard(const std::string& text) override { glfwSetClipboardString(window_, text.c_str()); }
     bool read_file(const std::string& path, std::string& text, std::string& error) override { return read_text_file(path, text, error); }
+    gpusizer::ui::PathKind classify_path(const std::string& path) override { return gpusizer::native::classify_model_path(path); }
+    gpusizer::SourceOpener model_opener() override { return gpusizer::cli::file_opener(); }
+    bool has_local_models() const override { return true; }
+    void scan_local_models(bool rescan) override {
+        if (!synchronous_) return scanner_.start(rescan);
+        if (!found_.scanned || rescan) found_ = gpusizer::native::scan_local_models(gpusizer::native::default_local_model_roots());
+    }
+    gpusizer::ui::LocalModels local_models() override { return synchronous_ ? found_ : scanner_.snapshot(); }
     const char* name() const override { return "desktop"; }
 
 private:
     GLFWwindow* window_;
+    bool synchronous_;
+    gpusizer::native::LocalModelScanner scanner_;
+    gpusizer::ui::LocalModels found_;
 };
 
 struct Args {
@@ -129,16 +147,11 @@ bool parse_args(int argc, char** argv, Args& a) {
     return true;
 }
 
-// A positional argument: a file (configuration or report) when one exists at that path, else a link.
-void open_path(gpusizer::ui::App& app, const std::string& path) {
-    std::string text, error;
-    if (read_text_file(path, text, error)) app.open_file(base_name(path), text);
-    else app.notify(error, true);
-}
-
+// A positional argument: a file or folder when one exists at that path (App::open_path: a model,
+// a configuration, a report, a log), else a link.
 void open_argument(gpusizer::ui::App& app, const std::string& arg) {
     std::error_code ec;
-    if (std::filesystem::exists(arg, ec)) open_path(app, arg);
+    if (std::filesystem::exists(arg, ec)) app.open_path(arg);
     else app.open(arg);
 }
 
@@ -220,18 +233,18 @@ int main(int argc, char** argv) {
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 130");
 
-    PlatformGlfw platform(window);
+    PlatformGlfw platform(window, !args.screenshot.empty());
     gpusizer::ui::App app(catalog, platform);
     for (const std::string& arg : args.open) open_argument(app, arg);
     if (!args.tab.empty() && !app.select_tab(args.tab)) {
-        std::fprintf(stderr, "gpusizer-app: --tab must be memory, speed, plots, compare, recommend, measured or assumptions\n");
+        std::fprintf(stderr, "gpusizer-app: --tab must be memory, speed, plots, compare, recommend, measured, assumptions, local or log\n");
         return 2;
     }
     // Files dropped on the window open like "Open file...".
     glfwSetWindowUserPointer(window, &app);
     glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
         auto* target = static_cast<gpusizer::ui::App*>(glfwGetWindowUserPointer(w));
-        for (int i = 0; i < count; ++i) open_path(*target, paths[i]);
+        for (int i = 0; i < count; ++i) target->open_path(paths[i]);
     });
 
     int frame = 0;

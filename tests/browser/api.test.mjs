@@ -1,6 +1,6 @@
 // api.test.mjs: the JS API (gpusizer.js, Embind over the core) in Chromium gives the same
 // answers as the native CLI, to the byte: estimate, fit, assumptions, models, gpus, links,
-// recommend, estimates with a measured benchmark report, and share
+// recommend, plan (but for its wall time), estimates with a measured benchmark report, and share
 // links, over a set of configurations that covers every mode, weight and KV format, parallel
 // split and runtime. Bad input throws a JS Error naming the key, with the CLI's message, and the
 // module keeps working.
@@ -236,8 +236,56 @@ test('arguments: NaN and Infinity are refused, the argument count is checked, on
   assert.equal(r.cycle.key, 'configuration');
   for (const k of ['none', 'extra', 'models']) assert.equal(r[k]?.key, 'arguments', k);
   assert.equal(r.none.message, 'estimate: takes 1 argument, got 0');
-  assert.deepEqual(r.keys, ['assumptions', 'configFromLink', 'estimate', 'estimateMeasured', 'fit', 'formats', 'gpus', 'inspect', 'linkFromConfig', 'links', 'models', 'recommend', 'reconcile']);
+  assert.deepEqual(r.keys, ['assumptions', 'configFromLink', 'estimate', 'estimateMeasured', 'fit', 'formats', 'gpus', 'inspect', 'linkFromConfig', 'links', 'models', 'plan', 'recommend', 'reconcile']);
   assert.equal(r.frozen, true);
+});
+
+// `gpusizer plan --json` as an object without its wall time (search.seconds differs run to run).
+function planOf(text) {
+  const j = JSON.parse(text);
+  delete j.search.seconds;
+  return j;
+}
+
+test('plan: the same layouts as `gpusizer plan --json`, both modes passed through, errors naming the key', async () => {
+  const cases = [
+    // Training: the query's fields are the CLI's flags.
+    [{ model: 'llama-3-8b', gpu: 'h100-sxm', gpus: 8, global_batch: 16, context: 2048 }, { mode: 'train', top: 3, tokens: 1e12 },
+      ['--mode', 'train', '--top', '3', '--tokens', '1e12']],
+    [{ model: 'mixtral-8x7b', mode: 'train', gpu: 'h100-sxm', gpus: 16, global_batch: 64, context: 4096 },
+      { offload: false, max_micro_batch: 4, max_virtual_stages: 2 },
+      ['--no-offload', '--max-micro-batch', '4', '--max-virtual-stages', '2']],
+    [{ model: 'llama-3-8b', gpu: 'h100-sxm', gpus: 8, global_batch: 16, context: 2048 }, JSON.stringify({ mode: 'train', expert_parallel: false }),
+      ['--mode', 'train', '--no-ep']],
+  ];
+  for (const [config, query, flags] of cases) {
+    const native = cliText(['plan', '--config', configFile(config), ...flags]);
+    const web = await call('plan', config, query);
+    assert.ok(web.value, JSON.stringify(web.error));
+    assert.deepEqual(planOf(web.value), planOf(native), JSON.stringify([config, query]));
+  }
+  // Inference: the mode goes through to the same plan() as the CLI's; whatever it answers (the
+  // serving layouts, or an error naming the key), the browser answers the same.
+  const inference = { model: 'llama-3-8b', gpu: 'h100-sxm', gpus: 8, isl: 1000, osl: 1000 };
+  const webInf = await call('plan', inference, { mode: 'inference' });
+  const args = ['plan', '--config', configFile({ ...inference, mode: 'inference' })];
+  if (webInf.error) {
+    assert.equal(webInf.error.name, 'GpuSizerError');
+    assert.equal(webInf.error.message, cliError(args));
+  } else {
+    assert.deepEqual(planOf(webInf.value), planOf(cliText(args)));
+  }
+  // Bad queries name the key, and the module goes on.
+  const top = await call('plan', { model: 'llama-3-8b', gpus: 8, global_batch: 16 }, { top: 0 });
+  assert.equal(top.error.name, 'GpuSizerError');
+  assert.equal(top.error.key, 'top');
+  assert.equal((await call('plan', { model: 'llama-3-8b', gpus: 8, global_batch: 16 }, { tokens: -5 })).error.key, 'tokens');
+  assert.equal((await call('plan', { model: 'llama-3-8b', gpus: 8, global_batch: 16 }, { bogus: 1 })).error.key, 'bogus');
+  assert.equal((await call('plan', { model: 'llama-3-8b', gpus: 8 }, { mode: 'train' })).error.key, 'global_batch');
+  assert.equal((await call('plan', { model: 'no-such-model', gpus: 8, global_batch: 8 })).error.key, 'model');
+  assert.equal((await call('plan', { model: 'llama-3-8b', gpus: 8, global_batch: 16 }, 7)).error.key, 'query');
+  const after = await call('plan', cases[0][0], cases[0][1]);
+  assert.equal(JSON.parse(after.value).top.length, 3);
 });
 
 test('recommend and links: the same JSON text as `gpusizer recommend` and `gpusizer links`', async () => {

@@ -153,11 +153,20 @@ test('a new fragment, typed or pasted, opens that link', async () => {
   await page.evaluate(() => navigator.clipboard.writeText('#v=1&m=qwen2.5-7b&g=rtx-3060'));
   const state = await page.evaluate(() => window.gpusizerApp);
   const b = rect(state, 'copy link button');
-  await page.mouse.click(b.x + b.w + 200, b.y + b.h / 2);
-  await frames(page, 3);
-  await hold(page, 'Control', 'V');
-  await hold(page, 'Enter');
-  await page.waitForFunction(() => window.gpusizerApp.report && window.gpusizerApp.report.model.id === 'qwen2.5-7b', null, { timeout: 3000 });
+  // The paste reaches the app when the browser's clipboard answers, which on a loaded machine can
+  // be after the frames the keys are held for; a try whose Enter came first leaves the field
+  // empty and changes nothing, so the user's gesture is repeated (at most 5 times).
+  const opened = () => page.evaluate(() => !!window.gpusizerApp.report && window.gpusizerApp.report.model.id === 'qwen2.5-7b');
+  for (let i = 0; i < 5 && !(await opened()); ++i) {
+    await page.mouse.click(b.x + b.w + 200, b.y + b.h / 2);
+    await frames(page, 3);
+    await hold(page, 'Control', 'A');   // a repeated try replaces what an earlier one pasted
+    await hold(page, 'Control', 'V');
+    await frames(page, 3);
+    await hold(page, 'Enter');
+    await page.waitForFunction(() => window.gpusizerApp.report && window.gpusizerApp.report.model.id === 'qwen2.5-7b', null, { timeout: 2000 }).catch(() => {});
+  }
+  assert.ok(await opened(), 'the pasted link did not open');
   await page.waitForFunction(() => location.hash === '#v=1&m=qwen2.5-7b&g=rtx-3060', null, { timeout: 3000 });
   await context.close();
 });

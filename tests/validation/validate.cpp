@@ -91,6 +91,9 @@ double predict(const std::string& q, const Config& config, const Catalog& catalo
         whole.tp = whole.pp = whole.dp = whole.ep = 0;
         return estimate(whole, catalog).per_gpu.kv_cache;
     }
+    // GPU-hours per trillion tokens trained: gpus x 10^12 / (tokens per second) / 3600.
+    if (q == "train_gpu_hours_per_trillion_tokens")
+        return r.speed.train_tokens_per_s > 0 ? r.config.gpus * 1e12 / r.speed.train_tokens_per_s / 3600.0 : std::nan("");
     // Speed and interconnect quantities live in the report's speed / interconnect objects.
     std::string path = q;
     if (q == "decode_tokens_per_s" || q == "prefill_tokens_per_s") path = "speed." + q;

@@ -1,10 +1,11 @@
 // gpusizer/plan.hpp: the layout search. For a model, a GPU type and count, a global batch and a
 // sequence length, which parallel layout runs fastest and fits?
 //
-// A search has a mode. `train` enumerates tp, pp, dp (ZeRO stage), the micro-batch, the pipeline
-// schedule with its virtual stages, and activation recomputation; keeps the layouts that fit;
+// A search has a mode. `train` enumerates tp, pp, dp (ZeRO stage), ep (expert parallelism, MoE
+// models), the micro-batch, the pipeline schedule with its virtual stages, activation
+// recomputation and optimizer offload (ZeRO-Offload, ZeRO-Infinity); keeps the layouts that fit;
 // ranks them by step time; and re-runs the best through estimate() for the breakdowns it
-// reports. Another mode (`inference`: serving layouts) plugs in as one more search function
+// reports, with the time and cost to train on `tokens`. Another mode (`inference`: serving layouts) plugs in as one more search function
 // behind plan(): the request, the ranked layouts and the search statistics stay the same.
 #pragma once
 
@@ -25,13 +26,51 @@ PlanMode parse_plan_mode(std::string_view s);   // throws Error naming "mode"
 struct PlanRequest {
     PlanMode mode = PlanMode::train;
     // The fixed part: model, gpu, gpus, global_batch, context, weights, optimizer, links, mfu, ...
-    // tp, pp, dp, batch, zero, recompute, pp_schedule and virtual_stages are what the search sets
-    // (their values here are ignored).
+    // tp, pp, dp, ep, batch, zero, offload, recompute, pp_schedule and virtual_stages are what
+    // the search sets (their values here are ignored).
     Config base;
     int top = 5;                    // layouts to report (1 to 100)
     int max_micro_batch = 64;       // largest micro-batch tried (sequences)
     int max_virtual_stages = 8;     // largest interleaving tried
+    // Inference (serving layouts): base.isl and base.osl give the load; the search sets tp, pp,
+    // dp, ep and the concurrency. Latency targets for the best point (0: no limit).
+    double max_ttft_ms = 0;         // time to first token, milliseconds
+    double max_tpot_ms = 0;         // time per output token after the first, milliseconds
+    bool disaggregated = false;     // also search prefill and decode on separate pools of GPUs
+    double tokens = 0;              // D: tokens to train on, for the time and cost of the run; 0 = base.train_tokens (0: not asked)
+    bool offload = true;            // also try optimizer offload (ZeRO-1/2/3) and optimizer + parameter offload (ZeRO-3)
+    bool expert_parallel = true;    // MoE models: also try ep = 2, 4, ... (dividing tp x dp and the routed experts)
 };
+
+// Inference: one serving layout at one load, as the search evaluated it (serving.cpp's figures).
+struct PlanPoint {
+    int tp = 1, pp = 1, dp = 1, ep = 1;
+    int gpus = 1;                   // tp x pp x dp (at most the request's gpus)
+    int batch = 1;                  // fixed-slot engines (llama.cpp, transformers): slots per replica
+    double concurrency = 0;         // requests in flight, all replicas
+    double memory = 0;              // bytes on the most loaded GPU
+    ServingReport serving;          // output tokens/s (per GPU, per user), TTFT, TPOT, bound
+    // Disaggregated (prefill_gpus > 0): tp, dp, concurrency and memory above are the decode
+    // pool's, gpus both pools together; the prefill pool runs prefill_dp replicas of prefill_tp.
+    int prefill_tp = 0, prefill_dp = 0, prefill_gpus = 0;
+};
+
+// The run of `tokens` on one layout. Cost = electricity (power.cost_usd at usd_per_kwh) + the
+// GPUs' purchase price (gpus.json price_usd) amortized over kGpuAmortizationYears; without a
+// price the cost is 0 and cost_note says why.
+struct PlanRun {
+    double tokens = 0;              // D
+    double seconds = 0;             // D / tokens per second
+    double gpu_hours = 0;           // seconds x gpus / 3600
+    double energy_usd = 0;          // electricity, facility power (PUE) included
+    double hardware_usd = 0;        // the GPUs' amortized share (0: no price)
+    double cost_usd = 0;            // energy_usd + hardware_usd (0: no price)
+    std::string cost_note;          // what the cost counts, or why it is left out
+};
+// Leading AI chips are used about 4 years for frontier training (Epoch AI, "Leading AI chip
+// designs are used for around 4 years in frontier training": median 3.9 years from release to the
+// last frontier model trained on them; epoch.ai/data-insights/gpu-frontier-lifespan).
+constexpr double kGpuAmortizationYears = 4.0;
 
 // One layout, as the search ranked it and as estimate() reports it.
 struct PlanLayout {
@@ -39,6 +78,7 @@ struct PlanLayout {
     Report report;                  // memory and time breakdowns
     double step_s = 0;              // the search's figures (equal to report.speed.train_step_s
     double memory = 0;              // and report.per_gpu.total(): tests/test_plan.cpp)
+    PlanRun run;                    // the run of the request's tokens (zeros when none were asked)
 };
 
 struct PlanReport {
@@ -48,14 +88,32 @@ struct PlanReport {
     long long evaluated = 0;        // layouts whose memory and time were computed
     long long fitting = 0;          // of those, the ones that fit
     double seconds = 0;             // wall time of the search
+    // Inference only: the Pareto front of output tokens/s per GPU against tokens/s per user (no
+    // point on it is beaten on both; slowest per user first), and the best point under the
+    // request's max_ttft_ms and max_tpot_ms (the most tokens/s per GPU; has_best false: no layout
+    // fits or none meets them). top[] holds the best points under the targets through estimate().
+    std::vector<PlanPoint> pareto;
+    bool has_best = false;
+    PlanPoint best;
+    long long meeting = 0;          // points that fit and meet the latency targets
+    double tokens = 0;              // D the runs are for (0: not asked)
+    // Dimensions the search does not enumerate, each with the reason (e.g. context parallelism).
+    std::vector<std::string> not_searched;
 };
 
 PlanReport plan(const PlanRequest& request, const Catalog& catalog);
 
 // The search's inner loop alone, for the benchmark: evaluates every layout of `request` without
-// building reports, and returns how many it evaluated (the best step time in *best_step_s).
+// building reports, and returns how many it evaluated (the best step time in *best_step_s;
+// inference: the best output tokens/s per GPU under the targets).
 long long plan_count(const PlanRequest& request, const Catalog& catalog, double* best_step_s);
 
 std::string plan_to_json(const PlanReport& p, int indent = 2);   // report_json.cpp
+
+// A request from JSON text: `config` is a configuration (docs/config.md), `query` an object with
+// the search's own fields, each optional: mode ("train" | "inference"; default: inference when
+// the configuration's mode is inference and was given, else train), top, max_micro_batch,
+// max_virtual_stages, tokens, offload, expert_parallel ("" = {}). Errors name the key.
+PlanRequest plan_request_from_json(std::string_view config, std::string_view query);
 
 }  // namespace gpusizer

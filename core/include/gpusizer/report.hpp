@@ -131,6 +131,20 @@ struct PowerReport {
     double hardware_usd = 0;                 // GPU prices x count (GPUs only; 0 when a price is unknown)
     double pue = 1;                          // used
     double utilization = 1;                  // used
+    // Draw by what bounds the work (the figures above take `utilization` as given): the share of
+    // board power each phase draws from its compute and memory utilization (performance.cpp,
+    // board_draw_fraction: memory-bound decode well below TDP on HBM, compute-bound prefill and
+    // training near it), the GPUs' watts in that phase, and energy and cost per million tokens at
+    // that draw (decode for inference, the step for training; host and PUE as above).
+    double decode_draw_fraction = 0;         // inference: one decode step at the configuration's batch
+    double prefill_draw_fraction = 0;        // inference: prefill of the prompt
+    double train_draw_fraction = 0;          // training: one step, bubble and exposed communication averaged in
+    double decode_gpu_w = 0;                 // board power x GPUs x decode_draw_fraction
+    double prefill_gpu_w = 0;
+    double train_gpu_w = 0;
+    double energy_kwh_per_million_tokens_at_draw = 0;
+    double cost_usd_per_million_tokens_at_draw = 0;
+    double train_energy_kwh_at_draw = 0;     // training: the run of train_tokens at train_gpu_w (0 when not asked)
 };
 
 // A server under steady load (the configuration's isl, osl and concurrency): continuous batching
@@ -149,6 +163,12 @@ struct ServingReport {
     double step_s = 0;                       // one engine step
     double decode_tokens_per_step = 0;       // on one replica
     double prefill_tokens_per_step = 0;
+    // Power under the load (performance.cpp, board_draw_fraction): the step's mix of decode and
+    // prefill sets its compute and memory utilization, hence the GPUs' draw.
+    double draw_fraction = 0;                // share of board power the GPUs draw
+    double gpu_w = 0;                        // all GPUs
+    double energy_kwh_per_million_tokens = 0;   // per million output tokens, at the facility (host and PUE included)
+    double cost_usd_per_million_tokens = 0;
     std::string_view bound = "none";         // (static storage) what limits throughput: kv_capacity, max_sequences,
                                              // memory_bandwidth, compute, communication, overhead
 };

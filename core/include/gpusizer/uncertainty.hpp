@@ -1,0 +1,32 @@
+// gpusizer/uncertainty.hpp: how far a speed figure may be off. Each band is where the measured
+// value fell relative to gpusizer's over the rows of the accuracy set (tests/validation/
+// accuracy.json, docs/accuracy.md) of that kind of figure and runtime: a figure X reads as
+// "~X (lo X - hi X)". tests/test_uncertainty.cpp runs those rows and checks each band covers them.
+#pragma once
+
+#include <string_view>
+
+#include "gpusizer/config.hpp"
+
+namespace gpusizer {
+
+enum class SpeedFigure {
+    decode,               // speed.decode_tokens_per_s, decode_throughput_tokens_per_s (llama-bench tgN rows)
+    prefill,              // speed.prefill_tokens_per_s (llama-bench ppN rows); ttft_s inversely
+    serving_throughput,   // serving.output_tokens_per_s and its per-GPU and per-user forms (published engine tables)
+    train_throughput,     // speed.train_tokens_per_s (MFU rows: tokens/s is proportional to MFU); train_step_s inversely
+};
+
+struct SpeedBand {
+    double lo = 1;        // lowest measured / predicted among the rows
+    double hi = 1;        // highest
+    int rows = 0;         // rows it comes from; 0: none of this kind (no band)
+    bool same_runtime = false;   // the rows ran this runtime (false: rows of the same figure on other runtimes)
+    std::string_view rows_from;  // which rows, in words (static storage)
+};
+
+// The band of `figure` for `runtime` (a resolved runtime; automatic picks the figure's rows of
+// every runtime).
+SpeedBand speed_band(SpeedFigure figure, Runtime runtime);
+
+}  // namespace gpusizer

@@ -1,0 +1,109 @@
+// test_uncertainty.cpp: the speed bands (gpusizer/uncertainty.hpp) cover the accuracy set's rows
+// of their kind: each row of tests/validation/accuracy.json that measures a speed figure is run
+// as gpusizer_validate runs it, and its measured / predicted ratio must lie in the band of that
+// figure and runtime; the report's `_range` keys are the figure times the band.
+#include <algorithm>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/uncertainty.hpp"
+#include "test_support.hpp"
+
+using namespace gpusizer;
+using namespace gpusizer::test;
+using nlohmann::json;
+
+namespace {
+
+json accuracy_rows() {
+    std::ifstream in(std::string(GPUSIZER_TEST_DATA) + "/../validation/accuracy.json");
+    json set;
+    in >> set;
+    return set["rows"];
+}
+
+}  // namespace
+
+TEST_CASE("speed bands cover the accuracy rows of their kind", "[uncertainty]") {
+    int checked[4] = {};
+    for (const json& row : accuracy_rows()) {
+        const std::string q = row.value("quantity", "");
+        SpeedFigure figure;
+        if (q == "decode_tokens_per_s") figure = SpeedFigure::decode;
+        else if (q == "prefill_tokens_per_s") figure = SpeedFigure::prefill;
+        else if (q == "serving.output_tokens_per_s" || q == "max_output_throughput_tokens_per_s") figure = SpeedFigure::serving_throughput;
+        else if (q == "train_mfu" || q == "train_hfu") figure = SpeedFigure::train_throughput;
+        else continue;
+        const Report r = run(config_from_json(row["config"].dump()));
+        const double predicted = q == "decode_tokens_per_s"    ? r.speed.decode_tokens_per_s
+                                 : q == "prefill_tokens_per_s" ? r.speed.prefill_tokens_per_s
+                                 : q == "train_mfu"            ? r.speed.effective_mfu
+                                 : q == "train_hfu"            ? r.speed.hfu
+                                 : q == "max_output_throughput_tokens_per_s" ? r.speed.decode_throughput_tokens_per_s
+                                                                              : r.serving.output_tokens_per_s;
+        const double measured = row["value"].get<double>();
+        const SpeedBand b = speed_band(figure, r.config.runtime);
+        INFO(row["id"].get<std::string>() << ": measured " << measured << ", predicted " << predicted << ", runtime "
+                                          << to_string(r.config.runtime) << ", band " << b.lo << " - " << b.hi);
+        REQUIRE(predicted > 0);
+        CHECK(b.same_runtime);   // every row's runtime has its own band
+        CHECK(measured / predicted >= b.lo);
+        CHECK(measured / predicted <= b.hi);
+        ++checked[int(figure)];
+        // The report's range around the figure contains the measured value (inference figures).
+        const json j = json::parse(report_to_json(r));
+        if (figure == SpeedFigure::decode) {
+            CHECK(j["speed"]["decode_tokens_per_s_range"][0].get<double>() <= measured);
+            CHECK(j["speed"]["decode_tokens_per_s_range"][1].get<double>() >= measured);
+        } else if (figure == SpeedFigure::prefill) {
+            CHECK(j["speed"]["prefill_tokens_per_s_range"][0].get<double>() <= measured);
+            CHECK(j["speed"]["prefill_tokens_per_s_range"][1].get<double>() >= measured);
+        } else if (figure == SpeedFigure::serving_throughput && q == "serving.output_tokens_per_s") {
+            CHECK(j["serving"]["output_tokens_per_s_range"][0].get<double>() <= measured);
+            CHECK(j["serving"]["output_tokens_per_s_range"][1].get<double>() >= measured);
+        }
+    }
+    // Each band's row count is the rows it covers.
+    CHECK(checked[int(SpeedFigure::decode)] ==
+          speed_band(SpeedFigure::decode, Runtime::llama_cpp).rows + speed_band(SpeedFigure::decode, Runtime::vllm).rows);
+    CHECK(checked[int(SpeedFigure::prefill)] == speed_band(SpeedFigure::prefill, Runtime::llama_cpp).rows);
+    CHECK(checked[int(SpeedFigure::serving_throughput)] ==
+          speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm).rows + speed_band(SpeedFigure::serving_throughput, Runtime::vllm).rows);
+    CHECK(checked[int(SpeedFigure::train_throughput)] == speed_band(SpeedFigure::train_throughput, Runtime::pytorch).rows);
+}
+
+TEST_CASE("speed bands: a runtime without rows takes the figure's rows on other runtimes", "[uncertainty]") {
+    // SGLang has no serving-throughput rows yet: it gets the union of TensorRT-LLM's and vLLM's
+    // bands, marked as borrowed.
+    const SpeedBand trt = speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm);
+    const SpeedBand vllm = speed_band(SpeedFigure::serving_throughput, Runtime::vllm);
+    const SpeedBand sglang = speed_band(SpeedFigure::serving_throughput, Runtime::sglang);
+    CHECK(vllm.same_runtime);
+    CHECK(sglang.rows == trt.rows + vllm.rows);
+    CHECK(sglang.lo == std::min(trt.lo, vllm.lo));
+    CHECK(sglang.hi == std::max(trt.hi, vllm.hi));
+    CHECK_FALSE(sglang.same_runtime);
+    // Ollama is llama-server underneath: llama.cpp's band, its own.
+    CHECK(speed_band(SpeedFigure::decode, Runtime::ollama).same_runtime);
+    // Every band contains the estimate itself.
+    for (SpeedFigure f : {SpeedFigure::decode, SpeedFigure::prefill, SpeedFigure::serving_throughput, SpeedFigure::train_throughput}) {
+        const SpeedBand b = speed_band(f, Runtime::automatic);
+        CHECK(b.lo <= 1.0);
+        CHECK(b.hi >= 1.0);
+    }
+    // In the report: decode on vLLM gets a range around its figure; times take it inversely.
+    Config c = config("llama-3-8b", "h100-sxm");
+    c.runtime = Runtime::vllm;
+    const Report r = run(c);
+    const json j = json::parse(report_to_json(r));
+    const SpeedBand d = speed_band(SpeedFigure::decode, Runtime::vllm);
+    CHECK(j["speed"]["decode_tokens_per_s_range"][0].get<double>() == Approx(r.speed.decode_tokens_per_s * d.lo));
+    CHECK(j["speed"]["decode_tokens_per_s_range"][1].get<double>() == Approx(r.speed.decode_tokens_per_s * d.hi));
+    const SpeedBand p = speed_band(SpeedFigure::prefill, Runtime::vllm);
+    CHECK(j["speed"]["ttft_s_range"][0].get<double>() == Approx(r.speed.ttft_s / p.hi));
+    CHECK(j["speed"]["ttft_s_range"][1].get<double>() == Approx(r.speed.ttft_s / p.lo));
+    CHECK(j["speed"]["train_tokens_per_s_range"].is_null());
+    CHECK(j["serving"]["output_tokens_per_s_range"].is_null());   // no load asked
+}

@@ -1,0 +1,147 @@
+// ui/view_engine_log.cpp: the "Engine log" tab. A llama.cpp / llama-server / Ollama, vLLM or
+// SGLang startup log, pasted or opened, beside the estimate of the configuration it describes,
+// component by component: the core's reconcile_json (gpusizer/inspect.hpp), the answer of
+// `gpusizer reconcile --json` and gs.reconcile(), read here as the CLI reads it.
+#include <cmath>
+#include <cstdio>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+#include <nlohmann/json.hpp>
+
+#include "app.hpp"
+#include "gpusizer/format.hpp"
+#include "gpusizer/inspect.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace gpusizer::ui {
+
+using nlohmann::json;
+
+void App::reconcile_log() {
+    log_dirty_ = false;
+    log_facts_.clear();
+    log_rows_.clear();
+    log_notes_.clear();
+    log_error_.clear();
+    log_estimate_error_.clear();
+    log_model_.clear();
+    log_config_.clear();
+    if (log_text_.find_first_not_of(" \t\r\n") == std::string::npos) return;
+    try {
+        // The Setup panel's model stands in for the one the log names (a model the catalog does
+        // not have, a GGUF file): its configuration's model keys win over the log. Asked for, or
+        // when the log names no catalog model (most excerpts and vLLM / SGLang logs print no
+        // hyperparameters), with a note saying so.
+        auto reconcile = [&](bool setup_model) {
+            json overrides = json::object();
+            if (setup_model) {
+                const json cfg = json::parse(config_to_json(s_.config));
+                for (const char* k : {"model", "gguf", "hf_dir"})
+                    if (cfg.contains(k) && !cfg[k].is_null()) overrides[k] = cfg[k];
+            }
+            return json::parse(reconcile_json(log_text_, &catalog_, overrides.dump(), platform_.model_opener()));
+        };
+        json j = reconcile(log_use_model_);
+        if (!log_use_model_ && j.contains("estimate_error") && j["estimate_error"].get<std::string>().find("names no catalog model") != std::string::npos) {
+            j = reconcile(true);
+            log_notes_.push_back("the log names no catalog model: the estimate uses the Setup panel's model (choose it there, or open its GGUF file)");
+        }
+        auto fact = [&](const char* label, const json& v) {
+            if (v.is_string() && !v.get<std::string>().empty()) log_facts_.push_back(std::string(label) + ": " + v.get<std::string>());
+            else if (v.is_number() && v.get<double>() > 0) log_facts_.push_back(std::string(label) + ": " + format_int(v.get<double>()));
+        };
+        fact("engine", j["engine"]);
+        fact("model", j["model_name"]);
+        fact("architecture", j["architecture"]);
+        fact("file type", j["file_type"]);
+        fact("layers", j["n_layer"]);
+        fact("context (per sequence)", j["n_ctx_per_seq"].get<double>() > 0 ? j["n_ctx_per_seq"] : j["n_ctx"]);
+        fact("KV cache type", j["kv_type_k"]);
+        if (j["kv_cache_tokens"].get<double>() > 0) fact("KV cache tokens", j["kv_cache_tokens"]);
+        for (const auto& n : j["notes"]) log_notes_.push_back(n.get<std::string>());
+        if (j.contains("estimate_error")) log_estimate_error_ = j["estimate_error"].get<std::string>();
+        const json& est = j["estimate"];
+        if (est.is_object()) {
+            log_model_ = est["model"].get<std::string>() + " (" + est["source"].get<std::string>() + ")";
+            log_config_ = est["config"].dump();
+            for (const auto& c : est["components"])
+                log_rows_.push_back({c["name"].get<std::string>(), c["meaning"].get<std::string>(), c["log"].get<double>(),
+                                     c["estimate"].get<double>(), c["name"] == "kv_tokens"});
+            for (const auto& n : est["notes"]) log_notes_.push_back(n.get<std::string>());
+        }
+    } catch (const Error& e) {
+        log_error_ = e.what();
+    } catch (const json::exception& e) {
+        log_error_ = std::string("cannot read the reconciliation: ") + e.what();
+    }
+}
+
+void App::draw_engine_log() {
+    ImGui::PushID("engine-log");
+    ImGui::PushTextWrapPos();
+    ImGui::TextDisabled("Paste the startup log of llama.cpp / llama-server / Ollama, vLLM or SGLang (or open the file): "
+                        "its buffers beside this estimate.");
+    ImGui::PopTextWrapPos();
+    ImGui::InputTextMultiline("##log", &log_text_, ImVec2(-1, ImGui::GetTextLineHeight() * 6));
+    note_item("text field");
+    if (ImGui::Button("Compare with the estimate")) log_dirty_ = true;
+    ImGui::SameLine();
+    if (ImGui::Checkbox("with the Setup panel's model", &log_use_model_)) log_dirty_ = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("For a log of a model the catalog does not have: open its GGUF file first.");
+    if (!log_name_.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", log_name_.c_str());
+    }
+    if (log_dirty_) reconcile_log();
+
+    ImGui::PushTextWrapPos();
+    if (!log_error_.empty()) ImGui::TextColored(to_vec4(kNoFitColor), "%s", log_error_.c_str());
+    if (!log_facts_.empty()) {
+        std::string line;
+        for (const std::string& f : log_facts_) line += (line.empty() ? "" : "  |  ") + f;
+        ImGui::TextUnformatted(line.c_str());
+    }
+    if (!log_estimate_error_.empty()) ImGui::TextColored(to_vec4(kNoFitColor), "No estimate beside the log: %s", log_estimate_error_.c_str());
+    if (!log_model_.empty()) ImGui::Text("Estimate of %s for the configuration the log describes:", log_model_.c_str());
+    ImGui::PopTextWrapPos();
+    if (!log_rows_.empty() && ImGui::BeginTable("components", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
+        ImGui::TableSetupColumn("component", ImGuiTableColumnFlags_WidthStretch, 2.6f);
+        ImGui::TableSetupColumn("log", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn("estimate", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn("difference", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn("estimate / log", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+        ImGui::TableHeadersRow();
+        for (const LogRow& r : log_rows_) {
+            auto shown = [&](double v) { return r.count ? format_int(v) : format_gib(v); };
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextWrapped("%s", r.meaning.c_str());
+            note_item("log component row");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.name.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(shown(r.log).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(shown(r.estimate).c_str());
+            ImGui::TableNextColumn();
+            const double d = r.estimate - r.log;
+            ImGui::TextUnformatted(((d >= 0 ? "+" : "-") + shown(std::fabs(d))).c_str());
+            ImGui::TableNextColumn();
+            if (r.log > 0) ImGui::Text("%.2f", r.estimate / r.log);
+            else ImGui::TextDisabled("-");
+        }
+        ImGui::EndTable();
+    }
+    if (!log_config_.empty() && ImGui::Button("Use the log's configuration")) {
+        // The rest of the app then shows what the log ran: its model, context, GPUs and formats.
+        open_config_text(s_, log_config_, catalog_, platform_.model_opener());
+        changed();
+    }
+    ImGui::PushTextWrapPos();
+    for (const std::string& n : log_notes_) ImGui::TextDisabled("note: %s", n.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopID();
+}
+
+}  // namespace gpusizer::ui
