@@ -56,6 +56,7 @@
   panel.addEventListener('keydown', (e) => { if (e.key === 'Escape') { open(false); toggle.focus(); } });
 
   function say(text) { status.textContent = text; }
+  const requests = (n) => n + (n === 1 ? ' request' : ' requests');
   function fail(e) {
     // A HubError's message says what happened and what to do (paste config.json, open the file).
     error.textContent = e && e.message ? e.message : String(e);
@@ -105,7 +106,7 @@
       showFiles(a, options.file);
       const n = a.files.filter((f) => /\.gguf$/i.test(f.path)).length;
       say('Found ' + a.hub.repo + '@' + a.hub.revision + ': ' + n + (n === 1 ? ' GGUF file' : ' GGUF files') +
-          (a.configuration ? ' and config.json' : '') + ' (' + a.hub.requests + ' requests, ' + size(a.hub.bytes_fetched) + ').');
+          (a.configuration ? ' and config.json' : '') + ' (' + requests(a.hub.requests) + ', ' + size(a.hub.bytes_fetched) + ').');
       panel.setAttribute('data-state', 'listed');
       return a;
     } catch (e) {
@@ -149,7 +150,7 @@
       window.Module.gpusizerActive = 1;
       const fetched = a.header ? 'read ' + size(a.header.bytes_read) + ' of the ' + size(a.header.file_bytes) + ' file' +
         (a.header.parts > 1 ? ' (' + a.header.parts + ' parts)' : '') + ' by Range requests, ' : '';
-      say('Loaded ' + a.hub.repo + (file ? ' ' + file : ' config.json') + ': ' + fetched + a.hub.requests + ' requests, ' +
+      say('Loaded ' + a.hub.repo + (file ? ' ' + file : ' config.json') + ': ' + fetched + requests(a.hub.requests) + ', ' +
           size(a.hub.bytes_fetched) + ' fetched in all.');
       panel.setAttribute('data-state', 'loaded');
       panel.setAttribute('data-bytes-fetched', String(a.hub.bytes_fetched));
