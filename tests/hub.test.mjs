@@ -10,7 +10,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const hub = await import(pathToFileURL(join(here, '..', 'web', 'site', 'hub.mjs')).href);
-const { fromHub, parseRepoId, readHeader, readFileHeader, createHubClient, HubError, kFirstRead } = hub;
+const { fromHub, parseRepoId, readHeader, readFileHeader, createHubClient, HubError, kFirstRead, reduceGgufHeader, ggufPartNames } = hub;
+const { startFakeHub } = await import(pathToFileURL(join(here, 'fake_hub.mjs')).href);
+
+function listen(handler) {
+  return new Promise((resolve) => {
+    const s = createServer(handler);
+    s.listen(0, '127.0.0.1', () => resolve({ server: s, url: `http://127.0.0.1:${s.address().port}` }));
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // A GGUF v3 header writer and reader, just enough for the test (the core's reader is tested in
@@ -55,6 +63,7 @@ function inspectGguf(bytes) {
     str();
     const type = u32();
     if (type === 8) str();
+    else if (type === 4) u32();
     else if (type === 9) { const et = u32(); const n = u64(); for (let j = 0; j < n; ++j) { if (et === 8) str(); else throw new Error('array type'); } }
     else throw new Error('kv type');
   }
@@ -78,92 +87,23 @@ const kStName = 'model.safetensors';
 const kStBytes = 8 + stHeader.length + 128000;
 const hfConfig = { model_type: 'llama', hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8, intermediate_size: 14336, vocab_size: 128256 };
 
-function fileByte(name, i) {
+const at = (name) => (i) => {
   if (name === kGgufName || name === kCutName) return i < gguf.header.length ? gguf.header[i] : 0;
-  if (name === kStName) {
-    if (i < 8) { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(stHeader.length)); return b[i]; }
-    return i - 8 < stHeader.length ? stHeader[i - 8] : 0;
-  }
-  return 0;
-}
-const fileSize = { [kGgufName]: kGgufBytes, [kCutName]: kCutBytes, [kStName]: kStBytes };
-
-const log = [];
-let ignoreRange = false;
-const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'Content-Range, Content-Length, X-Error-Code, Retry-After' };
-
-function serveFile(req, res, name) {
-  const size = fileSize[name];
-  const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || '');
-  let begin = 0, end = size;
-  if (m && !ignoreRange) {
-    begin = Number(m[1]);
-    end = Math.min(size, Number(m[2]) + 1);
-    if (begin >= size) return res.writeHead(416, { ...cors, 'Content-Range': `bytes */${size}` }).end();
-    res.writeHead(206, { ...cors, 'Content-Range': `bytes ${begin}-${end - 1}/${size}`, 'Content-Length': end - begin });
-  } else {
-    res.writeHead(200, { ...cors, 'Content-Length': size });
-  }
-  log.push({ host: 'cdn', file: name, begin, end, range: req.headers.range || null });
-  // Stream in 64 KiB chunks; stop when the client goes away (a reader that read enough).
-  let i = begin;
-  const pump = () => {
-    while (i < end) {
-      const n = Math.min(65536, end - i);
-      const chunk = Buffer.alloc(n);
-      for (let k = 0; k < n; ++k) chunk[k] = fileByte(name, i + k);
-      i += n;
-      if (!res.write(chunk)) return res.once('drain', pump);
-    }
-    res.end();
-  };
-  res.on('close', () => { i = end; });
-  pump();
-}
-
-function listen(handler) {
-  return new Promise((resolve) => {
-    const s = createServer(handler);
-    s.listen(0, '127.0.0.1', () => resolve({ server: s, url: `http://127.0.0.1:${s.address().port}` }));
-  });
-}
-
-const cdn = await listen((req, res) => {
-  const name = decodeURIComponent(new URL(req.url, 'http://x').pathname.slice(1));
-  if (fileSize[name] === undefined) return res.writeHead(404, cors).end();
-  serveFile(req, res, name);
+  if (i < 8) { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(stHeader.length)); return b[i]; }
+  return i - 8 < stHeader.length ? stHeader[i - 8] : 0;
+};
+const fake = await startFakeHub({
+  [kDense]: { sha: { main: 'a'.repeat(40), v2: 'b'.repeat(40) }, safetensors: { parameters: { BF16: 8030261248 }, total: 8030261248 },
+              config: hfConfig, files: { [kStName]: { size: kStBytes, at: at(kStName) } } },
+  [kGguf]: { sha: { main: 'c'.repeat(40) }, extra: ['README.md'],
+             files: { [kGgufName]: { size: kGgufBytes, at: at(kGgufName) }, [kCutName]: { size: kCutBytes, at: at(kCutName) } } },
 });
-
-const api = await listen((req, res) => {
-  const url = new URL(req.url, 'http://x');
-  const path = decodeURIComponent(url.pathname);
-  log.push({ host: 'hub', path });
-  const json = (status, body, headers = {}) => res.writeHead(status, { ...cors, 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
-  if (path.startsWith('/api/models/acme/gated') || path.startsWith('/acme/gated/'))
-    return json(401, { error: 'Access to model acme/gated is restricted.' }, { 'X-Error-Code': 'GatedRepo' });
-  if (path.startsWith('/api/models/acme/busy')) return json(429, { error: 'rate limited' }, { 'Retry-After': '30' });
-  if (path.startsWith('/api/models/acme/broken')) return res.writeHead(200, cors).end('<html>not json');
-  let m = /^\/api\/models\/(acme\/[^/]+)\/revision\/([^/]+)$/.exec(path);
-  if (m && m[1] === kDense)
-    return json(200, { id: kDense, sha: m[2] === 'main' ? 'a'.repeat(40) : 'b'.repeat(40), safetensors: { parameters: { BF16: 8030261248 }, total: 8030261248 } });
-  if (m && m[1] === kGguf) return json(200, { id: kGguf, sha: 'c'.repeat(40) });
-  m = /^\/api\/models\/(acme\/[^/]+)\/tree\/([^/]+)$/.exec(path);
-  if (m && m[1] === kDense)
-    return json(200, [{ type: 'file', path: 'config.json', size: 600 }, { type: 'file', path: kStName, size: 134, lfs: { size: kStBytes, oid: 'x' } }]);
-  if (m && m[1] === kGguf)
-    return json(200, [{ type: 'file', path: 'README.md', size: 10 }, { type: 'file', path: kGgufName, size: 135, lfs: { size: kGgufBytes } },
-                      { type: 'file', path: kCutName, size: 135, lfs: { size: kCutBytes } }]);
-  m = /^\/(acme\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path);
-  if (m && m[1] === kDense && m[3] === 'config.json') return json(200, hfConfig);
-  // Large files: a redirect to the other host, as the Hub sends LFS files to its CDN.
-  if (m && fileSize[m[3]] !== undefined) return res.writeHead(302, { ...cors, Location: `${cdn.url}/${encodeURIComponent(m[3])}` }).end();
-  json(404, { error: 'Repository not found' }, { 'X-Error-Code': 'RepoNotFound' });
-});
+const { api, log, state } = fake;
 
 let failures = 0;
 async function check(name, fn) {
   log.length = 0;
-  ignoreRange = false;
+  state.ignoreRange = false;
   try {
     await fn();
     console.log(`ok   ${name}`);
@@ -194,7 +134,8 @@ await check('repository ids: org/name, @revision, pasted URLs; anything else is 
 
 await check('a safetensors repository: config.json as an estimate configuration, BF16 from the parameter counts', async () => {
   const a = JSON.parse(await fromHub(kDense, { endpoint: api.url + '/' }));
-  assert.deepEqual(a.configuration, { model: { hf_config: hfConfig }, weights: 'bf16' });
+  // The repository stays in the model (share links carry it); config.json describes it.
+  assert.deepEqual(a.configuration, { model: { hub: kDense, hf_config: hfConfig }, weights: 'bf16' });
   assert.deepEqual(a.parameters, { by_dtype: { BF16: 8030261248 }, total: 8030261248 });
   assert.deepEqual(a.files, [{ path: kStName, bytes: kStBytes }]);
   assert.equal(a.hub.sha, 'a'.repeat(40));
@@ -205,6 +146,7 @@ await check('a safetensors repository: config.json as an estimate configuration,
 await check('a revision goes into every request', async () => {
   const a = JSON.parse(await fromHub(`${kDense}@v2`, { endpoint: api.url }));
   assert.equal(a.hub.revision, 'v2');
+  assert.equal(a.configuration.model.revision, 'v2');
   assert.equal(a.hub.sha, 'b'.repeat(40));
   assert.deepEqual(log.filter((l) => l.host === 'hub').map((l) => l.path),
     [`/api/models/${kDense}/revision/v2`, `/api/models/${kDense}/tree/v2`, `/${kDense}/resolve/v2/config.json`]);
@@ -212,7 +154,17 @@ await check('a revision goes into every request', async () => {
 
 await check('a GGUF header is read by Range requests through the redirect, never the whole file', async () => {
   const a = JSON.parse(await fromHub(kGguf, { endpoint: api.url, file: kGgufName, inspect: inspectGguf }));
-  assert.equal(a.configuration, null);   // no config.json: the header describes the model
+  // No config.json: the header describes the model. It travels without the 200,000-token
+  // vocabulary (its length becomes llama.vocab_size), with the same tensor infos.
+  assert.deepEqual(Object.keys(a.configuration.model), ['hub', 'file', 'gguf_headers']);
+  assert.equal(a.configuration.model.file, kGgufName);
+  const reduced = Buffer.from(a.configuration.model.gguf_headers[kGgufName], 'base64');
+  const r = JSON.parse(inspectGguf(new Uint8Array(reduced)));
+  assert.deepEqual(r, { kv: 2, tensors: ['token_embd.weight', 'output.weight'], header_bytes: reduced.length });
+  assert.ok(reduced.includes(Buffer.from('llama.vocab_size')) && reduced.readUInt32LE(reduced.indexOf('llama.vocab_size') + 20) === 200000);
+  assert.ok(reduced.length < 300, `${reduced.length} bytes`);
+  assert.equal(a.header.architecture, 'llama');
+  assert.equal(a.header.tensors, 2);
   assert.deepEqual(a.files.map((f) => f.path), [kGgufName, kCutName]);
   assert.deepEqual(a.header.inspect.tensors, ['token_embd.weight', 'output.weight']);
   assert.equal(a.header.inspect.header_bytes, gguf.headerBytes);
@@ -244,14 +196,14 @@ await check('answers are kept for the session: the same range is fetched once', 
 });
 
 await check('a header cut short: read to the end of the file, then the reader\'s message', async () => {
-  const e = await rejects(fromHub(kGguf, { endpoint: api.url, file: kCutName, inspect: inspectGguf }), 'unreadable', /truncated header/);
+  const e = await rejects(fromHub(kGguf, { endpoint: api.url, file: kCutName, inspect: inspectGguf }), 'unreadable', /goes on past byte 1500000/);
   assert.match(e.message, new RegExp(kCutName));
   const read = log.filter((l) => l.host === 'cdn').reduce((s, l) => s + (l.end - l.begin), 0);
   assert.equal(read, kCutBytes);
 });
 
 await check('a server that ignores Range: the first bytes only, then a clear refusal', async () => {
-  ignoreRange = true;
+  state.ignoreRange = true;
   await rejects(fromHub(kGguf, { endpoint: api.url, file: kGgufName, inspect: inspectGguf }), 'no_range', /ignores byte ranges/);
   // It answered 200 with the whole 53 MB file: the reader cancelled after the first 1 MiB.
   const first = log.find((l) => l.host === 'cdn');
@@ -281,13 +233,25 @@ await check('a local file is read by slices, never whole', async () => {
   assert.ok(sliced < whole.length);
 });
 
+await check('split GGUF files: every part, by llama.cpp\'s names', () => {
+  assert.deepEqual(ggufPartNames('q/m-00002-of-00003.gguf'), ['q/m-00001-of-00003.gguf', 'q/m-00002-of-00003.gguf', 'q/m-00003-of-00003.gguf']);
+  assert.deepEqual(ggufPartNames('m-Q4_K_M.gguf'), ['m-Q4_K_M.gguf']);
+  assert.deepEqual(ggufPartNames('m-00004-of-00003.gguf'), ['m-00004-of-00003.gguf']);
+});
+
+await check('reduceGgufHeader refuses what is not a GGUF header, and absurd counts', () => {
+  assert.throws(() => reduceGgufHeader(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])), /not a GGUF file/);
+  const b = Buffer.concat([Buffer.from('GGUF'), Buffer.from([3, 0, 0, 0]), Buffer.alloc(8, 0xff), Buffer.alloc(8)]);
+  assert.throws(() => reduceGgufHeader(new Uint8Array(b)), /tensor count .* is more than/);
+  assert.throws(() => reduceGgufHeader(new Uint8Array(b.subarray(0, 10))), RangeError);
+});
+
 await check('readHeader stops at its cap', async () => {
   const read = async (a, b) => new Uint8Array(Math.max(0, b - a));   // GGUF magic never comes
   await rejects(readHeader(read, 1e9, 'zeros.gguf', inspectGguf, { maxBytes: 1 << 20 }), 'unreadable', /magic/);
 });
 
-api.server.close();
-cdn.server.close();
+await fake.close();
 if (failures) {
   console.log(`${failures} failed`);
   process.exit(1);

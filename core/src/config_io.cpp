@@ -15,6 +15,7 @@
 #include "gpusizer/io.hpp"
 #include "gpusizer/precision.hpp"
 #include "gpusizer/recommend.hpp"
+#include "hub_model.hpp"
 #include "json_internal.hpp"
 #include "json_read.hpp"
 
@@ -49,7 +50,9 @@ ModelSpec model_from_value(const json& m) {
         if (m.get<std::string>().empty()) throw Error("model", "must not be empty");
         return model_from_catalog(m.get<std::string>());
     } else if (m.is_object()) {
-        if (m.contains("hf_config")) {
+        if (m.contains("hub")) {
+            return model_from_hub_value(m);   // {"hub": "org/name", ...}: hub_model.cpp
+        } else if (m.contains("hf_config")) {
             if (m.size() != 1) throw Error("model", "an object model holds exactly one of hf_config or num_parameters");
             return model_from_hf_value(m["hf_config"]);
         } else if (m.contains("num_parameters")) {
@@ -58,7 +61,7 @@ ModelSpec model_from_value(const json& m) {
             if (!n.is_number()) throw Error("model.num_parameters", "must be a number, got " + shown(n));
             return model_from_parameter_count(n.get<double>());
         } else {
-            throw Error("model", "an object model needs hf_config (the fields of a Hugging Face config.json) or num_parameters");
+            throw Error("model", "an object model needs hf_config (the fields of a Hugging Face config.json), num_parameters or hub (a Hugging Face repository)");
         }
     }
     throw Error("model", "must be a catalog id string or an object {\"hf_config\": {...}} / {\"num_parameters\": N}");
@@ -168,6 +171,9 @@ Config config_from_json_value(const json& j) {
         }
         else if (v != j.end() && !v->is_null()) read_key(c, k, *v);   // absent or null: the default
     }
+    // A GGUF file from the Hub sets `weights` from its general.file_type when not given, as a
+    // local file does (load_model_files).
+    if (c.weights.empty() && !c.model.hub_weights.empty()) c.weights = c.model.hub_weights;
     return c;
 }
 
@@ -179,6 +185,7 @@ namespace {
 
 json model_json(const ModelSpec& m) {
     if (!m.custom) return m.id;
+    if (!m.hub.empty()) return parse_json(m.hub_json, "model");   // as given: the repository and what was fetched
     if (m.arch.source == "gguf" || m.arch.source == "safetensors") return nullptr;   // the gguf / hf_dir key names it
     if (!m.hf_config_json.empty()) return json{{"hf_config", parse_json(m.hf_config_json, "model.hf_config")}};
     return json{{"num_parameters", m.num_parameters}};

@@ -75,9 +75,12 @@ constexpr ConfigKey row(const char* name, const char* link, const char* flag, co
 // Order: the order share links write their keys in (links stay byte-identical).
 const ConfigKey kKeys[] = {
     row("model", "m", "model", "ID", KeyKind::model, 0, 0, false, KeyUnset::value, "", "required",
-     "a catalog id (`gpusizer models`), `{\"hf_config\": {...}}` or `{\"num_parameters\": N}`",
+     "a catalog id (`gpusizer models`), `{\"hf_config\": {...}}`, `{\"num_parameters\": N}` or `{\"hub\": \"org/name\", ...}`",
      "the model. `hf_config` holds the fields of a Hugging Face `config.json` (see below); `num_parameters` builds a "
-     "Llama-3-shaped dense model of N parameters (5e7 to 1e13)",
+     "Llama-3-shaped dense model of N parameters (5e7 to 1e13); `hub` names a Hugging Face repository, with `revision`, "
+     "`file` (a GGUF file) and what the browser fetched from it: `hf_config` (its config.json) or `gguf_headers` (the "
+     "file's header without the tokenizer's long arrays, base64, by file name; `model.source` `hub`). The CLI does not "
+     "reach the Hub: a Hub model without them is refused (`model.hub`); use `gguf` or `hf_dir`",
      "catalog model (gpusizer models), or:", {}),
     row("mode", "mode", "mode", "M", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`inference`", "",
      "what runs: serving, full fine-tuning, LoRA on a 16-bit base, QLoRA on a quantized base",

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "estimate_internal.hpp"
+#include "hub_model.hpp"
 #include "gpusizer/config_keys.hpp"
 #include "gpusizer/error.hpp"
 #include "gguf_layer_rules.hpp"
@@ -249,6 +250,7 @@ Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* meas
         throw Error(c.gguf.empty() ? "hf_dir" : "gguf",
                     "names a file that was not read: the CLI and the app read it (load_model_files) before the estimate",
                     ErrorCode::unreadable);
+    check_hub_model_fetched(c.model);   // {"hub": ...} without config.json or the header: hub_model.cpp
     if (c.model.custom) {
         r.arch = &c.model.arch;
     } else {

@@ -4,7 +4,6 @@
 // config_from_json_value, so links and configuration files share one set of rules and messages.
 #include "gpusizer/share_link.hpp"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +16,12 @@
 #include "gpusizer/error.hpp"
 #include "json_internal.hpp"
 #include "json_read.hpp"
+
+// The widget's module compiles this file with GPUSIZER_HUB_FILES=0 (web/CMakeLists.txt): no Hub
+// models there (core/src/hub_model.cpp), so neither their links.
+#ifndef GPUSIZER_HUB_FILES
+#define GPUSIZER_HUB_FILES 1
+#endif
 
 namespace gpusizer {
 
@@ -82,21 +87,62 @@ std::string number_text(double v) {
     return buf;
 }
 
-json parse_integer(const std::string& text, const char* config_key) {
-    char* end = nullptr;
-    errno = 0;
-    const long long v = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || errno != 0)
-        throw Error(config_key, "must be an integer, got '" + text + "' in the link");
+// Numbers in links follow one rule (gpusizer/share_link.hpp): JSON's number grammar (RFC 8259
+// section 6) after %-decoding: an optional '-', then 0 or digits without a leading zero, an
+// optional fraction, an optional exponent; nothing before or after (no '+', space, hex, inf or
+// nan). An integer key takes a number whose value is whole (1e4 = 10000, 8192.0 = 8192).
+bool json_number_text(const std::string& t) {
+    std::size_t i = 0;
+    const auto digits = [&] {
+        const std::size_t from = i;
+        while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+        return i > from;
+    };
+    if (i < t.size() && t[i] == '-') ++i;
+    if (i < t.size() && t[i] == '0') ++i;
+    else if (!digits()) return false;
+    if (i < t.size() && t[i] == '.') {
+        ++i;
+        if (!digits()) return false;
+    }
+    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+        if (!digits()) return false;
+    }
+    return i == t.size();
+}
+
+constexpr const char* kNumberRule = " (a link's numbers are written as in JSON: 8192, 0.9, 1e16)";
+
+double link_number(const std::string& text, const char* config_key, const char* what) {
+    if (!json_number_text(text)) throw Error(config_key, std::string("must be ") + what + ", got '" + text.substr(0, 40) + "' in the link" + kNumberRule);
+    const double v = std::strtod(text.c_str(), nullptr);
+    if (!std::isfinite(v)) throw Error(config_key, std::string("must be ") + what + ", got '" + text.substr(0, 40) + "' in the link (too large)");
     return v;
 }
 
-json parse_number(const std::string& text, const char* config_key) {
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !std::isfinite(v)) throw Error(config_key, "must be a number, got '" + text + "' in the link");
-    return v;
+json parse_integer(const std::string& text, const char* config_key) {
+    const double v = link_number(text, config_key, "an integer");
+    // Whole, and within the doubles that hold every integer exactly (2^53).
+    if (v != std::floor(v) || std::fabs(v) > 9007199254740992.0)
+        throw Error(config_key, "must be an integer, got '" + text.substr(0, 40) + "' in the link");
+    return static_cast<long long>(v);
 }
+
+json parse_number(const std::string& text, const char* config_key) { return link_number(text, config_key, "a number"); }
+
+#if GPUSIZER_HUB_FILES
+// A Hub repository, file or revision in a link: %-encoded, but '/' kept (a fragment may hold it),
+// so that hf=Qwen/Qwen3-8B reads as written.
+std::string path_encode(std::string_view s) {
+    std::string out;
+    std::size_t from = 0;
+    for (std::size_t slash; (slash = s.find('/', from)) != std::string_view::npos; from = slash + 1)
+        out += pct_encode(s.substr(from, slash - from)) + "/";
+    return out + pct_encode(s.substr(from));
+}
+#endif
 
 }  // namespace
 
@@ -109,6 +155,14 @@ std::string link_from_config(const Config& config) {
         // A model read from a file: the gguf / hfd key below names it.
     } else if (model.is_string()) {
         out += "&m=" + pct_encode(model.get<std::string>());
+#if GPUSIZER_HUB_FILES
+    } else if (model.contains("hub")) {
+        // A Hub model travels as its repository, revision and file; the page that opens the link
+        // fetches them again (what was fetched is too large for a link).
+        out += "&hf=" + path_encode(model["hub"].get<std::string>());
+        if (model.contains("revision") && model["revision"].is_string()) out += "&rev=" + path_encode(model["revision"].get<std::string>());
+        if (model.contains("file") && model["file"].is_string()) out += "&f=" + path_encode(model["file"].get<std::string>());
+#endif
     } else if (model.contains("hf_config")) {
         out += "&m=custom&hf=" + pct_encode(model["hf_config"].dump(-1, ' ', false, json::error_handler_t::replace));
     } else {
@@ -159,7 +213,7 @@ Config config_from_link(std::string_view link) {
 
     json cfg = json::object();
     std::vector<std::string> seen;
-    std::string version, model, hf, np;
+    std::string version, model, hf, np, file, revision;
     std::size_t pos = 0;
     while (pos <= link.size()) {
         const std::size_t amp = link.find('&', pos);
@@ -178,6 +232,8 @@ Config config_from_link(std::string_view link) {
         if (key == "m") { model = value; continue; }
         if (key == "hf") { hf = value; continue; }
         if (key == "np") { np = value; continue; }
+        if (key == "f") { file = value; continue; }
+        if (key == "rev") { revision = value; continue; }
         if (key == "g" && value.empty()) throw Error("gpu", "has no value in the link ('g='); give a GPU id such as g=rtx-4090x2");
         if (key == "g") {
             // "<gpu id>x<count>": the count is the digits after the last 'x'.
@@ -193,7 +249,7 @@ Config config_from_link(std::string_view link) {
         }
         const ConfigKey* spec = find_link_key(key);
         if (!spec || written_apart(*spec)) {
-            std::string known = "v, m, hf, np, g";
+            std::string known = "v, m, hf, np, f, rev, g";
             for (const ConfigKey& k : config_keys())
                 if (!written_apart(k)) known += std::string(", ") + k.link;
             throw Error("link", "unknown key '" + key.substr(0, 40) + "'; known keys: " + known);
@@ -230,10 +286,24 @@ Config config_from_link(std::string_view link) {
         }
     }
     if (version.empty()) throw Error("link", "has no version; links start with v=1");
-    if (version != std::to_string(kLinkVersion))
+    if (parse_integer(version, "link") != kLinkVersion)
         throw Error("link", "version '" + version.substr(0, 20) + "' is not supported; this build reads v=" + std::to_string(kLinkVersion));
     const bool from_file = (cfg.contains("gguf") && !cfg["gguf"].is_null()) || (cfg.contains("hf_dir") && !cfg["hf_dir"].is_null());
-    if (model.empty() && from_file) {
+    // hf is a pasted config.json (a JSON object, with m=custom) or a Hub repository (org/name,
+    // without m; f and rev may go with it). A repository id never starts with '{'.
+    const bool hub = !hf.empty() && hf.front() != '{';
+    if (!hub && (!file.empty() || !revision.empty()))
+        throw Error("model", "f (a GGUF file) and rev (a revision) go with hf=<org/name>, a Hugging Face repository");
+    if (hub) {
+#if !GPUSIZER_HUB_FILES
+        throw Error("model.hub", "the widget does not read Hugging Face repositories: open the link in the gpusizer app");
+#endif
+        if (!model.empty() || !np.empty()) throw Error("model", "hf=" + hf.substr(0, 80) + " names the model (a Hugging Face repository): leave m and np out");
+        json m = {{"hub", hf}};
+        if (!revision.empty()) m["revision"] = revision;
+        if (!file.empty()) m["file"] = file;
+        cfg["model"] = m;
+    } else if (model.empty() && from_file) {
         // The model is read from the file the gguf / hfd key names (load_model_files).
     } else if (model.empty()) {
         throw Error("model", "is missing from the link (m=<model id>)");

@@ -63,15 +63,22 @@ function describeStatus(status, what, headers) {
 
 // A client for one endpoint: every request goes through it, so it counts requests and bytes and
 // keeps answers for the session (same URL and range: same answer).
-export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = globalThis.fetch, onProgress = null } = {}) {
+// Answers kept for the session, by endpoint (fromHub's clients share them; a failure is not kept).
+const sessionCaches = new Map();
+
+export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = globalThis.fetch, onProgress = null, session = false } = {}) {
   const base = String(endpoint).replace(/\/+$/, '');
-  const cache = new Map();
+  if (session && !sessionCaches.has(base)) sessionCaches.set(base, new Map());
+  const cache = session ? sessionCaches.get(base) : new Map();
   const stats = { requests: 0, bytes: 0 };
 
   async function request(path, what, { range = null, as = 'json' } = {}) {
     const url = base + path;
     const key = url + (range ? `#${range[0]}-${range[1]}` : '');
-    if (cache.has(key)) return cache.get(key);
+    if (cache.has(key)) {
+      onProgress?.({ phase: 'cached', what, url, range });
+      return cache.get(key);
+    }
     const headers = range ? { Range: `bytes=${range[0]}-${range[1] - 1}` } : {};
     onProgress?.({ phase: 'request', what, url, range });
     let res;
@@ -193,21 +200,137 @@ export async function readFileHeader(file, inspect, options = {}) {
   return { file: file.name, file_bytes: file.size, bytes_read: fetched, inspect: result };
 }
 
+// A GGUF header as a configuration carries it (core/src/hub_model.cpp): the same metadata and
+// tensor infos without the arrays longer than kKeptArrayItems (the tokenizer's tokens, scores,
+// types and merges: 4-8 MiB of a header), their length kept as {arch}.vocab_size, so that a
+// 1,000-tensor model's header is some 65 KB. Throws a RangeError while `bytes` end inside the
+// header (readHeader then reads more), an Error when they are not a GGUF header.
+// Format: github.com/ggml-org/ggml docs/gguf.md (version 2 and 3: 64-bit counts and lengths).
+const kKeptArrayItems = 4096;   // the core's kGgufMaxKeptArrayItems: it keeps no more items either
+const kGgufCaps = { kv: 1 << 16, tensors: 1 << 18, string: 64 << 20, array: 1 << 26, dims: 4, nesting: 4 };
+const kScalarBytes = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
+
+export function reduceGgufHeader(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let p = 0;
+  const need = (n) => { if (p + n > bytes.length) throw new RangeError(`the header goes on past byte ${bytes.length}`); };
+  const u32 = () => { need(4); const v = view.getUint32(p, true); p += 4; return v; };
+  const u64 = (cap, what) => {
+    need(8);
+    const v = view.getBigUint64(p, true);
+    p += 8;
+    if (v > BigInt(cap)) throw new Error(`GGUF header: ${what} ${v} is more than ${cap}`);
+    return Number(v);
+  };
+  const str = () => { const n = u64(kGgufCaps.string, 'a string length'); need(n); const s = p; p += n; return bytes.subarray(s, p); };
+  const text = (b) => new TextDecoder().decode(b);
+  const skipValue = (type, depth) => {
+    if (type === 8) return void str();
+    if (type === 9) {
+      if (depth >= kGgufCaps.nesting) throw new Error('GGUF header: arrays nested too deep');
+      const item = u32();
+      const count = u64(kGgufCaps.array, 'an array length');
+      if (kScalarBytes[item] !== undefined) { need(count * kScalarBytes[item]); p += count * kScalarBytes[item]; return count; }
+      for (let i = 0; i < count; ++i) skipValue(item, depth + 1);
+      return count;
+    }
+    if (kScalarBytes[type] === undefined) throw new Error(`GGUF header: unknown value type ${type}`);
+    need(kScalarBytes[type]);
+    p += kScalarBytes[type];
+  };
+  need(4);
+  if (text(bytes.subarray(0, 4)) !== 'GGUF') throw new Error('not a GGUF file (its first bytes are not "GGUF")');
+  p = 4;
+  const version = u32();
+  if (version !== 2 && version !== 3) throw new Error(`GGUF version ${version}: gpusizer reads versions 2 and 3`);
+  const nTensors = u64(kGgufCaps.tensors, 'the tensor count');
+  const nKv = u64(kGgufCaps.kv, 'the metadata count');
+  const kept = [];
+  let arch = '', tokens = 0;
+  const keys = new Set();
+  for (let i = 0; i < nKv; ++i) {
+    const start = p;
+    const key = text(str());
+    const type = u32();
+    const valueAt = p;
+    const count = skipValue(type, 0);
+    keys.add(key);
+    if (key === 'general.architecture' && type === 8) arch = text(bytes.subarray(valueAt + 8, p));
+    if (key === 'tokenizer.ggml.tokens' && type === 9) tokens = count;
+    if (type === 9 && count > kKeptArrayItems) continue;
+    kept.push(bytes.subarray(start, p));
+  }
+  const infoStart = p;
+  for (let i = 0; i < nTensors; ++i) {
+    str();
+    const dims = u32();
+    if (dims > kGgufCaps.dims) throw new Error(`GGUF header: tensor ${i} has ${dims} dimensions`);
+    need(dims * 8 + 4 + 8);
+    p += dims * 8 + 4 + 8;
+  }
+  const infos = bytes.subarray(infoStart, p);
+  // {arch}.vocab_size (u32) when the token list is left out and the file does not state it.
+  const extra = [];
+  if (arch && !keys.has(`${arch}.vocab_size`) && tokens > kKeptArrayItems) {
+    const name = new TextEncoder().encode(`${arch}.vocab_size`);
+    const b = new Uint8Array(8 + name.length + 4 + 4);
+    const v = new DataView(b.buffer);
+    v.setBigUint64(0, BigInt(name.length), true);
+    b.set(name, 8);
+    v.setUint32(8 + name.length, 4, true);
+    v.setUint32(12 + name.length, tokens, true);
+    extra.push(b);
+  }
+  const parts = [...kept, ...extra];
+  const head = new Uint8Array(24);
+  const hv = new DataView(head.buffer);
+  head.set(bytes.subarray(0, 8));
+  hv.setBigUint64(8, BigInt(nTensors), true);
+  hv.setBigUint64(16, BigInt(parts.length), true);
+  const out = new Uint8Array(24 + parts.reduce((s, b) => s + b.length, 0) + infos.length);
+  let o = 24;
+  out.set(head);
+  for (const b of parts) { out.set(b, o); o += b.length; }
+  out.set(infos, o);
+  return { bytes: out, header_bytes: p, architecture: arch, tensors: nTensors };
+}
+
+// RFC 4648 base64 (btoa's alphabet), in chunks: String.fromCharCode takes a bounded argument list.
+export function toBase64(bytes) {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+// The part names of a split GGUF file (llama.cpp's llama_split_path: "%s-%05d-of-%05d.gguf"),
+// or the name itself.
+export function ggufPartNames(file) {
+  const m = /^(.*)-(\d{5})-of-(\d{5})\.gguf$/i.exec(file);
+  if (!m || Number(m[3]) < 1 || Number(m[2]) > Number(m[3]) || Number(m[3]) > 4096) return [file];
+  return Array.from({ length: Number(m[3]) }, (_, i) => `${m[1]}-${String(i + 1).padStart(5, '0')}-of-${m[3]}.gguf`);
+}
+
 // The weight format a configuration names for a checkpoint stored in one dtype.
 const kDtypeFormat = { BF16: 'bf16', F16: 'fp16', F32: 'fp32', F8_E4M3: 'fp8', F8_E5M2: 'fp8' };
 
 // Everything gpusizer needs from a repository, as JSON text:
-//   configuration   a configuration `estimate` accepts ({"model": {"hf_config": ...}, "weights"?}),
-//                   or null when the repository has no config.json (GGUF-only repositories)
+//   configuration   a configuration `estimate` accepts: {"model": {"hub": repo, "revision"?,
+//                   "hf_config"}, "weights"?} from config.json, or with `file` (a GGUF file)
+//                   {"model": {"hub", "revision"?, "file", "gguf_headers": {part: base64}}} (the
+//                   header of every split part, reduced by reduceGgufHeader; model.source "hub");
+//                   null when there is nothing to size (a GGUF-only repository and no file chosen)
 //   hub             repo, revision, sha, endpoint, file, requests, bytes_fetched
 //   parameters      {by_dtype, total} from the model API (safetensors checkpoints)
 //   files           the repository's .gguf / .safetensors files with their sizes
-//   header          when `file` is given: `inspect`'s answer for that file's header
-// `inspect(bytes, fileSize)` reads a GGUF or safetensors header (the API's gs.inspect).
-export async function fromHub(id, { endpoint, revision, file, fetch, inspect, onProgress } = {}) {
+//   header          when `file` is given: {file, file_bytes, bytes_read, tensors, architecture,
+//                   inspect: `inspect`'s answer for the first part (when given)}
+// `inspect(bytes, fileSize)` reads a GGUF or safetensors header (the API's gs.inspect); a GGUF
+// file needs none, a safetensors file does.
+// `session: true` keeps the answers for the page's session (the app's Hub panel).
+export async function fromHub(id, { endpoint, revision, file, fetch, inspect, onProgress, session = false } = {}) {
   const parsed = parseRepoId(id);
   const rev = revision || parsed.revision;
-  const hub = createHubClient({ endpoint, fetch, onProgress });
+  const hub = createHubClient({ endpoint, fetch, onProgress, session });
   const info = await hub.info(parsed.repo, rev);
   if (info === null || typeof info !== 'object' || Array.isArray(info))
     throw new HubError('bad_response', `${parsed.repo}@${rev}: the model API's answer is not an object.`);
@@ -225,11 +348,14 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
     files,
     header: null,
   };
+  const model = { hub: parsed.repo };
+  if (rev !== 'main') model.revision = rev;
   const st = info.safetensors;
   if (st && typeof st === 'object' && st.parameters && typeof st.parameters === 'object')
     answer.parameters = { by_dtype: st.parameters, total: Number(st.total) || null };
 
-  if (hasConfig) {
+  const gguf = file && /\.gguf$/i.test(file);
+  if (hasConfig && !gguf) {
     const text = await hub.text(parsed.repo, rev, 'config.json');
     let hfConfig;
     try {
@@ -237,7 +363,7 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
     } catch {
       throw new HubError('bad_response', `config.json in ${parsed.repo}@${rev} is not JSON.`);
     }
-    answer.configuration = { model: { hf_config: hfConfig } };
+    answer.configuration = { model: { ...model, hf_config: hfConfig } };
     // One dtype for (nearly) every parameter: that is the checkpoint's weight format.
     if (answer.parameters && !hfConfig.quantization_config) {
       const entries = Object.entries(answer.parameters.by_dtype).filter(([, n]) => Number(n) > 0);
@@ -250,10 +376,34 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
   if (file) {
     const entry = files.find((f) => f.path === file);
     if (!entry) throw new HubError('not_found', `${parsed.repo}@${rev} has no file ${file}: pick one of ${files.map((f) => f.path).slice(0, 8).join(', ') || '(no .gguf or .safetensors files)'}.`);
-    if (typeof inspect !== 'function') throw new HubError('unreadable', 'reading a file header needs the inspect function (gs.inspect).');
-    const read = (begin, end) => hub.range(parsed.repo, rev, file, begin, end);
-    const { fetched, result } = await readHeader(read, entry.bytes ?? NaN, file, inspect);
-    answer.header = { file, file_bytes: entry.bytes, bytes_read: fetched, inspect: typeof result === 'string' ? JSON.parse(result) : result };
+    if (!gguf && typeof inspect !== 'function') throw new HubError('unreadable', 'reading a safetensors header needs the inspect function (gs.inspect).');
+    const headers = {};
+    let bytesRead = 0, first = null;
+    // Every part of a split file: each holds its own tensors.
+    for (const part of gguf ? ggufPartNames(file) : [file]) {
+      const partEntry = files.find((f) => f.path === part);
+      if (!partEntry) throw new HubError('not_found', `${parsed.repo}@${rev} has no ${part}, a part of the split file ${file}.`);
+      const read = (begin, end) => hub.range(parsed.repo, rev, part, begin, end);
+      // A GGUF header is complete when reduceGgufHeader reads it to its end; `inspect` (when
+      // given) reads the first part for the answer.
+      const check = (bytes, size) => {
+        const reduced = gguf ? reduceGgufHeader(bytes) : null;
+        return { reduced, inspected: typeof inspect === 'function' && first === null ? inspect(bytes, size) : null };
+      };
+      onProgress?.({ phase: 'header', what: part });
+      const { fetched, result } = await readHeader(read, partEntry.bytes ?? NaN, part, check);
+      bytesRead += fetched;
+      if (gguf) headers[part] = toBase64(result.reduced.bytes);
+      if (first === null) first = { entry, result };
+    }
+    const inspected = first.result.inspected;
+    answer.header = {
+      file, file_bytes: gguf ? ggufPartNames(file).reduce((s, p) => s + (files.find((f) => f.path === p)?.bytes || 0), 0) : entry.bytes,
+      bytes_read: bytesRead, parts: gguf ? Object.keys(headers).length : 1,
+      architecture: first.result.reduced?.architecture ?? null, tensors: first.result.reduced?.tensors ?? null,
+      inspect: typeof inspected === 'string' ? JSON.parse(inspected) : inspected,
+    };
+    if (gguf) answer.configuration = { model: { ...model, file, gguf_headers: headers } };
   }
   if (!hasConfig && !file && files.length === 0)
     throw new HubError('not_found', `${parsed.repo}@${rev} has neither config.json nor .gguf / .safetensors files: it is not a model gpusizer can read.`);

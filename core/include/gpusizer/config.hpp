@@ -45,6 +45,11 @@ struct ModelSpec {
     std::string hf_config_json;     // custom only: the hf_config object as given (for round trips)
     double num_parameters = 0;      // custom only: {"num_parameters": N} form
     std::vector<std::string> import_warnings;   // what the hf_config importer ignored or assumed
+    // A model on the Hugging Face Hub ({"hub": "org/name", ...}; core/src/hub_model.cpp):
+    std::string hub;                // the repository id; empty when not a Hub model
+    std::string hub_json;           // the model object as given: revision, file, what was fetched (round trips)
+    bool hub_fetched = false;       // it holds what was fetched (config.json or the file's header)
+    std::string hub_weights;        // the weight format the GGUF file names (general.file_type), "" = none
 };
 
 struct Config {

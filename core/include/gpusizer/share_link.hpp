@@ -7,7 +7,9 @@
 // same one-line message naming the key, and its values are only ever data.
 //
 // Keys (link key = configuration key): v = link version (1), m = model (catalog id, or
-// "custom" with hf = the hf_config JSON or np = num_parameters), mode, w = weights,
+// "custom" with hf = the hf_config JSON or np = num_parameters), hf = a Hugging Face repository
+// (org/name, without m; a repository id never starts with '{', a config.json always does) with
+// f = its GGUF file and rev = its revision, mode, w = weights,
 // kv = kv_cache, b = batch, gb = global_batch, ctx = context, opt = optimizer, z = zero,
 // off = offload, rc = recompute, fa = flash_attention (0/1), sp = sequence_parallel (0/1),
 // lr = lora_rank, lt = lora_targets (comma list), g = gpu with "x<count>" (gpus), tp, pp, dp,
@@ -15,6 +17,13 @@
 // tt = train_tokens, mfu, bwe = bandwidth_efficiency, u = utilization, pue, kwh = usd_per_kwh,
 // l = link, il = inter_node_link, pt = prompt_tokens, hbw = host_memory_bandwidth_gb_per_s,
 // lo = layer_overhead_us.
+//
+// Numbers (every numeric key, v, np and the GPU count) are written as in JSON (RFC 8259 section
+// 6), read after %-decoding: an optional '-', 0 or digits without a leading zero, an optional
+// fraction and exponent, and nothing else: no '+' (it reads as a space: write an exponent's sign
+// as %2B), spaces, hex, inf or nan. An integer key
+// takes any such number whose value is whole: ctx=8192, ctx=8192.0 and ctx=8.192e3 are the
+// same; ctx=8192.5, ctx=+8192, ctx=%208192, ctx=0x2000 and ctx=08192 are refused, naming the key.
 #pragma once
 
 #include <string>

@@ -1,0 +1,139 @@
+// hub.test.mjs (browser): the app page's "From the Hub" panel (web/site/hub-panel.js) and
+// gs.fromHub against a local server that plays the Hub (tests/fake_hub.mjs). The GGUF file is the
+// suite's own Llama fixture (tests/write_fixtures.cpp) behind 50 MB of (virtual) tensor data:
+// its header is read by Range requests, the app's report gives the file's exact bytes (the
+// CLI's `estimate --gguf` figures for the same file), and the share link carries the repository,
+// so that opening it fetches the model again. Gated (401) and missing (404) repositories say so.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import { cliJson, openApp, repo, requireSetup, useBrowser, watch } from './harness.mjs';
+
+requireSetup({ needCli: true });
+const writer = resolve(process.env.GPUSIZER_WRITE_FIXTURES || join(repo, 'build', 'native', 'gpusizer_write_fixtures'));
+const { startFakeHub } = await import(pathToFileURL(join(repo, 'tests', 'fake_hub.mjs')).href);
+
+const dir = mkdtempSync(join(tmpdir(), 'gpusizer-hub-'));
+execFileSync(writer, [dir]);
+const fixture = join(dir, 'llama-v3.gguf');
+const header = readFileSync(fixture);
+const kRepo = 'acme/tiny-llama-GGUF';
+const kFile = 'tiny-llama-Q4_K_M.gguf';
+const kFileBytes = header.length + 50e6;
+const fake = await startFakeHub({
+  [kRepo]: { files: { [kFile]: { size: kFileBytes, at: (i) => (i < header.length ? header[i] : 0) } } },
+});
+after(() => fake.close());
+
+let browser, url;
+useBrowser((b, u) => {
+  browser = b;
+  url = u;
+});
+
+const appUrl = () => `index.html?hub=${encodeURIComponent(fake.api.url)}`;
+
+async function openPanel(page, fragment = '') {
+  await page.goto(url + appUrl() + fragment);
+  await page.waitForFunction(() => document.documentElement.getAttribute('data-first-frame') === '1' && window.gpusizerApp, null, { timeout: 30000 });
+}
+
+test('the panel lists the GGUF files, reads the header by Range requests and loads the exact figures', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const seen = watch(page, url);
+  await openPanel(page, '#v=1&m=llama-3-8b&g=h100-sxm');
+  // Keyboard only: the button, the field, Enter.
+  await page.focus('#hub-toggle');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'hub-repo');
+  await page.keyboard.type(kRepo);
+  await page.keyboard.press('Backspace');   // the app's key handlers must not take it
+  await page.keyboard.type('F');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#hub-panel[data-state=listed]', { timeout: 10000 });
+  const files = await page.$$eval('#hub-files label', (ls) => ls.map((l) => l.textContent));
+  // The fixture file (header and its 0.9 MB of tensors) and the 50 MB after it, as the panel writes it.
+  const mb = (kFileBytes / 1e6).toFixed(1) + ' MB';
+  assert.deepEqual(files, [` ${kFile} — ${mb}`]);
+  fake.log.length = 0;
+  await page.click('#hub-load');
+  await page.waitForSelector('#hub-panel[data-state=loaded]', { timeout: 20000 });
+  // One Range request from byte 0: the fixture's header is smaller than the first read (1 MiB).
+  const ranges = fake.log.filter((l) => l.host === 'cdn').map((l) => l.range);
+  assert.deepEqual(ranges, ['bytes=0-1048575']);
+  const status = await page.textContent('#hub-status');
+  assert.ok(status.includes(`read 1.05 MB of the ${mb} file by Range requests`), status);
+
+  // The app's report: the same as the CLI's for the file on disk (model name and source aside).
+  await page.waitForFunction(() => window.gpusizerApp.report && window.gpusizerApp.report.model.source === 'hub', null, { timeout: 10000 });
+  const state = await page.evaluate(() => window.gpusizerApp);
+  const want = cliJson(['estimate', '--gguf', fixture, '--gpu', 'h100-sxm']);
+  assert.equal(state.report.memory.per_gpu.weights, want.memory.per_gpu.weights);
+  assert.equal(state.report.memory.per_gpu.total, want.memory.per_gpu.total);
+  assert.equal(state.report.config.weights, 'q4_k_m');   // the file's general.file_type
+  assert.equal(state.report.config.gpu, 'h100-sxm');     // the rest of the configuration kept
+  // The share link names the repository and the file, not the header.
+  assert.match(state.link, new RegExp(`^#v=1&hf=${kRepo}&f=${kFile}&w=q4_k_m&g=h100-sxm$`));
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
+test('a link with hf=org/name&f=file opens the same model again', async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const seen = watch(page, url);
+  await openPanel(page, `#v=1&hf=${kRepo}&f=${kFile}&ctx=4096&g=rtx-4090`);
+  await page.waitForSelector('#hub-panel[data-state=loaded]', { timeout: 30000 });
+  await page.waitForFunction(() => window.gpusizerApp.report && window.gpusizerApp.report.model.source === 'hub', null, { timeout: 10000 });
+  const state = await page.evaluate(() => window.gpusizerApp);
+  const want = cliJson(['estimate', '--gguf', fixture, '--gpu', 'rtx-4090', '--context', '4096']);
+  assert.equal(state.report.memory.per_gpu.total, want.memory.per_gpu.total);
+  assert.equal(state.report.config.context, 4096);
+  // The panel fits a phone's width.
+  const box = await page.$eval('#hub-panel', (e) => e.getBoundingClientRect().toJSON());
+  assert.ok(box.x >= 0 && box.right <= 390, JSON.stringify(box));
+  assert.deepEqual(seen.errors.filter((e) => !/Failed to load resource/.test(e)), []);
+  await page.close();
+});
+
+test('gated (401) and missing (404) repositories: a message that says what to do', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await openPanel(page);
+  await page.click('#hub-toggle');
+  for (const [id, kind, text] of [['acme/gated-model', 'gated', /gated or private.*paste or open/],
+                                  ['acme/nothing-here', 'not_found', /not found \(HTTP 404\)\. Check the repository id/]]) {
+    await page.fill('#hub-repo', id);
+    await page.click('#hub-form button[type=submit]');
+    await page.waitForSelector(`#hub-panel[data-error-kind=${kind}]`, { timeout: 10000 });
+    assert.match(await page.textContent('#hub-error'), text);
+    assert.equal(await page.getAttribute('#hub-error', 'role'), 'alert');
+  }
+  await page.close();
+});
+
+test('gs.fromHub: a configuration estimate accepts, with the repository', async () => {
+  const page = await browser.newPage();
+  await page.goto(url + 'embed.html');
+  const got = await page.evaluate(async ([endpoint, id, file]) => {
+    const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
+    const gs = await createGpuSizer();
+    const text = await gs.fromHub(id, { endpoint, file });
+    const config = JSON.parse(text);
+    const report = JSON.parse(gs.estimate({ ...config, gpu: 'h100-sxm' }));
+    let error = null;
+    try { gs.estimate({ model: { hub: id, file } }); } catch (e) { error = { key: e.key, message: e.message }; }
+    return { config, report, link: gs.linkFromConfig(config), error, frozen: Object.isFrozen(gs) };
+  }, [fake.api.url, kRepo, kFile]);
+  assert.deepEqual(Object.keys(got.config.model), ['hub', 'file', 'gguf_headers']);
+  assert.equal(got.report.model.source, 'hub');
+  const want = cliJson(['estimate', '--gguf', fixture, '--gpu', 'h100-sxm']);
+  assert.equal(got.report.memory.per_gpu.weights, want.memory.per_gpu.weights);
+  assert.equal(got.link, `#v=1&hf=${kRepo}&f=${kFile}&w=q4_k_m&g=rtx-4090`);
+  assert.equal(got.error.key, 'model.hub');
+  assert.ok(got.frozen);
+  await page.close();
+});

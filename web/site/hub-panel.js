@@ -1,0 +1,198 @@
+// hub-panel.js: the app page's "From the Hub" panel (index.html). Type a repository id
+// (org/name, optionally @revision): hub.mjs fetches config.json, the parameter counts by dtype
+// and the file list; a chosen GGUF file's header is read by HTTP Range requests. The resulting
+// configuration (its model {"hub": ..., "gguf_headers" or "hf_config"}) goes to the app the way
+// an opened file does (Module.gpusizerPending, web/main.cpp), keeping the rest of the current
+// configuration (GPU, context...) read from the share link by the JS API (gpusizer.js, loaded
+// when first needed). A link with hf=org/name (and f=file, rev=revision) opens the panel and
+// loads that model again.
+//
+// The Hub's address is the page's query parameter `hub=` (mirrors, the test suite).
+// Nothing here inserts markup: every text goes in as textContent.
+'use strict';
+(function () {
+  const panel = document.getElementById('hub-panel');
+  const toggle = document.getElementById('hub-toggle');
+  if (!panel || !toggle) return;
+  const form = document.getElementById('hub-form');
+  const input = document.getElementById('hub-repo');
+  const status = document.getElementById('hub-status');
+  const error = document.getElementById('hub-error');
+  const list = document.getElementById('hub-files');
+  const fileset = document.getElementById('hub-fileset');
+  const load = document.getElementById('hub-load');
+  const endpointNote = document.getElementById('hub-endpoint');
+
+  // Keys and pastes typed into the panel are the panel's: the app listens on the window (GLFW's
+  // key handlers cancel Backspace and Tab; main.cpp takes every paste and Ctrl+Z). This runs
+  // before app.js adds its listeners, so stopping the event here keeps it from them.
+  for (const type of ['keydown', 'keyup', 'keypress', 'paste', 'copy', 'cut'])
+    window.addEventListener(type, (e) => { if (panel.contains(e.target)) e.stopImmediatePropagation(); }, true);
+
+  const query = new URLSearchParams(location.search);
+  const endpoint = query.get('hub') || undefined;
+  if (endpoint) endpointNote.textContent = 'Hub address: ' + endpoint;
+
+  let hubModule = null, api = null;
+  const hub = () => (hubModule ||= import('./hub.mjs'));
+  // The JS API, for the share link's configuration (configFromLink): loaded only for the Hub.
+  const gs = () => (api ||= import('./gpusizer.js').then((m) => m.default()));
+
+  const kUnits = ['B', 'KB', 'MB', 'GB', 'TB'];
+  function size(bytes) {
+    if (!(bytes >= 0)) return 'size unknown';
+    let v = bytes, u = 0;
+    while (v >= 1000 && u < kUnits.length - 1) { v /= 1000; ++u; }
+    return (u === 0 ? String(v) : v.toFixed(v < 10 ? 2 : 1)) + ' ' + kUnits[u];
+  }
+
+  function open(show) {
+    panel.hidden = !show;
+    toggle.setAttribute('aria-expanded', String(show));
+    if (show) input.focus();
+  }
+  toggle.addEventListener('click', () => open(panel.hidden));
+  document.getElementById('hub-close').addEventListener('click', () => { open(false); toggle.focus(); });
+  panel.addEventListener('keydown', (e) => { if (e.key === 'Escape') { open(false); toggle.focus(); } });
+
+  function say(text) { status.textContent = text; }
+  const requests = (n) => n + (n === 1 ? ' request' : ' requests');
+  function fail(e) {
+    // A HubError's message says what happened and what to do (paste config.json, open the file).
+    error.textContent = e && e.message ? e.message : String(e);
+    error.hidden = false;
+    panel.setAttribute('data-state', 'error');
+    panel.setAttribute('data-error-kind', (e && e.kind) || 'error');
+    say('');
+  }
+  function progress(p) {
+    if (p.phase === 'request') say('Fetching ' + p.what + (p.range ? ' (bytes ' + p.range[0].toLocaleString('en-US') + ' to ' + (p.range[1] - 1).toLocaleString('en-US') + ')' : '') + '…');
+    else if (p.phase === 'header') say('Reading the header of ' + p.what + '…');
+  }
+
+  let answer = null;   // the last fromHub answer (repository, files) without a file
+
+  // Lists the repository's GGUF files (and its config.json) as radio buttons.
+  function showFiles(a, chosen) {
+    const items = [];
+    const add = (value, label, checked) => {
+      const row = document.createElement('label');
+      const radio = document.createElement('input');
+      radio.type = 'radio';
+      radio.name = 'hub-file';
+      radio.value = value;
+      radio.checked = checked;
+      row.append(radio, ' ' + label);
+      items.push(row);
+    };
+    const ggufs = a.files.filter((f) => /\.gguf$/i.test(f.path));
+    if (a.configuration) add('', 'config.json' + (a.parameters ? ' (' + (a.parameters.total / 1e9).toFixed(2) + ' B parameters: ' +
+      Object.entries(a.parameters.by_dtype).map(([k, n]) => k + ' ' + (n / 1e9).toFixed(2) + ' B').join(', ') + ')' : ''), !chosen);
+    for (const f of ggufs) add(f.path, f.path + ' — ' + size(f.bytes), f.path === chosen || (!chosen && !a.configuration && f === ggufs[0]));
+    list.replaceChildren(...items);
+    fileset.hidden = items.length === 0;
+    load.hidden = items.length === 0;
+    if (!items.length) fail({ message: a.hub.repo + ' has no config.json and no GGUF file: nothing to size. Paste a config.json or open a file instead.' });
+  }
+
+  async function fetchRepo(id, options = {}) {
+    error.hidden = true;
+    panel.setAttribute('data-state', 'busy');
+    panel.setAttribute('aria-busy', 'true');
+    try {
+      const h = await hub();
+      const a = JSON.parse(await h.fromHub(id, { endpoint, revision: options.revision, onProgress: progress, session: true }));
+      answer = a;
+      showFiles(a, options.file);
+      const n = a.files.filter((f) => /\.gguf$/i.test(f.path)).length;
+      say('Found ' + a.hub.repo + '@' + a.hub.revision + ': ' + n + (n === 1 ? ' GGUF file' : ' GGUF files') +
+          (a.configuration ? ' and config.json' : '') + ' (' + requests(a.hub.requests) + ', ' + size(a.hub.bytes_fetched) + ').');
+      panel.setAttribute('data-state', 'listed');
+      return a;
+    } catch (e) {
+      fail(e);
+      return null;
+    } finally {
+      panel.removeAttribute('aria-busy');
+    }
+  }
+
+  // The chosen file's header (or config.json) into the app, with the current configuration's
+  // other keys. `fromLink`: the link's own weights are kept.
+  async function loadChosen(fromLink, linkText) {
+    if (!answer) return;
+    const chosen = list.querySelector('input[name=hub-file]:checked');
+    if (!chosen) return fail({ message: 'Choose what to size from: config.json or one of the GGUF files.' });
+    const file = chosen.value;
+    error.hidden = true;
+    panel.setAttribute('data-state', 'busy');
+    panel.setAttribute('aria-busy', 'true');
+    try {
+      const h = await hub();
+      const rev = answer.hub.revision;
+      const a = JSON.parse(await h.fromHub(answer.hub.repo + '@' + rev, { endpoint, file: file || undefined, onProgress: progress, session: true }));
+      const api = await gs();
+      let base = {};
+      // The link opened (the app may have rewritten the address since), else the current one.
+      const link = linkText || location.hash;
+      try { if (link && link !== '#') base = JSON.parse(api.configFromLink(link)); } catch (e) { base = {}; }
+      for (const k of ['gguf', 'hf_dir']) delete base[k];
+      if (!fromLink) delete base.weights;   // the file's (or checkpoint's) own format
+      const config = Object.assign(base, a.configuration);
+      const text = JSON.stringify(config);
+      api.linkFromConfig(text);   // the core reads it here first: an unsupported file says so in the panel
+      // The app takes it once it runs (on a shared link the page may still be starting).
+      for (let i = 0; i < 300 && !(window.Module && window.Module.gpusizerPending); ++i) await new Promise((r) => setTimeout(r, 100));
+      const pending = window.Module && window.Module.gpusizerPending;
+      if (!pending) throw new Error('the app did not start, so the model cannot be shown');
+      pending[2] = a.hub.repo + (file ? '/' + file : '');
+      pending[3] = text;
+      window.Module.gpusizerActive = 1;
+      const fetched = a.header ? 'read ' + size(a.header.bytes_read) + ' of the ' + size(a.header.file_bytes) + ' file' +
+        (a.header.parts > 1 ? ' (' + a.header.parts + ' parts)' : '') + ' by Range requests, ' : '';
+      say('Loaded ' + a.hub.repo + (file ? ' ' + file : ' config.json') + ': ' + fetched + requests(a.hub.requests) + ', ' +
+          size(a.hub.bytes_fetched) + ' fetched in all.');
+      panel.setAttribute('data-state', 'loaded');
+      panel.setAttribute('data-bytes-fetched', String(a.hub.bytes_fetched));
+    } catch (e) {
+      fail(e);
+    } finally {
+      panel.removeAttribute('aria-busy');
+    }
+  }
+
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    fetchRepo(input.value);
+  });
+  load.addEventListener('click', () => loadChosen(false));
+
+  // A share link naming a repository (hf=org/name, not a pasted config.json, which starts with
+  // '{'): fetch it and load it again, with the link's other keys.
+  function fromLinkParams() {
+    const params = {};
+    for (const part of location.hash.replace(/^#/, '').split('&')) {
+      const eq = part.indexOf('=');
+      if (eq <= 0) continue;
+      try { params[part.slice(0, eq)] = decodeURIComponent(part.slice(eq + 1).replace(/\+/g, ' ')); } catch (e) { /* the app says so */ }
+    }
+    return params;
+  }
+  async function openLink() {
+    const p = fromLinkParams();
+    if (!p.hf || p.hf.charAt(0) === '{') return;
+    const id = p.hf + (p.rev ? '@' + p.rev : '');
+    if (answer && panel.getAttribute('data-link') === location.hash) return;
+    panel.setAttribute('data-link', location.hash);
+    input.value = id;
+    open(true);
+    const link = location.hash;
+    const a = await fetchRepo(id, { file: p.f || '' });
+    if (!a) return;
+    if (p.f && !a.files.some((f) => f.path === p.f))
+      return fail({ kind: 'not_found', message: id + ' has no file ' + p.f + ' (the link names it): choose one of its files below.' });
+    await loadChosen(true, link);
+  }
+  window.addEventListener('hashchange', openLink);
+  openLink();
+})();
