@@ -17,6 +17,13 @@
 #include "json_read.hpp"
 #include "measured_json.hpp"
 
+// The widget's module (web/CMakeLists.txt) compiles this file with GPUSIZER_REPORT_RANGES=0: its
+// reports leave out the speed bands (*_range, range_rows) and a measured report's calibration,
+// which the widget neither shows nor can be given, to keep it within its download budget.
+#ifndef GPUSIZER_REPORT_RANGES
+#define GPUSIZER_REPORT_RANGES 1
+#endif
+
 namespace gpusizer {
 
 using nlohmann::json;
@@ -158,6 +165,7 @@ json serving_json(const ServingReport& s) {
 // The bands of the speed figures (gpusizer/uncertainty.hpp): [lo, hi] beside each figure as
 // `<key>_range`, null when the figure is not computed or no accuracy row backs it; times take the
 // band inversely. speed.range_rows says which rows each band comes from.
+#if GPUSIZER_REPORT_RANGES
 json band_range(double x, const SpeedBand& b, bool time = false) {
     if (!(x > 0) || b.rows == 0) return json(nullptr);
     return time ? json::array({x / b.hi, x / b.lo}) : json::array({x * b.lo, x * b.hi});
@@ -195,6 +203,8 @@ void add_serving_ranges(json& sv, const Report& r) {
     sv["requests_per_s_range"] = on ? band_range(s.requests_per_s, b) : json(nullptr);
     sv["range_rows"] = on ? band_source(b) : json(nullptr);
 }
+
+#endif  // GPUSIZER_REPORT_RANGES
 
 json report_json(const Report& r) {
     json j;
@@ -256,12 +266,18 @@ json report_json(const Report& r) {
     j["fits"] = r.fits;
     j["interconnect"] = interconnect_json(r.interconnect);
     j["speed"] = speed_json(r.speed);
+#if GPUSIZER_REPORT_RANGES
     add_speed_ranges(j, r);
+#endif
     j["power"] = power_json(r.power);
     j["serving"] = serving_json(r.serving);
+#if GPUSIZER_REPORT_RANGES
     add_serving_ranges(j["serving"], r);
+#endif
     j["warnings"] = r.warnings;
+#if GPUSIZER_REPORT_RANGES
     if (r.measured) j["measured"] = calibration_json(*r.measured);
+#endif
     return j;
 }
 

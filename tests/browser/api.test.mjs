@@ -227,7 +227,7 @@ test('arguments: NaN and Infinity are refused, the argument count is checked, on
   assert.equal(r.cycle.key, 'configuration');
   for (const k of ['none', 'extra', 'models']) assert.equal(r[k]?.key, 'arguments', k);
   assert.equal(r.none.message, 'estimate: takes 1 argument, got 0');
-  assert.deepEqual(r.keys, ['assumptions', 'configFromLink', 'estimate', 'estimateMeasured', 'fit', 'formats', 'gpus', 'inspect', 'linkFromConfig', 'links', 'models', 'plan', 'recommend', 'reconcile']);
+  assert.deepEqual(r.keys, ['assumptions', 'configFromLink', 'estimate', 'estimateMeasured', 'fit', 'formats', 'fromHub', 'gpus', 'inspect', 'linkFromConfig', 'links', 'models', 'plan', 'recommend', 'reconcile']);
   assert.equal(r.frozen, true);
 });
 

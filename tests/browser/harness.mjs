@@ -200,6 +200,20 @@ export async function pngStats(browser, png) {
   }
 }
 
+// The widget's report is the CLI's without the speed bands (keys ending in _range, range_rows) and a
+// measured report's calibration: its module is built without them (GPUSIZER_REPORT_RANGES=0 in
+// web/CMakeLists.txt) to stay within its download budget.
+export function widgetView(report) {
+  if (Array.isArray(report)) return report.map(widgetView);
+  if (!report || typeof report !== 'object') return report;
+  const out = {};
+  for (const [k, v] of Object.entries(report)) {
+    if (k.endsWith('_range') || k === 'range_rows' || k === 'measured') continue;
+    out[k] = widgetView(v);
+  }
+  return out;
+}
+
 // Deep equality with a report of differences, for messages.
 export function differences(a, b, path = '') {
   if (typeof a !== typeof b || Array.isArray(a) !== Array.isArray(b) || (a === null) !== (b === null)) return [`${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`];

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cliJson, differences, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
+import { cliJson, differences, openApp, requireSetup, useBrowser, watch, widgetView } from './harness.mjs';
 
 requireSetup({ needCli: true });
 
@@ -98,7 +98,7 @@ test('a malformed or hostile link in the app: a clear message, the default view,
     assert.equal(dom.status, state.message, 'the status line shows the message as text');
     assert.equal(dom.statusChildren, 0);
     assert.equal(dom.elements, 0, `${link}: an element was injected`);
-    assert.deepEqual(dom.scripts, ['app-page.js', 'app.js']);
+    assert.deepEqual(dom.scripts, ['hub-panel.js', 'app-page.js', 'app.js']);
     assert.deepEqual(seen.dialogs, [], `${link}: a dialog opened`);
     assert.deepEqual(seen.errors, []);
     assert.deepEqual(seen.foreign, []);
@@ -132,7 +132,7 @@ test('a malformed or hostile link in the widget: a clear message, the default vi
     assert.ok(w.message.endsWith('Showing the default configuration.'));
     assert.equal(w.messageChildren, 0);
     assert.equal(w.link, kDefaultLink);
-    assert.deepEqual(differences(w.report, defaultReport()), [], `${link}: the default configuration`);
+    assert.deepEqual(differences(w.report, widgetView(defaultReport())), [], `${link}: the default configuration`);
     assert.equal(w.injected, 0, `${link}: an element was injected`);
     assert.equal(w.pwned, undefined, `${link}: injected code ran`);
     assert.deepEqual(seen.dialogs, []);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { execFileSync } from 'node:child_process';
-import { cli, cliJson, differences, requireSetup, useBrowser, watch } from './harness.mjs';
+import { cli, cliJson, differences, requireSetup, useBrowser, watch, widgetView } from './harness.mjs';
 
 requireSetup({ needCli: true });
 
@@ -59,7 +59,7 @@ test('the link\'s configuration, with the CLI\'s numbers', async () => {
   const seen = watch(page, url);
   const link = '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb';
   const w = await openWidget(page, link);
-  assert.deepEqual(differences(w.report, cliJson(['estimate', '--link', link])), []);
+  assert.deepEqual(differences(w.report, widgetView(cliJson(['estimate', '--link', link]))), []);
   assert.equal(w.link, link);
   assert.equal(w.verdict, 'Fits');
   assert.match(w.total, /^\d+\.\d\d GiB of 16\.00 GiB per GPU, \d+\.\d\d GiB to spare$/);
@@ -134,7 +134,7 @@ test('every slider and select changes the numbers', async () => {
   await page.waitForFunction(() => document.getElementById('widget').report.gpu.id === 'h100-sxm');
   w = await shown(page);
   // Whatever the controls did, the widget's numbers are the CLI's for the link it shows.
-  assert.deepEqual(differences(w.report, cliJson(['estimate', '--link', w.link])), []);
+  assert.deepEqual(differences(w.report, widgetView(cliJson(['estimate', '--link', w.link]))), []);
   assert.equal(w.params, '46.70 B');
   assert.deepEqual(seen.errors, []);
   await page.close();
@@ -185,7 +185,7 @@ test('one <script> tag or one <iframe> puts it in a documentation page', async (
   const frame = page.frame({ url: /embed\.html/ });
   await frame.waitForFunction(() => document.getElementById('widget').report, null, { timeout: 20000 });
   const framed = await frame.evaluate(() => document.getElementById('widget').report);
-  assert.deepEqual(differences(framed, cliJson(['estimate', '--link', '#v=1&m=mistral-7b&w=q8_0&g=l4'])), []);
+  assert.deepEqual(differences(framed, widgetView(cliJson(['estimate', '--link', '#v=1&m=mistral-7b&w=q8_0&g=l4']))), []);
   assert.deepEqual(seen.errors, []);
   assert.deepEqual(seen.foreign, []);
   await page.close();
