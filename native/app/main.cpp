@@ -38,7 +38,7 @@ namespace {
 
 const char* const kUsage =
     "usage: gpusizer-app [LINK | CONFIG.json | REPORT.json | MODEL.gguf | MODEL-FOLDER | ENGINE.log ...]\n"
-    "                    [--tab memory|speed|plots|compare|recommend|measured|assumptions|local|log]\n"
+    "                    [--tab memory|speed|plots|compare|recommend|measured|assumptions|local|log|plan]\n"
     "                    [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json] [--save-png]]\n";
 
 // Reads a whole file; false with a message naming it when it cannot (or when it is not a
@@ -273,7 +273,7 @@ int main(int argc, char** argv) {
     gpusizer::ui::App app(catalog, platform);
     for (const std::string& arg : args.open) open_argument(app, arg);
     if (!args.tab.empty() && !app.select_tab(args.tab)) {
-        std::fprintf(stderr, "gpusizer-app: --tab must be memory, speed, plots, compare, recommend, measured, assumptions, local or log\n");
+        std::fprintf(stderr, "gpusizer-app: --tab must be memory, speed, plots, compare, recommend, measured, assumptions, local, log or plan\n");
         return 2;
     }
     // Files dropped on the window open like "Open file...".
