@@ -3,8 +3,8 @@
 //   and cost figures" (60 of 1,667 random configurations). The cause, found here: the report
 //   writes llama.cpp's default per-layer overhead as layer_overhead_us 90, and 90 given as a
 //   key is converted as 90 * 1e-6 = 8.999999999999999e-05 s, one unit in the last place from
-//   the default's 90e-6 (core/src/performance.cpp: `*c.layer_overhead_us * 1e-6`; dividing by
-//   1e6 gives the default exactly). Marked todo until that line changes (a core file).
+//   the default's 90e-6. core/src/performance.cpp now divides by 1e6, which gives the default
+//   exactly.
 // - D15: chart labels that overprint (below).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -55,7 +55,7 @@ function feedBack() {
   });
 }
 
-test('D13: report.config fed back gives the same report', { todo: 'core/src/performance.cpp converts layer_overhead_us with * 1e-6' }, async () => {
+test('D13: report.config fed back gives the same report', async () => {
   const { valid, changed } = await feedBack();
   assert.ok(valid > 300, `only ${valid} of 600 configurations were valid`);
   assert.deepEqual(changed, [], 'configurations whose report changed when its config was fed back');
