@@ -94,3 +94,21 @@ TEST_CASE("a model file that cannot be read leaves the state as it was and names
     CHECK_FALSE(apply_model_source(s));
     CHECK_THAT(s.model_error, Catch::Contains("Open file"));
 }
+
+TEST_CASE("a configuration of a Hub model opens as a model read from files, the repository kept", "[ui][model_files][hub]") {
+    // What the browser's "From the Hub" panel hands the app: the repository and its config.json
+    // (core/src/hub_model.cpp). Before, the setup panel took it for a parameter count of 0.
+    const std::string text = R"({"model": {"hub": "acme/dense-8b", "revision": "v2", "hf_config": {"model_type": "llama",
+        "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+        "intermediate_size": 14336, "vocab_size": 128256}}, "gpu": "rtx-4090"})";
+    UiState s = default_state();
+    REQUIRE(open_config_text(s, text, catalog()));
+    CHECK(s.source == ModelSource::file);
+    CHECK(s.file.loaded);
+    CHECK(s.file.model.hub == "acme/dense-8b");
+    // Another change re-applies the source: the model stays the Hub's, and so does the link.
+    REQUIRE(apply_model_source(s));
+    CHECK(s.config.model.hub == "acme/dense-8b");
+    CHECK(link_of(s).find("hf=acme/dense-8b&rev=v2") != std::string::npos);
+    CHECK(estimate(s.config, catalog()).per_gpu.weights > 0);
+}

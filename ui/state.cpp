@@ -128,7 +128,9 @@ void adopt(UiState& s, const Config& c) {
     if (!c.model.custom) {
         s.source = ModelSource::catalog;
         s.catalog_model = c.model.id;
-    } else if (c.model.arch.source == "gguf" || c.model.arch.source == "safetensors") {
+    } else if (c.model.arch.source == "gguf" || c.model.arch.source == "safetensors" || !c.model.hub.empty()) {
+        // A model read from files: on disk (gguf / hf_dir name them) or fetched from the Hub
+        // (the model object carries the repository and what was read from it).
         s.source = ModelSource::file;
         s.file.loaded = true;
         s.file.gguf = c.gguf;

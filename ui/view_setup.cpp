@@ -147,13 +147,17 @@ void App::draw_model() {
             // A GGUF file or a safetensors snapshot, read by its headers (view_local_models.cpp).
             if (s_.file.loaded) {
                 const ModelArch& a = s_.file.model.arch;
-                const std::string& path = s_.file.gguf.empty() ? s_.file.hf_dir : s_.file.gguf;
+                const std::string& hub = s_.file.model.hub;
+                const std::string& path = !hub.empty() ? hub : s_.file.gguf.empty() ? s_.file.hf_dir : s_.file.gguf;
                 row_label("Model");
                 ImGui::TextUnformatted(a.name.c_str());
                 ImGui::PushTextWrapPos();
-                ImGui::TextDisabled("%s: %s of weights in its headers", s_.file.gguf.empty() ? "safetensors" : "GGUF",
-                                    format_bytes_short(a.file.total).c_str());
-                ImGui::TextDisabled("%s", path.c_str());
+                if (a.file.total > 0)
+                    ImGui::TextDisabled("%s: %s of weights in its headers", a.source == "safetensors" ? "safetensors" : "GGUF",
+                                        format_bytes_short(a.file.total).c_str());
+                else
+                    ImGui::TextDisabled("its config.json");
+                ImGui::TextDisabled("%s%s", hub.empty() ? "" : "Hugging Face: ", path.c_str());
                 for (const std::string& w : s_.file.model.import_warnings) ImGui::TextDisabled("note: %s", w.c_str());
                 ImGui::PopTextWrapPos();
             }
