@@ -10,6 +10,17 @@
 
 namespace gpusizer::test {
 
+// A training search of `model` on `gpus` H100 SXM: `global_batch` sequences of `context` tokens per step.
+inline PlanRequest train_request(const std::string& model, int gpus, int global_batch, long long context) {
+    PlanRequest q;
+    q.base = config(model, "h100-sxm");
+    q.base.mode = Mode::train;
+    q.base.gpus = gpus;
+    q.base.global_batch = global_batch;
+    q.base.context = context;
+    return q;
+}
+
 // The key of the Error that plan() throws for `q`, or "(no error)".
 inline std::string plan_error_key(const PlanRequest& q) {
     const std::optional<Error> e = thrown_error([&] { (void)plan(q, catalog()); });

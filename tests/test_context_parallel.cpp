@@ -104,12 +104,7 @@ TEST_CASE("cp: the search finds context-parallel layouts where cp 1 fits nowhere
     // tokens per step, nothing offloaded: without context parallelism not even tp 8 with full
     // recomputation and ZeRO-3 fits (the logits alone are 131,072 x 128,256 x 18 bytes / 8 =
     // 37.8 GB per GPU beside the layers' inputs, 80 x 131,072 x 8,192 x 2 bytes / 8 = 21.5 GB).
-    PlanRequest q;
-    q.base = config("llama-3.1-70b", "h100-sxm");
-    q.base.mode = Mode::train;
-    q.base.gpus = 32;
-    q.base.global_batch = 8;
-    q.base.context = 131072;
+    PlanRequest q = train_request("llama-3.1-70b", 32, 8, 131072);
     q.top = 10;
     q.offload = false;
     q.context_parallel = false;

@@ -56,12 +56,7 @@ TEST_CASE("plan enumerates offload and expert parallelism", "[plan]") {
     q.expert_parallel = false;
     CHECK(plan_count(q, catalog(), nullptr) == 1761);
     // Mixtral 8x7B (8 experts) on 8 H100: ep 1, 2, 4, 8 where it divides tp x dp (8 at pp 1).
-    PlanRequest moe;
-    moe.base = config("mixtral-8x7b", "h100-sxm");
-    moe.base.mode = Mode::train;
-    moe.base.gpus = 8;
-    moe.base.global_batch = 16;
-    moe.base.context = 4096;
+    PlanRequest moe = train_request("mixtral-8x7b", 8, 16, 4096);
     moe.offload = false;
     moe.expert_parallel = false;
     const long long without = plan_count(moe, catalog(), nullptr);
@@ -142,12 +137,7 @@ TEST_CASE("plan: the inner loop agrees with estimate() on every layout it report
     // Ranked by step time, fastest first.
     for (std::size_t i = 1; i < p.top.size(); ++i) CHECK(p.top[i - 1].report.speed.train_step_s <= p.top[i].report.speed.train_step_s);
     // A 70B model on 64 GPUs: pipelines of 2 to 64 stages, three nodes' worth of layouts and more.
-    PlanRequest big;
-    big.base = config("llama-3-70b", "h100-sxm");
-    big.base.mode = Mode::train;
-    big.base.gpus = 64;
-    big.base.global_batch = 512;
-    big.base.context = 8192;
+    PlanRequest big = train_request("llama-3-70b", 64, 512, 8192);
     big.top = 20;
     const PlanReport b = plan(big, catalog());
     REQUIRE(!b.top.empty());
