@@ -153,7 +153,7 @@ const ConfigKey kKeys[] = {
     row("dp", "dp", "dp", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` (automatic)", "",
      "data-parallel degree (replicas)", "data-parallel degree (0 = automatic)", m(&Config::dp)),
     row("ep", "ep", "ep", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` = 1",
-     "divides the routed experts and `tp` x `dp`", "expert-parallel degree for MoE models",
+     "divides the routed experts and `tp` x `cp` x `dp`", "expert-parallel degree for MoE models",
      "expert-parallel degree (0 = automatic)", m(&Config::ep)),
     row("runtime", "rt", "runtime", "R", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`auto`", "",
      "what runs the model. `auto`: llama.cpp for GGUF weights or llama.cpp cache types, else PyTorch. `none`: the model's "
