@@ -2,6 +2,8 @@
 // second per core natively").
 //   BM_PlanSearch405B: plan_count(), the search's inner loop alone, Llama 3.1 405B on 16,384
 //     H100, 2,048 sequences of 8,192 tokens per step (Llama 3's 16M-token batch); one thread.
+//   BM_PlanSearch405B128k: the same at 131,072 tokens, 128 sequences per step (Llama 3's
+//     long-context stage), where context parallelism cp = 2 to 32 is searched too.
 //   BM_Plan405B: the whole plan(): the search, then the 5 best through estimate().
 //   BM_PlanSearch70B: Llama 3 70B on 64 H100, 512 x 8,192.
 //   BM_PlanInference70B: the whole inference plan() (colocated layouts), Llama 3 70B served by vLLM on up to 64 H100,
@@ -20,14 +22,14 @@ const gpusizer::Catalog& catalog() {
     return c;
 }
 
-gpusizer::PlanRequest request(const char* model, int gpus, int global_batch) {
+gpusizer::PlanRequest request(const char* model, int gpus, int global_batch, long long context = 8192) {
     gpusizer::PlanRequest q;
     q.base.model.id = model;
     q.base.mode = gpusizer::Mode::train;
     q.base.gpu = "h100-sxm";
     q.base.gpus = gpus;
     q.base.global_batch = global_batch;
-    q.base.context = 8192;
+    q.base.context = context;
     return q;
 }
 
@@ -45,19 +47,25 @@ void run_search(benchmark::State& state, const gpusizer::PlanRequest& q) {
 void BM_PlanSearch405B(benchmark::State& state) { run_search(state, request("llama-3.1-405b", 16384, 2048)); }
 BENCHMARK(BM_PlanSearch405B)->Unit(benchmark::kMillisecond);
 
+void BM_PlanSearch405B128k(benchmark::State& state) { run_search(state, request("llama-3.1-405b", 16384, 128, 131072)); }
+BENCHMARK(BM_PlanSearch405B128k)->Unit(benchmark::kMillisecond);
+
 void BM_PlanSearch70B(benchmark::State& state) { run_search(state, request("llama-3-70b", 64, 512)); }
 BENCHMARK(BM_PlanSearch70B)->Unit(benchmark::kMillisecond);
 
-void BM_Plan405B(benchmark::State& state) {
-    const gpusizer::PlanRequest q = request("llama-3.1-405b", 16384, 2048);
+// The whole plan() of either mode; `counter` names what it counts (layouts or serving points).
+void run_plan(benchmark::State& state, const gpusizer::PlanRequest& q, const char* counter) {
     long long n = 0;
     for (auto _ : state) {
         const gpusizer::PlanReport p = gpusizer::plan(q, catalog());
         n = p.evaluated;
         benchmark::DoNotOptimize(p.top.data());
+        benchmark::DoNotOptimize(p.pareto.data());
     }
-    state.counters["layouts"] = double(n);
+    state.counters[counter] = double(n);
 }
+
+void BM_Plan405B(benchmark::State& state) { run_plan(state, request("llama-3.1-405b", 16384, 2048), "layouts"); }
 BENCHMARK(BM_Plan405B)->Unit(benchmark::kMillisecond);
 
 void BM_PlanInference70B(benchmark::State& state) {
@@ -70,13 +78,7 @@ void BM_PlanInference70B(benchmark::State& state) {
     q.base.isl = 1000;
     q.base.osl = 1000;
     q.max_tpot_ms = 30;
-    long long n = 0;
-    for (auto _ : state) {
-        const gpusizer::PlanReport p = gpusizer::plan(q, catalog());
-        n = p.evaluated;
-        benchmark::DoNotOptimize(p.pareto.data());
-    }
-    state.counters["points"] = double(n);
+    run_plan(state, q, "points");
 }
 BENCHMARK(BM_PlanInference70B)->Unit(benchmark::kMillisecond);
 

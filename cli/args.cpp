@@ -31,9 +31,9 @@ Usage:
   gpusizer fit      [--config FILE.json] [KEY FLAGS] [--measured REPORT.json] [--json]
   gpusizer recommend [--config FILE.json] [KEY FLAGS] [CONSTRAINTS] [--measured REPORT.json] [--json]
   gpusizer plan --mode train --gpus N --global-batch N [KEY FLAGS] [--top N] [--max-micro-batch N]
-                    [--max-virtual-stages N] [--tokens D] [--no-offload] [--no-ep] [--json]
-                    the fastest training layouts that fit (tp, pp, dp, ZeRO, ep, micro-batch, schedule,
-                    recompute, offload) and the time and cost to train on D tokens
+                    [--max-virtual-stages N] [--tokens D] [--no-offload] [--no-ep] [--no-cp] [--json]
+                    the fastest training layouts that fit (tp, cp, pp, dp, ZeRO, ep, micro-batch,
+                    schedule, recompute, offload) and the time and cost to train on D tokens
   gpusizer models   [--json]
   gpusizer gpus     [--json]
   gpusizer links    [--json]

@@ -1,6 +1,6 @@
 // plan.cpp (cli/): `gpusizer plan --mode train|inference`: the layout search of
 // gpusizer/plan.hpp, with the search's own flags (--top, --max-micro-batch, --max-virtual-stages,
-// --tokens, --no-offload, --no-ep; inference: --max-ttft-ms, --max-tpot-ms, --disaggregated);
+// --tokens, --no-offload, --no-ep, --no-cp; inference: --max-ttft-ms, --max-tpot-ms, --disaggregated);
 // every other flag is a configuration key, read as `estimate` reads it.
 #include <algorithm>
 #include <cmath>
@@ -38,7 +38,9 @@ int int_flag(const std::string& flag, const std::string& text, int lo, int hi) {
     return int(v);
 }
 
-double ms_flag(const std::string& flag, const std::string& text) {
+// `text` as a number >= 0, all of it; with `suffixes`, a last T, B, M or K multiplies it by 1e12,
+// 1e9, 1e6 or 1e3. -1 when it does not read so.
+double non_negative_number(const std::string& text, bool suffixes) {
     std::size_t used = 0;
     double v = -1;
     try {
@@ -46,8 +48,17 @@ double ms_flag(const std::string& flag, const std::string& text) {
     } catch (...) {
         used = 0;
     }
-    if (used == 0 || used != text.size() || !(v >= 0) || !std::isfinite(v))
-        throw Error(flag, "must be a non-negative number of milliseconds (0: no limit), got '" + text + "'");
+    if (suffixes && used > 0 && used + 1 == text.size()) {
+        const char u = text.back();
+        v *= u == 'T' ? 1e12 : u == 'B' ? 1e9 : u == 'M' ? 1e6 : u == 'K' ? 1e3 : -1.0;
+        used = text.size();
+    }
+    return used > 0 && used == text.size() && v >= 0 && std::isfinite(v) ? v : -1.0;
+}
+
+double ms_flag(const std::string& flag, const std::string& text) {
+    const double v = non_negative_number(text, false);
+    if (v < 0) throw Error(flag, "must be a non-negative number of milliseconds (0: no limit), got '" + text + "'");
     return v;
 }
 
@@ -95,20 +106,8 @@ void print_inference_plan(std::ostream& out, const PlanRequest& q, const PlanRep
 
 // D for --tokens: a plain number or one with a suffix, 15e12, 15T, 300B, 500M.
 double tokens_flag(const std::string& text) {
-    std::size_t used = 0;
-    double v = -1;
-    try {
-        v = std::stod(text, &used);
-    } catch (...) {
-        used = 0;
-    }
-    if (used + 1 == text.size()) {
-        const char u = text.back();
-        v *= u == 'T' ? 1e12 : u == 'B' ? 1e9 : u == 'M' ? 1e6 : u == 'K' ? 1e3 : -1.0;
-        used = text.size();
-    }
-    if (used == 0 || used != text.size() || !(v >= 0) || !std::isfinite(v))
-        throw Error("--tokens", "must be a number of tokens >= 0 (15e12, 15T, 300B), got '" + text + "'");
+    const double v = non_negative_number(text, true);
+    if (v < 0) throw Error("--tokens", "must be a number of tokens >= 0 (15e12, 15T, 300B), got '" + text + "'");
     return v;
 }
 
@@ -126,7 +125,7 @@ void print_plan(std::ostream& out, const PlanReport& p, const Config& base, bool
                           : "no layout fits: more GPUs, a smaller global batch or context, or offload (without --no-offload)\n");
         return;
     }
-    out << " #  tp  pp   dp  ep  mb zero offload          recompute  schedule        step s  compute   bubble  exposed   MFU   HFU  GiB/GPU\n";
+    out << " #  tp  cp  pp   dp  ep  mb zero offload          recompute  schedule        step s  compute   bubble  exposed   MFU   HFU  GiB/GPU\n";
     int i = 0;
     for (const PlanLayout& l : p.top) {
         const Report& r = l.report;
@@ -134,8 +133,8 @@ void print_plan(std::ostream& out, const PlanReport& p, const Config& base, bool
         std::string sched(to_string(c.pp_schedule));
         if (c.pp == 1) sched = "-";
         else if (c.pp_schedule == PipeSchedule::interleaved) sched += " v" + std::to_string(r.config.virtual_stages);
-        std::snprintf(buf, sizeof buf, "%2d %3d %3d %4d %3d %3d %4d %-16s %-10s %-14s %7.3f %8.3f %8.3f %8.3f %5.2f %5.2f %8.1f\n", ++i, c.tp,
-                      c.pp, c.dp, std::max(1, c.ep), c.batch, c.zero, std::string(to_string(c.offload)).c_str(),
+        std::snprintf(buf, sizeof buf, "%2d %3d %3d %3d %4d %3d %3d %4d %-16s %-10s %-14s %7.3f %8.3f %8.3f %8.3f %5.2f %5.2f %8.1f\n", ++i, c.tp,
+                      std::max(1, c.cp), c.pp, c.dp, std::max(1, c.ep), c.batch, c.zero, std::string(to_string(c.offload)).c_str(),
                       std::string(to_string(c.recompute)).c_str(), sched.c_str(), r.speed.train_step_s,
                       r.speed.compute_s, r.speed.bubble_s, r.speed.exposed_comm_s, r.speed.mfu_effective, r.speed.hfu,
                       r.per_gpu.total() / double(1ull << 30));
@@ -184,6 +183,7 @@ int run_plan(const std::vector<std::string>& args, const char* argv0, std::ostre
         else if (a == "--tokens") q.tokens = tokens_flag(value("--tokens"));
         else if (a == "--no-offload") q.offload = false;
         else if (a == "--no-ep") q.expert_parallel = false;
+        else if (a == "--no-cp") q.context_parallel = false;
         else rest.push_back(a);
     }
     const Options o = parse_args(rest);

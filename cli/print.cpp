@@ -106,6 +106,11 @@ void print_performance(std::ostream& out, const Report& r) {
             if (ic.pp_comm_s_per_step > 0) out << "  pipeline sends    " << duration(ic.pp_comm_s_per_step) << " per step, bubble "
                                                << fixed(ic.pp_bubble_fraction * 100, 1) << "%\n";
             if (ic.ep_comm_s_per_step > 0) out << "  expert all-to-all " << duration(ic.ep_comm_s_per_step) << " per step\n";
+            if (ic.cp_comm_s_per_step > 0)
+                out << "  ring attention    " << duration(ic.cp_comm_s_per_step) << " per step (cp " << r.parallel.cp << "), "
+                    << (ic.cp_exposed_s_per_step > 0 ? duration(ic.cp_exposed_s_per_step) + " not hidden by the attention blocks"
+                                                     : std::string("hidden behind the attention blocks"))
+                    << '\n';
             if (ic.dp_allreduce_s_per_step > 0)
                 out << "  gradient sync     " << duration(ic.dp_allreduce_s_per_step) << " per step, "
                     << (ic.dp_exposed_s_per_step > 0 ? duration(ic.dp_exposed_s_per_step) + " not hidden by the backward pass"
@@ -159,6 +164,7 @@ void print_report(std::ostream& out, const Report& r) {
         << ", context " << format_int(double(c.context)) << " tokens, runtime " << to_string(c.runtime)
         << (c.runtime_version.empty() ? "" : " " + c.runtime_version) << '\n';
     out << "  tp " << r.parallel.tp << ", pp " << r.parallel.pp << ", dp " << r.parallel.dp << ", ep " << r.parallel.ep;
+    if (r.parallel.cp > 1) out << ", cp " << r.parallel.cp;
     if (c.mode != Mode::inference)
         out << "; optimizer " << to_string(c.optimizer) << ", ZeRO " << c.zero << ", recompute " << to_string(c.recompute);
     out << "\n\n";

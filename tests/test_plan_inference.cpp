@@ -4,8 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
-#include "gpusizer/plan.hpp"
-#include "test_support.hpp"
+#include "plan_support.hpp"
 
 using namespace gpusizer;
 using namespace gpusizer::test;
@@ -153,14 +152,7 @@ TEST_CASE("plan inference: impossible targets and models that fit nowhere give a
 }
 
 TEST_CASE("plan inference: requests it cannot search name the key", "[plan][plan_inference][bad_input]") {
-    auto key_of = [](const PlanRequest& q) -> std::string {
-        try {
-            plan(q, catalog());
-        } catch (const Error& e) {
-            return e.key();
-        }
-        return "(no error)";
-    };
+    const auto key_of = plan_error_key;
     PlanRequest q = request(8);
     q.base.isl = q.base.osl = 0;
     CHECK(key_of(q) == "isl");

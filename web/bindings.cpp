@@ -132,7 +132,7 @@ std::string js_reconcile(const std::string& text, const std::string& config) {
 }
 
 // `gpusizer plan --json`: the layout search. `query` holds the search's fields (mode, top,
-// max_micro_batch, max_virtual_stages, tokens, offload, expert_parallel; "" = {}).
+// max_micro_batch, max_virtual_stages, tokens, offload, expert_parallel, context_parallel; "" = {}).
 std::string js_plan(const std::string& config, const std::string& query) {
     return guarded([&] { return plan_to_json(plan(plan_request_from_json(config, query), web::embedded_catalog())); });
 }

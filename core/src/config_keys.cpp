@@ -153,7 +153,7 @@ const ConfigKey kKeys[] = {
     row("dp", "dp", "dp", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` (automatic)", "",
      "data-parallel degree (replicas)", "data-parallel degree (0 = automatic)", m(&Config::dp)),
     row("ep", "ep", "ep", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` = 1",
-     "divides the routed experts and `tp` x `dp`", "expert-parallel degree for MoE models",
+     "divides the routed experts and `tp` x `cp` x `dp`", "expert-parallel degree for MoE models",
      "expert-parallel degree (0 = automatic)", m(&Config::ep)),
     row("runtime", "rt", "runtime", "R", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`auto`", "",
      "what runs the model. `auto`: llama.cpp for GGUF weights or llama.cpp cache types, else PyTorch. `none`: the model's "
@@ -275,6 +275,14 @@ const ConfigKey kKeys[] = {
      "requests per second arriving (an open loop): the requests in flight are what that rate keeps busy (Little's law, "
      "mean arrivals: bursts are not modelled); past what the engines sustain the queue grows without bound",
      "requests per second arriving, instead of concurrency", m(&Config::request_rate)),
+    // Context parallelism (docs/formulas.md, "Context parallelism"): last, so that links written
+    // before it stay byte-identical.
+    row("cp", "cp", "cp", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::value, "", "`1`",
+     "1 to 65,536; `2 x cp` divides the context, `tp x cp x pp x dp` = `gpus`; above 1 only for training with `flash_attention`",
+     "context-parallel degree: each sequence's tokens split over `cp` GPUs, attention exchanging K/V blocks in a ring "
+     "(Megatron-LM `--context-parallel-size`, TransformerEngine); activations per GPU shrink by `cp`, weights and "
+     "optimizer states are replicated like `dp` (ZeRO shards over `dp` x `cp`)",
+     "context-parallel degree (training; default 1)", m(&Config::cp)),
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -131,19 +131,46 @@ std::string head_counts(const ModelArch& a) {
     return out;
 }
 
+// Context parallelism (Megatron-LM docs/source/api-guide/context_parallel.rst): GPUs = tp x cp x
+// pp x dp; the sequence is split into 2 x cp chunks, two per rank, so that causal attention
+// balances (megatron/core/utils.py get_batch_on_this_cp_rank): 2 x cp divides the context. The
+// K/V ring runs in TransformerEngine's flash / fused attention only (AttnFuncWithCPAndKVP2P).
+void check_context_parallel(const Config& c, const Resolved& r) {
+    if (c.cp <= 1) return;
+    if (!is_training(c.mode))
+        throw Error("cp", "context parallelism applies to training (mode train, lora, qlora); serving splits a long prompt "
+                          "with tp, pp or prefill_chunk instead",
+                    ErrorCode::incompatible);
+    if (c.gpus % c.cp != 0)
+        throw Error("cp", "cp = " + std::to_string(c.cp) + " must divide gpus = " + std::to_string(c.gpus) + " (gpus = tp x cp x pp x dp)");
+    if (c.context % (2LL * c.cp) != 0)
+        throw Error("cp", "2 x cp = " + std::to_string(2LL * c.cp) + " must divide the context of " + std::to_string(c.context) +
+                              " tokens (each rank takes two of 2 x cp chunks of every sequence)");
+    if (!c.flash_attention)
+        throw Error("cp", "context parallelism runs in flash / fused attention kernels (TransformerEngine): set flash_attention true",
+                    ErrorCode::incompatible);
+    for (const LayerSpec& l : r.arch->kinds)
+        if (l.is_recurrent())
+            throw Error("cp", "context parallelism of recurrent (Mamba, linear attention) layers is not modelled: their state "
+                              "passes along the sequence, not as a K/V ring",
+                        ErrorCode::incompatible);
+}
+
 void resolve_parallelism(const Config& c, Resolved& r) {
     const ModelArch& a = *r.arch;
     const int given[3] = {c.tp, c.pp, c.dp};
     const char* names[3] = {"tp", "pp", "dp"};
+    const int cp = std::max(1, c.cp);   // check_context_parallel: it divides gpus
+    const int gpus = c.gpus / cp;       // what tp x pp x dp share
     long long known = 1;
     for (int k = 0; k < 3; ++k) {
         if (given[k] < 0) throw Error(names[k], "must be 0 (automatic) or a positive integer");
         if (given[k] > 0) known *= given[k];
     }
-    if (known > c.gpus || c.gpus % known != 0)
-        throw Error("gpus", "tp x pp x dp given as " + std::to_string(known) + " does not divide gpus = " +
-                                std::to_string(c.gpus));
-    const int rest = int(c.gpus / known);
+    const std::string of_gpus = cp > 1 ? "gpus / cp = " + std::to_string(gpus) : "gpus = " + std::to_string(gpus);
+    if (known > gpus || gpus % known != 0)
+        throw Error("gpus", "tp x pp x dp given as " + std::to_string(known) + " does not divide " + of_gpus);
+    const int rest = int(gpus / known);
     int deg[3] = {std::max(given[0], 0), std::max(given[1], 0), std::max(given[2], 0)};
     // Which degree takes the GPUs not assigned explicitly: training shards data; llama.cpp
     // splits layers across GPUs; vLLM / PyTorch inference split heads (tensor parallel).
@@ -190,12 +217,12 @@ void resolve_parallelism(const Config& c, Resolved& r) {
                                      head_counts(a) + " attention heads and pp must not exceed the " +
                                      std::to_string(a.total_layers()) + " layers");
     }
-    if ((long long)deg[0] * deg[1] * deg[2] != c.gpus)
-        throw Error("gpus", "tp x pp x dp = " + std::to_string((long long)deg[0] * deg[1] * deg[2]) +
-                                " must equal gpus = " + std::to_string(c.gpus));
+    if ((long long)deg[0] * deg[1] * deg[2] != gpus)
+        throw Error("gpus", "tp x pp x dp = " + std::to_string((long long)deg[0] * deg[1] * deg[2]) + " must equal " + of_gpus);
     r.par.tp = deg[0];
     r.par.pp = deg[1];
     r.par.dp = deg[2];
+    r.par.cp = cp;
     if (!tp_divides_heads(a, r.par.tp))
         throw Error("tp", "tp = " + std::to_string(r.par.tp) + " must divide the model's " +
                               head_counts(a) + " attention heads");
@@ -210,9 +237,12 @@ void resolve_parallelism(const Config& c, Resolved& r) {
             if (l.is_moe() && l.mlp.n_experts % r.par.ep != 0)
                 throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide the model's " +
                                       std::to_string(l.mlp.n_experts) + " routed experts");
-        if ((r.par.tp * r.par.dp) % r.par.ep != 0)
-            throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide tp x dp = " +
-                                  std::to_string(r.par.tp * r.par.dp) + " (experts spread over the GPUs of a stage)");
+        // Megatron Core folds the expert groups into tp x cp x dp (MoE parallel folding): with
+        // cp > 1 the experts spread over the context-parallel ranks too.
+        const int stage = r.par.tp * r.par.dp * r.par.cp;
+        if (stage % r.par.ep != 0)
+            throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide tp x " + (r.par.cp > 1 ? "cp x " : "") + "dp = " +
+                                  std::to_string(stage) + " (experts spread over the GPUs of a stage)");
     }
 }
 
@@ -329,6 +359,7 @@ Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* meas
     }
     r.rt = &runtime_profile(r.engine);
     check_compatibility(rc, r);
+    check_context_parallel(rc, r);
     resolve_parallelism(rc, r);
     rc.tp = r.par.tp;
     rc.pp = r.par.pp;
@@ -933,6 +964,21 @@ double inference_elements_per_token(const Resolved& r, int i) {
     return h + h + std::max(attn, mlp);
 }
 
+// Context parallelism: the ring's K/V blocks beyond the layer's own, one layer at a time (held
+// once). TransformerEngine's AttnFuncWithCPAndKVP2P (transformer_engine/pytorch/attention/
+// dot_product_attention/context_parallel.py) receives the next block while attending to the
+// one in hand, two buffers in turn in the forward; its backward keeps two buffers of
+// (K/V, dK/dV) (`p2p_comm_buffers = [torch.empty((2, *kv.shape)), ...]`): four blocks at the
+// peak, each this GPU's 1/cp of the micro-batch's tokens at its K/V heads after tp.
+double ring_attention_buffer_bytes(const Resolved& r, const std::uint16_t* counts, std::size_t nv) {
+    if (r.par.cp <= 1) return 0;
+    double kv_per_token = 0;   // the widest layer's K/V values of one token on one GPU
+    for (std::size_t v = 0; v < nv; ++v)
+        if (counts[v] > 0) kv_per_token = std::max(kv_per_token, r.variants[v].kv_values_gpu);
+    const double tokens = double(r.config.context) / r.par.cp * r.config.batch;
+    return 4.0 * tokens * kv_per_token * r.act_bytes;
+}
+
 // Training: bytes one layer keeps for backward, one micro-batch, one GPU (Korthikanti et al.
 // 2022, "Reducing Activation Recomputation in Large Transformer Models", sec. 4, generalized to
 // GQA, gated MLPs, MoE and flash attention). With dropout, an MHA layer with a 4h MLP gives the
@@ -943,7 +989,11 @@ double train_layer_bytes(const Resolved& r, int i, Recompute recompute) {
     const ModelArch& a = *r.arch;
     const LayerSpec& l = a.layer(i);
     const Config& c = r.config;
-    const double s = double(c.context), b = c.batch, h = a.hidden;
+    // Context parallelism: every activation of a layer is per token, and a GPU holds 1/cp of
+    // each sequence's tokens (Megatron-LM context_parallel.rst: "the activation memory footprint
+    // per GPU is also CP times smaller"). The quadratic score matrix never appears: cp > 1 needs
+    // flash attention (check_context_parallel).
+    const double s = double(c.context) / r.par.cp, b = c.batch, h = a.hidden;
     const double t = r.par.tp;
     const double B = r.act_bytes;                         // 2 bytes for bf16/fp16 activations
     const double sb = s * b;
@@ -1203,7 +1253,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
         }
     } else {
         const double inflight = train_inflight_micro_batches(pp, s, r.micro_batches, r.virtual_stages);
-        const double sb = double(c.context) * c.batch;
+        const double sb = double(c.context) / r.par.cp * c.batch;   // this GPU's tokens of a micro-batch (1/cp of each sequence)
         const double rep = (c.sequence_parallel && r.par.tp > 1) ? 1.0 / r.par.tp : 1.0;
         // The LoRA branch keeps A*x (rank values per token) for each targeted module.
         int modules = 0;
@@ -1223,6 +1273,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
         // holds its activations and their gradients, which are as large again.
         double per_mb = stored;          // held per micro-batch in flight
         double acts = 2.0 * biggest_full;   // held once
+        acts += ring_attention_buffer_bytes(r, counts, nv);
         if (first) per_mb += r.act_bytes * sb * a.hidden * rep;   // embedding output
         if (last && a.kind != ArchKind::encoder) {
             // Final norm input and head input, then the loss over the logits, vocab-parallel
@@ -1249,7 +1300,10 @@ bool is_large_vllm_gpu(const Gpu& g) {
     // Training state.
     if (r.training) {
         const bool fp32 = r.fp32;
-        const double dp = r.par.dp;
+        // The ranks that hold the same weights: dp x cp. Megatron Core reduces gradients and
+        // shards its distributed optimizer over the data-parallel group with the context-parallel
+        // ranks folded in (parallel_state.get_data_parallel_group(with_context_parallel=True)).
+        const double dp = double(r.par.dp) * r.par.cp;
         // Bytes per trainable parameter, after the ZeRO paper's accounting (mixed precision:
         // 2 weights + 2 gradients + K optimizer, with K = 12 for AdamW: fp32 master, m, v).
         double states = 0;   // optimizer states per trainable parameter
@@ -1279,7 +1333,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
         m.gradients = count * grad_b / (c.zero >= 2 ? dp : 1.0);
         m.optimizer = count * optim_b / (c.zero >= 1 ? dp : 1.0);
         if (c.zero == 3) m.weights /= dp;
-        // Offloaded bytes of one GPU's shard; the stage's tp x dp GPUs each offload theirs.
+        // Offloaded bytes of one GPU's shard; the stage's tp x dp x cp GPUs each offload theirs.
         const double gpus_in_stage = double(r.par.tp) * dp;
         if (c.offload != Offload::none) {
             // ZeRO-Offload: optimizer states, fp32 gradients and the optimizer step live in RAM.
@@ -1315,7 +1369,8 @@ bool is_large_vllm_gpu(const Gpu& g) {
     st.overhead.cuda_context = r.gpu->segment == Segment::apple ? 0.0 : rt.cuda_context;   // Metal has no CUDA context
     if (r.gpu->measured_cuda_context_bytes > 0 && rt.cuda_context > 0) st.overhead.cuda_context = r.gpu->measured_cuda_context_bytes;   // gpusizer-cuda-bench
     if (r.runtime == Runtime::pytorch) {
-        const int comms = (r.par.tp > 1) + (pp > 1) + (r.par.dp > 1);
+        // One NCCL communicator per group: tp, pp, dp (with cp folded in) and the cp ring.
+        const int comms = (r.par.tp > 1) + (pp > 1) + (r.par.dp * r.par.cp > 1) + (r.par.cp > 1);
         st.overhead.runtime_buffers += comms * rt.comm_buffers;
         st.overhead.allocator_reserve = rt.allocator_fraction * (m.activations + m.kv_cache + m.gradients);
     } else if (r.runtime == Runtime::vllm) {
@@ -1525,7 +1580,7 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
         rep.warnings.push_back("runtime none counts the model's tensors only; a real runtime adds its CUDA context and buffers (0.3-2 GiB)");
     if (r.gpu->vendor == "apple" && r.runtime == Runtime::pytorch && r.training)
         rep.warnings.push_back("training on Apple GPUs runs through PyTorch MPS: bitsandbytes and DeepSpeed are not available there");
-    if (c.zero > 0 && r.par.dp == 1)
+    if (c.zero > 0 && r.par.dp * r.par.cp == 1)
         rep.warnings.push_back("ZeRO shards over data-parallel ranks; with dp = 1 it saves nothing");
 }
 

@@ -47,6 +47,7 @@ PerfInputs perf_inputs(const Resolved& r) {
     double matmul = 0, kv_per_seq = 0, attn_prefill = 0, attn_decode = 0, attn_train = 0, whole_bytes = 0, lora = 0;
     for (const LayerVariant& v : r.variants) {
         const double n = v.count;
+        in.kv_act_bytes_per_token += n * v.kv_values_gpu * r.act_bytes;
         in.layer_weight_bytes += n * v.on_gpu.weight_bytes * scale;
         in.layer_expert_bytes += n * v.on_gpu.expert_weight_bytes * scale;
         whole_bytes += n * v.whole.weight_bytes * scale;
@@ -114,6 +115,7 @@ PerfInputs perf_inputs(const Resolved& r) {
         // PaLM (Chowdhery et al. 2022, appendix B): 6N + 12 L H Q T per token, i.e. three times the
         // forward's 2N + attention. Frozen weights (LoRA, QLoRA) skip their weight gradients: 4N.
         const double fwd = 2.0 * matmul + attn_train;
+        in.train_attn_flops_per_token = attn_train;
         const double weight_passes = m == Mode::train ? 6.0 : 4.0;
         in.train_model_flops_per_token = weight_passes * matmul + 3.0 * attn_train;
         double exec = in.train_model_flops_per_token;
@@ -134,7 +136,7 @@ PerfInputs perf_inputs(const Resolved& r) {
         if (c.offload != Offload::none) {
             // ZeRO-Offload: each rank moves its shard of fp32 gradients to RAM and its 16-bit
             // parameters back every step.
-            in.offload_bytes_per_step = trainable / (shards * r.par.dp) * (4.0 + (r.fp32 ? 4.0 : 2.0));
+            in.offload_bytes_per_step = trainable / (shards * r.par.dp * r.par.cp) * (4.0 + (r.fp32 ? 4.0 : 2.0));
         }
     }
     return in;
@@ -190,14 +192,42 @@ StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, d
     return m;
 }
 
-// t_comp: the step's math on one GPU; t_pipe: the same stretched by the bubble.
-StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double t_comp, double t_pipe) {
+// Context parallelism: the K/V ring of every attention layer (ring_attention_exposed_seconds),
+// per step. Each GPU holds b x context / cp tokens; in each of cp - 1 steps it sends its K/V block
+// on while attending to the one in hand, 1/cp of its attention. The forward moves K/V; the
+// backward K/V and dK/dV (TransformerEngine AttnFuncWithCPAndKVP2P.backward) against twice the
+// forward's attention FLOPs (PaLM's 3x: forward + 2x backward); recomputation runs the forward
+// ring again. `rate`: the FLOP/s the attention core runs at (16-bit, at the kernel efficiency).
+// Ranks: Megatron orders tp-cp-ep-dp-pp, so the cp ranks sit tp apart and the ring's widest hop
+// spans tp x (cp - 1) GPUs: inside a node when tp x cp fits one, else over the network.
+void ring_attention_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double rate, StepComm& m) {
+    const Parallelism& par = r.par;
+    if (par.cp <= 1 || in.layers <= 0) return;
+    const Config& c = r.config;
+    const double per_layer_tokens = double(c.context) / par.cp * c.batch;
+    const double kv = per_layer_tokens * in.kv_act_bytes_per_token / in.layers;
+    const double block_fwd = per_layer_tokens * in.train_attn_flops_per_token / in.layers / par.tp / par.cp / rate;
+    const long long distance = (long long)par.tp * (par.cp - 1);
+    const double forwards = c.recompute == Recompute::none ? 1.0 : 2.0;
+    const double steps = double(par.cp - 1);
+    const double per_layer_wire = steps * (forwards * p2p_seconds(f, distance, kv) + p2p_seconds(f, distance, 2.0 * kv));
+    const double per_layer_exposed = forwards * ring_attention_exposed_seconds(f, par.cp, distance, kv, block_fwd) +
+                                     ring_attention_exposed_seconds(f, par.cp, distance, 2.0 * kv, 2.0 * block_fwd);
+    const double layers = in.micro_batches * in.layers / double(par.pp);   // layer passes of one GPU per step
+    m.cp = layers * per_layer_wire;
+    m.cp_exposed = layers * per_layer_exposed;
+}
+
+// t_comp: the step's math on one GPU; t_pipe: the same stretched by the bubble; rate: the
+// attention core's FLOP/s (ring_attention_comm).
+StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double t_comp, double t_pipe, double rate) {
     const Parallelism& par = r.par;
     const Config& c = r.config;
     StepComm m;
     const double mb = in.micro_batches;
     const double p = par.pp;
-    const double s = double(c.context) * c.batch * in.act_bytes_per_token;   // one micro-batch's activations
+    // One micro-batch's activations on one GPU: 1/cp of each sequence's tokens.
+    const double s = double(c.context) / par.cp * c.batch * in.act_bytes_per_token;
     const double per = in.tp_collectives_per_layer;
     const double fwd = in.train_fwd_fraction;   // share of the executed FLOPs in the first forward
     if (par.tp > 1) {
@@ -230,8 +260,11 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
         }
     }
     if (par.ep > 1) m.ep = mb * (in.moe_layers / p) * per * all_to_all_seconds(span_of(f, par.ep, 1), s * in.experts_per_token);
-    if (par.dp > 1) {
-        const Span dp = span_of(f, par.dp, par.tp);
+    ring_attention_comm(r, in, f, rate, m);
+    // The gradient sync runs over the ranks that hold the same weights: dp x cp (Megatron's
+    // data-parallel group with context parallel), consecutive at stride tp (tp-cp-ep-dp-pp).
+    if (par.dp * par.cp > 1) {
+        const Span dp = span_of(f, (long long)par.dp * par.cp, par.tp);
         if (par.tp == 1) m.busbw = dp.busbw;
         const double grads = in.train_grad_bytes_per_gpu;
         if (c.zero == 3) {
@@ -261,7 +294,7 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
     double offload = 0;
     if (in.offload_bytes_per_step > 0 && f.defaults.pcie)
         offload = in.offload_bytes_per_step / (f.defaults.pcie->bytes_per_s() * kBusBandwidthEfficiency);
-    m.exposed = m.tp_exposed + m.pp_exposed + m.ep + m.dp_exposed + offload;
+    m.exposed = m.tp_exposed + m.pp_exposed + m.ep + m.cp_exposed + m.dp_exposed + offload;
     return m;
 }
 
@@ -289,7 +322,7 @@ TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, d
     const double idle = p > 1 ? bubble_micro_batches(r.config.pp_schedule, r.virtual_stages, r.par.pp) : 0.0;
     t.bubble_fraction = idle / (in.micro_batches + idle);
     t.pipe_s = t.compute_s / (1.0 - t.bubble_fraction);
-    t.comm = train_comm(r, in, f, t.compute_s, t.pipe_s);
+    t.comm = train_comm(r, in, f, t.compute_s, t.pipe_s, mu * F);
     t.step_s = t.pipe_s + t.comm.exposed;
     return t;
 }
@@ -449,9 +482,11 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
         ic.dp_exposed_s_per_step = cm.dp_exposed;
         ic.tp_exposed_s_per_step = cm.tp_exposed;
         ic.pp_exposed_s_per_step = cm.pp_exposed;
+        ic.cp_comm_s_per_step = cm.cp;
+        ic.cp_exposed_s_per_step = cm.cp_exposed;
         ic.exposed_s_per_step = cm.exposed;
         if (alt && alt_out) {
-            const StepComm ca = train_comm(r, in, *alt, t_comp, t_pipe);
+            const StepComm ca = train_comm(r, in, *alt, t_comp, t_pipe, mu * F);
             alt_out->dp_allreduce_s_per_step = ca.dp;
             alt_out->exposed_s = ca.exposed;
             alt_out->train_tokens_per_s = tokens / (t_pipe + ca.exposed);

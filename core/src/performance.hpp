@@ -107,6 +107,9 @@ struct PerfInputs {
     double train_weight_bytes_per_gpu = 0;   // 16-bit parameters of one GPU's stage and TP shard (ZeRO-3 gathers)
     int tp_collectives_per_layer = 4;        // training: all-reduces per layer per micro-batch (6 with full recompute)
     double offload_bytes_per_step = 0;       // ZeRO-Offload: gradients down and parameters up over PCIe
+    // Context parallelism (training):
+    double train_attn_flops_per_token = 0;   // the attention core's forward FLOPs per token at the context, whole model
+    double kv_act_bytes_per_token = 0;       // K and V of one token over all layers, one tensor-parallel rank, in the activation dtype
 };
 
 PerfInputs perf_inputs(const Resolved& r);
@@ -159,6 +162,7 @@ struct StepComm {
     double tp = 0, pp = 0, ep = 0;      // seconds on the wire
     double tp_exposed = 0, pp_exposed = 0;   // training: the part that adds to the step
     double dp = 0, dp_exposed = 0;      // training: gradient sync on the wire, and the part not hidden
+    double cp = 0, cp_exposed = 0;      // training: ring-attention sends on the wire, and the part the attention blocks do not cover
     double exposed = 0;                 // what adds to the step
     double busbw = 0;                   // of the widest all-reduce group
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::none;   // what NCCL would run for its all-reduce

@@ -23,14 +23,10 @@
 #include "gpusizer/io.hpp"
 #include "json_read.hpp"
 #include "performance.hpp"
+#include "plan_internal.hpp"
 #include "runtime_profiles.hpp"
 
 namespace gpusizer {
-
-namespace detail {   // the serving layout search (plan_inference.cpp)
-PlanReport plan_inference(const PlanRequest& q, const Catalog& cat);
-long long plan_inference_count(const PlanRequest& q, const Catalog& cat, double* best_per_gpu);
-}  // namespace detail
 
 namespace {
 
@@ -43,12 +39,19 @@ using namespace detail;
 constexpr int kMaxTop = 100;
 constexpr int kConfirmFactor = 4;   // layouts re-run through estimate() per layout reported
 constexpr std::array<Recompute, 3> kRecomputes = {Recompute::none, Recompute::selective, Recompute::full};
+// Context parallelism is tried in powers of two while each GPU keeps at least this many tokens
+// of a sequence (a scope, not a law): the ring's K/V send per step is linear in the tokens a GPU
+// holds, the attention block it hides behind quadratic, so short shares leave the sends exposed
+// and only add GPUs to a group. Llama 3's long-context run keeps 8,192 (131,072 tokens over
+// cp 16; Dubey et al. 2024, arXiv:2407.21783, Table 4).
+constexpr long long kMinCpTokens = 4096;
 
 // One layout as the inner loop sees it: plain numbers only.
 struct Candidate {
     double step_s = 0;
     double memory = 0;   // bytes on the most loaded GPU
-    int tp = 1, pp = 1, dp = 1, ep = 1, batch = 1, zero = 0, virtual_stages = 1;
+    Degrees deg;
+    int batch = 1, zero = 0, virtual_stages = 1;
     Recompute recompute = Recompute::none;
     Offload offload = Offload::none;
     PipeSchedule schedule = PipeSchedule::one_f_one_b;
@@ -90,6 +93,7 @@ struct MemoryModel {
     double capacity = 0, grad_b = 2, optim_b = 12, wb = 2;
     double comm_buffers = 0, allocator_fraction = 0;
     bool pytorch = true;
+    // dp: the ranks that hold the same weights (dp x cp), over which ZeRO shards.
     double stage_total(const TrainStageTerms& t, double b, double inflight, int zero, double dp, Offload off) const {
         const double count = t.params;
         // Offload (estimate.cpp): ZeRO-Offload moves the optimizer states and gradients to host
@@ -122,15 +126,12 @@ long long train_search(const PlanRequest& q, const Catalog& cat, Visit&& visit) 
     long long evaluated = 0;
     // Catalog, model and GPU checks (and the defaults) from one estimate of the smallest layout.
     Config probe = base;
-    probe.tp = 1;
-    probe.pp = 1;
-    probe.dp = N;
+    set_degrees(probe, Degrees{1, 1, N, 0, 1});
     probe.batch = 1;
     probe.zero = 0;
     probe.recompute = Recompute::full;
     probe.pp_schedule = PipeSchedule::one_f_one_b;
     probe.virtual_stages = 0;
-    probe.ep = 0;
     probe.offload = Offload::none;
     probe.global_batch = N;   // the probe checks the catalog, model and GPU; layouts take the request's batch
     const Resolved r0 = resolve(probe, cat);
@@ -150,98 +151,93 @@ long long train_search(const PlanRequest& q, const Catalog& cat, Visit&& visit) 
     mm.optim_b = optimizer_state_bytes(base.optimizer, r0.arch->hidden) + (r0.fp32 ? 0.0 : 4.0);
     mm.allocator_fraction = r0.rt->allocator_fraction;
 
+    const long long context = r0.config.context;
     for (int tp = 1; tp <= max_tp; tp *= 2) {
         if (N % tp != 0) continue;
-        for (int pp = 1; pp <= N / tp && pp <= layers; ++pp) {
-            if ((N / tp) % pp != 0) continue;
-            const int dp = N / (tp * pp);
-            if (base.global_batch % dp != 0) continue;
-            const long long per_replica = base.global_batch / dp;
-            // Expert parallelism: powers of two dividing the stage's tp x dp GPUs (resolve checks
-            // that ep divides the routed experts too).
-            for (int ep = 1; ep <= (moe && q.expert_parallel ? tp * dp : 1); ep *= 2) {
-                if ((tp * dp) % ep != 0) break;
-                Config cfg = probe;
-                cfg.tp = tp;
-                cfg.pp = pp;
-                cfg.dp = dp;
-                cfg.ep = ep;
-                cfg.global_batch = int(dp);
-                cfg.recompute = Recompute::none;
-                cfg.sequence_parallel = base.sequence_parallel || tp > 1;   // Megatron pairs TP with sequence parallelism
-                Resolved r;
-                try {
-                    r = resolve(cfg, cat);
-                } catch (const Error&) {
-                    continue;   // a degree the model cannot take (tp not dividing the heads)
-                }
-                r.config.global_batch = base.global_batch;   // resolved at m = 1; the step's tokens are the request's
-                // What ZeRO-Offload moves over PCIe per step (perf_inputs: the same for every zero stage
-                // and recomputation).
-                r.config.zero = 1;
-                r.config.offload = Offload::optimizer;
-                const double offload_bytes = perf_inputs(r).offload_bytes_per_step;
-                r.config.offload = Offload::none;
-                r.config.zero = 0;
-                // Stage terms per recomputation (activations at micro-batch 1: they are linear in it).
-                std::vector<TrainStageTerms> terms(std::size_t(3 * pp));
-                std::array<PerfInputs, 6> inputs;
-                for (int k = 0; k < 3; ++k) {
-                    r.config.recompute = kRecomputes[std::size_t(k)];
-                    for (int s = 0; s < pp; ++s) terms[std::size_t(k * pp + s)] = train_stage_terms(r, s);
-                    inputs[std::size_t(2 * k)] = perf_inputs(r);
-                    r.config.zero = 3;
-                    inputs[std::size_t(2 * k + 1)] = perf_inputs(r);
+        // Context parallelism (resolve checks the rest): 2 x cp divides the context, flash attention.
+        for (int cp = 1; cp == 1 || (q.context_parallel && cp <= N / tp && context / cp >= kMinCpTokens); cp *= 2) {
+            if (N % (tp * cp) != 0 || (cp > 1 && (context % (2LL * cp) != 0 || !base.flash_attention))) break;
+            for (int pp = 1; pp <= N / (tp * cp) && pp <= layers; ++pp) {
+                if ((N / (tp * cp)) % pp != 0) continue;
+                const int dp = N / (tp * cp * pp);
+                if (base.global_batch % dp != 0) continue;
+                const long long per_replica = base.global_batch / dp;
+                const int dp_cp = dp * cp;   // the ranks that hold the same weights (ZeRO shards over them)
+                // Expert parallelism: powers of two dividing the stage's tp x cp x dp GPUs (resolve
+                // checks that ep divides the routed experts too).
+                for (int ep = 1; ep <= (moe && q.expert_parallel ? tp * dp_cp : 1); ep *= 2) {
+                    if ((tp * dp_cp) % ep != 0) break;
+                    const Degrees deg{tp, pp, dp, ep, cp};
+                    Config cfg = probe;
+                    set_degrees(cfg, deg);
+                    cfg.global_batch = int(dp);
+                    cfg.recompute = Recompute::none;
+                    cfg.sequence_parallel = base.sequence_parallel || tp > 1;   // Megatron pairs TP with sequence parallelism
+                    Resolved r;
+                    try {
+                        r = resolve(cfg, cat);
+                    } catch (const Error&) {
+                        continue;   // a degree the model cannot take (tp not dividing the heads, cp with recurrent layers)
+                    }
+                    r.config.global_batch = base.global_batch;   // resolved at m = 1; the step's tokens are the request's
+                    // What ZeRO-Offload moves over PCIe per step (perf_inputs: the same for every zero stage
+                    // and recomputation).
+                    r.config.zero = 1;
+                    r.config.offload = Offload::optimizer;
+                    const double offload_bytes = perf_inputs(r).offload_bytes_per_step;
+                    r.config.offload = Offload::none;
                     r.config.zero = 0;
-                }
-                mm.comm_buffers = mm.pytorch ? double((tp > 1) + (pp > 1) + (dp > 1)) * r.rt->comm_buffers : 0.0;
-
-                // The inner loops: no allocation, no strings.
-                for (int b = 1; b <= q.max_micro_batch && b <= per_replica; ++b) {
-                    if (per_replica % b != 0) continue;
-                    const long long m = per_replica / b;
-                    r.config.batch = b;
-                    r.micro_batches = m;
+                    // Stage terms per recomputation (activations at micro-batch 1: they are linear in it).
+                    std::vector<TrainStageTerms> terms(std::size_t(3 * pp));
+                    std::array<PerfInputs, 6> inputs;
                     for (int k = 0; k < 3; ++k) {
-                        const TrainStageTerms* st = &terms[std::size_t(k * pp)];
                         r.config.recompute = kRecomputes[std::size_t(k)];
-                        for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
-                            PerfInputs& in = inputs[std::size_t(2 * k + (zero == 3 ? 1 : 0))];
-                            in.micro_batches = double(m);
-                            r.config.zero = zero;
-                            // Offload: none; the optimizer with ZeRO 1-3; the optimizer and the parameters with ZeRO 3.
-                            const int offloads = !q.offload || zero == 0 ? 1 : zero == 3 ? 3 : 2;
-                            for (int o = 0; o < offloads; ++o) {
-                                const Offload off = o == 0 ? Offload::none : o == 1 ? Offload::optimizer : Offload::optimizer_params;
-                                in.offload_bytes_per_step = off == Offload::none ? 0.0 : offload_bytes;
-                                // Schedules: 1F1B; with a pipeline also ZB-H1 and interleaving by 2, 4, 8...
-                                for (int sched = 0; sched < (pp > 1 ? 3 : 1); ++sched) {
-                                    const PipeSchedule ps = sched == 0 ? PipeSchedule::one_f_one_b : sched == 1 ? PipeSchedule::zero_bubble : PipeSchedule::interleaved;
-                                    for (int v = ps == PipeSchedule::interleaved ? 2 : 1; v <= (ps == PipeSchedule::interleaved ? q.max_virtual_stages : 1); v *= 2) {
-                                        if ((long long)pp * v > layers) break;
-                                        ++evaluated;
-                                        double worst = 0;
-                                        for (int s = 0; s < pp; ++s)
-                                            worst = std::max(worst, mm.stage_total(st[s], b, train_inflight_micro_batches(pp, s, m, v), zero, dp, off));
-                                        Candidate c;
-                                        c.memory = worst;
-                                        c.tp = tp;
-                                        c.pp = pp;
-                                        c.dp = dp;
-                                        c.ep = ep;
-                                        c.offload = off;
-                                        c.batch = b;
-                                        c.zero = zero;
-                                        c.recompute = kRecomputes[std::size_t(k)];
-                                        c.schedule = ps;
-                                        c.virtual_stages = v;
-                                        const bool fits = worst <= mm.capacity;
-                                        if (fits) {
-                                            r.config.pp_schedule = ps;
-                                            r.virtual_stages = v;
-                                            c.step_s = train_step(r, in, fabric, mu, F).step_s;
+                        for (int s = 0; s < pp; ++s) terms[std::size_t(k * pp + s)] = train_stage_terms(r, s);
+                        inputs[std::size_t(2 * k)] = perf_inputs(r);
+                        r.config.zero = 3;
+                        inputs[std::size_t(2 * k + 1)] = perf_inputs(r);
+                        r.config.zero = 0;
+                    }
+                    // One communicator per group, as estimate.cpp counts them: tp, pp, dp x cp and the cp ring.
+                    mm.comm_buffers = mm.pytorch ? double((tp > 1) + (pp > 1) + (dp_cp > 1) + (cp > 1)) * r.rt->comm_buffers : 0.0;
+
+                    // The inner loops: no allocation, no strings. The candidate fills in as they go deeper.
+                    Candidate c;
+                    c.deg = deg;
+                    for (int b = 1; b <= q.max_micro_batch && b <= per_replica; ++b) {
+                        if (per_replica % b != 0) continue;
+                        const long long m = per_replica / b;
+                        r.config.batch = c.batch = b;
+                        r.micro_batches = m;
+                        for (int k = 0; k < 3; ++k) {
+                            const TrainStageTerms* st = &terms[std::size_t(k * pp)];
+                            r.config.recompute = c.recompute = kRecomputes[std::size_t(k)];
+                            for (int zero = 0; zero <= (dp_cp > 1 ? 3 : 0); ++zero) {
+                                PerfInputs& in = inputs[std::size_t(2 * k + (zero == 3 ? 1 : 0))];
+                                in.micro_batches = double(m);
+                                r.config.zero = c.zero = zero;
+                                // Offload: none; the optimizer with ZeRO 1-3; the optimizer and the parameters with ZeRO 3.
+                                const int offloads = !q.offload || zero == 0 ? 1 : zero == 3 ? 3 : 2;
+                                for (int o = 0; o < offloads; ++o) {
+                                    const Offload off = o == 0 ? Offload::none : o == 1 ? Offload::optimizer : Offload::optimizer_params;
+                                    c.offload = off;
+                                    in.offload_bytes_per_step = off == Offload::none ? 0.0 : offload_bytes;
+                                    // Schedules: 1F1B; with a pipeline also ZB-H1 and interleaving by 2, 4, 8...
+                                    for (int sched = 0; sched < (pp > 1 ? 3 : 1); ++sched) {
+                                        const PipeSchedule ps = sched == 0 ? PipeSchedule::one_f_one_b : sched == 1 ? PipeSchedule::zero_bubble : PipeSchedule::interleaved;
+                                        r.config.pp_schedule = c.schedule = ps;
+                                        for (int v = ps == PipeSchedule::interleaved ? 2 : 1; v <= (ps == PipeSchedule::interleaved ? q.max_virtual_stages : 1); v *= 2) {
+                                            if ((long long)pp * v > layers) break;
+                                            ++evaluated;
+                                            double worst = 0;
+                                            for (int s = 0; s < pp; ++s)
+                                                worst = std::max(worst, mm.stage_total(st[s], b, train_inflight_micro_batches(pp, s, m, v), zero, dp_cp, off));
+                                            c.memory = worst;
+                                            c.virtual_stages = r.virtual_stages = v;
+                                            const bool fits = worst <= mm.capacity;
+                                            c.step_s = fits ? train_step(r, in, fabric, mu, F).step_s : 0.0;
+                                            visit(c, fits);
                                         }
-                                        visit(c, fits);
                                     }
                                 }
                             }
@@ -260,15 +256,12 @@ long long train_search(const PlanRequest& q, const Catalog& cat, Visit&& visit) 
 
 Config layout_config(const Config& base, const Candidate& c) {
     Config cfg = base;
-    cfg.tp = c.tp;
-    cfg.pp = c.pp;
-    cfg.dp = c.dp;
-    cfg.ep = c.ep;
+    set_degrees(cfg, c.deg);
     cfg.offload = c.offload;
     cfg.batch = c.batch;
     cfg.zero = c.zero;
     cfg.recompute = c.recompute;
-    cfg.sequence_parallel = base.sequence_parallel || c.tp > 1;
+    cfg.sequence_parallel = base.sequence_parallel || c.deg.tp > 1;
     cfg.pp_schedule = c.schedule;
     cfg.virtual_stages = c.schedule == PipeSchedule::interleaved ? c.virtual_stages : 0;
     return cfg;
@@ -276,7 +269,7 @@ Config layout_config(const Config& base, const Candidate& c) {
 
 std::string layout_name(const Config& c) {
     char buf[220];
-    const std::string ep = c.ep > 1 ? " ep " + std::to_string(c.ep) : "";
+    const std::string ep = (c.ep > 1 ? " ep " + std::to_string(c.ep) : "") + (c.cp > 1 ? " cp " + std::to_string(c.cp) : "");
     const std::string off = c.offload != Offload::none ? ", offload " + std::string(to_string(c.offload)) : "";
     std::snprintf(buf, sizeof buf, "tp %d pp %d dp %d%s, micro-batch %d, ZeRO %d%s, recompute %s, %s%s", c.tp, c.pp, c.dp, ep.c_str(),
                   c.batch, c.zero, off.c_str(), std::string(to_string(c.recompute)).c_str(), std::string(to_string(c.pp_schedule)).c_str(),
@@ -288,7 +281,7 @@ std::string layout_name(const Config& c) {
 double offload_exposed(const Report& r) {
     const InterconnectReport& i = r.interconnect;
     return std::max(0.0, r.speed.exposed_comm_s - (i.tp_exposed_s_per_step + i.pp_exposed_s_per_step + i.ep_comm_s_per_step +
-                                                    i.dp_exposed_s_per_step));
+                                                    i.cp_exposed_s_per_step + i.dp_exposed_s_per_step));
 }
 
 // The run of `tokens` on a confirmed layout (PlanRun in plan.hpp).
@@ -322,6 +315,7 @@ std::vector<std::string> explain(const Report& a, const Report& b) {
         {"exposed tensor-parallel all-reduces", ia.tp_exposed_s_per_step, ib.tp_exposed_s_per_step},
         {"exposed pipeline sends", ia.pp_exposed_s_per_step, ib.pp_exposed_s_per_step},
         {"expert all-to-alls", ia.ep_comm_s_per_step, ib.ep_comm_s_per_step},
+        {"exposed ring-attention K/V sends (cp)", ia.cp_exposed_s_per_step, ib.cp_exposed_s_per_step},
         {"offload transfers over PCIe", offload_exposed(a), offload_exposed(b)},
     };
     std::vector<std::pair<double, std::string>> lines;
@@ -375,14 +369,14 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
     q.mode = config_inference ? PlanMode::inference : PlanMode::train;
     const json j = parse_json(query.empty() ? std::string_view("{}") : query, "query");
     if (!j.is_object()) throw Error("query", "must be a JSON object of the search's fields");
-    static constexpr const char* kKnown[] = {"mode",   "top",     "max_micro_batch", "max_virtual_stages", "tokens",
-                                             "offload", "expert_parallel", "max_ttft_ms", "max_tpot_ms", "disaggregated"};
+    static constexpr const char* kKnown[] = {"mode",        "top",         "max_micro_batch", "max_virtual_stages", "tokens",        "offload",
+                                             "expert_parallel", "context_parallel", "max_ttft_ms", "max_tpot_ms", "disaggregated"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
         for (const char* k : kKnown) known = known || it.key() == k;
         if (!known)
             throw Error(it.key(), "unknown plan field; known: mode, top, max_micro_batch, max_virtual_stages, tokens, offload, "
-                                  "expert_parallel, max_ttft_ms, max_tpot_ms, disaggregated");
+                                  "expert_parallel, context_parallel, max_ttft_ms, max_tpot_ms, disaggregated");
     }
     auto integer = [&](const char* k, int lo, int hi, int def) {
         if (!j.contains(k)) return def;
@@ -414,6 +408,7 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
     }
     q.offload = boolean("offload", q.offload);
     q.expert_parallel = boolean("expert_parallel", q.expert_parallel);
+    q.context_parallel = boolean("context_parallel", q.context_parallel);
     // The serving search's latency targets (milliseconds, 0: no limit) and pools.
     auto millis = [&](const char* k, double def) {
         if (!j.contains(k)) return def;
@@ -453,8 +448,6 @@ PlanReport plan(const PlanRequest& q, const Catalog& cat) {
         top.offer(c);
     });
     out.tokens = q.tokens > 0 ? q.tokens : q.base.train_tokens;
-    out.not_searched.emplace_back(
-        "cp (context parallelism, ring attention): the configuration has no cp key yet, so estimate() cannot confirm such a layout");
     out.not_searched.emplace_back("activation offload to host memory: not modelled by estimate()");
     // The best layouts through the whole estimate: the breakdowns, and a check on the inner loop.
     for (int i = 0; i < top.n && int(out.top.size()) < q.top; ++i) {

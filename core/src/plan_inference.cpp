@@ -30,6 +30,7 @@
 #include "gpusizer/io.hpp"
 #include "gpusizer/plan.hpp"
 #include "performance.hpp"
+#include "plan_internal.hpp"
 #include "serving.hpp"
 
 namespace gpusizer::detail {
@@ -188,7 +189,7 @@ long long inference_search(const PlanRequest& q, const Catalog& cat, Visit&& vis
     // llama-server -c per slot): the longest request is isl + osl tokens.
     const long long context = base.context > 0 ? base.context : base.isl + base.osl;
     Config probe = base;
-    probe.tp = probe.pp = probe.dp = probe.ep = 1;
+    set_degrees(probe, Degrees{});   // serving layouts have no context parallelism (cp 1)
     probe.gpus = 1;
     probe.batch = 1;
     probe.concurrency = 0;
@@ -229,10 +230,7 @@ long long inference_search(const PlanRequest& q, const Catalog& cat, Visit&& vis
                     }
                     for (int b = 1; b <= (slots ? q.max_micro_batch : 1); b *= 2) {
                         Config cfg = probe;
-                        cfg.tp = tp;
-                        cfg.pp = pp;
-                        cfg.dp = dp;
-                        cfg.ep = ep;
+                        set_degrees(cfg, Degrees{tp, pp, dp, ep, 1});
                         cfg.gpus = tp * pp * dp;
                         cfg.batch = b;
                         Resolved r;
@@ -309,10 +307,7 @@ std::vector<PlanPoint> pareto_front(std::vector<PlanPoint> pts) {
 
 Config point_config(const Config& base, const PlanPoint& p) {
     Config cfg = base;
-    cfg.tp = p.tp;
-    cfg.pp = p.pp;
-    cfg.dp = p.dp;
-    cfg.ep = p.ep;
+    set_degrees(cfg, Degrees{p.tp, p.pp, p.dp, p.ep, 1});
     cfg.gpus = p.gpus;
     cfg.concurrency = int(std::lround(p.concurrency));
     cfg.request_rate = 0;

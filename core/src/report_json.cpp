@@ -77,6 +77,8 @@ json interconnect_json(const InterconnectReport& ic) {
                 {"pp_schedule", std::string(ic.pp_schedule)},
                 {"tp_exposed_s_per_step", ic.tp_exposed_s_per_step},
                 {"pp_exposed_s_per_step", ic.pp_exposed_s_per_step},
+                {"cp_comm_s_per_step", ic.cp_comm_s_per_step},
+                {"cp_exposed_s_per_step", ic.cp_exposed_s_per_step},
                 {"virtual_stages", ic.virtual_stages},
                 {"exposed_s_per_step", ic.exposed_s_per_step},
                 {"exposed_s_per_token", ic.exposed_s_per_token},
@@ -224,7 +226,8 @@ json report_json(const Report& r) {
                                     {"embeddings", whole(r.params_by_part.embeddings)}};
     j["gpu"] = {{"id", r.config.gpu}, {"name", r.gpu_name}};
     j["config"] = config_to_json_value(r.config);
-    j["parallel"] = {{"tp", r.parallel.tp}, {"pp", r.parallel.pp}, {"dp", r.parallel.dp}, {"ep", r.parallel.ep}};
+    j["parallel"] = {{"tp", r.parallel.tp}, {"pp", r.parallel.pp}, {"dp", r.parallel.dp}, {"ep", r.parallel.ep},
+                     {"cp", r.parallel.cp}};
     j["params"] = whole(r.params);
     j["active_params"] = whole(r.active_params);
     j["trainable_params"] = whole(r.trainable_params);
@@ -329,6 +332,7 @@ std::string plan_to_json(const PlanReport& p, int indent) {
                        {"pp", c.pp},
                        {"dp", c.dp},
                        {"ep", std::max(1, c.ep)},
+                       {"cp", std::max(1, c.cp)},
                        {"micro_batch", c.batch},
                        {"micro_batches", c.global_batch / std::max(1, c.batch * c.dp)},
                        {"zero", c.zero},

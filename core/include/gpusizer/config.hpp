@@ -107,6 +107,9 @@ struct Config {
     bool tp_comm_overlap = false;   // tensor-parallel communication overlapped with the GEMMs (Megatron-LM --tp-comm-overlap)
     Fp8Training fp8_training = Fp8Training::none;   // weight GEMMs in FP8 (training, GPUs with FP8 tensor cores)
     double request_rate = 0;        // requests per second arriving (open loop), instead of concurrency; 0 = closed loop
+    // Context parallelism (training): each sequence's tokens split over cp GPUs, attention as a
+    // ring of K/V blocks (Megatron-LM context_parallel_size); gpus = tp x cp x pp x dp.
+    int cp = 1;
 };
 
 // Names used in JSON, links and the CLI for each enum value.

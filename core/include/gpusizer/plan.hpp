@@ -1,8 +1,8 @@
 // gpusizer/plan.hpp: the layout search. For a model, a GPU type and count, a global batch and a
 // sequence length, which parallel layout runs fastest and fits?
 //
-// A search has a mode. `train` enumerates tp, pp, dp (ZeRO stage), ep (expert parallelism, MoE
-// models), the micro-batch, the pipeline schedule with its virtual stages, activation
+// A search has a mode. `train` enumerates tp, cp (context parallelism), pp, dp (ZeRO stage), ep
+// (expert parallelism, MoE models), the micro-batch, the pipeline schedule with its virtual stages, activation
 // recomputation and optimizer offload (ZeRO-Offload, ZeRO-Infinity); keeps the layouts that fit;
 // ranks them by step time; and re-runs the best through estimate() for the breakdowns it
 // reports, with the time and cost to train on `tokens`. Another mode (`inference`: serving layouts) plugs in as one more search function
@@ -26,8 +26,8 @@ PlanMode parse_plan_mode(std::string_view s);   // throws Error naming "mode"
 struct PlanRequest {
     PlanMode mode = PlanMode::train;
     // The fixed part: model, gpu, gpus, global_batch, context, weights, optimizer, links, mfu, ...
-    // tp, pp, dp, ep, batch, zero, offload, recompute, pp_schedule and virtual_stages are what
-    // the search sets (their values here are ignored).
+    // tp, cp, pp, dp, ep, batch, zero, offload, recompute, pp_schedule and virtual_stages are
+    // what the search sets (their values here are ignored).
     Config base;
     int top = 5;                    // layouts to report (1 to 100)
     int max_micro_batch = 64;       // largest micro-batch tried (sequences)
@@ -39,7 +39,8 @@ struct PlanRequest {
     bool disaggregated = false;     // also search prefill and decode on separate pools of GPUs
     double tokens = 0;              // D: tokens to train on, for the time and cost of the run; 0 = base.train_tokens (0: not asked)
     bool offload = true;            // also try optimizer offload (ZeRO-1/2/3) and optimizer + parameter offload (ZeRO-3)
-    bool expert_parallel = true;    // MoE models: also try ep = 2, 4, ... (dividing tp x dp and the routed experts)
+    bool expert_parallel = true;    // MoE models: also try ep = 2, 4, ... (dividing tp x cp x dp and the routed experts)
+    bool context_parallel = true;   // training: also try cp = 2, 4, ... (2 x cp dividing the context, >= 4,096 tokens per GPU)
 };
 
 // Inference: one serving layout at one load, as the search evaluated it (serving.cpp's figures).
@@ -113,7 +114,7 @@ std::string plan_to_json(const PlanReport& p, int indent = 2);   // report_json.
 // A request from JSON text: `config` is a configuration (docs/config.md), `query` an object with
 // the search's own fields, each optional: mode ("train" | "inference"; default: inference when
 // the configuration's mode is inference and was given, else train), top, max_micro_batch,
-// max_virtual_stages, tokens, offload, expert_parallel ("" = {}). Errors name the key.
+// max_virtual_stages, tokens, offload, expert_parallel, context_parallel ("" = {}). Errors name the key.
 PlanRequest plan_request_from_json(std::string_view config, std::string_view query);
 
 }  // namespace gpusizer

@@ -31,6 +31,7 @@ struct OverheadDetail {
 
 struct Parallelism {
     int tp = 1, pp = 1, dp = 1, ep = 1;
+    int cp = 1;   // context parallel (training): GPUs = tp x cp x pp x dp
 };
 
 // What the GPUs say to each other, and how long it takes. Times are seconds on the wire for one
@@ -63,6 +64,8 @@ struct InterconnectReport {
     double dp_exposed_s_per_step = 0;        // training: the part of it not hidden behind the backward pass
     double tp_exposed_s_per_step = 0;        // training: the part of tp_comm_s_per_step that adds to the step (all of it without tp_comm_overlap)
     double pp_exposed_s_per_step = 0;        // training: the part of pp_comm_s_per_step that adds (interleaved: sends overlap the next chunk)
+    double cp_comm_s_per_step = 0;           // training with cp > 1: ring-attention K/V (and dK/dV) sends on the wire
+    double cp_exposed_s_per_step = 0;        // training: the part of them the attention blocks do not cover
     double pp_bubble_fraction = 0;           // pipeline idle share of compute + bubble (1F1B: (p - 1) / (m + p - 1))
     std::string_view pp_schedule = "none";   // (static storage) training with pp > 1: 1f1b, interleaved, zero_bubble
     int virtual_stages = 1;                  // model chunks per stage (interleaved)

@@ -1,0 +1,29 @@
+// plan_internal.hpp (internal): what the training search (plan.cpp) and the serving search
+// (plan_inference.cpp) share.
+#pragma once
+
+#include "gpusizer/catalog.hpp"
+#include "gpusizer/config.hpp"
+#include "gpusizer/plan.hpp"
+
+namespace gpusizer::detail {
+
+// The parallel degrees of one layout (0 = automatic where the key allows it).
+struct Degrees {
+    int tp = 1, pp = 1, dp = 1, ep = 1, cp = 1;
+};
+
+// A layout's degrees written into a configuration, the one place both searches set them.
+inline void set_degrees(Config& c, const Degrees& d) {
+    c.tp = d.tp;
+    c.pp = d.pp;
+    c.dp = d.dp;
+    c.ep = d.ep;
+    c.cp = d.cp;
+}
+
+// The serving layout search (plan_inference.cpp), behind plan() and plan_count().
+PlanReport plan_inference(const PlanRequest& q, const Catalog& cat);
+long long plan_inference_count(const PlanRequest& q, const Catalog& cat, double* best_per_gpu);
+
+}  // namespace gpusizer::detail

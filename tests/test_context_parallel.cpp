@@ -1,0 +1,136 @@
+// test_context_parallel.cpp: the `cp` key (context parallelism, ring attention) in the training
+// estimate and the layout search: memory per GPU, the ring's time, its errors.
+#include "plan_support.hpp"
+
+using namespace gpusizer;
+using namespace gpusizer::test;
+
+namespace {
+
+// Llama 3 8B (32 layers, hidden 4096, 32 heads, 8 KV heads of 128) training one sequence of
+// `context` tokens per step, micro-batch 1, no recomputation, over `cp` H100s (tp = pp = dp = 1).
+Config one_sequence(int cp, long long context = 8192) {
+    Config c = config("llama-3-8b", "h100-sxm");
+    c.mode = Mode::train;
+    c.context = context;
+    c.gpus = cp;
+    c.tp = 1;
+    c.pp = 1;
+    c.dp = 1;
+    c.cp = cp;
+    c.batch = 1;
+    c.global_batch = 1;
+    c.recompute = Recompute::none;
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("cp: activation memory per GPU halves from cp 1 to cp 2", "[context_parallel]") {
+    // Every activation a layer keeps is per token (flash attention: no s x s scores), and with
+    // cp = 2 a GPU holds 8,192 / 2 = 4,096 of the sequence's tokens at the same micro-batch: the
+    // layers, the embedding output and the logits all halve. The ring adds four K/V blocks held
+    // once (two buffers of K/V and dK/dV in TransformerEngine's backward): 4 x 4,096 tokens x
+    // (2 x 8 KV heads x 128) values x 2 bytes = 67,108,864 bytes (64 MiB).
+    const Report one = run(one_sequence(1));
+    const Report two = run(one_sequence(2));
+    const double ring = 4.0 * 4096 * (2 * 8 * 128) * 2;
+    CHECK(ring == 67108864.0);
+    CHECK(two.per_gpu.activations - ring == Approx(one.per_gpu.activations / 2).epsilon(1e-12));
+    CHECK(two.activations_per_layer == Approx(one.activations_per_layer / 2).epsilon(1e-12));
+    // Weights, gradients and optimizer states are replicated over cp like dp (ZeRO 0: whole).
+    CHECK(two.per_gpu.weights == one.per_gpu.weights);
+    CHECK(two.per_gpu.gradients == one.per_gpu.gradients);
+    CHECK(two.per_gpu.optimizer == one.per_gpu.optimizer);
+    CHECK(two.parallel.cp == 2);
+    CHECK(one.parallel.cp == 1);
+    // ZeRO-1 shards the optimizer states over dp x cp = 2 ranks (Megatron's distributed optimizer
+    // over the data-parallel group with context parallel).
+    Config z1 = one_sequence(1), z2 = one_sequence(2);
+    z1.zero = z2.zero = 1;
+    CHECK(run(z2).per_gpu.optimizer == Approx(run(z1).per_gpu.optimizer / 2).epsilon(1e-12));
+    // The step's FLOPs spread over twice the GPUs: compute per GPU halves too.
+    CHECK(two.speed.compute_s == Approx(one.speed.compute_s / 2).epsilon(1e-12));
+}
+
+TEST_CASE("cp: the ring's sends hide behind long attention blocks and show behind short ones", "[context_parallel]") {
+    // 8,192 tokens over cp = 2 on one NVSwitch node: a GPU's attention block per ring step is
+    // 4,096^2 tokens x 2 x 32 heads x (128 + 128) = 2.7e11 FLOPs, 0.46 ms at 0.61 of 989 TFLOP/s,
+    // against a K/V block of 4,096 x 2,048 values x 2 bytes = 16.8 MB, ~48 us over NVLink 4:
+    // hidden, but on the wire.
+    const Report hidden = run(one_sequence(2));
+    CHECK(hidden.interconnect.cp_comm_s_per_step > 0);
+    CHECK(hidden.interconnect.cp_exposed_s_per_step == 0);
+    // 512 tokens over cp = 8: 64 tokens a GPU, a block of 64^2 x 16,384 = 6.7e7 FLOPs (0.11 us),
+    // while each send pays NCCL's 3.6 us base latency at least. Per layer: the forward ring and the
+    // backward ring, 7 steps each, exposed by at least 3.6 - 2 x 0.11 us per step (the backward's
+    // block is twice the forward's): 32 layers x 2 rings x 7 steps x 3.38 us = 1.5 ms at least.
+    const Report shown = run(one_sequence(8, 512));
+    const InterconnectReport& ic = shown.interconnect;
+    CHECK(ic.cp_exposed_s_per_step > 32 * 2 * 7 * 3.38e-6);
+    CHECK(ic.cp_exposed_s_per_step <= ic.cp_comm_s_per_step);
+    CHECK(shown.speed.exposed_comm_s >= ic.cp_exposed_s_per_step);
+    // Without context parallelism there is no ring.
+    CHECK(run(one_sequence(1)).interconnect.cp_comm_s_per_step == 0);
+}
+
+TEST_CASE("cp: values the estimate cannot take name the key", "[context_parallel][bad_input]") {
+    Config c = one_sequence(2);
+    c.cp = 0;   // below the key's range (1 to 65,536)
+    CHECK(error_key(c) == "cp");
+    c = one_sequence(2);
+    c.cp = 3;   // 2 x 3 = 6 does not divide 8,192 tokens
+    c.gpus = 3;
+    CHECK(error_key(c) == "cp");
+    CHECK(thrown_message([&] { run(c); }).find("must divide the context") != std::string::npos);
+    c = one_sequence(2);
+    c.gpus = 3;   // cp = 2 does not divide 3 GPUs
+    CHECK(error_key(c) == "cp");
+    c = one_sequence(2);
+    c.flash_attention = false;   // the ring runs in flash / fused attention kernels
+    CHECK(error_key(c) == "cp");
+    c = one_sequence(2);
+    c.mode = Mode::inference;   // the estimate models context parallelism for training only
+    c.global_batch = 0;
+    CHECK(error_key(c) == "cp");
+    // tp x pp x dp must fill gpus / cp: 4 GPUs with cp 2 leave 2 for tp x pp x dp = 1.
+    c = one_sequence(2);
+    c.gpus = 4;
+    CHECK(error_key(c) == "gpus");
+}
+
+TEST_CASE("cp: the search finds context-parallel layouts where cp 1 fits nowhere", "[context_parallel][plan]") {
+    // Llama 3.1 70B (trained to 131,072 tokens) on 32 H100 (four nodes), 8 sequences of 131,072
+    // tokens per step, nothing offloaded: without context parallelism not even tp 8 with full
+    // recomputation and ZeRO-3 fits (the logits alone are 131,072 x 128,256 x 18 bytes / 8 =
+    // 37.8 GB per GPU beside the layers' inputs, 80 x 131,072 x 8,192 x 2 bytes / 8 = 21.5 GB).
+    PlanRequest q = train_request("llama-3.1-70b", 32, 8, 131072);
+    q.top = 10;
+    q.offload = false;
+    q.context_parallel = false;
+    const PlanReport none = plan(q, catalog());
+    CHECK(none.evaluated > 0);
+    CHECK(none.fitting == 0);
+    q.context_parallel = true;
+    const PlanReport p = plan(q, catalog());
+    REQUIRE(!p.top.empty());
+    CHECK(p.evaluated > none.evaluated);
+    for (const PlanLayout& l : p.top) {
+        INFO("tp " << l.config.tp << " cp " << l.config.cp << " pp " << l.config.pp << " dp " << l.config.dp);
+        CHECK(l.config.cp > 1);
+        CHECK(l.config.tp * l.config.cp * l.config.pp * l.config.dp == 32);
+        CHECK(131072 / l.config.cp >= 4096);   // the search's scope: at least 4,096 tokens per GPU
+        // estimate() confirms the layout: the same step time and memory.
+        CHECK(l.report.fits);
+        CHECK(l.report.parallel.cp == l.config.cp);
+        check_confirmed(l);
+    }
+    // Short sequences search no cp: 2,048 tokens are under two GPUs' 4,096.
+    PlanRequest shortq = q;
+    shortq.base.context = 2048;
+    shortq.base.model.id = "llama-3-8b";
+    shortq.context_parallel = false;
+    const long long without = plan_count(shortq, catalog(), nullptr);
+    shortq.context_parallel = true;
+    CHECK(plan_count(shortq, catalog(), nullptr) == without);
+}
