@@ -46,6 +46,24 @@ PlanView& view() {
 
 std::string model_name(const Config& c) { return c.model.custom ? "this model" : c.model.id; }
 
+// The tab's rows of fields wrap where the next one does not fit (QA D14: at 820 px "Search
+// serving layouts" ran off the window): beside the last item when `width` fits, else below it.
+void beside_if_fits(float width, float spacing = -1.0f) {
+    ImGui::SameLine(0, spacing);
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+// The widths of the tab's fields: a number field `w` wide with its - and + buttons, a field
+// without them, a checkbox and a button, each with its label.
+float stepper_width(float w, const char* label) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    return w + 2 * (ImGui::GetFrameHeight() + st.ItemInnerSpacing.x) + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+float field_width(float w, const char* label) { return w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x; }
+float checkbox_width(const char* label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
+
 void draw_training(PlanView& v, const Config& current, const Catalog& catalog);
 void draw_serving(PlanView& v, const Config& current, const Catalog& catalog);
 
@@ -77,11 +95,11 @@ void draw_training(PlanView& v, const Config& current, const Catalog& catalog) {
     ImGui::InputInt("global batch", &in.global_batch, 8, 64);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("sequences per optimizer step, all GPUs (0: the configuration's)");
     in.global_batch = std::clamp(in.global_batch, 0, 1 << 24);
-    ImGui::SameLine();
+    beside_if_fits(stepper_width(w, "top"));
     ImGui::SetNextItemWidth(w);
     ImGui::InputInt("top", &in.top, 1, 5);
     in.top = std::clamp(in.top, 1, 100);
-    ImGui::SameLine();
+    beside_if_fits(stepper_width(w, "max micro-batch"));
     ImGui::SetNextItemWidth(w);
     ImGui::InputInt("max micro-batch", &in.max_micro_batch, 1, 8);
     in.max_micro_batch = std::clamp(in.max_micro_batch, 1, 4096);
@@ -90,11 +108,11 @@ void draw_training(PlanView& v, const Config& current, const Catalog& catalog) {
     if (ImGui::DragFloat("tokens (billions)", &tokens, 10.0f, 0.0f, 1e6f, tokens > 0 ? "%.0f" : "none"))
         in.tokens_billions = std::clamp(double(tokens), 0.0, 1e6);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("D: the tokens of the run, for its time and cost (0: not asked)");
-    ImGui::SameLine();
+    beside_if_fits(checkbox_width("offload"));
     ImGui::Checkbox("offload", &in.offload);
-    ImGui::SameLine();
+    beside_if_fits(checkbox_width("expert parallel"));
     ImGui::Checkbox("expert parallel", &in.expert_parallel);
-    ImGui::SameLine(0, 18);
+    beside_if_fits(button_width("Search layouts"), 18);
     if (ImGui::Button("Search layouts")) {
         v.error.clear();
         v.has_result = false;
@@ -290,8 +308,8 @@ void pareto_chart_view(const PlanReport& p, const PlanRequest& q, float height) 
 }
 
 // One row of the serving table; `label` in the first column ("best", "1", ...). Cells wrap at
-// their column's edge rather than being cut (QA D14).
-void serving_row(const char* label, const ServingRowText& t, bool highlight) {
+// their column's edge rather than being cut (QA D14), unless the table scrolls sideways.
+void serving_row(const char* label, const ServingRowText& t, bool highlight, bool wrap) {
     ImGui::TableNextRow();
     if (highlight) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(palette().accent, 40));
     ImGui::TableNextColumn();
@@ -301,9 +319,9 @@ void serving_row(const char* label, const ServingRowText& t, bool highlight) {
     const std::string& bound = spaced;
     for (const std::string* cell : {&t.tp, &t.pp, &t.dp, &t.ep, &t.concurrency, &t.per_gpu, &t.per_user, &t.ttft, &t.tpot, &t.memory, &bound}) {
         ImGui::TableNextColumn();
-        ImGui::PushTextWrapPos(0.0f);
+        if (wrap) ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(cell->c_str());
-        ImGui::PopTextWrapPos();
+        if (wrap) ImGui::PopTextWrapPos();
     }
     if (!t.note.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.note.c_str());
 }
@@ -322,16 +340,20 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog) {
     ImGui::SetNextItemWidth(w);
     if (ImGui::InputScalar("input tokens", ImGuiDataType_S64, &isl, &step, &fast)) in.isl = std::clamp(isl, 1LL, 100000000LL);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("per request: the prompt (isl)");
-    ImGui::SameLine();
+    beside_if_fits(stepper_width(w, "output tokens"));
     ImGui::SetNextItemWidth(w);
     if (ImGui::InputScalar("output tokens", ImGuiDataType_S64, &osl, &step, &fast)) in.osl = std::clamp(osl, 1LL, 100000000LL);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("per request: the generated tokens (osl)");
-    ImGui::SameLine();
-    ImGui::TextDisabled("(%s)", load.source);
+    const std::string source = "(" + std::string(load.source) + ")";
+    beside_if_fits(ImGui::CalcTextSize(source.c_str()).x);
+    ImGui::AlignTextToFramePadding();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", source.c_str());
+    ImGui::PopTextWrapPos();
     std::optional<double> ttft = in.max_ttft_ms > 0 ? std::optional<double>(in.max_ttft_ms) : std::nullopt;
     if (limit_drag("max TTFT ms", ttft, w, 10.0f, 60000.0f, 3.6e6, "no limit")) in.max_ttft_ms = ttft.value_or(0.0);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("time to first token of the best layout, milliseconds (0: no limit)");
-    ImGui::SameLine();
+    beside_if_fits(field_width(w, "max TPOT ms"));
     std::optional<double> tpot = in.max_tpot_ms > 0 ? std::optional<double>(in.max_tpot_ms) : std::nullopt;
     if (limit_drag("max TPOT ms", tpot, w, 1.0f, 1000.0f, 3.6e6, "no limit")) in.max_tpot_ms = tpot.value_or(0.0);
     if (ImGui::IsItemHovered())
@@ -339,10 +361,10 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog) {
     ImGui::SetNextItemWidth(w);
     ImGui::InputInt("top", &in.top, 1, 5);
     in.top = std::clamp(in.top, 1, 100);
-    ImGui::SameLine();
+    beside_if_fits(checkbox_width("disaggregated"));
     ImGui::Checkbox("disaggregated", &in.disaggregated);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("also prefill and decode on separate pools of GPUs (vLLM, SGLang, TensorRT-LLM)");
-    ImGui::SameLine(0, 18);
+    beside_if_fits(button_width("Search serving layouts"), 18);
     if (ImGui::Button("Search serving layouts")) {
         v.serving_error.clear();
         v.has_serving = false;
@@ -380,8 +402,18 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog) {
     // best point is top[0] unless it is disaggregated (estimate() models one pool).
     const bool best_apart = p.has_best && p.best.prefill_gpus > 0;
     if (p.has_best && (best_apart || !p.top.empty())) {
-        const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-        if (ImGui::BeginTable("serving", 12, flags)) {
+        // Where the window is narrower than 50 font sizes (820 px) the table scrolls sideways
+        // rather than wrapping its figures inside their cells (QA D14).
+        const float avail = ImGui::GetContentRegionAvail().x, inner = ImGui::GetFontSize() * 50.0f;
+        const bool scroll = avail < inner;
+        ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+        ImVec2 outer(0, 0);
+        if (scroll) {
+            flags |= ImGuiTableFlags_ScrollX;
+            const int rows = int(p.top.size()) + (best_apart ? 1 : 0) + 1;   // and the header
+            outer.y = float(rows) * (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y) + ImGui::GetStyle().ScrollbarSize + 4;
+        }
+        if (ImGui::BeginTable("serving", 12, flags, outer, scroll ? inner : 0.0f)) {
             ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_None, 0.8f);
             for (const char* h : {"tp", "pp", "dp", "ep"}) ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_None, 0.45f);
             ImGui::TableSetupColumn("in flight", ImGuiTableColumnFlags_None, 1.0f);
@@ -392,17 +424,19 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog) {
             ImGui::TableSetupColumn("GiB/GPU", ImGuiTableColumnFlags_None, 1.1f);
             ImGui::TableSetupColumn("bound", ImGuiTableColumnFlags_None, 2.0f);
             ImGui::TableHeadersRow();
-            if (best_apart) serving_row("best", serving_row_text(p.best), true);
+            if (best_apart) serving_row("best", serving_row_text(p.best), true, !scroll);
             for (std::size_t i = 0; i < p.top.size(); ++i) {
                 const std::string label = i == 0 && !best_apart ? "1 best" : std::to_string(i + 1);
-                serving_row(label.c_str(), serving_row_text(p.top[i]), i == 0 && !best_apart);
+                serving_row(label.c_str(), serving_row_text(p.top[i]), i == 0 && !best_apart, !scroll);
             }
             ImGui::EndTable();
         }
         if (best_apart) ImGui::TextDisabled("best: %s", serving_row_text(p.best).note.c_str());
     }
     ImGui::Spacing();
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted("Pareto front: no layout beats a point on both tokens/s per GPU and tokens/s per user");
+    ImGui::PopTextWrapPos();
     const float h = std::clamp(ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y, ImGui::GetFontSize() * 14.0f,
                                ImGui::GetFontSize() * 22.0f);
     pareto_chart_view(p, q, h);
