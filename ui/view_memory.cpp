@@ -143,11 +143,17 @@ void App::draw_breakdown() {
             if (i == 5) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
-                ImGui::PushTextWrapPos(0.0f);
-                ImGui::TextDisabled("   CUDA context %s, allocator %s, buffers %s", format_gib(r.overhead_detail.cuda_context).c_str(),
-                                    format_gib(r.overhead_detail.allocator_reserve).c_str(),
-                                    format_gib(r.overhead_detail.runtime_buffers).c_str());
-                ImGui::PopTextWrapPos();
+                // Wrapped between its phrases, not inside a figure (QA D14: "buffers 2." / "25 GiB").
+                const std::string parts[] = {"   CUDA context " + format_gib(r.overhead_detail.cuda_context) + ",",
+                                             "allocator " + format_gib(r.overhead_detail.allocator_reserve) + ",",
+                                             "buffers " + format_gib(r.overhead_detail.runtime_buffers)};
+                for (const std::string& t : parts) {
+                    if (&t != parts) {
+                        ImGui::SameLine(0, ImGui::CalcTextSize(" ").x);
+                        if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(t.c_str()).x) ImGui::NewLine();
+                    }
+                    ImGui::TextDisabled("%s", t.c_str());
+                }
                 ImGui::TableNextColumn();
             }
         }

@@ -66,6 +66,20 @@ bool begin_fitted_combo(const char* id, const std::string& preview, ImGuiComboFl
     return open;
 }
 
+// Phrases joined by ", " that wrap between phrases, never inside one (QA D14: ImGui breaks a
+// line after a comma, and "131,072 context" read "131," / "072 context").
+void text_phrases(const std::vector<std::string>& parts) {
+    const float space = ImGui::CalcTextSize(" ").x;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const std::string t = parts[i] + (i + 1 < parts.size() ? "," : "");
+        if (i > 0) {
+            ImGui::SameLine(0, space);
+            if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(t.c_str()).x) ImGui::NewLine();
+        }
+        ImGui::TextDisabled("%s", t.c_str());
+    }
+}
+
 // The preview's box and its room in the layout ("cell text|<name>", "cell box|<name>"), as the
 // Memory tab's value cells, for the browser test of QA D14.
 void note_fitted(std::vector<App::WindowRect>& layout, const std::string& name, const FittedCombo& f) {
@@ -139,11 +153,13 @@ void App::draw_model() {
                 ImGui::EndCombo();
             }
             if (cur) {
+                std::vector<std::string> facts = {format_count(cur->counts.total()) + " parameters"};
+                if (cur->arch.is_moe()) facts.push_back(format_count(cur->counts.active(cur->arch)) + " active");
+                facts.push_back(std::to_string(cur->arch.total_layers()) + " layers");
+                facts.push_back(std::to_string(cur->arch.n_heads) + "/" + std::to_string(cur->arch.n_kv_heads) + " heads");
+                facts.push_back(format_int(cur->context_trained) + " context");
+                text_phrases(facts);
                 ImGui::PushTextWrapPos();
-                ImGui::TextDisabled("%s parameters%s, %d layers, %d/%d heads, %s context", format_count(cur->counts.total()).c_str(),
-                                    cur->arch.is_moe() ? (", " + format_count(cur->counts.active(cur->arch)) + " active").c_str() : "",
-                                    cur->arch.total_layers(), cur->arch.n_heads, cur->arch.n_kv_heads,
-                                    format_int(cur->context_trained).c_str());
                 ImGui::TextDisabled("%s", stack_summary(cur->arch, cur->counts).c_str());
                 ImGui::PopTextWrapPos();
             }
