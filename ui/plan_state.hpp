@@ -12,12 +12,13 @@
 
 namespace gpusizer::ui {
 
-// The Plan tab's own fields; the model, GPU, GPU count, context and precision come from the
-// current configuration.
+// Which search the tab shows: training layouts or serving layouts.
 enum class PlanKind { training, serving };
 
+// The Plan tab's own fields; the model, GPU, GPU count, context and precision come from the
+// current configuration.
 struct PlanInputs {
-    PlanKind kind = PlanKind::training;
+    PlanKind kind = PlanKind::training;   // the view follows the configuration's mode until the switch is used
     int global_batch = 0;          // sequences per step; 0 = the configuration's (else 8 per GPU)
     int top = 5;
     double tokens_billions = 0;    // D in billions of tokens; 0 = no run figures
@@ -32,11 +33,12 @@ struct PlanInputs {
 };
 
 // The load the serving search uses: the tab's isl and osl, else the configuration's, else
-// 1,024 input and 1,024 output tokens (the "1k/1k" shape of serving benchmarks such as
-// SemiAnalysis InferenceMAX, github.com/InferenceMAX/InferenceMAX).
+// 1,024 input and 1,024 output tokens, the "1k/1k" shape of serving benchmarks (SemiAnalysis
+// InferenceMAX's fixed-seq-len scenario isl 1024 / osl 1024: github.com/SemiAnalysisAI/InferenceX,
+// .github/configs/nvidia-master.yaml).
 struct ServingLoad {
     long long isl = 0, osl = 0;
-    const char* source = "";       // "the configuration's", "the tab's", "a default"
+    const char* source = "";       // "set here", "the configuration's isl and osl", "a default: none configured"
 };
 constexpr long long kDefaultIsl = 1024, kDefaultOsl = 1024;
 ServingLoad serving_load(const Config& current, const PlanInputs& in);

@@ -261,12 +261,13 @@ void pareto_chart_view(const PlanReport& p, const PlanRequest& q, float height) 
     if (c.min_per_user > 0 && c.min_per_user <= c.x.max) {
         const float x = at({c.min_per_user, 0}).x;
         for (float y = a.y; y < b.y; y += 9) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 5, b.y)), pal.warning, 1.5f);
-        const std::string s = "TPOT <= " + format_fixed(q.max_tpot_ms, q.max_tpot_ms == std::floor(q.max_tpot_ms) ? 0 : 1) + " ms";
-        const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
+        char s[48];
+        std::snprintf(s, sizeof s, "TPOT <= %g ms", q.max_tpot_ms);
+        const ImVec2 ts = ImGui::CalcTextSize(s);
         // At the bottom right of the line: the front is high where it is slow per user, so the
         // best point (often right at the line) and the front stay clear of the label.
         const float tx = x + 5 + ts.x <= b.x ? x + 5 : x - 5 - ts.x;
-        dl->AddText(ImVec2(tx, b.y - ts.y - 4), pal.warning, s.c_str());
+        dl->AddText(ImVec2(tx, b.y - ts.y - 4), pal.warning, s);
     }
     // The front.
     const ImU32 line = pal.total_series;
