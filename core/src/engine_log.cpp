@@ -175,6 +175,13 @@ struct Reader {
     static void first(T& slot, T value) {
         if (slot == T{}) slot = value;
     }
+    // A size the log gives for one of the device's buffers (when it gives one): the first such
+    // size is the log's `slot`, and every one is listed under `kind`.
+    void buffer_size(std::optional<double> bytes, double& slot, const char* kind, const std::string& device) {
+        if (!bytes) return;
+        first(slot, *bytes);
+        buffer(kind, device, *bytes);
+    }
 
     // -----------------------------------------------------------------------------------------
     // [SECTION] llama.cpp and Ollama
@@ -334,17 +341,11 @@ struct Reader {
         } else if ((i = after(line, "Model loading took ")) != std::string_view::npos ||
                    (i = after(line, "Loading model weights took ")) != std::string_view::npos) {
             set_engine("vllm");
-            if (auto v = size_at(line, i, true, &gb)) {
-                first(log.weights_bytes, *v);
-                buffer("model", device, *v);
-            }
+            buffer_size(size_at(line, i, true, &gb), log.weights_bytes, "model", device);
         } else if ((i = after(line, "Available KV cache memory:")) != std::string_view::npos ||
                    (i = after(line, "the rest of the memory reserved for KV Cache is")) != std::string_view::npos) {
             set_engine("vllm");
-            if (auto v = size_at(line, i, true, &gb)) {
-                first(log.available_kv_bytes, *v);
-                buffer("kv", device, *v);
-            }
+            buffer_size(size_at(line, i, true, &gb), log.available_kv_bytes, "kv", device);
         } else if ((i = after(line, "GPU KV cache size:")) != std::string_view::npos) {
             set_engine("vllm");
             if (auto v = integer_at(line, i)) first(log.kv_cache_tokens, *v);
@@ -365,10 +366,7 @@ struct Reader {
             }
         } else if ((i = after(line, "Graph capturing finished")) != std::string_view::npos) {
             set_engine("vllm");
-            if (auto v = size_after(line, "took ", i, true, &gb)) {
-                first(log.graph_bytes, *v);
-                buffer("graph", device, *v);
-            }
+            buffer_size(size_after(line, "took ", i, true, &gb), log.graph_bytes, "graph", device);
         } else if ((i = after(line, "total_gpu_memory (")) != std::string_view::npos) {
             set_engine("vllm");
             if (auto v = size_at(line, i, true, &gb)) first(log.gpu_memory_bytes, *v);
@@ -430,17 +428,11 @@ struct Reader {
                 const std::string type(line.substr(t, e == std::string_view::npos ? std::string_view::npos : e - t));
                 if (type.size() <= 128) first(log.architecture, type);
             }
-            if (auto v = size_after(line, "mem usage=", i, true, &gb)) {
-                first(log.weights_bytes, *v);
-                buffer("model", device, *v);
-            }
+            buffer_size(size_after(line, "mem usage=", i, true, &gb), log.weights_bytes, "model", device);
         } else if ((i = after(line, "Capture cuda graph end.")) != std::string_view::npos ||
                    (i = after(line, "Capture CUDA graph end.")) != std::string_view::npos) {
             set_engine("sglang");
-            if (auto v = size_after(line, "mem usage=", i, true, &gb)) {
-                first(log.graph_bytes, *v);
-                buffer("graph", device, *v);
-            }
+            buffer_size(size_after(line, "mem usage=", i, true, &gb), log.graph_bytes, "graph", device);
         } else if ((i = after(line, "max_total_num_tokens=")) != std::string_view::npos) {
             set_engine("sglang");
             if (auto v = integer_at(line, i)) first(log.kv_cache_tokens, *v);

@@ -529,6 +529,17 @@ struct Plan {
     bool recurrent = false;   // the row's mixer runs in this layer
     LayerMlpKind mlp = LayerMlpKind::dense;
     bool kv_shared = false;
+
+    // A layer whose mixer is the row's recurrent one (Mamba, linear attention), with no attention.
+    void set_recurrent() {
+        attn = AttnKind::none;
+        recurrent = true;
+    }
+    // An MLA layer with the DeepSeek sparse-attention indexer.
+    void set_indexed_mla() {
+        attn = AttnKind::mla;
+        indexer = true;
+    }
 };
 
 bool is_mla_row(const FamilyRow& r) { return r.attn == Attn::mla || r.attn == Attn::mla_indexer; }
@@ -548,16 +559,14 @@ Plan plan_from_type(const std::string& t, const FamilyRow& row, const std::strin
         p.attn = AttnKind::chunked;
     } else if (t == "linear_attention" || t == "mamba") {
         if (row.mixer == Mixer::none) throw Error(key, "'" + t + "' in a " + std::string(row.type) + " model, which has no recurrent layers");
-        p.attn = AttnKind::none;
-        p.recurrent = true;
+        p.set_recurrent();
         if (one_block) p.mlp = LayerMlpKind::none;
     } else if (t == "hybrid") {
         if (row.mixer == Mixer::none) throw Error(key, "'hybrid' in a " + std::string(row.type) + " model, which has no recurrent layers");
         p.recurrent = true;
     } else if (t == "deepseek_sparse_attention" || t == "indexed_attention" || t == "qwen_sparse_attention") {
         if (!is_mla_row(row)) throw Error(key, "'" + t + "' in a " + std::string(row.type) + " model, which has no MLA layers");
-        p.attn = AttnKind::mla;
-        p.indexer = true;
+        p.set_indexed_mla();
     } else if (one_block && (t == "moe" || t == "mlp")) {
         p.attn = AttnKind::none;
         p.mlp = t == "moe" ? LayerMlpKind::moe : LayerMlpKind::dense;
@@ -694,18 +703,12 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
             const long long p = f.integer("full_attention_interval", row.period);
             if (p <= 0) throw Error(f.key("full_attention_interval"), "must be at least 1");
             for (int i = 0; i < n_layers; ++i)
-                if ((i + 1) % p) {
-                    out[std::size_t(i)].attn = AttnKind::none;
-                    out[std::size_t(i)].recurrent = true;
-                }
+                if ((i + 1) % p) out[std::size_t(i)].set_recurrent();
             break;
         }
         case Attn::granite:
             // GraniteMoeHybridConfig.layers_block_type: layer_types, else ["mamba"] * n.
-            for (Plan& p : out) {
-                p.attn = AttnKind::none;
-                p.recurrent = true;
-            }
+            for (Plan& p : out) p.set_recurrent();
             break;
         case Attn::nemotron: {
             // NemotronHConfig default: ["linear_attention", "moe", "full_attention", "mlp"].
@@ -722,10 +725,7 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
             if (period <= 0 || offset >= period)
                 throw Error(f.key("attn_layer_offset"), "must be smaller than attn_layer_period");
             for (int i = 0; i < n_layers; ++i)
-                if (i % period != offset) {
-                    out[std::size_t(i)].attn = AttnKind::none;
-                    out[std::size_t(i)].recurrent = true;
-                }
+                if (i % period != offset) out[std::size_t(i)].set_recurrent();
             break;
         }
         case Attn::falcon_h1:
@@ -737,10 +737,7 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
             break;
         case Attn::mla_indexer:
             // DeepseekV32Config: layer_types default all "deepseek_sparse_attention".
-            for (Plan& p : out) {
-                p.attn = AttnKind::mla;
-                p.indexer = true;
-            }
+            for (Plan& p : out) p.set_indexed_mla();
             break;
     }
     return out;
