@@ -436,6 +436,7 @@ TEST_CASE("GGUF: long strings and long arrays are counted, not kept", "[gguf]") 
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "gpusizer/inspect.hpp"
 
 TEST_CASE("gpusizer inspect: a GGUF file, any part of a split, --json", "[gguf][cli]") {
     TempDir dir("inspect-gguf");
@@ -482,6 +483,31 @@ TEST_CASE("gpusizer inspect: a GGUF file, any part of a split, --json", "[gguf][
     const auto bad = gpusizer::test::run_cli({"inspect", dir.file("bad.gguf")}, false);
     CHECK(bad.code == 2);
     CHECK_THAT(bad.err, Catch::Contains("bad.gguf: version"));
+}
+
+// gs.inspect(bytes[, fileSize]) in the browser: the README slices a file's first 8 MiB and hands
+// them over. A prefix that holds the header reads as the whole file; the file's size, when
+// given, is checked against where the tensors end.
+TEST_CASE("inspect_bytes_json: a header's first bytes, with and without the file's size", "[gguf][inspect]") {
+    const GgufWriter w = llama_like_gguf(3);
+    const Bytes file = w.bytes();
+    const std::string whole(file.begin(), file.end());
+    // The header plus one byte of tensor data: a prefix, as File.slice gives it.
+    const std::string prefix = whole.substr(0, w.header_size() + 1);
+    REQUIRE(prefix.size() < whole.size());
+    const auto want = nlohmann::json::parse(gpusizer::inspect_bytes_json("header", whole));
+    CHECK(nlohmann::json::parse(gpusizer::inspect_bytes_json("header", prefix)) == want);
+    CHECK(nlohmann::json::parse(gpusizer::inspect_bytes_json("header", prefix, whole.size())) == want);
+
+    // The size of a file cut short: its tensors end past it.
+    const auto short_file = [&] { gpusizer::inspect_bytes_json("header", prefix, prefix.size()); };
+    CHECK_THROWS_WITH(short_file(), Catch::Contains("truncated file?"));
+    // A size smaller than the bytes given names the argument.
+    CHECK_THROWS_WITH(gpusizer::inspect_bytes_json("header", prefix, 10), Catch::Contains("fileSize") && Catch::Contains("less than"));
+    // Bytes cut inside the header ask for more of them, whether or not the size is known.
+    const std::string cut = whole.substr(0, w.header_size() / 2);
+    CHECK_THROWS_WITH(gpusizer::inspect_bytes_json("header", cut), Catch::Contains("give more of the file's first bytes"));
+    CHECK_THROWS_WITH(gpusizer::inspect_bytes_json("header", cut, whole.size()), Catch::Contains("truncated header"));
 }
 
 TEST_CASE("GGUF: a layer number no model has is not tracked per layer", "[gguf][hostile]") {

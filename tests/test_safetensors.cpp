@@ -221,6 +221,7 @@ TEST_CASE("safetensors: Hugging Face tensor classes and layers", "[safetensors]"
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "gpusizer/inspect.hpp"
 
 TEST_CASE("gpusizer inspect: a Hugging Face model folder and a single .safetensors file", "[safetensors][cli]") {
     TempDir dir("inspect-st");
@@ -255,4 +256,20 @@ TEST_CASE("gpusizer inspect: a Hugging Face model folder and a single .safetenso
     // A folder with nothing to read.
     TempDir empty("inspect-empty");
     CHECK(gpusizer::test::run_cli({"inspect", empty.path().string()}, false).code == 2);
+}
+
+// gs.inspect of a safetensors file's first bytes: the 8-byte length and the JSON header are enough.
+TEST_CASE("inspect_bytes_json: a safetensors header's first bytes", "[safetensors][inspect]") {
+    SafetensorsWriter w;
+    w.tensor("model.layers.0.mlp.up_proj.weight", "BF16", {64, 32});
+    const Bytes file = w.bytes();
+    const std::string whole(file.begin(), file.end());
+    const std::size_t header = 8 + w.header_json().size();
+    const std::string prefix = whole.substr(0, header);
+    const auto want = nlohmann::json::parse(gpusizer::inspect_bytes_json("header", whole));
+    CHECK(want["totals"]["bytes"] == 64 * 32 * 2);  // BF16: 2 bytes an element
+    CHECK(nlohmann::json::parse(gpusizer::inspect_bytes_json("header", prefix)) == want);
+    CHECK_THROWS_WITH(gpusizer::inspect_bytes_json("header", prefix, header), Catch::Contains("truncated file?"));
+    CHECK_THROWS_WITH(gpusizer::inspect_bytes_json("header", whole.substr(0, header - 1)),
+                      Catch::Contains("give more of the file's first bytes"));
 }

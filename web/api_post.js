@@ -90,9 +90,17 @@ function linkText(value) {
   return value;
 }
 
-// gs.inspect(bytes): a header's bytes (the file, or its first bytes), as a Uint8Array.
+// gs.inspect(bytes[, fileSize]): a header's bytes (the file, or its first bytes), as a
+// Uint8Array; fileSize, when given, the whole file's size in bytes (then the tensors must end
+// within it), else -1 (the bytes may be the start of a file of any size).
 function headerBytes(value) {
   if (!(value instanceof Uint8Array)) throw GpuSizerError('bytes', 'bytes: must be a Uint8Array holding a GGUF or safetensors header');
+  return value;
+}
+function fileSize(value) {
+  if (value === undefined || value === null) return -1;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw GpuSizerError('fileSize', 'fileSize: must be the file\'s size in bytes (a whole number, 0 or more), got ' + String(value));
   return value;
 }
 // gs.reconcile(text[, config]): a startup log's text.
@@ -153,7 +161,7 @@ function reportText(v) {
       'formats': [[]],
       'linkFromConfig': [[config]],
       'configFromLink': [[linkText]],
-      'inspect': [[headerBytes]],
+      'inspect': [[headerBytes, fileSize], true],
       'reconcile': [[logText, constraints], true],
     };
     for (var name in spec) {

@@ -14,6 +14,8 @@
 // widget (estimate, share links, models, gpus, formats; the catalog without its prose).
 #include <exception>
 #include <locale.h>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include <emscripten/bind.h>
@@ -113,9 +115,14 @@ std::string js_fit(const std::string& config) {
 }
 
 // `gpusizer inspect --json` of a header's bytes (a Uint8Array: the whole GGUF or safetensors
-// file, or its first bytes, enough to hold the header).
-std::string js_inspect(const std::string& bytes) {
-    return guarded([&] { return inspect_bytes_json("header", bytes); });
+// file, or its first bytes, enough to hold the header). `file_size`: the size of the file the
+// bytes begin (checked against where the tensors end), or -1 when not given (api_post.js has
+// checked it is a whole number of bytes).
+std::string js_inspect(const std::string& bytes, double file_size) {
+    return guarded([&] {
+        return inspect_bytes_json("header", bytes,
+                                  file_size < 0 ? std::nullopt : std::optional<std::uint64_t>(static_cast<std::uint64_t>(file_size)));
+    });
 }
 
 // `gpusizer reconcile --json` of a startup log's text; `config` holds keys that win over the

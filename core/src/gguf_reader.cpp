@@ -116,7 +116,9 @@ private:
         buf_start_ = pos_;
         buf_len_ = src_.read(pos_, buf_.data(), buf_.size());
         if (buf_len_ == 0)
-            throw Error(key(field), "the file ends at byte " + std::to_string(pos_) + " (truncated header)");
+            throw Error(key(field), src_.size() ? "the file ends at byte " + std::to_string(pos_) + " (truncated header)"
+                                                : "the bytes given end at byte " + std::to_string(pos_) +
+                                                      ", inside the header: give more of the file's first bytes");
     }
 
     ByteSource& src_;

@@ -117,8 +117,11 @@ std::string safetensors_model_json(const SafetensorsModel& m, std::string_view c
     return j.dump(2);
 }
 
-std::string inspect_bytes_json(const std::string& name, std::string_view bytes) {
-    MemorySource src(name, bytes);
+std::string inspect_bytes_json(const std::string& name, std::string_view bytes, std::optional<std::uint64_t> file_size) {
+    if (file_size && *file_size < bytes.size())
+        throw Error("fileSize", "the file's size (" + std::to_string(*file_size) + " bytes) is less than the " +
+                                    std::to_string(bytes.size()) + " bytes given");
+    MemorySource src = file_size ? MemorySource(name, bytes, file_size) : MemorySource::first_bytes(name, bytes);
     if (bytes.size() >= 4 && bytes.substr(0, 4) == "GGUF") return gguf_model_json(gguf_model_from_headers({read_gguf_header(src)}));
     return safetensors_model_json(safetensors_model_from_headers({read_safetensors_header(src)}), {});
 }

@@ -28,6 +28,12 @@ MemorySource::MemorySource(std::string name, std::vector<std::uint8_t> bytes, st
 MemorySource::MemorySource(std::string name, std::string_view bytes, std::optional<std::uint64_t> file_size)
     : MemorySource(std::move(name), std::vector<std::uint8_t>(bytes.begin(), bytes.end()), file_size) {}
 
+MemorySource MemorySource::first_bytes(std::string name, std::string_view bytes) {
+    MemorySource m(std::move(name), bytes);
+    m.size_.reset();
+    return m;
+}
+
 std::size_t MemorySource::read(std::uint64_t offset, void* out, std::size_t n) {
     if (offset >= bytes_.size()) return 0;
     const std::size_t avail = static_cast<std::size_t>(bytes_.size() - offset);

@@ -45,8 +45,9 @@ std::string read_exact(ByteSource& src, std::uint64_t offset, std::uint64_t n, c
         const std::size_t got = src.read(offset + old, out.data() + old, want);
         out.resize(old + got);
         if (got == 0)
-            throw Error(key, "the file ends at byte " + std::to_string(offset + out.size()) + ", inside the " +
-                                 std::to_string(n) + "-byte header (truncated)");
+            throw Error(key, (src.size() ? "the file ends at byte " : "the bytes given end at byte ") +
+                                 std::to_string(offset + out.size()) + ", inside the " + std::to_string(n) +
+                                 (src.size() ? "-byte header (truncated)" : "-byte header: give more of the file's first bytes"));
     }
     return out;
 }

@@ -49,6 +49,35 @@ test('gs.inspect: every GGUF fixture reads as the CLI reads it', async () => {
   }
 });
 
+test('gs.inspect: a file\'s first bytes read as the file; fileSize checks where the tensors end', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusizer-inspect-'));
+  execFileSync(writer, [dir]);
+  const f = readdirSync(dir).find((n) => n.endsWith('.gguf') && !/-\d{5}-of-\d{5}\.gguf$/.test(n));
+  const whole = [...readFileSync(join(dir, f))];
+  const want = JSON.parse((await call('inspect', [whole], 0)).value);
+  // The README's way: file.slice(0, n), n past the header but short of the tensor data's end.
+  const n = want.header_bytes + 1;
+  assert.ok(n < whole.length, `${f}: header ${want.header_bytes} of ${whole.length} bytes`);
+  const prefix = whole.slice(0, n);
+  const got = await call('inspect', [prefix], 0);
+  assert.ok(got.value, JSON.stringify(got.error));
+  assert.deepEqual(JSON.parse(got.value), want);
+  const sized = await call('inspect', [prefix, whole.length], 0);
+  assert.deepEqual(JSON.parse(sized.value), want);
+  // Told the file is only as long as the prefix: the tensors end past it.
+  const short = await call('inspect', [prefix, n], 0);
+  assert.equal(short.error?.name, 'GpuSizerError');
+  assert.match(short.error.message, /truncated file\?/);
+  // Cut inside the header: asks for more bytes.
+  const cut = await call('inspect', [whole.slice(0, 40)], 0);
+  assert.match(cut.error?.message ?? '', /give more of the file's first bytes/);
+  // A size that is not a byte count names the argument.
+  for (const bad of [-1, 1.5, '100', NaN]) {
+    const r = await call('inspect', [prefix, bad], 0);
+    assert.equal(r.error?.key, 'fileSize', String(bad));
+  }
+});
+
 test('gs.reconcile: the log beside the estimate, as the CLI prints it', async () => {
   const log = join(repo, 'tests', 'data', 'logs', 'llama_cpp_two_gpus_pr8035.log');
   const want = JSON.parse(execFileSync(cli, ['reconcile', log, '--model', 'llama-3-70b', '--json'], { encoding: 'utf8' }));

@@ -2,6 +2,8 @@
 // one implementation for the CLI and the JavaScript API (gs.inspect, gs.reconcile).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,8 +20,11 @@ std::string gguf_model_json(const GgufModel& m);
 std::string safetensors_model_json(const SafetensorsModel& m, std::string_view config_json);
 
 // One header's bytes (the whole file, or its first bytes: enough to hold the header), GGUF when
-// they start with "GGUF", else safetensors. `name` is what errors call it.
-std::string inspect_bytes_json(const std::string& name, std::string_view bytes);
+// they start with "GGUF", else safetensors. `name` is what errors call it. `file_size` is the
+// size of the file the bytes begin: given, the tensors must end within it (a truncated file is
+// an error); nullopt, the bytes may be a prefix of a file of any size.
+std::string inspect_bytes_json(const std::string& name, std::string_view bytes,
+                               std::optional<std::uint64_t> file_size = std::nullopt);
 
 // An engine's startup log beside the estimate of the configuration it describes: the log's
 // figures, `estimate` {config, model, source, components [{name, meaning, log, estimate,

@@ -51,6 +51,9 @@ class MemorySource : public ByteSource {
 public:
     MemorySource(std::string name, std::vector<std::uint8_t> bytes, std::optional<std::uint64_t> file_size = std::nullopt);
     MemorySource(std::string name, std::string_view bytes, std::optional<std::uint64_t> file_size = std::nullopt);
+    // The first bytes of a file whose size is not known (a header cut from a larger file):
+    // size() is nullopt, so readers cannot check that the tensor data fits in the file.
+    static MemorySource first_bytes(std::string name, std::string_view bytes);
     std::string name() const override { return name_; }
     std::optional<std::uint64_t> size() const override { return size_; }
     std::size_t read(std::uint64_t offset, void* out, std::size_t n) override;
