@@ -114,7 +114,7 @@ void App::draw_model() {
             break;
         }
         case ModelSource::numbers: {
-            ModelNumbers& n = s_.numbers;
+            ModelShape& n = s_.numbers;
             bool edit = false;
             auto num = [&](const char* label, int* v, int lo, int hi) {
                 row_label(label);

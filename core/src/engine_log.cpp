@@ -329,8 +329,15 @@ struct Reader {
     // [SECTION] vLLM
     // -----------------------------------------------------------------------------------------
 
-    void vllm_line(std::string_view line, const std::string& rank) {
-        const std::string device = rank.empty() ? "GPU" : rank;
+    // A server's sizes read as GiB where it wrote "GB" (`gb`): said once in the notes.
+    void note_gb_as_gib(bool gb, const char* note) {
+        if (!gb || gb_note) return;
+        gb_note = true;
+        log.notes.push_back(note);
+    }
+
+    // `device`: the tensor-parallel rank the line comes from ("TP3"), else "GPU".
+    void vllm_line(std::string_view line, const std::string& device) {
         bool gb = false;
         std::size_t i;
         if ((i = after(line, "Starting to load model ")) != std::string_view::npos) {
@@ -378,18 +385,14 @@ struct Reader {
             if (auto v = size_after(line, "non_torch_memory takes ", 0, true, &gb)) first(log.non_torch_bytes, *v);
             if (auto v = size_after(line, "activation peak memory takes ", 0, true, &gb)) first(log.activation_peak_bytes, *v);
         }
-        if (gb && !gb_note) {
-            gb_note = true;
-            log.notes.push_back("vLLM prints sizes divided by 2^30 as \"GB\" in older releases: read as GiB");
-        }
+        note_gb_as_gib(gb, "vLLM prints sizes divided by 2^30 as \"GB\" in older releases: read as GiB");
     }
 
     // -----------------------------------------------------------------------------------------
     // [SECTION] SGLang
     // -----------------------------------------------------------------------------------------
 
-    void sglang_line(std::string_view line, const std::string& rank) {
-        const std::string device = rank.empty() ? "GPU" : rank;
+    void sglang_line(std::string_view line, const std::string& device) {
         bool gb = false;
         std::size_t i;
         if ((i = after(line, "KV Cache is allocated.")) != std::string_view::npos) {
@@ -439,10 +442,7 @@ struct Reader {
             if (auto v = integer_after(line, "max_running_requests=")) first(log.max_running_requests, *v);
             if (auto v = integer_after(line, "context_len=")) first(log.n_ctx, *v);
         }
-        if (gb && !gb_note) {
-            gb_note = true;
-            log.notes.push_back("SGLang prints sizes divided by 2^30 as \"GB\": read as GiB");
-        }
+        note_gb_as_gib(gb, "SGLang prints sizes divided by 2^30 as \"GB\": read as GiB");
     }
 };
 
@@ -467,13 +467,14 @@ EngineLog read_engine_log(std::string_view text) {
         if (!ollama && (line.find("ollama[") != std::string_view::npos || line.find("source=server.go") != std::string_view::npos ||
                         line.find("ollama_llama_server") != std::string_view::npos))
             ollama = true;
-        const std::string rank = rank_of(line);
+        std::string device = rank_of(line);
+        if (device.empty()) device = "GPU";
         const std::size_t before = log.buffers.size();
         const std::string engine_before = log.engine;
         r.llama_line(line);
         if (log.buffers.size() == before && log.engine == engine_before) {
-            r.vllm_line(line, rank);
-            if (log.buffers.size() == before) r.sglang_line(line, rank);
+            r.vllm_line(line, device);
+            if (log.buffers.size() == before) r.sglang_line(line, device);
         }
     }
     if (ollama && (log.engine.empty() || log.engine == "llama.cpp")) log.engine = "ollama";

@@ -542,6 +542,17 @@ struct Plan {
     }
 };
 
+// Jamba's layer patterns: a layer is special when i % period == offset. The two keys, read with
+// JambaConfig's defaults and checked.
+struct LayerPeriod {
+    long long period, offset;
+};
+LayerPeriod layer_period(Reader& f, const char* period_key, long long period, const char* offset_key, long long offset) {
+    const LayerPeriod p{f.integer(period_key, period), f.integer(offset_key, offset)};
+    if (p.period <= 0 || p.offset >= p.period) throw Error(f.key(offset_key), "must be smaller than " + std::string(period_key));
+    return p;
+}
+
 bool is_mla_row(const FamilyRow& r) { return r.attn == Attn::mla || r.attn == Attn::mla_indexer; }
 
 // A `layer_types` entry. Legacy names are remapped as configuration_utils.remap_legacy_layer_types
@@ -720,12 +731,9 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
         }
         case Attn::jamba: {
             // JambaConfig.layers_block_type: "attention" if i % attn_layer_period == attn_layer_offset else "mamba".
-            const long long period = f.integer("attn_layer_period", 8);
-            const long long offset = f.integer("attn_layer_offset", 4);
-            if (period <= 0 || offset >= period)
-                throw Error(f.key("attn_layer_offset"), "must be smaller than attn_layer_period");
+            const LayerPeriod p = layer_period(f, "attn_layer_period", 8, "attn_layer_offset", 4);
             for (int i = 0; i < n_layers; ++i)
-                if (i % period != offset) out[std::size_t(i)].set_recurrent();
+                if (i % p.period != p.offset) out[std::size_t(i)].set_recurrent();
             break;
         }
         case Attn::falcon_h1:
@@ -806,11 +814,8 @@ void moe_plan(const FamilyRow& row, Reader& f, std::vector<Plan>& plan, long lon
         case Moe::jamba: {
             // JambaConfig.layers_num_experts: num_experts if i % expert_layer_period ==
             // expert_layer_offset else 1 (one expert = a dense MLP).
-            const long long period = f.integer("expert_layer_period", 2);
-            const long long offset = f.integer("expert_layer_offset", 1);
-            if (period <= 0 || offset >= period)
-                throw Error(f.key("expert_layer_offset"), "must be smaller than expert_layer_period");
-            for (int i = 0; i < n; ++i) mark(i, experts > 1 && i % period == offset);
+            const LayerPeriod p = layer_period(f, "expert_layer_period", 2, "expert_layer_offset", 1);
+            for (int i = 0; i < n; ++i) mark(i, experts > 1 && i % p.period == p.offset);
             break;
         }
         case Moe::ernie: {
