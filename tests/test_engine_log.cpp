@@ -267,6 +267,9 @@ TEST_CASE("gpusizer reconcile: the estimate column, component by component", "[e
     const json g = json::parse(dsv4.out);
     CHECK(g["estimate"].is_null());
     CHECK_THAT(g["estimate_error"].get<std::string>(), Catch::Contains("--model"));
+    // The app decides from the key and the code, not the message: the Setup panel's model stands in.
+    CHECK(g["estimate_error_key"] == "model");
+    CHECK(g["estimate_error_code"] == "unknown_id");
     // gpt-oss-120b ("general.name = Gpt-Oss-120B") is in the catalog: the log finds it.
     const auto gpt = gpusizer::test::run_cli({"reconcile", logs("llama_cpp_gpt_oss_issue15125.log"), "--json"});
     REQUIRE(gpt.code == 0);

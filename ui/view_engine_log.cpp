@@ -44,7 +44,7 @@ void App::reconcile_log() {
             return json::parse(reconcile_json(log_text_, &catalog_, overrides.dump(), platform_.model_opener()));
         };
         json j = reconcile(log_use_model_);
-        if (!log_use_model_ && j.contains("estimate_error") && j["estimate_error"].get<std::string>().find("names no catalog model") != std::string::npos) {
+        if (!log_use_model_ && j.value("estimate_error_key", "") == "model" && j.value("estimate_error_code", "") == "unknown_id") {
             j = reconcile(true);
             log_notes_.push_back("the log names no catalog model: the estimate uses the Setup panel's model (choose it there, or open its GGUF file)");
         }

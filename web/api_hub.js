@@ -21,8 +21,9 @@
       if (typeof o !== 'object') return Promise.reject(GpuSizerError('options', 'options: must be an object {endpoint, revision, file}'));
       var given = {};
       ['endpoint', 'revision', 'file', 'fetch', 'onProgress'].forEach(function (k) { if (o[k] !== undefined && o[k] !== null) given[k] = o[k]; });
-      // A GGUF header is read by hub.mjs itself; a safetensors one needs the core's reader.
-      if (!/\.gguf$/i.test(String(given['file'] || ''))) given['inspect'] = function (bytes) { return api['inspect'](bytes); };
+      // A GGUF header is read by hub.mjs itself; a safetensors one needs the core's reader, told
+      // the file's size (the bytes are only its header).
+      if (!/\.gguf$/i.test(String(given['file'] || ''))) given['inspect'] = function (bytes, size) { return api['inspect'](bytes, size); };
       return gpusizerHub['fromHub'](id, given).then(function (text) {
         var answer = JSON.parse(text);
         var configuration = answer['configuration'];

@@ -209,7 +209,7 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
     std::vector<std::string> est_notes;
     json est = nullptr;
     std::vector<Component> comps;
-    std::string est_error;
+    std::string est_error, est_error_key, est_error_code;
     try {
         if (!catalog) throw Error("catalog", "was not loaded: no estimate beside the log");
         const Catalog& cat = *catalog;
@@ -251,7 +251,7 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
         const bool model_given = overrides.contains("model") || overrides.contains("gguf") || overrides.contains("hf_dir");
         if (!model_given) {
             const CatalogModel* m = match_catalog(l, cat);
-            if (!m) throw Error("model", "the log names no catalog model: give --model ID, --gguf FILE or --hf-dir DIR");
+            if (!m) throw Error("model", "the log names no catalog model: give --model ID, --gguf FILE or --hf-dir DIR", ErrorCode::unknown_id);
             cfg["model"] = m->arch.id;
             est_notes.push_back("model " + m->arch.id + " (" + m->arch.name + ") matched from the log's " +
                                 (l.n_layer ? "hyperparameters" : "model name"));
@@ -303,6 +303,8 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
                {"components", cj}, {"notes", est_notes}};
     } catch (const Error& e) {
         est_error = e.what();
+        est_error_key = e.key();
+        est_error_code = std::string(to_string(e.code()));
     }
     json buffers = json::array();
     for (const auto& b : l.buffers) buffers.push_back({{"kind", b.kind}, {"device", b.device}, {"bytes", b.bytes}, {"line", b.line}});
@@ -320,7 +322,11 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
               {"max_concurrency", l.max_concurrency}, {"concurrency_tokens_per_request", l.concurrency_tokens_per_request},
               {"max_running_requests", l.max_running_requests}, {"buffers", buffers}, {"notes", l.notes},
               {"estimate", est}};
-    if (!est_error.empty()) j["estimate_error"] = est_error;
+    if (!est_error.empty()) {
+        j["estimate_error"] = est_error;
+        j["estimate_error_key"] = est_error_key;     // the configuration key it is about ("model", ...)
+        j["estimate_error_code"] = est_error_code;   // ErrorCode: "unknown_id" when no catalog model matches
+    }
     return j.dump(2);
 }
 

@@ -25,8 +25,17 @@ const header = readFileSync(fixture);
 const kRepo = 'acme/tiny-llama-GGUF';
 const kFile = 'tiny-llama-Q4_K_M.gguf';
 const kFileBytes = header.length + 50e6;
+// A safetensors checkpoint: config.json and one file, a 16-byte BF16 tensor behind its header.
+const kStRepo = 'acme/tiny-dense';
+const kStFile = 'model.safetensors';
+const stJson = Buffer.from(JSON.stringify({ 'model.embed_tokens.weight': { dtype: 'BF16', shape: [2, 4], data_offsets: [0, 16] } }));
+const stFile = Buffer.concat([Buffer.alloc(8), stJson, Buffer.alloc(16)]);
+stFile.writeBigUInt64LE(BigInt(stJson.length));
+const stConfig = { model_type: 'llama', hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8,
+                   intermediate_size: 14336, vocab_size: 128256 };
 const fake = await startFakeHub({
   [kRepo]: { files: { [kFile]: { size: kFileBytes, at: (i) => (i < header.length ? header[i] : 0) } } },
+  [kStRepo]: { config: stConfig, files: { [kStFile]: stFile } },
 });
 after(() => fake.close());
 
@@ -135,5 +144,27 @@ test('gs.fromHub: a configuration estimate accepts, with the repository', async 
   assert.equal(got.link, `#v=1&hf=${kRepo}&f=${kFile}&w=q4_k_m&g=rtx-4090`);
   assert.equal(got.error.key, 'model.hub');
   assert.ok(got.frozen);
+  await page.close();
+});
+
+// The core reads the safetensors header that hub.mjs fetched (exactly its 8 + n bytes): it must
+// take them as the start of the file, whose size the tree listing gave.
+test('gs.fromHub: a safetensors file\'s header is read by the core, the configuration is config.json\'s', async () => {
+  const page = await browser.newPage();
+  await page.goto(url + 'embed.html');
+  const got = await page.evaluate(async ([endpoint, id, file]) => {
+    const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
+    const gs = await createGpuSizer();
+    try {
+      const config = JSON.parse(await gs.fromHub(id, { endpoint, file }));
+      return { config, report: JSON.parse(gs.estimate({ ...config, gpu: 'h100-sxm' })) };
+    } catch (e) {
+      return { error: { name: e.name, key: e.key, message: e.message } };
+    }
+  }, [fake.api.url, kStRepo, kStFile]);
+  assert.ok(got.config, JSON.stringify(got.error));
+  assert.equal(got.config.model.hub, kStRepo);
+  assert.equal(got.config.model.hf_config.hidden_size, 4096);
+  assert.equal(got.report.model.source, 'hub');
   await page.close();
 });
