@@ -177,7 +177,7 @@ void App::draw_model() {
             break;
         }
         case ModelSource::numbers: {
-            ModelNumbers& n = s_.numbers;
+            ModelShape& n = s_.numbers;
             bool edit = false;
             auto num = [&](const char* label, int* v, int lo, int hi) {
                 row_label(label);
@@ -468,11 +468,7 @@ void App::draw_hardware() {
     }
     if (c.runtime == Runtime::vllm) {
         row_label("GPU share");
-        float u = float(c.gpu_memory_utilization);
-        if (ImGui::SliderFloat("##gmu", &u, 0.3f, 1.0f, "%.2f")) {
-            c.gpu_memory_utilization = clamp_to_key("gpu_memory_utilization", round_to_format(u, "%.2f"));
-            changed();
-        }
+        if (key_slider("##gmu", "gpu_memory_utilization", c.gpu_memory_utilization, 0.3f, 1.0f, "%.2f")) changed();
     }
     // The links: the GPU's own unless the user picks another (what NVLink would change, say).
     if (!catalog_.links.empty()) {
@@ -548,20 +544,12 @@ void App::draw_speed_inputs() {
         help_marker("Tokens of the training run, for its time, energy and electricity cost.");
     }
     row_label("Utilization");
-    float u = float(c.utilization);
-    if (ImGui::SliderFloat("##util", &u, 0.05f, 1.0f, "%.2f of board power")) {
-        c.utilization = clamp_to_key("utilization", round_to_format(u, "%.2f"));
-        changed();
-    }
+    if (key_slider("##util", "utilization", c.utilization, 0.05f, 1.0f, "%.2f of board power")) changed();
     row_label("PUE");
     if (default_slider("pue", c.pue, ok_ ? used.pue : 1.0, 1.0f, 3.0f, "%.2f")) changed();
     help_marker("Power usage effectiveness: facility power / IT power (1.0 = no cooling overhead; data centers average ~1.5).");
     row_label("Electricity");
-    float price = float(c.usd_per_kwh);
-    if (ImGui::SliderFloat("##kwh", &price, 0.0f, 1.0f, "$%.3f per kWh")) {
-        c.usd_per_kwh = clamp_to_key("usd_per_kwh", round_to_format(price, "%.3f"));
-        changed();
-    }
+    if (key_slider("##kwh", "usd_per_kwh", c.usd_per_kwh, 0.0f, 1.0f, "$%.3f per kWh")) changed();
     ImGui::PopID();
 }
 
