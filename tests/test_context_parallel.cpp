@@ -82,7 +82,7 @@ TEST_CASE("cp: values the estimate cannot take name the key", "[context_parallel
     c.cp = 3;   // 2 x 3 = 6 does not divide 8,192 tokens
     c.gpus = 3;
     CHECK(error_key(c) == "cp");
-    CHECK(thrown_message([&] { run(c); }).find("must divide the context") != std::string::npos);
+    CHECK(thrown_message([&] { run(c); }).find("must divide the context twice over") != std::string::npos);
     c = one_sequence(2);
     c.gpus = 3;   // cp = 2 does not divide 3 GPUs
     CHECK(error_key(c) == "cp");
