@@ -13,41 +13,40 @@ requireSetup();
 const out = process.argv[2] || 'docs/images';
 const { server, url } = await serveSite();
 const browser = await launch();
+const kLink = '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb';
 
 for (const [scheme, file] of [['dark', 'web-app.png'], ['light', 'web-app-light.png']]) {
   const app = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: scheme });
-  await openApp(app, url, '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb');
+  await openApp(app, url, kLink);
   await app.mouse.move(1279, 799);   // no hover highlight in the picture
   await frames(app, 6);
   await app.screenshot({ path: join(out, file) });
   await app.close();
 }
 
-const kLink = '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb';
-const tablet = await browser.newContext({ viewport: { width: 820, height: 1180 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2, colorScheme: 'dark' });
-const tabletPage = await tablet.newPage();
-await openApp(tabletPage, url, kLink);
-await frames(tabletPage, 6);
-await tabletPage.screenshot({ path: join(out, 'web-tablet.png') });
-await tablet.close();
+// A touch device's context (twice the pixels) with the app opened on kLink and settled: the
+// page, the context to close and the app's first state.
+const openTouch = async (width, height, colorScheme) => {
+  const context = await browser.newContext({ viewport: { width, height }, hasTouch: true, isMobile: true, deviceScaleFactor: 2, colorScheme });
+  const page = await context.newPage();
+  const state = await openApp(page, url, kLink);
+  await frames(page, 6);
+  return { context, page, state };
+};
 
-const phoneLight = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2, colorScheme: 'light' });
-const phoneLightPage = await phoneLight.newPage();
-await openApp(phoneLightPage, url, kLink);
-await frames(phoneLightPage, 6);
-await phoneLightPage.screenshot({ path: join(out, 'web-phone-light.png') });
-await phoneLight.close();
+for (const [width, height, scheme, file] of [[820, 1180, 'dark', 'web-tablet.png'], [390, 844, 'light', 'web-phone-light.png']]) {
+  const { context, page } = await openTouch(width, height, scheme);
+  await page.screenshot({ path: join(out, file) });
+  await context.close();
+}
 
-const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2, colorScheme: 'dark' });
-const phonePage = await phone.newPage();
-const state = await openApp(phonePage, url, kLink);
-await frames(phonePage, 6);
-await phonePage.screenshot({ path: join(out, 'web-phone.png') });
-const section = state.layout.find((r) => r.name === 'workload section');
-await phonePage.touchscreen.tap(section.x + section.w / 2, section.y + section.h / 2);
-await frames(phonePage, 8);
-await phonePage.screenshot({ path: join(out, 'web-phone-open.png') });
-await phone.close();
+const phone = await openTouch(390, 844, 'dark');
+await phone.page.screenshot({ path: join(out, 'web-phone.png') });
+const section = phone.state.layout.find((r) => r.name === 'workload section');
+await phone.page.touchscreen.tap(section.x + section.w / 2, section.y + section.h / 2);
+await frames(phone.page, 8);
+await phone.page.screenshot({ path: join(out, 'web-phone-open.png') });
+await phone.context.close();
 
 const docs = await browser.newPage({ viewport: { width: 760, height: 640 }, colorScheme: 'light' });
 await docs.route(url + 'docs/example.html', (route) => route.fulfill({

@@ -70,8 +70,7 @@ TEST_CASE("flash attention keeps only the fp32 log-sum-exp of the attention core
 }
 
 TEST_CASE("modern layers: GQA, SwiGLU, no dropout (Llama 3 8B)", "[activations]") {
-    Config c = config("llama-3-8b");
-    c.mode = Mode::train;
+    Config c = training("llama-3-8b", "h100-sxm");
     c.context = 4096;
     c.runtime = Runtime::none;
     const detail::Resolved r = detail::resolve(c, catalog());
@@ -147,8 +146,7 @@ TEST_CASE("activations grow with context and batch", "[activations][property]") 
             prev = a;
         }
     }
-    Config t = config("llama-3-8b");
-    t.mode = Mode::train;
+    Config t = training("llama-3-8b", "h100-sxm");
     double prev = 0;
     for (int b : {1, 2, 4, 8}) {
         t.batch = b;

@@ -98,9 +98,7 @@ TEST_CASE("splitting over more GPUs shrinks the weights per GPU", "[estimate][pa
 }
 
 TEST_CASE("expert parallelism spreads whole experts", "[estimate][parallel][moe]") {
-    Config c = config("mixtral-8x7b", "h100-sxm");
-    c.runtime = Runtime::none;
-    c.gpus = 8;
+    Config c = serving("mixtral-8x7b", "h100-sxm", Runtime::none, 8);
     c.tp = 8;
     const Report tp_only = run(c);
     c.ep = 8;

@@ -14,13 +14,12 @@ using namespace gpusizer::fixtures;
 namespace {
 
 GgufHeader read_bytes(const Bytes& b, const std::string& name = "fixture.gguf") {
-    MemorySource src(name, b);
-    return read_gguf_header(src);
+    return test::read_header(read_gguf_header, b, name);
 }
 
 // The error a hostile file gets: a gpusizer::Error whose message names the file and the field.
 std::string error_of(const Bytes& b, const std::string& name = "bad.gguf") {
-    return test::thrown_message([&] { read_bytes(b, name); });
+    return test::header_error(read_gguf_header, b, name);
 }
 
 SourceOpener opener_over(const std::map<std::string, Bytes>& files) {
@@ -515,8 +514,7 @@ TEST_CASE("GGUF: a layer number no model has is not tracked per layer", "[gguf][
     GgufWriter w;
     w.tensor("blk.9999999.attn_q.weight", {32}, "F32");  // 7 digits: parsed, beyond kMaxTrackedLayers
     w.tensor("blk.3.attn_q.weight", {32}, "F32");
-    MemorySource src("f.gguf", w.bytes());
-    const GgufModel m = gguf_model_from_headers({read_gguf_header(src)});
+    const GgufModel m = gguf_model_from_headers({read_bytes(w.bytes(), "f.gguf")});
     CHECK(m.totals.by_layer.size() == 4);
     CHECK(m.totals.of(WeightClass::attention).bytes == 2 * 128);
 }

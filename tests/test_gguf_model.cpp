@@ -18,8 +18,16 @@ using namespace gpusizer::fixtures;
 namespace {
 
 GgufModel model_of(const GgufWriter& w, const std::string& name = "fixture.gguf") {
-    MemorySource src(name, w.bytes());
-    return gguf_model_from_headers({read_gguf_header(src)});
+    return gguf_model_from_headers({test::read_header(read_gguf_header, w.bytes(), name)});
+}
+
+// The attention and FFN widths `a` reads are the ones its blocks were written with.
+void check_block_shape(const ModelArch& a, const BlockShape& s) {
+    CHECK(a.hidden == int(s.hidden));
+    CHECK(a.n_heads == int(s.heads));
+    CHECK(a.n_kv_heads == int(s.kv_heads));
+    CHECK(a.head_dim == int(s.head_dim));
+    CHECK(a.intermediate == int(s.ff));
 }
 
 std::string error_of(const GgufModel& m) {
@@ -47,11 +55,7 @@ TEST_CASE("GGUF llama: dense GQA stack, untied head, params equal the file's ele
     CHECK(a.model_type == "llama");
     CHECK(a.name == "Tiny Llama");
     CHECK(a.n_layers == 2);
-    CHECK(a.hidden == 64);
-    CHECK(a.n_heads == 4);
-    CHECK(a.n_kv_heads == 2);
-    CHECK(a.head_dim == 16);
-    CHECK(a.intermediate == 128);
+    check_block_shape(a, s);   // hidden 64, 4 heads of 16, 2 KV heads, FFN 128
     CHECK(a.vocab == 96);
     CHECK(a.max_context == 4096);
     CHECK_FALSE(a.tied_embeddings);

@@ -21,9 +21,7 @@ constexpr double us = 1e-6;
 
 // Llama 3 70B trained on 8 H100 with tp 8 and full recomputation, `context`-token sequences.
 Config llama70b_tp8_training(long long context) {
-    Config c = config("llama-3-70b", "h100-sxm");
-    c.mode = Mode::train;
-    c.gpus = 8;
+    Config c = training("llama-3-70b", "h100-sxm", 8);
     c.tp = 8;
     c.context = context;
     c.recompute = Recompute::full;
@@ -89,9 +87,7 @@ TEST_CASE("NVLink bridges join pairs; pairs talk over PCIe", "[interconnect]") {
 
 TEST_CASE("decode: 2 tensor-parallel all-reduces per layer per token", "[interconnect]") {
     // Llama 3 70B, vLLM, 8x H100, batch 1: each all-reduce carries 8192 x 2 B of activations.
-    Config c = config("llama-3-70b", "h100-sxm");
-    c.runtime = Runtime::vllm;
-    c.gpus = 8;
+    Config c = serving("llama-3-70b", "h100-sxm", Runtime::vllm, 8);
     const Report r = run(c);
     REQUIRE(r.parallel.tp == 8);
     const double s = 8192 * 2.0;
@@ -137,10 +133,7 @@ TEST_CASE("ZeRO-3 moves 1.5x the bytes of plain data parallelism", "[interconnec
     // ZeRO paper (Rajbhandari et al. 2019), sec. 7: stage 3 communicates 3 x params (reduce-scatter
     // of gradients, all-gather of parameters in the forward and in the backward) against 2 x params
     // for DP's all-reduce. Over slow links the wire time shows the ratio.
-    Config c = config("llama-3-8b", "rtx-4090");
-    c.mode = Mode::train;
-    c.gpus = 8;
-    c.runtime = Runtime::none;
+    Config c = training("llama-3-8b", "rtx-4090", 8, Runtime::none);
     c.context = 512;
     const double dp0 = run(c).interconnect.dp_allreduce_s_per_step;
     c.zero = 3;
@@ -152,9 +145,7 @@ TEST_CASE("a faster link never makes communication or a step slower", "[intercon
     // The intra-node links in bandwidth order; the same 8-GPU configurations over each.
     const char* order[] = {"pcie3", "pcie4", "pcie5", "nvlink2", "nvlink3", "nvlink4", "nvlink5"};
     Config train = llama70b_tp8_training(4096);
-    Config serve = config("llama-3-70b", "h100-sxm");
-    serve.runtime = Runtime::vllm;
-    serve.gpus = 8;
+    Config serve = serving("llama-3-70b", "h100-sxm", Runtime::vllm, 8);
     serve.batch = 32;
     double last_step = 1e30, last_comm = 1e30, last_decode = 0, last_token_comm = 1e30;
     for (const char* id : order) {
@@ -184,9 +175,7 @@ TEST_CASE("a faster link never makes communication or a step slower", "[intercon
 }
 
 TEST_CASE("expert parallelism: two all-to-alls per MoE layer", "[interconnect][moe]") {
-    Config c = config("mixtral-8x7b", "h100-sxm");
-    c.runtime = Runtime::vllm;
-    c.gpus = 8;
+    Config c = serving("mixtral-8x7b", "h100-sxm", Runtime::vllm, 8);
     c.ep = 8;
     c.tp = 8;
     const Report r = run(c);
@@ -200,9 +189,7 @@ TEST_CASE("expert parallelism: two all-to-alls per MoE layer", "[interconnect][m
 TEST_CASE("the same configuration over the other kind of link", "[interconnect]") {
     // An NVLink machine is compared with its PCIe; a PCIe card with its generation's NVLink,
     // marked hypothetical.
-    Config c = config("llama-3-70b", "h100-sxm");
-    c.runtime = Runtime::vllm;
-    c.gpus = 8;
+    Config c = serving("llama-3-70b", "h100-sxm", Runtime::vllm, 8);
     LinkTimes alt = alternative_link(c, catalog());
     CHECK(alt.link == "pcie5");
     CHECK_FALSE(alt.hypothetical);
@@ -217,9 +204,7 @@ TEST_CASE("the same configuration over the other kind of link", "[interconnect]"
     c.gpu = "rtx-3090";
     CHECK(alternative_link(c, catalog()).link == "pcie4");
     // Training: the gradient sync over the alternative.
-    Config t = config("llama-3-8b", "a100-80gb-sxm");
-    t.mode = Mode::train;
-    t.gpus = 8;
+    Config t = training("llama-3-8b", "a100-80gb-sxm", 8);
     t.context = 1024;
     const LinkTimes ta = alternative_link(t, catalog());
     CHECK(ta.link == "pcie4");
@@ -391,9 +376,7 @@ TEST_CASE("MFU and HFU as papers state them", "[speed][training]") {
     // speed.mfu: the efficiency of the math kernels (a share of the dense peak), the bubble and
     // exposed communication computed apart. speed.mfu_effective: model FLOPs (6N + attention) over
     // the whole step (PaLM appendix B); speed.hfu: the same with the recomputed forward counted.
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.mode = Mode::train;
-    c.gpus = 8;
+    Config c = training("llama-3-8b", "h100-sxm", 8);
     c.context = 2048;
     c.recompute = Recompute::none;
     const Report none = run(c);
@@ -412,9 +395,7 @@ TEST_CASE("MFU and HFU as papers state them", "[speed][training]") {
 
 TEST_CASE("the report names the all-reduce algorithm NCCL would run", "[interconnect][collectives]") {
     // Decode on 8 H100 (tp 8): 8192 x 2 B per all-reduce, latency-bound: the ring (LL).
-    Config c = config("llama-3-70b", "h100-sxm");
-    c.runtime = Runtime::vllm;
-    c.gpus = 8;
+    Config c = serving("llama-3-70b", "h100-sxm", Runtime::vllm, 8);
     CHECK(run(c).interconnect.allreduce_algorithm == "ring");
     // Training on 8 H100 with tp 8: 2048 x 8192 x 2 B = 32 MiB per all-reduce: 25 us + 32 MiB /
     // 270 GB/s = 149 us with NVLS against 56 us + 32 MiB x 1.75 / 369 GB/s = 215 us on the ring.

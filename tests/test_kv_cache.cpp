@@ -78,8 +78,7 @@ TEST_CASE("tensor parallelism splits KV heads, and replicates them past the head
 }
 
 TEST_CASE("pipeline parallelism splits KV by layers", "[kv][parallel]") {
-    Config c = config("llama-3-70b", "h100-sxm");
-    c.runtime = Runtime::none;
+    Config c = serving("llama-3-70b", "h100-sxm", Runtime::none);
     c.context = 8192;
     c.gpus = 4;
     c.pp = 4;
@@ -99,8 +98,7 @@ TEST_CASE("encoder-decoder: decoder self- and cross-attention KV", "[kv]") {
 }
 
 TEST_CASE("KV capacity: how many tokens fit in what is left", "[kv]") {
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.runtime = Runtime::none;
+    Config c = serving("llama-3-8b", "h100-sxm", Runtime::none);
     const Report r = run(c);
     const double left = r.gpu_usable - (r.per_gpu.total() - r.per_gpu.kv_cache);
     CHECK(r.kv_capacity_tokens == std::floor(left / 131072.0));

@@ -46,6 +46,18 @@ const LocalModel* find(const LocalModels& m, const std::string& name) {
     return nullptr;
 }
 
+// `m` lists `name`, found in `where`, as a `format` file or folder at `path` of `bytes`.
+void check_listed(const LocalModels& m, const std::string& name, const std::string& where, const std::string& format,
+                  const std::string& path, double bytes) {
+    INFO(name);
+    const LocalModel* x = find(m, name);
+    REQUIRE(x);
+    CHECK(x->where == where);
+    CHECK(x->format == format);
+    CHECK(x->path == path);
+    CHECK(x->bytes == bytes);
+}
+
 bool has_note(const LocalModels& m, const std::string& part) {
     return std::any_of(m.notes.begin(), m.notes.end(), [&](const std::string& n) { return n.find(part) != std::string::npos; });
 }
@@ -86,17 +98,8 @@ TEST_CASE("local models: a fake home's Hugging Face cache, Ollama and LM Studio 
     // Hugging Face: the safetensors snapshot by repo id (its size through the links: the blob's),
     // the GGUF repo's quant; not the projector, not the link whose blob is still downloading,
     // not the dataset repo.
-    const LocalModel* st = find(m, "test-org/tiny-llama");
-    REQUIRE(st);
-    CHECK(st->format == "safetensors");
-    CHECK(st->where == "Hugging Face cache");
-    CHECK(st->path == h.hf_snapshot);
-    CHECK(st->bytes == h.safetensors_bytes);
-    const LocalModel* hg = find(m, "test-org/tiny-GGUF/tiny-Q4_K_M.gguf");
-    REQUIRE(hg);
-    CHECK(hg->format == "gguf");
-    CHECK(hg->path == h.hf_gguf);
-    CHECK(hg->bytes == h.gguf_bytes);
+    check_listed(m, "test-org/tiny-llama", "Hugging Face cache", "safetensors", h.hf_snapshot, h.safetensors_bytes);
+    check_listed(m, "test-org/tiny-GGUF/tiny-Q4_K_M.gguf", "Hugging Face cache", "gguf", h.hf_gguf, h.gguf_bytes);
     CHECK_FALSE(find(m, "test-org/tiny-GGUF/mmproj-tiny-f16.gguf"));
     CHECK_FALSE(find(m, "test-org/tiny-GGUF/tiny-Q8_0.gguf"));
     CHECK(find(m, "test-org/two-revs@aaaaaaa/two-Q4_K_M.gguf"));
@@ -105,12 +108,7 @@ TEST_CASE("local models: a fake home's Hugging Face cache, Ollama and LM Studio 
     // Ollama: the library's model as `ollama list` names it, another registry's with its path;
     // the blob is the GGUF. The manifest whose digest climbs out of blobs/ and the one that is
     // not JSON are notes, not models.
-    const LocalModel* ol = find(m, "tiny:latest");
-    REQUIRE(ol);
-    CHECK(ol->where == "Ollama");
-    CHECK(ol->format == "gguf");
-    CHECK(ol->path == h.ollama_blob);
-    CHECK(ol->bytes == h.gguf_bytes);
+    check_listed(m, "tiny:latest", "Ollama", "gguf", h.ollama_blob, h.gguf_bytes);
     CHECK(find(m, "hf.co/test-org/tiny-GGUF:Q4_K_M"));
     CHECK_FALSE(find(m, "evil:latest"));
     CHECK(has_note(m, "malformed digest"));
@@ -118,10 +116,7 @@ TEST_CASE("local models: a fake home's Hugging Face cache, Ollama and LM Studio 
 
     // LM Studio: PUBLISHER/REPO/file; the split model once, by its first part, with both parts'
     // bytes. The links back up the tree (a loop) add nothing: each model is listed once.
-    const LocalModel* lm = find(m, "test-pub/Tiny-GGUF/tiny-Q4_K_M.gguf");
-    REQUIRE(lm);
-    CHECK(lm->where == "LM Studio");
-    CHECK(lm->path == h.lmstudio_gguf);
+    check_listed(m, "test-pub/Tiny-GGUF/tiny-Q4_K_M.gguf", "LM Studio", "gguf", h.lmstudio_gguf, h.gguf_bytes);
     const LocalModel* split = find(m, "test-pub/Big-GGUF/big-Q4_K_M-00001-of-00002.gguf");
     REQUIRE(split);
     CHECK(split->bytes == h.split_bytes);

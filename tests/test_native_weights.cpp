@@ -123,6 +123,24 @@ TEST_CASE("DeepSeek-V3 as published: FP8 e4m3 with one scale per 128 x 128 tile"
     CHECK(weight_bytes(r) / kGiB == Approx(626.6).epsilon(0.005));
 }
 
+// The catalog's DeepSeek V3 family is published in FP8 (each model's note says so): an inference
+// run of a catalog id sizes what the Hub holds, the same bytes as the config.json fixture above.
+TEST_CASE("the catalog's DeepSeek V3 family runs as published (FP8) without asking", "[native][precision][catalog]") {
+    const Report fixture_run = run_hf(nlohmann::json::parse(fixture("deepseek_v3__deepseek-v3.json")));
+    for (const char* id : {"deepseek-v3", "deepseek-r1", "deepseek-v3-0324", "deepseek-r1-0528", "deepseek-v3.1",
+                           "deepseek-v3.1-terminus", "deepseek-v3.2", "deepseek-v3.2-exp"}) {
+        INFO(id);
+        Config c = gpusizer::test::config(id, "h200");
+        c.runtime = Runtime::none;
+        const Report r = estimate(c, catalog());
+        CHECK(r.weights_scheme.source == "checkpoint");
+        CHECK(r.weights_scheme.routed_expert_bits == Approx(8.0 + 32.0 / 16384).epsilon(0.001));
+        // V3.2 adds the indexer (its own FP8 linear layers): at least the V3 body's bytes.
+        if (std::string(id).rfind("deepseek-v3.2", 0) == 0) CHECK(weight_bytes(r) > weight_bytes(fixture_run));
+        else CHECK(weight_bytes(r) == Approx(weight_bytes(fixture_run)).epsilon(1e-9));
+    }
+}
+
 TEST_CASE("a Qwen3 FP8 checkpoint and an NVFP4 one", "[native][precision]") {
     nlohmann::json hf = nlohmann::json::parse(fixture("qwen3__qwen3-8b.json"));
     // Qwen/Qwen3-8B-FP8 config.json: the Qwen3-8B config plus this quantization_config.

@@ -62,8 +62,7 @@ TEST_CASE("PSU sizing with transient headroom (ATX 3.0)", "[power][published]") 
 }
 
 TEST_CASE("energy and cost per million tokens, tokens per joule", "[power][derivation]") {
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.runtime = Runtime::vllm;
+    Config c = serving("llama-3-8b", "h100-sxm", Runtime::vllm);
     c.batch = 32;
     c.pue = 1.2;
     c.usd_per_kwh = 0.1;
@@ -83,9 +82,7 @@ TEST_CASE("energy and cost per million tokens, tokens per joule", "[power][deriv
 }
 
 TEST_CASE("a training run: energy and electricity cost", "[power][training]") {
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.mode = Mode::train;
-    c.gpus = 64;
+    Config c = training("llama-3-8b", "h100-sxm", 64);
     c.zero = 1;
     c.train_tokens = 1e11;
     c.usd_per_kwh = 0.08;

@@ -19,8 +19,7 @@ TEST_CASE("power at draw: memory-bound decode on HBM draws well below TDP", "[po
     // memory utilization is 0.75 and the draw 0.75 x 0.43 / 0.75 = 0.43 of TDP (Ma et al. 2026:
     // 137-300 W of 700 W for decode on H200), plus the compute term: 2 x 8e9 FLOP per token over
     // a ~6.4 ms step at 989 TFLOPS is 0.25% of the peak, / 0.5 = 0.005.
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.runtime = Runtime::vllm;
+    Config c = serving("llama-3-8b", "h100-sxm", Runtime::vllm);
     const Report r = run(c);
     const double u_c = 2.0 * r.active_params / r.speed.decode_step_s / r.speed.peak_flops;
     CHECK(r.power.decode_draw_fraction == Approx(0.43 + u_c / 0.5).epsilon(0.02));
@@ -57,9 +56,7 @@ TEST_CASE("power at draw: GDDR boards draw near their limit in decode", "[power]
 
 TEST_CASE("power at draw: training follows its hardware FLOPs utilization", "[power][power_draw]") {
     // Llama 3 8B full training on 8 H100: draw = HFU / 0.5 (at most 1, at least 137 / 700).
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.mode = Mode::train;
-    c.gpus = 8;
+    Config c = training("llama-3-8b", "h100-sxm", 8);
     c.context = 4096;
     c.global_batch = 64;
     c.train_tokens = 1e9;
@@ -77,9 +74,7 @@ TEST_CASE("power at draw: training follows its hardware FLOPs utilization", "[po
 TEST_CASE("power under load: more requests in flight draw more, and cost less per token", "[power][power_draw][serving]") {
     // Llama 3 70B bf16 on 4 H100 (vLLM, tp 4), 1,000 + 1,000 tokens: one request reads the
     // weights per token; 64 share each read, so the step does more work per watt.
-    Config c = config("llama-3-70b", "h100-sxm");
-    c.runtime = Runtime::vllm;
-    c.gpus = 4;
+    Config c = serving("llama-3-70b", "h100-sxm", Runtime::vllm, 4);
     c.isl = 1000;
     c.osl = 1000;
     double last_draw = 0, last_energy = 1e300;

@@ -30,8 +30,7 @@ TEST_CASE("llama.cpp pays a tied embedding twice: RAM for input, GPU for output"
 }
 
 TEST_CASE("vLLM: utilization budget, context and graphs outside it", "[runtime][vllm]") {
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.runtime = Runtime::vllm;
+    Config c = serving("llama-3-8b", "h100-sxm", Runtime::vllm);
     const Report r = run(c);
     const double cap = r.gpu_capacity;
     // requested_memory = total x gpu_memory_utilization; the context (400 MiB) and CUDA graphs
@@ -48,14 +47,12 @@ TEST_CASE("vLLM: utilization budget, context and graphs outside it", "[runtime][
 }
 
 TEST_CASE("vLLM's smaller defaults on GPUs under 70 GiB and on A100s", "[runtime][vllm]") {
-    Config c = config("llama-3-8b", "a100-80gb-sxm");
-    c.runtime = Runtime::vllm;
+    Config c = serving("llama-3-8b", "a100-80gb-sxm", Runtime::vllm);
     CHECK(run(c).per_gpu.activations == Approx(2048.0 * 55296 * 2 + 256.0 * 128256 * 4));
 }
 
 TEST_CASE("vLLM refuses GGUF, llama.cpp refuses NF4", "[runtime][errors]") {
-    Config c = config("llama-3-8b");
-    c.runtime = Runtime::vllm;
+    Config c = serving("llama-3-8b", "h100-sxm", Runtime::vllm);
     c.weights = "q4_k_m";
     CHECK_THROWS_WITH(run(c), Catch::Contains("weights") && Catch::Contains("llama.cpp"));
     c.runtime = Runtime::llama_cpp;
@@ -91,8 +88,7 @@ TEST_CASE("PyTorch overheads: context, allocator slack, NCCL and DDP buckets", "
 }
 
 TEST_CASE("runtime none counts the model's tensors only", "[runtime]") {
-    Config c = config("llama-3-8b");
-    c.runtime = Runtime::none;
+    Config c = serving("llama-3-8b", "h100-sxm", Runtime::none);
     const Report r = run(c);
     CHECK(r.per_gpu.overhead == 0);
 }

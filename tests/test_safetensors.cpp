@@ -14,13 +14,10 @@ using namespace gpusizer::fixtures;
 namespace {
 
 SafetensorsHeader read_bytes(const Bytes& b, const std::string& name = "model.safetensors") {
-    MemorySource src(name, b);
-    return read_safetensors_header(src);
+    return test::read_header(read_safetensors_header, b, name);
 }
 
-std::string error_of(const Bytes& b) {
-    return test::thrown_message([&] { read_bytes(b, "bad.safetensors"); });
-}
+std::string error_of(const Bytes& b) { return test::header_error(read_safetensors_header, b, "bad.safetensors"); }
 
 std::string json_error(const std::string& json, std::uint64_t data = 0) { return error_of(safetensors_raw(json, data)); }
 

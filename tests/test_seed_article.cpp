@@ -55,9 +55,7 @@ TEST_CASE("GPT-NeoX-20B: 48 GB total on two RTX 3090s", "[seed]") {
 
 TEST_CASE("BLOOM-176B: '40GB+ for training' is off by two orders of magnitude", "[seed]") {
     // Mixed-precision AdamW needs 16 bytes per parameter of model state: 2.82 TB.
-    Config c = config("bloom-176b", "a100-80gb-sxm");
-    c.mode = Mode::train;
-    c.runtime = Runtime::none;
+    Config c = training("bloom-176b", "a100-80gb-sxm", 1, Runtime::none);
     c.context = 2048;
     const Report r = run(c);
     CHECK((r.per_gpu.weights + r.per_gpu.gradients + r.per_gpu.optimizer) / 1e12 == Approx(2.82).epsilon(0.001));

@@ -115,8 +115,7 @@ TEST_CASE("a precision the GPU lacks is stored as asked, computed at the next on
 
 TEST_CASE("decode roofline: bytes read per token over the bandwidth", "[speed][derivation]") {
     // Llama 3 8B, bf16, one H100, no runtime overhead, 100% of the bandwidth, no per-layer cost.
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.runtime = Runtime::none;
+    Config c = serving("llama-3-8b", "h100-sxm", Runtime::none);
     c.bandwidth_efficiency = 1.0;
     c.layer_overhead_us = 0;
     const Report r = run(c);
@@ -140,8 +139,7 @@ TEST_CASE("decode roofline: bytes read per token over the bandwidth", "[speed][d
 }
 
 TEST_CASE("MoE decode reads the experts the batch touches: 1 - (1 - k/E)^batch", "[speed][moe][derivation]") {
-    Config c = config("mixtral-8x7b", "h100-sxm");
-    c.runtime = Runtime::none;
+    Config c = serving("mixtral-8x7b", "h100-sxm", Runtime::none);
     c.gpus = 2;   // 93 GB of bf16 weights
     c.context = 3;
     c.prompt_tokens = 1;
@@ -202,8 +200,7 @@ TEST_CASE("PyTorch decode matches gpt-fast within 15%", "[speed][published]") {
 }
 
 TEST_CASE("training FLOPs: 6N + 12 L H Q s, 8N with full recomputation", "[speed][training][derivation]") {
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.mode = Mode::train;
+    Config c = training("llama-3-8b", "h100-sxm");
     c.context = 4096;
     c.runtime = Runtime::none;
     // N = parameters a token multiplies: all but the input embedding (untied head included).
@@ -259,9 +256,7 @@ TEST_CASE("more bandwidth or efficiency never slows a step", "[speed][property]"
         last = tps;
     }
     // Training: a higher MFU never lengthens a step.
-    Config t = config("llama-3-8b", "h100-sxm");
-    t.mode = Mode::train;
-    t.gpus = 8;
+    Config t = training("llama-3-8b", "h100-sxm", 8);
     double step = 1e30;
     for (double mfu : {0.2, 0.35, 0.5, 0.65}) {
         t.mfu = mfu;
@@ -330,9 +325,7 @@ TEST_CASE("efficiencies are visible in the resolved configuration", "[speed][con
 }
 
 TEST_CASE("assumptions list the speed, link and power constants", "[speed][assumptions]") {
-    Config c = config("llama-3-70b", "h100-sxm");
-    c.runtime = Runtime::vllm;
-    c.gpus = 8;
+    Config c = serving("llama-3-70b", "h100-sxm", Runtime::vllm, 8);
     std::string names;
     for (const Assumption& a : assumptions(run(c))) {
         names += a.name + " ";

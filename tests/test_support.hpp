@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gpusizer/gpusizer.hpp"
 
@@ -29,6 +30,23 @@ inline Config config(const std::string& model, const std::string& gpu = "h100-sx
 }
 
 inline Report run(const Config& c) { return estimate(c, catalog()); }
+
+// `model` served on `gpus` x `gpu` by `runtime` (the shape most inference tests start from).
+inline Config serving(const std::string& model, const std::string& gpu, Runtime runtime, int gpus = 1) {
+    Config c = config(model, gpu);
+    c.runtime = runtime;
+    c.gpus = gpus;
+    return c;
+}
+
+// `model` trained on `gpus` x `gpu` (full training), by default with the runtime chosen
+// automatically.
+inline Config training(const std::string& model, const std::string& gpu, int gpus = 1,
+                       Runtime runtime = Runtime::automatic) {
+    Config c = serving(model, gpu, runtime, gpus);
+    c.mode = Mode::train;
+    return c;
+}
 
 // Does one of the report's warnings contain `text`?
 inline bool has_warning(const Report& r, std::string_view text) {
@@ -108,6 +126,20 @@ template <typename F>
 std::string thrown_message(F&& f) {
     const std::optional<Error> e = thrown_error(f);
     return e ? e->what() : "";
+}
+
+// What `read` (read_gguf_header, read_safetensors_header) makes of `bytes` as the file `name`.
+template <typename Header>
+Header read_header(Header (*read)(ByteSource&), const std::vector<std::uint8_t>& bytes, const std::string& name) {
+    MemorySource src(name, bytes);
+    return read(src);
+}
+
+// The message of the Error that `read` gives for `bytes` as the file `name` (a hostile file's
+// names the file and the field), or "" when it reads.
+template <typename Header>
+std::string header_error(Header (*read)(ByteSource&), const std::vector<std::uint8_t>& bytes, const std::string& name) {
+    return thrown_message([&] { (void)read_header(read, bytes, name); });
 }
 
 // The key of the Error that estimating `c` throws, or "" when it estimates.

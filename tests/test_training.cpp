@@ -39,9 +39,7 @@ TEST_CASE("ZeRO paper, Figure 1: model states per device", "[training][zero][pub
 }
 
 TEST_CASE("mixed-precision AdamW: 16 bytes per parameter", "[training]") {
-    Config c = config("llama-3-8b", "h200");
-    c.mode = Mode::train;
-    c.runtime = Runtime::none;
+    Config c = training("llama-3-8b", "h200", 1, Runtime::none);
     const Report r = run(c);
     CHECK(r.per_gpu.weights == Approx(2.0 * r.params));
     CHECK(r.per_gpu.gradients == Approx(2.0 * r.params));
@@ -50,9 +48,7 @@ TEST_CASE("mixed-precision AdamW: 16 bytes per parameter", "[training]") {
 }
 
 TEST_CASE("optimizers and fp32 training", "[training]") {
-    Config c = config("llama-3-8b", "h200");
-    c.mode = Mode::train;
-    c.runtime = Runtime::none;
+    Config c = training("llama-3-8b", "h200", 1, Runtime::none);
     const double n = 8030261248.0;
     c.optimizer = Optimizer::adamw_8bit;   // master 4 + two 8-bit states
     CHECK(run(c).per_gpu.optimizer == Approx(6.0 * n));
@@ -69,8 +65,7 @@ TEST_CASE("optimizers and fp32 training", "[training]") {
 
 TEST_CASE("ZeRO-3 over more GPUs never uses more memory per GPU", "[training][zero][property]") {
     for (const char* model : {"llama-3-8b", "mixtral-8x7b", "qwen2.5-72b"}) {
-        Config c = config(model, "h100-sxm");
-        c.mode = Mode::train;
+        Config c = training(model, "h100-sxm");
         c.zero = 3;
         double prev = 1e300;
         for (int gpus : {1, 2, 4, 8, 16, 32, 64}) {
@@ -84,10 +79,7 @@ TEST_CASE("ZeRO-3 over more GPUs never uses more memory per GPU", "[training][ze
 }
 
 TEST_CASE("ZeRO stages shard optimizer, then gradients, then weights", "[training][zero]") {
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.mode = Mode::train;
-    c.runtime = Runtime::none;
-    c.gpus = 8;
+    Config c = training("llama-3-8b", "h100-sxm", 8, Runtime::none);
     const Report z0 = run(c);
     c.zero = 1;
     const Report z1 = run(c);
@@ -103,10 +95,7 @@ TEST_CASE("ZeRO stages shard optimizer, then gradients, then weights", "[trainin
 }
 
 TEST_CASE("ZeRO-Offload moves optimizer and gradients to host RAM", "[training][zero]") {
-    Config c = config("llama-3-8b", "rtx-4090");
-    c.mode = Mode::train;
-    c.runtime = Runtime::none;
-    c.gpus = 2;
+    Config c = training("llama-3-8b", "rtx-4090", 2, Runtime::none);
     c.zero = 2;
     const Report on_gpu = run(c);
     c.offload = Offload::optimizer;
@@ -169,9 +158,7 @@ TEST_CASE("QLoRA: NF4 base, embeddings and head cast to fp32 by PEFT", "[trainin
 TEST_CASE("pipeline parallel: the first stage holds p micro-batches of L/p layers", "[training][parallel]") {
     // Korthikanti et al. sec. 4.2.3: with 1F1B the first stage stores activations of p
     // micro-batches, so its activation memory does not shrink with p.
-    Config c = config("llama-3-70b", "h100-sxm");
-    c.mode = Mode::train;
-    c.runtime = Runtime::none;
+    Config c = training("llama-3-70b", "h100-sxm", 1, Runtime::none);
     c.recompute = Recompute::selective;
     c.gpus = 4;
     c.pp = 4;
@@ -186,8 +173,7 @@ TEST_CASE("pipeline parallel: the first stage holds p micro-batches of L/p layer
 }
 
 TEST_CASE("full recomputation trades activations for compute", "[training]") {
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.mode = Mode::train;
+    Config c = training("llama-3-8b", "h100-sxm");
     c.context = 8192;
     const double none = run(c).per_gpu.activations;
     c.recompute = Recompute::full;
@@ -202,8 +188,7 @@ TEST_CASE("full recomputation trades activations for compute", "[training]") {
 }
 
 TEST_CASE("training modes refuse what cannot be trained", "[training][errors]") {
-    Config c = config("llama-3-8b");
-    c.mode = Mode::train;
+    Config c = training("llama-3-8b", "h100-sxm");
     c.weights = "q4_k_m";
     CHECK_THROWS_WITH(run(c), Catch::Contains("weights"));
     c.weights = "bf16";

@@ -42,7 +42,7 @@ TEST_CASE("custom models: parameter count, numbers, pasted config.json", "[ui]")
     CHECK(estimate(s.config, catalog()).params == Approx(13e9));
 
     s.source = ModelSource::numbers;
-    s.numbers = ModelNumbers{};   // Llama 3 8B's shape
+    s.numbers = ModelShape{};   // Llama 3 8B's shape
     s.numbers.max_context = 8192;
     REQUIRE(apply_model_source(s));
     CHECK(estimate(s.config, catalog()).params == 8030261248.0);

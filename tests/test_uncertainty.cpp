@@ -94,8 +94,7 @@ TEST_CASE("speed bands: a runtime without rows takes the figure's rows on other 
         CHECK(b.hi >= 1.0);
     }
     // In the report: decode on vLLM gets a range around its figure; times take it inversely.
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.runtime = Runtime::vllm;
+    Config c = serving("llama-3-8b", "h100-sxm", Runtime::vllm);
     const Report r = run(c);
     const json j = json::parse(report_to_json(r));
     const SpeedBand d = speed_band(SpeedFigure::decode, Runtime::vllm);

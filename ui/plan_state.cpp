@@ -2,6 +2,7 @@
 #include "plan_state.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "gpusizer/format.hpp"
@@ -65,6 +66,164 @@ std::vector<std::pair<std::string, std::string>> plan_memory_parts(const PlanLay
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& p : parts) out.emplace_back(p.second, format_gib(p.first, 1));
     return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serving layouts
+// ---------------------------------------------------------------------------------------------
+
+ServingLoad serving_load(const Config& current, const PlanInputs& in) {
+    ServingLoad l;
+    const bool configured = current.isl > 0 && current.osl > 0;
+    l.isl = in.isl > 0 ? in.isl : configured ? current.isl : kDefaultIsl;
+    l.osl = in.osl > 0 ? in.osl : configured ? current.osl : kDefaultOsl;
+    l.source = in.isl > 0 || in.osl > 0 ? "set here" : configured ? "the configuration's isl and osl" : "a default: none configured";
+    return l;
+}
+
+PlanRequest serving_plan_request(const Config& current, const PlanInputs& in) {
+    PlanRequest q;
+    q.mode = PlanMode::inference;
+    q.base = current;
+    Config& b = q.base;
+    b.mode = Mode::inference;
+    // What a training configuration carries and serving refuses or ignores.
+    b.zero = 0;
+    b.offload = Offload::none;
+    b.recompute = Recompute::automatic;
+    b.global_batch = 0;
+    b.train_tokens = 0;
+    b.concurrency = 0;      // the search sets the load
+    b.request_rate = 0;
+    const ServingLoad load = serving_load(current, in);
+    b.isl = load.isl;
+    b.osl = load.osl;
+    q.top = std::clamp(in.top, 1, 100);
+    q.max_ttft_ms = std::max(0.0, in.max_ttft_ms);
+    q.max_tpot_ms = std::max(0.0, in.max_tpot_ms);
+    q.disaggregated = in.disaggregated;
+    return q;
+}
+
+namespace {
+
+ServingRowText serving_cells(int tp, int pp, int dp, int ep, const ServingReport& s, double memory) {
+    ServingRowText t;
+    t.tp = std::to_string(tp);
+    t.pp = std::to_string(pp);
+    t.dp = std::to_string(dp);
+    t.ep = std::to_string(std::max(1, ep));
+    t.concurrency = format_int(std::round(s.concurrency));
+    t.per_gpu = format_rate(s.output_tokens_per_s_per_gpu);
+    t.per_user = format_rate(s.tokens_per_s_per_user);
+    t.ttft = format_duration(s.ttft_s);
+    t.tpot = format_duration(s.tpot_s);
+    t.memory = format_gib(memory, 1);
+    t.bound = std::string(s.bound);
+    return t;
+}
+
+std::string ms_text(double ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g ms", ms);
+    return buf;
+}
+
+}  // namespace
+
+ServingRowText serving_row_text(const PlanPoint& p) {
+    ServingRowText t = serving_cells(p.tp, p.pp, p.dp, p.ep, p.serving, p.memory);
+    if (p.prefill_gpus > 0)
+        t.note = "decode pool; prefill pool tp " + std::to_string(p.prefill_tp) + " x dp " + std::to_string(p.prefill_dp) + ", " +
+                 std::to_string(p.gpus) + " GPUs in all";
+    return t;
+}
+
+ServingRowText serving_row_text(const PlanLayout& l) {
+    const Config& c = l.config;
+    return serving_cells(c.tp, c.pp, c.dp, l.report.parallel.ep, l.report.serving, l.report.per_gpu.total());
+}
+
+std::string serving_targets_text(const PlanRequest& q) {
+    std::string t;
+    if (q.max_ttft_ms > 0) t += "TTFT <= " + ms_text(q.max_ttft_ms);
+    if (q.max_tpot_ms > 0) t += (t.empty() ? "" : ", ") + std::string("TPOT <= ") + ms_text(q.max_tpot_ms);
+    return t.empty() ? "no targets" : t;
+}
+
+std::string serving_search_text(const PlanReport& p, const PlanRequest& q) {
+    char buf[300];
+    std::snprintf(buf, sizeof buf, "%s points evaluated, %s fit, %s meet the targets (%s), %s", format_int(double(p.evaluated)).c_str(),
+                  format_int(double(p.fitting)).c_str(), format_int(double(p.meeting)).c_str(), serving_targets_text(q).c_str(),
+                  format_duration(p.seconds).c_str());
+    return buf;
+}
+
+std::string serving_verdict_text(const PlanReport& p, const PlanRequest& q) {
+    if (p.fitting == 0)
+        return "No layout fits: more GPUs, a GPU with more memory, a smaller weight format, or shorter requests.";
+    if (!p.has_best)
+        return "No layout meets the targets (" + serving_targets_text(q) +
+               "): the chart shows what each speed per user costs; loosen a target or add GPUs.";
+    return "";
+}
+
+ChartAxis nice_axis(double largest, int ticks) {
+    ChartAxis a;
+    if (!(largest > 0) || !std::isfinite(largest)) return a;   // 0 to 1: an empty chart's frame
+    // A "nice" step, 1, 2 or 5 x 10^k, for about `ticks` ticks; the axis ends on the first tick
+    // at least 4% above the largest value, so that no point sits on the frame.
+    const double raw = largest / std::max(1, ticks);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double n = raw / mag;
+    a.step = (n < 1.5 ? 1.0 : n < 3.5 ? 2.0 : n < 7.5 ? 5.0 : 10.0) * mag;
+    a.max = std::ceil(largest * 1.04 / a.step) * a.step;
+    return a;
+}
+
+ChartPoint ParetoChart::to_screen(ChartPoint v, double left, double top, double right, double bottom) const {
+    return {left + v.x / x.max * (right - left), bottom - v.y / y.max * (bottom - top)};
+}
+
+ParetoChart pareto_chart(const PlanReport& p, const PlanRequest& q) {
+    ParetoChart c;
+    double mx = 0, my = 0;
+    for (const PlanPoint& pt : p.pareto) {
+        c.front.push_back({pt.serving.tokens_per_s_per_user, pt.serving.output_tokens_per_s_per_gpu});
+        mx = std::max(mx, c.front.back().x);
+        my = std::max(my, c.front.back().y);
+    }
+    if (p.has_best) {
+        c.has_best = true;
+        c.best = {p.best.serving.tokens_per_s_per_user, p.best.serving.output_tokens_per_s_per_gpu};
+        mx = std::max(mx, c.best.x);
+        my = std::max(my, c.best.y);
+    }
+    // TPOT <= t ms is a speed of at least 1000 / t tokens/s per user (tokens_per_s_per_user = 1 / tpot_s).
+    if (q.max_tpot_ms > 0) {
+        c.min_per_user = 1000.0 / q.max_tpot_ms;
+        if (!c.front.empty()) mx = std::max(mx, c.min_per_user);
+    }
+    c.x = nice_axis(mx, 6);
+    c.y = nice_axis(my, 5);
+    return c;
+}
+
+std::string axis_label(double v, double step) {
+    char buf[32];
+    if (v >= 1000 && step >= 100) {
+        // Thousands: as many decimals as the step needs ("1.5 k" with steps of 500).
+        const int d = step >= 1000 ? 0 : step >= 100 ? 1 : 2;
+        std::snprintf(buf, sizeof buf, "%.*f k", d, v / 1000);
+        // "2.0 k" reads "2 k".
+        std::string s = buf;
+        const std::size_t dot = s.find(".0 k");
+        if (dot != std::string::npos) s.erase(dot, 2);
+        return s;
+    }
+    const int d = step >= 1 ? 0 : int(std::ceil(-std::log10(step) - 1e-9));
+    std::snprintf(buf, sizeof buf, "%.*f", d, v);
+    return buf;
 }
 
 }  // namespace gpusizer::ui

@@ -1,6 +1,8 @@
 // ui/plan_state.hpp: what the Plan tab asks and shows, without ImGui (tests/test_ui_plan.cpp).
 // The search runs only when the tab's button asks for it (plan() takes tens of milliseconds to
-// seconds), never per frame.
+// seconds), never per frame. The tab has two searches: training layouts (plan_request) and
+// serving layouts (serving_plan_request), whose Pareto front the tab draws as a chart; the
+// chart's axes and the mapping of its points are here (pareto_chart, ParetoChart::to_screen).
 #pragma once
 
 #include <string>
@@ -10,19 +12,43 @@
 
 namespace gpusizer::ui {
 
+// Which search the tab shows: training layouts or serving layouts.
+enum class PlanKind { training, serving };
+
 // The Plan tab's own fields; the model, GPU, GPU count, context and precision come from the
 // current configuration.
 struct PlanInputs {
+    PlanKind kind = PlanKind::training;   // the view follows the configuration's mode until the switch is used
     int global_batch = 0;          // sequences per step; 0 = the configuration's (else 8 per GPU)
     int top = 5;
     double tokens_billions = 0;    // D in billions of tokens; 0 = no run figures
     bool offload = true;
     bool expert_parallel = true;
     int max_micro_batch = 16;      // the tab's default keeps a click under a second for large searches
+    // Serving: the load per request, the latency targets of the best point, disaggregation.
+    long long isl = 0, osl = 0;    // input and output tokens per request; 0 = the configuration's (serving_load)
+    double max_ttft_ms = 0;        // time to first token, ms; 0 = no limit
+    double max_tpot_ms = 0;        // time per output token, ms; 0 = no limit
+    bool disaggregated = false;    // also prefill and decode on separate pools of GPUs
 };
+
+// The load the serving search uses: the tab's isl and osl, else the configuration's, else
+// 1,024 input and 1,024 output tokens, the "1k/1k" shape of serving benchmarks (SemiAnalysis
+// InferenceMAX's fixed-seq-len scenario isl 1024 / osl 1024: github.com/SemiAnalysisAI/InferenceX,
+// .github/configs/nvidia-master.yaml).
+struct ServingLoad {
+    long long isl = 0, osl = 0;
+    const char* source = "";       // "set here", "the configuration's isl and osl", "a default: none configured"
+};
+constexpr long long kDefaultIsl = 1024, kDefaultOsl = 1024;
+ServingLoad serving_load(const Config& current, const PlanInputs& in);
 
 // The request for the current configuration: mode train, the tab's fields over it.
 PlanRequest plan_request(const Config& current, const PlanInputs& in);
+
+// The serving search for the current configuration: mode inference at serving_load(), the
+// tab's targets; training settings of the configuration (ZeRO, offload, global batch) dropped.
+PlanRequest serving_plan_request(const Config& current, const PlanInputs& in);
 
 // One table row's cells, as text (the same formatting natively and in the browser).
 struct PlanRowText {
@@ -37,5 +63,52 @@ PlanRowText plan_row_text(const PlanLayout& l);
 
 // The memory breakdown of a layout, largest first: {"optimizer", "20.1 GiB"}, ...
 std::vector<std::pair<std::string, std::string>> plan_memory_parts(const PlanLayout& l);
+
+// One serving layout's cells: a point of the search (the best, the Pareto front) or a layout of
+// top[] as estimate() reports it.
+struct ServingRowText {
+    std::string tp, pp, dp, ep;
+    std::string concurrency;        // requests in flight, all replicas: "96"
+    std::string per_gpu, per_user;  // output tokens/s: "1,850", "23.4"
+    std::string ttft, tpot;         // "412 ms", "42.7 ms"
+    std::string memory;             // most loaded GPU: "61.2 GiB"
+    std::string bound;              // "memory_bandwidth"
+    std::string note;               // disaggregated: "decode pool; prefill tp 2 x dp 3", else ""
+};
+ServingRowText serving_row_text(const PlanPoint& p);
+ServingRowText serving_row_text(const PlanLayout& l);
+
+// The targets as text: "TTFT <= 500 ms, TPOT <= 50 ms", or "no targets".
+std::string serving_targets_text(const PlanRequest& q);
+// The search's line: "610 points evaluated, 412 fit, 97 meet the targets (TPOT <= 50 ms), 0.6 ms".
+std::string serving_search_text(const PlanReport& p, const PlanRequest& q);
+// Why there is no best point ("" when there is one): nothing fits, or nothing meets the targets.
+std::string serving_verdict_text(const PlanReport& p, const PlanRequest& q);
+
+// The Pareto chart: x = output tokens/s per user, y = output tokens/s per GPU, both from 0 to a
+// "nice" maximum (1, 2 or 5 x 10^k steps) above the largest point; the best point under the
+// targets marked; the TPOT target as the per-user speed it asks, 1000 / max_tpot_ms tokens/s.
+struct ChartAxis {
+    double max = 1;                 // the axis runs from 0 to max
+    double step = 1;                // between ticks
+};
+// An axis from 0 over `largest`, about `ticks` ticks.
+ChartAxis nice_axis(double largest, int ticks);
+struct ChartPoint {
+    double x = 0, y = 0;            // tokens/s per user, tokens/s per GPU
+};
+struct ParetoChart {
+    ChartAxis x, y;
+    std::vector<ChartPoint> front;  // slowest per user first (the report's order)
+    bool has_best = false;
+    ChartPoint best;
+    double min_per_user = 0;        // the TPOT target's speed per user (0: none)
+    // A point's place in a plot area whose corners are (left, top) and (right, bottom), screen
+    // coordinates (y grows downwards).
+    ChartPoint to_screen(ChartPoint v, double left, double top, double right, double bottom) const;
+};
+ParetoChart pareto_chart(const PlanReport& p, const PlanRequest& q);
+// A tick's label: "0", "250", "1.5 k", "20 k".
+std::string axis_label(double v, double step);
 
 }  // namespace gpusizer::ui

@@ -87,6 +87,9 @@ public:
     virtual bool has_local_models() const { return false; }
     virtual void scan_local_models(bool rescan) { (void)rescan; }
     virtual LocalModels local_models() { return {}; }
+    // Whether a file dropped on the app opens (the desktop's window, the browser's page): the
+    // app then says so beside "Open file...".
+    virtual bool accepts_dropped_files() const { return false; }
     // A short name for messages: "desktop", "browser".
     virtual const char* name() const = 0;
 };

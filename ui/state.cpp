@@ -147,21 +147,6 @@ void adopt(UiState& s, const Config& c) {
 
 }  // namespace
 
-ModelShape shape_of(const ModelNumbers& n) {
-    ModelShape m;
-    m.layers = n.layers;
-    m.hidden = n.hidden;
-    m.intermediate = n.intermediate;
-    m.heads = n.heads;
-    m.kv_heads = n.kv_heads;
-    m.vocab = n.vocab;
-    m.tied = n.tied;
-    m.experts = n.experts;
-    m.experts_per_token = n.experts_per_token;
-    m.max_context = n.max_context;
-    return m;
-}
-
 bool apply_model_source(UiState& s) {
     // Only the file source names files: the others describe the model themselves.
     if (s.source != ModelSource::file) s.config.gguf.clear(), s.config.hf_dir.clear();
@@ -180,7 +165,7 @@ bool apply_model_source(UiState& s) {
             return set_model(s, [n] { return model_from_parameter_count(n); });
         }
         case ModelSource::numbers:
-            return set_model(s, [&s] { return model_from_shape(shape_of(s.numbers)); });
+            return set_model(s, [&s] { return model_from_shape(s.numbers); });
         case ModelSource::hf_config:
             if (s.hf_text.find_first_not_of(" \t\r\n") == std::string::npos) {
                 s.model_error = "paste the contents of a Hugging Face config.json";

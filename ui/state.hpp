@@ -23,20 +23,6 @@ struct ModelFileInput {
     ModelSpec model;                // model.arch.source "gguf" or "safetensors", exact bytes in arch.file
 };
 
-// A custom dense or MoE model described by its numbers (Llama-style fields).
-struct ModelNumbers {
-    int layers = 32;
-    int hidden = 4096;
-    int intermediate = 14336;
-    int heads = 32;
-    int kv_heads = 8;
-    int vocab = 128256;
-    bool tied = false;
-    int experts = 0;              // routed experts (0 = dense)
-    int experts_per_token = 2;
-    int max_context = 131072;
-};
-
 // The recommendations view's constraints (RecommendQuery without the configuration). They are
 // questions about the configuration, not part of it, so links do not carry them.
 struct RecommendInputs {
@@ -71,7 +57,7 @@ struct UiState {
     ModelSource source = ModelSource::catalog;
     std::string catalog_model = "llama-3-70b";      // remembered while a custom model is shown
     double custom_params_b = 7.0;                   // billions, ModelSource::parameters
-    ModelNumbers numbers;                           // ModelSource::numbers
+    ModelShape numbers;                             // ModelSource::numbers: a custom dense or MoE model
     std::string hf_text;                            // ModelSource::hf_config: the pasted config.json
     ModelFileInput file;                            // ModelSource::file: the opened model file
     std::string model_error;                        // why the custom model could not be read
@@ -91,8 +77,6 @@ UiState default_state();
 // Applies the custom-model inputs to config.model (returns false and sets model_error if the
 // numbers or the pasted config.json cannot be used; the config keeps its previous model).
 bool apply_model_source(UiState& s);
-// The core's ModelShape of ModelNumbers (model_from_shape reads it as a Llama or Mixtral).
-ModelShape shape_of(const ModelNumbers& n);
 
 // Nesting limit for JSON the app is given (a link's hf= value, a pasted or dropped
 // configuration, a pasted config.json, a benchmark report): deeper than any real one (3 to 4

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 
 namespace gpusizer::ui {
 
@@ -134,11 +135,8 @@ void apply_style(float scale, Theme theme) {
     st = ImGuiStyle();
     apply_theme(theme);
     st.WindowRounding = 0.0f;
-    st.FrameRounding = 4.0f;
-    st.GrabRounding = 4.0f;
-    st.ChildRounding = 4.0f;
-    st.PopupRounding = 4.0f;
-    st.TabRounding = 4.0f;
+    for (float* corner : {&st.FrameRounding, &st.GrabRounding, &st.ChildRounding, &st.PopupRounding, &st.TabRounding})
+        *corner = 4.0f;   // one corner radius for every rounded widget
     st.FramePadding = ImVec2(8, 4);
     st.ItemSpacing = ImVec2(8, 6);
     st.WindowPadding = ImVec2(12, 10);

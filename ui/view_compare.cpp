@@ -17,11 +17,23 @@
 namespace gpusizer::ui {
 
 void App::draw_compare() {
+    ImGui::PushTextWrapPos(0.0f);   // the texts above and under the table wrap (QA D14 at 820 px)
     ImGui::TextDisabled("The same model and workload on each GPU choice (the seed article's table, for your workload).");
+    ImGui::PopTextWrapPos();
     const int cols = int(s_.compare.size());
+    const char* note = "Tensor TFLOPS are dense (no 2:4 sparsity); GeForce FP16/BF16 with FP32 accumulate.";
+    const float fs = ImGui::GetFontSize();
+    // Each GPU's column keeps 9 font sizes at least; where they do not fit the table scrolls
+    // sideways instead of cutting its figures (QA D14: "8449244.82 G", a combo reading "rtx").
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float inner = std::max(avail, fs * 10.0f + float(cols) * fs * 9.0f);
+    const float note_h = ImGui::CalcTextSize(note, nullptr, false, avail).y + ImGui::GetFrameHeightWithSpacing();
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_BordersInnerV |
-                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchSame;
-    if (cols == 0 || !ImGui::BeginTable("compare", cols + 1, flags, ImVec2(0, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 2.2f)))
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchSame |
+                                  (inner > avail ? ImGuiTableFlags_ScrollX : ImGuiTableFlags_None);
+    if (cols == 0 ||
+        !ImGui::BeginTable("compare", cols + 1, flags, ImVec2(0, std::max(fs * 8.0f, ImGui::GetContentRegionAvail().y - note_h)),
+                           inner > avail ? inner : 0.0f))
         return;
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 10.0f);
@@ -35,8 +47,10 @@ void App::draw_compare() {
         ImGui::TableNextColumn();
         ImGui::PushID(i);
         const Gpu* g = catalog_.find_gpu(s_.compare[i].gpu);
-        ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 2.4f);
-        if (ImGui::BeginCombo("##g", g ? g->id.c_str() : "?", ImGuiComboFlags_HeightLarge)) {
+        ImGui::SetNextItemWidth(-1);   // the whole column: the remove button sits beside the count
+        const bool open = ImGui::BeginCombo("##g", g ? g->id.c_str() : "?", ImGuiComboFlags_HeightLarge);
+        if (!open && g && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", g->name.c_str());
+        if (open) {
             for (const Gpu& cand : catalog_.gpus)
                 if (ImGui::Selectable(cand.name.c_str(), cand.id == s_.compare[i].gpu)) {
                     s_.compare[i].gpu = cand.id;
@@ -44,14 +58,14 @@ void App::draw_compare() {
                 }
             ImGui::EndCombo();
         }
-        ImGui::SameLine();
-        if (ImGui::SmallButton("x")) remove = i;
-        ImGui::SetNextItemWidth(-1);
+        ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 2.4f);
         int n = s_.compare[i].gpus;
         if (ImGui::SliderInt("##n", &n, 1, 16, "x %d")) {
             s_.compare[i].gpus = int(clamp_to_key("gpus", n));
             changed();
         }
+        ImGui::SameLine();
+        if (ImGui::SmallButton("x")) remove = i;
         ImGui::PopID();
     }
     if (remove >= 0) {
@@ -61,7 +75,9 @@ void App::draw_compare() {
     auto text_row = [&](const char* name, auto value_of) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("%s", name);
+        ImGui::PopTextWrapPos();
         for (int i = 0; i < cols && i < int(s_.compare.size()); ++i) {
             ImGui::TableNextColumn();
             const Gpu* g = catalog_.find_gpu(s_.compare[i].gpu);
@@ -82,8 +98,10 @@ void App::draw_compare() {
         ImGui::TableNextColumn();
         if (compare_[i].ok) {
             const Report& r = compare_[i].report;
+            ImGui::PushTextWrapPos(0.0f);
             ImGui::TextColored(to_vec4(r.fits ? fits_color() : no_fit_color()), "%s %s", format_gib(r.per_gpu.total()).c_str(),
                                r.fits ? "fits" : "no");
+            ImGui::PopTextWrapPos();
         } else {
             ImGui::TextColored(to_vec4(no_fit_color()), "cannot run");
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", compare_[i].error.c_str());
@@ -94,14 +112,14 @@ void App::draw_compare() {
     ImGui::TextUnformatted("headroom");
     for (std::size_t i = 0; i < compare_.size() && int(i) < cols; ++i) {
         ImGui::TableNextColumn();
-        if (compare_[i].ok) ImGui::TextUnformatted(format_gib(compare_[i].report.headroom).c_str());
+        if (compare_[i].ok) ImGui::TextWrapped("%s", format_gib(compare_[i].report.headroom).c_str());
     }
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted("KV room");
     for (std::size_t i = 0; i < compare_.size() && int(i) < cols; ++i) {
         ImGui::TableNextColumn();
-        if (compare_[i].ok) ImGui::Text("%s tok", format_int(compare_[i].report.kv_capacity_tokens).c_str());
+        if (compare_[i].ok) ImGui::TextWrapped("%s tok", format_int(compare_[i].report.kv_capacity_tokens).c_str());
     }
     text_row("name", [](const Gpu& g) { return g.name; });
     text_row("architecture", [](const Gpu& g) { return g.architecture + (g.chip.empty() ? "" : " (" + g.chip + ")"); });
@@ -126,9 +144,11 @@ void App::draw_compare() {
     text_row("form factor", [](const Gpu& g) { return g.form_factor; });
     text_row("price", [](const Gpu& g) { return g.price_usd ? "$" + format_int(*g.price_usd) : std::string("-"); });
     ImGui::EndTable();
-    ImGui::TextDisabled("Tensor TFLOPS are dense (no 2:4 sparsity); GeForce FP16/BF16 with FP32 accumulate.");
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", note);
+    ImGui::PopTextWrapPos();
     if (s_.compare.size() < 6) {
-        ImGui::SameLine();
+        if (ImGui::CalcTextSize(note).x + fs * 8.0f < avail) ImGui::SameLine();
         if (ImGui::SmallButton("+ add a GPU")) {
             s_.compare.push_back({s_.config.gpu, s_.config.gpus});
             changed();

@@ -155,7 +155,7 @@ void App::draw_open_file() {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("A model (.gguf, .safetensors or a model folder: headers only), an engine's startup log, a "
                           "gpusizer-cuda-bench report (measured figures) or a configuration JSON.%s",
-                          std::string(platform_.name()) == "desktop" ? " You can also drop the file on the window." : "");
+                          platform_.accepts_dropped_files() ? " You can also drop the file on the app." : "");
     if (ImGui::BeginPopup("path")) {
         ImGui::TextUnformatted("Open a model (.gguf, .safetensors, a model folder), an engine log, a benchmark report or a configuration:");
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 26.0f);

@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -70,12 +73,38 @@ void App::draw_breakdown() {
     // Side by side; stacked where halves would cut them (phones, tablets: QA D3, D14).
     const bool stack = stacked_tables();
     const float half = stack ? ImGui::GetContentRegionAvail().x : ImGui::GetContentRegionAvail().x * 0.5f - 6;
+    // The value columns are as wide as their widest value (QA D14: 9-digit GiB figures such as
+    // "1406253.00 GiB" were cut), at most 60% of the table, where long values wrap; the names
+    // take the rest and wrap.
+    auto value_width = [&](std::initializer_list<const std::string*> values, float least) {
+        float w = least;
+        for (const std::string* v : values) w = std::max(w, ImGui::CalcTextSize(v->c_str()).x);
+        return std::min(w, half * 0.6f);
+    };
+    // A value cell: wraps in its column, and leaves its text's box and its cell's in the layout
+    // ("cell text|..." then "cell box|...") for the browser test of QA D14.
+    auto value_cell = [&](const std::string& v, bool dim) {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float room = ImGui::GetContentRegionAvail().x;
+        ImGui::PushTextWrapPos(0.0f);
+        if (dim) ImGui::TextDisabled("%s", v.c_str());
+        else ImGui::TextUnformatted(v.c_str());
+        ImGui::PopTextWrapPos();
+        const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+        layout_.push_back({"cell text|" + v, lo.x, lo.y, hi.x - lo.x, hi.y - lo.y});
+        layout_.push_back({"cell box|" + v, at.x, at.y, room, hi.y - lo.y});
+    };
+    const double vals[] = {m.weights, m.kv_cache, m.activations, m.gradients, m.optimizer, m.overhead};
+    std::string texts[6];
+    for (int i = 0; i < 6; ++i) texts[i] = format_gib(vals[i]);
+    const std::string total = format_gib(m.total()), usable = format_gib(r.gpu_usable);
     ImGui::BeginGroup();
     if (ImGui::BeginTable("parts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(half, 0))) {
         ImGui::TableSetupColumn("Per GPU (most loaded)", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::TableSetupColumn("bytes", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 6.5f);
+        ImGui::TableSetupColumn("bytes", ImGuiTableColumnFlags_WidthFixed,
+                                value_width({&texts[0], &texts[1], &texts[2], &texts[3], &texts[4], &texts[5], &total, &usable},
+                                            ImGui::GetFontSize() * 6.5f));
         ImGui::TableHeadersRow();
-        const double vals[] = {m.weights, m.kv_cache, m.activations, m.gradients, m.optimizer, m.overhead};
         for (int i = 0; i < 6; ++i) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
@@ -89,7 +118,7 @@ void App::draw_breakdown() {
             }
             ImGui::TextUnformatted(part_name(i));
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(format_gib(vals[i]).c_str());
+            value_cell(texts[i], false);
             if (i == 1) {
                 // The cache by layer kind (report memory.cache_detail), when more than one kind
                 // holds some or the one that does is not plain full attention.
@@ -114,11 +143,17 @@ void App::draw_breakdown() {
             if (i == 5) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
-                ImGui::PushTextWrapPos(0.0f);
-                ImGui::TextDisabled("   CUDA context %s, allocator %s, buffers %s", format_gib(r.overhead_detail.cuda_context).c_str(),
-                                    format_gib(r.overhead_detail.allocator_reserve).c_str(),
-                                    format_gib(r.overhead_detail.runtime_buffers).c_str());
-                ImGui::PopTextWrapPos();
+                // Wrapped between its phrases, not inside a figure (QA D14: "buffers 2." / "25 GiB").
+                const std::string parts[] = {"   CUDA context " + format_gib(r.overhead_detail.cuda_context) + ",",
+                                             "allocator " + format_gib(r.overhead_detail.allocator_reserve) + ",",
+                                             "buffers " + format_gib(r.overhead_detail.runtime_buffers)};
+                for (const std::string& t : parts) {
+                    if (&t != parts) {
+                        ImGui::SameLine(0, ImGui::CalcTextSize(" ").x);
+                        if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(t.c_str()).x) ImGui::NewLine();
+                    }
+                    ImGui::TextDisabled("%s", t.c_str());
+                }
                 ImGui::TableNextColumn();
             }
         }
@@ -126,29 +161,24 @@ void App::draw_breakdown() {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted("total");
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(format_gib(m.total()).c_str());
+        value_cell(total, false);
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);   // long GPU names wrap (QA D14)
         ImGui::TextDisabled("usable on %s", r.gpu_name.c_str());
+        ImGui::PopTextWrapPos();
         ImGui::TableNextColumn();
-        ImGui::TextDisabled("%s", format_gib(r.gpu_usable).c_str());
+        value_cell(usable, true);
         ImGui::EndTable();
     }
     ImGui::EndGroup();
     if (!stack) ImGui::SameLine(0, 12);
     else ImGui::Spacing();
     ImGui::BeginGroup();
-    if (ImGui::BeginTable("facts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(half, 0))) {
-        ImGui::TableSetupColumn("Model and workload", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 7.5f);
-        ImGui::TableHeadersRow();
-        auto row = [](const char* name, const std::string& value) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(name);
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(value.c_str());
-        };
+    {
+        // The rows first, then the table with its value column as wide as the widest value.
+        std::vector<std::pair<const char*, std::string>> rows;
+        auto row = [&](const char* name, const std::string& value) { rows.emplace_back(name, value); };
         row("parameters", format_count(r.params));
         // Weights stored beside the text model (report model.params_by_part).
         const ParamsByPart& parts = r.params_by_part;
@@ -172,7 +202,23 @@ void App::draw_breakdown() {
         row("split tp x pp x dp", std::to_string(r.parallel.tp) + " x " + std::to_string(r.parallel.pp) + " x " +
                                       std::to_string(r.parallel.dp));
         if (r.host > 0) row("host RAM", format_gib(r.host));
-        ImGui::EndTable();
+        float w = ImGui::GetFontSize() * 7.5f;
+        for (const auto& x : rows) w = std::max(w, ImGui::CalcTextSize(x.second.c_str()).x);
+        if (ImGui::BeginTable("facts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(half, 0))) {
+            ImGui::TableSetupColumn("Model and workload", ImGuiTableColumnFlags_WidthStretch);
+            ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthFixed, std::min(w, half * 0.6f));
+            ImGui::TableHeadersRow();
+            for (const auto& x : rows) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::PushTextWrapPos(0.0f);
+                ImGui::TextUnformatted(x.first);
+                ImGui::PopTextWrapPos();
+                ImGui::TableNextColumn();
+                value_cell(x.second, false);
+            }
+            ImGui::EndTable();
+        }
     }
     ImGui::EndGroup();
     if (!r.warnings.empty()) {

@@ -1,17 +1,24 @@
-// ui/view_plan.cpp: the Plan tab: the training layout search (gpusizer/plan.hpp) for the current
-// model, GPU and GPU count. Its fields and texts are in plan_state.cpp (tested without ImGui);
-// this file draws them. The search runs when the button is pressed, never per frame.
+// ui/view_plan.cpp: the Plan tab: the layout searches of gpusizer/plan.hpp for the current model,
+// GPU and GPU count, training layouts or serving layouts (with the Pareto front of tokens/s per
+// GPU against tokens/s per user as a chart). Its fields, texts and the chart's axes are in
+// plan_state.cpp (tested without ImGui); this file draws them. A search runs when its button is
+// pressed, never per frame.
 // (One file per view, as Tracy's server splits its View; the App and its frame are in app.cpp.)
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include <imgui.h>
 
 #include "gpusizer/error.hpp"
+#include "gpusizer/format.hpp"
 #include "plan_state.hpp"
 #include "theme.hpp"
 #include "view_plan.hpp"
+#include "widgets.hpp"
 
 namespace gpusizer::ui {
 
@@ -19,10 +26,17 @@ namespace {
 
 struct PlanView {
     PlanInputs inputs;
+    bool kind_chosen = false;   // until the switch is used, the tab follows the configuration's mode
     bool has_result = false;
     PlanReport result;
     std::string error;
     std::string searched_for;   // the model, GPU and count the result is for
+    // The serving search: its own result, kept while the tab shows the training one.
+    bool has_serving = false;
+    PlanReport serving;
+    PlanRequest serving_request;   // what it searched (the load and targets shown with it)
+    std::string serving_error;
+    std::string serving_for;
 };
 
 PlanView& view() {
@@ -30,10 +44,46 @@ PlanView& view() {
     return v;
 }
 
+std::string model_name(const Config& c) { return c.model.custom ? "this model" : c.model.id; }
+
+// The tab's rows of fields wrap where the next one does not fit (QA D14: at 820 px "Search
+// serving layouts" ran off the window): beside the last item when `width` fits, else below it.
+void beside_if_fits(float width, float spacing = -1.0f) {
+    ImGui::SameLine(0, spacing);
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+// The widths of the tab's fields: a number field `w` wide with its - and + buttons, a field
+// without them, a checkbox and a button, each with its label.
+float stepper_width(float w, const char* label) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    return w + 2 * (ImGui::GetFrameHeight() + st.ItemInnerSpacing.x) + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+float field_width(float w, const char* label) { return w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x; }
+float checkbox_width(const char* label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
+
+void draw_training(PlanView& v, const Config& current, const Catalog& catalog);
+void draw_serving(PlanView& v, const Config& current, const Catalog& catalog);
+
 }  // namespace
 
 void draw_plan_tab(const Config& current, const Catalog& catalog) {
     PlanView& v = view();
+    if (!v.kind_chosen) v.inputs.kind = current.mode == Mode::inference ? PlanKind::serving : PlanKind::training;
+    int kind = int(v.inputs.kind);
+    v.kind_chosen |= ImGui::RadioButton("training layouts", &kind, int(PlanKind::training));
+    ImGui::SameLine();
+    v.kind_chosen |= ImGui::RadioButton("serving layouts", &kind, int(PlanKind::serving));
+    v.inputs.kind = PlanKind(kind);
+    if (v.inputs.kind == PlanKind::serving) draw_serving(v, current, catalog);
+    else draw_training(v, current, catalog);
+}
+
+namespace {
+
+void draw_training(PlanView& v, const Config& current, const Catalog& catalog) {
     PlanInputs& in = v.inputs;
     ImGui::PushTextWrapPos(0.0f);   // the texts of this tab wrap at the window's edge
     ImGui::TextDisabled("The fastest training layouts of %s on %d x %s that fit: tp, pp, dp with ZeRO, ep, micro-batch, "
@@ -45,11 +95,11 @@ void draw_plan_tab(const Config& current, const Catalog& catalog) {
     ImGui::InputInt("global batch", &in.global_batch, 8, 64);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("sequences per optimizer step, all GPUs (0: the configuration's)");
     in.global_batch = std::clamp(in.global_batch, 0, 1 << 24);
-    ImGui::SameLine();
+    beside_if_fits(stepper_width(w, "top"));
     ImGui::SetNextItemWidth(w);
     ImGui::InputInt("top", &in.top, 1, 5);
     in.top = std::clamp(in.top, 1, 100);
-    ImGui::SameLine();
+    beside_if_fits(stepper_width(w, "max micro-batch"));
     ImGui::SetNextItemWidth(w);
     ImGui::InputInt("max micro-batch", &in.max_micro_batch, 1, 8);
     in.max_micro_batch = std::clamp(in.max_micro_batch, 1, 4096);
@@ -58,11 +108,11 @@ void draw_plan_tab(const Config& current, const Catalog& catalog) {
     if (ImGui::DragFloat("tokens (billions)", &tokens, 10.0f, 0.0f, 1e6f, tokens > 0 ? "%.0f" : "none"))
         in.tokens_billions = std::clamp(double(tokens), 0.0, 1e6);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("D: the tokens of the run, for its time and cost (0: not asked)");
-    ImGui::SameLine();
+    beside_if_fits(checkbox_width("offload"));
     ImGui::Checkbox("offload", &in.offload);
-    ImGui::SameLine();
+    beside_if_fits(checkbox_width("expert parallel"));
     ImGui::Checkbox("expert parallel", &in.expert_parallel);
-    ImGui::SameLine(0, 18);
+    beside_if_fits(button_width("Search layouts"), 18);
     if (ImGui::Button("Search layouts")) {
         v.error.clear();
         v.has_result = false;
@@ -139,5 +189,269 @@ void draw_plan_tab(const Config& current, const Catalog& catalog) {
     for (const std::string& n : p.not_searched) ImGui::TextDisabled("not searched: %s", n.c_str());
     ImGui::PopTextWrapPos();
 }
+
+// ---------------------------------------------------------------------------------------------
+// Serving layouts
+// ---------------------------------------------------------------------------------------------
+
+ImU32 with_alpha(ImU32 c, int alpha) { return (c & ~IM_COL32_A_MASK) | (ImU32(alpha) << IM_COL32_A_SHIFT); }
+
+std::string point_summary(const PlanPoint& p) {
+    const ServingRowText t = serving_row_text(p);
+    std::string s = "tp " + t.tp + " pp " + t.pp + " dp " + t.dp + " ep " + t.ep + ", " + t.concurrency + " requests in flight\n" + t.per_gpu +
+                    " tokens/s per GPU, " + t.per_user + " tokens/s per user\nTTFT " + t.ttft + ", TPOT " + t.tpot + ", " + t.memory +
+                    " per GPU, bound: " + t.bound;
+    if (!t.note.empty()) s += "\n" + t.note;
+    return s;
+}
+
+// The Pareto front as a chart: x = output tokens/s per user, y = output tokens/s per GPU (both
+// from 0, pareto_chart() chooses the axes), the front as a line through its points, the best
+// point under the targets ringed in the accent colour, the TPOT target as a dashed line at the
+// speed per user it asks. Hovering a point shows its layout.
+void pareto_chart_view(const PlanReport& p, const PlanRequest& q, float height) {
+    const ParetoChart c = pareto_chart(p, q);
+    const Palette& pal = palette();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x, 1.0f), height);
+    ImGui::InvisibleButton("##pareto", size);
+    const bool hovered = ImGui::IsItemHovered();
+    const float lh = ImGui::GetTextLineHeight();
+    // An outline, not a fill (as charts.cpp: a fill this size is costly on a software rasterizer).
+    dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), pal.chart_frame, 4.0f);
+    // The left margin holds the widest y label.
+    float label_w = 0;
+    for (int i = 0; i * c.y.step <= c.y.max * (1 + 1e-9); ++i)
+        label_w = std::max(label_w, ImGui::CalcTextSize(axis_label(i * c.y.step, c.y.step).c_str()).x);
+    // The top margin holds the y axis's name above the top tick's label; the bottom margin the x
+    // labels and the x axis's name under them.
+    const ImVec2 a(p0.x + label_w + lh * 0.9f, p0.y + lh * 1.9f);
+    const ImVec2 b(p0.x + size.x - lh * 1.2f, p0.y + size.y - lh * 2.9f);
+    if (b.x <= a.x + lh * 4 || b.y <= a.y + lh * 3) return;
+    auto at = [&](ChartPoint v) {
+        const ChartPoint s = c.to_screen(v, a.x, a.y, b.x, b.y);
+        return ImVec2(float(s.x), float(s.y));
+    };
+    for (int i = 0; i * c.y.step <= c.y.max * (1 + 1e-9); ++i) {
+        const double g = i * c.y.step;
+        const float y = at({0, g}).y;
+        dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), pal.grid);
+        const std::string s = axis_label(g, c.y.step);
+        const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
+        dl->AddText(ImVec2(a.x - ts.x - 6, y - ts.y * 0.5f), pal.text_muted, s.c_str());
+    }
+    for (int i = 0; i * c.x.step <= c.x.max * (1 + 1e-9); ++i) {
+        const double g = i * c.x.step;
+        const float x = at({g, 0}).x;
+        dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), pal.grid_minor);
+        const std::string s = axis_label(g, c.x.step);
+        const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
+        dl->AddText(ImVec2(std::min(x - ts.x * 0.5f, p0.x + size.x - ts.x - 4), b.y + lh * 0.4f), pal.text_muted, s.c_str());
+    }
+    dl->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, b.y), pal.chart_frame);
+    dl->AddLine(ImVec2(a.x, a.y), ImVec2(a.x, b.y), pal.chart_frame);
+    dl->AddText(ImVec2(p0.x + 6, p0.y + 4), pal.text_muted, "output tokens/s per GPU");
+    {
+        const char* name = "output tokens/s per user (1 / TPOT)";
+        const ImVec2 ts = ImGui::CalcTextSize(name);
+        dl->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, b.y + lh * 1.5f), pal.text_muted, name);
+    }
+    // The TPOT target: points left of the line are slower per user than it allows.
+    if (c.min_per_user > 0 && c.min_per_user <= c.x.max) {
+        const float x = at({c.min_per_user, 0}).x;
+        for (float y = a.y; y < b.y; y += 9) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 5, b.y)), pal.warning, 1.5f);
+        char s[48];
+        std::snprintf(s, sizeof s, "TPOT <= %g ms", q.max_tpot_ms);
+        const ImVec2 ts = ImGui::CalcTextSize(s);
+        // At the bottom right of the line: the front is high where it is slow per user, so the
+        // best point (often right at the line) and the front stay clear of the label.
+        const float tx = x + 5 + ts.x <= b.x ? x + 5 : x - 5 - ts.x;
+        dl->AddText(ImVec2(tx, b.y - ts.y - 4), pal.warning, s);
+    }
+    // The front.
+    const ImU32 line = pal.total_series;
+    for (std::size_t i = 1; i < c.front.size(); ++i) dl->AddLine(at(c.front[i - 1]), at(c.front[i]), line, 2.0f);
+    for (const ChartPoint& f : c.front) dl->AddCircleFilled(at(f), 3.5f, line);
+    // The best point under the targets, and its figures beside it.
+    if (c.has_best) {
+        const ImVec2 s = at(c.best);
+        dl->AddCircle(s, 8.0f, pal.accent, 0, 2.5f);
+        dl->AddCircleFilled(s, 4.0f, pal.accent);
+        const std::string label = "best: " + format_rate(c.best.y) + " tokens/s per GPU at " + format_rate(c.best.x) + " per user";
+        const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+        // Right of the point and above it, kept inside the plot; below it when the top is near.
+        const float x = std::clamp(s.x + 12, a.x + 4, std::max(a.x + 4, b.x - ts.x - 4));
+        const float y = s.y - ts.y - 10 >= a.y + 2 ? s.y - ts.y - 10 : s.y + 10;
+        const float* bg = pal.background;
+        dl->AddRectFilled(ImVec2(x - 3, y - 1), ImVec2(x + ts.x + 3, y + ts.y + 1),
+                          ImGui::ColorConvertFloat4ToU32(ImVec4(bg[0], bg[1], bg[2], 0.85f)), 3.0f);
+        dl->AddText(ImVec2(x, y), pal.accent, label.c_str());
+    }
+    // Hover: the nearest point within reach, its layout in a tooltip.
+    if (hovered && !c.front.empty()) {
+        const ImVec2 m = ImGui::GetIO().MousePos;
+        int nearest = -1;
+        float best_d = lh * lh * 1.5f;
+        for (std::size_t i = 0; i < c.front.size(); ++i) {
+            const ImVec2 s = at(c.front[i]);
+            const float d = (s.x - m.x) * (s.x - m.x) + (s.y - m.y) * (s.y - m.y);
+            if (d < best_d) {
+                best_d = d;
+                nearest = int(i);
+            }
+        }
+        if (nearest >= 0) {
+            dl->AddCircle(at(c.front[std::size_t(nearest)]), 6.0f, pal.hover_line, 0, 2.0f);
+            ImGui::SetTooltip("%s", point_summary(p.pareto[std::size_t(nearest)]).c_str());
+        }
+    }
+}
+
+// One row of the serving table; `label` in the first column ("best", "1", ...). Cells wrap at
+// their column's edge rather than being cut (QA D14), unless the table scrolls sideways.
+void serving_row(const char* label, const ServingRowText& t, bool highlight, bool wrap) {
+    ImGui::TableNextRow();
+    if (highlight) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(palette().accent, 40));
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(label);
+    std::string spaced = t.bound;
+    std::replace(spaced.begin(), spaced.end(), '_', ' ');   // "memory bandwidth" wraps at its space
+    const std::string& bound = spaced;
+    for (const std::string* cell : {&t.tp, &t.pp, &t.dp, &t.ep, &t.concurrency, &t.per_gpu, &t.per_user, &t.ttft, &t.tpot, &t.memory, &bound}) {
+        ImGui::TableNextColumn();
+        if (wrap) ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(cell->c_str());
+        if (wrap) ImGui::PopTextWrapPos();
+    }
+    if (!t.note.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.note.c_str());
+}
+
+void draw_serving(PlanView& v, const Config& current, const Catalog& catalog) {
+    PlanInputs& in = v.inputs;
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("Serving layouts of %s on up to %d x %s: tp, pp, dp, ep and the requests in flight; the Pareto front of "
+                        "output tokens/s per GPU against tokens/s per user, and the best layout under the TTFT and TPOT targets.",
+                        model_name(current).c_str(), current.gpus, current.gpu.c_str());
+    ImGui::PopTextWrapPos();
+    const float w = ImGui::GetFontSize() * 7.0f;
+    const ServingLoad load = serving_load(current, in);
+    long long isl = load.isl, osl = load.osl;
+    const long long step = 128, fast = 1024;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::InputScalar("input tokens", ImGuiDataType_S64, &isl, &step, &fast)) in.isl = std::clamp(isl, 1LL, 100000000LL);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("per request: the prompt (isl)");
+    beside_if_fits(stepper_width(w, "output tokens"));
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::InputScalar("output tokens", ImGuiDataType_S64, &osl, &step, &fast)) in.osl = std::clamp(osl, 1LL, 100000000LL);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("per request: the generated tokens (osl)");
+    const std::string source = "(" + std::string(load.source) + ")";
+    beside_if_fits(ImGui::CalcTextSize(source.c_str()).x);
+    ImGui::AlignTextToFramePadding();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", source.c_str());
+    ImGui::PopTextWrapPos();
+    std::optional<double> ttft = in.max_ttft_ms > 0 ? std::optional<double>(in.max_ttft_ms) : std::nullopt;
+    if (limit_drag("max TTFT ms", ttft, w, 10.0f, 60000.0f, 3.6e6, "no limit")) in.max_ttft_ms = ttft.value_or(0.0);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("time to first token of the best layout, milliseconds (0: no limit)");
+    beside_if_fits(field_width(w, "max TPOT ms"));
+    std::optional<double> tpot = in.max_tpot_ms > 0 ? std::optional<double>(in.max_tpot_ms) : std::nullopt;
+    if (limit_drag("max TPOT ms", tpot, w, 1.0f, 1000.0f, 3.6e6, "no limit")) in.max_tpot_ms = tpot.value_or(0.0);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("time per output token after the first, milliseconds (0: no limit); 50 ms is 20 tokens/s per user");
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputInt("top", &in.top, 1, 5);
+    in.top = std::clamp(in.top, 1, 100);
+    beside_if_fits(checkbox_width("disaggregated"));
+    ImGui::Checkbox("disaggregated", &in.disaggregated);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("also prefill and decode on separate pools of GPUs (vLLM, SGLang, TensorRT-LLM)");
+    beside_if_fits(button_width("Search serving layouts"), 18);
+    if (ImGui::Button("Search serving layouts")) {
+        v.serving_error.clear();
+        v.has_serving = false;
+        try {
+            v.serving_request = serving_plan_request(current, in);
+            v.serving = plan(v.serving_request, catalog);
+            v.has_serving = true;
+            char buf[300];
+            std::snprintf(buf, sizeof buf, "%s on up to %d x %s, %s input + %s output tokens", model_name(current).c_str(), current.gpus,
+                          current.gpu.c_str(), format_int(double(load.isl)).c_str(), format_int(double(load.osl)).c_str());
+            v.serving_for = buf;
+        } catch (const Error& e) {
+            v.serving_error = e.what();
+        }
+    }
+    ImGui::PushTextWrapPos(0.0f);
+    if (!v.serving_error.empty()) {
+        ImGui::TextColored(to_vec4(no_fit_color()), "%s", v.serving_error.c_str());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    if (!v.has_serving) {
+        ImGui::TextDisabled("Press \"Search serving layouts\" to run the search.");
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    const PlanReport& p = v.serving;
+    const PlanRequest& q = v.serving_request;
+    ImGui::TextUnformatted((v.serving_for + ": " + serving_search_text(p, q)).c_str());
+    const std::string verdict = serving_verdict_text(p, q);
+    if (!verdict.empty()) ImGui::TextColored(to_vec4(no_fit_color()), "%s", verdict.c_str());
+    ImGui::PopTextWrapPos();
+    if (p.fitting == 0) return;
+    // The best point, then the best layouts under the targets as estimate() reports them. The
+    // best point is top[0] unless it is disaggregated (estimate() models one pool).
+    const bool best_apart = p.has_best && p.best.prefill_gpus > 0;
+    if (p.has_best && (best_apart || !p.top.empty())) {
+        // Where the window is narrower than 50 font sizes (820 px) the table scrolls sideways
+        // rather than wrapping its figures inside their cells (QA D14).
+        const float avail = ImGui::GetContentRegionAvail().x, inner = ImGui::GetFontSize() * 50.0f;
+        const bool scroll = avail < inner;
+        ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+        ImVec2 outer(0, 0);
+        if (scroll) {
+            flags |= ImGuiTableFlags_ScrollX;
+            const int rows = int(p.top.size()) + (best_apart ? 1 : 0) + 1;   // and the header
+            outer.y = float(rows) * (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y) + ImGui::GetStyle().ScrollbarSize + 4;
+        }
+        if (ImGui::BeginTable("serving", 12, flags, outer, scroll ? inner : 0.0f)) {
+            ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_None, 0.8f);
+            for (const char* h : {"tp", "pp", "dp", "ep"}) ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_None, 0.45f);
+            ImGui::TableSetupColumn("in flight", ImGuiTableColumnFlags_None, 1.0f);
+            ImGui::TableSetupColumn("tok/s/GPU", ImGuiTableColumnFlags_None, 1.2f);
+            ImGui::TableSetupColumn("tok/s/user", ImGuiTableColumnFlags_None, 1.2f);
+            ImGui::TableSetupColumn("TTFT", ImGuiTableColumnFlags_None, 1.1f);
+            ImGui::TableSetupColumn("TPOT", ImGuiTableColumnFlags_None, 1.1f);
+            ImGui::TableSetupColumn("GiB/GPU", ImGuiTableColumnFlags_None, 1.1f);
+            ImGui::TableSetupColumn("bound", ImGuiTableColumnFlags_None, 2.0f);
+            ImGui::TableHeadersRow();
+            if (best_apart) serving_row("best", serving_row_text(p.best), true, !scroll);
+            for (std::size_t i = 0; i < p.top.size(); ++i) {
+                const std::string label = i == 0 && !best_apart ? "1 best" : std::to_string(i + 1);
+                serving_row(label.c_str(), serving_row_text(p.top[i]), i == 0 && !best_apart, !scroll);
+            }
+            ImGui::EndTable();
+        }
+        if (best_apart) ImGui::TextDisabled("best: %s", serving_row_text(p.best).note.c_str());
+    }
+    ImGui::Spacing();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted("Pareto front: no layout beats a point on both tokens/s per GPU and tokens/s per user");
+    ImGui::PopTextWrapPos();
+    const float h = std::clamp(ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y, ImGui::GetFontSize() * 14.0f,
+                               ImGui::GetFontSize() * 22.0f);
+    pareto_chart_view(p, q, h);
+    ImGui::PushTextWrapPos(0.0f);
+    if (!p.why.empty()) {
+        ImGui::TextUnformatted("Why #1 beats #2");
+        for (const std::string& line : p.why) {
+            ImGui::Bullet();
+            ImGui::TextWrapped("%s", line.c_str());
+        }
+    }
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace
 
 }  // namespace gpusizer::ui

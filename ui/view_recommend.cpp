@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -16,25 +17,56 @@
 
 namespace gpusizer::ui {
 
+namespace {
+
+// QA D14 at 820 px. (beside_if_fits and fit_to_width have twins in view_plan.cpp and
+// view_setup.cpp; widgets.cpp is their shared home once the tree's de-duplication lands.)
+// Beside the last item when `width` fits on the line, else below it.
+void beside_if_fits(float width, float spacing = -1.0f) {
+    ImGui::SameLine(0, spacing);
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+// `text` cut to `width` with "..." (whole UTF-8 characters).
+std::string fit_to_width(const std::string& text, float width) {
+    if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+    const float dots = ImGui::CalcTextSize("...").x;
+    std::size_t n = text.size();
+    while (n > 0) {
+        --n;
+        while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+        if (ImGui::CalcTextSize(text.data(), text.data() + n).x + dots <= width) break;
+    }
+    while (n > 0 && text[n - 1] == ' ') --n;
+    return text.substr(0, n) + "...";
+}
+
+}  // namespace
+
 void App::draw_recommend() {
     RecommendInputs& in = s_.recommend;
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Which GPUs, and how many, for this model and workload (%s weights). Click a column to sort.",
                         report_.config.weights.c_str());
+    ImGui::PopTextWrapPos();
     bool edit = false;
     const float w = ImGui::GetFontSize() * 8.0f;
+    const ImGuiStyle& st = ImGui::GetStyle();
+    auto field = [&](const char* label) { return w + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x; };
+    auto box = [&](const char* label) { return ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x; };
+    // The fields and boxes wrap onto the next line where they do not fit (QA D14 at 820 px).
     edit |= limit_drag("budget $", in.budget_usd, w, 100.0f, 1e8f, 1e9, "no limit");
-    ImGui::SameLine();
+    beside_if_fits(field("power cap W"));
     edit |= limit_drag("power cap W", in.power_cap_w, w, 10.0f, 1e7f, 1e8, "no limit");
-    ImGui::SameLine();
+    beside_if_fits(field("min tokens/s"));
     edit |= limit_drag("min tokens/s", in.min_tokens_per_s, w, 1.0f, 1e7f, 1e9, "any");
     const char* segs[4] = {"consumer", "workstation", "datacenter", "Apple"};
     for (int i = 0; i < 4; ++i) {
-        if (i) ImGui::SameLine();
+        if (i) beside_if_fits(box(segs[i]));
         edit |= ImGui::Checkbox(segs[i], &in.segments[i]);
     }
-    ImGui::SameLine(0, 18);
+    beside_if_fits(box("one node"), 18);
     edit |= ImGui::Checkbox("one node", &in.single_node);
-    ImGui::SameLine(0, 18);
+    beside_if_fits(ImGui::GetFontSize() * 6.0f + st.ItemInnerSpacing.x + ImGui::CalcTextSize("max GPUs").x, 18);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
     if (ImGui::SliderInt("max GPUs", &in.max_gpus, 1, 64)) {
         in.max_gpus = std::clamp(in.max_gpus, 1, 1024);
@@ -65,10 +97,15 @@ void App::draw_recommend() {
     const char* speed_head = rec.training ? "train tok/s" : "tok/s";
     const float avail = ImGui::GetContentRegionAvail().y;
     const float table_h = rec.rejected.empty() ? avail - ImGui::GetFontSize() * 1.5f : std::max(avail * 0.62f, ImGui::GetFontSize() * 8);
+    // Below 44 font sizes the table scrolls sideways rather than cutting its headers and figures
+    // (QA D14 at 820 px: "c...", "pri...").
+    const float inner = ImGui::GetFontSize() * 44.0f;
+    const bool scroll_x = ImGui::GetContentRegionAvail().x < inner;
     const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
-                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp |
+                                  (scroll_x ? ImGuiTableFlags_ScrollX : ImGuiTableFlags_None);
     ImGui::Text("%d configurations fit and meet the constraints", int(rec.recommended.size()));
-    if (ImGui::BeginTable("recommend", 7, flags, ImVec2(0, table_h))) {
+    if (ImGui::BeginTable("recommend", 7, flags, ImVec2(0, table_h), scroll_x ? inner : 0.0f)) {
         ImGui::TableSetupScrollFreeze(0, 1);
         const ImGuiTableColumnFlags num = ImGuiTableColumnFlags_PreferSortAscending;
         ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthStretch, 2.6f, ImGuiID(RecommendColumn::gpu));
@@ -92,9 +129,9 @@ void App::draw_recommend() {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(int(i));
-            char label[160];
-            std::snprintf(label, sizeof label, "%s", row.gpu_name.c_str());
-            if (ImGui::Selectable(label, row.gpu == s_.config.gpu && row.gpus == s_.config.gpus, ImGuiSelectableFlags_SpanAllColumns)) {
+            // A long name is cut with "..." in its column; the tooltip has it whole (QA D14).
+            const std::string label = fit_to_width(row.gpu_name, ImGui::GetContentRegionAvail().x);
+            if (ImGui::Selectable(label.c_str(), row.gpu == s_.config.gpu && row.gpus == s_.config.gpus, ImGuiSelectableFlags_SpanAllColumns)) {
                 // Choose it: the estimate, the link and every other view follow.
                 s_.config.gpu = row.gpu;
                 set_gpu_count(s_, row.gpus, current_arch(s_, catalog_));
@@ -128,7 +165,9 @@ void App::draw_recommend() {
             for (const RecommendRow& row : rec.rejected) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
+                ImGui::PushTextWrapPos(0.0f);   // long GPU names wrap in their column (QA D14)
                 ImGui::TextUnformatted(row.gpu_name.c_str());
+                ImGui::PopTextWrapPos();
                 ImGui::TableNextColumn();
                 ImGui::Text("x %d", row.gpus);
                 ImGui::TableNextColumn();

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -28,6 +30,62 @@ void App::draw_setup() {
 }
 
 namespace {
+
+// A combo whose preview is cut to its box with "..." and shows the whole text as a tooltip (QA
+// D14: long model, GPU and link names ran under the arrow, "auto (NVLink 4 + NVSwitch (H100/H").
+// `text_box` and `room` receive the preview's box and the box it must fit (display pixels).
+struct FittedCombo {
+    ImVec2 text_min, text_max;   // the preview as drawn
+    ImVec2 room_min, room_max;   // from the frame's padding to the arrow
+};
+std::string fit_to_width(const std::string& text, float width) {
+    if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+    const float dots = ImGui::CalcTextSize("...").x;
+    std::size_t n = text.size();
+    while (n > 0) {
+        --n;
+        while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;   // whole UTF-8 characters
+        if (ImGui::CalcTextSize(text.data(), text.data() + n).x + dots <= width) break;
+    }
+    while (n > 0 && text[n - 1] == ' ') --n;
+    return text.substr(0, n) + "...";
+}
+bool begin_fitted_combo(const char* id, const std::string& preview, ImGuiComboFlags flags, FittedCombo& box) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float w = ImGui::CalcItemWidth();   // the width row_label set for it
+    const float left = at.x + st.FramePadding.x, right = at.x + w - ImGui::GetFrameHeight() - st.FramePadding.x;
+    const std::string shown = fit_to_width(preview, right - left);
+    const bool open = ImGui::BeginCombo(id, shown.c_str(), flags);
+    if (!open && shown != preview && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", preview.c_str());
+    const float top = at.y + st.FramePadding.y, h = ImGui::GetTextLineHeight();
+    box.text_min = ImVec2(left, top);
+    box.text_max = ImVec2(left + ImGui::CalcTextSize(shown.c_str()).x, top + h);
+    box.room_min = ImVec2(left, top);
+    box.room_max = ImVec2(right, top + h);
+    return open;
+}
+
+// Phrases joined by ", " that wrap between phrases, never inside one (QA D14: ImGui breaks a
+// line after a comma, and "131,072 context" read "131," / "072 context").
+void text_phrases(const std::vector<std::string>& parts) {
+    const float space = ImGui::CalcTextSize(" ").x;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const std::string t = parts[i] + (i + 1 < parts.size() ? "," : "");
+        if (i > 0) {
+            ImGui::SameLine(0, space);
+            if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(t.c_str()).x) ImGui::NewLine();
+        }
+        ImGui::TextDisabled("%s", t.c_str());
+    }
+}
+
+// The preview's box and its room in the layout ("cell text|<name>", "cell box|<name>"), as the
+// Memory tab's value cells, for the browser test of QA D14.
+void note_fitted(std::vector<App::WindowRect>& layout, const std::string& name, const FittedCombo& f) {
+    layout.push_back({"cell text|" + name, f.text_min.x, f.text_min.y, f.text_max.x - f.text_min.x, f.text_max.y - f.text_min.y});
+    layout.push_back({"cell box|" + name, f.room_min.x, f.room_min.y, f.room_max.x - f.room_min.x, f.room_max.y - f.room_min.y});
+}
 
 // The first model of m's family that the search shows (its family's heading goes above it).
 const CatalogModel* first_of_family(const Catalog& catalog, const CatalogModel& m, const std::string& filter) {
@@ -61,7 +119,10 @@ void App::draw_model() {
         case ModelSource::catalog: {
             const CatalogModel* cur = catalog_.find_model(s_.catalog_model);
             row_label("Model");
-            if (ImGui::BeginCombo("##model", cur ? cur->arch.name.c_str() : s_.catalog_model.c_str(), ImGuiComboFlags_HeightLarge)) {
+            FittedCombo fit;
+            const bool open = begin_fitted_combo("##model", cur ? cur->arch.name : s_.catalog_model, ImGuiComboFlags_HeightLarge, fit);
+            note_fitted(layout_, "model", fit);
+            if (open) {
                 search_field("search models", model_filter_);
                 // Grouped by family (models.json `family`), families in the order they first
                 // appear, models in catalog order within each; the search also matches a family.
@@ -92,11 +153,13 @@ void App::draw_model() {
                 ImGui::EndCombo();
             }
             if (cur) {
+                std::vector<std::string> facts = {format_count(cur->counts.total()) + " parameters"};
+                if (cur->arch.is_moe()) facts.push_back(format_count(cur->counts.active(cur->arch)) + " active");
+                facts.push_back(std::to_string(cur->arch.total_layers()) + " layers");
+                facts.push_back(std::to_string(cur->arch.n_heads) + "/" + std::to_string(cur->arch.n_kv_heads) + " heads");
+                facts.push_back(format_int(cur->context_trained) + " context");
+                text_phrases(facts);
                 ImGui::PushTextWrapPos();
-                ImGui::TextDisabled("%s parameters%s, %d layers, %d/%d heads, %s context", format_count(cur->counts.total()).c_str(),
-                                    cur->arch.is_moe() ? (", " + format_count(cur->counts.active(cur->arch)) + " active").c_str() : "",
-                                    cur->arch.total_layers(), cur->arch.n_heads, cur->arch.n_kv_heads,
-                                    format_int(cur->context_trained).c_str());
                 ImGui::TextDisabled("%s", stack_summary(cur->arch, cur->counts).c_str());
                 ImGui::PopTextWrapPos();
             }
@@ -114,7 +177,7 @@ void App::draw_model() {
             break;
         }
         case ModelSource::numbers: {
-            ModelNumbers& n = s_.numbers;
+            ModelShape& n = s_.numbers;
             bool edit = false;
             auto num = [&](const char* label, int* v, int lo, int hi) {
                 row_label(label);
@@ -333,7 +396,10 @@ void App::draw_hardware() {
     ImGui::PushID("hardware");
     const Gpu* gpu = catalog_.find_gpu(c.gpu);
     row_label("GPU");
-    if (ImGui::BeginCombo("##gpu", gpu ? gpu->name.c_str() : c.gpu.c_str(), ImGuiComboFlags_HeightLarge)) {
+    FittedCombo gpu_fit;
+    const bool gpu_open = begin_fitted_combo("##gpu", gpu ? gpu->name : c.gpu, ImGuiComboFlags_HeightLarge, gpu_fit);
+    note_fitted(layout_, "gpu", gpu_fit);
+    if (gpu_open) {
         search_field("search GPUs", gpu_filter_);
         Segment last = Segment::apple;
         bool first = true;
@@ -402,11 +468,7 @@ void App::draw_hardware() {
     }
     if (c.runtime == Runtime::vllm) {
         row_label("GPU share");
-        float u = float(c.gpu_memory_utilization);
-        if (ImGui::SliderFloat("##gmu", &u, 0.3f, 1.0f, "%.2f")) {
-            c.gpu_memory_utilization = clamp_to_key("gpu_memory_utilization", round_to_format(u, "%.2f"));
-            changed();
-        }
+        if (key_slider("##gmu", "gpu_memory_utilization", c.gpu_memory_utilization, 0.3f, 1.0f, "%.2f")) changed();
     }
     // The links: the GPU's own unless the user picks another (what NVLink would change, say).
     if (!catalog_.links.empty()) {
@@ -415,7 +477,10 @@ void App::draw_hardware() {
             const Link* cur = value.empty() ? nullptr : catalog_.find_link(value);
             const Link* res = resolved.empty() ? nullptr : catalog_.find_link(resolved);
             std::string preview = cur ? cur->name : "auto" + (res ? " (" + res->name + ")" : std::string());
-            if (ImGui::BeginCombo(id, preview.c_str())) {
+            FittedCombo fit;
+            const bool open = begin_fitted_combo(id, preview, 0, fit);
+            note_fitted(layout_, label, fit);
+            if (open) {
                 if (ImGui::Selectable("auto: the GPU's own", value.empty())) {
                     value.clear();
                     changed();
@@ -479,20 +544,12 @@ void App::draw_speed_inputs() {
         help_marker("Tokens of the training run, for its time, energy and electricity cost.");
     }
     row_label("Utilization");
-    float u = float(c.utilization);
-    if (ImGui::SliderFloat("##util", &u, 0.05f, 1.0f, "%.2f of board power")) {
-        c.utilization = clamp_to_key("utilization", round_to_format(u, "%.2f"));
-        changed();
-    }
+    if (key_slider("##util", "utilization", c.utilization, 0.05f, 1.0f, "%.2f of board power")) changed();
     row_label("PUE");
     if (default_slider("pue", c.pue, ok_ ? used.pue : 1.0, 1.0f, 3.0f, "%.2f")) changed();
     help_marker("Power usage effectiveness: facility power / IT power (1.0 = no cooling overhead; data centers average ~1.5).");
     row_label("Electricity");
-    float price = float(c.usd_per_kwh);
-    if (ImGui::SliderFloat("##kwh", &price, 0.0f, 1.0f, "$%.3f per kWh")) {
-        c.usd_per_kwh = clamp_to_key("usd_per_kwh", round_to_format(price, "%.3f"));
-        changed();
-    }
+    if (key_slider("##kwh", "usd_per_kwh", c.usd_per_kwh, 0.0f, 1.0f, "$%.3f per kWh")) changed();
     ImGui::PopID();
 }
 

@@ -73,6 +73,13 @@ bool default_slider(const char* id, double& value, double in_use, float lo, floa
     return edited;
 }
 
+bool key_slider(const char* id, const char* key, double& value, float lo, float hi, const char* format) {
+    float v = float(value);
+    if (!ImGui::SliderFloat(id, &v, lo, hi, format)) return false;
+    value = clamp_to_key(key, round_to_format(v, format));
+    return true;
+}
+
 bool limit_drag(const char* label, std::optional<double>& value, float width, float speed, float drag_max, double most,
                 const char* none) {
     ImGui::SetNextItemWidth(width);

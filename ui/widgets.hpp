@@ -25,6 +25,9 @@ bool filter_matches(const std::string& filter, const std::string& a, const std::
 // A slider over a setting whose 0 means "the default the core chooses": it shows the value in
 // use, and "auto" puts the default back.
 bool default_slider(const char* id, double& value, double in_use, float lo, float hi, const char* format, bool log = false);
+// A slider over the value of the config key `key`, rounded to what `format` shows and kept in
+// the key's range.
+bool key_slider(const char* id, const char* key, double& value, float lo, float hi, const char* format);
 // A whole-number drag `width` wide over an optional limit, shown as `none` when unset: it drags
 // from 0 (unset) up to `drag_max`; a typed value is rounded and clamped to `most`, and 0 unsets.
 bool limit_drag(const char* label, std::optional<double>& value, float width, float speed, float drag_max, double most,

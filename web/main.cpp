@@ -449,6 +449,7 @@ public:
         where = name + " (downloaded)";
         return true;
     }
+    bool accepts_dropped_files() const override { return true; }
     const char* name() const override { return "browser"; }
 
 private:

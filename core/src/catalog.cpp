@@ -56,36 +56,39 @@ void Catalog::reindex() {
     for (const Gpu& g : gpus) gpu_links_.push_back(link_slots(g));
 }
 
+namespace {
+
+// A GPU's intra-node, PCIe, inter-node and alternative links, each mapped through `f` (an id to
+// its index in the catalog, an index to the link), and the flags that go with them.
+template <typename Out, typename In, typename F>
+Out map_links(const In& in, F f) {
+    Out out;
+    out.intra = f(in.intra);
+    out.pcie = f(in.pcie);
+    out.inter = f(in.inter);
+    out.alternative = f(in.alternative);
+    out.alternative_hypothetical = in.alternative_hypothetical;
+    out.scale_out = in.scale_out;
+    return out;
+}
+
+}  // namespace
+
 Catalog::LinkSlots Catalog::link_slots(const Gpu& g) const {
-    LinkSlots s;
-    const detail::DefaultLinkIds d = detail::default_link_ids(g);
     auto index = [&](const char* id) -> int {
         if (!id) return -1;
         for (std::size_t i = 0; i < links.size(); ++i)
             if (links[i].id == id) return int(i);
         return -1;
     };
-    s.intra = index(d.intra);
-    s.pcie = index(d.pcie);
-    s.inter = index(d.inter);
-    s.alternative = index(d.alternative);
-    s.hypothetical = d.alternative_hypothetical;
-    s.scale_out = d.scale_out;
-    return s;
+    return map_links<LinkSlots>(detail::default_link_ids(g), index);
 }
 
 GpuLinks Catalog::default_links(const Gpu& g) const {
     const bool cached = gpu_links_.size() == gpus.size() && !gpus.empty() && &g >= gpus.data() && &g < gpus.data() + gpus.size();
     const LinkSlots s = cached ? gpu_links_[std::size_t(&g - gpus.data())] : link_slots(g);
     auto at = [&](int i) -> const Link* { return i >= 0 && std::size_t(i) < links.size() ? &links[std::size_t(i)] : nullptr; };
-    GpuLinks out;
-    out.intra = at(s.intra);
-    out.pcie = at(s.pcie);
-    out.inter = at(s.inter);
-    out.alternative = at(s.alternative);
-    out.alternative_hypothetical = s.hypothetical;
-    out.scale_out = s.scale_out;
-    return out;
+    return map_links<GpuLinks>(s, at);
 }
 
 namespace {

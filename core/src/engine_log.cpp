@@ -175,6 +175,13 @@ struct Reader {
     static void first(T& slot, T value) {
         if (slot == T{}) slot = value;
     }
+    // A size the log gives for one of the device's buffers (when it gives one): the first such
+    // size is the log's `slot`, and every one is listed under `kind`.
+    void buffer_size(std::optional<double> bytes, double& slot, const char* kind, const std::string& device) {
+        if (!bytes) return;
+        first(slot, *bytes);
+        buffer(kind, device, *bytes);
+    }
 
     // -----------------------------------------------------------------------------------------
     // [SECTION] llama.cpp and Ollama
@@ -322,8 +329,15 @@ struct Reader {
     // [SECTION] vLLM
     // -----------------------------------------------------------------------------------------
 
-    void vllm_line(std::string_view line, const std::string& rank) {
-        const std::string device = rank.empty() ? "GPU" : rank;
+    // A server's sizes read as GiB where it wrote "GB" (`gb`): said once in the notes.
+    void note_gb_as_gib(bool gb, const char* note) {
+        if (!gb || gb_note) return;
+        gb_note = true;
+        log.notes.push_back(note);
+    }
+
+    // `device`: the tensor-parallel rank the line comes from ("TP3"), else "GPU".
+    void vllm_line(std::string_view line, const std::string& device) {
         bool gb = false;
         std::size_t i;
         if ((i = after(line, "Starting to load model ")) != std::string_view::npos) {
@@ -334,17 +348,11 @@ struct Reader {
         } else if ((i = after(line, "Model loading took ")) != std::string_view::npos ||
                    (i = after(line, "Loading model weights took ")) != std::string_view::npos) {
             set_engine("vllm");
-            if (auto v = size_at(line, i, true, &gb)) {
-                first(log.weights_bytes, *v);
-                buffer("model", device, *v);
-            }
+            buffer_size(size_at(line, i, true, &gb), log.weights_bytes, "model", device);
         } else if ((i = after(line, "Available KV cache memory:")) != std::string_view::npos ||
                    (i = after(line, "the rest of the memory reserved for KV Cache is")) != std::string_view::npos) {
             set_engine("vllm");
-            if (auto v = size_at(line, i, true, &gb)) {
-                first(log.available_kv_bytes, *v);
-                buffer("kv", device, *v);
-            }
+            buffer_size(size_at(line, i, true, &gb), log.available_kv_bytes, "kv", device);
         } else if ((i = after(line, "GPU KV cache size:")) != std::string_view::npos) {
             set_engine("vllm");
             if (auto v = integer_at(line, i)) first(log.kv_cache_tokens, *v);
@@ -365,10 +373,7 @@ struct Reader {
             }
         } else if ((i = after(line, "Graph capturing finished")) != std::string_view::npos) {
             set_engine("vllm");
-            if (auto v = size_after(line, "took ", i, true, &gb)) {
-                first(log.graph_bytes, *v);
-                buffer("graph", device, *v);
-            }
+            buffer_size(size_after(line, "took ", i, true, &gb), log.graph_bytes, "graph", device);
         } else if ((i = after(line, "total_gpu_memory (")) != std::string_view::npos) {
             set_engine("vllm");
             if (auto v = size_at(line, i, true, &gb)) first(log.gpu_memory_bytes, *v);
@@ -380,18 +385,14 @@ struct Reader {
             if (auto v = size_after(line, "non_torch_memory takes ", 0, true, &gb)) first(log.non_torch_bytes, *v);
             if (auto v = size_after(line, "activation peak memory takes ", 0, true, &gb)) first(log.activation_peak_bytes, *v);
         }
-        if (gb && !gb_note) {
-            gb_note = true;
-            log.notes.push_back("vLLM prints sizes divided by 2^30 as \"GB\" in older releases: read as GiB");
-        }
+        note_gb_as_gib(gb, "vLLM prints sizes divided by 2^30 as \"GB\" in older releases: read as GiB");
     }
 
     // -----------------------------------------------------------------------------------------
     // [SECTION] SGLang
     // -----------------------------------------------------------------------------------------
 
-    void sglang_line(std::string_view line, const std::string& rank) {
-        const std::string device = rank.empty() ? "GPU" : rank;
+    void sglang_line(std::string_view line, const std::string& device) {
         bool gb = false;
         std::size_t i;
         if ((i = after(line, "KV Cache is allocated.")) != std::string_view::npos) {
@@ -430,27 +431,18 @@ struct Reader {
                 const std::string type(line.substr(t, e == std::string_view::npos ? std::string_view::npos : e - t));
                 if (type.size() <= 128) first(log.architecture, type);
             }
-            if (auto v = size_after(line, "mem usage=", i, true, &gb)) {
-                first(log.weights_bytes, *v);
-                buffer("model", device, *v);
-            }
+            buffer_size(size_after(line, "mem usage=", i, true, &gb), log.weights_bytes, "model", device);
         } else if ((i = after(line, "Capture cuda graph end.")) != std::string_view::npos ||
                    (i = after(line, "Capture CUDA graph end.")) != std::string_view::npos) {
             set_engine("sglang");
-            if (auto v = size_after(line, "mem usage=", i, true, &gb)) {
-                first(log.graph_bytes, *v);
-                buffer("graph", device, *v);
-            }
+            buffer_size(size_after(line, "mem usage=", i, true, &gb), log.graph_bytes, "graph", device);
         } else if ((i = after(line, "max_total_num_tokens=")) != std::string_view::npos) {
             set_engine("sglang");
             if (auto v = integer_at(line, i)) first(log.kv_cache_tokens, *v);
             if (auto v = integer_after(line, "max_running_requests=")) first(log.max_running_requests, *v);
             if (auto v = integer_after(line, "context_len=")) first(log.n_ctx, *v);
         }
-        if (gb && !gb_note) {
-            gb_note = true;
-            log.notes.push_back("SGLang prints sizes divided by 2^30 as \"GB\": read as GiB");
-        }
+        note_gb_as_gib(gb, "SGLang prints sizes divided by 2^30 as \"GB\": read as GiB");
     }
 };
 
@@ -475,13 +467,14 @@ EngineLog read_engine_log(std::string_view text) {
         if (!ollama && (line.find("ollama[") != std::string_view::npos || line.find("source=server.go") != std::string_view::npos ||
                         line.find("ollama_llama_server") != std::string_view::npos))
             ollama = true;
-        const std::string rank = rank_of(line);
+        std::string device = rank_of(line);
+        if (device.empty()) device = "GPU";
         const std::size_t before = log.buffers.size();
         const std::string engine_before = log.engine;
         r.llama_line(line);
         if (log.buffers.size() == before && log.engine == engine_before) {
-            r.vllm_line(line, rank);
-            if (log.buffers.size() == before) r.sglang_line(line, rank);
+            r.vllm_line(line, device);
+            if (log.buffers.size() == before) r.sglang_line(line, device);
         }
     }
     if (ollama && (log.engine.empty() || log.engine == "llama.cpp")) log.engine = "ollama";

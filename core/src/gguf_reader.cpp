@@ -622,14 +622,8 @@ GgufModel gguf_model_from_headers(std::vector<GgufHeader> parts) {
     if (const GgufValue* v = parts.front().find("split.tensors.count"); v && v->is_integer() && !v->negative) expected_tensors = v->u;
     for (std::uint32_t k = 0; k < parts.size(); ++k) {
         GgufHeader& h = parts[k];
-        m.files.push_back(h.file);
         m.data_offsets.push_back(h.data_offset);
-        m.header_bytes = checked_add(m.header_bytes, h.header_bytes, h.file);
-        for (auto& t : h.tensors) {
-            t.part = k;
-            detail::add_to_totals(m.totals, t.type_name, t.cls, t.layer, t.elements, t.bytes);
-            m.tensors.push_back(std::move(t));
-        }
+        detail::add_file(m, h, k, &GgufTensor::part, &GgufTensor::type_name);
     }
     if (parts.size() > 1 && expected_tensors != 0 && expected_tensors != m.tensors.size())
         throw Error(parts.front().file + ": split.tensors.count",

@@ -529,7 +529,29 @@ struct Plan {
     bool recurrent = false;   // the row's mixer runs in this layer
     LayerMlpKind mlp = LayerMlpKind::dense;
     bool kv_shared = false;
+
+    // A layer whose mixer is the row's recurrent one (Mamba, linear attention), with no attention.
+    void set_recurrent() {
+        attn = AttnKind::none;
+        recurrent = true;
+    }
+    // An MLA layer with the DeepSeek sparse-attention indexer.
+    void set_indexed_mla() {
+        attn = AttnKind::mla;
+        indexer = true;
+    }
 };
+
+// Jamba's layer patterns: a layer is special when i % period == offset. The two keys, read with
+// JambaConfig's defaults and checked.
+struct LayerPeriod {
+    long long period, offset;
+};
+LayerPeriod layer_period(Reader& f, const char* period_key, long long period, const char* offset_key, long long offset) {
+    const LayerPeriod p{f.integer(period_key, period), f.integer(offset_key, offset)};
+    if (p.period <= 0 || p.offset >= p.period) throw Error(f.key(offset_key), "must be smaller than " + std::string(period_key));
+    return p;
+}
 
 bool is_mla_row(const FamilyRow& r) { return r.attn == Attn::mla || r.attn == Attn::mla_indexer; }
 
@@ -548,16 +570,14 @@ Plan plan_from_type(const std::string& t, const FamilyRow& row, const std::strin
         p.attn = AttnKind::chunked;
     } else if (t == "linear_attention" || t == "mamba") {
         if (row.mixer == Mixer::none) throw Error(key, "'" + t + "' in a " + std::string(row.type) + " model, which has no recurrent layers");
-        p.attn = AttnKind::none;
-        p.recurrent = true;
+        p.set_recurrent();
         if (one_block) p.mlp = LayerMlpKind::none;
     } else if (t == "hybrid") {
         if (row.mixer == Mixer::none) throw Error(key, "'hybrid' in a " + std::string(row.type) + " model, which has no recurrent layers");
         p.recurrent = true;
     } else if (t == "deepseek_sparse_attention" || t == "indexed_attention" || t == "qwen_sparse_attention") {
         if (!is_mla_row(row)) throw Error(key, "'" + t + "' in a " + std::string(row.type) + " model, which has no MLA layers");
-        p.attn = AttnKind::mla;
-        p.indexer = true;
+        p.set_indexed_mla();
     } else if (one_block && (t == "moe" || t == "mlp")) {
         p.attn = AttnKind::none;
         p.mlp = t == "moe" ? LayerMlpKind::moe : LayerMlpKind::dense;
@@ -694,18 +714,12 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
             const long long p = f.integer("full_attention_interval", row.period);
             if (p <= 0) throw Error(f.key("full_attention_interval"), "must be at least 1");
             for (int i = 0; i < n_layers; ++i)
-                if ((i + 1) % p) {
-                    out[std::size_t(i)].attn = AttnKind::none;
-                    out[std::size_t(i)].recurrent = true;
-                }
+                if ((i + 1) % p) out[std::size_t(i)].set_recurrent();
             break;
         }
         case Attn::granite:
             // GraniteMoeHybridConfig.layers_block_type: layer_types, else ["mamba"] * n.
-            for (Plan& p : out) {
-                p.attn = AttnKind::none;
-                p.recurrent = true;
-            }
+            for (Plan& p : out) p.set_recurrent();
             break;
         case Attn::nemotron: {
             // NemotronHConfig default: ["linear_attention", "moe", "full_attention", "mlp"].
@@ -717,15 +731,9 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
         }
         case Attn::jamba: {
             // JambaConfig.layers_block_type: "attention" if i % attn_layer_period == attn_layer_offset else "mamba".
-            const long long period = f.integer("attn_layer_period", 8);
-            const long long offset = f.integer("attn_layer_offset", 4);
-            if (period <= 0 || offset >= period)
-                throw Error(f.key("attn_layer_offset"), "must be smaller than attn_layer_period");
+            const LayerPeriod p = layer_period(f, "attn_layer_period", 8, "attn_layer_offset", 4);
             for (int i = 0; i < n_layers; ++i)
-                if (i % period != offset) {
-                    out[std::size_t(i)].attn = AttnKind::none;
-                    out[std::size_t(i)].recurrent = true;
-                }
+                if (i % p.period != p.offset) out[std::size_t(i)].set_recurrent();
             break;
         }
         case Attn::falcon_h1:
@@ -737,10 +745,7 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
             break;
         case Attn::mla_indexer:
             // DeepseekV32Config: layer_types default all "deepseek_sparse_attention".
-            for (Plan& p : out) {
-                p.attn = AttnKind::mla;
-                p.indexer = true;
-            }
+            for (Plan& p : out) p.set_indexed_mla();
             break;
     }
     return out;
@@ -809,11 +814,8 @@ void moe_plan(const FamilyRow& row, Reader& f, std::vector<Plan>& plan, long lon
         case Moe::jamba: {
             // JambaConfig.layers_num_experts: num_experts if i % expert_layer_period ==
             // expert_layer_offset else 1 (one expert = a dense MLP).
-            const long long period = f.integer("expert_layer_period", 2);
-            const long long offset = f.integer("expert_layer_offset", 1);
-            if (period <= 0 || offset >= period)
-                throw Error(f.key("expert_layer_offset"), "must be smaller than expert_layer_period");
-            for (int i = 0; i < n; ++i) mark(i, experts > 1 && i % period == offset);
+            const LayerPeriod p = layer_period(f, "expert_layer_period", 2, "expert_layer_offset", 1);
+            for (int i = 0; i < n; ++i) mark(i, experts > 1 && i % p.period == p.offset);
             break;
         }
         case Moe::ernie: {

@@ -58,39 +58,40 @@ public:
     }
 
     double number(const char* name, double fallback) {
-        auto it = j_.find(name);
-        if (it == j_.end()) return fallback;
-        used_.insert(name);
-        if (it->is_null()) return fallback;
-        if (!it->is_number()) throw Error(std::string("hf_config.") + name, "must be a number, got " + std::string(it->type_name()));
-        const double v = it->get<double>();
-        if (!std::isfinite(v)) throw Error(std::string("hf_config.") + name, "must be finite");
-        return v;
+        const json* v = given(name);
+        if (!v) return fallback;
+        if (!v->is_number()) throw Error(std::string("hf_config.") + name, "must be a number, got " + std::string(v->type_name()));
+        const double d = v->get<double>();
+        if (!std::isfinite(d)) throw Error(std::string("hf_config.") + name, "must be finite");
+        return d;
     }
 
     bool boolean(const char* name, bool fallback) {
-        auto it = j_.find(name);
-        if (it == j_.end()) return fallback;
-        used_.insert(name);
-        if (it->is_null()) return fallback;
-        if (!it->is_boolean()) throw Error(std::string("hf_config.") + name, "must be true or false, got " + it->dump());
-        return it->get<bool>();
+        const json* v = given(name);
+        if (!v) return fallback;
+        if (!v->is_boolean()) throw Error(std::string("hf_config.") + name, "must be true or false, got " + v->dump());
+        return v->get<bool>();
     }
 
     std::string text(const char* name, const std::string& fallback) {
-        auto it = j_.find(name);
-        if (it == j_.end()) return fallback;
-        used_.insert(name);
-        if (it->is_null()) return fallback;
-        if (!it->is_string()) throw Error(std::string("hf_config.") + name, "must be a string, got " + it->dump());
-        return it->get<std::string>();
+        const json* v = given(name);
+        if (!v) return fallback;
+        if (!v->is_string()) throw Error(std::string("hf_config.") + name, "must be a string, got " + v->dump());
+        return v->get<std::string>();
     }
 
+    // The value of `name`, null included, marked as read; nullptr when the config lacks the key.
     const json* raw(const char* name) {
         auto it = j_.find(name);
         if (it == j_.end()) return nullptr;
         used_.insert(name);
         return &*it;
+    }
+
+    // The value of `name` when the config gives one (null counts as none), marked as read.
+    const json* given(const char* name) {
+        const json* v = raw(name);
+        return v && !v->is_null() ? v : nullptr;
     }
 
     // Keys that look architectural but were not read: the user should know they were ignored.

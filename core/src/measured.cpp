@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <utility>
 
 #include "gpusizer/error.hpp"
 
@@ -58,25 +59,34 @@ Stats summarize(std::vector<double> values, Better better) {
 // [SECTION] Report lookups and status names
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+
+// Every status with its name in the report (the schema's `status` values), in the schema's order.
+constexpr std::pair<BenchStatus, std::string_view> kStatusNames[] = {
+    {BenchStatus::ok, "ok"},
+    {BenchStatus::partial, "partial"},
+    {BenchStatus::no_driver, "no_driver"},
+    {BenchStatus::no_device, "no_device"},
+    {BenchStatus::system_not_ready, "system_not_ready"},
+    {BenchStatus::cuda_error, "cuda_error"},
+    {BenchStatus::internal_error, "internal_error"},
+};
+
+}  // namespace
+
 std::string_view to_string(BenchStatus s) {
-    switch (s) {
-        case BenchStatus::ok: return "ok";
-        case BenchStatus::partial: return "partial";
-        case BenchStatus::no_driver: return "no_driver";
-        case BenchStatus::no_device: return "no_device";
-        case BenchStatus::system_not_ready: return "system_not_ready";
-        case BenchStatus::cuda_error: return "cuda_error";
-        case BenchStatus::internal_error: return "internal_error";
-    }
+    for (const auto& [status, name] : kStatusNames)
+        if (status == s) return name;
     return "internal_error";
 }
 
 BenchStatus parse_bench_status(std::string_view s) {
-    for (BenchStatus v : {BenchStatus::ok, BenchStatus::partial, BenchStatus::no_driver, BenchStatus::no_device,
-                          BenchStatus::system_not_ready, BenchStatus::cuda_error, BenchStatus::internal_error})
-        if (to_string(v) == s) return v;
-    throw Error("status", "unknown status '" + std::string(s) +
-                              "'; allowed: ok, partial, no_driver, no_device, system_not_ready, cuda_error, internal_error");
+    std::string allowed;
+    for (const auto& [status, name] : kStatusNames) {
+        if (name == s) return status;
+        allowed += (allowed.empty() ? "" : ", ") + std::string(name);
+    }
+    throw Error("status", "unknown status '" + std::string(s) + "'; allowed: " + allowed);
 }
 
 const Measurement* MeasuredDevice::find(std::string_view id) const {

@@ -172,6 +172,12 @@ double prefill_chunk_tokens(const Resolved& r, double total) {
 
 namespace {
 
+// The all-reduce the step's communication was timed with: its bus bandwidth and NCCL algorithm.
+void record_allreduce(InterconnectReport& ic, const StepComm& cm) {
+    ic.allreduce_busbw_bytes_per_s = cm.busbw;
+    ic.allreduce_algorithm = algorithm_name(cm.algorithm);
+}
+
 StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double s) {
     const Parallelism& par = r.par;
     StepComm m;
@@ -444,8 +450,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
         const double t_comp = b * in.decode_flops_per_token / par.tp / (mu * F);
         const double s = b * in.act_bytes_per_token;
         const StepComm cm = decode_comm(r, in, f, s);
-        ic.allreduce_busbw_bytes_per_s = cm.busbw;
-        ic.allreduce_algorithm = algorithm_name(cm.algorithm);
+        record_allreduce(ic, cm);
         ic.tp_comm_s_per_token = cm.tp;
         ic.pp_comm_s_per_token = cm.pp;
         ic.ep_comm_s_per_token = cm.ep;
@@ -473,8 +478,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
         ic.pp_bubble_fraction = ts.bubble_fraction;
         if (par.pp > 1) ic.pp_schedule = to_string(c.pp_schedule);
         ic.virtual_stages = r.virtual_stages;
-        ic.allreduce_busbw_bytes_per_s = cm.busbw;
-        ic.allreduce_algorithm = algorithm_name(cm.algorithm);
+        record_allreduce(ic, cm);
         ic.tp_comm_s_per_step = cm.tp;
         ic.pp_comm_s_per_step = cm.pp;
         ic.ep_comm_s_per_step = cm.ep;

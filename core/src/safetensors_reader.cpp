@@ -385,14 +385,7 @@ SafetensorsModel safetensors_model_from_headers(std::vector<SafetensorsHeader> f
     SafetensorsModel m;
     if (!files.empty()) m.metadata = files.front().metadata;
     for (std::uint32_t k = 0; k < files.size(); ++k) {
-        SafetensorsHeader& h = files[k];
-        m.files.push_back(h.file);
-        m.header_bytes = checked_add(m.header_bytes, h.header_bytes, h.file);
-        for (auto& t : h.tensors) {
-            t.file = k;
-            detail::add_to_totals(m.totals, t.dtype, t.cls, t.layer, t.elements, t.bytes);
-            m.tensors.push_back(std::move(t));
-        }
+        detail::add_file(m, files[k], k, &SafetensorsTensor::file, &SafetensorsTensor::dtype);
     }
     detail::finish_totals(m.totals);
     return m;

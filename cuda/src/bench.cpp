@@ -8,6 +8,7 @@
 #include "bench.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -88,14 +89,9 @@ BenchOptions parse_bench_args(const std::vector<std::string>& args) {
         } else if (a == "--assets") o.assets = next();
         else if (a == "--device") {
             const std::string v = next();
-            std::size_t used = 0;
-            long d = -1;
-            try {
-                d = std::stol(v, &used);
-            } catch (...) {
-                used = 0;
-            }
-            if (used == 0 || used != v.size() || d < 0 || d > 1023)
+            int d = -1;
+            const std::from_chars_result r = std::from_chars(v.data(), v.data() + v.size(), d);
+            if (r.ec != std::errc() || r.ptr != v.data() + v.size() || d < 0 || d > 1023)
                 throw Error("--device", "must be a CUDA device number (0, 1, ...), got '" + v + "'");
             o.device = int(d);
         } else {

@@ -91,6 +91,7 @@ public:
         if (!found_.scanned || rescan) found_ = gpusizer::native::scan_local_models(gpusizer::native::default_local_model_roots());
     }
     gpusizer::ui::LocalModels local_models() override { return synchronous_ ? found_ : scanner_.snapshot(); }
+    bool accepts_dropped_files() const override { return true; }
     const char* name() const override { return "desktop"; }
 
 private:

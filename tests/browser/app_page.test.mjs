@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 
 import {
-  clipboardPage, differences, fakeReport, frames, hold, openApp, pngStats, requireSetup, useBrowser, watch,
+  clipboardPage, differences, fakeReport, frames, hold, layoutRect, openApp, pngStats, requireSetup, useBrowser, watch,
 } from './harness.mjs';
 
 requireSetup();
@@ -18,12 +18,6 @@ useBrowser((b, u) => {
   browser = b;
   url = u;
 });
-
-const rect = (state, name) => {
-  const r = state.layout.find((x) => x.name === name);
-  assert.ok(r, `the app reports no rectangle for "${name}"`);
-  return r;
-};
 
 test('loads with no console error and draws a non-blank canvas', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -58,7 +52,7 @@ test('high-DPI: the framebuffer is at device pixels, the layout in CSS pixels is
   assert.equal(b.scale, 2);
   const b2 = await two.evaluate(() => window.gpusizerApp);
   for (const name of ['Setup', 'Results', 'context slider', 'copy link button']) {
-    const ra = rect(a, name), rb = rect(b2, name);
+    const ra = layoutRect(a, name), rb = layoutRect(b2, name);
     for (const k of ['x', 'y', 'w', 'h']) assert.ok(Math.abs(ra[k] - rb[k]) <= 2, `${name}.${k}: ${ra[k]} at 1x, ${rb[k]} at 2x`);
   }
   await one.close();
@@ -93,7 +87,7 @@ test('a slider drag rewrites the fragment (one history entry), and that address 
   const seen = watch(page, url);
   const before = await openApp(page, url);
   const historyLength = await page.evaluate(() => history.length);
-  const r = rect(before, 'context slider');
+  const r = layoutRect(before, 'context slider');
   const y = r.y + r.h / 2;
   await page.mouse.move(r.x + r.w * 0.5, y);
   await page.mouse.down();
@@ -120,7 +114,7 @@ test('a slider drag rewrites the fragment (one history entry), and that address 
 test('Copy link puts the share link on the clipboard', async () => {
   const { context, page, seen } = await clipboardPage(browser, url);
   const state = await openApp(page, url, '#v=1&m=mistral-7b&w=q8_0&g=l4');
-  const b = rect(state, 'copy link button');
+  const b = layoutRect(state, 'copy link button');
   await page.mouse.click(b.x + b.w / 2, b.y + b.h / 2);
   await page.waitForFunction(() => window.gpusizerApp.message.startsWith('Link copied'), null, { timeout: 3000 });
   const copied = await page.evaluate(() => navigator.clipboard.readText());
@@ -140,7 +134,7 @@ test('a new fragment, typed or pasted, opens that link', async () => {
   // paste event carries the text), Enter.
   await page.evaluate(() => navigator.clipboard.writeText('#v=1&m=qwen2.5-7b&g=rtx-3060'));
   const state = await page.evaluate(() => window.gpusizerApp);
-  const b = rect(state, 'copy link button');
+  const b = layoutRect(state, 'copy link button');
   // The paste reaches the app when the browser's clipboard answers, which on a loaded machine can
   // be after the frames the keys are held for; a try whose Enter came first leaves the field
   // empty and changes nothing, so the user's gesture is repeated (at most 5 times).
@@ -165,7 +159,7 @@ test('Open file... takes a benchmark report from the file picker, and a dropped 
   const seen = watch(page, url);
   const state = await openApp(page, url, '#v=1&m=llama-3-70b&w=fp8&g=h100-sxmx2');
   assert.equal(state.report.measured, undefined);
-  const b = rect(state, 'open file button');
+  const b = layoutRect(state, 'open file button');
   const report = fakeReport(2);
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.mouse.click(b.x + b.w / 2, b.y + b.h / 2)]);
   await chooser.setFiles(report);
@@ -198,7 +192,7 @@ test('Back and Ctrl+Z undo a change, Forward and Ctrl+Shift+Z redo it', async ()
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const seen = watch(page, url);
   const before = await openApp(page, url);
-  const r = rect(before, 'context slider');
+  const r = layoutRect(before, 'context slider');
   await page.mouse.click(r.x + r.w * 0.9, r.y + r.h / 2);
   await page.waitForFunction((c) => window.gpusizerApp.report.config.context !== c && location.hash === window.gpusizerApp.link,
     before.report.config.context, { timeout: 5000 });

@@ -8,6 +8,7 @@
 //   CHROMIUM        the browser           (/usr/bin/chromium)
 //   GPUSIZER_FAKE_REPORT  the tests' simulated benchmark report writer (build/native/gpusizer_fake_report)
 // A test exits with 77 (ctest: skipped) when the site or the browser is missing.
+import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,6 +75,14 @@ export function useBrowser(ready) {
     await browser?.close();
     server?.close();
   });
+}
+
+// The rectangle the app reports for the widget `name` in its layout (window.gpusizerApp.layout);
+// fails the test when there is none.
+export function layoutRect(state, name) {
+  const r = state.layout.find((x) => x.name === name);
+  assert.ok(r, `the app reports no rectangle for "${name}"`);
+  return r;
 }
 
 // useBrowser() for the JS API tests: a page of the site with the module loaded as window.gs

@@ -5,6 +5,7 @@
 //   key is converted as 90 * 1e-6 = 8.999999999999999e-05 s, one unit in the last place from
 //   the default's 90e-6. core/src/performance.cpp now divides by 1e6, which gives the default
 //   exactly.
+// - D14: text cut at 820 and 1280 px (below).
 // - D15: chart labels that overprint (below).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -84,4 +85,36 @@ test('D15: no two texts of the memory chart overlap', async () => {
     assert.deepEqual(clash, [], `overlapping texts for ${link || 'the default view'}`);
   }
   await app.close();
+});
+
+// - D14: large values and long names were cut at 820 and 1280 px: "1406253.00 Gil" in the
+//   Memory tab's value column, "auto (NVLink 4 + NVSwitch (H100/H" in the Link box. The value
+//   cells of the Memory tab and the Setup panel's model, GPU and link boxes publish the box of
+//   their text ("cell text|...") and the room it has ("cell box|...", the cell; the combo up to
+//   its arrow). With a 10,000,000-token context at batch 4096 (9-digit GiB figures), the
+//   catalog's longest model name and a GPU of 56 characters, every text lies inside its room on
+//   one line (a value wrapped after its decimal point, "2." / "25 GiB", was D14 too).
+test('D14: no value or name is cut at 820 or 1280 px', async () => {
+  const link = '#v=1&m=mistral-small-3.2-24b&ctx=10000000&b=4096&g=ryzen-ai-max-395x64';
+  for (const [width, height] of [[820, 1180], [1280, 800]]) {
+    const app = await browser.newPage({ viewport: { width, height } });
+    const state = await openApp(app, siteUrl, link);
+    const texts = state.layout.filter((r) => r.name.startsWith('cell text|'));
+    const boxes = state.layout.filter((r) => r.name.startsWith('cell box|'));
+    const names = texts.map((t) => t.name.slice('cell text|'.length));
+    assert.equal(texts.length, boxes.length, `${width} px: every text with its room`);
+    // The six parts, total and usable; parameters, KV and split facts; model, GPU, Link, Between nodes.
+    for (const want of ['1406253.00 GiB', '1886724.16 GiB', 'model', 'gpu', 'Link', 'Between nodes'])
+      assert.ok(names.includes(want), `${width} px: no '${want}' among ${names.join(', ')}`);
+    const line = Math.min(...texts.map((t) => t.h));
+    const cut = [];
+    texts.forEach((t, i) => {
+      const b = boxes[i];
+      assert.equal(b.name.slice('cell box|'.length), names[i]);
+      if (t.x < b.x - 0.5 || t.x + t.w > b.x + b.w + 0.5) cut.push(`${names[i]} (${t.w} px in ${b.w})`);
+      else if (t.h > line * 1.5) cut.push(`${names[i]} (wrapped: ${t.h} px high)`);
+    });
+    assert.deepEqual(cut, [], `${width} px: texts cut or wrapped`);
+    await app.close();
+  }
 });

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { inflateSync } from 'node:zlib';
 
-import { cli, frames, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
+import { cli, frames, layoutRect, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
 
 requireSetup();
 
@@ -27,14 +27,8 @@ useBrowser((b, u) => {
   url = u;
 });
 
-const rect = (state, name) => {
-  const r = state.layout.find((x) => x.name === name);
-  assert.ok(r, `the app reports no rectangle for "${name}"`);
-  return r;
-};
-
 async function click(page, name) {
-  const r = rect(await page.evaluate(() => window.gpusizerApp), name);
+  const r = layoutRect(await page.evaluate(() => window.gpusizerApp), name);
   await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2);
   await frames(page, 3);
 }
@@ -244,7 +238,7 @@ test('Save PNG downloads a valid PNG of the results (breakdown and chart) in eit
     const page = await context.newPage();
     const seen = watch(page, url);
     const state = await openApp(page, url, '#v=1&m=llama-3.1-8b&w=q4_k_m&g=rtx-4060-ti-16gb');
-    const results = rect(state, 'Results');
+    const results = layoutRect(state, 'Results');
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 20000 }), click(page, 'save png button')]);
     assert.equal(download.suggestedFilename(), 'gpusizer-llama-3.1-8b-rtx-4060-ti-16gb.png');
     const png = decodePng(readFileSync(await download.path()));

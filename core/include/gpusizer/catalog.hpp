@@ -88,7 +88,7 @@ private:
     // copied (or moved) catalog keeps a valid index; lookups compare the id at that position.
     std::unordered_multimap<std::size_t, std::size_t> model_index_;
     std::unordered_multimap<std::size_t, std::size_t> gpu_index_;
-    struct LinkSlots { int intra = -1, pcie = -1, inter = -1, alternative = -1; bool hypothetical = false, scale_out = false; };
+    struct LinkSlots { int intra = -1, pcie = -1, inter = -1, alternative = -1; bool alternative_hypothetical = false, scale_out = false; };
     std::vector<LinkSlots> gpu_links_;                          // parallel to gpus, indices into links
     LinkSlots link_slots(const Gpu& gpu) const;
 };
