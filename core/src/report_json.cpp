@@ -5,6 +5,7 @@
 // [SECTION] Catalog lists and recommendations
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
