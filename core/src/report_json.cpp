@@ -42,9 +42,9 @@ json whole(double v) { return json(static_cast<long long>(std::llround(v))); }
 
 json parts_json(const MemoryParts& p) {
     return object({{"weights", whole(p.weights)},         {"kv_cache", whole(p.kv_cache)},
-                {"activations", whole(p.activations)}, {"gradients", whole(p.gradients)},
-                {"optimizer", whole(p.optimizer)},     {"overhead", whole(p.overhead)},
-                {"total", whole(p.total())}});
+                   {"activations", whole(p.activations)}, {"gradients", whole(p.gradients)},
+                   {"optimizer", whole(p.optimizer)},     {"overhead", whole(p.overhead)},
+                   {"total", whole(p.total())}});
 }
 
 // Seconds, rates and watts go out as numbers; a link id that does not apply as null.
@@ -54,68 +54,68 @@ json interconnect_json(const InterconnectReport& ic) {
     json alt = nullptr;
     if (!ic.alternative.link.empty())
         alt = object({{"link", ic.alternative.link},
-                   {"hypothetical", ic.alternative.hypothetical},
-                   {"tp_comm_s_per_token", ic.alternative.tp_comm_s_per_token},
-                   {"dp_allreduce_s_per_step", ic.alternative.dp_allreduce_s_per_step},
-                   {"exposed_s", ic.alternative.exposed_s},
-                   {"decode_tokens_per_s", ic.alternative.decode_tokens_per_s},
-                   {"train_tokens_per_s", ic.alternative.train_tokens_per_s}});
+                      {"hypothetical", ic.alternative.hypothetical},
+                      {"tp_comm_s_per_token", ic.alternative.tp_comm_s_per_token},
+                      {"dp_allreduce_s_per_step", ic.alternative.dp_allreduce_s_per_step},
+                      {"exposed_s", ic.alternative.exposed_s},
+                      {"decode_tokens_per_s", ic.alternative.decode_tokens_per_s},
+                      {"train_tokens_per_s", ic.alternative.train_tokens_per_s}});
     return object({{"link", id_or_null(ic.link)},
-                {"inter_node_link", id_or_null(ic.inter_node_link)},
-                {"gpus_per_node", ic.gpus_per_node},
-                {"nodes", ic.nodes},
-                {"link_bandwidth_bytes_per_s", ic.link_bandwidth_bytes_per_s},
-                {"allreduce_busbw_bytes_per_s", ic.allreduce_busbw_bytes_per_s},
-                {"allreduce_algorithm", std::string(ic.allreduce_algorithm)},
-                {"tp_comm_s_per_token", ic.tp_comm_s_per_token},
-                {"pp_comm_s_per_token", ic.pp_comm_s_per_token},
-                {"ep_comm_s_per_token", ic.ep_comm_s_per_token},
-                {"tp_comm_s_per_step", ic.tp_comm_s_per_step},
-                {"pp_comm_s_per_step", ic.pp_comm_s_per_step},
-                {"ep_comm_s_per_step", ic.ep_comm_s_per_step},
-                {"dp_allreduce_s_per_step", ic.dp_allreduce_s_per_step},
-                {"dp_exposed_s_per_step", ic.dp_exposed_s_per_step},
-                {"pp_bubble_fraction", ic.pp_bubble_fraction},
-                {"pp_schedule", std::string(ic.pp_schedule)},
-                {"tp_exposed_s_per_step", ic.tp_exposed_s_per_step},
-                {"pp_exposed_s_per_step", ic.pp_exposed_s_per_step},
-                {"cp_comm_s_per_step", ic.cp_comm_s_per_step},
-                {"cp_exposed_s_per_step", ic.cp_exposed_s_per_step},
-                {"virtual_stages", ic.virtual_stages},
-                {"exposed_s_per_step", ic.exposed_s_per_step},
-                {"exposed_s_per_token", ic.exposed_s_per_token},
-                {"alternative", alt}});
+                   {"inter_node_link", id_or_null(ic.inter_node_link)},
+                   {"gpus_per_node", ic.gpus_per_node},
+                   {"nodes", ic.nodes},
+                   {"link_bandwidth_bytes_per_s", ic.link_bandwidth_bytes_per_s},
+                   {"allreduce_busbw_bytes_per_s", ic.allreduce_busbw_bytes_per_s},
+                   {"allreduce_algorithm", std::string(ic.allreduce_algorithm)},
+                   {"tp_comm_s_per_token", ic.tp_comm_s_per_token},
+                   {"pp_comm_s_per_token", ic.pp_comm_s_per_token},
+                   {"ep_comm_s_per_token", ic.ep_comm_s_per_token},
+                   {"tp_comm_s_per_step", ic.tp_comm_s_per_step},
+                   {"pp_comm_s_per_step", ic.pp_comm_s_per_step},
+                   {"ep_comm_s_per_step", ic.ep_comm_s_per_step},
+                   {"dp_allreduce_s_per_step", ic.dp_allreduce_s_per_step},
+                   {"dp_exposed_s_per_step", ic.dp_exposed_s_per_step},
+                   {"pp_bubble_fraction", ic.pp_bubble_fraction},
+                   {"pp_schedule", std::string(ic.pp_schedule)},
+                   {"tp_exposed_s_per_step", ic.tp_exposed_s_per_step},
+                   {"pp_exposed_s_per_step", ic.pp_exposed_s_per_step},
+                   {"cp_comm_s_per_step", ic.cp_comm_s_per_step},
+                   {"cp_exposed_s_per_step", ic.cp_exposed_s_per_step},
+                   {"virtual_stages", ic.virtual_stages},
+                   {"exposed_s_per_step", ic.exposed_s_per_step},
+                   {"exposed_s_per_token", ic.exposed_s_per_token},
+                   {"alternative", alt}});
 }
 
 json speed_json(const SpeedReport& s) {
     const OffloadReport& o = s.offload;
     return object({{"compute_precision", std::string(s.compute_precision)},
-                {"compute_precision_requested", std::string(s.compute_precision_requested)},
-                {"native", s.native},
-                {"tensor_cores", s.tensor_cores},
-                {"peak_flops", s.peak_flops},
-                {"mfu", s.mfu},
-                {"bandwidth_efficiency", s.bandwidth_efficiency},
-                {"decode_tokens_per_s", s.decode_tokens_per_s},
-                {"decode_throughput_tokens_per_s", s.decode_throughput_tokens_per_s},
-                {"decode_step_s", s.decode_step_s},
-                {"decode_bytes_per_step", whole(s.decode_bytes_per_step)},
-                {"decode_compute_bound", s.decode_compute_bound},
-                {"prefill_tokens_per_s", s.prefill_tokens_per_s},
-                {"ttft_s", s.ttft_s},
-                {"train_flops_per_token", s.train_flops_per_token},
-                {"train_step_s", s.train_step_s},
-                {"train_tokens_per_s", s.train_tokens_per_s},
-                {"train_time_s", s.train_time_s},
-                {"effective_mfu", s.effective_mfu},
-                {"mfu_effective", s.mfu_effective},
-                {"hfu", s.hfu},
-                {"compute_s", s.compute_s},
-                {"bubble_s", s.bubble_s},
-                {"bubble_fraction", s.bubble_fraction},
-                {"exposed_comm_s", s.exposed_comm_s},
-                {"gemm_peak_flops", s.gemm_peak_flops},
-                {"offload", object({{"active", o.active},
+                   {"compute_precision_requested", std::string(s.compute_precision_requested)},
+                   {"native", s.native},
+                   {"tensor_cores", s.tensor_cores},
+                   {"peak_flops", s.peak_flops},
+                   {"mfu", s.mfu},
+                   {"bandwidth_efficiency", s.bandwidth_efficiency},
+                   {"decode_tokens_per_s", s.decode_tokens_per_s},
+                   {"decode_throughput_tokens_per_s", s.decode_throughput_tokens_per_s},
+                   {"decode_step_s", s.decode_step_s},
+                   {"decode_bytes_per_step", whole(s.decode_bytes_per_step)},
+                   {"decode_compute_bound", s.decode_compute_bound},
+                   {"prefill_tokens_per_s", s.prefill_tokens_per_s},
+                   {"ttft_s", s.ttft_s},
+                   {"train_flops_per_token", s.train_flops_per_token},
+                   {"train_step_s", s.train_step_s},
+                   {"train_tokens_per_s", s.train_tokens_per_s},
+                   {"train_time_s", s.train_time_s},
+                   {"effective_mfu", s.effective_mfu},
+                   {"mfu_effective", s.mfu_effective},
+                   {"hfu", s.hfu},
+                   {"compute_s", s.compute_s},
+                   {"bubble_s", s.bubble_s},
+                   {"bubble_fraction", s.bubble_fraction},
+                   {"exposed_comm_s", s.exposed_comm_s},
+                   {"gemm_peak_flops", s.gemm_peak_flops},
+                   {"offload", object({{"active", o.active},
                                  {"gpu_layers", o.gpu_layers},
                                  {"total_layers", o.total_layers},
                                  {"host_bytes", whole(o.host_bytes)},
@@ -126,29 +126,29 @@ json speed_json(const SpeedReport& s) {
 
 json power_json(const PowerReport& p) {
     return object({{"gpu_w", p.gpu_w},
-                {"host_w", p.host_w},
-                {"system_w", p.system_w},
-                {"facility_w", p.facility_w},
-                {"psu_w", p.psu_w},
-                {"heat_w", p.heat_w},
-                {"heat_btu_h", p.heat_btu_h},
-                {"energy_kwh", p.energy_kwh},
-                {"cost_usd", p.cost_usd},
-                {"energy_kwh_per_million_tokens", p.energy_kwh_per_million_tokens},
-                {"cost_usd_per_million_tokens", p.cost_usd_per_million_tokens},
-                {"tokens_per_joule", p.tokens_per_joule},
-                {"hardware_usd", p.hardware_price_known ? json(p.hardware_usd) : json(nullptr)},
-                {"pue", p.pue},
-                {"utilization", p.utilization},
-                {"decode_draw_fraction", p.decode_draw_fraction},
-                {"prefill_draw_fraction", p.prefill_draw_fraction},
-                {"train_draw_fraction", p.train_draw_fraction},
-                {"decode_gpu_w", p.decode_gpu_w},
-                {"prefill_gpu_w", p.prefill_gpu_w},
-                {"train_gpu_w", p.train_gpu_w},
-                {"energy_kwh_per_million_tokens_at_draw", p.energy_kwh_per_million_tokens_at_draw},
-                {"cost_usd_per_million_tokens_at_draw", p.cost_usd_per_million_tokens_at_draw},
-                {"train_energy_kwh_at_draw", p.train_energy_kwh_at_draw}});
+                   {"host_w", p.host_w},
+                   {"system_w", p.system_w},
+                   {"facility_w", p.facility_w},
+                   {"psu_w", p.psu_w},
+                   {"heat_w", p.heat_w},
+                   {"heat_btu_h", p.heat_btu_h},
+                   {"energy_kwh", p.energy_kwh},
+                   {"cost_usd", p.cost_usd},
+                   {"energy_kwh_per_million_tokens", p.energy_kwh_per_million_tokens},
+                   {"cost_usd_per_million_tokens", p.cost_usd_per_million_tokens},
+                   {"tokens_per_joule", p.tokens_per_joule},
+                   {"hardware_usd", p.hardware_price_known ? json(p.hardware_usd) : json(nullptr)},
+                   {"pue", p.pue},
+                   {"utilization", p.utilization},
+                   {"decode_draw_fraction", p.decode_draw_fraction},
+                   {"prefill_draw_fraction", p.prefill_draw_fraction},
+                   {"train_draw_fraction", p.train_draw_fraction},
+                   {"decode_gpu_w", p.decode_gpu_w},
+                   {"prefill_gpu_w", p.prefill_gpu_w},
+                   {"train_gpu_w", p.train_gpu_w},
+                   {"energy_kwh_per_million_tokens_at_draw", p.energy_kwh_per_million_tokens_at_draw},
+                   {"cost_usd_per_million_tokens_at_draw", p.cost_usd_per_million_tokens_at_draw},
+                   {"train_energy_kwh_at_draw", p.train_energy_kwh_at_draw}});
 }
 
 // Serving under load: max_concurrency always; the load's figures when isl and osl were given
@@ -243,13 +243,13 @@ json report_json(const Report& r) {
                                {"format", w.format},
                                {"method", w.method},
                                {"bits_by_class", w.class_bits ? object({{"attention", bits(w.attention_bits)},
-                                                                     {"mlp", bits(w.mlp_bits)},
-                                                                     {"shared_expert", bits(w.shared_expert_bits)},
-                                                                     {"routed_expert", bits(w.routed_expert_bits)},
-                                                                     {"router", bits(w.router_bits)},
-                                                                     {"embedding", bits(w.embedding_bits)},
-                                                                     {"lm_head", bits(w.lm_head_bits)},
-                                                                     {"other", bits(w.other_bits)}})
+                                                                        {"mlp", bits(w.mlp_bits)},
+                                                                        {"shared_expert", bits(w.shared_expert_bits)},
+                                                                        {"routed_expert", bits(w.routed_expert_bits)},
+                                                                        {"router", bits(w.router_bits)},
+                                                                        {"embedding", bits(w.embedding_bits)},
+                                                                        {"lm_head", bits(w.lm_head_bits)},
+                                                                        {"other", bits(w.other_bits)}})
                                                               : json(nullptr)}};
     }
     json mem;
@@ -288,7 +288,7 @@ json report_json(const Report& r) {
 
 json fit_row_json(const FitRow& row) {
     return object({{"format", row.format}, {"fits", row.fits}, {"total", whole(row.total)},
-                {"headroom", whole(row.headroom)}, {"max_context", row.max_context}});
+                   {"headroom", whole(row.headroom)}, {"max_context", row.max_context}});
 }
 
 }  // namespace
@@ -411,39 +411,39 @@ std::string links_to_json(const Catalog& catalog, int indent) {
     json j = json::array();
     for (const auto& l : catalog.links)
         j.push_back(object({{"id", l.id},
-                         {"name", l.name},
-                         {"kind", std::string(kind_name(l.kind))},
-                         {"scope", std::string(scope_name(l.scope))},
-                         {"bandwidth_gb_per_s", l.bandwidth_gb_per_s},
-                         {"bidirectional_gb_per_s", l.bidirectional_gb_per_s},
-                         {"latency_us", l.latency_us},
-                         {"latency_large_us", l.latency_large_us},
-                         {"gpus_per_node", l.gpus_per_node},
-                         {"note", l.note},
-                         {"sources", l.sources}}));
+                            {"name", l.name},
+                            {"kind", std::string(kind_name(l.kind))},
+                            {"scope", std::string(scope_name(l.scope))},
+                            {"bandwidth_gb_per_s", l.bandwidth_gb_per_s},
+                            {"bidirectional_gb_per_s", l.bidirectional_gb_per_s},
+                            {"latency_us", l.latency_us},
+                            {"latency_large_us", l.latency_large_us},
+                            {"gpus_per_node", l.gpus_per_node},
+                            {"note", l.note},
+                            {"sources", l.sources}}));
     return j.dump(indent);
 }
 
 std::string recommend_to_json(const Recommendation& rec, int indent) {
     auto row_json = [](const RecommendRow& r) {
         return object({{"gpu", r.gpu},
-                    {"gpu_name", r.gpu_name},
-                    {"segment", std::string(segment_name(r.segment))},
-                    {"gpus", r.gpus},
-                    {"weights", r.weights},
-                    {"fits", r.fits},
-                    {"per_gpu_total", whole(r.per_gpu_total)},
-                    {"gpu_usable", whole(r.gpu_usable)},
-                    {"headroom", whole(r.headroom)},
-                    {"price_usd", r.price_known ? json(r.price_usd) : json(nullptr)},
-                    {"tokens_per_s", r.tokens_per_s},
-                    {"decode_tokens_per_s", r.decode_tokens_per_s},
-                    {"train_tokens_per_s", r.train_tokens_per_s},
-                    {"system_w", r.system_w},
-                    {"psu_w", r.psu_w},
-                    {"link", r.link.empty() ? json(nullptr) : json(r.link)},
-                    {"nodes", r.nodes},
-                    {"reasons", r.reasons}});
+                       {"gpu_name", r.gpu_name},
+                       {"segment", std::string(segment_name(r.segment))},
+                       {"gpus", r.gpus},
+                       {"weights", r.weights},
+                       {"fits", r.fits},
+                       {"per_gpu_total", whole(r.per_gpu_total)},
+                       {"gpu_usable", whole(r.gpu_usable)},
+                       {"headroom", whole(r.headroom)},
+                       {"price_usd", r.price_known ? json(r.price_usd) : json(nullptr)},
+                       {"tokens_per_s", r.tokens_per_s},
+                       {"decode_tokens_per_s", r.decode_tokens_per_s},
+                       {"train_tokens_per_s", r.train_tokens_per_s},
+                       {"system_w", r.system_w},
+                       {"psu_w", r.psu_w},
+                       {"link", r.link.empty() ? json(nullptr) : json(r.link)},
+                       {"nodes", r.nodes},
+                       {"reasons", r.reasons}});
     };
     const RecommendQuery& q = rec.query;
     json segs = json::array();
@@ -453,12 +453,12 @@ std::string recommend_to_json(const Recommendation& rec, int indent) {
     j["config"] = config_to_json_value(q.base);
     auto limit = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
     j["query"] = object({{"budget_usd", limit(q.budget_usd)},
-                      {"power_cap_w", limit(q.power_cap_w)},
-                      {"min_tokens_per_s", limit(q.min_tokens_per_s)},
-                      {"single_node", q.single_node},
-                      {"segments", segs},
-                      {"max_gpus", q.max_gpus},
-                      {"sort", std::string(to_string(q.sort))}});
+                         {"power_cap_w", limit(q.power_cap_w)},
+                         {"min_tokens_per_s", limit(q.min_tokens_per_s)},
+                         {"single_node", q.single_node},
+                         {"segments", segs},
+                         {"max_gpus", q.max_gpus},
+                         {"sort", std::string(to_string(q.sort))}});
     j["weights"] = rec.weights;
     j["tokens_per_s_means"] = rec.training ? "train_tokens_per_s" : "decode_tokens_per_s";
     j["recommended"] = json::array();
