@@ -68,6 +68,24 @@ TEST_CASE("plan tab: the rows it shows", "[ui][plan]") {
     CHECK(parts[0].second == format_gib(largest, 1));
 }
 
+// Llama 3.1 70B at 131,072 tokens on 32 H100: no layout fits without context parallelism
+// (tests/test_context_parallel.cpp), so the best row names its cp degree.
+TEST_CASE("plan tab: a long-context layout's row names its cp degree", "[ui][plan]") {
+    Config c;
+    c.model.id = "llama-3.1-70b";
+    c.gpu = "h100-sxm";
+    c.gpus = 32;
+    c.context = 131072;
+    PlanInputs in;
+    in.global_batch = 32;
+    in.top = 1;
+    const PlanReport p = plan(plan_request(c, in), catalog());
+    REQUIRE(!p.top.empty());
+    const Config& l = p.top[0].config;
+    REQUIRE(l.cp > 1);
+    CHECK(plan_row_text(p.top[0]).layout.find(" cp " + std::to_string(l.cp)) != std::string::npos);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Serving layouts
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 // test_ui_state.cpp: the UI's logic (state <-> configuration <-> link), no display needed.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "state.hpp"
 #include "test_support.hpp"
 
@@ -88,6 +90,51 @@ TEST_CASE("tensor / pipeline choices follow the GPU count and the model", "[ui][
     CHECK(s.config.tp == 0);
     CHECK(s.config.pp == 0);
     CHECK(s.config.dp == 0);
+}
+
+// Context parallelism in the manual split (training): cp divides the GPUs left after tp, and
+// 2 x cp divides the context (the estimate refuses the rest); every split the panel can reach
+// estimates, and inference or a new GPU count that cp no longer divides sets it back to 1.
+TEST_CASE("the manual split offers context parallelism for training", "[ui][parallel]") {
+    const ModelArch& a = catalog().model("llama-3.1-70b").arch;   // 64 heads, 80 layers
+    UiState s = default_state();
+    s.config.model.id = "llama-3.1-70b";
+    s.config.gpu = "h100-sxm";
+    s.config.flash_attention = true;
+    set_mode(s, Mode::train, &a);
+    s.config.context = 32768;
+    set_gpu_count(s, 32, &a);
+    set_manual_parallel(s, true, &a);
+    s.config.tp = 8;
+    set_manual_parallel(s, true, &a);
+    // 32 / 8 = 4 GPUs left: cp 1, 2 or 4 (32,768 is divisible by 2 x 4).
+    CHECK(cp_choices(s.config) == std::vector<int>{1, 2, 4});
+    s.config.context = 6;   // 2 x cp must divide the context: cp 1 only
+    CHECK(cp_choices(s.config) == std::vector<int>{1});
+    s.config.context = 32768;
+    s.config.cp = 4;
+    set_manual_parallel(s, true, &a);
+    CHECK(s.config.cp == 4);
+    CHECK(s.config.tp * s.config.cp * s.config.pp * s.config.dp == 32);
+    CHECK_NOTHROW(estimate(s.config, catalog()));
+    // Every GPU count keeps a split the estimate takes.
+    for (int gpus = 1; gpus <= 64; ++gpus) {
+        set_gpu_count(s, gpus, &a);
+        INFO("gpus " << gpus << ": tp " << s.config.tp << " cp " << s.config.cp << " pp " << s.config.pp);
+        CHECK(s.config.tp * s.config.cp * s.config.pp * s.config.dp == gpus);
+        const auto cps = cp_choices(s.config);
+        CHECK(std::find(cps.begin(), cps.end(), s.config.cp) != cps.end());
+        CHECK_NOTHROW(estimate(s.config, catalog()));
+    }
+    // Inference has no cp; neither has the automatic split.
+    set_gpu_count(s, 32, &a);
+    set_mode(s, Mode::inference, &a);
+    CHECK(s.config.cp == 1);
+    CHECK(cp_choices(s.config) == std::vector<int>{1});
+    set_mode(s, Mode::train, &a);
+    s.config.cp = 2;
+    set_manual_parallel(s, false, &a);
+    CHECK(s.config.cp == 1);
 }
 
 TEST_CASE("switching the mode keeps the configuration valid; ZeRO bounds the offload", "[ui][workload]") {

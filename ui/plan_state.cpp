@@ -32,6 +32,7 @@ PlanRowText plan_row_text(const PlanLayout& l) {
     char buf[200];
     std::snprintf(buf, sizeof buf, "tp %d pp %d dp %d", c.tp, c.pp, c.dp);
     t.layout = buf;
+    if (c.cp > 1) t.layout += " cp " + std::to_string(c.cp);   // context parallel: ring attention
     if (c.ep > 1) t.layout += " ep " + std::to_string(c.ep);
     t.layout += ", mb " + std::to_string(c.batch) + ", ZeRO " + std::to_string(c.zero);
     if (c.offload != Offload::none) t.layout += ", offload " + std::string(to_string(c.offload));

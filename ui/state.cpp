@@ -123,7 +123,7 @@ bool set_model(UiState& s, Build&& build) {
 
 void adopt(UiState& s, const Config& c) {
     s.config = c;
-    s.manual_parallel = c.tp > 0 || c.pp > 0 || c.dp > 0;
+    s.manual_parallel = c.tp > 0 || c.pp > 0 || c.dp > 0 || c.cp > 1;
     s.model_error.clear();
     if (!c.model.custom) {
         s.source = ModelSource::catalog;
@@ -390,25 +390,44 @@ std::vector<int> pp_choices(const ModelArch& arch, int gpus, int tp) {
     return out;
 }
 
+std::vector<int> cp_choices(const Config& c) {
+    std::vector<int> out{1};
+    if (c.mode == Mode::inference || c.tp <= 0 || c.gpus % c.tp != 0) return out;
+    // The estimate's rule (config_keys.cpp, cp): cp divides the GPUs left after tp, and each GPU
+    // holds an equal pair of chunks of every sequence, so 2 x cp divides the context.
+    const int rest = c.gpus / c.tp;
+    for (int d = 2; d <= rest; d *= 2)
+        if (rest % d == 0 && c.context % (2LL * d) == 0) out.push_back(d);
+    return out;
+}
+
 namespace {
 
-// A manual split for `gpus` GPUs: keep the current tp and pp when they still divide, else the
-// largest tensor-parallel degree, then data parallel for the rest.
+// A manual split for `gpus` GPUs: keep the current tp, cp and pp when they still divide, else the
+// largest tensor-parallel degree and no context or pipeline parallelism, then data parallel for
+// the rest.
 void fit_manual_degrees(UiState& s, const ModelArch& arch) {
     Config& c = s.config;
-    const auto tps = tp_choices(arch, c.gpus);
+    if (c.cp < 1 || c.mode == Mode::inference || c.gpus % c.cp != 0) c.cp = 1;
+    const auto tps = tp_choices(arch, c.gpus / c.cp);
     if (std::find(tps.begin(), tps.end(), c.tp) == tps.end()) c.tp = tps.empty() ? 1 : tps.back();
-    const auto pps = pp_choices(arch, c.gpus, c.tp);
+    const auto cps = cp_choices(c);
+    if (std::find(cps.begin(), cps.end(), c.cp) == cps.end()) c.cp = 1;
+    const auto pps = pp_choices(arch, c.gpus / c.cp, c.tp);
     if (std::find(pps.begin(), pps.end(), c.pp) == pps.end()) c.pp = 1;
-    c.dp = c.gpus / (c.tp * c.pp);
+    c.dp = c.gpus / (c.tp * c.cp * c.pp);
 }
 
 }  // namespace
 
 void set_gpu_count(UiState& s, int gpus, const ModelArch* arch) {
     s.config.gpus = std::max(1, gpus);
-    if (s.manual_parallel && arch) fit_manual_degrees(s, *arch);
-    else s.config.tp = s.config.pp = s.config.dp = 0;
+    if (s.manual_parallel && arch) {
+        fit_manual_degrees(s, *arch);
+    } else {
+        s.config.tp = s.config.pp = s.config.dp = 0;
+        s.config.cp = 1;
+    }
 }
 
 void set_manual_parallel(UiState& s, bool manual, const ModelArch* arch) {
@@ -417,6 +436,7 @@ void set_manual_parallel(UiState& s, bool manual, const ModelArch* arch) {
         fit_manual_degrees(s, *arch);
     } else {
         s.config.tp = s.config.pp = s.config.dp = 0;
+        s.config.cp = 1;
     }
 }
 

@@ -126,6 +126,8 @@ void sort_recommendations(std::vector<RecommendRow>& rows, RecommendColumn colum
 // Parallelism kept consistent with the GPU count and the model's heads and layers.
 std::vector<int> tp_choices(const ModelArch& arch, int gpus);   // divisors of gpus that divide the heads
 std::vector<int> pp_choices(const ModelArch& arch, int gpus, int tp);
+// Context-parallel degrees for the current tp, GPU count and context (training only; {1} else).
+std::vector<int> cp_choices(const Config& c);
 void set_gpu_count(UiState& s, int gpus, const ModelArch* arch);
 void set_manual_parallel(UiState& s, bool manual, const ModelArch* arch);
 

@@ -199,8 +199,12 @@ void App::draw_breakdown() {
         } else {
             row("activations per layer", format_gib(r.activations_per_layer));
         }
-        row("split tp x pp x dp", std::to_string(r.parallel.tp) + " x " + std::to_string(r.parallel.pp) + " x " +
-                                      std::to_string(r.parallel.dp));
+        if (r.parallel.cp > 1)
+            row("split tp x cp x pp x dp", std::to_string(r.parallel.tp) + " x " + std::to_string(r.parallel.cp) + " x " +
+                                               std::to_string(r.parallel.pp) + " x " + std::to_string(r.parallel.dp));
+        else
+            row("split tp x pp x dp", std::to_string(r.parallel.tp) + " x " + std::to_string(r.parallel.pp) + " x " +
+                                          std::to_string(r.parallel.dp));
         if (r.host > 0) row("host RAM", format_gib(r.host));
         float w = ImGui::GetFontSize() * 7.5f;
         for (const auto& x : rows) w = std::max(w, ImGui::CalcTextSize(x.second.c_str()).x);

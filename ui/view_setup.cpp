@@ -433,32 +433,57 @@ void App::draw_hardware() {
     help_marker("Automatic: training spreads GPUs over data parallel, llama.cpp over layers (pipeline), other inference over "
                 "attention heads (tensor parallel).");
     if (s_.manual_parallel && arch) {
-        const auto tps = tp_choices(*arch, c.gpus);
+        // A degree a link left to the estimate (0) shows what the estimate chose.
+        const auto shown = [&](int set, int resolved) {
+            return set > 0 ? std::to_string(set) : "auto (" + std::to_string(ok_ ? resolved : 1) + ")";
+        };
+        const int cp = std::max(1, c.cp);
+        const auto tps = tp_choices(*arch, c.gpus / cp);
         row_label("Tensor (tp)");
-        if (ImGui::BeginCombo("##tp", std::to_string(c.tp).c_str())) {
+        if (ImGui::BeginCombo("##tp", shown(c.tp, report_.parallel.tp).c_str())) {
             for (int t : tps)
                 if (ImGui::Selectable(std::to_string(t).c_str(), t == c.tp)) {
                     c.tp = t;
                     c.pp = 1;
-                    c.dp = c.gpus / c.tp;
+                    set_manual_parallel(s_, true, arch);   // keeps cp where it still divides
                     changed();
                 }
             ImGui::EndCombo();
         }
-        const auto pps = pp_choices(*arch, c.gpus, c.tp);
+        if (c.mode != Mode::inference) {
+            row_label("Context (cp)");
+            if (ImGui::BeginCombo("##cp", std::to_string(cp).c_str())) {
+                for (int d : cp_choices(c))
+                    if (ImGui::Selectable(std::to_string(d).c_str(), d == cp)) {
+                        c.cp = d;
+                        c.pp = 1;
+                        set_manual_parallel(s_, true, arch);
+                        changed();
+                    }
+                ImGui::EndCombo();
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("Context parallelism (ring attention): each GPU of a cp group holds 1/cp of every sequence and "
+                                  "passes its K/V blocks around the ring. For long contexts whose activations do not fit.");
+        }
+        const auto pps = pp_choices(*arch, c.gpus / cp, c.tp);
         row_label("Pipeline (pp)");
-        if (ImGui::BeginCombo("##pp", std::to_string(c.pp).c_str())) {
+        if (ImGui::BeginCombo("##pp", shown(c.pp, report_.parallel.pp).c_str())) {
             for (int p : pps)
                 if (ImGui::Selectable(std::to_string(p).c_str(), p == c.pp)) {
                     c.pp = p;
-                    c.dp = c.gpus / (c.tp * c.pp);
+                    c.dp = c.gpus / (c.tp * cp * c.pp);
                     changed();
                 }
             ImGui::EndCombo();
         }
-        ImGui::TextDisabled("data parallel (dp) = %d", c.dp);
+        ImGui::TextDisabled("data parallel (dp) = %s", shown(c.dp, report_.parallel.dp).c_str());
     } else if (ok_) {
-        ImGui::TextDisabled("tp %d, pp %d, dp %d", report_.parallel.tp, report_.parallel.pp, report_.parallel.dp);
+        if (report_.parallel.cp > 1)
+            ImGui::TextDisabled("tp %d, cp %d, pp %d, dp %d", report_.parallel.tp, report_.parallel.cp, report_.parallel.pp,
+                                report_.parallel.dp);
+        else
+            ImGui::TextDisabled("tp %d, pp %d, dp %d", report_.parallel.tp, report_.parallel.pp, report_.parallel.dp);
     }
     row_label("Runtime");
     if (enum_combo("##rt", c.runtime, {Runtime::automatic, Runtime::pytorch, Runtime::llama_cpp, Runtime::ollama, Runtime::vllm,

@@ -108,6 +108,11 @@ void App::draw_speed() {
                 if (ic.pp_comm_s_per_step > 0) t.row("pipeline sends", format_duration(ic.pp_comm_s_per_step) + " /step");
                 if (ic.pp_bubble_fraction > 0) t.row("pipeline bubble", percent(ic.pp_bubble_fraction, 1), "1F1B: (p - 1) / (m + p - 1).");
                 if (ic.ep_comm_s_per_step > 0) t.row("expert all-to-all", format_duration(ic.ep_comm_s_per_step) + " /step");
+                if (ic.cp_comm_s_per_step > 0) {
+                    t.row("ring attention", format_duration(ic.cp_comm_s_per_step) + " /step",
+                          "Context parallel: each GPU passes its K/V block around the ring of cp GPUs (and dK/dV in the backward).");
+                    t.row("  not hidden", format_duration(ic.cp_exposed_s_per_step), "The part the attention compute does not cover.", true);
+                }
                 if (ic.dp_allreduce_s_per_step > 0) {
                     t.row("gradient sync", format_duration(ic.dp_allreduce_s_per_step) + " /step",
                           "Ring all-reduce of the gradients (ZeRO: reduce-scatter plus all-gathers).");
