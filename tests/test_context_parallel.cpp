@@ -1,5 +1,7 @@
 // test_context_parallel.cpp: the `cp` key (context parallelism, ring attention) in the training
 // estimate and the layout search: memory per GPU, the ring's time, its errors.
+#include <nlohmann/json.hpp>
+
 #include "plan_support.hpp"
 
 using namespace gpusizer;
@@ -82,7 +84,7 @@ TEST_CASE("cp: values the estimate cannot take name the key", "[context_parallel
     c.cp = 3;   // 2 x 3 = 6 does not divide 8,192 tokens
     c.gpus = 3;
     CHECK(error_key(c) == "cp");
-    CHECK(thrown_message([&] { run(c); }).find("must divide the context") != std::string::npos);
+    CHECK(thrown_message([&] { run(c); }).find("must divide the context twice over") != std::string::npos);
     c = one_sequence(2);
     c.gpus = 3;   // cp = 2 does not divide 3 GPUs
     CHECK(error_key(c) == "cp");
@@ -133,4 +135,22 @@ TEST_CASE("cp: the search finds context-parallel layouts where cp 1 fits nowhere
     const long long without = plan_count(shortq, catalog(), nullptr);
     shortq.context_parallel = true;
     CHECK(plan_count(shortq, catalog(), nullptr) == without);
+}
+
+TEST_CASE("cp: the query's context_parallel switch, and cp in the plan's JSON", "[context_parallel][plan]") {
+    // The JS API and `--json` read the search's fields from a query object.
+    const std::string config = R"({"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 32, "global_batch": 8, "context": 131072})";
+    const PlanRequest off = plan_request_from_json(config, R"({"mode": "train", "context_parallel": false, "offload": false})");
+    CHECK_FALSE(off.context_parallel);
+    CHECK(plan_request_from_json(config, R"({"mode": "train"})").context_parallel);
+    const std::optional<Error> e = thrown_error([&] { plan_request_from_json(config, R"({"context_parallel": 1})"); });
+    REQUIRE(e);
+    CHECK(e->key() == "context_parallel");
+    // Each layout of the report names its cp beside tp, pp, dp and ep.
+    PlanRequest q = plan_request_from_json(config, R"({"mode": "train", "top": 1, "offload": false})");
+    const nlohmann::json j = nlohmann::json::parse(plan_to_json(plan(q, catalog())));
+    REQUIRE(j["top"].size() == 1);
+    const nlohmann::json& layout = j["top"][0]["layout"];
+    CHECK(layout["cp"].get<int>() > 1);
+    CHECK(layout["tp"].get<int>() * layout["cp"].get<int>() * layout["pp"].get<int>() * layout["dp"].get<int>() == 32);
 }

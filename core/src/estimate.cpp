@@ -137,23 +137,14 @@ std::string head_counts(const ModelArch& a) {
 // K/V ring runs in TransformerEngine's flash / fused attention only (AttnFuncWithCPAndKVP2P).
 void check_context_parallel(const Config& c, const Resolved& r) {
     if (c.cp <= 1) return;
-    if (!is_training(c.mode))
-        throw Error("cp", "context parallelism applies to training (mode train, lora, qlora); serving splits a long prompt "
-                          "with tp, pp or prefill_chunk instead",
-                    ErrorCode::incompatible);
-    if (c.gpus % c.cp != 0)
-        throw Error("cp", "cp = " + std::to_string(c.cp) + " must divide gpus = " + std::to_string(c.gpus) + " (gpus = tp x cp x pp x dp)");
-    if (c.context % (2LL * c.cp) != 0)
-        throw Error("cp", "2 x cp = " + std::to_string(2LL * c.cp) + " must divide the context of " + std::to_string(c.context) +
-                              " tokens (each rank takes two of 2 x cp chunks of every sequence)");
-    if (!c.flash_attention)
-        throw Error("cp", "context parallelism runs in flash / fused attention kernels (TransformerEngine): set flash_attention true",
-                    ErrorCode::incompatible);
+    const char* why = nullptr;
+    if (!is_training(c.mode)) why = "applies to training modes only";
+    else if (c.gpus % c.cp != 0) why = "must divide gpus (gpus = tp x cp x pp x dp)";
+    else if (c.context % (2LL * c.cp) != 0) why = "must divide the context twice over (2 x cp chunks of each sequence)";
+    else if (!c.flash_attention) why = "needs flash_attention (the ring runs in flash / fused attention kernels)";
     for (const LayerSpec& l : r.arch->kinds)
-        if (l.is_recurrent())
-            throw Error("cp", "context parallelism of recurrent (Mamba, linear attention) layers is not modelled: their state "
-                              "passes along the sequence, not as a K/V ring",
-                        ErrorCode::incompatible);
+        if (!why && l.is_recurrent()) why = "is not modelled for recurrent layers (their state runs along the sequence)";
+    if (why) throw Error("cp", why);
 }
 
 void resolve_parallelism(const Config& c, Resolved& r) {
@@ -167,9 +158,8 @@ void resolve_parallelism(const Config& c, Resolved& r) {
         if (given[k] < 0) throw Error(names[k], "must be 0 (automatic) or a positive integer");
         if (given[k] > 0) known *= given[k];
     }
-    const std::string of_gpus = cp > 1 ? "gpus / cp = " + std::to_string(gpus) : "gpus = " + std::to_string(gpus);
     if (known > gpus || gpus % known != 0)
-        throw Error("gpus", "tp x pp x dp given as " + std::to_string(known) + " does not divide " + of_gpus);
+        throw Error("gpus", "tp x pp x dp given as " + std::to_string(known) + " does not divide gpus / cp = " + std::to_string(gpus));
     const int rest = int(gpus / known);
     int deg[3] = {std::max(given[0], 0), std::max(given[1], 0), std::max(given[2], 0)};
     // Which degree takes the GPUs not assigned explicitly: training shards data; llama.cpp
@@ -218,7 +208,8 @@ void resolve_parallelism(const Config& c, Resolved& r) {
                                      std::to_string(a.total_layers()) + " layers");
     }
     if ((long long)deg[0] * deg[1] * deg[2] != gpus)
-        throw Error("gpus", "tp x pp x dp = " + std::to_string((long long)deg[0] * deg[1] * deg[2]) + " must equal " + of_gpus);
+        throw Error("gpus", "tp x pp x dp = " + std::to_string((long long)deg[0] * deg[1] * deg[2]) + " must equal gpus / cp = " +
+                                std::to_string(gpus));
     r.par.tp = deg[0];
     r.par.pp = deg[1];
     r.par.dp = deg[2];
@@ -239,10 +230,10 @@ void resolve_parallelism(const Config& c, Resolved& r) {
                                       std::to_string(l.mlp.n_experts) + " routed experts");
         // Megatron Core folds the expert groups into tp x cp x dp (MoE parallel folding): with
         // cp > 1 the experts spread over the context-parallel ranks too.
-        const int stage = r.par.tp * r.par.dp * r.par.cp;
+        const int stage = r.par.tp * r.par.cp * r.par.dp;
         if (stage % r.par.ep != 0)
-            throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide tp x " + (r.par.cp > 1 ? "cp x " : "") + "dp = " +
-                                  std::to_string(stage) + " (experts spread over the GPUs of a stage)");
+            throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide tp x cp x dp = " + std::to_string(stage) +
+                                  " (experts spread over the GPUs of a stage)");
     }
 }
 
@@ -970,7 +961,7 @@ double inference_elements_per_token(const Resolved& r, int i) {
 // one in hand, two buffers in turn in the forward; its backward keeps two buffers of
 // (K/V, dK/dV) (`p2p_comm_buffers = [torch.empty((2, *kv.shape)), ...]`): four blocks at the
 // peak, each this GPU's 1/cp of the micro-batch's tokens at its K/V heads after tp.
-double ring_attention_buffer_bytes(const Resolved& r, const std::uint16_t* counts, std::size_t nv) {
+[[gnu::noinline]] double ring_attention_buffer_bytes(const Resolved& r, const std::uint16_t* counts, std::size_t nv) {
     if (r.par.cp <= 1) return 0;
     double kv_per_token = 0;   // the widest layer's K/V values of one token on one GPU
     for (std::size_t v = 0; v < nv; ++v)

@@ -31,4 +31,10 @@ json parse_json(std::string_view text, const std::string& what, int max_depth, s
     }
 }
 
+json object(std::initializer_list<JsonField> fields) {
+    json j = json::object();
+    for (const JsonField& f : fields) j[f.key] = f.value;
+    return j;
+}
+
 }  // namespace gpusizer::detail

@@ -42,6 +42,17 @@ std::string dump_text(const Json& v, int indent = -1) {
     return v.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
+// Writing an object: object({{"key", value}, ...}) builds the same json as json{{"key", value},
+// ...} (keys sorted either way), but nlohmann's initializer-list constructor builds each pair as
+// a two-element array first and checks the shape of the whole list at every call site; here each
+// field is one key pointer and one value, added by one out-of-line function. The report writers
+// have ~300 fields: this keeps the widget's module within its download budget (README, "Sizes").
+struct JsonField {
+    const char* key;
+    json value;
+};
+json object(std::initializer_list<JsonField> fields);
+
 // One JSON object being read, with the context its errors name ("gpus.json: rtx-4090").
 class Obj {
 public:

@@ -252,7 +252,7 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
     // of a stage (interleaving multiplies the sends by v: Narayanan et al. 2021, sec. 2.2).
     if (par.pp > 1) {
         const double v = r.virtual_stages;
-        const double send = p2p_seconds(f, (long long)par.tp * par.dp, s);
+        const double send = p2p_seconds(f, (long long)par.tp * par.cp * par.dp, s);   // stages tp x cp x dp apart (tp-cp-ep-dp-pp)
         m.pp = 2.0 * mb * v * send;
         // 1F1B and ZB-H1 wait for each send; the interleaved schedule posts them asynchronously
         // and computes the next chunk meanwhile (Megatron-LM overlap_p2p_comm, on by default

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -404,28 +405,33 @@ namespace {
 
 nlohmann::json point_json(const PlanPoint& p) {
     const ServingReport& s = p.serving;
-    return nlohmann::json{{"tp", p.tp},
-                          {"pp", p.pp},
-                          {"dp", p.dp},
-                          {"ep", p.ep},
-                          {"gpus", p.gpus},
-                          {"concurrency", p.concurrency},
-                          {"output_tokens_per_s", s.output_tokens_per_s},
-                          {"output_tokens_per_s_per_gpu", s.output_tokens_per_s_per_gpu},
-                          {"tokens_per_s_per_user", s.tokens_per_s_per_user},
-                          {"ttft_s", s.ttft_s},
-                          {"tpot_s", s.tpot_s},
-                          {"requests_per_s", s.requests_per_s},
-                          {"step_s", s.step_s},
-                          {"bound", std::string(s.bound)},
-                          {"memory_per_gpu", std::llround(p.memory)},
-                          {"disaggregated", p.prefill_gpus > 0},
-                          {"prefill_tp", p.prefill_tp},
-                          {"prefill_dp", p.prefill_dp},
-                          {"prefill_gpus", p.prefill_gpus},
-                          {"draw_fraction", s.draw_fraction},
-                          {"gpu_w", s.gpu_w},
-                          {"energy_kwh_per_million_tokens", s.energy_kwh_per_million_tokens}};
+    nlohmann::json j{{"tp", p.tp},
+                     {"pp", p.pp},
+                     {"dp", p.dp},
+                     {"ep", p.ep},
+                     {"gpus", p.gpus},
+                     {"concurrency", p.concurrency},
+                     {"bound", std::string(s.bound)},
+                     {"memory_per_gpu", std::llround(p.memory)},
+                     {"disaggregated", p.prefill_gpus > 0},
+                     {"prefill_tp", p.prefill_tp},
+                     {"prefill_dp", p.prefill_dp},
+                     {"prefill_gpus", p.prefill_gpus}};
+    // The serving figures, one row each (a table of members rather than more initializer-list code).
+    static constexpr std::pair<const char*, double ServingReport::*> kServing[] = {
+        {"output_tokens_per_s", &ServingReport::output_tokens_per_s},
+        {"output_tokens_per_s_per_gpu", &ServingReport::output_tokens_per_s_per_gpu},
+        {"tokens_per_s_per_user", &ServingReport::tokens_per_s_per_user},
+        {"ttft_s", &ServingReport::ttft_s},
+        {"tpot_s", &ServingReport::tpot_s},
+        {"requests_per_s", &ServingReport::requests_per_s},
+        {"step_s", &ServingReport::step_s},
+        {"draw_fraction", &ServingReport::draw_fraction},
+        {"gpu_w", &ServingReport::gpu_w},
+        {"energy_kwh_per_million_tokens", &ServingReport::energy_kwh_per_million_tokens},
+    };
+    for (const auto& [name, member] : kServing) j[name] = s.*member;
+    return j;
 }
 
 }  // namespace

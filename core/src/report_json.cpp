@@ -5,6 +5,7 @@
 // [SECTION] Catalog lists and recommendations
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,7 @@ namespace gpusizer {
 
 using nlohmann::json;
 using detail::dump_text;
+using detail::object;
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Report parts
@@ -39,10 +41,10 @@ namespace {
 json whole(double v) { return json(static_cast<long long>(std::llround(v))); }
 
 json parts_json(const MemoryParts& p) {
-    return json{{"weights", whole(p.weights)},         {"kv_cache", whole(p.kv_cache)},
+    return object({{"weights", whole(p.weights)},         {"kv_cache", whole(p.kv_cache)},
                 {"activations", whole(p.activations)}, {"gradients", whole(p.gradients)},
                 {"optimizer", whole(p.optimizer)},     {"overhead", whole(p.overhead)},
-                {"total", whole(p.total())}};
+                {"total", whole(p.total())}});
 }
 
 // Seconds, rates and watts go out as numbers; a link id that does not apply as null.
@@ -51,14 +53,14 @@ json id_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(
 json interconnect_json(const InterconnectReport& ic) {
     json alt = nullptr;
     if (!ic.alternative.link.empty())
-        alt = json{{"link", ic.alternative.link},
+        alt = object({{"link", ic.alternative.link},
                    {"hypothetical", ic.alternative.hypothetical},
                    {"tp_comm_s_per_token", ic.alternative.tp_comm_s_per_token},
                    {"dp_allreduce_s_per_step", ic.alternative.dp_allreduce_s_per_step},
                    {"exposed_s", ic.alternative.exposed_s},
                    {"decode_tokens_per_s", ic.alternative.decode_tokens_per_s},
-                   {"train_tokens_per_s", ic.alternative.train_tokens_per_s}};
-    return json{{"link", id_or_null(ic.link)},
+                   {"train_tokens_per_s", ic.alternative.train_tokens_per_s}});
+    return object({{"link", id_or_null(ic.link)},
                 {"inter_node_link", id_or_null(ic.inter_node_link)},
                 {"gpus_per_node", ic.gpus_per_node},
                 {"nodes", ic.nodes},
@@ -82,12 +84,12 @@ json interconnect_json(const InterconnectReport& ic) {
                 {"virtual_stages", ic.virtual_stages},
                 {"exposed_s_per_step", ic.exposed_s_per_step},
                 {"exposed_s_per_token", ic.exposed_s_per_token},
-                {"alternative", alt}};
+                {"alternative", alt}});
 }
 
 json speed_json(const SpeedReport& s) {
     const OffloadReport& o = s.offload;
-    return json{{"compute_precision", std::string(s.compute_precision)},
+    return object({{"compute_precision", std::string(s.compute_precision)},
                 {"compute_precision_requested", std::string(s.compute_precision_requested)},
                 {"native", s.native},
                 {"tensor_cores", s.tensor_cores},
@@ -113,17 +115,17 @@ json speed_json(const SpeedReport& s) {
                 {"bubble_fraction", s.bubble_fraction},
                 {"exposed_comm_s", s.exposed_comm_s},
                 {"gemm_peak_flops", s.gemm_peak_flops},
-                {"offload", json{{"active", o.active},
+                {"offload", object({{"active", o.active},
                                  {"gpu_layers", o.gpu_layers},
                                  {"total_layers", o.total_layers},
                                  {"host_bytes", whole(o.host_bytes)},
                                  {"host_bandwidth_bytes_per_s", o.host_bandwidth_bytes_per_s},
                                  {"decode_tokens_per_s", o.decode_tokens_per_s},
-                                 {"experts_on_host_decode_tokens_per_s", o.experts_on_host_decode_tokens_per_s}}}};
+                                 {"experts_on_host_decode_tokens_per_s", o.experts_on_host_decode_tokens_per_s}})}});
 }
 
 json power_json(const PowerReport& p) {
-    return json{{"gpu_w", p.gpu_w},
+    return object({{"gpu_w", p.gpu_w},
                 {"host_w", p.host_w},
                 {"system_w", p.system_w},
                 {"facility_w", p.facility_w},
@@ -146,7 +148,7 @@ json power_json(const PowerReport& p) {
                 {"train_gpu_w", p.train_gpu_w},
                 {"energy_kwh_per_million_tokens_at_draw", p.energy_kwh_per_million_tokens_at_draw},
                 {"cost_usd_per_million_tokens_at_draw", p.cost_usd_per_million_tokens_at_draw},
-                {"train_energy_kwh_at_draw", p.train_energy_kwh_at_draw}};
+                {"train_energy_kwh_at_draw", p.train_energy_kwh_at_draw}});
 }
 
 // Serving under load: max_concurrency always; the load's figures when isl and osl were given
@@ -175,7 +177,7 @@ json band_range(double x, const SpeedBand& b, bool time = false) {
 
 json band_source(const SpeedBand& b) {
     if (b.rows == 0) return json(nullptr);
-    return json{{"rows", b.rows}, {"same_runtime", b.same_runtime}, {"from", std::string(b.rows_from)}, {"lo", b.lo}, {"hi", b.hi}};
+    return object({{"rows", b.rows}, {"same_runtime", b.same_runtime}, {"from", std::string(b.rows_from)}, {"lo", b.lo}, {"hi", b.hi}});
 }
 
 void add_speed_ranges(json& j, const Report& r) {
@@ -192,7 +194,7 @@ void add_speed_ranges(json& j, const Report& r) {
     sp["train_tokens_per_s_range"] = training ? band_range(s.train_tokens_per_s, train) : json(nullptr);
     sp["train_step_s_range"] = training ? band_range(s.train_step_s, train, true) : json(nullptr);
     sp["train_time_s_range"] = training ? band_range(s.train_time_s, train, true) : json(nullptr);
-    sp["range_rows"] = training ? json{{"train", band_source(train)}} : json{{"decode", band_source(decode)}, {"prefill", band_source(prefill)}};
+    sp["range_rows"] = training ? object({{"train", band_source(train)}}) : object({{"decode", band_source(decode)}, {"prefill", band_source(prefill)}});
 }
 
 void add_serving_ranges(json& sv, const Report& r) {
@@ -240,14 +242,14 @@ json report_json(const Report& r) {
         j["weights_scheme"] = {{"source", w.source},
                                {"format", w.format},
                                {"method", w.method},
-                               {"bits_by_class", w.class_bits ? json{{"attention", bits(w.attention_bits)},
+                               {"bits_by_class", w.class_bits ? object({{"attention", bits(w.attention_bits)},
                                                                      {"mlp", bits(w.mlp_bits)},
                                                                      {"shared_expert", bits(w.shared_expert_bits)},
                                                                      {"routed_expert", bits(w.routed_expert_bits)},
                                                                      {"router", bits(w.router_bits)},
                                                                      {"embedding", bits(w.embedding_bits)},
                                                                      {"lm_head", bits(w.lm_head_bits)},
-                                                                     {"other", bits(w.other_bits)}}
+                                                                     {"other", bits(w.other_bits)}})
                                                               : json(nullptr)}};
     }
     json mem;
@@ -285,8 +287,8 @@ json report_json(const Report& r) {
 }
 
 json fit_row_json(const FitRow& row) {
-    return json{{"format", row.format}, {"fits", row.fits}, {"total", whole(row.total)},
-                {"headroom", whole(row.headroom)}, {"max_context", row.max_context}};
+    return object({{"format", row.format}, {"fits", row.fits}, {"total", whole(row.total)},
+                {"headroom", whole(row.headroom)}, {"max_context", row.max_context}});
 }
 
 }  // namespace
@@ -408,7 +410,7 @@ std::string models_to_json(const Catalog& catalog, int indent) {
 std::string links_to_json(const Catalog& catalog, int indent) {
     json j = json::array();
     for (const auto& l : catalog.links)
-        j.push_back(json{{"id", l.id},
+        j.push_back(object({{"id", l.id},
                          {"name", l.name},
                          {"kind", std::string(kind_name(l.kind))},
                          {"scope", std::string(scope_name(l.scope))},
@@ -418,13 +420,13 @@ std::string links_to_json(const Catalog& catalog, int indent) {
                          {"latency_large_us", l.latency_large_us},
                          {"gpus_per_node", l.gpus_per_node},
                          {"note", l.note},
-                         {"sources", l.sources}});
+                         {"sources", l.sources}}));
     return j.dump(indent);
 }
 
 std::string recommend_to_json(const Recommendation& rec, int indent) {
     auto row_json = [](const RecommendRow& r) {
-        return json{{"gpu", r.gpu},
+        return object({{"gpu", r.gpu},
                     {"gpu_name", r.gpu_name},
                     {"segment", std::string(segment_name(r.segment))},
                     {"gpus", r.gpus},
@@ -441,7 +443,7 @@ std::string recommend_to_json(const Recommendation& rec, int indent) {
                     {"psu_w", r.psu_w},
                     {"link", r.link.empty() ? json(nullptr) : json(r.link)},
                     {"nodes", r.nodes},
-                    {"reasons", r.reasons}};
+                    {"reasons", r.reasons}});
     };
     const RecommendQuery& q = rec.query;
     json segs = json::array();
@@ -450,13 +452,13 @@ std::string recommend_to_json(const Recommendation& rec, int indent) {
     j["schema_version"] = 1;
     j["config"] = config_to_json_value(q.base);
     auto limit = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
-    j["query"] = json{{"budget_usd", limit(q.budget_usd)},
+    j["query"] = object({{"budget_usd", limit(q.budget_usd)},
                       {"power_cap_w", limit(q.power_cap_w)},
                       {"min_tokens_per_s", limit(q.min_tokens_per_s)},
                       {"single_node", q.single_node},
                       {"segments", segs},
                       {"max_gpus", q.max_gpus},
-                      {"sort", std::string(to_string(q.sort))}};
+                      {"sort", std::string(to_string(q.sort))}});
     j["weights"] = rec.weights;
     j["tokens_per_s_means"] = rec.training ? "train_tokens_per_s" : "decode_tokens_per_s";
     j["recommended"] = json::array();
