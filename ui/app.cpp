@@ -401,17 +401,23 @@ void App::draw_link_bar() {
     const char* theme_label = theme_ == Theme::dark ? "Light theme" : "Dark theme";
     const ImGuiStyle& st = ImGui::GetStyle();
     auto button_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + st.FramePadding.x * 2 + st.ItemSpacing.x; };
-    // On phones, a button that would pass the right edge starts a new line.
+    // A button that would pass the right edge starts a new line (phones, and windows too
+    // narrow for the one-line bar below).
     auto same_line_if_room = [&](const char* label) {
         ImGui::SameLine();
-        if (narrow_ && ImGui::GetContentRegionAvail().x < button_w(label)) ImGui::NewLine();
+        // (SameLine has put the spacing before it already.)
+        if (ImGui::GetContentRegionAvail().x < button_w(label) - st.ItemSpacing.x) ImGui::NewLine();
     };
-    // One line on wide screens; on phones the buttons first and the field the whole width.
-    if (!narrow_) {
-        const float buttons = button_w("Open link") + button_w("Open file...") + button_w("Save PNG") + button_w(theme_label);
-        ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6.0f, ImGui::GetContentRegionAvail().x - buttons));
-        enter = ImGui::InputTextWithHint("##link", "paste a link (#v=1&m=...) or a configuration JSON", &s_.link_text,
-                                         ImGuiInputTextFlags_EnterReturnsTrue);
+    // One line when the field keeps its whole hint beside the buttons; else (phones, and
+    // desktop windows near 820 px, where the hint was cut to "paste a link (" and the theme
+    // button ran off the window: QA D14) the buttons first and the field the whole width below.
+    const char* hint = "paste a link (#v=1&m=...) or a configuration JSON";
+    const float buttons = button_w("Open link") + button_w("Open file...") + button_w("Save PNG") + button_w(theme_label);
+    const float field = ImGui::GetContentRegionAvail().x - buttons;
+    const bool one_line = !narrow_ && field >= ImGui::CalcTextSize(hint).x + st.FramePadding.x * 2;
+    if (one_line) {
+        ImGui::SetNextItemWidth(field);
+        enter = ImGui::InputTextWithHint("##link", hint, &s_.link_text, ImGuiInputTextFlags_EnterReturnsTrue);
         note_item("link field");
         ImGui::SameLine();
     }
@@ -431,9 +437,9 @@ void App::draw_link_bar() {
         platform_.theme_changed(theme_name(theme_));
     }
     note_item("theme button");
-    if (narrow_) {
+    if (!one_line) {
         ImGui::SetNextItemWidth(-1);
-        if (ImGui::InputTextWithHint("##link", "paste a link or a configuration JSON", &s_.link_text, ImGuiInputTextFlags_EnterReturnsTrue) &&
+        if (ImGui::InputTextWithHint("##link", narrow_ ? "paste a link or a configuration JSON" : hint, &s_.link_text, ImGuiInputTextFlags_EnterReturnsTrue) &&
             !s_.link_text.empty() && open(s_.link_text))
             s_.link_text.clear();
         note_item("link field");

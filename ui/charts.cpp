@@ -180,7 +180,9 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
         dl->AddLine(ImVec2(xx, a.y), ImVec2(xx, b.y), palette().grid_minor);
         const std::string label = short_count(t);
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-        text(ImVec2(xx - ts.x * 0.5f, b.y + lh * 0.5f + 3), palette().text_muted, label.c_str());
+        // Centred under its tick, but no further right than the plot's right edge: the last
+        // label ("256") centred on the edge touched the chart's frame at 820 px (QA D14).
+        text(ImVec2(std::min(xx - ts.x * 0.5f, b.x - ts.x), b.y + lh * 0.5f + 3), palette().text_muted, label.c_str());
     }
     {
         const ImVec2 ts = ImGui::CalcTextSize(x_label);

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { openApp, requireSetup, useBrowser } from './harness.mjs';
+import { layoutRect, openApp, requireSetup, useBrowser } from './harness.mjs';
 
 requireSetup();
 
@@ -115,6 +115,24 @@ test('D14: no value or name is cut at 820 or 1280 px', async () => {
       else if (t.h > line * 1.5) cut.push(`${names[i]} (wrapped: ${t.h} px high)`);
     });
     assert.deepEqual(cut, [], `${width} px: texts cut or wrapped`);
+    // The link bar: every button and the field inside the window, none over another (at 820 px
+    // the theme button ran off the window and the field's hint was cut to "paste a link (").
+    const bar = ['copy link button', 'link field', 'save png button', 'theme button'].map((n) => layoutRect(state, n));
+    for (const r of bar) assert.ok(r.x >= 0 && r.x + r.w <= width, `${width} px: ${r.name} at x ${r.x}..${r.x + r.w}`);
+    for (let i = 0; i < bar.length; ++i)
+      for (let j = i + 1; j < bar.length; ++j) {
+        const a = bar[i], b = bar[j];
+        const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+        assert.ok(!overlap, `${width} px: ${a.name} over ${b.name}`);
+      }
+    // "From the Hub" lies over none of the Results column (at the bottom right it covered the
+    // chart's corner), nor over any of the Setup column's items the app reports.
+    const hub = await app.evaluate(() => document.getElementById('hub-toggle').getBoundingClientRect().toJSON());
+    const results = layoutRect(state, 'Results');
+    assert.ok(hub.right <= results.x, `${width} px: hub button ${hub.left}..${hub.right}, Results from ${results.x}`);
+    const under = state.layout.filter((r) => r.name !== 'Setup' && r.x + r.w <= results.x &&
+      r.x < hub.right && hub.left < r.x + r.w && r.y < hub.bottom && hub.top < r.y + r.h).map((r) => r.name);
+    assert.deepEqual(under, [], `${width} px: the hub button covers`);
     await app.close();
   }
 });
