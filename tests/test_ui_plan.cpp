@@ -41,17 +41,26 @@ TEST_CASE("plan tab: the request from the current configuration", "[ui][plan]") 
     CHECK_FALSE(q.offload);
 }
 
-TEST_CASE("plan tab: the rows it shows", "[ui][plan]") {
+namespace {
+
+// The Plan tab's training search for `model` on `gpus` H100s at `context` tokens.
+PlanReport h100_training_plan(const char* model, int gpus, int context, int global_batch, int top, double tokens_billions = 0) {
     Config c;
-    c.model.id = "llama-3-8b";
+    c.model.id = model;
     c.gpu = "h100-sxm";
-    c.gpus = 8;
-    c.context = 2048;
+    c.gpus = gpus;
+    c.context = context;
     PlanInputs in;
-    in.global_batch = 16;
-    in.tokens_billions = 1000;
-    in.top = 3;
-    const PlanReport p = plan(plan_request(c, in), catalog());
+    in.global_batch = global_batch;
+    in.tokens_billions = tokens_billions;
+    in.top = top;
+    return plan(plan_request(c, in), catalog());
+}
+
+}  // namespace
+
+TEST_CASE("plan tab: the rows it shows", "[ui][plan]") {
+    const PlanReport p = h100_training_plan("llama-3-8b", 8, 2048, 16, 3, 1000);
     REQUIRE(p.top.size() == 3);
     const PlanRowText t = plan_row_text(p.top[0]);
     const Config& l = p.top[0].config;
@@ -71,15 +80,7 @@ TEST_CASE("plan tab: the rows it shows", "[ui][plan]") {
 // Llama 3.1 70B at 131,072 tokens on 32 H100: no layout fits without context parallelism
 // (tests/test_context_parallel.cpp), so the best row names its cp degree.
 TEST_CASE("plan tab: a long-context layout's row names its cp degree", "[ui][plan]") {
-    Config c;
-    c.model.id = "llama-3.1-70b";
-    c.gpu = "h100-sxm";
-    c.gpus = 32;
-    c.context = 131072;
-    PlanInputs in;
-    in.global_batch = 32;
-    in.top = 1;
-    const PlanReport p = plan(plan_request(c, in), catalog());
+    const PlanReport p = h100_training_plan("llama-3.1-70b", 32, 131072, 32, 1);
     REQUIRE(!p.top.empty());
     const Config& l = p.top[0].config;
     REQUIRE(l.cp > 1);

@@ -124,19 +124,33 @@ test('gated (401) and missing (404) repositories: a message that says what to do
   await page.close();
 });
 
-test('gs.fromHub: a configuration estimate accepts, with the repository', async () => {
+// gs.fromHub(id, {file}) in a page of the API; then the answer estimated on an H100, its link,
+// and what estimate says of the repository alone (not fetched). A rejected fromHub comes back
+// as fromHubError.
+async function fromHubInPage(id, file) {
   const page = await browser.newPage();
   await page.goto(url + 'embed.html');
   const got = await page.evaluate(async ([endpoint, id, file]) => {
     const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
     const gs = await createGpuSizer();
-    const text = await gs.fromHub(id, { endpoint, file });
-    const config = JSON.parse(text);
+    let config;
+    try {
+      config = JSON.parse(await gs.fromHub(id, { endpoint, file }));
+    } catch (e) {
+      return { fromHubError: { name: e.name, key: e.key, message: e.message } };
+    }
     const report = JSON.parse(gs.estimate({ ...config, gpu: 'h100-sxm' }));
     let error = null;
     try { gs.estimate({ model: { hub: id, file } }); } catch (e) { error = { key: e.key, message: e.message }; }
     return { config, report, link: gs.linkFromConfig(config), error, frozen: Object.isFrozen(gs) };
-  }, [fake.api.url, kRepo, kFile]);
+  }, [fake.api.url, id, file]);
+  await page.close();
+  return got;
+}
+
+test('gs.fromHub: a configuration estimate accepts, with the repository', async () => {
+  const got = await fromHubInPage(kRepo, kFile);
+  assert.ok(got.config, JSON.stringify(got.fromHubError));
   assert.deepEqual(Object.keys(got.config.model), ['hub', 'file', 'gguf_headers']);
   assert.equal(got.report.model.source, 'hub');
   const want = cliJson(['estimate', '--gguf', fixture, '--gpu', 'h100-sxm']);
@@ -144,27 +158,14 @@ test('gs.fromHub: a configuration estimate accepts, with the repository', async 
   assert.equal(got.link, `#v=1&hf=${kRepo}&f=${kFile}&w=q4_k_m&g=rtx-4090`);
   assert.equal(got.error.key, 'model.hub');
   assert.ok(got.frozen);
-  await page.close();
 });
 
 // The core reads the safetensors header that hub.mjs fetched (exactly its 8 + n bytes): it must
 // take them as the start of the file, whose size the tree listing gave.
 test('gs.fromHub: a safetensors file\'s header is read by the core, the configuration is config.json\'s', async () => {
-  const page = await browser.newPage();
-  await page.goto(url + 'embed.html');
-  const got = await page.evaluate(async ([endpoint, id, file]) => {
-    const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
-    const gs = await createGpuSizer();
-    try {
-      const config = JSON.parse(await gs.fromHub(id, { endpoint, file }));
-      return { config, report: JSON.parse(gs.estimate({ ...config, gpu: 'h100-sxm' })) };
-    } catch (e) {
-      return { error: { name: e.name, key: e.key, message: e.message } };
-    }
-  }, [fake.api.url, kStRepo, kStFile]);
-  assert.ok(got.config, JSON.stringify(got.error));
+  const got = await fromHubInPage(kStRepo, kStFile);
+  assert.ok(got.config, JSON.stringify(got.fromHubError));
   assert.equal(got.config.model.hub, kStRepo);
   assert.equal(got.config.model.hf_config.hidden_size, 4096);
   assert.equal(got.report.model.source, 'hub');
-  await page.close();
 });
