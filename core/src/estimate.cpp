@@ -43,7 +43,6 @@ namespace detail {
 namespace {
 
 constexpr long long kDefaultContext = 8192;       // a typical chat/RAG window, not the model's max
-constexpr long long kMaxContext = 1LL << 27;      // the context key's upper bound (core/src/config_keys.cpp)
 constexpr int kMaxBatch = 1 << 20;
 constexpr long long kVllmBlockSize = 16;           // vLLM CacheConfig.block_size default on CUDA
 constexpr double kConfigDefaultGpuMemoryUtilization = 0.9;   // Config::gpu_memory_utilization's initializer (gpusizer/config.hpp)

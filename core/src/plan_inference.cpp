@@ -42,8 +42,6 @@ namespace {
 // [SECTION] Enumeration
 // ---------------------------------------------------------------------------------------------
 
-constexpr int kMaxTop = 100;   // as the training search (plan.cpp)
-
 // Requests in flight per replica that the search tries: 1, 2, 3, 4, 6, 8, 12, 16, ... (powers of
 // two and 1.5 x powers of two: steps of at most 1.5x, so a point between two tried ones is within
 // 50% in load), then the most the replica holds.
