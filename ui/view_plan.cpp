@@ -46,12 +46,6 @@ PlanView& view() {
 
 std::string model_name(const Config& c) { return c.model.custom ? "this model" : c.model.id; }
 
-// The tab's rows of fields wrap where the next one does not fit (QA D14: at 820 px "Search
-// serving layouts" ran off the window): beside the last item when `width` fits, else below it.
-void beside_if_fits(float width, float spacing = -1.0f) {
-    ImGui::SameLine(0, spacing);
-    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
-}
 // The widths of the tab's fields: a number field `w` wide with its - and + buttons, a field
 // without them, a checkbox and a button, each with its label.
 float stepper_width(float w, const char* label) {

@@ -17,31 +17,6 @@
 
 namespace gpusizer::ui {
 
-namespace {
-
-// QA D14 at 820 px. (beside_if_fits and fit_to_width have twins in view_plan.cpp and
-// view_setup.cpp; widgets.cpp is their shared home once the tree's de-duplication lands.)
-// Beside the last item when `width` fits on the line, else below it.
-void beside_if_fits(float width, float spacing = -1.0f) {
-    ImGui::SameLine(0, spacing);
-    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
-}
-// `text` cut to `width` with "..." (whole UTF-8 characters).
-std::string fit_to_width(const std::string& text, float width) {
-    if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
-    const float dots = ImGui::CalcTextSize("...").x;
-    std::size_t n = text.size();
-    while (n > 0) {
-        --n;
-        while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
-        if (ImGui::CalcTextSize(text.data(), text.data() + n).x + dots <= width) break;
-    }
-    while (n > 0 && text[n - 1] == ' ') --n;
-    return text.substr(0, n) + "...";
-}
-
-}  // namespace
-
 void App::draw_recommend() {
     RecommendInputs& in = s_.recommend;
     ImGui::PushTextWrapPos(0.0f);

@@ -38,18 +38,6 @@ struct FittedCombo {
     ImVec2 text_min, text_max;   // the preview as drawn
     ImVec2 room_min, room_max;   // from the frame's padding to the arrow
 };
-std::string fit_to_width(const std::string& text, float width) {
-    if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
-    const float dots = ImGui::CalcTextSize("...").x;
-    std::size_t n = text.size();
-    while (n > 0) {
-        --n;
-        while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;   // whole UTF-8 characters
-        if (ImGui::CalcTextSize(text.data(), text.data() + n).x + dots <= width) break;
-    }
-    while (n > 0 && text[n - 1] == ' ') --n;
-    return text.substr(0, n) + "...";
-}
 bool begin_fitted_combo(const char* id, const std::string& preview, ImGuiComboFlags flags, FittedCombo& box) {
     const ImGuiStyle& st = ImGui::GetStyle();
     const ImVec2 at = ImGui::GetCursorScreenPos();

@@ -99,4 +99,22 @@ bool begin_stretch_table(const char* id, std::initializer_list<StretchColumn> co
 
 std::string percent(double f, int decimals) { return format_fixed(f * 100.0, decimals) + "%"; }
 
+void beside_if_fits(float width, float spacing) {
+    ImGui::SameLine(0, spacing);
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+std::string fit_to_width(const std::string& text, float width) {
+    if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+    const float dots = ImGui::CalcTextSize("...").x;
+    std::size_t n = text.size();
+    while (n > 0) {
+        --n;
+        while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;   // whole UTF-8 characters
+        if (ImGui::CalcTextSize(text.data(), text.data() + n).x + dots <= width) break;
+    }
+    while (n > 0 && text[n - 1] == ' ') --n;
+    return text.substr(0, n) + "...";
+}
+
 }  // namespace gpusizer::ui

@@ -92,4 +92,10 @@ struct FigureTable {
     }
 };
 
+// Rows of fields that wrap at narrow widths (QA D14: at 820 px fields ran off the window):
+// beside the last item when `width` fits on the line, else below it.
+void beside_if_fits(float width, float spacing = -1.0f);
+// `text` cut to `width` (display pixels) with "...", at whole UTF-8 characters; as is when it fits.
+std::string fit_to_width(const std::string& text, float width);
+
 }  // namespace gpusizer::ui
