@@ -117,7 +117,7 @@ struct Resolved {
     const Catalog* catalog = nullptr;       // for the GPUs' default links
     // A model read from a file (ModelArch::file, inference only): the exact bytes one GPU of
     // each pipeline stage holds of its layers, and of the embedding table and head
-    // (file_stage_weights in estimate.cpp). Empty: the formulas size the weights.
+    // (file_stage_weights in memory.cpp). Empty: the formulas size the weights.
     std::vector<double> file_layers;
     double file_embedding = 0;
     double file_head = 0;
