@@ -270,7 +270,7 @@ void print_links(std::ostream& out, const Catalog& cat) {
     out << std::left << std::setw(16) << "id" << std::setw(12) << "scope" << std::right << std::setw(10) << "GB/s/dir" << std::setw(10)
         << "bidir" << std::setw(9) << "lat us" << std::setw(8) << "GPUs" << "  name\n";
     for (const auto& l : cat.links)
-        out << std::left << std::setw(16) << l.id << std::setw(12) << scope_name(l.scope) << std::right << std::setw(10) << l.bandwidth_gb_per_s
+        out << std::left << std::setw(16) << l.id << std::setw(12) << to_string(l.scope) << std::right << std::setw(10) << l.bandwidth_gb_per_s
             << std::setw(10) << l.bidirectional_gb_per_s << std::setw(9) << l.latency_us << std::setw(8)
             << (l.scope == LinkScope::inter_node ? std::string("-") : std::to_string(l.gpus_per_node)) << "  " << l.name << '\n';
 }

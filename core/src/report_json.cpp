@@ -412,8 +412,8 @@ std::string links_to_json(const Catalog& catalog, int indent) {
     for (const auto& l : catalog.links)
         j.push_back(object({{"id", l.id},
                             {"name", l.name},
-                            {"kind", std::string(kind_name(l.kind))},
-                            {"scope", std::string(scope_name(l.scope))},
+                            {"kind", std::string(to_string(l.kind))},
+                            {"scope", std::string(to_string(l.scope))},
                             {"bandwidth_gb_per_s", l.bandwidth_gb_per_s},
                             {"bidirectional_gb_per_s", l.bidirectional_gb_per_s},
                             {"latency_us", l.latency_us},
@@ -428,7 +428,7 @@ std::string recommend_to_json(const Recommendation& rec, int indent) {
     auto row_json = [](const RecommendRow& r) {
         return object({{"gpu", r.gpu},
                        {"gpu_name", r.gpu_name},
-                       {"segment", std::string(segment_name(r.segment))},
+                       {"segment", std::string(to_string(r.segment))},
                        {"gpus", r.gpus},
                        {"weights", r.weights},
                        {"fits", r.fits},
@@ -447,7 +447,7 @@ std::string recommend_to_json(const Recommendation& rec, int indent) {
     };
     const RecommendQuery& q = rec.query;
     json segs = json::array();
-    for (Segment sg : q.segments) segs.push_back(std::string(segment_name(sg)));
+    for (Segment sg : q.segments) segs.push_back(std::string(to_string(sg)));
     json j;
     j["schema_version"] = 1;
     j["config"] = config_to_json_value(q.base);
@@ -477,7 +477,7 @@ std::string gpus_to_json(const Catalog& catalog, int indent) {
                {"name", g.name},
                {"vendor", g.vendor},
                {"architecture", g.architecture},
-               {"segment", std::string(segment_name(g.segment))},
+               {"segment", std::string(to_string(g.segment))},
                {"year", g.year},
                {"memory_gib", g.memory_gib},
                {"capacity_bytes", whole(g.capacity_bytes())},
