@@ -71,15 +71,11 @@ std::string capitalized(std::string s) {
 }  // namespace
 
 TEST_CASE("memory parts: one row per MemoryParts member, in report order", "[memory_parts]") {
-    // MemoryParts' members in declaration order, each set to its position: every row must read
-    // its own member, and the rows' keys are the report JSON's (memory.per_gpu, a public contract).
-    MemoryParts m;
-    m.weights = 1;
-    m.kv_cache = 2;
-    m.activations = 3;
-    m.gradients = 4;
-    m.optimizer = 5;
-    m.overhead = 6;
+    // MemoryParts' members, each set to its position in declaration order (aggregate
+    // initialization): row i must read member i, and the rows' keys are the report JSON's
+    // (memory.per_gpu, a public contract).
+    const MemoryParts m{1, 2, 3, 4, 5, 6};
+    REQUIRE((m.weights == 1 && m.kv_cache == 2 && m.activations == 3 && m.gradients == 4 && m.optimizer == 5 && m.overhead == 6));
     const char* keys[] = {"weights", "kv_cache", "activations", "gradients", "optimizer", "overhead"};
     REQUIRE(kMemoryPartCount == 6);
     for (int i = 0; i < kMemoryPartCount; ++i) {
