@@ -43,8 +43,7 @@
   // The context slider: powers of two from 512 to 1,048,576 tokens (the app's range).
   const kContextMinLog2 = 9;
   const kContextMaxLog2 = 20;
-  // Memory parts: the core's kMemoryParts (key, label) with ui/theme.hpp's colours (Tableau 10);
-  // tests/test_memory_parts.cpp holds them equal.
+  // Memory parts: the core's kMemoryParts with ui/theme.hpp's colours (test_memory_parts.cpp checks).
   const kParts = [
     ['weights', 'weights', '#4c78a8'],
     ['kv_cache', 'KV cache', '#f58518'],
