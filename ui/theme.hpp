@@ -12,7 +12,7 @@ namespace gpusizer::ui {
 
 // Colors of the memory parts (gpusizer/report.hpp kMemoryParts, which names them), indexed by
 // MemoryPart: a colour-blind-safe palette (Tableau 10), the same in both themes (fills with white
-// labels, readable on either background). The widget's CSS repeats them
+// labels, readable on either background). The widget's JavaScript repeats them
 // (tests/test_memory_parts.cpp checks it).
 inline constexpr ImU32 kPartColors[] = {IM_COL32(76, 120, 168, 255), IM_COL32(245, 133, 24, 255), IM_COL32(84, 162, 75, 255),
                                         IM_COL32(228, 87, 86, 255),  IM_COL32(178, 121, 162, 255), IM_COL32(157, 157, 157, 255)};
