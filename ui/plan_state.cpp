@@ -59,10 +59,9 @@ PlanRowText plan_row_text(const PlanLayout& l) {
 }
 
 std::vector<std::pair<std::string, std::string>> plan_memory_parts(const PlanLayout& l) {
-    const MemoryParts& m = l.report.per_gpu;
-    std::vector<std::pair<double, const char*>> parts = {{m.weights, "weights"},   {m.gradients, "gradients"},
-                                                         {m.optimizer, "optimizer"}, {m.activations, "activations"},
-                                                         {m.overhead, "overhead"}};
+    std::vector<std::pair<double, const char*>> parts;
+    for (const MemoryPartInfo& p : kMemoryParts)
+        if (p.part != MemoryPart::kv_cache) parts.emplace_back(l.report.per_gpu.*p.bytes, p.label);   // training keeps no KV cache
     std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& p : parts) out.emplace_back(p.second, format_gib(p.first, 1));

@@ -40,11 +40,12 @@ namespace {
 // Bytes and counts go out as integers (exact in a double up to 2^53).
 json whole(double v) { return json(static_cast<long long>(std::llround(v))); }
 
-json parts_json(const MemoryParts& p) {
-    return object({{"weights", whole(p.weights)},         {"kv_cache", whole(p.kv_cache)},
-                   {"activations", whole(p.activations)}, {"gradients", whole(p.gradients)},
-                   {"optimizer", whole(p.optimizer)},     {"overhead", whole(p.overhead)},
-                   {"total", whole(p.total())}});
+// memory.per_gpu: each part (kMemoryParts) under its key, and their total.
+json parts_json(const MemoryParts& m) {
+    json j = json::object();
+    for (const MemoryPartInfo& p : kMemoryParts) j[p.key] = whole(m.*p.bytes);
+    j["total"] = whole(m.total());
+    return j;
 }
 
 // Seconds, rates and watts go out as numbers; a link id that does not apply as null.
