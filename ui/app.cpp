@@ -380,7 +380,7 @@ void App::draw_tabs() {
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("Plan", nullptr, tab_flags(9))) {
-            draw_plan_tab(s_.config, catalog_);   // datasheet figures: plan() takes no GpuOverlay yet
+            draw_plan_tab(s_.config, catalog_, measured());
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();

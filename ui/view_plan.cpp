@@ -58,12 +58,20 @@ float checkbox_width(const char* label) {
 }
 float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
 
-void draw_training(PlanView& v, const Config& current, const Catalog& catalog);
-void draw_serving(PlanView& v, const Config& current, const Catalog& catalog);
+// What a search is for: "llama-3-8b on 8 x h100-sxm" (serving: "on up to"), and whether a
+// benchmark report's figures stand in for the GPU's datasheet.
+std::string searched_for(const Config& c, const GpuOverlay* measured, const char* up_to) {
+    std::string s = model_name(c) + " on " + up_to + std::to_string(c.gpus) + " x " + c.gpu;
+    if (measured && measured->find(c.gpu)) s += " (measured figures)";
+    return s;
+}
+
+void draw_training(PlanView& v, const Config& current, const Catalog& catalog, const GpuOverlay* measured);
+void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, const GpuOverlay* measured);
 
 }  // namespace
 
-void draw_plan_tab(const Config& current, const Catalog& catalog) {
+void draw_plan_tab(const Config& current, const Catalog& catalog, const GpuOverlay* measured) {
     PlanView& v = view();
     if (!v.kind_chosen) v.inputs.kind = current.mode == Mode::inference ? PlanKind::serving : PlanKind::training;
     int kind = int(v.inputs.kind);
@@ -71,13 +79,13 @@ void draw_plan_tab(const Config& current, const Catalog& catalog) {
     ImGui::SameLine();
     v.kind_chosen |= ImGui::RadioButton("serving layouts", &kind, int(PlanKind::serving));
     v.inputs.kind = PlanKind(kind);
-    if (v.inputs.kind == PlanKind::serving) draw_serving(v, current, catalog);
-    else draw_training(v, current, catalog);
+    if (v.inputs.kind == PlanKind::serving) draw_serving(v, current, catalog, measured);
+    else draw_training(v, current, catalog, measured);
 }
 
 namespace {
 
-void draw_training(PlanView& v, const Config& current, const Catalog& catalog) {
+void draw_training(PlanView& v, const Config& current, const Catalog& catalog, const GpuOverlay* measured) {
     PlanInputs& in = v.inputs;
     ImGui::PushTextWrapPos(0.0f);   // the texts of this tab wrap at the window's edge
     ImGui::TextDisabled("The fastest training layouts of %s on %d x %s that fit: tp, pp, dp with ZeRO, ep, micro-batch, "
@@ -111,12 +119,9 @@ void draw_training(PlanView& v, const Config& current, const Catalog& catalog) {
         v.error.clear();
         v.has_result = false;
         try {
-            v.result = plan(plan_request(current, in), catalog);
+            v.result = plan(plan_request(current, in), catalog, measured);
             v.has_result = true;
-            char buf[200];
-            std::snprintf(buf, sizeof buf, "%s on %d x %s", current.model.custom ? "custom model" : current.model.id.c_str(), current.gpus,
-                          current.gpu.c_str());
-            v.searched_for = buf;
+            v.searched_for = searched_for(current, measured, "");
         } catch (const Error& e) {
             v.error = e.what();
         }
@@ -321,7 +326,7 @@ void serving_row(const char* label, const ServingRowText& t, bool highlight, boo
     if (!t.note.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.note.c_str());
 }
 
-void draw_serving(PlanView& v, const Config& current, const Catalog& catalog) {
+void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, const GpuOverlay* measured) {
     PlanInputs& in = v.inputs;
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Serving layouts of %s on up to %d x %s: tp, pp, dp, ep and the requests in flight; the Pareto front of "
@@ -365,12 +370,10 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog) {
         v.has_serving = false;
         try {
             v.serving_request = serving_plan_request(current, in);
-            v.serving = plan(v.serving_request, catalog);
+            v.serving = plan(v.serving_request, catalog, measured);
             v.has_serving = true;
-            char buf[300];
-            std::snprintf(buf, sizeof buf, "%s on up to %d x %s, %s input + %s output tokens", model_name(current).c_str(), current.gpus,
-                          current.gpu.c_str(), format_int(double(load.isl)).c_str(), format_int(double(load.osl)).c_str());
-            v.serving_for = buf;
+            v.serving_for = searched_for(current, measured, "up to ") + ", " + format_int(double(load.isl)) + " input + " +
+                            format_int(double(load.osl)) + " output tokens";
         } catch (const Error& e) {
             v.serving_error = e.what();
         }
