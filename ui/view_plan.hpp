@@ -3,11 +3,21 @@
 // GPU (App::measured(); null for none) in place of the catalog's.
 #pragma once
 
+#include <functional>
+
 #include "gpusizer/catalog.hpp"
 #include "gpusizer/config.hpp"
+#include "plan_state.hpp"
 
 namespace gpusizer::ui {
 
-void draw_plan_tab(const Config& current, const Catalog& catalog, const GpuOverlay* measured);
+// `note_item(name)` records the last widget's rectangle in App::layout() (tests click them):
+// "training layouts switch", "serving layouts switch", "search layouts button" (training),
+// "max TTFT ms field", "max TPOT ms field", "search serving layouts button".
+void draw_plan_tab(const Config& current, const Catalog& catalog, const GpuOverlay* measured,
+                   const std::function<void(const char*)>& note_item);
+
+// The search the tab shows (training or serving layouts), in brief; null before one ran.
+const PlanSummary* shown_plan_summary();
 
 }  // namespace gpusizer::ui
