@@ -2,11 +2,13 @@
 // it. The app publishes the search in brief as window.gpusizerApp.plan (ui/status.cpp: null
 // before a search; the counts, the verdict and the best point after one, with plan_to_json's
 // names); its best point is the one `gpusizer plan --mode inference` prints for the same link,
-// and a TPOT limit no layout meets leaves no best and the tab's "No layout meets" message.
+// a TPOT limit no layout meets leaves no best and the tab's "No layout meets" message, and with a
+// benchmark report open the search uses its measured figures, as `gpusizer plan --measured` does.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { cliJson, frames, hold, layoutRect, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
+import { cliJson, fakeReport, frames, hold, layoutRect, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
 
 requireSetup({ needCli: true });
 
@@ -96,6 +98,37 @@ test('Plan tab: the serving search by clicks, its best point as the CLI finds it
   assert.equal(none.fitting, strict.search.fitting);
   assert.equal(none.best, null);
   assert.match(none.verdict, /^No layout meets the targets \(TPOT <= 1 ms\)/);
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
+test('Plan tab: with a benchmark report open, the serving search uses its measured figures', async () => {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const seen = watch(page, url);
+  await openApp(page, url, kLink);
+  await click(page, 'plan tab');
+  await click(page, 'serving layouts switch');
+  const datasheet = await search(page, null);
+  // A simulated report of two H100s (its triad at 2,970 of 3,350 GB/s), dropped on the page.
+  const report = fakeReport(2);
+  await page.evaluate((t) => {
+    const data = new DataTransfer();
+    data.items.add(new File([t], 'report-2.json', { type: 'application/json' }));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, readFileSync(report, 'utf8'));
+  await page.waitForFunction(() => window.gpusizerApp.report && window.gpusizerApp.report.measured, null, { timeout: 5000 });
+  // Opening a report brings the Measured tab to the front and adds lines above the tabs: the
+  // Plan tab is clicked where the app draws it once the page has settled.
+  await frames(page, 10);
+  await click(page, 'plan tab');
+  const measured = await search(page, datasheet);
+  const cli = cliJson(['plan', '--share-link', kLink, '--mode', 'inference', ...kLoad, '--measured', report]);
+  assert.ok(measured.best && datasheet.best);
+  // Decoding is bound by memory bandwidth: less of it, fewer tokens/s per GPU.
+  assert.ok(measured.best.output_tokens_per_s_per_gpu < datasheet.best.output_tokens_per_s_per_gpu,
+    `${measured.best.output_tokens_per_s_per_gpu} measured against ${datasheet.best.output_tokens_per_s_per_gpu} datasheet`);
+  for (const k of ['tp', 'pp', 'dp', 'ep', 'gpus', 'concurrency']) assert.equal(measured.best[k], cli.best[k], k);
+  near(measured.best.output_tokens_per_s_per_gpu, cli.best.output_tokens_per_s_per_gpu, 'output_tokens_per_s_per_gpu');
   assert.deepEqual(seen.errors, []);
   await page.close();
 });
