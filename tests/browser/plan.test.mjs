@@ -12,16 +12,20 @@ import { cliJson, fakeReport, frames, hold, layoutRect, openApp, requireSetup, u
 
 requireSetup({ needCli: true });
 
-let browser, url;
-useBrowser((b, u) => {
-  browser = b;
-  url = u;
-});
-
 // Llama 3 8B in bf16 on up to 8 H100 SXM, serving; the tab's load is its default 1,024 input
 // and 1,024 output tokens (the link sets no isl or osl).
 const kLink = '#v=1&m=llama-3-8b&g=h100-sxmx8';
 const kLoad = ['--isl', '1024', '--osl', '1024'];
+
+// A test's page: 1440x900 (the whole tab bar in view), watched, the app open at kLink.
+let openPage;
+useBrowser((browser, url) => {
+  openPage = async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const seen = watch(page, url);
+    return { page, seen, state: await openApp(page, url, kLink) };
+  };
+});
 
 const appState = (page) => page.evaluate(() => window.gpusizerApp);
 
@@ -50,9 +54,7 @@ function near(a, b, what) {
 }
 
 test('Plan tab: the serving search by clicks, its best point as the CLI finds it, and a TPOT limit nothing meets', async () => {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  const seen = watch(page, url);
-  const state = await openApp(page, url, kLink);
+  const { page, seen, state } = await openPage();
   assert.equal(state.report.config.gpus, 8);
   assert.equal(state.plan, null, 'no plan summary before a search');
   // The tab is in the tab bar, within the results window.
@@ -103,9 +105,7 @@ test('Plan tab: the serving search by clicks, its best point as the CLI finds it
 });
 
 test('Plan tab: with a benchmark report open, the serving search uses its measured figures', async () => {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  const seen = watch(page, url);
-  await openApp(page, url, kLink);
+  const { page, seen } = await openPage();
   await click(page, 'plan tab');
   await click(page, 'serving layouts switch');
   const datasheet = await search(page, null);
