@@ -380,8 +380,10 @@ void App::draw_tabs() {
             draw_engine_log();
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Plan", nullptr, tab_flags(9))) {
-            draw_plan_tab(s_.config, catalog_);   // datasheet figures: plan() takes no GpuOverlay yet
+        const bool plan_open = ImGui::BeginTabItem("Plan", nullptr, tab_flags(9));
+        note_item("plan tab");
+        if (plan_open) {
+            draw_plan_tab(s_.config, catalog_, measured(), [this](const char* name) { note_item(name); });
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
