@@ -451,11 +451,11 @@ TEST_CASE("fields clamp to the configuration keys' ranges", "[ui][keys]") {
         const double low = clamp_to_key(name, -1e300);
         if (k->min_open) {
             CHECK(low > k->min);
-            CHECK_NOTHROW(check_key_value(*k, low, false));
+            CHECK_NOTHROW(check_key_value(*k, low, UnsetValue::refused));
         } else {
             CHECK(low == k->min);
         }
-        CHECK_NOTHROW(check_key_value(*k, clamp_to_key(name, 1e300), false));
+        CHECK_NOTHROW(check_key_value(*k, clamp_to_key(name, 1e300), UnsetValue::refused));
     }
     CHECK(clamp_to_key("batch", 2.6) == 3);   // an integer key rounds
     CHECK(clamp_to_key("utilization", 0.5) == 0.5);

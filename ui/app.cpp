@@ -48,7 +48,7 @@ bool App::open_file(const std::string& name, const std::string& text) {
         log_name_ = name;
         log_dirty_ = true;
         select_tab("log");
-        notify("Opened the engine log " + name + ".", false);
+        notify("Opened the engine log " + name + ".");
         return true;
     }
     const bool ok = open_file_text(s_, name, text, catalog_, platform_.model_opener());
@@ -338,7 +338,7 @@ void App::draw_tabs() {
             if (room > ImGui::GetFontSize() * 9.0f) {
                 ImGui::TextDisabled("Memory per GPU against context (batch %d)", report_.config.batch);
                 std::vector<ChartLabel> labels;
-                memory_chart("ctx-memory", ctx_x_, ctx_series_, report_.gpu_usable, true, "context (tokens)", ImVec2(0, room),
+                memory_chart("ctx-memory", ctx_x_, ctx_series_, report_.gpu_usable, AxisScale::log2, "context (tokens)", ImVec2(0, room),
                              double(report_.config.context), &labels);
                 for (const ChartLabel& l : labels)
                     layout_.push_back({"chart label " + l.text, l.min.x, l.min.y, l.max.x - l.min.x, l.max.y - l.min.y});

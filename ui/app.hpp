@@ -33,11 +33,9 @@ public:
     bool open_path(const std::string& path);
     // Makes a model file the configuration's model: key "gguf" or "hf_dir" (the Local models list).
     bool open_model(const std::string& key, const std::string& path);
-    // Shows a message in the link bar (a platform's own errors: a file it could not read).
-    void notify(const std::string& message, bool is_error) {
-        s_.message = message;
-        s_.message_is_error = is_error;
-    }
+    // Shows a message in the link bar: news, or an error (a platform's own: a file it could not read).
+    void notify(const std::string& message) { show_message(message, false); }
+    void notify_error(const std::string& message) { show_message(message, true); }
 
     // Draws one frame. `scale` is the display's content scale (fonts are loaded at that scale).
     void frame(float scale = 1.0f);
@@ -83,6 +81,10 @@ public:
     unsigned revision() const { return revision_; }
 
 private:
+    void show_message(const std::string& message, bool is_error) {
+        s_.message = message;
+        s_.message_is_error = is_error;
+    }
     struct CompareResult {
         bool ok = false;
         Report report;

@@ -92,8 +92,9 @@ void memory_bar(const MemoryParts& parts, double usable, float height) {
     }
 }
 
-void memory_chart(const char* id, const std::vector<double>& x, const std::vector<Series>& series, double usable, bool log_x,
+void memory_chart(const char* id, const std::vector<double>& x, const std::vector<Series>& series, double usable, AxisScale x_scale,
                   const char* x_label, ImVec2 size, double marker_x, std::vector<ChartLabel>* labels) {
+    const bool log_x = x_scale == AxisScale::log2;
     ImGui::PushID(id);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     if (labels) labels->clear();

@@ -32,7 +32,10 @@ struct ChartLabel {
     ImVec2 min, max;
 };
 
-void memory_chart(const char* id, const std::vector<double>& x, const std::vector<Series>& series, double usable, bool log_x,
+// How the x axis spaces its values: evenly, or by powers of two (context and batch sweeps).
+enum class AxisScale { linear, log2 };
+
+void memory_chart(const char* id, const std::vector<double>& x, const std::vector<Series>& series, double usable, AxisScale x_scale,
                   const char* x_label, ImVec2 size, double marker_x = 0,   // marker_x > 0: a vertical line at the current value
                   std::vector<ChartLabel>* labels = nullptr);              // when given: every text drawn, with its box
 

@@ -83,9 +83,11 @@ public:
     // empty function where the platform has no file system.
     virtual SourceOpener model_opener() { return {}; }
     // The "Local models" list: false where the platform has none (the browser). scan_local_models()
-    // starts a scan off the UI thread (again when `rescan`); local_models() is what it found so far.
+    // starts a scan off the UI thread (Scan::once: unless one ran; Scan::again: "Rescan");
+    // local_models() is what it found so far.
+    enum class Scan { once, again };
     virtual bool has_local_models() const { return false; }
-    virtual void scan_local_models(bool rescan) { (void)rescan; }
+    virtual void scan_local_models(Scan how) { (void)how; }
     virtual LocalModels local_models() { return {}; }
     // Whether a file dropped on the app opens (the desktop's window, the browser's page): the
     // app then says so beside "Open file...".

@@ -23,7 +23,7 @@ bool App::open_path(const std::string& path) {
         case PathKind::text: {
             std::string text, error;
             if (!platform_.read_file(k.path, text, error)) {
-                notify(error, true);
+                notify_error(error);
                 return false;
             }
             return open_file(k.path.substr(k.path.find_last_of("/\\") + 1), text);
@@ -31,7 +31,7 @@ bool App::open_path(const std::string& path) {
         case PathKind::missing:
         case PathKind::unusable: break;
     }
-    notify(k.error.empty() ? path + ": cannot be opened" : k.error, true);
+    notify_error(k.error.empty() ? path + ": cannot be opened" : k.error);
     return false;
 }
 
@@ -43,10 +43,10 @@ bool App::open_model(const std::string& key, const std::string& path) {
 }
 
 void App::draw_local_models() {
-    platform_.scan_local_models(false);   // the first time the tab shows; then on "Rescan"
+    platform_.scan_local_models(Platform::Scan::once);   // the first time the tab shows
     const LocalModels found = platform_.local_models();
     ImGui::PushID("local-models");
-    if (ImGui::Button("Rescan")) platform_.scan_local_models(true);
+    if (ImGui::Button("Rescan")) platform_.scan_local_models(Platform::Scan::again);
     ImGui::SameLine();
     if (found.scanning) ImGui::TextDisabled("looking in the Hugging Face cache and Ollama's and LM Studio's folders...");
     else if (found.scanned)

@@ -730,7 +730,7 @@ void frame(void* arg) {
     const std::string file_name = take_pending(2);
     if (!file_name.empty()) w.app->open_file(file_name, take_pending(3));
     const std::string file_error = take_pending(4);
-    if (!file_error.empty()) w.app->notify(file_error, true);
+    if (!file_error.empty()) w.app->notify_error(file_error);
 
     // Draw only on input, a change of data, or while ImGui settles after one (hover colours,
     // a closing popup, the text cursor's blink while a field is focused): an idle app costs

@@ -82,7 +82,7 @@ void read_key(Config& c, const ConfigKey& k, const json& v) {
             if (!v.is_number()) throw Error(k.name, what + shown(v));
             const double d = v.get<double>();
             if (!std::isfinite(d) || (k.kind == KeyKind::integer && d != std::floor(d))) throw Error(k.name, what + shown(v));
-            check_key_value(k, d, false);
+            check_key_value(k, d, UnsetValue::refused);
             set_key_number(c, k, d);
             return;
         }

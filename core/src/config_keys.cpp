@@ -374,7 +374,8 @@ bool key_unset(const Config& c, const ConfigKey& k) {
     return false;
 }
 
-void check_key_value(const ConfigKey& k, double v, bool allow_unset) {
+void check_key_value(const ConfigKey& k, double v, UnsetValue unset) {
+    const bool allow_unset = unset == UnsetValue::accepted;
     if (allow_unset) {
         if ((k.unset == KeyUnset::zero || k.unset == KeyUnset::zero_null) && v == 0) return;
     }
@@ -391,7 +392,7 @@ void check_key_value(const ConfigKey& k, double v, bool allow_unset) {
 
 void check_key_ranges(const Config& c) {
     for (const ConfigKey& k : kKeys)
-        if ((k.kind == KeyKind::integer || k.kind == KeyKind::number) && !key_unset(c, k)) check_key_value(k, key_number(c, k), true);
+        if ((k.kind == KeyKind::integer || k.kind == KeyKind::number) && !key_unset(c, k)) check_key_value(k, key_number(c, k), UnsetValue::accepted);
     if (c.lora_targets == 0) throw Error("lora_targets", "must name at least one module");
 }
 

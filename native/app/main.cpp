@@ -86,9 +86,9 @@ public:
     gpusizer::ui::PathKind classify_path(const std::string& path) override { return gpusizer::native::classify_model_path(path); }
     gpusizer::SourceOpener model_opener() override { return gpusizer::cli::file_opener(); }
     bool has_local_models() const override { return true; }
-    void scan_local_models(bool rescan) override {
-        if (!synchronous_) return scanner_.start(rescan);
-        if (!found_.scanned || rescan) found_ = gpusizer::native::scan_local_models(gpusizer::native::default_local_model_roots());
+    void scan_local_models(Scan how) override {
+        if (!synchronous_) return scanner_.start(how == Scan::again);
+        if (!found_.scanned || how == Scan::again) found_ = gpusizer::native::scan_local_models(gpusizer::native::default_local_model_roots());
     }
     gpusizer::ui::LocalModels local_models() override { return synchronous_ ? found_ : scanner_.snapshot(); }
     bool accepts_dropped_files() const override { return true; }

@@ -94,9 +94,12 @@ void set_key_text(Config& c, const ConfigKey& k, std::string_view v);
 // Whether the key holds its "not given" value (KeyUnset).
 bool key_unset(const Config& c, const ConfigKey& k);
 
+// Whether a key's "not given" value counts as given: a `Config` filled by code holds 0 for an
+// unset `zero_null` key (UnsetValue::accepted); a configuration file writes null instead.
+enum class UnsetValue { refused, accepted };
 // Throws Error(k.name, "must be between ...") unless `v` is in the key's range (or is the key's
-// "not given" value when `allow_unset`).
-void check_key_value(const ConfigKey& k, double v, bool allow_unset);
+// "not given" value when `unset` is accepted).
+void check_key_value(const ConfigKey& k, double v, UnsetValue unset);
 // Every integer and number key of `c` in range; estimate() calls it first.
 void check_key_ranges(const Config& c);
 
