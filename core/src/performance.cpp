@@ -624,8 +624,10 @@ void performance_warnings(const Resolved& r, Report& rep) {
         rep.warnings.emplace_back(buf);
     }
     // The link's kind from the catalog, not its id's spelling; the GPU's p2p field from gpus.json.
-    const Link* intra = ic.link.empty() || !r.catalog ? nullptr : r.catalog->find_link(ic.link);
-    if (!pcie_peer_to_peer(g) && r.par.tp > 1 && intra && intra->kind == LinkKind::pcie)
+    // (The link is looked up only where the warning can apply: tensor parallelism without p2p.)
+    const bool staged_tp = r.par.tp > 1 && !pcie_peer_to_peer(g);
+    const Link* intra = !staged_tp || ic.link.empty() || !r.catalog ? nullptr : r.catalog->find_link(ic.link);
+    if (intra && intra->kind == LinkKind::pcie)
         rep.warnings.emplace_back(g.name + " has PCIe peer-to-peer disabled in the stock driver: NCCL stages tensor-parallel traffic "
                                   "through host memory (the communication figures here include it)");
     if (g.tdp_w <= 0) rep.warnings.push_back("board power of " + g.name + " is not in the catalog: power figures leave the GPU out");
