@@ -434,10 +434,10 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
 
     InterconnectReport& ic = out.interconnect;
     const int gpus = c.gpus;
-    if (detail) ic.link = f.intra ? f.intra->id : std::string();
+    if (detail) set_link_id(ic.link, f.intra);
     ic.gpus_per_node = f.levels > 0 ? std::min(f.node_size, gpus) : gpus;
     ic.nodes = f.levels > 0 ? (gpus + f.node_size - 1) / f.node_size : 1;
-    if (detail) ic.inter_node_link = (ic.nodes > 1 && f.inter) ? f.inter->id : std::string();
+    if (detail) set_link_id(ic.inter_node_link, ic.nodes > 1 ? f.inter : nullptr);
     ic.link_bandwidth_bytes_per_s = f.levels > 0 ? f.level[0].bw : 0.0;
 
     if (!r.training) {
