@@ -389,60 +389,62 @@ void App::draw_tabs() {
 }
 
 void App::draw_link_bar() {
-    if (ImGui::Button("Copy link")) {
-        platform_.set_clipboard(link_);
-        s_.message = "Link copied: " + link_;
-        s_.message_is_error = false;
-    }
-    note_item("copy link button");
-    ImGui::SameLine();
-    bool enter = false;
-    // The buttons after the field: Open link, Open file..., Save PNG and the theme switch.
     const char* theme_label = theme_ == Theme::dark ? "Light theme" : "Dark theme";
     const ImGuiStyle& st = ImGui::GetStyle();
     auto button_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + st.FramePadding.x * 2 + st.ItemSpacing.x; };
-    // A button that would pass the right edge starts a new line (phones, and windows too
-    // narrow for the one-line bar below).
+    // A button that would pass the right edge starts a new line (phones).
     auto same_line_if_room = [&](const char* label) {
         ImGui::SameLine();
         // (SameLine has put the spacing before it already.)
         if (ImGui::GetContentRegionAvail().x < button_w(label) - st.ItemSpacing.x) ImGui::NewLine();
     };
-    // One line when the field keeps its whole hint beside the buttons; else (phones, and
-    // desktop windows near 820 px, where the hint was cut to "paste a link (" and the theme
-    // button ran off the window: QA D14) the buttons first and the field the whole width below.
-    const char* hint = "paste a link (#v=1&m=...) or a configuration JSON";
-    const float buttons = button_w("Open link") + button_w("Open file...") + button_w("Save PNG") + button_w(theme_label);
-    const float field = ImGui::GetContentRegionAvail().x - buttons;
-    const bool one_line = !narrow_ && field >= ImGui::CalcTextSize(hint).x + st.FramePadding.x * 2;
-    if (one_line) {
-        ImGui::SetNextItemWidth(field);
-        enter = ImGui::InputTextWithHint("##link", hint, &s_.link_text, ImGuiInputTextFlags_EnterReturnsTrue);
+    auto copy_link = [&] {
+        if (ImGui::Button("Copy link")) {
+            platform_.set_clipboard(link_);
+            s_.message = "Link copied: " + link_;
+            s_.message_is_error = false;
+        }
+        note_item("copy link button");
+    };
+    auto link_field = [&](float width, const char* hint) {
+        ImGui::SetNextItemWidth(width);
+        const bool enter = ImGui::InputTextWithHint("##link", hint, &s_.link_text, ImGuiInputTextFlags_EnterReturnsTrue);
         note_item("link field");
         ImGui::SameLine();
-    }
-    if ((ImGui::Button("Open link") || enter) && !s_.link_text.empty()) {
-        if (open(s_.link_text)) s_.link_text.clear();
-    }
-    same_line_if_room("Open file...");
-    draw_open_file();
-    same_line_if_room("Save PNG");
-    // A picture of the results below this bar (the verdict, the tab shown: the breakdown and
-    // the chart on Memory), taken after this frame is drawn.
-    if (ImGui::Button("Save PNG") && ok_) request_export();
-    note_item("save png button");
-    same_line_if_room(theme_label);
-    if (ImGui::Button(theme_label)) {
-        set_theme(theme_ == Theme::dark ? Theme::light : Theme::dark);
-        platform_.theme_changed(theme_name(theme_));
-    }
-    note_item("theme button");
-    if (!one_line) {
-        ImGui::SetNextItemWidth(-1);
-        if (ImGui::InputTextWithHint("##link", narrow_ ? "paste a link or a configuration JSON" : hint, &s_.link_text, ImGuiInputTextFlags_EnterReturnsTrue) &&
-            !s_.link_text.empty() && open(s_.link_text))
-            s_.link_text.clear();
-        note_item("link field");
+        if ((ImGui::Button("Open link") || enter) && !s_.link_text.empty() && open(s_.link_text)) s_.link_text.clear();
+    };
+    // Open file..., Save PNG and the theme switch, each on the line while it has room.
+    auto file_buttons = [&] {
+        same_line_if_room("Open file...");
+        draw_open_file();
+        same_line_if_room("Save PNG");
+        // A picture of the results below this bar (the verdict, the tab shown: the breakdown and
+        // the chart on Memory), taken after this frame is drawn.
+        if (ImGui::Button("Save PNG") && ok_) request_export();
+        note_item("save png button");
+        same_line_if_room(theme_label);
+        if (ImGui::Button(theme_label)) {
+            set_theme(theme_ == Theme::dark ? Theme::light : Theme::dark);
+            platform_.theme_changed(theme_name(theme_));
+        }
+        note_item("theme button");
+    };
+    // One line when the field keeps its whole hint beside the buttons. Else (phones, and
+    // desktop windows near 820 px, where the hint was cut to "paste a link (" and the theme
+    // button ran off the window: QA D14) two: the field with its Open link button the whole
+    // width, then Copy link and the file buttons (the theme button alone on a third line before).
+    const char* hint = "paste a link (#v=1&m=...) or a configuration JSON";
+    const float buttons = button_w("Open link") + button_w("Open file...") + button_w("Save PNG") + button_w(theme_label);
+    const float field = ImGui::GetContentRegionAvail().x - button_w("Copy link") - buttons;
+    if (!narrow_ && field >= ImGui::CalcTextSize(hint).x + st.FramePadding.x * 2) {
+        copy_link();
+        ImGui::SameLine();
+        link_field(field, hint);
+        file_buttons();
+    } else {
+        link_field(ImGui::GetContentRegionAvail().x - button_w("Open link"), narrow_ ? "paste a link or a configuration JSON" : hint);
+        copy_link();
+        file_buttons();
     }
     if (!s_.message.empty()) {
         ImGui::PushTextWrapPos();

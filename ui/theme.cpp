@@ -50,6 +50,15 @@ const Palette kLight = {
     IM_COL32(42, 99, 192, 255),       // #2a63c0
 };
 
+// A widget family's colours at rest, hovered and held: ImGui lists each family's three in that
+// order (ImGuiCol_FrameBg, FrameBgHovered, FrameBgActive; Button..., Header..., and Tab,
+// TabHovered, TabActive).
+void states(ImVec4* c, ImGuiCol rest, ImVec4 at_rest, ImVec4 hovered, ImVec4 held) {
+    c[rest] = at_rest;
+    c[rest + 1] = hovered;
+    c[rest + 2] = held;
+}
+
 void dark_colors(ImVec4* c) {
     ImGui::StyleColorsDark();
     const Palette& p = kDark;
@@ -57,16 +66,12 @@ void dark_colors(ImVec4* c) {
     c[ImGuiCol_TextDisabled] = to_vec4(p.text_muted);
     c[ImGuiCol_WindowBg] = ImVec4(p.background[0], p.background[1], p.background[2], 0.0f);   // the clear colour shows
     c[ImGuiCol_ChildBg] = ImVec4(0.13f, 0.14f, 0.165f, 1.0f);
-    c[ImGuiCol_FrameBg] = ImVec4(0.18f, 0.20f, 0.24f, 1.0f);
-    c[ImGuiCol_FrameBgHovered] = ImVec4(0.24f, 0.27f, 0.32f, 1.0f);
-    c[ImGuiCol_FrameBgActive] = ImVec4(0.28f, 0.32f, 0.38f, 1.0f);
-    c[ImGuiCol_Header] = ImVec4(0.20f, 0.30f, 0.45f, 1.0f);
-    c[ImGuiCol_HeaderHovered] = ImVec4(0.26f, 0.38f, 0.55f, 1.0f);
-    c[ImGuiCol_Button] = ImVec4(0.22f, 0.33f, 0.50f, 1.0f);
-    c[ImGuiCol_ButtonHovered] = ImVec4(0.28f, 0.42f, 0.62f, 1.0f);
-    c[ImGuiCol_Tab] = ImVec4(0.16f, 0.19f, 0.24f, 1.0f);
-    c[ImGuiCol_TabActive] = ImVec4(0.25f, 0.37f, 0.56f, 1.0f);
-    c[ImGuiCol_TabHovered] = ImVec4(0.30f, 0.44f, 0.65f, 1.0f);
+    states(c, ImGuiCol_FrameBg, ImVec4(0.18f, 0.20f, 0.24f, 1.0f), ImVec4(0.24f, 0.27f, 0.32f, 1.0f), ImVec4(0.28f, 0.32f, 0.38f, 1.0f));
+    // Held buttons and headers one step past hovered, in the accent's hue (ImGui's own held
+    // colour is a saturated #0f87fa that flashed on every click).
+    states(c, ImGuiCol_Header, ImVec4(0.20f, 0.30f, 0.45f, 1.0f), ImVec4(0.26f, 0.38f, 0.55f, 1.0f), ImVec4(0.30f, 0.44f, 0.65f, 1.0f));
+    states(c, ImGuiCol_Button, ImVec4(0.22f, 0.33f, 0.50f, 1.0f), ImVec4(0.28f, 0.42f, 0.62f, 1.0f), ImVec4(0.32f, 0.48f, 0.70f, 1.0f));
+    states(c, ImGuiCol_Tab, ImVec4(0.16f, 0.19f, 0.24f, 1.0f), ImVec4(0.30f, 0.44f, 0.65f, 1.0f), ImVec4(0.25f, 0.37f, 0.56f, 1.0f));
     c[ImGuiCol_TableHeaderBg] = ImVec4(0.17f, 0.20f, 0.25f, 1.0f);
     c[ImGuiCol_TableRowBgAlt] = ImVec4(1.0f, 1.0f, 1.0f, 0.03f);
 }
@@ -80,21 +85,13 @@ void light_colors(ImVec4* c) {
     c[ImGuiCol_ChildBg] = rgb(255, 255, 255);
     c[ImGuiCol_PopupBg] = rgb(255, 255, 255, 0.98f);
     c[ImGuiCol_Border] = rgb(0, 0, 0, 0.14f);
-    c[ImGuiCol_FrameBg] = rgb(227, 231, 238);
-    c[ImGuiCol_FrameBgHovered] = rgb(213, 220, 232);
-    c[ImGuiCol_FrameBgActive] = rgb(198, 210, 230);
-    c[ImGuiCol_Button] = rgb(207, 220, 242);
-    c[ImGuiCol_ButtonHovered] = rgb(185, 205, 239);
-    c[ImGuiCol_ButtonActive] = rgb(163, 191, 236);
-    c[ImGuiCol_Header] = rgb(207, 220, 242);
-    c[ImGuiCol_HeaderHovered] = rgb(185, 205, 239);
-    c[ImGuiCol_HeaderActive] = rgb(163, 191, 236);
+    states(c, ImGuiCol_FrameBg, rgb(227, 231, 238), rgb(213, 220, 232), rgb(198, 210, 230));
+    states(c, ImGuiCol_Button, rgb(207, 220, 242), rgb(185, 205, 239), rgb(163, 191, 236));
+    states(c, ImGuiCol_Header, rgb(207, 220, 242), rgb(185, 205, 239), rgb(163, 191, 236));
+    states(c, ImGuiCol_Tab, rgb(221, 226, 234), rgb(185, 205, 239), rgb(196, 212, 240));
     c[ImGuiCol_SliderGrab] = rgb(42, 99, 192);
     c[ImGuiCol_SliderGrabActive] = rgb(31, 78, 156);
     c[ImGuiCol_CheckMark] = rgb(42, 99, 192);
-    c[ImGuiCol_Tab] = rgb(221, 226, 234);
-    c[ImGuiCol_TabHovered] = rgb(185, 205, 239);
-    c[ImGuiCol_TabActive] = rgb(196, 212, 240);
     c[ImGuiCol_TableHeaderBg] = rgb(227, 231, 238);
     c[ImGuiCol_TableBorderStrong] = rgb(0, 0, 0, 0.20f);
     c[ImGuiCol_TableBorderLight] = rgb(0, 0, 0, 0.10f);

@@ -107,20 +107,18 @@ void App::draw_compare() {
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", compare_[i].error.c_str());
         }
     }
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted("headroom");
-    for (std::size_t i = 0; i < compare_.size() && int(i) < cols; ++i) {
+    // A row of the workload's results: `value_of` the text of a report (columns that cannot run stay empty).
+    auto report_row = [&](const char* name, auto value_of) {
+        ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        if (compare_[i].ok) ImGui::TextWrapped("%s", format_gib(compare_[i].report.headroom).c_str());
-    }
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted("KV room");
-    for (std::size_t i = 0; i < compare_.size() && int(i) < cols; ++i) {
-        ImGui::TableNextColumn();
-        if (compare_[i].ok) ImGui::TextWrapped("%s tok", format_int(compare_[i].report.kv_capacity_tokens).c_str());
-    }
+        ImGui::TextUnformatted(name);
+        for (std::size_t i = 0; i < compare_.size() && int(i) < cols; ++i) {
+            ImGui::TableNextColumn();
+            if (compare_[i].ok) ImGui::TextWrapped("%s", value_of(compare_[i].report).c_str());
+        }
+    };
+    report_row("headroom", [](const Report& r) { return format_gib(r.headroom); });
+    report_row("KV room", [](const Report& r) { return format_int(r.kv_capacity_tokens) + " tok"; });
     text_row("name", [](const Gpu& g) { return g.name; });
     text_row("architecture", [](const Gpu& g) { return g.architecture + (g.chip.empty() ? "" : " (" + g.chip + ")"); });
     text_row("year", [](const Gpu& g) { return std::to_string(g.year); });

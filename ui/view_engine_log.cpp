@@ -106,13 +106,8 @@ void App::draw_engine_log() {
     if (!log_estimate_error_.empty()) ImGui::TextColored(to_vec4(no_fit_color()), "No estimate beside the log: %s", log_estimate_error_.c_str());
     if (!log_model_.empty()) ImGui::Text("Estimate of %s for the configuration the log describes:", log_model_.c_str());
     ImGui::PopTextWrapPos();
-    if (!log_rows_.empty() && ImGui::BeginTable("components", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
-        ImGui::TableSetupColumn("component", ImGuiTableColumnFlags_WidthStretch, 2.6f);
-        ImGui::TableSetupColumn("log", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-        ImGui::TableSetupColumn("estimate", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-        ImGui::TableSetupColumn("difference", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-        ImGui::TableSetupColumn("estimate / log", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-        ImGui::TableHeadersRow();
+    if (!log_rows_.empty() &&
+        begin_stretch_table("components", {{"component", 2.6f}, {"log", 1.0f}, {"estimate", 1.0f}, {"difference", 1.0f}, {"estimate / log", 0.9f}})) {
         for (const LogRow& r : log_rows_) {
             auto shown = [&](double v) { return r.count ? format_int(v) : format_gib(v); };
             ImGui::TableNextRow();

@@ -1,5 +1,6 @@
 // estimate_internal.hpp (internal): the resolved configuration and the per-part functions of
-// estimate.cpp, exposed to fit.cpp and to the tests of individual formulas.
+// resolve.cpp, memory.cpp and estimate.cpp, shared between them and exposed to fit.cpp and to
+// the tests of individual formulas.
 #pragma once
 
 #include <algorithm>
@@ -116,7 +117,7 @@ struct Resolved {
     const Catalog* catalog = nullptr;       // for the GPUs' default links
     // A model read from a file (ModelArch::file, inference only): the exact bytes one GPU of
     // each pipeline stage holds of its layers, and of the embedding table and head
-    // (file_stage_weights in estimate.cpp). Empty: the formulas size the weights.
+    // (file_stage_weights in memory.cpp). Empty: the formulas size the weights.
     std::vector<double> file_layers;
     double file_embedding = 0;
     double file_head = 0;
@@ -162,10 +163,14 @@ double state_bytes_per_sequence(const Resolved& r, int layer, bool per_gpu);
 
 // Inference: activation elements per token in flight at the peak of layer `layer`'s forward.
 double inference_elements_per_token(const Resolved& r, int layer);
+// gnu::pure (they only read): compute()'s stage loop in estimate.cpp keeps r's fields in
+// registers across its calls into memory.cpp, as GCC inferred when the two were one file.
 // Training: bytes layer `layer` keeps for backward, one micro-batch, one GPU.
-double train_layer_bytes(const Resolved& r, int layer, Recompute recompute);
+[[gnu::pure]] double train_layer_bytes(const Resolved& r, int layer, Recompute recompute);
+// Context parallelism: the ring's K/V buffers of a stage whose variants have `counts` layers (memory.cpp; out of line).
+[[gnu::pure]] double ring_attention_buffer_bytes(const Resolved& r, const std::uint16_t* counts, std::size_t nv);
 // llama.cpp's CUDA compute buffer for one device (ollama's closed form, checked against logs).
-double llama_cpp_compute_buffer(const Resolved& r, bool holds_output);
+[[gnu::pure]] double llama_cpp_compute_buffer(const Resolved& r, bool holds_output);
 
 // LoRA adapter parameters of layer `layer` (whole layer, before tensor parallelism).
 double lora_layer_params(const Resolved& r, int layer);

@@ -374,7 +374,7 @@ void read_falcon(Fields& f, ModelArch& a) {
     if (a.max_context == 0) a.max_context = 2048;
 }
 
-void read_gpt2(Fields& f, ModelArch& a, bool bigcode) {
+void read_gpt2(Fields& f, ModelArch& a) {
     read_common(f, a);
     a.intermediate = int(f.integer({"n_inner"}, 4LL * a.hidden));
     if (a.intermediate == 0) a.intermediate = 4 * a.hidden;
@@ -383,7 +383,6 @@ void read_gpt2(Fields& f, ModelArch& a, bool bigcode) {
     a.tied_embeddings = f.boolean("tie_word_embeddings", true);
     a.qkv_bias = a.o_bias = a.mlp_bias = true;
     a.learned_positions = a.max_context;
-    if (bigcode && f.boolean("multi_query", true)) a.n_kv_heads = 1;
 }
 
 void read_bert(Fields& f, ModelArch& a) {
@@ -459,9 +458,11 @@ ModelArch arch_from_hf_json(const json& in, std::vector<std::string>* warnings, 
         a.model_type = "falcon";
         read_falcon(f, a);
     } else if (type == "gpt2") {
-        read_gpt2(f, a, false);
+        read_gpt2(f, a);
     } else if (type == "gpt_bigcode") {
-        read_gpt2(f, a, true);
+        // GPT-BigCode (StarCoder 1, SantaCoder): GPT-2 with one K/V head unless multi_query is false.
+        read_gpt2(f, a);
+        if (f.boolean("multi_query", true)) a.n_kv_heads = 1;
     } else if (type == "bert") {
         read_bert(f, a);
     } else if (type == "t5") {

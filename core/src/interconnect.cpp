@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 
 #include "gpusizer/measured.hpp"
 
@@ -259,13 +260,11 @@ Span span_of(const Fabric& f, long long n, long long stride) {
 }
 
 const char* algorithm_name(CollectiveAlgorithm a) {
-    switch (a) {
-        case CollectiveAlgorithm::ring: return "ring";
-        case CollectiveAlgorithm::tree: return "tree";
-        case CollectiveAlgorithm::nvls: return "nvls";
-        case CollectiveAlgorithm::hierarchical: return "hierarchical";
-        default: return "none";
-    }
+    // In the enum's order (the report's `allreduce_algorithm` values).
+    static constexpr const char* kNames[] = {"none", "ring", "tree", "nvls", "hierarchical"};
+    static_assert(std::size(kNames) == std::size_t(CollectiveAlgorithm::hierarchical) + 1, "one name per algorithm");
+    const auto i = std::size_t(a);
+    return i < std::size(kNames) ? kNames[i] : "none";
 }
 
 namespace {

@@ -125,6 +125,9 @@ test('D14: no value or name is cut at 820 or 1280 px', async () => {
         const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
         assert.ok(!overlap, `${width} px: ${a.name} over ${b.name}`);
       }
+    // At most two rows (at 820 px the theme button sat alone on a third, the field below it).
+    const rows = new Set(bar.map((r) => Math.round(r.y)));
+    assert.ok(rows.size <= 2, `${width} px: the link bar takes ${rows.size} rows`);
     // "From the Hub" lies over none of the Results column (at the bottom right it covered the
     // chart's corner), nor over any of the Setup column's items the app reports.
     const hub = await app.evaluate(() => document.getElementById('hub-toggle').getBoundingClientRect().toJSON());

@@ -1,0 +1,413 @@
+// resolve.cpp: a configuration resolved: defaults filled in, checked, parallel degrees placed.
+//
+// [SECTION] Resolving the configuration (defaults, parallel degrees, runtime)
+//
+// resolve() ends by building the layer variants of the memory model (memory.cpp); the estimate
+// itself is estimate.cpp's. Their shared declarations are in estimate_internal.hpp.
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "estimate_internal.hpp"
+#include "hub_model.hpp"
+#include "gpusizer/compute.hpp"
+#include "gpusizer/config_keys.hpp"
+#include "gpusizer/error.hpp"
+#include "gpusizer/precision.hpp"
+#include "runtime_profiles.hpp"
+
+namespace gpusizer::detail {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Resolving the configuration
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr long long kDefaultContext = 8192;       // a typical chat/RAG window, not the model's max
+constexpr int kMaxBatch = 1 << 20;
+constexpr double kConfigDefaultGpuMemoryUtilization = 0.9;   // Config::gpu_memory_utilization's initializer (gpusizer/config.hpp)
+
+bool is_training(Mode m) { return m != Mode::inference; }
+
+void check_range(long long v, long long lo, long long hi, const char* key) {
+    if (v < lo || v > hi)
+        throw Error(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+                             std::to_string(v));
+}
+
+Runtime choose_runtime(const Config& c, const WeightFormat& wf, const KvFormat& kv) {
+    if (c.runtime != Runtime::automatic) return c.runtime;
+    if (is_training(c.mode)) return Runtime::pytorch;
+    if (wf.family == WeightFamily::gguf || kv.llama_cpp_only) return Runtime::llama_cpp;
+    return Runtime::pytorch;
+}
+
+void check_compatibility(const Config& c, const Resolved& r) {
+    const bool train = is_training(c.mode);
+    const WeightFamily fam = r.wf->family;
+    // What the mode can train comes first: it is the more useful message.
+    if (c.mode == Mode::train && is_quantized(*r.wf))
+        throw Error("weights", "full training needs fp32, bf16 or fp16 weights, got '" + std::string(r.wf->id) +
+                                   "'; use mode qlora to train adapters on a quantized base");
+    if (c.mode == Mode::lora && is_quantized(*r.wf))
+        throw Error("weights", "mode lora keeps a 16-bit base, got '" + std::string(r.wf->id) +
+                                   "'; use mode qlora for a quantized base");
+    if (c.mode == Mode::qlora && (!is_quantized(*r.wf) || fam == WeightFamily::gguf))
+        throw Error("weights", "mode qlora trains adapters on a quantized base: use nf4 (default), int4, int8 or fp8, "
+                               "got '" + std::string(r.wf->id) + "'");
+    if (r.runtime == Runtime::llama_cpp) {
+        if (train) throw Error("runtime", "llama.cpp runs inference only; training modes need pytorch (or none)");
+        if (fam != WeightFamily::gguf && !(fam == WeightFamily::floating && r.wf->bits >= 16))
+            throw Error("weights", "'" + std::string(r.wf->id) + "' does not run in llama.cpp; use a GGUF type (" +
+                                       gguf_format_ids() + ") or fp32/fp16/bf16, or runtime pytorch/vllm");
+    } else if (r.runtime == Runtime::none) {
+        // `none` counts the model's own tensors only (docs/config.md): every weight and cache format is accepted.
+    } else if (fam == WeightFamily::gguf) {
+        throw Error("weights", "'" + std::string(r.wf->id) + "' is a GGUF type that only llama.cpp runs; set runtime "
+                               "to llama.cpp (or auto), or pick fp16/bf16/fp8/int8/int4/nf4");
+    }
+    if (r.kv->llama_cpp_only && r.runtime != Runtime::llama_cpp && r.runtime != Runtime::none)
+        throw Error("kv_cache", "'" + std::string(r.kv->id) + "' is a llama.cpp cache type; with runtime " +
+                                    std::string(to_string(r.runtime)) + " use fp16, bf16, fp8 or fp32");
+    if ((r.runtime == Runtime::vllm || r.runtime == Runtime::sglang || r.runtime == Runtime::trt_llm) && train)
+        throw Error("runtime", std::string(to_string(r.engine)) + " runs inference only; training modes need pytorch (or none)");
+    if (r.engine == Runtime::ollama && train) throw Error("runtime", "ollama runs inference only; training modes need pytorch (or none)");
+    if (!train) {
+        if (c.zero != 0) throw Error("zero", "ZeRO shards training state; it applies to modes train, lora, qlora");
+        if (c.offload != Offload::none) throw Error("offload", "optimizer offload applies to training modes only");
+    }
+    if (c.offload == Offload::optimizer && c.zero < 1)
+        throw Error("offload", "'optimizer' offload (ZeRO-Offload) needs zero 1, 2 or 3");
+    if (c.offload == Offload::optimizer_params && c.zero != 3)
+        throw Error("offload", "'optimizer+params' offload (ZeRO-Infinity) needs zero 3");
+}
+
+// Does tensor parallelism of degree `tp` divide the heads of every layer kind (attention query
+// and KV-sharing groups are split by heads; Mamba-2 and Gated DeltaNet layers by their heads)?
+inline bool tp_divides_heads(const ModelArch& a, int tp) {
+    if (a.n_heads % tp != 0) return false;
+    for (const LayerSpec& l : a.kinds) {
+        if (l.attn.kind != AttnKind::none && l.attn.n_heads % tp != 0) return false;
+        const RecurrentSpec& rc = l.recurrent;
+        if (rc.kind != RecurrentKind::none && rc.kind != RecurrentKind::mamba && rc.n_heads % tp != 0) return false;
+        if (rc.kind == RecurrentKind::gated_deltanet && rc.n_k_heads % tp != 0) return false;
+    }
+    return true;
+}
+
+// The head counts tp must divide, for messages: "32" or "32 and 16".
+std::string head_counts(const ModelArch& a) {
+    std::vector<int> seen{a.n_heads};
+    for (const LayerSpec& l : a.kinds) {
+        if (l.attn.kind != AttnKind::none) seen.push_back(l.attn.n_heads);
+        if (l.recurrent.kind != RecurrentKind::none && l.recurrent.kind != RecurrentKind::mamba) seen.push_back(l.recurrent.n_heads);
+        if (l.recurrent.kind == RecurrentKind::gated_deltanet) seen.push_back(l.recurrent.n_k_heads);
+    }
+    std::sort(seen.begin(), seen.end());
+    seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+    std::string out;
+    for (std::size_t i = 0; i < seen.size(); ++i) out += (i == 0 ? "" : i + 1 == seen.size() ? " and " : ", ") + std::to_string(seen[i]);
+    return out;
+}
+
+// Context parallelism (Megatron-LM docs/source/api-guide/context_parallel.rst): GPUs = tp x cp x
+// pp x dp; the sequence is split into 2 x cp chunks, two per rank, so that causal attention
+// balances (megatron/core/utils.py get_batch_on_this_cp_rank): 2 x cp divides the context. The
+// K/V ring runs in TransformerEngine's flash / fused attention only (AttnFuncWithCPAndKVP2P).
+void check_context_parallel(const Config& c, const Resolved& r) {
+    if (c.cp <= 1) return;
+    const char* why = nullptr;
+    if (!is_training(c.mode)) why = "applies to training modes only";
+    else if (c.gpus % c.cp != 0) why = "must divide gpus (gpus = tp x cp x pp x dp)";
+    else if (c.context % (2LL * c.cp) != 0) why = "must divide the context twice over (2 x cp chunks of each sequence)";
+    else if (!c.flash_attention) why = "needs flash_attention (the ring runs in flash / fused attention kernels)";
+    for (const LayerSpec& l : r.arch->kinds)
+        if (!why && l.is_recurrent()) why = "is not modelled for recurrent layers (their state runs along the sequence)";
+    if (why) throw Error("cp", why);
+}
+
+void resolve_parallelism(const Config& c, Resolved& r) {
+    const ModelArch& a = *r.arch;
+    const int given[3] = {c.tp, c.pp, c.dp};
+    const char* names[3] = {"tp", "pp", "dp"};
+    const int cp = std::max(1, c.cp);   // check_context_parallel: it divides gpus
+    const int gpus = c.gpus / cp;       // what tp x pp x dp share
+    long long known = 1;
+    for (int k = 0; k < 3; ++k) {
+        if (given[k] < 0) throw Error(names[k], "must be 0 (automatic) or a positive integer");
+        if (given[k] > 0) known *= given[k];
+    }
+    if (known > gpus || gpus % known != 0)
+        throw Error("gpus", "tp x pp x dp given as " + std::to_string(known) + " does not divide gpus / cp = " + std::to_string(gpus));
+    const int rest = int(gpus / known);
+    int deg[3] = {std::max(given[0], 0), std::max(given[1], 0), std::max(given[2], 0)};
+    // Which degree takes the GPUs not assigned explicitly: training shards data; llama.cpp
+    // splits layers across GPUs; vLLM / PyTorch inference split heads (tensor parallel).
+    int order[3];
+    if (is_training(c.mode)) { order[0] = 2; order[1] = 0; order[2] = 1; }
+    else if (r.runtime == Runtime::llama_cpp) { order[0] = 1; order[1] = 0; order[2] = 2; }
+    else { order[0] = 0; order[1] = 1; order[2] = 2; }
+    bool placed = rest == 1;
+    for (int k : order) {
+        if (deg[k] != 0) continue;
+        if (!placed) {
+            // Tensor parallelism must divide the heads and pipeline stages need a layer each;
+            // data parallelism (replicas) takes any count.
+            if (k == 0 && !tp_divides_heads(a, rest)) continue;
+            if (k == 1 && rest > a.total_layers()) continue;
+            deg[k] = rest;
+            placed = true;
+        }
+    }
+    // Inference with tp, pp and dp all automatic, where neither tp nor pp can take every GPU:
+    // the loop above gave them all to dp, full replicas of the model, so adding GPUs could turn
+    // "fits" into "does not fit" (Llama 3.1 405B on H100s: 128 GPUs are tp 128, 192 were dp 192).
+    // Split the count instead: the runtime's model-splitting degree (pp for llama.cpp, tp
+    // otherwise) takes its largest allowed divisor of the count, the other one the largest
+    // allowed divisor of what is left, and dp the remainder (192 = tp 64 x pp 3).
+    if (!is_training(c.mode) && rest > 1 && given[0] == 0 && given[1] == 0 && given[2] == 0 && deg[2] == rest) {
+        auto largest = [&](int n, int k) {
+            for (int d = n; d > 1; --d)
+                if (n % d == 0 && (k == 0 ? tp_divides_heads(a, d) : d <= a.total_layers())) return d;
+            return 1;
+        };
+        const int first = r.runtime == Runtime::llama_cpp ? 1 : 0, second = 1 - first;
+        deg[first] = largest(rest, first);
+        deg[second] = largest(rest / deg[first], second);
+        deg[2] = rest / (deg[first] * deg[second]);
+    }
+    for (int k = 0; k < 3; ++k)
+        if (deg[k] == 0) deg[k] = 1;
+    if (!placed) {
+        // Every free degree refused the GPUs (say only tp was free): pipeline, else replicas.
+        if (c.pp == 0 && rest <= a.total_layers()) deg[1] *= rest;
+        else if (c.dp == 0) deg[2] *= rest;
+        else throw Error("gpus", "cannot place " + std::to_string(rest) + " GPUs: tp must divide the " +
+                                     head_counts(a) + " attention heads and pp must not exceed the " +
+                                     std::to_string(a.total_layers()) + " layers");
+    }
+    if ((long long)deg[0] * deg[1] * deg[2] != gpus)
+        throw Error("gpus", "tp x pp x dp = " + std::to_string((long long)deg[0] * deg[1] * deg[2]) + " must equal gpus / cp = " +
+                                std::to_string(gpus));
+    r.par.tp = deg[0];
+    r.par.pp = deg[1];
+    r.par.dp = deg[2];
+    r.par.cp = cp;
+    if (!tp_divides_heads(a, r.par.tp))
+        throw Error("tp", "tp = " + std::to_string(r.par.tp) + " must divide the model's " +
+                              head_counts(a) + " attention heads");
+    if (r.par.pp > a.total_layers())
+        throw Error("pp", "pp = " + std::to_string(r.par.pp) + " exceeds the model's " +
+                              std::to_string(a.total_layers()) + " layers");
+    r.par.ep = c.ep > 0 ? c.ep : 1;
+    if (c.ep < 0) throw Error("ep", "must be 0 (automatic) or a positive integer");
+    if (r.par.ep > 1) {
+        if (!a.is_moe()) throw Error("ep", "expert parallelism needs a mixture-of-experts model");
+        for (const LayerSpec& l : a.kinds)
+            if (l.is_moe() && l.mlp.n_experts % r.par.ep != 0)
+                throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide the model's " +
+                                      std::to_string(l.mlp.n_experts) + " routed experts");
+        // Megatron Core folds the expert groups into tp x cp x dp (MoE parallel folding): with
+        // cp > 1 the experts spread over the context-parallel ranks too.
+        const int stage = r.par.tp * r.par.cp * r.par.dp;
+        if (stage % r.par.ep != 0)
+            throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide tp x cp x dp = " + std::to_string(stage) +
+                                  " (experts spread over the GPUs of a stage)");
+    }
+}
+
+}  // namespace
+
+void bind_gpu(Resolved& r, const Gpu& gpu) {
+    r.gpu = &gpu;
+    if ((r.runtime == Runtime::vllm || r.runtime == Runtime::sglang) && gpu.segment == Segment::apple)
+        throw Error("runtime", std::string(to_string(r.engine)) + " needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
+                    ErrorCode::gpu_unsupported);
+    // TensorRT-LLM builds CUDA engines: NVIDIA GPUs only.
+    if (r.runtime == Runtime::trt_llm && gpu.vendor != "nvidia")
+        throw Error("runtime", "trt-llm runs on NVIDIA GPUs only; on " + gpu.name + " use vllm, sglang, llama.cpp or pytorch",
+                    ErrorCode::gpu_unsupported);
+}
+
+namespace {
+
+// Ollama's default num_ctx by the VRAM it sees (v0.15.5 release notes: < 24 GiB 4096, 24-48 GiB
+// 32768, >= 48 GiB 262144), over the configuration's GPUs, at the driver-reported total: an RTX
+// 4090's 24,564 MiB is under 24 GiB.
+long long ollama_default_context(const EngineVersion& v, const Gpu& gpu, int gpus) {
+    if (v.ollama_context == OllamaContext::fixed) return v.fixed_context;
+    const double vram = gpu.capacity_bytes() * gpus;
+    return vram < 24 * kGiB ? 4096 : vram < 48 * kGiB ? 32768 : 262144;
+}
+
+}  // namespace
+
+Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
+    Resolved r(c);
+    Config& rc = r.config;
+    // gguf / hf_dir name files that load_model_files reads at the edge (the core does no I/O).
+    if ((!c.gguf.empty() || !c.hf_dir.empty()) && c.model.arch.source != "gguf" && c.model.arch.source != "safetensors")
+        throw Error(c.gguf.empty() ? "hf_dir" : "gguf",
+                    "names a file that was not read: the CLI and the app read it (load_model_files) before the estimate",
+                    ErrorCode::unreadable);
+    check_hub_model_fetched(c.model);   // {"hub": ...} without config.json or the header: hub_model.cpp
+    if (c.model.custom) {
+        r.arch = &c.model.arch;
+    } else {
+        if (c.model.id.empty()) throw Error("model", "is required: a catalog id (see `gpusizer models`) or {\"hf_config\": {...}}");
+        r.catalog_model = &catalog.model(c.model.id);
+        r.arch = &r.catalog_model->arch;
+    }
+    // Every formula reads the stack of layers: an architecture filled in by code without one
+    // (tests, embedders) gets uniform_stack() in a copy.
+    if (!r.arch->has_stack()) {
+        auto own = std::make_shared<ModelArch>(*r.arch);
+        set_stack(*own, uniform_stack(*own));
+        r.own_arch = own;
+        r.arch = own.get();
+    }
+    // Catalog models carry their counts and GGUF traits; a custom architecture gets them here.
+    const bool cached = r.catalog_model && !r.catalog_model->counts.per_kind.empty() && !r.own_arch;
+    if (cached) {
+        r.counts = &r.catalog_model->counts;
+    } else {
+        r.own_counts = std::make_shared<const ParamCounts>(count_params(*r.arch));
+        r.counts = r.own_counts.get();
+    }
+    r.gguf = cached ? r.catalog_model->gguf : gguf_traits(*r.arch);
+    r.total_params = r.counts->total();
+    r.scale = r.arch->num_parameters_override > 0 ? r.arch->num_parameters_override / r.total_params : 1.0;
+    r.gpu = measured ? &measured->gpu(catalog, c.gpu) : &catalog.gpu(c.gpu);
+
+    check_key_ranges(c);   // every integer and number key against its row in gpusizer/config_keys.hpp
+    r.catalog = &catalog;
+    if (!c.link.empty()) r.link = &catalog.link(c.link, "link");
+    if (!c.inter_node_link.empty()) r.inter_node_link = &catalog.link(c.inter_node_link, "inter_node_link");
+
+    // `weights` "native" sizes the checkpoint as published: its quantization_config class by class
+    // (gpt-oss: MXFP4 routed experts, BF16 attention, router, embeddings and head), else its float
+    // dtype. Left unset, an inference run of a quantized checkpoint gets it too, unless the run is
+    // bound to llama.cpp (which reads GGUF files, not the checkpoint); training modes keep bf16
+    // (qlora nf4), as their weights are converted on load.
+    const std::optional<WeightScheme> native = native_weight_scheme(*r.arch);
+    const bool to_llama_cpp = c.runtime == Runtime::llama_cpp || (!c.kv_cache.empty() && kv_format(c.kv_cache).llama_cpp_only);
+    if (rc.weights.empty() && native && c.mode == Mode::inference && !to_llama_cpp) rc.weights = std::string(kNativeWeights);
+    if (rc.weights.empty()) rc.weights = c.mode == Mode::qlora ? "nf4" : "bf16";
+    r.native_weights = rc.weights == kNativeWeights;
+    if (r.native_weights) r.scheme = native ? *native : weight_scheme(native_float_format(*r.arch));
+    r.wf = r.native_weights ? r.scheme.format : &weight_format(rc.weights);
+    // A native scheme's unquantized rest is the checkpoint's dtype: the cache takes it too.
+    const WeightId kv_like = r.native_weights && native ? native_float_format(*r.arch).wid : r.wf->wid;
+    if (rc.kv_cache.empty()) rc.kv_cache = kv_like == WeightId::fp32 ? "fp32" : kv_like == WeightId::bf16 ? "bf16" : "fp16";
+    r.kv = &kv_format(rc.kv_cache);
+    // The engine and its version: Ollama is llama-server underneath, so its formulas are llama.cpp's.
+    r.engine = choose_runtime(c, *r.wf, *r.kv);
+    r.runtime = r.engine == Runtime::ollama ? Runtime::llama_cpp : r.engine;
+    rc.runtime = r.engine;
+    if (r.engine != Runtime::pytorch && r.engine != Runtime::none) {
+        r.engine_version = &engine_version(r.engine, c.runtime_version);
+        rc.runtime_version = r.engine_version->version;
+    } else if (!c.runtime_version.empty()) {
+        engine_version(r.engine, c.runtime_version);   // throws: the runtime has no versions
+    }
+    // vLLM's default utilization is the version's (0.9, 0.92 now) unless the key says otherwise
+    // (Config's default, 0.9, then means "not given").
+    if (r.engine == Runtime::vllm && c.gpu_memory_utilization == kConfigDefaultGpuMemoryUtilization)
+        rc.gpu_memory_utilization = r.engine_version->fraction;
+    if (rc.context == 0) {
+        const long long trained = r.arch->max_context > 0 ? r.arch->max_context : kDefaultContext;
+        rc.context = std::min(r.engine == Runtime::ollama ? ollama_default_context(*r.engine_version, *r.gpu, c.gpus) : kDefaultContext,
+                              trained);
+    }
+    if (c.prompt_tokens < 0 || c.prompt_tokens > rc.context)
+        throw Error("prompt_tokens", "must be between 0 (default: half the context) and the context, " + std::to_string(rc.context) +
+                                         " tokens, got " + std::to_string(c.prompt_tokens));
+    if (rc.recompute == Recompute::automatic) {
+        // PEFT's prepare_model_for_kbit_training turns gradient checkpointing on by default
+        // (use_gradient_checkpointing=True); other modes start without recomputation.
+        rc.recompute = c.mode == Mode::qlora ? Recompute::full : Recompute::none;
+    }
+    r.rt = &runtime_profile(r.engine);
+    check_compatibility(rc, r);
+    check_context_parallel(rc, r);
+    resolve_parallelism(rc, r);
+    rc.tp = r.par.tp;
+    rc.pp = r.par.pp;
+    rc.dp = r.par.dp;
+    rc.ep = r.par.ep;
+
+    r.training = is_training(c.mode);
+    // Serving load: isl and osl come together, for inference, within the context.
+    if ((c.isl > 0) != (c.osl > 0))
+        throw Error(c.isl > 0 ? "osl" : "isl", "isl and osl go together: give both (input and output tokens per request)");
+    if (c.isl > 0 && is_training(c.mode)) throw Error("isl", "serving figures apply to mode inference");
+    if (c.request_rate > 0 && c.concurrency > 0)
+        throw Error("request_rate", "give concurrency (a closed loop) or request_rate (an open loop), not both");
+    if (c.request_rate > 0 && c.isl == 0) throw Error("request_rate", "needs isl and osl (the tokens of each request)");
+    if (c.isl > 0 && c.isl + c.osl > rc.context)
+        throw Error("isl", "isl + osl = " + std::to_string(c.isl + c.osl) + " tokens exceeds the context (the longest request the engine takes) of " +
+                               std::to_string(rc.context) + " tokens; raise context");
+    if (r.training) {
+        const long long per_step = (long long)rc.batch * r.par.dp;
+        if (rc.global_batch == 0) rc.global_batch = int(std::min<long long>(per_step, kMaxBatch));
+        check_range(rc.global_batch, 1, 1LL << 30, "global_batch");
+        if (rc.global_batch % per_step != 0)
+            throw Error("global_batch", "must be a multiple of batch x dp = " + std::to_string(per_step) + ", got " +
+                                            std::to_string(rc.global_batch));
+        r.micro_batches = rc.global_batch / per_step;
+        // Interleaved 1F1B splits each stage's layers into v chunks (Megatron's virtual pipeline):
+        // v = 2 unless given; every chunk needs a layer.
+        if (c.virtual_stages > 1 && c.pp_schedule != PipeSchedule::interleaved)
+            throw Error("virtual_stages", "applies to pp_schedule interleaved; got " + std::to_string(c.virtual_stages) +
+                                              " with pp_schedule " + std::string(to_string(c.pp_schedule)));
+        if (c.pp_schedule == PipeSchedule::interleaved) {
+            r.virtual_stages = c.virtual_stages > 0 ? c.virtual_stages : 2;
+            const long long chunks = (long long)r.virtual_stages * r.par.pp;
+            if (chunks > r.arch->total_layers())
+                throw Error("virtual_stages", "pp x virtual_stages = " + std::to_string(chunks) + " exceeds the model's " +
+                                                  std::to_string(r.arch->total_layers()) + " layers");
+            rc.virtual_stages = r.virtual_stages;
+        }
+        if (c.fp8_training != Fp8Training::none && !runs_natively(*r.gpu, Precision::fp8))
+            throw Error("fp8_training", r.gpu->name + " has no FP8 tensor cores (the catalog gives it no dense FP8 rate); "
+                                                      "FP8 training needs Hopper, Ada, Blackwell, CDNA3 or later",
+                        ErrorCode::incompatible);
+        if (c.tp_comm_overlap && r.par.tp > 1 && !c.sequence_parallel)
+            throw Error("tp_comm_overlap", "overlapping tensor-parallel communication with the GEMMs needs sequence_parallel "
+                                           "(Megatron-LM asserts it)");
+    } else {
+        if (c.global_batch != 0) throw Error("global_batch", "applies to training modes only");
+        if (c.pp_schedule != PipeSchedule::one_f_one_b) throw Error("pp_schedule", "pipeline schedules apply to training modes only");
+        if (c.virtual_stages > 1) throw Error("virtual_stages", "applies to training with pp_schedule interleaved");
+        if (c.tp_comm_overlap) throw Error("tp_comm_overlap", "applies to training modes only");
+        if (c.fp8_training != Fp8Training::none) throw Error("fp8_training", "applies to training modes only");
+        rc.global_batch = 0;
+    }
+    // Activation element size: the compute dtype (bf16/fp16; fp32 only for fp32 weights), or the
+    // runtime's own (llama.cpp keeps F32 activations).
+    r.act_bytes = r.rt->activation_bytes > 0 ? r.rt->activation_bytes : (r.wf->wid == WeightId::fp32 ? 4.0 : 2.0);
+    r.qp.group_size = rc.quant_group_size;
+    // Tensors a quantizer leaves alone (embeddings, head, norms, routers): the checkpoint's
+    // 16-bit dtype, or fp32 when the weights are fp32.
+    r.fp32 = r.wf->wid == WeightId::fp32;
+    r.float_bits = r.fp32 ? 32.0 : 16.0;
+    if (r.native_weights) {
+        // The checkpoint's own group size / FP8 tiles / double quantization, and its dtype for the rest.
+        r.qp = r.scheme.params;
+        r.float_bits = r.scheme.float_bits;
+    } else {
+        r.scheme = weight_scheme(*r.wf);   // the format on its default classes (linear layers)
+        r.scheme.params = r.qp;
+        r.scheme.float_bits = r.float_bits;
+    }
+    r.lin_bits = linear_bits_per_weight(*r.wf, r.qp);
+    build_variants(r);
+    file_stage_weights(r);
+    bind_gpu(r, *r.gpu);
+    return r;
+}
+
+}  // namespace gpusizer::detail
