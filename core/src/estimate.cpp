@@ -488,7 +488,7 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
     }
     if (r.runtime == Runtime::none)
         rep.warnings.push_back("runtime none counts the model's tensors only; a real runtime adds its CUDA context and buffers (0.3-2 GiB)");
-    if (r.gpu->vendor == "apple" && r.runtime == Runtime::pytorch && r.training)
+    if (r.runtime == Runtime::pytorch && r.training && r.gpu->vendor == "apple")
         rep.warnings.push_back("training on Apple GPUs runs through PyTorch MPS: bitsandbytes and DeepSpeed are not available there");
     if (c.zero > 0 && r.par.dp * r.par.cp == 1)
         rep.warnings.push_back("ZeRO shards over data-parallel ranks; with dp = 1 it saves nothing");
