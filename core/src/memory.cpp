@@ -218,8 +218,15 @@ void build_variants(Resolved& r) {
             while (x < hi) {
                 while (ci < n_cuts && cuts[ci] <= x) ++ci;
                 const int y = ci < n_cuts ? std::min(cuts[ci], hi) : hi;
-                for (int j = x; j < std::min(y, x + period); ++j)
-                    add(st, j, gguf_bits(j), (y - 1 - j) / period + 1);   // i in [j, y) with i = j (mod period)
+                // Only use_more_bits between n/8 and 7n/8 changes inside a segment; elsewhere
+                // (and for file types that do not ask it) the whole segment has one key.
+                const bool periodic = rules.more && x >= nr / 8 && x < 7 * nr / 8;
+                if (!periodic) {
+                    add(st, x, gguf_bits(x), y - x);
+                } else {
+                    for (int j = x; j < std::min(y, x + period); ++j)
+                        add(st, j, gguf_bits(j), (y - 1 - j) / period + 1);   // i in [j, y) with i = j (mod period)
+                }
                 x = y;
             }
         }
