@@ -529,8 +529,8 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     // A model read from a file: the bytes its text stack stores (vision and MTP blocks apart).
     if (!r.file_layers.empty()) model_bytes = a.file.total - a.file.vision - a.file.beyond_stack;
     rep.weights_bits_per_param = model_bytes * 8.0 / r.total_params;
-    rep.weights_scheme.source = r.native_weights ? "checkpoint" : "config";
-    rep.weights_scheme.format = r.wf->id;
+    set_text(rep.weights_scheme.source, r.native_weights ? "checkpoint" : "config");
+    set_text(rep.weights_scheme.format, r.wf->id);
     if (r.native_weights) rep.weights_scheme.method = a.native_method;
     if (r.wf->family != WeightFamily::gguf) {
         const WeightScheme& s = r.scheme;
