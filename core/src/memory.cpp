@@ -178,7 +178,11 @@ void build_variants(Resolved& r) {
     const bool one_kind = a.kinds.size() == 1;
     // 0..7: which of llama.cpp's per-layer predicates hold (use_more_bits, i < 2 or 4, i < n/8 or n/16).
     auto gguf_bits = [&](int i) { return int(rules.key(i)); };
-    std::array<int, kMaxLayerKinds * 8> slot;
+    // The variant of each key, -1 = none yet. Bytes (a variant index is below kMaxVariants = 64):
+    // the table is filled on every estimate, and 96 bytes take a few vector stores where 96 ints
+    // took a `rep stos`, slow to start.
+    static_assert(kMaxVariants <= 127, "a variant index fits a signed byte");
+    std::array<std::int8_t, kMaxLayerKinds * 8> slot;
     slot.fill(-1);
     // always_inline: in estimate.cpp's larger unit GCC cloned and inlined it by itself; alone here
     // its unit-size budgets (ipa-cp-unit-growth) leave it a call, ~230 instructions a resolve.
@@ -186,11 +190,14 @@ void build_variants(Resolved& r) {
         if (slot[std::size_t(k)] < 0) {
             if (int(r.variants.size()) == kMaxVariants)
                 throw Error("model.layer_types", "has more distinct layer shapes than an estimate handles (" + std::to_string(kMaxVariants) + ")");
-            slot[std::size_t(k)] = int(r.variants.size());
+            slot[std::size_t(k)] = std::int8_t(r.variants.size());
             for (int s = 0; s < pp; ++s) r.stage_count(s)[r.variants.size()] = 0;   // the new variant's column
-            LayerVariant& lv = r.variants.emplace_back();   // built in place (it is 152 bytes)
+            // Built beside and copied in: emplace_back() would value-initialize it, zeroing its
+            // 152 bytes with a `rep stos` before the member initializers.
+            LayerVariant lv;
             lv.rep = j;
             lv.kind = a.layer_kind[std::size_t(j)];
+            r.variants.push_back(lv);
         }
         r.variants[std::size_t(slot[std::size_t(k)])].count += layers;
         r.stage_count(st)[slot[std::size_t(k)]] += std::uint16_t(layers);
