@@ -192,12 +192,9 @@ void build_variants(Resolved& r) {
                 throw Error("model.layer_types", "has more distinct layer shapes than an estimate handles (" + std::to_string(kMaxVariants) + ")");
             slot[std::size_t(k)] = std::int8_t(r.variants.size());
             for (int s = 0; s < pp; ++s) r.stage_count(s)[r.variants.size()] = 0;   // the new variant's column
-            // Built beside and copied in: emplace_back() would value-initialize it, zeroing its
-            // 152 bytes with a `rep stos` before the member initializers.
-            LayerVariant lv;
+            LayerVariant& lv = r.variants.emplace_back();   // built in place (it is 152 bytes)
             lv.rep = j;
             lv.kind = a.layer_kind[std::size_t(j)];
-            r.variants.push_back(lv);
         }
         r.variants[std::size_t(slot[std::size_t(k)])].count += layers;
         r.stage_count(st)[slot[std::size_t(k)]] += std::uint16_t(layers);
