@@ -31,9 +31,14 @@ Usage:
   gpusizer fit      [--config FILE.json] [KEY FLAGS] [--measured REPORT.json] [--json]
   gpusizer recommend [--config FILE.json] [KEY FLAGS] [CONSTRAINTS] [--measured REPORT.json] [--json]
   gpusizer plan --mode train --gpus N --global-batch N [KEY FLAGS] [--top N] [--max-micro-batch N]
-                    [--max-virtual-stages N] [--tokens D] [--no-offload] [--no-ep] [--no-cp] [--json]
+                    [--max-virtual-stages N] [--tokens D] [--no-offload] [--no-ep] [--no-cp]
+                    [--measured REPORT.json] [--json]
                     the fastest training layouts that fit (tp, cp, pp, dp, ZeRO, ep, micro-batch,
                     schedule, recompute, offload) and the time and cost to train on D tokens
+  gpusizer plan --mode inference --gpus N --isl N --osl N [KEY FLAGS] [--top N] [--max-ttft-ms MS]
+                    [--max-tpot-ms MS] [--disaggregated] [--measured REPORT.json] [--json]
+                    serving layouts (tp, pp, dp, ep, requests in flight): the Pareto front of
+                    tokens/s per GPU against per user, the best under the TTFT and TPOT targets
   gpusizer models   [--json]
   gpusizer gpus     [--json]
   gpusizer links    [--json]
@@ -69,8 +74,9 @@ Other flags:
   --assumptions           list the constants behind the estimate and their sources
   --check                 exit 3 when the configuration does not fit
   --measured FILE         a gpusizer-cuda-bench report: its measured bandwidth, TFLOPS, link speeds,
-                          CUDA context and memory replace the GPU's datasheet figures (without
-                          --gpu, the report's GPU is used)
+                          CUDA context and memory replace the GPU's datasheet figures (estimate,
+                          fit, plan: without --gpu, the report's GPU is used; recommend: every
+                          catalog GPU it measured)
   --assets DIR            where gpus.json and models.json are (default: found automatically)
 
 Exit codes: 0 done, 2 bad input (one line names the key), 3 does not fit (--check),

@@ -106,7 +106,7 @@ void print_totals(std::ostream& out, const TensorTotals& t) {
         const ClassTotal& x = t.by_class[c];
         if (x.tensors == 0) continue;
         char line[160];
-        std::snprintf(line, sizeof line, "  %-15s %6llu tensors  %12s\n", weight_class_name(static_cast<WeightClass>(c)),
+        std::snprintf(line, sizeof line, "  %-15s %6llu tensors  %12s\n", to_string(static_cast<WeightClass>(c)),
                       static_cast<unsigned long long>(x.tensors), format_bytes_short(static_cast<double>(x.bytes)).c_str());
         out << line;
     }

@@ -1,7 +1,8 @@
 // plan.cpp (cli/): `gpusizer plan --mode train|inference`: the layout search of
 // gpusizer/plan.hpp, with the search's own flags (--top, --max-micro-batch, --max-virtual-stages,
 // --tokens, --no-offload, --no-ep, --no-cp; inference: --max-ttft-ms, --max-tpot-ms, --disaggregated);
-// every other flag is a configuration key, read as `estimate` reads it.
+// every other flag is a configuration key, read as `estimate` reads it, and --measured REPORT.json
+// (a benchmark report's calibrated GPU in place of the datasheet's).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -190,12 +191,26 @@ int run_plan(const std::vector<std::string>& args, const char* argv0, std::ostre
     nlohmann::json cfg = o.config;
     if (!cfg.contains("mode"))
         throw Error("--mode", "plan needs --mode train (the search of training layouts) or --mode inference (serving layouts)");
+    const Catalog cat = load_catalog(o.assets.empty() ? find_assets_dir(argv0) : o.assets);
+    // --measured: the report's calibrated GPU stands in for the catalog's in every layout the
+    // search evaluates (as for estimate, fit and recommend); without --gpu, the GPU it measured.
+    MeasuredReport report;
+    if (!o.measured.empty()) {
+        report = load_measured_report(o.measured);
+        if (!cfg.contains("gpu") || cfg["gpu"].is_null()) cfg["gpu"] = measured_overlay(cat, report, o.measured).gpus.front().id;
+    }
     q.base = config_from_json(cfg.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     q.mode = q.base.mode == Mode::inference ? PlanMode::inference : PlanMode::train;
-    const Catalog cat = load_catalog(o.assets.empty() ? find_assets_dir(argv0) : o.assets);
-    const PlanReport p = plan(q, cat);
-    if (o.json_out) out << plan_to_json(p) << '\n';
-    else if (p.mode == PlanMode::inference) print_inference_plan(out, q, p);
+    GpuOverlay measured;
+    if (!o.measured.empty()) measured = measured_overlay(cat, report, o.measured, {q.base.gpu});
+    const PlanReport p = plan(q, cat, &measured);
+    if (o.json_out) {
+        out << plan_to_json(p) << '\n';
+        return kExitOk;
+    }
+    if (!o.measured.empty())
+        out << q.base.gpu << ": the figures measured in " << o.measured << " in place of the datasheet's (--measured)\n";
+    if (p.mode == PlanMode::inference) print_inference_plan(out, q, p);
     else print_plan(out, p, q.base, q.offload);
     return kExitOk;
 }

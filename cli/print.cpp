@@ -26,6 +26,15 @@ void print_row(std::ostream& out, const char* name, double bytes, const std::str
     out << '\n';
 }
 
+// What a memory part's row adds after its size ("" for none).
+std::string part_note(const Report& r, MemoryPart p) {
+    if (p == MemoryPart::activations && r.activations_per_layer > 0) return format_gib(r.activations_per_layer) + " per layer";
+    if (p == MemoryPart::overhead)
+        return "context " + format_gib(r.overhead_detail.cuda_context) + ", allocator " + format_gib(r.overhead_detail.allocator_reserve) +
+               ", buffers " + format_gib(r.overhead_detail.runtime_buffers);
+    return {};
+}
+
 // Measured next to datasheet, for a report calibrated by --measured.
 void print_measured(std::ostream& out, const Calibration& m) {
     out << "\n  measured (" << m.file << ": " << m.device_name;
@@ -170,14 +179,7 @@ void print_report(std::ostream& out, const Report& r) {
     out << "\n\n";
     out << "  memory per GPU (most loaded)\n";
     const MemoryParts& m = r.per_gpu;
-    print_row(out, "weights", m.weights);
-    print_row(out, "kv_cache", m.kv_cache);
-    print_row(out, "activations", m.activations, r.activations_per_layer > 0 ? format_gib(r.activations_per_layer) + " per layer" : "");
-    print_row(out, "gradients", m.gradients);
-    print_row(out, "optimizer", m.optimizer);
-    print_row(out, "overhead", m.overhead,
-              "context " + format_gib(r.overhead_detail.cuda_context) + ", allocator " + format_gib(r.overhead_detail.allocator_reserve) +
-                  ", buffers " + format_gib(r.overhead_detail.runtime_buffers));
+    for (const MemoryPartInfo& p : kMemoryParts) print_row(out, p.key, m.*p.bytes, part_note(r, p.part));   // rows named by JSON key
     out << "  " << std::string(26, '-') << '\n';
     print_row(out, "total", m.total(), "of " + format_gib(r.gpu_usable) + " usable");
     out << '\n';
@@ -270,7 +272,7 @@ void print_links(std::ostream& out, const Catalog& cat) {
     out << std::left << std::setw(16) << "id" << std::setw(12) << "scope" << std::right << std::setw(10) << "GB/s/dir" << std::setw(10)
         << "bidir" << std::setw(9) << "lat us" << std::setw(8) << "GPUs" << "  name\n";
     for (const auto& l : cat.links)
-        out << std::left << std::setw(16) << l.id << std::setw(12) << scope_name(l.scope) << std::right << std::setw(10) << l.bandwidth_gb_per_s
+        out << std::left << std::setw(16) << l.id << std::setw(12) << to_string(l.scope) << std::right << std::setw(10) << l.bandwidth_gb_per_s
             << std::setw(10) << l.bidirectional_gb_per_s << std::setw(9) << l.latency_us << std::setw(8)
             << (l.scope == LinkScope::inter_node ? std::string("-") : std::to_string(l.gpus_per_node)) << "  " << l.name << '\n';
 }

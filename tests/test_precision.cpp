@@ -181,7 +181,7 @@ TEST_CASE("every ggml type: weights and bytes per block from ggml-common.h", "[p
     };
     CHECK(all_ggml_types().size() == std::size(rows));
     for (const Row& r : rows) {
-        INFO(ggml_type_name(r.t));
+        INFO(to_string(r.t));
         CHECK(ggml_block_size(r.t) == r.block);
         CHECK(ggml_block_bytes(r.t) == r.bytes);
         CHECK(ggml_type_bits(r.t) == r.bpw);
@@ -406,7 +406,7 @@ TEST_CASE("weight groups for a picker", "[precision]") {
     CHECK(weight_format("fp4").group == WeightGroup::bitsandbytes);
     CHECK(weight_format("q4_k_s").group == WeightGroup::gguf_k);
     CHECK(weight_format("iq2_m").group == WeightGroup::gguf_i);
-    CHECK(weight_group_name(WeightGroup::gguf_i) == "GGUF I-quants");
+    CHECK(to_string(WeightGroup::gguf_i) == "GGUF I-quants");
 }
 
 TEST_CASE("a checkpoint's quantization_config becomes a scheme", "[precision]") {
@@ -445,10 +445,10 @@ TEST_CASE("the sizing table agrees with the GGUF reader's type table", "[precisi
     // Two transcriptions of ggml-common.h (precision.cpp for sizing, model_file.cpp for reading
     // GGUF files): every type the sizing knows has the same block and bytes in the reader's.
     for (GgmlType t : all_ggml_types()) {
-        INFO(ggml_type_name(t));
+        INFO(to_string(t));
         const GgmlTypeTraits* found = nullptr;
         for (const GgmlTypeTraits& r : ggml_types())
-            if (ggml_type_name(t) == r.name) found = &r;
+            if (to_string(t) == r.name) found = &r;
         REQUIRE(found != nullptr);
         CHECK(int(found->block_size) == ggml_block_size(t));
         CHECK(int(found->type_size) == ggml_block_bytes(t));

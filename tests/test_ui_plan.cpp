@@ -265,3 +265,55 @@ TEST_CASE("plan tab: the Pareto chart's axes and point mapping", "[ui][plan]") {
     CHECK(axis_label(20000, 5000) == "20 k");
     CHECK(axis_label(0.5, 0.1) == "0.5");
 }
+
+TEST_CASE("plan tab: a search in brief, as the app's status publishes it", "[ui][plan]") {
+    // Serving: Llama 3 8B on up to 8 H100, the 1k/1k default load, no targets: the summary is the
+    // best point's degrees and figures, the counts are the search's.
+    Config c;
+    c.model.id = "llama-3-8b";
+    c.gpu = "h100-sxm";
+    c.gpus = 8;
+    PlanInputs in;
+    PlanRequest q = serving_plan_request(c, in);
+    PlanReport p = plan(q, catalog());
+    REQUIRE(p.has_best);
+    PlanSummary s = plan_summary(p, q);
+    CHECK(s.mode == PlanMode::inference);
+    CHECK(s.evaluated == p.evaluated);
+    CHECK(s.fitting == p.fitting);
+    CHECK(s.meeting == p.meeting);
+    CHECK(s.verdict.empty());
+    REQUIRE(s.has_best);
+    CHECK(s.gpus == p.best.gpus);
+    CHECK(s.gpus <= 8);
+    CHECK(s.tp * s.pp * s.dp == s.gpus);
+    CHECK(s.output_tokens_per_s_per_gpu == p.best.serving.output_tokens_per_s_per_gpu);
+    CHECK(s.tpot_s == p.best.serving.tpot_s);
+    CHECK(s.ttft_s == p.best.serving.ttft_s);
+    CHECK(s.concurrency == p.best.concurrency);
+    // TPOT <= 1 ms: the fastest step of 8 H100 is longer (tp 8's all-reduces alone), so nothing
+    // meets it; the summary says so with the tab's message.
+    in.max_tpot_ms = 1;
+    q = serving_plan_request(c, in);
+    p = plan(q, catalog());
+    s = plan_summary(p, q);
+    CHECK(s.fitting > 0);
+    CHECK(s.meeting == 0);
+    CHECK_FALSE(s.has_best);
+    CHECK(s.verdict == serving_verdict_text(p, q));
+    CHECK(s.verdict.rfind("No layout meets the targets (TPOT <= 1 ms)", 0) == 0);
+    // Training: the best layout is top[0], as estimate() reports it.
+    const PlanReport t = h100_training_plan("llama-3-8b", 8, 2048, 16, 2);
+    REQUIRE_FALSE(t.top.empty());
+    s = plan_summary(t, PlanRequest{});
+    CHECK(s.mode == PlanMode::train);
+    CHECK(s.meeting == t.fitting);
+    REQUIRE(s.has_best);
+    CHECK(s.step_s == t.top[0].report.speed.train_step_s);
+    CHECK(s.tp * s.cp * s.pp * s.dp == 8);
+    CHECK(s.verdict.empty());
+    PlanReport none = t;
+    none.top.clear();
+    CHECK(plan_summary(none, PlanRequest{}).verdict == training_verdict_text(none));
+    CHECK_FALSE(training_verdict_text(none).empty());
+}

@@ -174,16 +174,17 @@ namespace {
 template <class Vary>
 void memory_series(const Config& base, const Catalog& cat, const GpuOverlay* overlay, const std::vector<double>& xs, Vary vary,
                    std::vector<Series>& series) {
-    series = {{"total", {}, kForegroundSeries}, {"weights", {}, part_color(0)}, {"KV cache", {}, part_color(1)}, {"activations", {}, part_color(2)}};
+    constexpr MemoryPart kParts[] = {MemoryPart::weights, MemoryPart::kv_cache, MemoryPart::activations};
+    series = {{"total", {}, kForegroundSeries}};
+    for (const MemoryPart p : kParts) series.push_back({memory_part(p).label, {}, part_color(p)});
     Config c = base;   // `vary` sets the same fields at every x
     for (const double x : xs) {
         vary(c, x);
         try {
             const Report r = estimate(c, cat, EstimateOptions{false, overlay});
             series[0].y.push_back(r.per_gpu.total());
-            series[1].y.push_back(r.per_gpu.weights);
-            series[2].y.push_back(r.per_gpu.kv_cache);
-            series[3].y.push_back(r.per_gpu.activations);
+            int i = 1;
+            for (const MemoryPart p : kParts) series[i++].y.push_back(part(r.per_gpu, p));
         } catch (const Error&) {
             for (Series& s : series) s.y.push_back(kNaN);
         }
@@ -379,8 +380,10 @@ void App::draw_tabs() {
             draw_engine_log();
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Plan", nullptr, tab_flags(9))) {
-            draw_plan_tab(s_.config, catalog_);   // datasheet figures: plan() takes no GpuOverlay yet
+        const bool plan_open = ImGui::BeginTabItem("Plan", nullptr, tab_flags(9));
+        note_item("plan tab");
+        if (plan_open) {
+            draw_plan_tab(s_.config, catalog_, measured(), [this](const char* name) { note_item(name); });
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();

@@ -14,17 +14,6 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
-double part_value(const MemoryParts& p, int i) {
-    switch (i) {
-        case 0: return p.weights;
-        case 1: return p.kv_cache;
-        case 2: return p.activations;
-        case 3: return p.gradients;
-        case 4: return p.optimizer;
-        default: return p.overhead;
-    }
-}
-
 // A "nice" step for about `target` ticks over `range` (1, 2, 5 x 10^k).
 double nice_step(double range, int target) {
     const double raw = range / std::max(1, target);
@@ -56,13 +45,13 @@ void memory_bar(const MemoryParts& parts, double usable, float height) {
     const bool hovered = ImGui::IsItemHovered();
     dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), palette().chart_frame, 3.0f);
     float x = p0.x;
-    int hovered_part = -1;
-    for (int i = 0; i < 6; ++i) {
-        const double v = part_value(parts, i);
+    const MemoryPartInfo* hovered_part = nullptr;
+    for (const MemoryPartInfo& p : kMemoryParts) {
+        const double v = parts.*p.bytes;
         if (v <= 0) continue;
         const float w = float(v / scale_max * width);
-        dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x + w, p0.y + height), part_color(i));
-        if (hovered && ImGui::GetIO().MousePos.x >= x && ImGui::GetIO().MousePos.x < x + w) hovered_part = i;
+        dl->AddRectFilled(ImVec2(x, p0.y), ImVec2(x + w, p0.y + height), part_color(p.part));
+        if (hovered && ImGui::GetIO().MousePos.x >= x && ImGui::GetIO().MousePos.x < x + w) hovered_part = &p;
         const std::string label = format_gib(v, 1);
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
         if (ts.x + 8 < w)
@@ -72,31 +61,32 @@ void memory_bar(const MemoryParts& parts, double usable, float height) {
     // The usable-memory line, and its label above the bar's end.
     const float ux = p0.x + float(usable / scale_max * width);
     dl->AddLine(ImVec2(ux, p0.y - 4), ImVec2(ux, p0.y + height + 4), capacity_color(), 3.0f);
-    if (hovered_part >= 0) {
+    if (hovered_part) {
         ImGui::BeginTooltip();
-        ImGui::Text("%s: %s", part_name(hovered_part), format_gib(part_value(parts, hovered_part)).c_str());
+        ImGui::Text("%s: %s", hovered_part->label, format_gib(parts.*hovered_part->bytes).c_str());
         ImGui::EndTooltip();
     } else if (hovered && std::fabs(ImGui::GetIO().MousePos.x - ux) < 6) {
         ImGui::SetTooltip("usable: %s", format_gib(usable).c_str());
     }
-    // Legend, wrapping onto a new line when the next item would not fit.
+    // Legend: the parts, then the usable line, wrapping onto a new line when the next item would
+    // not fit.
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     const float s = ImGui::GetTextLineHeight() * 0.75f;
-    for (int i = 0; i <= 6; ++i) {
-        const double v = i < 6 ? part_value(parts, i) : usable;
-        const std::string text = i < 6 ? std::string(part_name(i)) + " " + (v > 0 ? format_gib(v) : std::string("0"))
-                                       : "usable " + format_gib(usable);
+    for (int i = 0; i <= kMemoryPartCount; ++i) {
+        const MemoryPartInfo* p = i < kMemoryPartCount ? &kMemoryParts[i] : nullptr;
+        const double v = p ? parts.*p->bytes : usable;
+        const std::string text = p ? std::string(p->label) + " " + (v > 0 ? format_gib(v) : std::string("0")) : "usable " + format_gib(usable);
         const float w = s + 5 + ImGui::CalcTextSize(text.c_str()).x;
         if (i > 0) {
             ImGui::SameLine(0, 14);
             if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
         }
         const ImVec2 c = ImGui::GetCursorScreenPos();
-        if (i < 6) dl->AddRectFilled(ImVec2(c.x, c.y + s * 0.2f), ImVec2(c.x + s, c.y + s * 1.2f), part_color(i), 2.0f);
+        if (p) dl->AddRectFilled(ImVec2(c.x, c.y + s * 0.2f), ImVec2(c.x + s, c.y + s * 1.2f), part_color(p->part), 2.0f);
         else dl->AddLine(ImVec2(c.x + s * 0.5f, c.y), ImVec2(c.x + s * 0.5f, c.y + s * 1.4f), capacity_color(), 3.0f);
         ImGui::Dummy(ImVec2(s, s));
         ImGui::SameLine(0, 5);
-        if (i == 6) ImGui::TextColored(to_vec4(capacity_color()), "%s", text.c_str());
+        if (!p) ImGui::TextColored(to_vec4(capacity_color()), "%s", text.c_str());
         else if (v > 0) ImGui::TextUnformatted(text.c_str());
         else ImGui::TextDisabled("%s", text.c_str());
     }

@@ -11,8 +11,7 @@
 
 namespace gpusizer::ui {
 
-// One GPU's memory as a horizontal stacked bar (weights, KV cache, activations, gradients,
-// optimizer, overhead) against what the runtime may use, with a legend underneath.
+// One GPU's memory as a horizontal stacked bar (its parts in kMemoryParts' order) against what the runtime may use, with a legend underneath.
 void memory_bar(const MemoryParts& parts, double usable, float height);
 
 // A series' color that follows the theme: the foreground (palette().total_series).

@@ -59,10 +59,9 @@ PlanRowText plan_row_text(const PlanLayout& l) {
 }
 
 std::vector<std::pair<std::string, std::string>> plan_memory_parts(const PlanLayout& l) {
-    const MemoryParts& m = l.report.per_gpu;
-    std::vector<std::pair<double, const char*>> parts = {{m.weights, "weights"},   {m.gradients, "gradients"},
-                                                         {m.optimizer, "optimizer"}, {m.activations, "activations"},
-                                                         {m.overhead, "overhead"}};
+    std::vector<std::pair<double, const char*>> parts;
+    for (const MemoryPartInfo& p : kMemoryParts)
+        if (p.part != MemoryPart::kv_cache) parts.emplace_back(l.report.per_gpu.*p.bytes, p.label);   // training keeps no KV cache
     std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& p : parts) out.emplace_back(p.second, format_gib(p.first, 1));
@@ -167,6 +166,53 @@ std::string serving_verdict_text(const PlanReport& p, const PlanRequest& q) {
         return "No layout meets the targets (" + serving_targets_text(q) +
                "): the chart shows what each speed per user costs; loosen a target or add GPUs.";
     return "";
+}
+
+std::string training_verdict_text(const PlanReport& p) {
+    return p.top.empty() ? "No layout fits: more GPUs, a smaller global batch or context." : "";
+}
+
+PlanSummary plan_summary(const PlanReport& p, const PlanRequest& q) {
+    PlanSummary s;
+    s.mode = p.mode;
+    s.evaluated = p.evaluated;
+    s.fitting = p.fitting;
+    if (p.mode == PlanMode::inference) {
+        s.meeting = p.meeting;
+        s.verdict = serving_verdict_text(p, q);
+        s.has_best = p.has_best;
+        if (!p.has_best) return s;
+        const PlanPoint& b = p.best;
+        s.tp = b.tp;
+        s.pp = b.pp;
+        s.dp = b.dp;
+        s.ep = b.ep;
+        s.gpus = b.gpus;
+        s.disaggregated = b.prefill_gpus > 0;
+        s.concurrency = b.concurrency;
+        s.memory_per_gpu = b.memory;
+        s.output_tokens_per_s_per_gpu = b.serving.output_tokens_per_s_per_gpu;
+        s.tokens_per_s_per_user = b.serving.tokens_per_s_per_user;
+        s.ttft_s = b.serving.ttft_s;
+        s.tpot_s = b.serving.tpot_s;
+        return s;
+    }
+    s.meeting = p.fitting;   // training has no targets: every layout that fits meets them
+    s.verdict = training_verdict_text(p);
+    s.has_best = !p.top.empty();
+    if (!s.has_best) return s;
+    const PlanLayout& l = p.top[0];
+    const Config& c = l.config;
+    s.tp = c.tp;
+    s.cp = std::max(1, c.cp);
+    s.pp = c.pp;
+    s.dp = c.dp;
+    s.ep = std::max(1, c.ep);
+    s.gpus = c.gpus;
+    s.step_s = l.report.speed.train_step_s;
+    s.tokens_per_s = l.report.speed.train_tokens_per_s;
+    s.memory_per_gpu = l.report.per_gpu.total();
+    return s;
 }
 
 ChartAxis nice_axis(double largest, int ticks) {

@@ -85,6 +85,29 @@ std::string serving_search_text(const PlanReport& p, const PlanRequest& q);
 // Why there is no best point ("" when there is one): nothing fits, or nothing meets the targets.
 std::string serving_verdict_text(const PlanReport& p, const PlanRequest& q);
 
+// Why a training search has no layout to show ("" when it has one).
+std::string training_verdict_text(const PlanReport& p);
+
+// A search in brief, for the app's status (ui/status.cpp writes it as `plan` in
+// window.gpusizerApp and the desktop's --layout file, named as plan_to_json names them): the
+// counts, why there is no best, and the best layout's degrees and figures.
+struct PlanSummary {
+    PlanMode mode = PlanMode::train;
+    long long evaluated = 0, fitting = 0;
+    long long meeting = 0;                 // serving: the points that meet the targets
+    std::string verdict;                   // serving_verdict_text / training_verdict_text ("" with a best)
+    std::string error;                     // the search's Error when it threw (then nothing else is set)
+    bool has_best = false;
+    // The best: serving, the best point under the targets (PlanReport::best); training, top[0].
+    int tp = 1, cp = 1, pp = 1, dp = 1, ep = 1, gpus = 1;
+    bool disaggregated = false;            // serving: gpus counts the prefill pool too
+    double concurrency = 0;                // serving: requests in flight, all replicas
+    double output_tokens_per_s_per_gpu = 0, tokens_per_s_per_user = 0, ttft_s = 0, tpot_s = 0;   // serving
+    double step_s = 0, tokens_per_s = 0;   // training: the step and the training tokens/s
+    double memory_per_gpu = 0;             // bytes on the most loaded GPU
+};
+PlanSummary plan_summary(const PlanReport& p, const PlanRequest& q);
+
 // The Pareto chart: x = output tokens/s per user, y = output tokens/s per GPU, both from 0 to a
 // "nice" maximum (1, 2 or 5 x 10^k steps) above the largest point; the best point under the
 // targets marked; the TPOT target as the per-user speed it asks, 1000 / max_tpot_ms tokens/s.

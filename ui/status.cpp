@@ -1,7 +1,11 @@
 // ui/status.cpp: see status.hpp.
 #include "status.hpp"
 
+#include <cmath>
 #include <cstdio>
+#include <utility>
+
+#include "view_plan.hpp"
 
 namespace gpusizer::ui {
 
@@ -28,6 +32,54 @@ void append_json_string(std::string& out, const std::string& s) {
     out += '"';
 }
 
+namespace {
+
+// `,"key":value`, a double to 17 significant digits (it reads back as the same double); null
+// for a value that is not finite.
+void append_number(std::string& out, const char* key, double v) {
+    char buf[96];
+    if (std::isfinite(v)) std::snprintf(buf, sizeof buf, ",\"%s\":%.17g", key, v);
+    else std::snprintf(buf, sizeof buf, ",\"%s\":null", key);
+    out += buf;
+}
+
+// The Plan tab's search in brief (PlanSummary; null before one ran), with plan_to_json's names:
+// {"mode", "evaluated", "fitting", "meeting", "verdict", "best": {...} | null} or {"mode", "error"}.
+std::string plan_json(const PlanSummary* s) {
+    if (!s) return "null";
+    std::string out = "{\"mode\":";
+    append_json_string(out, std::string(to_string(s->mode)));
+    if (!s->error.empty()) {
+        out += ",\"error\":";
+        append_json_string(out, s->error);
+        return out + "}";
+    }
+    append_number(out, "evaluated", double(s->evaluated));
+    append_number(out, "fitting", double(s->fitting));
+    append_number(out, "meeting", double(s->meeting));
+    out += ",\"verdict\":";
+    append_json_string(out, s->verdict);
+    if (!s->has_best) return out + ",\"best\":null}";
+    out += ",\"best\":{\"tp\":" + std::to_string(s->tp);
+    const std::pair<const char*, int> degrees[] = {{"cp", s->cp}, {"pp", s->pp}, {"dp", s->dp}, {"ep", s->ep}, {"gpus", s->gpus}};
+    for (const auto& [key, v] : degrees) append_number(out, key, double(v));
+    if (s->mode == PlanMode::inference) {
+        out += s->disaggregated ? ",\"disaggregated\":true" : ",\"disaggregated\":false";
+        append_number(out, "concurrency", s->concurrency);
+        append_number(out, "output_tokens_per_s_per_gpu", s->output_tokens_per_s_per_gpu);
+        append_number(out, "tokens_per_s_per_user", s->tokens_per_s_per_user);
+        append_number(out, "ttft_s", s->ttft_s);
+        append_number(out, "tpot_s", s->tpot_s);
+    } else {
+        append_number(out, "step_s", s->step_s);
+        append_number(out, "tokens_per_s", s->tokens_per_s);
+    }
+    append_number(out, "memory_per_gpu", s->memory_per_gpu);
+    return out + "}}";
+}
+
+}  // namespace
+
 std::string status_json(const App& app, float pixels_per_unit, const std::string* report_json) {
     const bool report = app.has_report();
     std::string out = "{\"link\":";
@@ -41,6 +93,7 @@ std::string status_json(const App& app, float pixels_per_unit, const std::string
     out += report && app.report().measured ? ",\"calibrated\":true" : ",\"calibrated\":false";
     out += ",\"report\":";
     out += !report ? std::string("null") : report_json ? *report_json : report_to_json(app.report(), 0);
+    out += ",\"plan\":" + plan_json(shown_plan_summary());
     char buf[160];
     std::snprintf(buf, sizeof buf, ",\"scale\":%g", double(pixels_per_unit));
     out += buf;

@@ -10,7 +10,12 @@
 namespace gpusizer::ui {
 
 // {"link", "message", "message_is_error", "has_report", "fits", "measured_open", "calibrated",
-//  "scale", "report", "layout": [{name, x, y, w, h}], "windows": (the same)}
+//  "scale", "report", "plan", "layout": [{name, x, y, w, h}], "windows": (the same)}
+// "plan" is the Plan tab's search in brief (the one it shows; null before one ran):
+// {"mode": "train" | "inference", "evaluated", "fitting", "meeting", "verdict" ("" or why there
+// is no best), "best": {"tp", "cp", "pp", "dp", "ep", "gpus", serving: "disaggregated",
+// "concurrency", "output_tokens_per_s_per_gpu", "tokens_per_s_per_user", "ttft_s", "tpot_s";
+// training: "step_s", "tokens_per_s"; "memory_per_gpu"} | null}, or {"mode", "error"}.
 // Rectangles are divided by `pixels_per_unit` (the browser's devicePixelRatio: CSS pixels).
 // `report_json` is the report's JSON text when the caller keeps it (the browser caches it by
 // App::revision()); null writes it here; "report" is null when there is no report.

@@ -6,20 +6,18 @@
 
 #include <imgui.h>
 
+#include "gpusizer/report.hpp"
+
 namespace gpusizer::ui {
 
-// Colors of the memory parts, in the order of MemoryParts (weights, kv_cache, activations,
-// gradients, optimizer, overhead): a colour-blind-safe palette (Tableau 10), the same in both
-// themes (fills with white labels, readable on either background).
-inline ImU32 part_color(int i) {
-    static const ImU32 kColors[] = {IM_COL32(76, 120, 168, 255), IM_COL32(245, 133, 24, 255), IM_COL32(84, 162, 75, 255),
-                                    IM_COL32(228, 87, 86, 255),  IM_COL32(178, 121, 162, 255), IM_COL32(157, 157, 157, 255)};
-    return kColors[i % 6];
-}
-inline const char* part_name(int i) {
-    static const char* kNames[] = {"weights", "KV cache", "activations", "gradients", "optimizer", "overhead"};
-    return kNames[i % 6];
-}
+// Colors of the memory parts (gpusizer/report.hpp kMemoryParts, which names them), indexed by
+// MemoryPart: a colour-blind-safe palette (Tableau 10), the same in both themes (fills with white
+// labels, readable on either background). The widget's JavaScript repeats them
+// (tests/test_memory_parts.cpp checks it).
+inline constexpr ImU32 kPartColors[] = {IM_COL32(76, 120, 168, 255), IM_COL32(245, 133, 24, 255), IM_COL32(84, 162, 75, 255),
+                                        IM_COL32(228, 87, 86, 255),  IM_COL32(178, 121, 162, 255), IM_COL32(157, 157, 157, 255)};
+static_assert(sizeof kPartColors / sizeof kPartColors[0] == kMemoryPartCount, "kPartColors: one colour per memory part");
+inline ImU32 part_color(MemoryPart p) { return kPartColors[int(p)]; }
 
 enum class Theme { dark, light };
 

@@ -76,7 +76,7 @@ void App::draw_breakdown() {
     // The value columns are as wide as their widest value (QA D14: 9-digit GiB figures such as
     // "1406253.00 GiB" were cut), at most 60% of the table, where long values wrap; the names
     // take the rest and wrap.
-    auto value_width = [&](std::initializer_list<const std::string*> values, float least) {
+    auto value_width = [&](const std::vector<const std::string*>& values, float least) {
         float w = least;
         for (const std::string* v : values) w = std::max(w, ImGui::CalcTextSize(v->c_str()).x);
         return std::min(w, half * 0.6f);
@@ -94,32 +94,32 @@ void App::draw_breakdown() {
         layout_.push_back({"cell text|" + v, lo.x, lo.y, hi.x - lo.x, hi.y - lo.y});
         layout_.push_back({"cell box|" + v, at.x, at.y, room, hi.y - lo.y});
     };
-    const double vals[] = {m.weights, m.kv_cache, m.activations, m.gradients, m.optimizer, m.overhead};
-    std::string texts[6];
-    for (int i = 0; i < 6; ++i) texts[i] = format_gib(vals[i]);
+    std::string texts[kMemoryPartCount];
+    for (const MemoryPartInfo& p : kMemoryParts) texts[int(p.part)] = format_gib(m.*p.bytes);
     const std::string total = format_gib(m.total()), usable = format_gib(r.gpu_usable);
+    std::vector<const std::string*> all = {&total, &usable};
+    for (const std::string& t : texts) all.push_back(&t);
     ImGui::BeginGroup();
     if (ImGui::BeginTable("parts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(half, 0))) {
         ImGui::TableSetupColumn("Per GPU (most loaded)", ImGuiTableColumnFlags_WidthStretch);
         ImGui::TableSetupColumn("bytes", ImGuiTableColumnFlags_WidthFixed,
-                                value_width({&texts[0], &texts[1], &texts[2], &texts[3], &texts[4], &texts[5], &total, &usable},
-                                            ImGui::GetFontSize() * 6.5f));
+                                value_width(all, ImGui::GetFontSize() * 6.5f));
         ImGui::TableHeadersRow();
-        for (int i = 0; i < 6; ++i) {
+        for (const MemoryPartInfo& p : kMemoryParts) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             // A swatch in the part's color, the name in the text color (readable in both themes).
             {
                 const ImVec2 c = ImGui::GetCursorScreenPos();
                 const float sw = ImGui::GetTextLineHeight() * 0.7f;
-                ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(c.x, c.y + sw * 0.2f), ImVec2(c.x + sw, c.y + sw * 1.2f), part_color(i), 2.0f);
+                ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(c.x, c.y + sw * 0.2f), ImVec2(c.x + sw, c.y + sw * 1.2f), part_color(p.part), 2.0f);
                 ImGui::Dummy(ImVec2(sw, sw));
                 ImGui::SameLine(0, 5);
             }
-            ImGui::TextUnformatted(part_name(i));
+            ImGui::TextUnformatted(p.label);
             ImGui::TableNextColumn();
-            value_cell(texts[i], false);
-            if (i == 1) {
+            value_cell(texts[int(p.part)], false);
+            if (p.part == MemoryPart::kv_cache) {
                 // The cache by layer kind (report memory.cache_detail), when more than one kind
                 // holds some or the one that does is not plain full attention.
                 const CacheDetail& d = r.cache_detail;
@@ -140,7 +140,7 @@ void App::draw_breakdown() {
                     ImGui::TableNextColumn();
                 }
             }
-            if (i == 5) {
+            if (p.part == MemoryPart::overhead) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
                 // Wrapped between its phrases, not inside a figure (QA D14: "buffers 2." / "25 GiB").

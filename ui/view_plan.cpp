@@ -37,6 +37,8 @@ struct PlanView {
     PlanRequest serving_request;   // what it searched (the load and targets shown with it)
     std::string serving_error;
     std::string serving_for;
+    // Each search in brief (shown_plan_summary()), set when it runs.
+    std::optional<PlanSummary> summary, serving_summary;
 };
 
 PlanView& view() {
@@ -58,26 +60,51 @@ float checkbox_width(const char* label) {
 }
 float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
 
-void draw_training(PlanView& v, const Config& current, const Catalog& catalog);
-void draw_serving(PlanView& v, const Config& current, const Catalog& catalog);
+// What a search is for: "llama-3-8b on 8 x h100-sxm" (serving: "on up to"), and whether a
+// benchmark report's figures stand in for the GPU's datasheet.
+std::string searched_for(const Config& c, const GpuOverlay* measured, const char* up_to) {
+    std::string s = model_name(c) + " on " + up_to + std::to_string(c.gpus) + " x " + c.gpu;
+    if (measured && measured->find(c.gpu)) s += " (measured figures)";
+    return s;
+}
+
+// A search that threw, in brief: its mode and the error.
+PlanSummary failed(PlanMode mode, const std::string& error) {
+    PlanSummary s;
+    s.mode = mode;
+    s.error = error;
+    return s;
+}
+
+using Note = std::function<void(const char*)>;
+void draw_training(PlanView& v, const Config& current, const Catalog& catalog, const GpuOverlay* measured, const Note& note);
+void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, const GpuOverlay* measured, const Note& note);
 
 }  // namespace
 
-void draw_plan_tab(const Config& current, const Catalog& catalog) {
+void draw_plan_tab(const Config& current, const Catalog& catalog, const GpuOverlay* measured, const Note& note_item) {
     PlanView& v = view();
     if (!v.kind_chosen) v.inputs.kind = current.mode == Mode::inference ? PlanKind::serving : PlanKind::training;
     int kind = int(v.inputs.kind);
     v.kind_chosen |= ImGui::RadioButton("training layouts", &kind, int(PlanKind::training));
+    note_item("training layouts switch");
     ImGui::SameLine();
     v.kind_chosen |= ImGui::RadioButton("serving layouts", &kind, int(PlanKind::serving));
+    note_item("serving layouts switch");
     v.inputs.kind = PlanKind(kind);
-    if (v.inputs.kind == PlanKind::serving) draw_serving(v, current, catalog);
-    else draw_training(v, current, catalog);
+    if (v.inputs.kind == PlanKind::serving) draw_serving(v, current, catalog, measured, note_item);
+    else draw_training(v, current, catalog, measured, note_item);
+}
+
+const PlanSummary* shown_plan_summary() {
+    const PlanView& v = view();
+    const std::optional<PlanSummary>& s = v.inputs.kind == PlanKind::serving ? v.serving_summary : v.summary;
+    return s ? &*s : nullptr;
 }
 
 namespace {
 
-void draw_training(PlanView& v, const Config& current, const Catalog& catalog) {
+void draw_training(PlanView& v, const Config& current, const Catalog& catalog, const GpuOverlay* measured, const Note& note) {
     PlanInputs& in = v.inputs;
     ImGui::PushTextWrapPos(0.0f);   // the texts of this tab wrap at the window's edge
     ImGui::TextDisabled("The fastest training layouts of %s on %d x %s that fit: tp, pp, dp with ZeRO, ep, micro-batch, "
@@ -107,18 +134,20 @@ void draw_training(PlanView& v, const Config& current, const Catalog& catalog) {
     beside_if_fits(checkbox_width("expert parallel"));
     ImGui::Checkbox("expert parallel", &in.expert_parallel);
     beside_if_fits(button_width("Search layouts"), 18);
-    if (ImGui::Button("Search layouts")) {
+    const bool search = ImGui::Button("Search layouts");
+    note("search layouts button");
+    if (search) {
         v.error.clear();
         v.has_result = false;
         try {
-            v.result = plan(plan_request(current, in), catalog);
+            const PlanRequest q = plan_request(current, in);
+            v.result = plan(q, catalog, measured);
             v.has_result = true;
-            char buf[200];
-            std::snprintf(buf, sizeof buf, "%s on %d x %s", current.model.custom ? "custom model" : current.model.id.c_str(), current.gpus,
-                          current.gpu.c_str());
-            v.searched_for = buf;
+            v.searched_for = searched_for(current, measured, "");
+            v.summary = plan_summary(v.result, q);
         } catch (const Error& e) {
             v.error = e.what();
+            v.summary = failed(PlanMode::train, v.error);
         }
     }
     if (!v.error.empty()) {
@@ -132,7 +161,7 @@ void draw_training(PlanView& v, const Config& current, const Catalog& catalog) {
     const PlanReport& p = v.result;
     ImGui::Text("%s: %lld layouts evaluated, %lld fit, %.3f s", v.searched_for.c_str(), p.evaluated, p.fitting, p.seconds);
     if (p.top.empty()) {
-        ImGui::TextColored(to_vec4(no_fit_color()), "No layout fits: more GPUs, a smaller global batch or context.");
+        ImGui::TextColored(to_vec4(no_fit_color()), "%s", training_verdict_text(p).c_str());
         return;
     }
     const bool run = p.tokens > 0;
@@ -321,7 +350,7 @@ void serving_row(const char* label, const ServingRowText& t, bool highlight, boo
     if (!t.note.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.note.c_str());
 }
 
-void draw_serving(PlanView& v, const Config& current, const Catalog& catalog) {
+void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, const GpuOverlay* measured, const Note& note) {
     PlanInputs& in = v.inputs;
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Serving layouts of %s on up to %d x %s: tp, pp, dp, ep and the requests in flight; the Pareto front of "
@@ -347,10 +376,12 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog) {
     ImGui::PopTextWrapPos();
     std::optional<double> ttft = in.max_ttft_ms > 0 ? std::optional<double>(in.max_ttft_ms) : std::nullopt;
     if (limit_drag("max TTFT ms", ttft, w, 10.0f, 60000.0f, 3.6e6, "no limit")) in.max_ttft_ms = ttft.value_or(0.0);
+    note("max TTFT ms field");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("time to first token of the best layout, milliseconds (0: no limit)");
     beside_if_fits(field_width(w, "max TPOT ms"));
     std::optional<double> tpot = in.max_tpot_ms > 0 ? std::optional<double>(in.max_tpot_ms) : std::nullopt;
     if (limit_drag("max TPOT ms", tpot, w, 1.0f, 1000.0f, 3.6e6, "no limit")) in.max_tpot_ms = tpot.value_or(0.0);
+    note("max TPOT ms field");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("time per output token after the first, milliseconds (0: no limit); 50 ms is 20 tokens/s per user");
     ImGui::SetNextItemWidth(w);
@@ -360,19 +391,21 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog) {
     ImGui::Checkbox("disaggregated", &in.disaggregated);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("also prefill and decode on separate pools of GPUs (vLLM, SGLang, TensorRT-LLM)");
     beside_if_fits(button_width("Search serving layouts"), 18);
-    if (ImGui::Button("Search serving layouts")) {
+    const bool search = ImGui::Button("Search serving layouts");
+    note("search serving layouts button");
+    if (search) {
         v.serving_error.clear();
         v.has_serving = false;
         try {
             v.serving_request = serving_plan_request(current, in);
-            v.serving = plan(v.serving_request, catalog);
+            v.serving = plan(v.serving_request, catalog, measured);
             v.has_serving = true;
-            char buf[300];
-            std::snprintf(buf, sizeof buf, "%s on up to %d x %s, %s input + %s output tokens", model_name(current).c_str(), current.gpus,
-                          current.gpu.c_str(), format_int(double(load.isl)).c_str(), format_int(double(load.osl)).c_str());
-            v.serving_for = buf;
+            v.serving_for = searched_for(current, measured, "up to ") + ", " + format_int(double(load.isl)) + " input + " +
+                            format_int(double(load.osl)) + " output tokens";
+            v.serving_summary = plan_summary(v.serving, v.serving_request);
         } catch (const Error& e) {
             v.serving_error = e.what();
+            v.serving_summary = failed(PlanMode::inference, v.serving_error);
         }
     }
     ImGui::PushTextWrapPos(0.0f);

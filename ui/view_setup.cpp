@@ -394,7 +394,7 @@ void App::draw_hardware() {
         for (const Gpu& g : catalog_.gpus) {
             if (!filter_matches(gpu_filter_, g.id, g.name)) continue;
             if (first || g.segment != last) {
-                ImGui::TextDisabled("%s", std::string(segment_name(g.segment)).c_str());
+                ImGui::TextDisabled("%s", std::string(to_string(g.segment)).c_str());
                 last = g.segment;
                 first = false;
             }

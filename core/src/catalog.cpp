@@ -18,9 +18,9 @@ double Gpu::capacity_bytes() const {
     return bytes * gpu_memory_fraction;
 }
 
-std::string_view scope_name(LinkScope s) { return s == LinkScope::intra_node ? "intra-node" : "inter-node"; }
+std::string_view to_string(LinkScope s) { return s == LinkScope::intra_node ? "intra-node" : "inter-node"; }
 
-std::string_view kind_name(LinkKind k) {
+std::string_view to_string(LinkKind k) {
     switch (k) {
         case LinkKind::pcie: return "pcie";
         case LinkKind::nvlink: return "nvlink";
@@ -32,7 +32,7 @@ std::string_view kind_name(LinkKind k) {
     return "?";
 }
 
-std::string_view segment_name(Segment s) {
+std::string_view to_string(Segment s) {
     switch (s) {
         case Segment::consumer: return "consumer";
         case Segment::workstation: return "workstation";

@@ -211,7 +211,7 @@ Link link_from_json(const json& e, const std::string& ctx) {
     bool known_kind = false;
     for (LinkKind k : {LinkKind::pcie, LinkKind::nvlink, LinkKind::nvlink_bridge, LinkKind::infinity_fabric, LinkKind::infiniband,
                        LinkKind::ethernet})
-        if (kind == kind_name(k)) {
+        if (kind == to_string(k)) {
             l.kind = k;
             known_kind = true;
         }

@@ -75,7 +75,7 @@ const ArchInfo* arch_info(Architecture a) {
 
 }  // namespace
 
-std::string_view architecture_name(Architecture a) {
+std::string_view to_string(Architecture a) {
     const ArchInfo* i = arch_info(a);
     return i ? i->name : "unknown";
 }
@@ -88,7 +88,7 @@ std::optional<Architecture> architecture_from_name(std::string_view name) {
     return std::nullopt;
 }
 
-std::string_view nvlink_kind_name(NvlinkKind k) {
+std::string_view to_string(NvlinkKind k) {
     switch (k) {
         case NvlinkKind::none: return "none";
         case NvlinkKind::bridge: return "bridge";
@@ -101,7 +101,7 @@ std::string_view nvlink_kind_name(NvlinkKind k) {
 
 std::optional<NvlinkKind> nvlink_kind_from_name(std::string_view name) {
     for (NvlinkKind k : {NvlinkKind::none, NvlinkKind::bridge, NvlinkKind::nvswitch, NvlinkKind::mesh, NvlinkKind::infinity_fabric})
-        if (nvlink_kind_name(k) == name) return k;
+        if (to_string(k) == name) return k;
     return std::nullopt;
 }
 

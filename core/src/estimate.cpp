@@ -120,7 +120,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
         const double V = double(a.vocab);
         switch (r.runtime) {
             case Runtime::llama_cpp:
-                m.activations = llama_cpp_compute_buffer(r, last);
+                m.activations = llama_cpp_compute_buffer(r, last ? OutputHead::here : OutputHead::elsewhere);
                 break;
             case Runtime::vllm: {
                 // vLLM's profile run: one forward of max_num_batched_tokens, then the sampler on

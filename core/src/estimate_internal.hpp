@@ -154,8 +154,10 @@ LayerSplit layer_on_gpu(const Resolved& r, int layer, int tp, int ep);
 
 EdgeWeights edge_weights(const Resolved& r, int tp);
 
-// KV values (not bytes) one token of one sequence adds to layer `layer`; per GPU or whole model.
-double kv_values_per_token(const Resolved& r, int layer, bool per_gpu);
+// A per-layer figure for the whole layer, or for one GPU's share under tensor parallelism.
+enum class Share { whole_layer, per_gpu };
+// KV values (not bytes) one token of one sequence adds to layer `layer`.
+double kv_values_per_token(const Resolved& r, int layer, Share share);
 // Tokens layer `layer` caches for a sequence of `context` tokens (sliding window or chunk,
 // each runtime's padding and blocks).
 long long kv_cached_tokens(const Resolved& r, int layer, long long context);
@@ -168,8 +170,8 @@ inline long long variant_cached_tokens(const Resolved& r, const LayerVariant& v,
 // Sparse-attention indexer key bytes one token adds to layer `layer` (DeepSeek V3.2 DSA).
 double indexer_bytes_per_token(const Resolved& r, int layer);
 // The fixed recurrent state of one sequence in layer `layer` (Mamba, Gated DeltaNet), bytes;
-// per GPU or whole layer. 0 for attention-only layers.
-double state_bytes_per_sequence(const Resolved& r, int layer, bool per_gpu);
+// 0 for attention-only layers.
+double state_bytes_per_sequence(const Resolved& r, int layer, Share share);
 
 // Inference: activation elements per token in flight at the peak of layer `layer`'s forward.
 double inference_elements_per_token(const Resolved& r, int layer);
@@ -179,8 +181,10 @@ double inference_elements_per_token(const Resolved& r, int layer);
 [[gnu::pure]] double train_layer_bytes(const Resolved& r, int layer, Recompute recompute);
 // Context parallelism: the ring's K/V buffers of a stage whose variants have `counts` layers (memory.cpp; out of line).
 [[gnu::pure]] double ring_attention_buffer_bytes(const Resolved& r, const std::uint16_t* counts, std::size_t nv);
+// Whether a device holds the output head (llama.cpp: the last one), which sizes its buffer.
+enum class OutputHead { elsewhere, here };
 // llama.cpp's CUDA compute buffer for one device (ollama's closed form, checked against logs).
-[[gnu::pure]] double llama_cpp_compute_buffer(const Resolved& r, bool holds_output);
+[[gnu::pure]] double llama_cpp_compute_buffer(const Resolved& r, OutputHead head);
 
 // LoRA adapter parameters of layer `layer` (whole layer, before tensor parallelism).
 double lora_layer_params(const Resolved& r, int layer);

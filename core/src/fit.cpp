@@ -113,7 +113,7 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
         for (std::size_t f = 0; f < all.size(); ++f) chosen.push_back(f);
     } else {
         for (const std::string& id : formats) {
-            if (id == kNativeWeights) {   // the checkpoint as published (estimate.cpp resolve)
+            if (id == kNativeWeights) {   // the checkpoint as published (resolve.cpp)
                 chosen.push_back(kNativeSlot);
                 continue;
             }

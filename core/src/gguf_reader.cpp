@@ -169,7 +169,7 @@ std::size_t fixed_size(GgufType t) {
 // [SECTION] Metadata values
 // ---------------------------------------------------------------------------------------------
 
-const char* gguf_type_name(GgufType t) {
+const char* to_string(GgufType t) {
     switch (t) {
         case GgufType::u8: return "u8";
         case GgufType::i8: return "i8";
@@ -203,7 +203,7 @@ std::string GgufValue::display(std::size_t max_chars) const {
             out = skipped ? "(long string, not kept)" : "\"" + s + "\"";
             break;
         case GgufType::array: {
-            out = "[" + std::to_string(count) + " x " + gguf_type_name(item_type) + "]";
+            out = "[" + std::to_string(count) + " x " + to_string(item_type) + "]";
             if (!items.empty() && item_type != GgufType::array && count <= 64) {
                 out += " ";
                 for (std::size_t k = 0; k < items.size() && out.size() < max_chars; ++k) out += (k ? "," : "") + items[k].display(max_chars);

@@ -38,14 +38,14 @@ json totals_json(const TensorTotals& t) {
     json by_class = json::object();
     for (std::size_t c = 0; c < kWeightClassCount; ++c) {
         const ClassTotal& x = t.by_class[c];
-        by_class[weight_class_name(static_cast<WeightClass>(c))] = {{"tensors", x.tensors}, {"elements", x.elements}, {"bytes", x.bytes}};
+        by_class[to_string(static_cast<WeightClass>(c))] = {{"tensors", x.tensors}, {"elements", x.elements}, {"bytes", x.bytes}};
     }
     // Per layer: only the classes with bytes ({"attention": 119040, "dense_mlp": 254976, ...}).
     json by_layer = json::array();
     for (const auto& layer : t.by_layer) {
         json l = json::object();
         for (std::size_t c = 0; c < kWeightClassCount; ++c)
-            if (layer[c]) l[weight_class_name(static_cast<WeightClass>(c))] = layer[c];
+            if (layer[c]) l[to_string(static_cast<WeightClass>(c))] = layer[c];
         by_layer.push_back(l);
     }
     return {{"tensors", t.tensors}, {"elements", t.elements}, {"bytes", t.bytes}, {"by_type", by_type}, {"by_class", by_class},
@@ -80,7 +80,7 @@ std::string gguf_model_json(const GgufModel& m) {
         const GgufValue& v = kv.value;
         json j;
         if (v.type == GgufType::string) j = v.skipped ? json(nullptr) : json(v.s);
-        else if (v.type == GgufType::array) j = {{"type", gguf_type_name(v.item_type)}, {"count", v.count}};
+        else if (v.type == GgufType::array) j = {{"type", to_string(v.item_type)}, {"count", v.count}};
         else if (v.type == GgufType::boolean) j = v.u != 0;
         else if (v.type == GgufType::f32 || v.type == GgufType::f64) j = v.f;
         else if (v.negative) j = v.i;
@@ -92,7 +92,7 @@ std::string gguf_model_json(const GgufModel& m) {
         json shape = json::array();
         for (std::uint32_t d = 0; d < t.n_dims; ++d) shape.push_back(t.dims[d]);
         tensors.push_back({{"name", t.name}, {"type", t.type_name}, {"type_id", t.type}, {"shape", shape}, {"bytes", t.bytes},
-                           {"offset", t.offset}, {"part", t.part}, {"class", weight_class_name(t.cls)}, {"layer", t.layer}});
+                           {"offset", t.offset}, {"part", t.part}, {"class", to_string(t.cls)}, {"layer", t.layer}});
     }
     json j = {{"format", "gguf"}, {"files", m.files}, {"version", m.version}, {"header_bytes", m.header_bytes},
               {"data_offsets", m.data_offsets}, {"architecture", a.architecture}, {"name", a.name}, {"file_type", a.file_type}, {"hyperparameters", hp},

@@ -275,13 +275,13 @@ void build_variants(Resolved& r) {
             v.on_gpu = on_gpu;
             continue;
         }
-        v.kv_values_whole = kv_values_per_token(r, v.rep, false);
-        v.kv_values_gpu = r.par.tp == 1 ? v.kv_values_whole : kv_values_per_token(r, v.rep, true);
+        v.kv_values_whole = kv_values_per_token(r, v.rep, Share::whole_layer);
+        v.kv_values_gpu = r.par.tp == 1 ? v.kv_values_whole : kv_values_per_token(r, v.rep, Share::per_gpu);
         v.indexer_bytes = indexer_bytes_per_token(r, v.rep);
         v.kv_cap = (l.attn.kind == AttnKind::sliding || l.attn.kind == AttnKind::chunked) ? kv_cached_tokens(r, v.rep, kPastEveryWindow) : 0;
         v.cache_slot = l.attn.kind == AttnKind::sliding ? 1 : l.attn.kind == AttnKind::chunked ? 2 : l.attn.kind == AttnKind::mla ? 3 : 0;
-        v.state_bytes_whole = state_bytes_per_sequence(r, v.rep, false);
-        v.state_bytes_gpu = r.par.tp == 1 ? v.state_bytes_whole : state_bytes_per_sequence(r, v.rep, true);
+        v.state_bytes_whole = state_bytes_per_sequence(r, v.rep, Share::whole_layer);
+        v.state_bytes_gpu = r.par.tp == 1 ? v.state_bytes_whole : state_bytes_per_sequence(r, v.rep, Share::per_gpu);
         v.inference_elements = inference_elements_per_token(r, v.rep);
         v.lora_params = lora ? lora_layer_params(r, v.rep) : 0.0;
     }
@@ -376,7 +376,8 @@ EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
 // [SECTION] KV cache
 // ---------------------------------------------------------------------------------------------
 
-double kv_values_per_token(const Resolved& r, int i, bool per_gpu) {
+double kv_values_per_token(const Resolved& r, int i, Share share) {
+    const bool per_gpu = share == Share::per_gpu;
     const ModelArch& a = *r.arch;
     const LayerSpec& l = a.layer(i);
     if (!l.has_kv()) return 0;   // encoder layers, KV-sharing layers (Gemma 3n), pure recurrent layers
@@ -408,7 +409,8 @@ double indexer_bytes_per_token(const Resolved& r, int i) {
     return dim + 4.0 * std::ceil(dim / 128.0);
 }
 
-double state_bytes_per_sequence(const Resolved& r, int i, bool per_gpu) {
+double state_bytes_per_sequence(const Resolved& r, int i, Share share) {
+    const bool per_gpu = share == Share::per_gpu;
     const RecurrentSpec& rc = r.arch->layer(i).recurrent;
     if (rc.kind == RecurrentKind::none || r.arch->layer(i).encoder) return 0;
     // Elements of one sequence's state. The conv state keeps d_conv - 1 columns (the oldest is
@@ -653,7 +655,8 @@ double train_layer_bytes(const Resolved& r, int i, Recompute recompute) {
     return attn + mlp + extra_norms;
 }
 
-double llama_cpp_compute_buffer(const Resolved& r, bool holds_output) {
+double llama_cpp_compute_buffer(const Resolved& r, OutputHead head) {
+    const bool holds_output = head == OutputHead::here;
     // ollama's closed form for llama.cpp's worst-case graph (ollama fs/ggml/ggml.go GraphSize,
     // "llama" branch), which reproduces logged "CUDA0 compute buffer size" lines exactly with
     // flash attention off (Llama 3.1 8B at n_ctx 8192: 560.00 MiB; Llama 2 7B at 2048 / 4096 /

@@ -46,7 +46,7 @@ std::size_t MemorySource::read(std::uint64_t offset, void* out, std::size_t n) {
 // [SECTION] Tensor classes from names
 // ---------------------------------------------------------------------------------------------
 
-const char* weight_class_name(WeightClass c) {
+const char* to_string(WeightClass c) {
     switch (c) {
         case WeightClass::embeddings: return "embeddings";
         case WeightClass::attention: return "attention";

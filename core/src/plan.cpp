@@ -115,9 +115,10 @@ struct MemoryModel {
 };
 
 // Calls visit(candidate, fits) for every layout of the request; returns how many it evaluated.
-// The Resolved of each (tp, pp) is the only allocation, outside the inner loops.
+// The Resolved of each (tp, pp) is the only allocation, outside the inner loops. `measured`: the
+// GPUs that stand in for the catalog's (plan()), taken by every resolve.
 template <typename Visit>
-long long train_search(const PlanRequest& q, const Catalog& cat, Visit&& visit) {
+long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverlay* measured, Visit&& visit) {
     const Config& base = q.base;
     if (base.mode != Mode::train)
         throw Error("mode", "plan --mode train searches full training layouts: set mode train (LoRA and QLoRA layouts are not searched)");
@@ -134,7 +135,7 @@ long long train_search(const PlanRequest& q, const Catalog& cat, Visit&& visit) 
     probe.virtual_stages = 0;
     probe.offload = Offload::none;
     probe.global_batch = N;   // the probe checks the catalog, model and GPU; layouts take the request's batch
-    const Resolved r0 = resolve(probe, cat);
+    const Resolved r0 = resolve(probe, cat, measured);
     const Fabric fabric = fabric_of(r0);
     const int layers = r0.arch->total_layers();
     const bool moe = r0.arch->is_moe();
@@ -175,7 +176,7 @@ long long train_search(const PlanRequest& q, const Catalog& cat, Visit&& visit) 
                     cfg.sequence_parallel = base.sequence_parallel || tp > 1;   // Megatron pairs TP with sequence parallelism
                     Resolved r;
                     try {
-                        r = resolve(cfg, cat);
+                        r = resolve(cfg, cat, measured);
                     } catch (const Error&) {
                         continue;   // a degree the model cannot take (tp not dividing the heads, cp with recurrent layers)
                     }
@@ -423,26 +424,26 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
     return q;
 }
 
-long long plan_count(const PlanRequest& q, const Catalog& cat, double* best_step_s) {
+long long plan_count(const PlanRequest& q, const Catalog& cat, double* best_step_s, const GpuOverlay* measured) {
     check_request(q);
-    if (q.mode == PlanMode::inference) return plan_inference_count(q, cat, best_step_s);
+    if (q.mode == PlanMode::inference) return plan_inference_count(q, cat, best_step_s, measured);
     double best = 0;
-    const long long n = train_search(q, cat, [&](const Candidate& c, bool fits) {
+    const long long n = train_search(q, cat, measured, [&](const Candidate& c, bool fits) {
         if (fits && (best == 0 || c.step_s < best)) best = c.step_s;
     });
     if (best_step_s) *best_step_s = best;
     return n;
 }
 
-PlanReport plan(const PlanRequest& q, const Catalog& cat) {
+PlanReport plan(const PlanRequest& q, const Catalog& cat, const GpuOverlay* measured) {
     check_request(q);
-    if (q.mode == PlanMode::inference) return plan_inference(q, cat);
+    if (q.mode == PlanMode::inference) return plan_inference(q, cat, measured);
     const auto t0 = std::chrono::steady_clock::now();
     PlanReport out;
     out.mode = q.mode;
     TopK top;
     top.k = std::min(q.top * kConfirmFactor, kMaxTop * kConfirmFactor);
-    out.evaluated = train_search(q, cat, [&](const Candidate& c, bool fits) {
+    out.evaluated = train_search(q, cat, measured, [&](const Candidate& c, bool fits) {
         if (!fits) return;
         ++out.fitting;
         top.offer(c);
@@ -454,7 +455,7 @@ PlanReport plan(const PlanRequest& q, const Catalog& cat) {
         PlanLayout l;
         l.config = layout_config(q.base, top.items[std::size_t(i)]);
         l.config.train_tokens = out.tokens;
-        l.report = estimate(l.config, cat);
+        l.report = estimate(l.config, cat, EstimateOptions{false, measured});
         l.run = run_of(l.report, out.tokens, l.config.gpus);
         l.step_s = top.items[std::size_t(i)].step_s;
         l.memory = top.items[std::size_t(i)].memory;

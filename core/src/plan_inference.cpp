@@ -179,8 +179,9 @@ long long disaggregated_search(const std::vector<Pool>& pools, int N, double isl
 }
 
 // Calls visit(point, fits) for every (layout, load) of the request; returns how many it evaluated.
+// `measured`: the GPUs that stand in for the catalog's (plan()), taken by every resolve.
 template <typename Visit>
-long long inference_search(const PlanRequest& q, const Catalog& cat, Visit&& visit) {
+long long inference_search(const PlanRequest& q, const Catalog& cat, const GpuOverlay* measured, Visit&& visit) {
     check_inference_request(q);
     const Config& base = q.base;
     const int N = base.gpus;
@@ -194,7 +195,7 @@ long long inference_search(const PlanRequest& q, const Catalog& cat, Visit&& vis
     probe.concurrency = 0;
     probe.request_rate = 0;
     probe.context = context;
-    const Resolved r0 = resolve(probe, cat);   // the catalog, model, GPU and load checks, once
+    const Resolved r0 = resolve(probe, cat, measured);   // the catalog, model, GPU and load checks, once
     const Fabric f0 = fabric_of(r0);
     const int node = f0.levels > 0 ? f0.node_size : N;
     const int layers = r0.arch->total_layers();
@@ -234,7 +235,7 @@ long long inference_search(const PlanRequest& q, const Catalog& cat, Visit&& vis
                         cfg.batch = b;
                         Resolved r;
                         try {
-                            r = resolve(cfg, cat);
+                            r = resolve(cfg, cat, measured);
                         } catch (const Error&) {
                             continue;   // a degree the model cannot take (tp not dividing the heads, pp the layers)
                         }
@@ -323,23 +324,23 @@ std::string point_name(const PlanPoint& p) {
 
 }  // namespace
 
-long long plan_inference_count(const PlanRequest& q, const Catalog& cat, double* best_per_gpu) {
+long long plan_inference_count(const PlanRequest& q, const Catalog& cat, double* best_per_gpu, const GpuOverlay* measured) {
     double best = 0;
-    const long long n = inference_search(q, cat, [&](const PlanPoint& p, bool fits) {
+    const long long n = inference_search(q, cat, measured, [&](const PlanPoint& p, bool fits) {
         if (fits && meets(q, p.serving)) best = std::max(best, p.serving.output_tokens_per_s_per_gpu);
     });
     if (best_per_gpu) *best_per_gpu = best;
     return n;
 }
 
-PlanReport plan_inference(const PlanRequest& q, const Catalog& cat) {
+PlanReport plan_inference(const PlanRequest& q, const Catalog& cat, const GpuOverlay* measured) {
     const auto t0 = std::chrono::steady_clock::now();
     PlanReport out;
     out.mode = PlanMode::inference;
     std::vector<PlanPoint> fitting;
     // Per layout, its best point under the targets (the candidates for top[]).
     std::vector<PlanPoint> per_layout;
-    out.evaluated = inference_search(q, cat, [&](const PlanPoint& p, bool fits) {
+    out.evaluated = inference_search(q, cat, measured, [&](const PlanPoint& p, bool fits) {
         if (!fits) return;
         fitting.push_back(p);
         if (!meets(q, p.serving)) return;
@@ -370,7 +371,7 @@ PlanReport plan_inference(const PlanRequest& q, const Catalog& cat) {
             continue;
         PlanLayout l;
         l.config = point_config(q.base, p);
-        l.report = estimate(l.config, cat);
+        l.report = estimate(l.config, cat, EstimateOptions{false, measured});
         l.step_s = p.serving.step_s;
         l.memory = p.memory;
         if (!l.report.fits) continue;

@@ -23,7 +23,8 @@ inline void set_degrees(Config& c, const Degrees& d) {
 }
 
 // The serving layout search (plan_inference.cpp), behind plan() and plan_count().
-PlanReport plan_inference(const PlanRequest& q, const Catalog& cat);
-long long plan_inference_count(const PlanRequest& q, const Catalog& cat, double* best_per_gpu);
+// `measured` as in plan(): the overlay every resolve and estimate() of the search takes.
+PlanReport plan_inference(const PlanRequest& q, const Catalog& cat, const GpuOverlay* measured);
+long long plan_inference_count(const PlanRequest& q, const Catalog& cat, double* best_per_gpu, const GpuOverlay* measured);
 
 }  // namespace gpusizer::detail

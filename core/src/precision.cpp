@@ -102,7 +102,7 @@ const Format& find_format(const std::vector<Format>& table, std::string_view id,
 double ggml_type_bits(GgmlType t) { return info(t).bits; }
 int ggml_block_size(GgmlType t) { return info(t).block; }
 int ggml_block_bytes(GgmlType t) { return info(t).bytes; }
-std::string_view ggml_type_name(GgmlType t) { return info(t).name; }
+std::string_view to_string(GgmlType t) { return info(t).name; }
 
 const std::vector<GgmlType>& all_ggml_types() {
     static const std::vector<GgmlType> kTypes = [] {
@@ -117,7 +117,7 @@ const std::vector<GgmlType>& all_ggml_types() {
 // [SECTION] Weight formats
 // ---------------------------------------------------------------------------------------------
 
-std::string_view weight_group_name(WeightGroup g) {
+std::string_view to_string(WeightGroup g) {
     switch (g) {
         case WeightGroup::native: return "native";
         case WeightGroup::gptq_awq: return "GPTQ / AWQ";

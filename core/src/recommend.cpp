@@ -123,7 +123,7 @@ Recommendation recommend(const RecommendQuery& q, const Catalog& catalog, const 
         const Gpu& gpu = gpu_at(catalog, measured, g);
         if (!q.segments.empty() && std::find(q.segments.begin(), q.segments.end(), gpu.segment) == q.segments.end()) {
             RecommendRow row = row_of(points[g], gpu, out.weights, out.training);
-            row.reasons.push_back(std::string(segment_name(gpu.segment)) + " GPU, not in the classes asked");
+            row.reasons.push_back(std::string(to_string(gpu.segment)) + " GPU, not in the classes asked");
             row.other_segment = true;
             out.rejected.push_back(std::move(row));
             continue;

@@ -40,11 +40,12 @@ namespace {
 // Bytes and counts go out as integers (exact in a double up to 2^53).
 json whole(double v) { return json(static_cast<long long>(std::llround(v))); }
 
-json parts_json(const MemoryParts& p) {
-    return object({{"weights", whole(p.weights)},         {"kv_cache", whole(p.kv_cache)},
-                   {"activations", whole(p.activations)}, {"gradients", whole(p.gradients)},
-                   {"optimizer", whole(p.optimizer)},     {"overhead", whole(p.overhead)},
-                   {"total", whole(p.total())}});
+// memory.per_gpu: each part (kMemoryParts) under its key, and their total.
+json parts_json(const MemoryParts& m) {
+    json j = json::object();
+    for (const MemoryPartInfo& p : kMemoryParts) j[p.key] = whole(m.*p.bytes);
+    j["total"] = whole(m.total());
+    return j;
 }
 
 // Seconds, rates and watts go out as numbers; a link id that does not apply as null.
@@ -412,8 +413,8 @@ std::string links_to_json(const Catalog& catalog, int indent) {
     for (const auto& l : catalog.links)
         j.push_back(object({{"id", l.id},
                             {"name", l.name},
-                            {"kind", std::string(kind_name(l.kind))},
-                            {"scope", std::string(scope_name(l.scope))},
+                            {"kind", std::string(to_string(l.kind))},
+                            {"scope", std::string(to_string(l.scope))},
                             {"bandwidth_gb_per_s", l.bandwidth_gb_per_s},
                             {"bidirectional_gb_per_s", l.bidirectional_gb_per_s},
                             {"latency_us", l.latency_us},
@@ -428,7 +429,7 @@ std::string recommend_to_json(const Recommendation& rec, int indent) {
     auto row_json = [](const RecommendRow& r) {
         return object({{"gpu", r.gpu},
                        {"gpu_name", r.gpu_name},
-                       {"segment", std::string(segment_name(r.segment))},
+                       {"segment", std::string(to_string(r.segment))},
                        {"gpus", r.gpus},
                        {"weights", r.weights},
                        {"fits", r.fits},
@@ -447,7 +448,7 @@ std::string recommend_to_json(const Recommendation& rec, int indent) {
     };
     const RecommendQuery& q = rec.query;
     json segs = json::array();
-    for (Segment sg : q.segments) segs.push_back(std::string(segment_name(sg)));
+    for (Segment sg : q.segments) segs.push_back(std::string(to_string(sg)));
     json j;
     j["schema_version"] = 1;
     j["config"] = config_to_json_value(q.base);
@@ -477,7 +478,7 @@ std::string gpus_to_json(const Catalog& catalog, int indent) {
                {"name", g.name},
                {"vendor", g.vendor},
                {"architecture", g.architecture},
-               {"segment", std::string(segment_name(g.segment))},
+               {"segment", std::string(to_string(g.segment))},
                {"year", g.year},
                {"memory_gib", g.memory_gib},
                {"capacity_bytes", whole(g.capacity_bytes())},

@@ -24,6 +24,7 @@
   // page title naming the configuration.
   const kGiB = 1024 * 1024 * 1024;
   const gib = (b) => (Math.abs(b) < kGiB ? (b / (1024 * 1024)).toFixed(0) + ' MiB' : (b / kGiB).toFixed(2) + ' GiB');
+  // The core's kMemoryParts (gpusizer/report.hpp) in order; tests/test_memory_parts.cpp checks.
   const kParts = [['weights', 'Weights'], ['kv_cache', 'KV cache'], ['activations', 'Activations'], ['gradients', 'Gradients'],
     ['optimizer', 'Optimizer states'], ['overhead', 'Overhead']];
   let mirrored = '';

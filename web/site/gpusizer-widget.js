@@ -43,7 +43,7 @@
   // The context slider: powers of two from 512 to 1,048,576 tokens (the app's range).
   const kContextMinLog2 = 9;
   const kContextMaxLog2 = 20;
-  // Memory parts in the order of the report, with the app's colours (ui/theme.hpp, Tableau 10).
+  // Memory parts: the core's kMemoryParts with ui/theme.hpp's colours (test_memory_parts.cpp checks).
   const kParts = [
     ['weights', 'weights', '#4c78a8'],
     ['kv_cache', 'KV cache', '#f58518'],

@@ -13,15 +13,15 @@ struct Calibration;   // gpusizer/measured.hpp
 
 enum class Segment { consumer, workstation, datacenter, apple };
 
-// The GPU architecture (gpus.json "architecture", spelled as architecture_name() gives it; Apple
+// The GPU architecture (gpus.json "architecture", spelled as to_string() gives it; Apple
 // GPUs by generation "apple-m1".."apple-m5", all of them Architecture::apple).
 enum class Architecture { unknown, volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3, cdna4, rdna3, rdna3_5, rdna4, xe2, apple };
-std::string_view architecture_name(Architecture a);          // "rdna3.5", "apple" for Apple
+std::string_view to_string(Architecture a);          // "rdna3.5", "apple" for Apple
 std::optional<Architecture> architecture_from_name(std::string_view name);   // nullopt when unknown
 
 // The GPU-to-GPU link a card has (gpus.json interconnect.nvlink).
 enum class NvlinkKind { none, bridge, nvswitch, mesh, infinity_fabric };
-std::string_view nvlink_kind_name(NvlinkKind k);              // "none", "bridge", "nvswitch", "mesh", "infinity-fabric"
+std::string_view to_string(NvlinkKind k);              // "none", "bridge", "nvswitch", "mesh", "infinity-fabric"
 std::optional<NvlinkKind> nvlink_kind_from_name(std::string_view name);
 // The NVLink generation an architecture's data-center parts carry (2 Volta, 3 Ampere, 4 Ada-era
 // Hopper, 5 Blackwell; 0 for none), for the comparison of a PCIe-only card with its NVLink peer.
@@ -82,7 +82,7 @@ struct Gpu {
     double capacity_bytes() const;
 };
 
-std::string_view segment_name(Segment s);
+std::string_view to_string(Segment s);
 
 // vLLM's scheduler defaults (vllm/engine/arg_utils.py): GPUs with at least 70 GiB, except the
 // A100, get the larger max_num_batched_tokens. vLLM matches "a100" in the device name; here the

@@ -34,7 +34,7 @@ struct Link {
     double bytes_per_s() const { return bandwidth_gb_per_s * 1e9; }
 };
 
-std::string_view scope_name(LinkScope s);   // "intra-node", "inter-node"
-std::string_view kind_name(LinkKind k);     // "pcie", "nvlink", "nvlink-bridge", "infinity-fabric", "infiniband", "ethernet"
+std::string_view to_string(LinkScope s);   // "intra-node", "inter-node"
+std::string_view to_string(LinkKind k);     // "pcie", "nvlink", "nvlink-bridge", "infinity-fabric", "infiniband", "ethernet"
 
 }  // namespace gpusizer

@@ -80,7 +80,7 @@ inline constexpr std::size_t kWeightClassCount = 9;
 
 // "embeddings", "attention", "dense_mlp", "routed_experts", "shared_experts", "output",
 // "norms" (norms and other small tensors), "vision" (vision/audio towers and projectors), "other".
-const char* weight_class_name(WeightClass c);
+const char* to_string(WeightClass c);
 
 // From GGUF tensor names (llama.cpp's naming: token_embd, blk.N.attn_*, blk.N.ffn_*_exps,
 // blk.N.ffn_*_shexp, output, v.* / mm.* in projector files).
@@ -168,7 +168,7 @@ inline constexpr std::uint32_t kGgufMaxSplitParts = 4096;
 // GGUF metadata value types (gguf.h enum gguf_type).
 enum class GgufType : std::uint32_t { u8 = 0, i8 = 1, u16 = 2, i16 = 3, u32 = 4, i32 = 5, f32 = 6, boolean = 7,
                                       string = 8, array = 9, u64 = 10, i64 = 11, f64 = 12 };
-const char* gguf_type_name(GgufType t);  // "u8", ..., "str", "arr"
+const char* to_string(GgufType t);  // "u8", ..., "str", "arr"
 
 struct GgufValue {
     GgufType type = GgufType::u8;

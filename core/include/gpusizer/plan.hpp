@@ -102,12 +102,15 @@ struct PlanReport {
     std::vector<std::string> not_searched;
 };
 
-PlanReport plan(const PlanRequest& request, const Catalog& catalog);
+// `measured`: GPUs that stand in for the catalog's (GpuOverlay, a benchmark report's calibrated
+// GPU), as in EstimateOptions: every layout the search evaluates and every estimate() it confirms
+// with uses them.
+PlanReport plan(const PlanRequest& request, const Catalog& catalog, const GpuOverlay* measured = nullptr);
 
 // The search's inner loop alone, for the benchmark: evaluates every layout of `request` without
 // building reports, and returns how many it evaluated (the best step time in *best_step_s;
-// inference: the best output tokens/s per GPU under the targets).
-long long plan_count(const PlanRequest& request, const Catalog& catalog, double* best_step_s);
+// inference: the best output tokens/s per GPU under the targets). `measured` as in plan().
+long long plan_count(const PlanRequest& request, const Catalog& catalog, double* best_step_s, const GpuOverlay* measured = nullptr);
 
 std::string plan_to_json(const PlanReport& p, int indent = 2);   // report_json.cpp
 

@@ -46,7 +46,7 @@ enum class WeightId {
 // GGUF K-quants (with the legacy Q4_0..Q8_0 and MXFP4_MOE mixes) and GGUF I-quants (with the
 // ternary TQ mixes).
 enum class WeightGroup { native, gptq_awq, bitsandbytes, gguf_k, gguf_i };
-std::string_view weight_group_name(WeightGroup g);   // "native", "GPTQ / AWQ", "bitsandbytes", "GGUF K-quants", "GGUF I-quants"
+std::string_view to_string(WeightGroup g);   // "native", "GPTQ / AWQ", "bitsandbytes", "GGUF K-quants", "GGUF I-quants"
 
 // The weight classes of a transformer that checkpoints quantize or leave alone. A format's
 // `quantizes` mask says which it converts by default; the rest stay in the checkpoint's float
@@ -85,7 +85,7 @@ std::string gguf_format_ids();
 double ggml_type_bits(GgmlType t);
 int ggml_block_size(GgmlType t);     // weights per block (1 for F32/F16/BF16)
 int ggml_block_bytes(GgmlType t);    // bytes per block
-std::string_view ggml_type_name(GgmlType t);
+std::string_view to_string(GgmlType t);
 const std::vector<GgmlType>& all_ggml_types();   // every GgmlType above (model_file.hpp has the GGUF id table)
 
 // The tensor classes llama.cpp's quantizer treats differently (its tensor_category, split where

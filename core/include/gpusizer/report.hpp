@@ -12,7 +12,7 @@ namespace gpusizer {
 
 struct Calibration;   // gpusizer/measured.hpp
 
-// Memory of the most loaded GPU, by what it holds.
+// Memory of the most loaded GPU, by what it holds (kMemoryParts below names each part).
 struct MemoryParts {
     double weights = 0;       // model weights resident on the GPU
     double kv_cache = 0;      // KV cache for batch x context
@@ -20,8 +20,50 @@ struct MemoryParts {
     double gradients = 0;     // training only
     double optimizer = 0;     // training only: optimizer states and fp32 master weights
     double overhead = 0;      // cuda_context + allocator_reserve + runtime_buffers
-    double total() const { return weights + kv_cache + activations + gradients + optimizer + overhead; }
+    double total() const;     // the sum of the parts
 };
+
+// The memory parts in report order: the one list of them. The report JSON (memory.per_gpu),
+// the CLI's rows, the app's bar, table and charts all read it; the web page and the widget
+// keep copies in JavaScript that tests/test_memory_parts.cpp holds to it. Adding a part is
+// a member above, an enumerator and a row here (and its colour in ui/theme.hpp).
+enum class MemoryPart { weights, kv_cache, activations, gradients, optimizer, overhead };
+
+struct MemoryPartInfo {
+    MemoryPart part;
+    const char* key;              // the report JSON key under memory.per_gpu (a public contract: never renamed)
+    const char* label;            // for people: "KV cache"
+    double MemoryParts::*bytes;   // its member
+};
+
+inline constexpr MemoryPartInfo kMemoryParts[] = {
+    {MemoryPart::weights, "weights", "weights", &MemoryParts::weights},
+    {MemoryPart::kv_cache, "kv_cache", "KV cache", &MemoryParts::kv_cache},
+    {MemoryPart::activations, "activations", "activations", &MemoryParts::activations},
+    {MemoryPart::gradients, "gradients", "gradients", &MemoryParts::gradients},
+    {MemoryPart::optimizer, "optimizer", "optimizer", &MemoryParts::optimizer},
+    {MemoryPart::overhead, "overhead", "overhead", &MemoryParts::overhead},
+};
+inline constexpr int kMemoryPartCount = int(sizeof kMemoryParts / sizeof kMemoryParts[0]);
+
+// One row per member (MemoryParts holds doubles only), each row at its enumerator's index.
+static_assert(kMemoryPartCount * sizeof(double) == sizeof(MemoryParts), "kMemoryParts: one row per MemoryParts member");
+constexpr bool memory_parts_indexed_by_enum() {
+    for (int i = 0; i < kMemoryPartCount; ++i)
+        if (int(kMemoryParts[i].part) != i) return false;
+    return true;
+}
+static_assert(memory_parts_indexed_by_enum(), "kMemoryParts: row i is MemoryPart(i)");
+
+constexpr const MemoryPartInfo& memory_part(MemoryPart p) { return kMemoryParts[int(p)]; }
+inline double part(const MemoryParts& m, MemoryPart p) { return m.*memory_part(p).bytes; }
+
+// Summed in report order.
+inline double MemoryParts::total() const {
+    double sum = 0;
+    for (const MemoryPartInfo& p : kMemoryParts) sum += this->*p.bytes;
+    return sum;
+}
 
 struct OverheadDetail {
     double cuda_context = 0;        // driver context, kernels and library handles
