@@ -17,11 +17,17 @@ using namespace gpusizer;
 using namespace gpusizer::ui;
 using gpusizer::test::catalog;
 
-TEST_CASE("plan tab: the request from the current configuration", "[ui][plan]") {
-    Config c;
-    c.model.id = "llama-3-8b";
-    c.gpu = "h100-sxm";
+namespace {
+// The configuration the tab's tests start from: Llama 3 8B on 8 H100 SXM.
+Config llama_8b_on_8_h100() {
+    Config c = gpusizer::test::config("llama-3-8b", "h100-sxm");
     c.gpus = 8;
+    return c;
+}
+}  // namespace
+
+TEST_CASE("plan tab: the request from the current configuration", "[ui][plan]") {
+    Config c = llama_8b_on_8_h100();
     c.batch = 2;
     c.context = 2048;   // an inference configuration: the tab plans its training
     PlanInputs in;
@@ -92,10 +98,7 @@ TEST_CASE("plan tab: a long-context layout's row names its cp degree", "[ui][pla
 // ---------------------------------------------------------------------------------------------
 
 TEST_CASE("plan tab: the serving request from the current configuration", "[ui][plan]") {
-    Config c;
-    c.model.id = "llama-3-8b";
-    c.gpu = "h100-sxm";
-    c.gpus = 8;
+    Config c = llama_8b_on_8_h100();
     c.mode = Mode::train;   // a training configuration: the serving search drops what serving refuses
     c.zero = 3;
     c.offload = Offload::optimizer;
@@ -141,10 +144,7 @@ TEST_CASE("plan tab: the serving request from the current configuration", "[ui][
 }
 
 TEST_CASE("plan tab: the serving rows, search line and chart of a search", "[ui][plan]") {
-    Config c;
-    c.model.id = "llama-3-8b";
-    c.gpu = "h100-sxm";
-    c.gpus = 8;
+    Config c = llama_8b_on_8_h100();
     c.isl = 1024;
     c.osl = 256;
     PlanInputs in;
@@ -269,10 +269,7 @@ TEST_CASE("plan tab: the Pareto chart's axes and point mapping", "[ui][plan]") {
 TEST_CASE("plan tab: a search in brief, as the app's status publishes it", "[ui][plan]") {
     // Serving: Llama 3 8B on up to 8 H100, the 1k/1k default load, no targets: the summary is the
     // best point's degrees and figures, the counts are the search's.
-    Config c;
-    c.model.id = "llama-3-8b";
-    c.gpu = "h100-sxm";
-    c.gpus = 8;
+    Config c = llama_8b_on_8_h100();
     PlanInputs in;
     PlanRequest q = serving_plan_request(c, in);
     PlanReport p = plan(q, catalog());

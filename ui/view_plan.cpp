@@ -59,6 +59,11 @@ float checkbox_width(const char* label) {
     return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
 }
 float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
+// A checkbox beside the fields before it while the line has room.
+bool checkbox_beside(const char* label, bool* value) {
+    beside_if_fits(checkbox_width(label));
+    return ImGui::Checkbox(label, value);
+}
 
 // What a search is for: "llama-3-8b on 8 x h100-sxm" (serving: "on up to"), and whether a
 // benchmark report's figures stand in for the GPU's datasheet.
@@ -77,6 +82,13 @@ PlanSummary failed(PlanMode mode, const std::string& error) {
 }
 
 using Note = std::function<void(const char*)>;
+// The search button at the end of the inputs' line, recorded in the layout as `name`.
+bool search_button(const char* label, const char* name, const Note& note) {
+    beside_if_fits(button_width(label), 18);
+    const bool pressed = ImGui::Button(label);
+    note(name);
+    return pressed;
+}
 void draw_training(PlanView& v, const Config& current, const Catalog& catalog, const GpuOverlay* measured, const Note& note);
 void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, const GpuOverlay* measured, const Note& note);
 
@@ -129,13 +141,9 @@ void draw_training(PlanView& v, const Config& current, const Catalog& catalog, c
     if (ImGui::DragFloat("tokens (billions)", &tokens, 10.0f, 0.0f, 1e6f, tokens > 0 ? "%.0f" : "none"))
         in.tokens_billions = std::clamp(double(tokens), 0.0, 1e6);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("D: the tokens of the run, for its time and cost (0: not asked)");
-    beside_if_fits(checkbox_width("offload"));
-    ImGui::Checkbox("offload", &in.offload);
-    beside_if_fits(checkbox_width("expert parallel"));
-    ImGui::Checkbox("expert parallel", &in.expert_parallel);
-    beside_if_fits(button_width("Search layouts"), 18);
-    const bool search = ImGui::Button("Search layouts");
-    note("search layouts button");
+    checkbox_beside("offload", &in.offload);
+    checkbox_beside("expert parallel", &in.expert_parallel);
+    const bool search = search_button("Search layouts", "search layouts button", note);
     if (search) {
         v.error.clear();
         v.has_result = false;
@@ -387,12 +395,9 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
     ImGui::SetNextItemWidth(w);
     ImGui::InputInt("top", &in.top, 1, 5);
     in.top = std::clamp(in.top, 1, 100);
-    beside_if_fits(checkbox_width("disaggregated"));
-    ImGui::Checkbox("disaggregated", &in.disaggregated);
+    checkbox_beside("disaggregated", &in.disaggregated);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("also prefill and decode on separate pools of GPUs (vLLM, SGLang, TensorRT-LLM)");
-    beside_if_fits(button_width("Search serving layouts"), 18);
-    const bool search = ImGui::Button("Search serving layouts");
-    note("search serving layouts button");
+    const bool search = search_button("Search serving layouts", "search serving layouts button", note);
     if (search) {
         v.serving_error.clear();
         v.has_serving = false;
