@@ -329,10 +329,10 @@ template <typename T>
 constexpr MemberRows<T> member_rows() {
     MemberRows<T> out;
     for (const ConfigKey& k : kKeys) {
-        const T Config::*p = member_of(k.member, static_cast<T Config::*>(nullptr));
+        T Config::*const p = member_of(k.member, static_cast<T Config::*>(nullptr));   // the overload for T
         if (is_numeric(k) && p) {
             out.rows[out.n] = &k;
-            out.members[out.n] = member_of(k.member, static_cast<T Config::*>(nullptr));
+            out.members[out.n] = p;
             ++out.n;
         }
     }
