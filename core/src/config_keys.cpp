@@ -73,7 +73,7 @@ constexpr ConfigKey row(const char* name, const char* link, const char* flag, co
 }
 
 // Order: the order share links write their keys in (links stay byte-identical).
-const ConfigKey kKeys[] = {
+constexpr ConfigKey kKeys[] = {
     row("model", "m", "model", "ID", KeyKind::model, 0, 0, false, KeyUnset::value, "", "required",
      "a catalog id (`gpusizer models`), `{\"hf_config\": {...}}`, `{\"num_parameters\": N}` or `{\"hub\": \"org/name\", ...}`",
      "the model. `hf_config` holds the fields of a Hugging Face `config.json` (see below); `num_parameters` builds a "
@@ -285,9 +285,99 @@ const ConfigKey kKeys[] = {
      "context-parallel degree (training; default 1)", m(&Config::cp)),
 };
 
+constexpr std::size_t kKeyCount = sizeof kKeys / sizeof kKeys[0];
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Access and checks
 // ---------------------------------------------------------------------------------------------
+
+constexpr bool is_numeric(const ConfigKey& k) { return k.kind == KeyKind::integer || k.kind == KeyKind::number; }
+
+// The integer and number keys' rows, found at compile time: estimate() checks them on every
+// call. `rows` in table order (the order errors are reported in); the same rows grouped by the
+// type of their member, for the check that every value passes at a glance, which reads each
+// member directly instead of asking the row which member it is.
+constexpr std::size_t kNumericKeyCount = [] {
+    std::size_t n = 0;
+    for (const ConfigKey& k : kKeys) n += is_numeric(k);
+    return n;
+}();
+struct NumericKeys {
+    const ConfigKey* rows[kNumericKeyCount] = {};
+};
+constexpr NumericKeys kNumericKeys = [] {
+    NumericKeys out;
+    std::size_t n = 0;
+    for (const ConfigKey& k : kKeys)
+        if (is_numeric(k)) out.rows[n++] = &k;
+    return out;
+}();
+
+constexpr int Config::*member_of(const KeyMember& m, int Config::*) { return m.i; }
+constexpr long long Config::*member_of(const KeyMember& m, long long Config::*) { return m.ll; }
+constexpr double Config::*member_of(const KeyMember& m, double Config::*) { return m.d; }
+constexpr std::optional<int> Config::*member_of(const KeyMember& m, std::optional<int> Config::*) { return m.oi; }
+constexpr std::optional<double> Config::*member_of(const KeyMember& m, std::optional<double> Config::*) { return m.od; }
+
+template <typename T>
+struct MemberRows {
+    const ConfigKey* rows[kNumericKeyCount] = {};
+    T Config::*members[kNumericKeyCount] = {};
+    std::size_t n = 0;
+};
+template <typename T>
+constexpr MemberRows<T> member_rows() {
+    MemberRows<T> out;
+    for (const ConfigKey& k : kKeys) {
+        T Config::*const p = member_of(k.member, static_cast<T Config::*>(nullptr));   // the overload for T
+        if (is_numeric(k) && p) {
+            out.rows[out.n] = &k;
+            out.members[out.n] = p;
+            ++out.n;
+        }
+    }
+    return out;
+}
+constexpr MemberRows<int> kIntRows = member_rows<int>();
+constexpr MemberRows<long long> kLongRows = member_rows<long long>();
+constexpr MemberRows<double> kDoubleRows = member_rows<double>();
+constexpr MemberRows<std::optional<int>> kOptionalIntRows = member_rows<std::optional<int>>();
+constexpr MemberRows<std::optional<double>> kOptionalDoubleRows = member_rows<std::optional<double>>();
+static_assert(kIntRows.n + kLongRows.n + kDoubleRows.n + kOptionalIntRows.n + kOptionalDoubleRows.n == kNumericKeyCount,
+              "every integer and number key is an int, long long, double or optional member");
+
+inline double as_number(int v) { return double(v); }
+inline double as_number(long long v) { return double(v); }
+inline double as_number(double v) { return v; }
+inline double as_number(const std::optional<int>& v) { return double(v.value_or(0)); }
+inline double as_number(const std::optional<double>& v) { return v.value_or(0.0); }
+
+// The value of a number key; an unset optional reads 0 (key_number).
+inline double number_of(const Config& c, const ConfigKey& k) {
+    const KeyMember& p = k.member;
+    if (p.i) return double(c.*p.i);
+    if (p.ll) return double(c.*p.ll);
+    if (p.d) return c.*p.d;
+    if (p.b) return (c.*p.b) ? 1.0 : 0.0;
+    if (p.oi) return double((c.*p.oi).value_or(0));
+    if (p.od) return (c.*p.od).value_or(0.0);
+    throw Error(k.name, "is not a number key", ErrorCode::internal);
+}
+
+// Whether check_key_value(k, v, UnsetValue::accepted) passes `v` at a glance: in range, or the 0 that a zero,
+// zero_null or null_zero key reads as "not given". Anything else (out of range, NaN, an
+// infinity) gets the full check, which names the key.
+inline bool plainly_valid(const ConfigKey& k, double v) {
+    if (v == 0 && (k.unset == KeyUnset::zero || k.unset == KeyUnset::zero_null || k.unset == KeyUnset::null_zero)) return true;
+    return (k.min_open ? v > k.min : v >= k.min) && v <= k.max;   // false for NaN; min and max are finite
+}
+
+template <typename T>
+bool all_plainly_valid(const Config& c, const MemberRows<T>& g) {
+    for (std::size_t i = 0; i < g.n; ++i)
+        if (!plainly_valid(*g.rows[i], as_number(c.*g.members[i]))) return false;
+    return true;
+}
 
 // 1048576 rather than 1.04858e+06; 1e+16 where an integer would be unreadable.
 std::string number_text(double v) {
@@ -299,7 +389,7 @@ std::string number_text(double v) {
 
 }  // namespace
 
-ConfigKeyTable config_keys() { return {kKeys, sizeof kKeys / sizeof kKeys[0]}; }
+ConfigKeyTable config_keys() { return {kKeys, kKeyCount}; }
 
 const ConfigKey* find_config_key(std::string_view name) {
     for (const ConfigKey& k : kKeys)
@@ -320,16 +410,7 @@ const ConfigKey* find_flag_key(std::string_view flag) {
     return nullptr;
 }
 
-double key_number(const Config& c, const ConfigKey& k) {
-    const KeyMember& p = k.member;
-    if (p.i) return double(c.*p.i);
-    if (p.ll) return double(c.*p.ll);
-    if (p.d) return c.*p.d;
-    if (p.b) return (c.*p.b) ? 1.0 : 0.0;
-    if (p.oi) return double((c.*p.oi).value_or(0));
-    if (p.od) return (c.*p.od).value_or(0.0);
-    throw Error(k.name, "is not a number key", ErrorCode::internal);
-}
+double key_number(const Config& c, const ConfigKey& k) { return number_of(c, k); }
 
 void set_key_number(Config& c, const ConfigKey& k, double v) {
     const KeyMember& p = k.member;
@@ -391,8 +472,15 @@ void check_key_value(const ConfigKey& k, double v, UnsetValue unset) {
 }
 
 void check_key_ranges(const Config& c) {
-    for (const ConfigKey& k : kKeys)
-        if ((k.kind == KeyKind::integer || k.kind == KeyKind::number) && !key_unset(c, k)) check_key_value(k, key_number(c, k), UnsetValue::accepted);
+    const bool plain = all_plainly_valid(c, kIntRows) && all_plainly_valid(c, kLongRows) && all_plainly_valid(c, kDoubleRows) &&
+                       all_plainly_valid(c, kOptionalIntRows) && all_plainly_valid(c, kOptionalDoubleRows);
+    if (!plain) {
+        // A closer look, in table order: the first key out of range is the one reported.
+        for (const ConfigKey* k : kNumericKeys.rows) {
+            const double v = number_of(c, *k);
+            if (!plainly_valid(*k, v) && !key_unset(c, *k)) check_key_value(*k, v, UnsetValue::accepted);
+        }
+    }
     if (c.lora_targets == 0) throw Error("lora_targets", "must name at least one module");
 }
 

@@ -458,7 +458,7 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
 [[gnu::noinline]] void memory_warnings(const Resolved& r, Report& rep, double capacity, double outside) {
     const ModelArch& a = *r.arch;
     const Config& c = rep.config;
-    rep.warnings = c.model.import_warnings;
+    if (!c.model.import_warnings.empty()) rep.warnings = c.model.import_warnings;
     auto gib = [](double b) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.2f GiB", b / kGiB);
@@ -488,7 +488,7 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
     }
     if (r.runtime == Runtime::none)
         rep.warnings.push_back("runtime none counts the model's tensors only; a real runtime adds its CUDA context and buffers (0.3-2 GiB)");
-    if (r.gpu->vendor == "apple" && r.runtime == Runtime::pytorch && r.training)
+    if (r.runtime == Runtime::pytorch && r.training && r.gpu->vendor == "apple")
         rep.warnings.push_back("training on Apple GPUs runs through PyTorch MPS: bitsandbytes and DeepSpeed are not available there");
     if (c.zero > 0 && r.par.dp * r.par.cp == 1)
         rep.warnings.push_back("ZeRO shards over data-parallel ranks; with dp = 1 it saves nothing");
@@ -503,7 +503,9 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     else rep.config = r.config;
     const Config& c = rep.config;
     rep.parallel = r.par;
-    rep.model_name = r.catalog_model ? a.name : (a.name.empty() ? std::string("custom model") : a.name);
+    // Strings are assigned in place (a conditional of two kinds would copy into a temporary).
+    if (!r.catalog_model && a.name.empty()) rep.model_name = "custom model";
+    else rep.model_name = a.name;
     rep.gpu_name = r.gpu->name;
     rep.measured = r.gpu->calibration;
 
@@ -527,9 +529,9 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     // A model read from a file: the bytes its text stack stores (vision and MTP blocks apart).
     if (!r.file_layers.empty()) model_bytes = a.file.total - a.file.vision - a.file.beyond_stack;
     rep.weights_bits_per_param = model_bytes * 8.0 / r.total_params;
-    rep.weights_scheme.source = r.native_weights ? "checkpoint" : "config";
-    rep.weights_scheme.format = std::string(r.wf->id);
-    rep.weights_scheme.method = r.native_weights ? a.native_method : "";
+    set_text(rep.weights_scheme.source, r.native_weights ? "checkpoint" : "config");
+    set_text(rep.weights_scheme.format, r.wf->id);
+    if (r.native_weights) rep.weights_scheme.method = a.native_method;
     if (r.wf->family != WeightFamily::gguf) {
         const WeightScheme& s = r.scheme;
         WeightsSchemeReport& w = rep.weights_scheme;
@@ -587,8 +589,8 @@ Report estimate_resolved(const Resolved& r, Config* give) {
     rep.config.mfu = po.mfu;
     rep.config.bandwidth_efficiency = po.bandwidth_efficiency;
     rep.config.pue = po.pue;
-    rep.config.link = fabric.intra ? fabric.intra->id : std::string();
-    rep.config.inter_node_link = fabric.inter ? fabric.inter->id : std::string();
+    set_link_id(rep.config.link, fabric.intra);
+    set_link_id(rep.config.inter_node_link, fabric.inter);
     rep.config.prompt_tokens = (long long)in.prompt_tokens;
     rep.config.host_memory_bandwidth_gb_per_s = po.host_bandwidth / 1e9;
     // The default goes back in whole nanoseconds so that 90e-6 s reads 90, not 89.99999999999999.

@@ -105,6 +105,12 @@ DefaultLinkIds default_link_ids(const Gpu& gpu);
 // Builds the fabric for a GPU. `intra` / `inter` are overrides (nullptr = the GPU's defaults).
 // Without links in the catalog the fabric is empty (no levels) and every collective costs 0.
 Fabric make_fabric(const Gpu& gpu, const Catalog& catalog, const Link* intra, const Link* inter);
+
+// `out` = the link's id, or "" without one (the reports' link fields; no temporary string).
+inline void set_link_id(std::string& out, const Link* link) {
+    if (link) out = link->id;
+    else out.clear();
+}
 // The same GPUs over the other kind of intra-node link.
 Fabric alternative_fabric(const Gpu& gpu, const Catalog& catalog, const Fabric& current);
 

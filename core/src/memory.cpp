@@ -39,10 +39,11 @@ double kv_head_fraction(const ModelArch& a, int tp) { return kv_head_fraction(a.
 
 namespace {
 
-// Parameters of one layer by the classes that get their own bits, after a tp/ep split.
+// Parameters of one layer by the classes that get their own bits, after a tp/ep split. No
+// member initializers: build_variants keeps a table of them, filled only where it is read
+// (split_params value-initializes the one it returns).
 struct ClassParams {
-    double q = 0, k = 0, v = 0, latent = 0, o = 0, cross = 0, mixer = 0, mlp_up = 0, mlp_down = 0, sh_up = 0, sh_down = 0,
-           ex_up = 0, ex_down = 0, router = 0, small = 0;
+    double q, k, v, latent, o, cross, mixer, mlp_up, mlp_down, sh_up, sh_down, ex_up, ex_down, router, small;
     double total() const {
         return q + k + v + latent + o + cross + mixer + mlp_up + mlp_down + sh_up + sh_down + ex_up + ex_down + router + small;
     }
@@ -54,7 +55,7 @@ ClassParams split_params(const ModelArch& a, const LayerSpec& l, const LayerPara
     // Routed experts: whole experts spread over the expert-parallel ranks, else sharded like
     // the dense MLP over the tensor-parallel ranks.
     const double expert_div = ep_degree > 1 ? double(ep_degree) : tp;
-    ClassParams c;
+    ClassParams c{};
     c.q = p.attn_q / tp;
     if (l.attn.kind == AttnKind::mla) {
         // MLA: q_b, kv_b and o split by heads; the down-projections q_a and kv_a are replicated.
@@ -123,7 +124,8 @@ ClassBits class_bits(const Resolved& r, int i, const ClassBits* same_kind = null
     }
     if (l.attn.kind != AttnKind::mla) b.latent = b.q;
     b.o = bits(TensorClass::attn_output, (long long)std::max(1, l.attn.n_heads) * std::max(1, l.attn.v_head_dim), &ClassBits::o);
-    b.cross = bits(TensorClass::attn_other, h, &ClassBits::cross);
+    // Cross attention (encoder-decoder decoder layers only): elsewhere it has no parameters.
+    b.cross = l.cross_attention ? bits(TensorClass::attn_other, h, &ClassBits::cross) : b.o;
     b.mixer = l.is_recurrent() ? bits(TensorClass::other_2d, h, &ClassBits::mixer) : b.q;   // ssm_in / ssm_out: llama.cpp's default type
     b.mlp_up = bits(TensorClass::ffn_gate_up, h, &ClassBits::mlp_up);
     b.mlp_down = l.mlp.intermediate > 0 ? bits(TensorClass::ffn_down, l.mlp.intermediate, &ClassBits::mlp_down) : b.mlp_up;
@@ -176,7 +178,11 @@ void build_variants(Resolved& r) {
     const bool one_kind = a.kinds.size() == 1;
     // 0..7: which of llama.cpp's per-layer predicates hold (use_more_bits, i < 2 or 4, i < n/8 or n/16).
     auto gguf_bits = [&](int i) { return int(rules.key(i)); };
-    std::array<int, kMaxLayerKinds * 8> slot;
+    // The variant of each key, -1 = none yet. Bytes (a variant index is below kMaxVariants = 64):
+    // the table is filled on every estimate, and 96 bytes take a few vector stores where 96 ints
+    // took a `rep stos`, slow to start.
+    static_assert(kMaxVariants <= 127, "a variant index fits a signed byte");
+    std::array<std::int8_t, kMaxLayerKinds * 8> slot;
     slot.fill(-1);
     // always_inline: in estimate.cpp's larger unit GCC cloned and inlined it by itself; alone here
     // its unit-size budgets (ipa-cp-unit-growth) leave it a call, ~230 instructions a resolve.
@@ -184,12 +190,11 @@ void build_variants(Resolved& r) {
         if (slot[std::size_t(k)] < 0) {
             if (int(r.variants.size()) == kMaxVariants)
                 throw Error("model.layer_types", "has more distinct layer shapes than an estimate handles (" + std::to_string(kMaxVariants) + ")");
-            slot[std::size_t(k)] = int(r.variants.size());
+            slot[std::size_t(k)] = std::int8_t(r.variants.size());
             for (int s = 0; s < pp; ++s) r.stage_count(s)[r.variants.size()] = 0;   // the new variant's column
-            LayerVariant lv;
+            LayerVariant& lv = r.variants.emplace_back();   // built in place (it is 152 bytes)
             lv.rep = j;
             lv.kind = a.layer_kind[std::size_t(j)];
-            r.variants.push_back(lv);
         }
         r.variants[std::size_t(slot[std::size_t(k)])].count += layers;
         r.stage_count(st)[slot[std::size_t(k)]] += std::uint16_t(layers);
@@ -216,8 +221,15 @@ void build_variants(Resolved& r) {
             while (x < hi) {
                 while (ci < n_cuts && cuts[ci] <= x) ++ci;
                 const int y = ci < n_cuts ? std::min(cuts[ci], hi) : hi;
-                for (int j = x; j < std::min(y, x + period); ++j)
-                    add(st, j, gguf_bits(j), (y - 1 - j) / period + 1);   // i in [j, y) with i = j (mod period)
+                // Only use_more_bits between n/8 and 7n/8 changes inside a segment; elsewhere
+                // (and for file types that do not ask it) the whole segment has one key.
+                const bool periodic = rules.more && x >= nr / 8 && x < 7 * nr / 8;
+                if (!periodic) {
+                    add(st, x, gguf_bits(x), y - x);
+                } else {
+                    for (int j = x; j < std::min(y, x + period); ++j)
+                        add(st, j, gguf_bits(j), (y - 1 - j) / period + 1);   // i in [j, y) with i = j (mod period)
+                }
                 x = y;
             }
         }
@@ -233,6 +245,8 @@ void build_variants(Resolved& r) {
     // Without tensor or expert parallelism a GPU holds whole layers: one split serves both.
     const bool whole_layers = r.par.tp == 1 && r.par.ep == 1;
     std::array<ClassBits, kMaxVariants> variant_bits;
+    // The parameter split of each variant, whole and on one GPU (the same for every variant of a kind).
+    std::array<ClassParams, kMaxVariants> whole_params, gpu_params;
     for (std::size_t vi = 0; vi < r.variants.size(); ++vi) {
         LayerVariant& v = r.variants[vi];
         const LayerParams& p = r.counts->per_kind[std::size_t(v.kind)];
@@ -246,8 +260,10 @@ void build_variants(Resolved& r) {
             if (r.variants[e].kind == v.kind) same = &r.variants[e], same_i = e;
         const ClassBits bits = class_bits(r, v.rep, same ? &variant_bits[same_i] : nullptr);
         variant_bits[vi] = bits;
-        v.whole = to_split(p, split_params(a, l, p, 1, 1), bits);
-        v.on_gpu = whole_layers ? v.whole : to_split(p, split_params(a, l, p, r.par.tp, r.par.ep), bits);
+        whole_params[vi] = same ? whole_params[same_i] : split_params(a, l, p, 1, 1);
+        if (!whole_layers) gpu_params[vi] = same ? gpu_params[same_i] : split_params(a, l, p, r.par.tp, r.par.ep);
+        v.whole = to_split(p, whole_params[vi], bits);
+        v.on_gpu = whole_layers ? v.whole : to_split(p, gpu_params[vi], bits);
         if (same) {
             const int rep = v.rep, kind = v.kind, count = v.count;
             const LayerSplit whole = v.whole, on_gpu = v.on_gpu;

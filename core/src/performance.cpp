@@ -434,10 +434,10 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
 
     InterconnectReport& ic = out.interconnect;
     const int gpus = c.gpus;
-    if (detail) ic.link = f.intra ? f.intra->id : std::string();
+    if (detail) set_link_id(ic.link, f.intra);
     ic.gpus_per_node = f.levels > 0 ? std::min(f.node_size, gpus) : gpus;
     ic.nodes = f.levels > 0 ? (gpus + f.node_size - 1) / f.node_size : 1;
-    if (detail) ic.inter_node_link = (ic.nodes > 1 && f.inter) ? f.inter->id : std::string();
+    if (detail) set_link_id(ic.inter_node_link, ic.nodes > 1 ? f.inter : nullptr);
     ic.link_bandwidth_bytes_per_s = f.levels > 0 ? f.level[0].bw : 0.0;
 
     if (!r.training) {
@@ -583,7 +583,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
 }
 
 double board_draw_fraction(const Gpu& g, double u_compute, double u_memory) {
-    const bool hbm = g.memory_type.rfind("HBM", 0) == 0;
+    const bool hbm = std::string_view(g.memory_type).substr(0, 3) == "HBM";   // HBM2e, HBM3, ... (a prefix test, inline)
     const double f = std::max(0.0, u_compute) / kDrawComputeSaturation + std::max(0.0, u_memory) * (hbm ? kDrawPerBandwidthHbm : kDrawPerBandwidthOther);
     return std::clamp(f, kDrawFloor, 1.0);
 }
@@ -624,8 +624,10 @@ void performance_warnings(const Resolved& r, Report& rep) {
         rep.warnings.emplace_back(buf);
     }
     // The link's kind from the catalog, not its id's spelling; the GPU's p2p field from gpus.json.
-    const Link* intra = ic.link.empty() || !r.catalog ? nullptr : r.catalog->find_link(ic.link);
-    if (!pcie_peer_to_peer(g) && r.par.tp > 1 && intra && intra->kind == LinkKind::pcie)
+    // (The link is looked up only where the warning can apply: tensor parallelism without p2p.)
+    const bool staged_tp = r.par.tp > 1 && !pcie_peer_to_peer(g);
+    const Link* intra = !staged_tp || ic.link.empty() || !r.catalog ? nullptr : r.catalog->find_link(ic.link);
+    if (intra && intra->kind == LinkKind::pcie)
         rep.warnings.emplace_back(g.name + " has PCIe peer-to-peer disabled in the stock driver: NCCL stages tensor-parallel traffic "
                                   "through host memory (the communication figures here include it)");
     if (g.tdp_w <= 0) rep.warnings.push_back("board power of " + g.name + " is not in the catalog: power figures leave the GPU out");

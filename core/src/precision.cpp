@@ -30,6 +30,9 @@ struct GgmlInfo {
     std::string_view name;
     int block;   // weights per block
     int bytes;   // bytes per block
+    // Bits per weight, bytes * 8 / block, worked out at compile time (the same double as at run
+    // time: one IEEE division of exact values); the estimate asks for it a dozen times.
+    double bits = double(bytes) * 8.0 / double(block);
 };
 
 constexpr GgmlInfo kGgml[] = {
@@ -85,8 +88,10 @@ const GgmlInfo& info(GgmlType t) {
 // The entry of a format table with id `id`, else Error(key) that lists the ids allowed.
 template <typename Format>
 const Format& find_format(const std::vector<Format>& table, std::string_view id, const char* key) {
+    // The first letter before the whole id: most rows differ there or in length, and the
+    // estimate looks up two formats per call (a full compare of each row was 2% of it).
     for (const Format& f : table)
-        if (f.id == id) return f;
+        if (f.id.size() == id.size() && (id.empty() || f.id[0] == id[0]) && f.id == id) return f;
     std::string allowed;
     for (const Format& f : table) allowed += (allowed.empty() ? "" : ", ") + std::string(f.id);
     throw Error(key, "unknown format '" + std::string(id) + "'; allowed: " + allowed);
@@ -94,7 +99,7 @@ const Format& find_format(const std::vector<Format>& table, std::string_view id,
 
 }  // namespace
 
-double ggml_type_bits(GgmlType t) { return info(t).bytes * 8.0 / info(t).block; }
+double ggml_type_bits(GgmlType t) { return info(t).bits; }
 int ggml_block_size(GgmlType t) { return info(t).block; }
 int ggml_block_bytes(GgmlType t) { return info(t).bytes; }
 std::string_view to_string(GgmlType t) { return info(t).name; }
@@ -295,7 +300,7 @@ bool use_more_bits(int i, int n) { return gguf_use_more_bits(i, n); }
 GgmlType fallback_for_row(GgmlType t, long long row) {
     // tensor_type_fallback: a type whose block does not divide the row (ne[0]) falls back to a
     // 32-block type, and to F16 when even that does not divide it.
-    if (row <= 0 || row % ggml_block_size(t) == 0) return t;
+    if (row <= 0 || row % info(t).block == 0) return t;
     GgmlType f;
     switch (t) {
         case GgmlType::iq1_s: case GgmlType::iq1_m: case GgmlType::iq2_xxs: case GgmlType::iq2_xs:
@@ -308,13 +313,17 @@ GgmlType fallback_for_row(GgmlType t, long long row) {
         case GgmlType::q6_k: f = GgmlType::q8_0; break;
         default: f = GgmlType::f16; break;   // llama.cpp throws "no tensor type fallback"; F16 keeps the tensor
     }
-    if (row % ggml_block_size(f) != 0) f = GgmlType::f16;
+    if (row % info(f).block != 0) f = GgmlType::f16;
     return f;
 }
 
 bool is_iq12(WeightId ft) {
-    return ft == WeightId::iq2_xxs || ft == WeightId::iq2_xs || ft == WeightId::iq1_s || ft == WeightId::iq2_s ||
-           ft == WeightId::iq2_m || ft == WeightId::iq1_m;
+    switch (ft) {
+        case WeightId::iq2_xxs: case WeightId::iq2_xs: case WeightId::iq1_s: case WeightId::iq2_s: case WeightId::iq2_m:
+        case WeightId::iq1_m:
+            return true;
+        default: return false;
+    }
 }
 
 // llama.cpp refuses to write IQ1_*, IQ2_* or IQ3_XXS tensors without an importance matrix.
@@ -387,8 +396,9 @@ GgmlType gguf_tensor_type(const WeightFormat& format, TensorClass cls, const Ggu
     using W = WeightId;
     const WeightId ft = format.wid;
     const int n = m.n_layers;
-    const int n_v = m.n_attn_v > 0 ? m.n_attn_v : n;   // n_attention_wv
-    const bool imatrix = m.imatrix || needs_imatrix(ft);
+    // (What only some rules read is worked out where they read it: an estimate asks for a
+    // dozen tensor types.)
+    const auto imatrix = [&] { return m.imatrix || needs_imatrix(ft); };
     const bool gqa4 = m.n_gqa >= 4;
     const bool attn_v_like = cls == TensorClass::attn_v || cls == TensorClass::attn_qkv_fused || cls == TensorClass::attn_kv_b;
     const bool down = cls == TensorClass::ffn_down || cls == TensorClass::ffn_down_exps;
@@ -433,9 +443,10 @@ GgmlType gguf_tensor_type(const WeightFormat& format, TensorClass cls, const Ggu
     }
     if (attn_v_like) {
         const int i = layer;   // i_attention_wv
+        const int n_v = m.n_attn_v > 0 ? m.n_attn_v : n;   // n_attention_wv
         if (ft == W::q2_k) t = gqa4 ? T::q4_k : T::q3_k;
         else if (ft == W::q2_k_s && gqa4) t = T::q4_k;
-        else if (ft == W::iq3_xxs) t = gqa4 ? T::q4_k : !imatrix ? T::iq3_s : T::iq3_xxs;
+        else if (ft == W::iq3_xxs) t = gqa4 ? T::q4_k : !imatrix() ? T::iq3_s : T::iq3_xxs;
         else if (ft == W::iq3_s && gqa4) t = T::q4_k;
         else if (ft == W::iq3_m) t = T::q4_k;
         else if (ft == W::q3_k_m) t = i < 2 ? T::q5_k : T::q4_k;
@@ -455,7 +466,7 @@ GgmlType gguf_tensor_type(const WeightFormat& format, TensorClass cls, const Ggu
         const int i = layer;
         if (ft == W::q2_k) t = T::q3_k;
         else if (ft == W::q2_k_s) { if (i < n / 8) t = T::q4_k; }
-        else if (ft == W::iq3_xxs && !imatrix) t = i < n / 8 ? T::q4_k : T::q3_k;
+        else if (ft == W::iq3_xxs && !imatrix()) t = i < n / 8 ? T::q4_k : T::q3_k;
         else if (ft == W::q3_k_m)
             t = i < n / 16 ? T::q5_k : (!m.falcon || use_more_bits(i, n)) ? T::q4_k : T::q3_k;
         else if (ft == W::iq3_m && (i < n / 8 || (m.n_expert == 8 && use_more_bits(i, n)))) t = T::q4_k;
@@ -463,10 +474,10 @@ GgmlType gguf_tensor_type(const WeightFormat& format, TensorClass cls, const Ggu
         else if (ft == W::q4_k_m) {
             if (m.falcon) t = i < n / 16 ? T::q6_k : use_more_bits(i, n) ? T::q5_k : T::q4_k;
             else if (use_more_bits(i, n)) t = T::q6_k;
-        } else if (i < n / 8 && (ft == W::iq4_nl || ft == W::iq4_xs) && !imatrix) t = T::q5_k;
+        } else if (i < n / 8 && (ft == W::iq4_nl || ft == W::iq4_xs) && !imatrix()) t = T::q5_k;
         else if (ft == W::q5_k_m && use_more_bits(i, n)) t = T::q6_k;
         else if (ft == W::q4_k_s && !m.falcon && i < n / 8) t = T::q5_k;
-        else if ((ft == W::q4_0 || ft == W::q5_0) && imatrix && i < n / 8) t = ft == W::q4_0 ? T::q4_1 : T::q5_1;
+        else if ((ft == W::q4_0 || ft == W::q5_0) && imatrix() && i < n / 8) t = ft == W::q4_0 ? T::q4_1 : T::q5_1;
     } else if (cls == TensorClass::attn_output) {
         if (!m.falcon) {
             if (m.n_expert == 8) {

@@ -301,7 +301,7 @@ Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* meas
     r.wf = r.native_weights ? r.scheme.format : &weight_format(rc.weights);
     // A native scheme's unquantized rest is the checkpoint's dtype: the cache takes it too.
     const WeightId kv_like = r.native_weights && native ? native_float_format(*r.arch).wid : r.wf->wid;
-    if (rc.kv_cache.empty()) rc.kv_cache = kv_like == WeightId::fp32 ? "fp32" : kv_like == WeightId::bf16 ? "bf16" : "fp16";
+    if (rc.kv_cache.empty()) set_text(rc.kv_cache, kv_like == WeightId::fp32 ? "fp32" : kv_like == WeightId::bf16 ? "bf16" : "fp16");
     r.kv = &kv_format(rc.kv_cache);
     // The engine and its version: Ollama is llama-server underneath, so its formulas are llama.cpp's.
     r.engine = choose_runtime(c, *r.wf, *r.kv);
@@ -309,7 +309,7 @@ Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* meas
     rc.runtime = r.engine;
     if (r.engine != Runtime::pytorch && r.engine != Runtime::none) {
         r.engine_version = &engine_version(r.engine, c.runtime_version);
-        rc.runtime_version = r.engine_version->version;
+        set_text(rc.runtime_version, r.engine_version->version);
     } else if (!c.runtime_version.empty()) {
         engine_version(r.engine, c.runtime_version);   // throws: the runtime has no versions
     }
