@@ -53,7 +53,8 @@ TEST_CASE("custom models: parameter count, numbers, pasted config.json", "[ui]")
     CHECK(estimate(s.config, catalog()).active_params < estimate(s.config, catalog()).params);
 
     s.source = ModelSource::hf_config;
-    s.hf_text = "{\"model_type\": \"gpt2\", \"n_layer\": 12, \"n_embd\": 768, \"n_head\": 12, \"n_positions\": 1024, \"vocab_size\": 50257}";
+    s.hf_text =
+        "{\"model_type\": \"gpt2\", \"n_layer\": 12, \"n_embd\": 768, \"n_head\": 12, \"n_positions\": 1024, \"vocab_size\": 50257}";
     REQUIRE(apply_model_source(s));
     CHECK(estimate(s.config, catalog()).params == 124439808.0);
     // The custom model travels in the link and comes back as a pasted config.
