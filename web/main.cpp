@@ -114,8 +114,8 @@ EM_JS(void, web_listen, (), {
                 var x = t.clientX - r.left, y = t.clientY - r.top;
                 for (i = 0; i < fields.length; ++i) {
                     var f = fields[i];
-                    if ((f["name"] == = "text field" || f["name"] == = "link field") && x >= f["x"] && x <= f["x"] + f["w"] &&
-                        y >= f["y"] && y <= f["y"] + f["h"])
+                    var named = f["name"] === "text field" || f["name"] === "link field";
+                    if (named && x >= f["x"] && x <= f["x"] + f["w"] && y >= f["y"] && y <= f["y"] + f["h"])
                         Module["gpusizerKeyboard"](true);
                 }
             }
@@ -267,8 +267,8 @@ EM_JS(void, web_location_hash, (char* buf, int size), { stringToUTF8(location.ha
 EM_JS(void, web_set_fragment, (const char* text), {
     var link = UTF8ToString(text);
     if (link.charAt(0) !== "#") return;
-    var s = Module["gpusizerFragment"] ||
-            (Module["gpusizerFragment"] = {want : "", timer : 0, last : -1e9, started : false, open : false, push : false});
+    var s = Module["gpusizerFragment"];
+    if (!s) s = Module["gpusizerFragment"] = {want: "", timer: 0, last: -1e9, started: false, open: false, push: false};
     s.want = link;
     if (!s.open && s.started) s.push = true;   // a new change: its own entry
     s.open = true;
