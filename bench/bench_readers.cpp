@@ -63,7 +63,8 @@ void BM_SafetensorsHeader1000Tensors(benchmark::State& state) {
     static const Bytes bytes = [] {
         SafetensorsWriter w;
         w.write_data = false;
-        for (int k = 0; k < 1000; ++k) w.tensor("model.layers." + std::to_string(k / 9) + ".t" + std::to_string(k) + ".weight", "BF16", {4096, 4096});
+        for (int k = 0; k < 1000; ++k)
+            w.tensor("model.layers." + std::to_string(k / 9) + ".t" + std::to_string(k) + ".weight", "BF16", {4096, 4096});
         return w.bytes();
     }();
     for (auto _ : state) {

@@ -216,7 +216,8 @@ Options parse_args(const std::vector<std::string>& args) {
             if (name == "max-gpus") {
                 const std::string v = next();
                 const double n = positive_number("--max-gpus", v, 1024);
-                if (n < 1 || n > 1024 || n != std::floor(n)) throw Error("--max-gpus", "must be an integer from 1 to 1024, got '" + v + "'");
+                if (n < 1 || n > 1024 || n != std::floor(n))
+                    throw Error("--max-gpus", "must be an integer from 1 to 1024, got '" + v + "'");
                 o.query.max_gpus = int(n);
                 continue;
             }

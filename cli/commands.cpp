@@ -131,7 +131,9 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             if (o.json_out) out << fit_to_json(f) << '\n'; else print_fit(out, f);
             return kExitOk;
         }
-        throw Error(o.command, "unknown command; commands: estimate, fit, plan, recommend, models, gpus, links, formats, keys, inspect, reconcile (see gpusizer --help)");
+        throw Error(o.command,
+                    "unknown command; commands: estimate, fit, plan, recommend, models, gpus, links, formats, keys, inspect, reconcile "
+                    "(see gpusizer --help)");
     } catch (const Error& e) {
         err << "gpusizer: error: " << e.what() << '\n';
         return exit_code(e.code());

@@ -78,7 +78,8 @@ Args parse(const std::vector<std::string>& args, const char* what) {
     for (std::size_t k = 1; k < args.size(); ++k) {
         if (args[k] == "--json") a.json_out = true;
         else if (args[k] == "--assets" && k + 1 < args.size()) ++k;  // the shared flag: nothing to load here
-        else if (!args[k].empty() && args[k][0] == '-') throw Error(args[k], std::string("unknown flag for ") + args[0] + " (allowed: --json)");
+        else if (!args[k].empty() && args[k][0] == '-')
+            throw Error(args[k], std::string("unknown flag for ") + args[0] + " (allowed: --json)");
         else if (a.path.empty()) a.path = args[k];
         else throw Error(args[k], std::string("one ") + what + " only");
     }
@@ -96,9 +97,11 @@ void print_totals(std::ostream& out, const TensorTotals& t) {
     out << "by type:\n";
     for (const auto& x : t.by_type) {
         char line[160];
-        std::snprintf(line, sizeof line, "  %-10s %6llu tensors  %12s  %s\n", x.type.c_str(), static_cast<unsigned long long>(x.tensors),
-                      format_bytes_short(static_cast<double>(x.bytes)).c_str(),
-                      x.elements ? (format_fixed(8.0 * static_cast<double>(x.bytes) / static_cast<double>(x.elements), 3) + " bits/element").c_str() : "");
+        std::snprintf(
+            line, sizeof line, "  %-10s %6llu tensors  %12s  %s\n", x.type.c_str(), static_cast<unsigned long long>(x.tensors),
+            format_bytes_short(static_cast<double>(x.bytes)).c_str(),
+            x.elements ? (format_fixed(8.0 * static_cast<double>(x.bytes) / static_cast<double>(x.elements), 3) + " bits/element").c_str()
+                       : "");
         out << line;
     }
     out << "by class:\n";
@@ -232,7 +235,9 @@ int run_reconcile(const std::vector<std::string>& args, std::ostream& out, const
         if (path.empty() && (args[k].empty() || args[k][0] != '-')) path = args[k];
         else rest.push_back(args[k]);
     }
-    if (path.empty()) throw Error("reconcile", "needs a log file: gpusizer reconcile LOGFILE [--json] [--model ID | --gguf FILE | --hf-dir DIR] [--gpu ID]");
+    if (path.empty())
+        throw Error("reconcile",
+                    "needs a log file: gpusizer reconcile LOGFILE [--json] [--model ID | --gguf FILE | --hf-dir DIR] [--gpu ID]");
     const Options o = parse_args(rest);
     const std::string text = read_text(path, 256u << 20);
     const EngineLog l = read_engine_log(text);
@@ -278,7 +283,8 @@ int run_reconcile(const std::vector<std::string>& args, std::ostream& out, const
         else bytes(f.label, l.*f.bytes);
     }
     if (l.max_concurrency > 0)
-        line("max concurrency", format_fixed(l.max_concurrency, 2) + "x at " + format_int(static_cast<double>(l.concurrency_tokens_per_request)) + " tokens per request");
+        line("max concurrency", format_fixed(l.max_concurrency, 2) + "x at " +
+                                    format_int(static_cast<double>(l.concurrency_tokens_per_request)) + " tokens per request");
     count("max running requests", l.max_running_requests);
     if (!l.buffers.empty()) {
         out << "buffers by device:\n";

@@ -66,8 +66,8 @@ double ms_flag(const std::string& flag, const std::string& text) {
 void print_point(std::ostream& out, const char* label, const PlanPoint& p) {
     char buf[300];
     const ServingReport& s = p.serving;
-    std::snprintf(buf, sizeof buf, "%-6s %3d %3d %4d %3d %5d %8.0f %10.1f %10.1f %9.1f %9.1f %9.2f  %s", label, p.tp, p.pp, p.dp, p.ep, p.gpus,
-                  p.concurrency, s.output_tokens_per_s_per_gpu, s.output_tokens_per_s, s.tokens_per_s_per_user, s.ttft_s * 1e3,
+    std::snprintf(buf, sizeof buf, "%-6s %3d %3d %4d %3d %5d %8.0f %10.1f %10.1f %9.1f %9.1f %9.2f  %s", label, p.tp, p.pp, p.dp, p.ep,
+                  p.gpus, p.concurrency, s.output_tokens_per_s_per_gpu, s.output_tokens_per_s, s.tokens_per_s_per_user, s.ttft_s * 1e3,
                   s.tpot_s * 1e3, std::string(s.bound).c_str());
     out << buf;
     if (p.prefill_gpus > 0) out << " (decode pool; prefill pool tp " << p.prefill_tp << " x dp " << p.prefill_dp << ")";
@@ -83,8 +83,8 @@ void print_inference_plan(std::ostream& out, const PlanRequest& q, const PlanRep
     std::string targets;
     if (q.max_ttft_ms > 0) targets += "TTFT <= " + fmt_g(q.max_ttft_ms) + " ms";
     if (q.max_tpot_ms > 0) targets += std::string(targets.empty() ? "" : ", ") + "TPOT <= " + fmt_g(q.max_tpot_ms) + " ms";
-    std::snprintf(buf, sizeof buf, "search: %lld points evaluated, %lld fit, %lld meet the targets (%s), %.4f s\n\n", p.evaluated, p.fitting,
-                  p.meeting, targets.empty() ? "none given" : targets.c_str(), p.seconds);
+    std::snprintf(buf, sizeof buf, "search: %lld points evaluated, %lld fit, %lld meet the targets (%s), %.4f s\n\n", p.evaluated,
+                  p.fitting, p.meeting, targets.empty() ? "none given" : targets.c_str(), p.seconds);
     out << buf;
     if (p.fitting == 0) {
         out << "no layout fits: more GPUs, a GPU with more memory, a smaller weight format, or shorter requests\n";
@@ -126,7 +126,8 @@ void print_plan(std::ostream& out, const PlanReport& p, const Config& base, bool
                           : "no layout fits: more GPUs, a smaller global batch or context, or offload (without --no-offload)\n");
         return;
     }
-    out << " #  tp  cp  pp   dp  ep  mb zero offload          recompute  schedule        step s  compute   bubble  exposed   MFU   HFU  GiB/GPU\n";
+    out << " #  tp  cp  pp   dp  ep  mb zero offload          recompute  schedule        step s  compute   bubble  exposed   MFU   HFU  "
+           "GiB/GPU\n";
     int i = 0;
     for (const PlanLayout& l : p.top) {
         const Report& r = l.report;
@@ -134,11 +135,10 @@ void print_plan(std::ostream& out, const PlanReport& p, const Config& base, bool
         std::string sched(to_string(c.pp_schedule));
         if (c.pp == 1) sched = "-";
         else if (c.pp_schedule == PipeSchedule::interleaved) sched += " v" + std::to_string(r.config.virtual_stages);
-        std::snprintf(buf, sizeof buf, "%2d %3d %3d %3d %4d %3d %3d %4d %-16s %-10s %-14s %7.3f %8.3f %8.3f %8.3f %5.2f %5.2f %8.1f\n", ++i, c.tp,
-                      std::max(1, c.cp), c.pp, c.dp, std::max(1, c.ep), c.batch, c.zero, std::string(to_string(c.offload)).c_str(),
-                      std::string(to_string(c.recompute)).c_str(), sched.c_str(), r.speed.train_step_s,
-                      r.speed.compute_s, r.speed.bubble_s, r.speed.exposed_comm_s, r.speed.mfu_effective, r.speed.hfu,
-                      r.per_gpu.total() / double(1ull << 30));
+        std::snprintf(buf, sizeof buf, "%2d %3d %3d %3d %4d %3d %3d %4d %-16s %-10s %-14s %7.3f %8.3f %8.3f %8.3f %5.2f %5.2f %8.1f\n", ++i,
+                      c.tp, std::max(1, c.cp), c.pp, c.dp, std::max(1, c.ep), c.batch, c.zero, std::string(to_string(c.offload)).c_str(),
+                      std::string(to_string(c.recompute)).c_str(), sched.c_str(), r.speed.train_step_s, r.speed.compute_s, r.speed.bubble_s,
+                      r.speed.exposed_comm_s, r.speed.mfu_effective, r.speed.hfu, r.per_gpu.total() / double(1ull << 30));
         out << buf;
     }
     if (p.tokens > 0) {
@@ -146,8 +146,8 @@ void print_plan(std::ostream& out, const PlanReport& p, const Config& base, bool
         out << buf;
         i = 0;
         for (const PlanLayout& l : p.top) {
-            std::snprintf(buf, sizeof buf, "%2d %9.2f days %12.0f GPU-hours  electricity $%.0f", ++i, l.run.seconds / 86400.0, l.run.gpu_hours,
-                          l.run.energy_usd);
+            std::snprintf(buf, sizeof buf, "%2d %9.2f days %12.0f GPU-hours  electricity $%.0f", ++i, l.run.seconds / 86400.0,
+                          l.run.gpu_hours, l.run.energy_usd);
             out << buf;
             if (l.run.cost_usd > 0) {
                 std::snprintf(buf, sizeof buf, "  cost $%.0f", l.run.cost_usd);

@@ -87,8 +87,9 @@ void print_performance(std::ostream& out, const Report& r) {
         out << "  decode        " << banded(s.decode_tokens_per_s, db) << " tokens/s per sequence";
         if (c.batch > 1 || r.parallel.dp > 1) out << ", " << banded(s.decode_throughput_tokens_per_s, db) << " tokens/s in all";
         out << (s.decode_compute_bound ? " (compute-bound)" : " (memory-bound)") << '\n';
-        out << "  prefill       " << banded(s.prefill_tokens_per_s, speed_band(SpeedFigure::prefill, c.runtime)) << " tokens/s; time to first token " << duration(s.ttft_s) << " for "
-            << format_int(double(c.prompt_tokens)) << " prompt tokens" << (c.batch > 1 ? " x " + std::to_string(c.batch) : "") << '\n';
+        out << "  prefill       " << banded(s.prefill_tokens_per_s, speed_band(SpeedFigure::prefill, c.runtime))
+            << " tokens/s; time to first token " << duration(s.ttft_s) << " for " << format_int(double(c.prompt_tokens)) << " prompt tokens"
+            << (c.batch > 1 ? " x " + std::to_string(c.batch) : "") << '\n';
         if (s.offload.active)
             out << "  offload       " << s.offload.gpu_layers << " of " << s.offload.total_layers << " layers on the GPUs, "
                 << format_gib(s.offload.host_bytes) << " in RAM: " << rate(s.offload.decode_tokens_per_s) << " tokens/s"
@@ -97,7 +98,8 @@ void print_performance(std::ostream& out, const Report& r) {
                         : std::string())
                 << '\n';
     } else {
-        out << "  training      " << banded(s.train_tokens_per_s, speed_band(SpeedFigure::train_throughput, c.runtime)) << " tokens/s, " << duration(s.train_step_s) << " per step";
+        out << "  training      " << banded(s.train_tokens_per_s, speed_band(SpeedFigure::train_throughput, c.runtime)) << " tokens/s, "
+            << duration(s.train_step_s) << " per step";
         if (s.train_time_s > 0) out << "; " << format_count(c.train_tokens) << " tokens in " << duration(s.train_time_s);
         out << "\n  effective MFU " << fixed(s.effective_mfu * 100, 1) << "% (bubble and exposed communication included)\n";
     }
@@ -129,8 +131,10 @@ void print_performance(std::ostream& out, const Report& r) {
         const LinkTimes& a = ic.alternative;
         if (!a.link.empty()) {
             out << "  over " << a.link << (a.hypothetical ? " (hypothetical: this GPU has none)" : "") << ": ";
-            if (!training) out << rate(a.decode_tokens_per_s) << " tokens/s decode, " << duration(a.exposed_s) << " communication per token\n";
-            else out << rate(a.train_tokens_per_s) << " training tokens/s, " << duration(a.exposed_s) << " exposed communication per step\n";
+            if (!training)
+                out << rate(a.decode_tokens_per_s) << " tokens/s decode, " << duration(a.exposed_s) << " communication per token\n";
+            else
+                out << rate(a.train_tokens_per_s) << " training tokens/s, " << duration(a.exposed_s) << " exposed communication per step\n";
         }
     }
     out << "\n  power: GPUs " << watts(p.gpu_w) << " + host " << watts(p.host_w) << " = " << watts(p.system_w);
@@ -144,15 +148,16 @@ void print_performance(std::ostream& out, const Report& r) {
             << fixed(p.tokens_per_joule, p.tokens_per_joule < 1 ? 3 : 2) << " tokens/J\n";
     // Draw by what bounds the work: memory-bound decode well below board power on HBM.
     if (!training && p.decode_gpu_w > 0)
-        out << "  at draw: decode " << fixed(p.decode_draw_fraction * 100, 0) << "% of board power (" << watts(p.decode_gpu_w) << "), prefill "
-            << fixed(p.prefill_draw_fraction * 100, 0) << "% (" << watts(p.prefill_gpu_w) << "); "
+        out << "  at draw: decode " << fixed(p.decode_draw_fraction * 100, 0) << "% of board power (" << watts(p.decode_gpu_w)
+            << "), prefill " << fixed(p.prefill_draw_fraction * 100, 0) << "% (" << watts(p.prefill_gpu_w) << "); "
             << fixed(p.energy_kwh_per_million_tokens_at_draw, 3) << " kWh, $" << fixed(p.cost_usd_per_million_tokens_at_draw, 3)
             << " per million tokens decoding\n";
     if (training && p.train_gpu_w > 0)
         out << "  at draw: training " << fixed(p.train_draw_fraction * 100, 0) << "% of board power (" << watts(p.train_gpu_w) << ")"
             << (s.train_time_s > 0 ? ", the run " + format_int(std::round(p.train_energy_kwh_at_draw)) + " kWh" : std::string()) << '\n';
     if (training && s.train_time_s > 0)
-        out << "  training run " << format_int(std::round(p.energy_kwh)) << " kWh, $" << format_int(std::round(p.cost_usd)) << " of electricity\n";
+        out << "  training run " << format_int(std::round(p.energy_kwh)) << " kWh, $" << format_int(std::round(p.cost_usd))
+            << " of electricity\n";
     if (p.hardware_price_known) out << "  GPUs $" << format_int(p.hardware_usd) << '\n';
 }
 
@@ -197,7 +202,8 @@ void print_report(std::ostream& out, const Report& r) {
             << format_fixed(r.serving.max_concurrency, 2) << " requests of " << format_int(double(c.context)) << ")\n";
     if (r.host > 0)
         out << "  host RAM " << format_gib(r.host)
-            << (c.offload != Offload::none ? " in all (offloaded optimizer state)\n" : " (llama.cpp keeps the token embeddings on the CPU)\n");
+            << (c.offload != Offload::none ? " in all (offloaded optimizer state)\n"
+                                           : " (llama.cpp keeps the token embeddings on the CPU)\n");
     print_performance(out, r);
     if (r.serving.active) {
         // Serving under load: a short section (the figures are in `--json` under "serving").
@@ -261,10 +267,11 @@ void print_gpus(std::ostream& out, const Catalog& cat) {
         std::ostringstream price;
         if (g.price_usd) price << std::fixed << std::setprecision(0) << *g.price_usd; else price << "-";
         std::ostringstream bf16;
-        bf16 << std::fixed << std::setprecision(1) << (g.tensor_tflops_dense.bf16 > 0 ? g.tensor_tflops_dense.bf16 : g.tensor_tflops_dense.fp16);
+        bf16 << std::fixed << std::setprecision(1)
+             << (g.tensor_tflops_dense.bf16 > 0 ? g.tensor_tflops_dense.bf16 : g.tensor_tflops_dense.fp16);
         out << std::left << std::setw(20) << g.id << std::right << std::setw(11) << format_gib(g.capacity_bytes(), 1) << std::setw(10)
-            << g.memory_bandwidth_gb_per_s << std::setw(11) << bf16.str() << std::setw(8) << (g.tdp_w > 0 ? std::to_string(int(g.tdp_w)) : "-")
-            << std::setw(10) << price.str() << "  " << g.name << '\n';
+            << g.memory_bandwidth_gb_per_s << std::setw(11) << bf16.str() << std::setw(8)
+            << (g.tdp_w > 0 ? std::to_string(int(g.tdp_w)) : "-") << std::setw(10) << price.str() << "  " << g.name << '\n';
     }
 }
 
@@ -272,8 +279,8 @@ void print_links(std::ostream& out, const Catalog& cat) {
     out << std::left << std::setw(16) << "id" << std::setw(12) << "scope" << std::right << std::setw(10) << "GB/s/dir" << std::setw(10)
         << "bidir" << std::setw(9) << "lat us" << std::setw(8) << "GPUs" << "  name\n";
     for (const auto& l : cat.links)
-        out << std::left << std::setw(16) << l.id << std::setw(12) << to_string(l.scope) << std::right << std::setw(10) << l.bandwidth_gb_per_s
-            << std::setw(10) << l.bidirectional_gb_per_s << std::setw(9) << l.latency_us << std::setw(8)
+        out << std::left << std::setw(16) << l.id << std::setw(12) << to_string(l.scope) << std::right << std::setw(10)
+            << l.bandwidth_gb_per_s << std::setw(10) << l.bidirectional_gb_per_s << std::setw(9) << l.latency_us << std::setw(8)
             << (l.scope == LinkScope::inter_node ? std::string("-") : std::to_string(l.gpus_per_node)) << "  " << l.name << '\n';
 }
 
@@ -310,7 +317,8 @@ void print_formats(std::ostream& out) {
     for (const auto& f : weight_formats()) out << "  " << std::left << std::setw(8) << f.id << "  " << f.label << '\n';
     out << "kv_cache:\n";
     for (const auto& k : kv_formats())
-        out << "  " << std::left << std::setw(8) << k.id << "  " << k.bytes << " bytes per value" << (k.llama_cpp_only ? " (llama.cpp)" : "") << '\n';
+        out << "  " << std::left << std::setw(8) << k.id << "  " << k.bytes << " bytes per value"
+            << (k.llama_cpp_only ? " (llama.cpp)" : "") << '\n';
 }
 
 }  // namespace gpusizer::cli

@@ -20,7 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const Error&) {
     }
     try {
-        const SafetensorsIndex idx = parse_safetensors_index(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.index.json");
+        const SafetensorsIndex idx =
+            parse_safetensors_index(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.index.json");
         if (idx.weight_map.empty() || idx.files.empty()) std::abort();
     } catch (const Error&) {
     }

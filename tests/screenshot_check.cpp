@@ -21,7 +21,9 @@ int fail(const std::string& why) {
     return 1;
 }
 
-bool near(const unsigned char* p, int r, int g, int b) { return std::abs(p[0] - r) < 12 && std::abs(p[1] - g) < 12 && std::abs(p[2] - b) < 12; }
+bool near(const unsigned char* p, int r, int g, int b) {
+    return std::abs(p[0] - r) < 12 && std::abs(p[1] - g) < 12 && std::abs(p[2] - b) < 12;
+}
 
 }  // namespace
 
@@ -71,7 +73,8 @@ int main(int argc, char** argv) {
     if (expect_items > 0) {
         int items = 0;
         for (const auto& r : layout["layout"]) items += r["name"] == expect_item ? 1 : 0;
-        if (items < expect_items) return fail(std::to_string(items) + " '" + expect_item + "' in the layout, fewer than " + std::to_string(expect_items));
+        if (items < expect_items)
+            return fail(std::to_string(items) + " '" + expect_item + "' in the layout, fewer than " + std::to_string(expect_items));
         std::printf("screenshot_check: %d '%s'\n", items, expect_item.c_str());
     }
     bool found = false;

@@ -142,7 +142,8 @@ TEST_CASE("estimate prints speed, interconnect and power; the JSON has them", "[
     for (const char* s : {"decode", "prefill", "time to first token", "interconnect: nvlink4", "tensor parallel", "over pcie5",
                           "power:", "PSU", "BTU/h", "kWh per million tokens"})
         CHECK(r.out.find(s) != std::string::npos);
-    r = run_cli({"estimate", "--model", "llama-3-8b", "--mode", "train", "--gpu", "h100-sxm", "--gpus", "8", "--train-tokens", "1e10", "--json"});
+    r = run_cli(
+        {"estimate", "--model", "llama-3-8b", "--mode", "train", "--gpu", "h100-sxm", "--gpus", "8", "--train-tokens", "1e10", "--json"});
     REQUIRE(r.code == 0);
     const auto j = nlohmann::json::parse(r.out);
     for (const char* k : {"link", "tp_comm_s_per_token", "dp_allreduce_s_per_step", "allreduce_busbw_bytes_per_s", "pp_bubble_fraction"})

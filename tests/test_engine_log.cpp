@@ -101,7 +101,8 @@ TEST_CASE("vLLM V1: KV token capacity, concurrency and CUDA graph memory", "[eng
     CHECK(l.concurrency_tokens_per_request == 131072);
     CHECK(l.max_concurrency == Approx(3.03));
     // vLLM's concurrency is the token capacity over the request length: 396,928 / 131,072 = 3.03.
-    CHECK(static_cast<double>(l.kv_cache_tokens) / static_cast<double>(l.concurrency_tokens_per_request) == Approx(l.max_concurrency).epsilon(0.002));
+    CHECK(static_cast<double>(l.kv_cache_tokens) / static_cast<double>(l.concurrency_tokens_per_request) ==
+          Approx(l.max_concurrency).epsilon(0.002));
     CHECK(l.graph_bytes == Approx(0.11 * kGiB));
     CHECK(l.buffer_bytes("graph", "GPU") == Approx(0.11 * kGiB));
 }

@@ -474,7 +474,8 @@ TEST_CASE("bad values are refused with the key named, never cast", "[hf_families
                       Catch::Contains("linear_num_value_heads") && Catch::Contains("at most 16777216"));
     CHECK_THROWS_WITH(import(head + R"("num_hidden_layers": 4, "linear_num_value_heads": 16000000, "linear_value_head_dim": 16000000})"),
                       Catch::Contains("linear_num_value_heads") && Catch::Contains("2^31"));
-    CHECK_THROWS_WITH(import(head + R"("num_hidden_layers": 4, "full_attention_interval": 0})"), Catch::Contains("full_attention_interval"));
+    CHECK_THROWS_WITH(import(head + R"("num_hidden_layers": 4, "full_attention_interval": 0})"),
+                      Catch::Contains("full_attention_interval"));
     CHECK_THROWS_WITH(import(head + R"("num_hidden_layers": 4, "mlp_only_layers": [9], "num_experts": 4})"),
                       Catch::Contains("mlp_only_layers") && Catch::Contains("layer 9 of 4"));
     CHECK_THROWS_WITH(import(head + R"("num_hidden_layers": 4, "mlp_only_layers": "all"})"), Catch::Contains("mlp_only_layers"));

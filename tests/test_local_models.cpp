@@ -122,7 +122,8 @@ TEST_CASE("local models: a fake home's Hugging Face cache, Ollama and LM Studio 
     CHECK(split->bytes == h.split_bytes);
     CHECK_FALSE(find(m, "test-pub/Big-GGUF/big-Q4_K_M-00002-of-00002.gguf"));
     for (const LocalModel& x : m.models)
-        CHECK(std::count_if(m.models.begin(), m.models.end(), [&](const LocalModel& y) { return y.path == x.path && y.name == x.name; }) == 1);
+        CHECK(std::count_if(m.models.begin(), m.models.end(), [&](const LocalModel& y) { return y.path == x.path && y.name == x.name; }) ==
+              1);
     // The unreadable folder: a note naming it (a non-root user), or (root) its model.
     if (root) CHECK(find(m, "locked/repo/hidden.gguf"));
     else CHECK(has_note(m, h.unreadable));

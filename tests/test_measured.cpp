@@ -349,7 +349,8 @@ TEST_CASE("measured_overlay picks the report's device of the configured GPU", "[
     unknown.devices[0].name = "NVIDIA GeForce RTX 4090 D";
     const GpuOverlay u = measured_overlay(catalog(), unknown, "report.json", {"rtx-4090"});
     REQUIRE(u.gpu(catalog(), "rtx-4090").calibration);
-    CHECK(u.gpu(catalog(), "rtx-4090").calibration->notes.front().find("'NVIDIA GeForce RTX 4090 D' is not in the catalog") != std::string::npos);
+    CHECK(u.gpu(catalog(), "rtx-4090").calibration->notes.front().find("'NVIDIA GeForce RTX 4090 D' is not in the catalog") !=
+          std::string::npos);
     // A report without measurements, or for an Apple GPU: refused.
     MeasuredReport none;
     none.status = BenchStatus::no_driver;

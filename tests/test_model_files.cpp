@@ -151,7 +151,8 @@ TEST_CASE("gguf / hf_dir: configuration, link and errors", "[gguf][model_files][
     CHECK_THAT(error_of([&] { load_model_files(missing, opener_over(files)); }), Catch::Contains("nothing.gguf"));
     Config no_dir;
     no_dir.hf_dir = "snap";
-    CHECK_THAT(error_of([&] { load_model_files(no_dir, opener_over(files)); }), Catch::Contains("hf_dir") && Catch::Contains("config.json"));
+    CHECK_THAT(error_of([&] { load_model_files(no_dir, opener_over(files)); }),
+               Catch::Contains("hf_dir") && Catch::Contains("config.json"));
 }
 
 TEST_CASE("hf_dir: config.json for the stack, safetensors headers for the bytes, shards by the index", "[safetensors][model_files]") {

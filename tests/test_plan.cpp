@@ -208,7 +208,8 @@ TEST_CASE("gpusizer plan --mode train", "[plan][cli]") {
     CHECK(jr["tokens"] == 1e12);
     CHECK(jr["top"][0]["run"]["gpu_hours"].get<double>() > 0);
     CHECK(jr["top"][0]["run"]["cost_usd"].get<double>() > jr["top"][0]["run"]["energy_usd"].get<double>());
-    CHECK(run_cli({"plan", "--mode", "train", "--model", "llama-3-8b", "--gpus", "8", "--global-batch", "16", "--tokens", "lots"}).code == 2);
+    CHECK(run_cli({"plan", "--mode", "train", "--model", "llama-3-8b", "--gpus", "8", "--global-batch", "16", "--tokens", "lots"}).code ==
+          2);
     CHECK(run_cli({"plan", "--mode", "train", "--model", "llama-3-8b", "--gpus", "8", "--global-batch", "16", "--top", "0"}).code == 2);
     CHECK(run_cli({"plan", "--model", "llama-3-8b", "--gpus", "8", "--global-batch", "16"}).code == 2);   // no --mode
 }

@@ -128,7 +128,8 @@ TEST_CASE("plan inference: more GPUs never make the best reachable throughput wo
     }
 }
 
-TEST_CASE("plan inference: impossible targets and models that fit nowhere give an empty answer, not an error", "[plan][plan_inference][bad_input]") {
+TEST_CASE("plan inference: impossible targets and models that fit nowhere give an empty answer, not an error",
+          "[plan][plan_inference][bad_input]") {
     // 0.01 ms per output token: no GPU reads 140 GB (or a share of it) in 10 us.
     PlanRequest q = request(8);
     q.max_tpot_ms = 0.01;

@@ -83,7 +83,8 @@ TEST_CASE("plan with a measured GPU: a slower BF16 rate gives slower training st
     CHECK(best == Approx(measured.top[0].step_s).epsilon(1e-12));
 }
 
-TEST_CASE("plan inference with a measured GPU: less bandwidth gives fewer tokens/s per GPU, as estimate() says", "[plan][plan_inference][measured]") {
+TEST_CASE("plan inference with a measured GPU: less bandwidth gives fewer tokens/s per GPU, as estimate() says",
+          "[plan][plan_inference][measured]") {
     // Decoding reads the weights and the KV cache once a step: at 2,000 of 3,350 GB/s every
     // layout's step is longer, so the best output tokens/s per GPU falls.
     const PlanRequest q = serving_request();
@@ -148,7 +149,8 @@ TEST_CASE("gpusizer plan --measured: the report's figures, its GPU without --gpu
     // Another GPU than the report's: refused, naming both.
     const CliResult other = with({"--gpu", "rtx-4090", "--measured", path});
     CHECK(other.code == 2);
-    CHECK(other.err == "gpusizer: error: measured: " + path + " measured h100-sxm, not rtx-4090: use --gpu h100-sxm (or a report of this GPU)\n");
+    CHECK(other.err ==
+          "gpusizer: error: measured: " + path + " measured h100-sxm, not rtx-4090: use --gpu h100-sxm (or a report of this GPU)\n");
     // A broken report: one line naming the file and the field, exit 2; a missing one, exit 1.
     {
         std::ofstream f(path);

@@ -46,9 +46,10 @@ Config random_config(Draw& d) {
         std::string hf = "{\"model_type\": \"" + std::string(d.chance(0.5) ? "llama" : "mixtral") +
                          "\", \"num_hidden_layers\": " + std::to_string(d.integer(1, 96)) + ", \"hidden_size\": " + std::to_string(hidden) +
                          ", \"intermediate_size\": " + std::to_string(hidden * d.integer(2, 4)) +
-                         ", \"num_attention_heads\": " + std::to_string(heads) + ", \"num_key_value_heads\": " + std::to_string(std::max(kv, 1)) +
-                         ", \"vocab_size\": " + std::to_string(d.integer(1000, 256000)) + ", \"num_local_experts\": " +
-                         std::to_string(d.integer(2, 16)) + ", \"num_experts_per_tok\": 2}";
+                         ", \"num_attention_heads\": " + std::to_string(heads) +
+                         ", \"num_key_value_heads\": " + std::to_string(std::max(kv, 1)) +
+                         ", \"vocab_size\": " + std::to_string(d.integer(1000, 256000)) +
+                         ", \"num_local_experts\": " + std::to_string(d.integer(2, 16)) + ", \"num_experts_per_tok\": 2}";
         c = config_from_json("{\"model\": {\"hf_config\": " + hf + "}}");
     }
     c.mode = d.pick(std::vector<Mode>{Mode::inference, Mode::inference, Mode::train, Mode::lora, Mode::qlora});

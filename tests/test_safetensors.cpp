@@ -164,10 +164,13 @@ TEST_CASE("safetensors hostile input: every check gives an Error naming file and
         CHECK_THAT(json_error(R"({"a": {"dtype": "F16", "shape": [[1]], "data_offsets": [0, 2]}})"), Catch::Contains("a: shape"));
         CHECK_THAT(json_error(R"({"a": {"dtype": "F16", "shape": [-1], "data_offsets": [0, 2]}})"), Catch::Contains("negative"));
         CHECK_THAT(json_error(R"({"a": {"dtype": "F16", "shape": [1.5], "data_offsets": [0, 2]}})"), Catch::Contains("whole numbers"));
-        CHECK_THAT(json_error(R"({"a": {"dtype": "F17", "shape": [1], "data_offsets": [0, 2]}})"), Catch::Contains("a: dtype") && Catch::Contains("allowed"));
-        CHECK_THAT(json_error(R"({"a": {"dtype": "F16", "shape": [1]}})", 2), Catch::Contains("a: data_offsets") && Catch::Contains("missing"));
+        CHECK_THAT(json_error(R"({"a": {"dtype": "F17", "shape": [1], "data_offsets": [0, 2]}})"),
+                   Catch::Contains("a: dtype") && Catch::Contains("allowed"));
+        CHECK_THAT(json_error(R"({"a": {"dtype": "F16", "shape": [1]}})", 2),
+                   Catch::Contains("a: data_offsets") && Catch::Contains("missing"));
         CHECK_THAT(json_error(R"({"a": {"dtype": "F16", "shape": [1], "data_offsets": [0]}})"), Catch::Contains("two numbers"));
-        CHECK_THAT(json_error(R"({"a": {"dtype": "F16", "shape": [1], "data_offsets": [0, 2], "extra": {}}})", 2), Catch::Contains("unexpected object"));
+        CHECK_THAT(json_error(R"({"a": {"dtype": "F16", "shape": [1], "data_offsets": [0, 2], "extra": {}}})", 2),
+                   Catch::Contains("unexpected object"));
         CHECK_THAT(json_error(R"({"__metadata__": {"k": 1}})"), Catch::Contains("__metadata__: k") && Catch::Contains("strings"));
         CHECK_THAT(json_error(R"({"a": {"dtype": "F16", "shape": [1], "data_offsets": [0, 2]},
                                   "a": {"dtype": "F16", "shape": [1], "data_offsets": [2, 4]}})", 4), Catch::Contains("duplicate"));
@@ -180,11 +183,14 @@ TEST_CASE("safetensors hostile input: every check gives an Error naming file and
     }
     SECTION("sizes and offsets") {
         // shape x dtype disagrees with data_offsets.
-        CHECK_THAT(json_error(R"({"a": {"dtype": "F16", "shape": [3], "data_offsets": [0, 4]}})", 4), Catch::Contains("a: data_offsets") && Catch::Contains("6"));
+        CHECK_THAT(json_error(R"({"a": {"dtype": "F16", "shape": [3], "data_offsets": [0, 4]}})", 4),
+                   Catch::Contains("a: data_offsets") && Catch::Contains("6"));
         // Overflowing shape: 2^40 x 2^40.
-        CHECK_THAT(json_error(R"({"a": {"dtype": "F16", "shape": [1099511627776, 1099511627776], "data_offsets": [0, 0]}})"), Catch::Contains("a: shape") && Catch::Contains("overflow"));
+        CHECK_THAT(json_error(R"({"a": {"dtype": "F16", "shape": [1099511627776, 1099511627776], "data_offsets": [0, 0]}})"),
+                   Catch::Contains("a: shape") && Catch::Contains("overflow"));
         // F4 with an odd count: half a byte.
-        CHECK_THAT(json_error(R"({"a": {"dtype": "F4", "shape": [3], "data_offsets": [0, 1]}})", 1), Catch::Contains("whole number of bytes"));
+        CHECK_THAT(json_error(R"({"a": {"dtype": "F4", "shape": [3], "data_offsets": [0, 1]}})", 1),
+                   Catch::Contains("whole number of bytes"));
         // A hole and an overlap.
         CHECK_THAT(json_error(R"({"a": {"dtype": "U8", "shape": [2], "data_offsets": [2, 4]}})", 4), Catch::Contains("hole"));
         CHECK_THAT(json_error(R"({"a": {"dtype": "U8", "shape": [2], "data_offsets": [0, 2]},

@@ -138,7 +138,8 @@ TEST_CASE("max concurrency: the KV pool over one request of `context` tokens", "
     // non-torch - activation peak = the KV pool (16 x 0.9 - 0.47 - 0.03 - 0.50 = 13.40 GiB), which
     // holds 12,200 blocks of 16 tokens = 195,200 tokens, 195,200 / 2,048 = 95.31 requests.
     const EngineLog v0 = log_file("vllm_v0_windows_issue6.log");
-    const double pool_logged = v0.gpu_memory_bytes * v0.gpu_memory_utilization - v0.weights_bytes - v0.non_torch_bytes - v0.activation_peak_bytes;
+    const double pool_logged =
+        v0.gpu_memory_bytes * v0.gpu_memory_utilization - v0.weights_bytes - v0.non_torch_bytes - v0.activation_peak_bytes;
     CHECK(pool_logged / kGiB == Approx(13.40).margin(0.01));   // the log's own rounding
     CHECK(std::round(double(v0.kv_blocks) * 16.0 / double(v0.concurrency_tokens_per_request) * 100) / 100 == Approx(v0.max_concurrency));
     Config c = engine("llama-3-8b", "h100-sxm", Runtime::vllm);
@@ -303,7 +304,8 @@ TEST_CASE("serving: an open loop at a request rate", "[serving]") {
     CHECK(over.output_tokens_per_s == Approx(full.output_tokens_per_s));
     // Keys: not with concurrency, and only with isl / osl.
     auto error = [](const std::string& json) { return thrown_message([&] { run(config_from_json(json)); }); };
-    CHECK(error(R"({"model":"llama-3-8b","isl":128,"osl":128,"concurrency":4,"request_rate":2})").find("request_rate") != std::string::npos);
+    CHECK(error(R"({"model":"llama-3-8b","isl":128,"osl":128,"concurrency":4,"request_rate":2})").find("request_rate") !=
+          std::string::npos);
     CHECK(error(R"({"model":"llama-3-8b","request_rate":2})").find("request_rate") != std::string::npos);
     CHECK(error(R"({"model":"llama-3-8b","isl":128,"osl":128,"request_rate":-1})").find("request_rate") != std::string::npos);
 }

@@ -53,7 +53,8 @@ TEST_CASE("custom models: parameter count, numbers, pasted config.json", "[ui]")
     CHECK(estimate(s.config, catalog()).active_params < estimate(s.config, catalog()).params);
 
     s.source = ModelSource::hf_config;
-    s.hf_text = "{\"model_type\": \"gpt2\", \"n_layer\": 12, \"n_embd\": 768, \"n_head\": 12, \"n_positions\": 1024, \"vocab_size\": 50257}";
+    s.hf_text =
+        "{\"model_type\": \"gpt2\", \"n_layer\": 12, \"n_embd\": 768, \"n_head\": 12, \"n_positions\": 1024, \"vocab_size\": 50257}";
     REQUIRE(apply_model_source(s));
     CHECK(estimate(s.config, catalog()).params == 124439808.0);
     // The custom model travels in the link and comes back as a pasted config.
@@ -461,4 +462,33 @@ TEST_CASE("fields clamp to the configuration keys' ranges", "[ui][keys]") {
     CHECK(clamp_to_key("utilization", 0.5) == 0.5);
     CHECK_THROWS_AS(clamp_to_key("weights", 1), Error);   // not a number key
     CHECK_THROWS_AS(clamp_to_key("no_such_key", 1), Error);
+}
+
+// The manual split restates the estimate's divisibility rules (tp_choices, cp_choices,
+// pp_choices): it must offer exactly the splits the estimate accepts, no more and no fewer.
+TEST_CASE("the manual split offers exactly the splits the estimate accepts", "[ui][parallel]") {
+    for (const char* model : {"llama-3-8b", "qwen2.5-7b"}) {
+        const ModelArch& a = catalog().model(model).arch;
+        for (int gpus = 1; gpus <= 12; ++gpus)
+            for (int cp = 1; cp <= gpus; cp *= 2)
+                for (int tp = 1; tp <= gpus / cp; ++tp)
+                    for (int pp = 1; tp * cp * pp <= gpus; ++pp) {
+                        if (gpus % (tp * cp * pp) != 0) continue;
+                        Config c = gpusizer::test::training(model, "h100-sxm", gpus);
+                        c.context = 8192;
+                        c.tp = tp;
+                        c.cp = cp;
+                        c.pp = pp;
+                        c.dp = gpus / (tp * cp * pp);
+                        const auto tps = tp_choices(a, gpus / cp);
+                        const auto cps = cp_choices(c);
+                        const auto pps = pp_choices(a, gpus / cp, tp);
+                        const bool offered = std::count(tps.begin(), tps.end(), tp) && std::count(cps.begin(), cps.end(), cp) &&
+                                             std::count(pps.begin(), pps.end(), pp);
+                        const std::string key = gpusizer::test::error_key(c);
+                        const bool accepted = key != "tp" && key != "cp" && key != "pp" && key != "dp";
+                        INFO(model << " on " << gpus << ": tp " << tp << ", cp " << cp << ", pp " << pp << " (refused by `" << key << "`)");
+                        CHECK(offered == accepted);
+                    }
+    }
 }

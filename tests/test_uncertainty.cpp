@@ -69,8 +69,8 @@ TEST_CASE("speed bands cover the accuracy rows of their kind", "[uncertainty]") 
     CHECK(checked[int(SpeedFigure::decode)] ==
           speed_band(SpeedFigure::decode, Runtime::llama_cpp).rows + speed_band(SpeedFigure::decode, Runtime::vllm).rows);
     CHECK(checked[int(SpeedFigure::prefill)] == speed_band(SpeedFigure::prefill, Runtime::llama_cpp).rows);
-    CHECK(checked[int(SpeedFigure::serving_throughput)] ==
-          speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm).rows + speed_band(SpeedFigure::serving_throughput, Runtime::vllm).rows);
+    CHECK(checked[int(SpeedFigure::serving_throughput)] == speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm).rows +
+                                                               speed_band(SpeedFigure::serving_throughput, Runtime::vllm).rows);
     CHECK(checked[int(SpeedFigure::train_throughput)] == speed_band(SpeedFigure::train_throughput, Runtime::pytorch).rows);
 }
 

@@ -35,7 +35,8 @@ App::App(const Catalog& catalog, Platform& platform, UiState state) : catalog_(c
 bool App::open(const std::string& text) {
     const auto first = text.find_first_not_of(" \t\r\n");
     const bool json = first != std::string::npos && text[first] == '{';
-    const bool ok = json ? open_config_text(s_, text, catalog_, platform_.model_opener()) : open_link(s_, text, catalog_, platform_.model_opener());
+    const bool ok =
+        json ? open_config_text(s_, text, catalog_, platform_.model_opener()) : open_link(s_, text, catalog_, platform_.model_opener());
     changed();
     return ok;
 }
@@ -279,7 +280,8 @@ void App::frame(float scale) {
             ImGui::Spacing();
             draw_tabs();
         }
-        layout_.push_back({"Results", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y});
+        layout_.push_back(
+            {"Results", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y});
         ImGui::End();
         return;
     }

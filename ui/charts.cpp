@@ -75,7 +75,8 @@ void memory_bar(const MemoryParts& parts, double usable, float height) {
     for (int i = 0; i <= kMemoryPartCount; ++i) {
         const MemoryPartInfo* p = i < kMemoryPartCount ? &kMemoryParts[i] : nullptr;
         const double v = p ? parts.*p->bytes : usable;
-        const std::string text = p ? std::string(p->label) + " " + (v > 0 ? format_gib(v) : std::string("0")) : "usable " + format_gib(usable);
+        const std::string text =
+            p ? std::string(p->label) + " " + (v > 0 ? format_gib(v) : std::string("0")) : "usable " + format_gib(usable);
         const float w = s + 5 + ImGui::CalcTextSize(text.c_str()).x;
         if (i > 0) {
             ImGui::SameLine(0, 14);

@@ -11,7 +11,8 @@
 
 namespace gpusizer::ui {
 
-// One GPU's memory as a horizontal stacked bar (its parts in kMemoryParts' order) against what the runtime may use, with a legend underneath.
+// One GPU's memory as a horizontal stacked bar (its parts in kMemoryParts' order) against what the
+// runtime may use, with a legend underneath.
 void memory_bar(const MemoryParts& parts, double usable, float height);
 
 // A series' color that follows the theme: the foreground (palette().total_series).

@@ -46,7 +46,8 @@ void App::reconcile_log() {
         json j = reconcile(log_use_model_);
         if (!log_use_model_ && j.value("estimate_error_key", "") == "model" && j.value("estimate_error_code", "") == "unknown_id") {
             j = reconcile(true);
-            log_notes_.push_back("the log names no catalog model: the estimate uses the Setup panel's model (choose it there, or open its GGUF file)");
+            log_notes_.push_back(
+                "the log names no catalog model: the estimate uses the Setup panel's model (choose it there, or open its GGUF file)");
         }
         auto fact = [&](const char* label, const json& v) {
             if (v.is_string() && !v.get<std::string>().empty()) log_facts_.push_back(std::string(label) + ": " + v.get<std::string>());
@@ -103,11 +104,13 @@ void App::draw_engine_log() {
         for (const std::string& f : log_facts_) line += (line.empty() ? "" : "  |  ") + f;
         ImGui::TextUnformatted(line.c_str());
     }
-    if (!log_estimate_error_.empty()) ImGui::TextColored(to_vec4(no_fit_color()), "No estimate beside the log: %s", log_estimate_error_.c_str());
+    if (!log_estimate_error_.empty())
+        ImGui::TextColored(to_vec4(no_fit_color()), "No estimate beside the log: %s", log_estimate_error_.c_str());
     if (!log_model_.empty()) ImGui::Text("Estimate of %s for the configuration the log describes:", log_model_.c_str());
     ImGui::PopTextWrapPos();
     if (!log_rows_.empty() &&
-        begin_stretch_table("components", {{"component", 2.6f}, {"log", 1.0f}, {"estimate", 1.0f}, {"difference", 1.0f}, {"estimate / log", 0.9f}})) {
+        begin_stretch_table("components",
+                            {{"component", 2.6f}, {"log", 1.0f}, {"estimate", 1.0f}, {"difference", 1.0f}, {"estimate / log", 0.9f}})) {
         for (const LogRow& r : log_rows_) {
             auto shown = [&](double v) { return r.count ? format_int(v) : format_gib(v); };
             ImGui::TableNextRow();

@@ -56,16 +56,19 @@ void App::draw_local_models() {
     ImGui::InputTextWithHint("##filter", "filter models", &local_filter_);
     note_item("text field");
 
-    const std::string& current = s_.source == ModelSource::file ? (s_.config.gguf.empty() ? s_.config.hf_dir : s_.config.gguf) : std::string();
+    const std::string& current =
+        s_.source == ModelSource::file ? (s_.config.gguf.empty() ? s_.config.hf_dir : s_.config.gguf) : std::string();
     // The table as tall as its rows, leaving room below for where the scan looked and its notes.
     int matching = 0;
     for (const LocalModel& m : found.models) matching += filter_matches(local_filter_, m.name, m.where) ? 1 : 0;
     const float row = ImGui::GetFrameHeight();
-    const float footer = ImGui::GetTextLineHeightWithSpacing() * float(found.places.size() + std::min<std::size_t>(found.notes.size(), 4) + 1);
+    const float footer =
+        ImGui::GetTextLineHeightWithSpacing() * float(found.places.size() + std::min<std::size_t>(found.notes.size(), 4) + 1);
     const float rows_h = std::max(row * 4.0f, std::min(row * (float(matching) + 1.5f), ImGui::GetContentRegionAvail().y - footer));
     int shown = 0;
     if (!found.models.empty() &&
-        ImGui::BeginTable("models", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY, ImVec2(0, rows_h))) {
+        ImGui::BeginTable("models", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY,
+                          ImVec2(0, rows_h))) {
         ImGui::TableSetupScrollFreeze(0, 1);
         ImGui::TableSetupColumn("model", ImGuiTableColumnFlags_WidthStretch, 3.0f);
         ImGui::TableSetupColumn("format", ImGuiTableColumnFlags_WidthStretch, 0.8f);

@@ -160,7 +160,8 @@ void App::draw_open_file() {
         ImGui::TextUnformatted("Open a model (.gguf, .safetensors, a model folder), an engine log, a benchmark report or a configuration:");
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 26.0f);
         if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-        const bool enter = ImGui::InputTextWithHint("##path", "/path/to/model.gguf or report.json", &file_path_, ImGuiInputTextFlags_EnterReturnsTrue);
+        const bool enter =
+            ImGui::InputTextWithHint("##path", "/path/to/model.gguf or report.json", &file_path_, ImGuiInputTextFlags_EnterReturnsTrue);
         note_item("text field");
         ImGui::SameLine();
         if ((ImGui::Button("Open") || enter) && !file_path_.empty() && open_path(file_path_)) ImGui::CloseCurrentPopup();

@@ -50,7 +50,8 @@ void App::draw_headline() {
         line += " - first token in " + format_duration(sp.ttft_s);
     } else {
         line = "~" + format_rate(sp.train_tokens_per_s) + " training tokens/s";
-        if (sp.train_time_s > 0) line += ", " + format_duration(sp.train_time_s) + " for " + format_count(r.config.train_tokens) + " tokens";
+        if (sp.train_time_s > 0)
+            line += ", " + format_duration(sp.train_time_s) + " for " + format_count(r.config.train_tokens) + " tokens";
     }
     line += " - " + format_watts(r.power.system_w) + " system power";
     if (r.power.hardware_price_known) line += " - GPUs $" + format_int(r.power.hardware_usd);
@@ -112,7 +113,8 @@ void App::draw_breakdown() {
             {
                 const ImVec2 c = ImGui::GetCursorScreenPos();
                 const float sw = ImGui::GetTextLineHeight() * 0.7f;
-                ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(c.x, c.y + sw * 0.2f), ImVec2(c.x + sw, c.y + sw * 1.2f), part_color(p.part), 2.0f);
+                ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(c.x, c.y + sw * 0.2f), ImVec2(c.x + sw, c.y + sw * 1.2f),
+                                                          part_color(p.part), 2.0f);
                 ImGui::Dummy(ImVec2(sw, sw));
                 ImGui::SameLine(0, 5);
             }

@@ -229,9 +229,9 @@ ImU32 with_alpha(ImU32 c, int alpha) { return (c & ~IM_COL32_A_MASK) | (ImU32(al
 
 std::string point_summary(const PlanPoint& p) {
     const ServingRowText t = serving_row_text(p);
-    std::string s = "tp " + t.tp + " pp " + t.pp + " dp " + t.dp + " ep " + t.ep + ", " + t.concurrency + " requests in flight\n" + t.per_gpu +
-                    " tokens/s per GPU, " + t.per_user + " tokens/s per user\nTTFT " + t.ttft + ", TPOT " + t.tpot + ", " + t.memory +
-                    " per GPU, bound: " + t.bound;
+    std::string s = "tp " + t.tp + " pp " + t.pp + " dp " + t.dp + " ep " + t.ep + ", " + t.concurrency + " requests in flight\n" +
+                    t.per_gpu + " tokens/s per GPU, " + t.per_user + " tokens/s per user\nTTFT " + t.ttft + ", TPOT " + t.tpot + ", " +
+                    t.memory + " per GPU, bound: " + t.bound;
     if (!t.note.empty()) s += "\n" + t.note;
     return s;
 }
@@ -349,7 +349,8 @@ void serving_row(const char* label, const ServingRowText& t, bool highlight, boo
     std::string spaced = t.bound;
     std::replace(spaced.begin(), spaced.end(), '_', ' ');   // "memory bandwidth" wraps at its space
     const std::string& bound = spaced;
-    for (const std::string* cell : {&t.tp, &t.pp, &t.dp, &t.ep, &t.concurrency, &t.per_gpu, &t.per_user, &t.ttft, &t.tpot, &t.memory, &bound}) {
+    for (const std::string* cell :
+         {&t.tp, &t.pp, &t.dp, &t.ep, &t.concurrency, &t.per_gpu, &t.per_user, &t.ttft, &t.tpot, &t.memory, &bound}) {
         ImGui::TableNextColumn();
         if (wrap) ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(cell->c_str());
@@ -444,7 +445,8 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
         if (scroll) {
             flags |= ImGuiTableFlags_ScrollX;
             const int rows = int(p.top.size()) + (best_apart ? 1 : 0) + 1;   // and the header
-            outer.y = float(rows) * (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y) + ImGui::GetStyle().ScrollbarSize + 4;
+            outer.y =
+                float(rows) * (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y) + ImGui::GetStyle().ScrollbarSize + 4;
         }
         if (ImGui::BeginTable("serving", 12, flags, outer, scroll ? inner : 0.0f)) {
             ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_None, 0.8f);

@@ -19,9 +19,11 @@ namespace gpusizer::ui {
 void App::draw_plots() {
     const float h = std::max(ImGui::GetFontSize() * 11.0f, (ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 3.0f) * 0.5f);
     ImGui::TextDisabled("Memory per GPU against context (batch %d)", report_.config.batch);
-    memory_chart("ctx", ctx_x_, ctx_series_, report_.gpu_usable, AxisScale::log2, "context (tokens)", ImVec2(0, h), double(report_.config.context));
+    memory_chart("ctx", ctx_x_, ctx_series_, report_.gpu_usable, AxisScale::log2, "context (tokens)", ImVec2(0, h),
+                 double(report_.config.context));
     ImGui::TextDisabled("Memory per GPU against batch (%s tokens each)", format_int(double(report_.config.context)).c_str());
-    memory_chart("batch", batch_x_, batch_series_, report_.gpu_usable, AxisScale::log2, "batch (sequences)", ImVec2(0, h), double(report_.config.batch));
+    memory_chart("batch", batch_x_, batch_series_, report_.gpu_usable, AxisScale::log2, "batch (sequences)", ImVec2(0, h),
+                 double(report_.config.batch));
 }
 
 }  // namespace gpusizer::ui

@@ -116,7 +116,8 @@ void App::draw_model() {
                 // appear, models in catalog order within each; the search also matches a family.
                 std::vector<const std::string*> families;
                 for (const CatalogModel& m : catalog_.models)
-                    if (std::find_if(families.begin(), families.end(), [&](const std::string* f) { return *f == m.family; }) == families.end())
+                    if (std::find_if(families.begin(), families.end(), [&](const std::string* f) { return *f == m.family; }) ==
+                        families.end())
                         families.push_back(&m.family);
                 for (const std::string* family : families)
                 for (const CatalogModel& m : catalog_.models) {
@@ -261,7 +262,8 @@ void App::draw_workload() {
     const bool checkpoint = ok_ && report_.weights_scheme.source == "checkpoint";
     std::string weights_label;
     if (c.weights == "native" || (c.weights.empty() && checkpoint))
-        weights_label = "as published" + (ok_ && !report_.weights_scheme.format.empty() ? " (" + report_.weights_scheme.format + ")" : std::string());
+        weights_label =
+            "as published" + (ok_ && !report_.weights_scheme.format.empty() ? " (" + report_.weights_scheme.format + ")" : std::string());
     else
         weights_label = std::string(weight_format(c.weights.empty() ? (c.mode == Mode::qlora ? "nf4" : "bf16") : c.weights).label);
     const std::string weights = c.weights.empty() ? (c.mode == Mode::qlora ? "nf4" : checkpoint ? "native" : "bf16") : c.weights;
@@ -551,7 +553,8 @@ void App::draw_speed_inputs() {
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.2f);
         if (ImGui::SliderFloat("##tt", &tokens_b, 0.0f, 20000.0f, tokens_b > 0 ? "%.2f B tokens" : "(not asked)",
                                ImGuiSliderFlags_Logarithmic)) {
-            c.train_tokens = clamp_to_key("train_tokens", std::round(round_to_format(tokens_b, "%.2f") * 100.0) * 1e7);   // 0.01 B steps, exactly
+            c.train_tokens =
+                clamp_to_key("train_tokens", std::round(round_to_format(tokens_b, "%.2f") * 100.0) * 1e7);   // 0.01 B steps, exactly
             changed();
         }
         help_marker("Tokens of the training run, for its time, energy and electricity cost.");

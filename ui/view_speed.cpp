@@ -72,7 +72,8 @@ void App::draw_speed() {
             t.row("training", format_rate(sp.train_tokens_per_s) + " tok/s");
             t.row("one optimizer step", format_duration(sp.train_step_s));
             t.row("effective MFU", percent(sp.effective_mfu, 1), "Pipeline bubble and exposed communication included.");
-            if (sp.train_time_s > 0) t.row(("time for " + format_count(c.train_tokens) + " tokens").c_str(), format_duration(sp.train_time_s));
+            if (sp.train_time_s > 0)
+                t.row(("time for " + format_count(c.train_tokens) + " tokens").c_str(), format_duration(sp.train_time_s));
             else t.row("time to train", "set 'Train on'", nullptr, true);
         }
     }
@@ -111,7 +112,8 @@ void App::draw_speed() {
                 if (ic.cp_comm_s_per_step > 0) {
                     t.row("ring attention", format_duration(ic.cp_comm_s_per_step) + " /step",
                           "Context parallel: each GPU passes its K/V block around the ring of cp GPUs (and dK/dV in the backward).");
-                    t.row("  not hidden", format_duration(ic.cp_exposed_s_per_step), "The part the attention compute does not cover.", true);
+                    t.row("  not hidden", format_duration(ic.cp_exposed_s_per_step), "The part the attention compute does not cover.",
+                          true);
                 }
                 if (ic.dp_allreduce_s_per_step > 0) {
                     t.row("gradient sync", format_duration(ic.dp_allreduce_s_per_step) + " /step",

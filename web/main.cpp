@@ -114,7 +114,8 @@ EM_JS(void, web_listen, (), {
                 var x = t.clientX - r.left, y = t.clientY - r.top;
                 for (i = 0; i < fields.length; ++i) {
                     var f = fields[i];
-                    if ((f["name"] === "text field" || f["name"] === "link field") && x >= f["x"] && x <= f["x"] + f["w"] && y >= f["y"] && y <= f["y"] + f["h"])
+                    if ((f["name"] == = "text field" || f["name"] == = "link field") && x >= f["x"] && x <= f["x"] + f["w"] &&
+                        y >= f["y"] && y <= f["y"] + f["h"])
                         Module["gpusizerKeyboard"](true);
                 }
             }
@@ -266,7 +267,8 @@ EM_JS(void, web_location_hash, (char* buf, int size), { stringToUTF8(location.ha
 EM_JS(void, web_set_fragment, (const char* text), {
     var link = UTF8ToString(text);
     if (link.charAt(0) !== "#") return;
-    var s = Module["gpusizerFragment"] || (Module["gpusizerFragment"] = {want: "", timer: 0, last: -1e9, started: false, open: false, push: false});
+    var s = Module["gpusizerFragment"] ||
+            (Module["gpusizerFragment"] = {want : "", timer : 0, last : -1e9, started : false, open : false, push : false});
     s.want = link;
     if (!s.open && s.started) s.push = true;   // a new change: its own entry
     s.open = true;
@@ -791,7 +793,8 @@ void frame(void* arg) {
         const bool on = g.NavWindow && g.NavId && !g.NavDisableHighlight;
         ImRect r = on ? ImGui::WindowRectRelToAbs(g.NavWindow, g.NavWindow->NavRectRel[g.NavLayer]) : ImRect();
         const float k = 1.0f / w.canvas.ratio;
-        if (on != w.nav_on || (on && (r.Min.x != w.nav.Min.x || r.Min.y != w.nav.Min.y || r.Max.x != w.nav.Max.x || r.Max.y != w.nav.Max.y))) {
+        if (on != w.nav_on ||
+            (on && (r.Min.x != w.nav.Min.x || r.Min.y != w.nav.Min.y || r.Max.x != w.nav.Max.x || r.Max.y != w.nav.Max.y))) {
             web_nav_rect(on, r.Min.x * k, r.Min.y * k, (r.Max.x - r.Min.x) * k, (r.Max.y - r.Min.y) * k);
             w.nav_on = on;
             w.nav = r;

@@ -473,7 +473,9 @@ void BenchDriver::run_pairs(const std::vector<int>& devices) {
             const MeasuredDevice* da = device_entry(a);
             const Gpu* ds = da ? datasheet_gpu(*da) : nullptr;
             const bool nvlink = ds && ds->nvlink != "none" && ds->nvlink_gb_per_s > 0;
-            const double per_direction = !ds ? 0.0 : nvlink ? ds->nvlink_gb_per_s / 2.0 : pcie_gb_per_s_per_direction(ds->pcie_gen, ds->pcie_lanes);
+            const double per_direction = !ds      ? 0.0
+                                         : nvlink ? ds->nvlink_gb_per_s / 2.0
+                                                  : pcie_gb_per_s_per_direction(ds->pcie_gen, ds->pcie_lanes);
             bool peer = false;
             try {
                 peer = backend_.peer_access(a, b);
@@ -574,7 +576,8 @@ void BenchDriver::judge(MeasuredDevice& dev) {
     add("pcie_h2d_pinned", dev.find("host.h2d.pinned"), 0.80);
     const Measurement* best = nullptr;
     for (const auto& m : dev.measurements)
-        if (m.ok() && m.precision == "bf16" && m.datasheet > 0 && (!best || m.fraction_of_datasheet > best->fraction_of_datasheet)) best = &m;
+        if (m.ok() && m.precision == "bf16" && m.datasheet > 0 && (!best || m.fraction_of_datasheet > best->fraction_of_datasheet))
+            best = &m;
     add("gemm_bf16_best", best, 0.80);
 }
 

@@ -429,7 +429,8 @@ MemoryProbe CudaBackend::probe_memory(int device) {
         (void)gemm(device, GemmSpec{p16, 256, 256, 256, 1}, Run{1, 0.0, 1, 1, 0.0});
         check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
         check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
-        if (p.context_method == "nvml_used_delta" && nvml_->memory(st.nvml, &after)) p.context_with_cublaslt_bytes = after.used - before.used;
+        if (p.context_method == "nvml_used_delta" && nvml_->memory(st.nvml, &after))
+            p.context_with_cublaslt_bytes = after.used - before.used;
         else p.context_with_cublaslt_bytes = double(total_b - free_b);
         p.free_bytes = double(free_b);
     }

@@ -282,7 +282,8 @@ void walk_models(Walk& w, const fs::path& dir, int depth, const std::string& whe
     const FolderModels m = folder_models(dir);
     if (m.safetensors)
         w.add({prefix.empty() ? dir.filename().string() : prefix, "safetensors", where, dir.string(), safetensors_bytes(dir)});
-    for (const fs::path& g : m.gguf) w.add({prefix + (prefix.empty() ? "" : "/") + g.filename().string(), "gguf", where, g.string(), gguf_bytes(g)});
+    for (const fs::path& g : m.gguf)
+        w.add({prefix + (prefix.empty() ? "" : "/") + g.filename().string(), "gguf", where, g.string(), gguf_bytes(g)});
     if (m.safetensors) return;
     for (const auto& e : entries)
         if (Walk::real_dir(e) && e.path().filename().string()[0] != '.')

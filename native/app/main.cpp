@@ -88,7 +88,8 @@ public:
     bool has_local_models() const override { return true; }
     void scan_local_models(Scan how) override {
         if (!synchronous_) return scanner_.start(how == Scan::again);
-        if (!found_.scanned || how == Scan::again) found_ = gpusizer::native::scan_local_models(gpusizer::native::default_local_model_roots());
+        if (!found_.scanned || how == Scan::again)
+            found_ = gpusizer::native::scan_local_models(gpusizer::native::default_local_model_roots());
     }
     gpusizer::ui::LocalModels local_models() override { return synchronous_ ? found_ : scanner_.snapshot(); }
     bool accepts_dropped_files() const override { return true; }
@@ -274,7 +275,8 @@ int main(int argc, char** argv) {
     gpusizer::ui::App app(catalog, platform);
     for (const std::string& arg : args.open) open_argument(app, arg);
     if (!args.tab.empty() && !app.select_tab(args.tab)) {
-        std::fprintf(stderr, "gpusizer-app: --tab must be memory, speed, plots, compare, recommend, measured, assumptions, local, log or plan\n");
+        std::fprintf(stderr,
+                     "gpusizer-app: --tab must be memory, speed, plots, compare, recommend, measured, assumptions, local, log or plan\n");
         return 2;
     }
     // Files dropped on the window open like "Open file...".

@@ -230,9 +230,10 @@ int main(int argc, char** argv) {
                 case Outcome::Status::failed: status = "cannot run: " + o.note; break;
             }
             const bool have = o.status != Outcome::Status::not_modelled && o.status != Outcome::Status::failed;
-            md << "| " << o.id << " | " << o.quantity << " | " << fmt(o.reference, o.unit) << " | " << (have ? fmt(o.predicted, o.unit) : "-")
-               << " | " << (have ? err : "-") << " | " << tol << " | " << md_escape(status) << " | " << md_escape(o.source_title)
-               << (o.source_url.empty() ? "" : " (" + md_escape(o.source_url) + ")") << " (" << o.measured_or_derived << ") |\n";
+            md << "| " << o.id << " | " << o.quantity << " | " << fmt(o.reference, o.unit) << " | "
+               << (have ? fmt(o.predicted, o.unit) : "-") << " | " << (have ? err : "-") << " | " << tol << " | " << md_escape(status)
+               << " | " << md_escape(o.source_title) << (o.source_url.empty() ? "" : " (" + md_escape(o.source_url) + ")") << " ("
+               << o.measured_or_derived << ") |\n";
         }
     }
     if (check && (outside > 0 || failed > 0)) return 1;

@@ -55,7 +55,8 @@ struct ModelSpec {
 struct Config {
     ModelSpec model;
     Mode mode = Mode::inference;
-    std::string weights;            // weight format id or "native"; "" = native for inference on a quantized checkpoint, else bf16 (qlora: nf4)
+    // Weight format id or "native"; "" = native for inference on a quantized checkpoint, else bf16 (qlora: nf4).
+    std::string weights;
     std::string kv_cache;           // KV format id; "" = fp16 (bf16 when weights are bf16)
     int batch = 1;                  // sequences per forward pass on one data-parallel rank
     int global_batch = 0;           // sequences per optimizer step, all ranks; 0 = batch x dp

@@ -120,7 +120,9 @@ struct TensorTotals {
     std::uint64_t bytes = 0;
     const ClassTotal& of(WeightClass c) const { return by_class[static_cast<std::size_t>(c)]; }
     std::uint64_t layer_bytes(int layer, WeightClass c) const {
-        return layer >= 0 && static_cast<std::size_t>(layer) < by_layer.size() ? by_layer[static_cast<std::size_t>(layer)][static_cast<std::size_t>(c)] : 0;
+        return layer >= 0 && static_cast<std::size_t>(layer) < by_layer.size()
+                   ? by_layer[static_cast<std::size_t>(layer)][static_cast<std::size_t>(c)]
+                   : 0;
     }
 };
 

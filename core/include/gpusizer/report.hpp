@@ -95,17 +95,18 @@ struct InterconnectReport {
     int nodes = 1;
     double link_bandwidth_bytes_per_s = 0;   // per GPU, per direction, of the intra-node link
     double allreduce_busbw_bytes_per_s = 0;  // achievable bus bandwidth of the widest all-reduce group (nccl-tests busbw)
-    std::string_view allreduce_algorithm = "none";   // (static storage) what NCCL would run for that group's all-reduce: ring, tree, nvls, hierarchical
+    // What NCCL would run for that group's all-reduce: ring, tree, nvls, hierarchical (static storage).
+    std::string_view allreduce_algorithm = "none";
     double tp_comm_s_per_token = 0;          // inference: 2 all-reduces per layer per decode step
     double pp_comm_s_per_token = 0;          // inference: activations sent between pipeline stages per decode step
     double ep_comm_s_per_token = 0;          // inference: MoE dispatch + combine all-to-alls per decode step
-    double tp_comm_s_per_step = 0;           // training, per optimizer step: 4 all-reduces per layer per micro-batch (6 with full recompute)
+    double tp_comm_s_per_step = 0;           // training, per step: 4 all-reduces per layer per micro-batch (6 with full recompute)
     double pp_comm_s_per_step = 0;           // training: activation and gradient sends between stages
     double ep_comm_s_per_step = 0;           // training: MoE all-to-alls
     double dp_allreduce_s_per_step = 0;      // training: gradient sync on the wire
     double dp_exposed_s_per_step = 0;        // training: the part of it not hidden behind the backward pass
-    double tp_exposed_s_per_step = 0;        // training: the part of tp_comm_s_per_step that adds to the step (all of it without tp_comm_overlap)
-    double pp_exposed_s_per_step = 0;        // training: the part of pp_comm_s_per_step that adds (interleaved: sends overlap the next chunk)
+    double tp_exposed_s_per_step = 0;        // training: the part of tp_comm_s_per_step that adds (all without tp_comm_overlap)
+    double pp_exposed_s_per_step = 0;        // training: the part of pp_comm_s_per_step that adds (interleaved: overlapped)
     double cp_comm_s_per_step = 0;           // training with cp > 1: ring-attention K/V (and dK/dV) sends on the wire
     double cp_exposed_s_per_step = 0;        // training: the part of them the attention blocks do not cover
     double pp_bubble_fraction = 0;           // pipeline idle share of compute + bubble (1F1B: (p - 1) / (m + p - 1))
@@ -149,7 +150,8 @@ struct SpeedReport {
     double train_time_s = 0;                 // for train_tokens (0 when not asked)
     double effective_mfu = 0;                // training: model FLOPs / (step time x peak x GPUs), bubble and exposed communication included
     double mfu_effective = 0;                // the same figure under the name papers use: model FLOPs utilization (PaLM, Llama 3)
-    double hfu = 0;                          // training: hardware FLOPs utilization, executed FLOPs (recomputation counted) / (step x peak x GPUs)
+    // Training: hardware FLOPs utilization, executed FLOPs (recomputation counted) / (step x peak x GPUs).
+    double hfu = 0;
     // Training: the step taken apart (train_step_s = compute_s + bubble_s + exposed_comm_s).
     double compute_s = 0;                    // the math of one step on one GPU at the kernel efficiency `mfu`
     double bubble_s = 0;                     // pipeline idle time of the schedule (interconnect.pp_schedule)
