@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "gpusizer/catalog.hpp"
@@ -84,6 +85,8 @@ public:
     ResolvedConfig(const ResolvedConfig& o) {
         if (o.p_) p_ = &own_.emplace(*o.p_);
     }
+    static_assert(std::is_nothrow_move_constructible_v<Config> && std::is_nothrow_move_assignable_v<Config>,
+                  "the moves below are noexcept");
     ResolvedConfig(ResolvedConfig&& o) noexcept : p_(o.p_) {
         if (o.own_) p_ = &own_.emplace(std::move(*o.own_));
     }
