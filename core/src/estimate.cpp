@@ -63,7 +63,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
 [[gnu::always_inline]] inline Stage stage_estimate(const Resolved& r, int s, const std::array<double, kMaxVariants>& train_bytes,
                      const std::array<double, kMaxVariants>& train_full) {
     const ModelArch& a = *r.arch;
-    const Config& c = r.config;
+    const Config& c = *r.config;
     const RuntimeProfile& rt = *r.rt;
     const int pp = r.par.pp;
     const bool first = s == 0, last = s == pp - 1;
@@ -308,12 +308,12 @@ CacheDetail cache_detail(const Resolved& r, int s) {
     CacheDetail d;
     if (r.training) return d;
     const std::uint16_t* counts = r.stage_count(s);
-    const double seqs = double(r.config.batch);
+    const double seqs = double(r.config->batch);
     for (std::size_t v = 0; v < r.variants.size(); ++v) {
         if (counts[v] == 0) continue;
         const LayerVariant& lv = r.variants[v];
         const double n = counts[v];
-        const double tokens = double(variant_cached_tokens(r, lv, r.config.context));
+        const double tokens = double(variant_cached_tokens(r, lv, r.config->context));
         const double kv = n * seqs * lv.kv_values_gpu * r.kv->bytes * tokens;
         double* by_kind[4] = {&d.full, &d.sliding, &d.chunked, &d.mla};
         *by_kind[lv.cache_slot] += kv;
@@ -324,7 +324,7 @@ CacheDetail cache_detail(const Resolved& r, int s) {
 }
 
 Totals compute(const Resolved& r) {
-    const Config& c = r.config;
+    const Config& c = *r.config;
     Totals t;
 
     // Training activations per variant (they depend on context and batch). Only the variants'
@@ -425,8 +425,8 @@ Totals compute(const Resolved& r) {
 StageSums stage_sums(const Resolved& r) {
     std::array<double, kMaxVariants> train_bytes, train_full;   // the variants' entries are set, and read
     for (std::size_t v = 0; v < r.variants.size(); ++v) {
-        train_bytes[v] = r.training ? train_layer_bytes(r, r.variants[v].rep, r.config.recompute) : 0.0;
-        train_full[v] = r.training && r.config.recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
+        train_bytes[v] = r.training ? train_layer_bytes(r, r.variants[v].rep, r.config->recompute) : 0.0;
+        train_full[v] = r.training && r.config->recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
     }
     StageSums out;
     for (int s = 0; s < r.par.pp; ++s) {
@@ -441,8 +441,8 @@ StageSums stage_sums(const Resolved& r) {
 TrainStageTerms train_stage_terms(const Resolved& r, int s) {
     std::array<double, kMaxVariants> train_bytes{}, train_full{};
     for (std::size_t v = 0; v < r.variants.size(); ++v) {
-        train_bytes[v] = train_layer_bytes(r, r.variants[v].rep, r.config.recompute);
-        train_full[v] = r.config.recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
+        train_bytes[v] = train_layer_bytes(r, r.variants[v].rep, r.config->recompute);
+        train_full[v] = r.config->recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
     }
     const Stage st = stage_estimate(r, s, train_bytes, train_full);
     TrainStageTerms t;
@@ -494,13 +494,23 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
         rep.warnings.push_back("ZeRO shards over data-parallel ranks; with dp = 1 it saves nothing");
 }
 
-Report estimate_resolved(const Resolved& r, Config* give) {
+// Aggregate initialization copy-constructs the configuration (a default-constructed Report's
+// Config, assigned, costs a third more); every other member takes its default member initializer.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+Report report_for(const Config& config) { return Report{config}; }
+#pragma GCC diagnostic pop
+
+Report estimate_resolved(const Resolved& r) {
+    Report rep = report_for(*r.config);
+    fill_report(r, rep);
+    return rep;
+}
+
+void fill_report(const Resolved& r, Report& rep) {
     const ModelArch& a = *r.arch;
-    Report rep;
-    // The report keeps the resolved configuration; read it from there from now on (`give` may be
-    // r's own, moved out: nothing after resolve() reads r.config's strings).
-    if (give) rep.config = std::move(*give);
-    else rep.config = r.config;
+    // rep.config is r's configuration itself (estimate()) or a copy of it: the defaults set in
+    // it below are set after the last formula that reads them through r.
     const Config& c = rep.config;
     rep.parallel = r.par;
     // Strings are assigned in place (a conditional of two kinds would copy into a temporary).
@@ -598,7 +608,6 @@ Report estimate_resolved(const Resolved& r, Config* give) {
 
     memory_warnings(r, rep, capacity, outside);
     performance_warnings(r, rep);
-    return rep;
 }
 
 }  // namespace detail
@@ -608,7 +617,7 @@ LinkTimes alternative_link(const Config& config, const Catalog& catalog) { retur
 LinkTimes detail::alternative_of(const detail::Resolved& r) {
     LinkTimes lt;
     const Catalog& catalog = *r.catalog;
-    if (r.config.gpus < 2 || catalog.links.empty()) return lt;
+    if (r.config->gpus < 2 || catalog.links.empty()) return lt;
     const detail::Fabric fabric = detail::fabric_of(r);
     const detail::Fabric alt = detail::alternative_fabric(*r.gpu, catalog, fabric);
     if (alt.levels == 0 || !alt.intra) return lt;
@@ -622,8 +631,10 @@ LinkTimes detail::alternative_of(const detail::Resolved& r) {
 }
 
 Report estimate(const Config& config, const Catalog& catalog) {
-    detail::Resolved r = detail::resolve(config, catalog);
-    return detail::estimate_resolved(r, &r.config);
+    Report rep = detail::report_for(config);   // the one copy of the configuration: resolved in place
+    const detail::Resolved r = detail::resolve_in_place(rep.config, catalog);
+    detail::fill_report(r, rep);
+    return rep;
 }
 
 }  // namespace gpusizer

@@ -7,8 +7,10 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "gpusizer/catalog.hpp"
@@ -69,12 +71,62 @@ struct LayerVariant {
 };
 constexpr int kMaxVariants = 64;
 
+// The configuration of a Resolved, defaults filled in; read through -> and *. Who owns it:
+// resolve() gives each Resolved its own copy; estimate() resolves the copy its Report keeps in
+// place (resolve_in_place), so that an estimate copies the configuration once, and this only
+// points at it (that Config must outlive the Resolved). Copying a Resolved copies the
+// configuration into the copy (fit, plan and sweep change the copy's fields); moving one
+// moves what it owns, or keeps pointing where it pointed.
+class ResolvedConfig {
+public:
+    ResolvedConfig() = default;
+    explicit ResolvedConfig(const Config& c) : p_(&own_.emplace(c)) {}   // copy-constructs (cheaper than assigning)
+    explicit ResolvedConfig(Config* in_place) : p_(in_place) {}
+    ResolvedConfig(const ResolvedConfig& o) {
+        if (o.p_) p_ = &own_.emplace(*o.p_);
+    }
+    static_assert(std::is_nothrow_move_constructible_v<Config> && std::is_nothrow_move_assignable_v<Config>,
+                  "the moves below are noexcept");
+    ResolvedConfig(ResolvedConfig&& o) noexcept : p_(o.p_) {
+        if (o.own_) p_ = &own_.emplace(std::move(*o.own_));
+    }
+    ResolvedConfig& operator=(const ResolvedConfig& o) {
+        if (this == &o) return *this;
+        if (!o.p_) own_.reset();
+        else if (own_) *own_ = *o.p_;
+        else own_.emplace(*o.p_);
+        p_ = own_ ? &*own_ : nullptr;
+        return *this;
+    }
+    ResolvedConfig& operator=(ResolvedConfig&& o) noexcept {
+        if (this == &o) return *this;
+        if (!o.own_) {
+            own_.reset();
+            p_ = o.p_;
+        } else {
+            if (own_) *own_ = std::move(*o.own_);
+            else own_.emplace(std::move(*o.own_));
+            p_ = &*own_;
+        }
+        return *this;
+    }
+    Config* operator->() { return p_; }
+    const Config* operator->() const { return p_; }
+    Config& operator*() { return *p_; }
+    const Config& operator*() const { return *p_; }
+
+private:
+    std::optional<Config> own_;
+    Config* p_ = nullptr;
+};
+
 // A configuration with every default and id resolved. It points into the catalog and, for a
-// custom model, into the Config given to resolve(): both must outlive it.
+// custom model, into the Config given to resolve() (or resolve_in_place()): both must outlive it.
 struct Resolved {
     Resolved() = default;
-    explicit Resolved(const Config& c) : config(c) {}   // copy-constructs (cheaper than assigning)
-    Config config;                          // defaults filled in
+    explicit Resolved(const Config& c) : config(c) {}          // owns a copy of c
+    explicit Resolved(Config* in_place) : config(in_place) {}  // points at *in_place
+    ResolvedConfig config;                  // defaults filled in (see ResolvedConfig for who owns it)
     const ModelArch* arch = nullptr;
     const CatalogModel* catalog_model = nullptr;
     const ParamCounts* counts = nullptr;    // the catalog's, or own_counts
@@ -135,6 +187,9 @@ struct Resolved {
 
 // `measured` (may be null): GPUs that stand in for the catalog's entries of the same id.
 Resolved resolve(const Config& config, const Catalog& catalog, const GpuOverlay* measured = nullptr);
+// The same, filling in `config`'s defaults in place (estimate(): the Report's configuration); the
+// Resolved points at `config` (and, for a custom model, into it), which must outlive it.
+Resolved resolve_in_place(Config& config, const Catalog& catalog, const GpuOverlay* measured = nullptr);
 // The same resolved configuration over the other kind of intra-node link (alternative_link()).
 LinkTimes alternative_of(const Resolved& r);
 // Points a resolved configuration at another GPU (nothing else depends on it) and checks that
@@ -242,8 +297,11 @@ struct StageSums {
 };
 StageSums stage_sums(const Resolved& r);
 
-// The whole report for an already resolved configuration.
-// `give`: a configuration the report may take over instead of copying r.config (r's own).
-Report estimate_resolved(const Resolved& r, Config* give = nullptr);
+// A report holding a copy of `config` and nothing else yet (fill_report() fills it in).
+Report report_for(const Config& config);
+// The whole report for an already resolved configuration (a copy of r.config goes in it).
+Report estimate_resolved(const Resolved& r);
+// The same into `rep`, whose config r.config already is (resolve_in_place(rep.config, ...)).
+void fill_report(const Resolved& r, Report& rep);
 
 }  // namespace gpusizer::detail

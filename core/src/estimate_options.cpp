@@ -5,10 +5,11 @@
 namespace gpusizer {
 
 Report estimate(const Config& config, const Catalog& catalog, const EstimateOptions& options) {
-    detail::Resolved r = detail::resolve(config, catalog, options.measured);
+    Report rep = detail::report_for(config);   // the one copy of the configuration: resolved in place
+    const detail::Resolved r = detail::resolve_in_place(rep.config, catalog, options.measured);
     LinkTimes alternative;
-    if (options.alternative_link) alternative = detail::alternative_of(r);   // before estimate_resolved() takes r.config
-    Report rep = detail::estimate_resolved(r, &r.config);
+    if (options.alternative_link) alternative = detail::alternative_of(r);   // before fill_report() sets rep.config's defaults
+    detail::fill_report(r, rep);
     rep.interconnect.alternative = std::move(alternative);
     return rep;
 }

@@ -37,7 +37,7 @@ long long largest_fitting(long long hi, Fits fits) {
 long long max_context_of(const detail::Resolved& base) {
     detail::Resolved r = base;
     return largest_fitting(ceiling_of("context"), [&](long long ctx) {
-        r.config.context = ctx;
+        r.config->context = ctx;
         return detail::compute(r).fits;
     });
 }
@@ -46,9 +46,9 @@ long long max_batch_of(const detail::Resolved& base) {
     detail::Resolved r = base;
     const long long dp = base.par.dp;
     return largest_fitting(ceiling_of("batch"), [&](long long b) {
-        r.config.batch = int(b);
+        r.config->batch = int(b);
         if (r.training) {
-            r.config.global_batch = int(std::min<long long>(b * dp, 1LL << 30));
+            r.config->global_batch = int(std::min<long long>(b * dp, 1LL << 30));
             r.micro_batches = 1;
         }
         return detail::compute(r).fits;
@@ -69,7 +69,7 @@ FitReport fit(const Config& config, const Catalog& catalog, const GpuOverlay* me
     for (const WeightFormat& f : weight_formats()) {
         Config c = config;
         c.weights = std::string(f.id);
-        c.kv_cache = base.config.kv_cache;
+        c.kv_cache = base.config->kv_cache;
         if (config.runtime == Runtime::automatic) c.runtime = Runtime::automatic;
         detail::Resolved r;
         try {
@@ -85,7 +85,7 @@ FitReport fit(const Config& config, const Catalog& catalog, const GpuOverlay* me
     // KV formats with the configuration's weights.
     for (const KvFormat& k : kv_formats()) {
         Config c = config;
-        c.weights = base.config.weights;
+        c.weights = base.config->weights;
         c.kv_cache = std::string(k.id);
         c.runtime = base.runtime;   // compare cache formats within the runtime in use
         detail::Resolved r;

@@ -241,7 +241,7 @@ void build_variants(Resolved& r) {
             for (int j = lo; j < hi; ++j) add(st, j, a.layer_kind[std::size_t(j)] * 8 + (gguf_keys ? gguf_bits(j) : 0), 1);
         }
     }
-    const bool lora = r.config.mode == Mode::lora || r.config.mode == Mode::qlora;
+    const bool lora = r.config->mode == Mode::lora || r.config->mode == Mode::qlora;
     // Without tensor or expert parallelism a GPU holds whole layers: one split serves both.
     const bool whole_layers = r.par.tp == 1 && r.par.ep == 1;
     std::array<ClassBits, kMaxVariants> variant_bits;
@@ -342,7 +342,7 @@ EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
         emb_bits = scheme_class_bits(r.scheme, SchemeClass::embedding);
         head_bits = scheme_class_bits(r.scheme, SchemeClass::lm_head);
     }
-    if (r.config.mode == Mode::qlora && r.runtime == Runtime::pytorch) {
+    if (r.config->mode == Mode::qlora && r.runtime == Runtime::pytorch) {
         // PEFT's prepare_model_for_kbit_training casts every non-quantized parameter (embeddings,
         // norms, lm_head) to fp32.
         emb_bits = head_bits = 32.0;
@@ -357,7 +357,7 @@ EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
         if (!a.tied_embeddings) {
             e.head_params = c.lm_head / tp;
             e.head_bytes = e.head_params * head_bits / 8.0;
-        } else if (r.config.pp > 1 || r.runtime == Runtime::llama_cpp) {
+        } else if (r.config->pp > 1 || r.runtime == Runtime::llama_cpp) {
             // A tied table is needed on the last stage too: Megatron keeps a copy there, and
             // llama.cpp duplicates token_embd as the GPU-side output while the table stays in RAM.
             e.head_params = c.embedding / tp;
@@ -471,7 +471,7 @@ long long kv_cached_tokens(const Resolved& r, int i, long long context) {
             // constructor: size_swa = GGML_PAD(min(size_base, n_swa*(unified ? n_seq_max : 1) +
             // n_ubatch), 256)). Per sequence that is the non-unified form (llama-server's default);
             // ctx is a multiple of 256 already, so the min commutes with the padding.
-            const long long ubatch = r.config.prefill_chunk.value_or(kLlamaCppUbatch);
+            const long long ubatch = r.config->prefill_chunk.value_or(kLlamaCppUbatch);
             window = (window + ubatch + kLlamaCppKvPad - 1) / kLlamaCppKvPad * kLlamaCppKvPad;
         } else if (r.runtime == Runtime::vllm) {
             // vLLM's hybrid allocator keeps the blocks of the last W - 1 tokens plus the new one,
@@ -588,7 +588,7 @@ double inference_elements_per_token(const Resolved& r, int i) {
     double kv_per_token = 0;   // the widest layer's K/V values of one token on one GPU
     for (std::size_t v = 0; v < nv; ++v)
         if (counts[v] > 0) kv_per_token = std::max(kv_per_token, r.variants[v].kv_values_gpu);
-    const double tokens = double(r.config.context) / r.par.cp * r.config.batch;
+    const double tokens = double(r.config->context) / r.par.cp * r.config->batch;
     return 4.0 * tokens * kv_per_token * r.act_bytes;
 }
 
@@ -601,7 +601,7 @@ double inference_elements_per_token(const Resolved& r, int i) {
 double train_layer_bytes(const Resolved& r, int i, Recompute recompute) {
     const ModelArch& a = *r.arch;
     const LayerSpec& l = a.layer(i);
-    const Config& c = r.config;
+    const Config& c = *r.config;
     // Context parallelism: every activation of a layer is per token, and a GPU holds 1/cp of
     // each sequence's tokens (Megatron-LM context_parallel.rst: "the activation memory footprint
     // per GPU is also CP times smaller"). The quadratic score matrix never appears: cp > 1 needs
@@ -667,16 +667,16 @@ double llama_cpp_compute_buffer(const Resolved& r, OutputHead head) {
     // (6 B per n_ctx x ub element, which matches the mainline Llama 3.1 8B log at n_ctx 16384,
     // ub 1024: 613 MiB).
     const ModelArch& a = *r.arch;
-    const double ub = double(r.config.prefill_chunk.value_or(kLlamaCppUbatch));
+    const double ub = double(r.config->prefill_chunk.value_or(kLlamaCppUbatch));
     // The longest KV any layer holds (sliding-window layers hold less).
     long long longest = 0;
     for (const LayerVariant& v : r.variants)
-        longest = std::max(longest, variant_cached_tokens(r, v, (long long)r.config.batch * r.config.context));
+        longest = std::max(longest, variant_cached_tokens(r, v, (long long)r.config->batch * r.config->context));
     const double n_ctx = double(longest);
     const double embd = a.hidden;
     const double heads = double(a.n_heads) / r.par.tp;
     double layer, output = 0;
-    if (r.config.flash_attention) {
+    if (r.config->flash_attention) {
         const double mask = 6.0 * ub * n_ctx;
         layer = 4.0 * ub * (1.0 + 4.0 * embd) + mask;
         if (holds_output) output = 4.0 * ub * (embd + double(a.vocab)) + mask;
@@ -693,8 +693,8 @@ double lora_layer_params(const Resolved& r, int i) {
     const ModelArch& a = *r.arch;
     const LayerSpec& l = a.layer(i);
     const AttentionSpec& at = l.attn;
-    const unsigned t = r.config.lora_targets;
-    const double rank = r.config.lora_rank;
+    const unsigned t = r.config->lora_targets;
+    const double rank = r.config->lora_rank;
     const double h = a.hidden;
     double n = 0;
     auto add = [&](unsigned bit, double in, double out, double copies = 1.0) {

@@ -36,7 +36,7 @@ double causal_average(double p, double w) {
 
 PerfInputs perf_inputs(const Resolved& r) {
     const ModelArch& a = *r.arch;
-    const Config& c = r.config;
+    const Config& c = *r.config;
     PerfInputs in;
     const double scale = r.scale;
     const double ctx = double(c.context);
@@ -158,7 +158,7 @@ bool large_vllm_gpu(const Gpu& g) {
 }
 
 double prefill_chunk_tokens(const Resolved& r, double total) {
-    const Config& c = r.config;
+    const Config& c = *r.config;
     if (c.prefill_chunk) return std::min<double>(*c.prefill_chunk, total);
     switch (r.runtime) {
         case Runtime::llama_cpp: return std::min<double>(double(kLlamaCppUbatch), total);
@@ -209,7 +209,7 @@ StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, d
 void ring_attention_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double rate, StepComm& m) {
     const Parallelism& par = r.par;
     if (par.cp <= 1 || in.layers <= 0) return;
-    const Config& c = r.config;
+    const Config& c = *r.config;
     const double per_layer_tokens = double(c.context) / par.cp * c.batch;
     const double kv = per_layer_tokens * in.kv_act_bytes_per_token / in.layers;
     const double block_fwd = per_layer_tokens * in.train_attn_flops_per_token / in.layers / par.tp / par.cp / rate;
@@ -228,7 +228,7 @@ void ring_attention_comm(const Resolved& r, const PerfInputs& in, const Fabric& 
 // attention core's FLOP/s (ring_attention_comm).
 StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double t_comp, double t_pipe, double rate) {
     const Parallelism& par = r.par;
-    const Config& c = r.config;
+    const Config& c = *r.config;
     StepComm m;
     const double mb = in.micro_batches;
     const double p = par.pp;
@@ -310,8 +310,8 @@ TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, d
     // Training: executed FLOPs of the step spread over every GPU at the kernel efficiency,
     // stretched by the pipeline bubble, plus the communication that cannot hide.
     TrainStep t;
-    t.compute_s = in.tokens_per_step * in.train_exec_flops_per_token / (double(r.config.gpus) * mu * F);
-    if (r.config.fp8_training != Fp8Training::none) {
+    t.compute_s = in.tokens_per_step * in.train_exec_flops_per_token / (double(r.config->gpus) * mu * F);
+    if (r.config->fp8_training != Fp8Training::none) {
         // FP8 training: the weight GEMMs (train_gemm_fraction of the executed FLOPs) run at the
         // dense FP8 rate, the attention core and the rest at the 16-bit one, both at the same
         // kernel efficiency (Transformer Engine / torchtitan float8 keep attention in bf16).
@@ -325,7 +325,7 @@ TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, d
         }
     }
     const double p = r.par.pp;
-    const double idle = p > 1 ? bubble_micro_batches(r.config.pp_schedule, r.virtual_stages, r.par.pp) : 0.0;
+    const double idle = p > 1 ? bubble_micro_batches(r.config->pp_schedule, r.virtual_stages, r.par.pp) : 0.0;
     t.bubble_fraction = idle / (in.micro_batches + idle);
     t.pipe_s = t.compute_s / (1.0 - t.bubble_fraction);
     t.comm = train_comm(r, in, f, t.compute_s, t.pipe_s, mu * F);
@@ -363,7 +363,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
 [[gnu::noinline]] void partial_offload(const Resolved& r, const PerfInputs& in, const Totals& t, PerfOut& out, double bytes,
                                        double weights, double eff_bw, double per_forward) {
     const Parallelism& par = r.par;
-    const double b = r.config.batch;
+    const double b = r.config->batch;
     SpeedReport& sp = out.speed;
     const InterconnectReport& ic = out.interconnect;
     OffloadReport& o = sp.offload;
@@ -402,7 +402,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
                           const ComputeChoice* choice, const Fabric* alt, LinkTimes* alt_out) {
     const bool detail = level == EvalLevel::full;
     const Gpu& g = *r.gpu;
-    const Config& c = r.config;
+    const Config& c = *r.config;
     const Parallelism& par = r.par;
     out.compute = choice ? *choice : compute_choice(g, *r.wf, r.runtime);
     const double F = out.compute.flops;

@@ -152,7 +152,7 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
     mm.optim_b = optimizer_state_bytes(base.optimizer, r0.arch->hidden) + (r0.fp32 ? 0.0 : 4.0);
     mm.allocator_fraction = r0.rt->allocator_fraction;
 
-    const long long context = r0.config.context;
+    const long long context = r0.config->context;
     for (int tp = 1; tp <= max_tp; tp *= 2) {
         if (N % tp != 0) continue;
         // Context parallelism (resolve checks the rest): 2 x cp divides the context, flash attention.
@@ -180,24 +180,24 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
                     } catch (const Error&) {
                         continue;   // a degree the model cannot take (tp not dividing the heads, cp with recurrent layers)
                     }
-                    r.config.global_batch = base.global_batch;   // resolved at m = 1; the step's tokens are the request's
+                    r.config->global_batch = base.global_batch;   // resolved at m = 1; the step's tokens are the request's
                     // What ZeRO-Offload moves over PCIe per step (perf_inputs: the same for every zero stage
                     // and recomputation).
-                    r.config.zero = 1;
-                    r.config.offload = Offload::optimizer;
+                    r.config->zero = 1;
+                    r.config->offload = Offload::optimizer;
                     const double offload_bytes = perf_inputs(r).offload_bytes_per_step;
-                    r.config.offload = Offload::none;
-                    r.config.zero = 0;
+                    r.config->offload = Offload::none;
+                    r.config->zero = 0;
                     // Stage terms per recomputation (activations at micro-batch 1: they are linear in it).
                     std::vector<TrainStageTerms> terms(std::size_t(3 * pp));
                     std::array<PerfInputs, 6> inputs;
                     for (int k = 0; k < 3; ++k) {
-                        r.config.recompute = kRecomputes[std::size_t(k)];
+                        r.config->recompute = kRecomputes[std::size_t(k)];
                         for (int s = 0; s < pp; ++s) terms[std::size_t(k * pp + s)] = train_stage_terms(r, s);
                         inputs[std::size_t(2 * k)] = perf_inputs(r);
-                        r.config.zero = 3;
+                        r.config->zero = 3;
                         inputs[std::size_t(2 * k + 1)] = perf_inputs(r);
-                        r.config.zero = 0;
+                        r.config->zero = 0;
                     }
                     // One communicator per group, as estimate.cpp counts them: tp, pp, dp x cp and the cp ring.
                     mm.comm_buffers = mm.pytorch ? double((tp > 1) + (pp > 1) + (dp_cp > 1) + (cp > 1)) * r.rt->comm_buffers : 0.0;
@@ -208,15 +208,15 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
                     for (int b = 1; b <= q.max_micro_batch && b <= per_replica; ++b) {
                         if (per_replica % b != 0) continue;
                         const long long m = per_replica / b;
-                        r.config.batch = c.batch = b;
+                        r.config->batch = c.batch = b;
                         r.micro_batches = m;
                         for (int k = 0; k < 3; ++k) {
                             const TrainStageTerms* st = &terms[std::size_t(k * pp)];
-                            r.config.recompute = c.recompute = kRecomputes[std::size_t(k)];
+                            r.config->recompute = c.recompute = kRecomputes[std::size_t(k)];
                             for (int zero = 0; zero <= (dp_cp > 1 ? 3 : 0); ++zero) {
                                 PerfInputs& in = inputs[std::size_t(2 * k + (zero == 3 ? 1 : 0))];
                                 in.micro_batches = double(m);
-                                r.config.zero = c.zero = zero;
+                                r.config->zero = c.zero = zero;
                                 // Offload: none; the optimizer with ZeRO 1-3; the optimizer and the parameters with ZeRO 3.
                                 const int offloads = !q.offload || zero == 0 ? 1 : zero == 3 ? 3 : 2;
                                 for (int o = 0; o < offloads; ++o) {
@@ -226,7 +226,7 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
                                     // Schedules: 1F1B; with a pipeline also ZB-H1 and interleaving by 2, 4, 8...
                                     for (int sched = 0; sched < (pp > 1 ? 3 : 1); ++sched) {
                                         const PipeSchedule ps = sched == 0 ? PipeSchedule::one_f_one_b : sched == 1 ? PipeSchedule::zero_bubble : PipeSchedule::interleaved;
-                                        r.config.pp_schedule = c.schedule = ps;
+                                        r.config->pp_schedule = c.schedule = ps;
                                         for (int v = ps == PipeSchedule::interleaved ? 2 : 1; v <= (ps == PipeSchedule::interleaved ? q.max_virtual_stages : 1); v *= 2) {
                                             if ((long long)pp * v > layers) break;
                                             ++evaluated;

@@ -114,7 +114,7 @@ Recommendation recommend(const RecommendQuery& q, const Catalog& catalog, const 
     const detail::Resolved base = detail::resolve(q.base, catalog, measured);
     Recommendation out;
     out.query = q;
-    out.weights = base.config.weights;
+    out.weights = base.config->weights;
     out.training = base.training;
     const std::vector<SweepPoint> points = sweep(q.base, catalog, q.max_gpus, {out.weights}, measured);
     // sweep() orders points by format, count, GPU: index = (n - 1) x gpus + g.

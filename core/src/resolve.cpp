@@ -245,9 +245,12 @@ long long ollama_default_context(const EngineVersion& v, const Gpu& gpu, int gpu
 
 }  // namespace
 
-Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
-    Resolved r(c);
-    Config& rc = r.config;
+namespace {
+
+// resolve() and resolve_in_place(): `c` is the configuration as given, r.config the one being
+// resolved (the same object in place: each read of `c` below comes before the write of its key).
+void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
+    Config& rc = *r.config;
     // gguf / hf_dir name files that load_model_files reads at the edge (the core does no I/O).
     if ((!c.gguf.empty() || !c.hf_dir.empty()) && c.model.arch.source != "gguf" && c.model.arch.source != "safetensors")
         throw Error(c.gguf.empty() ? "hf_dir" : "gguf",
@@ -407,6 +410,19 @@ Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* meas
     build_variants(r);
     file_stage_weights(r);
     bind_gpu(r, *r.gpu);
+}
+
+}  // namespace
+
+Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
+    Resolved r(c);
+    resolve_into(r, c, catalog, measured);
+    return r;
+}
+
+Resolved resolve_in_place(Config& config, const Catalog& catalog, const GpuOverlay* measured) {
+    Resolved r(&config);
+    resolve_into(r, config, catalog, measured);
     return r;
 }
 

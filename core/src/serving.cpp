@@ -22,7 +22,7 @@ namespace gpusizer::detail {
 // ---------------------------------------------------------------------------------------------
 
 long long serving_token_budget(const Resolved& r) {
-    const Config& c = r.config;
+    const Config& c = *r.config;
     if (c.prefill_chunk) return *c.prefill_chunk;
     switch (r.runtime) {
         case Runtime::vllm:   // max_num_batched_tokens (vllm/engine/arg_utils.py get_batch_defaults)
@@ -41,7 +41,7 @@ long long serving_max_sequences(const Resolved& r) {
         case Runtime::trt_llm: return kTrtLlmMaxBatchSize;
         case Runtime::llama_cpp:   // llama-server's slots (-np), each with its own context
         case Runtime::pytorch:     // generate() over a static batch
-            return r.config.batch;
+            return r.config->batch;
         default: return 0;         // SGLang, none: the KV pool alone
     }
 }
@@ -76,7 +76,7 @@ void add_rate(KvLengthCost& k, double rate, long long cap) {
 
 ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals& t, const Fabric& f, const PerfOut& po) {
     const ModelArch& a = *r.arch;
-    const Config& c = r.config;
+    const Config& c = *r.config;
     ServingModel m;
     m.dense_bytes = in.layer_weight_bytes - in.layer_expert_bytes + in.edge_read_bytes;
     m.expert_bytes = in.layer_expert_bytes;
