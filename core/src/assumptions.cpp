@@ -32,12 +32,16 @@ std::vector<Assumption> assumptions(const Report& r) {
     add("parallelism", "tp " + std::to_string(r.parallel.tp) + ", pp " + std::to_string(r.parallel.pp) + ", dp " +
                            std::to_string(r.parallel.dp) + ", ep " + std::to_string(r.parallel.ep),
         "configuration; GPUs not assigned go to dp (training), pp (llama.cpp) or tp (other inference)");
-    add("weights", (c.weights == kNativeWeights ? "checkpoint as published: " + r.weights_scheme.format : std::string(weight_format(c.weights).label)) + ", " + fmt("%.3f", r.weights_bits_per_param) + " bits per parameter on average",
+    add("weights",
+        (c.weights == kNativeWeights ? "checkpoint as published: " + r.weights_scheme.format
+                                     : std::string(weight_format(c.weights).label)) +
+            ", " + fmt("%.3f", r.weights_bits_per_param) + " bits per parameter on average",
         "GGUF: llama.cpp llama_tensor_get_type per tensor; GPTQ/AWQ: 4 + 20/group bits; NF4: QLoRA paper 4.127 bits; "
         "embeddings, head and norms stay 16-bit except in GGUF");
     add("kv_cache", c.kv_cache + ", " + fmt("%.4f", kv_format(c.kv_cache).bytes) + " bytes per value",
         "layers x kv heads x (k + v head dims) x bytes; MLA: kv_lora_rank + rope dims; KV heads replicated when tp > kv heads (vLLM)");
-    add("context", std::to_string(c.context) + " tokens per sequence", "configuration (default: 8192, or the model's trained maximum if smaller)");
+    add("context", std::to_string(c.context) + " tokens per sequence",
+        "configuration (default: 8192, or the model's trained maximum if smaller)");
     // Figures measured by gpusizer-cuda-bench (--measured) name the report instead of a publication.
     auto measured = [&](const char* key) -> const CalibratedFigure* { return r.measured ? r.measured->find(key) : nullptr; };
     auto measured_source = [&](const CalibratedFigure& f) { return "measured: " + f.from + " in " + r.measured->file; };
@@ -45,8 +49,9 @@ std::vector<Assumption> assumptions(const Report& r) {
         add("cuda_context", fmt("%.0f MiB", r.overhead_detail.cuda_context / kMiB), measured_source(*f));
     else
         add("cuda_context", fmt("%.0f MiB", r.overhead_detail.cuda_context / kMiB),
-            c.runtime == Runtime::llama_cpp ? "llama.cpp: 107 MiB (RTX 4060 Ti) to 555 MiB (RTX PRO 6000) measured; 300 MiB taken"
-                                            : "PyTorch lazy module loading: 287 MB measured (PR #86509), ~400 MB with cuBLAS (pytorch #109888)");
+            c.runtime == Runtime::llama_cpp
+                ? "llama.cpp: 107 MiB (RTX 4060 Ti) to 555 MiB (RTX PRO 6000) measured; 300 MiB taken"
+                : "PyTorch lazy module loading: 287 MB measured (PR #86509), ~400 MB with cuBLAS (pytorch #109888)");
     if (c.runtime == Runtime::pytorch)
         add("allocator_reserve", fmt("%.0f%% of activations, KV cache and gradients", rt.allocator_fraction * 100.0),
             "allowance for the PyTorch caching allocator (no published typical figure)");
@@ -59,15 +64,17 @@ std::vector<Assumption> assumptions(const Report& r) {
             "vllm/v1/worker/gpu_worker.py: requested_memory = total x utilization");
         add("vllm_profile", "max_num_batched_tokens 8192 and max_num_seqs 1024 on >= 70 GiB GPUs (not A100), else 2048 and 256",
             "vllm/engine/arg_utils.py get_batch_defaults (API server)");
-        add("vllm_non_torch", fmt("%.2f GiB single GPU", kVllmNonTorchSingle / kGiB) + fmt(", %.2f GiB with tensor parallel", kVllmNonTorchParallel / kGiB),
+        add("vllm_non_torch",
+            fmt("%.2f GiB single GPU", kVllmNonTorchSingle / kGiB) + fmt(", %.2f GiB with tensor parallel", kVllmNonTorchParallel / kGiB),
             "vLLM profiler logs: 0.04-0.26 GiB single, 1.4-2.1 GiB with TP");
         add("vllm_cuda_graphs", fmt("%.2f GiB", kVllmCudaGraphs / kGiB), "vLLM logs 0.11-1.1 GiB; PR #39559 estimate 0.73 GiB");
     }
     if (c.mode != Mode::inference) {
         add("training_bytes_per_param",
-            c.mode == Mode::train ? (c.weights == "fp32" ? "fp32: 4 weights + 4 gradients + optimizer (AdamW 8)"
-                                                         : "mixed precision: 2 weights + 2 gradients + optimizer (AdamW 12 = fp32 master + m + v)")
-                                  : "LoRA adapters in fp32: 4 weights + 4 gradients + optimizer (AdamW 8)",
+            c.mode == Mode::train
+                ? (c.weights == "fp32" ? "fp32: 4 weights + 4 gradients + optimizer (AdamW 8)"
+                                       : "mixed precision: 2 weights + 2 gradients + optimizer (AdamW 12 = fp32 master + m + v)")
+                : "LoRA adapters in fp32: 4 weights + 4 gradients + optimizer (AdamW 8)",
             "ZeRO paper (Rajbhandari et al. 2019) K = 12; PEFT autocast_adapter_dtype=True");
         add("activations", std::string("per layer after Korthikanti et al. 2022, recompute ") + std::string(to_string(c.recompute)) +
                                (c.flash_attention ? ", flash attention" : ", eager attention (s^2 terms)") +
@@ -81,7 +88,8 @@ std::vector<Assumption> assumptions(const Report& r) {
         add("gpu_capacity", fmt("%.2f GiB", r.gpu_capacity / kGiB), measured_source(*f));
     else
         add("gpu_capacity", fmt("%.2f GiB", r.gpu_capacity / kGiB),
-            "nvidia-smi total where the catalog has it (CUDA sees a few hundred MiB less), else the nominal size; Apple: Metal working-set share");
+            "nvidia-smi total where the catalog has it (CUDA sees a few hundred MiB less), else the nominal size; Apple: Metal working-set "
+            "share");
     if (r.measured)
         for (const auto& f : r.measured->figures)
             if (f.key != "measured_cuda_context_bytes" && f.key != "memory_total_mib")
@@ -103,8 +111,9 @@ std::vector<Assumption> assumptions(const Report& r) {
                 : "gpt-fast Llama-2-7B on A100-80GB: bf16 1,397 GB/s (0.69 of 2,039; 0.82 of what its 330 W cap allows), int8 0.52, "
                   "int4 0.42: 0.75 for 16-bit weights, 0.6 quantized");
         add("layer_overhead", fmt("%.0f us per layer per forward", c.layer_overhead_us.value_or(0.0)),
-            c.runtime == Runtime::llama_cpp ? "llama.cpp kernel launches and syncs, fitted with the bandwidth efficiency: 91-97 us"
-                                            : "none assumed: vLLM replays CUDA graphs, gpt-fast compiles them (eager transformers is slower)");
+            c.runtime == Runtime::llama_cpp
+                ? "llama.cpp kernel launches and syncs, fitted with the bandwidth efficiency: 91-97 us"
+                : "none assumed: vLLM replays CUDA graphs, gpt-fast compiles them (eager transformers is slower)");
         add("decode_kv_length", fmt("%.0f tokens on average", (double(c.prompt_tokens) + double(c.context)) / 2.0),
             "decode runs from the end of the prompt (prompt_tokens, default half the context) to the end of the context");
         add("prefill_mfu", fmt("%.2f of the dense tensor peak", c.mfu),
@@ -137,7 +146,8 @@ std::vector<Assumption> assumptions(const Report& r) {
         "PUE 1.58 in data centers (Uptime Institute 2023), else 1");
     add("psu", "desktops: max(sustained, (3 x GPU + rest) / 2); servers: maximum system power",
         "PCIe CEM 5.0: GPU excursions to 3x for 100 us; ATX 3.0: PSU carries 200% for 100 us (Intel: 300 W GPU -> 750 W PSU)");
-    add("electricity", fmt("$%.3f per kWh", c.usd_per_kwh), "EIA Electricity Monthly Update: US residential average 15.45 c/kWh (January 2024)");
+    add("electricity", fmt("$%.3f per kWh", c.usd_per_kwh),
+        "EIA Electricity Monthly Update: US residential average 15.45 c/kWh (January 2024)");
     return out;
 }
 

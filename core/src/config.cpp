@@ -17,8 +17,10 @@ using Names = std::array<std::pair<E, std::string_view>, N>;
 constexpr Names<Mode, 4> kModes{{{Mode::inference, "inference"}, {Mode::train, "train"}, {Mode::lora, "lora"}, {Mode::qlora, "qlora"}}};
 constexpr Names<Optimizer, 4> kOptimizers{{{Optimizer::adamw, "adamw"}, {Optimizer::adamw_8bit, "adamw_8bit"},
                                            {Optimizer::sgd, "sgd"}, {Optimizer::adafactor, "adafactor"}}};
-constexpr Names<Offload, 3> kOffloads{{{Offload::none, "none"}, {Offload::optimizer, "optimizer"}, {Offload::optimizer_params, "optimizer+params"}}};
-constexpr Names<Recompute, 4> kRecomputes{{{Recompute::automatic, "auto"}, {Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}}};
+constexpr Names<Offload, 3> kOffloads{
+    {{Offload::none, "none"}, {Offload::optimizer, "optimizer"}, {Offload::optimizer_params, "optimizer+params"}}};
+constexpr Names<Recompute, 4> kRecomputes{
+    {{Recompute::automatic, "auto"}, {Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}}};
 constexpr Names<Runtime, 8> kRuntimes{{{Runtime::automatic, "auto"}, {Runtime::none, "none"}, {Runtime::pytorch, "pytorch"},
                                        {Runtime::llama_cpp, "llama.cpp"}, {Runtime::vllm, "vllm"}, {Runtime::sglang, "sglang"},
                                        {Runtime::trt_llm, "trt-llm"}, {Runtime::ollama, "ollama"}}};

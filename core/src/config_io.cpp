@@ -61,7 +61,9 @@ ModelSpec model_from_value(const json& m) {
             if (!n.is_number()) throw Error("model.num_parameters", "must be a number, got " + shown(n));
             return model_from_parameter_count(n.get<double>());
         } else {
-            throw Error("model", "an object model needs hf_config (the fields of a Hugging Face config.json), num_parameters or hub (a Hugging Face repository)");
+            throw Error("model",
+                        "an object model needs hf_config (the fields of a Hugging Face config.json), num_parameters or hub (a Hugging Face "
+                        "repository)");
         }
     }
     throw Error("model", "must be a catalog id string or an object {\"hf_config\": {...}} / {\"num_parameters\": N}");
@@ -159,7 +161,8 @@ Config config_from_json_value(const json& j) {
     // A model read from a file (gguf, hf_dir) stands in for `model` (load_model_files reads it).
     auto given = [&](const char* k) { const auto v = j.find(k); return v != j.end() && !v->is_null(); };
     const bool from_file = given("gguf") || given("hf_dir");
-    if (!j.contains("model") && !from_file) throw Error("model", "is required: a catalog id (see `gpusizer models`) or {\"hf_config\": {...}}");
+    if (!j.contains("model") && !from_file)
+        throw Error("model", "is required: a catalog id (see `gpusizer models`) or {\"hf_config\": {...}}");
     if (const auto v = j.find("schema_version"); v != j.end() && !v->is_null() && !(v->is_number_integer() && v->get<long long>() == 1))
         throw Error("schema_version", "must be 1, got " + shown(*v));
     Config c;

@@ -46,7 +46,8 @@ struct Stage {
     double state = 0;           // recurrent layers' fixed state of the batch's sequences, one GPU
     double host = 0;
     double act_per_layer = 0;
-    double outside_budget = 0;  // vLLM: bytes outside gpu_memory_utilization (context, graphs); SGLang / TensorRT-LLM: activations and graphs
+    // vLLM: bytes outside gpu_memory_utilization (context, graphs); SGLang / TensorRT-LLM: activations and graphs.
+    double outside_budget = 0;
     double non_torch = 0;       // SGLang / TensorRT-LLM: NCCL and all-reduce buffers
     double layer_bytes = 0;     // the stage's layer weights and KV cache
     double expert_bytes = 0;    // the stage's routed-expert weights
@@ -103,7 +104,8 @@ bool is_large_vllm_gpu(const Gpu& g) {
     const EdgeWeights& e = r.edges;
     if (first) {
         st.params += e.embedding_params + e.positions_params;
-        if (e.embedding_on_host) st.host += from_file ? a.file.embeddings : r.edges_whole.embedding_bytes * r.scale;   // the whole table, once, in RAM
+        if (e.embedding_on_host)
+            st.host += from_file ? a.file.embeddings : r.edges_whole.embedding_bytes * r.scale;   // the whole table, once, in RAM
         else m.weights += from_file ? r.file_embedding : e.embedding_bytes;
         m.weights += e.positions_bytes;
     }
@@ -126,7 +128,9 @@ bool is_large_vllm_gpu(const Gpu& g) {
                 // vLLM's profile run: one forward of max_num_batched_tokens, then the sampler on
                 // min(max_num_seqs, max_num_batched_tokens) rows of fp32 logits.
                 const bool large = is_large_vllm_gpu(*r.gpu);
-                const double tokens = c.prefill_chunk ? double(*c.prefill_chunk) : large ? kVllmBatchedTokensLarge : kVllmBatchedTokensSmall;
+                const double tokens = c.prefill_chunk ? double(*c.prefill_chunk)
+                                      : large         ? kVllmBatchedTokensLarge
+                                                      : kVllmBatchedTokensSmall;
                 const double seqs = std::min<double>(large ? kVllmMaxSeqsLarge : kVllmMaxSeqsSmall, tokens);
                 m.activations = tokens * per_token * r.act_bytes;
                 if (last) m.activations += seqs * V * 4.0;
@@ -277,7 +281,8 @@ bool is_large_vllm_gpu(const Gpu& g) {
 
     // Runtime overhead.
     st.overhead.cuda_context = r.gpu->segment == Segment::apple ? 0.0 : rt.cuda_context;   // Metal has no CUDA context
-    if (r.gpu->measured_cuda_context_bytes > 0 && rt.cuda_context > 0) st.overhead.cuda_context = r.gpu->measured_cuda_context_bytes;   // gpusizer-cuda-bench
+    if (r.gpu->measured_cuda_context_bytes > 0 && rt.cuda_context > 0)
+        st.overhead.cuda_context = r.gpu->measured_cuda_context_bytes;   // gpusizer-cuda-bench
     if (r.runtime == Runtime::pytorch) {
         // One NCCL communicator per group: tp, pp, dp (with cp folded in) and the cp ring.
         const int comms = (r.par.tp > 1) + (pp > 1) + (r.par.dp * r.par.cp > 1) + (r.par.cp > 1);
@@ -426,7 +431,8 @@ StageSums stage_sums(const Resolved& r) {
     std::array<double, kMaxVariants> train_bytes, train_full;   // the variants' entries are set, and read
     for (std::size_t v = 0; v < r.variants.size(); ++v) {
         train_bytes[v] = r.training ? train_layer_bytes(r, r.variants[v].rep, r.config->recompute) : 0.0;
-        train_full[v] = r.training && r.config->recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
+        train_full[v] =
+            r.training && r.config->recompute == Recompute::full ? train_layer_bytes(r, r.variants[v].rep, Recompute::none) : 0.0;
     }
     StageSums out;
     for (int s = 0; s < r.par.pp; ++s) {
@@ -487,7 +493,8 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
                                    " tokens) cannot hold one full context of " + std::to_string(c.context) + " tokens");
     }
     if (r.runtime == Runtime::none)
-        rep.warnings.push_back("runtime none counts the model's tensors only; a real runtime adds its CUDA context and buffers (0.3-2 GiB)");
+        rep.warnings.push_back(
+            "runtime none counts the model's tensors only; a real runtime adds its CUDA context and buffers (0.3-2 GiB)");
     if (r.runtime == Runtime::pytorch && r.training && r.gpu->vendor == "apple")
         rep.warnings.push_back("training on Apple GPUs runs through PyTorch MPS: bitsandbytes and DeepSpeed are not available there");
     if (c.zero > 0 && r.par.dp * r.par.cp == 1)
@@ -612,7 +619,9 @@ void fill_report(const Resolved& r, Report& rep) {
 
 }  // namespace detail
 
-LinkTimes alternative_link(const Config& config, const Catalog& catalog) { return detail::alternative_of(detail::resolve(config, catalog)); }
+LinkTimes alternative_link(const Config& config, const Catalog& catalog) {
+    return detail::alternative_of(detail::resolve(config, catalog));
+}
 
 LinkTimes detail::alternative_of(const detail::Resolved& r) {
     LinkTimes lt;

@@ -163,7 +163,8 @@ struct Resolved {
     std::vector<std::uint16_t> stage_counts_heap;
     int stage_count_stages = 0;
     std::uint16_t* stage_count(int s) {
-        return (stage_count_stages <= kInlineStages ? stage_counts_inline.data() : stage_counts_heap.data()) + std::size_t(s) * kMaxVariants;
+        return (stage_count_stages <= kInlineStages ? stage_counts_inline.data() : stage_counts_heap.data()) +
+               std::size_t(s) * kMaxVariants;
     }
     const std::uint16_t* stage_count(int s) const { return const_cast<Resolved*>(this)->stage_count(s); }
     // Sizes the table for `stages`; build_variants zeroes a variant's column when it adds the

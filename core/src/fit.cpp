@@ -182,7 +182,8 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
                     p.per_gpu = t.per_gpu;
                     p.parallel = r.par;
                     if (!have_choices || choices_runtime != r.runtime) {
-                        for (std::size_t k = 0; k < catalog.gpus.size(); ++k) choices[k] = compute_choice(gpu_at(catalog, measured, k), *r.wf, r.runtime);
+                        for (std::size_t k = 0; k < catalog.gpus.size(); ++k)
+                            choices[k] = compute_choice(gpu_at(catalog, measured, k), *r.wf, r.runtime);
                         have_choices = true;
                         choices_runtime = r.runtime;
                     }

@@ -246,7 +246,8 @@ ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings)
             rs.dt_rank = dt;
         } else {
             rs.n_heads = dt;
-            if (rs.d_inner % dt != 0) throw Error(p + "ssm.time_step_rank", "must divide ssm.inner_size (" + std::to_string(rs.d_inner) + ")");
+            if (rs.d_inner % dt != 0)
+                throw Error(p + "ssm.time_step_rank", "must divide ssm.inner_size (" + std::to_string(rs.d_inner) + ")");
             rs.head_dim = rs.d_inner / dt;
             rs.n_groups = g.ssm_group_count ? to_int(g.ssm_group_count, p + "ssm.group_count") : 1;   // llama.cpp: n_group default 1
         }

@@ -206,7 +206,8 @@ std::string GgufValue::display(std::size_t max_chars) const {
             out = "[" + std::to_string(count) + " x " + to_string(item_type) + "]";
             if (!items.empty() && item_type != GgufType::array && count <= 64) {
                 out += " ";
-                for (std::size_t k = 0; k < items.size() && out.size() < max_chars; ++k) out += (k ? "," : "") + items[k].display(max_chars);
+                for (std::size_t k = 0; k < items.size() && out.size() < max_chars; ++k)
+                    out += (k ? "," : "") + items[k].display(max_chars);
             }
             break;
         }
@@ -420,7 +421,8 @@ GgufHeader read_gguf_header(ByteSource& src) {
         if (t.offset % h.alignment != 0)
             throw Error(cur.key("offset"), "offset " + std::to_string(t.offset) + " is not a multiple of the alignment " +
                                                std::to_string(h.alignment));
-        if (t.bytes > std::numeric_limits<std::uint64_t>::max() - t.offset) throw Error(cur.key("offset"), "offset + size overflows 64 bits");
+        if (t.bytes > std::numeric_limits<std::uint64_t>::max() - t.offset)
+            throw Error(cur.key("offset"), "offset + size overflows 64 bits");
         h.data_bytes = std::max(h.data_bytes, t.offset + t.bytes);
         t.cls = classify_gguf_tensor(t.name);
         t.layer = gguf_tensor_layer(t.name);

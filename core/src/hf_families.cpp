@@ -82,34 +82,149 @@ const std::vector<const char*>& spellings(F f) {
 // routing and loss coefficients, bookkeeping. Anything else left unread is named in a warning.
 const std::set<std::string>& irrelevant_everywhere() {
     static const std::set<std::string> kKeys = {
-        "architectures", "auto_map", "transformers_version", "model_type", "_name_or_path", "name_or_path",
-        "bos_token_id", "eos_token_id", "pad_token_id", "sep_token_id", "unk_token_id", "eod_token_id",
-        "decoder_start_token_id", "image_token_id", "image_token_index", "video_token_id", "audio_token_id",
-        "boi_token_id", "eoi_token_id", "boi_token_index", "eoi_token_index", "boa_token_id", "eoa_token_id",
-        "eoa_token_index", "vision_start_token_id", "vision_end_token_id", "vision_token_id",
-        "rms_norm_eps", "layer_norm_eps", "layer_norm_epsilon", "norm_eps", "norm_epsilon", "initializer_range",
-        "hidden_act", "hidden_activation", "mlp_hidden_act", "mamba_hidden_act", "activation_function",
-        "use_cache", "rope_theta", "rope_scaling", "rope_parameters", "rope_local_base_freq", "partial_rotary_factor",
-        "rope_interleave", "rope_type", "use_mrope", "mrope_section", "mrope_interleaved", "original_max_position_embeddings", "initial_context_length",
-        "attention_dropout", "hidden_dropout", "resid_pdrop", "embd_pdrop", "attn_pdrop",
-        "router_aux_loss_coef", "output_router_logits", "norm_topk_prob", "routed_scaling_factor", "scoring_func",
-        "n_group", "topk_group", "aux_loss_alpha", "seq_aux", "router_jitter_noise", "router_z_loss_coef",
-        "moe_norm_min", "moe_drop_tokens", "moe_random_routing_dropped_token", "ep_size", "pretraining_tp",
-        "tie_word_embeddings", "torch_dtype", "dtype", "quantization_config", "compression_config",
-        "keys_to_ignore_at_inference", "is_decoder", "is_encoder_decoder", "tokenizer_class", "use_return_dict",
-        "output_attentions", "output_hidden_states", "return_dict", "attn_implementation", "_attn_implementation",
-        "attn_logit_softcapping", "final_logit_softcapping", "query_pre_attn_scalar", "logits_scaling",
-        "embedding_multiplier", "residual_multiplier", "attention_multiplier", "logit_scale", "num_logits_to_keep",
-        "cache_implementation", "use_sliding_window", "max_window_layers", "sliding_window_pattern",
-        "full_attention_interval", "no_rope_layers", "no_rope_layer_interval", "use_mamba_kernels",
-        "swiglu_limit", "swiglu_alpha", "attn_temperature_tuning", "floor_scale", "attn_scale",
-        "time_step_min", "time_step_max", "time_step_limit", "time_step_floor", "mamba_dt_min", "mamba_dt_max",
-        "mamba_dt_limit", "mamba_dt_init_floor", "mamba_chunk_size", "chunk_size", "residual_in_fp32",
-        "rescale_prenorm_residual", "index_topk", "layer_types", "layers_block_type", "mm_tokens_per_image",
-        "spatial_merge_size", "vision_feature_layer", "vision_feature_select_strategy", "projector_hidden_act",
-        "multimodal_projector_bias", "text_config", "vision_config", "audio_config", "thinker_config",
-        "use_qk_norm", "qk_layernorm", "tie_word_embedding", "use_bidirectional_attention", "num_parameters",
-        "_attn_implementation_autoset", "for_llm_compressor", "transformers.js_config", "unsloth_version",
+        "architectures",
+        "auto_map",
+        "transformers_version",
+        "model_type",
+        "_name_or_path",
+        "name_or_path",
+        "bos_token_id",
+        "eos_token_id",
+        "pad_token_id",
+        "sep_token_id",
+        "unk_token_id",
+        "eod_token_id",
+        "decoder_start_token_id",
+        "image_token_id",
+        "image_token_index",
+        "video_token_id",
+        "audio_token_id",
+        "boi_token_id",
+        "eoi_token_id",
+        "boi_token_index",
+        "eoi_token_index",
+        "boa_token_id",
+        "eoa_token_id",
+        "eoa_token_index",
+        "vision_start_token_id",
+        "vision_end_token_id",
+        "vision_token_id",
+        "rms_norm_eps",
+        "layer_norm_eps",
+        "layer_norm_epsilon",
+        "norm_eps",
+        "norm_epsilon",
+        "initializer_range",
+        "hidden_act",
+        "hidden_activation",
+        "mlp_hidden_act",
+        "mamba_hidden_act",
+        "activation_function",
+        "use_cache",
+        "rope_theta",
+        "rope_scaling",
+        "rope_parameters",
+        "rope_local_base_freq",
+        "partial_rotary_factor",
+        "rope_interleave",
+        "rope_type",
+        "use_mrope",
+        "mrope_section",
+        "mrope_interleaved",
+        "original_max_position_embeddings",
+        "initial_context_length",
+        "attention_dropout",
+        "hidden_dropout",
+        "resid_pdrop",
+        "embd_pdrop",
+        "attn_pdrop",
+        "router_aux_loss_coef",
+        "output_router_logits",
+        "norm_topk_prob",
+        "routed_scaling_factor",
+        "scoring_func",
+        "n_group",
+        "topk_group",
+        "aux_loss_alpha",
+        "seq_aux",
+        "router_jitter_noise",
+        "router_z_loss_coef",
+        "moe_norm_min",
+        "moe_drop_tokens",
+        "moe_random_routing_dropped_token",
+        "ep_size",
+        "pretraining_tp",
+        "tie_word_embeddings",
+        "torch_dtype",
+        "dtype",
+        "quantization_config",
+        "compression_config",
+        "keys_to_ignore_at_inference",
+        "is_decoder",
+        "is_encoder_decoder",
+        "tokenizer_class",
+        "use_return_dict",
+        "output_attentions",
+        "output_hidden_states",
+        "return_dict",
+        "attn_implementation",
+        "_attn_implementation",
+        "attn_logit_softcapping",
+        "final_logit_softcapping",
+        "query_pre_attn_scalar",
+        "logits_scaling",
+        "embedding_multiplier",
+        "residual_multiplier",
+        "attention_multiplier",
+        "logit_scale",
+        "num_logits_to_keep",
+        "cache_implementation",
+        "use_sliding_window",
+        "max_window_layers",
+        "sliding_window_pattern",
+        "full_attention_interval",
+        "no_rope_layers",
+        "no_rope_layer_interval",
+        "use_mamba_kernels",
+        "swiglu_limit",
+        "swiglu_alpha",
+        "attn_temperature_tuning",
+        "floor_scale",
+        "attn_scale",
+        "time_step_min",
+        "time_step_max",
+        "time_step_limit",
+        "time_step_floor",
+        "mamba_dt_min",
+        "mamba_dt_max",
+        "mamba_dt_limit",
+        "mamba_dt_init_floor",
+        "mamba_chunk_size",
+        "chunk_size",
+        "residual_in_fp32",
+        "rescale_prenorm_residual",
+        "index_topk",
+        "layer_types",
+        "layers_block_type",
+        "mm_tokens_per_image",
+        "spatial_merge_size",
+        "vision_feature_layer",
+        "vision_feature_select_strategy",
+        "projector_hidden_act",
+        "multimodal_projector_bias",
+        "text_config",
+        "vision_config",
+        "audio_config",
+        "thinker_config",
+        "use_qk_norm",
+        "qk_layernorm",
+        "tie_word_embedding",
+        "use_bidirectional_attention",
+        "num_parameters",
+        "_attn_implementation_autoset",
+        "for_llm_compressor",
+        "transformers.js_config",
+        "unsloth_version",
     };
     return kKeys;
 }
@@ -420,7 +535,8 @@ const std::vector<FamilyRow>& rows() {
         {"phimoe", "", "", Attn::window_all, 0, 0, Moe::all, Mixer::none, kAttnBias | kLayerNorm, "lm_head_bias input_jitter_noise",
          "phimoe/configuration_phimoe.py (attention_bias True, num_local_experts 16, top-2), modeling_phimoe.py (LayerNorm)"},
         {"phi4mm", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kTie, "",
-         "microsoft/Phi-4-multimodal-instruct configuration_phi4mm.py (Phi3Config fields; vision / speech LoRA and encoders in embd_layer, not counted)"},
+         "microsoft/Phi-4-multimodal-instruct configuration_phi4mm.py (Phi3Config fields; vision / speech LoRA and "
+         "encoders in embd_layer, not counted)"},
         {"ernie4_5_moe", "", "", Attn::full, 0, 0, Moe::ernie, Mixer::none, kTie | kMlpBias | kRouterBias, "",
          "ernie4_5_moe/configuration_ernie4_5_moe.py, modeling_ernie4_5_moe.py (moe_layer_start/end/interval)"},
         {"hunyuan_v1_moe", "", "", Attn::full, 0, 0, Moe::hunyuan, Mixer::none, kQkNorm,
@@ -569,7 +685,8 @@ Plan plan_from_type(const std::string& t, const FamilyRow& row, const std::strin
     } else if (t == "chunked_attention") {
         p.attn = AttnKind::chunked;
     } else if (t == "linear_attention" || t == "mamba") {
-        if (row.mixer == Mixer::none) throw Error(key, "'" + t + "' in a " + std::string(row.type) + " model, which has no recurrent layers");
+        if (row.mixer == Mixer::none)
+            throw Error(key, "'" + t + "' in a " + std::string(row.type) + " model, which has no recurrent layers");
         p.set_recurrent();
         if (one_block) p.mlp = LayerMlpKind::none;
     } else if (t == "hybrid") {
@@ -786,10 +903,12 @@ void moe_plan(const FamilyRow& row, Reader& f, std::vector<Plan>& plan, long lon
             if (f.has("mlp_layer_types")) {
                 const std::vector<std::string> t = f.strings("mlp_layer_types");
                 if (int(t.size()) != n)
-                    throw Error(f.key("mlp_layer_types"), "has " + std::to_string(t.size()) + " entries for " + std::to_string(n) + " layers");
+                    throw Error(f.key("mlp_layer_types"),
+                                "has " + std::to_string(t.size()) + " entries for " + std::to_string(n) + " layers");
                 for (int i = 0; i < n; ++i) {
                     if (t[std::size_t(i)] != "dense" && t[std::size_t(i)] != "sparse")
-                        throw Error(f.key("mlp_layer_types") + "[" + std::to_string(i) + "]", "must be dense or sparse, got " + t[std::size_t(i)]);
+                        throw Error(f.key("mlp_layer_types") + "[" + std::to_string(i) + "]",
+                                    "must be dense or sparse, got " + t[std::size_t(i)]);
                     mark(i, experts > 0 && t[std::size_t(i)] == "sparse");
                 }
                 break;
@@ -1192,11 +1311,13 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
         if (!text) {
             // Text-only copies ship the text fields at top level (Gemma3ForCausalLM & co).
             if (!root.contains("num_hidden_layers") && !root.contains("hybrid_override_pattern"))
-                throw Error(std::string("hf_config.") + top->text_path, "is missing: a " + top_type + " config keeps its language model there");
+                throw Error(std::string("hf_config.") + top->text_path,
+                            "is missing: a " + top_type + " config keeps its language model there");
             text = &root;
         } else {
             prefix = std::string("hf_config.") + top->text_path + ".";
-            std::string inner = text->contains("model_type") && (*text)["model_type"].is_string() ? (*text)["model_type"].get<std::string>() : "";
+            std::string inner =
+                text->contains("model_type") && (*text)["model_type"].is_string() ? (*text)["model_type"].get<std::string>() : "";
             row = find_row(inner.empty() ? top->text_type : inner);
             if (!row) {
                 notes.push_back(std::string(top->text_path) + ".model_type '" + inner + "' is read as " + top->text_type);
@@ -1444,7 +1565,8 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
                 at.window = window;
                 if (window <= 0) {
                     at.kind = AttnKind::full;   // a sliding layer without a window attends to everything
-                    notes.push_back("layer " + std::to_string(i) + " is sliding_attention but sliding_window is not set: read as full attention");
+                    notes.push_back("layer " + std::to_string(i) +
+                                    " is sliding_attention but sliding_window is not set: read as full attention");
                 }
             }
             if (p.attn == AttnKind::chunked) {

@@ -98,20 +98,77 @@ public:
     std::vector<std::string> ignored_architecture_keys() const {
         static const char* kHints[] = {"layer", "head", "expert", "hidden", "size", "dim", "rank", "window",
                                        "vocab", "embed", "intermediate", "ffn", "kv", "lora", "moe", "inner"};
-        static const std::set<std::string> kKnownIrrelevant = {
-            "layer_norm_eps", "layer_norm_epsilon", "rms_norm_eps", "norm_epsilon", "initializer_range",
-            "hidden_act", "hidden_activation", "hidden_dropout", "hidden_dropout_prob", "embd_pdrop", "embed_dropout",
-            "rope_scaling", "head_dim_scale", "pad_token_id", "use_cache", "output_hidden_states",
-            "attn_logit_softcapping", "final_logit_softcapping", "summary_first_dropout", "summary_type", "summary_proj_to_labels",
-            "summary_use_proj", "summary_activation", "layer_norm_type", "layerdrop", "encoder_layerdrop", "decoder_layerdrop",
-            "norm_topk_prob", "routed_scaling_factor", "scoring_func", "topk_method", "n_group", "topk_group", "aux_loss_alpha",
-            "seq_aux", "router_aux_loss_coef", "router_jitter_noise", "output_router_logits", "ep_size", "rope_interleave",
-            "pretraining_tp", "partial_rotary_factor", "rotary_pct", "rotary_emb_base", "rotary_dim", "position_embedding_type",
-            "scale_attn_weights", "scale_attn_by_inverse_layer_idx", "reorder_and_upcast_attn", "apply_residual_connection_post_layernorm",
-            "slow_but_exact", "use_parallel_residual", "alibi", "classifier_dropout", "num_nextn_predict_layers",
-            "query_pre_attn_scalar", "relative_attention_max_distance", "dense_act_fn", "is_gated_act", "layer_types",
-            "attention_chunk_size", "head_dim_kv", "use_qk_norm", "original_max_position_embeddings", "rope_theta",
-            "sliding_window_pattern", "embedding_multiplier", "tie_word_embeddings", "bos_token_id", "eos_token_id", "keys_to_ignore_at_inference"};
+        static const std::set<std::string> kKnownIrrelevant = {"layer_norm_eps",
+                                                               "layer_norm_epsilon",
+                                                               "rms_norm_eps",
+                                                               "norm_epsilon",
+                                                               "initializer_range",
+                                                               "hidden_act",
+                                                               "hidden_activation",
+                                                               "hidden_dropout",
+                                                               "hidden_dropout_prob",
+                                                               "embd_pdrop",
+                                                               "embed_dropout",
+                                                               "rope_scaling",
+                                                               "head_dim_scale",
+                                                               "pad_token_id",
+                                                               "use_cache",
+                                                               "output_hidden_states",
+                                                               "attn_logit_softcapping",
+                                                               "final_logit_softcapping",
+                                                               "summary_first_dropout",
+                                                               "summary_type",
+                                                               "summary_proj_to_labels",
+                                                               "summary_use_proj",
+                                                               "summary_activation",
+                                                               "layer_norm_type",
+                                                               "layerdrop",
+                                                               "encoder_layerdrop",
+                                                               "decoder_layerdrop",
+                                                               "norm_topk_prob",
+                                                               "routed_scaling_factor",
+                                                               "scoring_func",
+                                                               "topk_method",
+                                                               "n_group",
+                                                               "topk_group",
+                                                               "aux_loss_alpha",
+                                                               "seq_aux",
+                                                               "router_aux_loss_coef",
+                                                               "router_jitter_noise",
+                                                               "output_router_logits",
+                                                               "ep_size",
+                                                               "rope_interleave",
+                                                               "pretraining_tp",
+                                                               "partial_rotary_factor",
+                                                               "rotary_pct",
+                                                               "rotary_emb_base",
+                                                               "rotary_dim",
+                                                               "position_embedding_type",
+                                                               "scale_attn_weights",
+                                                               "scale_attn_by_inverse_layer_idx",
+                                                               "reorder_and_upcast_attn",
+                                                               "apply_residual_connection_post_layernorm",
+                                                               "slow_but_exact",
+                                                               "use_parallel_residual",
+                                                               "alibi",
+                                                               "classifier_dropout",
+                                                               "num_nextn_predict_layers",
+                                                               "query_pre_attn_scalar",
+                                                               "relative_attention_max_distance",
+                                                               "dense_act_fn",
+                                                               "is_gated_act",
+                                                               "layer_types",
+                                                               "attention_chunk_size",
+                                                               "head_dim_kv",
+                                                               "use_qk_norm",
+                                                               "original_max_position_embeddings",
+                                                               "rope_theta",
+                                                               "sliding_window_pattern",
+                                                               "embedding_multiplier",
+                                                               "tie_word_embeddings",
+                                                               "bos_token_id",
+                                                               "eos_token_id",
+                                                               "keys_to_ignore_at_inference"};
         std::vector<std::string> out;
         for (auto it = j_.begin(); it != j_.end(); ++it) {
             const std::string& k = it.key();
@@ -303,7 +360,8 @@ std::vector<LayerSpec> old_family_stack(const ModelArch& a, const LayerPattern& 
                 at.window = 0;
             } else if (t == "sliding_attention") {
                 if (a.sliding_window <= 0)
-                    throw Error("hf_config.layer_types", "names sliding_attention layers but sliding_window is not set (or use_sliding_window is false)");
+                    throw Error("hf_config.layer_types",
+                                "names sliding_attention layers but sliding_window is not set (or use_sliding_window is false)");
                 at.kind = AttnKind::sliding;
                 at.window = a.sliding_window;
             } else {
@@ -476,7 +534,8 @@ ModelArch arch_from_hf_json(const json& in, std::vector<std::string>* warnings, 
     a.num_parameters_override = f.number("num_parameters", 0.0);
     if (a.num_parameters_override < 0) throw Error("hf_config.num_parameters", "must be positive");
     if (const json* nxt = f.raw("num_nextn_predict_layers"); nxt && nxt->is_number_integer() && nxt->get<long long>() > 0 && warnings)
-        warnings->push_back("hf_config: the multi-token-prediction layers (num_nextn_predict_layers) are not counted; inference does not load them");
+        warnings->push_back(
+            "hf_config: the multi-token-prediction layers (num_nextn_predict_layers) are not counted; inference does not load them");
     if (warnings || not_understood) {
         const auto ignored = f.ignored_architecture_keys();
         if (not_understood) not_understood->insert(not_understood->end(), ignored.begin(), ignored.end());

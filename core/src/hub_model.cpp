@@ -170,11 +170,14 @@ ModelSpec model_from_hub_value(const json& m) {
         file = string_field(m, "file", 400, true);
         const std::string& f = file;
         if (f.size() < 5 || f.compare(f.size() - 5, 5, ".gguf") != 0)
-            throw Error("model.file", "'" + f.substr(0, 80) + "' is not a GGUF file; a safetensors checkpoint is sized from its config.json (leave `file` out)");
+            throw Error(
+                "model.file",
+                "'" + f.substr(0, 80) + "' is not a GGUF file; a safetensors checkpoint is sized from its config.json (leave `file` out)");
     }
     const bool has_hf = m.contains("hf_config") && !m["hf_config"].is_null();
     const bool has_gguf = m.contains("gguf_headers") && !m["gguf_headers"].is_null();
-    if (has_hf && !file.empty()) throw Error("model.hf_config", "goes with no `file`: with a GGUF file, the file's header describes the model");
+    if (has_hf && !file.empty())
+        throw Error("model.hf_config", "goes with no `file`: with a GGUF file, the file's header describes the model");
     if (has_gguf && file.empty()) throw Error("model.gguf_headers", "needs `file`, the GGUF file they are the header of");
     if (has_hf) {
         spec.arch = arch_from_hf_json(m["hf_config"], &spec.import_warnings);

@@ -34,7 +34,8 @@ namespace {
 // What both formats print: totals by type and by class.
 json totals_json(const TensorTotals& t) {
     json by_type = json::array();
-    for (const auto& x : t.by_type) by_type.push_back({{"type", x.type}, {"tensors", x.tensors}, {"elements", x.elements}, {"bytes", x.bytes}});
+    for (const auto& x : t.by_type)
+        by_type.push_back({{"type", x.type}, {"tensors", x.tensors}, {"elements", x.elements}, {"bytes", x.bytes}});
     json by_class = json::object();
     for (std::size_t c = 0; c < kWeightClassCount; ++c) {
         const ClassTotal& x = t.by_class[c];
@@ -94,9 +95,19 @@ std::string gguf_model_json(const GgufModel& m) {
         tensors.push_back({{"name", t.name}, {"type", t.type_name}, {"type_id", t.type}, {"shape", shape}, {"bytes", t.bytes},
                            {"offset", t.offset}, {"part", t.part}, {"class", to_string(t.cls)}, {"layer", t.layer}});
     }
-    json j = {{"format", "gguf"}, {"files", m.files}, {"version", m.version}, {"header_bytes", m.header_bytes},
-              {"data_offsets", m.data_offsets}, {"architecture", a.architecture}, {"name", a.name}, {"file_type", a.file_type}, {"hyperparameters", hp},
-              {"totals", totals_json(m.totals)}, {"metadata_used", a.keys_used}, {"metadata", metadata}, {"tensor_list", tensors}};
+    json j = {{"format", "gguf"},
+              {"files", m.files},
+              {"version", m.version},
+              {"header_bytes", m.header_bytes},
+              {"data_offsets", m.data_offsets},
+              {"architecture", a.architecture},
+              {"name", a.name},
+              {"file_type", a.file_type},
+              {"hyperparameters", hp},
+              {"totals", totals_json(m.totals)},
+              {"metadata_used", a.keys_used},
+              {"metadata", metadata},
+              {"tensor_list", tensors}};
     return j.dump(2);
 }
 
@@ -251,12 +262,14 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
         const bool model_given = overrides.contains("model") || overrides.contains("gguf") || overrides.contains("hf_dir");
         if (!model_given) {
             const CatalogModel* m = match_catalog(l, cat);
-            if (!m) throw Error("model", "the log names no catalog model: give --model ID, --gguf FILE or --hf-dir DIR", ErrorCode::unknown_id);
+            if (!m)
+                throw Error("model", "the log names no catalog model: give --model ID, --gguf FILE or --hf-dir DIR", ErrorCode::unknown_id);
             cfg["model"] = m->arch.id;
             est_notes.push_back("model " + m->arch.id + " (" + m->arch.name + ") matched from the log's " +
                                 (l.n_layer ? "hyperparameters" : "model name"));
         }
-        if (!overrides.contains("gpu")) est_notes.push_back("GPU " + gpu + (l.gpu_memory_bytes > 0 ? " (nearest the log's memory)" : " assumed: the log does not say"));
+        if (!overrides.contains("gpu"))
+            est_notes.push_back("GPU " + gpu + (l.gpu_memory_bytes > 0 ? " (nearest the log's memory)" : " assumed: the log does not say"));
         for (auto it = overrides.begin(); it != overrides.end(); ++it) cfg[it.key()] = it.value();
         Config c = config_from_json(cfg.dump());
         if (open) load_model_files(c, open);
@@ -274,7 +287,9 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
         if (log_w == 0) log_w = l.model_file_bytes;
         if (l.weights_bytes > 0) log_w_gpu = l.weights_bytes;
         const double est_w = r.weights_bits_per_param * r.params / 8.0;
-        if (log_w > 0) comps.push_back({"weights_total", "the model's weights, all devices (llama.cpp: every model buffer, or the file size)", log_w, est_w});
+        if (log_w > 0)
+            comps.push_back(
+                {"weights_total", "the model's weights, all devices (llama.cpp: every model buffer, or the file size)", log_w, est_w});
         if (log_w_gpu > 0) comps.push_back({"weights", "weights on the most loaded GPU", log_w_gpu, r.per_gpu.weights});
         const double log_kv = l.kv_bytes > 0 ? l.kv_bytes : l.kv_k_bytes + l.kv_v_bytes;
         if (llama) {
@@ -291,16 +306,22 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
                 comps.push_back({"kv_pool", "KV pool on one GPU (estimate: the tokens it holds x KV bytes per token per GPU)", pool_log,
                                  double(r.kv_capacity_tokens) * per_token_gpu});
         }
-        if (log_compute > 0) comps.push_back({"compute", "llama.cpp compute buffer on the most loaded GPU", log_compute, r.per_gpu.activations});
+        if (log_compute > 0)
+            comps.push_back({"compute", "llama.cpp compute buffer on the most loaded GPU", log_compute, r.per_gpu.activations});
         if (l.kv_cache_tokens > 0 && r.kv_capacity_tokens > 0)
-            comps.push_back({"kv_tokens", "tokens the KV pool holds (a count, not bytes)", double(l.kv_cache_tokens), double(r.kv_capacity_tokens)});
-        if (l.graph_bytes > 0) comps.push_back({"graphs", "CUDA graphs (estimate: runtime buffers)", l.graph_bytes, r.overhead_detail.runtime_buffers});
+            comps.push_back(
+                {"kv_tokens", "tokens the KV pool holds (a count, not bytes)", double(l.kv_cache_tokens), double(r.kv_capacity_tokens)});
+        if (l.graph_bytes > 0)
+            comps.push_back({"graphs", "CUDA graphs (estimate: runtime buffers)", l.graph_bytes, r.overhead_detail.runtime_buffers});
         json cj = json::array();
         for (const Component& k : comps)
             cj.push_back({{"name", k.name}, {"meaning", k.meaning}, {"log", k.log}, {"estimate", k.estimate},
                           {"difference", k.estimate - k.log}, {"ratio", k.log > 0 ? json(k.estimate / k.log) : json(nullptr)}});
-        est = {{"config", json::parse(config_to_json(c))}, {"model", r.model_name}, {"source", c.model.custom ? (c.model.arch.source.empty() ? "hf_config" : c.model.arch.source) : "catalog"},
-               {"components", cj}, {"notes", est_notes}};
+        est = {{"config", json::parse(config_to_json(c))},
+               {"model", r.model_name},
+               {"source", c.model.custom ? (c.model.arch.source.empty() ? "hf_config" : c.model.arch.source) : "catalog"},
+               {"components", cj},
+               {"notes", est_notes}};
     } catch (const Error& e) {
         est_error = e.what();
         est_error_key = e.key();

@@ -241,7 +241,8 @@ Measurement measurement_from(const Node& n) {
     m.bytes = n.number_or("bytes", 0);
     if (const json* a = n.array_or_null("devices"))
         for (std::size_t i = 0; i < a->size(); ++i) {
-            if (!(*a)[i].is_number_integer()) n.fail("devices[" + std::to_string(i) + "]", "must be a device index, got " + dump_text((*a)[i]));
+            if (!(*a)[i].is_number_integer())
+                n.fail("devices[" + std::to_string(i) + "]", "must be a device index, got " + dump_text((*a)[i]));
             m.devices.push_back((*a)[i].get<int>());
         }
     m.warmup = int(n.integer_or("warmup", 0));

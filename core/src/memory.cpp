@@ -189,7 +189,8 @@ void build_variants(Resolved& r) {
     auto add = [&](int st, int j, int k, int layers) __attribute__((always_inline)) {
         if (slot[std::size_t(k)] < 0) {
             if (int(r.variants.size()) == kMaxVariants)
-                throw Error("model.layer_types", "has more distinct layer shapes than an estimate handles (" + std::to_string(kMaxVariants) + ")");
+                throw Error("model.layer_types",
+                            "has more distinct layer shapes than an estimate handles (" + std::to_string(kMaxVariants) + ")");
             slot[std::size_t(k)] = std::int8_t(r.variants.size());
             for (int s = 0; s < pp; ++s) r.stage_count(s)[r.variants.size()] = 0;   // the new variant's column
             LayerVariant& lv = r.variants.emplace_back();   // built in place (it is 152 bytes)
@@ -278,7 +279,8 @@ void build_variants(Resolved& r) {
         v.kv_values_whole = kv_values_per_token(r, v.rep, Share::whole_layer);
         v.kv_values_gpu = r.par.tp == 1 ? v.kv_values_whole : kv_values_per_token(r, v.rep, Share::per_gpu);
         v.indexer_bytes = indexer_bytes_per_token(r, v.rep);
-        v.kv_cap = (l.attn.kind == AttnKind::sliding || l.attn.kind == AttnKind::chunked) ? kv_cached_tokens(r, v.rep, kPastEveryWindow) : 0;
+        v.kv_cap =
+            (l.attn.kind == AttnKind::sliding || l.attn.kind == AttnKind::chunked) ? kv_cached_tokens(r, v.rep, kPastEveryWindow) : 0;
         v.cache_slot = l.attn.kind == AttnKind::sliding ? 1 : l.attn.kind == AttnKind::chunked ? 2 : l.attn.kind == AttnKind::mla ? 3 : 0;
         v.state_bytes_whole = state_bytes_per_sequence(r, v.rep, Share::whole_layer);
         v.state_bytes_gpu = r.par.tp == 1 ? v.state_bytes_whole : state_bytes_per_sequence(r, v.rep, Share::per_gpu);

@@ -193,7 +193,8 @@ StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, d
         m.busbw = span_of(f, par.dp, par.tp).busbw;
     }
     if (par.pp > 1) m.pp = (par.pp - 1) * p2p_seconds(f, (long long)par.tp * par.dp, s);
-    if (par.ep > 1) m.ep = 2.0 * in.moe_layers * all_to_all_seconds(span_of(f, par.ep, 1), s * in.experts_per_token);   // dispatch + combine
+    if (par.ep > 1)
+        m.ep = 2.0 * in.moe_layers * all_to_all_seconds(span_of(f, par.ep, 1), s * in.experts_per_token);   // dispatch + combine
     m.exposed = m.tp + m.pp + m.ep;
     return m;
 }
@@ -398,8 +399,8 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
 
 }  // namespace
 
-[[gnu::noinline]] void evaluate_performance(const Resolved& r, const PerfInputs& in, const Totals& t, const Fabric& f, PerfOut& out, EvalLevel level,
-                          const ComputeChoice* choice, const Fabric* alt, LinkTimes* alt_out) {
+[[gnu::noinline]] void evaluate_performance(const Resolved& r, const PerfInputs& in, const Totals& t, const Fabric& f, PerfOut& out,
+                                            EvalLevel level, const ComputeChoice* choice, const Fabric* alt, LinkTimes* alt_out) {
     const bool detail = level == EvalLevel::full;
     const Gpu& g = *r.gpu;
     const Config& c = *r.config;
@@ -514,7 +515,8 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
     // Power.
     PowerReport& pw = out.power;
     const bool apple = g.segment == Segment::apple;
-    const bool hgx = f.levels > 0 ? f.defaults.scale_out : (g.link == NvlinkKind::nvswitch || g.link == NvlinkKind::mesh || g.link == NvlinkKind::infinity_fabric);
+    const bool hgx = f.levels > 0 ? f.defaults.scale_out
+                                  : (g.link == NvlinkKind::nvswitch || g.link == NvlinkKind::mesh || g.link == NvlinkKind::infinity_fabric);
     out.pue = c.pue > 0 ? c.pue : (g.segment == Segment::datacenter ? kPueDatacenter : 1.0);
     pw.pue = out.pue;
     pw.utilization = c.utilization;
@@ -564,7 +566,9 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
         if (sp.ttft_s > 0) {
             const double T = in.prefill_tokens;
             const double u_c = T * in.prefill_flops_per_token / par.tp / stages / (sp.ttft_s * F);
-            const double u_m = B <= 0 ? 0.0 : std::ceil(T / prefill_chunk_tokens(r, T)) * (in.layer_weight_bytes + in.edge_read_bytes) / stages / (sp.ttft_s * B);
+            const double u_m = B <= 0 ? 0.0
+                                      : std::ceil(T / prefill_chunk_tokens(r, T)) * (in.layer_weight_bytes + in.edge_read_bytes) / stages /
+                                            (sp.ttft_s * B);
             pw.prefill_draw_fraction = board_draw_fraction(g, u_c, u_m);
             pw.prefill_gpu_w = gpus * tdp * pw.prefill_draw_fraction;
         }
@@ -584,7 +588,8 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
 
 double board_draw_fraction(const Gpu& g, double u_compute, double u_memory) {
     const bool hbm = std::string_view(g.memory_type).substr(0, 3) == "HBM";   // HBM2e, HBM3, ... (a prefix test, inline)
-    const double f = std::max(0.0, u_compute) / kDrawComputeSaturation + std::max(0.0, u_memory) * (hbm ? kDrawPerBandwidthHbm : kDrawPerBandwidthOther);
+    const double f =
+        std::max(0.0, u_compute) / kDrawComputeSaturation + std::max(0.0, u_memory) * (hbm ? kDrawPerBandwidthHbm : kDrawPerBandwidthOther);
     return std::clamp(f, kDrawFloor, 1.0);
 }
 
@@ -602,7 +607,8 @@ void performance_warnings(const Resolved& r, Report& rep) {
         rep.warnings.emplace_back(buf);
     }
     if (sp.offload.active) {
-        if (sp.offload.experts_on_host_decode_tokens_per_s > 0 && sp.offload.experts_on_host_decode_tokens_per_s >= sp.offload.decode_tokens_per_s)
+        if (sp.offload.experts_on_host_decode_tokens_per_s > 0 &&
+            sp.offload.experts_on_host_decode_tokens_per_s >= sp.offload.decode_tokens_per_s)
             std::snprintf(buf, sizeof buf,
                           "does not fit in GPU memory: with the routed experts in host RAM (llama.cpp --cpu-moe) decode runs at "
                           "~%.1f tokens/s; splitting layers instead (-ngl %d of %d) gives ~%.1f",
@@ -619,8 +625,8 @@ void performance_warnings(const Resolved& r, Report& rep) {
     const double step = r.training ? sp.train_step_s : sp.decode_step_s;
     const double exposed = r.training ? ic.exposed_s_per_step : ic.exposed_s_per_token;
     if (step > 0 && exposed > 0.3 * step) {
-        std::snprintf(buf, sizeof buf, "communication over %s takes %.0f%% of each %s step", ic.link.empty() ? "the network" : ic.link.c_str(),
-                      100.0 * exposed / step, r.training ? "training" : "decode");
+        std::snprintf(buf, sizeof buf, "communication over %s takes %.0f%% of each %s step",
+                      ic.link.empty() ? "the network" : ic.link.c_str(), 100.0 * exposed / step, r.training ? "training" : "decode");
         rep.warnings.emplace_back(buf);
     }
     // The link's kind from the catalog, not its id's spelling; the GPU's p2p field from gpus.json.

@@ -107,7 +107,9 @@ struct MemoryModel {
             if (zero == 0 && dp > 1) buffers += count * grad_b;   // DDP's gradient buckets
             else if (zero >= 1 && zero <= 2) buffers += 2.0 * std::min(kZeroReduceBucket, count) * wb;
             if (zero == 3)
-                buffers += (std::min(kZero3MaxLiveParams, count) + std::min(kZero3PrefetchBucket, count) + std::min(kZeroReduceBucket, count)) * wb;
+                buffers +=
+                    (std::min(kZero3MaxLiveParams, count) + std::min(kZero3PrefetchBucket, count) + std::min(kZeroReduceBucket, count)) *
+                    wb;
             alloc = allocator_fraction * (acts + grads);
         }
         return weights + grads + optim + acts + t.cuda_context + alloc + buffers;
@@ -225,14 +227,18 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
                                     in.offload_bytes_per_step = off == Offload::none ? 0.0 : offload_bytes;
                                     // Schedules: 1F1B; with a pipeline also ZB-H1 and interleaving by 2, 4, 8...
                                     for (int sched = 0; sched < (pp > 1 ? 3 : 1); ++sched) {
-                                        const PipeSchedule ps = sched == 0 ? PipeSchedule::one_f_one_b : sched == 1 ? PipeSchedule::zero_bubble : PipeSchedule::interleaved;
+                                        const PipeSchedule ps = sched == 0   ? PipeSchedule::one_f_one_b
+                                                                : sched == 1 ? PipeSchedule::zero_bubble
+                                                                             : PipeSchedule::interleaved;
                                         r.config->pp_schedule = c.schedule = ps;
-                                        for (int v = ps == PipeSchedule::interleaved ? 2 : 1; v <= (ps == PipeSchedule::interleaved ? q.max_virtual_stages : 1); v *= 2) {
+                                        for (int v = ps == PipeSchedule::interleaved ? 2 : 1;
+                                             v <= (ps == PipeSchedule::interleaved ? q.max_virtual_stages : 1); v *= 2) {
                                             if ((long long)pp * v > layers) break;
                                             ++evaluated;
                                             double worst = 0;
                                             for (int s = 0; s < pp; ++s)
-                                                worst = std::max(worst, mm.stage_total(st[s], b, train_inflight_micro_batches(pp, s, m, v), zero, dp_cp, off));
+                                                worst = std::max(worst, mm.stage_total(st[s], b, train_inflight_micro_batches(pp, s, m, v),
+                                                                                       zero, dp_cp, off));
                                             c.memory = worst;
                                             c.virtual_stages = r.virtual_stages = v;
                                             const bool fits = worst <= mm.capacity;
@@ -298,9 +304,11 @@ PlanRun run_of(const Report& r, double tokens, int gpus) {
         // 1 year = 365.25 days x 24 h.
         run.hardware_usd = per_gpu * run.gpu_hours / (kGpuAmortizationYears * 365.25 * 24.0);
         run.cost_usd = run.energy_usd + run.hardware_usd;
-        run.cost_note = "electricity at usd_per_kwh (facility power) + the GPUs' price amortized over 4 years; servers, network and staff not counted";
+        run.cost_note =
+            "electricity at usd_per_kwh (facility power) + the GPUs' price amortized over 4 years; servers, network and staff not counted";
     } else {
-        run.cost_note = "no cost: the catalog has no purchase price for " + r.gpu_name + " (gpus.json price_usd); electricity alone is energy_usd";
+        run.cost_note =
+            "no cost: the catalog has no purchase price for " + r.gpu_name + " (gpus.json price_usd); electricity alone is energy_usd";
     }
     return run;
 }
@@ -324,13 +332,15 @@ std::vector<std::string> explain(const Report& a, const Report& b) {
     for (const Part& p : parts) {
         const double d = p.db - p.da;
         if (std::fabs(d) < 1e-4 * std::max(a.speed.train_step_s, 1e-9)) continue;
-        std::snprintf(buf, sizeof buf, "%s: %.4g s %s (%.4g s against %.4g s)", p.name, std::fabs(d), d > 0 ? "shorter" : "longer", p.da, p.db);
+        std::snprintf(buf, sizeof buf, "%s: %.4g s %s (%.4g s against %.4g s)", p.name, std::fabs(d), d > 0 ? "shorter" : "longer", p.da,
+                      p.db);
         lines.emplace_back(std::fabs(d), buf);
     }
     std::sort(lines.begin(), lines.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
     std::vector<std::string> out;
     std::snprintf(buf, sizeof buf, "step %.4g s against %.4g s (%.1f%% faster): %s against %s", a.speed.train_step_s, b.speed.train_step_s,
-                  100.0 * (b.speed.train_step_s / a.speed.train_step_s - 1.0), layout_name(a.config).c_str(), layout_name(b.config).c_str());
+                  100.0 * (b.speed.train_step_s / a.speed.train_step_s - 1.0), layout_name(a.config).c_str(),
+                  layout_name(b.config).c_str());
     out.emplace_back(buf);
     for (auto& l : lines) out.push_back(std::move(l.second));
     std::snprintf(buf, sizeof buf, "memory per GPU: %.1f GiB against %.1f GiB", a.per_gpu.total() / double(1ull << 30),
@@ -340,7 +350,8 @@ std::vector<std::string> explain(const Report& a, const Report& b) {
 }
 
 void check_request(const PlanRequest& q) {
-    if (q.top < 1 || q.top > kMaxTop) throw Error("top", "must be between 1 and " + std::to_string(kMaxTop) + ", got " + std::to_string(q.top));
+    if (q.top < 1 || q.top > kMaxTop)
+        throw Error("top", "must be between 1 and " + std::to_string(kMaxTop) + ", got " + std::to_string(q.top));
     if (q.max_micro_batch < 1 || q.max_micro_batch > 4096)
         throw Error("max_micro_batch", "must be between 1 and 4096, got " + std::to_string(q.max_micro_batch));
     if (q.max_virtual_stages < 1 || q.max_virtual_stages > 64)
@@ -370,8 +381,9 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
     q.mode = config_inference ? PlanMode::inference : PlanMode::train;
     const json j = parse_json(query.empty() ? std::string_view("{}") : query, "query");
     if (!j.is_object()) throw Error("query", "must be a JSON object of the search's fields");
-    static constexpr const char* kKnown[] = {"mode",        "top",         "max_micro_batch", "max_virtual_stages", "tokens",        "offload",
-                                             "expert_parallel", "context_parallel", "max_ttft_ms", "max_tpot_ms", "disaggregated"};
+    static constexpr const char* kKnown[] = {"mode",        "top",         "max_micro_batch", "max_virtual_stages",
+                                             "tokens",      "offload",     "expert_parallel", "context_parallel",
+                                             "max_ttft_ms", "max_tpot_ms", "disaggregated"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
         for (const char* k : kKnown) known = known || it.key() == k;

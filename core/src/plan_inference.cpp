@@ -67,7 +67,8 @@ bool is_fixed_slots(const Resolved& r) { return r.runtime == Runtime::llama_cpp 
 void check_inference_request(const PlanRequest& q) {
     const Config& b = q.base;
     if (b.mode != Mode::inference) throw Error("mode", "plan --mode inference searches serving layouts: set mode inference");
-    if (b.isl <= 0 || b.osl <= 0) throw Error("isl", "plan --mode inference needs the load: isl and osl (input and output tokens per request)");
+    if (b.isl <= 0 || b.osl <= 0)
+        throw Error("isl", "plan --mode inference needs the load: isl and osl (input and output tokens per request)");
     if (b.offload != Offload::none) throw Error("offload", "plan searches layouts without offload");
     if (b.gpus < 1) throw Error("gpus", "must be at least 1, got " + std::to_string(b.gpus));
     if (!(q.max_ttft_ms >= 0) || !std::isfinite(q.max_ttft_ms))
@@ -318,7 +319,8 @@ Config point_config(const Config& base, const PlanPoint& p) {
 
 std::string point_name(const PlanPoint& p) {
     char buf[200];
-    std::snprintf(buf, sizeof buf, "tp %d pp %d dp %d ep %d (%d GPUs), %g requests in flight", p.tp, p.pp, p.dp, p.ep, p.gpus, p.concurrency);
+    std::snprintf(buf, sizeof buf, "tp %d pp %d dp %d ep %d (%d GPUs), %g requests in flight", p.tp, p.pp, p.dp, p.ep, p.gpus,
+                  p.concurrency);
     return buf;
 }
 
@@ -387,7 +389,8 @@ PlanReport plan_inference(const PlanRequest& q, const Catalog& cat, const GpuOve
                       100.0 * (a.output_tokens_per_s_per_gpu / std::max(b.output_tokens_per_s_per_gpu, 1e-30) - 1.0),
                       point_name(shown[0]).c_str(), point_name(shown[1]).c_str());
         out.why.emplace_back(buf);
-        std::snprintf(buf, sizeof buf, "engine step %.4g ms against %.4g ms, %.4g against %.4g requests in flight per replica; bound: %s against %s",
+        std::snprintf(buf, sizeof buf,
+                      "engine step %.4g ms against %.4g ms, %.4g against %.4g requests in flight per replica; bound: %s against %s",
                       a.step_s * 1e3, b.step_s * 1e3, a.concurrency / out.top[0].config.dp, b.concurrency / out.top[1].config.dp,
                       std::string(a.bound).c_str(), std::string(b.bound).c_str());
         out.why.emplace_back(buf);
@@ -447,7 +450,8 @@ std::string plan_inference_to_json(const PlanReport& p, int indent) {
     j["top"] = json::array();
     for (const PlanLayout& l : p.top) {
         const Config& c = l.config;
-        json layout = {{"tp", c.tp}, {"pp", c.pp}, {"dp", c.dp}, {"ep", l.report.parallel.ep}, {"gpus", c.gpus}, {"concurrency", c.concurrency}};
+        json layout = {
+            {"tp", c.tp}, {"pp", c.pp}, {"dp", c.dp}, {"ep", l.report.parallel.ep}, {"gpus", c.gpus}, {"concurrency", c.concurrency}};
         j["top"].push_back({{"layout", layout}, {"report", json::parse(report_to_json(l.report, -1))}});
     }
     j["why"] = p.why;

@@ -74,7 +74,8 @@ struct GgmlIndex {
 };
 constexpr GgmlIndex make_ggml_index() {
     GgmlIndex x{};
-    for (std::size_t i = 0; i < kGgmlCount; ++i) x.row[i] = 1;   // unreachable default: every enumerator has a row (tests/test_precision.cpp checks)
+    for (std::size_t i = 0; i < kGgmlCount; ++i)
+        x.row[i] = 1;   // unreachable default: every enumerator has a row (tests/test_precision.cpp checks)
     for (std::size_t i = 0; i < sizeof(kGgml) / sizeof(kGgml[0]); ++i) x.row[std::size_t(kGgml[i].type)] = static_cast<unsigned char>(i);
     return x;
 }

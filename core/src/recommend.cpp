@@ -154,7 +154,8 @@ Recommendation recommend(const RecommendQuery& q, const Catalog& catalog, const 
     // Links for the rows (the same fabric rule as estimate()).
     for (auto* rows : {&out.recommended, &out.rejected})
         for (RecommendRow& row : *rows) {
-            const detail::Fabric f = detail::make_fabric(measured ? measured->gpu(catalog, row.gpu) : catalog.gpu(row.gpu), catalog, base.link, base.inter_node_link);
+            const detail::Fabric f = detail::make_fabric(measured ? measured->gpu(catalog, row.gpu) : catalog.gpu(row.gpu), catalog,
+                                                         base.link, base.inter_node_link);
             row.link = row.gpus > 1 && f.intra ? f.intra->id : std::string();
         }
     auto by = [&](const RecommendRow& a, const RecommendRow& b) {

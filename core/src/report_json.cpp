@@ -195,7 +195,8 @@ void add_speed_ranges(json& j, const Report& r) {
     sp["train_tokens_per_s_range"] = training ? band_range(s.train_tokens_per_s, train) : json(nullptr);
     sp["train_step_s_range"] = training ? band_range(s.train_step_s, train, true) : json(nullptr);
     sp["train_time_s_range"] = training ? band_range(s.train_time_s, train, true) : json(nullptr);
-    sp["range_rows"] = training ? object({{"train", band_source(train)}}) : object({{"decode", band_source(decode)}, {"prefill", band_source(prefill)}});
+    sp["range_rows"] =
+        training ? object({{"train", band_source(train)}}) : object({{"decode", band_source(decode)}, {"prefill", band_source(prefill)}});
 }
 
 void add_serving_ranges(json& sv, const Report& r) {

@@ -224,7 +224,8 @@ void resolve_parallelism(const Config& c, Resolved& r) {
 void bind_gpu(Resolved& r, const Gpu& gpu) {
     r.gpu = &gpu;
     if ((r.runtime == Runtime::vllm || r.runtime == Runtime::sglang) && gpu.segment == Segment::apple)
-        throw Error("runtime", std::string(to_string(r.engine)) + " needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
+        throw Error("runtime",
+                    std::string(to_string(r.engine)) + " needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
                     ErrorCode::gpu_unsupported);
     // TensorRT-LLM builds CUDA engines: NVIDIA GPUs only.
     if (r.runtime == Runtime::trt_llm && gpu.vendor != "nvidia")
@@ -351,8 +352,9 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
         throw Error("request_rate", "give concurrency (a closed loop) or request_rate (an open loop), not both");
     if (c.request_rate > 0 && c.isl == 0) throw Error("request_rate", "needs isl and osl (the tokens of each request)");
     if (c.isl > 0 && c.isl + c.osl > rc.context)
-        throw Error("isl", "isl + osl = " + std::to_string(c.isl + c.osl) + " tokens exceeds the context (the longest request the engine takes) of " +
-                               std::to_string(rc.context) + " tokens; raise context");
+        throw Error("isl", "isl + osl = " + std::to_string(c.isl + c.osl) +
+                               " tokens exceeds the context (the longest request the engine takes) of " + std::to_string(rc.context) +
+                               " tokens; raise context");
     if (r.training) {
         const long long per_step = (long long)rc.batch * r.par.dp;
         if (rc.global_batch == 0) rc.global_batch = int(std::min<long long>(per_step, kMaxBatch));

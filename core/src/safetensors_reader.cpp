@@ -155,7 +155,8 @@ struct HeaderSax : SaxBase {
     }
     bool number_unsigned(std::uint64_t v) {
         if (in == In::shape) {
-            if (cur.shape.size() >= kSafetensorsMaxDims) fail(cur.name + ": shape", "more than " + std::to_string(kSafetensorsMaxDims) + " dimensions");
+            if (cur.shape.size() >= kSafetensorsMaxDims)
+                fail(cur.name + ": shape", "more than " + std::to_string(kSafetensorsMaxDims) + " dimensions");
             cur.shape.push_back(v);
             return true;
         }
@@ -268,12 +269,14 @@ struct IndexSax : SaxBase {
     }
     bool string(std::string& s) {
         if (depth == 2 && section == "weight_map") {
-            if (out.weight_map.size() >= kSafetensorsMaxTensors) fail("weight_map", "more than " + std::to_string(kSafetensorsMaxTensors) + " tensors");
+            if (out.weight_map.size() >= kSafetensorsMaxTensors)
+                fail("weight_map", "more than " + std::to_string(kSafetensorsMaxTensors) + " tensors");
             if (s.empty() || s.size() > 4096 || s.find('/') != std::string::npos || s.find('\\') != std::string::npos || s == "..")
                 fail("weight_map: " + key, "must name a file in the same folder, got \"" + s.substr(0, 64) + "\"");
             if (!tensors.insert(key).second) fail("weight_map: " + key, "listed twice");
             if (files.emplace(s, out.files.size()).second) {
-                if (out.files.size() >= kSafetensorsMaxShards) fail("weight_map", "more than " + std::to_string(kSafetensorsMaxShards) + " files");
+                if (out.files.size() >= kSafetensorsMaxShards)
+                    fail("weight_map", "more than " + std::to_string(kSafetensorsMaxShards) + " files");
                 out.files.push_back(s);
             }
             out.weight_map.emplace_back(key, s);
@@ -404,7 +407,8 @@ SafetensorsModel read_safetensors_model(const SafetensorsIndex& index, const Sou
         headers.push_back(std::move(h));
     }
     for (const auto& [tensor, f] : index.weight_map)
-        if (!in_file[f].count(tensor)) throw Error(f + ": " + tensor, "the index places this tensor here, the file's header does not list it");
+        if (!in_file[f].count(tensor))
+            throw Error(f + ": " + tensor, "the index places this tensor here, the file's header does not list it");
     SafetensorsModel m = safetensors_model_from_headers(std::move(headers));
     m.index_total_size = index.total_size;
     return m;

@@ -116,9 +116,11 @@ bool json_number_text(const std::string& t) {
 constexpr const char* kNumberRule = " (a link's numbers are written as in JSON: 8192, 0.9, 1e16)";
 
 double link_number(const std::string& text, const char* config_key, const char* what) {
-    if (!json_number_text(text)) throw Error(config_key, std::string("must be ") + what + ", got '" + text.substr(0, 40) + "' in the link" + kNumberRule);
+    if (!json_number_text(text))
+        throw Error(config_key, std::string("must be ") + what + ", got '" + text.substr(0, 40) + "' in the link" + kNumberRule);
     const double v = std::strtod(text.c_str(), nullptr);
-    if (!std::isfinite(v)) throw Error(config_key, std::string("must be ") + what + ", got '" + text.substr(0, 40) + "' in the link (too large)");
+    if (!std::isfinite(v))
+        throw Error(config_key, std::string("must be ") + what + ", got '" + text.substr(0, 40) + "' in the link (too large)");
     return v;
 }
 
@@ -298,7 +300,8 @@ Config config_from_link(std::string_view link) {
 #if !GPUSIZER_HUB_FILES
         throw Error("model.hub", "the widget does not read Hugging Face repositories: open the link in the gpusizer app");
 #endif
-        if (!model.empty() || !np.empty()) throw Error("model", "hf=" + hf.substr(0, 80) + " names the model (a Hugging Face repository): leave m and np out");
+        if (!model.empty() || !np.empty())
+            throw Error("model", "hf=" + hf.substr(0, 80) + " names the model (a Hugging Face repository): leave m and np out");
         json m = {{"hub", hf}};
         if (!revision.empty()) m["revision"] = revision;
         if (!file.empty()) m["file"] = file;
@@ -308,7 +311,8 @@ Config config_from_link(std::string_view link) {
     } else if (model.empty()) {
         throw Error("model", "is missing from the link (m=<model id>)");
     } else if (model == "custom") {
-        if (!hf.empty() == !np.empty()) throw Error("model", "a custom model in a link needs exactly one of hf (config.json) or np (parameters)");
+        if (!hf.empty() == !np.empty())
+            throw Error("model", "a custom model in a link needs exactly one of hf (config.json) or np (parameters)");
         if (!hf.empty()) {
             cfg["model"] = json{{"hf_config", detail::parse_json(hf, "model.hf_config")}};
         } else {
