@@ -154,3 +154,22 @@ TEST_CASE("cp: the query's context_parallel switch, and cp in the plan's JSON", 
     CHECK(layout["cp"].get<int>() > 1);
     CHECK(layout["tp"].get<int>() * layout["cp"].get<int>() * layout["pp"].get<int>() * layout["dp"].get<int>() == 32);
 }
+
+TEST_CASE("cp: the longest context that fits is one the estimate accepts", "[context_parallel][fit]") {
+    // cp = 4 cuts each sequence into 8 chunks (2 x cp), so the context moves in steps of 8: the
+    // answer is a multiple of 8 that fits, and the next step does not. ZeRO-3 over dp x cp GPUs
+    // leaves room (8B x 16 bytes / 4 = 32 GB of states per H100 at cp 4).
+    for (const int cp : {4, 8}) {
+        Config c = one_sequence(cp);
+        c.zero = 3;
+        c.recompute = Recompute::full;   // long contexts: the answer lands far from a round number
+        const FitReport f = fit(c, catalog());
+        INFO("cp " << cp << ": " << f.max_context);
+        REQUIRE(f.max_context > 8192);
+        CHECK(f.max_context % (2 * cp) == 0);
+        c.context = f.max_context;
+        CHECK(run(c).fits);
+        c.context = f.max_context + 2 * cp;
+        CHECK_FALSE(run(c).fits);
+    }
+}

@@ -36,8 +36,11 @@ long long largest_fitting(long long hi, Fits fits) {
 
 long long max_context_of(const detail::Resolved& base) {
     detail::Resolved r = base;
-    return largest_fitting(ceiling_of("context"), [&](long long ctx) {
-        r.config->context = ctx;
+    // Context parallelism cuts each sequence into 2 x cp chunks (resolve.cpp): the context grows
+    // in steps of 2 x cp, so the answer is one the estimate accepts.
+    const long long step = base.par.cp > 1 ? 2LL * base.par.cp : 1;
+    return step * largest_fitting(ceiling_of("context") / step, [&](long long k) {
+        r.config->context = k * step;
         return detail::compute(r).fits;
     });
 }
