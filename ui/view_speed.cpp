@@ -71,6 +71,11 @@ void App::draw_speed() {
                   "6 x parameters plus attention; 8 x with full recomputation.");
             t.row("training", format_rate(sp.train_tokens_per_s) + " tok/s");
             t.row("one optimizer step", format_duration(sp.train_step_s));
+            if (sp.optimizer_step_host_s > 0)
+                t.row("  of it, the CPU's update", format_duration(sp.optimizer_step_host_s),
+                      "ZeRO-Offload: the CPU updates the optimizer states in host RAM, at the host's memory bandwidth shared by the "
+                      "node's GPUs (set 'host memory bandwidth' to your server's).",
+                      true);
             t.row("effective MFU", percent(sp.effective_mfu, 1), "Pipeline bubble and exposed communication included.");
             if (sp.train_time_s > 0)
                 t.row(("time for " + format_count(c.train_tokens) + " tokens").c_str(), format_duration(sp.train_time_s));

@@ -142,6 +142,12 @@ std::vector<Assumption> assumptions(const Report& r) {
             "bubble and exposed communication added on top");
         add("training_flops", "6N + 12 L H Q s per token (LoRA 4N + ...); selective recompute + the attention core, full + a forward (8N)",
             "PaLM appendix B (Chowdhery et al. 2022); Korthikanti et al. 2022 for recomputation");
+        if (c.offload != Offload::none)
+            add("host_memory_bandwidth",
+                fmt("%.1f GB/s per host, shared by its GPUs; the CPU's optimizer step reaches 43%%", c.host_memory_bandwidth_gb_per_s),
+                "default: dual-channel DDR5-4800, a desktop's (set a server's: 2 sockets x 8 channels DDR5-4800 = 614 GB/s); "
+                "ZeRO-Offload (arXiv:2101.06840): CPU-Adam updates 10B parameters in 2.57 s on a DGX-2 (255.9 GB/s), 28 B each; "
+                "the update is not overlapped (no delayed parameter update)");
     }
     // Interconnect.
     const InterconnectReport& ic = r.interconnect;

@@ -209,8 +209,10 @@ constexpr ConfigKey kKeys[] = {
      "prompt length for prefill and time to first token (default: half the context)", m(&Config::prompt_tokens)),
     row("host_memory_bandwidth_gb_per_s", "hbw", "host-memory-bandwidth", "F", KeyKind::number, 0.1, 1e4, false,
      KeyUnset::zero_null, "GB/s", "76.8 (dual-channel DDR5-4800: 2 channels x 8 B x 4.8 GT/s)", "",
-     "host RAM bandwidth, for llama.cpp's partial offload (layers or experts in host RAM)",
-     "host RAM GB/s for llama.cpp offload (default 76.8, dual-channel DDR5-4800)", m(&Config::host_memory_bandwidth_gb_per_s)),
+     "host RAM bandwidth of one node, for llama.cpp's partial offload (layers or experts in host RAM) and ZeRO-Offload's "
+     "optimizer step on the CPU (`offload`; shared by the node's GPUs)",
+     "host RAM GB/s for llama.cpp offload and ZeRO-Offload's CPU optimizer step (default 76.8, dual-channel DDR5-4800)",
+     m(&Config::host_memory_bandwidth_gb_per_s)),
     row("layer_overhead_us", "lo", "layer-overhead-us", "F", KeyKind::number, 0, 1e5, false, KeyUnset::null, "µs",
      "automatic: 90 for llama.cpp, else 0", "", "fixed time per layer per forward (kernel launches and synchronisation)",
      "fixed time per layer per forward (default 90 for llama.cpp, else 0)", m(&Config::layer_overhead_us)),

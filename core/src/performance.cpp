@@ -151,8 +151,20 @@ PerfInputs perf_inputs(const Resolved& r) {
         in.train_weight_bytes_per_gpu = whole_bytes / shards;
         if (c.offload != Offload::none) {
             // ZeRO-Offload: each rank moves its shard of fp32 gradients to RAM and its 16-bit
-            // parameters back every step.
-            in.offload_bytes_per_step = trainable / (shards * r.par.dp * r.par.cp) * (4.0 + (r.fp32 ? 4.0 : 2.0));
+            // parameters back every step, and the CPU updates the shard in between: 12 + 2 S
+            // bytes per parameter (kCpuOptimizerFixedBytes, S the optimizer's states), and in
+            // mixed precision the 16-bit copy it writes for the GPU (2 B; DeepSpeed's CPU-Adam
+            // writes it chunk by chunk into the pinned buffer the copy to the GPU reads).
+            const double shard = trainable / (shards * r.par.dp * r.par.cp);
+            in.offload_grad_bytes_per_step = shard * 4.0;
+            in.offload_bytes_per_step = shard * (4.0 + (r.fp32 ? 4.0 : 2.0));
+            const double copy16 = m == Mode::train && !r.fp32 ? 2.0 : 0.0;
+            in.offload_host_bytes_per_step =
+                shard * (kCpuOptimizerFixedBytes + 2.0 * optimizer_state_bytes(c.optimizer, a.hidden) + copy16);
+            // DeepSpeed copies each reduce bucket's gradients to RAM as the bucket is reduced
+            // (reduce_bucket_size, kZeroReduceBucket elements, shared by the dp x cp ranks): the
+            // last bucket's share comes after the backward.
+            in.offload_last_grad_bytes = std::min(in.offload_grad_bytes_per_step, kZeroReduceBucket * 4.0 / (r.par.dp * r.par.cp));
         }
     }
     return in;
@@ -244,6 +256,31 @@ void ring_attention_comm(const Resolved& r, const PerfInputs& in, const Fabric& 
     const double layers = in.micro_batches * in.layers / double(par.pp);   // layer passes of one GPU per step
     m.cp = layers * per_layer_wire;
     m.cp_exposed = layers * per_layer_exposed;
+}
+
+// ZeRO-Offload's step (Ren et al. 2021, arXiv:2101.06840, sec. 4-5). The fp32 gradients go to
+// RAM over PCIe bucket by bucket during the backward pass, hidden behind it but for the last
+// bucket's (called after the gradient sync is timed, m.dp); then the CPU updates the shard
+// (kCpuOptimizerBandwidthEfficiency of the host's bandwidth), while the updated 16-bit
+// parameters go back chunk by chunk (CPU-Adam copies one chunk while it updates the next, sec.
+// 5.1): the step waits for the slower of the two. The GPUs of a node share its host (one CPU
+// process per GPU, each updating its own shard), so each gets host bandwidth / GPUs per node.
+// The update is on the critical path: the paper's one-step delayed parameter update (sec. 5.2),
+// which overlaps it with the next step's forward and backward, is not modelled (it changes the
+// arithmetic: the GPUs compute with one-step-old weights).
+[[gnu::noinline]] void offload_step(const Resolved& r, const PerfInputs& in, const Fabric& f, double t_pipe, StepComm& m) {
+    const double pcie = f.defaults.pcie ? f.defaults.pcie->bytes_per_s() * kBusBandwidthEfficiency : 0.0;
+    const int gpus = r.config->gpus;
+    const double sharing = f.levels > 0 ? double(std::min(f.node_size, gpus)) : double(gpus);
+    m.host_optimizer = in.offload_host_bytes_per_step * sharing / (host_memory_bandwidth(*r.config) * kCpuOptimizerBandwidthEfficiency);
+    if (pcie <= 0) return;
+    const double down = in.offload_grad_bytes_per_step / pcie;
+    const double up = (in.offload_bytes_per_step - in.offload_grad_bytes_per_step) / pcie;
+    m.offload = down + up;
+    // DeepSpeed (stage_1_and_2.py) reduces a bucket and then copies its shard to RAM on the same
+    // stream: the copies hide in what the gradient sync (m.dp) leaves of the backward.
+    const double backward = std::max(0.0, (1.0 - in.train_fwd_fraction) * t_pipe - m.dp);
+    m.offload_exposed = std::max(in.offload_last_grad_bytes / pcie, down - backward) + std::max(0.0, up - m.host_optimizer);
 }
 
 // t_comp: the step's math on one GPU; t_pipe: the same stretched by the bubble; rate: the
@@ -338,10 +375,8 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
             m.dp_exposed = std::max(last, m.dp - in.train_hide_fraction * t_pipe);
         }
     }
-    double offload = 0;
-    if (in.offload_bytes_per_step > 0 && f.defaults.pcie)
-        offload = in.offload_bytes_per_step / (f.defaults.pcie->bytes_per_s() * kBusBandwidthEfficiency);
-    m.exposed = m.tp_exposed + m.pp_exposed + m.ep_exposed + m.cp_exposed + m.dp_exposed + offload;
+    if (in.offload_bytes_per_step > 0) offload_step(r, in, f, t_pipe, m);
+    m.exposed = m.tp_exposed + m.pp_exposed + m.ep_exposed + m.cp_exposed + m.dp_exposed + m.offload_exposed;
     return m;
 }
 
@@ -373,7 +408,8 @@ TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, d
     t.bubble_fraction = idle / (in.micro_batches + idle);
     t.pipe_s = t.compute_s / (1.0 - t.bubble_fraction);
     t.comm = train_comm(r, in, f, t.compute_s, t.pipe_s, mu * F);
-    t.step_s = t.pipe_s + t.comm.exposed;
+    t.host_optimizer_s = t.comm.host_optimizer;
+    t.step_s = t.pipe_s + t.comm.exposed + t.host_optimizer_s;
     return t;
 }
 
@@ -410,7 +446,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
     if (in.cpu_moe_host_bytes > 0) {
         const double moved = in.cpu_moe_host_bytes * (1.0 - std::pow(1.0 - in.expert_share, chunk));
         const double pcie = host_copy_bandwidth(g, f);
-        p_host = chunk >= kLlamaCppOpOffloadMinBatch && pcie > 0 ? moved / pcie : moved / (out.host_bandwidth * kHostBandwidthEfficiency);
+        p_host = chunk >= kLlamaCppOpOffloadMinBatch && pcie > 0 ? moved / pcie : moved / host_read_bandwidth(out.host_bandwidth);
         sp.prefill_host_copy_s = forwards * p_host;
     }
     sp.ttft_s = std::max(p_comp, p_mem) + forwards * (p_comm + per_forward + p_host);
@@ -432,7 +468,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
     o.active = true;
     o.total_layers = in.layers;
     o.host_bandwidth_bytes_per_s = out.host_bandwidth;
-    const double hb = out.host_bandwidth * kHostBandwidthEfficiency;
+    const double hb = host_read_bandwidth(out.host_bandwidth);
     const StageSums sums = stage_sums(r);
     const double avail = t.usable * double(par.tp) * par.pp;
     const double fixed = sums.total - sums.layer_bytes;
@@ -483,7 +519,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
     const double mu = c.mfu > 0 ? c.mfu : (r.training ? kTrainMfu : kPrefillMfu);
     out.mfu = mu;
     out.bandwidth_efficiency = eta;
-    out.host_bandwidth = c.host_memory_bandwidth_gb_per_s > 0 ? c.host_memory_bandwidth_gb_per_s * 1e9 : kHostMemoryBandwidth;
+    out.host_bandwidth = host_memory_bandwidth(c);
 
     SpeedReport& sp = out.speed;
     sp.compute_precision = to_string(out.compute.used);
@@ -514,7 +550,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
         const double host_read = in.cpu_moe_host_bytes * in.expert_touch_decode;
         const double gpu_read = bytes - in.cpu_moe_gpu_bytes * in.expert_touch_decode;
         const double t_mem =
-            gpu_read / (eta * B) + (host_read > 0 ? host_read / (out.host_bandwidth * kHostBandwidthEfficiency) : 0.0);
+            gpu_read / (eta * B) + (host_read > 0 ? host_read / host_read_bandwidth(out.host_bandwidth) : 0.0);
         const double t_comp = b * in.decode_flops_per_token / par.tp / (mu * F);
         const double s = b * in.act_bytes_per_token;
         const StepComm cm = decode_comm(r, in, f, s);
@@ -563,10 +599,13 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
             const StepComm ca = train_comm(r, in, *alt, t_comp, t_pipe, mu * F);
             alt_out->dp_allreduce_s_per_step = ca.dp;
             alt_out->exposed_s = ca.exposed;
-            alt_out->train_tokens_per_s = tokens / (t_pipe + ca.exposed);
+            alt_out->train_tokens_per_s = tokens / (t_pipe + ca.exposed + ca.host_optimizer);
         }
         sp.train_flops_per_token = in.train_exec_flops_per_token;
-        sp.train_step_s = t_pipe + ic.exposed_s_per_step;
+        sp.optimizer_step_host_s = ts.host_optimizer_s;
+        ic.offload_s_per_step = cm.offload;
+        ic.offload_exposed_s_per_step = cm.offload_exposed;
+        sp.train_step_s = t_pipe + ic.exposed_s_per_step + sp.optimizer_step_host_s;
         sp.compute_s = t_comp;
         sp.gemm_peak_flops = ts.gemm_peak_flops > 0 ? ts.gemm_peak_flops : F;
         sp.bubble_s = t_pipe - t_comp;

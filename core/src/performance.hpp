@@ -62,6 +62,34 @@ constexpr double kTrainMfu = 0.61;
 // 18.27 t/s x 3.82 GB = 69.8 GB/s; llama.cpp issue #34).
 constexpr double kHostMemoryBandwidth = 76.8e9;
 constexpr double kHostBandwidthEfficiency = 0.68;
+// The host RAM bandwidth of a configuration (host_memory_bandwidth_gb_per_s, else the default),
+// and what a CPU's reads of it reach: the one place both are written.
+inline double host_memory_bandwidth(const Config& c) {
+    return c.host_memory_bandwidth_gb_per_s > 0 ? c.host_memory_bandwidth_gb_per_s * 1e9 : kHostMemoryBandwidth;
+}
+inline double host_read_bandwidth(double host_bandwidth) { return host_bandwidth * kHostBandwidthEfficiency; }
+// Optimizer states per trainable parameter, as estimate.cpp counts them (ZeRO paper's K).
+inline double optimizer_state_bytes(Optimizer o, double hidden) {
+    switch (o) {
+        case Optimizer::adamw: return 8.0;        // m, v in fp32
+        case Optimizer::adamw_8bit: return 2.0;   // m, v in 8 bits
+        case Optimizer::sgd: return 4.0;          // momentum in fp32
+        case Optimizer::adafactor: return 4.0 * 2.0 / hidden;   // factored second moment
+    }
+    return 8.0;
+}
+// ZeRO-Offload's optimizer step on the CPU (Ren et al. 2021, "ZeRO-Offload: Democratizing
+// Billion-Scale Model Training", arXiv:2101.06840, sec. 5.1): DeepSpeed's CPU-Adam streams every
+// trainable parameter of the GPU's shard through host memory once, reading its fp32 master weight,
+// gradient and optimizer states (4 + 4 + S bytes; S = 8 for Adam's m and v) and writing the
+// master and the states back (4 + S), 28 bytes for Adam: a few FLOPs per byte, bound by memory
+// bandwidth. The paper's Adam latency table (CPU-Adam, on its DGX-2 test machine, whose two Xeon
+// Platinum 8168 have six DDR4-2666 channels each: 2 x 6 x 8 B x 2.666e9 = 255.9 GB/s): 1B
+// parameters 0.22 s, 4B 1.03 s, 10B 2.57 s, i.e. 28 B x 10e9 / 2.57 s = 109 GB/s, 0.43 of the
+// peak (4B: 0.42; 1B: 0.50). Below llama.cpp's 0.68 (kHostBandwidthEfficiency): the update writes
+// as much as it reads.
+constexpr double kCpuOptimizerBandwidthEfficiency = 0.43;
+constexpr double kCpuOptimizerFixedBytes = 12.0;   // read fp32 master and gradient (4 + 4), write the master (4)
 // llama.cpp runs an operation whose weights sit in host RAM on the GPU when its batch reaches 32
 // tokens (ggml-cuda.cu ggml_backend_cuda_device_offload_op: min_batch_size = 32; MUL_MAT_ID's
 // batch is its token count): the scheduler copies the weights over PCIe for each such forward,
@@ -139,6 +167,9 @@ struct PerfInputs {
     double train_weight_bytes_per_gpu = 0;   // 16-bit parameters of one GPU's stage and TP shard (ZeRO-3 gathers)
     int tp_collectives_per_layer = 4;        // training: all-reduces per layer per micro-batch (6 with full recompute)
     double offload_bytes_per_step = 0;       // ZeRO-Offload: gradients down and parameters up over PCIe
+    double offload_grad_bytes_per_step = 0;  // of them, the gradients down (one GPU's shard, fp32)
+    double offload_host_bytes_per_step = 0;  // ZeRO-Offload: what the CPU's optimizer step reads and writes for one GPU's shard
+    double offload_last_grad_bytes = 0;      // the gradients of the last reduce bucket, which no backward is left to hide
     // Context parallelism (training):
     double train_attn_flops_per_token = 0;   // the attention core's forward FLOPs per token at the context, whole model
     double kv_act_bytes_per_token = 0;       // K and V of one token over all layers, one tensor-parallel rank, in the activation dtype
@@ -211,6 +242,8 @@ struct StepComm {
     double ep_exposed = 0;              // the part of ep that adds (all of it unless pp_schedule dualpipe hides it)
     double dp = 0, dp_exposed = 0;      // training: gradient sync on the wire, and the part not hidden
     double cp = 0, cp_exposed = 0;      // training: ring-attention sends on the wire, and the part the attention blocks do not cover
+    double offload = 0, offload_exposed = 0;   // training, ZeRO-Offload: PCIe copies on the wire, and the part that adds
+    double host_optimizer = 0;          // training, ZeRO-Offload: the optimizer step on the CPU (adds to the step; not in exposed)
     double exposed = 0;                 // what adds to the step
     double busbw = 0;                   // of the widest all-reduce group
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::none;   // what NCCL would run for its all-reduce
@@ -224,7 +257,8 @@ struct TrainStep {
     double bubble_fraction = 0;    // (pipe - compute) / pipe
     double gemm_peak_flops = 0;    // fp8_training: the FP8 dense rate the weight GEMMs run at (0 otherwise)
     StepComm comm;
-    double step_s = 0;             // pipe + exposed communication
+    double host_optimizer_s = 0;   // ZeRO-Offload: the optimizer step on the CPU (comm.host_optimizer)
+    double step_s = 0;             // pipe + exposed communication + the CPU's optimizer step
 };
 TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, double mu, double F);
 

@@ -77,17 +77,6 @@ struct TopK {
     }
 };
 
-// Optimizer states per trainable parameter, as estimate.cpp counts them (ZeRO paper's K).
-double optimizer_state_bytes(Optimizer o, double hidden) {
-    switch (o) {
-        case Optimizer::adamw: return 8.0;        // m, v in fp32
-        case Optimizer::adamw_8bit: return 2.0;   // m, v in 8 bits
-        case Optimizer::sgd: return 4.0;          // momentum in fp32
-        case Optimizer::adafactor: return 4.0 * 2.0 / hidden;   // factored second moment
-    }
-    return 8.0;
-}
-
 // Memory of stage `t` on one GPU for a layout (estimate.cpp's stage_estimate, training part).
 struct MemoryModel {
     double capacity = 0, grad_b = 2, optim_b = 12, wb = 2;
@@ -187,7 +176,7 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
                     // and recomputation).
                     r.config->zero = 1;
                     r.config->offload = Offload::optimizer;
-                    const double offload_bytes = perf_inputs(r).offload_bytes_per_step;
+                    const PerfInputs offload_in = perf_inputs(r);
                     r.config->offload = Offload::none;
                     r.config->zero = 0;
                     // Stage terms per recomputation (activations at micro-batch 1: they are linear in it).
@@ -235,7 +224,11 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
                                 for (int o = 0; o < offloads; ++o) {
                                     const Offload off = o == 0 ? Offload::none : o == 1 ? Offload::optimizer : Offload::optimizer_params;
                                     c.offload = off;
-                                    in.offload_bytes_per_step = off == Offload::none ? 0.0 : offload_bytes;
+                                    const bool moved = off != Offload::none;
+                                    in.offload_bytes_per_step = moved ? offload_in.offload_bytes_per_step : 0.0;
+                                    in.offload_grad_bytes_per_step = moved ? offload_in.offload_grad_bytes_per_step : 0.0;
+                                    in.offload_host_bytes_per_step = moved ? offload_in.offload_host_bytes_per_step : 0.0;
+                                    in.offload_last_grad_bytes = moved ? offload_in.offload_last_grad_bytes : 0.0;
                                     // Schedules: 1F1B; with a pipeline also ZB-H1 and interleaving by 2, 4, 8...;
                                     // with an even pp and an even number of micro-batches, at least 2 pp
                                     // (what resolve requires: DeepSeek-V3 report, sec. 3.2.1, and
@@ -314,13 +307,6 @@ std::string layout_name(const Config& c) {
     return buf;
 }
 
-// What exposed communication the named parts leave: the offload transfers over PCIe.
-double offload_exposed(const Report& r) {
-    const InterconnectReport& i = r.interconnect;
-    return std::max(0.0, r.speed.exposed_comm_s - (i.tp_exposed_s_per_step + i.pp_exposed_s_per_step + i.ep_exposed_s_per_step +
-                                                    i.cp_exposed_s_per_step + i.dp_exposed_s_per_step));
-}
-
 // The run of `tokens` on a confirmed layout (PlanRun in plan.hpp).
 PlanRun run_of(const Report& r, double tokens, int gpus) {
     PlanRun run;
@@ -355,7 +341,8 @@ std::vector<std::string> explain(const Report& a, const Report& b) {
         {"exposed pipeline sends", ia.pp_exposed_s_per_step, ib.pp_exposed_s_per_step},
         {"exposed expert all-to-alls", ia.ep_exposed_s_per_step, ib.ep_exposed_s_per_step},
         {"exposed ring-attention K/V sends (cp)", ia.cp_exposed_s_per_step, ib.cp_exposed_s_per_step},
-        {"offload transfers over PCIe", offload_exposed(a), offload_exposed(b)},
+        {"offload transfers over PCIe", ia.offload_exposed_s_per_step, ib.offload_exposed_s_per_step},
+        {"optimizer step on the CPU (offload)", a.speed.optimizer_step_host_s, b.speed.optimizer_step_host_s},
     };
     std::vector<std::pair<double, std::string>> lines;
     char buf[480];   // two layout names and four figures

@@ -81,7 +81,7 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
     m.dense_bytes = in.layer_weight_bytes - in.layer_expert_bytes + in.edge_read_bytes;
     m.expert_bytes = in.layer_expert_bytes - in.cpu_moe_gpu_bytes;
     m.host_expert_bytes = in.cpu_moe_host_bytes;
-    m.host_read_bandwidth = po.host_bandwidth * kHostBandwidthEfficiency;
+    m.host_read_bandwidth = host_read_bandwidth(po.host_bandwidth);
     m.host_copy_bandwidth = host_copy_bandwidth(*r.gpu, f);
     for (const LayerSpec& l : a.kinds)
         if (l.is_moe()) {

@@ -110,6 +110,8 @@ struct InterconnectReport {
     double ep_exposed_s_per_step = 0;        // training: the part of ep_comm_s_per_step that adds (dualpipe: overlapped)
     double cp_comm_s_per_step = 0;           // training with cp > 1: ring-attention K/V (and dK/dV) sends on the wire
     double cp_exposed_s_per_step = 0;        // training: the part of them the attention blocks do not cover
+    double offload_s_per_step = 0;           // training with offload: gradients to host RAM and parameters back over PCIe
+    double offload_exposed_s_per_step = 0;   // training: the part of them that adds (in exposed_s_per_step)
     double pp_bubble_fraction = 0;           // pipeline idle share of compute + bubble (1F1B: (p - 1) / (m + p - 1))
     std::string_view pp_schedule = "none";   // (static storage) training with pp > 1: 1f1b, interleaved, zero_bubble, dualpipe
     int virtual_stages = 1;                  // model chunks per stage (interleaved)
@@ -155,11 +157,13 @@ struct SpeedReport {
     double mfu_effective = 0;                // the same figure under the name papers use: model FLOPs utilization (PaLM, Llama 3)
     // Training: hardware FLOPs utilization, executed FLOPs (recomputation counted) / (step x peak x GPUs).
     double hfu = 0;
-    // Training: the step taken apart (train_step_s = compute_s + bubble_s + exposed_comm_s).
+    // Training: the step taken apart (train_step_s = compute_s + bubble_s + exposed_comm_s +
+    // optimizer_step_host_s).
     double compute_s = 0;                    // the math of one step on one GPU at the kernel efficiency `mfu`
     double bubble_s = 0;                     // pipeline idle time of the schedule (interconnect.pp_schedule)
     double bubble_fraction = 0;              // bubble_s / (compute_s + bubble_s): 1F1B (p-1)/(m+p-1), interleaved /v, ZB-H1 /3
     double exposed_comm_s = 0;               // communication that adds to the step (interconnect.exposed_s_per_step)
+    double optimizer_step_host_s = 0;        // training with offload: the optimizer step the CPU runs (ZeRO-Offload), on the critical path
     double gemm_peak_flops = 0;              // training: the dense peak the weight GEMMs run at (FP8 with fp8_training, else peak_flops)
     OffloadReport offload;
 };
