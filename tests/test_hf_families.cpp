@@ -739,3 +739,28 @@ TEST_CASE("PhiMoE and Phi-4-multimodal are table rows", "[hf_families][rows]") {
     CHECK(mm.kinds.size() == 1);
     CHECK(count_params(mm).lm_head == 0);
 }
+
+TEST_CASE("DeepSeek-V3's group-limited routing is read from n_group and topk_group", "[hf_families][moe]") {
+    // The catalog's DeepSeek-V3 (its config.json: "n_group": 8, "topk_group": 4): 256 experts in
+    // 8 groups of 32, a token's 8 experts within its best 4 groups.
+    const CatalogModel* v3 = test::catalog().find_model("deepseek-v3");
+    REQUIRE(v3 != nullptr);
+    CHECK(v3->arch.expert_groups == 8);
+    CHECK(v3->arch.expert_groups_per_token == 4);
+    // Absent, DeepseekV3Config's defaults (n_group 8, topk_group 4); GLM-4.5's router has one group.
+    const std::string base = R"({"model_type": "deepseek_v3", "num_hidden_layers": 4, "hidden_size": 256,
+        "intermediate_size": 512, "moe_intermediate_size": 64, "num_attention_heads": 4, "num_key_value_heads": 4,
+        "q_lora_rank": 64, "kv_lora_rank": 32, "qk_rope_head_dim": 16, "qk_nope_head_dim": 32, "v_head_dim": 32,
+        "n_routed_experts": 16, "n_shared_experts": 1, "num_experts_per_tok": 4, "first_k_dense_replace": 1,
+        "vocab_size": 1000)";
+    const ModelArch d = arch_from_hf_config(base + "}");
+    CHECK(d.expert_groups == 8);
+    CHECK(d.expert_groups_per_token == 4);
+    const ModelArch one = arch_from_hf_config(base + R"(, "n_group": 1, "topk_group": 1})");
+    CHECK(one.expert_groups == 1);
+    // Bad groups name their key: more groups per token than groups; groups that do not divide the
+    // experts; too few experts in the chosen groups for k (1 group of 16 / 8 = 2 experts < 4).
+    CHECK_THROWS_WITH(arch_from_hf_config(base + R"(, "n_group": 8, "topk_group": 9})"), Catch::Contains("topk_group"));
+    CHECK_THROWS_WITH(arch_from_hf_config(base + R"(, "n_group": 3, "topk_group": 1})"), Catch::Contains("n_group"));
+    CHECK_THROWS_WITH(arch_from_hf_config(base + R"(, "n_group": 8, "topk_group": 1})"), Catch::Contains("topk_group"));
+}

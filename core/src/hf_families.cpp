@@ -275,6 +275,13 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
             break;
     }
     const bool router_bias = (tr & kRouterBias) || (is_mla_row(*row) && f.text("topk_method", "") == "noaux_tc");
+    // Group-limited routing (DeepSeek-V3's router, also GLM-4.5's with one group): n_group
+    // groups of experts, a token's experts within its best topk_group of them.
+    long long expert_groups = 0, groups_per_token = 0;
+    if (row->moe != Moe::none) {
+        expert_groups = f.integer("n_group", class_default(row->type, "n_group", 0));
+        groups_per_token = f.integer("topk_group", class_default(row->type, "topk_group", 0));
+    }
 
     // MLA and indexer.
     AttentionSpec mla;
@@ -396,6 +403,8 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
                                                    std::to_string(plan.size()) + " layers");
     set_stack(a, layers);
     mirror_scalars(a, layers);
+    a.expert_groups = int(expert_groups);
+    a.expert_groups_per_token = int(groups_per_token);
     if (is_mla_row(*row)) {
         a.mla = true;
         a.q_lora_rank = mla.q_lora_rank;

@@ -311,6 +311,15 @@ void read_llama_like(Fields& f, ModelArch& a, const std::string& type, LayerPatt
         pat.first_dense = int(std::min<long long>(f.integer({"first_k_dense_replace"}, 0), 1 << 20));
         pat.moe_every = int(std::min<long long>(f.integer({"moe_layer_freq"}, 1), 1 << 20));
         a.router_bias = f.text("topk_method", "") == "noaux_tc";   // e_score_correction_bias
+        // Group-limited routing: DeepSeek-V2's topk_method group_limited_greedy, V3's noaux_tc
+        // (DeepseekV3Config n_group 8, topk_group 4); greedy ignores the groups.
+        const std::string method = f.text("topk_method", type == "deepseek_v3" ? "noaux_tc" : "greedy");
+        const long long groups = f.integer({"n_group"}, type == "deepseek_v3" ? 8 : 0);
+        const long long per_token = f.integer({"topk_group"}, type == "deepseek_v3" ? 4 : 0);
+        if (method == "noaux_tc" || method == "group_limited_greedy") {
+            a.expert_groups = int(groups);
+            a.expert_groups_per_token = int(per_token);
+        }
         // Multi-head latent attention.
         a.mla = true;
         a.q_lora_rank = int(f.integer({"q_lora_rank"}, 0));

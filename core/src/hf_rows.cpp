@@ -358,6 +358,8 @@ const std::vector<ClassDefault>& class_defaults() {
         // first_k_dense_replace: DeepseekV3Config / DeepseekV32Config / GlmMoeDsaConfig 3, Glm4MoeConfig 1.
         {"deepseek_v3", "first_k_dense_replace", 3}, {"deepseek_v32", "first_k_dense_replace", 3},
         {"glm_moe_dsa", "first_k_dense_replace", 3}, {"glm4_moe", "first_k_dense_replace", 1},
+        // n_group / topk_group: DeepseekV3Config 8 / 4 (group-limited routing: 4 of 8 nodes).
+        {"deepseek_v3", "n_group", 8}, {"deepseek_v3", "topk_group", 4},
         // n_shared_experts: 1 in the DeepSeek and GLM classes.
         {"deepseek_v3", "n_shared_experts", 1}, {"deepseek_v32", "n_shared_experts", 1},
         {"glm_moe_dsa", "n_shared_experts", 1}, {"glm4_moe", "n_shared_experts", 1},

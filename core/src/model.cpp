@@ -111,6 +111,20 @@ void validate(const ModelArch& a) {
             throw Error("model.num_experts_per_tok", "must not exceed the number of experts (" +
                                                          std::to_string(a.n_routed_experts) + ")");
     }
+    if (a.expert_groups < 0) throw Error("model.n_group", "must not be negative");
+    if (a.expert_groups_per_token < 0 || a.expert_groups_per_token > std::max(a.expert_groups, 0))
+        throw Error("model.topk_group", "must be between 0 and n_group (" + std::to_string(a.expert_groups) + "), got " +
+                                            std::to_string(a.expert_groups_per_token));
+    if (a.expert_groups > 0 && a.n_routed_experts > 0) {
+        // DeepseekV3TopkRouter views the scores as [n_group, n_routed_experts / n_group] and picks
+        // num_experts_per_tok of the topk_group groups' experts.
+        if (a.n_routed_experts % a.expert_groups != 0)
+            throw Error("model.n_group", "must divide n_routed_experts (" + std::to_string(a.n_routed_experts) + "), got " +
+                                             std::to_string(a.expert_groups));
+        if (a.expert_groups_per_token > 0 && double(a.expert_groups_per_token) * (a.n_routed_experts / a.expert_groups) < a.experts_per_token)
+            throw Error("model.topk_group", "leaves fewer experts (topk_group x n_routed_experts / n_group) than num_experts_per_tok (" +
+                                                std::to_string(a.experts_per_token) + ")");
+    }
     if (a.mla) {
         require_positive(a.kv_lora_rank, "kv_lora_rank");
         require_positive(a.qk_rope_head_dim, "qk_rope_head_dim");

@@ -185,6 +185,12 @@ struct ModelArch {
     int moe_intermediate = 0;            // one routed expert's inner size
     int shared_intermediate = 0;         // one shared expert's inner size (defaults to moe_intermediate)
     bool router_bias = false;            // per-expert score correction bias (DeepSeek-V3)
+    // Group-limited routing (DeepSeek-V2/V3 n_group, topk_group): the routed experts form
+    // expert_groups groups, and a token picks its experts within its best expert_groups_per_token
+    // of them; DeepSeek-V3 places one group per node, so a token reaches at most 4 of 8 nodes
+    // (0 = no limit).
+    int expert_groups = 0;
+    int expert_groups_per_token = 0;
 
     int max_context = 0;                 // trained maximum context, tokens (0 = unknown)
     double num_parameters_override = 0;  // user override of the derived total (hf_config.num_parameters)
