@@ -170,6 +170,7 @@ struct PerfInputs {
     double offload_grad_bytes_per_step = 0;  // of them, the gradients down (one GPU's shard, fp32)
     double offload_host_bytes_per_step = 0;  // ZeRO-Offload: what the CPU's optimizer step reads and writes for one GPU's shard
     double offload_last_grad_bytes = 0;      // the gradients of the last reduce bucket, which no backward is left to hide
+    double offload_param_fetch_bytes = 0;    // ZeRO-Infinity (optimizer+params): one GPU's 16-bit parameter shard, read from RAM per pass
     // Context parallelism (training):
     double train_attn_flops_per_token = 0;   // the attention core's forward FLOPs per token at the context, whole model
     double kv_act_bytes_per_token = 0;       // K and V of one token over all layers, one tensor-parallel rank, in the activation dtype
@@ -243,6 +244,7 @@ struct StepComm {
     double dp = 0, dp_exposed = 0;      // training: gradient sync on the wire, and the part not hidden
     double cp = 0, cp_exposed = 0;      // training: ring-attention sends on the wire, and the part the attention blocks do not cover
     double offload = 0, offload_exposed = 0;   // training, ZeRO-Offload: PCIe copies on the wire, and the part that adds
+    double offload_fetch = 0;           // of offload: ZeRO-Infinity's parameter reads from host RAM, every pass
     double host_optimizer = 0;          // training, ZeRO-Offload: the optimizer step on the CPU (adds to the step; not in exposed)
     double exposed = 0;                 // what adds to the step
     double busbw = 0;                   // of the widest all-reduce group
