@@ -660,7 +660,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
 double board_draw_fraction(const Gpu& g, double u_compute, double u_memory) {
     const bool hbm = std::string_view(g.memory_type).substr(0, 3) == "HBM";   // HBM2e, HBM3, ... (a prefix test, inline)
     const double f =
-        std::max(0.0, u_compute) / kDrawComputeSaturation + std::max(0.0, u_memory) * (hbm ? kDrawPerBandwidthHbm : kDrawPerBandwidthOther);
+        kDrawFloor + std::max(0.0, u_compute) * kDrawPerCompute + std::max(0.0, u_memory) * (hbm ? kDrawPerBandwidthHbm : kDrawPerBandwidthOther);
     return std::clamp(f, kDrawFloor, 1.0);
 }
 

@@ -77,25 +77,34 @@ constexpr double kPsuExcursionFactor = 2.0;   // ATX 3.0: a PSU carries 200% of 
 constexpr double kBtuPerHourPerWatt = 3.412;  // 1 W = 3.412 BTU/h (1 BTU/h = 0.29307 W)
 // GPU draw by what bounds the work: a share of board power from the compute utilization u_c
 // (FLOP/s over the dense peak) and the memory utilization u_m (bytes/s over the bandwidth),
-//   draw = clamp(u_c / kDrawComputeSaturation + u_m x per-bandwidth share, kDrawFloor, 1).
+//   draw = clamp(kDrawFloor + u_c x kDrawPerCompute + u_m x per-bandwidth share, kDrawFloor, 1).
+// The board's static draw (leakage, clocks, fans: what an active GPU draws doing little) is
+// counted once, and each unit's dynamic share on top of it. Each anchor below is a whole-board
+// reading that already holds the static part, so the dynamic shares are the anchors less the
+// floor; adding the anchors whole counted the static draw twice in a step that both computes
+// and streams (a serving step mixing prefill chunks into decode).
+// The floor: Ma, Afzal, Eitzinger, Wellein, "The Illusion of Power Capping in LLM Decode"
+// (arXiv:2605.11999): decode on an H200 (700 W) draws 137-300 W; its bottom (137 / 700 = 0.196)
+// is the least an active GPU draws here.
+constexpr double kDrawFloor = 137.0 / 700.0;
 // Compute-bound work reaches board power: Patel et al., "POLCA: Power Oversubscription in LLM
 // Cloud Providers" (arXiv:2308.12908, sec. 3) measure prompt phases spiking to and beyond TDP and
 // training drawing more than inference on average; gpusizer's prefill runs at kPrefillMfu = 0.5
 // of the dense peak, so 0.5 is taken as where the board reaches its power limit (the clocks
-// then throttle to stay within it).
+// then throttle to stay within it): the floor plus (1 - floor) at u_c = 0.5.
 constexpr double kDrawComputeSaturation = 0.5;
-// Memory-bound decode on HBM does not: Ma, Afzal, Eitzinger, Wellein, "The Illusion of Power
-// Capping in LLM Decode" (arXiv:2605.11999): decode on an H200 (700 W) draws 137-300 W with HBM
-// bandwidth saturated. The top of that range (0.43 of TDP) at gpusizer's 16-bit decode bandwidth
-// efficiency (kDecodeBandwidthEfficiency16 = 0.75): 0.43 / 0.75 = 0.573 of board power per unit
-// of bandwidth utilization. Its bottom (137 / 700 = 0.196) is the least an active GPU draws here.
-constexpr double kDrawPerBandwidthHbm = 0.43 / 0.75;
-constexpr double kDrawFloor = 137.0 / 700.0;
+constexpr double kDrawPerCompute = (1.0 - kDrawFloor) / kDrawComputeSaturation;   // 1.61 per unit of u_c
+// Memory-bound decode on HBM does not (Ma et al. above): the top of its range (300 / 700 = 0.43
+// of TDP) with HBM saturated, at gpusizer's 16-bit decode bandwidth efficiency
+// (kDecodeBandwidthEfficiency16 = 0.75): (0.43 - floor) / 0.75 = 0.31 per unit of u_m.
+constexpr double kDrawPerBandwidthHbm = (0.43 - kDrawFloor) / 0.75;
 // GDDR and LPDDR boards spend a larger share of a smaller budget on memory: InventiveHQ, "I Capped
-// My GPU to 150W" (inventivehq.com/blog/gpu-power-limit-tokens-per-watt): an RTX 5060 Ti (180 W)
-// decoding Qwen2.5-Coder-7B in llama.cpp at 81.2 tokens/s drew 172.7 W (0.96 of its limit); at
-// llama.cpp's bandwidth efficiency (kLlamaCppBandwidthEfficiency = 0.9): 0.96 / 0.9 = 1.07.
-constexpr double kDrawPerBandwidthOther = 0.96 / 0.9;
+// My GPU to 150W" (inventivehq.com/blog/gpu-power-limit-tokens-per-watt): an RTX 5060 Ti (180 W,
+// 448 GB/s) decoding Qwen2.5-Coder-7B in llama.cpp at 81.2 tokens/s drew 172.7 W (0.96 of its
+// limit). Its bandwidth utilization is the run's own: 81.2 tokens/s x 4.55 GB read per token
+// (Q4_K_M, gpusizer's decode bytes for that model) / 448 GB/s = 0.824, so (0.96 - floor) / 0.824
+// = 0.93 per unit of u_m.
+constexpr double kDrawPerBandwidthOther = (0.96 - kDrawFloor) / (81.2 * 4.547e9 / 448e9);
 
 // The model-side quantities speed needs, resolved once per configuration (independent of which
 // GPU runs it, so a sweep computes them once per format and GPU count).
