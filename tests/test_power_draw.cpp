@@ -16,14 +16,19 @@ using namespace gpusizer::test;
 TEST_CASE("power at draw: memory-bound decode on HBM draws well below TDP", "[power][power_draw]") {
     // Llama 3 8B in bf16 on one H100 SXM (700 W, HBM3), vLLM, batch 1. The step reads the weights
     // at the 16-bit bandwidth efficiency 0.75 (no per-layer overhead, no communication), so the
-    // memory utilization is 0.75 and the draw 0.75 x 0.43 / 0.75 = 0.43 of TDP (Ma et al. 2026:
-    // 137-300 W of 700 W for decode on H200), plus the compute term: 2 x 8e9 FLOP per token over
-    // a ~6.4 ms step at 989 TFLOPS is 0.25% of the peak, x (1 - 137 / 700) / 0.5 = 0.004.
+    // memory utilization is 0.75 of 3.35 TB/s: a_m = 0.75 x 0.614 / (1 - 137 / 700) = 0.573 of the
+    // dynamic headroom (ML.ENERGY v3.0: Qwen3-14B decoding on an H100 drew 443 W), and 2 x 8e9
+    // FLOP per token over a ~6.4 ms step at 989 TFLOPS is 0.25% of the peak: a_c = 0.005. The draw
+    // 1 - (1 - f)(1 - a_m)(1 - a_c) is about 0.66 of TDP.
     Config c = serving("llama-3-8b", "h100-sxm", Runtime::vllm);
     const Report r = run(c);
     const double u_c = 2.0 * r.active_params / r.speed.decode_step_s / r.speed.peak_flops;
-    CHECK(r.power.decode_draw_fraction == Approx(0.43 + u_c * (1 - 137.0 / 700.0) / 0.5).epsilon(0.02));
-    CHECK(r.power.decode_draw_fraction < 0.5);
+    const double u_m = r.speed.decode_bytes_per_step / (r.speed.decode_step_s * 3.35e12);
+    const double f = 137.0 / 700.0;
+    CHECK(u_m == Approx(0.75).epsilon(0.01));
+    CHECK(r.power.decode_draw_fraction == Approx(1 - (1 - f) * (1 - u_m * 0.614 / (1 - f)) * (1 - u_c / 0.5)).epsilon(0.01));
+    CHECK(r.power.decode_draw_fraction == Approx(0.66).epsilon(0.02));
+    CHECK(r.power.decode_draw_fraction < 0.7);
     CHECK(r.power.decode_gpu_w == Approx(700 * r.power.decode_draw_fraction));
     // The figure that takes utilization as given is unchanged: 700 W x 1 GPU x 1.0.
     CHECK(r.power.gpu_w == 700);
@@ -43,8 +48,8 @@ TEST_CASE("power at draw: GDDR boards draw near their limit in decode", "[power]
     // bandwidth efficiency 0.9 but llama.cpp's fixed per-layer time (kernel launches) leaves the
     // memory idle for part of it. The draw is the active floor (137 / 700, Ma et al.) plus that
     // utilization times GDDR's dynamic share: (0.96 - floor) / 0.824 (InventiveHQ: an RTX 5060 Ti
-    // drew 0.96 of its limit decoding a 7B in llama.cpp at 0.824 of its bandwidth). Well above an
-    // HBM board's 0.43 at full bandwidth.
+    // drew 0.96 of its limit decoding a 7B in llama.cpp at 0.824 of its bandwidth), the compute's
+    // share of what is left on top. Above an HBM board's 0.66 at full bandwidth.
     Config c = config("llama-3-8b", "rtx-4090");
     c.weights = "q4_k_m";
     c.runtime = Runtime::llama_cpp;
@@ -54,13 +59,14 @@ TEST_CASE("power at draw: GDDR boards draw near their limit in decode", "[power]
     const double floor = 137.0 / 700.0;
     CHECK(u_m < 0.9);
     CHECK(r.power.decode_draw_fraction ==
-          Approx(std::min(1.0, floor + u_m * (0.96 - floor) / (81.2 * 4.547e9 / 448e9) + u_c * (1 - floor) / 0.5)).epsilon(0.02));
+          Approx(1 - (1 - floor) * (1 - std::min(1.0, u_m * (0.96 - floor) / (81.2 * 4.547e9 / 448e9) / (1 - floor))) * (1 - u_c / 0.5))
+              .epsilon(0.02));
     CHECK(r.power.decode_draw_fraction > 0.6);
 }
 
 TEST_CASE("power at draw: training follows its hardware FLOPs utilization", "[power][power_draw]") {
-    // Llama 3 8B full training on 8 H100: draw = floor + HFU x (1 - floor) / 0.5 with the
-    // active floor 137 / 700 (at most 1).
+    // Llama 3 8B full training on 8 H100 (no memory term): draw = floor + (1 - floor) x
+    // min(1, HFU / 0.5) with the active floor 137 / 700.
     Config c = training("llama-3-8b", "h100-sxm", 8);
     c.context = 4096;
     c.global_batch = 64;

@@ -231,25 +231,32 @@ TEST_CASE("serving: steady state of continuous batching, by hand", "[serving]") 
     CHECK(q.bound == "kv_capacity");
 }
 
-TEST_CASE("serving power: a step mixing prefill into decode counts the board's static draw once", "[serving][power]") {
-    // The draw's anchors are whole-board readings (performance.hpp): an active GPU's floor
-    // f = 137 / 700 = 0.195714 (Ma et al. 2026, decode on an H200), decode on HBM at 0.43 of board
-    // power with u_m = 0.75, prefill at board power with u_c = 0.5. Each unit's dynamic share is its
-    // anchor less the floor: compute (1 - f) / 0.5 = 1.608571, HBM (0.43 - f) / 0.75 = 0.312381.
+TEST_CASE("serving power: a step mixing prefill into decode shares the board's headroom", "[serving][power]") {
+    // The draw (performance.hpp): a floor f = 137 / 700 = 0.195714 (Ma et al. 2026), and a
+    // dynamic headroom 1 - f of which compute alone uses a_c = u_c / 0.5 (POLCA: prefill at board
+    // power) and HBM alone a_m = u_m x 0.614 / (1 - f) (ML.ENERGY v3.0: Qwen3-14B on an H100 at 8
+    // requests, 443 W); together they leave idle (1 - a_m)(1 - a_c) of it.
     const Gpu& h100 = catalog().gpu("h100-sxm");   // HBM3, 700 W
-    CHECK(detail::board_draw_fraction(h100, 0.0, 0.75) == Approx(0.43));   // pure decode: the anchor
-    CHECK(detail::board_draw_fraction(h100, 0.5, 0.0) == Approx(1.0));     // pure prefill: board power
-    CHECK(detail::board_draw_fraction(h100, 0.0, 0.0) == Approx(137.0 / 700.0));
-    // GDDR: an RTX 5060 Ti at 81.2 tokens/s x 4.547 GB / 448 GB/s = 0.824125 of its bandwidth drew
-    // 0.96 of its limit (InventiveHQ): the anchor again.
+    const double f = 137.0 / 700.0;
+    CHECK(detail::board_draw_fraction(h100, 0.0, 0.75) == Approx(f + 0.614 * 0.75));   // decode alone: 0.656
+    CHECK(detail::board_draw_fraction(h100, 0.5, 0.0) == Approx(1.0));                 // prefill alone: board power
+    CHECK(detail::board_draw_fraction(h100, 0.0, 0.0) == Approx(f));
+    // The anchor run itself: 28.91e9 B per step in 12.54 ms of a 3.35 TB/s HBM (u_m = 0.6884) and
+    // 8 x 2 x 14.77e9 FLOP of a 989.4 TFLOP/s peak (u_c = 0.0191) give back its 443.0 W.
+    const double itl = 12.5355e-3;
+    CHECK(700 * detail::board_draw_fraction(h100, 8 * 2 * 14.768e9 / itl / 989.4e12, 28.909e9 / itl / 3.35e12) ==
+          Approx(443.0).epsilon(2e-3));
+    // GDDR: an RTX 5060 Ti at 81.2 tokens/s x 4.547 GB / 448 GB/s = 0.824 of its bandwidth drew
+    // 0.96 of its limit (InventiveHQ).
     CHECK(detail::board_draw_fraction(catalog().gpu("rtx-5060-ti-16gb"), 0.0, 81.2 * 4.547e9 / 448e9) == Approx(0.96));
 
     // The hand model's step (above) on an H100: isl 1000, osl 1001, 100 requests; 99.9 decoding
     // sequences and 99.9 prompt tokens per 17.824 ms step. It reads 16e9 + 99.9 x 131,072 x 1500.5
-    // = 35.648e9 B at 2 TB/s (bandwidth-bound), which is 0.75 of a 2.6667 TB/s datasheet
-    // bandwidth; it computes 199.8 x 16e9 = 3.1968e12 FLOP, 3.1968e12 / (17.824e-3 x 2e15) =
-    // 0.089677 of a 2 PFLOP/s peak. Draw = 0.195714 + 0.312381 x 0.75 + 1.608571 x 0.089677
-    // = 0.43 + 0.144253 = 0.574253 (the anchors added whole gave 0.43 + 0.089677 / 0.5 = 0.609).
+    // = 35.648e9 B at 2 TB/s (bandwidth-bound), 0.75 of a 2.6667 TB/s datasheet bandwidth:
+    // a_m = 0.75 x 0.614 / 0.804286 = 0.572558. It computes 199.8 x 16e9 = 3.1968e12 FLOP,
+    // u_c = 3.1968e12 / (17.824e-3 x 2e15) = 0.089677 of a 2 PFLOP/s peak: a_c = 0.179354.
+    // Draw = 1 - 0.804286 x (1 - 0.572558)(1 - 0.179354) = 1 - 0.282126 = 0.717874 of board power
+    // (the two anchors added, f + 0.614 x 0.75 + 1.608571 x 0.089677, gave 0.800466).
     detail::ServingModel m = hand_model();
     m.gpu = &h100;
     m.peak_bandwidth = 2e12 / 0.75;
@@ -260,14 +267,14 @@ TEST_CASE("serving power: a step mixing prefill into decode counts the board's s
     REQUIRE(s.step_s == Approx(17.824e-3).epsilon(1e-4));
     const double u_m = 0.75, u_c = 100.0 * 1000 / 1001 * 2 * 16e9 / (s.step_s * 2e15);
     CHECK(u_c == Approx(0.089677).epsilon(1e-4));
-    const double floor = 137.0 / 700.0;
-    CHECK(s.draw_fraction == Approx(floor + (0.43 - floor) / 0.75 * u_m + (1 - floor) / 0.5 * u_c));
-    CHECK(s.draw_fraction == Approx(0.574253).epsilon(1e-4));
-    CHECK(s.gpu_w == Approx(700 * 0.574253).epsilon(1e-4));   // 401.98 W
-    // Energy per million output tokens: 401.98 W over 5,610 tokens/s = 0.07165 J per token,
-    // x 1e6 / 3.6e6 J per kWh = 0.01990 kWh.
+    CHECK(s.draw_fraction == Approx(1 - (1 - f) * (1 - u_m * 0.614 / (1 - f)) * (1 - u_c / 0.5)));
+    CHECK(s.draw_fraction == Approx(0.717874).epsilon(1e-4));
+    CHECK(s.draw_fraction < f + 0.614 * u_m + (1 - f) / 0.5 * u_c);   // less than the anchors added
+    CHECK(s.gpu_w == Approx(700 * 0.717874).epsilon(1e-4));           // 502.5 W
+    // Energy per million output tokens: 502.5 W over 5,610 tokens/s = 0.08957 J per token,
+    // x 1e6 / 3.6e6 J per kWh = 0.02488 kWh.
     CHECK(s.energy_kwh_per_million_tokens == Approx(s.gpu_w / s.output_tokens_per_s * 1e6 / 3.6e6));
-    CHECK(s.energy_kwh_per_million_tokens == Approx(0.01990).epsilon(2e-3));
+    CHECK(s.energy_kwh_per_million_tokens == Approx(0.02488).epsilon(2e-3));
 }
 
 TEST_CASE("serving: the token budget stretches the steps when prompts dominate", "[serving]") {

@@ -659,9 +659,10 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
 
 double board_draw_fraction(const Gpu& g, double u_compute, double u_memory) {
     const bool hbm = std::string_view(g.memory_type).substr(0, 3) == "HBM";   // HBM2e, HBM3, ... (a prefix test, inline)
-    const double f =
-        kDrawFloor + std::max(0.0, u_compute) * kDrawPerCompute + std::max(0.0, u_memory) * (hbm ? kDrawPerBandwidthHbm : kDrawPerBandwidthOther);
-    return std::clamp(f, kDrawFloor, 1.0);
+    // performance.hpp: each unit's share of the dynamic headroom; the idle shares multiply.
+    const double a_c = std::clamp(u_compute / kDrawComputeSaturation, 0.0, 1.0);
+    const double a_m = std::clamp(u_memory * (hbm ? kDrawPerBandwidthHbm : kDrawPerBandwidthOther) / (1.0 - kDrawFloor), 0.0, 1.0);
+    return 1.0 - (1.0 - kDrawFloor) * (1.0 - a_m) * (1.0 - a_c);
 }
 
 void performance_warnings(const Resolved& r, Report& rep) {

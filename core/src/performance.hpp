@@ -76,13 +76,17 @@ constexpr double kGpuTransientFactor = 3.0;   // PCIe CEM 5.0: a GPU may spike t
 constexpr double kPsuExcursionFactor = 2.0;   // ATX 3.0: a PSU carries 200% of its rating for 100 us
 constexpr double kBtuPerHourPerWatt = 3.412;  // 1 W = 3.412 BTU/h (1 BTU/h = 0.29307 W)
 // GPU draw by what bounds the work: a share of board power from the compute utilization u_c
-// (FLOP/s over the dense peak) and the memory utilization u_m (bytes/s over the bandwidth),
-//   draw = clamp(kDrawFloor + u_c x kDrawPerCompute + u_m x per-bandwidth share, kDrawFloor, 1).
-// The board's static draw (leakage, clocks, fans: what an active GPU draws doing little) is
-// counted once, and each unit's dynamic share on top of it. Each anchor below is a whole-board
-// reading that already holds the static part, so the dynamic shares are the anchors less the
-// floor; adding the anchors whole counted the static draw twice in a step that both computes
-// and streams (a serving step mixing prefill chunks into decode).
+// (FLOP/s over the dense peak) and the memory utilization u_m (bytes/s over the bandwidth). The
+// board draws a static floor f (leakage, clocks, fans: what an active GPU draws doing little) and
+// a dynamic part on top, 1 - f of board power at most. Compute alone uses a_c = u_c / 0.5 of that
+// headroom, memory alone a_m = u_m x k / (1 - f); a step doing both leaves idle the product of
+// what each leaves idle (the SM clocks and the L2 traffic that a streaming kernel pays for are the
+// ones the GEMMs use, so the two shares overlap rather than add):
+//   draw = 1 - (1 - f)(1 - a_m)(1 - a_c),  a_m, a_c at most 1.
+// Alone, each unit keeps its anchor below (f + k u_m; f + (1 - f) u_c / 0.5), the anchors are
+// whole-board readings that each hold the floor once, and no mix passes board power. A sum of
+// the two anchors counted the floor twice and the shared clocks twice, in exactly the step that
+// both streams and computes: a serving step mixing prefill chunks into decode.
 // The floor: Ma, Afzal, Eitzinger, Wellein, "The Illusion of Power Capping in LLM Decode"
 // (arXiv:2605.11999): decode on an H200 (700 W) draws 137-300 W; its bottom (137 / 700 = 0.196)
 // is the least an active GPU draws here.
@@ -91,18 +95,23 @@ constexpr double kDrawFloor = 137.0 / 700.0;
 // Cloud Providers" (arXiv:2308.12908, sec. 3) measure prompt phases spiking to and beyond TDP and
 // training drawing more than inference on average; gpusizer's prefill runs at kPrefillMfu = 0.5
 // of the dense peak, so 0.5 is taken as where the board reaches its power limit (the clocks
-// then throttle to stay within it): the floor plus (1 - floor) at u_c = 0.5.
+// then throttle to stay within it): a_c = 1 at u_c = 0.5.
 constexpr double kDrawComputeSaturation = 0.5;
-constexpr double kDrawPerCompute = (1.0 - kDrawFloor) / kDrawComputeSaturation;   // 1.61 per unit of u_c
-// Memory-bound decode on HBM does not (Ma et al. above): the top of its range (300 / 700 = 0.43
-// of TDP) with HBM saturated, at gpusizer's 16-bit decode bandwidth efficiency
-// (kDecodeBandwidthEfficiency16 = 0.75): (0.43 - floor) / 0.75 = 0.31 per unit of u_m.
-constexpr double kDrawPerBandwidthHbm = (0.43 - kDrawFloor) / 0.75;
+// Memory-bound decode on HBM draws well under board power, but more than the top of Ma et al.'s
+// range (300 / 700 = 0.43) once an engine keeps the GPU busy: the ML.ENERGY Benchmark v3.0
+// (ml-energy/leaderboard, public/data/tasks/lm-arena-chat.json; vLLM 0.11.1, Zeus/NVML energy)
+// runs Qwen3-14B bf16 on one H100 SXM at 8 requests (avg_batch_size 7.99) with a 12.54 ms median
+// inter-token latency at 443.0 W: 0.633 of 700 W. That step reads 28.91e9 B (gpusizer's decode
+// bytes for 8 sequences of ~944 tokens): u_m = 28.91e9 / 12.54e-3 / 3.35e12 = 0.688; it computes
+// 8 x 2 x 14.77e9 FLOP: u_c = 0.019, a_c = 0.038. Then a_m = 1 - (1 - 0.633) / ((1 - f)(1 - a_c))
+// = 0.525, and k = a_m (1 - f) / u_m = 0.614 of board power per unit of u_m on HBM. (The same
+// file's other runs, other models and B200 are rows of the accuracy table, not inputs here.)
+constexpr double kDrawPerBandwidthHbm = 0.614;
 // GDDR and LPDDR boards spend a larger share of a smaller budget on memory: InventiveHQ, "I Capped
 // My GPU to 150W" (inventivehq.com/blog/gpu-power-limit-tokens-per-watt): an RTX 5060 Ti (180 W,
 // 448 GB/s) decoding Qwen2.5-Coder-7B in llama.cpp at 81.2 tokens/s drew 172.7 W (0.96 of its
 // limit). Its bandwidth utilization is the run's own: 81.2 tokens/s x 4.55 GB read per token
-// (Q4_K_M, gpusizer's decode bytes for that model) / 448 GB/s = 0.824, so (0.96 - floor) / 0.824
+// (Q4_K_M, gpusizer's decode bytes for that model) / 448 GB/s = 0.824, so (0.96 - f) / 0.824
 // = 0.93 per unit of u_m.
 constexpr double kDrawPerBandwidthOther = (0.96 - kDrawFloor) / (81.2 * 4.547e9 / 448e9);
 
