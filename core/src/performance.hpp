@@ -79,9 +79,10 @@ constexpr double kBtuPerHourPerWatt = 3.412;  // 1 W = 3.412 BTU/h (1 BTU/h = 0.
 // (FLOP/s over the dense peak) and the memory utilization u_m (bytes/s over the bandwidth). The
 // board draws a static floor f (leakage, clocks, fans: what an active GPU draws doing little) and
 // a dynamic part on top, 1 - f of board power at most. Compute alone uses a_c = u_c / 0.5 of that
-// headroom, memory alone a_m = u_m x k / (1 - f); a step doing both leaves idle the product of
-// what each leaves idle (the SM clocks and the L2 traffic that a streaming kernel pays for are the
-// ones the GEMMs use, so the two shares overlap rather than add):
+// headroom, memory alone a_m = u_m x k / (1 - f) (on HBM, weights and KV cache each at their own
+// k); a step doing both leaves idle the product of what each leaves idle (the SM clocks and the L2
+// traffic that a streaming kernel pays for are the ones the GEMMs use, so the two shares overlap
+// rather than add):
 //   draw = 1 - (1 - f)(1 - a_m)(1 - a_c),  a_m, a_c at most 1.
 // Alone, each unit keeps its anchor below (f + k u_m; f + (1 - f) u_c / 0.5), the anchors are
 // whole-board readings that each hold the floor once, and no mix passes board power. A sum of
@@ -98,15 +99,23 @@ constexpr double kDrawFloor = 137.0 / 700.0;
 // then throttle to stay within it): a_c = 1 at u_c = 0.5.
 constexpr double kDrawComputeSaturation = 0.5;
 // Memory-bound decode on HBM draws well under board power, but more than the top of Ma et al.'s
-// range (300 / 700 = 0.43) once an engine keeps the GPU busy: the ML.ENERGY Benchmark v3.0
-// (ml-energy/leaderboard, public/data/tasks/lm-arena-chat.json; vLLM 0.11.1, Zeus/NVML energy)
-// runs Qwen3-14B bf16 on one H100 SXM at 8 requests (avg_batch_size 7.99) with a 12.54 ms median
-// inter-token latency at 443.0 W: 0.633 of 700 W. That step reads 28.91e9 B (gpusizer's decode
-// bytes for 8 sequences of ~944 tokens): u_m = 28.91e9 / 12.54e-3 / 3.35e12 = 0.688; it computes
-// 8 x 2 x 14.77e9 FLOP: u_c = 0.019, a_c = 0.038. Then a_m = 1 - (1 - 0.633) / ((1 - f)(1 - a_c))
-// = 0.525, and k = a_m (1 - f) / u_m = 0.614 of board power per unit of u_m on HBM. (The same
-// file's other runs, other models and B200 are rows of the accuracy table, not inputs here.)
-constexpr double kDrawPerBandwidthHbm = 0.614;
+// range (300 / 700 = 0.43) once an engine keeps the GPU busy, and a byte of KV cache costs more
+// than a byte of weights (attention gathers the paged cache block by block and does its softmax
+// on the CUDA cores, where a GEMM streams a weight matrix). Two runs of the ML.ENERGY Benchmark
+// v3.0 (ml-energy/leaderboard, public/data/tasks/*.json; vLLM 0.11.1, Zeus/NVML energy), Qwen3-14B
+// bf16 on one H100 SXM (3.35 TB/s, 989.4 TFLOP/s), each step reading 27.67e9 B of weights and
+// requests x mean length x 163,840 B of cache, give the two shares k_w (weights) and k_kv (cache):
+//   lm-arena-chat, 8 requests of 634 + 620 / 2 = 944 tokens, 12.54 ms median inter-token latency,
+//   443.0 W (0.633): u_w = 0.659, u_kv = 0.0295, u_c = 0.019 (a_c = 0.038), so
+//   a_m (1 - f) = (1 - f) - (1 - 0.633) / (1 - a_c) = 0.4226 = 0.659 k_w + 0.0295 k_kv;
+//   gpqa, 32 requests of 224 + 6,939 / 2 = 3,694 tokens, 21.55 ms, 525.7 W (0.751): u_w = 0.383,
+//   u_kv = 0.268, u_c = 0.049 with attention (a_c = 0.098): (1 - f) - (1 - 0.751) / (1 - a_c)
+//   = 0.5284 = 0.383 k_w + 0.268 k_kv.
+// Solved: k_w = 0.591 and k_kv = 1.125 of board power per unit of bandwidth utilization. (The
+// files' other runs, other models, B200 and another benchmark are rows of the accuracy table,
+// not inputs here.)
+constexpr double kDrawPerBandwidthHbm = 0.591;
+constexpr double kDrawPerKvBandwidthHbm = 1.125;
 // GDDR and LPDDR boards spend a larger share of a smaller budget on memory: InventiveHQ, "I Capped
 // My GPU to 150W" (inventivehq.com/blog/gpu-power-limit-tokens-per-watt): an RTX 5060 Ti (180 W,
 // 448 GB/s) decoding Qwen2.5-Coder-7B in llama.cpp at 81.2 tokens/s drew 172.7 W (0.96 of its
@@ -251,7 +260,8 @@ Fabric fabric_of(const Resolved& r);
 
 // The share of `g`'s board power drawn at compute utilization `u_compute` and memory utilization
 // `u_memory` (each 0 to 1; the constants above).
-double board_draw_fraction(const Gpu& g, double u_compute, double u_memory);
+// `u_kv`: the part of `u_memory` that reads KV cache (HBM prices it apart; other memories alike).
+double board_draw_fraction(const Gpu& g, double u_compute, double u_memory, double u_kv = 0.0);
 
 // Adds the warnings about precision, offload, communication and power that fire for `rep`.
 void performance_warnings(const Resolved& r, Report& rep);
