@@ -692,7 +692,8 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
                                    ? 0.0
                                    : (sp.decode_bytes_per_step - sp.decode_host_bytes_per_step) / stages / (sp.decode_step_s * B);
             const double u_c = c.batch * in.decode_flops_per_token / par.tp / stages / (sp.decode_step_s * F);
-            pw.decode_draw_fraction = board_draw_fraction(g, u_c, u_m);
+            const double u_kv = u_m > 0 ? in.kv_read_bytes_decode / stages / (sp.decode_step_s * B) : 0.0;
+            pw.decode_draw_fraction = board_draw_fraction(g, u_c, u_m, u_kv);
             pw.decode_gpu_w = gpus * tdp * pw.decode_draw_fraction;
         }
         if (sp.ttft_s > 0) {
@@ -718,11 +719,14 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
     if (r.training) pw.train_energy_kwh_at_draw = phase_facility_w * sp.train_time_s / 3.6e6;
 }
 
-double board_draw_fraction(const Gpu& g, double u_compute, double u_memory) {
+double board_draw_fraction(const Gpu& g, double u_compute, double u_memory, double u_kv) {
     const bool hbm = std::string_view(g.memory_type).substr(0, 3) == "HBM";   // HBM2e, HBM3, ... (a prefix test, inline)
-    const double f =
-        std::max(0.0, u_compute) / kDrawComputeSaturation + std::max(0.0, u_memory) * (hbm ? kDrawPerBandwidthHbm : kDrawPerBandwidthOther);
-    return std::clamp(f, kDrawFloor, 1.0);
+    // performance.hpp: each unit's share of the dynamic headroom; the idle shares multiply.
+    const double a_c = std::clamp(u_compute / kDrawComputeSaturation, 0.0, 1.0);
+    const double kv = std::clamp(u_kv, 0.0, std::max(0.0, u_memory));
+    const double dyn = hbm ? (u_memory - kv) * kDrawPerBandwidthHbm + kv * kDrawPerKvBandwidthHbm : u_memory * kDrawPerBandwidthOther;
+    const double a_m = std::clamp(dyn / (1.0 - kDrawFloor), 0.0, 1.0);
+    return 1.0 - (1.0 - kDrawFloor) * (1.0 - a_m) * (1.0 - a_c);
 }
 
 void performance_warnings(const Resolved& r, Report& rep) {
