@@ -282,6 +282,12 @@ constexpr ConfigKey kKeys[] = {
      "none | tensorwise | blockwise",
      names([](const Config& c) { return std::string(to_string(c.fp8_training)); },
            [](Config& c, std::string_view v) { c.fp8_training = parse_fp8_training(v); })),
+    row("fp8_gemm_efficiency", "f8e", "fp8-gemm-efficiency", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::zero_null, "fraction",
+     "automatic: 0.66 with `fp8_training`", "",
+     "FP8 training: what the FP8 weight GEMMs reach of `mfu` x the FP8 dense peak, their casts and scaling included (the "
+     "16-bit math runs at `mfu` x the 16-bit peak); the default is the fit over NeMo's FP8 pretraining runs on H100 "
+     "(docs/formulas.md, \"FP8 training\")",
+     "FP8 weight GEMMs' share of mfu at the FP8 peak (default 0.66)", m(&Config::fp8_gemm_efficiency)),
     row("request_rate", "rr", "request-rate", "F", KeyKind::number, 1e-6, 1e7, false, KeyUnset::zero, "requests/s",
      "`0`: a closed loop at `concurrency`", "with `isl` and `osl`; not with `concurrency`",
      "requests per second arriving (an open loop): the requests in flight are what that rate keeps busy (Little's law, "

@@ -621,6 +621,7 @@ void fill_report(const Resolved& r, Report& rep) {
         rep.config.concurrency = int(std::clamp(held, 0.0, double(1 << 24)));
     }
     rep.config.mfu = po.mfu;
+    if (c.fp8_gemm_efficiency <= 0) rep.config.fp8_gemm_efficiency = kFp8GemmEfficiency;   // used by fp8_training only
     rep.config.bandwidth_efficiency = po.bandwidth_efficiency;
     rep.config.pue = po.pue;
     set_link_id(rep.config.link, fabric.intra);

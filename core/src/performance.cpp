@@ -407,15 +407,16 @@ TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, d
     t.compute_s = in.tokens_per_step * in.train_exec_flops_per_token / (double(r.config->gpus) * mu * F);
     if (r.config->fp8_training != Fp8Training::none) {
         // FP8 training: the weight GEMMs (train_gemm_fraction of the executed FLOPs) run at the
-        // dense FP8 rate, the attention core and the rest at the 16-bit one, both at the same
-        // kernel efficiency (Transformer Engine / torchtitan float8 keep attention in bf16).
-        // The scaling's own cost (amax reductions and casts; per tile for block scaling) is not
-        // modelled: where it matters, mfu is the knob (docs/formulas.md, "FP8 training").
+        // dense FP8 rate, the attention core and the rest at the 16-bit one (Transformer Engine /
+        // torchtitan float8 keep attention in bf16). The FP8 GEMMs reach e8 of the kernel
+        // efficiency there: their casts, amax reductions and transposes ride along, and FP8 GEMMs
+        // reach less of their peak than 16-bit ones (kFp8GemmEfficiency, fitted on NeMo's runs).
         const double f8 = tensor_rate_tflops(*r.gpu, Precision::fp8) * 1e12;
         if (f8 > 0) {
             t.gemm_peak_flops = f8;
             const double g = in.train_gemm_fraction;
-            t.compute_s *= g * F / f8 + (1.0 - g);
+            const double e8 = r.config->fp8_gemm_efficiency > 0 ? r.config->fp8_gemm_efficiency : kFp8GemmEfficiency;
+            t.compute_s *= g * F / (f8 * e8) + (1.0 - g);
         }
     }
     const double p = r.par.pp;

@@ -57,6 +57,13 @@ constexpr double kDdpBucketBytes = 25.0 * 1024 * 1024;
 // 0.58-0.66), so a split by generation would fit noise. FP8 training scales the weight GEMMs'
 // peak, not this efficiency (train_step).
 constexpr double kTrainMfu = 0.61;
+// FP8 training (fp8_training): the FP8 weight GEMMs reach this share of kTrainMfu x the FP8 dense
+// peak, casts and scaling included. The fit over NeMo 24.12's FP8 pretraining table on DGX H100
+// (docs.nvidia.com/nemo-framework/user-guide/24.12, Performance Benchmarks: GPT3 5B, 20B, 175B on
+// 128 and 512 GPUs, Llama 2 7B, 13B, 70B, Llama 3 8B, 70B, each with its published layout and
+// TP overlap): the geometric mean of the per-run efficiencies that reproduce each run's tokens/s,
+// recomputed by tests/test_mfu_fit.cpp. MLPerf's FP8 LoRA runs and DeepSeek-V3 are held out.
+constexpr double kFp8GemmEfficiency = 0.66;
 // Host RAM: dual-channel DDR5-4800 = 2 x 8 B x 4.8e9 = 76.8 GB/s (JEDEC DDR5 base speed), of
 // which llama.cpp's CPU decode reaches 68% (13900K, DDR5-6400 = 102.4 GB/s: 7B Q4_0 at
 // 18.27 t/s x 3.82 GB = 69.8 GB/s; llama.cpp issue #34).

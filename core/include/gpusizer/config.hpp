@@ -110,6 +110,7 @@ struct Config {
     bool tp_comm_overlap = false;   // tensor-parallel communication overlapped with the GEMMs (Megatron-LM --tp-comm-overlap)
     bool ep_comm_overlap = false;   // expert all-to-alls overlapped across micro-batches (Megatron-LM --overlap-moe-expert-parallel-comm)
     Fp8Training fp8_training = Fp8Training::none;   // weight GEMMs in FP8 (training, GPUs with FP8 tensor cores)
+    double fp8_gemm_efficiency = 0;  // FP8 training: the FP8 GEMMs' share of `mfu` at the FP8 peak (0 = the default)
     double request_rate = 0;        // requests per second arriving (open loop), instead of concurrency; 0 = closed loop
     // Context parallelism (training): each sequence's tokens split over cp GPUs, attention as a
     // ring of K/V blocks (Megatron-LM context_parallel_size); gpus = tp x cp x pp x dp.
