@@ -237,7 +237,11 @@ void print_assumptions(std::ostream& out, const std::vector<Assumption>& items) 
 
 void print_fit(std::ostream& out, const FitReport& f) {
     print_report(out, f.base);
-    out << "\n  longest context at batch " << f.base.config.batch << ": " << format_int(double(f.max_context)) << " tokens\n";
+    out << "\n  longest context at batch " << f.base.config.batch << ": " << format_int(double(f.max_context)) << " tokens";
+    // Memory is not the only limit: past its trained maximum a model needs RoPE scaling to stay useful.
+    if (f.model_max_context > 0 && f.max_context > f.model_max_context)
+        out << " of memory; the model is trained to " << format_int(double(f.model_max_context));
+    out << '\n';
     out << "  largest batch at context " << format_int(double(f.base.config.context)) << ": " << format_int(double(f.max_batch)) << '\n';
     out << "  best weights that fit: " << (f.best_weights.empty() ? "none" : f.best_weights) << '\n';
     out << "  best KV cache that fits: " << (f.best_kv_cache.empty() ? "none" : f.best_kv_cache) << "\n\n";

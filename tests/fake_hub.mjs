@@ -7,8 +7,9 @@
 //
 // A file is a Buffer (served as is) or {size, at(i)} (byte i of a virtual file: big files cost
 // no memory). Repos named acme/gated* answer 401 (X-Error-Code: GatedRepo), acme/busy* 429 with
-// Retry-After: 30, acme/broken* 200 with HTML; any other unknown path 404 (RepoNotFound).
-// Every answer carries CORS headers, so a page on another origin can read it.
+// Retry-After: 30, acme/broken* 200 with HTML, acme/nocors* 200 without CORS headers (a browser
+// page on another origin may not read it); any other unknown path 404 (RepoNotFound).
+// Every other answer carries CORS headers, so a page on another origin can read it.
 // Endpoints (huggingface.co/docs/hub/api):
 //   GET /api/models/{repo}/revision/{rev}   {id, sha, safetensors?}
 //   GET /api/models/{repo}/tree/{rev}       [{type, path, size, lfs?: {size}}]
@@ -87,6 +88,8 @@ export async function startFakeHub(repos) {
       return json(401, { error: 'Access to this model is restricted.' }, { 'X-Error-Code': 'GatedRepo' });
     if (/^\/(api\/models\/)?acme\/busy/.test(path)) return json(429, { error: 'rate limited' }, { 'Retry-After': '30' });
     if (/^\/(api\/models\/)?acme\/broken/.test(path)) return res.writeHead(200, kCors).end('<html>not json');
+    if (/^\/(api\/models\/)?acme\/nocors/.test(path))
+      return res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ id: 'acme/nocors', sha: 'c'.repeat(40) }));
     let m = /^\/api\/models\/([^/]+\/[^/]+)\/revision\/([^/]+)$/.exec(path);
     if (m && repos[m[1]]) {
       const r = repos[m[1]];

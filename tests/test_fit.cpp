@@ -1,6 +1,11 @@
 // test_fit.cpp: the inverse questions, checked at their boundaries.
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_internal.hpp"
 #include "test_support.hpp"
 
 using namespace gpusizer;
@@ -18,6 +23,22 @@ TEST_CASE("max context is the boundary: fits there, not one token more", "[fit]"
         c.context = f.max_context + 1;
         CHECK_FALSE(run(c).fits);
     }
+}
+
+// Memory is one limit, the model's training another: Llama 3 8B (trained to 8,192 tokens) in
+// bf16 on an H100 has room for far more. max_context stays what memory allows (the accuracy
+// rows compare it so); model_max_context says where the model ends, and the CLI says both.
+TEST_CASE("max context is memory's limit; the model's trained maximum is stated beside it", "[fit]") {
+    const Config c = config("llama-3-8b", "h100-sxm");
+    const FitReport f = fit(c, catalog());
+    CHECK(f.model_max_context == 8192);
+    CHECK(f.max_context > 8192);
+    const nlohmann::json j = nlohmann::json::parse(fit_to_json(f));
+    CHECK(j["model_max_context"] == 8192);
+    CHECK(j["max_context"] == f.max_context);
+    std::ostringstream out;
+    cli::print_fit(out, f);
+    CHECK_THAT(out.str(), Catch::Contains("of memory; the model is trained to 8,192"));
 }
 
 TEST_CASE("max batch is the boundary", "[fit]") {

@@ -297,6 +297,25 @@ TEST_CASE("partial offload as llama.cpp does it", "[speed][offload]") {
     CHECK_FALSE(run(c).speed.offload.active);
 }
 
+// Metal encodes each op of a layer into a command buffer: llama.cpp's fixed time per layer is a
+// GPU's own figure there (gpus.json llama_cpp_layer_overhead_us = 190 on Apple machines,
+// docs/assets.md), not CUDA's 90 us; a configuration's layer_overhead_us still wins.
+TEST_CASE("llama.cpp's per-layer time is the GPU's own where gpus.json gives one", "[speed][config][apple]") {
+    Config c = config("llama-3-8b", "m2-ultra-192gb");
+    c.runtime = Runtime::llama_cpp;
+    c.weights = "fp16";
+    const Report apple = run(c);
+    CHECK(apple.config.layer_overhead_us == 190);
+    c.layer_overhead_us = 90;
+    const Report cuda_like = run(c);
+    // 32 layers x (190 - 90) us = 3.2 ms more per token at 190.
+    CHECK(1.0 / apple.speed.decode_tokens_per_s - 1.0 / cuda_like.speed.decode_tokens_per_s == Approx(32 * 100e-6).epsilon(1e-6));
+    CHECK(run(config("llama-3-8b", "rtx-4090")).config.layer_overhead_us == 0);   // PyTorch: none
+    Config g = config("llama-3-8b", "rtx-4090");
+    g.runtime = Runtime::llama_cpp;
+    CHECK(run(g).config.layer_overhead_us == 90);   // no figure in gpus.json: CUDA's
+}
+
 TEST_CASE("efficiencies are visible in the resolved configuration", "[speed][config]") {
     Config c = config("llama-3-8b", "rtx-4090");
     c.weights = "q4_k_m";

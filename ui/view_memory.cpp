@@ -245,6 +245,10 @@ void App::draw_inverse() {
     ImGui::Text("Longest context at batch %d:", report_.config.batch);
     ImGui::SameLine();
     ImGui::TextColored(to_vec4(f.max_context > 0 ? fits_color() : no_fit_color()), "%s tokens", format_int(double(f.max_context)).c_str());
+    if (f.model_max_context > 0 && f.max_context > f.model_max_context) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(memory; trained to %s)", format_int(double(f.model_max_context)).c_str());
+    }
     if (!stack) ImGui::SameLine(0, 24);
     ImGui::Text("Largest batch at %s tokens:", format_int(double(report_.config.context)).c_str());
     ImGui::SameLine();

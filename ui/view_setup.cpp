@@ -575,6 +575,14 @@ void App::draw_speed_inputs() {
             changed();
         }
         help_marker("Tokens of the training run, for its time, energy and electricity cost.");
+        if (ok_ && c.offload != Offload::none) {
+            row_label("Host RAM bw");
+            if (default_slider("hostbw", c.host_memory_bandwidth_gb_per_s, used.host_memory_bandwidth_gb_per_s, 10.0f, 1000.0f,
+                               "%.0f GB/s", true))
+                changed();
+            help_marker("The host memory bandwidth of one node, shared by its GPUs: ZeRO-Offload's optimizer step runs on the CPU at "
+                        "it (dual-channel DDR5: ~77 GB/s; two sockets of 8 DDR5-4800 channels: 614 GB/s).");
+        }
     }
     row_label("Utilization");
     if (key_slider("##util", "utilization", c.utilization, 0.05f, 1.0f, "%.2f of board power")) changed();

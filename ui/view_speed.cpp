@@ -74,7 +74,7 @@ void App::draw_speed() {
             if (sp.optimizer_step_host_s > 0)
                 t.row("  of it, the CPU's update", format_duration(sp.optimizer_step_host_s),
                       "ZeRO-Offload: the CPU updates the optimizer states in host RAM, at the host's memory bandwidth shared by the "
-                      "node's GPUs (set 'host memory bandwidth' to your server's).",
+                      "node's GPUs (set 'Host RAM bw' to your server's).",
                       true);
             t.row("effective MFU", percent(sp.effective_mfu, 1), "Pipeline bubble and exposed communication included.");
             if (sp.train_time_s > 0)

@@ -112,7 +112,8 @@ std::vector<Assumption> assumptions(const Report& r) {
                   "int4 0.42: 0.75 for 16-bit weights, 0.6 quantized");
         add("layer_overhead", fmt("%.0f us per layer per forward", c.layer_overhead_us.value_or(0.0)),
             c.runtime == Runtime::llama_cpp
-                ? "llama.cpp kernel launches and syncs, fitted with the bandwidth efficiency: 91-97 us"
+                ? "llama.cpp kernel launches and syncs, fitted with the bandwidth efficiency: 91-97 us on CUDA; a GPU whose backend "
+                  "differs carries its own (gpus.json llama_cpp_layer_overhead_us: 190 us for Apple's Metal, from an M2 Ultra llama-bench row)"
                 : "none assumed: vLLM replays CUDA graphs, gpt-fast compiles them (eager transformers is slower)");
         add("decode_kv_length", fmt("%.0f tokens on average", (double(c.prompt_tokens) + double(c.context)) / 2.0),
             "decode runs from the end of the prompt (prompt_tokens, default half the context) to the end of the context");

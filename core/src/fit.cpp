@@ -65,6 +65,7 @@ FitReport fit(const Config& config, const Catalog& catalog, const GpuOverlay* me
     FitReport out;
     out.base = detail::estimate_resolved(base);
     out.max_context = max_context_of(base);
+    out.model_max_context = base.arch ? base.arch->max_context : 0;
     out.max_batch = max_batch_of(base);
 
     // Weight formats, most precise first (bf16 down; fp32 is listed but never "best":

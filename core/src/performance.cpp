@@ -523,7 +523,11 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
     // llama.cpp; vLLM replays CUDA graphs and gpt-fast compiles them, so none is assumed there.
     // Divided by 1e6, not multiplied by 1e-6: the report writes the default back as 90 us, and only
     // 90 / 1e6 rounds to the default's 90e-6, so a report's config fed back gives the same figures.
-    const double tau = c.layer_overhead_us ? *c.layer_overhead_us / 1e6 : (llama ? kLlamaCppLayerOverhead : 0.0);
+    // A GPU whose llama.cpp backend is not CUDA may carry its own figure (gpus.json
+    // llama_cpp_layer_overhead_us: Metal encodes each op into a command buffer).
+    const double tau = c.layer_overhead_us ? *c.layer_overhead_us / 1e6
+                       : llama             ? (g.llama_cpp_layer_overhead_s > 0 ? g.llama_cpp_layer_overhead_s : kLlamaCppLayerOverhead)
+                                           : 0.0;
     out.layer_overhead = tau;
     const double per_forward = tau * in.layers;
     const double mu = c.mfu > 0 ? c.mfu : (r.training ? kTrainMfu : kPrefillMfu);

@@ -313,6 +313,7 @@ std::string fit_to_json(const FitReport& f, int indent) {
     j["schema_version"] = 1;
     j["report"] = report_json(f.base);
     j["max_context"] = f.max_context;
+    j["model_max_context"] = f.model_max_context > 0 ? json(f.model_max_context) : json(nullptr);
     j["max_batch"] = f.max_batch;
     j["best_weights"] = f.best_weights.empty() ? json(nullptr) : json(f.best_weights);
     j["best_kv_cache"] = f.best_kv_cache.empty() ? json(nullptr) : json(f.best_kv_cache);

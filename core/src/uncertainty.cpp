@@ -28,9 +28,15 @@ constexpr BandRow kBands[] = {
     // RAM (n_cpu_moe): gpt-oss-20b on an RX 7900 XT (a known difference: ROCm's per-token
     // overhead) +24.3% -> 0.804, Qwen3.5-35B-A3B on an RTX 5080 with DDR5-4800 (Q8_0 all experts,
     // Q4_K_M all and 24 layers: known differences, the CPU's K-quant math) +4.9%, +15.7%, +14.7%
-    // -> 0.954, 0.864, 0.872.
+    // -> 0.954, 0.864, 0.872; llama-bench tg512 on Apple M2 Ultra (Llama 3 8B F16 and Q4_K_M,
+    // 70B Q4_K_M and F16) and M3 Max (8B Q4_K_M and F16, 70B Q4_K_M), Metal: +0.3%, +0.8%, +8.8%,
+    // +0.8%, +7.0%, -5.4%, -1.1% -> 0.997, 0.992, 0.919, 0.992, 0.935, 1.057, 1.011; tg128 on a
+    // Ryzen AI Max+ 395 (ROCm; Llama 3.3 70B Q8_0, Q4_K_M and IQ2_S, gpt-oss-20b and 120b MXFP4;
+    // Q4_K_M, IQ2_S and 120b are known differences): +2.6%, +17.3%, +27.2%, +6.8%, +10.2% ->
+    // 0.974, 0.852, 0.787, 0.936, 0.907.
     {SpeedFigure::decode, Runtime::llama_cpp,
-     {0.80, 1.09, 11, true, "llama-bench tg rows (RTX 4090, RTX 3080, DGX Spark), llama-server n_cpu_moe decode (RX 7900 XT, RTX 5080)"}},
+     {0.78, 1.09, 23, true, "llama-bench tg rows (RTX 4090, RTX 3080, DGX Spark, Apple M2 Ultra / M3 Max, Ryzen AI Max+ 395), "
+                            "llama-server n_cpu_moe decode (RX 7900 XT, RTX 5080)"}},
     // vLLM, Llama 3.1 8B bf16 on one A100 40GB, one request at a time (johnmusgrave.com): error
     // +2.6% -> 0.974.
     {SpeedFigure::decode, Runtime::vllm, {0.97, 1.00, 1, true, "vLLM one-request decode row (A100 40GB)"}},
@@ -41,9 +47,13 @@ constexpr BandRow kBands[] = {
     // known differences): errors -1.3%, +10.0%, +43.4%, +98.9%, +89.8%, +80.5%, +122.8%, +87.7%,
     // +35.4% -> 1.013, 0.909, 0.697, 0.503, 0.527, 0.554, 0.449, 0.533, 0.738; llama-server prompts
     // of 85, 1400 and 5500 tokens on an RTX 3090 with gpt-oss-120b's experts of 27 layers in host
-    // RAM (n_cpu_moe; Hardware Corner): -7.1%, -3.9%, -5.3% -> 1.077, 1.041, 1.055.
+    // RAM (n_cpu_moe; Hardware Corner): -7.1%, -3.9%, -5.3% -> 1.077, 1.041, 1.055; llama-bench
+    // pp512 on Apple M2 Ultra (Llama 3 8B Q4_K_M and F16, 70B Q4_K_M) and M3 Max (8B Q4_K_M and
+    // F16), Metal (all but the first known differences: Apple publishes no matrix rate):
+    // -10.6%, -24.4%, -18.3%, -32.8%, -39.4% -> 1.119, 1.323, 1.224, 1.487, 1.651.
     {SpeedFigure::prefill, Runtime::llama_cpp,
-     {0.44, 1.08, 12, true, "llama-bench pp rows (RTX 4090, DGX Spark; MoE and dense), llama-server n_cpu_moe prompts (RTX 3090)"}},
+     {0.44, 1.66, 17, true, "llama-bench pp rows (RTX 4090, DGX Spark, Apple M2 Ultra / M3 Max; MoE and dense), "
+                            "llama-server n_cpu_moe prompts (RTX 3090)"}},
     // TensorRT-LLM performance overview, 33 rows (H100, H200, B200; Llama 3.1 8B / 3.3 70B /
     // 3.1 405B / Qwen3 235B; ISL/OSL 128/2048, 2048/128, 1000/1000, 5000/500, and Qwen3 235B at
     // 20000/2000): errors -18.7% (8B FP8 on H100, 128/2048) to +47.0% (Qwen3 235B on 8 H200,

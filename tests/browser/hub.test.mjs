@@ -33,8 +33,14 @@ const stFile = Buffer.concat([Buffer.alloc(8), stJson, Buffer.alloc(16)]);
 stFile.writeBigUInt64LE(BigInt(stJson.length));
 const stConfig = { model_type: 'llama', hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8,
                    intermediate_size: 14336, vocab_size: 128256 };
+// A GGUF file cut in the middle of its header (an upload that stopped short): the header is the
+// first header_bytes of the fixture, which `inspect` states.
+const kCutRepo = 'acme/cut-GGUF';
+const kCutFile = 'cut-Q4_K_M.gguf';
+const kHeaderBytes = cliJson(['inspect', fixture]).header_bytes;
 const fake = await startFakeHub({
   [kRepo]: { files: { [kFile]: { size: kFileBytes, at: (i) => (i < header.length ? header[i] : 0) } } },
+  [kCutRepo]: { files: { [kCutFile]: header.subarray(0, kHeaderBytes >> 1) } },
   [kStRepo]: { config: stConfig, files: { [kStFile]: stFile } },
 });
 after(() => fake.close());
@@ -122,6 +128,56 @@ test('gated (401) and missing (404) repositories: a message that says what to do
     assert.equal(await page.getAttribute('#hub-error', 'role'), 'alert');
   }
   await page.close();
+});
+
+// The failures a browser meets and Node does not, each in Chromium: a 429 whose Retry-After the
+// page may read (the fake Hub exposes it, as the Hub does), an answer without CORS headers (the
+// browser hides it: fetch rejects as when offline), no network at all, an answer that is not
+// JSON, and a GGUF header cut short. Each leaves a message that says what to do, the app keeps
+// its model and report, and the next good request clears the message.
+test('rate-limited, CORS-refused, offline, not JSON, truncated: a message each, then a clean recovery', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  const seen = watch(page, url);
+  await openPanel(page, '#v=1&m=llama-3-8b&g=rtx-4090');
+  const before = await page.evaluate(() => window.gpusizerApp.report.memory.per_gpu.total);
+  await page.click('#hub-toggle');
+  const submit = async (id) => {
+    await page.fill('#hub-repo', id);
+    await page.click('#hub-form button[type=submit]');
+  };
+  const expectError = async (kind, text) => {
+    await page.waitForSelector('#hub-panel[data-state=error]', { timeout: 10000 });
+    assert.equal(await page.getAttribute('#hub-panel', 'data-error-kind'), kind, await page.textContent('#hub-error'));
+    assert.match(await page.textContent('#hub-error'), text);
+    assert.equal(await page.getAttribute('#hub-error', 'role'), 'alert');
+    // A failed fetch leaves the app's model, report and first frame as they were.
+    const state = await page.evaluate(() => window.gpusizerApp);
+    assert.equal(state.report.memory.per_gpu.total, before);
+    assert.equal(state.report.model.source, 'catalog');
+  };
+  await submit('acme/busy-model');
+  await expectError('rate_limited', /rate-limiting requests \(HTTP 429\); retry after 30 s\. Wait a minute/);
+  await submit('acme/nocors-model');
+  await expectError('offline', /no answer from .*CORS.*Paste config\.json or open the file/);
+  await submit('acme/broken-model');
+  await expectError('bad_response', /not JSON/);
+  await context.setOffline(true);
+  await submit(kRepo);
+  await expectError('offline', /You may be offline/);
+  await context.setOffline(false);
+
+  // Back online, a good repository clears the message; a file whose header is cut short fails
+  // when it is read, and names the file.
+  await submit(kCutRepo);
+  await page.waitForSelector('#hub-panel[data-state=listed]', { timeout: 10000 });
+  assert.equal(await page.getAttribute('#hub-panel', 'data-error-kind'), null);
+  assert.equal((await page.textContent('#hub-error')).trim(), '');
+  await page.click('#hub-load');
+  await expectError('unreadable', new RegExp(`${kCutFile}.*(truncated|goes on past|ends at)`));
+  // The browser logs the refused and failed requests itself; nothing was thrown uncaught.
+  assert.deepEqual(seen.errors.filter((e) => e.startsWith('uncaught')), []);
+  await context.close();
 });
 
 // gs.fromHub(id, {file}) in a page of the API; then the answer estimated on an H100, its link,

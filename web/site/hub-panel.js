@@ -65,6 +65,13 @@
     panel.setAttribute('data-error-kind', (e && e.kind) || 'error');
     say('');
   }
+  // A new request starts clean: the last failure's message and kind go (a script or a screen
+  // reader that reads data-error-kind must not see a failure that no longer holds).
+  function clearError() {
+    error.hidden = true;
+    error.textContent = '';
+    panel.removeAttribute('data-error-kind');
+  }
   function progress(p) {
     if (p.phase === 'request') say('Fetching ' + p.what + (p.range ? ' (bytes ' + p.range[0].toLocaleString('en-US') + ' to ' + (p.range[1] - 1).toLocaleString('en-US') + ')' : '') + '…');
     else if (p.phase === 'header') say('Reading the header of ' + p.what + '…');
@@ -96,7 +103,7 @@
   }
 
   async function fetchRepo(id, options = {}) {
-    error.hidden = true;
+    clearError();
     panel.setAttribute('data-state', 'busy');
     panel.setAttribute('aria-busy', 'true');
     try {
@@ -124,7 +131,7 @@
     const chosen = list.querySelector('input[name=hub-file]:checked');
     if (!chosen) return fail({ message: 'Choose what to size from: config.json or one of the GGUF files.' });
     const file = chosen.value;
-    error.hidden = true;
+    clearError();
     panel.setAttribute('data-state', 'busy');
     panel.setAttribute('aria-busy', 'true');
     try {

@@ -52,6 +52,9 @@ struct Gpu {
     TensorTflops tensor_tflops_dense;
     double fp16_accumulate_tflops = 0;   // GeForce FP16-accumulate rate (0 = same as fp16)
     double tdp_w = 0;
+    // llama.cpp's fixed time per layer per forward on this GPU's backend, seconds (gpus.json
+    // "llama_cpp_layer_overhead_us"); 0 = the CUDA figure (kLlamaCppLayerOverhead, 90 us).
+    double llama_cpp_layer_overhead_s = 0;
 
     std::string nvlink = "none";         // none, bridge, nvswitch, mesh, infinity-fabric (as written)
     NvlinkKind link = NvlinkKind::none;  // the same, as an enum (decisions use this)

@@ -322,7 +322,8 @@ struct FitRow {
 
 struct FitReport {
     Report base;                 // the configuration as given
-    long long max_context = 0;   // longest context that fits at the given batch
+    long long max_context = 0;   // longest context that fits at the given batch (memory alone)
+    long long model_max_context = 0;   // the model's trained maximum (0 = unknown); max_context may exceed it
     long long max_batch = 0;     // largest batch that fits at the given context
     std::string best_weights;    // most precise weight format that fits ("" if none)
     std::string best_kv_cache;   // most precise KV format that fits with the given weights
