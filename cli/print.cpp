@@ -102,6 +102,9 @@ void print_performance(std::ostream& out, const Report& r) {
             << duration(s.train_step_s) << " per step";
         if (s.train_time_s > 0) out << "; " << format_count(c.train_tokens) << " tokens in " << duration(s.train_time_s);
         out << "\n  effective MFU " << fixed(s.effective_mfu * 100, 1) << "% (bubble and exposed communication included)\n";
+        if (s.optimizer_step_host_s > 0)
+            out << "  CPU optimizer " << duration(s.optimizer_step_host_s) << " of each step (ZeRO-Offload: host RAM at "
+                << gb_per_s(c.host_memory_bandwidth_gb_per_s * 1e9) << ", shared by " << ic.gpus_per_node << " GPUs a node)\n";
     }
     if (c.gpus > 1 && !ic.link.empty()) {
         out << "\n  interconnect: " << ic.link << " (" << gb_per_s(ic.link_bandwidth_bytes_per_s) << " per direction)";

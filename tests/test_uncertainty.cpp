@@ -34,13 +34,14 @@ TEST_CASE("speed bands cover the accuracy rows of their kind", "[uncertainty]") 
         if (q == "decode_tokens_per_s") figure = SpeedFigure::decode;
         else if (q == "prefill_tokens_per_s") figure = SpeedFigure::prefill;
         else if (q == "serving.output_tokens_per_s" || q == "max_output_throughput_tokens_per_s") figure = SpeedFigure::serving_throughput;
-        else if (q == "train_mfu" || q == "train_hfu") figure = SpeedFigure::train_throughput;
+        else if (q == "train_mfu" || q == "train_hfu" || q == "speed.train_tokens_per_s") figure = SpeedFigure::train_throughput;
         else continue;
         const Report r = run(config_from_json(row["config"].dump()));
         const double predicted = q == "decode_tokens_per_s"    ? r.speed.decode_tokens_per_s
                                  : q == "prefill_tokens_per_s" ? r.speed.prefill_tokens_per_s
                                  : q == "train_mfu"            ? r.speed.effective_mfu
                                  : q == "train_hfu"            ? r.speed.hfu
+                                 : q == "speed.train_tokens_per_s" ? r.speed.train_tokens_per_s
                                  : q == "max_output_throughput_tokens_per_s" ? r.speed.decode_throughput_tokens_per_s
                                                                               : r.serving.output_tokens_per_s;
         const double measured = row["value"].get<double>();

@@ -759,6 +759,15 @@ void performance_warnings(const Resolved& r, Report& rep) {
             rep.warnings.emplace_back(buf);
         }
     }
+    if (sp.optimizer_step_host_s > 0.3 * sp.train_step_s && sp.train_step_s > 0) {
+        std::snprintf(buf, sizeof buf,
+                      "offload: the CPU's optimizer step takes %.0f%% of each training step (%.3g s, host RAM at %.0f GB/s shared by %d "
+                      "GPUs; set host_memory_bandwidth_gb_per_s to the server's)",
+                      100.0 * sp.optimizer_step_host_s / sp.train_step_s, sp.optimizer_step_host_s,
+                      r.config->host_memory_bandwidth_gb_per_s > 0 ? r.config->host_memory_bandwidth_gb_per_s : kHostMemoryBandwidth / 1e9,
+                      ic.gpus_per_node);
+        rep.warnings.emplace_back(buf);
+    }
     const double step = r.training ? sp.train_step_s : sp.decode_step_s;
     const double exposed = r.training ? ic.exposed_s_per_step : ic.exposed_s_per_token;
     if (step > 0 && exposed > 0.3 * step) {
