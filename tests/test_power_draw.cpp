@@ -15,15 +15,23 @@ using namespace gpusizer::test;
 
 TEST_CASE("power at draw: memory-bound decode on HBM draws well below TDP", "[power][power_draw]") {
     // Llama 3 8B in bf16 on one H100 SXM (700 W, HBM3), vLLM, batch 1. The step reads the weights
-    // at the 16-bit bandwidth efficiency 0.75 (no per-layer overhead, no communication), so the
-    // memory utilization is 0.75 and the draw 0.75 x 0.43 / 0.75 = 0.43 of TDP (Ma et al. 2026:
-    // 137-300 W of 700 W for decode on H200), plus the compute term: 2 x 8e9 FLOP per token over
-    // a ~6.4 ms step at 989 TFLOPS is 0.25% of the peak, / 0.5 = 0.005.
+    // and the one sequence's cache at the 16-bit bandwidth efficiency 0.75 (no per-layer overhead,
+    // no communication), so the memory utilization is 0.75 of 3.35 TB/s, mostly weights: a_m =
+    // (0.591 u_weights + 1.125 u_kv) / (1 - 137 / 700) (ML.ENERGY v3.0: Qwen3-14B decoding on an
+    // H100 drew 443 W at 8 requests), and 2 x 8e9 FLOP per token over a ~6.4 ms step at 989 TFLOPS
+    // is 0.25% of the peak: a_c = 0.005. The draw 1 - (1 - f)(1 - a_m)(1 - a_c) is about 0.65 of TDP.
     Config c = serving("llama-3-8b", "h100-sxm", Runtime::vllm);
     const Report r = run(c);
     const double u_c = 2.0 * r.active_params / r.speed.decode_step_s / r.speed.peak_flops;
-    CHECK(r.power.decode_draw_fraction == Approx(0.43 + u_c / 0.5).epsilon(0.02));
-    CHECK(r.power.decode_draw_fraction < 0.5);
+    const double u_m = r.speed.decode_bytes_per_step / (r.speed.decode_step_s * 3.35e12);
+    const double u_kv = r.kv_bytes_per_token * r.config.context * r.config.batch / (r.speed.decode_step_s * 3.35e12);   // the cache, read whole
+    const double f = 137.0 / 700.0;
+    CHECK(u_m == Approx(0.75).epsilon(0.01));
+    CHECK(u_kv < 0.1 * u_m);
+    CHECK(r.power.decode_draw_fraction ==
+          Approx(1 - (1 - f) * (1 - (0.591 * (u_m - u_kv) + 1.125 * u_kv) / (1 - f)) * (1 - u_c / 0.5)).epsilon(0.01));
+    CHECK(r.power.decode_draw_fraction == Approx(0.65).epsilon(0.03));
+    CHECK(r.power.decode_draw_fraction < 0.7);
     CHECK(r.power.decode_gpu_w == Approx(700 * r.power.decode_draw_fraction));
     // The figure that takes utilization as given is unchanged: 700 W x 1 GPU x 1.0.
     CHECK(r.power.gpu_w == 700);
@@ -41,28 +49,35 @@ TEST_CASE("power at draw: memory-bound decode on HBM draws well below TDP", "[po
 TEST_CASE("power at draw: GDDR boards draw near their limit in decode", "[power][power_draw]") {
     // Llama 3 8B Q4_K_M on one RTX 4090 (GDDR6X, 450 W) in llama.cpp: the step reads at the
     // bandwidth efficiency 0.9 but llama.cpp's fixed per-layer time (kernel launches) leaves the
-    // memory idle for part of it; the draw is that utilization times 0.96 / 0.9 (InventiveHQ: an
-    // RTX 5060 Ti drew 0.96 of its limit decoding a 7B in llama.cpp). Well above an HBM board's
-    // 0.43 at full bandwidth.
+    // memory idle for part of it. The draw is the active floor (137 / 700, Ma et al.) plus that
+    // utilization times GDDR's dynamic share: (0.96 - floor) / 0.824 (InventiveHQ: an RTX 5060 Ti
+    // drew 0.96 of its limit decoding a 7B in llama.cpp at 0.824 of its bandwidth), the compute's
+    // share of what is left on top. Above an HBM board's 0.64 streaming weights at full bandwidth.
     Config c = config("llama-3-8b", "rtx-4090");
     c.weights = "q4_k_m";
     c.runtime = Runtime::llama_cpp;
     const Report r = run(c);
     const double u_m = r.speed.decode_bytes_per_step / (r.speed.decode_step_s * 1008e9);   // RTX 4090: 1,008 GB/s
+    const double u_c = 2.0 * r.active_params / r.speed.decode_step_s / r.speed.peak_flops;   // ~1%
+    const double floor = 137.0 / 700.0;
     CHECK(u_m < 0.9);
-    CHECK(r.power.decode_draw_fraction == Approx(std::min(1.0, u_m * 0.96 / 0.9)).epsilon(0.02));
+    CHECK(r.power.decode_draw_fraction ==
+          Approx(1 - (1 - floor) * (1 - std::min(1.0, u_m * (0.96 - floor) / (81.2 * 4.547e9 / 448e9) / (1 - floor))) * (1 - u_c / 0.5))
+              .epsilon(0.02));
     CHECK(r.power.decode_draw_fraction > 0.6);
 }
 
 TEST_CASE("power at draw: training follows its hardware FLOPs utilization", "[power][power_draw]") {
-    // Llama 3 8B full training on 8 H100: draw = HFU / 0.5 (at most 1, at least 137 / 700).
+    // Llama 3 8B full training on 8 H100 (no memory term): draw = floor + (1 - floor) x
+    // min(1, HFU / 0.5) with the active floor 137 / 700.
     Config c = training("llama-3-8b", "h100-sxm", 8);
     c.context = 4096;
     c.global_batch = 64;
     c.train_tokens = 1e9;
     const Report r = run(c);
     REQUIRE(r.speed.hfu > 0);
-    CHECK(r.power.train_draw_fraction == Approx(std::clamp(r.speed.hfu / 0.5, 137.0 / 700.0, 1.0)));
+    const double floor = 137.0 / 700.0;
+    CHECK(r.power.train_draw_fraction == Approx(std::min(1.0, floor + r.speed.hfu * (1 - floor) / 0.5)));
     CHECK(r.power.train_gpu_w == Approx(8 * 700 * r.power.train_draw_fraction));
     CHECK(r.power.decode_draw_fraction == 0);
     // The run's energy at that draw: (GPUs + host) x PUE x time.

@@ -231,6 +231,61 @@ TEST_CASE("serving: steady state of continuous batching, by hand", "[serving]") 
     CHECK(q.bound == "kv_capacity");
 }
 
+TEST_CASE("serving power: a step mixing prefill into decode shares the board's headroom", "[serving][power]") {
+    // The draw (performance.hpp): a floor f = 137 / 700 = 0.195714 (Ma et al. 2026), and a
+    // dynamic headroom 1 - f of which compute alone uses a_c = u_c / 0.5 (POLCA: prefill at board
+    // power) and HBM alone a_m = (0.591 u_weights + 1.125 u_kv) / (1 - f) (two ML.ENERGY v3.0 runs
+    // of Qwen3-14B on an H100); together they leave idle (1 - a_m)(1 - a_c) of it.
+    const Gpu& h100 = catalog().gpu("h100-sxm");   // HBM3, 700 W
+    const double f = 137.0 / 700.0;
+    CHECK(detail::board_draw_fraction(h100, 0.0, 0.75) == Approx(f + 0.591 * 0.75));   // streaming weights alone: 0.639
+    CHECK(detail::board_draw_fraction(h100, 0.0, 0.75, 0.75) == Approx(1.0));          // reading cache alone: at the limit
+    CHECK(detail::board_draw_fraction(h100, 0.5, 0.0) == Approx(1.0));                 // prefill alone: board power
+    CHECK(detail::board_draw_fraction(h100, 0.0, 0.0) == Approx(f));
+    // The two runs the shares come from give back their watts: 27.67e9 B of weights and
+    // requests x mean length x 163,840 B of cache per step over its median inter-token latency.
+    const double itl_a = 12.5355e-3;   // lm-arena-chat, 8 requests of ~944 tokens: 443.0 W
+    CHECK(700 * detail::board_draw_fraction(h100, 8 * 2 * 14.768e9 / itl_a / 989.4e12, (27.672e9 + 1.2373e9) / itl_a / 3.35e12,
+                                            1.2373e9 / itl_a / 3.35e12) == Approx(443.0).epsilon(2e-3));
+    const double itl_b = 21.5485e-3;   // gpqa, 32 requests of ~3,694 tokens: 525.7 W
+    CHECK(700 * detail::board_draw_fraction(h100, (32 * 2 * 14.768e9 + 32 * 3694 * 819200.0) / itl_b / 989.4e12,
+                                            (27.672e9 + 19.367e9) / itl_b / 3.35e12, 19.367e9 / itl_b / 3.35e12) ==
+          Approx(525.7).epsilon(2e-3));
+    // GDDR: an RTX 5060 Ti at 81.2 tokens/s x 4.547 GB / 448 GB/s = 0.824 of its bandwidth drew
+    // 0.96 of its limit (InventiveHQ).
+    CHECK(detail::board_draw_fraction(catalog().gpu("rtx-5060-ti-16gb"), 0.0, 81.2 * 4.547e9 / 448e9) == Approx(0.96));
+
+    // The hand model's step (above) on an H100: isl 1000, osl 1001, 100 requests; 99.9 decoding
+    // sequences and 99.9 prompt tokens per 17.824 ms step. It reads 16e9 B of weights and
+    // 99.9 x 131,072 x 1500.5 = 19.648e9 B of cache at 2 TB/s (bandwidth-bound): 0.75 of a
+    // 2.6667 TB/s datasheet bandwidth, of which cache 0.75 x 19.648 / 35.648 = 0.413372 and weights
+    // 0.336628: a_m = (0.591 x 0.336628 + 1.125 x 0.413372) / 0.804286 = 0.825566. It computes
+    // 199.8 x 16e9 = 3.1968e12 FLOP, u_c = 3.1968e12 / (17.824e-3 x 2e15) = 0.089677: a_c = 0.179355.
+    // Draw = 1 - 0.804286 x (1 - 0.825566)(1 - 0.179355) = 0.884868 of board power (the anchors
+    // added, f + 0.591 x 0.336628 + 1.125 x 0.413372 + 1.608571 x 0.089677, pass the limit: 1.004).
+    detail::ServingModel m = hand_model();
+    m.gpu = &h100;
+    m.peak_bandwidth = 2e12 / 0.75;
+    m.peak_flops = 2e15;
+    m.board_w = 700;
+    m.pue = 1;   // no host: energy is the GPU's alone
+    const ServingReport s = detail::serving_at(m, 1000, 1001, 0);
+    REQUIRE(s.step_s == Approx(17.824e-3).epsilon(1e-4));
+    const double kv = 100.0 * 1000 / 1001 * 131072 * 1500.5;
+    const double u_kv = 0.75 * kv / (16e9 + kv), u_w = 0.75 - u_kv;
+    const double u_c = 100.0 * 1000 / 1001 * 2 * 16e9 / (s.step_s * 2e15);
+    CHECK(u_kv == Approx(0.413372).epsilon(1e-4));
+    CHECK(u_c == Approx(0.089677).epsilon(1e-4));
+    CHECK(s.draw_fraction == Approx(1 - (1 - f) * (1 - (0.591 * u_w + 1.125 * u_kv) / (1 - f)) * (1 - u_c / 0.5)));
+    CHECK(s.draw_fraction == Approx(0.884868).epsilon(1e-4));
+    CHECK(s.draw_fraction < 1.0);   // the anchors added would pass board power
+    CHECK(s.gpu_w == Approx(700 * 0.884868).epsilon(1e-4));   // 619.4 W
+    // Energy per million output tokens: 619.4 W over 5,610 tokens/s = 0.11041 J per token,
+    // x 1e6 / 3.6e6 J per kWh = 0.03067 kWh.
+    CHECK(s.energy_kwh_per_million_tokens == Approx(s.gpu_w / s.output_tokens_per_s * 1e6 / 3.6e6));
+    CHECK(s.energy_kwh_per_million_tokens == Approx(0.03067).epsilon(2e-3));
+}
+
 TEST_CASE("serving: the token budget stretches the steps when prompts dominate", "[serving]") {
     detail::ServingModel m = hand_model();
     m.kv_pool_bytes = 100.0 * 8002 * 131072;   // 100 requests of 8,002 tokens

@@ -168,6 +168,11 @@ PerfInputs perf_inputs(const Resolved& r) {
             // (reduce_bucket_size, kZeroReduceBucket elements, shared by the dp x cp ranks): the
             // last bucket's share comes after the backward.
             in.offload_last_grad_bytes = std::min(in.offload_grad_bytes_per_step, kZeroReduceBucket * 4.0 / (r.par.dp * r.par.cp));
+            // ZeRO-Infinity keeps the 16-bit parameters in RAM too: each pass gathers them again,
+            // each GPU copying its 1/(dp x cp) shard up over its own PCIe link before the
+            // all-gather (Rajbhandari et al. 2021, "ZeRO-Infinity", arXiv:2104.07857, sec. 6.1,
+            // bandwidth-centric partitioning).
+            if (c.offload == Offload::optimizer_params) in.offload_param_fetch_bytes = in.train_weight_bytes_per_gpu / (r.par.dp * r.par.cp);
         }
     }
     return in;
@@ -279,7 +284,13 @@ void ring_attention_comm(const Resolved& r, const PerfInputs& in, const Fabric& 
     if (pcie <= 0) return;
     const double down = in.offload_grad_bytes_per_step / pcie;
     const double up = (in.offload_bytes_per_step - in.offload_grad_bytes_per_step) / pcie;
-    m.offload = down + up;
+    // ZeRO-Infinity: the parameter shard comes up for every forward and backward pass of every
+    // micro-batch (and the recomputed forward with full recomputation), prefetched while the
+    // layers before compute (sec. 6.2, overlap-centric design); train_comm lets it hide behind
+    // the rest of the step.
+    const double passes = r.config->recompute == Recompute::full ? 3.0 : 2.0;
+    m.offload_fetch = in.offload_param_fetch_bytes * passes * in.micro_batches / pcie;
+    m.offload = down + up + m.offload_fetch;
     // DeepSpeed (stage_1_and_2.py) reduces a bucket and then copies its shard to RAM on the same
     // stream: the copies hide in what the gradient sync (m.dp) leaves of the backward.
     const double backward = std::max(0.0, (1.0 - in.train_fwd_fraction) * t_pipe - m.dp);
@@ -387,6 +398,13 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
     }
     if (in.offload_bytes_per_step > 0) offload_step(r, in, f, t_pipe, m);
     m.exposed = m.tp_exposed + m.pp_exposed + m.ep_exposed + m.cp_exposed + m.dp_exposed + m.offload_exposed;
+    if (m.offload_fetch > 0) {
+        // ZeRO-Infinity's parameter reads go up the PCIe link, which nothing else uses then, all
+        // through the step: only what outlasts the rest of it shows (so the step is the longer of the two).
+        const double shows = std::max(0.0, m.offload_fetch - (t_pipe + m.exposed));
+        m.offload_exposed += shows;
+        m.exposed += shows;
+    }
     return m;
 }
 
@@ -684,7 +702,8 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
                                    ? 0.0
                                    : (sp.decode_bytes_per_step - sp.decode_host_bytes_per_step) / stages / (sp.decode_step_s * B);
             const double u_c = c.batch * in.decode_flops_per_token / par.tp / stages / (sp.decode_step_s * F);
-            pw.decode_draw_fraction = board_draw_fraction(g, u_c, u_m);
+            const double u_kv = u_m > 0 ? in.kv_read_bytes_decode / stages / (sp.decode_step_s * B) : 0.0;
+            pw.decode_draw_fraction = board_draw_fraction(g, u_c, u_m, u_kv);
             pw.decode_gpu_w = gpus * tdp * pw.decode_draw_fraction;
         }
         if (sp.ttft_s > 0) {
@@ -710,11 +729,14 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
     if (r.training) pw.train_energy_kwh_at_draw = phase_facility_w * sp.train_time_s / 3.6e6;
 }
 
-double board_draw_fraction(const Gpu& g, double u_compute, double u_memory) {
+double board_draw_fraction(const Gpu& g, double u_compute, double u_memory, double u_kv) {
     const bool hbm = std::string_view(g.memory_type).substr(0, 3) == "HBM";   // HBM2e, HBM3, ... (a prefix test, inline)
-    const double f =
-        std::max(0.0, u_compute) / kDrawComputeSaturation + std::max(0.0, u_memory) * (hbm ? kDrawPerBandwidthHbm : kDrawPerBandwidthOther);
-    return std::clamp(f, kDrawFloor, 1.0);
+    // performance.hpp: each unit's share of the dynamic headroom; the idle shares multiply.
+    const double a_c = std::clamp(u_compute / kDrawComputeSaturation, 0.0, 1.0);
+    const double kv = std::clamp(u_kv, 0.0, std::max(0.0, u_memory));
+    const double dyn = hbm ? (u_memory - kv) * kDrawPerBandwidthHbm + kv * kDrawPerKvBandwidthHbm : u_memory * kDrawPerBandwidthOther;
+    const double a_m = std::clamp(dyn / (1.0 - kDrawFloor), 0.0, 1.0);
+    return 1.0 - (1.0 - kDrawFloor) * (1.0 - a_m) * (1.0 - a_c);
 }
 
 void performance_warnings(const Resolved& r, Report& rep) {

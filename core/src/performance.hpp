@@ -110,26 +110,53 @@ constexpr double kGpuTransientFactor = 3.0;   // PCIe CEM 5.0: a GPU may spike t
 constexpr double kPsuExcursionFactor = 2.0;   // ATX 3.0: a PSU carries 200% of its rating for 100 us
 constexpr double kBtuPerHourPerWatt = 3.412;  // 1 W = 3.412 BTU/h (1 BTU/h = 0.29307 W)
 // GPU draw by what bounds the work: a share of board power from the compute utilization u_c
-// (FLOP/s over the dense peak) and the memory utilization u_m (bytes/s over the bandwidth),
-//   draw = clamp(u_c / kDrawComputeSaturation + u_m x per-bandwidth share, kDrawFloor, 1).
+// (FLOP/s over the dense peak) and the memory utilization u_m (bytes/s over the bandwidth). The
+// board draws a static floor f (leakage, clocks, fans: what an active GPU draws doing little) and
+// a dynamic part on top, 1 - f of board power at most. Compute alone uses a_c = u_c / 0.5 of that
+// headroom, memory alone a_m = u_m x k / (1 - f) (on HBM, weights and KV cache each at their own
+// k); a step doing both leaves idle the product of what each leaves idle (the SM clocks and the L2
+// traffic that a streaming kernel pays for are the ones the GEMMs use, so the two shares overlap
+// rather than add):
+//   draw = 1 - (1 - f)(1 - a_m)(1 - a_c),  a_m, a_c at most 1.
+// Alone, each unit keeps its anchor below (f + k u_m; f + (1 - f) u_c / 0.5), the anchors are
+// whole-board readings that each hold the floor once, and no mix passes board power. A sum of
+// the two anchors counted the floor twice and the shared clocks twice, in exactly the step that
+// both streams and computes: a serving step mixing prefill chunks into decode.
+// The floor: Ma, Afzal, Eitzinger, Wellein, "The Illusion of Power Capping in LLM Decode"
+// (arXiv:2605.11999): decode on an H200 (700 W) draws 137-300 W; its bottom (137 / 700 = 0.196)
+// is the least an active GPU draws here.
+constexpr double kDrawFloor = 137.0 / 700.0;
 // Compute-bound work reaches board power: Patel et al., "POLCA: Power Oversubscription in LLM
 // Cloud Providers" (arXiv:2308.12908, sec. 3) measure prompt phases spiking to and beyond TDP and
 // training drawing more than inference on average; gpusizer's prefill runs at kPrefillMfu = 0.5
 // of the dense peak, so 0.5 is taken as where the board reaches its power limit (the clocks
-// then throttle to stay within it).
+// then throttle to stay within it): a_c = 1 at u_c = 0.5.
 constexpr double kDrawComputeSaturation = 0.5;
-// Memory-bound decode on HBM does not: Ma, Afzal, Eitzinger, Wellein, "The Illusion of Power
-// Capping in LLM Decode" (arXiv:2605.11999): decode on an H200 (700 W) draws 137-300 W with HBM
-// bandwidth saturated. The top of that range (0.43 of TDP) at gpusizer's 16-bit decode bandwidth
-// efficiency (kDecodeBandwidthEfficiency16 = 0.75): 0.43 / 0.75 = 0.573 of board power per unit
-// of bandwidth utilization. Its bottom (137 / 700 = 0.196) is the least an active GPU draws here.
-constexpr double kDrawPerBandwidthHbm = 0.43 / 0.75;
-constexpr double kDrawFloor = 137.0 / 700.0;
+// Memory-bound decode on HBM draws well under board power, but more than the top of Ma et al.'s
+// range (300 / 700 = 0.43) once an engine keeps the GPU busy, and a byte of KV cache costs more
+// than a byte of weights (attention gathers the paged cache block by block and does its softmax
+// on the CUDA cores, where a GEMM streams a weight matrix). Two runs of the ML.ENERGY Benchmark
+// v3.0 (ml-energy/leaderboard, public/data/tasks/*.json; vLLM 0.11.1, Zeus/NVML energy), Qwen3-14B
+// bf16 on one H100 SXM (3.35 TB/s, 989.4 TFLOP/s), each step reading 27.67e9 B of weights and
+// requests x mean length x 163,840 B of cache, give the two shares k_w (weights) and k_kv (cache):
+//   lm-arena-chat, 8 requests of 634 + 620 / 2 = 944 tokens, 12.54 ms median inter-token latency,
+//   443.0 W (0.633): u_w = 0.659, u_kv = 0.0295, u_c = 0.019 (a_c = 0.038), so
+//   a_m (1 - f) = (1 - f) - (1 - 0.633) / (1 - a_c) = 0.4226 = 0.659 k_w + 0.0295 k_kv;
+//   gpqa, 32 requests of 224 + 6,939 / 2 = 3,694 tokens, 21.55 ms, 525.7 W (0.751): u_w = 0.383,
+//   u_kv = 0.268, u_c = 0.049 with attention (a_c = 0.098): (1 - f) - (1 - 0.751) / (1 - a_c)
+//   = 0.5284 = 0.383 k_w + 0.268 k_kv.
+// Solved: k_w = 0.591 and k_kv = 1.125 of board power per unit of bandwidth utilization. (The
+// files' other runs, other models, B200 and another benchmark are rows of the accuracy table,
+// not inputs here.)
+constexpr double kDrawPerBandwidthHbm = 0.591;
+constexpr double kDrawPerKvBandwidthHbm = 1.125;
 // GDDR and LPDDR boards spend a larger share of a smaller budget on memory: InventiveHQ, "I Capped
-// My GPU to 150W" (inventivehq.com/blog/gpu-power-limit-tokens-per-watt): an RTX 5060 Ti (180 W)
-// decoding Qwen2.5-Coder-7B in llama.cpp at 81.2 tokens/s drew 172.7 W (0.96 of its limit); at
-// llama.cpp's bandwidth efficiency (kLlamaCppBandwidthEfficiency = 0.9): 0.96 / 0.9 = 1.07.
-constexpr double kDrawPerBandwidthOther = 0.96 / 0.9;
+// My GPU to 150W" (inventivehq.com/blog/gpu-power-limit-tokens-per-watt): an RTX 5060 Ti (180 W,
+// 448 GB/s) decoding Qwen2.5-Coder-7B in llama.cpp at 81.2 tokens/s drew 172.7 W (0.96 of its
+// limit). Its bandwidth utilization is the run's own: 81.2 tokens/s x 4.55 GB read per token
+// (Q4_K_M, gpusizer's decode bytes for that model) / 448 GB/s = 0.824, so (0.96 - f) / 0.824
+// = 0.93 per unit of u_m.
+constexpr double kDrawPerBandwidthOther = (0.96 - kDrawFloor) / (81.2 * 4.547e9 / 448e9);
 
 // The model-side quantities speed needs, resolved once per configuration (independent of which
 // GPU runs it, so a sweep computes them once per format and GPU count).
@@ -178,6 +205,7 @@ struct PerfInputs {
     double offload_grad_bytes_per_step = 0;  // of them, the gradients down (one GPU's shard, fp32)
     double offload_host_bytes_per_step = 0;  // ZeRO-Offload: what the CPU's optimizer step reads and writes for one GPU's shard
     double offload_last_grad_bytes = 0;      // the gradients of the last reduce bucket, which no backward is left to hide
+    double offload_param_fetch_bytes = 0;    // ZeRO-Infinity (optimizer+params): one GPU's 16-bit parameter shard, read from RAM per pass
     // Context parallelism (training):
     double train_attn_flops_per_token = 0;   // the attention core's forward FLOPs per token at the context, whole model
     double kv_act_bytes_per_token = 0;       // K and V of one token over all layers, one tensor-parallel rank, in the activation dtype
@@ -251,6 +279,7 @@ struct StepComm {
     double dp = 0, dp_exposed = 0;      // training: gradient sync on the wire, and the part not hidden
     double cp = 0, cp_exposed = 0;      // training: ring-attention sends on the wire, and the part the attention blocks do not cover
     double offload = 0, offload_exposed = 0;   // training, ZeRO-Offload: PCIe copies on the wire, and the part that adds
+    double offload_fetch = 0;           // of offload: ZeRO-Infinity's parameter reads from host RAM, every pass
     double host_optimizer = 0;          // training, ZeRO-Offload: the optimizer step on the CPU (adds to the step; not in exposed)
     double exposed = 0;                 // what adds to the step
     double busbw = 0;                   // of the widest all-reduce group
@@ -275,7 +304,8 @@ Fabric fabric_of(const Resolved& r);
 
 // The share of `g`'s board power drawn at compute utilization `u_compute` and memory utilization
 // `u_memory` (each 0 to 1; the constants above).
-double board_draw_fraction(const Gpu& g, double u_compute, double u_memory);
+// `u_kv`: the part of `u_memory` that reads KV cache (HBM prices it apart; other memories alike).
+double board_draw_fraction(const Gpu& g, double u_compute, double u_memory, double u_kv = 0.0);
 
 // Adds the warnings about precision, offload, communication and power that fire for `rep`.
 void performance_warnings(const Resolved& r, Report& rep);

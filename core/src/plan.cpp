@@ -177,6 +177,9 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
                     r.config->zero = 1;
                     r.config->offload = Offload::optimizer;
                     const PerfInputs offload_in = perf_inputs(r);
+                    r.config->zero = 3;
+                    r.config->offload = Offload::optimizer_params;
+                    const double param_fetch = perf_inputs(r).offload_param_fetch_bytes;   // ZeRO-Infinity's, per pass
                     r.config->offload = Offload::none;
                     r.config->zero = 0;
                     // Stage terms per recomputation (activations at micro-batch 1: they are linear in it).
@@ -229,6 +232,7 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
                                     in.offload_grad_bytes_per_step = moved ? offload_in.offload_grad_bytes_per_step : 0.0;
                                     in.offload_host_bytes_per_step = moved ? offload_in.offload_host_bytes_per_step : 0.0;
                                     in.offload_last_grad_bytes = moved ? offload_in.offload_last_grad_bytes : 0.0;
+                                    in.offload_param_fetch_bytes = off == Offload::optimizer_params ? param_fetch : 0.0;
                                     // Schedules: 1F1B; with a pipeline also ZB-H1 and interleaving by 2, 4, 8...;
                                     // with an even pp and an even number of micro-batches, at least 2 pp
                                     // (what resolve requires: DeepSeek-V3 report, sec. 3.2.1, and

@@ -194,6 +194,7 @@ double serving_step_seconds(const ServingModel& m, double decode, double prefill
     const double step = std::max(w_mem, w_comp) + std::max(kv_mem, kv_comp) + prefill_attn + sampling + comm + overhead + host;
     if (work) {   // the seconds above times the rates they were divided by
         work->bytes = (w_mem + kv_mem + sampling) * m.eff_bandwidth;
+        work->kv_bytes = kv_mem * m.eff_bandwidth;
         work->flops = (w_comp + kv_comp + prefill_attn) * m.eff_flops;
     }
     if (bound) {
@@ -273,7 +274,7 @@ ServingReport serving_at(const ServingModel& m, double isl, double osl, double c
     if (m.gpu && step > 0 && m.peak_bandwidth > 0 && m.peak_flops > 0) {
         const double u_m = work.bytes / m.pp / (step * m.peak_bandwidth);
         const double u_c = work.flops / m.pp / (step * m.peak_flops);
-        out.draw_fraction = board_draw_fraction(*m.gpu, u_c, u_m);
+        out.draw_fraction = board_draw_fraction(*m.gpu, u_c, u_m, work.kv_bytes / m.pp / (step * m.peak_bandwidth));
         out.gpu_w = dp * m.tp * m.pp * m.board_w * out.draw_fraction;
         const double facility_w = (out.gpu_w + m.host_w) * m.pue;
         if (out.output_tokens_per_s > 0) {
@@ -288,7 +289,8 @@ namespace {
 
 double step_draw(const ServingModel& m, const StepWork& work, double step) {
     if (!m.gpu || !(step > 0) || !(m.peak_bandwidth > 0) || !(m.peak_flops > 0)) return 0.0;
-    return board_draw_fraction(*m.gpu, work.flops / m.pp / (step * m.peak_flops), work.bytes / m.pp / (step * m.peak_bandwidth));
+    return board_draw_fraction(*m.gpu, work.flops / m.pp / (step * m.peak_flops), work.bytes / m.pp / (step * m.peak_bandwidth),
+                               work.kv_bytes / m.pp / (step * m.peak_bandwidth));
 }
 
 }  // namespace

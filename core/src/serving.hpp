@@ -87,6 +87,7 @@ struct ServingModel {
 // What one engine step moves and computes on one GPU (all pipeline stages of its rank).
 struct StepWork {
     double bytes = 0;
+    double kv_bytes = 0;   // the part of `bytes` that decode attention reads from the KV cache
     double flops = 0;
 };
 

@@ -36,7 +36,8 @@ double unit_scale(const std::string& u) {
     if (u == "GB") return 1e9;
     if (u == "MB") return 1e6;
     if (u == "GB/s") return 1e9;
-    return 1.0;   // bytes, count, tokens, tokens/s, fraction, bool
+    if (u == "kW") return 1e3;
+    return 1.0;   // bytes, count, tokens, tokens/s, fraction, bool, W, J
 }
 
 // A value at a dotted path of a JSON object ("speed.decode_tokens_per_s"), or NaN.
@@ -94,6 +95,16 @@ double predict(const std::string& q, const Config& config, const Catalog& catalo
     // GPU-hours per trillion tokens trained: gpus x 10^12 / (tokens per second) / 3600.
     if (q == "train_gpu_hours_per_trillion_tokens")
         return r.speed.train_tokens_per_s > 0 ? r.config.gpus * 1e12 / r.speed.train_tokens_per_s / 3600.0 : std::nan("");
+    // Power: GPU energy per generated token under a serving load (the GPUs only, as NVML's energy
+    // counter sees them: no host, no PUE) = serving.gpu_w / serving.output_tokens_per_s, J.
+    if (q == "serving_gpu_joules_per_output_token")
+        return r.serving.output_tokens_per_s > 0 ? r.serving.gpu_w / r.serving.output_tokens_per_s : std::nan("");
+    // One training node's wall power at the step's draw: its GPUs at power.train_draw_fraction plus
+    // its host (power.host_w is all nodes'), W.
+    if (q == "train_node_w_at_draw") {
+        const double nodes = std::max(1, r.interconnect.nodes);
+        return r.power.train_gpu_w > 0 ? (r.power.train_gpu_w + r.power.host_w) / nodes : std::nan("");
+    }
     // Speed and interconnect quantities live in the report's speed / interconnect objects.
     std::string path = q;
     if (q == "decode_tokens_per_s" || q == "prefill_tokens_per_s") path = "speed." + q;
