@@ -360,6 +360,61 @@ TEST_CASE("all-to-all across nodes leaves by each GPU's own NIC", "[interconnect
     CHECK(detail::all_to_all_seconds(s, S) == Approx(8.4 * us + 14 * 3.4 * us + 1 * 9.6 * us + wire));
 }
 
+TEST_CASE("DeepSeek-V3's node-limited all-to-all crosses to each node once", "[interconnect][collectives][moe]") {
+    // DeepSeek-V3 (arXiv:2412.19437): EP 64 over 8 nodes of 8 GPUs; 256 experts in 8 groups (one
+    // per node), each token's 8 experts within 4 groups (sec. 2.1.2: at most 4 nodes). It crosses
+    // by IB once per node it reaches, then over NVLink to its experts' GPUs (sec. 3.2.2).
+    const detail::Span s = detail::span_of(fabric("h100-sxm"), 64, 1);
+    REQUIRE(s.units == 8);
+    REQUIRE(s.local == 8);
+    const detail::ExpertRouting v3{8, 8, 4};
+    CHECK(detail::expert_routing_nodes(v3, 8) == 4);
+    // 16 nodes: a group spans 2 of them, 4 groups 8 nodes (then k = 8 caps it); 2 nodes: both.
+    CHECK(detail::expert_routing_nodes(v3, 16) == 8);
+    CHECK(detail::expert_routing_nodes(v3, 2) == 2);
+    // No group limit (Mixtral; GLM-4.5's single group): each of the k copies on its own.
+    CHECK(detail::expert_routing_nodes({8, 0, 0}, 8) == 8);
+    CHECK(detail::expert_routing_nodes({8, 1, 1}, 8) == 8);
+    // 1 GB of tokens, one copy each. Over IB: 4 nodes, 7/8 of them remote (its own node is one of
+    // the 4 with chance 4/8): 3.5 GB at 50 x 0.78 GB/s. Over NVLink: 8 copies, 7/8 of them away
+    // from the GPU that receives them: 7 GB at 450 x 0.82 GB/s, less than IB's: IB sets the time.
+    const double S = 1e9;
+    const double lat = 8.4 * us + 56 * 3.4 * us + 7 * 9.6 * us;   // 63 peers, 7 of them across nodes
+    const double ib = S * 4 * 7 / 8 / (50e9 * kEff);
+    CHECK(S * 8 * 7 / 8 / (450e9 * kEffNvlink4) < ib);
+    CHECK(detail::expert_all_to_all_seconds(s, S, v3) == Approx(lat + ib));
+    // Without the limit every copy goes straight to its expert: 8 GB, 7/8 across nodes, twice the IB time.
+    CHECK(detail::expert_all_to_all_seconds(s, S, {8, 0, 0}) == Approx(detail::all_to_all_seconds(s, 8 * S)));
+    CHECK(detail::all_to_all_seconds(s, 8 * S) == Approx(lat + 2 * ib));
+    // Inside one node the limit changes nothing.
+    const detail::Span node = detail::span_of(fabric("h100-sxm"), 8, 1);
+    CHECK(detail::expert_all_to_all_seconds(node, S, v3) == Approx(detail::all_to_all_seconds(node, 8 * S)));
+}
+
+TEST_CASE("block-scaled FP8 training dispatches in FP8 and combines in BF16", "[interconnect][moe]") {
+    // DeepSeek-V3 sec. 3.3.3: the dispatches (the forward's, and the backward's of the gradients
+    // before the down-projections) in FP8 with one fp32 scale per 1 x 128 tile, 1 + 4/128 bytes an
+    // element; the combines in BF16, 2 bytes. Qwen3-30B-A3B (128 experts, k = 8, no group limit)
+    // on 16 H100 in 2 nodes, ep 16.
+    Config c = training("qwen3-30b-a3b", "h100-sxm", 16, Runtime::none);
+    c.ep = 16;
+    c.batch = 1;
+    c.global_batch = 16;
+    c.context = 4096;
+    const Report bf16 = run(c);
+    c.fp8_training = Fp8Training::blockwise;
+    const Report fp8 = run(c);
+    const detail::Span s = detail::span_of(fabric("h100-sxm"), 16, 1);
+    const double tokens = 4096, hidden = 2048;
+    const double dispatch = detail::all_to_all_seconds(s, tokens * hidden * (1 + 4.0 / 128) * 8);
+    const double combine = detail::all_to_all_seconds(s, tokens * hidden * 2 * 8);
+    REQUIRE(bf16.interconnect.ep_comm_s_per_step > 0);
+    CHECK(fp8.interconnect.ep_comm_s_per_step / bf16.interconnect.ep_comm_s_per_step == Approx((dispatch + combine) / (2 * combine)));
+    // Per-tensor FP8 (Transformer Engine's recipe) quantizes inside the GEMMs: the all-to-alls stay BF16.
+    c.fp8_training = Fp8Training::tensorwise;
+    CHECK(run(c).interconnect.ep_comm_s_per_step == Approx(bf16.interconnect.ep_comm_s_per_step));
+}
+
 TEST_CASE("context-parallel ring attention hides KV sends behind compute", "[interconnect][collectives]") {
     // cp = 4 on one H100 node: 3 steps, each sending a 64 MB KV block over NVSwitch while
     // attending to the block in hand.

@@ -364,6 +364,38 @@ double all_to_all_seconds(const Span& s, double bytes) {
     return ring_seconds(s, n - 1.0, double(s.units - 1), bytes * (n - 1.0) / n);
 }
 
+double expert_routing_nodes(const ExpertRouting& route, double units) {
+    const double k = route.experts_per_token;
+    if (route.groups <= 0 || route.groups_per_token <= 0 || route.groups_per_token >= route.groups) return k;
+    // Groups are consecutive blocks of experts (the gate's group of expert e is e / (E / n_group))
+    // and expert parallelism places experts in order, so a node holds n_group / units whole
+    // groups, or a group spans units / n_group nodes: a token's groups_per_token groups lie on at
+    // most groups_per_token x max(1, units / n_group) nodes, and never more than k or units.
+    const double nodes = route.groups_per_token * std::max(1.0, units / route.groups);
+    return std::min({nodes, k, units});
+}
+
+double expert_all_to_all_seconds(const Span& s, double copy_bytes, const ExpertRouting& route) {
+    const double k = route.experts_per_token;
+    const double units = double(s.units);
+    const double nodes = expert_routing_nodes(route, units);
+    if (!(s.rails && s.busbw_in > 0 && s.busbw_out > 0) || units <= 1 || nodes >= k) return all_to_all_seconds(s, copy_bytes * k);
+    // Node-limited routing as DeepSeek-V3 runs it (technical report, arXiv:2412.19437, sec.
+    // 2.1.2: each token goes to at most M = 4 nodes; sec. 3.2.2: it crosses by IB once to the GPU
+    // of the same in-node index on each node it reaches, which forwards it over NVLink to the GPUs
+    // of its experts there, the IB and NVLink transfers overlapped). Of the `nodes` it reaches,
+    // taken uniformly among the group's, its own is one with probability nodes / units:
+    // (units - 1) / units of them are remote, one copy each over the GPU's NIC. Over the node's
+    // links go its k copies, but for those whose expert sits on the GPU that receives it:
+    // (local - 1) / local of them.
+    const double local = double(s.local);
+    const double out = copy_bytes * nodes * (units - 1.0) / units;
+    const double in = copy_bytes * k * (local - 1.0) / local;
+    const double n = s.n;
+    const double lat = (n - 1.0 - double(s.units - 1)) * s.lat_in_simple + double(s.units - 1) * s.lat_out_simple;
+    return kNcclBaseLatencySimple + lat + std::max(in / s.busbw_in, out / s.busbw_out);
+}
+
 double p2p_seconds(const Fabric& f, long long distance, double bytes) {
     if (f.levels == 0 || distance <= 0) return 0;
     int k = f.levels - 1;

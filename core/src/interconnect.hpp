@@ -128,6 +128,23 @@ double nvls_allreduce_seconds(const Span& s, double bytes);
 double hierarchical_allreduce_seconds(const Span& s, double bytes);
 double reduce_scatter_seconds(const Span& s, double bytes);   // all-gather costs the same
 double all_to_all_seconds(const Span& s, double bytes);
+// How a MoE layer routes a token: to `experts_per_token` routed experts and, with group-limited
+// routing (DeepSeek-V2/V3: n_group, topk_group), only among the experts of its best
+// `groups_per_token` of `groups` expert groups (0: no limit).
+struct ExpertRouting {
+    double experts_per_token = 0;
+    int groups = 0;
+    int groups_per_token = 0;
+};
+// The expert all-to-all (dispatch or combine) of `copy_bytes` per GPU: the tokens one GPU
+// holds, one copy each (tokens x hidden x bytes per element), sent to the experts of `route`.
+// Without a group limit every copy goes to its expert on its own (all_to_all_seconds of
+// copy_bytes x experts_per_token). With one, over a rail-optimized network, a token crosses to
+// each node it reaches once and its copies go on over the node's links (expert_routing_nodes).
+double expert_all_to_all_seconds(const Span& s, double copy_bytes, const ExpertRouting& route);
+// The most nodes of `units` (the expert-parallel group's, experts spread evenly and in order)
+// one token reaches under `route`'s group limit; experts_per_token without one.
+double expert_routing_nodes(const ExpertRouting& route, double units);
 // One point-to-point send of `bytes` across the level that separates two GPUs `distance` apart.
 double p2p_seconds(const Fabric& f, long long distance, double bytes);
 // Context-parallel ring attention over `cp` GPUs `distance` apart: cp - 1 steps, each sending a

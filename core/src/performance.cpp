@@ -119,7 +119,10 @@ PerfInputs perf_inputs(const Resolved& r) {
     for (const LayerVariant& v : r.variants)
         if (a.kinds[std::size_t(v.kind)].is_moe()) in.moe_layers += v.count;
     in.experts_per_token = moe ? moe->experts_per_token : 0;
+    in.routing = ExpertRouting{in.experts_per_token, a.expert_groups, a.expert_groups_per_token};
     in.act_bytes_per_token = double(a.hidden) * r.act_bytes;
+    in.dispatch_bytes_per_token = r.training && c.fp8_training == Fp8Training::blockwise ? double(a.hidden) * kFp8DispatchBytesPerElement
+                                                                                         : in.act_bytes_per_token;
 
     if (r.training) {
         const Mode m = c.mode;
@@ -232,7 +235,7 @@ StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, d
     }
     if (par.pp > 1) m.pp = (par.pp - 1) * p2p_seconds(f, (long long)par.tp * par.dp, s);
     if (par.ep > 1)
-        m.ep = 2.0 * in.moe_layers * all_to_all_seconds(span_of(f, par.ep, 1), s * in.experts_per_token);   // dispatch + combine
+        m.ep = 2.0 * in.moe_layers * expert_all_to_all_seconds(span_of(f, par.ep, 1), s, in.routing);   // dispatch + combine
     m.exposed = m.tp + m.pp + m.ep;
     return m;
 }
@@ -336,7 +339,14 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
         }
     }
     if (par.ep > 1) {
-        m.ep = mb * (in.moe_layers / p) * per * all_to_all_seconds(span_of(f, par.ep, 1), s * in.experts_per_token);
+        // Half of them dispatches (the forward's, and the backward's of the combine's gradients),
+        // half combines: the dispatches in FP8 with block-scaled FP8 training
+        // (kFp8DispatchBytesPerElement), the combines in the activations' type.
+        const Span sp = span_of(f, par.ep, 1);
+        const double copy = s / in.act_bytes_per_token;   // the micro-batch tokens one GPU holds
+        m.ep = mb * (in.moe_layers / p) * (per / 2.0) *
+               (expert_all_to_all_seconds(sp, copy * in.dispatch_bytes_per_token, in.routing) +
+                expert_all_to_all_seconds(sp, s, in.routing));
         // Dispatch and combine sit between a MoE layer's attention and its experts: exposed, unless
         // DualPipe runs a forward and a backward chunk of two micro-batches together, each one's
         // all-to-alls beside the other's attention and MLP (DeepSeek-V3 technical report,

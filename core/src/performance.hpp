@@ -97,6 +97,12 @@ inline double optimizer_state_bytes(Optimizer o, double hidden) {
 // as much as it reads.
 constexpr double kCpuOptimizerBandwidthEfficiency = 0.43;
 constexpr double kCpuOptimizerFixedBytes = 12.0;   // read fp32 master and gradient (4 + 4), write the master (4)
+// FP8 training with block scaling dispatches the experts' inputs in FP8 with one fp32 scale per
+// 1 x 128 tile (DeepSeek-V3 technical report, arXiv:2412.19437, sec. 3.3.3, low-precision
+// communication: the activations before the MoE up-projections and the gradients before the
+// down-projections in FP8, the combines in BF16; sec. 3.3.2: 1 x 128 tiles for activations):
+// 1 + 4 / 128 bytes per element.
+constexpr double kFp8DispatchBytesPerElement = 1.0 + 4.0 / 128.0;
 // llama.cpp runs an operation whose weights sit in host RAM on the GPU when its batch reaches 32
 // tokens (ggml-cuda.cu ggml_backend_cuda_device_offload_op: min_batch_size = 32; MUL_MAT_ID's
 // batch is its token count): the scheduler copies the weights over PCIe for each such forward,
@@ -197,6 +203,8 @@ struct PerfInputs {
     double act_bytes_per_token = 0;   // hidden x activation bytes: what a TP all-reduce or PP send moves per token
     int layers = 0, moe_layers = 0;
     double experts_per_token = 0;
+    ExpertRouting routing;                   // k and the model's group limit (n_group, topk_group), for the all-to-alls
+    double dispatch_bytes_per_token = 0;     // what the dispatch all-to-all moves per token copy: act_bytes_per_token, or FP8 with its scales
     double train_grad_bytes_per_gpu = 0;     // gradients one GPU syncs per step
     double train_weight_bytes_per_gpu = 0;   // 16-bit parameters of one GPU's stage and TP shard (ZeRO-3 gathers)
     int tp_collectives_per_layer = 4;        // training: all-reduces per layer per micro-batch (6 with full recompute)

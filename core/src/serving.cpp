@@ -128,6 +128,7 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
     m.layers = in.layers;
     m.moe_layers = in.moe_layers;
     m.experts_per_token = in.experts_per_token;
+    m.routing = in.routing;
     m.kv_pool_bytes = t.kv_pool_bytes;
     m.max_sequences = double(serving_max_sequences(r));
     m.fixed_slots = r.runtime == Runtime::llama_cpp || r.runtime == Runtime::pytorch;
@@ -173,7 +174,7 @@ double serving_step_seconds(const ServingModel& m, double decode, double prefill
     double comm = 0;
     if (m.tp > 1 && m.fabric.levels > 0) comm += 2.0 * m.layers * allreduce_time(m.tp_span, s).seconds;   // after attention and MLP
     if (m.pp > 1 && m.fabric.levels > 0) comm += (m.pp - 1) * p2p_seconds(m.fabric, m.pp_distance, s);
-    if (m.ep > 1 && m.fabric.levels > 0) comm += 2.0 * m.moe_layers * all_to_all_seconds(m.ep_span, s * m.experts_per_token);
+    if (m.ep > 1 && m.fabric.levels > 0) comm += 2.0 * m.moe_layers * expert_all_to_all_seconds(m.ep_span, s, m.routing);
     const double overhead = m.per_forward;
     // llama.cpp --n-cpu-moe: the host experts, as the decode roofline and prefill bring them
     // (performance.cpp), counted apart for the step's two kinds of forward (this mean step mixes

@@ -66,6 +66,7 @@ struct ServingModel {
     long long pp_distance = 1;
     double act_bytes_per_token = 0;    // hidden x activation bytes
     double layers = 0, moe_layers = 0, experts_per_token = 0;
+    ExpertRouting routing;   // k and the model's group limit, for the all-to-alls
     // Scheduling and the KV pool (the tightest pipeline stage).
     KvLengthCost kv_pool_seq;          // one sequence's cache on that stage, by length
     double kv_pool_bytes = 0;          // the pool, bytes
