@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 
 import {
-  clipboardPage, differences, fakeReport, frames, hold, layoutRect, openApp, pngStats, requireSetup, useBrowser, watch,
+  clipboardPage, differences, fakeReport, frames, hold, layoutRect, openApp, pngStats, requireSetup, useBrowser, watch, clickFrames,
 } from './harness.mjs';
 
 requireSetup();
@@ -115,7 +115,7 @@ test('Copy link puts the share link on the clipboard', async () => {
   const { context, page, seen } = await clipboardPage(browser, url);
   const state = await openApp(page, url, '#v=1&m=mistral-7b&w=q8_0&g=l4');
   const b = layoutRect(state, 'copy link button');
-  await page.mouse.click(b.x + b.w / 2, b.y + b.h / 2);
+  await clickFrames(page, b.x + b.w / 2, b.y + b.h / 2);
   await page.waitForFunction(() => window.gpusizerApp.message.startsWith('Link copied'), null, { timeout: 3000 });
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal(copied, state.link);
@@ -140,7 +140,7 @@ test('a new fragment, typed or pasted, opens that link', async () => {
   // empty and changes nothing, so the user's gesture is repeated (at most 5 times).
   const opened = () => page.evaluate(() => !!window.gpusizerApp.report && window.gpusizerApp.report.model.id === 'qwen2.5-7b');
   for (let i = 0; i < 5 && !(await opened()); ++i) {
-    await page.mouse.click(b.x + b.w + 200, b.y + b.h / 2);
+    await clickFrames(page, b.x + b.w + 200, b.y + b.h / 2);
     await frames(page, 3);
     await hold(page, 'Control', 'A');   // a repeated try replaces what an earlier one pasted
     await hold(page, 'Control', 'V');
@@ -161,7 +161,7 @@ test('Open file... takes a benchmark report from the file picker, and a dropped 
   assert.equal(state.report.measured, undefined);
   const b = layoutRect(state, 'open file button');
   const report = fakeReport(2);
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.mouse.click(b.x + b.w / 2, b.y + b.h / 2)]);
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), clickFrames(page, b.x + b.w / 2, b.y + b.h / 2)]);
   await chooser.setFiles(report);
   await page.waitForFunction(() => window.gpusizerApp.report && window.gpusizerApp.report.measured, null, { timeout: 5000 });
   const after = await page.evaluate(() => window.gpusizerApp);
@@ -193,7 +193,7 @@ test('Back and Ctrl+Z undo a change, Forward and Ctrl+Shift+Z redo it', async ()
   const seen = watch(page, url);
   const before = await openApp(page, url);
   const r = layoutRect(before, 'context slider');
-  await page.mouse.click(r.x + r.w * 0.9, r.y + r.h / 2);
+  await clickFrames(page, r.x + r.w * 0.9, r.y + r.h / 2);
   await page.waitForFunction((c) => window.gpusizerApp.report.config.context !== c && location.hash === window.gpusizerApp.link,
     before.report.config.context, { timeout: 5000 });
   const changed = await page.evaluate(() => window.gpusizerApp.link);

@@ -119,6 +119,18 @@ export async function hold(page, ...keys) {
   await frames(page, 2);
 }
 
+// Clicks the canvas at (x, y) with the button held for a few frames, for the same reason: a
+// press and release inside one frame can go unseen when the machine is loaded (CI ran the app
+// page's "Open file..." click that way and waited 30 s for a file chooser that never came).
+export async function clickFrames(page, x, y) {
+  await page.mouse.move(x, y);
+  await frames(page, 1);
+  await page.mouse.down();
+  await frames(page, 3);
+  await page.mouse.up();
+  await frames(page, 2);
+}
+
 // Records what a page says and asks for: console errors, uncaught exceptions, dialogs (which
 // it dismisses), and any request that leaves the test's own server.
 export function watch(page, origin) {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { cliJson, fakeReport, frames, hold, layoutRect, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
+import { cliJson, fakeReport, frames, hold, layoutRect, openApp, requireSetup, useBrowser, watch, clickFrames } from './harness.mjs';
 
 requireSetup({ needCli: true });
 
@@ -33,7 +33,7 @@ const appState = (page) => page.evaluate(() => window.gpusizerApp);
 async function click(page, name) {
   await page.waitForFunction((n) => window.gpusizerApp.layout.some((r) => r.name === n), name, { timeout: 10000 });
   const r = layoutRect(await appState(page), name);
-  await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2);
+  await clickFrames(page, r.x + r.w / 2, r.y + r.h / 2);
   await frames(page, 3);
 }
 
@@ -85,7 +85,7 @@ test('Plan tab: the serving search by clicks, its best point as the CLI finds it
   const field = layoutRect(await appState(page), 'max TPOT ms field');
   await page.keyboard.down('Control');
   await frames(page, 3);
-  await page.mouse.click(field.x + field.w / 2, field.y + field.h / 2);
+  await clickFrames(page, field.x + field.w / 2, field.y + field.h / 2);
   await frames(page, 3);
   await page.keyboard.up('Control');
   await frames(page, 3);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { clipboardPage, frames, hold, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
+import { clipboardPage, frames, hold, openApp, requireSetup, useBrowser, watch, clickFrames } from './harness.mjs';
 
 requireSetup();
 
@@ -58,7 +58,7 @@ test('D1: the same JSON pasted into the link field or dropped as a file', async 
   // Paste: the page's paste event carries the text; the app's link field takes it with Enter.
   await page.evaluate((t) => navigator.clipboard.writeText(t), text);
   const b = state.layout.find((r) => r.name === 'copy link button');
-  await page.mouse.click(b.x + b.w + 200, b.y + b.h / 2);
+  await clickFrames(page, b.x + b.w + 200, b.y + b.h / 2);
   await frames(page, 3);
   await hold(page, 'Control', 'V');
   await hold(page, 'Enter');
@@ -112,7 +112,7 @@ test('D8: a link the app cannot open stays in the address bar, until the user ch
   // A slider moved: the address follows the view again.
   const state = await page.evaluate(() => window.gpusizerApp);
   const r = state.layout.find((x) => x.name === 'context slider');
-  await page.mouse.click(r.x + r.w * 0.9, r.y + r.h / 2);
+  await clickFrames(page, r.x + r.w * 0.9, r.y + r.h / 2);
   await page.waitForFunction(() => location.hash === window.gpusizerApp.link && location.hash.startsWith('#v=1&m=llama-3-70b'), null, { timeout: 5000 });
   assert.deepEqual(seen.errors, []);
   await page.close();

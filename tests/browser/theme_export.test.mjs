@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { inflateSync } from 'node:zlib';
 
-import { cli, frames, layoutRect, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
+import { cli, frames, layoutRect, openApp, requireSetup, useBrowser, watch, clickFrames } from './harness.mjs';
 
 requireSetup();
 
@@ -29,7 +29,7 @@ useBrowser((b, u) => {
 
 async function click(page, name) {
   const r = layoutRect(await page.evaluate(() => window.gpusizerApp), name);
-  await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2);
+  await clickFrames(page, r.x + r.w / 2, r.y + r.h / 2);
   await frames(page, 3);
 }
 
