@@ -1,6 +1,8 @@
 // test_training.cpp: gradients, optimizer states, ZeRO, offload, LoRA and QLoRA.
 #include <catch2/catch.hpp>
 
+#include <string>
+
 #include "estimate_internal.hpp"
 #include "test_support.hpp"
 
@@ -11,19 +13,27 @@ namespace {
 
 double model_states(const Report& r) { return r.per_gpu.weights + r.per_gpu.gradients + r.per_gpu.optimizer; }
 
+// The ZeRO papers' models: a count of parameters on a Llama-7B-wide stack of `layers` layers,
+// trained on `gpu` without a runtime's overhead.
+Config paper_model_training(double params, int layers, const char* gpu) {
+    Config c;
+    c.model.custom = true;
+    c.model.num_parameters = params;
+    c.model.arch = arch_from_hf_config(R"({"model_type": "llama", "num_hidden_layers": )" + std::to_string(layers) +
+                                       R"(, "hidden_size": 4096, "intermediate_size": 11008, "num_attention_heads": 32,
+        "vocab_size": 32000, "num_parameters": )" + std::to_string(params) + "}");
+    c.mode = Mode::train;
+    c.gpu = gpu;
+    c.runtime = Runtime::none;
+    return c;
+}
+
 Config zero_paper(int stage) {
     // ZeRO paper (Rajbhandari et al. 2019), Figure 1: a 7.5B-parameter model, 64-way data
     // parallel, mixed-precision Adam (K = 12).
-    Config c;
-    c.model.custom = true;
-    c.model.num_parameters = 7.5e9;
-    c.model.arch = arch_from_hf_config(R"({"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096,
-        "intermediate_size": 11008, "num_attention_heads": 32, "vocab_size": 32000, "num_parameters": 7.5e9})");
-    c.mode = Mode::train;
-    c.gpu = "a100-80gb-sxm";
+    Config c = paper_model_training(7.5e9, 32, "a100-80gb-sxm");
     c.gpus = 64;
     c.zero = stage;
-    c.runtime = Runtime::none;
     c.context = 1024;
     return c;
 }
@@ -119,15 +129,8 @@ TEST_CASE("ZeRO-Offload's optimizer step runs on the CPU at the host's memory ba
     // 2 x 6 x 8 B x 2.666 GT/s = 255.9 GB/s. gpusizer: 28 B of fp32 master, gradient, m and v read
     // and written per parameter, plus the 2 B bf16 copy for the GPU, at 0.43 of that bandwidth:
     // 10e9 x 30 / (0.43 x 255.9e9) = 2.73 s, 6% above the paper's step (which writes no copy).
-    Config c;
-    c.model.custom = true;
-    c.model.num_parameters = 10e9;
-    c.model.arch = arch_from_hf_config(R"({"model_type": "llama", "num_hidden_layers": 50, "hidden_size": 4096,
-        "intermediate_size": 11008, "num_attention_heads": 32, "vocab_size": 32000, "num_parameters": 10e9})");
-    c.mode = Mode::train;
-    c.gpu = "v100-sxm2-32gb";
+    Config c = paper_model_training(10e9, 50, "v100-sxm2-32gb");
     c.weights = "fp16";   // the paper's mixed precision (V100 has no bf16)
-    c.runtime = Runtime::none;
     c.context = 1024;
     c.global_batch = 8;
     c.recompute = Recompute::full;

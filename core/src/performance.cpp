@@ -638,7 +638,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
         sp.optimizer_step_host_s = ts.host_optimizer_s;
         ic.offload_s_per_step = cm.offload;
         ic.offload_exposed_s_per_step = cm.offload_exposed;
-        sp.train_step_s = t_pipe + ic.exposed_s_per_step + sp.optimizer_step_host_s;
+        sp.train_step_s = ts.step_s;   // the pipelined compute, the exposed communication, the CPU's optimizer step
         sp.compute_s = t_comp;
         sp.gemm_peak_flops = ts.gemm_peak_flops > 0 ? ts.gemm_peak_flops : F;
         sp.bubble_s = t_pipe - t_comp;
@@ -787,7 +787,7 @@ void performance_warnings(const Resolved& r, Report& rep) {
                       "offload: the CPU's optimizer step takes %.0f%% of each training step (%.3g s, host RAM at %.0f GB/s shared by %d "
                       "GPUs; set host_memory_bandwidth_gb_per_s to the server's)",
                       100.0 * sp.optimizer_step_host_s / sp.train_step_s, sp.optimizer_step_host_s,
-                      r.config->host_memory_bandwidth_gb_per_s > 0 ? r.config->host_memory_bandwidth_gb_per_s : kHostMemoryBandwidth / 1e9,
+                      host_memory_bandwidth(*r.config) / 1e9,
                       ic.gpus_per_node);
         rep.warnings.emplace_back(buf);
     }
