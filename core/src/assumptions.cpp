@@ -71,6 +71,28 @@ std::vector<Assumption> assumptions(const Report& r) {
             "vLLM profiler logs: 0.04-0.26 GiB single, 1.4-2.1 GiB with TP");
         add("vllm_cuda_graphs", fmt("%.2f GiB", kVllmCudaGraphs / kGiB), "vLLM logs 0.11-1.1 GiB; PR #39559 estimate 0.73 GiB");
     }
+    // SGLang's and TensorRT-LLM's pools: the fraction used (the report's configuration holds it),
+    // and whether it is the engine's default or the key's.
+    if (c.runtime == Runtime::sglang) {
+        const double used = c.mem_fraction_static.value_or(0.0);
+        const double dflt = sglang_mem_fraction_static(r.gpu_capacity / kMiB, r.parallel.tp * r.parallel.pp);
+        add("sglang_budget",
+            fmt("mem_fraction_static %.3f of the memory free before loading holds the weights and the KV pool; ", used) +
+                (used == dflt ? std::string("SGLang's default for this GPU's memory and tp x pp")
+                                               : fmt("as given (SGLang's default here: %.3f)", dflt)),
+            "sglang v0.4.8 python/sglang/srt/server_args.py (reserved memory by GPU size and tp x pp); "
+            "model_executor/model_runner.py profile_max_num_token");
+    }
+    if (c.runtime == Runtime::trt_llm) {
+        const EngineVersion& v = engine_version(Runtime::trt_llm, c.runtime_version);
+        const double used = c.free_gpu_memory_fraction.value_or(0.0);
+        add("trt_llm_budget",
+            fmt("free_gpu_memory_fraction %.2f of the memory free after weights and activations holds the KV pool; ",
+                used) +
+                (used == v.fraction ? "the default of trt-llm " + std::string(v.version)
+                                                          : fmt("as given (the default: %.2f)", v.fraction)),
+            v.source);
+    }
     if (c.mode != Mode::inference) {
         add("training_bytes_per_param",
             c.mode == Mode::train

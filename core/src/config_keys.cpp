@@ -61,6 +61,9 @@ constexpr double kMaxDegree = double(1 << 16);      // GPUs and parallel degrees
 // largest max_num_seqs (1024); past it every model's KV pool binds first (65,536 requests of even
 // 1,000 tokens at 16 KiB per token is 1 TB of cache per replica).
 constexpr double kMaxSequences = double(1 << 16);
+// The engines' memory fractions start at 0.001 like the other fractions (mfu): 0 reads as "not
+// given", and a thousandth of a GPU holds no model's weights.
+constexpr double kMinEngineFraction = 1e-3;
 
 // One row of the table. The documentation texts (default, allowed values, meaning, usage line)
 // serve `gpusizer keys`, docs/config.md and the CLI's usage; a build that shows none of them
@@ -329,6 +332,26 @@ constexpr ConfigKey kKeys[] = {
      "requests in flight per replica (vLLM --max-num-seqs, SGLang --max-running-requests, TensorRT-LLM max_batch_size, "
      "llama.cpp -np; 0 = runtime default)",
      m(&Config::max_num_seqs)),
+    // The SGLang and TensorRT-LLM memory fractions (docs/formulas.md, "Serving engines"): after
+    // max_num_seqs, so that links written before them stay byte-identical.
+    row("mem_fraction_static", "mfs", "mem-fraction-static", "F", KeyKind::number, kMinEngineFraction, 1, false, KeyUnset::null_zero,
+     "fraction",
+     "SGLang's by GPU memory and `tp` x `pp` (sglang 0.4.8 server_args.py: 0.874 on an 80 GB H100 at tp 1, 0.879 on an RTX "
+     "4090)",
+     "0.001 to 1 (`0` = the default); runtime `sglang` only",
+     "SGLang's `--mem-fraction-static`: the share of the memory free before loading (the GPU less the CUDA context and "
+     "NCCL buffers) that holds the weights and the KV pool; activations and CUDA graphs live in the rest. Sets "
+     "`memory.kv_capacity_tokens` and with it `serving.max_concurrency`",
+     "SGLang --mem-fraction-static: weights + KV pool share of free memory (default by GPU memory and tp x pp)",
+     m(&Config::mem_fraction_static)),
+    row("free_gpu_memory_fraction", "fgm", "free-gpu-memory-fraction", "F", KeyKind::number, kMinEngineFraction, 1, false,
+     KeyUnset::null_zero, "fraction", "the `runtime_version`'s: 0.9 for trt-llm `1.0` (KvCacheConfig)",
+     "0.001 to 1 (`0` = the default); runtime `trt-llm` only",
+     "TensorRT-LLM's `KvCacheConfig.free_gpu_memory_fraction` (`trtllm-bench` / `trtllm-serve` "
+     "`--kv_cache_free_gpu_mem_fraction`): the KV pool's share of the memory free once the weights, activations, CUDA "
+     "context and buffers are placed. Sets `memory.kv_capacity_tokens` and with it `serving.max_concurrency`",
+     "TensorRT-LLM KV pool share of free memory, --kv_cache_free_gpu_mem_fraction (default 0.9)",
+     m(&Config::free_gpu_memory_fraction)),
 };
 
 constexpr std::size_t kKeyCount = sizeof kKeys / sizeof kKeys[0];

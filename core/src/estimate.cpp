@@ -371,8 +371,16 @@ Totals compute(const Resolved& r) {
     if (r.runtime == Runtime::vllm) usable = c.gpu_memory_utilization * capacity;
     double outside = 0;
     const KvBudget kv_budget = r.engine_version ? r.engine_version->budget : KvBudget::whole_gpu;
-    const double sglang_fraction =
-        kv_budget == KvBudget::static_fraction ? sglang_mem_fraction_static(capacity / kMiB, r.par.tp * r.par.pp) : 0.0;
+    // The engine's fraction: the key when given (resolve() refuses it on another engine), else the
+    // default: SGLang's by GPU memory and tp x pp (computed here, from the GPU bound now: sweeps
+    // rebind it), TensorRT-LLM's by version.
+    double engine_fraction = 0;
+    if (kv_budget == KvBudget::static_fraction)
+        engine_fraction = c.mem_fraction_static.value_or(0.0) > 0 ? *c.mem_fraction_static
+                                                                   : sglang_mem_fraction_static(capacity / kMiB, r.par.tp * r.par.pp);
+    else if (kv_budget == KvBudget::free_fraction)
+        engine_fraction = c.free_gpu_memory_fraction.value_or(0.0) > 0 ? *c.free_gpu_memory_fraction : r.engine_version->fraction;
+    t.engine_fraction = engine_fraction;
     double engine_usable = usable, worst_total_seen = -1;
     for (int s = 0; s < pp; ++s) {
         const Stage st = stage_estimate(r, s, train_bytes, train_full);
@@ -403,15 +411,15 @@ Totals compute(const Resolved& r) {
                 // profile_max_num_token: rest = available - total x (1 - mem_fraction_static));
                 // activations and CUDA graphs live in the rest.
                 const double before_load = capacity - st.overhead.cuda_context - st.non_torch;
-                pool = sglang_fraction * before_load - st.parts.weights;
-                stage_usable = sglang_fraction * before_load + st.overhead.cuda_context + st.non_torch +
-                               std::min(st.outside_budget, (1.0 - sglang_fraction) * before_load);
+                pool = engine_fraction * before_load - st.parts.weights;
+                stage_usable = engine_fraction * before_load + st.overhead.cuda_context + st.non_torch +
+                               std::min(st.outside_budget, (1.0 - engine_fraction) * before_load);
                 break;
             }
             case KvBudget::free_fraction:
                 // TensorRT-LLM: free_gpu_memory_fraction of what is free once the weights,
                 // activations, context and buffers are placed.
-                pool = r.engine_version->fraction * (capacity - non_kv);
+                pool = engine_fraction * (capacity - non_kv);
                 stage_usable = non_kv + pool;
                 break;
             case KvBudget::fit_margin:
@@ -491,6 +499,11 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
         std::snprintf(buf, sizeof buf, "%.2f GiB", b / kGiB);
         return std::string(buf);
     };
+    auto fmt_fraction = [](double f) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.3g", f);
+        return std::string(buf);
+    };
     if (a.max_context > 0 && c.context > a.max_context)
         rep.warnings.push_back("context " + std::to_string(c.context) + " exceeds " + rep.model_name +
                                "'s trained maximum of " + std::to_string(a.max_context) +
@@ -513,6 +526,12 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
             rep.warnings.push_back("vLLM refuses to start when its KV pool (" + std::to_string((long long)rep.kv_capacity_tokens) +
                                    " tokens) cannot hold one full context of " + std::to_string(c.context) + " tokens");
     }
+    // SGLang refuses to start when its fraction holds no pool beside the weights
+    // (python/sglang/srt/model_executor/model_runner.py: max_total_num_tokens <= 0 raises this).
+    if (r.runtime == Runtime::sglang && !r.training && rep.kv_capacity_tokens <= 0)
+        rep.warnings.push_back("SGLang stops at startup (\"Not enough memory. Please try to increase --mem-fraction-static.\"): "
+                               "mem_fraction_static " + fmt_fraction(c.mem_fraction_static.value_or(0.0)) + " leaves no KV pool beside the " +
+                               gib(rep.per_gpu.weights) + " of weights per GPU");
     if (r.runtime == Runtime::none)
         rep.warnings.push_back(
             "runtime none counts the model's tensors only; a real runtime adds its CUDA context and buffers (0.3-2 GiB)");
@@ -635,6 +654,9 @@ void fill_report(const Resolved& r, Report& rep) {
     rep.config.host_memory_bandwidth_gb_per_s = po.host_bandwidth / 1e9;
     // The default goes back in whole nanoseconds so that 90e-6 s reads 90, not 89.99999999999999.
     if (!rep.config.layer_overhead_us) rep.config.layer_overhead_us = std::round(po.layer_overhead * 1e9) / 1e3;
+    // The engine's memory fraction as compute() used it: the key as given, else the engine's default.
+    if (r.runtime == Runtime::sglang) rep.config.mem_fraction_static = t.engine_fraction;
+    if (r.runtime == Runtime::trt_llm) rep.config.free_gpu_memory_fraction = t.engine_fraction;
 
     memory_warnings(r, rep, capacity, outside);
     performance_warnings(r, rep);

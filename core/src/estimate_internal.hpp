@@ -321,6 +321,7 @@ struct Totals {
     double max_concurrency = 0;   // sequences of `context` tokens the KV pool holds (the tightest stage)
     double kv_pool_bytes = 0;     // that stage's pool for the growing cache and recurrent state, bytes
     int kv_stage = 0;             // which stage that is
+    double engine_fraction = 0;   // SGLang mem_fraction_static / TensorRT-LLM free_gpu_memory_fraction used (0: other engines)
     bool fits = false;
 };
 Totals compute(const Resolved& r);

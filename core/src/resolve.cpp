@@ -263,6 +263,25 @@ void check_cpu_moe(const Config& c, const Resolved& r) {
                                      std::to_string(c.n_cpu_moe));
 }
 
+// SGLang's mem_fraction_static and TensorRT-LLM's free_gpu_memory_fraction size those engines'
+// pools only (estimate.cpp compute()); vLLM's share is gpu_memory_utilization.
+void check_engine_fractions(const Config& c, const Resolved& r) {
+    auto own_key = [&]() -> std::string {
+        switch (r.engine) {
+            case Runtime::vllm: return "; vllm's share is gpu_memory_utilization";
+            case Runtime::sglang: return "; sglang's is mem_fraction_static";
+            case Runtime::trt_llm: return "; trt-llm's is free_gpu_memory_fraction";
+            default: return "";
+        }
+    };
+    if (c.mem_fraction_static.value_or(0.0) != 0 && r.engine != Runtime::sglang)
+        throw Error("mem_fraction_static", "is SGLang's --mem-fraction-static: it applies to runtime sglang, got runtime " +
+                                               std::string(to_string(r.engine)) + own_key());
+    if (c.free_gpu_memory_fraction.value_or(0.0) != 0 && r.engine != Runtime::trt_llm)
+        throw Error("free_gpu_memory_fraction", "is TensorRT-LLM's KvCacheConfig.free_gpu_memory_fraction: it applies to runtime trt-llm, "
+                                                    "got runtime " + std::string(to_string(r.engine)) + own_key());
+}
+
 // resolve() and resolve_in_place(): `c` is the configuration as given, r.config the one being
 // resolved (the same object in place: each read of `c` below comes before the write of its key).
 void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
@@ -332,6 +351,9 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     } else if (!c.runtime_version.empty()) {
         engine_version(r.engine, c.runtime_version);   // throws: the runtime has no versions
     }
+    // The other engines' memory fractions belong to their engine: on another they would be
+    // silently ignored (the runtime in use names its own key).
+    check_engine_fractions(c, r);
     // vLLM's default utilization is the version's (0.9, 0.92 now) unless the key says otherwise
     // (Config's default, 0.9, then means "not given").
     if (r.engine == Runtime::vllm && c.gpu_memory_utilization == kConfigDefaultGpuMemoryUtilization)

@@ -3,7 +3,7 @@
 // This struct is the in-memory form of the configuration JSON that the CLI, the web API and
 // share links exchange; docs/config.md documents every key with its unit and default.
 // "Not given: use the default" is std::nullopt for the fields converted so far
-// (prefill_chunk, layer_overhead_us, max_num_seqs) and 0 or "" for the others (the key table's `unset`
+// (prefill_chunk, layer_overhead_us, max_num_seqs, the engines' memory fractions) and 0 or "" for the others (the key table's `unset`
 // column says which, gpusizer/config_keys.hpp); estimate() reports the resolved configuration
 // it used.
 #pragma once
@@ -125,6 +125,15 @@ struct Config {
     // one from its pool: serving.hpp sglang_running_requests). On llama.cpp, Ollama and PyTorch the
     // slots are the batch: it sets `batch`.
     std::optional<int> max_num_seqs;
+    // The engines' memory fractions beside vLLM's gpu_memory_utilization; none (or 0, as in a file)
+    // = the engine's default, which the resolved configuration holds (core/src/runtime_profiles.cpp
+    // names the sources).
+    // SGLang --mem-fraction-static: weights + KV pool as a share of the memory free before loading
+    // (default by GPU memory and tp x pp). TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction
+    // (trtllm-bench / trtllm-serve --kv_cache_free_gpu_mem_fraction): the KV pool's share of the
+    // memory free after weights and activations (default 0.9 in 1.0). Each applies to its engine only.
+    std::optional<double> mem_fraction_static;
+    std::optional<double> free_gpu_memory_fraction;
 };
 
 // Names used in JSON, links and the CLI for each enum value.
