@@ -436,6 +436,14 @@ struct Reader {
                    (i = after(line, "Capture CUDA graph end.")) != std::string_view::npos) {
             set_engine("sglang");
             buffer_size(size_after(line, "mem usage=", i, true, &gb), log.graph_bytes, "graph", device);
+        } else if ((i = after(line, "server_args=ServerArgs(")) != std::string_view::npos) {
+            // The arguments the server runs with, the fraction resolved (server_args.py fills
+            // mem_fraction_static in before printing them; "None" only in the constructor's repr).
+            set_engine("sglang");
+            // Python prints the float's shortest form (0.87): rounded to 1e-6, it reads as that
+            // number's double, not the digit-by-digit sum's 0.8700000000000001.
+            if (auto x = number_after(line, ", mem_fraction_static=", i); x && *x > 0 && *x <= 1)
+                first(log.mem_fraction_static, std::round(*x * 1e6) / 1e6);
         } else if ((i = after(line, "max_total_num_tokens=")) != std::string_view::npos) {
             set_engine("sglang");
             if (auto v = integer_at(line, i)) first(log.kv_cache_tokens, *v);

@@ -246,6 +246,7 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
         } else {
             if (l.concurrency_tokens_per_request > 0) cfg["context"] = l.concurrency_tokens_per_request;
             if (l.gpu_memory_utilization > 0) cfg["gpu_memory_utilization"] = l.gpu_memory_utilization;
+            if (l.mem_fraction_static > 0) cfg["mem_fraction_static"] = l.mem_fraction_static;   // SGLang's ServerArgs
         }
         if (const std::string kv = kv_of_log(l.kv_type_k); !kv.empty()) cfg["kv_cache"] = kv;
         // The GPU: the flag's, else the catalog GPU whose memory is nearest the log's total,
@@ -271,6 +272,9 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
         if (!overrides.contains("gpu"))
             est_notes.push_back("GPU " + gpu + (l.gpu_memory_bytes > 0 ? " (nearest the log's memory)" : " assumed: the log does not say"));
         for (auto it = overrides.begin(); it != overrides.end(); ++it) cfg[it.key()] = it.value();
+        // The log's engine fraction sizes that engine's pool only: a runtime given instead drops it.
+        if (!overrides.contains("mem_fraction_static") && cfg.contains("mem_fraction_static") && cfg["runtime"] != "sglang")
+            cfg.erase("mem_fraction_static");
         Config c = config_from_json(cfg.dump());
         if (open) load_model_files(c, open);
         const Report r = estimate(c, cat);
@@ -339,7 +343,8 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
               {"kv_cache_tokens", l.kv_cache_tokens}, {"kv_blocks", l.kv_blocks}, {"weights_bytes", l.weights_bytes},
               {"available_kv_bytes", l.available_kv_bytes}, {"activation_peak_bytes", l.activation_peak_bytes},
               {"non_torch_bytes", l.non_torch_bytes}, {"graph_bytes", l.graph_bytes}, {"gpu_memory_bytes", l.gpu_memory_bytes},
-              {"gpu_memory_utilization", l.gpu_memory_utilization}, {"avail_after_pool_bytes", l.avail_after_pool_bytes},
+              {"gpu_memory_utilization", l.gpu_memory_utilization}, {"mem_fraction_static", l.mem_fraction_static},
+              {"avail_after_pool_bytes", l.avail_after_pool_bytes},
               {"max_concurrency", l.max_concurrency}, {"concurrency_tokens_per_request", l.concurrency_tokens_per_request},
               {"max_running_requests", l.max_running_requests}, {"buffers", buffers}, {"notes", l.notes},
               {"estimate", est}};
