@@ -478,12 +478,36 @@ void App::draw_hardware() {
     row_label("Runtime");
     if (enum_combo("##rt", c.runtime, {Runtime::automatic, Runtime::pytorch, Runtime::llama_cpp, Runtime::ollama, Runtime::vllm,
                                        Runtime::sglang, Runtime::trt_llm, Runtime::none})) {
+        // An engine's memory fraction applies to that engine only (the estimate refuses it on another).
+        if (c.runtime != Runtime::sglang) c.mem_fraction_static.reset();
+        if (c.runtime != Runtime::trt_llm) c.free_gpu_memory_fraction.reset();
         set_gpu_count(s_, c.gpus, arch);
         changed();
     }
     if (c.runtime == Runtime::vllm) {
         row_label("GPU share");
         if (key_slider("##gmu", "gpu_memory_utilization", c.gpu_memory_utilization, 0.3f, 1.0f, "%.2f")) changed();
+    }
+    // SGLang's and TensorRT-LLM's fractions: "auto" is the engine's default, which the last
+    // estimate resolved (shown also while a value is set that the estimate refuses, to clear it).
+    auto fraction_slider = [&](const char* id, std::optional<double>& key, const std::optional<double>& used, double fallback,
+                               const char* format) {
+        double v = key.value_or(0.0);
+        if (!default_slider(id, v, ok_ && used ? *used : fallback, 0.3f, 1.0f, format)) return;
+        key = v > 0 ? std::optional<double>(v) : std::nullopt;
+        changed();
+    };
+    if (c.runtime == Runtime::sglang || c.mem_fraction_static) {
+        row_label("Static share");
+        fraction_slider("mfs", c.mem_fraction_static, report_.config.mem_fraction_static, 0.87, "%.3f");
+        help_marker("SGLang --mem-fraction-static: the share of the memory free before loading that holds the weights and the "
+                    "KV pool; activations and CUDA graphs use the rest. Auto: SGLang's default by GPU memory and tp x pp.");
+    }
+    if (c.runtime == Runtime::trt_llm || c.free_gpu_memory_fraction) {
+        row_label("KV share");
+        fraction_slider("fgm", c.free_gpu_memory_fraction, report_.config.free_gpu_memory_fraction, 0.9, "%.2f");
+        help_marker("TensorRT-LLM free_gpu_memory_fraction (--kv_cache_free_gpu_mem_fraction): the KV pool's share of the "
+                    "memory free after the weights and activations. Auto: 0.9.");
     }
     // llama.cpp's --n-cpu-moe, for a mixture-of-experts model under llama.cpp or ollama (auto
     // included when it picked llama.cpp); shown also while a value is set that the estimate
