@@ -56,20 +56,22 @@ constexpr BandRow kBands[] = {
      {0.53, 1.66, 17, true, "llama-bench pp rows (RTX 4090, DGX Spark, Apple M2 Ultra / M3 Max; MoE and dense), "
                             "llama-server n_cpu_moe prompts (RTX 3090)"}},
     // TensorRT-LLM performance overview (trtllm-bench, v1.0), every pair of ISL/OSL of every
-    // column whose model and GPU the catalog has, split by model class. Dense, 100 rows (Llama 3.1
-    // 8B on H100 and H200, Llama 3.3 70B on B200, GB200, H200 and 2 H100, Llama 3.1 405B on 4 B200,
-    // 4 GB200, 8 H200 and 8 H100): errors -22.5% (8B on H200, 20000/2000) to +39.3% (405B on 8
-    // H100, 128/4096) -> 1.291 to 0.718; MLPerf Inference Offline, NVIDIA's TensorRT-LLM harness,
-    // 4 rows (llama2-70b on 8 H100 v4.1 at tp 2, 8 H100 v5.0 at pp 2, 8 H200 and 8 B200 v5.0):
-    // +6.1%, -7.5%, -14.3%, -14.3% -> 0.942, 1.081, 1.167, 1.166, inside.
+    // column whose model and GPU the catalog has, split by model class. Dense, 146 rows (Llama 3.1
+    // 8B on H100 and H200; Llama 3.3 70B on B200, GB200, H200, 2 H100 and 1, 2, 4 and 8 RTX PRO
+    // 6000 at pp 1 to 8; Llama 3.1 405B on 4 B200, 4 GB200, 8 H200, 8 H100 and 8 RTX PRO 6000 at
+    // pp 8): errors -37.1% (70B on 2 RTX PRO 6000 at pp 2, 2048/128) to +105.4% (70B on 8 RTX PRO
+    // 6000 at pp 8, 128/2048) -> 1.591 to 0.487; MLPerf Inference Offline, NVIDIA's TensorRT-LLM
+    // harness, 4 rows (llama2-70b on 8 H100 v4.1 at tp 2, 8 H100 v5.0 at pp 2, 8 H200 and 8 B200
+    // v5.0): +6.1%, -7.5%, -14.3%, -14.3% -> 0.942, 1.081, 1.167, 1.166, inside.
     {SpeedFigure::serving_throughput, Runtime::trt_llm, ModelClass::dense,
-     {0.71, 1.30, 104, true, "TensorRT-LLM perf overview dense-model rows and MLPerf Inference Offline rows"}},
-    // Mixture of experts, 72 rows (Qwen3-235B-A22B on 8 B200, 8 H200 and 8 H100, Qwen3-30B-A3B on
-    // B200 and GB200, Llama 4 Maverick on 8 B200, 8 H200 and 8 H100): errors -25.0% (Maverick on 8
-    // B200, 2048/128) to +482.1% (Qwen3-30B-A3B on GB200, 128/128; the small-expert model is a
-    // known difference at every pair, as Maverick on 8 H100) -> 1.333 to 0.172.
+     {0.48, 1.60, 150, true, "TensorRT-LLM perf overview dense-model rows and MLPerf Inference Offline rows"}},
+    // Mixture of experts, 129 rows (Qwen3-235B-A22B on 8 B200, 8 H200, 8 H100 and 8 RTX PRO 6000
+    // at tp 2 x pp 4; Qwen3-30B-A3B on B200, GB200 and 1 to 8 RTX PRO 6000; Llama 4 Maverick on
+    // 8 B200, 8 H200, 8 H100 and 8 RTX PRO 6000 at tp 4 x pp 2): errors -48.3% (Qwen3-30B-A3B on 8
+    // RTX PRO 6000, 500/2000) to +482.1% (Qwen3-30B-A3B on GB200, 128/128; the small-expert model
+    // on B200 and GB200 is a known difference at every pair, as Maverick on 8 H100) -> 1.935 to 0.172.
     {SpeedFigure::serving_throughput, Runtime::trt_llm, ModelClass::moe,
-     {0.17, 1.34, 72, true, "TensorRT-LLM perf overview mixture-of-experts rows (Qwen3-235B-A22B, Qwen3-30B-A3B, Llama 4 Maverick)"}},
+     {0.17, 1.94, 129, true, "TensorRT-LLM perf overview mixture-of-experts rows (Qwen3-235B-A22B, Qwen3-30B-A3B, Llama 4 Maverick)"}},
     // vLLM on one RTX 4090 (Mistral 7B, 256 in / ~100 out, 4-32 requests in flight; mushfiqrahman.dev):
     // errors +0.1%, +10.2%, +26.2%, +54.0% -> 0.999, 0.907, 0.793, 0.650; vLLM v0.6.0, ShareGPT (5,000
     // prompts at once, sgl-project/sglang benchmark/benchmark_vllm_060), Llama 3.1 8B on one A100 80GB
