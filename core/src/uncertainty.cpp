@@ -55,8 +55,9 @@ constexpr BandRow kBands[] = {
     {SpeedFigure::prefill, Runtime::llama_cpp, ModelClass::any,
      {0.53, 1.66, 17, true, "llama-bench pp rows (RTX 4090, DGX Spark, Apple M2 Ultra / M3 Max; MoE and dense), "
                             "llama-server n_cpu_moe prompts (RTX 3090)"}},
-    // TensorRT-LLM performance overview (trtllm-bench, v1.0), every pair of ISL/OSL of every
-    // column whose model and GPU the catalog has, split by model class. Dense, 146 rows (Llama 3.1
+    // TensorRT-LLM performance overview (trtllm-bench, v1.0, each row at trtllm-bench's own
+    // max_batch_size and max_num_tokens), every pair of ISL/OSL of every column whose model and
+    // GPU the catalog has, split by model class. Dense, 146 rows (Llama 3.1
     // 8B on H100 and H200; Llama 3.3 70B on B200, GB200, H200, 2 H100 and 1, 2, 4 and 8 RTX PRO
     // 6000 at pp 1 to 8; Llama 3.1 405B on 4 B200, 4 GB200, 8 H200, 8 H100 and 8 RTX PRO 6000 at
     // pp 8): errors -37.1% (70B on 2 RTX PRO 6000 at pp 2, 2048/128) to +105.4% (70B on 8 RTX PRO
@@ -67,11 +68,11 @@ constexpr BandRow kBands[] = {
      {0.48, 1.60, 150, true, "TensorRT-LLM perf overview dense-model rows and MLPerf Inference Offline rows"}},
     // Mixture of experts, 129 rows (Qwen3-235B-A22B on 8 B200, 8 H200, 8 H100 and 8 RTX PRO 6000
     // at tp 2 x pp 4; Qwen3-30B-A3B on B200, GB200 and 1 to 8 RTX PRO 6000; Llama 4 Maverick on
-    // 8 B200, 8 H200, 8 H100 and 8 RTX PRO 6000 at tp 4 x pp 2): errors -48.3% (Qwen3-30B-A3B on 8
-    // RTX PRO 6000, 500/2000) to +482.1% (Qwen3-30B-A3B on GB200, 128/128; the small-expert model
-    // on B200 and GB200 is a known difference at every pair, as Maverick on 8 H100) -> 1.935 to 0.172.
+    // 8 B200, 8 H200, 8 H100 and 8 RTX PRO 6000 at tp 4 x pp 2): errors -46.9% (Qwen3-30B-A3B on 8
+    // RTX PRO 6000, 500/2000) to +504.7% (Qwen3-30B-A3B on GB200, 128/128; the small-expert model
+    // on B200 and GB200 is a known difference at every pair, as Maverick on 8 H100) -> 1.882 to 0.166.
     {SpeedFigure::serving_throughput, Runtime::trt_llm, ModelClass::moe,
-     {0.17, 1.94, 129, true, "TensorRT-LLM perf overview mixture-of-experts rows (Qwen3-235B-A22B, Qwen3-30B-A3B, Llama 4 Maverick)"}},
+     {0.16, 1.89, 129, true, "TensorRT-LLM perf overview mixture-of-experts rows (Qwen3-235B-A22B, Qwen3-30B-A3B, Llama 4 Maverick)"}},
     // vLLM on one RTX 4090 (Mistral 7B, 256 in / ~100 out, 4-32 requests in flight; mushfiqrahman.dev):
     // errors +0.1%, +10.2%, +26.2%, +54.0% -> 0.999, 0.907, 0.793, 0.650; vLLM v0.6.0, ShareGPT (5,000
     // prompts at once, sgl-project/sglang benchmark/benchmark_vllm_060), Llama 3.1 8B on one A100 80GB
