@@ -45,7 +45,9 @@ TEST_CASE("speed bands cover the accuracy rows of their kind", "[uncertainty]") 
                                  : q == "max_output_throughput_tokens_per_s" ? r.speed.decode_throughput_tokens_per_s
                                                                               : r.serving.output_tokens_per_s;
         const double measured = row["value"].get<double>();
-        const SpeedBand b = speed_band(figure, r.config.runtime);
+        // The report's class of the model, as report_json.cpp picks its band.
+        const ModelClass cls = r.active_params < r.params ? ModelClass::moe : ModelClass::dense;
+        const SpeedBand b = speed_band(figure, r.config.runtime, cls);
         INFO(row["id"].get<std::string>() << ": measured " << measured << ", predicted " << predicted << ", runtime "
                                           << to_string(r.config.runtime) << ", band " << b.lo << " - " << b.hi);
         REQUIRE(predicted > 0);
@@ -70,6 +72,10 @@ TEST_CASE("speed bands cover the accuracy rows of their kind", "[uncertainty]") 
     CHECK(checked[int(SpeedFigure::decode)] ==
           speed_band(SpeedFigure::decode, Runtime::llama_cpp).rows + speed_band(SpeedFigure::decode, Runtime::vllm).rows);
     CHECK(checked[int(SpeedFigure::prefill)] == speed_band(SpeedFigure::prefill, Runtime::llama_cpp).rows);
+    // TensorRT-LLM's rows split by model class; asked without one, its band is both together.
+    CHECK(speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm).rows ==
+          speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm, ModelClass::dense).rows +
+              speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm, ModelClass::moe).rows);
     CHECK(checked[int(SpeedFigure::serving_throughput)] == speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm).rows +
                                                                speed_band(SpeedFigure::serving_throughput, Runtime::vllm).rows +
                                                                speed_band(SpeedFigure::serving_throughput, Runtime::sglang).rows);
@@ -109,4 +115,30 @@ TEST_CASE("speed bands: a runtime without rows takes the figure's rows on other 
     CHECK(j["speed"]["ttft_s_range"][1].get<double>() == Approx(r.speed.ttft_s / p.lo));
     CHECK(j["speed"]["train_tokens_per_s_range"].is_null());
     CHECK(j["serving"]["output_tokens_per_s_range"].is_null());   // no load asked
+}
+
+TEST_CASE("speed bands: TensorRT-LLM's serving band follows the model's class", "[uncertainty]") {
+    const SpeedBand dense = speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm, ModelClass::dense);
+    const SpeedBand moe = speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm, ModelClass::moe);
+    const SpeedBand both = speed_band(SpeedFigure::serving_throughput, Runtime::trt_llm);
+    CHECK(dense.same_runtime);
+    CHECK(moe.same_runtime);
+    CHECK(moe.lo < dense.lo);   // the small-expert rows (Qwen3-30B-A3B) fall far below gpusizer
+    CHECK(both.lo == std::min(dense.lo, moe.lo));
+    CHECK(both.hi == std::max(dense.hi, moe.hi));
+    // vLLM's rows do not split: either class gets the one band.
+    CHECK(speed_band(SpeedFigure::serving_throughput, Runtime::vllm, ModelClass::moe).lo ==
+          speed_band(SpeedFigure::serving_throughput, Runtime::vllm, ModelClass::dense).lo);
+    // In the report: a dense and a mixture-of-experts model under load get their class's range.
+    for (const char* model : {"llama-3.1-8b", "qwen3-30b-a3b"}) {
+        Config c = serving(model, "h100-sxm", Runtime::trt_llm);
+        c.isl = 1000;
+        c.osl = 1000;
+        const Report r = run(c);
+        const json j = json::parse(report_to_json(r));
+        const SpeedBand b = std::string(model) == "llama-3.1-8b" ? dense : moe;
+        INFO(model);
+        CHECK(j["serving"]["range_rows"]["lo"].get<double>() == b.lo);
+        CHECK(j["serving"]["output_tokens_per_s_range"][0].get<double>() == Approx(r.serving.output_tokens_per_s * b.lo));
+    }
 }

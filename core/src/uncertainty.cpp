@@ -16,6 +16,7 @@ namespace {
 struct BandRow {
     SpeedFigure figure;
     Runtime runtime;
+    ModelClass cls;   // any: the runtime's rows are not split by model
     SpeedBand band;
 };
 
@@ -34,12 +35,12 @@ constexpr BandRow kBands[] = {
     // Ryzen AI Max+ 395 (ROCm; Llama 3.3 70B Q8_0, Q4_K_M and IQ2_S, gpt-oss-20b and 120b MXFP4;
     // Q4_K_M, IQ2_S and 120b are known differences): +2.6%, +17.3%, +27.2%, +6.8%, +10.2% ->
     // 0.974, 0.852, 0.787, 0.936, 0.907.
-    {SpeedFigure::decode, Runtime::llama_cpp,
+    {SpeedFigure::decode, Runtime::llama_cpp, ModelClass::any,
      {0.78, 1.09, 23, true, "llama-bench tg rows (RTX 4090, RTX 3080, DGX Spark, Apple M2 Ultra / M3 Max, Ryzen AI Max+ 395), "
                             "llama-server n_cpu_moe decode (RX 7900 XT, RTX 5080)"}},
     // vLLM, Llama 3.1 8B bf16 on one A100 40GB, one request at a time (johnmusgrave.com): error
     // +2.6% -> 0.974.
-    {SpeedFigure::decode, Runtime::vllm, {0.97, 1.00, 1, true, "vLLM one-request decode row (A100 40GB)"}},
+    {SpeedFigure::decode, Runtime::vllm, ModelClass::any, {0.97, 1.00, 1, true, "vLLM one-request decode row (A100 40GB)"}},
     // llama-bench pp512 on RTX 4090 (CodeLlama 7B f16), pp4096 on RTX 4090 (Qwen3-30B-A3B Q4_0 in
     // 64-token ubatches, gpt-oss-20b MXFP4 in 1,024-token ones) and pp2048 on DGX Spark (gpt-oss-20b
     // MXFP4 in builds 6767 and 6918, gpt-oss-120b MXFP4, Qwen3-Coder-30B-A3B Q8_0, and the dense
@@ -51,22 +52,32 @@ constexpr BandRow kBands[] = {
     // pp512 on Apple M2 Ultra (Llama 3 8B Q4_K_M and F16, 70B Q4_K_M) and M3 Max (8B Q4_K_M and
     // F16), Metal (all but the first known differences: Apple publishes no matrix rate):
     // -10.6%, -24.4%, -18.3%, -32.8%, -39.4% -> 1.119, 1.323, 1.224, 1.487, 1.651.
-    {SpeedFigure::prefill, Runtime::llama_cpp,
+    {SpeedFigure::prefill, Runtime::llama_cpp, ModelClass::any,
      {0.53, 1.66, 17, true, "llama-bench pp rows (RTX 4090, DGX Spark, Apple M2 Ultra / M3 Max; MoE and dense), "
                             "llama-server n_cpu_moe prompts (RTX 3090)"}},
-    // TensorRT-LLM performance overview, 33 rows (H100, H200, B200; Llama 3.1 8B / 3.3 70B /
-    // 3.1 405B / Qwen3 235B; ISL/OSL 128/2048, 2048/128, 1000/1000, 5000/500, and Qwen3 235B at
-    // 20000/2000): errors -20.2% (Qwen3 235B on 8 H200, 128/2048) to +30.4% (405B on 8 H100,
-    // 128/2048) -> 1.253 to 0.767; MLPerf Inference Offline, NVIDIA's TensorRT-LLM harness, 4 rows
-    // (llama2-70b on 8 H100 v4.1 at tp 2, 8 H100 v5.0 at pp 2, 8 H200 and 8 B200 v5.0): +6.1%,
-    // -7.5%, -14.3%, -14.3% -> 0.942, 1.081, 1.167, 1.166, inside.
-    {SpeedFigure::serving_throughput, Runtime::trt_llm,
-     {0.76, 1.26, 37, true, "TensorRT-LLM perf overview and MLPerf Inference Offline rows"}},
+    // TensorRT-LLM performance overview (trtllm-bench, v1.0, each row at trtllm-bench's own
+    // max_batch_size and max_num_tokens), every pair of ISL/OSL of every column whose model and
+    // GPU the catalog has, split by model class. Dense, 146 rows (Llama 3.1
+    // 8B on H100 and H200; Llama 3.3 70B on B200, GB200, H200, 2 H100 and 1, 2, 4 and 8 RTX PRO
+    // 6000 at pp 1 to 8; Llama 3.1 405B on 4 B200, 4 GB200, 8 H200, 8 H100 and 8 RTX PRO 6000 at
+    // pp 8): errors -37.1% (70B on 2 RTX PRO 6000 at pp 2, 2048/128) to +105.4% (70B on 8 RTX PRO
+    // 6000 at pp 8, 128/2048) -> 1.591 to 0.487; MLPerf Inference Offline, NVIDIA's TensorRT-LLM
+    // harness, 4 rows (llama2-70b on 8 H100 v4.1 at tp 2, 8 H100 v5.0 at pp 2, 8 H200 and 8 B200
+    // v5.0): +6.1%, -7.5%, -14.3%, -14.3% -> 0.942, 1.081, 1.167, 1.166, inside.
+    {SpeedFigure::serving_throughput, Runtime::trt_llm, ModelClass::dense,
+     {0.48, 1.60, 150, true, "TensorRT-LLM perf overview dense-model rows and MLPerf Inference Offline rows"}},
+    // Mixture of experts, 129 rows (Qwen3-235B-A22B on 8 B200, 8 H200, 8 H100 and 8 RTX PRO 6000
+    // at tp 2 x pp 4; Qwen3-30B-A3B on B200, GB200 and 1 to 8 RTX PRO 6000; Llama 4 Maverick on
+    // 8 B200, 8 H200, 8 H100 and 8 RTX PRO 6000 at tp 4 x pp 2): errors -46.9% (Qwen3-30B-A3B on 8
+    // RTX PRO 6000, 500/2000) to +504.7% (Qwen3-30B-A3B on GB200, 128/128; the small-expert model
+    // on B200 and GB200 is a known difference at every pair, as Maverick on 8 H100) -> 1.882 to 0.166.
+    {SpeedFigure::serving_throughput, Runtime::trt_llm, ModelClass::moe,
+     {0.16, 1.89, 129, true, "TensorRT-LLM perf overview mixture-of-experts rows (Qwen3-235B-A22B, Qwen3-30B-A3B, Llama 4 Maverick)"}},
     // vLLM on one RTX 4090 (Mistral 7B, 256 in / ~100 out, 4-32 requests in flight; mushfiqrahman.dev):
     // errors +0.1%, +10.2%, +26.2%, +54.0% -> 0.999, 0.907, 0.793, 0.650; vLLM v0.6.0, ShareGPT (5,000
     // prompts at once, sgl-project/sglang benchmark/benchmark_vllm_060), Llama 3.1 8B on one A100 80GB
     // and 70B on 4 H100 (a known difference): +2.8%, +33.2% -> 0.972, 0.751.
-    {SpeedFigure::serving_throughput, Runtime::vllm,
+    {SpeedFigure::serving_throughput, Runtime::vllm, ModelClass::any,
      {0.64, 1.00, 6, true, "vLLM concurrency sweep rows (RTX 4090), vLLM v0.6.0 ShareGPT rows (A100, 4x H100)"}},
     // SGLang, requests sent all at once: v0.3.0 ShareGPT (5,000 prompts, sgl-project/sglang
     // benchmark/benchmark_vllm_060) Llama 3.1 8B on one A100 80GB and 70B on 4 H100 (a known
@@ -76,7 +87,7 @@ constexpr BandRow kBands[] = {
     // 70B on 4, uniform random lengths up to 1024/1024, 1024/512, 256/512, 4096/2048, 4096/1024 (the
     // last two known differences): +21.2%, +10.5%, +16.2%, +54.4%, +26.2% -> 0.825, 0.905, 0.861,
     // 0.648, 0.792.
-    {SpeedFigure::serving_throughput, Runtime::sglang,
+    {SpeedFigure::serving_throughput, Runtime::sglang, ModelClass::any,
      {0.64, 1.01, 10, true, "SGLang bench_serving rows (A100, 4x H100, 4x / 8x H200; ShareGPT and random lengths)"}},
     // Training MFU and HFU: Llama 3 405B (8k and 16k H100, and the 131,072-token stage with
     // cp 16), Megatron-LM 18.4B-1T HFU on A100, torchtitan Llama 3 8B and 70B FSDP on 64 A100,
@@ -86,30 +97,41 @@ constexpr BandRow kBands[] = {
     // FP8 on H100: NeMo 24.12's nine pretraining runs (GPT-3 5B to 175B, Llama 2 7B to 70B,
     // Llama 3 8B and 70B) +4.6% to -12.8% -> 0.956 to 1.147; MLPerf Training v4.0 Llama 2 70B LoRA
     // on 8 H100 and 8 H200 +0.3%, -12.7% -> 0.997, 1.146.
-    {SpeedFigure::train_throughput, Runtime::pytorch,
+    {SpeedFigure::train_throughput, Runtime::pytorch, ModelClass::any,
      {0.90, 1.15, 20, true, "training MFU / HFU rows (Llama 3, Megatron-LM, torchtitan), FP8 training tokens/s rows (NeMo, MLPerf)"}},
 };
 // clang-format on
 
+SpeedBand union_of(SpeedBand a, const SpeedBand& b) {
+    if (a.rows == 0) return b;
+    a.lo = a.lo < b.lo ? a.lo : b.lo;
+    a.hi = a.hi > b.hi ? a.hi : b.hi;
+    a.rows += b.rows;
+    return a;
+}
+
 }  // namespace
 
-SpeedBand speed_band(SpeedFigure figure, Runtime runtime) {
+SpeedBand speed_band(SpeedFigure figure, Runtime runtime, ModelClass cls) {
     if (runtime == Runtime::ollama) runtime = Runtime::llama_cpp;   // llama-server underneath
-    // This runtime's rows; else the union of the figure's rows on every runtime.
-    SpeedBand any;
+    // This runtime's band (of the model's class, where its rows split); a class not asked for
+    // takes all the runtime's rows; a runtime without rows, the union of the figure's rows on
+    // every runtime, marked as borrowed.
+    SpeedBand own, all;
     for (const BandRow& b : kBands) {
         if (b.figure != figure) continue;
-        if (b.runtime == runtime) return b.band;
-        if (any.rows == 0) {
-            any = b.band;
-        } else {
-            any.lo = any.lo < b.band.lo ? any.lo : b.band.lo;
-            any.hi = any.hi > b.band.hi ? any.hi : b.band.hi;
-            any.rows += b.band.rows;
+        if (b.runtime == runtime) {
+            if (b.cls == ModelClass::any || b.cls == cls) return b.band;
+            own = union_of(own, b.band);
         }
+        all = union_of(all, b.band);
     }
-    any.same_runtime = false;
-    return any;
+    if (own.rows > 0) {
+        own.rows_from = "this runtime's rows of every model class";
+        return own;
+    }
+    all.same_runtime = false;
+    return all;
 }
 
 }  // namespace gpusizer

@@ -25,8 +25,13 @@ struct SpeedBand {
     std::string_view rows_from;  // which rows, in words (static storage)
 };
 
+// Which models a band's rows ran: where a runtime's rows split by kind (TensorRT-LLM's serving
+// rows: mixture-of-experts models fall much wider than dense ones), each kind has its band.
+enum class ModelClass { any, dense, moe };
+
 // The band of `figure` for `runtime` (a resolved runtime; automatic picks the figure's rows of
-// every runtime).
-SpeedBand speed_band(SpeedFigure figure, Runtime runtime);
+// every runtime) and the model's class: the class's own band where the runtime's rows split, else
+// the runtime's band.
+SpeedBand speed_band(SpeedFigure figure, Runtime runtime, ModelClass cls = ModelClass::any);
 
 }  // namespace gpusizer
