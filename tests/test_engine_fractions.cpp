@@ -182,8 +182,7 @@ TEST_CASE("the engine fractions carry through to the serving model and the layou
 }
 
 TEST_CASE("engine fractions: JSON, share links and the command line", "[engine_fraction][config][link]") {
-    const Config c = config_from_json(
-        R"({"model": "llama-3-8b", "runtime": "sglang", "mem_fraction_static": 0.85})");
+    const Config c = config_from_json(R"({"model": "llama-3-8b", "runtime": "sglang", "mem_fraction_static": 0.85})");
     REQUIRE(c.mem_fraction_static.has_value());
     CHECK(*c.mem_fraction_static == 0.85);
     CHECK(config_from_json(config_to_json(c)).mem_fraction_static == 0.85);
@@ -192,8 +191,7 @@ TEST_CASE("engine fractions: JSON, share links and the command line", "[engine_f
     CHECK(config_from_link(link).mem_fraction_static == 0.85);
     CHECK(link_from_config(config_from_link(link)) == link);
 
-    const Config t = config_from_json(
-        R"({"model": "llama-3-8b", "runtime": "trt-llm", "free_gpu_memory_fraction": 0.95})");
+    const Config t = config_from_json(R"({"model": "llama-3-8b", "runtime": "trt-llm", "free_gpu_memory_fraction": 0.95})");
     CHECK(t.free_gpu_memory_fraction == 0.95);
     CHECK(config_from_json(config_to_json(t)).free_gpu_memory_fraction == 0.95);
     const std::string tlink = link_from_config(t);
@@ -221,8 +219,8 @@ TEST_CASE("engine fractions: JSON, share links and the command line", "[engine_f
     CHECK(fgm == 1);
 
     // The command line: --mem-fraction-static F, --free-gpu-memory-fraction F.
-    const CliResult r = run_cli({"estimate", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--runtime", "sglang",
-                                 "--mem-fraction-static", "0.85", "--json"});
+    const CliResult r = run_cli(
+        {"estimate", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--runtime", "sglang", "--mem-fraction-static", "0.85", "--json"});
     REQUIRE(r.code == 0);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["config"]["mem_fraction_static"] == 0.85);
@@ -230,8 +228,8 @@ TEST_CASE("engine fractions: JSON, share links and the command line", "[engine_f
     Config same = sglang_8b();
     same.mem_fraction_static = 0.85;
     CHECK(j["memory"]["kv_capacity_tokens"].get<double>() == run(same).kv_capacity_tokens);
-    const CliResult tr = run_cli({"estimate", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--runtime", "trt-llm",
-                                  "--free-gpu-memory-fraction", "0.95", "--json"});
+    const CliResult tr = run_cli(
+        {"estimate", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--runtime", "trt-llm", "--free-gpu-memory-fraction", "0.95", "--json"});
     REQUIRE(tr.code == 0);
     CHECK(nlohmann::json::parse(tr.out)["config"]["free_gpu_memory_fraction"] == 0.95);
 }
@@ -244,8 +242,8 @@ TEST_CASE("engine fractions: bad values name the key", "[engine_fraction][bad-in
     auto message = [](const std::string& json) { return thrown_message([&] { (void)run(config_from_json(json)); }); };
     for (const char* rt_key : {R"("runtime": "sglang", "mem_fraction_static")", R"("runtime": "trt-llm", "free_gpu_memory_fraction")"}) {
         const std::string head = std::string(R"({"model": "llama-3-8b", )") + rt_key + ": ";
-        const std::string key = std::string(rt_key).find("mem_fraction") != std::string::npos ? "mem_fraction_static"
-                                                                                             : "free_gpu_memory_fraction";
+        const std::string key =
+            std::string(rt_key).find("mem_fraction") != std::string::npos ? "mem_fraction_static" : "free_gpu_memory_fraction";
         INFO(key);
         CHECK(key_of(head + "-0.1}") == key);
         CHECK(key_of(head + "1.01}") == key);
@@ -267,8 +265,7 @@ TEST_CASE("engine fractions: bad values name the key", "[engine_fraction][bad-in
     CHECK(run_cli({"estimate", "--model", "llama-3-8b", "--runtime", "sglang", "--mem-fraction-static", "x"}).code != 0);
 }
 
-TEST_CASE("engine fractions on another runtime are refused, naming the runtime they belong to",
-          "[engine_fraction][bad-input]") {
+TEST_CASE("engine fractions on another runtime are refused, naming the runtime they belong to", "[engine_fraction][bad-input]") {
     // gpu_memory_utilization has a value on every runtime (its default is 0.9) and only vLLM reads
     // it; these two are unset by default, so a value given to another engine is a mistake to name
     // rather than ignore (as n_cpu_moe is on a runtime other than llama.cpp).

@@ -79,7 +79,7 @@ std::vector<Assumption> assumptions(const Report& r) {
         add("sglang_budget",
             fmt("mem_fraction_static %.3f of the memory free before loading holds the weights and the KV pool; ", used) +
                 (used == dflt ? std::string("SGLang's default for this GPU's memory and tp x pp")
-                                               : fmt("as given (SGLang's default here: %.3f)", dflt)),
+                              : fmt("as given (SGLang's default here: %.3f)", dflt)),
             "sglang v0.4.8 python/sglang/srt/server_args.py (reserved memory by GPU size and tp x pp); "
             "model_executor/model_runner.py profile_max_num_token");
     }
@@ -87,10 +87,8 @@ std::vector<Assumption> assumptions(const Report& r) {
         const EngineVersion& v = engine_version(Runtime::trt_llm, c.runtime_version);
         const double used = c.free_gpu_memory_fraction.value_or(0.0);
         add("trt_llm_budget",
-            fmt("free_gpu_memory_fraction %.2f of the memory free after weights and activations holds the KV pool; ",
-                used) +
-                (used == v.fraction ? "the default of trt-llm " + std::string(v.version)
-                                                          : fmt("as given (the default: %.2f)", v.fraction)),
+            fmt("free_gpu_memory_fraction %.2f of the memory free after weights and activations holds the KV pool; ", used) +
+                (used == v.fraction ? "the default of trt-llm " + std::string(v.version) : fmt("as given (the default: %.2f)", v.fraction)),
             v.source);
     }
     if (c.mode != Mode::inference) {

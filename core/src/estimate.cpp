@@ -377,7 +377,7 @@ Totals compute(const Resolved& r) {
     double engine_fraction = 0;
     if (kv_budget == KvBudget::static_fraction)
         engine_fraction = c.mem_fraction_static.value_or(0.0) > 0 ? *c.mem_fraction_static
-                                                                   : sglang_mem_fraction_static(capacity / kMiB, r.par.tp * r.par.pp);
+                                                                  : sglang_mem_fraction_static(capacity / kMiB, r.par.tp * r.par.pp);
     else if (kv_budget == KvBudget::free_fraction)
         engine_fraction = c.free_gpu_memory_fraction.value_or(0.0) > 0 ? *c.free_gpu_memory_fraction : r.engine_version->fraction;
     t.engine_fraction = engine_fraction;
@@ -529,9 +529,11 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
     // SGLang refuses to start when its fraction holds no pool beside the weights
     // (python/sglang/srt/model_executor/model_runner.py: max_total_num_tokens <= 0 raises this).
     if (r.runtime == Runtime::sglang && !r.training && rep.kv_capacity_tokens <= 0)
-        rep.warnings.push_back("SGLang stops at startup (\"Not enough memory. Please try to increase --mem-fraction-static.\"): "
-                               "mem_fraction_static " + fmt_fraction(c.mem_fraction_static.value_or(0.0)) + " leaves no KV pool beside the " +
-                               gib(rep.per_gpu.weights) + " of weights per GPU");
+        rep.warnings.push_back(
+            "SGLang stops at startup (\"Not enough memory. Please try to increase --mem-fraction-static.\"): "
+            "mem_fraction_static " +
+            fmt_fraction(c.mem_fraction_static.value_or(0.0)) + " leaves no KV pool beside the " + gib(rep.per_gpu.weights) +
+            " of weights per GPU");
     if (r.runtime == Runtime::none)
         rep.warnings.push_back(
             "runtime none counts the model's tensors only; a real runtime adds its CUDA context and buffers (0.3-2 GiB)");

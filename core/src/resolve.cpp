@@ -278,8 +278,9 @@ void check_engine_fractions(const Config& c, const Resolved& r) {
         throw Error("mem_fraction_static", "is SGLang's --mem-fraction-static: it applies to runtime sglang, got runtime " +
                                                std::string(to_string(r.engine)) + own_key());
     if (c.free_gpu_memory_fraction.value_or(0.0) != 0 && r.engine != Runtime::trt_llm)
-        throw Error("free_gpu_memory_fraction", "is TensorRT-LLM's KvCacheConfig.free_gpu_memory_fraction: it applies to runtime trt-llm, "
-                                                    "got runtime " + std::string(to_string(r.engine)) + own_key());
+        throw Error("free_gpu_memory_fraction",
+                    "is TensorRT-LLM's KvCacheConfig.free_gpu_memory_fraction: it applies to runtime trt-llm, got runtime " +
+                        std::string(to_string(r.engine)) + own_key());
 }
 
 // resolve() and resolve_in_place(): `c` is the configuration as given, r.config the one being
