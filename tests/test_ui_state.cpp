@@ -516,3 +516,38 @@ TEST_CASE("tabs wrap into as few rows as fit, evened out", "[ui][tabs]") {
     CHECK(wrap_rows({10, 300, 20}, 4, 100) == std::vector<int>{0, 1, 2});
     CHECK(wrap_rows({}, 4, 100).empty());
 }
+
+// SGLang's mem_fraction_static and TensorRT-LLM's free_gpu_memory_fraction belong to their engine
+// (the estimate refuses them on another): switching the runtime, or a mode that leaves the serving
+// engine, drops them, so the app never ends on a configuration it cannot estimate.
+TEST_CASE("an engine's memory fraction goes with its engine", "[ui][keys]") {
+    UiState s = default_state();
+    s.config.model.id = "llama-3-8b";
+    s.config.weights = "bf16";
+    s.config.gpu = "h100-sxm";
+    const ModelArch* arch = current_arch(s, catalog());
+    set_runtime(s, Runtime::sglang, arch);
+    s.config.mem_fraction_static = 0.8;
+    const Report sg = estimate(s.config, catalog());
+    CHECK(sg.config.mem_fraction_static == 0.8);
+    // Through a link and back.
+    const std::string link = link_of(s);
+    CHECK(link.find("mfs=0.8") != std::string::npos);
+    UiState t;
+    REQUIRE(open_link(t, link, catalog()));
+    CHECK(t.config.mem_fraction_static == 0.8);
+    // To vLLM: the SGLang fraction is dropped and the estimate runs.
+    set_runtime(s, Runtime::vllm, arch);
+    CHECK_FALSE(s.config.mem_fraction_static.has_value());
+    CHECK_NOTHROW(estimate(s.config, catalog()));
+    // TensorRT-LLM's, then training (which leaves the serving engine for the automatic runtime).
+    set_runtime(s, Runtime::trt_llm, arch);
+    s.config.free_gpu_memory_fraction = 0.95;
+    CHECK(estimate(s.config, catalog()).config.free_gpu_memory_fraction == 0.95);
+    set_runtime(s, Runtime::trt_llm, arch);   // the same runtime keeps it
+    CHECK(s.config.free_gpu_memory_fraction == 0.95);
+    set_mode(s, Mode::train, arch);
+    CHECK(s.config.runtime == Runtime::automatic);
+    CHECK_FALSE(s.config.free_gpu_memory_fraction.has_value());
+    CHECK_NOTHROW(estimate(s.config, catalog()));
+}

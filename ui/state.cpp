@@ -474,6 +474,22 @@ void set_manual_parallel(UiState& s, bool manual, const ModelArch* arch) {
     }
 }
 
+namespace {
+
+// The engine fractions that apply to the configuration's runtime only: the others are dropped.
+void drop_other_engine_fractions(Config& c) {
+    if (c.runtime != Runtime::sglang) c.mem_fraction_static.reset();
+    if (c.runtime != Runtime::trt_llm) c.free_gpu_memory_fraction.reset();
+}
+
+}  // namespace
+
+void set_runtime(UiState& s, Runtime runtime, const ModelArch* arch) {
+    s.config.runtime = runtime;
+    drop_other_engine_fractions(s.config);
+    set_gpu_count(s, s.config.gpus, arch);
+}
+
 void set_mode(UiState& s, Mode mode, const ModelArch* arch) {
     Config& c = s.config;
     c.mode = mode;
@@ -486,6 +502,7 @@ void set_mode(UiState& s, Mode mode, const ModelArch* arch) {
         c.offload = Offload::none;
     } else if (c.runtime != Runtime::automatic && c.runtime != Runtime::pytorch && c.runtime != Runtime::none) {
         c.runtime = Runtime::automatic;
+        drop_other_engine_fractions(c);
     }
     set_gpu_count(s, c.gpus, arch);
 }

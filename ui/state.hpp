@@ -136,6 +136,10 @@ void set_manual_parallel(UiState& s, bool manual, const ModelArch* arch);
 // weights with bf16; inference drops ZeRO and offload; training leaves a serving engine (they run
 // inference only) for the automatic runtime; the global batch and the split are redone.
 void set_mode(UiState& s, Mode mode, const ModelArch* arch);
+// Switches the runtime: an engine's memory fraction (SGLang's mem_fraction_static, TensorRT-LLM's
+// free_gpu_memory_fraction) goes with its engine, since the estimate refuses it on another; the
+// split is redone.
+void set_runtime(UiState& s, Runtime runtime, const ModelArch* arch);
 // Offload needs ZeRO: of the optimizer from stage 1, of the parameters too at stage 3.
 bool offload_allowed(Offload offload, int zero_stage);
 // Sets the ZeRO stage, stepping the offload down to what the stage allows.

@@ -476,12 +476,10 @@ void App::draw_hardware() {
             ImGui::TextDisabled("tp %d, pp %d, dp %d", report_.parallel.tp, report_.parallel.pp, report_.parallel.dp);
     }
     row_label("Runtime");
-    if (enum_combo("##rt", c.runtime, {Runtime::automatic, Runtime::pytorch, Runtime::llama_cpp, Runtime::ollama, Runtime::vllm,
-                                       Runtime::sglang, Runtime::trt_llm, Runtime::none})) {
-        // An engine's memory fraction applies to that engine only (the estimate refuses it on another).
-        if (c.runtime != Runtime::sglang) c.mem_fraction_static.reset();
-        if (c.runtime != Runtime::trt_llm) c.free_gpu_memory_fraction.reset();
-        set_gpu_count(s_, c.gpus, arch);
+    Runtime runtime = c.runtime;
+    if (enum_combo("##rt", runtime, {Runtime::automatic, Runtime::pytorch, Runtime::llama_cpp, Runtime::ollama, Runtime::vllm,
+                                     Runtime::sglang, Runtime::trt_llm, Runtime::none})) {
+        set_runtime(s_, runtime, arch);   // an engine's memory fraction goes with its engine
         changed();
     }
     if (c.runtime == Runtime::vllm) {
