@@ -45,9 +45,7 @@ TEST_CASE("speed bands cover the accuracy rows of their kind", "[uncertainty]") 
                                  : q == "max_output_throughput_tokens_per_s" ? r.speed.decode_throughput_tokens_per_s
                                                                               : r.serving.output_tokens_per_s;
         const double measured = row["value"].get<double>();
-        // The report's class of the model, as report_json.cpp picks its band.
-        const ModelClass cls = r.active_params < r.params ? ModelClass::moe : ModelClass::dense;
-        const SpeedBand b = speed_band(figure, r.config.runtime, cls);
+        const SpeedBand b = speed_band(figure, r.config.runtime, model_class(r));   // as report_json.cpp picks it
         INFO(row["id"].get<std::string>() << ": measured " << measured << ", predicted " << predicted << ", runtime "
                                           << to_string(r.config.runtime) << ", band " << b.lo << " - " << b.hi);
         REQUIRE(predicted > 0);

@@ -182,10 +182,6 @@ json band_range(double x, const SpeedBand& b, bool time = false) {
     return time ? json::array({x / b.hi, x / b.lo}) : json::array({x * b.lo, x * b.hi});
 }
 
-// Mixture of experts where a token passes through fewer parameters than the model has (the
-// routed experts it is not sent to).
-ModelClass model_class(const Report& r) { return r.active_params > 0 && r.active_params < r.params ? ModelClass::moe : ModelClass::dense; }
-
 json band_source(const SpeedBand& b) {
     if (b.rows == 0) return json(nullptr);
     return object({{"rows", b.rows}, {"same_runtime", b.same_runtime}, {"from", std::string(b.rows_from)}, {"lo", b.lo}, {"hi", b.hi}});

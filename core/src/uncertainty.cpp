@@ -9,6 +9,8 @@
 // re-derived from `gpusizer_validate` the same way.
 #include "gpusizer/uncertainty.hpp"
 
+#include "gpusizer/report.hpp"
+
 namespace gpusizer {
 
 namespace {
@@ -111,6 +113,10 @@ SpeedBand union_of(SpeedBand a, const SpeedBand& b) {
 }
 
 }  // namespace
+
+ModelClass model_class(const Report& r) {
+    return r.active_params > 0 && r.active_params < r.params ? ModelClass::moe : ModelClass::dense;
+}
 
 SpeedBand speed_band(SpeedFigure figure, Runtime runtime, ModelClass cls) {
     if (runtime == Runtime::ollama) runtime = Runtime::llama_cpp;   // llama-server underneath

@@ -29,6 +29,11 @@ struct SpeedBand {
 // rows: mixture-of-experts models fall much wider than dense ones), each kind has its band.
 enum class ModelClass { any, dense, moe };
 
+struct Report;
+// A report's model class: mixture of experts where a token passes through fewer parameters than
+// the model has (the routed experts it is not sent to), else dense.
+ModelClass model_class(const Report& r);
+
 // The band of `figure` for `runtime` (a resolved runtime; automatic picks the figure's rows of
 // every runtime) and the model's class: the class's own band where the runtime's rows split, else
 // the runtime's band.
