@@ -15,6 +15,7 @@
 #include "gpusizer/engine_log.hpp"
 #include "gpusizer/inspect.hpp"
 #include "plan_support.hpp"
+#include "runtime_profiles.hpp"
 
 using namespace gpusizer;
 using namespace gpusizer::test;
@@ -360,4 +361,20 @@ TEST_CASE("SGLang's startup log: mem_fraction_static from its ServerArgs", "[eng
     const auto v = nlohmann::json::parse(reconcile_json(log, &catalog(), R"({"model": "llama-3-8b", "runtime": "vllm"})", {}));
     REQUIRE(v["estimate"].is_object());
     CHECK(v["estimate"]["config"]["mem_fraction_static"].is_null());
+}
+
+TEST_CASE("SGLang's default fraction at a tensor-parallel size past its reserve is 0: no pool, no negative usable memory",
+          "[engine_fraction][memory]") {
+    // server_args.py reserves (9.5 + tp x pp / 2) GiB on an 80 GB GPU: past ~140 ranks that is more
+    // than the GPU, and the formula goes negative (a fuzz input, 2,000 H100 at tp 2,000, found it).
+    CHECK(detail::sglang_mem_fraction_static(81559, 2000) == 0.0);
+    CHECK(detail::sglang_mem_fraction_static(81559, 1) == Approx(0.874));
+    Config c = serving("llama-3-8b", "h100-sxm", Runtime::sglang, 2000);
+    c.max_num_seqs = 32;
+    const Report r = run(c);
+    CHECK(r.config.mem_fraction_static.value_or(-1) == 0.0);
+    CHECK(r.kv_capacity_tokens == 0);
+    CHECK(r.gpu_usable >= 0);
+    CHECK(std::isfinite(r.headroom));
+    CHECK_FALSE(r.fits);
 }

@@ -1,6 +1,7 @@
 // runtime_profiles.cpp: the constants of each runtime profile, with their sources.
 #include "runtime_profiles.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -162,7 +163,10 @@ double sglang_mem_fraction_static(double gpu_memory_mib, int parallel_size) {
     else if (gpu_mem < 90 * 1024.0) reserved = (9.5 + ps / 2.0) * 1024.0;
     else if (gpu_mem < 160 * 1024.0) reserved = (12.0 + ps / 2.0) * 1024.0;
     else reserved = 32.0 * 1024.0;
-    return std::round((gpu_mem - reserved) / gpu_mem * 1000.0) / 1000.0;   // round(..., 3)
+    // round(..., 3). Past about 2 x (GiB of the GPU - 9.5) ranks on an 80 GB part the reserve
+    // outgrows the GPU and server_args.py's formula goes negative: no pool, so 0 (SGLang then stops
+    // at startup, estimate.cpp's warning).
+    return std::max(0.0, std::round((gpu_mem - reserved) / gpu_mem * 1000.0) / 1000.0);
 }
 
 long long sglang_chunked_prefill_size(double gpu_memory_mib) {
