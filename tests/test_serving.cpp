@@ -242,6 +242,60 @@ TEST_CASE("serving: steady state of continuous batching, by hand", "[serving]") 
     CHECK(q.bound == "kv_capacity");
 }
 
+TEST_CASE("serving: the engine's time per step and per decoding request adds to the step", "[serving][vllm]") {
+    // The hand model's step (17.824 ms at 100 requests, above) plus 2 ms and 20 us for each of its
+    // 100 x 1000 / 1001 decoding sequences: 17.824 + 2 + 1.998 = 21.822 ms. The prompt tokens pay
+    // no per-request part (they decode nothing yet).
+    detail::ServingModel m = hand_model();
+    m.step_overhead = 2e-3;
+    m.seq_overhead = 20e-6;
+    const double decode = 100.0 * 1000 / 1001;
+    const double step = 8e-3 + decode * 131072 * 1500.5 / 2e12 + 2e-3 + 20e-6 * decode;
+    const ServingReport s = detail::serving_at(m, 1000, 1001, 0);
+    CHECK(step == Approx(21.822e-3).epsilon(1e-4));
+    CHECK(s.step_s == Approx(step));
+    CHECK(s.output_tokens_per_s == Approx(100.0 / (1001 * step) * 1001));
+    CHECK(s.bound == "memory_bandwidth");
+}
+
+TEST_CASE("vLLM 0.10-0.11 steps carry kVllmStepOverhead + kVllmSeqOverhead per decoding request; current vLLM none", "[serving][vllm]") {
+    // The same load on the two versions, the pool's utilization given (0.9) so only the step
+    // differs: 64 requests of Llama 3 8B on an H100.
+    Config c = engine("llama-3-8b", "h100-sxm", Runtime::vllm);
+    c.gpu_memory_utilization = 0.9;
+    c.isl = 1000;
+    c.osl = 200;
+    c.context = 1200;
+    c.concurrency = 64;
+    c.runtime_version = "0.10";
+    const Report old_line = run(c);
+    c.runtime_version = "current";
+    const Report now = run(c);
+    REQUIRE(old_line.serving.concurrency == 64);
+    REQUIRE(now.serving.concurrency == 64);
+    REQUIRE(old_line.serving.decode_tokens_per_step == Approx(now.serving.decode_tokens_per_step));
+    const double decode = now.serving.decode_tokens_per_step;
+    CHECK(old_line.serving.step_s - now.serving.step_s == Approx(detail::kVllmStepOverhead + detail::kVllmSeqOverhead * decode).epsilon(1e-9));
+    CHECK(old_line.serving.output_tokens_per_s < now.serving.output_tokens_per_s);
+    // The one-stream roofline (speed.decode_step_s, speed.ttft_s) does not carry it: the fit's runs
+    // had 8 to 256 requests in flight.
+    CHECK(old_line.speed.decode_step_s == now.speed.decode_step_s);
+    CHECK(old_line.speed.ttft_s == now.speed.ttft_s);
+    // Said in the assumptions, with the version.
+    bool said = false;
+    for (const Assumption& a : assumptions(old_line))
+        if (a.name == "vllm_step_overhead") said = a.value.find("2.0 ms per engine step + 20 us per decoding request") != std::string::npos;
+    CHECK(said);
+    for (const Assumption& a : assumptions(now))
+        if (a.name == "vllm_step_overhead") CHECK(a.value.find("none") == 0);
+    // Other engines carry none.
+    Config t = c;
+    t.runtime = Runtime::sglang;
+    t.runtime_version.clear();
+    t.gpu_memory_utilization = 0.9;   // Config's default: "not given"
+    for (const Assumption& a : assumptions(run(t))) CHECK(a.name != "vllm_step_overhead");
+}
+
 TEST_CASE("serving: a pipelined engine keeps pp batches in flight, one per stage", "[serving][pp]") {
     // The hand model split over 2 pipeline stages (its bytes and FLOPs are the whole replica's:
     // a step sums the stages). Taking turns (llama.cpp, PyTorch), a step carries all 100 requests

@@ -70,6 +70,17 @@ std::vector<Assumption> assumptions(const Report& r) {
             fmt("%.2f GiB single GPU", kVllmNonTorchSingle / kGiB) + fmt(", %.2f GiB with tensor parallel", kVllmNonTorchParallel / kGiB),
             "vLLM profiler logs: 0.04-0.26 GiB single, 1.4-2.1 GiB with TP");
         add("vllm_cuda_graphs", fmt("%.2f GiB", kVllmCudaGraphs / kGiB), "vLLM logs 0.11-1.1 GiB; PR #39559 estimate 0.73 GiB");
+        const EngineVersion& v = engine_version(Runtime::vllm, c.runtime_version);
+        add("vllm_step_overhead",
+            v.step_overhead_s > 0 || v.seq_overhead_s > 0
+                ? fmt("%.1f ms per engine step", v.step_overhead_s * 1e3) + fmt(" + %.0f us per decoding request, beyond the GPU's work, in the serving step (vllm ",
+                                                                                  v.seq_overhead_s * 1e6) +
+                      std::string(v.version) + ")"
+                : "none beyond the GPU's work (vllm " + std::string(v.version) + ")",
+            v.step_overhead_s > 0 || v.seq_overhead_s > 0
+                ? "fitted to the ML.ENERGY Leaderboard v3.0 runs of vLLM 0.11.1 on H100 (120 runs, 12 models, up to 256 requests): "
+                  "runtime_profiles.hpp kVllmStepOverhead, kVllmSeqOverhead"
+                : "a vLLM 0.30.0 run on one H100 (silybench-data): median inter-token latency within -0.6..+1.4 ms of the GPU step");
     }
     // SGLang's and TensorRT-LLM's pools: the fraction used (the report's configuration holds it),
     // and whether it is the engine's default or the key's.

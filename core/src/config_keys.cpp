@@ -240,8 +240,9 @@ constexpr ConfigKey kKeys[] = {
      "the newest modelled: llama.cpp `current`, ollama `0.15.5`, vllm `0.10`, sglang `0.4.8`, trt-llm `1.0`",
      "llama.cpp `current` (`--fit`, 1 GiB kept free per device; MLA caches the latent only), `b7539` (MLA: the latent and a "
      "512-wide V) or `b4840` (no margin; MLA as per-head K and V); ollama `0.15.5` (default context by VRAM: 4k, 32k, "
-     "256k) or `0.5` (2048); vllm `0.10` (`gpu_memory_utilization` 0.9) or `current` (0.92); sglang `0.4.8`; trt-llm `1.0`",
-     "the engine's version, where its memory defaults changed between versions",
+     "256k) or `0.5` (2048); vllm `0.10` (the 0.10-0.11 line: `gpu_memory_utilization` 0.9, and 2 ms per step + 20 us per "
+     "decoding request beyond the GPU's work) or `current` (0.92, no such time); sglang `0.4.8`; trt-llm `1.0`",
+     "the engine's version, where its memory defaults or its time per step changed between versions",
      "engine version (llama.cpp current|b7539|b4840, ollama 0.15.5|0.5, vllm 0.10|current, sglang 0.4.8, trt-llm 1.0)",
      m(&Config::runtime_version)),
     row("isl", "isl", "isl", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens", "`0`: no serving figures",

@@ -113,10 +113,14 @@ const EngineVersion kEngineVersions[] = {
     // vLLM V1 (0.10): gpu_memory_utilization 0.9 of the total (vllm/engine/arg_utils.py); the
     // budget holds weights, the profiled activation peak and non-torch memory; CUDA graphs stay
     // outside it (vllm/v1/worker/gpu_worker.py @35d5cda, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0).
+    // Its step carries kVllmStepOverhead + kVllmSeqOverhead per decoding request (fitted to vLLM
+    // 0.11.1 runs, runtime_profiles.hpp).
     {Runtime::vllm, "0.10", "vllm/v1/worker/gpu_worker.py @35d5cda; gpu_memory_utilization 0.9", KvBudget::total_fraction, 0.9,
-     0, OllamaContext::none, 0},
+     0, OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead},
     // vLLM as documented now: gpu_memory_utilization 0.92, a per-instance limit
-    // (docs.vllm.ai stable, vllm/config/cache.py CacheConfig: Field(default=0.92)).
+    // (docs.vllm.ai stable, vllm/config/cache.py CacheConfig: Field(default=0.92)). No step
+    // overhead: a vLLM 0.30.0 run on one H100 (silybench-data, Qwen3-8B) has its median
+    // inter-token latency within -0.6..+1.4 ms of the GPU roofline step at 1-256 requests.
     {Runtime::vllm, "current", "docs.vllm.ai stable: vllm/config/cache.py CacheConfig gpu_memory_utilization = 0.92",
      KvBudget::total_fraction, 0.92, 0, OllamaContext::none, 0},
     // SGLang 0.4.8: mem_fraction_static = (gpu_mem - reserved_mem) / gpu_mem by GPU size

@@ -44,6 +44,17 @@ constexpr double kVllmNonTorchParallel = 1.5 * kGiB;
 // 0.73 GiB estimated for 51+35 captured sizes. It lives outside the gpu_memory_utilization
 // budget (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 0). We take 0.75 GiB.
 constexpr double kVllmCudaGraphs = 0.75 * kGiB;
+// vLLM 0.10-0.11 (V1 engine): time per engine step beyond the GPU roofline, a fixed part and a part
+// per decoding request: scheduling, input preparation, sampling and output handling that async
+// scheduling does not hide, and the step's small kernels. Fitted to the ML.ENERGY Leaderboard v3.0
+// runs (vLLM 0.11.1, --async-scheduling, ml-energy/leaderboard@0ea52b6a public/data/tasks/
+// lm-arena-chat.json) on H100 at steady load (max_num_seqs <= 256 of 1,024 requests), output
+// throughput against serving.output_tokens_per_s: 120 runs of 12 models (8B-405B, dense and MoE,
+// 1-8 GPUs); a grid over 1.5-2.5 ms and 15-30 us put 2 ms + 20 us per request at mean error +0.5%,
+// median |error| 6.9%, 113 within 25% (without it: +17.5% mean, 92 within).
+// docs/research/vllm-step-mlenergy-v3.md has the fit and what it leaves.
+constexpr double kVllmStepOverhead = 2e-3;
+constexpr double kVllmSeqOverhead = 20e-6;
 
 // ---------------------------------------------------------------------------------------------
 // Serving engines by version: how each sizes its KV pool, and the scheduler defaults that the
@@ -80,6 +91,8 @@ struct EngineVersion {
     OllamaContext ollama_context;
     long long fixed_context;       // Ollama's num_ctx when fixed
     MlaCache mla_cache = MlaCache::engine_rule;   // llama.cpp builds: how an MLA layer is cached
+    double step_overhead_s = 0;    // seconds per engine step beyond the GPU's work (serving engines)
+    double seq_overhead_s = 0;     // ... and per decoding request in the step
 };
 
 // The version of `engine` named `version` ("" = the engine's default). Throws

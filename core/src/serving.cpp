@@ -140,6 +140,8 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
     m.route_bytes_per_token = moe_route_bytes_per_token(in.moe_route_copies, in.moe_layers, in.hidden, in.act_bytes, po.compute.used);
     m.stream_bandwidth = stream_bandwidth_efficiency(po.bandwidth_efficiency) * r.gpu->memory_bandwidth_gb_per_s * 1e9;
     m.per_forward = po.layer_overhead * in.layers;
+    m.step_overhead = po.step_overhead;
+    m.seq_overhead = po.seq_overhead;
     m.fabric = f;
     if (f.levels > 0) {
         if (m.tp > 1) m.tp_span = span_of(f, m.tp, 1);
@@ -201,7 +203,9 @@ double serving_step_seconds(const ServingModel& m, double decode, double prefill
     if (m.tp > 1 && m.fabric.levels > 0) comm += 2.0 * m.layers * allreduce_time(m.tp_span, s).seconds;   // after attention and MLP
     if (m.pp > 1 && m.fabric.levels > 0) comm += (m.pp - 1) * p2p_seconds(m.fabric, m.pp_distance, s);
     if (m.ep > 1 && m.fabric.levels > 0) comm += 2.0 * m.moe_layers * expert_all_to_all_seconds(m.ep_span, s, m.routing);
-    const double overhead = m.per_forward;
+    // Fixed time per forward, and the engine's own per step and per decoding request: the GPU
+    // waits (no work counted, so the step's draw falls toward the floor).
+    const double overhead = m.per_forward + m.step_overhead + m.seq_overhead * decode;
     // llama.cpp --n-cpu-moe: the host experts, as the decode roofline and prefill bring them
     // (performance.cpp), counted apart for the step's two kinds of forward (this mean step mixes
     // them; the share touched is not linear in tokens): the decode tokens' experts read by the

@@ -69,6 +69,8 @@ struct ServingModel {
     double eff_flops = 0;              // FLOP/s (MFU x peak)
     double attn_flops = 0;             // FLOP/s of the attention core (performance.cpp attention_flops)
     double per_forward = 0;            // fixed seconds per forward (layers x per-layer overhead)
+    double step_overhead = 0;          // the engine's seconds per step beyond the GPU's work
+    double seq_overhead = 0;           // ... and per decoding request (runtime_profiles.hpp, vLLM 0.10-0.11)
     // Communication per step: all-reduces after attention and MLP, pipeline sends, MoE all-to-alls.
     Fabric fabric;
     Span tp_span, ep_span;
