@@ -75,16 +75,18 @@ constexpr BandRow kBands[] = {
     // on B200 and GB200 is a known difference at every pair, as Maverick on 8 H100) -> 1.882 to 0.166.
     {SpeedFigure::serving_throughput, Runtime::trt_llm, ModelClass::moe,
      {0.16, 1.89, 129, true, "TensorRT-LLM perf overview mixture-of-experts rows (Qwen3-235B-A22B, Qwen3-30B-A3B, Llama 4 Maverick)"}},
-    // vLLM, 98 rows, with the 0.10-0.11 line's per-step and per-request time (runtime_profiles.hpp):
+    // vLLM, 145 rows, with the 0.10-0.11 line's per-step and per-request time (runtime_profiles.hpp):
     // one RTX 4090 (Mistral 7B, 256 in / ~100 out, 4-32 requests in flight; mushfiqrahman.dev);
     // v0.6.0 ShareGPT (5,000 prompts at once, sgl-project/sglang benchmark/benchmark_vllm_060),
-    // Llama 3.1 8B on one A100 80GB and 70B on 4 H100; the ML.ENERGY Leaderboard v3.0 (vLLM 0.11.1,
-    // lm-arena-chat), 92 runs at 8, 64 and up to 256 requests of 13 models on 1-8 H100 or B200 (the
-    // H100 ones are the step time's fit; B200's floor, FP8 MoE at 8 requests and dense compute-bound
-    // steps at 256 are known differences): errors -32.4% (Llama 3.1 70B on 4 H100 at 256) to +97.2%
-    // (Qwen3-8B on B200 at 64) -> 1.479 to 0.507; dense 0.51-1.48, MoE 0.52-1.29, so one band.
+    // Llama 3.1 8B on one A100 80GB and 70B on 4 H100; the ML.ENERGY Leaderboard v3.0 (vLLM 0.11.1):
+    // lm-arena-chat, 92 runs at 8, 64 and up to 256 requests of 13 models on 1-8 H100 or B200 (the
+    // H100 ones are the step time's fit), and gpqa, 47 runs at 8 and 32 requests of 10 models (not
+    // fitted). Known differences: B200's floor, FP8 MoE at few requests, dense compute-bound steps
+    // at 256. Errors -32.4% (Llama 3.1 70B on 4 H100 at 256) to +474.9% (Qwen3-8B on one B200 in
+    // gpqa at 8, a 32 ms step where the GPU's work is 5.5 ms) -> 1.479 to 0.174; dense 0.17-1.48,
+    // MoE 0.21-1.36, so one band.
     {SpeedFigure::serving_throughput, Runtime::vllm, ModelClass::any,
-     {0.50, 1.48, 98, true, "vLLM serving rows: ML.ENERGY v3.0 (vLLM 0.11.1, H100 / B200), RTX 4090 sweep, v0.6.0 ShareGPT (A100, 4x H100)"}},
+     {0.17, 1.48, 145, true, "vLLM serving rows: ML.ENERGY v3.0 chat and GPQA (vLLM 0.11.1, H100 / B200), RTX 4090 sweep, v0.6.0 ShareGPT (A100, 4x H100)"}},
     // SGLang, requests sent all at once: v0.3.0 ShareGPT (5,000 prompts, sgl-project/sglang
     // benchmark/benchmark_vllm_060) Llama 3.1 8B on one A100 80GB and 70B on 4 H100 (a known
     // difference): -0.7%, +37.0% -> 1.007, 0.730; v0.4.1-era runs on H200 (datacrunch-research/
