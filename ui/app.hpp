@@ -122,6 +122,7 @@ private:
     void draw_assumptions();
     void draw_speed_inputs();
     void draw_speed();
+    void draw_serving(float width);
     void draw_recommend();
     void draw_measured();
     void draw_open_file();

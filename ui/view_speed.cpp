@@ -11,10 +11,24 @@
 
 #include "app.hpp"
 #include "gpusizer/format.hpp"
+#include "gpusizer/uncertainty.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
 
 namespace gpusizer::ui {
+
+namespace {
+
+// "~X unit (lo-hi)": a figure and the band the accuracy set's rows of its kind put around it
+// (gpusizer/uncertainty.hpp); the figure alone where no row backs it. ASCII hyphen: the UI font
+// carries Latin-1 only.
+std::string banded_rate(double x, const SpeedBand& b, const char* unit) {
+    std::string out = "~" + format_rate(x) + " " + unit;
+    if (b.rows > 0 && x > 0) out += " (" + format_rate(x * b.lo) + "-" + format_rate(x * b.hi) + ")";
+    return out;
+}
+
+}  // namespace
 
 void App::draw_speed() {
     const Report& r = report_;
@@ -168,7 +182,79 @@ void App::draw_speed() {
               "Street or list price of the GPUs alone (assets/gpus.json names the source).");
     }
     ImGui::EndGroup();
+    if (!training) {
+        next_table(3);
+        draw_serving(third);
+    }
     ImGui::EndChild();
+}
+
+// A server under a steady load of requests of `isl` prompt and `osl` output tokens (serving.cpp):
+// the configuration's isl, osl and concurrency, set here; the figures with their bands.
+void App::draw_serving(float width) {
+    const Report& r = report_;
+    const ServingReport& sv = r.serving;
+    Config& c = s_.config;
+    ImGui::BeginGroup();
+    ImGui::PushItemWidth(ImGui::GetFontSize() * 6.0f);
+    long long isl = c.isl, osl = c.osl, cc = c.concurrency;
+    const long long step = 64, fast = 1024;
+    bool edited = false;
+    if (ImGui::InputScalar("prompt tokens##serving", ImGuiDataType_S64, &isl, &step, &fast)) {
+        // 0 (the key's "no serving figures") or within the key's range.
+        c.isl = isl <= 0 ? 0 : (long long)clamp_to_key("isl", double(isl));
+        if (c.isl > 0 && c.osl <= 0) c.osl = 256;   // a load needs both; 256 until set
+        if (c.isl == 0) c.osl = 0;
+        edited = true;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Input tokens per request (isl); 0: no serving figures.");
+    note_item("serving isl");
+    if (ImGui::InputScalar("output tokens##serving", ImGuiDataType_S64, &osl, &step, &fast)) {
+        c.osl = osl <= 0 ? 0 : (long long)clamp_to_key("osl", double(osl));
+        if (c.osl > 0 && c.isl <= 0) c.isl = 1024;
+        if (c.osl == 0) c.isl = 0;
+        edited = true;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Output tokens per request (osl).");
+    const long long one = 1, many = 16;
+    if (ImGui::InputScalar("in flight##serving", ImGuiDataType_S64, &cc, &one, &many)) {
+        c.concurrency = cc <= 0 ? 0 : int(clamp_to_key("concurrency", double(cc)));
+        edited = true;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Requests in flight, all replicas; 0: as many as the engines hold.");
+    ImGui::PopItemWidth();
+    if (edited) {
+        if (c.isl > 0 && c.osl > 0 && c.context < c.isl + c.osl) c.context = c.isl + c.osl;   // the key's rule: isl + osl fit the context
+        changed();
+    }
+    {
+        FigureTable t("serving-figures", "Serving under load", width);
+        if (!sv.active) {
+            t.row("a steady load", "set prompt and output tokens", "Continuous batching in steady state: every request of isl prompt "
+                                                                  "and osl output tokens, as many in flight as set (or as fit).");
+        } else {
+            // The band of the accuracy set's serving rows for this engine and model class.
+            const SpeedBand b = speed_band(SpeedFigure::serving_throughput, c.runtime, model_class(r));
+            t.row("requests in flight", format_int(std::round(sv.concurrency)),
+                  "All replicas: as many as set, or as the engines hold of requests of isl + osl tokens.");
+            t.row("  pool at full context", format_int(std::floor(sv.max_concurrency)) + " requests",
+                  "What one replica's KV pool holds of requests of the whole context (serving.max_concurrency).", true);
+            t.row("output", banded_rate(sv.output_tokens_per_s, b, "tok/s"),
+                  "Generated tokens per second, all replicas; in brackets the range the published serving measurements of this "
+                  "engine put around gpusizer's figure (Assumptions, docs/accuracy.md).");
+            note_item("serving output");
+            t.row("  per GPU", banded_rate(sv.output_tokens_per_s_per_gpu, b, "tok/s"), nullptr, true);
+            t.row("  per user", banded_rate(sv.tokens_per_s_per_user, b, "tok/s"), "1 / TPOT: one request's decode speed.", true);
+            t.row("time to first token", format_duration(sv.ttft_s), "Half a step, the prompt's steps, and a wait for a slot if any.");
+            t.row("time per output token", format_duration(sv.tpot_s), "One engine step, prompt chunks mixed in.");
+            t.row("requests / s", format_fixed(sv.requests_per_s, sv.requests_per_s < 10 ? 2 : 1));
+            t.row("bound by", std::string(sv.bound), "What limits throughput at this load.");
+            if (sv.gpu_w > 0) t.row("GPU draw", format_watts(sv.gpu_w), "The GPUs under this load (their utilization sets the draw).");
+            if (sv.energy_kwh_per_million_tokens > 0)
+                t.row("energy / M tokens", format_fixed(sv.energy_kwh_per_million_tokens, 3) + " kWh", "Per million output tokens, at the facility.");
+        }
+    }
+    ImGui::EndGroup();
 }
 
 }  // namespace gpusizer::ui
