@@ -224,7 +224,9 @@ void App::draw_serving(float width) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Requests in flight, all replicas; 0: as many as the engines hold.");
     ImGui::PopItemWidth();
     if (edited) {
-        if (c.isl > 0 && c.osl > 0 && c.context < c.isl + c.osl) c.context = c.isl + c.osl;   // the key's rule: isl + osl fit the context
+        // The key's rule: isl + osl fit the context. A context given below it is lifted; the
+        // automatic one (0) is left, and a load past it gets the estimate's message.
+        if (c.isl > 0 && c.osl > 0 && c.context > 0 && c.context < c.isl + c.osl) c.context = c.isl + c.osl;
         changed();
     }
     {
