@@ -80,7 +80,7 @@ constexpr BandRow kBands[] = {
     // v0.6.0 ShareGPT (5,000 prompts at once, sgl-project/sglang benchmark/benchmark_vllm_060),
     // Llama 3.1 8B on one A100 80GB and 70B on 4 H100; the ML.ENERGY Leaderboard v3.0 (vLLM 0.11.1):
     // lm-arena-chat, 92 runs at 8, 64 and up to 256 requests of 13 models on 1-8 H100 or B200 (the
-    // H100 ones are the step time's fit), and gpqa, 47 runs at 8 and 32 requests of 10 models (not
+    // H100 ones are the step time's fit), and gpqa, 47 runs at 8 and 32 requests of 9 models (not
     // fitted). Known differences: B200's floor, FP8 MoE at few requests, dense compute-bound steps
     // at 256. Errors -32.4% (Llama 3.1 70B on 4 H100 at 256) to +474.9% (Qwen3-8B on one B200 in
     // gpqa at 8, a 32 ms step where the GPU's work is 5.5 ms) -> 1.479 to 0.174; dense 0.17-1.48,
