@@ -580,11 +580,6 @@ double attention_flops(const Resolved& r, double mu16) {
                                            : 0.0;
     out.layer_overhead = tau;
     const double per_forward = tau * in.layers;
-    // The engine's own time per step and per decoding request (EngineVersion: vLLM 0.10-0.11),
-    // for the serving step (serving.cpp), where it was fitted (8-256 requests in flight); the
-    // one-stream roofline below does not carry it.
-    out.step_overhead = r.engine_version ? r.engine_version->step_overhead_s : 0.0;
-    out.seq_overhead = r.engine_version ? r.engine_version->seq_overhead_s : 0.0;
     // Inference math in FP4 reaches kFp4GemmEfficiency of the 16-bit efficiency at its peak (the
     // default only: a given `mfu` is the efficiency at the precision the math runs in, and the
     // attention, which does not run in FP4, gets the 16-bit efficiency it implies).

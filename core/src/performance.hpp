@@ -283,8 +283,6 @@ struct PerfOut {
     double attn_flops = 0;                               // FLOP/s of the attention core (attention_flops)
     double host_bandwidth = 0;
     double layer_overhead = 0;     // seconds per layer per forward
-    double step_overhead = 0;      // seconds per engine step beyond the GPU's work (the engine version's)
-    double seq_overhead = 0;       // ... and per decoding request in the step
     PerfOut(InterconnectReport& i, SpeedReport& s, PowerReport& p) : interconnect(i), speed(s), power(p) {}
 };
 

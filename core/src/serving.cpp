@@ -140,8 +140,13 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
     m.route_bytes_per_token = moe_route_bytes_per_token(in.moe_route_copies, in.moe_layers, in.hidden, in.act_bytes, po.compute.used);
     m.stream_bandwidth = stream_bandwidth_efficiency(po.bandwidth_efficiency) * r.gpu->memory_bandwidth_gb_per_s * 1e9;
     m.per_forward = po.layer_overhead * in.layers;
-    m.step_overhead = po.step_overhead;
-    m.seq_overhead = po.seq_overhead;
+    // The engine version's own time per step and per decoding request (vLLM 0.10-0.11), for the
+    // serving step only, where it was fitted (8-256 requests in flight); the one-stream roofline
+    // (performance.cpp) does not carry it.
+    if (r.engine_version) {
+        m.step_overhead = r.engine_version->step_overhead_s;
+        m.seq_overhead = r.engine_version->seq_overhead_s;
+    }
     m.fabric = f;
     if (f.levels > 0) {
         if (m.tp > 1) m.tp_span = span_of(f, m.tp, 1);
