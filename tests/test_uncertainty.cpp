@@ -138,5 +138,12 @@ TEST_CASE("speed bands: TensorRT-LLM's serving band follows the model's class", 
         INFO(model);
         CHECK(j["serving"]["range_rows"]["lo"].get<double>() == b.lo);
         CHECK(j["serving"]["output_tokens_per_s_range"][0].get<double>() == Approx(r.serving.output_tokens_per_s * b.lo));
+        // The two times take the band inversely: a faster engine than gpusizer's takes less time.
+        REQUIRE(r.serving.ttft_s > 0);
+        REQUIRE(r.serving.tpot_s > 0);
+        CHECK(j["serving"]["ttft_s_range"][0].get<double>() == Approx(r.serving.ttft_s / b.hi));
+        CHECK(j["serving"]["ttft_s_range"][1].get<double>() == Approx(r.serving.ttft_s / b.lo));
+        CHECK(j["serving"]["tpot_s_range"][0].get<double>() == Approx(r.serving.tpot_s / b.hi));
+        CHECK(j["serving"]["tpot_s_range"][1].get<double>() == Approx(r.serving.tpot_s / b.lo));
     }
 }

@@ -28,6 +28,21 @@ std::string banded_rate(double x, const SpeedBand& b, const char* unit) {
     return out;
 }
 
+// A time that a speed band scales inversely ("~X (X / hi - X / lo)"), as report_json.cpp writes
+// the *_s_range keys: a figure that runs faster than gpusizer's takes less time.
+std::string banded_time(double x, const SpeedBand& b) {
+    std::string out = "~" + format_duration(x);
+    if (b.rows > 0 && x > 0) {
+        // "(209.1-654.9 ms)" where both ends print in the same unit, else "(45.2 ms-1.20 s)".
+        std::string lo = format_duration(x / b.hi);
+        const std::string hi = format_duration(x / b.lo);
+        const std::size_t u = lo.rfind(' '), v = hi.rfind(' ');
+        if (u != std::string::npos && v != std::string::npos && lo.substr(u) == hi.substr(v)) lo.erase(u);
+        out += " (" + lo + "-" + hi + ")";
+    }
+    return out;
+}
+
 }  // namespace
 
 void App::draw_speed() {
@@ -52,6 +67,9 @@ void App::draw_speed() {
 
     ImGui::BeginGroup();
     {
+        // The bands of the accuracy set's rows of each kind of figure for this runtime, as the
+        // report's speed.*_range keys (report_json.cpp add_speed_ranges).
+        const Runtime rt = r.config.runtime;
         FigureTable t("speed-figures", "Speed (roofline)", third);
         t.row("compute precision", std::string(sp.compute_precision) + (sp.tensor_cores ? ", tensor cores" : ", no tensor cores"),
               "The precision the matrix math runs at on this GPU; a precision it cannot run natively is computed at the next "
@@ -61,14 +79,18 @@ void App::draw_speed() {
         t.row("MFU used", percent(sp.mfu), "Fraction of the peak that compute-bound work reaches (Setup: Speed, power and cost).");
         if (!training) {
             t.row("bandwidth used", percent(sp.bandwidth_efficiency), "Fraction of the memory bandwidth decoding reaches.");
-            t.row("decode, per sequence", format_rate(sp.decode_tokens_per_s) + " tok/s");
-            t.row("decode, all sequences", format_rate(sp.decode_throughput_tokens_per_s) + " tok/s",
+            const SpeedBand decode = speed_band(SpeedFigure::decode, rt), prefill = speed_band(SpeedFigure::prefill, rt);
+            t.row("decode, per sequence", banded_rate(sp.decode_tokens_per_s, decode, "tok/s"),
+                  "In brackets the range the published measurements of this kind (llama-bench and the like) put around gpusizer's "
+                  "figure (Assumptions, docs/accuracy.md).");
+            note_item("decode per sequence");
+            t.row("decode, all sequences", banded_rate(sp.decode_throughput_tokens_per_s, decode, "tok/s"),
                   "Every sequence of the batch, every data-parallel replica.");
             t.row("one decode step", format_duration(sp.decode_step_s));
             t.row("read per step", format_gib(sp.decode_bytes_per_step), "Weights (active experts for MoE) and the KV cache.");
             t.row("decode is", sp.decode_compute_bound ? "compute-bound" : "memory-bound");
-            t.row("prefill", format_rate(sp.prefill_tokens_per_s) + " tok/s");
-            t.row("time to first token", format_duration(sp.ttft_s),
+            t.row("prefill", banded_rate(sp.prefill_tokens_per_s, prefill, "tok/s"));
+            t.row("time to first token", banded_time(sp.ttft_s, prefill),
                   "The prefill of the batch's prompts (Setup: Speed, power and cost sets the prompt length).");
             if (sp.offload.active) {
                 t.row("offload (llama.cpp)", std::to_string(sp.offload.gpu_layers) + " of " + std::to_string(sp.offload.total_layers) +
@@ -83,8 +105,12 @@ void App::draw_speed() {
         } else {
             t.row("FLOPs per token", format_count(sp.train_flops_per_token),
                   "6 x parameters plus attention; 8 x with full recomputation.");
-            t.row("training", format_rate(sp.train_tokens_per_s) + " tok/s");
-            t.row("one optimizer step", format_duration(sp.train_step_s));
+            const SpeedBand train = speed_band(SpeedFigure::train_throughput, rt);
+            t.row("training", banded_rate(sp.train_tokens_per_s, train, "tok/s"),
+                  "In brackets the range the published training measurements (MFU and tokens/s rows) put around gpusizer's figure "
+                  "(Assumptions, docs/accuracy.md).");
+            note_item("training tokens");
+            t.row("one optimizer step", banded_time(sp.train_step_s, train));
             if (sp.optimizer_step_host_s > 0)
                 t.row("  of it, the CPU's update", format_duration(sp.optimizer_step_host_s),
                       "ZeRO-Offload: the CPU updates the optimizer states in host RAM, at the host's memory bandwidth shared by the "
@@ -92,7 +118,7 @@ void App::draw_speed() {
                       true);
             t.row("effective MFU", percent(sp.effective_mfu, 1), "Pipeline bubble and exposed communication included.");
             if (sp.train_time_s > 0)
-                t.row(("time for " + format_count(c.train_tokens) + " tokens").c_str(), format_duration(sp.train_time_s));
+                t.row(("time for " + format_count(c.train_tokens) + " tokens").c_str(), banded_time(sp.train_time_s, train));
             else t.row("time to train", "set 'Train on'", nullptr, true);
         }
     }
@@ -236,7 +262,7 @@ void App::draw_serving(float width) {
                                                                   "and osl output tokens, as many in flight as set (or as fit).");
         } else {
             // The band of the accuracy set's serving rows for this engine and model class.
-            const SpeedBand b = speed_band(SpeedFigure::serving_throughput, c.runtime, model_class(r));
+            const SpeedBand b = speed_band(SpeedFigure::serving_throughput, r.config.runtime, model_class(r));
             t.row("requests in flight", format_int(std::round(sv.concurrency)),
                   "All replicas: as many as set, or as the engines hold of requests of isl + osl tokens.");
             t.row("  pool at full context", format_int(std::floor(sv.max_concurrency)) + " requests",
@@ -247,9 +273,16 @@ void App::draw_serving(float width) {
             note_item("serving output");
             t.row("  per GPU", banded_rate(sv.output_tokens_per_s_per_gpu, b, "tok/s"), nullptr, true);
             t.row("  per user", banded_rate(sv.tokens_per_s_per_user, b, "tok/s"), "1 / TPOT: one request's decode speed.", true);
-            t.row("time to first token", format_duration(sv.ttft_s), "Half a step, the prompt's steps, and a wait for a slot if any.");
-            t.row("time per output token", format_duration(sv.tpot_s), "One engine step, prompt chunks mixed in.");
-            t.row("requests / s", format_fixed(sv.requests_per_s, sv.requests_per_s < 10 ? 2 : 1));
+            // Every part of both times is a number of engine steps (or of completions, for the
+            // wait): they scale with the step, inversely to the throughput's band.
+            t.row("time to first token", banded_time(sv.ttft_s, b), "Half a step, the prompt's steps, and a wait for a slot if any.");
+            t.row("time per output token", banded_time(sv.tpot_s, b), "One engine step, prompt chunks mixed in.");
+            {
+                auto rps = [](double x) { return format_fixed(x, x < 10 ? 2 : 1); };
+                std::string text = "~" + rps(sv.requests_per_s);
+                if (b.rows > 0 && sv.requests_per_s > 0) text += " (" + rps(sv.requests_per_s * b.lo) + "-" + rps(sv.requests_per_s * b.hi) + ")";
+                t.row("requests / s", text);
+            }
             t.row("bound by", std::string(sv.bound), "What limits throughput at this load.");
             if (sv.gpu_w > 0) t.row("GPU draw", format_watts(sv.gpu_w), "The GPUs under this load (their utilization sets the draw).");
             if (sv.energy_kwh_per_million_tokens > 0)

@@ -213,6 +213,10 @@ void add_serving_ranges(json& sv, const Report& r) {
     sv["output_tokens_per_s_per_gpu_range"] = on ? band_range(s.output_tokens_per_s_per_gpu, b) : json(nullptr);
     sv["tokens_per_s_per_user_range"] = on ? band_range(s.tokens_per_s_per_user, b) : json(nullptr);
     sv["requests_per_s_range"] = on ? band_range(s.requests_per_s, b) : json(nullptr);
+    // Both times are counts of engine steps (the wait for a slot, of completions): they scale with
+    // the step, so they take the band inversely, as speed.ttft_s_range does.
+    sv["ttft_s_range"] = on ? band_range(s.ttft_s, b, true) : json(nullptr);
+    sv["tpot_s_range"] = on ? band_range(s.tpot_s, b, true) : json(nullptr);
     sv["range_rows"] = on ? band_source(b) : json(nullptr);
 }
 
