@@ -1,6 +1,7 @@
 // test_power.cpp: board power, host, PUE, PSU sizing with transients, heat, energy and cost.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -39,12 +40,12 @@ TEST_CASE("PSU sizing with transient headroom (ATX 3.0)", "[power][published]") 
     // >= the GPU's 3x excursion (PCIe CEM 5.0) plus the rest: max(750, (900 + 450) / 2) = 750 W.
     Config c = config("llama-3-8b", "rtx-a6000");   // 300 W workstation card
     CHECK(run(c).power.psu_w == 750);
-    // Four RTX 4090 in one box: sustained 4 x 450 + 450 = 2,250 W, but the excursion
-    // (3 x 1,800 + 450) / 2 = 2,925 W decides.
+    // Four RTX 4090 in one box, a workstation (host 550 W): sustained 4 x 450 + 550 = 2,350 W, but
+    // the excursion (3 x 1,800 + 550) / 2 = 2,975 W decides.
     c = config("llama-3-70b", "rtx-4090");
     c.weights = "q4_k_m";
     c.gpus = 4;
-    CHECK(run(c).power.psu_w == 2925);
+    CHECK(run(c).power.psu_w == 2975);
     // Data-center nodes are sized to their maximum system power: DGX H100, 8 x 700 W GPUs, 10.2 kW.
     c = config("llama-3-70b", "h100-sxm");
     c.gpus = 8;
@@ -123,6 +124,43 @@ TEST_CASE("Apple machines: the catalog's figure is the whole machine", "[power]"
     r = run(c);
     CHECK(r.power.gpu_w == 0);
     CHECK(has_warning(r, "board power"));
+}
+
+TEST_CASE("host power by platform: desktop, workstation, PCIe server, HGX node, one-chip box", "[power]") {
+    struct Case { const char* gpu; int gpus; const char* platform; double host_w; };
+    const Case cases[] = {
+        {"rtx-4090", 1, "desktop", 450},                  // Intel's ATX 3.0 example: CPU 300 W + 150 W
+        {"rtx-4090", 2, "desktop", 450},
+        {"rtx-4090", 4, "workstation", 550},              // a 350 W Threadripper PRO / Xeon W + 150 W, ~92% supply
+        {"rtx-pro-6000-blackwell", 3, "workstation", 550},
+        {"rtx-4090", 8, "pcie_server", 1800},             // more than a tower holds: a two-socket PCIe server, 1.8 kW per 8 GPUs
+        {"l40s", 8, "pcie_server", 1800},
+        {"l40s", 1, "pcie_server", 1800.0 / 8},           // a data-center card's share of its node, as a cloud instance
+        {"h100-sxm", 8, "hgx_node", 4600},                // DGX H100: 10.2 kW - 8 x 700 W
+        {"h100-sxm", 1, "hgx_node", 575},
+        {"dgx-spark", 1, "unified", 30},                  // gpus.json host_w: the box beside the GB10
+        {"dgx-spark", 2, "unified", 60},                  // two boxes over their ConnectX-7
+        {"ryzen-ai-max-395", 1, "unified", 15},
+        {"m2-ultra-192gb", 1, "unified", 0},              // Apple's figure is the whole machine
+    };
+    for (const Case& k : cases) {
+        INFO(k.gpu << " x " << k.gpus);
+        Config c = config("llama-3-8b", k.gpu);
+        c.gpus = k.gpus;
+        const Report r = run(c);
+        CHECK(r.power.host_platform == k.platform);
+        CHECK(r.power.host_w == Approx(k.host_w));
+        CHECK(r.power.system_w == Approx(r.power.gpu_w + k.host_w));
+        const auto j = nlohmann::json::parse(report_to_json(r));
+        CHECK(j["power"]["host_platform"] == k.platform);
+    }
+    // A one-chip box's supply is what it draws: the chip and the rest (no desktop transients).
+    Config spark = config("llama-3-8b", "dgx-spark");
+    CHECK(run(spark).power.psu_w == Approx(140 + 30));
+    // A workstation's supply carries the GPUs' 3x excursions beside its host (ATX 3.0): 4 x 450 W.
+    Config tower = config("llama-3-8b", "rtx-4090");
+    tower.gpus = 4;
+    CHECK(run(tower).power.psu_w == Approx(std::max(4 * 450.0 + 550, (3 * 4 * 450.0 + 550) / 2)));
 }
 
 TEST_CASE("power keys: bad values name the key", "[power][errors]") {

@@ -190,7 +190,9 @@ void App::draw_speed() {
     {
         FigureTable t("power-figures", "Power and cost", third);
         t.row("GPUs", format_watts(p.gpu_w), "Board power x GPUs x utilization.");
-        t.row("hosts", format_watts(p.host_w), "CPUs, memory, fans, NICs and switches of the nodes.");
+        t.row("hosts", format_watts(p.host_w) + (p.host_platform.empty() ? std::string() : " (" + std::string(p.host_platform) + ")"),
+              "CPUs, memory, fans, NICs and switches of the nodes, by the kind of machine: a desktop (1-2 GPUs), a workstation "
+              "(3-4), a PCIe server or an HGX node (shares of 8 GPUs), or the rest of a box whose one chip is CPU and GPU.");
         t.row("system", format_watts(p.system_w));
         if (p.pue > 1) t.row(("facility (PUE " + format_fixed(p.pue, 2) + ")").c_str(), format_watts(p.facility_w));
         t.row(ic.nodes > 1 ? "PSU per node" : "PSU", format_watts(p.psu_w), "Power supply capacity, with headroom for transients.");

@@ -706,15 +706,36 @@ double attention_flops(const Resolved& r, double mu16) {
     const double tdp = g.tdp_w;
     const int nodes = f.levels > 0 ? ic.nodes : 1;
     const int per_node = (gpus + nodes - 1) / nodes;
+    // The host by platform class. One chip for CPU and GPU (Apple, DGX Spark, Strix Halo): the chip's
+    // figure covers both, and the catalog gives the rest of the box (gpus.json host_w; Apple's
+    // figure is the whole machine). A node of servers (HGX/OAM, or PCIe: data-center cards, or more
+    // GPUs than a tower holds) carries the node's host in shares of 8 GPUs, as a cloud instance
+    // does; a tower with 3-4 GPUs a workstation's; one or two GPUs a desktop's.
     double host_node_w = 0;
-    if (!apple) host_node_w = hgx ? kHostWattsHgxNode / 8.0 * per_node : kHostWattsDesktop;   // Apple's figure is the whole machine
+    const bool unified = apple || g.unified_host_w;
+    if (unified) {
+        pw.host_platform = "unified";
+        host_node_w = g.unified_host_w.value_or(0.0);
+    } else if (hgx) {
+        pw.host_platform = "hgx_node";
+        host_node_w = kHostWattsHgxNode / 8.0 * per_node;
+    } else if (g.segment == Segment::datacenter || per_node > kWorkstationMaxGpus) {
+        pw.host_platform = "pcie_server";
+        host_node_w = kHostWattsPcieServer / 8.0 * per_node;
+    } else if (per_node > kDesktopMaxGpus) {
+        pw.host_platform = "workstation";
+        host_node_w = kHostWattsWorkstation;
+    } else {
+        pw.host_platform = "desktop";
+        host_node_w = kHostWattsDesktop;
+    }
     pw.gpu_w = gpus * tdp * c.utilization;
     pw.host_w = nodes * host_node_w * c.utilization;
     pw.system_w = pw.gpu_w + pw.host_w;
     pw.facility_w = pw.system_w * out.pue;
-    if (apple) {
-        pw.psu_w = per_node * tdp;
-    } else if (g.segment == Segment::datacenter) {
+    if (unified) {
+        pw.psu_w = per_node * tdp + host_node_w;   // the machine's own supply: what it draws at most
+    } else if (g.segment == Segment::datacenter || pw.host_platform == "pcie_server") {
         pw.psu_w = per_node * tdp + host_node_w;   // server supplies are sized to the maximum system power
     } else {
         // ATX 3.0: the supply must carry the sustained load, and for 100 us the GPUs' 3x excursion

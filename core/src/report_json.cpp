@@ -134,6 +134,7 @@ json speed_json(const SpeedReport& s) {
 json power_json(const PowerReport& p) {
     return object({{"gpu_w", p.gpu_w},
                    {"host_w", p.host_w},
+                   {"host_platform", std::string(p.host_platform)},
                    {"system_w", p.system_w},
                    {"facility_w", p.facility_w},
                    {"psu_w", p.psu_w},
@@ -501,6 +502,7 @@ std::string gpus_to_json(const Catalog& catalog, int indent) {
                {"fp32_tflops", g.fp32_tflops},
                {"tensor_tflops_dense", t},
                {"tdp_w", g.tdp_w > 0 ? json(g.tdp_w) : json(nullptr)},
+               {"host_w", g.unified_host_w ? json(*g.unified_host_w) : json(nullptr)},
                {"nvlink", g.nvlink},
                {"nvlink_gb_per_s", g.nvlink_gb_per_s},
                {"pcie_gen", g.pcie_gen > 0 ? json(g.pcie_gen) : json(nullptr)},

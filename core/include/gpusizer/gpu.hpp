@@ -52,6 +52,9 @@ struct Gpu {
     TensorTflops tensor_tflops_dense;
     double fp16_accumulate_tflops = 0;   // GeForce FP16-accumulate rate (0 = same as fp16)
     double tdp_w = 0;
+    // One chip for CPU and GPU (DGX Spark, Strix Halo; gpus.json "host_w"): tdp_w covers both, and
+    // this is the rest of the machine (SSD, NIC, fans, supply losses), W. Unset: a card in a host.
+    std::optional<double> unified_host_w;
     // llama.cpp's fixed time per layer per forward on this GPU's backend, seconds (gpus.json
     // "llama_cpp_layer_overhead_us"); 0 = the CUDA figure (kLlamaCppLayerOverhead, 90 us).
     double llama_cpp_layer_overhead_s = 0;

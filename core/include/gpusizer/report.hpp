@@ -171,6 +171,9 @@ struct SpeedReport {
 struct PowerReport {
     double gpu_w = 0;                        // board power x GPUs x utilization
     double host_w = 0;                       // CPUs, memory, fans, NICs, switches of the nodes, at the same utilization
+    // The kind of machine host_w is for (performance.cpp, host_platform): "desktop", "workstation",
+    // "pcie_server", "hgx_node", or "unified" (one chip for CPU and GPU: Apple, DGX Spark, Strix Halo).
+    std::string_view host_platform;
     double system_w = 0;                     // gpu_w + host_w: what the machines draw
     double facility_w = 0;                   // system_w x PUE: with cooling and power distribution
     double psu_w = 0;                        // power supply capacity one node needs, transients included
