@@ -204,7 +204,10 @@ TEST_CASE("n_cpu_moe under load: the engine step reads the host experts too", "[
     const double gpu_bw = 0.9 * 1792e9, host_bw = 0.68 * 76.8e9, pcie = 0.78 * 63e9;
     const double delta = experts * share(decode) / host_bw + prompt / 512.0 * experts * share(512) / pcie -
                          experts * share(decode + prompt) / gpu_bw;
-    CHECK(moved.serving.step_s - base.serving.step_s == Approx(delta).epsilon(1e-9));
+    // The GPU's reads and math meet on the smooth roofline (performance.hpp, gemm_roofline_seconds):
+    // with ~5 tokens' math a few per cent of the reads, fewer reads shift that term by ~5 us of
+    // the 9 ms difference, under 1e-3 of it.
+    CHECK(moved.serving.step_s - base.serving.step_s == Approx(delta).epsilon(1e-3));
     CHECK(moved.serving.ttft_s > base.serving.ttft_s);   // the prompt's forwards copy the experts over PCIe
 }
 

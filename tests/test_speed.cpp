@@ -2,8 +2,10 @@
 // tokens/s (llama.cpp's llama-bench, gpt-fast) within a stated tolerance.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
+#include "performance.hpp"
 #include "test_support.hpp"
 
 using namespace gpusizer;
@@ -111,6 +113,27 @@ TEST_CASE("a precision the GPU lacks is stored as asked, computed at the next on
     c = config("llama-3-8b", "rtx-4090");
     c.weights = "q4_k_m";
     CHECK(run(c).speed.peak_flops == 330.3e12);
+}
+
+TEST_CASE("smooth GEMM roofline: (mem^2.5 + comp^2.5)^(1/2.5), by hand", "[speed][derivation]") {
+    using detail::gemm_roofline_seconds;
+    // At the ridge (reads and math equal) a GEMM takes 2^(1/2.5) = 1.3195 times either.
+    CHECK(gemm_roofline_seconds(1e-3, 1e-3) == Approx(1.319508e-3).epsilon(1e-6));
+    // At 4:1 either way: (1 + 0.25^2.5)^0.4 = 1.03125^0.4 = 1.012384 times the larger.
+    CHECK(gemm_roofline_seconds(4e-3, 1e-3) == Approx(4.049537e-3).epsilon(1e-6));
+    CHECK(gemm_roofline_seconds(1e-3, 4e-3) == gemm_roofline_seconds(4e-3, 1e-3));
+    // One side alone is that side, exactly; nothing is nothing.
+    CHECK(gemm_roofline_seconds(3e-3, 0) == 3e-3);
+    CHECK(gemm_roofline_seconds(0, 3e-3) == 3e-3);
+    CHECK(gemm_roofline_seconds(0, 0) == 0);
+    // Between the plain roofline and the sum (p > 1), and growing with either side.
+    for (double a : {1e-6, 1e-3, 0.5})
+        for (double b : {1e-6, 2e-3, 0.7}) {
+            const double t = gemm_roofline_seconds(a, b);
+            CHECK(t >= std::max(a, b));
+            CHECK(t <= a + b);
+            CHECK(gemm_roofline_seconds(a * 1.01, b) >= t);
+        }
 }
 
 TEST_CASE("decode roofline: bytes read per token over the bandwidth", "[speed][derivation]") {

@@ -8,6 +8,7 @@
 #include "interconnect.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gpusizer::detail {
 
@@ -23,6 +24,19 @@ constexpr double kLlamaCppBandwidthEfficiency = 0.9;
 constexpr double kLlamaCppLayerOverhead = 90e-6;   // seconds per layer per forward: kernel launches and syncs
 // ...and compute-bound work this fraction of the dense tensor peak:
 constexpr double kPrefillMfu = 0.5;      // llama.cpp F16 pp512: 46% (RTX 4090) and 50% (RTX 3090) of the FP16-accumulate peak
+// A GEMM bound by neither its reads nor its math alone: near the ridge, where the two take about
+// as long, a real kernel does not hide one entirely behind the other (its pipeline fills, the tail
+// wave, the epilogue's writes), so time = (t_mem^p + t_comp^p)^(1/p), a smooth roofline, instead
+// of max(t_mem, t_comp) (p -> infinity). p = 2.5: the best fit of XLA's measured matmul table for
+// sm_90 (tensorflow/tensorflow matmul_interpolator_data.h, BF16, m, n, k 256-4,096; docs/research/
+// gemm-efficiency-xla.md): rms log error 0.131 at 2.5, 0.132 at 2, 0.133 at 3, 0.145 for the
+// max. At the ridge a GEMM takes 2^(1/2.5) = 1.32 times the roofline; at 4:1 either way 1.01.
+constexpr double kGemmRooflineExponent = 2.5;
+inline double gemm_roofline_seconds(double mem_s, double comp_s) {
+    const double hi = std::max(mem_s, comp_s), lo = std::min(mem_s, comp_s);
+    if (!(lo > 0)) return hi;   // one side alone (or nothing): no smoothing, no division by zero
+    return hi * std::pow(1.0 + std::pow(lo / hi, kGemmRooflineExponent), 1.0 / kGemmRooflineExponent);
+}
 // FP4 (NVFP4 / MXFP4) GEMMs reach this share of the efficiency 16-bit GEMMs reach on the same GPU:
 // vLLM's NVFP4 GEMM benchmark on Blackwell (benchmarks/kernels/bench_nvfp4_gemm.py, vllm-project/vllm
 // pull 20578 and 20646; Llama-3.1-8B N = 6,144, K = 4,096), the GEMM alone ("nvfp4-noquant"):

@@ -183,7 +183,7 @@ double serving_step_seconds(const ServingModel& m, double decode, double prefill
     const double tokens = decode + prefill;
     // Matmuls: the weights are read once per step, the routed experts as far as the step's tokens
     // touch them (1 - (1 - k/E)^tokens, as the decode roofline); the math runs at the MFU. The two
-    // overlap inside the GEMMs.
+    // overlap inside the GEMMs, not wholly near the ridge (gemm_roofline_seconds).
     const double touched = m.expert_share > 0 ? 1.0 - std::pow(1.0 - m.expert_share, tokens * m.expert_token_factor) : 1.0;
     const double w_mem = (m.dense_bytes + m.expert_bytes * touched) / m.eff_bandwidth;
     // The routed experts' GEMMs get tokens x k / E rows per expert (x ep / tp where the experts
@@ -226,7 +226,7 @@ double serving_step_seconds(const ServingModel& m, double decode, double prefill
             host += prefill / chunk * m.host_expert_bytes * share(chunk) / bw;
         }
     }
-    const double step = std::max(w_mem, w_comp) + std::max(kv_mem, kv_comp) + prefill_attn + sampling + route + comm + overhead + host;
+    const double step = gemm_roofline_seconds(w_mem, w_comp) + std::max(kv_mem, kv_comp) + prefill_attn + sampling + route + comm + overhead + host;
     if (work) {   // the seconds above times the rates they were divided by
         work->bytes = (w_mem + kv_mem + sampling) * m.eff_bandwidth + route * m.stream_bandwidth;
         work->kv_bytes = kv_mem * m.eff_bandwidth;
