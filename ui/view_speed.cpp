@@ -282,7 +282,8 @@ void App::draw_serving(float width) {
             {
                 auto rps = [](double x) { return format_fixed(x, x < 10 ? 2 : 1); };
                 std::string text = "~" + rps(sv.requests_per_s);
-                if (b.rows > 0 && sv.requests_per_s > 0) text += " (" + rps(sv.requests_per_s * b.lo) + "-" + rps(sv.requests_per_s * b.hi) + ")";
+                if (b.rows > 0 && sv.requests_per_s > 0)
+                    text += " (" + rps(sv.requests_per_s * b.lo) + "-" + rps(sv.requests_per_s * b.hi) + ")";
                 t.row("requests / s", text);
             }
             t.row("bound by", std::string(sv.bound), "What limits throughput at this load.");

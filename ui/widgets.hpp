@@ -90,7 +90,8 @@ struct FigureTable {
         // A figure with its band, "~X unit (lo-hi)", too wide for the cell: the band goes on its
         // own line rather than wrapping inside a number at its thousands comma ("(72," / "207-...").
         const std::size_t bracket = value.rfind(" (");
-        if (!value.empty() && value[0] == '~' && bracket != std::string::npos && ImGui::CalcTextSize(value.c_str()).x > ImGui::GetContentRegionAvail().x) {
+        if (!value.empty() && value[0] == '~' && bracket != std::string::npos &&
+            ImGui::CalcTextSize(value.c_str()).x > ImGui::GetContentRegionAvail().x) {
             ImGui::TextUnformatted(value.c_str(), value.c_str() + bracket);
             ImGui::TextUnformatted(value.c_str() + bracket + 1);
         } else {

@@ -72,8 +72,8 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     Obj o(e, ctx);
     o.only({"id", "name", "vendor", "architecture", "chip", "year", "segment", "memory_gib", "memory_total_mib",
             "gpu_memory_fraction", "memory_type", "memory_bandwidth_gb_per_s", "fp32_tflops", "tensor_tflops_dense",
-            "tensor_tflops_dense_fp16_accumulate", "tdp_w", "host_w", "llama_cpp_layer_overhead_us", "interconnect", "ecc", "p2p", "tensor_cores", "form_factor",
-            "price_usd", "price_note", "note", "sources", "unverified"});
+            "tensor_tflops_dense_fp16_accumulate", "tdp_w", "host_w", "llama_cpp_layer_overhead_us", "interconnect", "ecc", "p2p",
+            "tensor_cores", "form_factor", "price_usd", "price_note", "note", "sources", "unverified"});
     Gpu g;
     g.id = o.str("id");
     if (!valid_id(g.id)) o.fail("id", "must be lower-case kebab-case (a-z, 0-9, '-', '.'), got '" + g.id + "'");

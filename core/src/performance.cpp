@@ -713,15 +713,18 @@ double attention_flops(const Resolved& r, double mu16) {
     // does; a tower with 3-4 GPUs a workstation's; one or two GPUs a desktop's.
     double host_node_w = 0;
     const bool unified = apple || g.unified_host_w;
+    bool server = false;   // its supply is sized to the node's maximum system power (below)
     if (unified) {
         pw.host_platform = "unified";
         host_node_w = g.unified_host_w.value_or(0.0);
     } else if (hgx) {
         pw.host_platform = "hgx_node";
         host_node_w = kHostWattsHgxNode / 8.0 * per_node;
+        server = true;
     } else if (g.segment == Segment::datacenter || per_node > kWorkstationMaxGpus) {
         pw.host_platform = "pcie_server";
         host_node_w = kHostWattsPcieServer / 8.0 * per_node;
+        server = true;
     } else if (per_node > kDesktopMaxGpus) {
         pw.host_platform = "workstation";
         host_node_w = kHostWattsWorkstation;
@@ -735,7 +738,7 @@ double attention_flops(const Resolved& r, double mu16) {
     pw.facility_w = pw.system_w * out.pue;
     if (unified) {
         pw.psu_w = per_node * tdp + host_node_w;   // the machine's own supply: what it draws at most
-    } else if (g.segment == Segment::datacenter || pw.host_platform == "pcie_server") {
+    } else if (server) {
         pw.psu_w = per_node * tdp + host_node_w;   // server supplies are sized to the maximum system power
     } else {
         // ATX 3.0: the supply must carry the sustained load, and for 100 us the GPUs' 3x excursion

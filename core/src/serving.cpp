@@ -226,7 +226,8 @@ double serving_step_seconds(const ServingModel& m, double decode, double prefill
             host += prefill / chunk * m.host_expert_bytes * share(chunk) / bw;
         }
     }
-    const double step = gemm_roofline_seconds(w_mem, w_comp) + std::max(kv_mem, kv_comp) + prefill_attn + sampling + route + comm + overhead + host;
+    const double step =
+        gemm_roofline_seconds(w_mem, w_comp) + std::max(kv_mem, kv_comp) + prefill_attn + sampling + route + comm + overhead + host;
     if (work) {   // the seconds above times the rates they were divided by
         work->bytes = (w_mem + kv_mem + sampling) * m.eff_bandwidth + route * m.stream_bandwidth;
         work->kv_bytes = kv_mem * m.eff_bandwidth;
