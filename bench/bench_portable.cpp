@@ -9,6 +9,9 @@
 // reported is the median over the repetitions (10 by default), with the minimum and maximum.
 //   estimate: Llama 3 70B, Q4_K_M, 2 x RTX 4090 (one estimate() call)
 //   sweep:    sweep() over every catalog GPU x 1..8 GPUs x every weight format, Llama 3 70B
+//   plan:     the inference plan() of bench_plan.cpp's BM_PlanInference70B: Llama 3 70B served by
+//             vLLM on up to 64 H100, requests of 1,000 + 1,000 tokens, TPOT <= 30 ms (issue
+//             budget: under 100 ms natively, under 1 s in the browser, bench/web_budgets.mjs)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "gpusizer/gpusizer.hpp"
+#include "gpusizer/plan.hpp"
 
 #ifdef __EMSCRIPTEN__
 #include "embedded.hpp"
@@ -106,6 +110,23 @@ int main(int argc, char** argv) {
                 g_sink = g_sink + double(p.size());
             },
             repetitions);
+        gpusizer::PlanRequest q;
+        q.mode = gpusizer::PlanMode::inference;
+        q.base.model.id = "llama-3-70b";
+        q.base.gpu = "h100-sxm";
+        q.base.runtime = gpusizer::Runtime::vllm;
+        q.base.gpus = 64;
+        q.base.isl = 1000;
+        q.base.osl = 1000;
+        q.max_tpot_ms = 30;
+        long long plan_points = 0;
+        const Timing plan = time_it(
+            [&] {
+                const gpusizer::PlanReport p = gpusizer::plan(q, cat);
+                plan_points = p.evaluated;
+                g_sink = g_sink + double(p.pareto.size());
+            },
+            repetitions);
 #ifdef __EMSCRIPTEN__
         const char* where = "wasm";
 #else
@@ -113,12 +134,16 @@ int main(int argc, char** argv) {
 #endif
         if (json) {
             std::printf("{\"where\": \"%s\", \"repetitions\": %d, \"estimate_s\": {\"median\": %.6e, \"min\": %.6e, \"max\": %.6e}, "
-                        "\"sweep_s\": {\"median\": %.6e, \"min\": %.6e, \"max\": %.6e}, \"sweep_points\": %zu}\n",
-                        where, repetitions, estimate.median, estimate.min, estimate.max, sweep.median, sweep.min, sweep.max, points);
+                        "\"sweep_s\": {\"median\": %.6e, \"min\": %.6e, \"max\": %.6e}, \"sweep_points\": %zu, "
+                        "\"plan_inference_s\": {\"median\": %.6e, \"min\": %.6e, \"max\": %.6e}, \"plan_points\": %lld}\n",
+                        where, repetitions, estimate.median, estimate.min, estimate.max, sweep.median, sweep.min, sweep.max, points,
+                        plan.median, plan.min, plan.max, plan_points);
         } else {
             std::printf("%s, %d repetitions (median, min-max)\n", where, repetitions);
             std::printf("  one estimate  %8.3f us  (%.3f-%.3f)\n", estimate.median * 1e6, estimate.min * 1e6, estimate.max * 1e6);
             std::printf("  sweep (%zu)  %8.3f ms  (%.3f-%.3f)\n", points, sweep.median * 1e3, sweep.min * 1e3, sweep.max * 1e3);
+            std::printf("  inference plan (%lld points)  %8.3f ms  (%.3f-%.3f)\n", plan_points, plan.median * 1e3, plan.min * 1e3,
+                        plan.max * 1e3);
         }
     } catch (const gpusizer::Error& e) {
         std::fprintf(stderr, "bench: %s\n", e.what());

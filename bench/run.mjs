@@ -13,6 +13,8 @@
 //   GGUF / safetensors header, 1,000 tensors   bench_readers, the same               none set (reported)
 //   training plan search, 405B, 16,384 H100    bench_plan, layouts per CPU second    >= 1M layouts/s
 //   inference plan search, 70B, up to 64 H100  bench_plan, median of N, CPU time     100 ms
+//     the same in the browser                  web_budgets.mjs: gs.plan() in headless  1 s (the
+//                                              Chromium, the slowest of N calls        slowest call)
 //   one estimate / sweep in WebAssembly        bench_wasm.js under Node.js vs the    none set: the
 //                                              same std::chrono harness natively     ratio is reported
 //                                              (bench_portable), medians
@@ -123,6 +125,10 @@ rows.push({ figure: 'one estimate, WebAssembly (Node.js)', value: wasm.estimate_
   note: `${ratioEstimate.toFixed(1)}x native (${(same.estimate_s.median * 1e6).toFixed(3)} us, same harness)` });
 rows.push({ figure: 'the sweep, WebAssembly (Node.js)', value: wasm.sweep_s.median * 1e3, unit: 'ms', budget: null,
   note: `${ratioSweep.toFixed(1)}x native (${(same.sweep_s.median * 1e3).toFixed(3)} ms, same harness)` });
+const ratioPlan = wasm.plan_inference_s.median / same.plan_inference_s.median;
+rows.push({ figure: `inference plan search, 70B on up to 64 H100 (${wasm.plan_points} points), WebAssembly (Node.js)`,
+  value: wasm.plan_inference_s.median * 1e3, unit: 'ms', budget: null,
+  note: `${ratioPlan.toFixed(1)}x native (${(same.plan_inference_s.median * 1e3).toFixed(3)} ms, same harness); the browser's figure below` });
 
 // -------------------------------------------------------------------------------------------
 // The browser build: sizes, first frame, slider drag (bench/web_budgets.mjs)
@@ -136,6 +142,9 @@ result.web = web;
 loads.push(load());
 rows.push({ figure: 'widget download (gzipped)', value: web.widget.gzip / 1e3, unit: 'KB', budget: 190 });
 rows.push({ figure: 'app download (gzipped)', value: web.app.gzip / 1e3, unit: 'KB', budget: 700 });
+rows.push({ figure: `inference plan search, 70B on up to 64 H100 (${web.plan.points} points), gs.plan() in the browser`,
+  value: web.plan.maxMs, unit: 'ms', budget: 1000,
+  note: `max of ${web.plan.runsMs.length} calls; median ${web.plan.medianMs.toFixed(1)} ms; the first call ${web.plan.firstMs.toFixed(1)} ms` });
 rows.push({ figure: 'first frame of the app page', value: web.firstFrame.maxMs, unit: 'ms', budget: 1000,
   note: `max of ${web.firstFrame.runsMs.length} fresh contexts; median ${web.firstFrame.medianMs.toFixed(0)} ms` });
 for (const d of web.drag) {
