@@ -16,6 +16,7 @@
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/format.hpp"
+#include "gpusizer/uncertainty.hpp"
 #include "plan_state.hpp"
 #include "theme.hpp"
 #include "view_plan.hpp"
@@ -484,6 +485,20 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
             ImGui::EndTable();
         }
         if (best_apart) ImGui::TextDisabled("best: %s", serving_row_text(p.best).note.c_str());
+        // The band every figure of the table carries (one engine, one model: the same for each
+        // row), as the Speed & power tab shows it beside each figure.
+        if (!p.top.empty()) {
+            const Report& r0 = p.top.front().report;
+            const SpeedBand b = speed_band(SpeedFigure::serving_throughput, r0.config.runtime, model_class(r0));
+            if (b.rows > 0) {
+                ImGui::PushTextWrapPos(0.0f);
+                ImGui::TextDisabled("Each figure is ~X: published serving measurements of this engine (%d rows) fell between %.2f and "
+                                    "%.2f times gpusizer's tokens/s (TTFT and TPOT inversely; docs/accuracy.md).",
+                                    b.rows, b.lo, b.hi);
+                ImGui::PopTextWrapPos();
+                note("serving plan band");
+            }
+        }
     }
     ImGui::Spacing();
     ImGui::PushTextWrapPos(0.0f);
