@@ -14,6 +14,7 @@
 
 #include "gpusizer/gpusizer.hpp"
 #include "gpusizer/plan.hpp"
+#include "bench_cases.hpp"
 
 namespace {
 
@@ -68,18 +69,7 @@ void run_plan(benchmark::State& state, const gpusizer::PlanRequest& q, const cha
 void BM_Plan405B(benchmark::State& state) { run_plan(state, request("llama-3.1-405b", 16384, 2048), "layouts"); }
 BENCHMARK(BM_Plan405B)->Unit(benchmark::kMillisecond);
 
-void BM_PlanInference70B(benchmark::State& state) {
-    gpusizer::PlanRequest q;
-    q.mode = gpusizer::PlanMode::inference;
-    q.base.model.id = "llama-3-70b";
-    q.base.gpu = "h100-sxm";
-    q.base.runtime = gpusizer::Runtime::vllm;
-    q.base.gpus = 64;
-    q.base.isl = 1000;
-    q.base.osl = 1000;
-    q.max_tpot_ms = 30;
-    run_plan(state, q, "points");
-}
+void BM_PlanInference70B(benchmark::State& state) { run_plan(state, gpusizer::bench::inference_plan_70b(), "points"); }
 BENCHMARK(BM_PlanInference70B)->Unit(benchmark::kMillisecond);
 
 }  // namespace

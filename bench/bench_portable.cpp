@@ -22,6 +22,7 @@
 
 #include "gpusizer/gpusizer.hpp"
 #include "gpusizer/plan.hpp"
+#include "bench_cases.hpp"
 
 #ifdef __EMSCRIPTEN__
 #include "embedded.hpp"
@@ -110,15 +111,7 @@ int main(int argc, char** argv) {
                 g_sink = g_sink + double(p.size());
             },
             repetitions);
-        gpusizer::PlanRequest q;
-        q.mode = gpusizer::PlanMode::inference;
-        q.base.model.id = "llama-3-70b";
-        q.base.gpu = "h100-sxm";
-        q.base.runtime = gpusizer::Runtime::vllm;
-        q.base.gpus = 64;
-        q.base.isl = 1000;
-        q.base.osl = 1000;
-        q.max_tpot_ms = 30;
+        const gpusizer::PlanRequest q = gpusizer::bench::inference_plan_70b();
         long long plan_points = 0;
         const Timing plan = time_it(
             [&] {

@@ -18,7 +18,7 @@
 //   records it) gives its share of a 16.7 ms frame. SwiftShader rasterizes on the CPU, so the
 //   page's frame rate in this headless setup measures the machine's CPU, not the app.
 // Inference plan search: gs.plan() of the JS API (gpusizer.js, loaded into embed.html) in the
-//   same browser, bench_plan.cpp's BM_PlanInference70B query (Llama 3 70B served by vLLM on up to
+//   same browser, bench/bench_cases.hpp's inference_plan_70b() query in JSON (Llama 3 70B served by vLLM on up to
 //   64 H100, requests of 1,000 + 1,000 tokens, TPOT <= 30 ms), timed with performance.now()
 //   around each call: the first call apart, then N more. Budget (issue 12): under 1 s, the slowest call.
 // --check exits 1 when a budget is missed: sizes, first frame, the plan search, and the app's
