@@ -200,7 +200,7 @@ std::vector<Assumption> assumptions(const Report& r) {
         fmt("board power x GPUs x %.2f utilization + host", pw.utilization) + fmt(", PUE %.2f", pw.pue) + ", host: " +
             std::string(pw.host_platform),
         "host by platform: desktop (1-2 GPUs) 450 W (Intel ATX 3.0 example: CPU 300 + 150 W); workstation (3-4 GPUs) 550 W (a 350 W "
-        "Threadripper PRO / Xeon W + 150 W, ~92% supply); PCIe server 225 W per GPU (ServeTheHome: 1.5-2.2 kW per 8-GPU node); "
+        "Threadripper PRO / Xeon W + 150 W, ~92% supply); PCIe server 225 W per GPU (ServeTheHome's rule: 1.6-2.0 kW per 8-GPU node); "
         "HGX/OAM node 575 W per GPU (DGX H100: 10.2 kW - 8 x 700 W); one chip for CPU and GPU (DGX Spark, Strix Halo, Apple): the "
         "rest of the box (gpus.json host_w); PUE 1.58 in data centers (Uptime Institute 2023), else 1");
     add("psu", "desktops and workstations: max(sustained, (3 x GPU + rest) / 2); servers: maximum system power; one-chip boxes: what they draw",

@@ -173,14 +173,17 @@ constexpr double kPueDatacenter = 1.58;       // Uptime Institute Global Data Ce
 // The host (everything in the machine but the GPUs) by platform class (performance.cpp, host_platform):
 constexpr double kHostWattsDesktop = 450;     // Intel's ATX 3.0 example: CPU 300 W + 150 W for the rest of the box
 // A tower with 3-4 GPUs on a workstation CPU: a 350 W Threadripper PRO 7985WX / Xeon w9-3495X (AMD's and
-// Intel's TDP) + the desktop's 150 W for the rest, through a ~92% supply: 545 W. Measured hosts at the wall
-// with smaller CPUs agree: ServeTheHome's ThinkStation PX review (150 W Xeon, one 300 W card, 650-700 W
-// peak: ~375 W host), Puget Systems' 4x RTX 3090 at 300 W (165 W Xeon W-2255, 1,717 W peak: ~517 W).
+// Intel's TDP) + the desktop's 150 W for the rest, through a ~92% supply: 545 W. A measured host with a
+// smaller CPU agrees: Puget Systems' four RTX 3090 held to 300 W (Xeon W-2255, 165 W) peaked at 1,717 W at
+// the wall, 1,580 W inside the supply (thefpsreview.com, 2020-10-22, quoting Puget): 380-517 W beside
+// the 1,200 W of cards. (ServeTheHome's ThinkStation PX review, ~375 W with a 150 W Xeon, as a research
+// helper quoted it: not re-read, unverified.)
 constexpr double kHostWattsWorkstation = 550;
 // A two-socket PCIe GPU server of 8 GPUs (no NVSwitch): ServeTheHome's rule of thumb (ASRock Rack
 // 4U8G-TURIN2 review, p. 4): the CPUs at their TDP (2 x 350-500 W), memory and SSDs 250-300 W, NICs
-// 15-100 W, then 10-20% for cooling: with 8 x 350 W GPUs 1.6-2.0 kW; its Supermicro SYS-521GE-TNRT
-// review puts such systems at 4.3-5 kW with 2.8 kW in the GPUs (1.5-2.2 kW). The middle, per node.
+// 15-100 W, then 10-20% for cooling: with 8 x 350 W GPUs 1.6-2.0 kW, 1.8 kW per node taken. (Its
+// Supermicro SYS-521GE-TNRT review, as a research helper quoted it and not re-read here, puts such
+// systems at 4.3-5 kW with 2.8 kW in the GPUs, 1.5-2.2 kW: unverified, and in agreement.)
 constexpr double kHostWattsPcieServer = 1800;
 constexpr double kHostWattsHgxNode = 4600;    // DGX H100: 10.2 kW max - 8 x 700 W GPUs (CPUs, NVSwitches, NICs, fans)
 constexpr int kDesktopMaxGpus = 2;            // GPUs a desktop (ATX, one consumer CPU) carries at full lanes
