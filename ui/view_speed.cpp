@@ -22,11 +22,14 @@ namespace {
 // "~X unit (lo-hi)": a figure and the band the accuracy set's rows of its kind put around it
 // (gpusizer/uncertainty.hpp); the figure alone where no row backs it. ASCII hyphen: the UI font
 // carries Latin-1 only.
-std::string banded_rate(double x, const SpeedBand& b, const char* unit) {
-    std::string out = "~" + format_rate(x) + " " + unit;
-    if (b.rows > 0 && x > 0) out += " (" + format_rate(x * b.lo) + "-" + format_rate(x * b.hi) + ")";
+// `format` prints one value; `unit` follows the figure ("" for none).
+template <typename Format>
+std::string banded(double x, const SpeedBand& b, Format format, const char* unit) {
+    std::string out = "~" + format(x) + (*unit ? " " : "") + unit;
+    if (b.rows > 0 && x > 0) out += " (" + format(x * b.lo) + "-" + format(x * b.hi) + ")";
     return out;
 }
+std::string banded_rate(double x, const SpeedBand& b, const char* unit) { return banded(x, b, format_rate, unit); }
 
 // A time that a speed band scales inversely ("~X (X / hi - X / lo)"), as report_json.cpp writes
 // the *_s_range keys: a figure that runs faster than gpusizer's takes less time.
@@ -279,13 +282,7 @@ void App::draw_serving(float width) {
             // wait): they scale with the step, inversely to the throughput's band.
             t.row("time to first token", banded_time(sv.ttft_s, b), "Half a step, the prompt's steps, and a wait for a slot if any.");
             t.row("time per output token", banded_time(sv.tpot_s, b), "One engine step, prompt chunks mixed in.");
-            {
-                auto rps = [](double x) { return format_fixed(x, x < 10 ? 2 : 1); };
-                std::string text = "~" + rps(sv.requests_per_s);
-                if (b.rows > 0 && sv.requests_per_s > 0)
-                    text += " (" + rps(sv.requests_per_s * b.lo) + "-" + rps(sv.requests_per_s * b.hi) + ")";
-                t.row("requests / s", text);
-            }
+            t.row("requests / s", banded(sv.requests_per_s, b, [](double x) { return format_fixed(x, x < 10 ? 2 : 1); }, ""));
             t.row("bound by", std::string(sv.bound), "What limits throughput at this load.");
             if (sv.gpu_w > 0) t.row("GPU draw", format_watts(sv.gpu_w), "The GPUs under this load (their utilization sets the draw).");
             if (sv.energy_kwh_per_million_tokens > 0)
