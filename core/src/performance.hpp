@@ -186,8 +186,11 @@ constexpr double kHostWattsWorkstation = 550;
 // systems at 4.3-5 kW with 2.8 kW in the GPUs, 1.5-2.2 kW: unverified, and in agreement.)
 constexpr double kHostWattsPcieServer = 1800;
 constexpr double kHostWattsHgxNode = 4600;    // DGX H100: 10.2 kW max - 8 x 700 W GPUs (CPUs, NVSwitches, NICs, fans)
-constexpr int kDesktopMaxGpus = 2;            // GPUs a desktop (ATX, one consumer CPU) carries at full lanes
-constexpr int kWorkstationMaxGpus = 4;        // a workstation tower (Threadripper PRO / Xeon W: 4 double-slot x16 cards)
+// GPUs per machine by class, derived from the lanes and slots: a consumer CPU gives its graphics
+// 16 PCIe lanes (Ryzen AM5 and Core LGA1700/1851 alike), two cards at x8; a Threadripper PRO / Xeon W
+// board (128 / 112 lanes, 7 slots in a tower) holds four double-slot cards at x16; more is a server.
+constexpr int kDesktopMaxGpus = 2;
+constexpr int kWorkstationMaxGpus = 4;
 constexpr double kGpuTransientFactor = 3.0;   // PCIe CEM 5.0: a GPU may spike to 3x its sustained power for 100 us
 constexpr double kPsuExcursionFactor = 2.0;   // ATX 3.0: a PSU carries 200% of its rating for 100 us
 constexpr double kBtuPerHourPerWatt = 3.412;  // 1 W = 3.412 BTU/h (1 BTU/h = 0.29307 W)
