@@ -568,6 +568,7 @@ void fill_report(const Resolved& r, Report& rep) {
     const double scale = r.scale;
     rep.params = r.total_params * scale;
     rep.active_params = r.counts->active(a) * scale;
+    rep.active_convention = a.is_moe() ? a.active_convention : ActiveConvention::all;
     const ParamParts& parts = r.counts->parts;
     rep.params_by_part = {parts.text * scale, parts.vision, parts.audio, parts.mtp * scale, parts.embeddings};
 
