@@ -494,6 +494,7 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
     const ModelArch& a = *r.arch;
     const Config& c = rep.config;
     if (!c.model.import_warnings.empty()) rep.warnings = c.model.import_warnings;
+    if (!r.engine_version_note.empty()) rep.warnings.push_back(r.engine_version_note);
     auto gib = [](double b) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.2f GiB", b / kGiB);
