@@ -74,6 +74,13 @@ double predict(const std::string& q, const Config& config, const Catalog& catalo
     const Report r = estimate(config, catalog);
     const MemoryParts& m = r.per_gpu;
     if (q == "params") return r.params;
+    // Every stored parameter of the checkpoint: the text stack (params) plus what is counted
+    // apart (vision / audio towers and projectors, MTP layers, per-layer embedding tables), as a
+    // Hub safetensors index's total_size counts them.
+    if (q == "checkpoint_params") {
+        const ParamsByPart& p = r.params_by_part;
+        return p.text + p.vision + p.audio + p.mtp + p.embeddings;
+    }
     if (q == "active_params") return r.active_params;
     if (q == "trainable_params") return r.trainable_params;
     if (q == "kv_bytes_per_token") return r.kv_bytes_per_token;
