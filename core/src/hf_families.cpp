@@ -188,33 +188,6 @@ void locate(const json& root, const std::string& top_type, Located& at, std::vec
     at.inferred = true;
 }
 
-// Experts of other modalities beside the text ones in the same layers (ERNIE-4.5-VL:
-// moe_num_experts [64, 64], moe_intermediate_size [1536, 512]: text, then vision). The text
-// tokens' experts are the layer's; the others are stored weights used by image tokens only,
-// reported with the vision part (a tower of their count), as gated MLPs of their width.
-void modality_experts(Reader& f, const std::vector<LayerSpec>& layers, ModelArch& a, std::vector<std::string>& notes) {
-    const json* counts = f.find(F::experts);
-    if (!counts || !counts->is_array() || counts->size() < 2 || counts->size() > 3 || counts->size() == layers.size()) return;
-    const json* widths = f.find(F::moe_intermediate);
-    int moe_layers = 0;
-    for (const LayerSpec& l : layers) moe_layers += l.is_moe();
-    double params = 0;
-    for (std::size_t k = 1; k < counts->size(); ++k) {
-        const long long n = (*counts)[k].is_number_integer() ? (*counts)[k].get<long long>() : 0;
-        long long w = 0;
-        if (widths && widths->is_array() && k < widths->size() && (*widths)[k].is_number_integer()) w = (*widths)[k].get<long long>();
-        else if (widths && widths->is_number_integer()) w = widths->get<long long>();
-        params += double(moe_layers) * double(n) * 3.0 * a.hidden * double(w);
-    }
-    if (params <= 0) return;
-    TowerSpec t;
-    t.part = "vision";
-    t.params_override = params;
-    a.towers.push_back(t);
-    notes.push_back("moe_num_experts lists one group per modality: the first is the text model's; the others (" +
-                    std::to_string(params / 1e9).substr(0, 5) + "B) are counted with the vision part");
-}
-
 // What every row ends with: towers beside the text model, a stated total, the checkpoint's own
 // storage, the notes and the keys nobody read; then the checks.
 void finish(const json& root, const Located& at, Reader& f, ModelArch& a, std::vector<std::string>& notes,

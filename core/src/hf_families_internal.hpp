@@ -200,7 +200,7 @@ struct FamilyRow {
     Mixer mixer;
     unsigned traits;
     const char* irrelevant;  // space-separated keys of this family known not to change memory
-    const char* source;      // transformers files checked: defaults and derivations
+    // (Each row's comment in hf_rows.cpp names the transformers files checked: defaults, derivations.)
     AdjustFn adjust = nullptr;
     BuildFn build = nullptr;
 };
@@ -293,6 +293,12 @@ void adjust_by_fields(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>
 inline bool read_by_fields(const FamilyRow& r) { return r.adjust == adjust_by_fields; }
 // A config key whose name says it shapes the network (unread ones are named in a warning).
 bool looks_architectural(const std::string& key);
+// Moe::fields: which layers carry experts, by the fields that say so.
+void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts);
+// Experts of other modalities (a per-modality expert list) as a vision tower of their count.
+void modality_experts(Reader& f, const std::vector<LayerSpec>& layers, ModelArch& a, std::vector<std::string>& notes);
+// mamba_ssm's ssm_cfg (Mamba / Mamba2 with that package's defaults).
+RecurrentSpec read_mamba_ssm(const FamilyRow& row, Reader& f, int hidden);
 // DeciLM / Nemotron-NAS `block_configs`: per-layer attention and MLP replacements.
 void apply_block_configs(Reader& f, int hidden, int heads, std::vector<LayerSpec>& layers, std::vector<std::string>& notes);
 

@@ -74,6 +74,9 @@ bool has_layer_count(const json& j) {
 }
 
 json flattened_text(const json& text) {
+#if !GPUSIZER_FIELD_READER
+    return text;   // only rows read by their fields need it, and infer_row refuses them here
+#else
     // DBRX keeps kv_n_heads in attn_config and the expert fields in ffn_config; MPT its
     // kv_n_heads in attn_config; mamba_ssm its attention heads in attn_cfg. Their keys are read as
     // if at the top; the top level wins.
@@ -85,6 +88,7 @@ json flattened_text(const json& text) {
             if (!flat.contains(kv.key())) flat[kv.key()] = kv.value();
     }
     return flat;
+#endif
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -111,7 +115,6 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
     r.mixer = Mixer::none;
     r.traits = kArchKeysOnly | kTie;
     r.irrelevant = out.understood.c_str();
-    r.source = "read by its fields (hf_infer.cpp)";
     r.adjust = adjust_by_fields;
     std::vector<std::string> said;   // what was assumed, for one note
 
@@ -463,6 +466,168 @@ void adjust_by_fields(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>
 }
 
 // ---------------------------------------------------------------------------------------------
+// [SECTION] What only rows read by their fields use: experts placed by their fields, experts of
+//           other modalities, mamba_ssm's format
+// ---------------------------------------------------------------------------------------------
+
+// Which layers carry experts, for a row read by its fields (Moe::fields). The families'
+// spellings, each with the alignment of the family that introduced it:
+//   mlp_layer_types ["dense" | "sparse"] (DeepseekV32Config, GlmMoeDsaConfig), moe_layers
+//   (Llama4TextConfig), mlp_only_layers (Qwen2MoeConfig): explicit lists;
+//   first_k_dense_replace (DeepSeek, GLM) and its other names: dense layers first, then
+//   moe_layer_freq (DeepSeek's own code: MoE when i % freq == 0);
+//   decoder_sparse_step (Qwen2-MoE), interleave_moe_layer_step (Llama 4), moe_layer_interval
+//   (ERNIE 4.5): MoE when (i + 1) % step == 0; expert_layer_period / _offset (Jamba);
+//   none of them: every layer.
+void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
+#if !GPUSIZER_FIELD_READER
+    (void)plan, (void)experts;
+    throw Error(f.key("model_type"), "is read by its fields in the app, the API and the CLI, not in the widget");
+#else
+    const int n = int(plan.size());
+    std::vector<int> moe(std::size_t(n), experts > 1 ? 1 : 0);
+    if (experts <= 1) {
+        for (int i = 0; i < n; ++i) plan[std::size_t(i)].mlp = LayerMlpKind::dense;
+        return;
+    }
+    auto check_index = [&](const char* key, long long i) {
+        if (i >= n) throw Error(f.key(key), "names layer " + std::to_string(i) + " of " + std::to_string(n));
+    };
+    if (f.has("mlp_layer_types")) {
+        const std::vector<std::string> t = f.strings("mlp_layer_types");
+        if (int(t.size()) != n)
+            throw Error(f.key("mlp_layer_types"), "has " + std::to_string(t.size()) + " entries for " + std::to_string(n) + " layers");
+        for (int i = 0; i < n; ++i) moe[std::size_t(i)] = t[std::size_t(i)] == "sparse" || t[std::size_t(i)] == "moe";
+    } else if (f.has("moe_layers") && f.find("moe_layers")->is_array()) {
+        std::fill(moe.begin(), moe.end(), 0);
+        for (long long i : f.integers("moe_layers")) {
+            check_index("moe_layers", i);
+            moe[std::size_t(i)] = 1;
+        }
+    } else {
+        // A list here is one value per modality (ERNIE-4.5-VL moe_layer_start_index [1, 1]): the text one.
+        auto first = [&](const char* k, long long fallback) {
+            const json* v = f.find(k);
+            if (v && v->is_array()) {
+                const std::vector<long long> l = f.integers(k);
+                return l.empty() ? fallback : l.front();
+            }
+            return f.integer(k, fallback);
+        };
+        long long first_dense = 0, last_moe = n - 1;
+        for (const char* k : {"first_k_dense_replace", "first_k_dense", "num_dense_layers", "n_dense_layers", "moe_layer_start_index"})
+            if (f.has(k)) first_dense = first(k, 0);
+        if (f.has("moe_layer_end_index")) {
+            const json* e = f.find("moe_layer_end_index");
+            const long long v = e->is_array() ? (e->empty() || !(*e)[0].is_number_integer() ? -1 : (*e)[0].get<long long>())
+                                              : (e->is_number_integer() ? e->get<long long>() : -1);
+            if (v >= 0) last_moe = v;   // -1: the last layer (Ernie4_5_MoeConfig)
+        }
+        long long step = 1, freq = 1, period = 0, offset = 0;
+        for (const char* k : {"decoder_sparse_step", "interleave_moe_layer_step", "moe_layer_interval", "moe_every_n_layers"})
+            if (f.has(k)) step = f.integer(k, 1);
+        // moe_layer_freq is a number in DeepSeek's configs; some write one flag per layer.
+        if (f.has("moe_layer_freq") && f.find("moe_layer_freq")->is_array()) {
+            const std::vector<long long> flags = f.integers("moe_layer_freq");
+            if (int(flags.size()) != n)
+                throw Error(f.key("moe_layer_freq"), "has " + std::to_string(flags.size()) + " entries for " + std::to_string(n) + " layers");
+            for (int i = 0; i < n; ++i) moe[std::size_t(i)] = flags[std::size_t(i)] != 0;
+            step = 0;
+        } else if (f.has("moe_layer_freq")) {
+            freq = f.integer("moe_layer_freq", 1);
+        }
+        if (f.has("expert_layer_period")) {
+            period = f.integer("expert_layer_period", 1);
+            offset = f.integer("expert_layer_offset", 0);
+            if (period <= 0 || offset >= period) throw Error(f.key("expert_layer_offset"), "must be smaller than expert_layer_period");
+        }
+        if (step < 0 || freq <= 0) throw Error(f.key("moe_layer_freq"), "must be at least 1");
+        for (int i = 0; i < n && step != 0; ++i) {
+            bool m = i >= first_dense && i <= last_moe && i % freq == 0 && (i + 1) % step == 0;
+            if (period > 0) m = m && i % period == offset;
+            moe[std::size_t(i)] = m;
+        }
+        if (step == 0 && first_dense > 0)
+            for (int i = 0; i < std::min<long long>(first_dense, n); ++i) moe[std::size_t(i)] = 0;
+    }
+    for (const long long d : f.integers("mlp_only_layers")) {
+        check_index("mlp_only_layers", d);
+        moe[std::size_t(d)] = 0;
+    }
+    for (int i = 0; i < n; ++i) plan[std::size_t(i)].mlp = moe[std::size_t(i)] ? LayerMlpKind::moe : LayerMlpKind::dense;
+#endif
+}
+
+// Experts of other modalities beside the text ones in the same layers (ERNIE-4.5-VL:
+// moe_num_experts [64, 64], moe_intermediate_size [1536, 512]: text, then vision). The text
+// tokens' experts are the layer's; the others are stored weights used by image tokens only,
+// reported with the vision part (a tower of their count), as gated MLPs of their width.
+void modality_experts(Reader& f, const std::vector<LayerSpec>& layers, ModelArch& a, std::vector<std::string>& notes) {
+#if !GPUSIZER_FIELD_READER
+    (void)f, (void)layers, (void)a, (void)notes;
+#else
+    const json* counts = f.find(F::experts);
+    if (!counts || !counts->is_array() || counts->size() < 2 || counts->size() > 3 || counts->size() == layers.size()) return;
+    const json* widths = f.find(F::moe_intermediate);
+    int moe_layers = 0;
+    for (const LayerSpec& l : layers) moe_layers += l.is_moe();
+    double params = 0;
+    for (std::size_t k = 1; k < counts->size(); ++k) {
+        const long long n = (*counts)[k].is_number_integer() ? (*counts)[k].get<long long>() : 0;
+        long long w = 0;
+        if (widths && widths->is_array() && k < widths->size() && (*widths)[k].is_number_integer()) w = (*widths)[k].get<long long>();
+        else if (widths && widths->is_number_integer()) w = widths->get<long long>();
+        params += double(moe_layers) * double(n) * 3.0 * a.hidden * double(w);
+    }
+    if (params <= 0) return;
+    TowerSpec t;
+    t.part = "vision";
+    t.params_override = params;
+    a.towers.push_back(t);
+    notes.push_back("moe_num_experts lists one group per modality: the first is the text model's; the others (" +
+                    std::to_string(params / 1e9).substr(0, 5) + "B) are counted with the vision part");
+#endif
+}
+
+// mamba_ssm's own format (state-spaces/*: d_model, n_layer, ssm_cfg {"layer": "Mamba2"}).
+RecurrentSpec read_mamba_ssm(const FamilyRow& row, Reader& f, int hidden) {
+#if !GPUSIZER_FIELD_READER
+    (void)row, (void)hidden;
+    throw Error(f.key("ssm_cfg"), "is read by the app, the API and the CLI, not by the widget");
+#else
+    RecurrentSpec r;
+    const json* c = f.find("ssm_cfg");
+    if (!c->is_object()) throw Error(f.key("ssm_cfg"), "must be an object");
+    auto checked_int = [&](long long v, const std::string& key) {
+        if (v <= 0 || v > 2147483647LL) throw Error(key, "gives a width of " + std::to_string(v) + ", outside 1 to 2^31 - 1");
+        return int(v);
+    };
+    // mamba_ssm's own format (mamba_ssm/modules/mamba_simple.py Mamba, mamba2.py Mamba2
+    // defaults): Mamba d_state 16, d_conv 4, expand 2, dt_rank ceil(d_model / 16); Mamba2
+    // d_state 128, d_conv 4, expand 2, headdim 64, ngroups 1; in_proj without bias, conv with.
+    const long long expand = first_int(*c, {"expand"}, 2);
+    r.d_conv = int(first_int(*c, {"d_conv"}, 4));
+    r.conv_bias = !(c->contains("conv_bias") && (*c)["conv_bias"].is_boolean() && !(*c)["conv_bias"].get<bool>());
+    r.proj_bias = c->contains("bias") && (*c)["bias"].is_boolean() && (*c)["bias"].get<bool>();
+    const long long d_inner = expand * hidden;
+    if (row.mixer == Mixer::mamba2) {
+        r.kind = RecurrentKind::mamba2;
+        r.head_dim = int(first_int(*c, {"headdim"}, 64));
+        r.n_heads = int(d_inner / std::max(1, r.head_dim));
+        r.d_inner = checked_int(1LL * r.n_heads * r.head_dim, f.key("ssm_cfg"));
+        r.d_state = int(first_int(*c, {"d_state"}, 128));
+        r.n_groups = int(first_int(*c, {"ngroups"}, 1));
+    } else {
+        r.kind = RecurrentKind::mamba;
+        r.d_inner = checked_int(d_inner, f.key("ssm_cfg"));
+        r.d_state = int(first_int(*c, {"d_state"}, 16));
+        r.dt_rank = int(first_int(*c, {"dt_rank"}, (hidden + 15) / 16));
+    }
+    return r;
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
 // [SECTION] Heterogeneous blocks
 // ---------------------------------------------------------------------------------------------
 
@@ -475,6 +640,10 @@ void adjust_by_fields(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>
 void apply_block_configs(Reader& f, int hidden, int heads, std::vector<LayerSpec>& layers, std::vector<std::string>& notes) {
     const json* blocks = f.find("block_configs");
     if (!blocks) return;
+#if !GPUSIZER_FIELD_READER
+    (void)hidden, (void)heads, (void)layers, (void)notes;
+    throw Error(f.key("block_configs"), "is read by the app, the API and the CLI, not by the widget");
+#else
     const std::string key = f.key("block_configs");
     if (!blocks->is_array()) throw Error(key, "must be a list of {attention, ffn} objects, one per layer");
     if (blocks->size() != layers.size())
@@ -523,6 +692,7 @@ void apply_block_configs(Reader& f, int hidden, int heads, std::vector<LayerSpec
         }
     }
     if (linear) notes.push_back(std::to_string(linear) + " blocks replace attention or MLP with one hidden x hidden linear map");
+#endif
 }
 
 }  // namespace gpusizer::hf

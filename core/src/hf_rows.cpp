@@ -221,47 +221,28 @@ const std::set<std::string>& irrelevant_everywhere() {
         "for_llm_compressor",
         "transformers.js_config",
         "unsloth_version",
-        // The older families' bookkeeping, positions and dropout (GPT-2, GPT-NeoX, BLOOM, OPT, BERT, T5).
+        // The older families' bookkeeping and positions, and other rows' (LFM2, mamba_ssm) settings that
+        // look architectural but size nothing.
         "layer_norm_type",
         "layerdrop",
         "encoder_layerdrop",
         "decoder_layerdrop",
-        "summary_first_dropout",
-        "summary_type",
         "summary_proj_to_labels",
         "summary_use_proj",
-        "summary_activation",
         "hidden_dropout_prob",
         "attention_probs_dropout_prob",
         "embed_dropout",
-        "dropout",
-        "dropout_rate",
-        "classifier_dropout",
         "head_dim_scale",
-        "rotary_pct",
-        "rotary_emb_base",
         "rotary_dim",
-        "rotary_emb_fraction",
-        "position_embedding_type",
         "scale_attn_weights",
         "scale_attn_by_inverse_layer_idx",
         "reorder_and_upcast_attn",
         "apply_residual_connection_post_layernorm",
-        "slow_but_exact",
-        "use_parallel_residual",
-        "alibi",
-        "relative_attention_max_distance",
-        "dense_act_fn",
-        "is_gated_act",
-        "task_specific_params",
-        "architectures",
         "n_ctx",
-        "gradient_checkpointing",
-        "torchscript",
         "vocab_size_multiple",
         "embedding_dropout",
         "use_grouped_mm",
-        "global_attn_every_n_layers",   // AFMoE writes layer_types beside it (hf_infer.cpp reads it when alone)
+        "global_attn_every_n_layers",
         "block_norm_eps",
         "block_mlp_init_scale",
         "block_out_init_scale",
@@ -272,14 +253,14 @@ const std::set<std::string>& irrelevant_everywhere() {
         "block_ff_dim",
         "conv_dim",
         "conv_dim_out",
-        "use_pos_enc",
         "rotary_emb_dim",
         "qkv_proj_bias",
         "out_proj_bias",
         "d_conv",
         "moe_routed_scaling_factor",
         "_flash_attn_2_enabled",
-        "neftune_noise_alpha",
+        "position_embedding_type",
+        "relative_attention_max_distance",
     };
     return kKeys;
 }
@@ -292,161 +273,171 @@ const std::set<std::string>& irrelevant_everywhere() {
 const std::vector<FamilyRow>& rows() {
     static const std::vector<FamilyRow> kRows = {
         // --- The first open families -------------------------------------------------------
-        {"llama", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "",
-         "llama/configuration_llama.py (attention_bias on q, k, v, o; mlp_bias; a sliding_window slides every layer)"},
-        {"gemma", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kTie | kArchKeysOnly, "",
-         "gemma/configuration_gemma.py (tie_word_embeddings True; GeGLU; head_dim given)"},
-        {"gemma2", "", "", Attn::every_nth_full, 2, 4096, Moe::none, Mixer::none, kTie | kNorms4 | kArchKeysOnly, "",
-         "gemma2/configuration_gemma2.py (sliding_window 4096; sliding if (i + 1) % 2; four norms per layer)"},
-        {"phi3", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "",
-         "phi3/configuration_phi3.py, modeling_phi3.py (fused qkv_proj and gate_up_proj: the same counts)"},
-        {"deepseek_v2", "", "", Attn::mla, 0, 0, Moe::first_k_dense, Mixer::none, kArchKeysOnly, "topk_method",
-         "deepseek_v2/configuration_deepseek_v2.py (MLA; first_k_dense_replace, moe_layer_freq; greedy routing has no groups)"},
+        // llama/configuration_llama.py (attention_bias on q, k, v, o; mlp_bias; a sliding_window slides every layer)
+        {"llama", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, ""},
+        // gemma/configuration_gemma.py (tie_word_embeddings True; GeGLU; head_dim given)
+        {"gemma", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kTie | kArchKeysOnly, ""},
+        // gemma2/configuration_gemma2.py (sliding_window 4096; sliding if (i + 1) % 2; four norms per layer)
+        {"gemma2", "", "", Attn::every_nth_full, 2, 4096, Moe::none, Mixer::none, kTie | kNorms4 | kArchKeysOnly, ""},
+        // phi3/configuration_phi3.py, modeling_phi3.py (fused qkv_proj and gate_up_proj: the same counts)
+        {"phi3", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, ""},
+        // deepseek_v2/configuration_deepseek_v2.py (MLA; first_k_dense_replace, moe_layer_freq; greedy routing has no groups)
+        {"deepseek_v2", "", "", Attn::mla, 0, 0, Moe::first_k_dense, Mixer::none, kArchKeysOnly, "topk_method"},
+        // gpt_neox/configuration_gpt_neox.py (attention_bias True), modeling_gpt_neox.py (MLP biases; two norms per layer)
         {"gpt_neox", "", "", Attn::full, 0, 0, Moe::none, Mixer::none,
-         kPlainMlp | kLayerNorm | kAttnBias | kMlpBiasAlways | kFfn4x | kArchKeysOnly, "",
-         "gpt_neox/configuration_gpt_neox.py (attention_bias True), modeling_gpt_neox.py (MLP biases; two norms per layer)"},
+         kPlainMlp | kLayerNorm | kAttnBias | kMlpBiasAlways | kFfn4x | kArchKeysOnly, ""},
+        // bloom/modeling_bloom.py (dense_h_to_4h: 4 x hidden, not a key; word_embeddings_layernorm; biases everywhere)
         {"bloom", "", "", Attn::full, 0, 0, Moe::none, Mixer::none,
-         kPlainMlp | kLayerNorm | kTie | kAttnBias | kMlpBiasAlways | kFfn4x | kEmbeddingNorm | kArchKeysOnly, "",
-         "bloom/modeling_bloom.py (dense_h_to_4h: 4 x hidden, not a key; word_embeddings_layernorm; biases everywhere)"},
-        {"opt", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kPlainMlp | kLayerNorm | kTie | kFfn4x | kArchKeysOnly, "",
-         "opt/configuration_opt.py, modeling_opt.py (enable_bias; learned positions + 2)", adjust_opt},
-        {"falcon", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kPlainMlp | kLayerNorm | kTie | kFfn4x | kArchKeysOnly, "",
-         "falcon/configuration_falcon.py, modeling_falcon.py (multi_query, new_decoder_architecture)", adjust_falcon},
-        {"RefinedWeb", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kPlainMlp | kLayerNorm | kTie | kFfn4x | kArchKeysOnly, "",
-         "Falcon's first remote-code name (falcon/configuration_falcon.py reads it)", adjust_falcon},
-        {"RefinedWebModel", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kPlainMlp | kLayerNorm | kTie | kFfn4x | kArchKeysOnly,
-         "", "Falcon-7B's first remote-code name", adjust_falcon},
+         kPlainMlp | kLayerNorm | kTie | kAttnBias | kMlpBiasAlways | kFfn4x | kEmbeddingNorm | kArchKeysOnly, ""},
+        // opt/configuration_opt.py, modeling_opt.py (enable_bias; learned positions + 2)
+        {"opt", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kPlainMlp | kLayerNorm | kTie | kFfn4x | kArchKeysOnly, "", adjust_opt},
+        // falcon/configuration_falcon.py, modeling_falcon.py (multi_query, new_decoder_architecture)
+        {"falcon", "", "", Attn::full, 0, 0, Moe::none, Mixer::none,
+         kPlainMlp | kLayerNorm | kTie | kFfn4x | kArchKeysOnly, "", adjust_falcon},
+        // Falcon's first remote-code name (falcon/configuration_falcon.py reads it)
+        {"RefinedWeb", "", "", Attn::full, 0, 0, Moe::none, Mixer::none,
+         kPlainMlp | kLayerNorm | kTie | kFfn4x | kArchKeysOnly, "", adjust_falcon},
+        // Falcon-7B's first remote-code name
+        {"RefinedWebModel", "", "", Attn::full, 0, 0, Moe::none, Mixer::none,
+         kPlainMlp | kLayerNorm | kTie | kFfn4x | kArchKeysOnly, "", adjust_falcon},
+        // gpt2/configuration_gpt2.py (n_inner None = 4 x n_embd; learned positions; Conv1D with biases)
         {"gpt2", "", "", Attn::full, 0, 0, Moe::none, Mixer::none,
-         kPlainMlp | kLayerNorm | kTie | kAttnBias | kMlpBiasAlways | kFfn4x | kLearnedPositions | kArchKeysOnly, "",
-         "gpt2/configuration_gpt2.py (n_inner None = 4 x n_embd; learned positions; Conv1D with biases)"},
+         kPlainMlp | kLayerNorm | kTie | kAttnBias | kMlpBiasAlways | kFfn4x | kLearnedPositions | kArchKeysOnly, ""},
+        // gpt_bigcode/configuration_gpt_bigcode.py (GPT-2 with multi_query True)
         {"gpt_bigcode", "", "", Attn::full, 0, 0, Moe::none, Mixer::none,
-         kPlainMlp | kLayerNorm | kTie | kAttnBias | kMlpBiasAlways | kFfn4x | kLearnedPositions | kArchKeysOnly, "",
-         "gpt_bigcode/configuration_gpt_bigcode.py (GPT-2 with multi_query True)", adjust_gpt_bigcode},
-        {"bert", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "",
-         "bert/configuration_bert.py, modeling_bert.py (encoder, token types, pooler, no LM head)", nullptr, build_bert},
-        {"t5", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "",
-         "t5/configuration_t5.py, modeling_t5.py (encoder-decoder, relative position buckets)", nullptr, build_t5},
+         kPlainMlp | kLayerNorm | kTie | kAttnBias | kMlpBiasAlways | kFfn4x | kLearnedPositions | kArchKeysOnly, "", adjust_gpt_bigcode},
+        // bert/configuration_bert.py, modeling_bert.py (encoder, token types, pooler, no LM head)
+        {"bert", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "", nullptr, build_bert},
+        // t5/configuration_t5.py, modeling_t5.py (encoder-decoder, relative position buckets)
+        {"t5", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "", nullptr, build_t5},
         // RWKV-4 (rwkv/configuration_rwkv.py, modeling_rwkv.py): every block time mixing (the row's
         // mixer) and channel mixing (key and value: a plain squared-ReLU MLP of intermediate_size,
         // default 4 x hidden), LayerNorms, ln0 after the embedding; no heads, no biases.
-        {"rwkv", "", "", Attn::granite, 0, 0, Moe::none, Mixer::rwkv, kPlainMlp | kLayerNorm | kFfn4x | kEmbeddingNorm | kArchKeysOnly,
-         "context_length rescale_every attention_hidden_size", "rwkv/configuration_rwkv.py, modeling_rwkv.py"},
+        // rwkv/configuration_rwkv.py, modeling_rwkv.py
+        {"rwkv", "", "", Attn::granite, 0, 0, Moe::none, Mixer::rwkv,
+         kPlainMlp | kLayerNorm | kFfn4x | kEmbeddingNorm | kArchKeysOnly, "context_length rescale_every attention_hidden_size"},
         // BitNet b1.58 (bitnet/modeling_bitnet.py): a Llama stack whose gated MLP uses squared ReLU
         // (the fields would read relu2 as a plain MLP) with an extra RMSNorm before o_proj and
         // before down_proj (attn_sub_norm, ffn_sub_norm: counted as norms).
-        {"bitnet", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "",
-         "bitnet/configuration_bitnet.py, modeling_bitnet.py (relu2 gated MLP; attn_sub_norm, ffn_sub_norm)", adjust_bitnet},
+        // bitnet/configuration_bitnet.py, modeling_bitnet.py (relu2 gated MLP; attn_sub_norm, ffn_sub_norm)
+        {"bitnet", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "", adjust_bitnet},
         // ChatGLM (THUDM/glm-4-9b-chat, chatglm3-6b remote code, modeling_chatglm.py): a Llama-like
         // stack whose output_layer is its own tensor while the config has no tie key.
-        {"chatglm", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kArchKeysOnly,
-         "apply_query_key_layer_scaling attention_softmax_in_fp32 layernorm_epsilon fp32_residual_connection original_rope "
-         "rope_ratio bias_dropout_fusion",
-         "THUDM modeling_chatglm.py (output_layer untied; add_qkv_bias; multi_query_group_num)", adjust_chatglm},
+        // THUDM modeling_chatglm.py (output_layer untied; add_qkv_bias; multi_query_group_num)
+        {"chatglm", "", "", Attn::full, 0, 0, Moe::none, Mixer::none,
+         kArchKeysOnly, "apply_query_key_layer_scaling attention_softmax_in_fp32 layernorm_epsilon fp32_residual_connection original_rope " "rope_ratio bias_dropout_fusion", adjust_chatglm},
         // --- Qwen -------------------------------------------------------------------------
-        {"qwen2", "", "", Attn::max_window, 0, 4096, Moe::none, Mixer::none, kQkvBiasAlways, "",
-         "qwen2/configuration_qwen2.py (layer_types from use_sliding_window and max_window_layers)"},
-        {"qwen2_moe", "", "", Attn::max_window, 0, 4096, Moe::qwen_sparse, Mixer::none, kQkvBiasAlways, "",
-         "qwen2_moe/modeling_qwen2_moe.py (mlp_only_layers, decoder_sparse_step; shared expert + gate)"},
-        {"qwen3", "", "", Attn::max_window, 0, 4096, Moe::none, Mixer::none, kQkNorm, "",
-         "qwen3/configuration_qwen3.py"},
-        {"qwen3_moe", "", "", Attn::max_window, 0, 4096, Moe::qwen_sparse, Mixer::none, kQkNorm, "",
-         "qwen3_moe/configuration_qwen3_moe.py (num_experts <- num_local_experts; mlp_only_layers)"},
+        // qwen2/configuration_qwen2.py (layer_types from use_sliding_window and max_window_layers)
+        {"qwen2", "", "", Attn::max_window, 0, 4096, Moe::none, Mixer::none, kQkvBiasAlways, ""},
+        // qwen2_moe/modeling_qwen2_moe.py (mlp_only_layers, decoder_sparse_step; shared expert + gate)
+        {"qwen2_moe", "", "", Attn::max_window, 0, 4096, Moe::qwen_sparse, Mixer::none, kQkvBiasAlways, ""},
+        // qwen3/configuration_qwen3.py
+        {"qwen3", "", "", Attn::max_window, 0, 4096, Moe::none, Mixer::none, kQkNorm, ""},
+        // qwen3_moe/configuration_qwen3_moe.py (num_experts <- num_local_experts; mlp_only_layers)
+        {"qwen3_moe", "", "", Attn::max_window, 0, 4096, Moe::qwen_sparse, Mixer::none, kQkNorm, ""},
+        // qwen3_next/configuration_qwen3_next.py (linear unless (i+1) % full_attention_interval == 0)
         {"qwen3_next", "", "", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
-         kQkNorm | kGatedQuery | kActiveNoEmbeddings, "",
-         "qwen3_next/configuration_qwen3_next.py (linear unless (i+1) % full_attention_interval == 0)"},
+         kQkNorm | kGatedQuery | kActiveNoEmbeddings, ""},
+        // qwen3_5/configuration_qwen3_5.py
         {"qwen3_5", "text_config", "qwen3_5_text", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
-         kQkNorm | kGatedQuery, "mamba_ssm_dtype", "qwen3_5/configuration_qwen3_5.py"},
+         kQkNorm | kGatedQuery, "mamba_ssm_dtype"},
+        // qwen3_5/configuration_qwen3_5.py
         {"qwen3_5_text", "", "", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
-         kQkNorm | kGatedQuery, "mamba_ssm_dtype", "qwen3_5/configuration_qwen3_5.py"},
-        {"qwen3_5_moe", "text_config", "qwen3_5_moe_text", Attn::linear_interval, 4, 0, Moe::qwen_sparse,
-         Mixer::gated_deltanet, kQkNorm | kGatedQuery, "mamba_ssm_dtype", "qwen3_5_moe/configuration_qwen3_5_moe.py"},
+         kQkNorm | kGatedQuery, "mamba_ssm_dtype"},
+        // qwen3_5_moe/configuration_qwen3_5_moe.py
+        {"qwen3_5_moe", "text_config", "qwen3_5_moe_text", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
+         kQkNorm | kGatedQuery, "mamba_ssm_dtype"},
+        // qwen3_5_moe/configuration_qwen3_5_moe.py
         {"qwen3_5_moe_text", "", "", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
-         kQkNorm | kGatedQuery, "mamba_ssm_dtype", "qwen3_5_moe/configuration_qwen3_5_moe.py"},
-        {"qwen3_omni_moe", "thinker_config.text_config", "qwen3_moe", Attn::max_window, 0, 4096, Moe::qwen_sparse,
-         Mixer::none, kQkNorm, "", "qwen3_omni_moe/configuration_qwen3_omni_moe.py (thinker_config.text_config)"},
+         kQkNorm | kGatedQuery, "mamba_ssm_dtype"},
+        // qwen3_omni_moe/configuration_qwen3_omni_moe.py (thinker_config.text_config)
+        {"qwen3_omni_moe", "thinker_config.text_config", "qwen3_moe", Attn::max_window, 0, 4096, Moe::qwen_sparse, Mixer::none,
+         kQkNorm, ""},
         // --- OpenAI, Meta, Google ----------------------------------------------------------
-        {"gpt_oss", "", "", Attn::every_nth_full, 2, 128, Moe::all, Mixer::none, kAttnBias | kExpertBias | kActiveNoInputEmbedding, "",
-         "gpt_oss/configuration_gpt_oss.py (sliding if (i+1) % 2 else full; attention_bias True)"},
-        {"llama4", "text_config", "llama4_text", Attn::llama4, 4, 0, Moe::llama4, Mixer::none, 0, "",
-         "llama4/configuration_llama4.py (Llama4TextConfig.__post_init__: no_rope_layers, moe_layers)"},
-        {"llama4_text", "", "", Attn::llama4, 4, 0, Moe::llama4, Mixer::none, 0, "",
-         "llama4/configuration_llama4.py"},
-        {"gemma3", "text_config", "gemma3_text", Attn::every_nth_full, 6, 4096, Moe::none, Mixer::none,
-         kTie | kQkNorm | kNorms4, "", "gemma3/configuration_gemma3.py, modular_gemma3.py (sliding_window_pattern 6)"},
-        {"gemma3_text", "", "", Attn::every_nth_full, 6, 4096, Moe::none, Mixer::none, kTie | kQkNorm | kNorms4, "",
-         "gemma3/configuration_gemma3.py"},
+        // gpt_oss/configuration_gpt_oss.py (sliding if (i+1) % 2 else full; attention_bias True)
+        {"gpt_oss", "", "", Attn::every_nth_full, 2, 128, Moe::all, Mixer::none, kAttnBias | kExpertBias | kActiveNoInputEmbedding, ""},
+        // llama4/configuration_llama4.py (Llama4TextConfig.__post_init__: no_rope_layers, moe_layers)
+        {"llama4", "text_config", "llama4_text", Attn::llama4, 4, 0, Moe::llama4, Mixer::none, 0, ""},
+        // llama4/configuration_llama4.py
+        {"llama4_text", "", "", Attn::llama4, 4, 0, Moe::llama4, Mixer::none, 0, ""},
+        // gemma3/configuration_gemma3.py, modular_gemma3.py (sliding_window_pattern 6)
+        {"gemma3", "text_config", "gemma3_text", Attn::every_nth_full, 6, 4096, Moe::none, Mixer::none, kTie | kQkNorm | kNorms4, ""},
+        // gemma3/configuration_gemma3.py
+        {"gemma3_text", "", "", Attn::every_nth_full, 6, 4096, Moe::none, Mixer::none, kTie | kQkNorm | kNorms4, ""},
+        // gemma3n/configuration_gemma3n.py, modeling_gemma3n.py (kv_shared_layer_index)
         {"gemma3n", "text_config", "gemma3n_text", Attn::every_nth_full, 5, 512, Moe::none, Mixer::none,
-         kTie | kQkNorm | kNorms4 | kPle | kKvShare, "",
-         "gemma3n/configuration_gemma3n.py, modeling_gemma3n.py (kv_shared_layer_index)"},
-        {"gemma3n_text", "", "", Attn::every_nth_full, 5, 512, Moe::none, Mixer::none,
-         kTie | kQkNorm | kNorms4 | kPle | kKvShare, "", "gemma3n/configuration_gemma3n.py"},
+         kTie | kQkNorm | kNorms4 | kPle | kKvShare, ""},
+        // gemma3n/configuration_gemma3n.py
+        {"gemma3n_text", "", "", Attn::every_nth_full, 5, 512, Moe::none, Mixer::none, kTie | kQkNorm | kNorms4 | kPle | kKvShare, ""},
+        // gemma4/configuration_gemma4.py (5:1, last layer full, per_layer_config global_head_dim)
         {"gemma4", "text_config", "gemma4_text", Attn::every_nth_full, 6, 512, Moe::gemma4, Mixer::none,
-         kTie | kQkNorm | kNorms4 | kPle | kKvShare | kGlobalHeadDim | kLastFull, "vision_soft_tokens_per_image",
-         "gemma4/configuration_gemma4.py (5:1, last layer full, per_layer_config global_head_dim)"},
+         kTie | kQkNorm | kNorms4 | kPle | kKvShare | kGlobalHeadDim | kLastFull, "vision_soft_tokens_per_image"},
+        // gemma4/configuration_gemma4.py
         {"gemma4_text", "", "", Attn::every_nth_full, 6, 512, Moe::gemma4, Mixer::none,
-         kTie | kQkNorm | kNorms4 | kPle | kKvShare | kGlobalHeadDim | kLastFull, "", "gemma4/configuration_gemma4.py"},
+         kTie | kQkNorm | kNorms4 | kPle | kKvShare | kGlobalHeadDim | kLastFull, ""},
         // --- Mistral --------------------------------------------------------------------------
-        {"mistral3", "text_config", "mistral", Attn::window_all, 0, 0, Moe::none, Mixer::none, 0, "",
-         "mistral3/configuration_mistral3.py (text_config mistral or ministral3, vision pixtral)"},
-        {"mistral", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "",
-         "mistral/configuration_mistral.py (every layer sliding when sliding_window is set)"},
-        {"mixtral", "", "", Attn::window_all, 0, 0, Moe::all, Mixer::none, kArchKeysOnly, "",
-         "mixtral/configuration_mixtral.py (num_local_experts 8, num_experts_per_tok 2: every layer, intermediate_size each)"},
-        {"ministral", "", "", Attn::window_all, 0, 4096, Moe::none, Mixer::none, 0, "",
-         "ministral/configuration_ministral.py (every layer sliding when sliding_window is set)"},
-        {"ministral3", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, 0, "llama_4_scaling_beta",
-         "ministral3/configuration_ministral3.py"},
+        // mistral3/configuration_mistral3.py (text_config mistral or ministral3, vision pixtral)
+        {"mistral3", "text_config", "mistral", Attn::window_all, 0, 0, Moe::none, Mixer::none, 0, ""},
+        // mistral/configuration_mistral.py (every layer sliding when sliding_window is set)
+        {"mistral", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, ""},
+        // mixtral/configuration_mixtral.py (num_local_experts 8, num_experts_per_tok 2: every layer, intermediate_size each)
+        {"mixtral", "", "", Attn::window_all, 0, 0, Moe::all, Mixer::none, kArchKeysOnly, ""},
+        // ministral/configuration_ministral.py (every layer sliding when sliding_window is set)
+        {"ministral", "", "", Attn::window_all, 0, 4096, Moe::none, Mixer::none, 0, ""},
+        // ministral3/configuration_ministral3.py
+        {"ministral3", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, 0, "llama_4_scaling_beta"},
         // --- DeepSeek, Zhipu, MiniMax ------------------------------------------------------------
-        {"deepseek_v3", "", "", Attn::mla, 0, 0, Moe::first_k_dense, Mixer::none, 0, "topk_method",
-         "deepseek_v3/configuration_deepseek_v3.py (first_k_dense_replace, moe_layer_freq)"},
-        {"deepseek_v32", "", "", Attn::mla_indexer, 0, 0, Moe::first_k_dense, Mixer::none, 0, "topk_method",
-         "deepseek_v32/configuration_deepseek_v32.py (layer_types all deepseek_sparse_attention)"},
-        {"glm4_moe", "", "", Attn::full, 0, 0, Moe::first_k_dense, Mixer::none, kBiasQkvOnly | kRouterBias | kActiveNoEmbeddings, "",
-         "glm4_moe/configuration_glm4_moe.py, modeling_glm4_moe.py (o_proj without bias)"},
-        {"glm4", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kAttnBias | kBiasQkvOnly | kNorms4, "",
-         "glm4/configuration_glm4.py (attention_bias True), modeling_glm4.py (post-attention/MLP norms)"},
-        {"glm_moe_dsa", "", "", Attn::mla_indexer, 0, 0, Moe::first_k_dense, Mixer::none, kRouterBias | kActiveNoEmbeddings,
-         "", "glm_moe_dsa/configuration_glm_moe_dsa.py (mlp_layer_types, indexer_types)"},
-        {"minimax_m2", "", "", Attn::full, 0, 0, Moe::all, Mixer::none, kQkNorm | kRouterBias | kActiveNoEmbeddings,
-         "use_routing_bias qk_norm_type", "minimax_m2/configuration_minimax_m2.py"},
+        // deepseek_v3/configuration_deepseek_v3.py (first_k_dense_replace, moe_layer_freq)
+        {"deepseek_v3", "", "", Attn::mla, 0, 0, Moe::first_k_dense, Mixer::none, 0, "topk_method"},
+        // deepseek_v32/configuration_deepseek_v32.py (layer_types all deepseek_sparse_attention)
+        {"deepseek_v32", "", "", Attn::mla_indexer, 0, 0, Moe::first_k_dense, Mixer::none, 0, "topk_method"},
+        // glm4_moe/configuration_glm4_moe.py, modeling_glm4_moe.py (o_proj without bias)
+        {"glm4_moe", "", "", Attn::full, 0, 0, Moe::first_k_dense, Mixer::none, kBiasQkvOnly | kRouterBias | kActiveNoEmbeddings, ""},
+        // glm4/configuration_glm4.py (attention_bias True), modeling_glm4.py (post-attention/MLP norms)
+        {"glm4", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kAttnBias | kBiasQkvOnly | kNorms4, ""},
+        // glm_moe_dsa/configuration_glm_moe_dsa.py (mlp_layer_types, indexer_types)
+        {"glm_moe_dsa", "", "", Attn::mla_indexer, 0, 0, Moe::first_k_dense, Mixer::none, kRouterBias | kActiveNoEmbeddings, ""},
+        // minimax_m2/configuration_minimax_m2.py
+        {"minimax_m2", "", "", Attn::full, 0, 0, Moe::all, Mixer::none,
+         kQkNorm | kRouterBias | kActiveNoEmbeddings, "use_routing_bias qk_norm_type"},
         // --- Hybrids: IBM, NVIDIA, TII, AI21 -----------------------------------------------------
-        {"granitemoehybrid", "", "", Attn::granite, 0, 0, Moe::granite, Mixer::mamba2, 0, "position_embedding_type",
-         "granitemoehybrid/configuration_granitemoehybrid.py (layers_block_type <- layer_types; absent: all mamba)"},
+        // granitemoehybrid/configuration_granitemoehybrid.py (layers_block_type <- layer_types; absent: all mamba)
+        {"granitemoehybrid", "", "", Attn::granite, 0, 0, Moe::granite, Mixer::mamba2, 0, "position_embedding_type"},
+        // nemotron_h/configuration_nemotron_h.py (hybrid_override_pattern M * - E)
         {"nemotron_h", "", "", Attn::nemotron, 0, 0, Moe::nemotron, Mixer::mamba2,
-         kPlainMlp | kOneBlock | kNorms1 | kRouterBias, "moe_shared_expert_overlap mtp_layers_block_type",
-         "nemotron_h/configuration_nemotron_h.py (hybrid_override_pattern M * - E)"},
-        {"falcon_h1", "", "", Attn::falcon_h1, 0, 0, Moe::none, Mixer::mamba2, 0,
-         "lm_head_multiplier mlp_multipliers key_multiplier attention_out_multiplier attention_in_multiplier "
-         "ssm_multipliers ssm_in_multiplier ssm_out_multiplier mamba_norm_before_gate mamba_use_mlp",
-         "falcon_h1/configuration_falcon_h1.py (layers_block_type: hybrid in every layer)"},
-        {"jamba", "", "", Attn::jamba, 0, 0, Moe::jamba, Mixer::mamba1, 0, "",
-         "jamba/configuration_jamba.py (layers_block_type, layers_num_experts)"},
+         kPlainMlp | kOneBlock | kNorms1 | kRouterBias, "moe_shared_expert_overlap mtp_layers_block_type"},
+        // falcon_h1/configuration_falcon_h1.py (layers_block_type: hybrid in every layer)
+        {"falcon_h1", "", "", Attn::falcon_h1, 0, 0, Moe::none, Mixer::mamba2,
+         0, "lm_head_multiplier mlp_multipliers key_multiplier attention_out_multiplier attention_in_multiplier " "ssm_multipliers ssm_in_multiplier ssm_out_multiplier mamba_norm_before_gate mamba_use_mlp"},
+        // jamba/configuration_jamba.py (layers_block_type, layers_num_experts)
+        {"jamba", "", "", Attn::jamba, 0, 0, Moe::jamba, Mixer::mamba1, 0, ""},
         // --- Other 2025-2026 families -------------------------------------------------------------
-        {"smollm3", "", "", Attn::smollm3, 4, 0, Moe::none, Mixer::none, kTie, "",
-         "smollm3/configuration_smollm3.py (NoPE every no_rope_layer_interval)"},
-        {"olmo2", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kQkNorm, "", "olmo2/configuration_olmo2.py"},
-        {"olmo3", "", "", Attn::every_nth_full, 4, 4096, Moe::none, Mixer::none, kQkNorm, "",
-         "olmo3/configuration_olmo3.py (3 sliding : 1 full)"},
-        {"cohere2", "", "", Attn::every_nth_full, 4, 4096, Moe::none, Mixer::none, kTie | kHeadDimFromHidden | kNorms1,
-         "", "cohere2/configuration_cohere2.py (sliding_window_pattern 4; head_dim = hidden / heads)"},
-        {"ernie4_5", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kTie | kMlpBias, "",
-         "ernie4_5/configuration_ernie4_5.py"},
+        // smollm3/configuration_smollm3.py (NoPE every no_rope_layer_interval)
+        {"smollm3", "", "", Attn::smollm3, 4, 0, Moe::none, Mixer::none, kTie, ""},
+        // olmo2/configuration_olmo2.py
+        {"olmo2", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kQkNorm, ""},
+        // olmo3/configuration_olmo3.py (3 sliding : 1 full)
+        {"olmo3", "", "", Attn::every_nth_full, 4, 4096, Moe::none, Mixer::none, kQkNorm, ""},
+        // cohere2/configuration_cohere2.py (sliding_window_pattern 4; head_dim = hidden / heads)
+        {"cohere2", "", "", Attn::every_nth_full, 4, 4096, Moe::none, Mixer::none, kTie | kHeadDimFromHidden | kNorms1, ""},
+        // ernie4_5/configuration_ernie4_5.py
+        {"ernie4_5", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kTie | kMlpBias, ""},
         // --- Microsoft Phi (phi3 itself is read by hf_import.cpp) --------------------------------
-        {"phimoe", "", "", Attn::window_all, 0, 0, Moe::all, Mixer::none, kAttnBias | kLayerNorm, "lm_head_bias input_jitter_noise",
-         "phimoe/configuration_phimoe.py (attention_bias True, num_local_experts 16, top-2), modeling_phimoe.py (LayerNorm)"},
-        {"phi4mm", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kTie, "",
-         "microsoft/Phi-4-multimodal-instruct configuration_phi4mm.py (Phi3Config fields; vision / speech LoRA and "
-         "encoders in embd_layer, not counted)"},
-        {"ernie4_5_moe", "", "", Attn::full, 0, 0, Moe::ernie, Mixer::none, kTie | kMlpBias | kRouterBias, "",
-         "ernie4_5_moe/configuration_ernie4_5_moe.py, modeling_ernie4_5_moe.py (moe_layer_start/end/interval)"},
-        {"hunyuan_v1_moe", "", "", Attn::full, 0, 0, Moe::hunyuan, Mixer::none, kQkNorm,
-         "use_cla cla_share_factor", "hunyuan_v1_moe/configuration_hunyuan_v1_moe.py, modeling_hunyuan_v1_moe.py (shared_mlp)"},
-        {"hunyuan_v1_dense", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kQkNorm, "use_cla cla_share_factor",
-         "hunyuan_v1_dense/configuration_hunyuan_v1_dense.py"},
-        {"exaone4", "", "", Attn::exaone4, 4, 4096, Moe::none, Mixer::none, kQkNorm, "",
-         "exaone4/configuration_exaone4.py (sliding_window_pattern int or LLLG string)"},
-        {"seed_oss", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kAttnBias | kBiasQkvOnly, "",
-         "seed_oss/configuration_seed_oss.py (attention_bias True, attention_out_bias False)"},
+        // phimoe/configuration_phimoe.py (attention_bias True, num_local_experts 16, top-2), modeling_phimoe.py (LayerNorm)
+        {"phimoe", "", "", Attn::window_all, 0, 0, Moe::all, Mixer::none, kAttnBias | kLayerNorm, "lm_head_bias input_jitter_noise"},
+        // microsoft/Phi-4-multimodal-instruct configuration_phi4mm.py (Phi3Config fields; vision / speech LoRA and encoders in embd_layer,
+        // not counted)
+        {"phi4mm", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kTie, ""},
+        // ernie4_5_moe/configuration_ernie4_5_moe.py, modeling_ernie4_5_moe.py (moe_layer_start/end/interval)
+        {"ernie4_5_moe", "", "", Attn::full, 0, 0, Moe::ernie, Mixer::none, kTie | kMlpBias | kRouterBias, ""},
+        // hunyuan_v1_moe/configuration_hunyuan_v1_moe.py, modeling_hunyuan_v1_moe.py (shared_mlp)
+        {"hunyuan_v1_moe", "", "", Attn::full, 0, 0, Moe::hunyuan, Mixer::none, kQkNorm, "use_cla cla_share_factor"},
+        // hunyuan_v1_dense/configuration_hunyuan_v1_dense.py
+        {"hunyuan_v1_dense", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kQkNorm, "use_cla cla_share_factor"},
+        // exaone4/configuration_exaone4.py (sliding_window_pattern int or LLLG string)
+        {"exaone4", "", "", Attn::exaone4, 4, 4096, Moe::none, Mixer::none, kQkNorm, ""},
+        // seed_oss/configuration_seed_oss.py (attention_bias True, attention_out_bias False)
+        {"seed_oss", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kAttnBias | kBiasQkvOnly, ""},
     };
     return kRows;
 }
