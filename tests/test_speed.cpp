@@ -27,15 +27,15 @@ Config tg(const char* model, const char* gpu, const char* weights, int gpus, int
 }  // namespace
 
 TEST_CASE("tensor-core precisions per architecture", "[speed][precision]") {
-    // NVIDIA architecture whitepapers: Volta FP16; Turing + INT8; Ampere + BF16, TF32; Ada and
+    // NVIDIA architecture whitepapers: Pascal none (no tensor cores); Volta FP16; Turing + INT8; Ampere + BF16, TF32; Ada and
     // Hopper + FP8; Blackwell + FP4. AMD CDNA2: FP16/BF16/INT8 matrix cores; CDNA3 + FP8, TF32.
     struct Row { const char* arch; bool fp16, int8, bf16, tf32, fp8, fp4; };
     const Row rows[] = {
-        {"volta", true, false, false, false, false, false},   {"turing", true, true, false, false, false, false},
-        {"ampere", true, true, true, true, false, false},     {"ada", true, true, true, true, true, false},
-        {"hopper", true, true, true, true, true, false},      {"blackwell", true, true, true, true, true, true},
-        {"cdna2", true, true, true, false, false, false},     {"cdna3", true, true, true, true, true, false},
-        {"apple-m2", false, false, false, false, false, false},
+        {"pascal", false, false, false, false, false, false}, {"volta", true, false, false, false, false, false},
+        {"turing", true, true, false, false, false, false},   {"ampere", true, true, true, true, false, false},
+        {"ada", true, true, true, true, true, false},         {"hopper", true, true, true, true, true, false},
+        {"blackwell", true, true, true, true, true, true},    {"cdna2", true, true, true, false, false, false},
+        {"cdna3", true, true, true, true, true, false},       {"apple-m2", false, false, false, false, false, false},
     };
     for (const Row& r : rows) {
         INFO(r.arch);
@@ -52,7 +52,7 @@ TEST_CASE("tensor-core precisions per architecture", "[speed][precision]") {
 TEST_CASE("the catalog's tensor rates agree with the architecture table", "[speed][precision][catalog]") {
     // A dense tensor rate in gpus.json is only possible for a precision the architecture runs.
     for (const Gpu& g : catalog().gpus) {
-        if (g.segment == Segment::apple) continue;   // their fp16 figure is the ALU rate
+        if (!g.tensor_cores) continue;   // Apple, Pascal, TU116: their fp16 figure is the ALU rate
         INFO(g.id);
         const TensorTflops& t = g.tensor_tflops_dense;
         if (t.tf32 > 0) CHECK(runs_natively(g.architecture, Precision::tf32));

@@ -2,6 +2,8 @@
 // catalog's tensor-rate table) and the peak rate a weight format gets.
 //
 // The whitepaper table (runs_natively(Architecture, ...)) is the cross-check of the catalog:
+//   pascal     none                     (no tensor cores: GP100 runs FP16 at 2x FP32 and GP102/104/106
+//                                        at 1/64 of FP32, both on the CUDA cores; NVLink 1 on P100 SXM2)
 //   volta      fp16                     (V100 whitepaper: first tensor cores, FP16 in, FP32 accumulate)
 //   turing     fp16, int8               (Turing whitepaper: INT8/INT4 tensor ops added)
 //   ampere     + tf32, bf16             (A100 whitepaper: TF32 and BF16 added)
@@ -51,10 +53,11 @@ constexpr unsigned F16 = 1u << unsigned(Precision::fp16), I8 = 1u << unsigned(Pr
                    F8 = 1u << unsigned(Precision::fp8), F4 = 1u << unsigned(Precision::fp4);
 
 const ArchInfo kArchs[] = {
+    {Architecture::pascal, "pascal", 0, 1},   // no tensor cores; P100 SXM2: NVLink 1 (4 links, 160 GB/s)
     {Architecture::volta, "volta", F16, 2},
-    {Architecture::turing, "turing", F16 | I8, 0},           // TU10x: 2-way NVLink bridge on a few cards only
+    {Architecture::turing, "turing", F16 | I8, 0},   // TU10x: 2-way NVLink bridge on a few cards only
     {Architecture::ampere, "ampere", F16 | I8 | TF | B16, 3},
-    {Architecture::ada, "ada", F16 | I8 | TF | B16 | F8, 4},  // no Ada part has NVLink; its era's generation is 4
+    {Architecture::ada, "ada", F16 | I8 | TF | B16 | F8, 4},   // no Ada part has NVLink; its era's generation is 4
     {Architecture::hopper, "hopper", F16 | I8 | TF | B16 | F8, 4},
     {Architecture::blackwell, "blackwell", F16 | I8 | TF | B16 | F8 | F4, 5},
     {Architecture::cdna2, "cdna2", F16 | I8 | B16, 0},
@@ -167,11 +170,16 @@ ComputeChoice compute_choice(const Gpu& g, const WeightFormat& w, Runtime runtim
     ComputeChoice c;
     c.requested = requested_precision(w, g);
     if (!g.tensor_cores) {
-        // No matrix units (Apple M1-M4): 16-bit and narrower run on the ALUs at the fp16 rate, fp32 at fp32.
+        // No matrix units (Apple M1-M4, Pascal): 16-bit and narrower run on the ALUs at the fp16 rate,
+        // unless that is below the fp32 rate: GeForce/TITAN Pascal (GP102/104/106, compute capability
+        // 6.1) run FP16 at 1/64 of FP32, so cuBLAS's 16-bit GEMMs compute in FP32 and llama.cpp turns
+        // F16 into F32 there (ggml-cuda common.cuh: fast_fp16_hardware_available() is false for cc 610).
         c.tensor_cores = false;
-        c.used = c.requested == Precision::fp32 ? Precision::fp32 : Precision::fp16;
-        c.flops = (c.used == Precision::fp32 ? g.fp32_tflops : g.tensor_tflops_dense.fp16) * 1e12;
-        c.native = c.used == c.requested || c.requested == Precision::bf16;   // Apple GPUs run bf16 as fp16-class ALU math
+        const bool on_fp32 = c.requested == Precision::fp32 || g.tensor_tflops_dense.fp16 < g.fp32_tflops;
+        c.used = on_fp32 ? Precision::fp32 : Precision::fp16;
+        c.flops = (on_fp32 ? g.fp32_tflops : g.tensor_tflops_dense.fp16) * 1e12;
+        // Apple GPUs run bf16 as fp16-class ALU math.
+        c.native = c.used == c.requested || (c.requested == Precision::bf16 && c.used == Precision::fp16);
         return c;
     }
     // Walk down to the next precision the GPU's table has a rate for.

@@ -227,6 +227,14 @@ void bind_gpu(Resolved& r, const Gpu& gpu) {
         throw Error("runtime",
                     std::string(to_string(r.engine)) + " needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
                     ErrorCode::gpu_unsupported);
+    // Pascal (compute capability 6.x) is below every serving engine's floor: vLLM's installation
+    // docs ask for compute capability 7.0 or higher (7.5 from v0.21), SGLang's quick start sm75, and
+    // TensorRT-LLM's support matrix lists Ampere and newer.
+    if ((r.runtime == Runtime::vllm || r.runtime == Runtime::sglang || r.runtime == Runtime::trt_llm) && gpu.arch == Architecture::pascal)
+        throw Error("runtime",
+                    std::string(to_string(r.engine)) + " needs an NVIDIA GPU of compute capability 7.0 or newer; " + gpu.name +
+                        " is Pascal (6.x): use llama.cpp or pytorch",
+                    ErrorCode::gpu_unsupported);
     // TensorRT-LLM builds CUDA engines: NVIDIA GPUs only.
     if (r.runtime == Runtime::trt_llm && gpu.vendor != "nvidia")
         throw Error("runtime", "trt-llm runs on NVIDIA GPUs only; on " + gpu.name + " use vllm, sglang, llama.cpp or pytorch",

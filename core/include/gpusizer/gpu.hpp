@@ -15,7 +15,24 @@ enum class Segment { consumer, workstation, datacenter, apple };
 
 // The GPU architecture (gpus.json "architecture", spelled as to_string() gives it; Apple
 // GPUs by generation "apple-m1".."apple-m5", all of them Architecture::apple).
-enum class Architecture { unknown, volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3, cdna4, rdna3, rdna3_5, rdna4, xe2, apple };
+enum class Architecture {
+    unknown,
+    pascal,
+    volta,
+    turing,
+    ampere,
+    ada,
+    hopper,
+    blackwell,
+    cdna2,
+    cdna3,
+    cdna4,
+    rdna3,
+    rdna3_5,
+    rdna4,
+    xe2,
+    apple
+};
 std::string_view to_string(Architecture a);          // "rdna3.5", "apple" for Apple
 std::optional<Architecture> architecture_from_name(std::string_view name);   // nullopt when unknown
 
@@ -23,8 +40,8 @@ std::optional<Architecture> architecture_from_name(std::string_view name);   // 
 enum class NvlinkKind { none, bridge, nvswitch, mesh, infinity_fabric };
 std::string_view to_string(NvlinkKind k);              // "none", "bridge", "nvswitch", "mesh", "infinity-fabric"
 std::optional<NvlinkKind> nvlink_kind_from_name(std::string_view name);
-// The NVLink generation an architecture's data-center parts carry (2 Volta, 3 Ampere, 4 Ada-era
-// Hopper, 5 Blackwell; 0 for none), for the comparison of a PCIe-only card with its NVLink peer.
+// The NVLink generation an architecture's data-center parts carry (1 Pascal P100, 2 Volta, 3 Ampere,
+// 4 Ada-era Hopper, 5 Blackwell; 0 for none), for the comparison of a PCIe-only card with its NVLink peer.
 int nvlink_generation(Architecture a);
 
 // Dense (no 2:4 sparsity) tensor throughput per precision, TFLOP/s (TOPS for int8).
