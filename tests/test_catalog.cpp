@@ -2,7 +2,9 @@
 // files are named.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <memory>
+#include <string>
 
 #include "test_support.hpp"
 
@@ -46,8 +48,9 @@ TEST_CASE("GPU data: dense tensor rates, precisions each architecture has", "[ca
         CHECK(g.capacity_bytes() > 0);
         CHECK(g.memory_bandwidth_gb_per_s > 0);
         const std::string& arch = g.architecture;
-        if (arch == "volta" || arch == "turing") CHECK(g.tensor_tflops_dense.bf16 == 0);   // BF16 from Ampere
-        if (arch == "volta" || arch == "turing" || arch == "ampere") CHECK(g.tensor_tflops_dense.fp8 == 0);   // FP8 from Ada/Hopper
+        if (arch == "pascal" || arch == "volta" || arch == "turing") CHECK(g.tensor_tflops_dense.bf16 == 0);   // BF16 from Ampere
+        if (arch == "pascal" || arch == "volta" || arch == "turing" || arch == "ampere")
+            CHECK(g.tensor_tflops_dense.fp8 == 0);   // FP8 from Ada/Hopper
         if (arch != "blackwell" && arch != "cdna4") CHECK(g.tensor_tflops_dense.fp4 == 0);   // FP4 from Blackwell / MI350
         if (g.vendor == "nvidia" && g.tensor_tflops_dense.bf16 > 0)
             CHECK(g.tensor_tflops_dense.bf16 >= g.fp32_tflops * 0.9);   // tensor cores beat CUDA cores
@@ -186,4 +189,243 @@ TEST_CASE("a catalog is a value: a copy outlives its original", "[catalog]") {
     moved.gpus.push_back(moved.gpus.front());
     moved.gpus.back().id = "hand-made";
     CHECK(moved.find_gpu("hand-made") != nullptr);
+}
+
+TEST_CASE("the GPUs part A of the 150-GPU issue added: Pascal to Blackwell, laptops, Jetson", "[catalog]") {
+    CHECK(catalog().gpus.size() >= 117);   // 65 before, plus these 52
+    for (const char* id : {"gtx-1060-6gb",
+                           "gtx-1070",
+                           "gtx-1070-ti",
+                           "gtx-1080",
+                           "gtx-1080-ti",
+                           "titan-x-pascal",
+                           "titan-xp",
+                           "gtx-1660-super",
+                           "gtx-1660-ti",
+                           "rtx-2060",
+                           "rtx-2060-12gb",
+                           "rtx-2060-super",
+                           "rtx-2070",
+                           "rtx-2070-super",
+                           "rtx-2080",
+                           "rtx-2080-super",
+                           "rtx-2080-ti",
+                           "titan-rtx",
+                           "quadro-rtx-6000",
+                           "quadro-rtx-8000",
+                           "rtx-3050-8gb",
+                           "rtx-3060-8gb",
+                           "rtx-3060-ti",
+                           "rtx-3070-ti",
+                           "rtx-3080-12gb",
+                           "rtx-3080-ti",
+                           "rtx-4060",
+                           "rtx-4090-d",
+                           "rtx-5050",
+                           "rtx-5060",
+                           "rtx-4090-laptop",
+                           "rtx-4080-laptop",
+                           "rtx-4070-laptop",
+                           "rtx-5090-laptop",
+                           "rtx-5080-laptop",
+                           "rtx-3080-ti-laptop",
+                           "rtx-a2000-12gb",
+                           "rtx-a4000",
+                           "rtx-a4500",
+                           "rtx-a5000",
+                           "rtx-a5500",
+                           "rtx-2000-ada",
+                           "rtx-4000-sff-ada",
+                           "rtx-4000-ada",
+                           "rtx-4500-ada",
+                           "rtx-pro-4000-blackwell",
+                           "rtx-pro-4500-blackwell",
+                           "rtx-pro-6000-blackwell-max-q",
+                           "jetson-agx-orin-64gb",
+                           "jetson-agx-orin-32gb",
+                           "jetson-orin-nano-super-8gb",
+                           "jetson-agx-thor"}) {
+        INFO(id);
+        REQUIRE(catalog().find_gpu(id) != nullptr);
+        const Gpu& g = catalog().gpu(id);
+        CHECK(g.memory_bandwidth_gb_per_s > 0);
+        CHECK(g.tdp_w > 0);
+        // A figure not re-read from a primary source is listed; the derived tensor rates always are
+        // except where the entry quotes NVIDIA's own table.
+        CHECK(g.sources.size() >= 1);
+    }
+}
+
+TEST_CASE("Pascal: no tensor cores, FP16 at 1/64 of FP32, 16-bit math on the FP32 units", "[catalog][precision]") {
+    CHECK(to_string(Architecture::pascal) == "pascal");
+    CHECK(architecture_from_name("pascal") == Architecture::pascal);
+    // The whitepaper table: no matrix unit for any precision; P100 SXM2 carries NVLink 1.
+    for (Precision p : {Precision::fp16, Precision::bf16, Precision::tf32, Precision::int8, Precision::fp8, Precision::fp4})
+        CHECK_FALSE(runs_natively(Architecture::pascal, p));
+    CHECK(nvlink_generation(Architecture::pascal) == 1);
+    for (const Gpu& g : catalog().gpus) {
+        if (g.arch != Architecture::pascal) continue;
+        INFO(g.id);
+        CHECK_FALSE(g.tensor_cores);
+        CHECK_FALSE(runs_natively(g, Precision::fp16));
+        CHECK(g.tensor_tflops_dense.bf16 == 0);
+        CHECK(g.tensor_tflops_dense.int8 == 0);
+    }
+    // GTX 1080 Ti: 11.3 TFLOPS FP32 (NVIDIA's Turing comparison table); CUDA programming guide:
+    // 2 FP16 results per clock per SM on compute capability 6.1 against 128 FP32, so 11.3 / 64 = 0.177.
+    const Gpu& ti = catalog().gpu("gtx-1080-ti");
+    CHECK(ti.fp32_tflops == Approx(11.3));
+    CHECK(ti.tensor_tflops_dense.fp16 == Approx(11.3 / 64).epsilon(0.01));
+    // BF16 weights in PyTorch and F16 GGUF in llama.cpp both compute at the FP32 rate, not the
+    // 1/64 FP16 rate: cuBLAS's 16-bit GEMMs accumulate in FP32, llama.cpp converts F16 to F32 on 6.1.
+    for (Runtime rt : {Runtime::pytorch, Runtime::llama_cpp}) {
+        const ComputeChoice c = compute_choice(ti, weight_format(rt == Runtime::pytorch ? "bf16" : "fp16"), rt);
+        CHECK(c.used == Precision::fp32);
+        CHECK_FALSE(c.tensor_cores);
+        CHECK_FALSE(c.native);
+        CHECK(c.flops == Approx(11.3e12));
+    }
+    // Apple keeps its ALU FP16 rate (equal to its FP32 rate): bf16 there is fp16-class ALU math.
+    const ComputeChoice m = compute_choice(catalog().gpu("m4-max-128gb"), weight_format("bf16"), Runtime::pytorch);
+    CHECK(m.used == Precision::fp16);
+    CHECK(m.native);
+    // TU116 (GTX 16 series): no tensor cores but FP16 units at 2 x FP32, which the ALU path uses.
+    const Gpu& gtx16 = catalog().gpu("gtx-1660-super");
+    CHECK_FALSE(gtx16.tensor_cores);
+    CHECK(gtx16.tensor_tflops_dense.fp16 == Approx(2 * gtx16.fp32_tflops).epsilon(0.01));
+    const ComputeChoice t = compute_choice(gtx16, weight_format("fp16"), Runtime::pytorch);
+    CHECK(t.used == Precision::fp16);
+    CHECK(t.flops == Approx(gtx16.tensor_tflops_dense.fp16 * 1e12));
+}
+
+TEST_CASE("Pascal is below the serving engines' compute-capability floor", "[catalog][errors]") {
+    // vLLM's installation docs: "GPU: compute capability 7.0 or higher"; SGLang's quick start sm75;
+    // TensorRT-LLM's support matrix starts at Ampere. llama.cpp and PyTorch run.
+    for (Runtime rt : {Runtime::vllm, Runtime::sglang, Runtime::trt_llm}) {
+        Config c = serving("llama-3-8b", "gtx-1080-ti", rt);
+        c.weights = "int4";
+        c.context = 2048;
+        try {
+            (void)run(c);
+            FAIL("expected a refusal");
+        } catch (const Error& e) {
+            CHECK(e.code() == ErrorCode::gpu_unsupported);
+            CHECK(std::string(e.what()).find("compute capability 7.0") != std::string::npos);
+            CHECK(std::string(e.what()).find("Pascal") != std::string::npos);
+        }
+    }
+    Config ok = serving("llama-3-8b", "gtx-1080-ti", Runtime::llama_cpp);
+    ok.weights = "q4_k_m";
+    ok.context = 2048;
+    CHECK(run(ok).fits);
+    // Turing, compute capability 7.5, is above it.
+    Config turing = serving("llama-3-8b", "titan-rtx", Runtime::vllm);
+    CHECK_NOTHROW(run(turing));
+}
+
+TEST_CASE("derived dense tensor rates are the vendor's figures as published or halved from sparse", "[catalog][precision]") {
+    // NVIDIA's Turing table, RTX 2080 Ti at the reference clock: 53.8 FP16 with FP32 accumulate,
+    // 107.6 with FP16 accumulate (GeForce: half rate with FP32 accumulate), 215.2 INT8; no BF16.
+    const Gpu& ti = catalog().gpu("rtx-2080-ti");
+    CHECK(ti.tensor_tflops_dense.fp16 == Approx(53.8));
+    CHECK(ti.fp16_accumulate_tflops == Approx(107.6));
+    CHECK(ti.tensor_tflops_dense.int8 == Approx(215.2));
+    CHECK(ti.tensor_tflops_dense.bf16 == 0);
+    // Quadro RTX 8000 / TITAN RTX: the same TU102 at 1,770 MHz, 130.5 with either accumulation (no
+    // separate FP16-accumulate figure): professional cards do not halve FP32 accumulate.
+    for (const char* id : {"quadro-rtx-8000", "titan-rtx"}) {
+        INFO(id);
+        CHECK(catalog().gpu(id).tensor_tflops_dense.fp16 == Approx(130.5));
+        CHECK(catalog().gpu(id).fp16_accumulate_tflops == 0);
+    }
+    // RTX A4000 datasheet: 153.4 tensor TFLOPS with sparsity -> 76.7 dense FP16 = 4 x 19.17 FP32.
+    CHECK(catalog().gpu("rtx-a4000").tensor_tflops_dense.fp16 == Approx(153.4 / 2).epsilon(0.002));
+    // RTX 2000 Ada datasheet: 191.9 tensor TFLOPS (FP8, sparse) -> 96 dense FP8, FP16 half of it.
+    const Gpu& ada2000 = catalog().gpu("rtx-2000-ada");
+    CHECK(ada2000.tensor_tflops_dense.fp8 == Approx(191.9 / 2).epsilon(0.002));
+    CHECK(ada2000.tensor_tflops_dense.fp16 == Approx(191.9 / 4).epsilon(0.002));
+    // GeForce RTX 50 'AI TOPS' = FP4 with sparsity: RTX 5060 614 -> 307 dense FP4, BF16 = 614 / 16.
+    const Gpu& r5060 = catalog().gpu("rtx-5060");
+    CHECK(r5060.tensor_tflops_dense.fp4 == Approx(614.0 / 2).epsilon(0.001));
+    CHECK(r5060.tensor_tflops_dense.bf16 == Approx(614.0 / 16).epsilon(0.003));
+    // Jetson AGX Thor: 2,070 FP4 TFLOPS (sparse) -> 1,035 dense.
+    CHECK(catalog().gpu("jetson-agx-thor").tensor_tflops_dense.fp4 == Approx(2070.0 / 2));
+    // GeForce Ampere laptops and desktops: FP32 accumulate at half the FP16-accumulate rate.
+    for (const char* id : {"rtx-3060-ti", "rtx-3080-ti", "rtx-3080-ti-laptop"}) {
+        INFO(id);
+        const Gpu& g = catalog().gpu(id);
+        CHECK(g.tensor_tflops_dense.fp16 == Approx(g.fp16_accumulate_tflops / 2).epsilon(0.01));
+        CHECK(g.tensor_tflops_dense.fp8 == 0);   // no FP8 on Ampere
+    }
+}
+
+TEST_CASE("laptop GPUs: their own memory and the top of the TGP range", "[catalog]") {
+    // NVIDIA: RTX 4090 Laptop 16 GB GDDR6, 80-150 W; RTX 5090 Laptop 24 GB GDDR7, 95-150 W;
+    // RTX 4070 Laptop 8 GB, 35-115 W. The desktop cards of the same name: 24 / 32 / 12 GB.
+    CHECK(catalog().gpu("rtx-4090-laptop").memory_gib == 16);
+    CHECK(catalog().gpu("rtx-4090-laptop").tdp_w == 150);
+    CHECK(catalog().gpu("rtx-5090-laptop").memory_gib == 24);
+    CHECK(catalog().gpu("rtx-5090-laptop").tdp_w == 150);
+    CHECK(catalog().gpu("rtx-4070-laptop").memory_gib == 8);
+    CHECK(catalog().gpu("rtx-4070-laptop").tdp_w == 115);
+    CHECK(catalog().gpu("rtx-4090-laptop").memory_gib < catalog().gpu("rtx-4090").memory_gib);
+    // The 4090 Laptop is an AD103 (desktop RTX 4080 chip): 9,728 cores at 2,040 MHz = 39.69 TFLOPS.
+    CHECK(catalog().gpu("rtx-4090-laptop").fp32_tflops == Approx(2 * 9728 * 2.040e9 / 1e12).epsilon(0.001));
+}
+
+TEST_CASE("Jetson modules are unified-memory machines, sized like the DGX Spark", "[catalog][power]") {
+    // Thor: 109,671 MiB free of 128 GiB at llama.cpp's start (0.84); Orin Nano: ~5.2 of 8 GB (0.65).
+    const Gpu& thor = catalog().gpu("jetson-agx-thor");
+    CHECK(thor.capacity_bytes() == Approx(0.84 * 128 * kGiB));
+    CHECK(thor.capacity_bytes() / kMiB == Approx(109671).epsilon(0.01));
+    CHECK(catalog().gpu("jetson-orin-nano-super-8gb").capacity_bytes() == Approx(0.65 * 8 * kGiB));
+    for (const char* id : {"jetson-agx-orin-64gb", "jetson-agx-orin-32gb", "jetson-orin-nano-super-8gb", "jetson-agx-thor"}) {
+        INFO(id);
+        const Gpu& g = catalog().gpu(id);
+        CHECK(g.gpu_memory_fraction < 1.0);
+        REQUIRE(g.unified_host_w);   // the module's tdp_w covers CPU and GPU; host_w is the rest
+        CHECK(*g.unified_host_w < g.tdp_w);
+        CHECK(g.pcie_gen == 0);   // no host link: the GPU is on the SoC
+    }
+    // Llama 3 8B Q4_K_M on an AGX Orin 64GB under llama.cpp: decode under the 204.8 GB/s roofline
+    // (4.58 GB per token: < 45 tokens/s), the machine's power is the module plus host_w.
+    Config c = serving("llama-3-8b", "jetson-agx-orin-64gb", Runtime::llama_cpp);
+    c.weights = "q4_k_m";
+    c.context = 512;
+    const Report r = run(c);
+    CHECK(r.fits);
+    CHECK(r.speed.decode_tokens_per_s > 10);
+    CHECK(r.speed.decode_tokens_per_s < 204.8e9 / 4.58e9);
+    CHECK(std::isfinite(r.speed.prefill_tokens_per_s));
+    CHECK(r.power.host_platform == "unified");
+}
+
+TEST_CASE("estimates on new GPUs run and stay under their rooflines", "[catalog][speed]") {
+    // One sequence of Llama 3 8B decoding under llama.cpp reads the whole model (Q4_K_M: 4.58 GB)
+    // each token: tokens/s < bandwidth / 4.58 GB on every GPU it fits, and more than a third of it.
+    for (const char* id : {"gtx-1080-ti", "titan-xp", "gtx-1660-super", "rtx-2080-ti", "rtx-3060-ti", "rtx-4060", "rtx-5050", "rtx-5060",
+                           "rtx-4090-laptop", "rtx-a4000", "rtx-4000-sff-ada", "rtx-pro-6000-blackwell-max-q"}) {
+        INFO(id);
+        const Gpu& g = catalog().gpu(id);
+        Config c = serving("llama-3-8b", id, Runtime::llama_cpp);
+        c.weights = "q4_k_m";
+        c.context = 512;
+        const Report r = run(c);
+        REQUIRE(r.fits);
+        const double roof = g.memory_bandwidth_gb_per_s * 1e9 / 4.58e9;
+        CHECK(std::isfinite(r.speed.decode_tokens_per_s));
+        CHECK(r.speed.decode_tokens_per_s < roof);
+        CHECK(r.speed.decode_tokens_per_s > roof / 3);
+        CHECK(r.speed.prefill_tokens_per_s > 0);
+    }
+    // Prefill on a GTX 1080 Ti is bounded by FP32 (11.3 TFLOPS: 2 x 8.03e9 FLOP a token -> < 704 t/s
+    // at full efficiency), far below an RTX 2080 Ti's tensor cores.
+    Config p = serving("llama-3-8b", "gtx-1080-ti", Runtime::llama_cpp);
+    p.weights = "q4_k_m";
+    p.context = 512;
+    p.prompt_tokens = 512;
+    const double pascal_pp = run(p).speed.prefill_tokens_per_s;
+    CHECK(pascal_pp < 11.3e12 / (2 * 8.03e9));
+    p.gpu = "rtx-2080-ti";
+    CHECK(run(p).speed.prefill_tokens_per_s > 2 * pascal_pp);
 }

@@ -50,10 +50,11 @@ TEST_CASE("the seed article's recommended GPUs for the R1 distills", "[recommend
     // and what is the cheapest consumer configuration with as many cards as the article uses?
     struct Row { const char* model; const char* pick; int pick_gpus; bool pick_fits; const char* cheapest; int cheapest_gpus; };
     const Row rows[] = {
-        {"deepseek-r1-distill-qwen-1.5b", "rtx-3060", 1, true, "rtx-3060", 1},    // "RTX 3060 12GB+": right, and the cheapest
-        {"deepseek-r1-distill-qwen-7b", "rtx-3070", 1, true, "rtx-3060", 1},      // "RTX 3070 8GB+": fits; a $329 3060 (12 GB) does too
-        {"deepseek-r1-distill-llama-8b", "rtx-3070", 1, true, "rtx-3060", 1},
-        {"deepseek-r1-distill-qwen-14b", "rtx-3080", 1, false, "rtx-3060", 1},    // "RTX 3080 10GB+": 10.07 GiB at 8k > 10 GiB
+        // "RTX 3060 12GB+": fits, but a $229 GTX 1660 SUPER (6 GB, 2019 launch MSRP) is the cheapest that does.
+        {"deepseek-r1-distill-qwen-1.5b", "rtx-3060", 1, true, "gtx-1660-super", 1},
+        {"deepseek-r1-distill-qwen-7b", "rtx-3070", 1, true, "gtx-1660-super", 1},   // "RTX 3070 8GB+": fits; so does 6 GB
+        {"deepseek-r1-distill-llama-8b", "rtx-3070", 1, true, "gtx-1660-super", 1},
+        {"deepseek-r1-distill-qwen-14b", "rtx-3080", 1, false, "rtx-3060", 1},   // "RTX 3080 10GB+": 10.07 GiB at 8k > 10 GiB
         // "RTX 4090 24GB": fits; the 24 GB RX 7900 XTX ($999 launch MSRP) is $500 less than a 3090.
         {"deepseek-r1-distill-qwen-32b", "rtx-4090", 1, true, "rx-7900-xtx", 1},
         {"deepseek-r1-distill-llama-70b", "rtx-4090", 2, true, "rx-7900-xtx", 2},   // "RTX 4090 24GB x2": 2 x 7900 XTX
