@@ -129,7 +129,9 @@ TEST_CASE("malformed links.json is refused with file, entry and field", "[links]
         {"\"id\": \"pcie4\"", "\"id\": \"PCIe 4\"", "kebab-case"},
         {"\"scope\": \"inter-node\",\n      \"bandwidth_gb_per_s\": 25,", "\"scope\": \"cluster\",\n      \"bandwidth_gb_per_s\": 25,",
          "infiniband-hdr: scope"},
-        {"\"kind\": \"ethernet\"", "\"kind\": \"token-ring\"", "ethernet-100g: kind"},
+        // The first inter-node Ethernet link (gaudi-roce, before it, is an intra-node one).
+        {"\"kind\": \"ethernet\",\n      \"scope\": \"inter-node\"", "\"kind\": \"token-ring\",\n      \"scope\": \"inter-node\"",
+         "ethernet-100g: kind"},
         {"\"bandwidth_gb_per_s\": 450,", "\"bandwidth_gb_per_s\": \"450\",", "nvlink4: bandwidth_gb_per_s"},
         {"\"bidirectional_gb_per_s\": 900,", "\"bidirectional_gb_per_s\": 400,", "nvlink4: bidirectional_gb_per_s"},
         {"\"latency_us\": 2.7,\n      \"latency_large_us\": 9.6,\n      \"gpus_per_node\": 1,\n      \"note\": \"4 lanes x 50",
