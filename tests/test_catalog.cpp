@@ -429,3 +429,229 @@ TEST_CASE("estimates on new GPUs run and stay under their rooflines", "[catalog]
     p.gpu = "rtx-2080-ti";
     CHECK(run(p).speed.prefill_tokens_per_s > 2 * pascal_pp);
 }
+
+TEST_CASE("the second batch of GPUs: data-center, AMD, Intel, Gaudi and Apple parts load with their architecture", "[catalog]") {
+    struct Row {
+        const char* id;
+        Architecture arch;
+    };
+    const Row rows[] = {
+        {"tesla-p100-pcie-16gb", Architecture::pascal},
+        {"tesla-p100-sxm2-16gb", Architecture::pascal},
+        {"tesla-p40", Architecture::pascal},
+        {"v100-pcie-16gb", Architecture::volta},
+        {"v100-pcie-32gb", Architecture::volta},
+        {"v100s-pcie-32gb", Architecture::volta},
+        {"a2", Architecture::ampere},
+        {"a16", Architecture::ampere},
+        {"a30", Architecture::ampere},
+        {"a40", Architecture::ampere},
+        {"a10g", Architecture::ampere},
+        {"a800-40gb-pcie", Architecture::ampere},
+        {"a800-80gb-pcie", Architecture::ampere},
+        {"a800-80gb-sxm", Architecture::ampere},
+        {"h800-sxm", Architecture::hopper},
+        {"h100-nvl", Architecture::hopper},
+        {"l20", Architecture::ada},
+        {"b100", Architecture::blackwell},
+        {"mi50-32gb", Architecture::gcn5},
+        {"mi60", Architecture::gcn5},
+        {"mi100", Architecture::cdna1},
+        {"mi250", Architecture::cdna2},
+        {"mi300a", Architecture::cdna3},
+        {"mi350x", Architecture::cdna4},
+        {"radeon-pro-w7900", Architecture::rdna3},
+        {"rx-7900-xt", Architecture::rdna3},
+        {"rx-7900-gre", Architecture::rdna3},
+        {"rx-7800-xt", Architecture::rdna3},
+        {"rx-7600-xt", Architecture::rdna3},
+        {"rx-6900-xt", Architecture::rdna2},
+        {"rx-6800-xt", Architecture::rdna2},
+        {"rx-9070", Architecture::rdna4},
+        {"radeon-ai-pro-r9700", Architecture::rdna4},
+        {"arc-a770-16gb", Architecture::xe_hpg},
+        {"arc-a750", Architecture::xe_hpg},
+        {"arc-a580", Architecture::xe_hpg},
+        {"arc-b580", Architecture::xe2},
+        {"arc-b570", Architecture::xe2},
+        {"arc-pro-b50", Architecture::xe2},
+        {"gaudi2", Architecture::gaudi},
+        {"gaudi3", Architecture::gaudi},
+        {"m1-16gb", Architecture::apple},
+        {"m1-pro-32gb", Architecture::apple},
+        {"m1-max-64gb", Architecture::apple},
+        {"m1-ultra-128gb", Architecture::apple},
+        {"m2-24gb", Architecture::apple},
+        {"m2-pro-32gb", Architecture::apple},
+        {"m2-max-96gb", Architecture::apple},
+        {"m3-24gb", Architecture::apple},
+        {"m3-pro-36gb", Architecture::apple},
+        {"m4-32gb", Architecture::apple},
+        {"m4-max-36gb", Architecture::apple},
+    };
+    for (const Row& r : rows) {
+        INFO(r.id);
+        const Gpu* g = catalog().find_gpu(r.id);
+        REQUIRE(g != nullptr);
+        CHECK(g->arch == r.arch);
+        CHECK(to_string(g->arch) == (r.arch == Architecture::apple ? std::string_view("apple") : std::string_view(g->architecture)));
+        CHECK(g->sources.size() >= 2);   // every figure of these entries rests on more than one page
+    }
+    // The spellings of the new architectures (to_string and back).
+    for (const char* name : {"pascal", "gcn5", "cdna1", "rdna2", "xe-hpg", "gaudi"}) {
+        INFO(name);
+        const auto a = architecture_from_name(name);
+        REQUIRE(a);
+        CHECK(to_string(*a) == name);
+    }
+    CHECK_FALSE(architecture_from_name("xe_hpg"));   // the kebab-case name only, as in gpus.json
+}
+
+TEST_CASE("dense rates of the second batch are the datasheets' sparse figures halved", "[catalog]") {
+    // H100 NVL datasheet (with sparsity): TF32 835, FP16/BF16 1,671, FP8/INT8 3,341.
+    const Gpu& nvl = catalog().gpu("h100-nvl");
+    CHECK(nvl.tensor_tflops_dense.tf32 == Approx(835 / 2.0));
+    CHECK(nvl.tensor_tflops_dense.bf16 == Approx(1671 / 2.0));
+    CHECK(nvl.tensor_tflops_dense.fp8 == Approx(3341 / 2.0));
+    CHECK(nvl.memory_bandwidth_gb_per_s ==
+          Approx(2619e6 * 2 * 6016 / 8 / 1e9).epsilon(0.001));   // product brief: 2,619 MHz DDR on 6,016 bits
+    // H800 = H100 SXM compute (FP16 1,979* -> 989.5, within NVIDIA's rounding to 989), NVLink 400 of 900.
+    CHECK(catalog().gpu("h800-sxm").tensor_tflops_dense.bf16 == Approx(1979 / 2.0).epsilon(0.001));
+    CHECK(catalog().gpu("h800-sxm").nvlink_gb_per_s == 400);
+    CHECK(catalog().gpu("h100-sxm").nvlink_gb_per_s == 900);
+    // A800 = A100 compute (624* -> 312), NVLink 400 of 600.
+    for (const char* id : {"a800-40gb-pcie", "a800-80gb-pcie", "a800-80gb-sxm"}) {
+        INFO(id);
+        CHECK(catalog().gpu(id).tensor_tflops_dense.bf16 == 312);
+        CHECK(catalog().gpu(id).nvlink_gb_per_s == 400);
+    }
+    // A2 datasheet: INT8 72* TOPS, FP16 36* TFLOPS.
+    CHECK(catalog().gpu("a2").tensor_tflops_dense.int8 == Approx(72 / 2.0));
+    CHECK(catalog().gpu("a2").tensor_tflops_dense.fp16 == Approx(36 / 2.0));
+    // RX 9070: 1,156 AI TOPS (INT4 with sparsity) -> INT8 dense 1,156 / 4 = 289, FP16 half of it.
+    CHECK(catalog().gpu("rx-9070").tensor_tflops_dense.int8 == Approx(1156 / 4.0));
+    CHECK(catalog().gpu("rx-9070").tensor_tflops_dense.fp16 == Approx(1156 / 8.0));
+    // MI350X = the MI355X at 2.2 of 2.4 GHz (same 256 CU): FP16 2,516.6 x 2.2 / 2.4.
+    CHECK(catalog().gpu("mi350x").tensor_tflops_dense.fp16 ==
+          Approx(catalog().gpu("mi355x").tensor_tflops_dense.fp16 * 2.2 / 2.4).epsilon(0.001));
+    // MI300A = 228 of the MI300X's 304 CUs at the same clock.
+    CHECK(catalog().gpu("mi300a").tensor_tflops_dense.fp8 ==
+          Approx(catalog().gpu("mi300x").tensor_tflops_dense.fp8 * 228 / 304).epsilon(0.001));
+    // Gaudi 3 (Hot Chips 2024): BF16 and FP8 matrix both 1,835 TFLOPS.
+    CHECK(catalog().gpu("gaudi3").tensor_tflops_dense.bf16 == 1835);
+    CHECK(catalog().gpu("gaudi3").tensor_tflops_dense.fp8 == 1835);
+    // Arc A770 XMX: 32 Xe cores x 2,048 FP16 operations per clock x 2.1 GHz.
+    CHECK(catalog().gpu("arc-a770-16gb").tensor_tflops_dense.fp16 == Approx(32 * 2048 * 2.1e9 / 1e12).epsilon(0.001));
+    // Arc Pro B50: 16 Xe cores x 2,048 x 2.6 GHz.
+    CHECK(catalog().gpu("arc-pro-b50").tensor_tflops_dense.fp16 == Approx(16 * 2048 * 2.6e9 / 1e12).epsilon(0.001));
+}
+
+TEST_CASE("GPUs without matrix units report no native 16-bit path and run at their ALU rates", "[catalog][precision]") {
+    // Pascal (P100, P40), Vega 20 (MI50/MI60) and RDNA 2 (RX 6800/6900 XT) have no tensor/matrix cores.
+    for (const char* id : {"tesla-p100-pcie-16gb", "tesla-p100-sxm2-16gb", "tesla-p40", "mi50-32gb", "mi60", "rx-6900-xt", "rx-6800-xt"}) {
+        INFO(id);
+        const Gpu& g = catalog().gpu(id);
+        CHECK_FALSE(g.tensor_cores);
+        for (Precision p : {Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8, Precision::int8, Precision::fp4})
+            CHECK_FALSE(runs_natively(g, p));
+        CHECK(g.tensor_tflops_dense.bf16 == 0);   // no BF16 on these ALUs
+    }
+    // GP100 runs FP16 at twice FP32 (P100 PCIe: 18.7 and 9.3 TFLOPS): 16-bit math at the FP16 rate.
+    const ComputeChoice p100 = compute_choice(catalog().gpu("tesla-p100-pcie-16gb"), weight_format("fp16"), Runtime::pytorch);
+    CHECK(p100.used == Precision::fp16);
+    CHECK_FALSE(p100.tensor_cores);
+    CHECK(p100.flops == 18.7e12);
+    // GP102 runs FP16 at 1/64 of FP32 (P40: 183.7 GFLOPS against 11.76 TFLOPS): the engines compute
+    // in FP32, so the estimate does too, at the FP32 rate; the 1/64 figure is never used for speed.
+    const Gpu& p40 = catalog().gpu("tesla-p40");
+    CHECK(p40.tensor_tflops_dense.fp16 == Approx(p40.fp32_tflops / 64).epsilon(0.01));
+    for (const char* w : {"fp16", "q4_k_m", "bf16"}) {
+        INFO(w);
+        const ComputeChoice c = compute_choice(p40, weight_format(w), Runtime::llama_cpp);
+        CHECK(c.used == Precision::fp32);
+        CHECK(c.flops == 11.76e12);
+        CHECK_FALSE(c.tensor_cores);
+    }
+    // Vega 20 has no BF16 ALUs: BF16 weights compute converted, at FP32 (13.41 TFLOPS), not native;
+    // FP16 runs packed at 2x (26.82).
+    const ComputeChoice mi50_bf16 = compute_choice(catalog().gpu("mi50-32gb"), weight_format("bf16"), Runtime::pytorch);
+    CHECK(mi50_bf16.used == Precision::fp32);
+    CHECK(mi50_bf16.flops == 13.41e12);
+    CHECK_FALSE(mi50_bf16.native);
+    CHECK(compute_choice(catalog().gpu("mi50-32gb"), weight_format("fp16"), Runtime::pytorch).flops == 26.82e12);
+    // Apple GPUs keep their rule: bf16 runs as fp16-class ALU math, native.
+    const ComputeChoice m2 = compute_choice(catalog().gpu("m2-max-96gb"), weight_format("bf16"), Runtime::pytorch);
+    CHECK(m2.used == Precision::fp16);
+    CHECK(m2.native);
+    // CDNA 1 has matrix cores, BF16 at half the FP16 rate (MI100: 92.3 and 184.6).
+    CHECK(runs_natively(catalog().gpu("mi100"), Precision::bf16));
+    CHECK(compute_choice(catalog().gpu("mi100"), weight_format("bf16"), Runtime::pytorch).flops == 92.3e12);
+    // Gaudi's MME runs FP8 at the BF16 rate (Gaudi 3) and twice it (Gaudi 2: 865 / 432).
+    CHECK(compute_choice(catalog().gpu("gaudi3"), weight_format("fp8"), Runtime::vllm).flops == 1835e12);
+    CHECK(compute_choice(catalog().gpu("gaudi2"), weight_format("fp8"), Runtime::vllm).flops == 865e12);
+}
+
+TEST_CASE("engines the new architectures cannot run are refused by name", "[catalog][runtime]") {
+    auto refusal = [](const char* gpu, Runtime rt, const char* weights = "bf16") -> std::string {
+        Config c = serving("llama-3-8b", gpu, rt);
+        c.weights = weights;
+        try {
+            (void)run(c);
+        } catch (const Error& e) {
+            CHECK(e.code() == ErrorCode::gpu_unsupported);
+            return e.what();
+        }
+        return "";
+    };
+    // vLLM and SGLang need CUDA compute capability 7.0 (vLLM's GPU installation docs): not Pascal.
+    CHECK(refusal("tesla-p40", Runtime::vllm).find("compute capability 7.0") != std::string::npos);
+    CHECK(refusal("tesla-p100-sxm2-16gb", Runtime::sglang).find("Pascal") != std::string::npos);
+    CHECK(refusal("v100-pcie-16gb", Runtime::vllm).empty());   // Volta is 7.0
+    // vLLM's ROCm builds: gfx90a, gfx942, gfx950, gfx1100/1101, gfx1200/1201, gfx1150/1151.
+    for (const char* gpu : {"mi50-32gb", "mi100", "rx-6800-xt"}) {
+        INFO(gpu);
+        CHECK(refusal(gpu, Runtime::vllm).find("ROCm") != std::string::npos);
+    }
+    for (const char* gpu : {"mi250", "mi300a", "rx-7900-xt", "rx-9070"}) {
+        INFO(gpu);
+        CHECK(refusal(gpu, Runtime::vllm).empty());
+    }
+    // llama.cpp runs on the old cards (its CUDA backend on Pascal, HIP or Vulkan on Vega 20 and RDNA 2).
+    for (const char* gpu : {"tesla-p40", "mi50-32gb", "rx-6900-xt", "arc-a770-16gb"}) {
+        INFO(gpu);
+        CHECK(refusal(gpu, Runtime::llama_cpp, "q4_k_m").empty());
+    }
+    // Gaudi: vLLM through the vllm-gaudi plugin (with a warning), no llama.cpp or SGLang backend.
+    CHECK(refusal("gaudi3", Runtime::llama_cpp, "q4_k_m").find("no Gaudi backend") != std::string::npos);
+    CHECK(refusal("gaudi2", Runtime::sglang).find("vllm-gaudi") != std::string::npos);
+    const Report g3 = run(serving("llama-3-8b", "gaudi3", Runtime::vllm));
+    CHECK(has_warning(g3, "Gaudi software"));
+}
+
+TEST_CASE("estimates on the second batch run and give plausible figures", "[catalog][speed]") {
+    // Decode of one sequence cannot beat reading the weights once per token at the card's bandwidth.
+    for (const char* gpu : {"tesla-p40", "tesla-p100-pcie-16gb", "mi50-32gb", "mi100", "rx-6800-xt", "rx-7900-xt", "arc-a770-16gb",
+                            "arc-b580", "a16", "l20", "m1-max-64gb", "m3-pro-36gb"}) {
+        INFO(gpu);
+        Config c = serving("llama-3-8b", gpu, Runtime::llama_cpp);
+        c.weights = "q4_k_m";
+        const Report r = run(c);
+        CHECK(r.fits);
+        const double bound = catalog().gpu(gpu).memory_bandwidth_gb_per_s * 1e9 / r.per_gpu.weights;
+        CHECK(std::isfinite(r.speed.decode_tokens_per_s));
+        CHECK(r.speed.decode_tokens_per_s > 0.3 * bound);
+        CHECK(r.speed.decode_tokens_per_s < bound);
+    }
+    // Llama 3 70B in BF16 on one 8-card Gaudi 3 box (128 GB each) and one H800 node fits with vLLM;
+    // eight A800 80GB fit it too.
+    for (const char* gpu : {"gaudi3", "h800-sxm", "a800-80gb-sxm", "mi300a"}) {
+        INFO(gpu);
+        const Report r = run(serving("llama-3-70b", gpu, Runtime::vllm, 8));
+        CHECK(r.fits);
+        CHECK(std::isfinite(r.speed.decode_tokens_per_s));
+        CHECK(r.speed.decode_tokens_per_s > 0);
+    }
+    // A Gaudi box is wired all-to-all: two of eight Gaudi 3 share 3 of 21 scale-up ports.
+    const Report two = run(serving("llama-3-8b", "gaudi3", Runtime::vllm, 2));
+    CHECK(two.interconnect.link == "gaudi-roce");
+}

@@ -52,9 +52,19 @@ TEST_CASE("tensor-core precisions per architecture", "[speed][precision]") {
 TEST_CASE("the catalog's tensor rates agree with the architecture table", "[speed][precision][catalog]") {
     // A dense tensor rate in gpus.json is only possible for a precision the architecture runs.
     for (const Gpu& g : catalog().gpus) {
-        if (!g.tensor_cores) continue;   // Apple, Pascal, TU116: their fp16 figure is the ALU rate
         INFO(g.id);
         const TensorTflops& t = g.tensor_tflops_dense;
+        if (!g.tensor_cores) {
+            // ALU rates (Apple; Pascal, Vega 20 and RDNA 2 have no matrix units): the whitepaper
+            // table gives their architectures no matrix precision at all. TU116 (GeForce GTX 16) is
+            // the one Turing chip built without the tensor cores of its architecture (Turing
+            // whitepaper: TU102/104/106), so its architecture's row does not describe it.
+            if (g.chip != "TU116")
+                for (Precision p : {Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8, Precision::int8, Precision::fp4})
+                    CHECK_FALSE(runs_natively(g.architecture, p));
+            CHECK(t.fp16 > 0);
+            continue;
+        }
         if (t.tf32 > 0) CHECK(runs_natively(g.architecture, Precision::tf32));
         if (t.fp16 > 0) CHECK(runs_natively(g.architecture, Precision::fp16));
         if (t.bf16 > 0) CHECK(runs_natively(g.architecture, Precision::bf16));

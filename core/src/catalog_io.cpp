@@ -86,8 +86,8 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     if (const auto a = architecture_from_name(g.architecture)) g.arch = *a;
     else
         o.fail("architecture",
-               "must be pascal, volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3, cdna4, rdna3, rdna3.5, "
-               "rdna4, xe2 or apple-mN, got '" +
+               "must be pascal, volta, turing, ampere, ada, hopper, blackwell, gcn5, cdna1, cdna2, cdna3, cdna4, "
+               "rdna2, rdna3, rdna3.5, rdna4, xe-hpg, xe2, gaudi or apple-mN, got '" +
                    g.architecture + "'");
     g.chip = o.str_or("chip", "");
     g.year = int(o.num("year", 1990, 2100));
@@ -123,7 +123,8 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
         ic.only({"nvlink", "nvlink_gb_per_s", "pcie_gen", "pcie_lanes"});
         g.nvlink = ic.str("nvlink");
         if (const auto k = nvlink_kind_from_name(g.nvlink)) g.link = *k;
-        else ic.fail("nvlink", "must be none, bridge, nvswitch, mesh or infinity-fabric, got '" + g.nvlink + "'");
+        else
+            ic.fail("nvlink", "must be none, bridge, nvswitch, mesh, infinity-fabric or roce, got '" + g.nvlink + "'");
         g.nvlink_gb_per_s = ic.num("nvlink_gb_per_s", 0, 1e5);
         g.pcie_gen = int(ic.num_or("pcie_gen", 0, 1, 7));
         g.pcie_lanes = int(ic.num_or("pcie_lanes", 0, 1, 32));

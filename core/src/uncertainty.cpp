@@ -36,12 +36,20 @@ constexpr BandRow kBands[] = {
     // +0.8%, +7.0%, -5.4%, -1.1% -> 0.997, 0.992, 0.919, 0.992, 0.935, 1.057, 1.011; tg128 on a
     // Ryzen AI Max+ 395 (ROCm; Llama 3.3 70B Q8_0, Q4_K_M and IQ2_S, gpt-oss-20b and 120b MXFP4;
     // Q4_K_M, IQ2_S and 120b are known differences): +2.6%, +17.3%, +27.2%, +6.8%, +10.2% ->
-    // 0.974, 0.852, 0.787, 0.936, 0.907; llama-bench tg512 on an RTX 3080 Ti (Llama 3 8B Q4_K_M)
-    // and an RTX 4000 Ada (8B Q4_K_M and F16), an RTX 2080 (Llama 3.1 8B Q4_K_M, llmfit):
-    // +5.3%, -2.5%, -3.3%, -4.1% -> 0.950, 1.026, 1.034, 1.042.
+    // 0.974, 0.852, 0.787, 0.936, 0.907; one-token forwards on GPUs of other backends and
+    // generations, all known differences (the backend's per-layer cost or reachable bandwidth):
+    // Apple M1 Max (Llama 3.1 8B Q4_K_M tg128, Llama 3 8B F16 tg512) +13.9%, +11.2%; Tesla P40
+    // (LLaMA 7B Q4_0 tg128) +14.7%; ROCm: MI100 (Llama 8B Q4_0, gpt-oss-20b; microbatch-1 pp128)
+    // +44.8%, +55.3%, MI50 (Llama 3.2 1B Q4_0, microbatch-1 pp512) +34.8%, RX 6800 XT (gpt-oss-20b
+    // tg128) +10.9%; SYCL: Arc A770 (Llama 2 7B Q4_0, the backend's own record) +67.5%, Arc B580
+    // (R1-Distill-Qwen-7B Q4_K_M tg128, IPEX-LLM) +13.9% -> 0.878, 0.899, 0.872, 0.690, 0.644,
+    // 0.742, 0.902, 0.597, 0.878; llama-bench tg512 on an RTX 3080 Ti (Llama 3 8B Q4_K_M) and an
+    // RTX 4000 Ada (8B Q4_K_M and F16), an RTX 2080 (Llama 3.1 8B Q4_K_M, llmfit): +5.3%, -2.5%,
+    // -3.3%, -4.1% -> 0.950, 1.026, 1.034, 1.042.
     {SpeedFigure::decode, Runtime::llama_cpp, ModelClass::any,
-     {0.78, 1.09, 27, true, "llama-bench tg rows (RTX 4090, RTX 3080 / 3080 Ti, RTX 2080, RTX 4000 Ada, DGX Spark, Apple M2 Ultra / "
-                            "M3 Max, Ryzen AI Max+ 395), llama-server n_cpu_moe decode (RX 7900 XT, RTX 5080)"}},
+     {0.59, 1.09, 36, true, "llama-bench tg rows (RTX 4090, RTX 3080 / 3080 Ti, RTX 2080, RTX 4000 Ada, DGX Spark, Apple M1 Max / "
+                            "M2 Ultra / M3 Max, Ryzen AI Max+ 395, Tesla P40, Instinct MI100 / MI50, RX 6800 XT, Arc A770 / B580), "
+                            "llama-server n_cpu_moe decode (RX 7900 XT, RTX 5080)"}},
     // vLLM, Llama 3.1 8B bf16 on one A100 40GB, one request at a time (johnmusgrave.com): error
     // +2.6% -> 0.974.
     {SpeedFigure::decode, Runtime::vllm, ModelClass::any, {0.97, 1.00, 1, true, "vLLM one-request decode row (A100 40GB)"}},
@@ -55,13 +63,14 @@ constexpr BandRow kBands[] = {
     // RAM (n_cpu_moe; Hardware Corner): -7.1%, -3.9%, -5.3% -> 1.077, 1.041, 1.055; llama-bench
     // pp512 on Apple M2 Ultra (Llama 3 8B Q4_K_M and F16, 70B Q4_K_M) and M3 Max (8B Q4_K_M and
     // F16), Metal (all but the first known differences: Apple publishes no matrix rate):
-    // -10.6%, -24.4%, -18.3%, -32.8%, -39.4% -> 1.119, 1.323, 1.224, 1.487, 1.651; llama-bench
-    // pp512 on an RTX 3080 Ti (Llama 3 8B Q4_K_M), an RTX 4000 Ada (8B F16 and Q4_K_M) and an RTX
-    // 2080 Ti (Llama 2 13B Q4_K_M; the Q4_K_M rows are known differences: llama.cpp's MMQ kernels):
-    // +19.0%, +10.9%, +41.1%, +37.0% -> 0.840, 0.902, 0.709, 0.730.
+    // -10.6%, -24.4%, -18.3%, -32.8%, -39.4% -> 1.119, 1.323, 1.224, 1.487, 1.651; and M1 Max (8B
+    // Q4_K_M, a known difference of the same cause) -16.2% -> 1.194; llama-bench pp512 on an RTX
+    // 3080 Ti (Llama 3 8B Q4_K_M), an RTX 4000 Ada (8B F16 and Q4_K_M) and an RTX 2080 Ti (Llama 2
+    // 13B Q4_K_M; the Q4_K_M rows are known differences: llama.cpp's MMQ kernels): +19.0%, +10.9%,
+    // +41.1%, +37.0% -> 0.840, 0.902, 0.709, 0.730.
     {SpeedFigure::prefill, Runtime::llama_cpp, ModelClass::any,
-     {0.53, 1.66, 21, true, "llama-bench pp rows (RTX 4090, RTX 3080 Ti, RTX 2080 Ti, RTX 4000 Ada, DGX Spark, Apple M2 Ultra / "
-                            "M3 Max; MoE and dense), llama-server n_cpu_moe prompts (RTX 3090)"}},
+     {0.53, 1.66, 22, true, "llama-bench pp rows (RTX 4090, RTX 3080 Ti, RTX 2080 Ti, RTX 4000 Ada, DGX Spark, Apple M1 Max / "
+                            "M2 Ultra / M3 Max; MoE and dense), llama-server n_cpu_moe prompts (RTX 3090)"}},
     // TensorRT-LLM performance overview (trtllm-bench, v1.0, each row at trtllm-bench's own
     // max_batch_size and max_num_tokens), every pair of ISL/OSL of every column whose model and
     // GPU the catalog has, split by model class. Dense, 146 rows (Llama 3.1
