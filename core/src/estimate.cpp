@@ -570,6 +570,7 @@ void fill_report(const Resolved& r, Report& rep) {
     if (!r.catalog_model && a.name.empty()) rep.model_name = "custom model";
     else rep.model_name = a.name;
     rep.gpu_name = r.gpu->name;
+    rep.gpu_vendor = r.gpu->vendor;
     rep.measured = r.gpu->calibration;
 
     const double scale = r.scale;
