@@ -2,9 +2,13 @@
 // files are named.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
 
@@ -166,6 +170,74 @@ TEST_CASE("malformed asset files are refused with file, entry and field", "[cata
     CHECK(e.find("unknown field") != std::string::npos);
     e = load_error(gpus, with(models, "\"context_trained\": 8192", "\"context_trained\": 8192, \"contxt\": 1"));
     CHECK(e.find("contxt") != std::string::npos);
+}
+
+TEST_CASE("a catalog file stored by columns reads as the same entries", "[catalog]") {
+    // The widget's slim catalog stores each list by columns (web/slim_catalog.mjs): one array per
+    // field, an object field of flat values as "a.b" columns, null where an entry lacks the field.
+    // The same conversion here, of the asset files as they are, must load to the same catalog.
+    using nlohmann::json;
+    auto by_columns = [](const std::string& text, const char* list_key) {
+        json root = json::parse(text);
+        const json& entries = root[list_key];
+        json columns = json::object();
+        auto flat = [](const json& v) {
+            if (!v.is_object()) return false;
+            for (const auto& x : v)
+                if (x.is_structured()) return false;
+            return true;
+        };
+        std::vector<std::string> names;
+        for (const json& e : entries)
+            for (auto it = e.begin(); it != e.end(); ++it)
+                if (std::find(names.begin(), names.end(), it.key()) == names.end()) names.push_back(it.key());
+        for (const std::string& k : names) {
+            bool all_flat = true;
+            for (const json& e : entries) all_flat = all_flat && e.contains(k) && flat(e[k]);
+            if (all_flat) {
+                for (std::size_t i = 0; i < entries.size(); ++i)
+                    for (auto it = entries[i][k].begin(); it != entries[i][k].end(); ++it) {
+                        json& column = columns[k + "." + it.key()];
+                        if (column.is_null()) column = json(entries.size(), json(nullptr));
+                        column[i] = *it;
+                    }
+            } else {
+                json column = json::array();
+                for (const json& e : entries) column.push_back(e.contains(k) ? e[k] : json(nullptr));
+                columns[k] = column;
+            }
+        }
+        root[list_key] = json{{"columns", columns}};
+        return root.dump();
+    };
+    const std::string gpus = read_asset("gpus.json"), models = read_asset("models.json"), links = read_asset("links.json");
+    const Catalog rows = catalog_from_json(gpus, models, links);
+    const std::string gpus_c = by_columns(gpus, "gpus"), models_c = by_columns(models, "models"), links_c = by_columns(links, "links");
+    CHECK(gpus_c.find("\"tensor_tflops_dense.fp16\":[") != std::string::npos);   // flattened, as the widget's file is
+    const Catalog columns = catalog_from_json(gpus_c, models_c, links_c);
+    CHECK(columns.gpus.size() == rows.gpus.size());
+    CHECK(gpus_to_json(columns) == gpus_to_json(rows));
+    CHECK(models_to_json(columns) == models_to_json(rows));
+    CHECK(links_to_json(columns) == links_to_json(rows));
+    // A column of another length, or a field given both whole and by its fields, is refused by name.
+    auto error = [&](const std::string& g) {
+        try {
+            (void)catalog_from_json(g, models);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    json short_column = json::parse(gpus_c);
+    short_column["gpus"]["columns"]["memory_gib"].erase(0);
+    CHECK(error(short_column.dump()).find("gpus.json: gpus.columns: memory_gib") != std::string::npos);
+    json twice = json::parse(gpus_c);
+    twice["gpus"]["columns"]["interconnect"] = twice["gpus"]["columns"]["ecc"];
+    CHECK(error(twice.dump()).find("gpus.json: gpus.columns: interconnect") != std::string::npos);
+    CHECK(error(R"({"schema_version": 1, "gpus": {"rows": []}})").find("columns") != std::string::npos);
+    // A field a GPU lacks is null in its column: absent, as in the row form (host_w: DGX Spark only).
+    CHECK(columns.gpu("rtx-4090").unified_host_w == rows.gpu("rtx-4090").unified_host_w);
+    CHECK(columns.gpu("dgx-spark").unified_host_w == rows.gpu("dgx-spark").unified_host_w);
 }
 
 TEST_CASE("a missing assets folder is reported", "[catalog][errors]") {
