@@ -83,11 +83,11 @@ void print_performance(std::ostream& out, const Report& r) {
     if (!training) out << ", " << fixed(s.bandwidth_efficiency * 100, 0) << "% of memory bandwidth";
     out << ")\n";
     if (!training) {
-        const SpeedBand db = speed_band(SpeedFigure::decode, c.runtime);
+        const SpeedBand db = speed_band(SpeedFigure::decode, r);
         out << "  decode        " << banded(s.decode_tokens_per_s, db) << " tokens/s per sequence";
         if (c.batch > 1 || r.parallel.dp > 1) out << ", " << banded(s.decode_throughput_tokens_per_s, db) << " tokens/s in all";
         out << (s.decode_compute_bound ? " (compute-bound)" : " (memory-bound)") << '\n';
-        out << "  prefill       " << banded(s.prefill_tokens_per_s, speed_band(SpeedFigure::prefill, c.runtime))
+        out << "  prefill       " << banded(s.prefill_tokens_per_s, speed_band(SpeedFigure::prefill, r))
             << " tokens/s; time to first token " << duration(s.ttft_s) << " for " << format_int(double(c.prompt_tokens)) << " prompt tokens"
             << (c.batch > 1 ? " x " + std::to_string(c.batch) : "") << '\n';
         if (s.offload.active)
@@ -98,7 +98,7 @@ void print_performance(std::ostream& out, const Report& r) {
                         : std::string())
                 << '\n';
     } else {
-        out << "  training      " << banded(s.train_tokens_per_s, speed_band(SpeedFigure::train_throughput, c.runtime)) << " tokens/s, "
+        out << "  training      " << banded(s.train_tokens_per_s, speed_band(SpeedFigure::train_throughput, r)) << " tokens/s, "
             << duration(s.train_step_s) << " per step";
         if (s.train_time_s > 0) out << "; " << format_count(c.train_tokens) << " tokens in " << duration(s.train_time_s);
         out << "\n  effective MFU " << fixed(s.effective_mfu * 100, 1) << "% (bubble and exposed communication included)\n";
@@ -216,7 +216,7 @@ void print_report(std::ostream& out, const Report& r) {
         const ServingReport& sv = r.serving;
         out << "\n  serving " << format_int(double(c.isl)) << " in / " << format_int(double(c.osl)) << " out tokens per request, "
             << format_fixed(sv.concurrency, 0) << " in flight (bound: " << sv.bound << ")\n";
-        const SpeedBand sb = speed_band(SpeedFigure::serving_throughput, c.runtime);
+        const SpeedBand sb = speed_band(SpeedFigure::serving_throughput, r);
         out << "  output        " << banded(sv.output_tokens_per_s, sb) << " tokens/s (" << banded(sv.output_tokens_per_s_per_gpu, sb)
             << " per GPU), " << format_rate(sv.tokens_per_s_per_user) << " per user; " << format_fixed(sv.requests_per_s, 2)
             << " requests/s\n";

@@ -79,15 +79,28 @@ TEST_CASE("each GPU's default link comes from its interconnect fields", "[links]
         {"rtx-4090", "pcie4", 31.5, 8, "ethernet-100g"},
         {"rtx-4060-ti-16gb", "pcie4", 31.5 / 2, 8, "ethernet-100g"},   // wired x8: half an x16 link
         {"rtx-5090", "pcie5", 63, 8, "ethernet-100g"},
-        {"rtx-3090", "nvlink-bridge", 112.5 / 2, 8, "ethernet-100g"},  // a bridged pair inside a PCIe box
+        {"rtx-3090", "nvlink-bridge", 112.5 / 2, 8, "ethernet-100g"},   // a bridged pair inside a PCIe box
         {"rtx-a6000", "nvlink-bridge", 112.5 / 2, 8, "ethernet-100g"},
         {"a100-80gb-pcie", "nvlink-bridge", 600 / 2.0, 8, "ethernet-100g"},   // its own three-bridge figure
         {"a100-80gb-sxm", "nvlink3", 300, 8, "infiniband-hdr"},   // DGX A100: 8 x HDR
-        {"h100-sxm", "nvlink4", 450, 8, "infiniband-ndr"},        // DGX H100: 8 x NDR
+        {"h100-sxm", "nvlink4", 450, 8, "infiniband-ndr"},   // DGX H100: 8 x NDR
         {"b200", "nvlink5", 900, 8, "infiniband-ndr"},
         {"v100-sxm2-32gb", "nvlink2", 150, 8, "infiniband-hdr"},
         {"mi300x", "infinity-fabric", 896 / 2.0, 8, "infiniband-ndr"},
         {"t4", "pcie3", 15.75, 8, "ethernet-100g"},
+        // NVSwitch parts with fewer links than their generation's: the link class is the
+        // architecture's (NVLink 3 for Ampere, 4 for Hopper), the bandwidth the card's own 400 GB/s.
+        {"a800-80gb-sxm", "nvlink3", 400 / 2.0, 8, "infiniband-hdr"},
+        {"h800-sxm", "nvlink4", 400 / 2.0, 8, "infiniband-ndr"},
+        // P100 SXM2: NVLink 1 hybrid cube mesh, the mesh link class at its own 160 GB/s.
+        {"tesla-p100-sxm2-16gb", "nvlink2", 160 / 2.0, 8, "infiniband-hdr"},
+        {"a40", "nvlink-bridge", 112.5 / 2, 8, "ethernet-100g"},
+        {"mi100", "infinity-fabric", 276 / 2.0, 8, "infiniband-hdr"},
+        {"gaudi3", "gaudi-roce", 1050 / 2.0, 8, "infiniband-hdr"},   // 21 x 200 GbE scale-up ports
+        {"gaudi2", "gaudi-roce", 525 / 2.0, 8, "infiniband-hdr"},   // 21 x 100 GbE
+        {"tesla-p40", "pcie3", 15.75, 8, "ethernet-100g"},
+        {"arc-b580", "pcie4", 31.5 / 2, 8, "ethernet-100g"},   // PCIe 4.0 x8
+        {"arc-pro-b50", "pcie5", 63 / 2.0, 8, "ethernet-100g"},   // PCIe 5.0 x8
     };
     for (const Row& r : rows) {
         INFO(r.gpu);
@@ -129,7 +142,9 @@ TEST_CASE("malformed links.json is refused with file, entry and field", "[links]
         {"\"id\": \"pcie4\"", "\"id\": \"PCIe 4\"", "kebab-case"},
         {"\"scope\": \"inter-node\",\n      \"bandwidth_gb_per_s\": 25,", "\"scope\": \"cluster\",\n      \"bandwidth_gb_per_s\": 25,",
          "infiniband-hdr: scope"},
-        {"\"kind\": \"ethernet\"", "\"kind\": \"token-ring\"", "ethernet-100g: kind"},
+        // The first inter-node Ethernet link (gaudi-roce, before it, is an intra-node one).
+        {"\"kind\": \"ethernet\",\n      \"scope\": \"inter-node\"", "\"kind\": \"token-ring\",\n      \"scope\": \"inter-node\"",
+         "ethernet-100g: kind"},
         {"\"bandwidth_gb_per_s\": 450,", "\"bandwidth_gb_per_s\": \"450\",", "nvlink4: bandwidth_gb_per_s"},
         {"\"bidirectional_gb_per_s\": 900,", "\"bidirectional_gb_per_s\": 400,", "nvlink4: bidirectional_gb_per_s"},
         {"\"latency_us\": 2.7,\n      \"latency_large_us\": 9.6,\n      \"gpus_per_node\": 1,\n      \"note\": \"4 lanes x 50",

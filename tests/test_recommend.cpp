@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -49,11 +50,15 @@ TEST_CASE("the seed article's recommended GPUs for the R1 distills", "[recommend
     // in llama.cpp at the default 8,192-token context. For each row: does the article's pick fit,
     // and what is the cheapest consumer configuration with as many cards as the article uses?
     struct Row { const char* model; const char* pick; int pick_gpus; bool pick_fits; const char* cheapest; int cheapest_gpus; };
+    // The cheapest consumer cards in the catalog are Intel's: the Arc B570 (10 GB, $219) and B580
+    // (12 GB, $249) launch MSRPs undercut the $329 RTX 3060 12GB. Next after the B570 comes the
+    // 6 GB GTX 1660 SUPER ($229, 2019), which holds the 1.5B-8B distills too (5.9 GiB at most).
     const Row rows[] = {
-        {"deepseek-r1-distill-qwen-1.5b", "rtx-3060", 1, true, "rtx-3060", 1},    // "RTX 3060 12GB+": right, and the cheapest
-        {"deepseek-r1-distill-qwen-7b", "rtx-3070", 1, true, "rtx-3060", 1},      // "RTX 3070 8GB+": fits; a $329 3060 (12 GB) does too
-        {"deepseek-r1-distill-llama-8b", "rtx-3070", 1, true, "rtx-3060", 1},
-        {"deepseek-r1-distill-qwen-14b", "rtx-3080", 1, false, "rtx-3060", 1},    // "RTX 3080 10GB+": 10.07 GiB at 8k > 10 GiB
+        {"deepseek-r1-distill-qwen-1.5b", "rtx-3060", 1, true, "arc-b570", 1},   // "RTX 3060 12GB+": right; a $219 B570 holds it too
+        {"deepseek-r1-distill-qwen-7b", "rtx-3070", 1, true, "arc-b570", 1},   // "RTX 3070 8GB+": fits; so does the 10 GB B570
+        {"deepseek-r1-distill-llama-8b", "rtx-3070", 1, true, "arc-b570", 1},
+        // "RTX 3080 10GB+": 10.07 GiB at 8k > 10 GiB, so not the 10 GB B570 either: the 12 GB B580.
+        {"deepseek-r1-distill-qwen-14b", "rtx-3080", 1, false, "arc-b580", 1},
         // "RTX 4090 24GB": fits; the 24 GB RX 7900 XTX ($999 launch MSRP) is $500 less than a 3090.
         {"deepseek-r1-distill-qwen-32b", "rtx-4090", 1, true, "rx-7900-xtx", 1},
         {"deepseek-r1-distill-llama-70b", "rtx-4090", 2, true, "rx-7900-xtx", 2},   // "RTX 4090 24GB x2": 2 x 7900 XTX
@@ -67,15 +72,24 @@ TEST_CASE("the seed article's recommended GPUs for the R1 distills", "[recommend
         CHECK(rec.recommended.front().gpus == r.cheapest_gpus);
         const RecommendRow* pick = find(rec.recommended, r.pick);
         CHECK((pick != nullptr) == r.pick_fits);
+        // The runner-up of the three smallest: $10 more than the B570, with 6 GB.
+        if (std::string(r.cheapest) == "arc-b570") {
+            REQUIRE(rec.recommended.size() > 1);
+            CHECK(rec.recommended[1].gpu == "gtx-1660-super");
+            CHECK(rec.recommended[1].price_usd == 229);
+        }
     }
     // The 14B row fits a 3080 at half the context: 4,096 tokens need 9.31 GiB.
     CHECK(fits("deepseek-r1-distill-qwen-14b", "q4_k_m", "rtx-3080", 1, 4096));
-    // Allowing up to 8 cards, three 16 GB RTX 5060 Ti ($1,287 at $429 MSRP) hold the 70B distill for
-    // less than four 12 GB RTX 3060s ($1,316) or two 3090s ($2,998).
+    // Allowing up to 8 cards, three 16 GB RX 7600 XT ($987 at $329 MSRP) hold the 70B distill for
+    // less than four 12 GB Arc B580s ($996), three 16 GB RTX 5060 Ti ($1,287), four 12 GB RTX 3060s
+    // ($1,316) or two 3090s ($2,998).
     const Recommendation many = recommend(query("deepseek-r1-distill-llama-70b", "q4_k_m", kConsumer), catalog());
-    CHECK(many.recommended.front().gpu == "rtx-5060-ti-16gb");
+    CHECK(many.recommended.front().gpu == "rx-7600-xt");
     CHECK(many.recommended.front().gpus == 3);
-    CHECK(many.recommended.front().price_usd == 3 * 429);
+    CHECK(many.recommended.front().price_usd == 3 * 329);
+    CHECK(find(many.recommended, "arc-b580")->price_usd == 4 * 249);
+    CHECK(find(many.recommended, "rtx-5060-ti-16gb")->price_usd == 3 * 429);
     CHECK(find(many.recommended, "rtx-3060")->price_usd == 4 * 329);
 }
 
@@ -104,12 +118,13 @@ TEST_CASE("the seed article's recommended GPUs for the large models", "[recommen
     REQUIRE(r3090 != nullptr);
     CHECK(r3090->gpus == 8);
     for (const char* small : {"rtx-3060", "rtx-3070", "rtx-3080"}) CHECK(find(rec.rejected, small) != nullptr);
-    // GPT-NeoX 20B, "two RTX 3090s (24GB each)": right; three 16 GB RTX 5060 Ti ($1,287) are
-    // cheaper, and four 12 GB 3060s ($1,316) too.
+    // GPT-NeoX 20B, "two RTX 3090s (24GB each)": right; three 16 GB RX 7600 XT ($987) are
+    // cheaper, and so are three 16 GB RTX 5060 Ti ($1,287) and four 12 GB 3060s ($1,316).
     rec = recommend(query("gpt-neox-20b", "fp16", kConsumer), catalog());
     CHECK(find(rec.recommended, "rtx-3090")->gpus == 2);
     CHECK(find(rec.recommended, "rtx-3060")->gpus == 4);
-    CHECK(rec.recommended.front().gpu == "rtx-5060-ti-16gb");
+    CHECK(find(rec.recommended, "rtx-5060-ti-16gb")->gpus == 3);
+    CHECK(rec.recommended.front().gpu == "rx-7600-xt");
     CHECK(rec.recommended.front().gpus == 3);
     // BLOOM 176B, "40GB+ for training, A100 or H100": full training keeps 16 bytes per parameter
     // (2.82 TB, 33 A100 80GB for the model state alone); with ZeRO-3, full recomputation and the

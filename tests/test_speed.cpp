@@ -27,15 +27,15 @@ Config tg(const char* model, const char* gpu, const char* weights, int gpus, int
 }  // namespace
 
 TEST_CASE("tensor-core precisions per architecture", "[speed][precision]") {
-    // NVIDIA architecture whitepapers: Volta FP16; Turing + INT8; Ampere + BF16, TF32; Ada and
+    // NVIDIA architecture whitepapers: Pascal none (no tensor cores); Volta FP16; Turing + INT8; Ampere + BF16, TF32; Ada and
     // Hopper + FP8; Blackwell + FP4. AMD CDNA2: FP16/BF16/INT8 matrix cores; CDNA3 + FP8, TF32.
     struct Row { const char* arch; bool fp16, int8, bf16, tf32, fp8, fp4; };
     const Row rows[] = {
-        {"volta", true, false, false, false, false, false},   {"turing", true, true, false, false, false, false},
-        {"ampere", true, true, true, true, false, false},     {"ada", true, true, true, true, true, false},
-        {"hopper", true, true, true, true, true, false},      {"blackwell", true, true, true, true, true, true},
-        {"cdna2", true, true, true, false, false, false},     {"cdna3", true, true, true, true, true, false},
-        {"apple-m2", false, false, false, false, false, false},
+        {"pascal", false, false, false, false, false, false}, {"volta", true, false, false, false, false, false},
+        {"turing", true, true, false, false, false, false},   {"ampere", true, true, true, true, false, false},
+        {"ada", true, true, true, true, true, false},         {"hopper", true, true, true, true, true, false},
+        {"blackwell", true, true, true, true, true, true},    {"cdna2", true, true, true, false, false, false},
+        {"cdna3", true, true, true, true, true, false},       {"apple-m2", false, false, false, false, false, false},
     };
     for (const Row& r : rows) {
         INFO(r.arch);
@@ -52,9 +52,19 @@ TEST_CASE("tensor-core precisions per architecture", "[speed][precision]") {
 TEST_CASE("the catalog's tensor rates agree with the architecture table", "[speed][precision][catalog]") {
     // A dense tensor rate in gpus.json is only possible for a precision the architecture runs.
     for (const Gpu& g : catalog().gpus) {
-        if (g.segment == Segment::apple) continue;   // their fp16 figure is the ALU rate
         INFO(g.id);
         const TensorTflops& t = g.tensor_tflops_dense;
+        if (!g.tensor_cores) {
+            // ALU rates (Apple; Pascal, Vega 20 and RDNA 2 have no matrix units): the whitepaper
+            // table gives their architectures no matrix precision at all. TU116 (GeForce GTX 16) is
+            // the one Turing chip built without the tensor cores of its architecture (Turing
+            // whitepaper: TU102/104/106), so its architecture's row does not describe it.
+            if (g.chip != "TU116")
+                for (Precision p : {Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8, Precision::int8, Precision::fp4})
+                    CHECK_FALSE(runs_natively(g.architecture, p));
+            CHECK(t.fp16 > 0);
+            continue;
+        }
         if (t.tf32 > 0) CHECK(runs_natively(g.architecture, Precision::tf32));
         if (t.fp16 > 0) CHECK(runs_natively(g.architecture, Precision::fp16));
         if (t.bf16 > 0) CHECK(runs_natively(g.architecture, Precision::bf16));

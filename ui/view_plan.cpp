@@ -489,7 +489,7 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
         // row), as the Speed & power tab shows it beside each figure.
         if (!p.top.empty()) {
             const Report& r0 = p.top.front().report;
-            const SpeedBand b = speed_band(SpeedFigure::serving_throughput, r0.config.runtime, model_class(r0));
+            const SpeedBand b = speed_band(SpeedFigure::serving_throughput, r0);
             if (b.rows > 0) {
                 ImGui::PushTextWrapPos(0.0f);
                 ImGui::TextDisabled("Each figure is ~X: published serving measurements of this engine (%d rows) fell between %.2f and "

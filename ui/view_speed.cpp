@@ -70,9 +70,8 @@ void App::draw_speed() {
 
     ImGui::BeginGroup();
     {
-        // The bands of the accuracy set's rows of each kind of figure for this runtime, as the
+        // The bands of the accuracy set's rows of each kind of figure for this runtime and GPU backend, as the
         // report's speed.*_range keys (report_json.cpp add_speed_ranges).
-        const Runtime rt = r.config.runtime;
         FigureTable t("speed-figures", "Speed (roofline)", third);
         t.row("compute precision", std::string(sp.compute_precision) + (sp.tensor_cores ? ", tensor cores" : ", no tensor cores"),
               "The precision the matrix math runs at on this GPU; a precision it cannot run natively is computed at the next "
@@ -82,7 +81,7 @@ void App::draw_speed() {
         t.row("MFU used", percent(sp.mfu), "Fraction of the peak that compute-bound work reaches (Setup: Speed, power and cost).");
         if (!training) {
             t.row("bandwidth used", percent(sp.bandwidth_efficiency), "Fraction of the memory bandwidth decoding reaches.");
-            const SpeedBand decode = speed_band(SpeedFigure::decode, rt), prefill = speed_band(SpeedFigure::prefill, rt);
+            const SpeedBand decode = speed_band(SpeedFigure::decode, r), prefill = speed_band(SpeedFigure::prefill, r);
             t.row("decode, per sequence", banded_rate(sp.decode_tokens_per_s, decode, "tok/s"),
                   "In brackets the range the published measurements of this kind (llama-bench and the like) put around gpusizer's "
                   "figure (Assumptions, docs/accuracy.md).");
@@ -108,7 +107,7 @@ void App::draw_speed() {
         } else {
             t.row("FLOPs per token", format_count(sp.train_flops_per_token),
                   "6 x parameters plus attention; 8 x with full recomputation.");
-            const SpeedBand train = speed_band(SpeedFigure::train_throughput, rt);
+            const SpeedBand train = speed_band(SpeedFigure::train_throughput, r);
             t.row("training", banded_rate(sp.train_tokens_per_s, train, "tok/s"),
                   "In brackets the range the published training measurements (MFU and tokens/s rows) put around gpusizer's figure "
                   "(Assumptions, docs/accuracy.md).");
@@ -267,7 +266,7 @@ void App::draw_serving(float width) {
                                                                   "and osl output tokens, as many in flight as set (or as fit).");
         } else {
             // The band of the accuracy set's serving rows for this engine and model class.
-            const SpeedBand b = speed_band(SpeedFigure::serving_throughput, r.config.runtime, model_class(r));
+            const SpeedBand b = speed_band(SpeedFigure::serving_throughput, r);
             t.row("requests in flight", format_int(std::round(sv.concurrency)),
                   "All replicas: as many as set, or as the engines hold of requests of isl + osl tokens.");
             t.row("  pool at full context", format_int(std::floor(sv.max_concurrency)) + " requests",

@@ -1,7 +1,8 @@
 // slim_catalog.mjs: the catalog the widget's module carries (gpusizer-lite.wasm). The same
-// entries and figures as assets/, minified, without what a calculation never reads (notes, lists
-// of unverified cells, published counts as printed, the seed article's rows, hf_config keys the
-// importer never reads); each entry's sources become a pointer to the full asset file,
+// entries and figures as assets/, minified and stored by columns, without what a calculation never
+// reads (notes, lists of unverified cells, published counts as printed, the seed article's rows,
+// hf_config keys the importer never reads, chip names, form factors and Hub repositories); each
+// entry's sources become a pointer to the full asset file,
 // which the app and the full API module carry as they are.
 //   node web/slim_catalog.mjs assets/gpus.json out/gpus.json
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,8 +17,15 @@ const file = basename(input);
 // Prose, and the published parameter counts as printed with their conventions (they serve the
 // catalog's own check against the derived counts, tests/test_params.cpp, not an estimate).
 // The seed article's table rows too: the app's comparison view shows them, the widget does not.
+// A GPU's chip name (optional) too: the app's Compare view shows it, the widget does not, and no
+// estimate reads it.
 const dropped = new Set(['note', 'notes', 'price_note', 'unverified', 'params_published_as', 'active_params_published_as',
-  'params_convention', 'active_params_convention', 'seed_article']);
+  'params_convention', 'active_params_convention', 'seed_article', 'chip']);
+// Descriptive text the catalog reader requires but neither the widget nor any estimate reads: a
+// GPU's form factor (the app's Compare view shows it) and a model's Hugging Face repository (the
+// app's model inspector matches files by it): kept as "", so the widget's lists (gs.gpus(),
+// gs.models()) say nothing rather than carry 1.8 KB of gzipped prose the widget never shows.
+const blanked = new Set(['form_factor', 'hf_repo']);
 // Inside a model's hf_config (and its text_config / vision_config ...): keys the importer lists
 // as never read (core/src/hf_import.cpp and core/src/hf_rows.cpp irrelevant_everywhere: token
 // ids, dropout, epsilons, activations, RoPE, soft-capping, initialisation, router loss
@@ -39,8 +47,35 @@ function slim(value, inConfig = false) {
   const out = {};
   for (const [key, v] of Object.entries(value)) {
     if (dropped.has(key) || (inConfig && unread.has(key))) continue;
-    out[key] = key === 'sources' ? [`assets/${file} in the gpusizer sources`] : slim(v, inConfig || key === 'hf_config');
+    out[key] = key === 'sources' ? [`assets/${file} in the gpusizer sources`]
+      : !inConfig && blanked.has(key) ? ''
+        : slim(v, inConfig || key === 'hf_config');
   }
   return out;
 }
-writeFileSync(output, JSON.stringify(slim(JSON.parse(readFileSync(input, 'utf8')))));
+// The entry list by columns (core/src/catalog_io.cpp entries_from_columns reads it back into the
+// same entries): each field's values side by side compress better than entry after entry, 2-3 KB
+// of the widget's gzipped download. An object field whose every value is a flat object of numbers
+// and strings (tensor_tflops_dense, interconnect) becomes one column per inner field, "a.b"; a
+// field an entry lacks is null there, which the catalog reader takes as absent wherever it takes a
+// null (a field that must be present, such as price_usd, is present in every entry).
+const isFlat = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) &&
+  Object.values(v).every((x) => x === null || typeof x !== 'object');
+function byColumns(entries) {
+  const names = [];
+  for (const e of entries) for (const k of Object.keys(e)) if (!names.includes(k)) names.push(k);
+  const columns = {};
+  for (const k of names) {
+    if (entries.every((e) => isFlat(e[k]))) {
+      const inner = [];
+      for (const e of entries) for (const f of Object.keys(e[k])) if (!inner.includes(f)) inner.push(f);
+      for (const f of inner) columns[`${k}.${f}`] = entries.map((e) => (f in e[k] ? e[k][f] : null));
+    } else {
+      columns[k] = entries.map((e) => (k in e ? e[k] : null));
+    }
+  }
+  return { columns };
+}
+const catalog = slim(JSON.parse(readFileSync(input, 'utf8')));
+for (const k of Object.keys(catalog)) if (Array.isArray(catalog[k])) catalog[k] = byColumns(catalog[k]);
+writeFileSync(output, JSON.stringify(catalog));

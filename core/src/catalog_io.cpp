@@ -34,11 +34,53 @@ void check_schema(const json& root, const std::string& file, const char* list_ke
     if (!root.is_object()) throw Error(file, "must be a JSON object with schema_version and " + std::string(list_key));
     if (!root.contains("schema_version") || !root["schema_version"].is_number_integer() || root["schema_version"].get<int>() != 1)
         throw Error(file + ": schema_version", "must be 1 (this build reads schema version 1)");
-    if (!root.contains(list_key) || !root[list_key].is_array() || root[list_key].empty())
-        throw Error(file + ": " + list_key, "must be a non-empty array");
+    if (!root.contains(list_key) || !(root[list_key].is_array() || root[list_key].is_object()) || root[list_key].empty())
+        throw Error(file + ": " + list_key, "must be a non-empty array (or its columns: {\"columns\": {...}})");
     for (auto it = root.begin(); it != root.end(); ++it)
         if (it.key() != "schema_version" && it.key() != list_key)
             throw Error(file + ": " + it.key(), "unknown field; a catalog file holds schema_version and " + std::string(list_key));
+}
+
+// The entries of a list stored by columns, as the widget's slim catalog is (web/slim_catalog.mjs:
+// the same entries, 2-3 KB less gzipped, as like values sit side by side): {"columns": {"id":
+// [...], "tensor_tflops_dense.fp16": [...], ...}}, one value per entry in each column; a dotted
+// name is a field of a nested object; a null is the field given as null, which the readers take
+// as absent wherever null is allowed (Obj::has). Rebuilt here into the entries they read.
+json entries_from_columns(const json& list, const std::string& ctx) {
+    const auto columns = list.find("columns");
+    const std::size_t n =
+        list.size() == 1 && columns != list.end() && columns->is_object() && !columns->empty() && columns->begin()->is_array()
+            ? columns->begin()->size()
+            : 0;
+    if (n == 0) throw Error(ctx, "must be an array of entries or {\"columns\": {field: [one value per entry], ...}}");
+    json entries(n, json::object());
+    for (auto it = columns->begin(); it != columns->end(); ++it) {
+        const std::string& name = it.key();
+        const std::size_t dot = name.find('.');
+        const std::string outer = name.substr(0, dot);
+        for (std::size_t i = 0; i < n; ++i) {
+            json& e = entries[i];
+            // One value per entry, and a field given either whole or by its fields, not both.
+            if (!it->is_array() || it->size() != n || (e.contains(outer) && (dot == std::string::npos || !e[outer].is_object())))
+                throw Error(ctx + ".columns: " + name, "must be an array of one value per entry, a field not also given by its fields");
+            if (dot == std::string::npos)
+                e[name] = (*it)[i];
+            else
+                e[outer][name.substr(dot + 1)] = (*it)[i];
+        }
+    }
+    return entries;
+}
+
+// The entries of `file`'s `list_key` after its schema is checked: the array as given, or the
+// entries rebuilt from its columns into `rebuilt`. One function for the three entry types
+// (read_entries is a template), so the widget's module carries the column reader once.
+const json& list_entries(const json& root, const char* file, const char* list_key, json& rebuilt) {
+    check_schema(root, file, list_key);
+    const json& given = root[list_key];
+    if (given.is_array()) return given;
+    rebuilt = entries_from_columns(given, std::string(file) + ": " + list_key);
+    return rebuilt;
 }
 
 std::string entry_ctx(const std::string& file, const json& e, std::size_t index) {
@@ -85,8 +127,10 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     // The architectures compute.cpp has a whitepaper row for; Apple's by generation.
     if (const auto a = architecture_from_name(g.architecture)) g.arch = *a;
     else
-        o.fail("architecture", "must be volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3, cdna4, rdna3, rdna3.5, "
-                               "rdna4, xe2 or apple-mN, got '" + g.architecture + "'");
+        o.fail("architecture",
+               "must be pascal, volta, turing, ampere, ada, hopper, blackwell, gcn5, cdna1, cdna2, cdna3, cdna4, "
+               "rdna2, rdna3, rdna3.5, rdna4, xe-hpg, xe2, gaudi or apple-mN, got '" +
+                   g.architecture + "'");
     g.chip = o.str_or("chip", "");
     g.year = int(o.num("year", 1990, 2100));
     const std::string seg = o.str("segment");
@@ -121,7 +165,8 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
         ic.only({"nvlink", "nvlink_gb_per_s", "pcie_gen", "pcie_lanes"});
         g.nvlink = ic.str("nvlink");
         if (const auto k = nvlink_kind_from_name(g.nvlink)) g.link = *k;
-        else ic.fail("nvlink", "must be none, bridge, nvswitch, mesh or infinity-fabric, got '" + g.nvlink + "'");
+        else
+            ic.fail("nvlink", "must be none, bridge, nvswitch, mesh, infinity-fabric or roce, got '" + g.nvlink + "'");
         g.nvlink_gb_per_s = ic.num("nvlink_gb_per_s", 0, 1e5);
         g.pcie_gen = int(ic.num_or("pcie_gen", 0, 1, 7));
         g.pcie_lanes = int(ic.num_or("pcie_lanes", 0, 1, 32));
@@ -257,10 +302,10 @@ template <typename Entry, typename FromJson, typename IdOf>
 void read_entries(std::string_view text, const char* file, const char* list_key, std::vector<Entry>& out, FromJson from_json,
                   IdOf id_of) {
     const json root = parse_json(text, file);
-    check_schema(root, file, list_key);
-    const auto& list = root[list_key];
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        Entry e = from_json(list[i], entry_ctx(file, list[i], i));
+    json rebuilt;
+    const json& entries = list_entries(root, file, list_key, rebuilt);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        Entry e = from_json(entries[i], entry_ctx(file, entries[i], i));
         for (const Entry& seen : out)
             if (id_of(seen) == id_of(e)) throw Error(std::string(file) + ": " + id_of(e), "duplicate id");
         out.push_back(std::move(e));

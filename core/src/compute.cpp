@@ -2,18 +2,26 @@
 // catalog's tensor-rate table) and the peak rate a weight format gets.
 //
 // The whitepaper table (runs_natively(Architecture, ...)) is the cross-check of the catalog:
+//   pascal     none                     (Pascal whitepaper: no tensor cores; GP100 runs FP16 on its ALUs at
+//                                        2x FP32, GP102/104/106 at 1/64 (Tesla P40: 183.7 GFLOPS); NVLink 1 on P100 SXM2)
 //   volta      fp16                     (V100 whitepaper: first tensor cores, FP16 in, FP32 accumulate)
 //   turing     fp16, int8               (Turing whitepaper: INT8/INT4 tensor ops added)
 //   ampere     + tf32, bf16             (A100 whitepaper: TF32 and BF16 added)
 //   ada        + fp8                    (Ada whitepaper: FP8 Transformer Engine)
 //   hopper     + fp8                    (H100 whitepaper)
 //   blackwell  + fp4                    (Blackwell: FP4 tensor cores; B200 9,000 dense FP4 TFLOPS)
+//   gcn5       none                     (Vega 20, MI50/MI60: no matrix cores; packed FP16 at 2x FP32,
+//                                        INT8 dot products on the ALUs)
+//   cdna1      fp16, bf16, int8         (MI100: first matrix cores; BF16 at half the FP16 rate)
 //   cdna2      fp16, bf16, int8         (MI200 matrix cores; no TF32, no FP8)
 //   cdna3      + tf32, fp8              (MI300 matrix cores: TF32 653.7, FP8 2,614.9 dense)
 //   cdna4      fp16, bf16, int8, fp8, fp4 (MI350 series: MXFP4/MXFP6 matrix rates; TF32 not published)
+//   rdna2      none                     (RDNA 2: no WMMA; packed FP16 at 2x FP32 on the ALUs)
 //   rdna3(.5)  fp16, bf16, int8         (RDNA 3 WMMA instructions)
 //   rdna4      + fp8                    (RDNA 4 WMMA FP8/BF8)
+//   xe-hpg     fp16, bf16, int8         (Alchemist XMX engines)
 //   xe2        fp16, bf16, int8         (Xe2 XMX engines)
+//   gaudi      fp16, bf16, fp8          (Gaudi 2/3 MME: BF16 and FP8 at the published matrix rates)
 //   apple      none                     (no matrix units exposed to Metal on M1-M4; the ALUs run fp16)
 #include "gpusizer/compute.hpp"
 
@@ -51,19 +59,25 @@ constexpr unsigned F16 = 1u << unsigned(Precision::fp16), I8 = 1u << unsigned(Pr
                    F8 = 1u << unsigned(Precision::fp8), F4 = 1u << unsigned(Precision::fp4);
 
 const ArchInfo kArchs[] = {
+    {Architecture::pascal, "pascal", 0, 1},   // no tensor cores; P100 SXM2: NVLink 1 (4 links, 160 GB/s)
     {Architecture::volta, "volta", F16, 2},
-    {Architecture::turing, "turing", F16 | I8, 0},           // TU10x: 2-way NVLink bridge on a few cards only
+    {Architecture::turing, "turing", F16 | I8, 0},   // TU10x: 2-way NVLink bridge on a few cards only
     {Architecture::ampere, "ampere", F16 | I8 | TF | B16, 3},
-    {Architecture::ada, "ada", F16 | I8 | TF | B16 | F8, 4},  // no Ada part has NVLink; its era's generation is 4
+    {Architecture::ada, "ada", F16 | I8 | TF | B16 | F8, 4},   // no Ada part has NVLink; its era's generation is 4
     {Architecture::hopper, "hopper", F16 | I8 | TF | B16 | F8, 4},
     {Architecture::blackwell, "blackwell", F16 | I8 | TF | B16 | F8 | F4, 5},
+    {Architecture::gcn5, "gcn5", 0, 0},
+    {Architecture::cdna1, "cdna1", F16 | I8 | B16, 0},
     {Architecture::cdna2, "cdna2", F16 | I8 | B16, 0},
     {Architecture::cdna3, "cdna3", F16 | I8 | TF | B16 | F8, 0},
     {Architecture::cdna4, "cdna4", F16 | I8 | B16 | F8 | F4, 0},
+    {Architecture::rdna2, "rdna2", 0, 0},
     {Architecture::rdna3, "rdna3", F16 | I8 | B16, 0},
     {Architecture::rdna3_5, "rdna3.5", F16 | I8 | B16, 0},
     {Architecture::rdna4, "rdna4", F16 | I8 | B16 | F8, 0},
+    {Architecture::xe_hpg, "xe-hpg", F16 | I8 | B16, 0},
     {Architecture::xe2, "xe2", F16 | I8 | B16, 0},
+    {Architecture::gaudi, "gaudi", F16 | B16 | F8, 0},
     {Architecture::apple, "apple", 0, 0},
 };
 
@@ -95,12 +109,15 @@ std::string_view to_string(NvlinkKind k) {
         case NvlinkKind::nvswitch: return "nvswitch";
         case NvlinkKind::mesh: return "mesh";
         case NvlinkKind::infinity_fabric: return "infinity-fabric";
+        case NvlinkKind::roce:
+            return "roce";
     }
     return "none";
 }
 
 std::optional<NvlinkKind> nvlink_kind_from_name(std::string_view name) {
-    for (NvlinkKind k : {NvlinkKind::none, NvlinkKind::bridge, NvlinkKind::nvswitch, NvlinkKind::mesh, NvlinkKind::infinity_fabric})
+    for (NvlinkKind k :
+         {NvlinkKind::none, NvlinkKind::bridge, NvlinkKind::nvswitch, NvlinkKind::mesh, NvlinkKind::infinity_fabric, NvlinkKind::roce})
         if (to_string(k) == name) return k;
     return std::nullopt;
 }
@@ -167,11 +184,21 @@ ComputeChoice compute_choice(const Gpu& g, const WeightFormat& w, Runtime runtim
     ComputeChoice c;
     c.requested = requested_precision(w, g);
     if (!g.tensor_cores) {
-        // No matrix units (Apple M1-M4): 16-bit and narrower run on the ALUs at the fp16 rate, fp32 at fp32.
+        // No matrix units (Apple M1-M4, Pascal, Vega 20, RDNA 2): 16-bit and narrower run on the
+        // ALUs at the fp16 rate, fp32 at fp32. Apple GPUs run bf16 as fp16-class ALU math (their
+        // table gives bf16 the fp16 rate); where the ALUs have no bf16 (Pascal, Vega 20, RDNA 2),
+        // bf16 is converted and runs at fp32, as the tensor-core walk below does on a V100.
         c.tensor_cores = false;
-        c.used = c.requested == Precision::fp32 ? Precision::fp32 : Precision::fp16;
-        c.flops = (c.used == Precision::fp32 ? g.fp32_tflops : g.tensor_tflops_dense.fp16) * 1e12;
-        c.native = c.used == c.requested || c.requested == Precision::bf16;   // Apple GPUs run bf16 as fp16-class ALU math
+        const TensorTflops& t = g.tensor_tflops_dense;
+        c.used = c.requested == Precision::fp32 || (c.requested == Precision::bf16 && t.bf16 <= 0) ? Precision::fp32 : Precision::fp16;
+        // Where the fp16 ALU rate is below fp32 (GeForce/TITAN/Tesla Pascal GP102/104/106, compute
+        // capability 6.1: 1/64 of fp32; Tesla P40 183.7 GFLOPS against 11.76 TFLOPS), the engines
+        // compute in fp32: cuBLAS's 16-bit GEMMs with FP32 compute run at the FP32 rate, and
+        // llama.cpp's CUDA backend takes its F32 paths where the device lacks fast FP16
+        // (ggml-cuda/common.cuh fast_fp16_available(): false for compute capability 6.1 alone).
+        if (c.used == Precision::fp16 && t.fp16 < g.fp32_tflops) c.used = Precision::fp32;
+        c.flops = (c.used == Precision::fp32 ? g.fp32_tflops : t.fp16) * 1e12;
+        c.native = c.used == c.requested || (c.requested == Precision::bf16 && c.used == Precision::fp16);
         return c;
     }
     // Walk down to the next precision the GPU's table has a rate for.

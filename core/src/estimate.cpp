@@ -540,6 +540,13 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
             "runtime none counts the model's tensors only; a real runtime adds its CUDA context and buffers (0.3-2 GiB)");
     if (r.runtime == Runtime::pytorch && r.training && r.gpu->vendor == "apple")
         rep.warnings.push_back("training on Apple GPUs runs through PyTorch MPS: bitsandbytes and DeepSpeed are not available there");
+    // Gaudi: the engines' figures are their CUDA builds' (context, reserves, step time); Intel's
+    // Gaudi software (the vllm-gaudi plugin, the PyTorch bridge, HPU graphs) is not modelled.
+    if (r.gpu->arch == Architecture::gaudi && r.runtime != Runtime::none)
+        rep.warnings.push_back(std::string(to_string(r.engine)) + " on " + r.gpu->name +
+                               " runs through Intel's Gaudi software (the vllm-gaudi plugin / the PyTorch Gaudi bridge): the "
+                               "estimate applies the engine's CUDA-build memory reserves and speed model, with the Gaudi's "
+                               "memory, bandwidth and MME rates");
     if (c.zero > 0 && r.par.dp * r.par.cp == 1)
         rep.warnings.push_back("ZeRO shards over data-parallel ranks; with dp = 1 it saves nothing");
 }
@@ -564,6 +571,7 @@ void fill_report(const Resolved& r, Report& rep) {
     if (!r.catalog_model && a.name.empty()) rep.model_name = "custom model";
     else rep.model_name = a.name;
     rep.gpu_name = r.gpu->name;
+    rep.gpu_vendor = r.gpu->vendor;
     rep.measured = r.gpu->calibration;
 
     const double scale = r.scale;

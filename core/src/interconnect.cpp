@@ -36,7 +36,15 @@ const char* nvlink_id_for_bandwidth(double bidirectional_gb_per_s) {
 const char* nvlink_id_for_architecture(Architecture arch) {
     switch (arch) {
         case Architecture::turing: return "nvlink-bridge";   // TU102 cards: 2-way bridge only
-        case Architecture::cdna2: case Architecture::cdna3: case Architecture::cdna4: return "infinity-fabric";
+        // MI50/MI60 (2 Infinity Fabric links), MI100 (3), MI200 and later: AMD's GPU-to-GPU fabric.
+        case Architecture::gcn5:
+        case Architecture::cdna1:
+        case Architecture::cdna2:
+        case Architecture::cdna3:
+        case Architecture::cdna4:
+            return "infinity-fabric";
+        case Architecture::gaudi:
+            return "gaudi-roce";   // Gaudi PCIe cards: the OAM parts' all-to-all RoCE
         default: break;
     }
     switch (nvlink_generation(arch)) {
@@ -57,8 +65,10 @@ LinkLevel level_of(const Link& l, double bw_gb_per_s, long long domain) {
     v.lat_simple = l.latency_large_us * 1e-6;
     v.domain = domain;
     v.nvls_efficiency = l.nvls_efficiency;
-    // Infinity Fabric joins each pair of GPUs by one of its 7 links (MI300X: 64 of 448 GB/s).
-    v.mesh = l.kind == LinkKind::infinity_fabric && domain > 2;
+    // Infinity Fabric joins each pair of GPUs by one of its 7 links (MI300X: 64 of 448 GB/s); a
+    // Gaudi box wires each pair by 3 of its 21 scale-up RoCE ports (Intel Gaudi network
+    // configuration: 21/7 = 3 ports per peer), the same all-to-all shape.
+    v.mesh = (l.kind == LinkKind::infinity_fabric || (l.kind == LinkKind::ethernet && l.scope == LinkScope::intra_node)) && domain > 2;
     return v;
 }
 
@@ -87,16 +97,24 @@ DefaultLinkIds default_link_ids(const Gpu& g) {
     if (g.segment == Segment::apple) {
         d.intra = nullptr;   // unified memory, one GPU per machine
     } else if (g.link == NvlinkKind::nvswitch) {
-        // The generation comes from the datasheet figure: a measured one (--measured) is lower
-        // (740 of 900 GB/s on an H100) and must not turn NVLink 4 into NVLink 3.
+        // The generation is the architecture's where it has one: the A800 and H800 carry NVLink 3
+        // and 4 with fewer links (400 GB/s), which the GPU's own figure then gives (build_fabric).
+        // Otherwise it comes from the datasheet figure: a measured one (--measured) is lower (740
+        // of 900 GB/s on an H100) and must not turn NVLink 4 into NVLink 3.
         double datasheet_bw = g.nvlink_gb_per_s;
         if (g.calibration)
             if (const CalibratedFigure* f = g.calibration->find("nvlink_gb_per_s"); f && f->datasheet > 0) datasheet_bw = f->datasheet;
-        d.intra = nvlink_id_for_bandwidth(datasheet_bw);
+        const int generation = nvlink_generation(g.arch);
+        d.intra = generation >= 3 && generation <= 5 ? (generation == 3   ? "nvlink3"
+                                                        : generation == 4 ? "nvlink4"
+                                                                          : "nvlink5")
+                                                     : nvlink_id_for_bandwidth(datasheet_bw);
     } else if (g.link == NvlinkKind::mesh) {
         d.intra = "nvlink2";
     } else if (g.link == NvlinkKind::infinity_fabric) {
         d.intra = "infinity-fabric";
+    } else if (g.link == NvlinkKind::roce) {
+        d.intra = "gaudi-roce";
     } else if (g.link == NvlinkKind::bridge) {
         d.intra = "nvlink-bridge";
     } else {
@@ -104,7 +122,8 @@ DefaultLinkIds default_link_ids(const Gpu& g) {
     }
     // Between nodes: DGX H100/B200-class systems ship 400 Gb/s NDR per GPU, DGX A100-class 200 Gb/s
     // HDR; PCIe servers, workstations and desktops are assumed on 100 GbE.
-    const bool scale_out = g.link == NvlinkKind::nvswitch || g.link == NvlinkKind::mesh || g.link == NvlinkKind::infinity_fabric;
+    const bool scale_out =
+        g.link == NvlinkKind::nvswitch || g.link == NvlinkKind::mesh || g.link == NvlinkKind::infinity_fabric || g.link == NvlinkKind::roce;
     d.scale_out = scale_out;
     if (g.segment == Segment::datacenter && scale_out &&
         (g.arch == Architecture::hopper || g.arch == Architecture::blackwell || g.arch == Architecture::cdna3 ||

@@ -98,7 +98,7 @@ struct DefaultLinkIds {
     const char* inter;
     const char* alternative;
     bool alternative_hypothetical;
-    bool scale_out;       // HGX/OAM class: NVSwitch, NVLink mesh or Infinity Fabric
+    bool scale_out;   // HGX/OAM class: NVSwitch, NVLink mesh, Infinity Fabric or Gaudi RoCE
 };
 DefaultLinkIds default_link_ids(const Gpu& gpu);
 

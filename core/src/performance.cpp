@@ -699,7 +699,8 @@ double attention_flops(const Resolved& r, double mu16) {
     PowerReport& pw = out.power;
     const bool apple = g.segment == Segment::apple;
     const bool hgx = f.levels > 0 ? f.defaults.scale_out
-                                  : (g.link == NvlinkKind::nvswitch || g.link == NvlinkKind::mesh || g.link == NvlinkKind::infinity_fabric);
+                                  : (g.link == NvlinkKind::nvswitch || g.link == NvlinkKind::mesh ||
+                                     g.link == NvlinkKind::infinity_fabric || g.link == NvlinkKind::roce);
     out.pue = c.pue > 0 ? c.pue : (g.segment == Segment::datacenter ? kPueDatacenter : 1.0);
     pw.pue = out.pue;
     pw.utilization = c.utilization;

@@ -189,11 +189,10 @@ json band_source(const SpeedBand& b) {
 }
 
 void add_speed_ranges(json& j, const Report& r) {
-    const Runtime rt = r.config.runtime;
     const SpeedReport& s = r.speed;
     json& sp = j["speed"];
-    const SpeedBand decode = speed_band(SpeedFigure::decode, rt), prefill = speed_band(SpeedFigure::prefill, rt),
-                    train = speed_band(SpeedFigure::train_throughput, rt);
+    const SpeedBand decode = speed_band(SpeedFigure::decode, r), prefill = speed_band(SpeedFigure::prefill, r),
+                    train = speed_band(SpeedFigure::train_throughput, r);
     const bool training = r.config.mode != Mode::inference;
     sp["decode_tokens_per_s_range"] = training ? json(nullptr) : band_range(s.decode_tokens_per_s, decode);
     sp["decode_throughput_tokens_per_s_range"] = training ? json(nullptr) : band_range(s.decode_throughput_tokens_per_s, decode);
@@ -207,7 +206,7 @@ void add_speed_ranges(json& j, const Report& r) {
 }
 
 void add_serving_ranges(json& sv, const Report& r) {
-    const SpeedBand b = speed_band(SpeedFigure::serving_throughput, r.config.runtime, model_class(r));
+    const SpeedBand b = speed_band(SpeedFigure::serving_throughput, r);
     const ServingReport& s = r.serving;
     const bool on = s.active;
     sv["output_tokens_per_s_range"] = on ? band_range(s.output_tokens_per_s, b) : json(nullptr);

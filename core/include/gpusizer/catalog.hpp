@@ -62,7 +62,7 @@ struct GpuLinks {
     const Link* inter = nullptr;         // between nodes
     const Link* alternative = nullptr;   // the other kind of intra-node link (NVLink <-> PCIe), for comparison
     bool alternative_hypothetical = false;   // the GPU cannot use `alternative`
-    bool scale_out = false;              // an HGX/OAM-class part (NVSwitch, NVLink mesh, Infinity Fabric)
+    bool scale_out = false;   // an HGX/OAM-class part (NVSwitch, NVLink mesh, Infinity Fabric, Gaudi RoCE)
 };
 
 namespace detail {

@@ -8,7 +8,7 @@
 // run: fp4 -> 16-bit (pre-Blackwell kernels dequantize FP4 weights), fp8 / int8 -> 16-bit,
 // bf16 -> fp16 or fp32 on the CUDA cores (Volta and Turing have no BF16), tf32 -> fp32. GPUs
 // without matrix units (Apple M1-M4) run everything 16-bit or narrower on the ALUs at the
-// catalog's fp16 rate.
+// catalog's fp16 rate, or at the fp32 rate where that is faster (GeForce Pascal: FP16 at 1/64).
 #pragma once
 
 #include <string_view>
@@ -32,7 +32,7 @@ double tensor_rate_tflops(const Gpu& gpu, Precision p);
 bool runs_natively(const Gpu& gpu, Precision p);
 
 // The vendors' whitepaper table of matrix-unit precisions per architecture, a cross-check of the
-// catalog's rates (tests/test_speed.cpp): volta fp16; turing + int8; ampere + bf16, tf32; ada,
+// catalog's rates (tests/test_speed.cpp): pascal none (no tensor cores); volta fp16; turing + int8; ampere + bf16, tf32; ada,
 // hopper + fp8; blackwell + fp4; cdna2 fp16, bf16, int8; cdna3 + tf32, fp8; cdna4 + fp4;
 // rdna3 / rdna3.5 (WMMA) fp16, bf16, int8; rdna4 + fp8; xe2 (XMX) fp16, bf16, int8; apple none.
 bool runs_natively(Architecture architecture, Precision p);

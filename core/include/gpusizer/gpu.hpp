@@ -14,17 +14,42 @@ struct Calibration;   // gpusizer/measured.hpp
 enum class Segment { consumer, workstation, datacenter, apple };
 
 // The GPU architecture (gpus.json "architecture", spelled as to_string() gives it; Apple
-// GPUs by generation "apple-m1".."apple-m5", all of them Architecture::apple).
-enum class Architecture { unknown, volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3, cdna4, rdna3, rdna3_5, rdna4, xe2, apple };
-std::string_view to_string(Architecture a);          // "rdna3.5", "apple" for Apple
+// GPUs by generation "apple-m1".."apple-m5", all of them Architecture::apple). Gaudi is Intel's
+// (Habana's) accelerator: not a GPU, but HBM, matrix engines and a scale-up fabric the model
+// can express (gpus.json notes say what it cannot).
+enum class Architecture {
+    unknown,
+    pascal,
+    volta,
+    turing,
+    ampere,
+    ada,
+    hopper,
+    blackwell,
+    gcn5,
+    cdna1,
+    cdna2,
+    cdna3,
+    cdna4,
+    rdna2,
+    rdna3,
+    rdna3_5,
+    rdna4,
+    xe_hpg,
+    xe2,
+    gaudi,
+    apple
+};
+std::string_view to_string(Architecture a);   // "rdna3.5", "xe-hpg", "apple" for Apple
 std::optional<Architecture> architecture_from_name(std::string_view name);   // nullopt when unknown
 
-// The GPU-to-GPU link a card has (gpus.json interconnect.nvlink).
-enum class NvlinkKind { none, bridge, nvswitch, mesh, infinity_fabric };
-std::string_view to_string(NvlinkKind k);              // "none", "bridge", "nvswitch", "mesh", "infinity-fabric"
+// The GPU-to-GPU link a card has (gpus.json interconnect.nvlink). roce: Gaudi's on-chip RoCE
+// ports wired all-to-all inside the box (HLS-Gaudi2/3: 21 of 24 ports, 3 to each of 7 peers).
+enum class NvlinkKind { none, bridge, nvswitch, mesh, infinity_fabric, roce };
+std::string_view to_string(NvlinkKind k);   // "none", "bridge", "nvswitch", "mesh", "infinity-fabric", "roce"
 std::optional<NvlinkKind> nvlink_kind_from_name(std::string_view name);
-// The NVLink generation an architecture's data-center parts carry (2 Volta, 3 Ampere, 4 Ada-era
-// Hopper, 5 Blackwell; 0 for none), for the comparison of a PCIe-only card with its NVLink peer.
+// The NVLink generation an architecture's data-center parts carry (1 Pascal P100, 2 Volta, 3 Ampere,
+// 4 Ada-era Hopper, 5 Blackwell; 0 for none), for the comparison of a PCIe-only card with its NVLink peer.
 int nvlink_generation(Architecture a);
 
 // Dense (no 2:4 sparsity) tensor throughput per precision, TFLOP/s (TOPS for int8).
@@ -59,7 +84,7 @@ struct Gpu {
     // "llama_cpp_layer_overhead_us"); 0 = the CUDA figure (kLlamaCppLayerOverhead, 90 us).
     double llama_cpp_layer_overhead_s = 0;
 
-    std::string nvlink = "none";         // none, bridge, nvswitch, mesh, infinity-fabric (as written)
+    std::string nvlink = "none";   // none, bridge, nvswitch, mesh, infinity-fabric, roce (as written)
     NvlinkKind link = NvlinkKind::none;  // the same, as an enum (decisions use this)
     double nvlink_gb_per_s = 0;          // bidirectional per GPU
     int pcie_gen = 0;
@@ -68,8 +93,9 @@ struct Gpu {
     // PCIe peer-to-peer between two cards of this model in the stock driver (gpus.json "p2p").
     // GeForce RTX 40/50 have none: GPU-to-GPU traffic is staged through host memory.
     bool p2p = true;
-    // Matrix units (tensor cores, AMD matrix cores / WMMA, Intel XMX) run tensor_tflops_dense
-    // (gpus.json "tensor_cores"; false for Apple, whose "tensor" figures are the GPU ALU rate).
+    // Matrix units (tensor cores, AMD matrix cores / WMMA, Intel XMX, Gaudi MME) run tensor_tflops_dense
+    // (gpus.json "tensor_cores"; false for Apple, Pascal, Vega 20 and RDNA 2, whose "tensor"
+    // figures are the ALU rates: FP16 packed or at 1/64, as the hardware has it).
     // A precision is native when this is true and its dense rate is above zero.
     bool tensor_cores = true;
     std::string form_factor;

@@ -278,6 +278,7 @@ struct Report {
     Parallelism parallel;
     std::string model_name;
     std::string gpu_name;
+    std::string gpu_vendor;   // gpus.json "vendor": nvidia, amd, intel, apple (picks the speed bands' backend)
 
     double params = 0;              // total parameters (derived from the architecture)
     double active_params = 0;       // parameters a token passes through (MoE: routed top-k only), as the publisher counts them

@@ -29,14 +29,31 @@ struct SpeedBand {
 // rows: mixture-of-experts models fall much wider than dense ones), each kind has its band.
 enum class ModelClass { any, dense, moe };
 
+// Which GPU backend a band's rows ran on, where a runtime's rows split by it (llama.cpp's decode
+// and prefill rows: its ROCm, SYCL and Metal builds fall far from an estimate that CUDA rows fit,
+// and a CUDA user's band should not carry them). Each vendor's GPUs run one llama.cpp backend here:
+// CUDA on NVIDIA, ROCm (HIP) on AMD, SYCL on Intel (Arc; Vulkan is its other build), Metal on Apple.
+enum class Backend { any, cuda, rocm, sycl, metal };
+
 struct Report;
 // A report's model class: mixture of experts where a token passes through fewer parameters than
 // the model has (the routed experts it is not sent to), else dense.
 ModelClass model_class(const Report& r);
+// A report's GPU backend, by the GPU's vendor (any for a vendor not listed above).
+Backend gpu_backend(const Report& r);
 
 // The band of `figure` for `runtime` (a resolved runtime; automatic picks the figure's rows of
-// every runtime) and the model's class: the class's own band where the runtime's rows split, else
-// the runtime's band.
-SpeedBand speed_band(SpeedFigure figure, Runtime runtime, ModelClass cls = ModelClass::any);
+// every runtime), the model's class and the GPU's backend: the class's or backend's own band where
+// the runtime's rows split, else the runtime's band. A backend with fewer rows than
+// kMinRowsPerBackend gets the runtime's rows of every backend, which its few rows are part of.
+SpeedBand speed_band(SpeedFigure figure, Runtime runtime, ModelClass cls = ModelClass::any, Backend backend = Backend::any);
+// The band of `figure` as a report's figures take it: its runtime, model class and GPU backend.
+SpeedBand speed_band(SpeedFigure figure, const Report& r);
+
+// The fewest rows of one backend that make its own band. For n measurements from one
+// distribution, the chance that the next falls outside their range is 2 / (n + 1) (order
+// statistics): 67% for 2 rows, 33% for 5, 20% for 9. From 5 rows a split band covers the next
+// measurement at least two times in three; fewer cannot narrow the runtime's band honestly.
+inline constexpr int kMinRowsPerBackend = 5;
 
 }  // namespace gpusizer
