@@ -40,7 +40,11 @@ const unread = new Set(['bos_token_id', 'eos_token_id', 'pad_token_id', 'sep_tok
   '_attn_implementation_autoset', 'for_llm_compressor', 'unsloth_version', 'rms_norm_eps', 'layer_norm_eps',
   'layer_norm_epsilon', 'norm_eps', 'norm_epsilon', 'architectures', 'hidden_act', 'hidden_activation', 'rope_theta',
   'rope_local_base_freq', 'rope_scaling', 'swiglu_limit', 'attn_logit_softcapping', 'final_logit_softcapping',
-  'query_pre_attn_scalar']);
+  'query_pre_attn_scalar', 'rope_parameters', 'rope_type', 'original_max_position_embeddings', 'partial_rotary_factor',
+  'norm_topk_prob', 'routed_scaling_factor', 'mrope_section', 'use_bidirectional_attention', 'initial_context_length',
+  // Serialisation fields some vision_config copies carry (Gemma 4's); the tower reader never reads them.
+  'id2label', 'label2id', 'chunk_size_feed_forward', 'return_dict', 'output_hidden_states', 'output_attentions',
+  'problem_type']);
 function slim(value, inConfig = false) {
   if (Array.isArray(value)) return value.map((v) => slim(v, inConfig));
   if (value === null || typeof value !== 'object') return value;

@@ -460,7 +460,13 @@ ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings
         default:
             break;
     }
-    const bool router_bias = (tr & kRouterBias) || (is_mla_row(*row) && f.text("topk_method", "") == "noaux_tc");
+    bool router_bias = (tr & kRouterBias) || (is_mla_row(*row) && f.text("topk_method", "") == "noaux_tc");
+    // Read by its fields: a per-expert score bias under the names families give it (LFM2-MoE
+    // use_expert_bias, Hunyuan's moe_router_enable_expert_bias, DeepSeek-style noaux_tc).
+    if (read_by_fields(*row) && row->moe != Moe::none)
+        for (const char* k : {"use_expert_bias", "moe_router_enable_expert_bias", "use_routing_bias"})
+            router_bias = f.boolean(k, false) || router_bias;
+    if (read_by_fields(*row) && f.text("topk_method", "") == "noaux_tc") router_bias = true;
     // Group-limited routing (DeepSeek-V3's router, also GLM-4.5's with one group): n_group
     // groups of experts, a token's experts within its best topk_group of them.
     long long expert_groups = 0, groups_per_token = 0;
