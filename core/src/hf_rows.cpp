@@ -246,8 +246,9 @@ const std::vector<FamilyRow>& rows() {
         {"qwen3_omni_moe", "thinker_config.text_config", "qwen3_moe", Attn::max_window, 0, 4096, Moe::qwen_sparse,
          Mixer::none, kQkNorm, "", "qwen3_omni_moe/configuration_qwen3_omni_moe.py (thinker_config.text_config)"},
         // --- OpenAI, Meta, Google ----------------------------------------------------------
-        {"gpt_oss", "", "", Attn::every_nth_full, 2, 128, Moe::all, Mixer::none, kAttnBias | kExpertBias, "",
-         "gpt_oss/configuration_gpt_oss.py (sliding if (i+1) % 2 else full; attention_bias True)"},
+        {"gpt_oss", "", "", Attn::every_nth_full, 2, 128, Moe::all, Mixer::none, kAttnBias | kExpertBias | kRouterBias, "",
+         "gpt_oss/configuration_gpt_oss.py (sliding if (i+1) % 2 else full; attention_bias True); modeling_gpt_oss.py "
+         "GptOssTopKRouter keeps a bias of num_local_experts (the checkpoint's mlp.router.bias)"},
         {"llama4", "text_config", "llama4_text", Attn::llama4, 4, 0, Moe::llama4, Mixer::none, 0, "",
          "llama4/configuration_llama4.py (Llama4TextConfig.__post_init__: no_rope_layers, moe_layers)"},
         {"llama4_text", "", "", Attn::llama4, 4, 0, Moe::llama4, Mixer::none, 0, "",
