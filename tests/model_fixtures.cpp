@@ -329,6 +329,22 @@ SafetensorsWriter gpt_oss_120b_header() {
     return w;
 }
 
+SafetensorsWriter llama31_8b_header(Packing packing) {
+    SafetensorsWriter w;
+    w.write_data = false;
+    const std::string dtype = packing == Packing::gptq4 || packing == Packing::awq4 ? "F16" : "BF16";
+    w.tensor("model.embed_tokens.weight", dtype, {128256, 4096});
+    for (int il = 0; il < 32; ++il) add_hf_llama_layer_packed(w, il, 4096, 1024, 14336, packing);
+    w.tensor("model.norm.weight", dtype, {4096});
+    w.tensor("lm_head.weight", dtype, {128256, 4096});
+    return w;
+}
+
+std::vector<std::pair<std::string, Bytes>> validation_checkpoints() {
+    return {{"gpt-oss-120b/model.safetensors", gpt_oss_120b_header().header_bytes()},
+            {"llama-3.1-8b-gptq/model.safetensors", llama31_8b_header(Packing::gptq4).header_bytes()}};
+}
+
 std::string gpt_oss_120b_config() {
     // openai/gpt-oss-120b config.json (the fields that shape the tensors; rope scaling left out).
     return R"({"architectures": ["GptOssForCausalLM"], "model_type": "gpt_oss", "hidden_size": 2880, "num_hidden_layers": 36,

@@ -162,6 +162,16 @@ SafetensorsWriter gpt_oss_120b_header();
 // Its config.json (the fields the importer reads).
 std::string gpt_oss_120b_config();
 
+// Llama 3.1 8B (hidden 4096, 32 layers, 8 KV heads of 128, FFN 14336, vocabulary 128256, untied)
+// with its seven projections in `packing`, the embedding, head and norms 16-bit. Data not written.
+SafetensorsWriter llama31_8b_header(Packing packing);
+
+// The header-only checkpoints the accuracy set reads (tests/validation/checkpoints/NAME/
+// model.safetensors: the 8-byte length and the JSON header, no tensor data), written by
+// `gpusizer_write_fixtures --checkpoints DIR`; test_safetensors.cpp checks the committed files
+// are these bytes.
+std::vector<std::pair<std::string, Bytes>> validation_checkpoints();
+
 // One Llama decoder layer in transformers' names ("model.layers.<il>."): F32 norms, the
 // projections in `dtype`, shaped [out, in] as torch stores them; `kv_dim` = KV heads x head size.
 void add_hf_llama_layer(SafetensorsWriter& w, int il, std::uint64_t hidden, std::uint64_t kv_dim, std::uint64_t ff,

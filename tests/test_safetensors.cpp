@@ -304,19 +304,6 @@ std::uint64_t layout_params(const SafetensorsModel& m, const std::string& layout
     return p;
 }
 
-// Llama 3.1 8B (meta-llama/Llama-3.1-8B config.json: hidden 4096, 32 layers, 8 KV heads of 128,
-// FFN 14336, vocabulary 128256, untied head) with its seven projections in `packing`; the
-// embedding, the head and the norms 16-bit, as every quantizer leaves them.
-SafetensorsWriter llama31_8b(Packing packing) {
-    SafetensorsWriter w;
-    w.write_data = false;
-    w.tensor("model.embed_tokens.weight", "BF16", {128256, 4096});
-    for (int il = 0; il < 32; ++il) add_hf_llama_layer_packed(w, il, 4096, 1024, 14336, packing);
-    w.tensor("model.norm.weight", "BF16", {4096});
-    w.tensor("lm_head.weight", "BF16", {128256, 4096});
-    return w;
-}
-
 // Its parameters, by hand: per layer q, o 4096 x 4096 = 16,777,216 each; k, v 1024 x 4096 =
 // 4,194,304 each; gate, up, down 14336 x 4096 = 58,720,256 each: 218,103,808 in the projections
 // + two norms 8,192 = 218,112,000. 32 layers = 6,979,584,000; embedding and head 128256 x 4096 =
@@ -411,7 +398,7 @@ TEST_CASE("safetensors quantized Llama 3.1 8B: every layout counts the 8.03B par
     };
     for (const Case& c : cases) {
         INFO(static_cast<int>(c.packing));
-        const SafetensorsModel m = model_of_header(llama31_8b(c.packing), c.quant);
+        const SafetensorsModel m = model_of_header(llama31_8b_header(c.packing), c.quant);
         CHECK(m.totals.params == kLlama31Params);
         CHECK(m.totals.bytes == 32 * (c.layer_bytes + 16384) + 2 * 1050673152ull + 8192);
         if (*c.layout) CHECK(layout_params(m, c.layout) == 32 * kLlamaProjections);
@@ -421,7 +408,7 @@ TEST_CASE("safetensors quantized Llama 3.1 8B: every layout counts the 8.03B par
     // GPTQ: 5,732,835,328 tensor bytes; the measured checkpoint (optimum GPTQ 4-bit, group 128,
     // Meta-Llama-3.1-8B-Instruct: its two shards 4,682,270,360 + 1,050,673,280 bytes, JSON headers
     // included) is 5,732,943,640 bytes: 108,312 bytes of headers.
-    CHECK(model_of_header(llama31_8b(Packing::gptq4)).totals.bytes == 5732835328ull);
+    CHECK(model_of_header(llama31_8b_header(Packing::gptq4)).totals.bytes == 5732835328ull);
 }
 
 TEST_CASE("safetensors layouts: what the shapes say, what config.json settles, and their disagreements", "[safetensors][layouts]") {
@@ -563,4 +550,13 @@ TEST_CASE("safetensors parts: vision and audio towers, MTP layers by name and pa
     CHECK(f.embeddings == 6400);
     CHECK(f.head == 6400 + 128);
     CHECK(f.layer[0] + f.layer[1] + f.beyond_stack + f.embeddings + f.head + f.vision == f.total);
+}
+
+TEST_CASE("the accuracy set's header-only checkpoints are the fixtures' headers, byte for byte", "[safetensors][layouts]") {
+    // tests/validation/checkpoints holds what `gpusizer_write_fixtures --checkpoints` writes: the
+    // rows that read them (file-gpt-oss-120b-*, file-llama31-8b-gptq-headers) test these headers.
+    for (const auto& [name, bytes] : validation_checkpoints()) {
+        INFO(name << ": rewrite with gpusizer_write_fixtures --checkpoints tests/validation/checkpoints");
+        CHECK(read_file(std::string(GPUSIZER_TEST_CHECKPOINTS) + "/" + name) == bytes);
+    }
 }
