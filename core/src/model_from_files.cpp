@@ -129,6 +129,12 @@ void load_hf_dir(Config& c, const SourceOpener& open) {
     }
     arch.source = "safetensors";
     arch.file = file_weights(st.totals, arch.total_layers());
+    std::size_t unknown = 0;
+    for (const SafetensorsTensor& t : st.tensors) unknown += t.layout.find("(bits unknown)") != std::string::npos;
+    if (unknown > 0)
+        warnings.push_back(std::to_string(unknown) +
+                           " packed tensors hold values of bits neither the tensors beside them nor "
+                           "config.json's quantization_config state: their parameters are counted as stored");
     note_text_params(arch, warnings);
     if (arch.name.empty() || arch.name.rfind("custom", 0) == 0) {
         const std::size_t slash = dir.find_last_of("/\\");

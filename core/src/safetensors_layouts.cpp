@@ -132,6 +132,9 @@ std::uint64_t values_in(const Tensors& ts, const SafetensorsTensor& t, std::uint
 
 std::string bits_text(std::uint64_t b) { return std::to_string(b) + "-bit"; }
 
+// The layout's suffix when a packed tensor's bits are unknown: its stored elements are counted.
+constexpr const char* kUnknownBits = " (bits unknown)";
+
 // GPTQ and AWQ: the bits each value takes, from the shapes beside the qweight (and config.json).
 // GPTQ packs along the input: qweight [in * bits / 32, out], scales [groups, out]; the input
 // width is g_idx's length, or the bits come from qzeros [groups, out * bits / 32]. AWQ packs along
@@ -153,11 +156,11 @@ void count_qweight(const Tensors& ts, SafetensorsTensor& t, const SafetensorsQua
             if (g_idx && g_idx->shape.size() == 1 && g_idx->shape[0] > 0 && (t.shape[0] * word) % g_idx->shape[0] == 0) {
                 bits = t.shape[0] * word / g_idx->shape[0];
                 how = "g_idx's " + std::to_string(g_idx->shape[0]) + " input columns";
-            } else if (qzeros && qzeros->shape.size() == 2 && out > 0 && (qzeros->shape[1] * word) % out == 0) {
+            } else if (qzeros && qzeros->shape.size() == 2 && out > 0 && checked_mul(qzeros->shape[1], word, ts.key(*qzeros)) % out == 0) {
                 bits = qzeros->shape[1] * word / out;
                 how = "qzeros' width";
             }
-        } else if (out > t.shape[1] && (t.shape[1] * word) % out == 0) {
+        } else if (out > t.shape[1] && checked_mul(t.shape[1], word, ts.key(t)) % out == 0) {
             layout = "awq";
             bits = t.shape[1] * word / out;
             how = "scales' " + std::to_string(out) + " output columns";
@@ -167,10 +170,12 @@ void count_qweight(const Tensors& ts, SafetensorsTensor& t, const SafetensorsQua
         throw Error(ts.key(t), "the shapes beside it (" + how + ") say " + bits_text(bits) + " values, config.json's quantization_config " +
                                    bits_text(static_cast<std::uint64_t>(q.bits)));
     if (bits == 0) bits = static_cast<std::uint64_t>(q.bits);
-    if (bits == 0)
-        throw Error(ts.key(t), "a packed " + layout +
-                                   " weight whose bits no tensor beside it tells (no g_idx, qzeros or scales of a "
-                                   "matching shape): give the folder with its config.json (quantization_config.bits)");
+    if (bits == 0) {
+        // Neither the tensors beside it nor a config.json say the bits (a header read alone):
+        // counted as stored, and marked so (kUnknownBits).
+        t.layout = layout + kUnknownBits;
+        return;
+    }
     if (bits > word)
         throw Error(ts.key(t), bits_text(bits) + " values cannot be packed in " + bits_text(word) + " " + t.dtype + " elements");
     t.params = values_in(ts, t, bits);
@@ -204,10 +209,11 @@ void count_weight_packed(const Tensors& ts, SafetensorsTensor& t, const Safetens
         t.params = logical;
         return;
     }
-    if (q.bits <= 0)
-        throw Error(ts.key(t),
-                    "a packed compressed-tensors weight whose weight_shape was not read (a header alone) and whose bits are "
-                    "unknown: give the folder with its config.json (quantization_config num_bits)");
+    if (q.bits <= 0) {
+        // A header read alone (weight_shape's data not there) without config.json's num_bits.
+        t.layout += kUnknownBits;
+        return;
+    }
     t.params = values_in(ts, t, static_cast<std::uint64_t>(q.bits));
 }
 

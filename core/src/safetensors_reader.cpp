@@ -322,7 +322,7 @@ void read_shape_values(ByteSource& src, SafetensorsHeader& h) {
         if (width == 0 || t.shape.size() != 1 || t.shape[0] == 0 || t.shape[0] > 4) continue;
         unsigned char b[32];
         const std::size_t n = static_cast<std::size_t>(t.shape[0]) * width;
-        if (src.read(h.header_bytes + t.begin, b, n) != n) continue;
+        if (t.begin > ~std::uint64_t(0) - h.header_bytes || src.read(h.header_bytes + t.begin, b, n) != n) continue;
         std::vector<std::uint64_t> v;
         for (std::size_t k = 0; k < t.shape[0]; ++k) {
             std::uint64_t x = 0;

@@ -422,6 +422,8 @@ struct SafetensorsTensor {
     // How it is stored: "" (plain), "gptq", "awq", "pack-quantized" (compressed-tensors int),
     // "fp4" (NVFP4 / MXFP4 linears, two values a byte), "mxfp4-blocks" (gpt-oss experts),
     // "bnb-4bit", or "quant-metadata" (scales, zero points, group indices, absmax, quant_state).
+    // A packed integer layout whose bits neither its neighbours nor config.json tell ends in
+    // " (bits unknown)" and counts its stored elements.
     std::string layout;
     // The values of a small integer tensor whose data the header read could reach: only
     // compressed-tensors' `weight_shape` (the packed weight's logical shape) is read.
@@ -462,8 +464,8 @@ struct SafetensorsModel {
 
 // Reads every shard an index names (each tensor must be in the shard the index says), or the
 // one file given. `quant` (config.json's quantization_config) settles what the shapes leave open
-// (a GPTQ qweight without g_idx or qzeros); a shape that disagrees with it is an Error naming the
-// tensor.
+// (a GPTQ qweight without g_idx or qzeros, a compressed-tensors weight whose weight_shape data was
+// not read); a shape that disagrees with it is an Error naming the tensor.
 SafetensorsModel read_safetensors_model(const SafetensorsIndex& index, const SourceOpener& open, const SafetensorsQuant& quant = {});
 SafetensorsModel safetensors_model_from_headers(std::vector<SafetensorsHeader> files, const SafetensorsQuant& quant = {});
 // The packing config.json states (ModelArch::native_method, native_format "int4" / "int8").
