@@ -82,7 +82,7 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
                 throw Error("--dict", "must be json or link, got '" + o.dict + "'");
             } else {
                 for (const ConfigKey& k : config_keys())
-                    out << k.name << "  link " << k.link << "  --" << k.flag << "  " << k.help << '\n';
+                    out << k.name << "  link " << k.link << "  --" << k.flag << "  " << key_usage_help(k) << '\n';
             }
             return kExitOk;
         }

@@ -13,6 +13,7 @@
 
 #include "app.hpp"
 #include "gpusizer/format.hpp"
+#include "help_text.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
 
@@ -267,6 +268,7 @@ void App::draw_workload() {
     else
         weights_label = std::string(weight_format(c.weights.empty() ? (c.mode == Mode::qlora ? "nf4" : "bf16") : c.weights).label);
     const std::string weights = c.weights.empty() ? (c.mode == Mode::qlora ? "nf4" : checkpoint ? "native" : "bf16") : c.weights;
+    // The tooltips come from the format tables (help_text.hpp), as the CLI's help does.
     row_label("Weights");
     if (ImGui::BeginCombo("##weights", weights_label.c_str())) {
         if (c.mode == Mode::inference && ImGui::Selectable("as published (the checkpoint's format)", weights == "native")) {
@@ -278,8 +280,11 @@ void App::draw_workload() {
                 c.weights = std::string(f.id);
                 changed();
             }
+            if (ImGui::IsItemHovered()) wrapped_tooltip(weight_format_help(f));
         }
         ImGui::EndCombo();
+    } else if (ImGui::IsItemHovered()) {
+        wrapped_tooltip(weights_help());
     }
     const std::string kv = c.kv_cache.empty() ? "auto (16-bit)" : c.kv_cache;
     row_label("KV cache");
@@ -297,6 +302,8 @@ void App::draw_workload() {
             }
         }
         ImGui::EndCombo();
+    } else if (ImGui::IsItemHovered()) {
+        wrapped_tooltip(kv_cache_help());
     }
     // Context (log scale) and batch.
     row_label("Context");
@@ -482,9 +489,11 @@ void App::draw_hardware() {
         set_runtime(s_, runtime, arch);   // an engine's memory fraction goes with its engine
         changed();
     }
+    if (ImGui::IsItemHovered()) wrapped_tooltip(runtime_help(c.runtime));
     if (c.runtime == Runtime::vllm) {
         row_label("GPU share");
         if (key_slider("##gmu", "gpu_memory_utilization", c.gpu_memory_utilization, 0.3f, 1.0f, "%.2f")) changed();
+        if (ImGui::IsItemHovered()) wrapped_tooltip(gpu_share_help());
     }
     // SGLang's and TensorRT-LLM's fractions: "auto" is the engine's default, which the last
     // estimate resolved (shown also while a value is set that the estimate refuses, to clear it).
@@ -503,9 +512,10 @@ void App::draw_hardware() {
     }
     if (c.runtime == Runtime::trt_llm || c.free_gpu_memory_fraction) {
         row_label("KV share");
-        fraction_slider("fgm", c.free_gpu_memory_fraction, report_.config.free_gpu_memory_fraction, 0.9, "%.2f");
-        help_marker("TensorRT-LLM free_gpu_memory_fraction (--kv_cache_free_gpu_mem_fraction): the KV pool's share of the "
-                    "memory free after the weights and activations. Auto: 0.9.");
+        fraction_slider("fgm", c.free_gpu_memory_fraction, report_.config.free_gpu_memory_fraction,
+                        default_engine_version(Runtime::trt_llm).fraction, "%.2f");
+        static const std::string kKvShareHelp = kv_share_help();   // the tables do not change while the app runs
+        help_marker(kKvShareHelp.c_str());
     }
     // llama.cpp's --n-cpu-moe, for a mixture-of-experts model under llama.cpp or ollama (auto
     // included when it picked llama.cpp); shown also while a value is set that the estimate

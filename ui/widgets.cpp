@@ -30,13 +30,15 @@ void row_label(const char* label) {
 void help_marker(const char* text) {
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
-    if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-        ImGui::TextUnformatted(text);
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
+    if (ImGui::IsItemHovered()) wrapped_tooltip(text);
+}
+
+void wrapped_tooltip(const std::string& text) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+    ImGui::TextUnformatted(text.c_str(), text.c_str() + text.size());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
 }
 
 bool filter_matches(const std::string& filter, const std::string& a, const std::string& b) {

@@ -20,6 +20,9 @@ const char* mode_label(Mode m);
 void row_label(const char* label);
 // "(?)" with a tooltip.
 void help_marker(const char* text);
+// A tooltip wrapped as help_marker's; for the last item, call it when ImGui::IsItemHovered() (the
+// text is then built only while it shows).
+void wrapped_tooltip(const std::string& text);
 // Case-insensitive: does a or b contain filter?
 bool filter_matches(const std::string& filter, const std::string& a, const std::string& b);
 // A slider over a setting whose 0 means "the default the core chooses": it shows the value in

@@ -216,13 +216,9 @@ double params_as_published(const CatalogModel& m) {
     return p.text;
 }
 
-double active_params_as_published(const CatalogModel& m) {
-    const double active = m.counts.active(m.arch);
-    // A tied table is one tensor: "no_input_embedding" keeps it (it is the head), "no_embeddings" drops it.
-    if (m.active_params_convention == "no_input_embedding") return active - (m.arch.tied_embeddings ? 0.0 : m.counts.embedding);
-    if (m.active_params_convention == "no_embeddings") return active - m.counts.embedding - m.counts.lm_head;
-    return active;
-}
+// The catalog's active_params_convention is the model's own (model.active_convention); active()
+// follows it.
+double active_params_as_published(const CatalogModel& m) { return m.counts.active(m.arch); }
 
 double published_rounding(const std::string& printed, const std::string& key, double* value) {
     auto bad = [&]() { return Error(key, "must be a figure as printed, a number and K, M, B or T (\"30.5B\"), got '" + printed + "'"); };

@@ -183,10 +183,15 @@ CatalogModel model_from_json(const json& e, const std::string& ctx) {
     m.params_convention = o.str_or("params_convention", "text");
     if (m.params_convention != "text" && m.params_convention != "text+mtp" && m.params_convention != "checkpoint")
         o.fail("params_convention", "must be text, text+mtp or checkpoint, got '" + m.params_convention + "'");
-    m.active_params_convention = o.str_or("active_params_convention", "all");
-    if (m.active_params_convention != "all" && m.active_params_convention != "no_input_embedding" &&
-        m.active_params_convention != "no_embeddings")
-        o.fail("active_params_convention", "must be all, no_input_embedding or no_embeddings, got '" + m.active_params_convention + "'");
+    // The family's own convention (hf_rows.cpp) unless the entry states the publisher's.
+    if (o.has("active_params_convention")) {
+        const std::string c = o.str("active_params_convention");
+        if (c == "all") m.arch.active_convention = ActiveConvention::all;
+        else if (c == "no_input_embedding") m.arch.active_convention = ActiveConvention::no_input_embedding;
+        else if (c == "no_embeddings") m.arch.active_convention = ActiveConvention::no_embeddings;
+        else o.fail("active_params_convention", "must be all, no_input_embedding or no_embeddings, got '" + c + "'");
+    }
+    m.active_params_convention = std::string(to_string(m.arch.active_convention));
     m.context_trained = int(o.num("context_trained", 1, 1e9));
     m.arch.max_context = m.context_trained;   // the published figure wins over max_position_embeddings
     if (o.has("seed_article")) {

@@ -10,7 +10,9 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
+#include "gpusizer/engine_versions.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/precision.hpp"
 
@@ -80,6 +82,9 @@ constexpr ConfigKey row(const char* name, const char* link, const char* flag, co
 }
 
 // Order: the order share links write their keys in (links stay byte-identical).
+// A default, allowed-values or usage text left "" is written from the table it describes (the
+// weight and KV formats, the engine versions, a choice's names): key_default_doc() and the others
+// below, so that `gpusizer --help`, `gpusizer keys` and docs/config.md cannot drift from it.
 constexpr ConfigKey kKeys[] = {
     row("model", "m", "model", "ID", KeyKind::model, 0, 0, false, KeyUnset::value, "", "required",
      "a catalog id (`gpusizer models`), `{\"hf_config\": {...}}`, `{\"num_parameters\": N}` or `{\"hub\": \"org/name\", ...}`",
@@ -91,20 +96,19 @@ constexpr ConfigKey kKeys[] = {
      "catalog model (gpusizer models), or:", {}),
     row("mode", "mode", "mode", "M", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`inference`", "",
      "what runs: serving, full fine-tuning, LoRA on a 16-bit base, QLoRA on a quantized base",
-     "inference | train | lora | qlora",
+     "",
      names([](const Config& c) { return std::string(to_string(c.mode)); }, [](Config& c, std::string_view v) { c.mode = parse_mode(v); })),
     row("weights", "w", "weights", "W", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
-     "`native` for inference on a quantized checkpoint, else `bf16` (`nf4` for `qlora`)",
-     "`native`, `fp32`, `bf16`, `fp16`, `q8_0`, `fp8`, `int8`, `q6_k`, `q5_k_m`, `q4_k_m`, `q4_0`, `int4`, `nf4`, `q3_k_m`, `q2_k`",
+     "`native` for inference on a quantized checkpoint, else `bf16` (`nf4` for `qlora`)", "",
      "how the weights are stored. `native` = the checkpoint as published (its quantization_config class by class, e.g. "
      "gpt-oss MXFP4 experts + BF16 rest, else its dtype); `int4` = GPTQ/AWQ (group-wise), `nf4` = bitsandbytes NF4 with "
      "double quantization, `q*` = GGUF file types (llama.cpp)",
-     "native fp32 bf16 fp16 fp8 int8 int4 nf4 q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k",
+     "",
      names([](const Config& c) { return c.weights; },
            [](Config& c, std::string_view v) { c.weights = v == kNativeWeights ? std::string(v) : std::string(weight_format(v).id); })),
     row("kv_cache", "kv", "kv-cache", "K", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
-     "`bf16` with bf16 weights, `fp32` with fp32 weights, else `fp16`", "`fp32`, `bf16`, `fp16`, `fp8`, `q8_0`, `q4_0`",
-     "KV cache precision; `q8_0`/`q4_0` are llama.cpp cache types", "fp32 bf16 fp16 fp8 q8_0 q4_0",
+     "`bf16` with bf16 weights, `fp32` with fp32 weights, else `fp16`", "",
+     "KV cache precision; the ggml block types are llama.cpp's cache types (`--cache-type-k` / `--cache-type-v`)", "",
      names([](const Config& c) { return c.kv_cache; }, [](Config& c, std::string_view v) { c.kv_cache = std::string(kv_format(v).id); })),
     row("batch", "b", "batch", "N", KeyKind::integer, 1, double(1 << 20), false, KeyUnset::value, "sequences", "`1`", "",
      "sequences in one forward pass on one data-parallel rank (training: the micro-batch)",
@@ -119,7 +123,7 @@ constexpr ConfigKey kKeys[] = {
      "tokens per sequence (prompt + output). Beyond the model's trained maximum the report warns; it does not refuse",
      "tokens per sequence (default 8192)", m(&Config::context)),
     row("optimizer", "opt", "optimizer", "O", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`adamw`", "", "training optimizer",
-     "adamw | adamw_8bit | sgd | adafactor",
+     "",
      names([](const Config& c) { return std::string(to_string(c.optimizer)); },
            [](Config& c, std::string_view v) { c.optimizer = parse_optimizer(v); })),
     row("zero", "z", "zero", "N", KeyKind::integer, 0, 3, false, KeyUnset::value, "", "`0`", "0 to 3; training only",
@@ -127,14 +131,14 @@ constexpr ConfigKey kKeys[] = {
      m(&Config::zero)),
     row("offload", "off", "offload", "O", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`none`",
      "`none`, `optimizer` (needs `zero` >= 1), `optimizer+params` (needs `zero` 3)",
-     "ZeRO-Offload / ZeRO-Infinity: state moved to host RAM (reported as `memory.host`)", "none | optimizer | optimizer+params",
+     "ZeRO-Offload / ZeRO-Infinity: state moved to host RAM (reported as `memory.host`)", "",
      names([](const Config& c) { return std::string(to_string(c.offload)); },
            [](Config& c, std::string_view v) { c.offload = parse_offload(v); })),
     row("recompute", "rc", "recompute", "R", KeyKind::choice, 0, 0, false, KeyUnset::value, "",
      "`auto`: `full` for `qlora` (PEFT's `prepare_model_for_kbit_training` turns gradient checkpointing on), else `none`", "",
      "activation recomputation: `selective` recomputes the attention core, `full` keeps only each layer's input (gradient "
      "checkpointing)",
-     "auto | none | selective | full",
+     "",
      names([](const Config& c) { return std::string(to_string(c.recompute)); },
            [](Config& c, std::string_view v) { c.recompute = parse_recompute(v); })),
     row("flash_attention", "fa", "flash-attention", "B", KeyKind::boolean, 0, 1, false, KeyUnset::value, "", "`true`", "",
@@ -166,11 +170,11 @@ constexpr ConfigKey kKeys[] = {
      "what runs the model. `auto`: llama.cpp for GGUF weights or llama.cpp cache types, else PyTorch. `none`: the model's "
      "own tensors only. `sglang`, `trt-llm` (TensorRT-LLM) and `ollama` (llama-server underneath) size their KV pools as "
      "those engines do (`runtime_version`)",
-     "auto | none | pytorch | llama.cpp | vllm | sglang | trt-llm | ollama",
+     "",
      names([](const Config& c) { return std::string(to_string(c.runtime)); },
            [](Config& c, std::string_view v) { c.runtime = parse_runtime(v); })),
-    row("gpu_memory_utilization", "gmu", "gpu-memory-utilization", "F", KeyKind::number, 0, 1, true, KeyUnset::value, "fraction",
-     "`0.9`", "", "vLLM's share of GPU memory", "vLLM's fraction (default 0.9)", m(&Config::gpu_memory_utilization)),
+    row("gpu_memory_utilization", "gmu", "gpu-memory-utilization", "F", KeyKind::number, 0, 1, true, KeyUnset::value, "fraction", "",
+     "", "vLLM's share of GPU memory", "", m(&Config::gpu_memory_utilization)),
     row("quant_group_size", "qg", "quant-group-size", "N", KeyKind::integer, 1, double(1 << 20), false, KeyUnset::value, "weights",
      "`128`", "", "`int4` group size (GPTQ/AWQ)", "int4 group size (default 128)", m(&Config::quant_group_size)),
     row("prefill_chunk", "pc", "prefill-chunk", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::null_zero, "tokens",
@@ -243,14 +247,9 @@ constexpr ConfigKey kKeys[] = {
      "text model",
      "with --gguf: the multimodal projector GGUF (default: the mmproj-*.gguf beside it)", m(&Config::mmproj)),
     // Serving: the engine's version and a steady load (core/src/serving.cpp).
-    row("runtime_version", "rv", "runtime-version", "V", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
-     "the newest modelled: llama.cpp `current`, ollama `0.15.5`, vllm `0.10`, sglang `0.4.8`, trt-llm `1.0`",
-     "llama.cpp `current` (`--fit`, 1 GiB kept free per device; MLA caches the latent only), `b7539` (MLA: the latent and a "
-     "512-wide V) or `b4840` (no margin; MLA as per-head K and V); ollama `0.15.5` (default context by VRAM: 4k, 32k, "
-     "256k) or `0.5` (2048); vllm `0.10` (the 0.10-0.11 line: `gpu_memory_utilization` 0.9, and 2 ms per step + 20 us per "
-     "decoding request beyond the GPU's work) or `current` (0.92, no such time); sglang `0.4.8`; trt-llm `1.0`",
-     "the engine's version, where its memory defaults or its time per step changed between versions",
-     "engine version (llama.cpp current|b7539|b4840, ollama 0.15.5|0.5, vllm 0.10|current, sglang 0.4.8, trt-llm 1.0)",
+    // Default, allowed values and usage line: from the engine-version table (runtime_profiles.cpp).
+    row("runtime_version", "rv", "runtime-version", "V", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "", "",
+     "the engine's version, where its memory defaults or its time per step changed between versions", "",
      m(&Config::runtime_version)),
     row("isl", "isl", "isl", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens", "`0`: no serving figures",
      "with `osl`; `isl + osl` at most the context",
@@ -271,7 +270,7 @@ constexpr ConfigKey kKeys[] = {
      "(Narayanan et al. 2021), `zero_bubble` = ZB-H1 (Qi et al. 2023: backward split into input and weight gradients), "
      "`dualpipe` = DeepSeek-V3's bidirectional schedule (arXiv:2412.19437, sec. 3.2.1): a forward and a backward chunk of two "
      "micro-batches run together, so the expert-parallel all-to-alls hide behind the other's computation",
-     "1f1b | interleaved | zero_bubble | dualpipe",
+     "",
      names([](const Config& c) { return std::string(to_string(c.pp_schedule)); },
            [](Config& c, std::string_view v) { c.pp_schedule = parse_pp_schedule(v); })),
     row("virtual_stages", "vs", "virtual-stages", "N", KeyKind::integer, 1, 1024, false, KeyUnset::zero, "",
@@ -294,7 +293,7 @@ constexpr ConfigKey kKeys[] = {
      "the weight matmuls of training in FP8 with bf16 master weights: one scale per tensor (`tensorwise`: Transformer "
      "Engine current scaling, torchtitan float8) or per block (`blockwise`: DeepSeek-V3's 1x128 / 128x128 tiles, MXFP8); "
      "attention and the rest stay 16-bit",
-     "none | tensorwise | blockwise",
+     "",
      names([](const Config& c) { return std::string(to_string(c.fp8_training)); },
            [](Config& c, std::string_view v) { c.fp8_training = parse_fp8_training(v); })),
     row("fp8_gemm_efficiency", "f8e", "fp8-gemm-efficiency", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::zero_null, "fraction",
@@ -353,12 +352,12 @@ constexpr ConfigKey kKeys[] = {
      "SGLang --mem-fraction-static: weights + KV pool share of free memory (default by GPU memory and tp x pp)",
      m(&Config::mem_fraction_static)),
     row("free_gpu_memory_fraction", "fgm", "free-gpu-memory-fraction", "F", KeyKind::number, kMinEngineFraction, 1, false,
-     KeyUnset::null_zero, "fraction", "the `runtime_version`'s: 0.9 for trt-llm `1.0` (KvCacheConfig)",
+     KeyUnset::null_zero, "fraction", "",
      "0.001 to 1 (`0` = the default); runtime `trt-llm` only",
      "TensorRT-LLM's `KvCacheConfig.free_gpu_memory_fraction` (`trtllm-bench` / `trtllm-serve` "
      "`--kv_cache_free_gpu_mem_fraction`): the KV pool's share of the memory free once the weights, activations, CUDA "
      "context and buffers are placed. Sets `memory.kv_capacity_tokens` and with it `serving.max_concurrency`",
-     "TensorRT-LLM KV pool share of free memory, --kv_cache_free_gpu_mem_fraction (default 0.9)",
+     "TensorRT-LLM KV pool share of free memory, --kv_cache_free_gpu_mem_fraction",
      m(&Config::free_gpu_memory_fraction)),
 };
 
@@ -579,28 +578,158 @@ std::string grouped(double v) {
     return digits;
 }
 
-std::string allowed_of(const ConfigKey& k) {
+// "a, b, c" -> "`a`, `b`, `c`" (or "a | b | c" for a usage line).
+std::string rejoin(const std::string& list, const char* open, const char* close, const char* sep) {
+    std::string out;
+    std::size_t p = 0;
+    while (p < list.size()) {
+        const std::size_t comma = list.find(", ", p);
+        out += (out.empty() ? "" : sep) + std::string(open) + list.substr(p, comma == std::string::npos ? std::string::npos : comma - p) +
+               close;
+        p = comma == std::string::npos ? list.size() : comma + 2;
+    }
+    return out;
+}
+
+#if GPUSIZER_KEY_DOCS
+// The texts written from other tables, by key; "" = the row's own text.
+enum class DocPart { default_value, allowed, usage };
+
+std::string weights_doc(DocPart part) {
+    if (part == DocPart::usage) {
+        std::string ids;
+        for (const WeightFormat& f : weight_formats()) ids += " " + std::string(f.id);
+        return "native, or a format (gpusizer formats):" + ids;
+    }
+    if (part != DocPart::allowed) return "";
+    // By picker group (gpusizer/precision.hpp WeightGroup), each in the table's order.
+    std::string out = "`native` (the checkpoint as published), or a format (`gpusizer formats`), by group";
+    const char* sep = ". ";
+    for (WeightGroup g :
+         {WeightGroup::native, WeightGroup::gptq_awq, WeightGroup::bitsandbytes, WeightGroup::gguf_k, WeightGroup::gguf_i}) {
+        std::string ids;
+        for (const WeightFormat& f : weight_formats())
+            if (f.group == g) ids += (ids.empty() ? "`" : ", `") + std::string(f.id) + "`";
+        if (ids.empty()) continue;
+        out += sep + std::string(to_string(g)) + ": " + ids;
+        sep = "; ";
+    }
+    return out;
+}
+
+std::string kv_cache_doc(DocPart part) {
+    if (part == DocPart::default_value) return "";
+    const bool md = part == DocPart::allowed;
+    std::string any, llama;
+    for (const KvFormat& f : kv_formats()) {
+        std::string& list = f.llama_cpp_only ? llama : any;
+        list += (list.empty() ? "" : md ? ", " : " ") + (md ? "`" + std::string(f.id) + "`" : std::string(f.id));
+    }
+    return any + (llama.empty() ? "" : std::string(md ? "; llama.cpp only: " : "; llama.cpp: ") + llama);
+}
+
+std::string runtime_version_doc(DocPart part) {
+    std::string out;
+    for (Runtime engine : versioned_runtimes()) {
+        const std::vector<EngineVersionInfo> versions = engine_version_infos(engine);
+        const std::string name(to_string(engine));
+        std::string list;
+        for (const EngineVersionInfo& v : versions) {
+            if (part == DocPart::default_value && v.is_default) {
+                list = "`" + v.version + "`";
+                for (const EngineVersionInfo& n : versions)
+                    if (n.is_newest && !n.is_default) list += " (`" + n.version + "` is newer)";
+            } else if (part == DocPart::allowed) {
+                const std::string from = v.version == v.since ? "" : "from " + v.since + ": ";
+                list += (list.empty() ? "`" : ", `") + v.version + "` (" + from + v.about + ")";
+            } else if (part == DocPart::usage) {
+                list += (list.empty() ? "" : "|") + v.version;
+            }
+        }
+        out += (out.empty() ? "" : part == DocPart::allowed ? "; " : ", ") + name + " " + list;
+    }
+    if (part == DocPart::default_value) return "the engine's default: " + out;
+    if (part == DocPart::usage) return "engine version, e.g. 0.30 or b7539 (" + out + "); another reads as the nearest";
+    return out + ". " + std::string(runtime_version_rule());
+}
+
+// An engine fraction's default: the one of each version of `engine`, the default version's first.
+std::string fraction_default(Runtime engine, bool md) {
+    std::string out;
+    for (const EngineVersionInfo& v : engine_version_infos(engine)) {
+        if (v.fraction <= 0) continue;
+        const std::string label = md ? "`" + v.version + "`" : v.version;
+        out += (out.empty() ? "" : ", ") + number_text(v.fraction) + " for " + (out.empty() ? std::string(to_string(engine)) + " " : "") +
+               label + (v.is_default ? " (the default)" : "");
+    }
+    return out;
+}
+
+std::string generated_doc(const ConfigKey& k, DocPart part) {
+    const std::string_view name = k.name;
+    if (name == "weights") return weights_doc(part);
+    if (name == "kv_cache") return kv_cache_doc(part);
+    if (name == "runtime_version") return runtime_version_doc(part);
+    if (name == "gpu_memory_utilization" || name == "free_gpu_memory_fraction") {
+        const Runtime engine = name == "gpu_memory_utilization" ? Runtime::vllm : Runtime::trt_llm;
+        if (part == DocPart::default_value) return "the `runtime_version`'s: " + fraction_default(engine, true);
+        if (part == DocPart::usage)
+            return std::string(name == "gpu_memory_utilization" ? "vLLM's fraction" : k.help) +
+                   "; default by runtime_version: " + fraction_default(engine, false);
+        return "";
+    }
+    // A choice's usage line: its names, as the parser knows them (gpusizer/config.hpp).
+    if (k.kind == KeyKind::choice && part == DocPart::usage && !*k.help) return rejoin(allowed_values(k.name), "", "", " | ");
+    return "";
+}
+#else
+enum class DocPart { default_value, allowed, usage };
+std::string generated_doc(const ConfigKey&, DocPart) { return ""; }
+#endif
+
+// Wraps a usage line's help at 100 columns, continuing under its first word (column `indent`).
+std::string wrapped(const std::string& head, const std::string& help) {
+    constexpr std::size_t kWidth = 100;
+    const std::size_t indent = head.size();
+    std::string out = head, line;
+    std::size_t p = 0;
+    while (p < help.size()) {
+        std::size_t space = help.find(' ', p);
+        if (space == std::string::npos) space = help.size();
+        const std::string word = help.substr(p, space - p);
+        if (!line.empty() && indent + line.size() + 1 + word.size() > kWidth) {
+            out += line + "\n" + std::string(indent, ' ');
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        p = space + 1;
+    }
+    return out + line + "\n";
+}
+
+}   // namespace
+
+std::string key_default_doc(const ConfigKey& k) {
+    std::string g = generated_doc(k, DocPart::default_value);
+    return g.empty() ? std::string(k.default_doc) : g;
+}
+
+std::string key_allowed_doc(const ConfigKey& k) {
     if (*k.allowed_doc) return k.allowed_doc;
+    if (std::string g = generated_doc(k, DocPart::allowed); !g.empty()) return g;
     if (k.kind == KeyKind::integer || k.kind == KeyKind::number) {
         const double lo = k.unset == KeyUnset::zero || k.unset == KeyUnset::null_zero ? 0 : k.min;
         if (k.min_open) return "(" + number_text(k.min) + ", " + number_text(k.max) + "]";
         return (k.kind == KeyKind::integer ? grouped(lo) + " to " + grouped(k.max) : number_text(lo) + " to " + grouped(k.max));
     }
-    if (k.kind == KeyKind::choice) {
-        std::string out;
-        std::string list = allowed_values(k.name);
-        std::size_t p = 0;
-        while (p < list.size()) {
-            const std::size_t comma = list.find(", ", p);
-            out += (out.empty() ? "`" : ", `") + list.substr(p, comma == std::string::npos ? std::string::npos : comma - p) + "`";
-            p = comma == std::string::npos ? list.size() : comma + 2;
-        }
-        return out;
-    }
+    if (k.kind == KeyKind::choice) return rejoin(allowed_values(k.name), "`", "`", ", ");
     return "";
 }
 
-}  // namespace
+std::string key_usage_help(const ConfigKey& k) {
+    std::string g = generated_doc(k, DocPart::usage);
+    return g.empty() ? std::string(k.help) : g;
+}
 
 std::string config_keys_markdown() {
     std::string out =
@@ -613,8 +742,8 @@ std::string config_keys_markdown() {
         if (k.kind == KeyKind::model) link = "`m` (`m=custom` with `hf` or `np`)";
         if (k.kind == KeyKind::boolean) link += " (0/1)";
         if (k.kind == KeyKind::list) link += " (comma list)";
-        out += std::string("| `") + k.name + "` | " + type_name(k.kind) + " | " + k.unit + " | " + k.default_doc + " | " +
-               allowed_of(k) + " | " + k.meaning + " | " + link + " | `--" + k.flag + "` |\n";
+        out += std::string("| `") + k.name + "` | " + type_name(k.kind) + " | " + k.unit + " | " + key_default_doc(k) + " | " +
+               key_allowed_doc(k) + " | " + k.meaning + " | " + link + " | `--" + k.flag + "` |\n";
     }
     return out;
 }
@@ -624,9 +753,9 @@ std::string config_keys_usage() {
     for (const ConfigKey& k : kKeys) {
         std::string head = std::string("  --") + k.flag + " " + k.metavar;
         head.resize(std::max<std::size_t>(head.size() + 2, 26), ' ');   // two spaces at least: the help starts a column
-        out += head + k.help + "\n";
+        out += wrapped(head, key_usage_help(k));
     }
     return out;
 }
 
-}  // namespace gpusizer
+}   // namespace gpusizer

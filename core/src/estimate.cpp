@@ -494,6 +494,7 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
     const ModelArch& a = *r.arch;
     const Config& c = rep.config;
     if (!c.model.import_warnings.empty()) rep.warnings = c.model.import_warnings;
+    if (!r.engine_version_note.empty()) rep.warnings.push_back(r.engine_version_note);
     auto gib = [](double b) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.2f GiB", b / kGiB);
@@ -568,6 +569,7 @@ void fill_report(const Resolved& r, Report& rep) {
     const double scale = r.scale;
     rep.params = r.total_params * scale;
     rep.active_params = r.counts->active(a) * scale;
+    rep.active_convention = a.is_moe() ? a.active_convention : ActiveConvention::all;
     const ParamParts& parts = r.counts->parts;
     rep.params_by_part = {parts.text * scale, parts.vision, parts.audio, parts.mtp * scale, parts.embeddings};
 

@@ -195,6 +195,7 @@ struct Resolved {
     Runtime runtime = Runtime::pytorch;     // the formulas' family: ollama runs llama-server, so llama_cpp
     Runtime engine = Runtime::pytorch;      // what the configuration names (ollama stays ollama)
     const EngineVersion* engine_version = nullptr;   // the engine's version and defaults (nullptr: pytorch, none)
+    std::string engine_version_note;   // runtime_version read as another row (the report warns); "" when its own
     const RuntimeProfile* rt = nullptr;
     Parallelism par;
     bool training = false;

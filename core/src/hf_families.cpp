@@ -24,6 +24,7 @@
 
 #include "gpusizer/error.hpp"
 #include "hf_families_internal.hpp"
+#include "json_internal.hpp"
 
 namespace gpusizer {
 
@@ -51,6 +52,17 @@ std::set<std::string> words(const char* s) {
         }
     }
     return out;
+}
+
+// Dropout in any layer: training keeps its masks among the activations (GPT-3 style). The
+// spellings of transformers' classes (GPT-2 resid/attn/embd_pdrop, BERT *_prob, T5 dropout_rate).
+bool any_dropout(Reader& f) {
+    for (const char* k : {"resid_pdrop", "attn_pdrop", "embd_pdrop", "attention_dropout", "hidden_dropout", "hidden_dropout_prob",
+                          "attention_probs_dropout_prob", "dropout_rate", "dropout", "attention_dropout_prob"}) {
+        const json* v = f.find(k);
+        if (v && v->is_number() && v->get<double>() > 0.0) return true;
+    }
+    return false;
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -95,43 +107,198 @@ const std::vector<std::string>& hf_family_types() {
     return kTypes;
 }
 
-ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnings, std::vector<std::string>* not_understood) {
-    std::vector<std::string> notes;   // become warnings
-    const std::string top_type = root.at("model_type").get<std::string>();
-    const FamilyRow* top = find_row(top_type);
-    if (!top) throw Error("hf_config.model_type", "'" + top_type + "' has no row in the family table");
+namespace {
 
-    // Where the language model lives, and which row reads it.
-    const json* text = &root;
+// Where the language model lives, and which row reads it.
+struct Located {
+    const json* text = nullptr;   // the object the language model's fields are in
+    bool text_is_root = true;     // the fields are at the top level (no wrapper)
+    std::string wrapper;          // the wrapper's path to them ("text_config", "llm_config", ...)
     std::string prefix = "hf_config.";
-    const FamilyRow* row = top;
-    if (*top->text_path) {
-        text = sub_object(root, top->text_path);
-        if (!text) {
+    const FamilyRow* top = nullptr;   // the top level's row (null: none names its model_type)
+    const FamilyRow* row = nullptr;   // the row that reads the text object
+    bool inferred = false;        // no row names this model_type: read by its fields (hf_infer.cpp)
+    std::string inner_type;       // the text object's own model_type ("" = none)
+    json flat;                    // inferred rows: the text object with attn_config / ffn_config merged in
+    InferredRow storage;
+};
+
+// The wrappers' keys for the language model of a multimodal checkpoint, in the order tried:
+// transformers' text_config (LLaVA, Qwen2-VL's successors, Gemma 3, Mistral 3), DeepSeek-VL2's
+// language_config, InternVL's llm_config, the omni models' thinker_config.text_config.
+constexpr const char* kTextPaths[] = {"text_config", "language_config", "llm_config", "thinker_config.text_config",
+                                      "text_model_config", "language_model_config"};
+
+std::string own_type(const json& j) {
+    auto t = j.find("model_type");
+    return t != j.end() && t->is_string() ? t->get<std::string>() : std::string();
+}
+
+void locate(const json& root, const std::string& top_type, Located& at, std::vector<std::string>& notes) {
+    const FamilyRow* top = at.top;
+    at.text = &root;
+    if (top && *top->text_path) {
+        at.row = top;
+        const json* sub = sub_object(root, top->text_path);
+        if (!sub) {
             // Text-only copies ship the text fields at top level (Gemma3ForCausalLM & co).
-            if (!root.contains("num_hidden_layers") && !root.contains("hybrid_override_pattern"))
-                throw Error(std::string("hf_config.") + top->text_path,
-                            "is missing: a " + top_type + " config keeps its language model there");
-            text = &root;
-        } else {
-            prefix = std::string("hf_config.") + top->text_path + ".";
-            std::string inner =
-                text->contains("model_type") && (*text)["model_type"].is_string() ? (*text)["model_type"].get<std::string>() : "";
-            row = find_row(inner.empty() ? top->text_type : inner);
-            if (!row) {
-                notes.push_back(std::string(top->text_path) + ".model_type '" + inner + "' is read as " + top->text_type);
-                row = find_row(top->text_type);
-            }
-            if (!row) throw Error("hf_config.model_type", "internal: no row for " + std::string(top->text_type));
+            if (!has_layer_count(root))
+                throw Error(std::string("hf_config.") + top->text_path, "is missing: a " + top_type + " config keeps its language model there");
+            return;
+        }
+        at.text = sub;
+        at.text_is_root = false;
+        at.wrapper = top->text_path;
+        at.prefix = std::string("hf_config.") + top->text_path + ".";
+        at.inner_type = own_type(*sub);
+        at.row = find_row(at.inner_type.empty() ? top->text_type : at.inner_type);
+        if (!at.row) {
+            notes.push_back(std::string(top->text_path) + ".model_type '" + at.inner_type + "' is read as " + top->text_type);
+            at.row = find_row(top->text_type);
+        }
+        if (!at.row) throw Error("hf_config.model_type", "internal: no row for " + std::string(top->text_type));
+        return;
+    }
+    if (top) {
+        at.row = top;
+        return;
+    }
+    // No row for the top level: the fields at the top, else a wrapper's language model.
+    if (!has_layer_count(root)) {
+        for (const char* path : kTextPaths) {
+            const json* sub = sub_object(root, path);
+            if (!sub || !has_layer_count(*sub)) continue;
+            at.text = sub;
+            at.text_is_root = false;
+            at.wrapper = path;
+            at.prefix = std::string("hf_config.") + path + ".";
+            at.inner_type = own_type(*sub);
+            notes.push_back(std::string("read the language model from ") + path + "; the other parts are counted where their "
+                                                                                   "config is understood (vision_config, audio_config)");
+            break;
         }
     }
-    Reader f(*text, prefix);
+    if (!at.text_is_root) {
+        const FamilyRow* inner = find_row(at.inner_type);
+        if (inner && !*inner->text_path && !inner->build) {
+            at.row = inner;
+            return;
+        }
+    }
+    at.inferred = true;
+}
+
+// Experts of other modalities beside the text ones in the same layers (ERNIE-4.5-VL:
+// moe_num_experts [64, 64], moe_intermediate_size [1536, 512]: text, then vision). The text
+// tokens' experts are the layer's; the others are stored weights used by image tokens only,
+// reported with the vision part (a tower of their count), as gated MLPs of their width.
+void modality_experts(Reader& f, const std::vector<LayerSpec>& layers, ModelArch& a, std::vector<std::string>& notes) {
+    const json* counts = f.find(F::experts);
+    if (!counts || !counts->is_array() || counts->size() < 2 || counts->size() > 3 || counts->size() == layers.size()) return;
+    const json* widths = f.find(F::moe_intermediate);
+    int moe_layers = 0;
+    for (const LayerSpec& l : layers) moe_layers += l.is_moe();
+    double params = 0;
+    for (std::size_t k = 1; k < counts->size(); ++k) {
+        const long long n = (*counts)[k].is_number_integer() ? (*counts)[k].get<long long>() : 0;
+        long long w = 0;
+        if (widths && widths->is_array() && k < widths->size() && (*widths)[k].is_number_integer()) w = (*widths)[k].get<long long>();
+        else if (widths && widths->is_number_integer()) w = widths->get<long long>();
+        params += double(moe_layers) * double(n) * 3.0 * a.hidden * double(w);
+    }
+    if (params <= 0) return;
+    TowerSpec t;
+    t.part = "vision";
+    t.params_override = params;
+    a.towers.push_back(t);
+    notes.push_back("moe_num_experts lists one group per modality: the first is the text model's; the others (" +
+                    std::to_string(params / 1e9).substr(0, 5) + "B) are counted with the vision part");
+}
+
+// What every row ends with: towers beside the text model, a stated total, the checkpoint's own
+// storage, the notes and the keys nobody read; then the checks.
+void finish(const json& root, const Located& at, Reader& f, ModelArch& a, std::vector<std::string>& notes,
+            std::vector<std::string>* warnings, std::vector<std::string>* not_understood) {
+    // Towers: vision_config / audio_config beside the language model (thinker_config for omni models).
+    const json* tower_root = &root;
+    if (at.wrapper == "thinker_config.text_config") tower_root = sub_object(root, "thinker_config");
+    if (tower_root) {
+        for (const char* part : {"vision", "audio"}) {
+            const std::string k = std::string(part) + "_config";
+            auto it = tower_root->find(k);
+            if (it != tower_root->end() && it->is_object()) read_tower(*it, part, a.hidden, a, notes);
+        }
+    }
+    if (a.model_type == "qwen3_omni_moe" && root.contains("talker_config"))
+        notes.push_back("talker_config / code2wav_config: the speech generator's weights are not counted");
+
+    a.num_parameters_override = 0;
+    if (const json* np = f.find("num_parameters")) {
+        if (!np->is_number() || !(np->get<double>() > 0) || !std::isfinite(np->get<double>()))
+            throw Error(f.key("num_parameters"), "must be a positive number");
+        a.num_parameters_override = np->get<double>();
+    }
+    read_native_format(root, a, warnings);
+
+    if (warnings || not_understood) {
+        if (warnings)
+            for (const auto& n : notes) warnings->push_back("hf_config: " + n);
+        std::set<std::string> extra = words(at.row->irrelevant);
+        if (at.top) for (const auto& w : words(at.top->irrelevant)) extra.insert(w);
+        std::vector<std::string> ignored = f.unread(extra);
+        if (!at.text_is_root) {
+            Reader outer(root, "hf_config.");
+            for (const char* k : {"text_config", "vision_config", "audio_config", "thinker_config", "model_type", "tie_word_embeddings",
+                                  "talker_config", "code2wav_config", "vocab_size"})
+                outer.mark(k);
+            if (!at.wrapper.empty()) outer.mark(at.wrapper.substr(0, at.wrapper.find('.')).c_str());
+            for (const auto& k : outer.unread(extra)) ignored.push_back(k);
+        }
+        // Rows read by their fields, and the older families, name only what looks architectural.
+        if (at.row->traits & kArchKeysOnly)
+            ignored.erase(std::remove_if(ignored.begin(), ignored.end(), [](const std::string& k) { return !looks_architectural(k); }),
+                          ignored.end());
+        if (not_understood) not_understood->insert(not_understood->end(), ignored.begin(), ignored.end());
+        if (!ignored.empty() && warnings) warnings->push_back("hf_config: not understood, ignored: " + join(ignored));
+    }
+    validate(a);
+}
+
+}  // namespace
+
+ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings, std::vector<std::string>* not_understood) {
+    if (!root.is_object()) throw Error("hf_config", "must be a JSON object (the contents of config.json)");
+    std::vector<std::string> notes;   // become warnings
+    std::string top_type;
+    if (auto t = root.find("model_type"); t != root.end() && !t->is_null()) {
+        if (!t->is_string()) throw Error("hf_config.model_type", "must be a string, got " + t->dump());
+        top_type = t->get<std::string>();
+    }
+    Located loc;
+    loc.top = find_row(top_type);
+    locate(root, top_type, loc, notes);
+    if (loc.inferred) {
+        loc.flat = flattened_text(*loc.text);
+        loc.text = &loc.flat;
+    }
+    Reader f(*loc.text, loc.prefix);
     f.mark("model_type");
+    f.modality_lists = loc.inferred;
+    // The object read by its fields names the type (a wrapper's text_config: aria_text, not aria).
+    if (loc.inferred) loc.row = &infer_row(f, loc.inner_type.empty() ? top_type : loc.inner_type, loc.storage, notes);
+    const FamilyRow* row = loc.row;
+    const json* text = loc.text;
 
     ModelArch a;
     a.id = "custom";
-    a.model_type = top_type;
+    a.model_type = top_type.empty() ? (loc.inner_type.empty() ? std::string("unknown") : loc.inner_type) : top_type;
     a.kind = ArchKind::decoder;
+    a.dropout = any_dropout(f);
+    if (row->build) {
+        row->build(f, a, notes);
+        finish(root, loc, f, a, notes, warnings, not_understood);
+        return a;
+    }
     const unsigned tr = row->traits;
     a.norm = NormKind::rms;
     a.mlp = (tr & kPlainMlp) ? MlpKind::plain : MlpKind::gated;
@@ -149,22 +316,35 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     } else {
         a.vocab = f.integer(F::vocab, 0, true);
     }
-    a.max_context = int(f.integer(F::max_pos, 0));   // at most 2^31 - 1 (Reader)
-    const int heads = int(f.integer(F::n_heads, 0, true));
-    int kv_heads = int(f.integer(F::n_kv_heads, heads));
-    if (kv_heads == 0) kv_heads = heads;
-    int head_dim = heads > 0 ? a.hidden / heads : 0;
+    // At most 2^31 - 1 (Reader); BLOOM and Falcon (ALiBi) state none: trained at their class's 2048.
+    a.max_context = int(f.integer(F::max_pos, class_default(row->type, "max_position_embeddings", 0)));
+    // Heads may be one per layer (OpenELM num_query_heads / num_kv_heads): the first layer's here,
+    // each layer its own below.
+    Dims d;
+    d.heads = int(f.single_or_first(F::n_heads, 0));
+    if (d.heads == 0 && !f.find(F::n_heads)) {
+        // A wrapper's text config may leave the class default in place (SmolVLM's llama
+        // text_config has no num_attention_heads: LlamaConfig's 32).
+        if (const long long h = class_default(row->type, "num_attention_heads", 0); h > 0) {
+            d.heads = int(h);
+            notes.push_back("num_attention_heads is absent: the " + std::string(row->type) + " class default " + std::to_string(h) + " is used");
+        }
+    }
+    if (d.heads == 0 && row->mixer == Mixer::none) f.integer(F::n_heads, 0, true);   // names the key
+    d.kv_heads = int(f.single_or_first(F::n_kv_heads, d.heads));
+    if (d.kv_heads == 0) d.kv_heads = d.heads;
+    d.head_dim = d.heads > 0 ? a.hidden / d.heads : 0;
     if (tr & kHeadDimFromHidden) {
         f.mark("head_dim");   // Cohere2Config: head_dim = hidden_size // num_attention_heads, whatever is stored
     } else {
-        head_dim = int(f.integer(F::head_dim, head_dim));
-        if (head_dim == 0 && heads > 0) head_dim = a.hidden / heads;
+        d.head_dim = int(f.integer(F::head_dim, d.head_dim));
+        if (d.head_dim == 0 && d.heads > 0) d.head_dim = a.hidden / d.heads;
     }
 
     // Tied embeddings: the text config's own key, else the wrapper's, else the class default.
     bool tie = tr & kTie;
     if (f.has("tie_word_embeddings")) tie = f.boolean("tie_word_embeddings", tie);
-    else if (text != &root && root.contains("tie_word_embeddings") && root["tie_word_embeddings"].is_boolean())
+    else if (!loc.text_is_root && root.contains("tie_word_embeddings") && root["tie_word_embeddings"].is_boolean())
         tie = root["tie_word_embeddings"].get<bool>();
     a.tied_embeddings = tie;
 
@@ -176,7 +356,7 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     // Some Hub configs (Qwen3-Coder) carry a qkv_bias key no transformers class reads: false
     // changes nothing; true is left to the not-understood warning.
     if (auto qb = text->find("qkv_bias"); qb != text->end() && qb->is_boolean() && !qb->get<bool>()) f.mark("qkv_bias");
-    a.mlp_bias = f.boolean("mlp_bias", false);
+    a.mlp_bias = f.boolean("mlp_bias", (tr & kMlpBiasAlways) != 0);
     if (tr & kMlpBias) {
         const bool b = f.boolean("use_bias", false);   // ERNIE 4.5: every projection
         a.qkv_bias = a.qkv_bias || b;
@@ -189,6 +369,15 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     }
     if (f.has("use_qk_norm")) a.qk_norm = f.boolean("use_qk_norm", a.qk_norm) && !(row->attn == Attn::llama4);
     if (row->attn == Attn::llama4) f.mark("use_qk_norm");   // Llama 4: L2 norm without weights
+    a.embedding_norm = tr & kEmbeddingNorm;
+    if (tr & kLearnedPositions) a.learned_positions = a.max_context;
+
+    // What the family's class says beyond its fields (hf_family_hooks.cpp; hf_infer.cpp for rows
+    // read by their fields).
+    if (row->adjust) row->adjust(f, d, a, notes);
+    const int heads = d.heads;
+    const int kv_heads = d.kv_heads;
+    const int head_dim = d.head_dim;
 
     // Sliding window: Qwen2/Qwen3/SmolLM3 carry one that is off unless use_sliding_window.
     int window = row->window;
@@ -203,7 +392,7 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     if (row->moe != Moe::none) {
         // HunYuanMoEV1Config: num_experts "int or List" (one per layer); the layer pattern
         // reads the first, each layer its own below.
-        experts = f.single_or_first(F::experts, row->moe == Moe::hunyuan ? 1 : 0);
+        experts = f.single_or_first(F::experts, class_default(row->type, "num_experts", 0));
         if (row->moe == Moe::gemma4 && !f.boolean("enable_moe_block", false)) experts = 0;
     }
 
@@ -214,24 +403,34 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     if (row->attn != Attn::nemotron) moe_plan(*row, f, plan, experts);
     if ((tr & kLastFull) && !plan.empty() && plan.back().attn == AttnKind::sliding) plan.back().attn = AttnKind::full;
 
+    bool double_wide = false;
     // KV-shared layers (Gemma 3n / 4): the last num_kv_shared_layers reuse the last earlier
     // layer of the same type (modeling_gemma3n.py kv_shared_layer_index) and cache nothing.
     if (tr & kKvShare) {
         // Class defaults: Gemma3nTextConfig 15 (E4B), Gemma4TextConfig 0.
         const long long shared = f.integer("num_kv_shared_layers", std::string(row->type).rfind("gemma3n", 0) == 0 ? 15 : 0);
-        if (shared >= n_layers && shared > 0) throw Error(f.key("num_kv_shared_layers"), "must be smaller than num_hidden_layers");
+        if (shared > n_layers) throw Error(f.key("num_kv_shared_layers"), "must not exceed num_hidden_layers");
+        // Every layer shared: a drafter that reads its target's cache (Gemma 4's assistant models).
+        if (shared == n_layers && shared > 0) notes.push_back("every layer reads another model's K/V (num_kv_shared_layers = num_hidden_layers): no cache of its own");
         for (long long i = n_layers - shared; i < n_layers; ++i) plan[std::size_t(i)].kv_shared = true;
+        // use_double_wide_mlp (Gemma 3n E2B / Gemma4DecoderLayer): the KV-shared layers' MLP is
+        // 2 x intermediate_size wide.
+        double_wide = f.boolean("use_double_wide_mlp", false) && shared > 0 && shared < n_layers;
     }
 
     // Dimensions per kind.
     std::vector<long long> dense_widths;   // Gemma 3n: intermediate_size may be a per-layer list
     if (const json* iv = f.find("intermediate_size"); iv && iv->is_array()) dense_widths = f.integers("intermediate_size");
-    const int dense_width = dense_widths.empty() ? int(f.integer(F::intermediate, 0)) : int(dense_widths.front());
+    if (dense_widths.empty()) dense_widths = d.dense_widths;   // a row's hook: widths by ratio, one per layer
+    int dense_width = dense_widths.empty() ? int(f.integer(F::intermediate, 0)) : int(dense_widths.front());
+    if (dense_width == 0 || d.dense_width_replaces) dense_width = d.dense_width;   // a row's hook: a ratio (hf_infer.cpp)
+    if (dense_width == 0 && (tr & kFfn4x)) dense_width = int(std::min<long long>(4LL * a.hidden, Reader::kMaxDim));
     int dense_mlp = dense_width;
     if (row->attn == Attn::llama4) dense_mlp = int(f.integer("intermediate_size_mlp", 16384));
     if (row->moe == Moe::granite) dense_mlp = int(f.integer(F::shared_intermediate, 1024));
     int expert_width = int(f.single_or_first(F::moe_intermediate, 0));
-    if (row->moe == Moe::all && expert_width == 0) expert_width = dense_width;   // gpt-oss, MiniMax-M2: intermediate_size per expert
+    // gpt-oss, MiniMax-M2, Mixtral: intermediate_size per expert; read by fields: the same convention.
+    if ((row->moe == Moe::all || row->moe == Moe::fields) && expert_width == 0) expert_width = dense_width;
     if (row->moe == Moe::llama4 || row->moe == Moe::jamba || row->moe == Moe::granite) expert_width = dense_width;
     if (row->moe == Moe::hunyuan && expert_width == 0) expert_width = dense_width;
     const int k_active = int(f.single_or_first(F::experts_per_tok, class_default(row->type, "num_experts_per_tok", 0)));
@@ -264,6 +463,20 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
             n_shared = 1;                           // shared_mlp beside block_sparse_moe
             shared_width = dense_mlp;
             break;
+        case Moe::fields:
+            // Read by its fields: shared experts when a count or a width says so, of the routed
+            // experts' width unless their own is given (DeepSeek's n_shared x moe_intermediate_size).
+            shared_width = int(f.single_or_first(F::shared_intermediate, 0));
+            // Without a key: one shared expert when a width is given, else the class's default
+            // where this table knows one (AriaTextConfig moe_num_shared_experts 2).
+            n_shared = int(f.single_or_first(F::shared_experts, shared_width > 0 ? 1 : class_default(row->type, "n_shared_experts", 0)));
+            if (shared_width == 0) shared_width = expert_width;
+            // Gemma 4's enable_moe_block: the experts are added beside the layer's dense MLP.
+            if (f.boolean("enable_moe_block", false) && n_shared == 0) {
+                n_shared = 1;
+                shared_width = dense_width;
+            }
+            break;
         case Moe::hunyuan:
             // modeling_hunyuan_v1_moe.py HunYuanMoEV1Moe: a shared_mlp of intermediate_size beside
             // the experts in every MoE layer, whatever use_mixed_mlp_moe says (read, not needed).
@@ -279,8 +492,16 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     // groups of experts, a token's experts within its best topk_group of them.
     long long expert_groups = 0, groups_per_token = 0;
     if (row->moe != Moe::none) {
-        expert_groups = f.integer("n_group", class_default(row->type, "n_group", 0));
-        groups_per_token = f.integer("topk_group", class_default(row->type, "topk_group", 0));
+        // AFMoE spells them num_expert_groups / num_limited_groups.
+        expert_groups = f.has("n_group") || !f.has("num_expert_groups") ? f.integer("n_group", class_default(row->type, "n_group", 0))
+                                                                       : f.integer("num_expert_groups", 0);
+        groups_per_token = f.has("topk_group") || !f.has("num_limited_groups")
+                               ? f.integer("topk_group", class_default(row->type, "topk_group", 0))
+                               : f.integer("num_limited_groups", 0);
+        f.mark("num_expert_groups");
+        f.mark("num_limited_groups");
+        // DeepSeek-V2's "greedy" topk_method ignores the groups (DeepseekV2MoEGate).
+        if (f.text("topk_method", "") == "greedy") expert_groups = groups_per_token = 0;
     }
 
     // MLA and indexer.
@@ -340,10 +561,19 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
     }
 
     RecurrentSpec mixer = read_mixer(*row, f, a.hidden);
+    // Low-rank query and grouped low-rank output outside MLA (DeepSeek-V4: q_lora_rank,
+    // o_lora_rank, o_groups).
+    int low_rank_q = 0, low_rank_o = 0, o_groups = 1;
+    if (!is_mla_row(*row)) {
+        low_rank_q = int(f.integer("q_lora_rank", 0));
+        low_rank_o = int(f.integer("o_lora_rank", 0));
+        o_groups = int(std::max(1LL, f.integer("o_groups", 1)));
+    }
 
     const int n_plan = int(plan.size());
     const std::vector<long long> experts_v = f.per_layer(F::experts, n_plan), k_v = f.per_layer(F::experts_per_tok, n_plan),
-                                 width_v = f.per_layer(F::moe_intermediate, n_plan), shared_v = f.per_layer(F::shared_experts, n_plan);
+                                 width_v = f.per_layer(F::moe_intermediate, n_plan), shared_v = f.per_layer(F::shared_experts, n_plan),
+                                 heads_v = f.per_layer(F::n_heads, n_plan), kv_v = f.per_layer(F::n_kv_heads, n_plan);
     auto at_layer = [](const std::vector<long long>& v, std::size_t i, int single) { return v.empty() ? single : int(v[i]); };
 
     std::vector<LayerSpec> layers;
@@ -358,8 +588,9 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
             if (!p.indexer) at.index_n_heads = at.index_head_dim = 0;
         } else {
             at.kind = p.attn;
-            at.n_heads = heads;
-            at.n_kv_heads = kv_heads;
+            at.n_heads = at_layer(heads_v, i, heads);
+            at.n_kv_heads = at_layer(kv_v, i, kv_heads);
+            if (at.n_kv_heads == 0) at.n_kv_heads = at.n_heads;
             at.head_dim = at.v_head_dim = head_dim;
             if (p.attn == AttnKind::full && (tr & kGlobalHeadDim)) {
                 at.head_dim = at.v_head_dim = global_head_dim;
@@ -367,6 +598,9 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
                 at.k_eq_v = global_k_eq_v;
             }
             at.gated_query = gated_query && p.attn == AttnKind::full;
+            at.q_lora_rank = low_rank_q;
+            at.o_lora_rank = low_rank_o;
+            at.o_groups = o_groups;
             if (p.attn == AttnKind::sliding) {
                 at.window = window;
                 if (window <= 0) {
@@ -383,10 +617,11 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
         }
         at.kv_shared = p.kv_shared && at.kind != AttnKind::none;
         if (p.recurrent) l.recurrent = mixer;
-        l.mlp.kind = p.mlp;
+        l.mlp.kind = (tr & kNoMlp) ? LayerMlpKind::none : p.mlp;
         if (p.mlp == LayerMlpKind::dense) {
             l.mlp.intermediate = dense_widths.empty() ? dense_mlp : int(dense_widths[std::min(i, dense_widths.size() - 1)]);
             if (row->moe == Moe::jamba || row->moe == Moe::hunyuan) l.mlp.intermediate = dense_width;
+            if (double_wide && p.kv_shared) l.mlp.intermediate *= 2;
         } else if (p.mlp == LayerMlpKind::moe) {
             l.mlp.n_experts = at_layer(experts_v, i, int(experts));
             l.mlp.experts_per_token = at_layer(k_v, i, k_active);
@@ -398,11 +633,21 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
         }
         layers.push_back(l);
     }
+    apply_block_configs(f, a.hidden, heads, layers, notes);   // DeciLM / Nemotron-NAS: per-layer blocks
+    if (f.modality_lists) modality_experts(f, layers, a, notes);
     if (!dense_widths.empty() && dense_widths.size() != plan.size())
         throw Error(f.key("intermediate_size"), "has " + std::to_string(dense_widths.size()) + " entries for " +
                                                    std::to_string(plan.size()) + " layers");
     set_stack(a, layers);
     mirror_scalars(a, layers);
+    if (tr & kActiveNoInputEmbedding) a.active_convention = ActiveConvention::no_input_embedding;
+    if (tr & kActiveNoEmbeddings) a.active_convention = ActiveConvention::no_embeddings;
+    // Publishers of types without a row of their own (hf_rows.cpp class_defaults "active_convention").
+    for (const std::string& t : {a.model_type, loc.inner_type}) {
+        const long long c = class_default(t, "active_convention", -1);
+        if (c == 1) a.active_convention = ActiveConvention::no_input_embedding;
+        if (c == 2) a.active_convention = ActiveConvention::no_embeddings;
+    }
     a.expert_groups = int(expert_groups);
     a.expert_groups_per_token = int(groups_per_token);
     if (is_mla_row(*row)) {
@@ -412,10 +657,12 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
         a.qk_rope_head_dim = mla.qk_rope_head_dim;
         a.qk_nope_head_dim = mla.qk_nope_head_dim;
     }
-    if (a.n_heads == 0) {   // no attention layer at all (a pure Mamba stack)
+    if (a.n_heads == 0 && !read_by_fields(*row)) {   // no attention layer at all (a pure Mamba stack)
         a.n_heads = heads;
         a.n_kv_heads = kv_heads;
         a.head_dim = a.v_head_dim = head_dim;
+    } else if (a.n_heads == 0) {   // read by its fields: no attention, no heads (MambaConfig's num_heads are the SSM's)
+        a.n_kv_heads = a.head_dim = a.v_head_dim = 0;
     }
     if (a.intermediate == 0) a.intermediate = dense_width > 0 ? dense_width : dense_mlp;
 
@@ -430,27 +677,6 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
         a.per_layer_embedding_params = double(ple_vocab) * double(n_layers) * double(ple_dim);
     }
 
-    // Towers: vision_config / audio_config beside text_config (thinker_config for omni models).
-    const json* tower_root = &root;
-    if (std::string(top->text_path) == "thinker_config.text_config") tower_root = sub_object(root, "thinker_config");
-    if (tower_root && text != &root) {
-        for (const char* part : {"vision", "audio"}) {
-            const std::string k = std::string(part) + "_config";
-            auto it = tower_root->find(k);
-            if (it != tower_root->end() && it->is_object()) read_tower(*it, part, a.hidden, a, notes);
-        }
-    }
-    if (top_type == "qwen3_omni_moe" && root.contains("talker_config"))
-        notes.push_back("talker_config / code2wav_config: the speech generator's weights are not counted");
-
-    a.num_parameters_override = 0;
-    if (const json* np = f.find("num_parameters")) {
-        if (!np->is_number() || !(np->get<double>() > 0) || !std::isfinite(np->get<double>()))
-            throw Error(f.key("num_parameters"), "must be a positive number");
-        a.num_parameters_override = np->get<double>();
-    }
-    read_native_format(root, a, warnings);
-
     // Known effects on memory that the stack does not describe.
     if (tr & kPle)
         for (const char* k : {"altup_num_inputs", "laurel_rank", "altup_active_idx", "altup_coef_clip", "altup_correct_scale",
@@ -464,23 +690,7 @@ ModelArch arch_from_hf_family(const json& root, std::vector<std::string>* warnin
         notes.push_back("moe_latent_size: experts working in a latent width are counted at hidden width");
     else f.mark("moe_latent_size");
 
-    if (warnings || not_understood) {
-        if (warnings)
-            for (const auto& n : notes) warnings->push_back("hf_config: " + n);
-        std::set<std::string> extra = words(row->irrelevant);
-        for (const auto& w : words(top->irrelevant)) extra.insert(w);
-        std::vector<std::string> ignored = f.unread(extra);
-        if (text != &root) {
-            Reader outer(root, "hf_config.");
-            for (const char* k : {"text_config", "vision_config", "audio_config", "thinker_config", "model_type",
-                                  "tie_word_embeddings", "talker_config", "code2wav_config"})
-                outer.mark(k);
-            for (const auto& k : outer.unread(extra)) ignored.push_back(k);
-        }
-        if (not_understood) not_understood->insert(not_understood->end(), ignored.begin(), ignored.end());
-        if (!ignored.empty() && warnings) warnings->push_back("hf_config: not understood, ignored: " + join(ignored));
-    }
-    validate(a);
+    finish(root, loc, f, a, notes, warnings, not_understood);
     return a;
 }
 

@@ -71,7 +71,11 @@ public:
 
     // HunYuan writes some MoE fields as one value per layer (moe_intermediate_size, moe_topk,
     // num_shared_expert): the list, checked to have n entries, or empty for a single value.
+    // With modality lists allowed (rows read by their fields), a list of 2 or 3 entries that is
+    // not one per layer is one value per modality (ERNIE-4.5-VL): empty here, the first entry
+    // in single_or_first.
     std::vector<long long> per_layer(F f, int n);
+    bool modality_lists = false;
     // A field that may be such a list: its single value, or the list's first entry.
     long long single_or_first(F f, long long fallback);
 
@@ -111,6 +115,7 @@ enum class Attn : std::uint8_t {
     falcon_h1,        // every layer attention and Mamba-2 side by side ("hybrid")
     mla,              // DeepSeek multi-head latent attention in every layer
     mla_indexer,      // MLA with the DSA indexer (DeepSeek-V3.2, GLM-5)
+    indices,          // attention in the layers attn_layer_indices lists, the row's mixer elsewhere (Bamba)
 };
 
 // Which layers carry a mixture of experts.
@@ -126,9 +131,13 @@ enum class Moe : std::uint8_t {
     gemma4,        // enable_moe_block: experts beside the dense MLP in every layer
     granite,       // experts (num_local_experts > 0) beside a shared MLP in every layer
     hunyuan,       // every layer when num_experts > 1, with a shared MLP beside the experts
+    fields,        // read by its fields (hf_infer.cpp): explicit lists, first-k dense, a step or a
+                   // frequency, else every layer; shared experts when a count or a width is given
 };
 
-enum class Mixer : std::uint8_t { none, mamba1, mamba2, gated_deltanet };
+// lightning: MiniMax's linear attention over the attention heads; short_conv: LFM2's gated
+// convolution; rwkv: RWKV-4 time mixing.
+enum class Mixer : std::uint8_t { none, mamba1, mamba2, gated_deltanet, lightning, short_conv, rwkv };
 
 // Traits: class defaults and fixed structure.
 enum : unsigned {
@@ -152,7 +161,33 @@ enum : unsigned {
     kLastFull = 1u << 17,      // the last layer is forced to full attention (Gemma 4, EXAONE 4 strings)
     kMlpBias = 1u << 18,       // use_bias puts biases on every projection (ERNIE 4.5)
     kLayerNorm = 1u << 19,     // LayerNorm (weight and bias) instead of RMSNorm (PhiMoE)
+    kMlpBiasAlways = 1u << 20, // biases on the MLP projections whatever the config says (GPT-2, GPT-NeoX, BLOOM)
+    kFfn4x = 1u << 21,         // the MLP width defaults to 4 x hidden when no key gives it (GPT-2 n_inner null, BLOOM)
+    kLearnedPositions = 1u << 22,  // a learned absolute position table of max_position_embeddings rows (GPT-2)
+    kEmbeddingNorm = 1u << 23, // a LayerNorm right after the token embedding (BLOOM word_embeddings_layernorm)
+    kArchKeysOnly = 1u << 24,  // unread keys are named only when they look architectural (older families' configs
+                               // carry many bookkeeping keys; rows read by their fields)
+    kActiveNoInputEmbedding = 1u << 25,  // the publisher's "active" count leaves out the input embedding (gpt-oss)
+    kActiveNoEmbeddings = 1u << 26,      // ... and the output head too (GLM-4.5, MiniMax-M2, Qwen3-Next)
+    kNoMlp = 1u << 27,         // layers carry no MLP (MambaForCausalLM: the mixer is the whole block)
 };
+
+// What every decoder row reads before its stack is built; a row's `adjust` hook changes it where
+// the family's class says what its fields do not (Falcon's multi-query flag, OPT's bias switch).
+struct Dims {
+    int heads = 0;        // query heads
+    int kv_heads = 0;     // key/value heads
+    int head_dim = 0;     // per-head width
+    int dense_width = 0;  // the dense MLP width when no key gives it (0 = none)
+    bool dense_width_replaces = false;     // ... even when intermediate_size gives one (LFM2's auto-adjusted width)
+    std::vector<long long> dense_widths;   // ... one per layer (OpenELM ffn_multipliers)
+};
+
+// A family's own reading beside the shared one (hf_family_hooks.cpp):
+//   adjust  decoders: called after the common fields, before the layer plan
+//   build   encoders and encoder-decoders (BERT, T5): the whole architecture, stack included
+using AdjustFn = void (*)(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>& notes);
+using BuildFn = void (*)(Reader& f, ModelArch& a, std::vector<std::string>& notes);
 
 struct FamilyRow {
     const char* type;
@@ -166,6 +201,8 @@ struct FamilyRow {
     unsigned traits;
     const char* irrelevant;  // space-separated keys of this family known not to change memory
     const char* source;      // transformers files checked: defaults and derivations
+    AdjustFn adjust = nullptr;
+    BuildFn build = nullptr;
 };
 
 // The rows, one per model_type (kTextOnly rows are read only inside a wrapper).
@@ -219,5 +256,44 @@ RecurrentSpec read_mixer(const FamilyRow& row, Reader& f, int hidden);
 void mirror_scalars(ModelArch& a, const std::vector<LayerSpec>& layers);
 // A vision or audio encoder from its sub-config into a.towers (or a note why it is not counted).
 void read_tower(const json& cfg, const char* part, int text_hidden, ModelArch& a, std::vector<std::string>& notes);
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Family hooks (hf_family_hooks.cpp)
+// ---------------------------------------------------------------------------------------------
+
+void adjust_opt(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>& notes);
+void adjust_falcon(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>& notes);
+void adjust_gpt_bigcode(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>& notes);
+void adjust_chatglm(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>& notes);
+void adjust_bitnet(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>& notes);
+void build_bert(Reader& f, ModelArch& a, std::vector<std::string>& notes);
+void build_t5(Reader& f, ModelArch& a, std::vector<std::string>& notes);
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Rows read by their fields (hf_infer.cpp)
+// ---------------------------------------------------------------------------------------------
+
+// The row built for a model_type that has none: its strings live here.
+struct InferredRow {
+    FamilyRow row{};
+    std::string type;
+    std::string understood;   // the keys the inference read (the row's `irrelevant` list)
+};
+
+// Does the object name a layer count (any spelling, or a per-layer list that implies one)?
+bool has_layer_count(const json& j);
+// The text object with the keys of its attn_config / ffn_config / moe_config sub-objects merged
+// in where the top level lacks them (DBRX, MPT).
+json flattened_text(const json& text);
+// The row for a model_type no row names, from the fields present: attention layout, MoE,
+// recurrent mixer, MLP and norm kinds, biases. Throws naming every missing core field.
+const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow& out, std::vector<std::string>& notes);
+// The adjustments of a row read by its fields (biases, tying, widths as ratios, multi-query).
+void adjust_by_fields(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>& notes);
+inline bool read_by_fields(const FamilyRow& r) { return r.adjust == adjust_by_fields; }
+// A config key whose name says it shapes the network (unread ones are named in a warning).
+bool looks_architectural(const std::string& key);
+// DeciLM / Nemotron-NAS `block_configs`: per-layer attention and MLP replacements.
+void apply_block_configs(Reader& f, int hidden, int heads, std::vector<LayerSpec>& layers, std::vector<std::string>& notes);
 
 }  // namespace gpusizer::hf

@@ -85,9 +85,20 @@ std::vector<std::string> Reader::strings(const char* k) {
 }
 
 std::vector<long long> Reader::per_layer(F f, int n) {
+    // The first spelling that holds a list (Laguna writes num_attention_heads and a per-layer
+    // num_attention_heads_per_layer side by side).
     const char* which = nullptr;
-    const json* v = find(f, &which);
-    if (!v || !v->is_array()) return {};
+    const json* v = nullptr;
+    for (const char* name : spellings(f)) {
+        const json* x = find(name);
+        if (x && x->is_array()) {
+            v = x;
+            which = name;
+            break;
+        }
+    }
+    if (!v) return {};
+    if (modality_lists && int(v->size()) != n && v->size() <= 3) return {};
     std::vector<long long> out = integers(which);
     if (int(out.size()) != n)
         throw Error(key(which), "has " + std::to_string(out.size()) + " entries for " + std::to_string(n) + " layers");

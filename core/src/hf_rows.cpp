@@ -31,21 +31,30 @@ struct Alias {
 
 const std::vector<Alias>& aliases() {
     static const std::vector<Alias> kAliases = {
-        {F::n_layers, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}},
-        {F::hidden, {"hidden_size", "n_embd", "n_embed", "d_model"}},
-        {F::n_heads, {"num_attention_heads", "n_head", "num_heads", "n_heads"}},
-        {F::n_kv_heads, {"num_key_value_heads", "num_kv_heads", "n_kv_heads"}},
-        {F::head_dim, {"head_dim", "attention_head_dim"}},
-        {F::intermediate, {"intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim"}},
-        {F::vocab, {"vocab_size", "padded_vocab_size"}},
-        {F::max_pos, {"max_position_embeddings", "n_positions", "max_sequence_length", "seq_length"}},
+        // OpenELM num_transformer_layers / model_dim / num_query_heads; ChatGLM
+        // multi_query_group_num and kv_channels (the per-head width); MPT and DBRX kv_n_heads
+        // (attn_config); Falcon-40B's first configs n_head_kv.
+        {F::n_layers, {"num_hidden_layers", "n_layer", "num_layers", "n_layers", "num_transformer_layers"}},
+        {F::hidden, {"hidden_size", "n_embd", "n_embed", "d_model", "model_dim"}},
+        {F::n_heads, {"num_attention_heads", "n_head", "num_heads", "n_heads", "num_query_heads", "num_attention_heads_per_layer"}},
+        {F::n_kv_heads, {"num_key_value_heads", "num_kv_heads", "n_kv_heads", "multi_query_group_num", "kv_n_heads", "n_head_kv"}},
+        {F::head_dim, {"head_dim", "attention_head_dim", "kv_channels", "head_size"}},
+        {F::intermediate, {"intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim", "inner_hidden_size", "d_ff", "d_intermediate"}},
+        {F::vocab, {"vocab_size", "padded_vocab_size", "n_vocab"}},
+        {F::max_pos,
+         {"max_position_embeddings", "n_positions", "max_sequence_length", "seq_length", "max_seq_len", "n_ctx", "max_seq_length"}},
         // Qwen3-MoE / gpt-oss attribute_map num_experts -> num_local_experts; DeepSeek, GLM,
         // Nemotron-H n_routed_experts; ERNIE 4.5 moe_num_experts.
-        {F::experts, {"num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts"}},
+        // DBRX moe_num_experts (ffn_config); others num_routed_experts, n_experts.
+        {F::experts, {"num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts", "num_routed_experts", "n_experts"}},
         // ERNIE moe_k, Gemma 4 top_k_experts, gpt-oss experts_per_token, Hunyuan moe_topk.
-        {F::experts_per_tok, {"num_experts_per_tok", "moe_k", "top_k_experts", "experts_per_token", "moe_topk"}},
-        {F::moe_intermediate, {"moe_intermediate_size", "expert_intermediate_size"}},
-        {F::shared_experts, {"n_shared_experts", "num_shared_experts", "moe_num_shared_experts", "num_shared_expert"}},
+        // DBRX moe_top_k; DeepSeek's own inference configs n_activated_experts; Megatron moe_router_topk.
+        {F::experts_per_tok,
+         {"num_experts_per_tok", "moe_k", "top_k_experts", "experts_per_token", "moe_topk", "moe_top_k", "n_activated_experts",
+          "num_experts_per_token", "moe_router_topk", "num_selected_experts"}},
+        {F::moe_intermediate,
+         {"moe_intermediate_size", "expert_intermediate_size", "moe_ffn_hidden_size", "expert_hidden_size", "expert_hidden_dim"}},
+        {F::shared_experts, {"n_shared_experts", "num_shared_experts", "moe_num_shared_experts", "num_shared_expert", "n_shared_expert"}},
         {F::shared_intermediate,
          {"shared_expert_intermediate_size", "moe_shared_expert_intermediate_size", "shared_intermediate_size"}},
         // DeepSeek/GLM/Nemotron num_nextn_predict_layers; Qwen3-Next/Qwen3.5 mtp_num_hidden_layers.
@@ -212,6 +221,65 @@ const std::set<std::string>& irrelevant_everywhere() {
         "for_llm_compressor",
         "transformers.js_config",
         "unsloth_version",
+        // The older families' bookkeeping, positions and dropout (GPT-2, GPT-NeoX, BLOOM, OPT, BERT, T5).
+        "layer_norm_type",
+        "layerdrop",
+        "encoder_layerdrop",
+        "decoder_layerdrop",
+        "summary_first_dropout",
+        "summary_type",
+        "summary_proj_to_labels",
+        "summary_use_proj",
+        "summary_activation",
+        "hidden_dropout_prob",
+        "attention_probs_dropout_prob",
+        "embed_dropout",
+        "dropout",
+        "dropout_rate",
+        "classifier_dropout",
+        "head_dim_scale",
+        "rotary_pct",
+        "rotary_emb_base",
+        "rotary_dim",
+        "rotary_emb_fraction",
+        "position_embedding_type",
+        "scale_attn_weights",
+        "scale_attn_by_inverse_layer_idx",
+        "reorder_and_upcast_attn",
+        "apply_residual_connection_post_layernorm",
+        "slow_but_exact",
+        "use_parallel_residual",
+        "alibi",
+        "relative_attention_max_distance",
+        "dense_act_fn",
+        "is_gated_act",
+        "task_specific_params",
+        "architectures",
+        "n_ctx",
+        "gradient_checkpointing",
+        "torchscript",
+        "vocab_size_multiple",
+        "embedding_dropout",
+        "use_grouped_mm",
+        "global_attn_every_n_layers",   // AFMoE writes layer_types beside it (hf_infer.cpp reads it when alone)
+        "block_norm_eps",
+        "block_mlp_init_scale",
+        "block_out_init_scale",
+        "block_use_xavier_init",
+        "conv_use_xavier_init",
+        "block_use_swiglu",
+        "block_dim",
+        "block_ff_dim",
+        "conv_dim",
+        "conv_dim_out",
+        "use_pos_enc",
+        "rotary_emb_dim",
+        "qkv_proj_bias",
+        "out_proj_bias",
+        "d_conv",
+        "moe_routed_scaling_factor",
+        "_flash_attn_2_enabled",
+        "neftune_noise_alpha",
     };
     return kKeys;
 }
@@ -223,6 +291,57 @@ const std::set<std::string>& irrelevant_everywhere() {
 // clang-format off
 const std::vector<FamilyRow>& rows() {
     static const std::vector<FamilyRow> kRows = {
+        // --- The first open families -------------------------------------------------------
+        {"llama", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "",
+         "llama/configuration_llama.py (attention_bias on q, k, v, o; mlp_bias; a sliding_window slides every layer)"},
+        {"gemma", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kTie | kArchKeysOnly, "",
+         "gemma/configuration_gemma.py (tie_word_embeddings True; GeGLU; head_dim given)"},
+        {"gemma2", "", "", Attn::every_nth_full, 2, 4096, Moe::none, Mixer::none, kTie | kNorms4 | kArchKeysOnly, "",
+         "gemma2/configuration_gemma2.py (sliding_window 4096; sliding if (i + 1) % 2; four norms per layer)"},
+        {"phi3", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "",
+         "phi3/configuration_phi3.py, modeling_phi3.py (fused qkv_proj and gate_up_proj: the same counts)"},
+        {"deepseek_v2", "", "", Attn::mla, 0, 0, Moe::first_k_dense, Mixer::none, kArchKeysOnly, "topk_method",
+         "deepseek_v2/configuration_deepseek_v2.py (MLA; first_k_dense_replace, moe_layer_freq; greedy routing has no groups)"},
+        {"gpt_neox", "", "", Attn::full, 0, 0, Moe::none, Mixer::none,
+         kPlainMlp | kLayerNorm | kAttnBias | kMlpBiasAlways | kFfn4x | kArchKeysOnly, "",
+         "gpt_neox/configuration_gpt_neox.py (attention_bias True), modeling_gpt_neox.py (MLP biases; two norms per layer)"},
+        {"bloom", "", "", Attn::full, 0, 0, Moe::none, Mixer::none,
+         kPlainMlp | kLayerNorm | kTie | kAttnBias | kMlpBiasAlways | kFfn4x | kEmbeddingNorm | kArchKeysOnly, "",
+         "bloom/modeling_bloom.py (dense_h_to_4h: 4 x hidden, not a key; word_embeddings_layernorm; biases everywhere)"},
+        {"opt", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kPlainMlp | kLayerNorm | kTie | kFfn4x | kArchKeysOnly, "",
+         "opt/configuration_opt.py, modeling_opt.py (enable_bias; learned positions + 2)", adjust_opt},
+        {"falcon", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kPlainMlp | kLayerNorm | kTie | kFfn4x | kArchKeysOnly, "",
+         "falcon/configuration_falcon.py, modeling_falcon.py (multi_query, new_decoder_architecture)", adjust_falcon},
+        {"RefinedWeb", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kPlainMlp | kLayerNorm | kTie | kFfn4x | kArchKeysOnly, "",
+         "Falcon's first remote-code name (falcon/configuration_falcon.py reads it)", adjust_falcon},
+        {"RefinedWebModel", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kPlainMlp | kLayerNorm | kTie | kFfn4x | kArchKeysOnly,
+         "", "Falcon-7B's first remote-code name", adjust_falcon},
+        {"gpt2", "", "", Attn::full, 0, 0, Moe::none, Mixer::none,
+         kPlainMlp | kLayerNorm | kTie | kAttnBias | kMlpBiasAlways | kFfn4x | kLearnedPositions | kArchKeysOnly, "",
+         "gpt2/configuration_gpt2.py (n_inner None = 4 x n_embd; learned positions; Conv1D with biases)"},
+        {"gpt_bigcode", "", "", Attn::full, 0, 0, Moe::none, Mixer::none,
+         kPlainMlp | kLayerNorm | kTie | kAttnBias | kMlpBiasAlways | kFfn4x | kLearnedPositions | kArchKeysOnly, "",
+         "gpt_bigcode/configuration_gpt_bigcode.py (GPT-2 with multi_query True)", adjust_gpt_bigcode},
+        {"bert", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "",
+         "bert/configuration_bert.py, modeling_bert.py (encoder, token types, pooler, no LM head)", nullptr, build_bert},
+        {"t5", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "",
+         "t5/configuration_t5.py, modeling_t5.py (encoder-decoder, relative position buckets)", nullptr, build_t5},
+        // RWKV-4 (rwkv/configuration_rwkv.py, modeling_rwkv.py): every block time mixing (the row's
+        // mixer) and channel mixing (key and value: a plain squared-ReLU MLP of intermediate_size,
+        // default 4 x hidden), LayerNorms, ln0 after the embedding; no heads, no biases.
+        {"rwkv", "", "", Attn::granite, 0, 0, Moe::none, Mixer::rwkv, kPlainMlp | kLayerNorm | kFfn4x | kEmbeddingNorm | kArchKeysOnly,
+         "context_length rescale_every attention_hidden_size", "rwkv/configuration_rwkv.py, modeling_rwkv.py"},
+        // BitNet b1.58 (bitnet/modeling_bitnet.py): a Llama stack whose gated MLP uses squared ReLU
+        // (the fields would read relu2 as a plain MLP) with an extra RMSNorm before o_proj and
+        // before down_proj (attn_sub_norm, ffn_sub_norm: counted as norms).
+        {"bitnet", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "",
+         "bitnet/configuration_bitnet.py, modeling_bitnet.py (relu2 gated MLP; attn_sub_norm, ffn_sub_norm)", adjust_bitnet},
+        // ChatGLM (THUDM/glm-4-9b-chat, chatglm3-6b remote code, modeling_chatglm.py): a Llama-like
+        // stack whose output_layer is its own tensor while the config has no tie key.
+        {"chatglm", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kArchKeysOnly,
+         "apply_query_key_layer_scaling attention_softmax_in_fp32 layernorm_epsilon fp32_residual_connection original_rope "
+         "rope_ratio bias_dropout_fusion",
+         "THUDM modeling_chatglm.py (output_layer untied; add_qkv_bias; multi_query_group_num)", adjust_chatglm},
         // --- Qwen -------------------------------------------------------------------------
         {"qwen2", "", "", Attn::max_window, 0, 4096, Moe::none, Mixer::none, kQkvBiasAlways, "",
          "qwen2/configuration_qwen2.py (layer_types from use_sliding_window and max_window_layers)"},
@@ -233,7 +352,7 @@ const std::vector<FamilyRow>& rows() {
         {"qwen3_moe", "", "", Attn::max_window, 0, 4096, Moe::qwen_sparse, Mixer::none, kQkNorm, "",
          "qwen3_moe/configuration_qwen3_moe.py (num_experts <- num_local_experts; mlp_only_layers)"},
         {"qwen3_next", "", "", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
-         kQkNorm | kGatedQuery, "",
+         kQkNorm | kGatedQuery | kActiveNoEmbeddings, "",
          "qwen3_next/configuration_qwen3_next.py (linear unless (i+1) % full_attention_interval == 0)"},
         {"qwen3_5", "text_config", "qwen3_5_text", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
          kQkNorm | kGatedQuery, "mamba_ssm_dtype", "qwen3_5/configuration_qwen3_5.py"},
@@ -246,7 +365,8 @@ const std::vector<FamilyRow>& rows() {
         {"qwen3_omni_moe", "thinker_config.text_config", "qwen3_moe", Attn::max_window, 0, 4096, Moe::qwen_sparse,
          Mixer::none, kQkNorm, "", "qwen3_omni_moe/configuration_qwen3_omni_moe.py (thinker_config.text_config)"},
         // --- OpenAI, Meta, Google ----------------------------------------------------------
-        {"gpt_oss", "", "", Attn::every_nth_full, 2, 128, Moe::all, Mixer::none, kAttnBias | kExpertBias | kRouterBias, "",
+        {"gpt_oss", "", "", Attn::every_nth_full, 2, 128, Moe::all, Mixer::none,
+         kAttnBias | kExpertBias | kRouterBias | kActiveNoInputEmbedding, "",
          "gpt_oss/configuration_gpt_oss.py (sliding if (i+1) % 2 else full; attention_bias True); modeling_gpt_oss.py "
          "GptOssTopKRouter keeps a bias of num_local_experts (the checkpoint's mlp.router.bias)"},
         {"llama4", "text_config", "llama4_text", Attn::llama4, 4, 0, Moe::llama4, Mixer::none, 0, "",
@@ -263,15 +383,17 @@ const std::vector<FamilyRow>& rows() {
         {"gemma3n_text", "", "", Attn::every_nth_full, 5, 512, Moe::none, Mixer::none,
          kTie | kQkNorm | kNorms4 | kPle | kKvShare, "", "gemma3n/configuration_gemma3n.py"},
         {"gemma4", "text_config", "gemma4_text", Attn::every_nth_full, 6, 512, Moe::gemma4, Mixer::none,
-         kTie | kQkNorm | kNorms4 | kPle | kKvShare | kGlobalHeadDim | kLastFull, "",
+         kTie | kQkNorm | kNorms4 | kPle | kKvShare | kGlobalHeadDim | kLastFull, "vision_soft_tokens_per_image",
          "gemma4/configuration_gemma4.py (5:1, last layer full, per_layer_config global_head_dim)"},
         {"gemma4_text", "", "", Attn::every_nth_full, 6, 512, Moe::gemma4, Mixer::none,
          kTie | kQkNorm | kNorms4 | kPle | kKvShare | kGlobalHeadDim | kLastFull, "", "gemma4/configuration_gemma4.py"},
         // --- Mistral --------------------------------------------------------------------------
         {"mistral3", "text_config", "mistral", Attn::window_all, 0, 0, Moe::none, Mixer::none, 0, "",
          "mistral3/configuration_mistral3.py (text_config mistral or ministral3, vision pixtral)"},
-        {"mistral", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kTextOnly, "",
-         "mistral/configuration_mistral.py"},
+        {"mistral", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, kArchKeysOnly, "",
+         "mistral/configuration_mistral.py (every layer sliding when sliding_window is set)"},
+        {"mixtral", "", "", Attn::window_all, 0, 0, Moe::all, Mixer::none, kArchKeysOnly, "",
+         "mixtral/configuration_mixtral.py (num_local_experts 8, num_experts_per_tok 2: every layer, intermediate_size each)"},
         {"ministral", "", "", Attn::window_all, 0, 4096, Moe::none, Mixer::none, 0, "",
          "ministral/configuration_ministral.py (every layer sliding when sliding_window is set)"},
         {"ministral3", "", "", Attn::window_all, 0, 0, Moe::none, Mixer::none, 0, "llama_4_scaling_beta",
@@ -281,13 +403,13 @@ const std::vector<FamilyRow>& rows() {
          "deepseek_v3/configuration_deepseek_v3.py (first_k_dense_replace, moe_layer_freq)"},
         {"deepseek_v32", "", "", Attn::mla_indexer, 0, 0, Moe::first_k_dense, Mixer::none, 0, "topk_method",
          "deepseek_v32/configuration_deepseek_v32.py (layer_types all deepseek_sparse_attention)"},
-        {"glm4_moe", "", "", Attn::full, 0, 0, Moe::first_k_dense, Mixer::none, kBiasQkvOnly | kRouterBias, "",
+        {"glm4_moe", "", "", Attn::full, 0, 0, Moe::first_k_dense, Mixer::none, kBiasQkvOnly | kRouterBias | kActiveNoEmbeddings, "",
          "glm4_moe/configuration_glm4_moe.py, modeling_glm4_moe.py (o_proj without bias)"},
         {"glm4", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kAttnBias | kBiasQkvOnly | kNorms4, "",
          "glm4/configuration_glm4.py (attention_bias True), modeling_glm4.py (post-attention/MLP norms)"},
-        {"glm_moe_dsa", "", "", Attn::mla_indexer, 0, 0, Moe::first_k_dense, Mixer::none, kRouterBias,
+        {"glm_moe_dsa", "", "", Attn::mla_indexer, 0, 0, Moe::first_k_dense, Mixer::none, kRouterBias | kActiveNoEmbeddings,
          "", "glm_moe_dsa/configuration_glm_moe_dsa.py (mlp_layer_types, indexer_types)"},
-        {"minimax_m2", "", "", Attn::full, 0, 0, Moe::all, Mixer::none, kQkNorm | kRouterBias,
+        {"minimax_m2", "", "", Attn::full, 0, 0, Moe::all, Mixer::none, kQkNorm | kRouterBias | kActiveNoEmbeddings,
          "use_routing_bias qk_norm_type", "minimax_m2/configuration_minimax_m2.py"},
         // --- Hybrids: IBM, NVIDIA, TII, AI21 -----------------------------------------------------
         {"granitemoehybrid", "", "", Attn::granite, 0, 0, Moe::granite, Mixer::mamba2, 0, "position_embedding_type",
@@ -356,6 +478,22 @@ const std::vector<ClassDefault>& class_defaults() {
         {"deepseek_v3", "num_experts_per_tok", 8}, {"deepseek_v32", "num_experts_per_tok", 8},
         {"glm_moe_dsa", "num_experts_per_tok", 8}, {"glm4_moe", "num_experts_per_tok", 8},
         {"hunyuan_v1_moe", "num_experts_per_tok", 1},   // HunYuanMoEV1Config moe_topk default 1
+        {"mixtral", "num_experts_per_tok", 2},          // MixtralConfig
+        {"llama", "num_attention_heads", 32},            // LlamaConfig (a wrapper's text_config may leave it)
+        {"aria_text", "n_shared_experts", 2},            // AriaTextConfig moe_num_shared_experts
+        {"aria_text", "tie_word_embeddings", 0},         // AriaTextConfig: untied (Rhymes' config leaves the key out)
+        // What each publisher counts as "active" (ActiveConvention: 1 no input embedding, 2 no
+        // embedding and head), for types read by their fields:
+        //   MiniMax-Text-01 / M1 "45.9B activated": 48.4B less 2 x 200,064 x 6,144;
+        //   IBM PowerMoE-3B "800M": 0.883B less its tied 49,155 x 1,536 table;
+        //   Z.ai GLM-4.5V "12B activation": GLM-4.5-Air's convention (glm4_moe).
+        {"minimax", "active_convention", 2}, {"minimax_m1", "active_convention", 2}, {"granitemoe", "active_convention", 2},
+        {"glm4v_moe", "active_convention", 2}, {"glm4v_moe_text", "active_convention", 2},
+        // num_experts: MixtralConfig num_local_experts 8; HunYuanMoEV1Config num_experts 1.
+        {"mixtral", "num_experts", 8}, {"hunyuan_v1_moe", "num_experts", 1},
+        // max_position_embeddings: BLOOM and Falcon (ALiBi, RoPE) keep none; both trained at 2048.
+        {"bloom", "max_position_embeddings", 2048}, {"falcon", "max_position_embeddings", 2048},
+        {"RefinedWeb", "max_position_embeddings", 2048}, {"RefinedWebModel", "max_position_embeddings", 2048},
         // first_k_dense_replace: DeepseekV3Config / DeepseekV32Config / GlmMoeDsaConfig 3, Glm4MoeConfig 1.
         {"deepseek_v3", "first_k_dense_replace", 3}, {"deepseek_v32", "first_k_dense_replace", 3},
         {"glm_moe_dsa", "first_k_dense_replace", 3}, {"glm4_moe", "first_k_dense_replace", 1},

@@ -47,7 +47,7 @@ Plan plan_from_type(const std::string& t, const FamilyRow& row, const std::strin
         p.attn = AttnKind::sliding;
     } else if (t == "chunked_attention") {
         p.attn = AttnKind::chunked;
-    } else if (t == "linear_attention" || t == "mamba") {
+    } else if (t == "linear_attention" || t == "mamba" || t == "conv" || t == "short_conv" || t == "lightning_attention") {
         if (row.mixer == Mixer::none)
             throw Error(key, "'" + t + "' in a " + std::string(row.type) + " model, which has no recurrent layers");
         p.set_recurrent();
@@ -85,6 +85,89 @@ std::vector<long long> rope_layers(const FamilyRow& row, Reader& f, int n_layers
     return rope;
 }
 
+// Which layers carry experts, for a row read by its fields (Moe::fields). The families'
+// spellings, each with the alignment of the family that introduced it:
+//   mlp_layer_types ["dense" | "sparse"] (DeepseekV32Config, GlmMoeDsaConfig), moe_layers
+//   (Llama4TextConfig), mlp_only_layers (Qwen2MoeConfig): explicit lists;
+//   first_k_dense_replace (DeepSeek, GLM) and its other names: dense layers first, then
+//   moe_layer_freq (DeepSeek's own code: MoE when i % freq == 0);
+//   decoder_sparse_step (Qwen2-MoE), interleave_moe_layer_step (Llama 4), moe_layer_interval
+//   (ERNIE 4.5): MoE when (i + 1) % step == 0; expert_layer_period / _offset (Jamba);
+//   none of them: every layer.
+void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
+    const int n = int(plan.size());
+    std::vector<int> moe(std::size_t(n), experts > 1 ? 1 : 0);
+    if (experts <= 1) {
+        for (int i = 0; i < n; ++i) plan[std::size_t(i)].mlp = LayerMlpKind::dense;
+        return;
+    }
+    auto check_index = [&](const char* key, long long i) {
+        if (i >= n) throw Error(f.key(key), "names layer " + std::to_string(i) + " of " + std::to_string(n));
+    };
+    if (f.has("mlp_layer_types")) {
+        const std::vector<std::string> t = f.strings("mlp_layer_types");
+        if (int(t.size()) != n)
+            throw Error(f.key("mlp_layer_types"), "has " + std::to_string(t.size()) + " entries for " + std::to_string(n) + " layers");
+        for (int i = 0; i < n; ++i) moe[std::size_t(i)] = t[std::size_t(i)] == "sparse" || t[std::size_t(i)] == "moe";
+    } else if (f.has("moe_layers") && f.find("moe_layers")->is_array()) {
+        std::fill(moe.begin(), moe.end(), 0);
+        for (long long i : f.integers("moe_layers")) {
+            check_index("moe_layers", i);
+            moe[std::size_t(i)] = 1;
+        }
+    } else {
+        // A list here is one value per modality (ERNIE-4.5-VL moe_layer_start_index [1, 1]): the text one.
+        auto first = [&](const char* k, long long fallback) {
+            const json* v = f.find(k);
+            if (v && v->is_array()) {
+                const std::vector<long long> l = f.integers(k);
+                return l.empty() ? fallback : l.front();
+            }
+            return f.integer(k, fallback);
+        };
+        long long first_dense = 0, last_moe = n - 1;
+        for (const char* k : {"first_k_dense_replace", "first_k_dense", "num_dense_layers", "n_dense_layers", "moe_layer_start_index"})
+            if (f.has(k)) first_dense = first(k, 0);
+        if (f.has("moe_layer_end_index")) {
+            const json* e = f.find("moe_layer_end_index");
+            const long long v = e->is_array() ? (e->empty() || !(*e)[0].is_number_integer() ? -1 : (*e)[0].get<long long>())
+                                              : (e->is_number_integer() ? e->get<long long>() : -1);
+            if (v >= 0) last_moe = v;   // -1: the last layer (Ernie4_5_MoeConfig)
+        }
+        long long step = 1, freq = 1, period = 0, offset = 0;
+        for (const char* k : {"decoder_sparse_step", "interleave_moe_layer_step", "moe_layer_interval", "moe_every_n_layers"})
+            if (f.has(k)) step = f.integer(k, 1);
+        // moe_layer_freq is a number in DeepSeek's configs; some write one flag per layer.
+        if (f.has("moe_layer_freq") && f.find("moe_layer_freq")->is_array()) {
+            const std::vector<long long> flags = f.integers("moe_layer_freq");
+            if (int(flags.size()) != n)
+                throw Error(f.key("moe_layer_freq"), "has " + std::to_string(flags.size()) + " entries for " + std::to_string(n) + " layers");
+            for (int i = 0; i < n; ++i) moe[std::size_t(i)] = flags[std::size_t(i)] != 0;
+            step = 0;
+        } else if (f.has("moe_layer_freq")) {
+            freq = f.integer("moe_layer_freq", 1);
+        }
+        if (f.has("expert_layer_period")) {
+            period = f.integer("expert_layer_period", 1);
+            offset = f.integer("expert_layer_offset", 0);
+            if (period <= 0 || offset >= period) throw Error(f.key("expert_layer_offset"), "must be smaller than expert_layer_period");
+        }
+        if (step < 0 || freq <= 0) throw Error(f.key("moe_layer_freq"), "must be at least 1");
+        for (int i = 0; i < n && step != 0; ++i) {
+            bool m = i >= first_dense && i <= last_moe && i % freq == 0 && (i + 1) % step == 0;
+            if (period > 0) m = m && i % period == offset;
+            moe[std::size_t(i)] = m;
+        }
+        if (step == 0 && first_dense > 0)
+            for (int i = 0; i < std::min<long long>(first_dense, n); ++i) moe[std::size_t(i)] = 0;
+    }
+    for (const long long d : f.integers("mlp_only_layers")) {
+        check_index("mlp_only_layers", d);
+        moe[std::size_t(d)] = 0;
+    }
+    for (int i = 0; i < n; ++i) plan[std::size_t(i)].mlp = moe[std::size_t(i)] ? LayerMlpKind::moe : LayerMlpKind::dense;
+}
+
 }  // namespace
 
 // The attention (and mixer) pattern. `layer_types` wins when present, as in every config class.
@@ -92,6 +175,16 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
                                  std::vector<std::string>& notes) {
     // Granite, Nemotron-H and Falcon-H1 spell the list layers_block_type (attribute_map).
     const char* list_key = f.has("layer_types") ? "layer_types" : (f.has("layers_block_type") ? "layers_block_type" : nullptr);
+    if (!list_key && f.has("attn_type_list")) {
+        // MiniMax-M1's remote code: attn_type_list[i] 1 = softmax attention, 0 = lightning attention.
+        const std::vector<long long> t = f.integers("attn_type_list");
+        if (int(t.size()) != n_layers)
+            throw Error(f.key("attn_type_list"), "has " + std::to_string(t.size()) + " entries for " + std::to_string(n_layers) + " layers");
+        std::vector<Plan> out;
+        for (std::size_t i = 0; i < t.size(); ++i)
+            out.push_back(plan_from_type(t[i] ? "full_attention" : "linear_attention", row, f.key("attn_type_list")));
+        return out;
+    }
     if (row.attn == Attn::nemotron && !list_key && f.has("hybrid_override_pattern")) {
         // NemotronHConfig._pattern_to_list: M -> linear_attention, E -> moe, * -> full_attention, - -> mlp.
         const std::string pat = f.text("hybrid_override_pattern", "");
@@ -229,6 +322,18 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
             // DeepseekV32Config: layer_types default all "deepseek_sparse_attention".
             for (Plan& p : out) p.set_indexed_mla();
             break;
+        case Attn::indices: {
+            // BambaConfig: attention in attn_layer_indices, Mamba-2 in every other layer.
+            const char* key = f.has("attn_layer_indices") ? "attn_layer_indices"
+                              : f.has("attn_layer_idx")   ? "attn_layer_idx"   // mamba_ssm's MixerModel
+                                                          : "attention_layer_indices";
+            const std::vector<long long> idx = f.integers(key);
+            for (long long i : idx)
+                if (i >= n_layers) throw Error(f.key(key), "names layer " + std::to_string(i) + " of " + std::to_string(n_layers));
+            for (int i = 0; i < n_layers; ++i)
+                if (std::find(idx.begin(), idx.end(), i) == idx.end()) out[std::size_t(i)].set_recurrent();
+            break;
+        }
     }
     return out;
 }
@@ -319,6 +424,9 @@ void moe_plan(const FamilyRow& row, Reader& f, std::vector<Plan>& plan, long lon
         }
         case Moe::nemotron:
             break;   // the pattern's own "moe" and "mlp" blocks
+        case Moe::fields:
+            fields_moe_plan(f, plan, experts);
+            break;
     }
 }
 
@@ -334,6 +442,13 @@ int state_bytes_of(const std::string& dtype, const std::string& key) {
     throw Error(key, "'" + dtype + "' is not one of float32, bfloat16, float16");
 }
 
+// The first of `names` the config gives (each marked read), else `fallback`.
+long long first_of(Reader& f, std::initializer_list<const char*> names, long long fallback) {
+    for (const char* n : names)
+        if (f.has(n)) return f.integer(n, fallback);
+    return fallback;
+}
+
 int checked_int(long long v, const std::string& key) {
     if (v > 2147483647LL) throw Error(key, "gives a width of " + std::to_string(v) + ", more than 2^31 - 1");
     return int(v);
@@ -343,19 +458,50 @@ int checked_int(long long v, const std::string& key) {
 
 RecurrentSpec read_mixer(const FamilyRow& row, Reader& f, int hidden) {
     RecurrentSpec r;
+    if (const json* c = f.find("ssm_cfg"); c && c->is_object() && (row.mixer == Mixer::mamba1 || row.mixer == Mixer::mamba2)) {
+        // mamba_ssm's own format (mamba_ssm/modules/mamba_simple.py Mamba, mamba2.py Mamba2
+        // defaults): Mamba d_state 16, d_conv 4, expand 2, dt_rank ceil(d_model / 16); Mamba2
+        // d_state 128, d_conv 4, expand 2, headdim 64, ngroups 1; in_proj without bias, conv with.
+        const long long expand = first_int(*c, {"expand"}, 2);
+        r.d_conv = int(first_int(*c, {"d_conv"}, 4));
+        r.conv_bias = !(c->contains("conv_bias") && (*c)["conv_bias"].is_boolean() && !(*c)["conv_bias"].get<bool>());
+        r.proj_bias = c->contains("bias") && (*c)["bias"].is_boolean() && (*c)["bias"].get<bool>();
+        const long long d_inner = expand * hidden;
+        if (row.mixer == Mixer::mamba2) {
+            r.kind = RecurrentKind::mamba2;
+            r.head_dim = int(first_int(*c, {"headdim"}, 64));
+            r.n_heads = int(d_inner / std::max(1, r.head_dim));
+            r.d_inner = checked_int(1LL * r.n_heads * r.head_dim, f.key("ssm_cfg"));
+            r.d_state = int(first_int(*c, {"d_state"}, 128));
+            r.n_groups = int(first_int(*c, {"ngroups"}, 1));
+        } else {
+            r.kind = RecurrentKind::mamba;
+            r.d_inner = checked_int(d_inner, f.key("ssm_cfg"));
+            r.d_state = int(first_int(*c, {"d_state"}, 16));
+            r.dt_rank = int(first_int(*c, {"dt_rank"}, (hidden + 15) / 16));
+        }
+        return r;
+    }
     switch (row.mixer) {
         case Mixer::none:
             break;
         case Mixer::mamba1: {
             // JambaConfig: d_inner = mamba_expand * hidden; mamba_dt_rank "auto" = ceil(hidden / 16).
+            // MambaConfig / FalconMambaConfig spell them expand, state_size, conv_kernel,
+            // time_step_rank, use_conv_bias, use_bias (same defaults).
             r.kind = RecurrentKind::mamba;
-            r.d_inner = checked_int(f.integer("mamba_expand", 2) * hidden, f.key("mamba_expand"));
-            r.d_state = int(f.integer("mamba_d_state", 16));
-            r.d_conv = int(f.integer("mamba_d_conv", 4));
-            const json* dt = f.find("mamba_dt_rank");
-            r.dt_rank = dt && dt->is_number() ? int(f.integer("mamba_dt_rank", 0)) : (hidden + 15) / 16;
-            r.conv_bias = f.boolean("mamba_conv_bias", true);
-            r.proj_bias = f.boolean("mamba_proj_bias", false);
+            const char* expand_key = f.has("mamba_expand") || !f.has("expand") ? "mamba_expand" : "expand";
+            r.d_inner = checked_int(f.integer(expand_key, 2) * hidden, f.key(expand_key));
+            // MambaConfig / FalconMambaConfig: the mixer runs at intermediate_size (MambaMixer
+            // self.intermediate_size), which falcon-mamba-7b states apart from its `expand`.
+            if (read_by_fields(row) && f.has("state_size") && f.has("intermediate_size")) r.d_inner = int(f.integer("intermediate_size", r.d_inner));
+            r.d_state = int(first_of(f, {"mamba_d_state", "state_size", "d_state"}, 16));
+            r.d_conv = int(first_of(f, {"mamba_d_conv", "conv_kernel", "d_conv"}, 4));
+            const char* dt_key = f.has("mamba_dt_rank") || !f.has("time_step_rank") ? "mamba_dt_rank" : "time_step_rank";
+            const json* dt = f.find(dt_key);
+            r.dt_rank = dt && dt->is_number() ? int(f.integer(dt_key, 0)) : (hidden + 15) / 16;
+            r.conv_bias = f.has("use_conv_bias") ? f.boolean("use_conv_bias", true) : f.boolean("mamba_conv_bias", true);
+            r.proj_bias = f.has("mamba_proj_bias") ? f.boolean("mamba_proj_bias", false) : (read_by_fields(row) && f.boolean("use_bias", false));
             break;
         }
         case Mixer::mamba2: {
@@ -378,24 +524,53 @@ RecurrentSpec read_mixer(const FamilyRow& row, Reader& f, int hidden) {
             } else {
                 // GraniteMoeHybridConfig / FalconH1Config: d_inner = mamba_expand * hidden
                 // (Falcon-H1: mamba_d_ssm when set); mamba_d_head "auto" = d_inner / mamba_n_heads.
-                const long long expand = f.integer("mamba_expand", 2);
-                long long d_inner = checked_int(expand * hidden, f.key("mamba_expand"));
+                // Mamba2Config (a row read by its fields) spells them expand, num_heads, head_dim,
+                // state_size, n_groups, conv_kernel, use_conv_bias, use_bias.
+                const bool plain_names = read_by_fields(row) && !f.has("mamba_n_heads") && !f.has("mamba_num_heads");
+                const char* expand_key = f.has("mamba_expand") || !f.has("expand") ? "mamba_expand" : "expand";
+                const long long expand = f.integer(expand_key, 2);
+                long long d_inner = checked_int(expand * hidden, f.key(expand_key));
                 if (row.attn == Attn::falcon_h1 && f.has("mamba_d_ssm")) d_inner = f.integer("mamba_d_ssm", d_inner);
-                r.n_heads = int(f.integer("mamba_n_heads", 128));
-                if (r.n_heads <= 0) throw Error(f.key("mamba_n_heads"), "must be at least 1");
-                const json* dh = f.find("mamba_d_head");
-                r.head_dim = dh && dh->is_number() ? int(f.integer("mamba_d_head", 0)) : int(d_inner / r.n_heads);
-                r.d_inner = checked_int(1LL * r.n_heads * r.head_dim, f.key("mamba_n_heads"));
-                r.d_state = int(f.integer("mamba_d_state", 256));
-                r.n_groups = int(f.integer("mamba_n_groups", 1));
-                r.d_conv = int(f.integer("mamba_d_conv", 4));
-                r.conv_bias = f.boolean("mamba_conv_bias", true);
-                r.proj_bias = f.boolean("mamba_proj_bias", false);
+                const char* heads_key = plain_names ? "num_heads" : f.has("mamba_num_heads") ? "mamba_num_heads" : "mamba_n_heads";
+                r.n_heads = int(f.integer(heads_key, 128));
+                if (r.n_heads <= 0) throw Error(f.key(heads_key), "must be at least 1");
+                const char* head_key = plain_names ? "head_dim" : f.has("mamba_head_dim") ? "mamba_head_dim" : "mamba_d_head";
+                const json* dh = f.find(head_key);
+                r.head_dim = dh && dh->is_number() ? int(f.integer(head_key, 0)) : int(d_inner / r.n_heads);
+                r.d_inner = checked_int(1LL * r.n_heads * r.head_dim, f.key(heads_key));
+                r.d_state = int(first_of(f, {"mamba_d_state", "ssm_state_size", "state_size"}, read_by_fields(row) ? 128 : 256));
+                r.n_groups = int(first_of(f, {"mamba_n_groups", "n_groups"}, read_by_fields(row) ? 8 : 1));
+                r.d_conv = int(first_of(f, {"mamba_d_conv", "conv_kernel"}, 4));
+                r.conv_bias = f.has("use_conv_bias") ? f.boolean("use_conv_bias", true) : f.boolean("mamba_conv_bias", true);
+                r.proj_bias = f.has("mamba_proj_bias") ? f.boolean("mamba_proj_bias", false) : (read_by_fields(row) && f.boolean("use_bias", false));
                 if (f.has("mamba_ssm_cache_dtype"))
                     r.state_bytes = state_bytes_of(f.text("mamba_ssm_cache_dtype", ""), f.key("mamba_ssm_cache_dtype"));
             }
             break;
         }
+        case Mixer::lightning: {
+            // MiniMaxConfig linear_attention layers (modeling_minimax.py MiniMaxLightningAttention):
+            // the attention's heads and head_dim; the key-value state is kept in float32.
+            r.kind = RecurrentKind::lightning;
+            r.n_heads = int(f.single_or_first(F::n_heads, 0));
+            r.head_dim = int(f.integer(F::head_dim, r.n_heads > 0 ? hidden / r.n_heads : 0));
+            r.d_inner = checked_int(1LL * r.n_heads * r.head_dim, f.key("num_attention_heads"));
+            r.state_bytes = 4;
+            break;
+        }
+        case Mixer::short_conv:
+            // Lfm2Config: conv_L_cache 3 (kernel width), conv_bias False; the conv runs over hidden_size.
+            r.kind = RecurrentKind::short_conv;
+            r.d_inner = hidden;
+            r.d_conv = int(f.integer("conv_L_cache", 3));
+            r.conv_bias = f.boolean("conv_bias", false);
+            break;
+        case Mixer::rwkv:
+            // RwkvConfig: attention_hidden_size (default hidden_size); the state in float32.
+            r.kind = RecurrentKind::rwkv;
+            r.d_inner = int(f.integer("attention_hidden_size", hidden));
+            r.state_bytes = 4;
+            break;
         case Mixer::gated_deltanet:
             // Qwen3NextConfig defaults: 16 key heads x 128, 32 value heads x 128, conv kernel 4.
             r.kind = RecurrentKind::gated_deltanet;
@@ -472,9 +647,13 @@ void read_tower(const json& cfg, const char* part, int text_hidden, ModelArch& a
     TowerSpec t;
     t.part = part;
     t.n_layers = int(first_int(cfg, {"num_hidden_layers", "depth", "num_layers", "conf_num_hidden_layers", "encoder_layers"}, 0));
-    t.hidden = int(first_int(cfg, {"hidden_size", "embed_dim", "d_model", "width"}, 0));
+    const std::string tower_type = cfg.contains("model_type") && cfg["model_type"].is_string() ? cfg["model_type"].get<std::string>() : "";
+    // Idefics3VisionConfig / SmolVLMVisionConfig default hidden_size 1152 (SigLIP so400m), which
+    // SmolVLM's and Aria's vision_config leave out.
+    const long long class_hidden = tower_type == "idefics3_vision" || tower_type == "smolvlm_vision" ? 1152 : 0;
+    t.hidden = int(first_int(cfg, {"hidden_size", "embed_dim", "d_model", "width"}, class_hidden));
     t.intermediate = int(first_int(cfg, {"intermediate_size", "mlp_dim", "encoder_ffn_dim"}, 4LL * t.hidden));
-    t.n_heads = int(first_int(cfg, {"num_attention_heads", "num_heads", "conf_num_attention_heads", "encoder_attention_heads"}, 0));
+    t.n_heads = int(first_int(cfg, {"num_attention_heads", "num_heads", "conf_num_attention_heads", "encoder_attention_heads", "attention_heads"}, 0));
     t.patch_size = int(first_int(cfg, {"patch_size"}, 0));
     t.in_channels = int(first_int(cfg, {"num_channels", "in_channels", "in_chans"}, std::strcmp(part, "vision") == 0 ? 3 : 0));
     t.image_size = int(first_int(cfg, {"image_size"}, 0));

@@ -183,7 +183,7 @@ void build_variants(Resolved& r) {
     // took a `rep stos`, slow to start.
     static_assert(kMaxVariants <= 127, "a variant index fits a signed byte");
     std::array<std::int8_t, kMaxLayerKinds * 8> slot;
-    slot.fill(-1);
+    std::fill_n(slot.begin(), a.kinds.size() * 8, std::int8_t(-1));   // only the kinds this model has (most: 1-4 of 64)
     // always_inline: in estimate.cpp's larger unit GCC cloned and inlined it by itself; alone here
     // its unit-size budgets (ipa-cp-unit-growth) leave it a call, ~230 instructions a resolve.
     auto add = [&](int st, int j, int k, int layers) __attribute__((always_inline)) {
@@ -478,6 +478,13 @@ double state_bytes_per_sequence(const Resolved& r, int i, Share share) {
         case RecurrentKind::lightning:   // one head_dim x head_dim key-value state per head
             ssm = double(rc.n_heads) * rc.head_dim * rc.head_dim;
             break;
+        case RecurrentKind::short_conv:   // LFM2: the last L_cache - 1 inputs of the conv (Lfm2HybridConvCache)
+            conv = double(rc.d_conv - 1) * rc.d_inner;
+            break;
+        case RecurrentKind::rwkv:   // RWKV-4: numerator, denominator, max (attention width) and the previous
+                                    // token's x for time and channel mixing (transformers RwkvModel state)
+            ssm = 3.0 * rc.d_inner + 2.0 * r.arch->hidden;
+            break;
     }
     // Element sizes. llama.cpp keeps both states in F32 (llama-model.cpp create_memory:
     // llama_memory_recurrent(..., GGML_TYPE_F32, GGML_TYPE_F32, ...)). vLLM and transformers
@@ -581,6 +588,15 @@ MixerWidths mixer_widths(const ModelArch& a, const LayerSpec& l, int tp_degree) 
         case RecurrentKind::lightning:
             m.rec_in = 4.0 * rc.n_heads * rc.head_dim / t;
             m.rec_out = double(rc.n_heads) * rc.head_dim / t;
+            break;
+        case RecurrentKind::short_conv:   // B, C, x out of in_proj; the gated conv output
+            m.rec_in = 3.0 * rc.d_inner / t;
+            m.rec_conv = double(rc.d_inner) / t;
+            m.rec_out = double(rc.d_inner) / t;
+            break;
+        case RecurrentKind::rwkv:   // key, value, receptance; the weighted sum
+            m.rec_in = 3.0 * rc.d_inner / t;
+            m.rec_out = double(rc.d_inner) / t;
             break;
     }
     (void)a;

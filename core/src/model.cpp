@@ -43,6 +43,8 @@ void validate_kind(const ModelArch& a, const LayerSpec& l) {
             require_positive(at.qk_rope_head_dim, "qk_rope_head_dim");
             require_positive(at.qk_nope_head_dim, "qk_nope_head_dim");
         }
+        if (at.o_lora_rank < 0 || at.o_groups < 1 || at.q_lora_rank < 0 || (at.o_lora_rank > 0 && at.n_heads % at.o_groups != 0))
+            throw Error("model.o_groups", "must be at least 1 and divide num_attention_heads (o_lora_rank, q_lora_rank not negative)");
         if (at.index_n_heads < 0 || (at.index_n_heads > 0 && at.index_head_dim <= 0))
             throw Error("model.index_head_dim", "must be a positive integer when the layer has an indexer");
     }
@@ -66,6 +68,9 @@ void validate_kind(const ModelArch& a, const LayerSpec& l) {
         {RecurrentKind::gated_deltanet, &RecurrentSpec::d_conv, "linear_conv_kernel_dim"},
         {RecurrentKind::lightning, &RecurrentSpec::n_heads, "num_attention_heads"},
         {RecurrentKind::lightning, &RecurrentSpec::head_dim, "head_dim"},
+        {RecurrentKind::short_conv, &RecurrentSpec::d_inner, "hidden_size"},
+        {RecurrentKind::short_conv, &RecurrentSpec::d_conv, "conv_L_cache"},
+        {RecurrentKind::rwkv, &RecurrentSpec::d_inner, "attention_hidden_size"},
     };
     for (const Needed& n : kNeeded)
         if (n.kind == rc.kind) require_positive(rc.*n.field, n.key);
@@ -90,15 +95,22 @@ void validate_kind(const ModelArch& a, const LayerSpec& l) {
 void validate(const ModelArch& a) {
     require_positive(a.n_layers, "num_hidden_layers");
     require_positive(a.hidden, "hidden_size");
-    require_positive(a.n_heads, "num_attention_heads");
-    require_positive(a.n_kv_heads, "num_key_value_heads");
-    require_positive(a.head_dim, "head_dim");
-    require_positive(a.v_head_dim, "v_head_dim");
     require_positive(a.vocab, "vocab_size");
+    // A stack without any attention layer (MambaForCausalLM, FalconMamba, RWKV) has no heads.
+    bool attention = !a.has_stack();
+    for (const LayerSpec& l : a.kinds) attention = attention || l.attn.kind != AttnKind::none;
+    if (!attention && a.n_heads == 0) {
+        if (a.n_kv_heads != 0 || a.head_dim != 0) throw Error("model.num_attention_heads", "is 0 but head sizes are given");
+    } else {
+        require_positive(a.n_heads, "num_attention_heads");
+        require_positive(a.n_kv_heads, "num_key_value_heads");
+        require_positive(a.head_dim, "head_dim");
+        require_positive(a.v_head_dim, "v_head_dim");
+    }
     if (a.n_kv_heads > a.n_heads)
         throw Error("model.num_key_value_heads", "must not exceed num_attention_heads (" +
                                                      std::to_string(a.n_heads) + "), got " + std::to_string(a.n_kv_heads));
-    if (!a.mla && a.n_heads % a.n_kv_heads != 0)
+    if (!a.mla && a.n_kv_heads > 0 && a.n_heads % a.n_kv_heads != 0)
         throw Error("model.num_key_value_heads", "must divide num_attention_heads (" + std::to_string(a.n_heads) +
                                                      "), got " + std::to_string(a.n_kv_heads));
     if (!a.has_stack() && (a.n_routed_experts == 0 || a.kind != ArchKind::decoder)) require_positive(a.intermediate, "intermediate_size");
@@ -191,10 +203,12 @@ void add_attention(const ModelArch& a, const AttentionSpec& at, LayerParams& p) 
         // Gemma4 attention_k_eq_v: no v_proj, the key projection is reused as value.
         const double q_out = at.gated_query ? 2.0 * q_width : q_width;
         const double v_out = at.k_eq_v ? 0.0 : v_width;
-        p.attn_q = h * q_out;
+        p.attn_q = at.q_lora_rank > 0 ? h * at.q_lora_rank + double(at.q_lora_rank) * q_out : h * q_out;
+        if (at.q_lora_rank > 0) p.small += at.q_lora_rank;   // q_a norm
         p.attn_k = h * k_width;
         p.attn_v = h * v_out;
-        p.attn_o = o_width * h;
+        // Grouped low-rank o_proj: g groups of (o_width / g) x r, then (g x r) x h.
+        p.attn_o = at.o_lora_rank > 0 ? o_width * at.o_lora_rank + double(at.o_groups) * at.o_lora_rank * h : o_width * h;
         if (a.qkv_bias) p.small += q_out + k_width + v_out;
         if (a.o_bias) p.small += h;
         if (a.qk_norm) p.small += 2.0 * at.head_dim;      // Qwen3 q_norm, k_norm
@@ -256,6 +270,24 @@ void add_recurrent(const ModelArch& a, const RecurrentSpec& rc, LayerParams& p) 
             p.small += inner;
             return;
         }
+        case RecurrentKind::short_conv: {
+            // transformers Lfm2ShortConv (modeling_lfm2.py): in_proj h -> 3 h (B, C, x), a
+            // depthwise conv1d of h channels x L_cache, out_proj h -> h; biases when conv_bias.
+            const double di = rc.d_inner;
+            p.mixer = h * 3.0 * di + di * h;
+            p.small += di * rc.d_conv + (rc.conv_bias ? 3.0 * di + di + h : 0.0);
+            return;
+        }
+        case RecurrentKind::rwkv: {
+            // transformers RwkvSelfAttention (modeling_rwkv.py): key, value, receptance h -> a and
+            // output a -> h (a = attention_hidden_size); time_decay, time_first (a each) and the
+            // three time_mix vectors (h each). The channel mixing's key and value are the layer's
+            // plain MLP; its receptance (h -> h) and two time_mix vectors are counted here too.
+            const double att = rc.d_inner;
+            p.mixer = 3.0 * h * att + att * h + h * h;
+            p.small += 2.0 * att + 3.0 * h + 2.0 * h;
+            return;
+        }
     }
 }
 
@@ -277,6 +309,8 @@ LayerParams kind_params(const ModelArch& a, const LayerSpec& l) {
     LayerParams p;
     const double h = a.hidden;
     if (l.attn.kind != AttnKind::none) add_attention(a, l.attn, p);
+    if (l.attn_linear) p.attn_o += h * h;   // DeciLM replace_with_linear: one h x h linear, no cache
+    if (l.mlp_linear) p.mlp_down += h * h;
     add_recurrent(a, l.recurrent, p);
     const LayerMlpSpec& m = l.mlp;
     if (m.kind == LayerMlpKind::dense) {
@@ -352,10 +386,32 @@ double ParamCounts::routed_experts() const {
 
 double ParamCounts::total() const { return embedding + positions + lm_head + other + layers(); }
 
-double ParamCounts::active(const ModelArch&) const {
+double ParamCounts::active_all() const {
     double s = embedding + positions + lm_head + other;
     for (std::size_t k = 0; k < per_kind.size(); ++k) s += kind_layers[k] * per_kind[k].active();
     return s;
+}
+
+double ParamCounts::active(const ModelArch& arch) const {
+    const double all = active_all();
+    if (!arch.is_moe()) return all;
+    switch (arch.active_convention) {
+        case ActiveConvention::all: return all;
+        // A tied table is one tensor: it stays as the head without the input embedding, and goes
+        // with both.
+        case ActiveConvention::no_input_embedding: return all - (arch.tied_embeddings ? 0.0 : embedding);
+        case ActiveConvention::no_embeddings: return all - embedding - lm_head;
+    }
+    return all;
+}
+
+std::string_view to_string(ActiveConvention c) {
+    switch (c) {
+        case ActiveConvention::all: return "all";
+        case ActiveConvention::no_input_embedding: return "no_input_embedding";
+        case ActiveConvention::no_embeddings: return "no_embeddings";
+    }
+    return "all";
 }
 
 ParamCounts count_params(const ModelArch& arch) {
@@ -433,7 +489,8 @@ namespace {
 
 auto attn_tuple(const AttentionSpec& a) {
     return std::tie(a.kind, a.window, a.n_heads, a.n_kv_heads, a.head_dim, a.v_head_dim, a.kv_shared, a.gated_query, a.k_eq_v,
-                    a.q_lora_rank, a.kv_lora_rank, a.qk_rope_head_dim, a.qk_nope_head_dim, a.index_n_heads, a.index_head_dim);
+                    a.q_lora_rank, a.o_lora_rank, a.o_groups, a.kv_lora_rank, a.qk_rope_head_dim, a.qk_nope_head_dim, a.index_n_heads,
+                    a.index_head_dim);
 }
 auto recurrent_tuple(const RecurrentSpec& r) {
     return std::tie(r.kind, r.d_inner, r.d_state, r.d_conv, r.n_groups, r.n_heads, r.head_dim, r.n_k_heads, r.k_head_dim,
@@ -448,7 +505,8 @@ auto mlp_tuple(const LayerMlpSpec& m) {
 
 bool same_shape(const LayerSpec& a, const LayerSpec& b) {
     return attn_tuple(a.attn) == attn_tuple(b.attn) && recurrent_tuple(a.recurrent) == recurrent_tuple(b.recurrent) &&
-           mlp_tuple(a.mlp) == mlp_tuple(b.mlp) && a.cross_attention == b.cross_attention && a.encoder == b.encoder && a.norms == b.norms;
+           mlp_tuple(a.mlp) == mlp_tuple(b.mlp) && a.cross_attention == b.cross_attention && a.encoder == b.encoder && a.norms == b.norms &&
+           a.attn_linear == b.attn_linear && a.mlp_linear == b.mlp_linear;
 }
 
 void set_stack(ModelArch& arch, const std::vector<LayerSpec>& per_layer) {

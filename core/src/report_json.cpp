@@ -253,6 +253,7 @@ json report_json(const Report& r) {
                      {"cp", r.parallel.cp}};
     j["params"] = whole(r.params);
     j["active_params"] = whole(r.active_params);
+    j["model"]["active_params_convention"] = std::string(to_string(r.active_convention));   // what "active" leaves out
     j["trainable_params"] = whole(r.trainable_params);
     j["kv_bytes_per_token"] = whole(r.kv_bytes_per_token);
     j["state_bytes_per_sequence"] = whole(r.state_bytes_per_sequence);

@@ -235,19 +235,6 @@ void bind_gpu(Resolved& r, const Gpu& gpu) {
 
 namespace {
 
-// Ollama's default num_ctx by the VRAM it sees (v0.15.5 release notes: < 24 GiB 4096, 24-48 GiB
-// 32768, >= 48 GiB 262144), over the configuration's GPUs, at the driver-reported total: an RTX
-// 4090's 24,564 MiB is under 24 GiB.
-long long ollama_default_context(const EngineVersion& v, const Gpu& gpu, int gpus) {
-    if (v.ollama_context == OllamaContext::fixed) return v.fixed_context;
-    const double vram = gpu.capacity_bytes() * gpus;
-    return vram < 24 * kGiB ? 4096 : vram < 48 * kGiB ? 32768 : 262144;
-}
-
-}  // namespace
-
-namespace {
-
 // llama.cpp's --n-cpu-moe: a tensor override of llama.cpp's (ollama runs llama-server), over the
 // routed experts of a mixture-of-experts model, for at most every layer.
 void check_cpu_moe(const Config& c, const Resolved& r) {
@@ -349,7 +336,11 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     r.runtime = r.engine == Runtime::ollama ? Runtime::llama_cpp : r.engine;
     rc.runtime = r.engine;
     if (r.engine != Runtime::pytorch && r.engine != Runtime::none) {
-        r.engine_version = &engine_version(r.engine, c.runtime_version);
+        // A version without a row of its own reads as the nearest row; the report names the row
+        // it used (config.runtime_version) and warns why (the note).
+        EngineVersionReading reading = read_engine_version(r.engine, c.runtime_version);
+        r.engine_version = reading.row;
+        r.engine_version_note = std::move(reading.note);
         set_text(rc.runtime_version, r.engine_version->version);
     } else if (!c.runtime_version.empty()) {
         engine_version(r.engine, c.runtime_version);   // throws: the runtime has no versions
@@ -363,8 +354,9 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
         rc.gpu_memory_utilization = r.engine_version->fraction;
     if (rc.context == 0) {
         const long long trained = r.arch->max_context > 0 ? r.arch->max_context : kDefaultContext;
-        rc.context = std::min(r.engine == Runtime::ollama ? ollama_default_context(*r.engine_version, *r.gpu, c.gpus) : kDefaultContext,
-                              trained);
+        rc.context = std::min(
+            r.engine == Runtime::ollama ? ollama_default_context(*r.engine_version, r.gpu->capacity_bytes() * c.gpus) : kDefaultContext,
+            trained);
     }
     if (c.prompt_tokens < 0 || c.prompt_tokens > rc.context)
         throw Error("prompt_tokens", "must be between 0 (default: half the context) and the context, " + std::to_string(rc.context) +

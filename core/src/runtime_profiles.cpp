@@ -3,9 +3,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "gpusizer/error.hpp"
+
+// The widget's WebAssembly module compiles this file with GPUSIZER_VERSION_READING=0
+// (web/CMakeLists.txt): it takes the rows' own labels only and refuses another version with a
+// message, and leaves out the rows' texts for people, which keeps the reading of other versions
+// and its notes (1.7 KB gzipped) within its budget, as GPUSIZER_HUB_FILES=0 keeps Hub models out.
+// The app, the JS API and the CLI read any version.
+#ifndef GPUSIZER_VERSION_READING
+#define GPUSIZER_VERSION_READING 1
+#endif
+// The table's texts for people (a row's qualifier and its source): "" there, as the widget shows
+// neither (its module has no assumptions and no help texts).
+#define GPUSIZER_ROW_TEXT(text) (GPUSIZER_VERSION_READING ? text : "")
 
 namespace gpusizer::detail {
 
@@ -82,58 +95,165 @@ const RuntimeProfile& runtime_profile(Runtime r) {
 
 namespace {
 
-// Every engine version, the default (newest modelled) first for each engine.
+// Every engine version, the default first among each engine's rows (the newest modelled but for
+// vLLM, whose default is the line its step time was fitted to). `since` places a row among the
+// releases: a version without a row of its own reads as the newest row at or before it.
 const EngineVersion kEngineVersions[] = {
     // llama.cpp now: --fit as in b7539, and MLA layers cache the latent only (PR #19067, merged
     // 2026-01-24: "Support V-less KV cache ... for MLA models such as DeepSeek and GLM 4.7 Flash
     // ... almost x2 less memory"; a 2026 llama-server log of GLM-5.2 prints "K (f16): 65812.50 MiB,
-    // V (f16): 0.00 MiB" for 768,000 cells x 78 layers x 576 values x 2 B).
-    {Runtime::llama_cpp, "current", "llama.cpp after PR #19067 (V-less MLA cache); --fit as in b7539", KvBudget::fit_margin, 0,
-     1024 * kMiB, OllamaContext::none, 0, MlaCache::latent},
+    // V (f16): 0.00 MiB" for 768,000 cells x 78 layers x 576 values x 2 B). Since b7847: the first
+    // build known here to carry it (Ollama vendored b7847 in ollama/ollama@9f62f63c, whose
+    // llama/llama.cpp/src/llama-kv-cache.cpp allocates V only when !hparams.is_mla()); b7815
+    // (NixOS/nixpkgs#482721, 2026-01-22) predates the merge. Builds 7816-7846 are not placed and
+    // read as b7539.
+    {Runtime::llama_cpp, "current", "b7847", "", GPUSIZER_ROW_TEXT("llama.cpp after PR #19067 (V-less MLA cache); --fit as in b7539"),
+     KvBudget::fit_margin, 0, 1024 * kMiB, OllamaContext::none, 0, MlaCache::latent},
     // llama.cpp: builds from Dec 2025 fit unset parameters to free device memory (--fit on by
     // default), keeping 1024 MiB free per device (common/common.h @001d906a: fit_params = true,
     // margin 1024*1024*1024; issue ggml-org/llama.cpp#18376 shows build 7539 doing it). MLA
     // layers cache K (latent + rope key) and a separate V of the latent's width (PR #12801 until
     // PR #19067; a May 2025 DeepSeek-V3 log: "K (f16): 1098.00 MiB, V (f16): 976.00 MiB" at
     // 16,384 cells x 61 layers, n_embd_head_k 576, n_embd_head_v 512).
-    {Runtime::llama_cpp, "b7539", "llama.cpp common/common.h @001d906a (fit_params, 1 GiB margin per device)",
-     KvBudget::fit_margin, 0, 1024 * kMiB, OllamaContext::none, 0, MlaCache::latent_and_v},
+    {Runtime::llama_cpp, "b7539", "b7539", "",
+     GPUSIZER_ROW_TEXT("llama.cpp common/common.h @001d906a (fit_params, 1 GiB margin per device)"), KvBudget::fit_margin, 0, 1024 * kMiB,
+     OllamaContext::none, 0, MlaCache::latent_and_v},
     // Builds before --fit (build 4840, Mar 2025, as logged in docs/research/runtime-facts.md R9):
     // the context is what -c says (4096 by default since PR #10136), nothing is kept back. MLA
     // models ran as plain multi-head attention (MLA came with PR #12801, Apr 2025): K and V of
     // every head cached, decompressed.
-    {Runtime::llama_cpp, "b4840", "llama.cpp before --fit: no margin (ggml-org/llama.cpp PR #10136: n_ctx 4096 by default)",
-     KvBudget::fit_margin, 0, 0, OllamaContext::none, 0, MlaCache::per_head},
+    {Runtime::llama_cpp, "b4840", "b4840", GPUSIZER_ROW_TEXT("before `--fit`"),
+     GPUSIZER_ROW_TEXT("llama.cpp before --fit: no margin (ggml-org/llama.cpp PR #10136: n_ctx 4096 by default)"), KvBudget::fit_margin, 0,
+     0, OllamaContext::none, 0, MlaCache::per_head},
+    // Ollama 0.30 (v0.30.0, 2026-06-01): GGUF models run on llama-server only, built from upstream
+    // llama.cpp (ollama/ollama#16031, "runner: Remove CGO engines, use llama-server exclusively for
+    // GGML models", first in v0.30.0-rc32; LLAMA_CPP_VERSION @ v0.30.0: b9452, after PR #19067).
+    // Ollama passes -c (num_ctx x parallel) and -np but neither -ngl nor --fit
+    // (llm/llama_server.go @ v0.30.0 startLlamaServer), so llama-server's default --fit places the
+    // layers with its 1 GiB margin (the same file parses its "common_params_fit_impl" lines and
+    // notes "llama-server --fit can select a text-layer placement"). num_ctx by VRAM tier as in
+    // 0.15.5 (server/routes.go @ v0.30.0). Not modelled: a load that runs out of memory at the
+    // automatic context is retried once a tier lower (server/sched.go reduceAutoNumCtxForLoadOOM).
+    {Runtime::ollama, "0.30", "0.30", GPUSIZER_ROW_TEXT("llama-server underneath"),
+     GPUSIZER_ROW_TEXT("ollama v0.30.0: llama-server only (#16031), llm/llama_server.go, server/routes.go; llama.cpp b9452"),
+     KvBudget::fit_margin, 0, 1024 * kMiB, OllamaContext::vram_tiers, 0, MlaCache::latent},
     // Ollama 0.15.5 (release notes, 2026-02-03; docs/context-length.mdx @948f6933): num_ctx by
-    // VRAM, < 24 GiB 4096, 24-48 GiB 32768, >= 48 GiB 262144. It runs llama-server.
-    {Runtime::ollama, "0.15.5", "Ollama v0.15.5 release notes; docs/context-length.mdx (VRAM tiers)", KvBudget::fit_margin, 0, 0,
+    // VRAM tier (server/routes.go @ v0.15.5). Its own runner: nothing kept back.
+    {Runtime::ollama, "0.15.5", "0.15.5", GPUSIZER_ROW_TEXT("its own runner"),
+     GPUSIZER_ROW_TEXT("Ollama v0.15.5 release notes; docs/context-length.mdx (VRAM tiers); server/routes.go"), KvBudget::fit_margin, 0, 0,
      OllamaContext::vram_tiers, 0},
     // Ollama 0.5 and before: num_ctx 2048 (rick-github in ollama/ollama#6817, 2024).
-    {Runtime::ollama, "0.5", "ollama/ollama#6817: default num_ctx 2048", KvBudget::fit_margin, 0, 0, OllamaContext::fixed, 2048},
+    {Runtime::ollama, "0.5", "0.5", "", GPUSIZER_ROW_TEXT("ollama/ollama#6817: default num_ctx 2048"), KvBudget::fit_margin, 0, 0,
+     OllamaContext::fixed, 2048},
     // vLLM V1 (0.10): gpu_memory_utilization 0.9 of the total (vllm/engine/arg_utils.py); the
     // budget holds weights, the profiled activation peak and non-torch memory; CUDA graphs stay
     // outside it (vllm/v1/worker/gpu_worker.py @35d5cda, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0).
     // Its step carries kVllmStepOverhead + kVllmSeqOverhead per decoding request (fitted to vLLM
     // 0.11.1 runs, runtime_profiles.hpp).
-    {Runtime::vllm, "0.10", "vllm/v1/worker/gpu_worker.py @35d5cda; gpu_memory_utilization 0.9", KvBudget::total_fraction, 0.9,
-     0, OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead},
+    {Runtime::vllm, "0.10", "0.10", GPUSIZER_ROW_TEXT("the 0.10-0.11 line"),
+     GPUSIZER_ROW_TEXT("vllm/v1/worker/gpu_worker.py @35d5cda; gpu_memory_utilization 0.9"), KvBudget::total_fraction, 0.9, 0,
+     OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead},
     // vLLM as documented now: gpu_memory_utilization 0.92, a per-instance limit
     // (docs.vllm.ai stable, vllm/config/cache.py CacheConfig: Field(default=0.92)). No step
     // overhead: a vLLM 0.30.0 run on one H100 (silybench-data, Qwen3-8B) has its median
     // inter-token latency within -0.6..+1.4 ms of the GPU roofline step at 1-256 requests.
-    {Runtime::vllm, "current", "docs.vllm.ai stable: vllm/config/cache.py CacheConfig gpu_memory_utilization = 0.92",
-     KvBudget::total_fraction, 0.92, 0, OllamaContext::none, 0},
+    // Since 0.25: the oldest release seen here with 0.92 (v0.25.0's CacheConfig as quoted in a
+    // study of that release, index id 67514956263; v0.29.0's `vllm serve --help=all`, id
+    // 68480202264). When between 0.11.1 (the 0.10 row's runs) and 0.25 the default moved was not
+    // found: 0.12-0.24 read as 0.10.
+    {Runtime::vllm, "current", "0.25", "",
+     GPUSIZER_ROW_TEXT("docs.vllm.ai stable: vllm/config/cache.py CacheConfig gpu_memory_utilization = 0.92"), KvBudget::total_fraction,
+     0.92, 0, OllamaContext::none, 0},
     // SGLang 0.4.8: mem_fraction_static = (gpu_mem - reserved_mem) / gpu_mem by GPU size
     // (python/sglang/srt/server_args.py); sglang_mem_fraction_static() below.
-    {Runtime::sglang, "0.4.8", "sglang v0.4.8 python/sglang/srt/server_args.py (mem_fraction_static buckets)",
-     KvBudget::static_fraction, 0, 0, OllamaContext::none, 0},
+    {Runtime::sglang, "0.4.8", "0.4.8", "",
+     GPUSIZER_ROW_TEXT("sglang v0.4.8 python/sglang/srt/server_args.py (mem_fraction_static buckets)"), KvBudget::static_fraction, 0, 0,
+     OllamaContext::none, 0},
     // TensorRT-LLM 1.0: KvCacheConfig.free_gpu_memory_fraction = 0.9 of the memory free after the
     // weights and activations (nvidia.github.io/TensorRT-LLM, llm-api KvCacheConfig; examples/kvcacheconfig).
-    {Runtime::trt_llm, "1.0", "TensorRT-LLM KvCacheConfig: free_gpu_memory_fraction = 0.9", KvBudget::free_fraction, 0.9, 0,
-     OllamaContext::none, 0},
+    {Runtime::trt_llm, "1.0", "1.0", "", GPUSIZER_ROW_TEXT("TensorRT-LLM KvCacheConfig: free_gpu_memory_fraction = 0.9"),
+     KvBudget::free_fraction, 0.9, 0, OllamaContext::none, 0},
 };
 
+constexpr std::size_t kEngineVersionCount = sizeof kEngineVersions / sizeof kEngineVersions[0];
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+
+std::string lowercase_trimmed(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    std::string out(text);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    return out;
+}
+
+#if GPUSIZER_VERSION_READING
+// The version a row starts at (its `since` always parses: tests/test_runtime_version.cpp).
+VersionNumber since_of(const EngineVersion& v) { return parse_version(v.since).value_or(VersionNumber{}); }
+
+bool same_numbers(const VersionNumber& a, const VersionNumber& b) { return compare_versions(a, b) == 0; }
+
+// "read as 0.30 (why)"; a row named for being the newest says where it starts: "read as current
+// (from b7847; why)".
+std::string read_as(const EngineVersion& v, const char* why) {
+    const bool newest = std::string_view(v.version) == "current";
+    return "read as " + std::string(v.version) + " (" + (newest ? "from " + std::string(v.since) + "; " : std::string()) + why + ")";
+}
+#endif
+
 }  // namespace
+
+EngineVersionTable all_engine_versions() { return {kEngineVersions, kEngineVersionCount}; }
+
+std::optional<VersionNumber> parse_version(std::string_view text) {
+    const std::string s = lowercase_trimmed(text);
+    if (s.empty() || s.size() > 64) return std::nullopt;
+    std::size_t p = 0;
+    // "v0.30.1" (a tag), "b7539" (a llama.cpp build): a prefix before the first digit.
+    if ((s[0] == 'v' || s[0] == 'b') && s.size() > 1 && is_digit(s[1])) p = 1;
+    VersionNumber v;
+    while (true) {
+        if (p >= s.size() || !is_digit(s[p])) return std::nullopt;
+        if (v.count == VersionNumber::kMaxParts) return std::nullopt;   // "1.2.3.4.5"
+        long long part = 0;
+        int digits = 0;
+        for (; p < s.size() && is_digit(s[p]); ++p, ++digits) {
+            if (digits == 9) return std::nullopt;   // beyond any version: no overflow
+            part = part * 10 + (s[p] - '0');
+        }
+        v.parts[v.count++] = part;
+        if (p + 1 < s.size() && s[p] == '.' && is_digit(s[p + 1])) {
+            ++p;
+            continue;
+        }
+        break;
+    }
+    if (p == s.size()) return v;
+    // What follows the numbers: build metadata ("+cu128") is the release itself; a tag ("-rc2",
+    // "rc3", ".dev0", "-beta.1") marks a pre-release, ".post1" a release after it.
+    std::string_view rest = std::string_view(s).substr(p);
+    for (char c : rest)
+        if (!is_lower(c) && !is_digit(c) && c != '.' && c != '-' && c != '_' && c != '+') return std::nullopt;
+    if (rest[0] == '+') return v;
+    if (rest[0] == '-' || rest[0] == '.' || rest[0] == '_') rest.remove_prefix(1);
+    std::size_t word = 0;
+    while (word < rest.size() && is_lower(rest[word])) ++word;
+    const std::string_view tag = rest.substr(0, word);
+    if (tag == "post") return v;
+    if (tag == "rc" || tag == "alpha" || tag == "beta" || tag == "a" || tag == "b" || tag == "dev" || tag == "pre" || tag == "preview") {
+        v.pre_release = true;
+        return v;
+    }
+    return std::nullopt;
+}
+
+int compare_versions(const VersionNumber& a, const VersionNumber& b) {
+    for (int i = 0; i < VersionNumber::kMaxParts; ++i)
+        if (a.parts[i] != b.parts[i]) return a.parts[i] < b.parts[i] ? -1 : 1;
+    return 0;
+}
 
 std::string engine_versions(Runtime engine) {
     std::string out;
@@ -142,19 +262,67 @@ std::string engine_versions(Runtime engine) {
     return out;
 }
 
-const EngineVersion& engine_version(Runtime engine, std::string_view version) {
+EngineVersionReading read_engine_version(Runtime engine, std::string_view version) {
+    // The default and the labels first: every estimate comes here, and nearly all give one.
     const EngineVersion* first = nullptr;
     for (const EngineVersion& v : kEngineVersions) {
         if (v.engine != engine) continue;
         if (!first) first = &v;
-        if (version == v.version) return v;
+        if (version == v.version) return {&v, ""};
     }
     if (!first)
         throw Error("runtime_version", "runtime " + std::string(to_string(engine)) +
                                            " has no versions; runtime_version applies to llama.cpp, ollama, vllm, sglang and trt-llm");
-    if (version.empty()) return *first;
-    throw Error("runtime_version", "unknown version '" + std::string(version) + "' of " + std::string(to_string(engine)) +
-                                       "; allowed: " + engine_versions(engine));
+    if (version.empty()) return {first, ""};
+#if !GPUSIZER_VERSION_READING
+    throw Error("runtime_version", "'" + std::string(version.substr(0, 40)) + "': the widget takes the profiles by name: " +
+                                       engine_versions(engine) + " (the app reads any version)");
+#else
+    const EngineVersion* newest = nullptr;
+    const EngineVersion* oldest = nullptr;
+    for (const EngineVersion& v : kEngineVersions) {
+        if (v.engine != engine) continue;
+        if (!newest || compare_versions(since_of(v), since_of(*newest)) > 0) newest = &v;
+        if (!oldest || compare_versions(since_of(v), since_of(*oldest)) < 0) oldest = &v;
+    }
+    const std::string given(version.substr(0, 40));
+    const std::string word = lowercase_trimmed(version);
+    if (word == "current" || word == "latest") {
+        // The newest row; one not named "current" is only the newest modelled, which the note says.
+        if (std::string_view(newest->version) == "current") return {newest, ""};
+        return {newest, "runtime_version " + given + ": read as " + newest->version + ", the newest " + std::string(to_string(engine)) +
+                            " profile"};
+    }
+    const std::optional<VersionNumber> asked = parse_version(version);
+    if (!asked)
+        throw Error("runtime_version",
+                    "'" + given + "' is not a version of " + std::string(to_string(engine)) +
+                        ": a version is numbers with dots (0.30, v0.30.1, 0.30.1-rc2, 1.0.0rc3), a llama.cpp build (b7539 or 7539), "
+                        "or current / latest; " +
+                        std::string(to_string(engine)) + "'s profiles: " + engine_versions(engine));
+    // The newest row at or before the version; a row whose label is that very release is its own.
+    const EngineVersion* at = nullptr;
+    for (const EngineVersion& v : kEngineVersions) {
+        if (v.engine != engine || compare_versions(since_of(v), *asked) > 0) continue;
+        if (!at || compare_versions(since_of(v), since_of(*at)) > 0) at = &v;
+    }
+    if (!at)
+        return {oldest, "runtime_version " + given + ": older than every " + std::string(to_string(engine)) + " profile; " +
+                            read_as(*oldest, "the oldest")};
+    const std::optional<VersionNumber> label = parse_version(at->version);
+    if (label && same_numbers(*label, *asked)) {
+        if (!asked->pre_release) return {at, ""};
+        return {at, "runtime_version " + given + ": a pre-release; " + read_as(*at, "the profile of its release")};
+    }
+    return {at, "runtime_version " + given + ": no profile of its own; " + read_as(*at, "the newest profile at or before it")};
+#endif
+}
+
+const EngineVersion& engine_version(Runtime engine, std::string_view version) { return *read_engine_version(engine, version).row; }
+
+long long ollama_default_context(const EngineVersion& v, double vram_bytes) {
+    if (v.ollama_context == OllamaContext::fixed) return v.fixed_context;
+    return vram_bytes >= kOllamaVramLarge ? kOllamaContextLarge : vram_bytes >= kOllamaVramMid ? kOllamaContextMid : kOllamaContextSmall;
 }
 
 double sglang_mem_fraction_static(double gpu_memory_mib, int parallel_size) {

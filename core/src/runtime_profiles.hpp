@@ -3,6 +3,9 @@
 // docs/research/runtime-facts.md holds the measurements behind them.
 #pragma once
 
+#include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "gpusizer/config.hpp"
@@ -74,6 +77,16 @@ enum class KvBudget {
 
 // Ollama's default context (num_ctx) when none is given.
 enum class OllamaContext { none, fixed, vram_tiers };
+// Ollama's num_ctx by the VRAM of all its GPUs (each GPU's driver-reported total less
+// OLLAMA_GPU_OVERHEAD, 0 by default): 262,144 from 47 GiB, 32,768 from 23 GiB, else 4,096
+// (server/routes.go, v0.15.5 and v0.30.0: "Use slightly lower thresholds (47/23 GiB vs. 48/24
+// GiB) to account for small differences in the exact value"; docs/context-length.mdx states the
+// tiers as < 24, 24-48, >= 48 GiB). An RTX 4090's 24,564 MiB is in the 32,768 tier.
+constexpr double kOllamaVramLarge = 47 * kGiB;
+constexpr double kOllamaVramMid = 23 * kGiB;
+constexpr long long kOllamaContextLarge = 262144;
+constexpr long long kOllamaContextMid = 32768;
+constexpr long long kOllamaContextSmall = 4096;
 
 // What llama.cpp caches for an MLA layer (DeepSeek V2/V3, Kimi K2, GLM-4.7-Flash, GLM-5), by build.
 enum class MlaCache {
@@ -86,6 +99,11 @@ enum class MlaCache {
 struct EngineVersion {
     Runtime engine;
     const char* version;           // the runtime_version label
+    // The first release the row describes, as a version (parse_version): a numbered label's own
+    // number; for "current" the first release known to carry what the row models. A version
+    // without a row of its own reads as the newest row whose `since` is at or before it.
+    const char* since;
+    const char* summary;   // what sets the row apart, for people (help, docs/config.md, the app)
     const char* source;            // where its defaults come from (public docs or source file at a version)
     KvBudget budget;
     double fraction;               // vLLM gpu_memory_utilization / TensorRT-LLM free_gpu_memory_fraction default (0: n/a)
@@ -97,12 +115,45 @@ struct EngineVersion {
     double seq_overhead_s = 0;     // ... and per decoding request in the step
 };
 
-// The version of `engine` named `version` ("" = the engine's default). Throws
-// Error("runtime_version", ...) naming the allowed versions when there is no such version, or when
-// the runtime has none (pytorch, none, auto).
+// A version as people write it, reduced to its numbers: "0.30" -> 0.30; "v0.30.1" -> 0.30.1;
+// "0.30.1-rc2" and "1.0.0rc3" -> the release's numbers, marked a pre-release; "b7539" and "7539"
+// (llama.cpp builds) -> 7539; "+cu128" build metadata and ".post1" are the release itself.
+struct VersionNumber {
+    static constexpr int kMaxParts = 4;
+    long long parts[kMaxParts] = {};   // missing trailing parts read 0 ("0.30" = "0.30.0")
+    int count = 0;
+    bool pre_release = false;   // -rc2, rc3, -beta, .dev0, ...
+};
+// nullopt when `text` is not a version ("banana", "-1", "", "1.2.3.4.5").
+std::optional<VersionNumber> parse_version(std::string_view text);
+// <0, 0, >0 as a is older than, the same release as, or newer than b (numbers only).
+int compare_versions(const VersionNumber& a, const VersionNumber& b);
+
+// What runtime_version reads as: the row of its own when there is one, else the nearest row
+// (the newest at or before it; the oldest when it is older than every row), with a note for the
+// report's warnings that names the version, the row and why.
+struct EngineVersionReading {
+    const EngineVersion* row = nullptr;
+    std::string note;   // "" when the version is the row's own (or not given)
+};
+// `version` "" = the engine's default (its first row); "current" / "latest" = its newest row.
+// Throws Error("runtime_version", ...) when `version` is not a version (saying what one looks
+// like and listing the rows), or when the runtime has none (pytorch, none, auto).
+EngineVersionReading read_engine_version(Runtime engine, std::string_view version);
+// read_engine_version(engine, version).row: the row a label (or any version) reads as.
 const EngineVersion& engine_version(Runtime engine, std::string_view version);
+// Ollama's num_ctx when none is given, for a version and the VRAM of all the GPUs (bytes).
+long long ollama_default_context(const EngineVersion& v, double vram_bytes);
 // The versions of an engine, for messages and docs: "current, b7539, b4840".
 std::string engine_versions(Runtime engine);
+// Every row of the table, the default of each engine first among its engine's rows.
+struct EngineVersionTable {
+    const EngineVersion* first;
+    std::size_t count;
+    const EngineVersion* begin() const { return first; }
+    const EngineVersion* end() const { return first + count; }
+};
+EngineVersionTable all_engine_versions();
 
 // SGLang: mem_fraction_static from the GPU's memory (MiB as nvidia-smi reports it) and the tensor x
 // pipeline parallel size (python/sglang/srt/server_args.py, v0.4.8, "reserved_mem" buckets).

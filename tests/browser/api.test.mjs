@@ -50,6 +50,8 @@ const kConfigs = [
   { model: { num_parameters: 13e9 }, gpu: 'rtx-3090', gpus: 3 },
   { model: { hf_config: { model_type: 'llama', num_hidden_layers: 2, hidden_size: 256, intermediate_size: 512, num_attention_heads: 4, vocab_size: 1000 } }, gpu: 'l4' },
   { model: 'llama-3.1-405b', gpu: 'rtx-3060' },   // does not fit
+  // A version without a profile of its own: read as the nearest, with the CLI's warning.
+  { model: 'llama-3.1-8b', weights: 'q4_k_m', runtime: 'ollama', runtime_version: 'v0.31.2', gpu: 'rtx-4090' },
 ];
 
 test('estimate: the same JSON text as `gpusizer estimate --config F --json`', async () => {
@@ -103,6 +105,7 @@ test('bad input throws a JS Error naming the key, with the CLI\'s message, and t
     [{ model: 'llama-3-8b', gpu: 'rtx-9999' }, 'gpu'],
     [{ model: 'no-such-model' }, 'model'],
     [{ model: 'llama-3-70b', gpus: 3, tp: 3 }, 'tp'],
+    [{ model: 'llama-3-8b', runtime: 'vllm', runtime_version: 'banana' }, 'runtime_version'],
   ];
   for (const [config, key] of bad) {
     const r = await call('estimate', config);

@@ -103,6 +103,14 @@ void check_key_value(const ConfigKey& k, double v, UnsetValue unset);
 // Every integer and number key of `c` in range; estimate() calls it first.
 void check_key_ranges(const Config& c);
 
+// A key's documentation texts, Markdown but for the usage line: its default, its allowed values
+// and its CLI usage line. What another table holds is written from that table: the weight and KV
+// formats (gpusizer/precision.hpp), the engine versions and the engine fractions' defaults
+// (gpusizer/engine_versions.hpp), a choice's names (allowed_values); the rest is the row's text.
+std::string key_default_doc(const ConfigKey& k);
+std::string key_allowed_doc(const ConfigKey& k);
+std::string key_usage_help(const ConfigKey& k);
+
 // The key reference of docs/config.md (a Markdown table) and the CLI's key-flag lines.
 std::string config_keys_markdown();
 std::string config_keys_usage();

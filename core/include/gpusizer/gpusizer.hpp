@@ -6,6 +6,7 @@
 #include "gpusizer/config.hpp"
 #include "gpusizer/config_keys.hpp"
 #include "gpusizer/engine_log.hpp"
+#include "gpusizer/engine_versions.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/estimate.hpp"
 #include "gpusizer/gpu.hpp"

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpusizer {
@@ -42,7 +43,9 @@ enum class AttnKind : std::uint8_t { none, full, sliding, chunked, mla };
 //   mamba2          Mamba-2 SSD (Granite 4.0-H, Nemotron-H, Falcon-H1, Zamba2)
 //   gated_deltanet  Gated DeltaNet linear attention (Qwen3-Next, Qwen3.5)
 //   lightning       Lightning (linear) attention (MiniMax-01 family)
-enum class RecurrentKind : std::uint8_t { none, mamba, mamba2, gated_deltanet, lightning };
+//   short_conv      a gated short convolution (LFM2 "conv" layers: d_conv - 1 past tokens)
+//   rwkv            RWKV-4 time mixing (transformers RwkvSelfAttention)
+enum class RecurrentKind : std::uint8_t { none, mamba, mamba2, gated_deltanet, lightning, short_conv, rwkv };
 
 enum class LayerMlpKind : std::uint8_t { none, dense, moe };
 
@@ -58,8 +61,13 @@ struct AttentionSpec {
                                  // (Qwen3-Next / Qwen3.5 full layers, attn_output_gate)
     bool k_eq_v = false;         // the key projection serves as value: no v_proj (Gemma 4 full
                                  // layers, attention_k_eq_v); the cache still keeps K and V
-    // Multi-head latent attention (kind == mla); q_lora_rank 0 = queries not compressed.
+    // Multi-head latent attention (kind == mla); q_lora_rank 0 = queries not compressed. Other
+    // kinds may compress the query too (DeepSeek-V4: q_a h -> r, norm, q_b r -> heads x dim).
     int q_lora_rank = 0;
+    // A low-rank output projection in o_groups groups (DeepSeek-V4 o_lora_rank, o_groups): per
+    // group (heads x v_dim / g) -> r, then g x r -> hidden; 0 = a full o_proj.
+    int o_lora_rank = 0;
+    int o_groups = 1;
     int kv_lora_rank = 0;
     int qk_rope_head_dim = 0;
     int qk_nope_head_dim = 0;
@@ -72,7 +80,8 @@ struct AttentionSpec {
 // state formulas in model.cpp (one function per kind).
 struct RecurrentSpec {
     RecurrentKind kind = RecurrentKind::none;
-    int d_inner = 0;             // inner width (Mamba: expand x hidden; Mamba-2: n_heads x head_dim)
+    int d_inner = 0;             // inner width (Mamba: expand x hidden; Mamba-2: n_heads x head_dim;
+                                 // short_conv: hidden; RWKV: attention_hidden_size)
     int d_state = 0;             // SSM state size per channel (Mamba) or per head (Mamba-2)
     int d_conv = 0;              // causal conv kernel width
     int n_groups = 0;            // Mamba-2 B/C groups
@@ -103,6 +112,10 @@ struct LayerSpec {
     AttentionSpec attn;
     RecurrentSpec recurrent;     // kind none for attention-only layers; Falcon-H1 has both
     LayerMlpSpec mlp;
+    // A hidden x hidden linear map in place of the attention (DeciLM / Nemotron-NAS block_configs
+    // replace_with_linear), and in place of the MLP: weights, no cache.
+    bool attn_linear = false;
+    bool mlp_linear = false;
     bool cross_attention = false;   // encoder-decoder decoder layers (also cache the encoder's K/V)
     bool encoder = false;           // a bidirectional encoder layer: keeps no cache while generating
     int norms = 2;                  // norm tensors of width hidden (Gemma 2/3: 4)
@@ -132,6 +145,12 @@ struct TowerSpec {
 // ---------------------------------------------------------------------------------------------
 
 enum class ArchKind { decoder, encoder, encoder_decoder };
+// What a mixture-of-experts publisher counts as "active" (ParamCounts::active): everything a
+// token passes through, embedding and head included (Mixtral's "12.9B", Qwen3-30B-A3B's
+// "3.3B"); without the input embedding, a lookup rather than a matmul (OpenAI's gpt-oss
+// "5.1B"); without embedding and head (Z.ai's GLM-4.5 "32B", MiniMax-M2 "10B").
+enum class ActiveConvention { all, no_input_embedding, no_embeddings };
+std::string_view to_string(ActiveConvention c);   // "all", "no_input_embedding", "no_embeddings"
 enum class MlpKind { gated, plain };      // gated: gate+up+down (SwiGLU/GeGLU); plain: fc1+fc2
 enum class NormKind { rms, layer };       // rms: weight only; layer: weight and bias
 
@@ -192,6 +211,7 @@ struct ModelArch {
     int expert_groups = 0;
     int expert_groups_per_token = 0;
 
+    ActiveConvention active_convention = ActiveConvention::all;   // the publisher's "active" (MoE only)
     int max_context = 0;                 // trained maximum context, tokens (0 = unknown)
     double num_parameters_override = 0;  // user override of the derived total (hf_config.num_parameters)
 
@@ -253,8 +273,9 @@ struct ModelArch {
     int total_layers() const { return n_layers + n_decoder_layers; }
 };
 
-// At most this many distinct layer shapes per model (real stacks have two to four).
-constexpr int kMaxLayerKinds = 12;
+// At most this many distinct layer shapes per model (most real stacks have two to four).
+// (Heterogeneous stacks such as OpenELM or Nemotron-NAS have up to one shape per layer.)
+constexpr int kMaxLayerKinds = 64;
 
 // Checks the fields a derivation needs; throws Error naming the field.
 void validate(const ModelArch& arch);
@@ -344,9 +365,11 @@ struct ParamCounts {
     double attention() const;              // all layers
     double routed_experts() const;         // all routed experts of all layers
     double total() const;                  // the text model (what parameter counts usually quote)
-    // Parameters a token passes through: everything but the routed experts it is not sent to.
-    // Embedding and head are included (the convention of Mixtral's "12.9B active").
+    // Parameters a token passes through: everything but the routed experts it is not sent to,
+    // counted as the publisher counts "active" (arch.active_convention; a dense model's active
+    // count is its total). active_all() keeps embedding and head whatever the convention.
     double active(const ModelArch& arch) const;
+    double active_all() const;
 };
 
 // Derives the counts from the architecture. `num_parameters_override` is not applied here, so

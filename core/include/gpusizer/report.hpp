@@ -280,7 +280,8 @@ struct Report {
     std::string gpu_name;
 
     double params = 0;              // total parameters (derived from the architecture)
-    double active_params = 0;       // parameters a token passes through (MoE: routed top-k only)
+    double active_params = 0;       // parameters a token passes through (MoE: routed top-k only), as the publisher counts them
+    ActiveConvention active_convention = ActiveConvention::all;   // what active_params leaves out (model.hpp)
     double trainable_params = 0;    // 0 for inference; LoRA: adapter parameters
     double kv_bytes_per_token = 0;  // one token of one sequence, all attention layers, whole model (uncapped)
     double state_bytes_per_sequence = 0;   // fixed recurrent state of one sequence, whole model
