@@ -61,7 +61,7 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             if (!o.measured.empty()) measured = measured_overlay(cat, load_measured_report(o.measured), o.measured);
             RecommendQuery q = o.query;
             q.base = config_from_json(o.config.dump());
-            load_model_files(q.base, file_opener());   // --gguf / --hf-dir: the headers, read here
+            read_model_files(q.base);   // --gguf / --hf-dir / --mmproj: the headers, read here
             const Recommendation rec = recommend(q, cat, &measured);
             if (o.json_out) out << recommend_to_json(rec) << '\n'; else print_recommendation(out, rec, cat);
             return kExitOk;
@@ -106,7 +106,7 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
                         }
             }
             Config config = config_from_json(config_json.dump(-1, ' ', false, json::error_handler_t::replace));
-            load_model_files(config, file_opener());   // --gguf / --hf-dir: the headers, read here
+            read_model_files(config);   // --gguf / --hf-dir / --mmproj: the headers, read here
             GpuOverlay overlay;
             if (!o.measured.empty()) overlay = measured_overlay(cat, measured, o.measured, {config.gpu});
             if (o.command == "estimate") {

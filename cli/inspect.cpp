@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -55,6 +56,24 @@ SourceOpener file_opener() {
     };
 }
 
+std::string projector_beside(const std::string& gguf_path, std::vector<std::string>* others) {
+    std::error_code ec;
+    const fs::path p(gguf_path);
+    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    std::vector<std::string> files;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.is_regular_file(ec) && e.path() != p) files.push_back((p.has_parent_path() ? e.path() : e.path().filename()).string());
+    return find_gguf_projector(files, others);
+}
+
+void read_model_files(Config& c) {
+    // A GGUF model with its projector beside it (llama.cpp's mtmd: --mmproj): the vision / audio
+    // parts of the model, unless the file given is itself the projector.
+    if (!c.gguf.empty() && c.mmproj.empty() && !is_gguf_projector_name(fs::path(c.gguf).filename().string()))
+        c.mmproj = projector_beside(c.gguf);
+    load_model_files(c, file_opener());
+}
+
 namespace {
 
 std::string read_text(const std::string& path, std::uint64_t cap) {
@@ -92,16 +111,19 @@ Args parse(const std::vector<std::string>& args, const char* what) {
 // ---------------------------------------------------------------------------------------------
 
 void print_totals(std::ostream& out, const TensorTotals& t) {
-    out << "tensors: " << t.tensors << ", " << format_count(static_cast<double>(t.elements)) << " elements, "
-        << format_bytes_short(static_cast<double>(t.bytes)) << " (" << format_int(static_cast<double>(t.bytes)) << " bytes)\n";
+    out << "tensors: " << t.tensors << ", " << format_count(static_cast<double>(t.params)) << " parameters";
+    if (t.elements != t.params) out << " (" << format_count(static_cast<double>(t.elements)) << " stored elements)";
+    out << ", " << format_bytes_short(static_cast<double>(t.bytes)) << " (" << format_int(static_cast<double>(t.bytes)) << " bytes)\n";
     out << "by type:\n";
     for (const auto& x : t.by_type) {
         char line[160];
-        std::snprintf(
-            line, sizeof line, "  %-10s %6llu tensors  %12s  %s\n", x.type.c_str(), static_cast<unsigned long long>(x.tensors),
-            format_bytes_short(static_cast<double>(x.bytes)).c_str(),
-            x.elements ? (format_fixed(8.0 * static_cast<double>(x.bytes) / static_cast<double>(x.elements), 3) + " bits/element").c_str()
-                       : "");
+        // Bits per parameter where the type holds parameters (packed tensors: their values), else per element.
+        const std::string bits =
+            x.params     ? format_fixed(8.0 * static_cast<double>(x.bytes) / static_cast<double>(x.params), 3) + " bits/param"
+            : x.elements ? format_fixed(8.0 * static_cast<double>(x.bytes) / static_cast<double>(x.elements), 3) + " bits/element"
+                         : std::string();
+        std::snprintf(line, sizeof line, "  %-10s %6llu tensors  %12s  %s\n", x.type.c_str(), static_cast<unsigned long long>(x.tensors),
+                      format_bytes_short(static_cast<double>(x.bytes)).c_str(), bits.c_str());
         out << line;
     }
     out << "by class:\n";
@@ -115,21 +137,83 @@ void print_totals(std::ostream& out, const TensorTotals& t) {
     }
 }
 
+// Parameters and bytes by part (text, vision, audio, MTP), from the inspect JSON's "parts".
+void print_parts(std::ostream& out, const json& parts) {
+    out << "by part:\n";
+    for (const char* p : {"text", "vision", "audio", "mtp"}) {
+        const json& x = parts[p];
+        if (x["tensors"].get<std::uint64_t>() == 0) continue;
+        char line[160];
+        std::snprintf(line, sizeof line, "  %-7s %6llu tensors  %14s parameters  %12s\n", p,
+                      static_cast<unsigned long long>(x["tensors"].get<std::uint64_t>()), format_count(x["params"].get<double>()).c_str(),
+                      format_bytes_short(x["bytes"].get<double>()).c_str());
+        out << line;
+    }
+}
+
+void print_encoder(std::ostream& out, const char* which, const json& e) {
+    if (e.is_null()) return;
+    out << "  " << which << " encoder: " << e["block_count"].get<std::uint64_t>() << " blocks, width "
+        << e["embedding_length"].get<std::uint64_t>() << ", " << e["head_count"].get<std::uint64_t>() << " heads, FFN "
+        << e["feed_forward_length"].get<std::uint64_t>();
+    if (e["patch_size"].get<std::uint64_t>()) out << ", patch " << e["patch_size"].get<std::uint64_t>();
+    if (e["image_size"].get<std::uint64_t>()) out << ", image " << e["image_size"].get<std::uint64_t>();
+    out << '\n';
+}
+
 int inspect_gguf(const std::string& path, bool json_out, std::ostream& out) {
     const GgufModel m = read_gguf_model(path, file_opener());
-    const GgufArchInfo& a = m.arch;
+    // A model file finds its projector beside it; a projector file is described alone.
+    std::vector<std::string> others;
+    const std::string beside = m.projector ? std::string() : projector_beside(path, &others);
+    std::optional<GgufModel> p;
+    std::string projector_note;
+    if (!beside.empty()) {
+        GgufModel read = read_gguf_model(beside, file_opener());
+        if (read.projector)
+            p = std::move(read);
+        else
+            projector_note = beside + " is named like a projector but its general.architecture is '" + read.arch.architecture + "'";
+    }
+    const json j = json::parse(gguf_model_json(m, p ? &*p : nullptr));
     if (json_out) {
-        out << gguf_model_json(m) << '\n';
+        out << j.dump(2) << '\n';
         return 0;
     }
+    const GgufArchInfo& a = m.arch;
     out << "file: " << path << " (GGUF v" << m.version << ", " << m.files.size() << (m.files.size() == 1 ? " part" : " parts")
         << ", header " << format_bytes_short(static_cast<double>(m.header_bytes)) << ")\n";
     out << "architecture: " << (a.architecture.empty() ? "(none stated)" : a.architecture);
     if (!a.name.empty()) out << "  \"" << a.name << "\"";
     if (!a.file_type.empty()) out << "  file type " << a.file_type;
     out << '\n';
-    if (a.block_count) out << "layers: " << a.block_count << '\n';
+    if (m.projector)
+        out << "a multimodal projector (mmproj): the vision / audio encoder loaded beside a language model, not a model alone\n";
+    if (a.block_count) {
+        out << "layers: " << a.block_count;
+        if (m.stack_layers >= 0 && static_cast<std::uint64_t>(m.stack_layers) < a.block_count)
+            out << " (" << m.stack_layers << " text + " << a.block_count - static_cast<std::uint64_t>(m.stack_layers) << " NextN / MTP)";
+        out << '\n';
+    }
     print_totals(out, m.totals);
+    print_parts(out, j["parts"]);
+    const json& pj = j["projector"];
+    if (!pj.is_null()) {
+        out << "projector: "
+            << (pj["projector_type"].get<std::string>().empty() ? "(type not stated)" : pj["projector_type"].get<std::string>());
+        if (p)
+            out << " from " << beside << " (" << format_count(static_cast<double>(p->totals.params)) << " parameters, "
+                << format_bytes_short(static_cast<double>(p->totals.bytes)) << ")";
+        out << '\n';
+        print_encoder(out, "vision", pj["vision"]);
+        print_encoder(out, "audio", pj["audio"]);
+    }
+    if (!others.empty()) {
+        out << "note: other projector files beside the model, not counted:";
+        for (const auto& o : others) out << ' ' << fs::path(o).filename().string();
+        out << '\n';
+    }
+    if (!projector_note.empty()) out << "note: " << projector_note << '\n';
     if (!a.keys_used.empty()) {
         out << "metadata that mattered:\n";
         for (const auto& k : a.keys_used) out << "  " << k << '\n';
@@ -143,8 +227,9 @@ int inspect_safetensors(const SafetensorsModel& m, const std::string& path, cons
     ModelArch arch;
     const bool has_config = !config_json.empty();
     if (has_config) arch = arch_from_hf_config(config_json, &warnings);
+    const json j = json::parse(safetensors_model_json(m, config_json));
     if (json_out) {
-        out << safetensors_model_json(m, config_json) << '\n';
+        out << j.dump(2) << '\n';
         return 0;
     }
     out << "path: " << path << " (safetensors, " << m.files.size() << (m.files.size() == 1 ? " file" : " files") << ", headers "
@@ -155,6 +240,23 @@ int inspect_safetensors(const SafetensorsModel& m, const std::string& path, cons
             << (arch.n_routed_experts ? ", " + std::to_string(arch.n_routed_experts) + " experts" : std::string()) << '\n';
     for (const auto& w : warnings) out << "  note: " << w << '\n';
     print_totals(out, m.totals);
+    if (!j["layouts"].empty()) {
+        out << "packed and quantized layouts:\n";
+        for (const json& l : j["layouts"]) {
+            char line[200];
+            std::snprintf(line, sizeof line, "  %-15s %6llu tensors  %14s parameters  %12s\n", l["layout"].get<std::string>().c_str(),
+                          static_cast<unsigned long long>(l["tensors"].get<std::uint64_t>()),
+                          format_count(l["params"].get<double>()).c_str(), format_bytes_short(l["bytes"].get<double>()).c_str());
+            out << line;
+        }
+    }
+    print_parts(out, j["parts"]);
+    if (has_config) {
+        // The architecture's count beside the files': they agree when config.json describes the tensors.
+        ModelArch a = arch;
+        a.file = file_weights(m.totals, arch.total_layers());
+        out << "config.json's architecture: " << format_count(count_params(a).total()) << " text parameters\n";
+    }
     if (m.index_total_size && m.index_total_size != m.totals.bytes)
         out << "note: the index's metadata.total_size says " << format_int(static_cast<double>(m.index_total_size))
             << " bytes, the headers " << format_int(static_cast<double>(m.totals.bytes)) << '\n';
@@ -182,12 +284,14 @@ int run_inspect(const std::vector<std::string>& args, std::ostream& out) {
     const auto opener = file_opener();
     if (fs::is_directory(p, ec)) {
         const std::string config = fs::exists(p / "config.json", ec) ? read_text((p / "config.json").string(), 16u << 20) : "";
+        // config.json's quantization_config settles what the packed tensors' shapes leave open.
+        const SafetensorsQuant quant = config.empty() ? SafetensorsQuant{} : safetensors_quant_of(arch_from_hf_config(config));
         const fs::path index = p / "model.safetensors.index.json";
         if (fs::exists(index, ec)) {
             SafetensorsIndex idx = parse_safetensors_index(read_text(index.string(), kSafetensorsMaxIndexBytes), index.string());
             for (auto& f : idx.files) f = (p / f).string();
             for (auto& [t, f] : idx.weight_map) f = (p / f).string();
-            return inspect_safetensors(read_safetensors_model(idx, opener), a.path, config, a.json_out, out);
+            return inspect_safetensors(read_safetensors_model(idx, opener, quant), a.path, config, a.json_out, out);
         }
         std::vector<std::string> st, gguf;
         for (const auto& e : fs::directory_iterator(p, ec)) {
@@ -202,24 +306,44 @@ int run_inspect(const std::vector<std::string>& args, std::ostream& out) {
                 FileSource src(f);
                 headers.push_back(read_safetensors_header(src));
             }
-            return inspect_safetensors(safetensors_model_from_headers(std::move(headers)), a.path, config, a.json_out, out);
+            return inspect_safetensors(safetensors_model_from_headers(std::move(headers), quant), a.path, config, a.json_out, out);
         }
-        if (gguf.size() == 1) return inspect_gguf(gguf[0], a.json_out, out);
+        // GGUF: the models (a split model's parts count once), each with the projector beside it.
+        std::sort(gguf.begin(), gguf.end());
+        std::vector<std::string> models, projectors;
+        for (const auto& g : gguf) {
+            if (is_gguf_projector_name(fs::path(g).filename().string())) {
+                projectors.push_back(g);
+                continue;
+            }
+            const std::string first = gguf_split_part_names(g).front();
+            if (std::find(models.begin(), models.end(), first) == models.end()) models.push_back(first);
+        }
+        if (models.size() == 1) return inspect_gguf(models[0], a.json_out, out);
+        if (models.empty() && !projectors.empty()) return inspect_gguf(projectors[0], a.json_out, out);
         std::string list;
-        for (const auto& g : gguf) list += "\n  " + g;
-        throw Error(a.path, gguf.empty() ? "holds no .safetensors or .gguf file" : "holds several GGUF files: name one" + list);
+        for (const auto& g : models) list += "\n  " + g;
+        throw Error(a.path, gguf.empty() ? "holds no .safetensors or .gguf file" : "holds several GGUF models: name one" + list);
     }
     const std::string ext = p.extension().string();
     if (ext == ".gguf" || has_magic(a.path, "GGUF")) return inspect_gguf(a.path, a.json_out, out);
+    // An index or a shard alone: the quantization_config of the config.json beside it, if any.
+    const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+    const std::string config_beside = fs::exists(dir / "config.json", ec) ? read_text((dir / "config.json").string(), 16u << 20) : "";
+    SafetensorsQuant quant;
+    if (!config_beside.empty()) try {
+            quant = safetensors_quant_of(arch_from_hf_config(config_beside));
+        } catch (const Error&) {
+            // A config.json the importer refuses: the shapes alone (inspect describes the file, not the model).
+        }
     if (ext == ".json") {
         SafetensorsIndex idx = parse_safetensors_index(read_text(a.path, kSafetensorsMaxIndexBytes), a.path);
-        const fs::path dir = p.parent_path();
-        for (auto& f : idx.files) f = (dir / f).string();
-        for (auto& [t, f] : idx.weight_map) f = (dir / f).string();
-        return inspect_safetensors(read_safetensors_model(idx, opener), a.path, "", a.json_out, out);
+        for (auto& f : idx.files) f = (p.parent_path() / f).string();
+        for (auto& [t, f] : idx.weight_map) f = (p.parent_path() / f).string();
+        return inspect_safetensors(read_safetensors_model(idx, opener, quant), a.path, "", a.json_out, out);
     }
     FileSource src(a.path);
-    return inspect_safetensors(safetensors_model_from_headers({read_safetensors_header(src)}), a.path, "", a.json_out, out);
+    return inspect_safetensors(safetensors_model_from_headers({read_safetensors_header(src)}, quant), a.path, "", a.json_out, out);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -29,6 +29,14 @@ private:
 // Opens files by path; nullptr when there is none.
 SourceOpener file_opener();
 
+// The `mmproj-*.gguf` beside a GGUF model file (in its folder), or "" when there is none; the
+// first by name when there are several (`others` gets the rest).
+std::string projector_beside(const std::string& gguf_path, std::vector<std::string>* others = nullptr);
+
+// load_model_files through file_opener(), with the configuration's `mmproj` defaulting to the
+// projector beside its `gguf` file.
+void read_model_files(Config& c);
+
 // `gpusizer inspect PATH [--json]` and `gpusizer reconcile LOGFILE [--json]`: args[0] is the
 // command. Throw Error on bad input (the caller prints it); return the exit code.
 int run_inspect(const std::vector<std::string>& args, std::ostream& out);

@@ -57,7 +57,8 @@ const std::vector<TestGgmlType>& test_ggml_types() {
         {35, "TQ2_0", 256, 256 / 4 + 2},                         // qs[64]; d
         {39, "MXFP4", 32, 1 + 32 / 2},                           // e (E8M0); qs[16]
         {40, "NVFP4", 64, 64 / 16 + 64 / 2},                     // d[4] (UE4M3 per 16); qs[32]
-        {41, "Q1_0", 128, 2 + 128 / 8},                          // d; qs[16]
+        {41, "Q1_0", 128, 2 + 128 / 8},                          // d; qs[QK1_0 / 8]
+        {42, "Q2_0", 64, 2 + 64 / 4},                            // d; qs[QK2_0 / 4] (QK2_0 = 64)
     };
     return t;
 }
@@ -184,9 +185,16 @@ void SafetensorsWriter::tensor(const std::string& name, const std::string& dtype
     std::uint64_t n = 1;
     for (auto d : shape) n *= d;
     const std::uint64_t bytes = n * test_dtype_bits(dtype) / 8;
-    tensors_.push_back({name, dtype, shape, next_, next_ + bytes});
+    tensors_.push_back({name, dtype, shape, next_, next_ + bytes, {}});
     next_ += bytes;
 }
+
+void SafetensorsWriter::i64_tensor(const std::string& name, const std::vector<std::uint64_t>& values) {
+    tensor(name, "I64", {values.size()});
+    tensors_.back().values = values;
+}
+
+Bytes SafetensorsWriter::safetensors_raw_header(const std::string& json) { return safetensors_raw(json, 0); }
 
 std::string SafetensorsWriter::header_json() const {
     std::string j = "{";
@@ -219,7 +227,141 @@ Bytes safetensors_raw(const std::string& json, std::uint64_t data) {
     return b;
 }
 
-Bytes SafetensorsWriter::bytes() const { return safetensors_raw(header_json(), write_data ? next_ : 0); }
+Bytes SafetensorsWriter::bytes() const {
+    const std::string json = header_json();
+    Bytes b = safetensors_raw(json, write_data ? next_ : 0);
+    if (write_data)
+        for (const T& t : tensors_)
+            for (std::size_t k = 0; k < t.values.size(); ++k)
+                for (int i = 0; i < 8; ++i) b[8 + json.size() + t.begin + 8 * k + i] = static_cast<std::uint8_t>(t.values[k] >> (8 * i));
+    return b;
+}
+
+void add_hf_linear(SafetensorsWriter& w, const std::string& p, std::uint64_t out, std::uint64_t in, Packing packing) {
+    switch (packing) {
+        case Packing::bf16: w.tensor(p + ".weight", "BF16", {out, in}); break;
+        case Packing::gptq4:
+            w.tensor(p + ".qweight", "I32", {in / 8, out});
+            w.tensor(p + ".qzeros", "I32", {in / 128, out / 8});
+            w.tensor(p + ".scales", "F16", {in / 128, out});
+            w.tensor(p + ".g_idx", "I32", {in});
+            break;
+        case Packing::awq4:
+            w.tensor(p + ".qweight", "I32", {in, out / 8});
+            w.tensor(p + ".qzeros", "I32", {in / 128, out / 8});
+            w.tensor(p + ".scales", "F16", {in / 128, out});
+            break;
+        case Packing::ct_w4a16:
+            w.tensor(p + ".weight_packed", "I32", {out, in / 8});
+            w.tensor(p + ".weight_scale", "BF16", {out, in / 128});
+            w.i64_tensor(p + ".weight_shape", {out, in});
+            break;
+        case Packing::nvfp4:
+            w.tensor(p + ".weight", "U8", {out, in / 2});
+            w.tensor(p + ".weight_scale", "F8_E4M3", {out, in / 16});
+            w.tensor(p + ".weight_scale_2", "F32", {});
+            w.tensor(p + ".input_scale", "F32", {});
+            break;
+        case Packing::bnb_nf4:
+            w.tensor(p + ".weight", "U8", {out * in / 2, 1});
+            w.tensor(p + ".weight.absmax", "U8", {out * in / 64});
+            w.tensor(p + ".weight.quant_map", "F32", {16});
+            w.tensor(p + ".weight.nested_absmax", "F32", {out * in / 64 / 256});
+            w.tensor(p + ".weight.nested_quant_map", "F32", {256});
+            w.tensor(p + ".weight.quant_state.bitsandbytes__nf4", "U8", {kBnbStateBytes});
+            break;
+        case Packing::bnb_int8:
+            w.tensor(p + ".weight", "I8", {out, in});
+            w.tensor(p + ".SCB", "F32", {out});
+            break;
+        case Packing::fp8_block:
+            w.tensor(p + ".weight", "F8_E4M3", {out, in});
+            w.tensor(p + ".weight_scale_inv", "F32", {(out + 127) / 128, (in + 127) / 128});
+            break;
+    }
+}
+
+void add_hf_llama_layer_packed(SafetensorsWriter& w, int il, std::uint64_t hidden, std::uint64_t kv_dim, std::uint64_t ff,
+                               Packing packing) {
+    const std::string p = "model.layers." + std::to_string(il) + ".";
+    const std::string norm = packing == Packing::gptq4 || packing == Packing::awq4 ? "F16" : "BF16";
+    w.tensor(p + "input_layernorm.weight", norm, {hidden});
+    add_hf_linear(w, p + "self_attn.q_proj", hidden, hidden, packing);
+    add_hf_linear(w, p + "self_attn.k_proj", kv_dim, hidden, packing);
+    add_hf_linear(w, p + "self_attn.v_proj", kv_dim, hidden, packing);
+    add_hf_linear(w, p + "self_attn.o_proj", hidden, hidden, packing);
+    w.tensor(p + "post_attention_layernorm.weight", norm, {hidden});
+    add_hf_linear(w, p + "mlp.gate_proj", ff, hidden, packing);
+    add_hf_linear(w, p + "mlp.up_proj", ff, hidden, packing);
+    add_hf_linear(w, p + "mlp.down_proj", hidden, ff, packing);
+}
+
+SafetensorsWriter gpt_oss_120b_header() {
+    SafetensorsWriter w;
+    w.write_data = false;
+    constexpr std::uint64_t h = 2880, q = 64 * 64, kv = 8 * 64, experts = 128, ff = 2880, vocab = 201088;
+    w.tensor("model.embed_tokens.weight", "BF16", {vocab, h});
+    for (int il = 0; il < 36; ++il) {
+        const std::string p = "model.layers." + std::to_string(il) + ".";
+        w.tensor(p + "input_layernorm.weight", "BF16", {h});
+        // Experts: gate and up fused, 2 x ff outputs; in / 32 blocks of 16 bytes (32 FP4 values).
+        w.tensor(p + "mlp.experts.down_proj_bias", "BF16", {experts, h});
+        w.tensor(p + "mlp.experts.down_proj_blocks", "U8", {experts, h, ff / 32, 16});
+        w.tensor(p + "mlp.experts.down_proj_scales", "U8", {experts, h, ff / 32});
+        w.tensor(p + "mlp.experts.gate_up_proj_bias", "BF16", {experts, 2 * ff});
+        w.tensor(p + "mlp.experts.gate_up_proj_blocks", "U8", {experts, 2 * ff, h / 32, 16});
+        w.tensor(p + "mlp.experts.gate_up_proj_scales", "U8", {experts, 2 * ff, h / 32});
+        w.tensor(p + "mlp.router.bias", "BF16", {experts});
+        w.tensor(p + "mlp.router.weight", "BF16", {experts, h});
+        w.tensor(p + "post_attention_layernorm.weight", "BF16", {h});
+        w.tensor(p + "self_attn.k_proj.bias", "BF16", {kv});
+        w.tensor(p + "self_attn.k_proj.weight", "BF16", {kv, h});
+        w.tensor(p + "self_attn.o_proj.bias", "BF16", {h});
+        w.tensor(p + "self_attn.o_proj.weight", "BF16", {h, q});
+        w.tensor(p + "self_attn.q_proj.bias", "BF16", {q});
+        w.tensor(p + "self_attn.q_proj.weight", "BF16", {q, h});
+        w.tensor(p + "self_attn.sinks", "BF16", {64});
+        w.tensor(p + "self_attn.v_proj.bias", "BF16", {kv});
+        w.tensor(p + "self_attn.v_proj.weight", "BF16", {kv, h});
+    }
+    w.tensor("model.norm.weight", "BF16", {h});
+    w.tensor("lm_head.weight", "BF16", {vocab, h});
+    return w;
+}
+
+SafetensorsWriter llama31_8b_header(Packing packing) {
+    SafetensorsWriter w;
+    w.write_data = false;
+    const std::string dtype = packing == Packing::gptq4 || packing == Packing::awq4 ? "F16" : "BF16";
+    w.tensor("model.embed_tokens.weight", dtype, {128256, 4096});
+    for (int il = 0; il < 32; ++il) add_hf_llama_layer_packed(w, il, 4096, 1024, 14336, packing);
+    w.tensor("model.norm.weight", dtype, {4096});
+    w.tensor("lm_head.weight", dtype, {128256, 4096});
+    return w;
+}
+
+std::vector<std::pair<std::string, Bytes>> validation_checkpoints() {
+    return {{"gpt-oss-120b/model.safetensors", gpt_oss_120b_header().header_bytes()},
+            {"llama-3.1-8b-gptq/model.safetensors", llama31_8b_header(Packing::gptq4).header_bytes()}};
+}
+
+std::string gpt_oss_120b_config() {
+    // openai/gpt-oss-120b config.json (the fields that shape the tensors; rope scaling left out).
+    return R"({"architectures": ["GptOssForCausalLM"], "model_type": "gpt_oss", "hidden_size": 2880, "num_hidden_layers": 36,
+        "num_attention_heads": 64, "num_key_value_heads": 8, "head_dim": 64, "intermediate_size": 2880,
+        "num_local_experts": 128, "num_experts_per_tok": 4, "experts_per_token": 4, "vocab_size": 201088,
+        "tie_word_embeddings": false, "sliding_window": 128, "attention_bias": true, "max_position_embeddings": 131072,
+        "layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention",
+            "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention",
+            "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention",
+            "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention",
+            "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention",
+            "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention",
+            "full_attention"],
+        "torch_dtype": "bfloat16",
+        "quantization_config": {"quant_method": "mxfp4", "modules_to_not_convert": ["model.layers.*.self_attn",
+            "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"]}})";
+}
 
 TempDir::TempDir(const std::string& tag) {
     std::random_device rd;
@@ -306,6 +448,36 @@ void add_hf_llama_layer(SafetensorsWriter& w, int il, std::uint64_t hidden, std:
     w.tensor(p + "mlp.down_proj.weight", dtype, {hidden, ff});
 }
 
+GgufWriter tiny_mmproj() {
+    GgufWriter w;
+    w.kv_str("general.architecture", "clip");
+    w.kv_str("general.type", "mmproj");
+    w.kv_bool("clip.has_vision_encoder", true);
+    w.kv_bool("clip.has_audio_encoder", true);
+    w.kv_str("clip.projector_type", "mlp");
+    for (const auto& [key, value] : std::vector<std::pair<const char*, std::uint32_t>>{
+             {"clip.vision.block_count", 1}, {"clip.vision.embedding_length", 64}, {"clip.vision.feed_forward_length", 128},
+             {"clip.vision.attention.head_count", 4}, {"clip.vision.projection_dim", 64}, {"clip.vision.image_size", 56},
+             {"clip.vision.patch_size", 14}, {"clip.audio.block_count", 1}, {"clip.audio.embedding_length", 32},
+             {"clip.audio.feed_forward_length", 64}, {"clip.audio.attention.head_count", 2}, {"clip.audio.projection_dim", 64}})
+        w.kv_u32(key, value);
+    w.tensor("v.patch_embd.weight", {14, 14, 3, 64}, "F16");
+    w.tensor("v.position_embd.weight", {64, 16}, "F16");
+    for (const char* t : {"attn_q", "attn_k", "attn_v", "attn_out"}) w.tensor(std::string("v.blk.0.") + t + ".weight", {64, 64}, "F16");
+    w.tensor("v.blk.0.ln1.weight", {64}, "F32");
+    w.tensor("v.blk.0.ln2.weight", {64}, "F32");
+    w.tensor("v.blk.0.ffn_up.weight", {64, 128}, "F16");
+    w.tensor("v.blk.0.ffn_down.weight", {128, 64}, "F16");
+    w.tensor("v.post_ln.weight", {64}, "F32");
+    w.tensor("mm.0.weight", {64, 64}, "F16");
+    w.tensor("mm.0.bias", {64}, "F32");
+    w.tensor("mm.2.weight", {64, 64}, "F16");
+    w.tensor("mm.2.bias", {64}, "F32");
+    w.tensor("a.blk.0.attn_q.weight", {32, 32}, "F16");
+    w.tensor("mm.a.mlp.0.weight", {32, 64}, "F16");
+    return w;
+}
+
 GgufWriter llama_like_gguf(std::uint32_t version) {
     GgufWriter w;
     w.version = version;
@@ -355,7 +527,8 @@ void write_crosscheck_fixtures(const std::string& dir) {
     all.kv_u32("general.alignment", 64);
     all.alignment = 64;
     for (const auto& t : test_ggml_types()) {
-        if (t.id == 9 || t.id == 40 || t.id == 41) continue;  // Q8_1 (never in files), NVFP4, Q1_0: too new for most readers
+        // Q8_1 (never in files); NVFP4, Q1_0, Q2_0: too new for most readers.
+        if (t.id == 9 || t.id == 40 || t.id == 41 || t.id == 42) continue;
         all.tensor(std::string("t.") + t.name, {t.block * 2, 3}, t.name);
     }
     write_file(dir + "/every-type.gguf", all.bytes());

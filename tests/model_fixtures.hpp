@@ -109,19 +109,68 @@ public:
 
     // Offsets laid out back to back.
     void tensor(const std::string& name, const std::string& dtype, const std::vector<std::uint64_t>& shape);
+    // A tensor of little-endian int64 values (compressed-tensors' weight_shape), its data written.
+    void i64_tensor(const std::string& name, const std::vector<std::uint64_t>& values);
     std::string header_json() const;
-    Bytes bytes() const;  // 8-byte length + JSON + zero data
+    Bytes bytes() const;  // 8-byte length + JSON + data (zeros but the i64 tensors')
+    Bytes header_bytes() const { return safetensors_raw_header(header_json()); }   // the first bytes alone
     std::uint64_t data_bytes() const { return next_; }
+    std::size_t tensor_count() const { return tensors_.size(); }
 
 private:
+    static Bytes safetensors_raw_header(const std::string& json);
     struct T {
         std::string name, dtype;
         std::vector<std::uint64_t> shape;
         std::uint64_t begin, end;
+        std::vector<std::uint64_t> values;   // i64 data, when given
     };
     std::vector<T> tensors_;
     std::uint64_t next_ = 0;
 };
+
+// One linear layer `prefix` ("model.layers.0.self_attn.q_proj") of `out` x `in` weights as a
+// quantizer stores it (shapes from each format's source, named in core/src/safetensors_layouts.cpp):
+//   bf16       weight BF16 [out, in]
+//   gptq4      AutoGPTQ 4-bit, group 128: qweight I32 [in / 8, out], qzeros I32 [in / 128, out / 8],
+//              scales F16 [in / 128, out], g_idx I32 [in]
+//   awq4       AutoAWQ GEMM 4-bit, group 128: qweight I32 [in, out / 8], qzeros I32 [in / 128, out / 8],
+//              scales F16 [in / 128, out]
+//   ct_w4a16   compressed-tensors pack-quantized W4A16 (symmetric, group 128): weight_packed I32
+//              [out, in / 8], weight_scale BF16 [out, in / 128], weight_shape I64 [2] = {out, in}
+//   nvfp4      ModelOpt NVFP4: weight U8 [out, in / 2], weight_scale F8_E4M3 [out, in / 16],
+//              weight_scale_2 F32 [], input_scale F32 []
+//   bnb_nf4    bitsandbytes 4-bit NF4 with double quantization (blocks of 64, nested blocks of 256):
+//              weight U8 [out * in / 2, 1], weight.absmax U8 [out * in / 64], weight.quant_map F32 [16],
+//              weight.nested_absmax F32 [out * in / 64 / 256], weight.nested_quant_map F32 [256],
+//              weight.quant_state.bitsandbytes__nf4 U8 [kBnbStateBytes]
+//   bnb_int8   bitsandbytes LLM.int8(): weight I8 [out, in], SCB F32 [out]
+//   fp8_block  DeepSeek-V3 FP8: weight F8_E4M3 [out, in], weight_scale_inv F32 [out / 128, in / 128]
+enum class Packing { bf16, gptq4, awq4, ct_w4a16, nvfp4, bnb_nf4, bnb_int8, fp8_block };
+inline constexpr std::uint64_t kBnbStateBytes = 204;   // the JSON of one QuantState: any length
+void add_hf_linear(SafetensorsWriter& w, const std::string& prefix, std::uint64_t out, std::uint64_t in, Packing packing);
+// A Llama decoder layer as add_hf_llama_layer writes it, its seven projections stored in
+// `packing` (norms F16 for the GPTQ / AWQ layouts, as AutoGPTQ and AutoAWQ save them, else BF16).
+void add_hf_llama_layer_packed(SafetensorsWriter& w, int il, std::uint64_t hidden, std::uint64_t kv_dim, std::uint64_t ff,
+                               Packing packing);
+
+// gpt-oss-120b's safetensors header, tensor for tensor (openai/gpt-oss-120b: 687 tensors; its
+// config.json: 36 layers, hidden 2880, 64 query heads and 8 KV heads of 64, 128 experts of
+// width 2880, 4 per token, vocabulary 201088, untied head): BF16 everywhere but the experts'
+// MXFP4 blocks and scales (U8). Data is not written (65 GB): read it with MemorySource::first_bytes.
+SafetensorsWriter gpt_oss_120b_header();
+// Its config.json (the fields the importer reads).
+std::string gpt_oss_120b_config();
+
+// Llama 3.1 8B (hidden 4096, 32 layers, 8 KV heads of 128, FFN 14336, vocabulary 128256, untied)
+// with its seven projections in `packing`, the embedding, head and norms 16-bit. Data not written.
+SafetensorsWriter llama31_8b_header(Packing packing);
+
+// The header-only checkpoints the accuracy set reads (tests/validation/checkpoints/NAME/
+// model.safetensors: the 8-byte length and the JSON header, no tensor data), written by
+// `gpusizer_write_fixtures --checkpoints DIR`; test_safetensors.cpp checks the committed files
+// are these bytes.
+std::vector<std::pair<std::string, Bytes>> validation_checkpoints();
 
 // One Llama decoder layer in transformers' names ("model.layers.<il>."): F32 norms, the
 // projections in `dtype`, shaped [out, in] as torch stores them; `kv_dim` = KV heads x head size.
@@ -165,6 +214,16 @@ void add_ends(GgufWriter& w, std::uint64_t hidden, std::uint64_t vocab, bool tie
 // routed experts of width 32 (2 per token), an untied head over a 64-token vocabulary. The
 // feed_forward_length 192 is a dense width the checkpoint never uses.
 GgufWriter tiny_qwen3moe_q8();
+
+// A small multimodal projector file as llama.cpp's convert_hf_to_gguf.py --mmproj writes one
+// (general.architecture "clip", clip.* keys, tools/mtmd/clip-impl.h): a one-block vision encoder
+// of width 64 (patch 14, image 56: 16 positions) with a two-layer MLP projector to width 64, and
+// a one-block audio encoder of width 32 with its projector (mm.a.*). Parameters by hand: vision
+// patch 14 x 14 x 3 x 64 = 37,632 + positions 1,024 + q, k, v, o 4 x 4,096 + ln1, ln2 2 x 64 +
+// FFN 2 x 8,192 + post_ln 64 + projector 2 x (4,096 + 64) = 79,936; audio 32 x 32 + 32 x 64 = 3,072.
+// Bytes: F16 weights, F32 norms and biases: vision 79,616 x 2 + 320 x 4 = 160,512; audio 6,144.
+GgufWriter tiny_mmproj();
+inline constexpr std::uint64_t kMmprojVisionParams = 79936, kMmprojAudioParams = 3072, kMmprojBytes = 160512 + 6144;
 
 // A small Llama-like GGUF: 2 layers, GQA, per-layer arrays, every metadata value type.
 GgufWriter llama_like_gguf(std::uint32_t version = 3);

@@ -37,7 +37,7 @@ const std::map<std::string, std::string> kAllowedHint = {
     {"offload", "optimizer"}, {"recompute", "selective"}, {"runtime", "llama.cpp"},  {"gpu", "gpusizer gpus"},
     {"link", "pcie4"},        {"inter_node_link", "infiniband-ndr"},                 {"lora_targets", "q_proj"},
     // A file key whose file the caller did not read (load_model_files) is refused by the core.
-    {"gguf", "not read"},     {"hf_dir", "not read"},
+    {"gguf", "not read"},     {"hf_dir", "not read"},     {"mmproj", "goes with `gguf`"},
     {"runtime_version", "llama.cpp"},
     {"pp_schedule", "zero_bubble"},     {"fp8_training", "tensorwise"},
 };

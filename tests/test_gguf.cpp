@@ -45,7 +45,9 @@ TEST_CASE("ggml type table: ids, block sizes and bytes per block from ggml-commo
         CHECK(c->type_size == t.block_bytes);
     }
     // Removed ids (Q4_2, Q4_3, repacked Q4_0_x_y, IQ4_NL_x_y) and ids past the table are unknown.
-    for (std::uint32_t id : {4u, 5u, 31u, 32u, 33u, 36u, 37u, 38u, 42u, 1000u, 0xffffffffu}) CHECK(ggml_type_traits(id) == nullptr);
+    for (std::uint32_t id : {4u, 5u, 31u, 32u, 33u, 36u, 37u, 38u, 43u, 1000u, 0xffffffffu}) CHECK(ggml_type_traits(id) == nullptr);
+    // The newest: ggml.h's enum ends GGML_TYPE_Q2_0 = 42, GGML_TYPE_COUNT = 43 (llama.cpp 37b53fd4).
+    CHECK(ggml_types().back().id == 42);
     // Bits per weight, the figure people quote: Q4_K 144 B / 256 = 4.5, Q6_K 210 / 256 = 6.5625,
     // IQ2_XXS 66 / 256 = 2.0625, MXFP4 17 / 32 = 4.25, TQ1_0 54 / 256 = 1.6875.
     auto bpw = [](std::uint32_t id) { const auto* t = ggml_type_traits(id); return 8.0 * t->type_size / t->block_size; };
@@ -54,6 +56,34 @@ TEST_CASE("ggml type table: ids, block sizes and bytes per block from ggml-commo
     CHECK(bpw(16) == 2.0625);
     CHECK(bpw(39) == 4.25);
     CHECK(bpw(34) == 1.6875);
+}
+
+TEST_CASE("ggml's newest types: Q1_0 and Q2_0 tensors, bytes by block", "[gguf]") {
+    // Q1_0 (id 41): QK1_0 = 128 values in block_q1_0 { ggml_half d; uint8_t qs[QK1_0 / 8]; } = 18 B.
+    // Q2_0 (id 42): QK2_0 = 64 values in block_q2_0 { ggml_half d; uint8_t qs[QK2_0 / 4]; } = 18 B.
+    GgufWriter w;
+    w.tensor("blk.0.ffn_up.weight", {4096, 14336}, "Q1_0");
+    w.tensor("blk.0.ffn_down.weight", {14336, 4096}, "Q2_0");
+    w.write_data = false;
+    const Bytes b = w.bytes();
+    MemorySource src = MemorySource::first_bytes("bonsai.gguf", std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
+    const GgufHeader h = read_gguf_header(src);
+    REQUIRE(h.tensors.size() == 2);
+    CHECK(h.tensors[0].type_name == "Q1_0");
+    CHECK(h.tensors[1].type_name == "Q2_0");
+    // Q1_0: 14,336 rows x 4,096 / 128 blocks x 18 B = 8,257,536 B (1.125 bits a weight).
+    CHECK(h.tensors[0].bytes == 8257536);
+    // Q2_0: 4,096 rows x 14,336 / 64 blocks x 18 B = 16,515,072 B (2.25 bits a weight).
+    CHECK(h.tensors[1].bytes == 16515072);
+    CHECK(8.0 * h.tensors[1].bytes / h.tensors[1].elements == 2.25);
+    // A row that is not whole blocks of 64 is refused, naming the type's block.
+    GgufWriter r;
+    r.tensor_raw("ragged", {96, 2}, 42, 0);
+    CHECK_THAT(error_of(r.bytes()), Catch::Contains("ragged") && Catch::Contains("Q2_0") && Catch::Contains("64"));
+    // llama.cpp's file type for it: LLAMA_FTYPE_MOSTLY_Q2_0 = 41 (include/llama.h).
+    GgufWriter f;
+    f.kv_u32("general.file_type", 41);
+    CHECK(gguf_arch_info(read_bytes(f.bytes())).file_type == "Q2_0");
 }
 
 TEST_CASE("GGUF v3: metadata of every value type, per-layer arrays, tensors and classes", "[gguf]") {
@@ -366,7 +396,14 @@ TEST_CASE("GGUF hostile input: every cap and check gives an Error naming file an
         CHECK_THAT(error_of(w.bytes()), Catch::Contains("tensor 0 (five.dims): n_dims"));
         GgufWriter t;
         t.tensor_raw("q4_2", {32}, 4, 20);
-        CHECK_THAT(error_of(t.bytes()), Catch::Contains("tensor 0 (q4_2): type"));
+        CHECK_THAT(error_of(t.bytes()), Catch::Contains("tensor 0 (q4_2): type") && Catch::Contains("unknown ggml type 4 "));
+        // An id past ggml's newest (43 = GGML_TYPE_COUNT today; forks use 100+): named with the tensor.
+        for (std::uint32_t id : {43u, 142u}) {
+            GgufWriter n;
+            n.tensor_raw("blk.0.ffn_down.weight", {64}, id, 18);
+            CHECK_THAT(error_of(n.bytes()), Catch::Contains("tensor 0 (blk.0.ffn_down.weight): type") &&
+                                                Catch::Contains("unknown ggml type " + std::to_string(id)) && Catch::Contains("0 to 42"));
+        }
         GgufWriter o;
         o.write_data = false;
         o.tensor_raw("overflow", {1ull << 40, 1ull << 40}, 0, 0);

@@ -3,6 +3,7 @@
 // from the imported stack equal the element counts of the tensors in the file, exactly.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -272,4 +273,106 @@ TEST_CASE("GGUF glm4moe: NextN blocks are counted in block_count and kept apart"
     CHECK(a.file.layer[0] + a.file.layer[1] + a.file.beyond_stack + a.file.embeddings + a.file.head == a.file.total);
 
     CHECK(error_of(model_of(glm(3))).find("nextn_predict_layers") != std::string::npos);
+}
+
+TEST_CASE("GGUF NextN blocks: the MTP part is the file's own count; found by their tensors without the key", "[gguf][gguf_model][parts]") {
+    // glm4moe, hidden 64, 4 heads of 16 (4 KV heads), 4 experts of 32: a MoE block holds
+    // attention 4 x 64 x 64 = 16,384, router 64 x 4 = 256, experts 3 x 64 x 32 x 4 = 24,576 and
+    // two norms 128: 41,344 parameters. Block 2 is the NextN block, with llama.cpp's nextn.*
+    // tensors: eh_proj 128 x 64 = 8,192, enorm and hnorm 64 each: 41,344 + 8,320 = 49,664.
+    auto glm = [](bool key) {
+        GgufWriter w;
+        w.kv_arch("glm4moe", {{"block_count", 3},
+                              {"leading_dense_block_count", 1},
+                              {"embedding_length", 64},
+                              {"feed_forward_length", 96},
+                              {"attention.head_count", 4},
+                              {"expert_count", 4},
+                              {"expert_used_count", 2},
+                              {"expert_feed_forward_length", 32}});
+        if (key) w.kv_u32("glm4moe.nextn_predict_layers", 1);
+        add_block(w, 0, BlockShape{64, 4, 4, 16, 96});
+        BlockShape moe{64, 4, 4, 16, 0};
+        moe.experts = 4;
+        moe.expert_ff = 32;
+        add_block(w, 1, moe);
+        add_block(w, 2, moe);
+        w.tensor("blk.2.nextn.eh_proj.weight", {128, 64}, "F16");
+        w.tensor("blk.2.nextn.enorm.weight", {64}, "F32");
+        w.tensor("blk.2.nextn.hnorm.weight", {64}, "F32");
+        add_ends(w, 64, 40, false);
+        return w;
+    };
+    for (bool key : {true, false}) {
+        INFO("nextn_predict_layers " << (key ? "given" : "absent"));
+        const GgufModel m = model_of(glm(key));
+        CHECK(m.stack_layers == 2);
+        std::vector<std::string> warnings;
+        const ModelArch a = arch_from_gguf(m, &warnings);
+        CHECK(a.n_layers == 2);
+        CHECK(a.n_mtp_layers == 1);
+        CHECK(a.file.params_mtp == 41344 + 8320);
+        // The report's MTP part is the file's count, not the formula's (which adds an embedding and
+        // a head the GGUF does not store for it).
+        CHECK(count_params(a).parts.mtp == 41344 + 8320);
+        CHECK(a.file.params_text == count_params(a).total());
+        CHECK((std::find_if(warnings.begin(), warnings.end(), [](const std::string& s) {
+                   return s.find("NextN block(s) found by their blk.N.nextn.* tensors") != std::string::npos;
+               }) != warnings.end()) == !key);
+    }
+}
+
+TEST_CASE("GGUF mmproj: a projector file is described, refused as a model, and added to one as its vision / audio part",
+          "[gguf][gguf_model][parts]") {
+    const GgufModel p = model_of(tiny_mmproj(), "mmproj-tiny-f16.gguf");
+    CHECK(p.projector);
+    CHECK(p.arch.architecture == "clip");
+    CHECK(p.projector_info.projector_type == "mlp");
+    CHECK(p.projector_info.has_vision);
+    CHECK(p.projector_info.has_audio);
+    CHECK(p.projector_info.vision.block_count == 1);
+    CHECK(p.projector_info.vision.embedding_length == 64);
+    CHECK(p.projector_info.vision.patch_size == 14);
+    CHECK(p.projector_info.audio.embedding_length == 32);
+    // Parts by name: v.* and mm.* vision, a.* and mm.a.* audio, nothing text.
+    CHECK(p.totals.of(TensorPart::vision).params == kMmprojVisionParams);
+    CHECK(p.totals.of(TensorPart::audio).params == kMmprojAudioParams);
+    CHECK(p.totals.of(TensorPart::text).tensors == 0);
+    CHECK(p.totals.bytes == kMmprojBytes);
+    CHECK_THAT(error_of(p), Catch::Contains("mmproj-tiny-f16.gguf: general.architecture") && Catch::Contains("mmproj"));
+
+    // Added to a model: its bytes to the file's vision bytes (not on the text GPUs), its
+    // parameters to the vision and audio parts.
+    GgufWriter w;
+    w.kv_arch("llama", {{"block_count", 2},
+                        {"embedding_length", 64},
+                        {"feed_forward_length", 128},
+                        {"attention.head_count", 4},
+                        {"attention.head_count_kv", 2}});
+    for (int il = 0; il < 2; ++il) add_block(w, il, BlockShape{64, 4, 2, 16, 128});
+    add_ends(w, 64, 96, false);
+    ModelArch a = arch_from_gguf(model_of(w), nullptr);
+    const double text_bytes = a.file.total;
+    add_projector(a, p);
+    CHECK(a.file.total == text_bytes + double(kMmprojBytes));
+    CHECK(a.file.vision == double(kMmprojBytes));
+    const ParamCounts c = count_params(a);
+    CHECK(c.parts.vision == double(kMmprojVisionParams));
+    CHECK(c.parts.audio == double(kMmprojAudioParams));
+    CHECK(c.parts.text == 86336.0);   // the tiny Llama of the first test: unchanged
+    // A model file given as the projector is refused, naming it.
+    CHECK_THAT(test::thrown_message([&] { add_projector(a, model_of(w, "not-a-projector.gguf")); }),
+               Catch::Contains("not-a-projector.gguf") && Catch::Contains("not 'clip'"));
+}
+
+TEST_CASE("mmproj files beside a model: found by llama.cpp's naming", "[gguf][parts]") {
+    CHECK(is_gguf_projector_name("mmproj-F16.gguf"));
+    CHECK(is_gguf_projector_name("Qwen2.5-VL-7B-Instruct-mmproj-bf16.GGUF"));
+    CHECK_FALSE(is_gguf_projector_name("Qwen2.5-VL-7B-Instruct-Q4_K_M.gguf"));
+    CHECK_FALSE(is_gguf_projector_name("mmproj-F16.bin"));
+    std::vector<std::string> others;
+    CHECK(find_gguf_projector({"m/model-Q4_K_M.gguf", "m/mmproj-F32.gguf", "m/mmproj-BF16.gguf", "m/README.md"}, &others) ==
+          "m/mmproj-BF16.gguf");
+    CHECK(others == std::vector<std::string>{"m/mmproj-F32.gguf"});
+    CHECK(find_gguf_projector({"m/model-Q4_K_M.gguf"}, nullptr).empty());
 }

@@ -58,11 +58,11 @@ const std::vector<Published>& published() {
     static const std::vector<Published> kRows = {
         {"afmoe__trinity-mini.json", Part::text, 26e9, 0.5e9, 3e9, 0.5e9},   // Arcee: "26B total ... 3B activated"
         {"apertus__apertus-8b-instruct-2509.json", Part::text, 8e9, 1e9},   // name
-        {"arcee__afm-4.5b.json", Part::text, 4.619e9, 0.0005e9},           // Hub count "about 4.619B"
-        {"aria__aria.json", Part::checkpoint, 25.307e9, 0.05e9},           // index total_size / 2 bytes (BF16)
-        {"bamba__bamba-9b-v2.json", Part::text, 9.78e9, 0.005e9},          // transformers' Bamba docs "9.78B"
-        {"bitnet__bitnet-b1.58-2b-4t.json", Part::text, 2e9, 1e9},         // "2-billion": the Hub's 0.85B counts packed bytes
-        {"chatglm__glm-4v-9b.json", Part::text, 9e9, 1e9},                 // name: the GLM-4-9B language model
+        {"arcee__afm-4.5b.json", Part::text, 4.619e9, 0.0005e9},   // Hub count "about 4.619B"
+        {"aria__aria.json", Part::checkpoint, 25.307e9, 0.05e9},   // index total_size / 2 bytes (BF16)
+        {"bamba__bamba-9b-v2.json", Part::text, 9.78e9, 0.005e9},   // transformers' Bamba docs "9.78B"
+        {"bitnet__bitnet-b1.58-2b-4t.json", Part::text, 2e9, 1e9},   // "2-billion": the Hub's 0.85B counts packed bytes
+        {"chatglm__glm-4v-9b.json", Part::text, 9e9, 1e9},   // name: the GLM-4-9B language model
         {"cohere__c4ai-command-r-plus-gptq.json", Part::text, 104e9, 0.5e9},   // Cohere: "104 billion"
         {"deepseek_v4__deepseek-v4-flash.json", Part::text, 284e9, 0.5e9, 13e9, 0.5e9},   // "284B ... 13B activated"
         {"deepseek_v4__deepseek-v4-pro.json", Part::checkpoint, 1.6e12, 0.05e12, 49e9, 0.5e9},
@@ -73,31 +73,31 @@ const std::vector<Published>& published() {
         {"exaone4_5__exaone-4.5-33b.json", Part::text_and_towers, 33e9, 1e9},   // "33 billion ... including 1.2 billion vision"
         {"falcon_mamba__falcon-mamba-7b.json", Part::text, 7.27e9, 0.005e9},   // listing "7.27B"
         {"fuyu__fuyu-8b.json", Part::text, 9.408e9, 0.05e9},   // index total_size / 2; its patch projection (11M) is not counted
-        {"glm4v__glm-4.1v-9b-thinking.json", Part::checkpoint, 10e9, 1e9},    // Hub "10B"
-        {"glm4v_moe__glm-4.5v.json", Part::text, 106e9, 1e9, 12e9, 0.5e9},     // Z.ai: GLM-4.5-Air's 106B / 12B
-        {"glm__glm-4-9b-chat-hf.json", Part::text, 9e9, 1e9},                   // name
-        {"granite__granite-3.3-8b-instruct.json", Part::text, 8e9, 1e9},        // name
-        {"granitemoe__powermoe-3b.json", Part::text, 3e9, 1e9, 0.8e9, 0.05e9},  // IBM: "3B ... activates 800M"
-        {"hy_v3__hy3-preview.json", Part::text, 295e9, 0.5e9, 21e9, 0.5e9},     // "295B ... 21B active"
+        {"glm4v__glm-4.1v-9b-thinking.json", Part::checkpoint, 10e9, 1e9},   // Hub "10B"
+        {"glm4v_moe__glm-4.5v.json", Part::text, 106e9, 1e9, 12e9, 0.5e9},   // Z.ai: GLM-4.5-Air's 106B / 12B
+        {"glm__glm-4-9b-chat-hf.json", Part::text, 9e9, 1e9},   // name
+        {"granite__granite-3.3-8b-instruct.json", Part::text, 8e9, 1e9},   // name
+        {"granitemoe__powermoe-3b.json", Part::text, 3e9, 1e9, 0.8e9, 0.05e9},   // IBM: "3B ... activates 800M"
+        {"hy_v3__hy3-preview.json", Part::text, 295e9, 0.5e9, 21e9, 0.5e9},   // "295B ... 21B active"
         {"internvl__internvl3-8b-hf.json", Part::text_and_towers, 8e9, 1e9},   // name
-        {"laguna__laguna-xs.2-fp8.json", Part::text, 33e9, 1e9, 3e9, 0.5e9},    // poolside: "33B ... 3B activated"
+        {"laguna__laguna-xs.2-fp8.json", Part::text, 33e9, 1e9, 3e9, 0.5e9},   // poolside: "33B ... 3B activated"
         {"lfm2_moe__lfm2-8b-a1b.json", Part::text, 8.3e9, 0.05e9, 1.5e9, 0.1e9},   // Liquid: "8.3B ... 1.5B active"
-        {"lfm2_vl__lfm2-vl-1.6b.json", Part::text_and_towers, 1.6e9, 0.05e9},      // LM 1.2B + SigLIP2 400M
-        {"llava__video-llava-7b.json", Part::text, 7e9, 1e9},                  // name (its towers are named, not described)
+        {"lfm2_vl__lfm2-vl-1.6b.json", Part::text_and_towers, 1.6e9, 0.05e9},   // LM 1.2B + SigLIP2 400M
+        {"llava__video-llava-7b.json", Part::text, 7e9, 1e9},   // name (its towers are named, not described)
         {"llava_onevision__llava-onevision-qwen2-7b-ov-hf.json", Part::text, 7e9, 1e9},   // name: the Qwen2-7B model
         {"minimax__minimax-text-01-hf.json", Part::text, 456e9, 0.5e9, 45.9e9, 0.05e9},   // "456B ... 45.9B activated"
         {"minimax_m1__minimax-m1-40k.json", Part::text, 456e9, 0.5e9, 45.9e9, 0.05e9},
         // name: its language_config is DeepSeek-LLM-1.5B's shape, 1.65B with embedding and head.
         {"multi_modality__janus-pro-1b.json", Part::text, 1e9, 1e9},
         {"nemotron-nas__llama-3_3-nemotron-super-49b-v1.json", Part::text, 49.9e9, 0.05e9},   // listing "49.9B"
-        {"nemotron__nemotron-mini-4b-instruct.json", Part::text, 4e9, 1e9},                    // name
-        {"no_model_type__mamba2attn-2.7b.json", Part::text, 2.7e9, 0.1e9},                     // name
+        {"nemotron__nemotron-mini-4b-instruct.json", Part::text, 4e9, 1e9},   // name
+        {"no_model_type__mamba2attn-2.7b.json", Part::text, 2.7e9, 0.1e9},   // name
         {"qwen2_5_omni__qwen2.5-omni-7b.json", Part::text, 7e9, 1e9},   // name: the thinker's Qwen2.5-7B (talker not counted)
         {"qwen3_vl__qwen3-vl-4b-thinking.json", Part::text, 4e9, 1e9},   // name
         {"qwen3_vl_moe__qwen3-vl-30b-a3b-instruct.json", Part::text, 30e9, 1e9, 3e9, 1e9},   // name "30B-A3B"
-        {"rwkv__rwkv-4-7b-pile.json", Part::text, 7e9, 1e9},                                // name
-        {"smolvlm__smolvlm2-2.2b-instruct.json", Part::text_and_towers, 2.2e9, 0.1e9},      // name
-        {"starcoder2__starcoder2-15b.json", Part::text, 15e9, 1e9},                         // "a 15B parameter model"
+        {"rwkv__rwkv-4-7b-pile.json", Part::text, 7e9, 1e9},   // name
+        {"smolvlm__smolvlm2-2.2b-instruct.json", Part::text_and_towers, 2.2e9, 0.1e9},   // name
+        {"starcoder2__starcoder2-15b.json", Part::text, 15e9, 1e9},   // "a 15B parameter model"
     };
     return kRows;
 }
@@ -105,14 +105,17 @@ const std::vector<Published>& published() {
 double count_of(const ParamCounts& c, Part p) {
     const ParamParts& parts = c.parts;
     switch (p) {
-        case Part::text: return parts.text;
-        case Part::text_and_towers: return parts.text + parts.vision + parts.audio + parts.embeddings;
-        case Part::checkpoint: return parts.all();
+        case Part::text:
+            return parts.text;
+        case Part::text_and_towers:
+            return parts.text + parts.vision + parts.audio + parts.embeddings;
+        case Part::checkpoint:
+            return parts.all();
     }
     return parts.text;
 }
 
-}  // namespace
+}   // namespace
 
 TEST_CASE("real configs of types without a row read within their publishers' counts", "[hf_infer][fixtures]") {
     const std::string dir = std::string(GPUSIZER_TEST_DATA) + "/hf/unknown/";
@@ -249,14 +252,15 @@ TEST_CASE("only missing core fields refuse a config, all of them named", "[hf_in
 TEST_CASE("plain or gated MLP: what the activation and width say", "[hf_infer]") {
     const auto mlp = [](const std::string& extra) {
         return import(R"({"model_type": "x_lm", "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4,
-            "vocab_size": 10)" + extra + "}")
+            "vocab_size": 10)" +
+                      extra + "}")
             .mlp;
     };
     CHECK(mlp(R"(, "intermediate_size": 172, "hidden_act": "silu")") == MlpKind::gated);
-    CHECK(mlp(R"(, "intermediate_size": 256, "hidden_act": "gelu")") == MlpKind::plain);          // GPT-2 / BERT / OPT at 4x
+    CHECK(mlp(R"(, "intermediate_size": 256, "hidden_act": "gelu")") == MlpKind::plain);   // GPT-2 / BERT / OPT at 4x
     CHECK(mlp(R"(, "intermediate_size": 256, "hidden_activation": "gelu_pytorch_tanh")") == MlpKind::gated);   // Gemma's GeGLU
-    CHECK(mlp(R"(, "intermediate_size": 512, "hidden_act": "gelu")") == MlpKind::gated);          // 8x: a GLU width
-    CHECK(mlp(R"(, "intermediate_size": 300, "hidden_act": "relu2")") == MlpKind::plain);         // squared ReLU (Nemotron-4)
+    CHECK(mlp(R"(, "intermediate_size": 512, "hidden_act": "gelu")") == MlpKind::gated);   // 8x: a GLU width
+    CHECK(mlp(R"(, "intermediate_size": 300, "hidden_act": "relu2")") == MlpKind::plain);   // squared ReLU (Nemotron-4)
     CHECK(mlp(R"(, "intermediate_size": 256, "hidden_act": "gelu", "mlp_type": "swiglu")") == MlpKind::gated);
 }
 

@@ -238,3 +238,120 @@ TEST_CASE("gpusizer estimate / fit --gguf (any split part) and --hf-dir", "[gguf
     CHECK(hf.code != 0);
     CHECK_THAT(hf.err, Catch::Contains("config.json"));
 }
+
+TEST_CASE("gguf + mmproj: the projector's encoders are model.params_by_part.vision / audio, off the text GPUs",
+          "[gguf][model_files][parts]") {
+    const std::map<std::string, Bytes> files = {
+        {"m/tiny.gguf", tiny_llama().bytes()}, {"m/mmproj-tiny-f16.gguf", tiny_mmproj().bytes()}, {"m/other.gguf", tiny_llama().bytes()}};
+    Config c;
+    c.gguf = "m/tiny.gguf";
+    c.mmproj = "m/mmproj-tiny-f16.gguf";
+    c.gpu = "h100-sxm";
+    load_model_files(c, opener_over(files));
+    const Report r = gpusizer::test::run(c);
+    const json j = json::parse(report_to_json(r));
+    // tiny_mmproj (model_fixtures.hpp): vision 79,936 parameters, audio 3,072; 166,656 bytes.
+    CHECK(j["model"]["params_by_part"]["vision"] == kMmprojVisionParams);
+    CHECK(j["model"]["params_by_part"]["audio"] == kMmprojAudioParams);
+    CHECK(j["model"]["params_by_part"]["text"] == 86336);
+    CHECK(j["model"]["file_params"]["vision"] == kMmprojVisionParams);
+    CHECK(j["model"]["file_params"]["text"] == 86336);
+    CHECK(j["model"]["file_bytes"] == kTinyTotal + double(kMmprojBytes));
+    CHECK(r.params == 86336.0);
+    // The GPUs hold the text model's bytes, as without the projector.
+    CHECK(r.per_gpu.weights == kTinyTotal);
+    CHECK(json::parse(config_to_json(c))["mmproj"] == "m/mmproj-tiny-f16.gguf");
+    CHECK(link_from_config(c).find("&mmp=") != std::string::npos);
+    CHECK(config_from_link(link_from_config(c)).mmproj == "m/mmproj-tiny-f16.gguf");
+
+    // Errors name the key: a model file as the projector, a missing one, one without gguf.
+    Config wrong = c;
+    wrong.model = ModelSpec();
+    wrong.mmproj = "m/other.gguf";
+    CHECK_THAT(error_of([&] { load_model_files(wrong, opener_over(files)); }), Catch::Contains("mmproj") && Catch::Contains("'clip'"));
+    Config missing;
+    missing.gguf = "m/tiny.gguf";
+    missing.mmproj = "m/mmproj-none.gguf";
+    CHECK_THAT(error_of([&] { load_model_files(missing, opener_over(files)); }),
+               Catch::Contains("mmproj") && Catch::Contains("mmproj-none.gguf"));
+    Config alone = gpusizer::test::config("llama-3-8b");
+    alone.mmproj = "m/mmproj-tiny-f16.gguf";
+    CHECK(gpusizer::test::error_key(alone) == "mmproj");
+    // The projector given as the model: refused with what to give instead.
+    Config as_model;
+    as_model.gguf = "m/mmproj-tiny-f16.gguf";
+    CHECK_THAT(error_of([&] { load_model_files(as_model, opener_over(files)); }),
+               Catch::Contains("mmproj") && Catch::Contains("model's GGUF"));
+}
+
+TEST_CASE("hf_dir: a vision tower and an MTP layer in the shards are parts apart, counted from the tensors",
+          "[safetensors][model_files][parts]") {
+    // The Llama of the test above, with one more layer numbered past num_hidden_layers (an MTP
+    // layer as DeepSeek-V3 stores it) and a vision tower tensor.
+    const std::string config = R"({"model_type": "llama", "hidden_size": 64, "intermediate_size": 128, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "num_hidden_layers": 2, "vocab_size": 96, "tie_word_embeddings": false})";
+    SafetensorsWriter w;
+    w.tensor("model.embed_tokens.weight", "BF16", {96, 64});
+    for (int il = 0; il < 3; ++il) add_hf_llama_layer(w, il, 64, 32, 128);
+    w.tensor("model.norm.weight", "F32", {64});
+    w.tensor("lm_head.weight", "BF16", {96, 64});
+    w.tensor("model.vision_tower.blocks.0.attn.qkv.weight", "BF16", {192, 64});   // 12,288
+    const std::map<std::string, Bytes> files = {{"snap/config.json", Bytes(config.begin(), config.end())},
+                                                {"snap/model.safetensors", w.bytes()}};
+    Config c;
+    c.hf_dir = "snap";
+    load_model_files(c, opener_over(files));
+    const ModelArch& a = c.model.arch;
+    // A layer: 36,992 parameters (test_gguf_model.cpp); bytes 36,864 x 2 + 128 x 4 = 74,240.
+    CHECK(a.file.params_text == 86336.0);
+    CHECK(a.file.params_mtp == 36992.0);
+    CHECK(a.file.params_vision == 12288.0);
+    CHECK(a.file.beyond_stack == 74240.0);
+    CHECK(a.file.vision == 24576.0);
+    const json j = json::parse(report_to_json(gpusizer::test::run(c)));
+    CHECK(j["model"]["params_by_part"]["mtp"] == 36992);
+    CHECK(j["model"]["params_by_part"]["vision"] == 12288);
+    CHECK(j["params"] == 86336);
+    CHECK(c.model.import_warnings.empty());   // the files' text count is the architecture's
+}
+
+TEST_CASE("gpusizer inspect: a GGUF model with its mmproj beside it, a projector alone, a split model's folder",
+          "[gguf][model_files][cli][parts]") {
+    TempDir dir("inspect-mmproj");
+    write_file(dir.file("tiny-Q8_0.gguf"), tiny_llama(7).bytes());
+    write_file(dir.file("mmproj-tiny-f16.gguf"), tiny_mmproj().bytes());
+    write_file(dir.file("mmproj-tiny-f32.gguf"), tiny_mmproj().bytes());
+    for (const std::string& path : {dir.path().string(), dir.file("tiny-Q8_0.gguf")}) {
+        INFO(path);
+        const auto r = gpusizer::test::run_cli({"inspect", path, "--json"}, false);
+        REQUIRE(r.code == 0);
+        const json j = json::parse(r.out);
+        CHECK(j["parts"]["text"]["params"] == 86336);
+        CHECK(j["parts"]["vision"]["params"] == kMmprojVisionParams);
+        CHECK(j["parts"]["audio"]["params"] == kMmprojAudioParams);
+        CHECK(j["projector"]["projector_type"] == "mlp");
+        CHECK(j["projector"]["files"][0] == dir.file("mmproj-tiny-f16.gguf"));   // the first of two by name
+    }
+    const auto text = gpusizer::test::run_cli({"inspect", dir.file("tiny-Q8_0.gguf")}, false);
+    CHECK_THAT(text.out, Catch::Contains("by part:") && Catch::Contains("vision") && Catch::Contains("projector: mlp") &&
+                             Catch::Contains("mmproj-tiny-f32.gguf"));
+    // The projector alone: described, not refused.
+    const auto alone = gpusizer::test::run_cli({"inspect", dir.file("mmproj-tiny-f16.gguf")}, false);
+    REQUIRE(alone.code == 0);
+    CHECK_THAT(alone.out,
+               Catch::Contains("clip") && Catch::Contains("multimodal projector") && Catch::Contains("vision encoder: 1 blocks"));
+    const json pj = json::parse(gpusizer::test::run_cli({"inspect", dir.file("mmproj-tiny-f16.gguf"), "--json"}, false).out);
+    CHECK(pj["parts"]["vision"]["bytes"] == 160512);
+    CHECK(pj["projector"]["vision"]["patch_size"] == 14);
+    // estimate --gguf takes the projector beside the model by itself.
+    const auto est = gpusizer::test::run_cli({"estimate", "--gguf", dir.file("tiny-Q8_0.gguf"), "--json"});
+    REQUIRE(est.code == 0);
+    const json e = json::parse(est.out);
+    CHECK(e["config"]["mmproj"] == dir.file("mmproj-tiny-f16.gguf"));
+    CHECK(e["model"]["params_by_part"]["vision"] == kMmprojVisionParams);
+    // A folder of two models: name one.
+    write_file(dir.file("other-Q8_0.gguf"), tiny_llama(7).bytes());
+    const auto two = gpusizer::test::run_cli({"inspect", dir.path().string()}, false);
+    CHECK(two.code == 2);
+    CHECK_THAT(two.err, Catch::Contains("several GGUF models"));
+}

@@ -135,6 +135,7 @@ void adopt(UiState& s, const Config& c) {
         s.file.loaded = true;
         s.file.gguf = c.gguf;
         s.file.hf_dir = c.hf_dir;
+        s.file.mmproj = c.mmproj;
         s.file.model = c.model;
     } else if (!c.model.hf_config_json.empty()) {
         s.source = ModelSource::hf_config;
@@ -149,7 +150,7 @@ void adopt(UiState& s, const Config& c) {
 
 bool apply_model_source(UiState& s) {
     // Only the file source names files: the others describe the model themselves.
-    if (s.source != ModelSource::file) s.config.gguf.clear(), s.config.hf_dir.clear();
+    if (s.source != ModelSource::file) s.config.gguf.clear(), s.config.hf_dir.clear(), s.config.mmproj.clear();
     switch (s.source) {
         case ModelSource::catalog: {
             s.config.model = ModelSpec{};
@@ -184,6 +185,7 @@ bool apply_model_source(UiState& s) {
             s.config.model = s.file.model;
             s.config.gguf = s.file.gguf;
             s.config.hf_dir = s.file.hf_dir;
+            s.config.mmproj = s.file.mmproj;
             s.model_error.clear();
             return true;
     }
@@ -297,6 +299,7 @@ bool open_model_file(UiState& s, const std::string& key, const std::string& path
         c.model = ModelSpec{};
         c.gguf = key == "gguf" ? path : std::string();
         c.hf_dir = key == "hf_dir" ? path : std::string();
+        c.mmproj.clear();   // the previous model's projector is not this one's
         c.weights.clear();   // the file's own format (a GGUF's general.file_type, a checkpoint's native one)
         c.tp = c.pp = c.dp = c.ep = 0;   // the split follows the new model's heads and layers
         load_model_files(c, open);

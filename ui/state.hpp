@@ -20,6 +20,7 @@ enum class ModelSource { catalog, parameters, numbers, hf_config, file };
 struct ModelFileInput {
     bool loaded = false;
     std::string gguf, hf_dir;       // one of them: the path as opened
+    std::string mmproj;             // with gguf: the projector file read with it ("" = none)
     ModelSpec model;                // model.arch.source "gguf" or "safetensors", exact bytes in arch.file
 };
 

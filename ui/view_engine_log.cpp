@@ -38,7 +38,7 @@ void App::reconcile_log() {
             json overrides = json::object();
             if (setup_model) {
                 const json cfg = json::parse(config_to_json(s_.config));
-                for (const char* k : {"model", "gguf", "hf_dir"})
+                for (const char* k : {"model", "gguf", "hf_dir", "mmproj"})
                     if (cfg.contains(k) && !cfg[k].is_null()) overrides[k] = cfg[k];
             }
             return json::parse(reconcile_json(log_text_, &catalog_, overrides.dump(), platform_.model_opener()));

@@ -239,6 +239,13 @@ constexpr ConfigKey kKeys[] = {
      "the model from a local Hugging Face snapshot: `config.json` for the architecture, the safetensors headers for the "
      "exact weight bytes (`model.source` `safetensors`); replaces `model`",
      "a local Hugging Face snapshot folder (config.json + safetensors headers)", m(&Config::hf_dir)),
+    row("mmproj", "mmp", "mmproj", "FILE", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
+     "none; the CLI takes the `mmproj-*.gguf` beside the `gguf` file when there is one",
+     "a path the CLI or app can read, with `gguf`: a file whose `general.architecture` is `clip`",
+     "the model's multimodal projector (llama.cpp's `mmproj` GGUF: the vision and / or audio encoder and its projector): "
+     "its parameters are `model.params_by_part.vision` / `audio` and its bytes the file's vision weights, loaded beside the "
+     "text model",
+     "with --gguf: the multimodal projector GGUF (default: the mmproj-*.gguf beside it)", m(&Config::mmproj)),
     // Serving: the engine's version and a steady load (core/src/serving.cpp).
     // Default, allowed values and usage line: from the engine-version table (runtime_profiles.cpp).
     row("runtime_version", "rv", "runtime-version", "V", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "", "",

@@ -121,6 +121,10 @@ ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings)
     const GgufArchInfo& g = m.arch;
     const std::string file = m.files.empty() ? std::string("gguf") : m.files.front();
     if (g.architecture.empty()) throw Error(file + ": general.architecture", "is missing");
+    if (m.projector)
+        throw Error(file + ": general.architecture",
+                    "'clip': a multimodal projector (mmproj) file holds the vision / audio encoder, not a language model: give "
+                    "the model's GGUF (its mmproj beside it is read with it)");
     const GgufArchRow* row = nullptr;
     for (const GgufArchRow& r : arch_rows())
         if (g.architecture == r.name) row = &r;
@@ -156,8 +160,15 @@ ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings)
     a.hidden = to_int(g.embedding_length, p + "embedding_length");
     a.max_context = to_int(g.context_length, p + "context_length");
     // GLM-4.5 (glm4moe) counts its NextN / MTP blocks in block_count; they are the last
-    // nextn_predict_layers blocks (llama.cpp LLM_ARCH_GLM4_MOE loads them TENSOR_SKIP).
-    const int nextn = to_int(meta_uint(m, g.architecture + ".nextn_predict_layers"), p + "nextn_predict_layers");
+    // nextn_predict_layers blocks (llama.cpp LLM_ARCH_GLM4_MOE loads them TENSOR_SKIP). A file
+    // without the key but with blk.N.nextn.* tensors in its last blocks: those blocks
+    // (GgufModel::stack_layers).
+    int nextn = to_int(meta_uint(m, g.architecture + ".nextn_predict_layers"), p + "nextn_predict_layers");
+    if (nextn == 0 && m.stack_layers >= 0 && static_cast<std::uint64_t>(m.stack_layers) < g.block_count) {
+        nextn = to_int(g.block_count - static_cast<std::uint64_t>(m.stack_layers), p + "block_count");
+        note(std::to_string(nextn) + " NextN block(s) found by their blk.N.nextn.* tensors (no " + g.architecture +
+             ".nextn_predict_layers): kept apart from the stack");
+    }
     if (nextn >= blocks) throw Error(p + "nextn_predict_layers", "must be fewer than block_count (" + std::to_string(blocks) + ")");
     a.n_layers = blocks - nextn;
     a.n_mtp_layers = nextn;
@@ -377,8 +388,13 @@ ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings)
 ModelArch::FileWeights file_weights(const TensorTotals& t, int stack_layers) {
     ModelArch::FileWeights f;
     f.total = static_cast<double>(t.bytes);
-    f.vision = static_cast<double>(t.of(WeightClass::vision).bytes);   // vision blocks are never in by_layer
-    double embeddings = static_cast<double>(t.of(WeightClass::embeddings).bytes);
+    // Towers (vision and audio) and MTP-named tensors are never in by_layer or text_class_bytes.
+    const double towers = static_cast<double>(t.bytes - t.of(TensorPart::text).bytes - t.of(TensorPart::mtp).bytes);
+    // Tensors of the text part classed vision (a tower name the part rules do not know):
+    // vision all the same.
+    f.vision = towers + static_cast<double>(t.text_class_bytes[static_cast<std::size_t>(WeightClass::vision)]);
+    const double mtp_named = static_cast<double>(t.of(TensorPart::mtp).bytes);
+    double embeddings = static_cast<double>(t.text_class_bytes[static_cast<std::size_t>(WeightClass::embeddings)]);
     double in_layers = 0;
     f.layer.assign(static_cast<std::size_t>(std::max(stack_layers, 0)), 0.0);
     for (std::size_t il = 0; il < t.by_layer.size(); ++il) {
@@ -389,9 +405,30 @@ ModelArch::FileWeights file_weights(const TensorTotals& t, int stack_layers) {
         if (il < f.layer.size()) f.layer[il] = b;
         else f.beyond_stack += b;
     }
+    f.beyond_stack += mtp_named;
     f.embeddings = embeddings;
-    f.head = f.total - in_layers - f.embeddings - f.vision;
+    f.head = f.total - in_layers - mtp_named - f.embeddings - f.vision;
+    const auto parts = part_totals(t, stack_layers);
+    f.params_text = static_cast<double>(parts[static_cast<std::size_t>(TensorPart::text)].params);
+    f.params_vision = static_cast<double>(parts[static_cast<std::size_t>(TensorPart::vision)].params);
+    f.params_audio = static_cast<double>(parts[static_cast<std::size_t>(TensorPart::audio)].params);
+    f.params_mtp = static_cast<double>(parts[static_cast<std::size_t>(TensorPart::mtp)].params);
     return f;
+}
+
+void add_projector(ModelArch& a, const GgufModel& p) {
+    const std::string file = p.files.empty() ? std::string("mmproj") : p.files.front();
+    if (!p.projector)
+        throw Error(file + ": general.architecture",
+                    "is '" + p.arch.architecture + "', not 'clip': the file is not a multimodal projector (mmproj)");
+    const TensorTotals& t = p.totals;
+    a.file.total += static_cast<double>(t.bytes);
+    a.file.vision += static_cast<double>(t.bytes);
+    // An mmproj file is all encoder and projector: its audio tensors (a.*, mm.a.*) are the audio
+    // part, every other tensor the vision part.
+    const double audio = static_cast<double>(t.of(TensorPart::audio).params);
+    a.file.params_audio += audio;
+    a.file.params_vision += static_cast<double>(t.params) - audio;
 }
 
 }  // namespace gpusizer

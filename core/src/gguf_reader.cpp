@@ -12,6 +12,7 @@
 // ggml type, u64 offset from the data section), then padding to general.alignment (default 32)
 // and the tensor data. Strings are u64 length + bytes, not NUL-terminated.
 #include <algorithm>
+#include <cctype>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -410,8 +411,9 @@ GgufHeader read_gguf_header(ByteSource& src) {
         t.type = cur.read<std::uint32_t>("type");
         const GgmlTypeTraits* traits = ggml_type_traits(t.type);
         if (!traits)
-            throw Error(cur.key("type"), "unknown ggml type " + std::to_string(t.type) +
-                                             " (a newer ggml, or a removed type: 4, 5, 31-33, 36-38)");
+            throw Error(cur.key("type"), "unknown ggml type " + std::to_string(t.type) + " (this reader knows ids 0 to " +
+                                             std::to_string(ggml_types().back().id) +
+                                             " but the removed 4, 5, 31-33 and 36-38: a newer ggml, or a fork's own type)");
         t.type_name = traits->name;
         if (auto bytes = tensor_bytes(*traits, t.dims[0], t.elements))
             t.bytes = *bytes;
@@ -425,6 +427,7 @@ GgufHeader read_gguf_header(ByteSource& src) {
             throw Error(cur.key("offset"), "offset + size overflows 64 bits");
         h.data_bytes = std::max(h.data_bytes, t.offset + t.bytes);
         t.cls = classify_gguf_tensor(t.name);
+        t.model_part = gguf_tensor_part(t.name);
         t.layer = gguf_tensor_layer(t.name);
         h.tensors.push_back(std::move(t));
     }
@@ -468,7 +471,7 @@ const char* file_type_name(std::uint64_t ft) {
         {17, "Q5_K_M"}, {18, "Q6_K"}, {19, "IQ2_XXS"}, {20, "IQ2_XS"}, {21, "Q2_K_S"}, {22, "IQ3_XS"},
         {23, "IQ3_XXS"}, {24, "IQ1_S"}, {25, "IQ4_NL"}, {26, "IQ3_S"}, {27, "IQ3_M"}, {28, "IQ2_S"},
         {29, "IQ2_M"}, {30, "IQ4_XS"}, {31, "IQ1_M"}, {32, "BF16"}, {36, "TQ1_0"}, {37, "TQ2_0"},
-        {38, "MXFP4_MOE"}, {39, "NVFP4"}, {40, "Q1_0"},
+        {38, "MXFP4_MOE"}, {39, "NVFP4"}, {40, "Q1_0"}, {41, "Q2_0"},
     };
     for (const auto& [id, name] : names)
         if (id == ft) return name;
@@ -583,6 +586,24 @@ GgufArchInfo gguf_arch_info(const GgufHeader& h) {
 // [SECTION] Split files and the whole model
 // ---------------------------------------------------------------------------------------------
 
+bool is_gguf_projector_name(std::string_view file_name) {
+    std::string lower;
+    for (char ch : file_name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    constexpr std::string_view kExt = ".gguf";
+    return lower.find("mmproj") != std::string::npos && lower.size() > kExt.size() &&
+           lower.compare(lower.size() - kExt.size(), kExt.size(), kExt) == 0;
+}
+
+std::string find_gguf_projector(const std::vector<std::string>& files, std::vector<std::string>* others) {
+    std::vector<std::string> found;
+    for (const std::string& f : files)
+        if (is_gguf_projector_name(detail::file_name_of(f))) found.push_back(f);
+    if (found.empty()) return "";
+    std::sort(found.begin(), found.end());
+    if (others) others->assign(found.begin() + 1, found.end());
+    return found.front();
+}
+
 std::vector<std::string> gguf_split_part_names(std::string_view path_view) {
     const std::string path(path_view);
     const std::string folder = detail::folder_of(path);
@@ -614,6 +635,70 @@ std::vector<std::string> gguf_split_part_names(std::string_view path_view) {
     return out;
 }
 
+bool gguf_is_projector(const GgufHeader& h) {
+    const GgufValue* v = h.find("general.architecture");
+    return v && v->type == GgufType::string && v->s == "clip";
+}
+
+GgufProjectorInfo gguf_projector_info(const GgufHeader& h) {
+    GgufProjectorInfo p;
+    auto str = [&](const char* key) {
+        const GgufValue* v = h.find(key);
+        return v && v->type == GgufType::string ? v->s : std::string();
+    };
+    auto flag = [&](const char* key) {
+        const GgufValue* v = h.find(key);
+        return v && v->type == GgufType::boolean && v->u != 0;
+    };
+    auto uint = [&](const std::string& key) -> std::uint64_t {
+        const GgufValue* v = h.find(key);
+        if (!v) return 0;
+        if (!v->is_integer() || v->negative) throw Error(h.file + ": " + key, "must be a non-negative integer, got " + v->display());
+        return v->u;
+    };
+    p.projector_type = str("clip.projector_type");
+    // Newer files with both encoders name each one's projector (clip.vision.projector_type).
+    if (p.projector_type.empty()) p.projector_type = str("clip.vision.projector_type");
+    p.has_vision = flag("clip.has_vision_encoder");
+    p.has_audio = flag("clip.has_audio_encoder");
+    for (const char* which : {"vision", "audio"}) {
+        GgufEncoderInfo& e = std::string(which) == "vision" ? p.vision : p.audio;
+        const std::string k = std::string("clip.") + which + ".";
+        e.block_count = uint(k + "block_count");
+        e.embedding_length = uint(k + "embedding_length");
+        e.feed_forward_length = uint(k + "feed_forward_length");
+        e.head_count = uint(k + "attention.head_count");
+        e.projection_dim = uint(k + "projection_dim");
+        e.image_size = uint(k + "image_size");
+        e.patch_size = uint(k + "patch_size");
+    }
+    return p;
+}
+
+namespace {
+
+// The text stack's depth (GgufModel::stack_layers): NextN / MTP blocks are counted in
+// block_count and are its last blocks (llama.cpp's GLM-4.5 and Qwen3.5 converters add
+// nextn_predict_layers to block_count; their blocks hold blk.N.nextn.* tensors).
+int gguf_stack_layers(const GgufModel& m) {
+    const std::uint64_t blocks = m.arch.block_count;
+    if (blocks == 0 || blocks > 100000) return -1;
+    std::uint64_t nextn = 0;
+    for (const GgufKeyValue& kv : m.metadata)
+        if (kv.key == m.arch.architecture + ".nextn_predict_layers" && kv.value.is_integer() && !kv.value.negative) nextn = kv.value.u;
+    if (nextn == 0) {
+        // No key: the trailing blocks that hold NextN tensors.
+        std::vector<bool> has_nextn(static_cast<std::size_t>(blocks), false);
+        for (const GgufTensor& t : m.tensors)
+            if (t.layer >= 0 && static_cast<std::uint64_t>(t.layer) < blocks && t.name.find(".nextn.") != std::string::npos)
+                has_nextn[static_cast<std::size_t>(t.layer)] = true;
+        while (nextn < blocks && has_nextn[static_cast<std::size_t>(blocks - 1 - nextn)]) ++nextn;
+    }
+    return nextn < blocks ? static_cast<int>(blocks - nextn) : static_cast<int>(blocks);
+}
+
+}  // namespace
+
 GgufModel gguf_model_from_headers(std::vector<GgufHeader> parts) {
     GgufModel m;
     if (parts.empty()) return m;
@@ -622,15 +707,21 @@ GgufModel gguf_model_from_headers(std::vector<GgufHeader> parts) {
     m.metadata = parts.front().metadata;
     std::uint64_t expected_tensors = 0;
     if (const GgufValue* v = parts.front().find("split.tensors.count"); v && v->is_integer() && !v->negative) expected_tensors = v->u;
+    m.projector = gguf_is_projector(parts.front());
+    if (m.projector) m.projector_info = gguf_projector_info(parts.front());
     for (std::uint32_t k = 0; k < parts.size(); ++k) {
         GgufHeader& h = parts[k];
         m.data_offsets.push_back(h.data_offset);
-        detail::add_file(m, h, k, &GgufTensor::part, &GgufTensor::type_name);
+        detail::add_file(m, h, k, &GgufTensor::part);
     }
     if (parts.size() > 1 && expected_tensors != 0 && expected_tensors != m.tensors.size())
         throw Error(parts.front().file + ": split.tensors.count",
                     "says " + std::to_string(expected_tensors) + " tensors, the parts hold " + std::to_string(m.tensors.size()));
+    // GGUF shapes are logical (ggml packs within a row's blocks): parameters = elements.
+    for (const GgufTensor& t : m.tensors)
+        detail::add_to_totals(m.totals, {t.type_name, t.cls, t.model_part, t.layer, t.elements, t.elements, t.bytes});
     detail::finish_totals(m.totals);
+    m.stack_layers = gguf_stack_layers(m);
     return m;
 }
 

@@ -138,4 +138,4 @@ void build_t5(Reader& f, ModelArch& a, std::vector<std::string>&) {
     set_stack(a, uniform_stack(a));
 }
 
-}  // namespace gpusizer::hf
+}   // namespace gpusizer::hf

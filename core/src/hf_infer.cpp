@@ -66,7 +66,7 @@ std::string activation(const json& j) {
     return "";
 }
 
-}  // namespace
+}   // namespace
 
 bool has_layer_count(const json& j) {
     return has_any(j, F::n_layers) || has_key(j, "hybrid_override_pattern") || has_key(j, "block_configs") ||
@@ -99,8 +99,9 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
 #if !GPUSIZER_FIELD_READER
     (void)out;
     (void)notes;
-    throw Error(f.key("model_type"), "'" + model_type + "' has no row in the widget's reader; the app, the API and the CLI read any "
-                                                        "config.json by its fields");
+    throw Error(f.key("model_type"), "'" + model_type +
+                                         "' has no row in the widget's reader; the app, the API and the CLI read any "
+                                         "config.json by its fields");
 #else
     const json& j = f.object();
     out.type = model_type.empty() ? "unknown" : model_type;
@@ -119,10 +120,12 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
     std::vector<std::string> said;   // what was assumed, for one note
 
     // T5's encoder-decoder names (mT5, umT5, LongT5, Flan-T5 under other types): T5's build.
-    if (has_key(j, "d_ff") && has_key(j, "d_kv") && has_key(j, "d_model") && (has_key(j, "num_decoder_layers") || has_key(j, "feed_forward_proj"))) {
+    if (has_key(j, "d_ff") && has_key(j, "d_kv") && has_key(j, "d_model") &&
+        (has_key(j, "num_decoder_layers") || has_key(j, "feed_forward_proj"))) {
         r.adjust = nullptr;
         r.build = build_t5;
-        notes.push_back("model_type '" + out.type + "' has no row of its own: read as a T5 encoder-decoder (d_model, d_ff, d_kv, num_layers)");
+        notes.push_back("model_type '" + out.type +
+                        "' has no row of its own: read as a T5 encoder-decoder (d_model, d_ff, d_kv, num_layers)");
         return r;
     }
 
@@ -149,10 +152,14 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
             if (t.is_string()) types.push_back(t.get<std::string>());
     auto listed = [&](const char* t) { return std::find(types.begin(), types.end(), t) != types.end(); };
     const bool attn_type_list = has_key(j, "attn_type_list");   // MiniMax-M1: 0 lightning, 1 softmax
-    if (gdn) r.mixer = Mixer::gated_deltanet;
-    else if (ssm_layer == "Mamba2" || mamba2) r.mixer = Mixer::mamba2;
-    else if (!ssm_layer.empty() || mamba1) r.mixer = Mixer::mamba1;
-    else if (listed("conv") || has_key(j, "conv_L_cache")) r.mixer = Mixer::short_conv;
+    if (gdn)
+        r.mixer = Mixer::gated_deltanet;
+    else if (ssm_layer == "Mamba2" || mamba2)
+        r.mixer = Mixer::mamba2;
+    else if (!ssm_layer.empty() || mamba1)
+        r.mixer = Mixer::mamba1;
+    else if (listed("conv") || has_key(j, "conv_L_cache"))
+        r.mixer = Mixer::short_conv;
     else if (listed("linear_attention") || attn_type_list) {
         r.mixer = Mixer::lightning;
         said.push_back("linear_attention layers read as lightning attention over the attention heads (MiniMax-01)");
@@ -161,8 +168,8 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
     // Attention layout. An explicit per-layer list (layer_types / layers_block_type) wins in the
     // expander whatever is chosen here; these are the pattern fields' meanings in the families
     // that introduced them (hf_stack.cpp attention_plan).
-    const bool attention_named = has_key(j, "num_attention_heads") || has_key(j, "n_head") || has_key(j, "n_heads") ||
-                                 has_key(j, "num_query_heads");
+    const bool attention_named =
+        has_key(j, "num_attention_heads") || has_key(j, "n_head") || has_key(j, "n_heads") || has_key(j, "num_query_heads");
     if (has_key(j, "hybrid_override_pattern")) {
         // NemotronHConfig's pattern string: M Mamba-2, * attention, - MLP, E MoE; one block a layer.
         r.attn = Attn::nemotron;
@@ -223,7 +230,7 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
     // Experts: any spelling of an expert count above 1 (one "expert" is a dense MLP: Jamba).
     if (has_any(j, F::experts)) {
         const json* e = f.find(F::experts);
-        const long long n = e && e->is_number_integer() ? e->get<long long>()
+        const long long n = e && e->is_number_integer()                                          ? e->get<long long>()
                             : (e && e->is_array() && !e->empty() && (*e)[0].is_number_integer()) ? (*e)[0].get<long long>()
                                                                                                  : 0;
         if (n > 1 && r.moe == Moe::none) r.moe = Moe::fields;
@@ -252,9 +259,15 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
         const json* w = j.contains("intermediate_size") ? &j["intermediate_size"] : nullptr;
         long long hidden = 0, width = 0;
         for (const char* k : spellings(F::hidden))
-            if (has_key(j, k) && j[k].is_number_integer()) { hidden = j[k].get<long long>(); break; }
+            if (has_key(j, k) && j[k].is_number_integer()) {
+                hidden = j[k].get<long long>();
+                break;
+            }
         for (const char* k : spellings(F::intermediate))
-            if (has_key(j, k) && j[k].is_number_integer()) { width = j[k].get<long long>(); break; }
+            if (has_key(j, k) && j[k].is_number_integer()) {
+                width = j[k].get<long long>();
+                break;
+            }
         (void)w;
         const bool four_x = hidden > 0 && (width == 4 * hidden || width == 0);
         // A gelu or relu at 4 x hidden is the older plain MLP (GPT-2, GPT-J, OPT, BERT,
@@ -269,8 +282,8 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
 
     // Norms: LayerNorm (weight and bias) when the config names a LayerNorm epsilon and no RMS
     // one, or its norm type says so; else RMSNorm.
-    bool layer_norm = (has_key(j, "layer_norm_eps") || has_key(j, "layer_norm_epsilon") || has_key(j, "norm_epsilon")) &&
-                      !has_key(j, "rms_norm_eps");
+    bool layer_norm =
+        (has_key(j, "layer_norm_eps") || has_key(j, "layer_norm_epsilon") || has_key(j, "norm_epsilon")) && !has_key(j, "rms_norm_eps");
     for (const char* k : {"norm_type", "normalization_type", "layer_norm_type", "normalization"}) {
         if (has_key(j, k) && j[k].is_string()) {
             const std::string t = j[k].get<std::string>();
@@ -299,7 +312,8 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
     }
 
     // mamba_ssm's MixerModel: d_intermediate 0 is no MLP in any block (nn.Identity).
-    const bool no_mlp = has_key(j, "d_intermediate") && j["d_intermediate"].is_number_integer() && j["d_intermediate"].get<long long>() == 0;
+    const bool no_mlp =
+        has_key(j, "d_intermediate") && j["d_intermediate"].is_number_integer() && j["d_intermediate"].get<long long>() == 0;
     if (no_mlp) {
         r.traits |= kNoMlp;
         f.mark("d_intermediate");
@@ -322,8 +336,8 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
     if (!missing.empty()) {
         std::string list;
         for (const auto& m : missing) list += (list.empty() ? "" : "; ") + m;
-        throw Error(f.key("model_type"), "'" + out.type + "' has no row of its own, so it is read by its fields, and these core fields are missing: " +
-                                             list);
+        throw Error(f.key("model_type"),
+                    "'" + out.type + "' has no row of its own, so it is read by its fields, and these core fields are missing: " + list);
     }
 
     if (pure_recurrent) {
@@ -331,7 +345,10 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
         // not an MLP; MambaForCausalLM blocks are the mixer alone.
         long long hidden = 0, width = 0, expand = 2;
         for (const char* k : spellings(F::hidden))
-            if (has_key(j, k) && j[k].is_number_integer()) { hidden = j[k].get<long long>(); break; }
+            if (has_key(j, k) && j[k].is_number_integer()) {
+                hidden = j[k].get<long long>();
+                break;
+            }
         if (has_key(j, "intermediate_size") && j["intermediate_size"].is_number_integer()) width = j["intermediate_size"].get<long long>();
         for (const char* k : {"expand", "mamba_expand"})
             if (has_key(j, k) && j[k].is_number_integer()) expand = j[k].get<long long>();
@@ -341,7 +358,8 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
         if (width == 0 || width == expand * hidden || mamba_names) {
             r.traits |= kNoMlp | kNorms1;   // MambaBlock: one norm, then the mixer
             if (width > 0) f.mark("intermediate_size");
-            said.push_back("no MLP (the mixer is the whole block" + std::string(width > 0 ? "; intermediate_size is its inner width)" : ")"));
+            said.push_back("no MLP (the mixer is the whole block" +
+                           std::string(width > 0 ? "; intermediate_size is its inner width)" : ")"));
         }
     }
     std::string note = "model_type '" + out.type + "' has no row of its own: read by its fields";
@@ -354,10 +372,10 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
 bool looks_architectural(const std::string& key) {
     // Words that shape the network, by which an unread key is named (a config's token ids,
     // dropout rates and training switches are left alone).
-    static const char* kHints[] = {"layer", "head", "expert", "hidden", "size", "dim", "rank", "window", "vocab", "embed",
-                                   "intermediate", "ffn", "kv", "lora", "moe", "inner", "mlp", "attn", "attention", "block",
-                                   "expand", "state", "conv", "ssm", "mamba", "group", "proj", "shared", "tie", "mult",
-                                   "ratio", "linear", "router", "topk", "top_k", "query"};
+    static const char* kHints[] = {"layer",     "head",         "expert", "hidden", "size",   "dim",    "rank",  "window", "vocab",
+                                   "embed",     "intermediate", "ffn",    "kv",     "lora",   "moe",    "inner", "mlp",    "attn",
+                                   "attention", "block",        "expand", "state",  "conv",   "ssm",    "mamba", "group",  "proj",
+                                   "shared",    "tie",          "mult",   "ratio",  "linear", "router", "topk",  "top_k",  "query"};
     for (const char* h : kHints)
         if (key.find(h) != std::string::npos) return true;
     return key.rfind("n_", 0) == 0 || key.rfind("num_", 0) == 0;   // a count of something
@@ -446,15 +464,17 @@ void adjust_by_fields(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>
         if (w > 0 && w <= Reader::kMaxDim) {
             d.dense_width = int(w);
             d.dense_width_replaces = true;
-            notes.push_back("block_auto_adjust_ff_dim: the MLP is " + std::to_string(w) + " wide (2/3 of intermediate_size, rounded up to " +
-                            std::to_string(multiple) + ")");
+            notes.push_back("block_auto_adjust_ff_dim: the MLP is " + std::to_string(w) +
+                            " wide (2/3 of intermediate_size, rounded up to " + std::to_string(multiple) + ")");
         }
     }
     // mlp_type (StarCoder2 "default": up and down) confirms the activation's reading or says gated.
     if (f.has("mlp_type")) {
         const std::string t = f.text("mlp_type", "");
-        if (t == "swiglu" || t == "geglu" || t == "gated" || t == "glu") a.mlp = MlpKind::gated;
-        else if (t == "default" || t == "mlp" || t == "plain" || t == "fc") a.mlp = MlpKind::plain;
+        if (t == "swiglu" || t == "geglu" || t == "gated" || t == "glu")
+            a.mlp = MlpKind::gated;
+        else if (t == "default" || t == "mlp" || t == "plain" || t == "fc")
+            a.mlp = MlpKind::plain;
     }
     // mamba_ssm's MixerModel pads the vocabulary to a multiple (pad_vocab_size_multiple).
     if (f.has("pad_vocab_size_multiple")) {
@@ -530,7 +550,8 @@ void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
         if (f.has("moe_layer_freq") && f.find("moe_layer_freq")->is_array()) {
             const std::vector<long long> flags = f.integers("moe_layer_freq");
             if (int(flags.size()) != n)
-                throw Error(f.key("moe_layer_freq"), "has " + std::to_string(flags.size()) + " entries for " + std::to_string(n) + " layers");
+                throw Error(f.key("moe_layer_freq"),
+                            "has " + std::to_string(flags.size()) + " entries for " + std::to_string(n) + " layers");
             for (int i = 0; i < n; ++i) moe[std::size_t(i)] = flags[std::size_t(i)] != 0;
             step = 0;
         } else if (f.has("moe_layer_freq")) {
@@ -575,8 +596,10 @@ void modality_experts(Reader& f, const std::vector<LayerSpec>& layers, ModelArch
     for (std::size_t k = 1; k < counts->size(); ++k) {
         const long long n = (*counts)[k].is_number_integer() ? (*counts)[k].get<long long>() : 0;
         long long w = 0;
-        if (widths && widths->is_array() && k < widths->size() && (*widths)[k].is_number_integer()) w = (*widths)[k].get<long long>();
-        else if (widths && widths->is_number_integer()) w = widths->get<long long>();
+        if (widths && widths->is_array() && k < widths->size() && (*widths)[k].is_number_integer())
+            w = (*widths)[k].get<long long>();
+        else if (widths && widths->is_number_integer())
+            w = widths->get<long long>();
         params += double(moe_layers) * double(n) * 3.0 * a.hidden * double(w);
     }
     if (params <= 0) return;
@@ -695,4 +718,4 @@ void apply_block_configs(Reader& f, int hidden, int heads, std::vector<LayerSpec
 #endif
 }
 
-}  // namespace gpusizer::hf
+}   // namespace gpusizer::hf

@@ -324,8 +324,8 @@ const std::vector<FamilyRow>& rows() {
         // ChatGLM (THUDM/glm-4-9b-chat, chatglm3-6b remote code, modeling_chatglm.py): a Llama-like
         // stack whose output_layer is its own tensor while the config has no tie key.
         // THUDM modeling_chatglm.py (output_layer untied; add_qkv_bias; multi_query_group_num)
-        {"chatglm", "", "", Attn::full, 0, 0, Moe::none, Mixer::none,
-         kArchKeysOnly, "apply_query_key_layer_scaling attention_softmax_in_fp32 layernorm_epsilon fp32_residual_connection original_rope " "rope_ratio bias_dropout_fusion", adjust_chatglm},
+        {"chatglm", "", "", Attn::full, 0, 0, Moe::none, Mixer::none, kArchKeysOnly,
+         "apply_query_key_layer_scaling attention_softmax_in_fp32 layernorm_epsilon rope_ratio", adjust_chatglm},
         // --- Qwen -------------------------------------------------------------------------
         // qwen2/configuration_qwen2.py (layer_types from use_sliding_window and max_window_layers)
         {"qwen2", "", "", Attn::max_window, 0, 4096, Moe::none, Mixer::none, kQkvBiasAlways, ""},
@@ -354,8 +354,10 @@ const std::vector<FamilyRow>& rows() {
         {"qwen3_omni_moe", "thinker_config.text_config", "qwen3_moe", Attn::max_window, 0, 4096, Moe::qwen_sparse, Mixer::none,
          kQkNorm, ""},
         // --- OpenAI, Meta, Google ----------------------------------------------------------
-        // gpt_oss/configuration_gpt_oss.py (sliding if (i+1) % 2 else full; attention_bias True)
-        {"gpt_oss", "", "", Attn::every_nth_full, 2, 128, Moe::all, Mixer::none, kAttnBias | kExpertBias | kActiveNoInputEmbedding, ""},
+        // gpt_oss/configuration_gpt_oss.py (sliding if (i+1) % 2 else full; attention_bias True); modeling_gpt_oss.py
+        // GptOssTopKRouter keeps a bias of num_local_experts (the checkpoint's mlp.router.bias)
+        {"gpt_oss", "", "", Attn::every_nth_full, 2, 128, Moe::all, Mixer::none,
+         kAttnBias | kExpertBias | kRouterBias | kActiveNoInputEmbedding, ""},
         // llama4/configuration_llama4.py (Llama4TextConfig.__post_init__: no_rope_layers, moe_layers)
         {"llama4", "text_config", "llama4_text", Attn::llama4, 4, 0, Moe::llama4, Mixer::none, 0, ""},
         // llama4/configuration_llama4.py
@@ -407,8 +409,9 @@ const std::vector<FamilyRow>& rows() {
         {"nemotron_h", "", "", Attn::nemotron, 0, 0, Moe::nemotron, Mixer::mamba2,
          kPlainMlp | kOneBlock | kNorms1 | kRouterBias, "moe_shared_expert_overlap mtp_layers_block_type"},
         // falcon_h1/configuration_falcon_h1.py (layers_block_type: hybrid in every layer)
-        {"falcon_h1", "", "", Attn::falcon_h1, 0, 0, Moe::none, Mixer::mamba2,
-         0, "lm_head_multiplier mlp_multipliers key_multiplier attention_out_multiplier attention_in_multiplier " "ssm_multipliers ssm_in_multiplier ssm_out_multiplier mamba_norm_before_gate mamba_use_mlp"},
+        {"falcon_h1", "", "", Attn::falcon_h1, 0, 0, Moe::none, Mixer::mamba2, 0,
+         "lm_head_multiplier mlp_multipliers key_multiplier attention_out_multiplier attention_in_multiplier "
+         "ssm_multipliers ssm_in_multiplier ssm_out_multiplier mamba_norm_before_gate mamba_use_mlp"},
         // jamba/configuration_jamba.py (layers_block_type, layers_num_experts)
         {"jamba", "", "", Attn::jamba, 0, 0, Moe::jamba, Mixer::mamba1, 0, ""},
         // --- Other 2025-2026 families -------------------------------------------------------------

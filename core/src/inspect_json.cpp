@@ -31,15 +31,17 @@ namespace {
 // [SECTION] inspect
 // ---------------------------------------------------------------------------------------------
 
-// What both formats print: totals by type and by class.
+// What both formats print: totals by type and by class. `elements` as stored, `params` by
+// logical shape (model_file.hpp TensorTotals).
 json totals_json(const TensorTotals& t) {
     json by_type = json::array();
     for (const auto& x : t.by_type)
-        by_type.push_back({{"type", x.type}, {"tensors", x.tensors}, {"elements", x.elements}, {"bytes", x.bytes}});
+        by_type.push_back({{"type", x.type}, {"tensors", x.tensors}, {"elements", x.elements}, {"params", x.params}, {"bytes", x.bytes}});
     json by_class = json::object();
     for (std::size_t c = 0; c < kWeightClassCount; ++c) {
         const ClassTotal& x = t.by_class[c];
-        by_class[to_string(static_cast<WeightClass>(c))] = {{"tensors", x.tensors}, {"elements", x.elements}, {"bytes", x.bytes}};
+        by_class[to_string(static_cast<WeightClass>(c))] = {
+            {"tensors", x.tensors}, {"elements", x.elements}, {"params", x.params}, {"bytes", x.bytes}};
     }
     // Per layer: only the classes with bytes ({"attention": 119040, "dense_mlp": 254976, ...}).
     json by_layer = json::array();
@@ -49,8 +51,34 @@ json totals_json(const TensorTotals& t) {
             if (layer[c]) l[to_string(static_cast<WeightClass>(c))] = layer[c];
         by_layer.push_back(l);
     }
-    return {{"tensors", t.tensors}, {"elements", t.elements}, {"bytes", t.bytes}, {"by_type", by_type}, {"by_class", by_class},
-            {"by_layer", by_layer}};
+    return {{"tensors", t.tensors}, {"elements", t.elements}, {"params", t.params},  {"bytes", t.bytes},
+            {"by_type", by_type},   {"by_class", by_class},   {"by_layer", by_layer}};
+}
+
+// The parts of the checkpoint (text, vision, audio, MTP): tensors, parameters and bytes.
+json parts_json(const std::array<ClassTotal, kTensorPartCount>& parts) {
+    json j = json::object();
+    for (std::size_t p = 0; p < kTensorPartCount; ++p)
+        j[to_string(static_cast<TensorPart>(p))] = {{"tensors", parts[p].tensors}, {"params", parts[p].params}, {"bytes", parts[p].bytes}};
+    return j;
+}
+
+json encoder_json(const GgufEncoderInfo& e) {
+    return {{"block_count", e.block_count}, {"embedding_length", e.embedding_length}, {"feed_forward_length", e.feed_forward_length},
+            {"head_count", e.head_count},   {"projection_dim", e.projection_dim},     {"image_size", e.image_size},
+            {"patch_size", e.patch_size}};
+}
+
+// A projector file: its encoders and totals.
+json projector_json(const GgufModel& p) {
+    const GgufProjectorInfo& i = p.projector_info;
+    return {{"files", p.files},
+            {"projector_type", i.projector_type},
+            {"has_vision_encoder", i.has_vision},
+            {"has_audio_encoder", i.has_audio},
+            {"vision", i.has_vision ? encoder_json(i.vision) : json(nullptr)},
+            {"audio", i.has_audio ? encoder_json(i.audio) : json(nullptr)},
+            {"totals", totals_json(p.totals)}};
 }
 
 json u64_list(const std::vector<std::uint64_t>& v) {
@@ -60,7 +88,24 @@ json u64_list(const std::vector<std::uint64_t>& v) {
 
 }  // namespace
 
-std::string gguf_model_json(const GgufModel& m) {
+namespace {
+
+std::array<ClassTotal, kTensorPartCount> gguf_parts(const GgufModel& m, const GgufModel* projector) {
+    auto parts = part_totals(m.totals, m.stack_layers);
+    if (projector) {
+        const auto extra = part_totals(projector->totals, -1);
+        for (std::size_t p = 0; p < kTensorPartCount; ++p) {
+            // A projector file's tensors are all encoder: what its names leave text is vision.
+            ClassTotal& to = parts[p == static_cast<std::size_t>(TensorPart::text) ? static_cast<std::size_t>(TensorPart::vision) : p];
+            to.tensors += extra[p].tensors, to.elements += extra[p].elements, to.params += extra[p].params, to.bytes += extra[p].bytes;
+        }
+    }
+    return parts;
+}
+
+}  // namespace
+
+std::string gguf_model_json(const GgufModel& m, const GgufModel* projector) {
     const GgufArchInfo& a = m.arch;
     json hp = {{"block_count", a.block_count}, {"context_length", a.context_length}, {"embedding_length", a.embedding_length},
                {"vocab_size", a.vocab_size}, {"feed_forward_length", u64_list(a.feed_forward_length)},
@@ -105,9 +150,18 @@ std::string gguf_model_json(const GgufModel& m) {
               {"file_type", a.file_type},
               {"hyperparameters", hp},
               {"totals", totals_json(m.totals)},
+              {"stack_layers", m.stack_layers},
+              {"parts", parts_json(gguf_parts(m, projector))},
               {"metadata_used", a.keys_used},
               {"metadata", metadata},
               {"tensor_list", tensors}};
+    // The projector: the file beside the model, or the file itself when it is one.
+    if (projector)
+        j["projector"] = projector_json(*projector);
+    else if (m.projector)
+        j["projector"] = projector_json(m);
+    else
+        j["projector"] = nullptr;
     return j.dump(2);
 }
 
@@ -119,8 +173,27 @@ std::string safetensors_model_json(const SafetensorsModel& m, std::string_view c
     json dtypes = json::object();
     json meta = json::object();
     for (const auto& [k, v] : m.metadata) meta[k] = v;
-    json j = {{"format", "safetensors"}, {"files", m.files}, {"header_bytes", m.header_bytes},
-              {"index_total_size", m.index_total_size}, {"metadata", meta}, {"totals", totals_json(m.totals)}};
+    // Quantized layouts: how many tensors each packs, their parameters and bytes.
+    json layouts = json::array();
+    std::vector<std::string> seen;
+    for (const SafetensorsTensor& t : m.tensors)
+        if (!t.layout.empty() && std::find(seen.begin(), seen.end(), t.layout) == seen.end()) seen.push_back(t.layout);
+    for (const std::string& l : seen) {
+        std::uint64_t n = 0, params = 0, bytes = 0;
+        for (const SafetensorsTensor& t : m.tensors)
+            if (t.layout == l) ++n, params += t.params, bytes += t.bytes;
+        layouts.push_back({{"layout", l}, {"tensors", n}, {"params", params}, {"bytes", bytes}});
+    }
+    const int stack = has_config ? arch.total_layers() : -1;
+    json j = {{"format", "safetensors"},
+              {"files", m.files},
+              {"header_bytes", m.header_bytes},
+              {"index_total_size", m.index_total_size},
+              {"metadata", meta},
+              {"totals", totals_json(m.totals)},
+              {"layouts", layouts},
+              {"stack_layers", stack},
+              {"parts", parts_json(part_totals(m.totals, stack))}};
     if (has_config)
         j["config"] = {{"model_type", arch.model_type}, {"layers", arch.n_layers}, {"hidden", arch.hidden},
                        {"heads", arch.n_heads}, {"kv_heads", arch.n_kv_heads}, {"routed_experts", arch.n_routed_experts},

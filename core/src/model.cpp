@@ -470,6 +470,9 @@ ParamCounts count_params(const ModelArch& arch) {
     }
     c.parts.embeddings = a.per_layer_embedding_params;
     for (const TowerSpec& t : a.towers) (t.part == "audio" ? c.parts.audio : c.parts.vision) += tower_params(t);
+    // A model read from files: the towers, projector files and MTP layers its tensors hold,
+    // counted by logical shape (model_file.hpp file_weights), replace the formulas' figures.
+    if (!a.file.empty()) c.parts.vision = a.file.params_vision, c.parts.audio = a.file.params_audio, c.parts.mtp = a.file.params_mtp;
     return c;
 }
 

@@ -97,6 +97,38 @@ std::string_view gguf_suffix(std::string_view name) {
 
 }  // namespace
 
+const char* to_string(TensorPart p) {
+    switch (p) {
+        case TensorPart::text: return "text";
+        case TensorPart::vision: return "vision";
+        case TensorPart::audio: return "audio";
+        case TensorPart::mtp: return "mtp";
+    }
+    return "text";
+}
+
+TensorPart gguf_tensor_part(std::string_view name) {
+    // llama.cpp's mtmd projector files (gguf-py constants.py): audio encoder a.*, its projector
+    // mm.a.* (A_MMPROJ); vision encoder v.*, projector mm.* / mm_* / resampler.* (V_*, V_MMPROJ*).
+    if (starts_with(name, "a.") || starts_with(name, "mm.a.")) return TensorPart::audio;
+    if (starts_with(name, "v.") || starts_with(name, "mm.") || starts_with(name, "mm_") || starts_with(name, "model.vision") ||
+        starts_with(name, "resampler."))
+        return TensorPart::vision;
+    // The legacy unnumbered NextN tensors (NEXTN_* before they moved into blk.N.nextn.*).
+    if (starts_with(name, "nextn.")) return TensorPart::mtp;
+    return TensorPart::text;
+}
+
+TensorPart hf_tensor_part(std::string_view name) {
+    // Audio first: Gemma 3n's embed_audio and Qwen2.5-Omni's audio_tower sit beside vision ones.
+    for (std::string_view a : {"audio_tower", "audio_encoder", "audio_model", "embed_audio", "audio_projector", "audio_embed"})
+        if (contains(name, a)) return TensorPart::audio;
+    if (classify_hf_tensor(name) == WeightClass::vision) return TensorPart::vision;
+    // Qwen3-Next / Qwen3.5 "mtp.*" (mtp_num_hidden_layers), MiMo "model.mtp_layers.N.*".
+    if (starts_with(name, "mtp.") || starts_with(name, "model.mtp.") || contains(name, "mtp_layers.")) return TensorPart::mtp;
+    return TensorPart::text;
+}
+
 int gguf_tensor_layer(std::string_view name) {
     if (!starts_with(name, "blk.")) return -1;
     return number_after(name, "blk.");
@@ -139,9 +171,16 @@ WeightClass classify_gguf_tensor(std::string_view name) {
 }
 
 WeightClass classify_hf_tensor(std::string_view name) {
-    for (std::string_view v : {"vision_tower", "visual.", "vision_model", "multi_modal_projector", "mm_projector",
-                               "vision_embed", "audio_tower", "image_newline", "vision_encoder", "audio_encoder"})
+    // Vision and audio towers and their projectors (transformers' names: Qwen2-VL visual.*,
+    // LLaVA / Gemma 3 vision_tower + multi_modal_projector, Idefics3 model.vision_model +
+    // model.connector, Pixtral's vision_language_adapter, Gemma 3n embed_vision / embed_audio,
+    // MiniCPM-V vpm + resampler, InternVL mlp1).
+    for (std::string_view v : {"vision_tower", "visual.", "vision_model", "multi_modal_projector", "mm_projector", "vision_embed",
+                               "audio_tower", "image_newline", "vision_encoder", "audio_encoder", "audio_model", "embed_vision",
+                               "embed_audio", "vision_language_adapter", "audio_projector", "audio_embed"})
         if (contains(name, v)) return WeightClass::vision;
+    for (std::string_view v : {"model.vision_", "model.connector.", "vpm.", "resampler.", "mlp1."})
+        if (starts_with(name, v)) return WeightClass::vision;
     if (contains(name, "shared_expert")) return WeightClass::shared_experts;
     if (contains(name, ".experts.") || contains(name, "e_score_correction_bias") || ends_with(name, "mlp.gate.weight") ||
         ends_with(name, "block_sparse_moe.gate.weight") || contains(name, ".router."))
@@ -170,9 +209,10 @@ WeightClass classify_hf_tensor(std::string_view name) {
 
 // Ids: enum ggml_type in ggml/include/ggml.h. Block sizes and bytes per block: the
 // static_asserts on each block_* struct in ggml/src/ggml-common.h, mirrored by GGML_QUANT_SIZES
-// in gguf-py/gguf/constants.py (ggml-org/llama.cpp, commit 0024aa74). QK_K = 256.
+// in gguf-py/gguf/constants.py (ggml-org/llama.cpp, commit 0024aa74; Q2_0 from commit 37b53fd4,
+// where the enum ends GGML_TYPE_Q2_0 = 42, GGML_TYPE_COUNT = 43). QK_K = 256.
 // Ids 4, 5 (Q4_2, Q4_3) and 31-33, 36-38 (repacked Q4_0_x_y, IQ4_NL_x_y) were removed and are
-// rejected.
+// rejected, as is every id past the table (a newer ggml's, or a fork's: 100+ in ik_llama.cpp).
 const std::vector<GgmlTypeTraits>& ggml_types() {
     static const std::vector<GgmlTypeTraits> t = {
         {0, "F32", 1, 4},
@@ -209,7 +249,8 @@ const std::vector<GgmlTypeTraits>& ggml_types() {
         {35, "TQ2_0", 256, 66},   // 2 + 64
         {39, "MXFP4", 32, 17},    // 1 B shared E8M0 exponent + 16 B of E2M1 nibbles
         {40, "NVFP4", 64, 36},    // 4 + 32
-        {41, "Q1_0", 128, 18},    // 2 + 16
+        {41, "Q1_0", 128, 18},    // 2 + 16: fp16 d + 1 sign bit per weight (1.125 bits)
+        {42, "Q2_0", 64, 18},     // 2 + 16: fp16 d + 2 bits per weight, QK2_0 = 64 (2.25 bits)
     };
     return t;
 }
@@ -260,30 +301,64 @@ const SafetensorsDtype* safetensors_dtype(std::string_view name) {
 
 namespace detail {
 
-void add_to_totals(TensorTotals& t, const std::string& type, WeightClass cls, int layer, std::uint64_t elements, std::uint64_t bytes) {
-    auto it = std::find_if(t.by_type.begin(), t.by_type.end(), [&](const TypeTotal& x) { return x.type == type; });
+namespace {
+
+// Sums of sizes each below 2^64 over at most a few hundred thousand tensors: checked all the same.
+template <typename Total>
+void add_count(Total& x, const TensorCount& c) {
+    x.tensors += 1;
+    x.elements = checked_add(x.elements, c.elements, "tensor totals");
+    x.params = checked_add(x.params, c.params, "tensor totals");
+    x.bytes = checked_add(x.bytes, c.bytes, "tensor totals");
+}
+
+}  // namespace
+
+void add_to_totals(TensorTotals& t, const TensorCount& c) {
+    auto it = std::find_if(t.by_type.begin(), t.by_type.end(), [&](const TypeTotal& x) { return x.type == c.type; });
     if (it == t.by_type.end()) {
-        t.by_type.push_back({type, 0, 0, 0});
+        t.by_type.push_back({c.type, 0, 0, 0, 0});
         it = t.by_type.end() - 1;
     }
-    // Sums of sizes each below 2^64 over at most a few hundred thousand tensors: checked all the same.
-    it->tensors += 1;
-    it->elements = checked_add(it->elements, elements, "tensor totals");
-    it->bytes = checked_add(it->bytes, bytes, "tensor totals");
-    ClassTotal& c = t.by_class[static_cast<std::size_t>(cls)];
-    c.tensors += 1;
-    c.elements = checked_add(c.elements, elements, "tensor totals");
-    c.bytes = checked_add(c.bytes, bytes, "tensor totals");
-    // Vision / audio towers number their own blocks: they are not the language model's layers.
-    if (layer >= 0 && layer < kMaxTrackedLayers && cls != WeightClass::vision) {
-        if (static_cast<std::size_t>(layer) >= t.by_layer.size()) t.by_layer.resize(static_cast<std::size_t>(layer) + 1);
-        auto& l = t.by_layer[static_cast<std::size_t>(layer)][static_cast<std::size_t>(cls)];
-        l = checked_add(l, bytes, "tensor totals");
+    add_count(*it, c);
+    add_count(t.by_class[static_cast<std::size_t>(c.cls)], c);
+    add_count(t.by_part[static_cast<std::size_t>(c.part)], c);
+    // Vision / audio towers and MTP-named tensors number their own blocks: they are not the
+    // language model's layers.
+    if (c.part == TensorPart::text) {
+        auto& b = t.text_class_bytes[static_cast<std::size_t>(c.cls)];
+        b = checked_add(b, c.bytes, "tensor totals");
+    }
+    if (c.layer >= 0 && c.layer < kMaxTrackedLayers && c.part == TensorPart::text && c.cls != WeightClass::vision) {
+        const auto il = static_cast<std::size_t>(c.layer);
+        if (il >= t.by_layer.size()) t.by_layer.resize(il + 1), t.layer_totals.resize(il + 1);
+        auto& l = t.by_layer[il][static_cast<std::size_t>(c.cls)];
+        l = checked_add(l, c.bytes, "tensor totals");
+        add_count(t.layer_totals[il], c);
     }
     t.tensors += 1;
-    t.elements = checked_add(t.elements, elements, "tensor totals");
-    t.bytes = checked_add(t.bytes, bytes, "tensor totals");
+    t.elements = checked_add(t.elements, c.elements, "tensor totals");
+    t.params = checked_add(t.params, c.params, "tensor totals");
+    t.bytes = checked_add(t.bytes, c.bytes, "tensor totals");
 }
+
+}  // namespace detail
+
+std::array<ClassTotal, kTensorPartCount> part_totals(const TensorTotals& t, int stack_layers) {
+    std::array<ClassTotal, kTensorPartCount> p = t.by_part;
+    if (stack_layers < 0) return p;
+    ClassTotal& text = p[static_cast<std::size_t>(TensorPart::text)];
+    ClassTotal& mtp = p[static_cast<std::size_t>(TensorPart::mtp)];
+    for (std::size_t il = static_cast<std::size_t>(stack_layers); il < t.layer_totals.size(); ++il) {
+        const ClassTotal& l = t.layer_totals[il];
+        // Every layer total is part of the text total it is moved out of: no underflow.
+        text.tensors -= l.tensors, text.elements -= l.elements, text.params -= l.params, text.bytes -= l.bytes;
+        mtp.tensors += l.tensors, mtp.elements += l.elements, mtp.params += l.params, mtp.bytes += l.bytes;
+    }
+    return p;
+}
+
+namespace detail {
 
 void finish_totals(TensorTotals& t) {
     std::sort(t.by_type.begin(), t.by_type.end(), [](const TypeTotal& a, const TypeTotal& b) {

@@ -6,10 +6,12 @@
 // [SECTION] A Hugging Face snapshot folder
 // [SECTION] load_model_files
 #include <cctype>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "gpusizer/error.hpp"
+#include "gpusizer/format.hpp"
 #include "gpusizer/io.hpp"
 #include "gpusizer/model_file.hpp"
 #include "gpusizer/precision.hpp"
@@ -61,10 +63,34 @@ std::string weights_id_of_file_type(const std::string& file_type) {
     return "";
 }
 
+// The file's text parameters beside the architecture's: a difference means the importer read the
+// architecture in a way the tensors do not bear out (the weights' bytes are the file's either way).
+void note_text_params(const ModelArch& a, std::vector<std::string>& warnings) {
+    const double derived = count_params(a).total();
+    const double counted = a.file.params_text;
+    // 0.5%: a bias or norm the architecture leaves out, never a layer.
+    if (counted > 0 && derived > 0 && std::fabs(counted / derived - 1) > 0.005)
+        warnings.push_back("the files' tensors hold " + format_count(counted) + " text parameters by logical shape, the architecture " +
+                           format_count(derived) + "; parameter counts follow the architecture, weight bytes the files");
+}
+
 void load_gguf(Config& c, const SourceOpener& open) {
     const GgufModel m = read_gguf_model(c.gguf, open);
     std::vector<std::string> warnings;
     ModelArch arch = arch_from_gguf(m, &warnings);
+    if (!c.mmproj.empty()) {
+        // The projector beside the model: its encoders are the vision / audio parts.
+        const GgufModel p = read_gguf_model(c.mmproj, [&](const std::string& name) {
+            std::unique_ptr<ByteSource> s = open(name);
+            if (!s) throw Error("mmproj", "cannot open '" + name + "'", ErrorCode::unreadable);
+            return s;
+        });
+        if (!p.projector)
+            throw Error("mmproj", "'" + c.mmproj + "' is not a multimodal projector: its general.architecture is '" + p.arch.architecture +
+                                      "', not 'clip'");
+        add_projector(arch, p);
+    }
+    note_text_params(arch, warnings);
     if (c.weights.empty()) {
         const std::string id = weights_id_of_file_type(m.arch.file_type);
         if (!id.empty()) c.weights = id;
@@ -90,18 +116,26 @@ void load_hf_dir(Config& c, const SourceOpener& open) {
     // Shards through the index (transformers' save_pretrained writes it when it shards), else
     // the single model.safetensors.
     SafetensorsModel st;
+    const SafetensorsQuant quant = safetensors_quant_of(arch);
     if (auto index_src = open(prefix + "model.safetensors.index.json")) {
         SafetensorsIndex idx = parse_safetensors_index(read_source_text(*index_src, kSafetensorsMaxIndexBytes), index_src->name());
         for (auto& f : idx.files) f = prefix + f;
         for (auto& tf : idx.weight_map) tf.second = prefix + tf.second;
-        st = read_safetensors_model(idx, open);
+        st = read_safetensors_model(idx, open, quant);
     } else if (auto one = open(prefix + "model.safetensors")) {
-        st = safetensors_model_from_headers({read_safetensors_header(*one)});
+        st = safetensors_model_from_headers({read_safetensors_header(*one)}, quant);
     } else {
         throw Error("hf_dir", "'" + dir + "' holds neither model.safetensors.index.json nor model.safetensors", ErrorCode::unreadable);
     }
     arch.source = "safetensors";
     arch.file = file_weights(st.totals, arch.total_layers());
+    std::size_t unknown = 0;
+    for (const SafetensorsTensor& t : st.tensors) unknown += t.layout.find("(bits unknown)") != std::string::npos;
+    if (unknown > 0)
+        warnings.push_back(std::to_string(unknown) +
+                           " packed tensors hold values of bits neither the tensors beside them nor "
+                           "config.json's quantization_config state: their parameters are counted as stored");
+    note_text_params(arch, warnings);
     if (arch.name.empty() || arch.name.rfind("custom", 0) == 0) {
         const std::size_t slash = dir.find_last_of("/\\");
         arch.name = slash == std::string::npos ? dir : dir.substr(slash + 1);
@@ -117,6 +151,8 @@ void load_hf_dir(Config& c, const SourceOpener& open) {
 // ---------------------------------------------------------------------------------------------
 
 void load_model_files(Config& c, const SourceOpener& open) {
+    if (!c.mmproj.empty() && c.gguf.empty())
+        throw Error("mmproj", "is a GGUF model's projector file: it goes with `gguf` (the model's file)");
     if (c.gguf.empty() && c.hf_dir.empty()) return;
     if (!c.gguf.empty() && !c.hf_dir.empty()) throw Error("hf_dir", "give either gguf or hf_dir, not both");
     const char* key = c.gguf.empty() ? "hf_dir" : "gguf";

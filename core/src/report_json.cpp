@@ -233,6 +233,14 @@ json report_json(const Report& r) {
                                : !ms.arch.source.empty() ? ms.arch.source
                                : !ms.hf_config_json.empty() ? std::string("hf_config") : std::string("num_parameters");
         j["model"]["file_bytes"] = ms.arch.file.empty() ? json(nullptr) : json(ms.arch.file.total);
+        // The parameters the file(s) hold by part, counted from the tensors by logical shape (a
+        // packed tensor counts the values it packs; scales and zero points count none).
+        const ModelArch::FileWeights& f = ms.arch.file;
+        j["model"]["file_params"] = f.empty() ? json(nullptr)
+                                              : json{{"text", whole(f.params_text)},
+                                                     {"vision", whole(f.params_vision)},
+                                                     {"audio", whole(f.params_audio)},
+                                                     {"mtp", whole(f.params_mtp)}};
     }
     // Stored weights by part: text is what `params` counts; the others are loaded beside it.
     j["model"]["params_by_part"] = {{"text", whole(r.params_by_part.text)},     {"vision", whole(r.params_by_part.vision)},

@@ -305,6 +305,8 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
         throw Error(c.gguf.empty() ? "hf_dir" : "gguf",
                     "names a file that was not read: the CLI and the app read it (load_model_files) before the estimate",
                     ErrorCode::unreadable);
+    if (!c.mmproj.empty() && c.gguf.empty())
+        throw Error("mmproj", "is a GGUF model's projector file: it goes with `gguf` (the model's file)");
     check_hub_model_fetched(c.model);   // {"hub": ...} without config.json or the header: hub_model.cpp
     if (c.model.custom) {
         r.arch = &c.model.arch;

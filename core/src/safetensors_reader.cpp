@@ -309,6 +309,35 @@ struct SaxAdapter {
 using HeaderSaxAdapter = SaxAdapter<HeaderSax, &HeaderSax::key_event>;
 using IndexSaxAdapter = SaxAdapter<IndexSax, &IndexSax::key_fn>;
 
+// compressed-tensors stores a packed weight's logical shape as the data of `<name>.weight_shape`
+// (pack_quantized.py compress_weight: torch.tensor(weight.shape), int64; compression_param_info
+// declares int32): a few bytes each, read when the source holds them (a file; not a header
+// prefix, whose reads past the header return nothing). Values that are not a plausible shape
+// are left unread: the packing is then counted from the bits alone.
+void read_shape_values(ByteSource& src, SafetensorsHeader& h) {
+    constexpr std::string_view kSuffix = ".weight_shape";
+    for (SafetensorsTensor& t : h.tensors) {
+        if (t.name.size() <= kSuffix.size() || t.name.compare(t.name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0) continue;
+        const std::size_t width = t.dtype == "I64" ? 8 : t.dtype == "I32" ? 4 : 0;
+        if (width == 0 || t.shape.size() != 1 || t.shape[0] == 0 || t.shape[0] > 4) continue;
+        unsigned char b[32];
+        const std::size_t n = static_cast<std::size_t>(t.shape[0]) * width;
+        if (t.begin > ~std::uint64_t(0) - h.header_bytes || src.read(h.header_bytes + t.begin, b, n) != n) continue;
+        std::vector<std::uint64_t> v;
+        for (std::size_t k = 0; k < t.shape[0]; ++k) {
+            std::uint64_t x = 0;
+            for (std::size_t i = 0; i < width; ++i) x |= static_cast<std::uint64_t>(b[k * width + i]) << (8 * i);
+            const bool negative = width == 8 ? (x >> 63) != 0 : (x >> 31) != 0;
+            if (negative || x == 0 || x > (1ull << 40)) {
+                v.clear();
+                break;
+            }
+            v.push_back(x);
+        }
+        t.values = std::move(v);
+    }
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -351,6 +380,7 @@ SafetensorsHeader read_safetensors_header(ByteSource& src) {
             throw Error(key + ": data_offsets", "span " + std::to_string(t.end - t.begin) + " bytes, but shape x dtype is " +
                                                     std::to_string(t.bytes));
         t.cls = classify_hf_tensor(t.name);
+        t.model_part = hf_tensor_part(t.name);
         t.layer = hf_tensor_layer(t.name);
     }
     std::sort(h.tensors.begin(), h.tensors.end(), [](const auto& a, const auto& b) {
@@ -370,6 +400,7 @@ SafetensorsHeader read_safetensors_header(ByteSource& src) {
             throw Error(h.file + ": data_offsets", "tensors end at byte " + std::to_string(end) + " but the file has " +
                                                        std::to_string(*size) + " bytes (truncated file?)");
     }
+    read_shape_values(src, h);
     return h;
 }
 
@@ -384,17 +415,30 @@ SafetensorsIndex parse_safetensors_index(std::string_view json_text, const std::
     return idx;
 }
 
-SafetensorsModel safetensors_model_from_headers(std::vector<SafetensorsHeader> files) {
+SafetensorsModel safetensors_model_from_headers(std::vector<SafetensorsHeader> files, const SafetensorsQuant& quant) {
     SafetensorsModel m;
     if (!files.empty()) m.metadata = files.front().metadata;
-    for (std::uint32_t k = 0; k < files.size(); ++k) {
-        detail::add_file(m, files[k], k, &SafetensorsTensor::file, &SafetensorsTensor::dtype);
-    }
+    for (std::uint32_t k = 0; k < files.size(); ++k) detail::add_file(m, files[k], k, &SafetensorsTensor::file);
+    // Packed tensors and their scales may sit in different shards: the layouts are read over the
+    // whole model's tensor list.
+    detail::set_logical_params(m.tensors, m.files, quant);
+    for (const SafetensorsTensor& t : m.tensors)
+        detail::add_to_totals(m.totals, {t.dtype, t.cls, t.model_part, t.layer, t.elements, t.params, t.bytes});
     detail::finish_totals(m.totals);
     return m;
 }
 
-SafetensorsModel read_safetensors_model(const SafetensorsIndex& index, const SourceOpener& open) {
+SafetensorsQuant safetensors_quant_of(const ModelArch& a) {
+    SafetensorsQuant q;
+    q.method = a.native_method;
+    if (a.native_format == "int4")
+        q.bits = 4;
+    else if (a.native_format == "int8")
+        q.bits = 8;
+    return q;
+}
+
+SafetensorsModel read_safetensors_model(const SafetensorsIndex& index, const SourceOpener& open, const SafetensorsQuant& quant) {
     std::vector<SafetensorsHeader> headers;
     headers.reserve(index.files.size());
     std::unordered_map<std::string, std::unordered_set<std::string>> in_file;
@@ -409,7 +453,7 @@ SafetensorsModel read_safetensors_model(const SafetensorsIndex& index, const Sou
     for (const auto& [tensor, f] : index.weight_map)
         if (!in_file[f].count(tensor))
             throw Error(f + ": " + tensor, "the index places this tensor here, the file's header does not list it");
-    SafetensorsModel m = safetensors_model_from_headers(std::move(headers));
+    SafetensorsModel m = safetensors_model_from_headers(std::move(headers), quant);
     m.index_total_size = index.total_size;
     return m;
 }

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -65,6 +67,25 @@ double nccl_allreduce_busbw(const Config& config, const Catalog& catalog, double
     const int n = config.gpus;
     const double t = detail::allreduce_seconds(detail::span_of(f, n, 1), bytes);
     return t > 0 ? bytes / t * 2.0 * (n - 1) / n : std::nan("");
+}
+
+// Rows of models read from files (`gguf`, `hf_dir`) name folders beside the accuracy set
+// (checkpoints/NAME): config.json and a checkpoint's header without its tensor data, read as the
+// browser reads a file's first bytes (MemorySource::first_bytes: the data's end is not checked).
+void load_row_files(Config& c, const std::string& root) {
+    if (c.gguf.empty() && c.hf_dir.empty()) return;
+    if (!c.gguf.empty()) c.gguf = root + "/" + c.gguf;
+    if (!c.hf_dir.empty()) c.hf_dir = root + "/" + c.hf_dir;
+    load_model_files(c, [](const std::string& path) -> std::unique_ptr<ByteSource> {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) return nullptr;
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        auto ends = [&](const std::string& ext) {
+            return path.size() >= ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+        };
+        if (ends(".safetensors") || ends(".gguf")) return std::make_unique<MemorySource>(MemorySource::first_bytes(path, bytes));
+        return std::make_unique<MemorySource>(path, bytes);
+    });
 }
 
 // The predicted value of `quantity` in base units (bytes, counts, tokens/s, ...).
@@ -180,7 +201,9 @@ int main(int argc, char** argv) {
         o.source_url = r["source"].value("url", "");
         o.reference = r.value("value", 0.0);
         try {
-            const Config c = config_from_json(r["config"].dump());
+            Config c = config_from_json(r["config"].dump());
+            const std::size_t slash = set_path.find_last_of("/\\");
+            load_row_files(c, slash == std::string::npos ? std::string(".") : set_path.substr(0, slash));
             const double p = predict(o.quantity, c, catalog, r.value("message_bytes", 0.0));
             if (!std::isfinite(p)) {
                 o.status = Outcome::Status::not_modelled;

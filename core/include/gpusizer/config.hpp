@@ -97,6 +97,7 @@ struct Config {
     // no I/O; load_model_files in model_file.hpp). "" = not given.
     std::string gguf;               // a GGUF file, any part of a split one
     std::string hf_dir;             // a local snapshot folder: config.json + *.safetensors
+    std::string mmproj;             // with gguf: the multimodal projector file beside it (mmproj-*.gguf)
 
     // Serving: the engine's version, and a steady load of requests (core/src/serving.cpp). The
     // serving figures are computed only when isl and osl are given.

@@ -14,9 +14,12 @@ namespace gpusizer {
 
 // What a GGUF model (all split parts) or a safetensors model (all shards; `config_json` = the
 // folder's config.json text, "" when none) holds: format, files, header bytes, architecture and
-// hyperparameters (GGUF), metadata, tensor types with counts and bytes, bytes by class and by
-// layer, the tensor list (GGUF).
-std::string gguf_model_json(const GgufModel& m);
+// hyperparameters (GGUF), metadata, tensor types with counts, parameters (by logical shape) and
+// bytes, by class, by layer and by part (text, vision, audio, MTP), the tensor list (GGUF), the
+// quantized layouts (safetensors). `projector` (may be null): the mmproj file beside a GGUF
+// model, reported as its `projector` and counted in its parts; a projector file alone reports
+// its encoders.
+std::string gguf_model_json(const GgufModel& m, const GgufModel* projector = nullptr);
 std::string safetensors_model_json(const SafetensorsModel& m, std::string_view config_json);
 
 // One header's bytes (the whole file, or its first bytes: enough to hold the header), GGUF when

@@ -252,6 +252,10 @@ struct ModelArch {
                                         // the blocks, vision excepted (the last stage)
         double vision = 0;              // vision / audio towers and projectors (not on the text GPUs)
         double beyond_stack = 0;        // blocks past the stack (MTP / NextN layers, not loaded)
+        // Parameters the files hold by part, by logical shape (packed tensors count the values
+        // they pack, quantization metadata none: model_file.hpp part_totals). count_params takes
+        // the vision, audio and MTP parts from here when the model was read from files.
+        double params_text = 0, params_vision = 0, params_audio = 0, params_mtp = 0;
         bool empty() const { return layer.empty(); }
     };
     FileWeights file;

@@ -1,7 +1,8 @@
 // gpusizer/model_file.hpp: what a checkpoint's header says, read without its weights.
 //
 // [SECTION] ByteSource: bytes by offset and length (the caller does the I/O)
-// [SECTION] Tensor classes: embeddings, attention, MLP, experts, output, norms, vision, other
+// [SECTION] Tensor classes: embeddings, attention, MLP, experts, output, norms, vision, other;
+//           parts of the checkpoint: text, vision, audio, MTP
 // [SECTION] ggml type traits: block size and bytes per block of every ggml type
 // [SECTION] GGUF: metadata values, tensor infos, one file's header, a whole (split) model
 // [SECTION] safetensors: one file's header, a sharded checkpoint's index, a whole model
@@ -93,16 +94,38 @@ WeightClass classify_hf_tensor(std::string_view name);
 int gguf_tensor_layer(std::string_view name);
 int hf_tensor_layer(std::string_view name);
 
-// Totals over a model's tensors, by storage type and by class.
+// The part of the checkpoint a tensor belongs to, by its name: the language model, a vision
+// tower and its projector, an audio tower and its projector, or multi-token-prediction (MTP /
+// NextN) layers kept beside the text stack. MTP blocks numbered after the text stack's
+// (DeepSeek-V3's model.layers.61, llama.cpp's blk.N past the stack) are told apart by their
+// index once the stack's depth is known (part_totals).
+enum class TensorPart { text, vision, audio, mtp };
+inline constexpr std::size_t kTensorPartCount = 4;
+const char* to_string(TensorPart p);  // "text", "vision", "audio", "mtp"
+// GGUF: v.*, mm.* (vision); a.*, mm.a.* (audio, llama.cpp's mtmd names: gguf-py constants.py
+// MODEL_TENSOR.V_* / A_* / A_MMPROJ); nextn.* (the legacy unnumbered NextN tensors).
+TensorPart gguf_tensor_part(std::string_view name);
+// Hugging Face: vision_tower, visual., vision_model, multi_modal_projector, ... (vision);
+// audio_tower, audio_encoder, embed_audio, ... (audio); mtp.*, mtp_layers (MTP, Qwen3-Next /
+// MiMo spelling).
+TensorPart hf_tensor_part(std::string_view name);
+
+// Totals over a model's tensors, by storage type and by class. `elements` counts what is
+// stored (a GPTQ qweight counts its int32s, an MXFP4 block tensor its bytes); `params` counts
+// the model's parameters by their logical shape: a packed tensor counts the values it packs,
+// and quantization metadata (scales, zero points, group indices, absmax, quant_state) counts
+// none (safetensors_layouts.cpp). In GGUF every tensor's shape is logical: params = elements.
 struct TypeTotal {
     std::string type;            // ggml type name ("Q4_K") or safetensors dtype ("BF16")
     std::uint64_t tensors = 0;
-    std::uint64_t elements = 0;  // logical elements (a packed int32 GPTQ tensor counts its int32s)
+    std::uint64_t elements = 0;  // stored elements (a packed int32 GPTQ tensor counts its int32s)
+    std::uint64_t params = 0;    // logical parameters
     std::uint64_t bytes = 0;
 };
 struct ClassTotal {
     std::uint64_t tensors = 0;
     std::uint64_t elements = 0;
+    std::uint64_t params = 0;
     std::uint64_t bytes = 0;
 };
 // Layers above this index are not tracked per layer (a name may claim any number).
@@ -111,20 +134,32 @@ inline constexpr int kMaxTrackedLayers = 65536;
 struct TensorTotals {
     std::vector<TypeTotal> by_type;                      // sorted by bytes, largest first
     std::array<ClassTotal, kWeightClassCount> by_class{};  // indexed by WeightClass
+    std::array<ClassTotal, kTensorPartCount> by_part{};    // indexed by TensorPart, by name alone
     // Bytes of each transformer block by class (tensors with a layer index: blk.N, layers.N;
-    // vision / audio tower blocks excluded);
-    // the per-layer model takes exact weight bytes from here.
+    // vision / audio tower blocks and MTP-named tensors, which number their own blocks,
+    // excluded); the per-layer model takes exact weight bytes from here.
     std::vector<std::array<std::uint64_t, kWeightClassCount>> by_layer;
+    std::vector<ClassTotal> layer_totals;                 // the same blocks, all classes together
+    // Bytes of the text part's tensors by class (by_class less the towers and MTP-named tensors).
+    std::array<std::uint64_t, kWeightClassCount> text_class_bytes{};
     std::uint64_t tensors = 0;
     std::uint64_t elements = 0;
+    std::uint64_t params = 0;
     std::uint64_t bytes = 0;
     const ClassTotal& of(WeightClass c) const { return by_class[static_cast<std::size_t>(c)]; }
+    const ClassTotal& of(TensorPart p) const { return by_part[static_cast<std::size_t>(p)]; }
     std::uint64_t layer_bytes(int layer, WeightClass c) const {
         return layer >= 0 && static_cast<std::size_t>(layer) < by_layer.size()
                    ? by_layer[static_cast<std::size_t>(layer)][static_cast<std::size_t>(c)]
                    : 0;
     }
 };
+
+// Tensors, parameters and bytes by part once the text stack's depth is known: blocks at or past
+// `stack_layers` are MTP / NextN layers (DeepSeek-V3 stores its MTP layer as model.layers.61 of
+// 61; llama.cpp's GLM-4.5 files as the last nextn_predict_layers blocks). stack_layers < 0: every
+// numbered block is the text model's. Indexed by TensorPart.
+std::array<ClassTotal, kTensorPartCount> part_totals(const TensorTotals& t, int stack_layers);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] ggml type traits
@@ -140,7 +175,8 @@ struct GgmlTypeTraits {
 
 // Every ggml type a GGUF file can hold, by id (gaps are removed types).
 const std::vector<GgmlTypeTraits>& ggml_types();
-// The traits of a type id, or nullptr for an id no ggml release defines.
+// The traits of a type id, or nullptr for an id no ggml release defines (the reader then
+// refuses the tensor with an Error naming the id and the tensor).
 const GgmlTypeTraits* ggml_type_traits(std::uint32_t id);
 // Bytes of a tensor of `elements` elements of that type; throws Error (key) when the element
 // count is not a whole number of blocks or the product overflows.
@@ -205,6 +241,7 @@ struct GgufTensor {
     std::uint64_t bytes = 0;               // exact, from the type's block size and bytes per block
     std::uint64_t offset = 0;              // from the start of the file's tensor data
     WeightClass cls = WeightClass::other;
+    TensorPart model_part = TensorPart::text;  // by name (gguf_tensor_part)
     int layer = -1;                        // blk.N
     std::uint32_t part = 0;                // which split part (0-based) holds it
 };
@@ -268,6 +305,29 @@ struct GgufArchInfo {
 };
 GgufArchInfo gguf_arch_info(const GgufHeader& h);
 
+// A multimodal projector file (llama.cpp's mtmd: `mmproj-*.gguf`, general.architecture "clip"):
+// a vision and / or audio encoder (v.*, a.*) and the projector into the language model (mm.*).
+// Keys: tools/mtmd/clip-impl.h (KEY_PROJ_TYPE "clip.projector_type", KEY_HAS_VISION_ENC
+// "clip.has_vision_encoder", KEY_N_BLOCK "clip.%s.block_count", ...).
+struct GgufEncoderInfo {
+    std::uint64_t block_count = 0;            // clip.{vision,audio}.block_count
+    std::uint64_t embedding_length = 0;       // clip.{vision,audio}.embedding_length
+    std::uint64_t feed_forward_length = 0;    // clip.{vision,audio}.feed_forward_length
+    std::uint64_t head_count = 0;             // clip.{vision,audio}.attention.head_count
+    std::uint64_t projection_dim = 0;         // clip.{vision,audio}.projection_dim
+    std::uint64_t image_size = 0;             // clip.vision.image_size
+    std::uint64_t patch_size = 0;             // clip.vision.patch_size
+};
+struct GgufProjectorInfo {
+    std::string projector_type;               // clip.projector_type ("mlp", "qwen2.5vl_merger", "gemma3", ...)
+    bool has_vision = false;                  // clip.has_vision_encoder
+    bool has_audio = false;                   // clip.has_audio_encoder
+    GgufEncoderInfo vision, audio;
+};
+// Whether the header is a projector file's (general.architecture "clip").
+bool gguf_is_projector(const GgufHeader& h);
+GgufProjectorInfo gguf_projector_info(const GgufHeader& h);
+
 // A whole model: every part of a split file, tensors in file order.
 struct GgufModel {
     std::vector<std::string> files;           // part names, in split order
@@ -278,7 +338,19 @@ struct GgufModel {
     std::vector<GgufKeyValue> metadata;       // the first part's
     std::vector<GgufTensor> tensors;
     TensorTotals totals;
+    bool projector = false;                   // an mmproj file (gguf_is_projector)
+    GgufProjectorInfo projector_info;         // its encoders, when `projector`
+    // The text stack's depth: block_count less {arch}.nextn_predict_layers, or less the trailing
+    // blocks holding blk.N.nextn.* tensors when the key is absent; -1 without block_count.
+    int stack_layers = -1;
 };
+
+// A multimodal projector file beside the model (`mmproj-*.gguf` in the same folder; the name is
+// llama.cpp's convention, the file's general.architecture "clip" is checked when read): the
+// name, or "" when `files` (one folder's names) holds none. Several: the first by name, and
+// `others` (may be null) gets the rest.
+std::string find_gguf_projector(const std::vector<std::string>& files, std::vector<std::string>* others);
+bool is_gguf_projector_name(std::string_view file_name);   // "mmproj" in the name, ".gguf" at its end
 
 // "m-00002-of-00005.gguf" -> the five part names "m-00001-of-00005.gguf" ...; any other name ->
 // itself. Keeps any folder prefix. Throws Error when the numbers are impossible (0, N > M).
@@ -298,8 +370,13 @@ GgufModel gguf_model_from_headers(std::vector<GgufHeader> parts);
 // gets what was assumed.
 ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings);
 // The exact bytes of a tensor list by where they sit: blocks 0..stack_layers-1, blocks past
-// them, the embedding table, vision towers, and the rest (head, final norm).
+// them and MTP-named tensors (beyond_stack), the embedding table, vision and audio towers, and
+// the rest (head, final norm); and its parameters by part (part_totals).
 ModelArch::FileWeights file_weights(const TensorTotals& totals, int stack_layers);
+// Adds a projector file's tensors to a model read from files: its bytes to `vision` and `total`,
+// its parameters to the vision and audio parts. Throws Error naming the file when it is not a
+// projector (general.architecture must be "clip").
+void add_projector(ModelArch& arch, const GgufModel& projector);
 bool gguf_architecture_supported(const std::string& architecture);
 
 // ---------------------------------------------------------------------------------------------
@@ -323,6 +400,14 @@ struct SafetensorsDtype {
 const std::vector<SafetensorsDtype>& safetensors_dtypes();
 const SafetensorsDtype* safetensors_dtype(std::string_view name);
 
+// How a checkpoint's weights are packed, from config.json's quantization_config (the Hugging
+// Face importer's ModelArch::native_method / native_format): what the tensors' shapes cannot say
+// alone. Empty: everything is read from the tensors' names, dtypes and shapes.
+struct SafetensorsQuant {
+    std::string method;   // quant_method: "gptq", "awq", "compressed-tensors", "mxfp4", "modelopt", "bitsandbytes", "fp8"
+    int bits = 0;         // weight bits of integer formats (GPTQ / AWQ bits, compressed-tensors num_bits); 0 = unknown
+};
+
 struct SafetensorsTensor {
     std::string name;
     std::string dtype;
@@ -331,7 +416,20 @@ struct SafetensorsTensor {
     std::uint64_t begin = 0;   // data_offsets, relative to the end of the header
     std::uint64_t end = 0;
     std::uint64_t bytes = 0;   // end - begin == elements * bits / 8, checked
+    // Logical parameters: `elements` for a plain tensor, the values a packed tensor holds, 0 for
+    // quantization metadata (set when the model is assembled: safetensors_layouts.cpp).
+    std::uint64_t params = 0;
+    // How it is stored: "" (plain), "gptq", "awq", "pack-quantized" (compressed-tensors int),
+    // "fp4" (NVFP4 / MXFP4 linears, two values a byte), "mxfp4-blocks" (gpt-oss experts),
+    // "bnb-4bit", or "quant-metadata" (scales, zero points, group indices, absmax, quant_state).
+    // A packed integer layout whose bits neither its neighbours nor config.json tell ends in
+    // " (bits unknown)" and counts its stored elements.
+    std::string layout;
+    // The values of a small integer tensor whose data the header read could reach: only
+    // compressed-tensors' `weight_shape` (the packed weight's logical shape) is read.
+    std::vector<std::uint64_t> values;
     WeightClass cls = WeightClass::other;
+    TensorPart model_part = TensorPart::text;   // by name (hf_tensor_part)
     int layer = -1;
     std::uint32_t file = 0;    // index into SafetensorsModel::files
 };
@@ -365,9 +463,13 @@ struct SafetensorsModel {
 };
 
 // Reads every shard an index names (each tensor must be in the shard the index says), or the
-// one file given.
-SafetensorsModel read_safetensors_model(const SafetensorsIndex& index, const SourceOpener& open);
-SafetensorsModel safetensors_model_from_headers(std::vector<SafetensorsHeader> files);
+// one file given. `quant` (config.json's quantization_config) settles what the shapes leave open
+// (a GPTQ qweight without g_idx or qzeros, a compressed-tensors weight whose weight_shape data was
+// not read); a shape that disagrees with it is an Error naming the tensor.
+SafetensorsModel read_safetensors_model(const SafetensorsIndex& index, const SourceOpener& open, const SafetensorsQuant& quant = {});
+SafetensorsModel safetensors_model_from_headers(std::vector<SafetensorsHeader> files, const SafetensorsQuant& quant = {});
+// The packing config.json states (ModelArch::native_method, native_format "int4" / "int8").
+SafetensorsQuant safetensors_quant_of(const ModelArch& arch);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Models from files, for a configuration
@@ -381,7 +483,9 @@ SafetensorsModel safetensors_model_from_headers(std::vector<SafetensorsHeader> f
 // when it is not given. Does nothing when neither key is set; throws Error naming the key
 // when both are, when a file is missing or unreadable, or when `model` is given as well.
 // hf_dir reads config.json, then model.safetensors.index.json and the shards it names, or
-// else model.safetensors.
+// else model.safetensors; quantized layouts count their parameters by logical shape
+// (config.json's quantization_config settles what the shapes leave open). `c.mmproj` (with gguf
+// only) adds a projector file's encoders as the model's vision / audio parts.
 void load_model_files(Config& c, const SourceOpener& open);
 // The whole content of a small text file through a source (config.json, an index), at most
 // `cap` bytes; throws Error naming the file when it is larger or cannot be read.
