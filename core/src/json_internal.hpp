@@ -24,4 +24,11 @@ ModelArch synthesize_arch(double params);
 nlohmann::json config_to_json_value(const Config& config);
 Config config_from_json_value(const nlohmann::json& value);
 
+namespace detail {
+// A custom GPU's object as the configuration's "gpu" key holds it, and back (config_io.cpp;
+// share_link.cpp writes the same fields into gc=).
+nlohmann::json custom_gpu_json(const CustomGpu& spec);
+CustomGpu custom_gpu_from_json_value(const nlohmann::json& value);
+}  // namespace detail
+
 }  // namespace gpusizer
