@@ -108,6 +108,46 @@ TEST_CASE("custom GPU: each field once by name, link key and flag; every Gpu fie
     }
 }
 
+TEST_CASE("custom GPU: each number's range is the catalog reader's", "[custom-gpu][catalog]") {
+    // One catalog entry with the field at each end of the table's range is read; just past either
+    // end, the catalog reader refuses it, naming the field: the two readers take the same values.
+    std::ifstream gin(std::string(GPUSIZER_TEST_ASSETS) + "/gpus.json"), min(std::string(GPUSIZER_TEST_ASSETS) + "/models.json");
+    const json gpus = json::parse(gin), models = json::parse(min);
+    json one_model = models;
+    one_model["models"] = json::array({models["models"][0]});
+    json entry;
+    for (const json& e : gpus["gpus"])
+        if (e["id"] == "rtx-4090") entry = e;
+    REQUIRE(entry.is_object());
+    int checked = 0;
+    for (const GpuField& f : gpu_fields()) {
+        if (f.kind != GpuFieldKind::number && f.kind != GpuFieldKind::integer) continue;
+        INFO(f.name);
+        const std::string name = f.name;
+        const std::size_t dot = name.find('.');
+        auto with = [&](double v) {
+            json g = gpus;
+            g["gpus"] = json::array({entry});
+            json& e = g["gpus"][0];
+            if (dot == std::string::npos)
+                e[name] = v;
+            else
+                e[name.substr(0, dot)][name.substr(dot + 1)] = v;
+            return thrown_message([&] { (void)catalog_from_json(g.dump(), one_model.dump()); });
+        };
+        const double step = f.kind == GpuFieldKind::integer ? 1.0 : 0.0;
+        const double below = step > 0 ? f.min - step : std::nextafter(f.min, -1e300);
+        const double above = step > 0 ? f.max + step : std::nextafter(f.max, 1e300);
+        CHECK(with(f.min).empty());
+        CHECK(with(f.max).empty());
+        const std::string leaf = name.substr(dot == std::string::npos ? 0 : dot + 1);
+        CHECK_THAT(with(below), Catch::Contains(leaf));
+        CHECK_THAT(with(above), Catch::Contains(leaf));
+        ++checked;
+    }
+    CHECK(checked == 20);
+}
+
 TEST_CASE("docs/config.md's custom GPU field reference is generated from the field table", "[custom-gpu][docs]") {
     std::ifstream in(std::string(GPUSIZER_TEST_DOCS) + "/config.md");
     std::stringstream ss;
@@ -368,9 +408,10 @@ TEST_CASE("custom GPU: errors name the field", "[custom-gpu][bad-input]") {
     REQUIRE(e);
     CHECK(e->code() == ErrorCode::unknown_id);
     CHECK(e->key() == "gpu.base");
-    // TensorRT-LLM needs an NVIDIA GPU: a custom GPU's vendor is unknown until it says so.
+    // TensorRT-LLM needs an NVIDIA GPU: a custom GPU's vendor is unknown until it says so (the
+    // assumption gpu.vendor says why).
     CHECK_THAT(error_of(R"({"model": "llama-3-8b", "runtime": "trt-llm", "gpu": )" + std::string(kNext48) + "}"),
-               Catch::Contains("until gpu.vendor says nvidia"));
+               Catch::Contains("runtime: trt-llm runs on NVIDIA GPUs only; on Next 48G use"));
     Config nvidia = with_gpu(kNext48);
     nvidia.runtime = Runtime::trt_llm;
     nvidia.custom_gpu.set("vendor", std::string("nvidia"));

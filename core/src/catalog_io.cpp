@@ -13,7 +13,6 @@
 #include <nlohmann/json.hpp>
 
 #include "gpusizer/catalog.hpp"
-#include "gpusizer/custom_gpu.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/io.hpp"
 #include "json_internal.hpp"
@@ -69,17 +68,6 @@ void read_provenance(const Obj& o, Entry& e, std::string* note = nullptr) {
 // [SECTION] Catalog
 // ---------------------------------------------------------------------------------------------
 
-// A GPU field's range: the custom GPU's field table holds it (gpusizer/custom_gpu.hpp), so that a
-// catalog entry and a custom GPU are held to the same ranges.
-struct Range {
-    double lo, hi;
-};
-Range range_of(const char* field) {
-    const GpuField* f = find_gpu_field(field);
-    if (!f) throw Error(field, "has no row in the GPU field table", ErrorCode::internal);
-    return {f->min, f->max};
-}
-
 Gpu gpu_from_json(const json& e, const std::string& ctx) {
     Obj o(e, ctx);
     o.only({"id", "name", "vendor", "architecture", "chip", "year", "segment", "memory_gib", "memory_total_mib",
@@ -100,49 +88,43 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
         o.fail("architecture", "must be volta, turing, ampere, ada, hopper, blackwell, cdna2, cdna3, cdna4, rdna3, rdna3.5, "
                                "rdna4, xe2 or apple-mN, got '" + g.architecture + "'");
     g.chip = o.str_or("chip", "");
-    g.year = int(o.num("year", range_of("year").lo, range_of("year").hi));
+    g.year = int(o.num("year", 1990, 2100));
     const std::string seg = o.str("segment");
     if (seg == "consumer") g.segment = Segment::consumer;
     else if (seg == "workstation") g.segment = Segment::workstation;
     else if (seg == "datacenter") g.segment = Segment::datacenter;
     else if (seg == "apple") g.segment = Segment::apple;
     else o.fail("segment", "must be consumer, workstation, datacenter or apple, got '" + seg + "'");
-    g.memory_gib = o.num("memory_gib", range_of("memory_gib").lo, range_of("memory_gib").hi);
-    g.memory_total_mib = o.num_or("memory_total_mib", 0, range_of("memory_total_mib").lo, range_of("memory_total_mib").hi);
-    g.gpu_memory_fraction = o.num_or("gpu_memory_fraction", 1.0, range_of("gpu_memory_fraction").lo, range_of("gpu_memory_fraction").hi);
+    g.memory_gib = o.num("memory_gib", 0.25, 1e5);
+    g.memory_total_mib = o.num_or("memory_total_mib", 0, 256, 1e8);
+    g.gpu_memory_fraction = o.num_or("gpu_memory_fraction", 1.0, 0.05, 1.0);
     g.memory_type = o.str("memory_type");
-    g.memory_bandwidth_gb_per_s =
-        o.num("memory_bandwidth_gb_per_s", range_of("memory_bandwidth_gb_per_s").lo, range_of("memory_bandwidth_gb_per_s").hi);
-    g.fp32_tflops = o.num("fp32_tflops", range_of("fp32_tflops").lo, range_of("fp32_tflops").hi);
+    g.memory_bandwidth_gb_per_s = o.num("memory_bandwidth_gb_per_s", 1, 1e6);
+    g.fp32_tflops = o.num("fp32_tflops", 0.01, 1e6);
     {
         Obj t(o.need("tensor_tflops_dense"), ctx + ": tensor_tflops_dense");
         t.only({"tf32", "fp16", "bf16", "fp8", "int8", "fp4"});
-        auto rate = [&](const char* p, const char* field) { return t.num_or(p, 0, range_of(field).lo, range_of(field).hi); };
-        g.tensor_tflops_dense.tf32 = rate("tf32", "tensor_tflops_dense.tf32");
-        g.tensor_tflops_dense.fp16 = rate("fp16", "tensor_tflops_dense.fp16");
-        g.tensor_tflops_dense.bf16 = rate("bf16", "tensor_tflops_dense.bf16");
-        g.tensor_tflops_dense.fp8 = rate("fp8", "tensor_tflops_dense.fp8");
-        g.tensor_tflops_dense.int8 = rate("int8", "tensor_tflops_dense.int8");
-        g.tensor_tflops_dense.fp4 = rate("fp4", "tensor_tflops_dense.fp4");
+        g.tensor_tflops_dense.tf32 = t.num_or("tf32", 0, 0, 1e6);
+        g.tensor_tflops_dense.fp16 = t.num_or("fp16", 0, 0, 1e6);
+        g.tensor_tflops_dense.bf16 = t.num_or("bf16", 0, 0, 1e6);
+        g.tensor_tflops_dense.fp8 = t.num_or("fp8", 0, 0, 1e6);
+        g.tensor_tflops_dense.int8 = t.num_or("int8", 0, 0, 1e6);
+        g.tensor_tflops_dense.fp4 = t.num_or("fp4", 0, 0, 1e6);
     }
-    g.fp16_accumulate_tflops = o.num_or("tensor_tflops_dense_fp16_accumulate", 0, range_of("tensor_tflops_dense_fp16_accumulate").lo,
-                                        range_of("tensor_tflops_dense_fp16_accumulate").hi);
-    g.tdp_w = o.has("tdp_w") ? o.num("tdp_w", range_of("tdp_w").lo, range_of("tdp_w").hi) : 0.0;
+    g.fp16_accumulate_tflops = o.num_or("tensor_tflops_dense_fp16_accumulate", 0, 0, 1e6);
+    g.tdp_w = o.has("tdp_w") ? o.num("tdp_w", 1, 1e5) : 0.0;
     if (!o.has("tdp_w") && g.vendor != "apple") o.fail("tdp_w", "is required (null is allowed for Apple machines only)");
-    if (o.has("host_w")) g.unified_host_w = o.num("host_w", range_of("host_w").lo, range_of("host_w").hi);
-    g.llama_cpp_layer_overhead_s =
-        o.num_or("llama_cpp_layer_overhead_us", 0, range_of("llama_cpp_layer_overhead_us").lo, range_of("llama_cpp_layer_overhead_us").hi) /
-        1e6;
+    if (o.has("host_w")) g.unified_host_w = o.num("host_w", 0, 1e4);
+    g.llama_cpp_layer_overhead_s = o.num_or("llama_cpp_layer_overhead_us", 0, 1, 1e4) / 1e6;
     {
         Obj ic(o.need("interconnect"), ctx + ": interconnect");
         ic.only({"nvlink", "nvlink_gb_per_s", "pcie_gen", "pcie_lanes"});
         g.nvlink = ic.str("nvlink");
         if (const auto k = nvlink_kind_from_name(g.nvlink)) g.link = *k;
         else ic.fail("nvlink", "must be none, bridge, nvswitch, mesh or infinity-fabric, got '" + g.nvlink + "'");
-        g.nvlink_gb_per_s =
-            ic.num("nvlink_gb_per_s", range_of("interconnect.nvlink_gb_per_s").lo, range_of("interconnect.nvlink_gb_per_s").hi);
-        g.pcie_gen = int(ic.num_or("pcie_gen", 0, range_of("interconnect.pcie_gen").lo, range_of("interconnect.pcie_gen").hi));
-        g.pcie_lanes = int(ic.num_or("pcie_lanes", 0, range_of("interconnect.pcie_lanes").lo, range_of("interconnect.pcie_lanes").hi));
+        g.nvlink_gb_per_s = ic.num("nvlink_gb_per_s", 0, 1e5);
+        g.pcie_gen = int(ic.num_or("pcie_gen", 0, 1, 7));
+        g.pcie_lanes = int(ic.num_or("pcie_lanes", 0, 1, 32));
     }
     g.ecc = o.boolean("ecc");
     g.p2p = o.boolean("p2p");
@@ -150,7 +132,7 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     g.tensor_cores = o.boolean("tensor_cores");
     g.form_factor = o.str("form_factor");
     o.need("price_usd");
-    if (o.has("price_usd")) g.price_usd = o.num("price_usd", range_of("price_usd").lo, range_of("price_usd").hi);
+    if (o.has("price_usd")) g.price_usd = o.num("price_usd", 0, 1e8);
     g.price_note = o.str_or("price_note", "");
     read_provenance(o, g);
     return g;

@@ -27,9 +27,13 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 
 // Documentation texts stay out of the widget's module as the key table's do
-// (GPUSIZER_KEY_DOCS=0, web/CMakeLists.txt); the defaults' texts stay: the report names them.
+// (GPUSIZER_KEY_DOCS=0, web/CMakeLists.txt). The widget takes no custom GPU at all
+// (GPUSIZER_CUSTOM_GPU=0): it refuses to build one, and the defaults' texts stay out too.
 #ifndef GPUSIZER_KEY_DOCS
 #define GPUSIZER_KEY_DOCS 1
+#endif
+#ifndef GPUSIZER_CUSTOM_GPU
+#define GPUSIZER_CUSTOM_GPU 1
 #endif
 
 using Get = double (*)(const Gpu&);
@@ -40,11 +44,13 @@ using SetText = void (*)(Gpu&, std::string_view);
 constexpr GpuField num(const char* name, const char* link, const char* flag, const char* metavar, GpuFieldKind kind, double min, double max,
                        bool required, const char* unit, const char* default_doc, const char* meaning, Get get, Set set) {
     if (!GPUSIZER_KEY_DOCS) meaning = "";
+    if (!GPUSIZER_CUSTOM_GPU) default_doc = "";
     return GpuField{name, link, flag, metavar, kind, min, max, required, unit, default_doc, meaning, get, set, nullptr, nullptr};
 }
 constexpr GpuField text(const char* name, const char* link, const char* flag, const char* metavar, GpuFieldKind kind, bool required,
                         const char* default_doc, const char* meaning, GetText get, SetText set) {
     if (!GPUSIZER_KEY_DOCS) meaning = "";
+    if (!GPUSIZER_CUSTOM_GPU) default_doc = "";
     return GpuField{name, link, flag, metavar, kind, 0, 0, required, "", default_doc, meaning, nullptr, nullptr, get, set};
 }
 
@@ -105,12 +111,11 @@ constexpr GpuField kFields[] = {
         "tensor_tflops_dense.bf16", "bf16", "gpu-bf16-tflops", "TFLOPS", GpuFieldKind::number, 0, 1e6, true, "TFLOP/s",
         "the `fp16` rate: every catalog GPU with both lists them equal (A100 312, H100 989.4, MI300X 1,307.4); 0 where `architecture` "
         "is one without BF16 (volta, turing: their whitepapers)",
-        "dense BF16 tensor rate, no 2:4 sparsity (FP32 accumulate); `bf16` or `fp16` is required",
-        [](const Gpu& g) { return g.tensor_tflops_dense.bf16; }, [](Gpu& g, double v) { g.tensor_tflops_dense.bf16 = v; }),
+        "dense BF16 tensor rate, no 2:4 sparsity (FP32 accumulate)", [](const Gpu& g) { return g.tensor_tflops_dense.bf16; },
+        [](Gpu& g, double v) { g.tensor_tflops_dense.bf16 = v; }),
     num(
         "tensor_tflops_dense.fp16", "fp16", "gpu-fp16-tflops", "TFLOPS", GpuFieldKind::number, 0, 1e6, true, "TFLOP/s",
-        "the `bf16` rate (every catalog GPU with both lists them equal)",
-        "dense FP16 tensor rate, no sparsity (FP32 accumulate); `bf16` or `fp16` is required",
+        "the `bf16` rate (every catalog GPU with both lists them equal)", "dense FP16 tensor rate, no sparsity (FP32 accumulate)",
         [](const Gpu& g) { return g.tensor_tflops_dense.fp16; }, [](Gpu& g, double v) { g.tensor_tflops_dense.fp16 = v; }),
     num(
         "tdp_w", "tdp", "gpu-tdp-w", "W", GpuFieldKind::number, 1, 1e5, true, "W", "required",
@@ -159,8 +164,8 @@ constexpr GpuField kFields[] = {
         [](Gpu& g, std::string_view v) { g.memory_type = std::string(v); }),
     num(
         "fp32_tflops", "fp32", "gpu-fp32-tflops", "TFLOPS", GpuFieldKind::number, 0.01, 1e6, false, "TFLOP/s",
-        "the 16-bit tensor rate / 32, the lowest FP32 share in the catalog (GB200 80 of 2,500; B300 75 of 2,250); for vendor "
-        "apple the 16-bit rate (Apple's ALUs run FP16 at the FP32 rate)",
+        "the 16-bit tensor rate / 32, just below the lowest FP32 share in the catalog (GB200: 80 of 2,500, 1/31.25; B300: 75 of "
+        "2,250, 1/30); for vendor apple the 16-bit rate (Apple's ALUs run FP16 at the FP32 rate)",
         "FP32 rate on the CUDA cores / ALUs (fp32 weights)", [](const Gpu& g) { return g.fp32_tflops; },
         [](Gpu& g, double v) { g.fp32_tflops = v; }),
     num(
@@ -337,6 +342,9 @@ void CustomGpu::erase(std::string_view field_name) {
 // [SECTION] Building the GPU
 // ---------------------------------------------------------------------------------------------
 
+#if !GPUSIZER_CUSTOM_GPU
+CustomGpuBuild build_custom_gpu(const CustomGpu&, const Catalog&, const GpuOverlay*) { throw Error("gpu", kNoCustomGpuHere); }
+#else
 namespace {
 
 bool is_numeric(const GpuField& f) { return f.get != nullptr; }
@@ -514,9 +522,11 @@ CustomGpuBuild build_custom_gpu(const CustomGpu& spec, const Catalog& catalog, c
                                                             "bidirectional), or set interconnect.nvlink to none");
     return out;
 }
+#endif
 
 std::shared_ptr<const CustomGpuBuild> custom_gpu_of(const Config& config, const Catalog& catalog, const GpuOverlay* measured) {
-    if (config.gpu != kCustomGpuId) return nullptr;
+    // Without custom GPUs (the widget), "custom" is no more than an id the catalog does not have.
+    if (!GPUSIZER_CUSTOM_GPU || config.gpu != kCustomGpuId) return nullptr;
     if (config.custom_gpu.empty())
         throw Error("gpu",
                     "'custom' is a GPU described by its fields: give an object such as {\"name\": \"...\", \"memory_gib\": 48, "
@@ -584,7 +594,12 @@ std::string gpu_fields_usage() {
     for (const GpuField& f : kFields) {
         std::string head = std::string("  --") + f.flag + " " + f.metavar;
         head.resize(std::max<std::size_t>(head.size() + 2, 26), ' ');
-        out += head + f.meaning + (f.required ? " (required without a catalog --gpu)" : "") + "\n";
+        const bool sixteen = std::string_view(f.name).rfind("tensor_tflops_dense.", 0) == 0;
+        out += head + f.meaning +
+               (!f.required ? ""
+                : sixteen   ? " (this or the other 16-bit rate is required without a catalog --gpu)"
+                            : " (required without a catalog --gpu)") +
+               "\n";
     }
     return out;
 }

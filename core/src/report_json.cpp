@@ -24,6 +24,10 @@
 #ifndef GPUSIZER_REPORT_RANGES
 #define GPUSIZER_REPORT_RANGES 1
 #endif
+// ... and with GPUSIZER_CUSTOM_GPU=0: the widget takes no custom GPU, so writes none.
+#ifndef GPUSIZER_CUSTOM_GPU
+#define GPUSIZER_CUSTOM_GPU 1
+#endif
 
 namespace gpusizer {
 
@@ -242,7 +246,8 @@ json report_json(const Report& r) {
                                     {"audio", whole(r.params_by_part.audio)},   {"mtp", whole(r.params_by_part.mtp)},
                                     {"embeddings", whole(r.params_by_part.embeddings)}};
     j["gpu"] = {{"id", r.config.gpu}, {"name", r.gpu_name}};
-    j["gpu"]["source"] = r.custom_gpu ? "custom" : "catalog";
+    j["gpu"]["source"] = GPUSIZER_CUSTOM_GPU && r.custom_gpu ? "custom" : "catalog";
+#if GPUSIZER_CUSTOM_GPU
     if (r.custom_gpu) {
         // What the estimate used: the figures (as `gpusizer gpus --json` lists a catalog GPU) and
         // each field the configuration did not give, with the value it took and why.
@@ -253,6 +258,7 @@ json report_json(const Report& r) {
             defaults.push_back(object({{"field", d.field}, {"value", d.value}, {"why", d.why}}));
         j["gpu"]["defaults"] = std::move(defaults);
     }
+#endif
     j["config"] = config_to_json_value(r.config);
     j["parallel"] = {{"tp", r.parallel.tp}, {"pp", r.parallel.pp}, {"dp", r.parallel.dp}, {"ep", r.parallel.ep},
                      {"cp", r.parallel.cp}};
@@ -499,7 +505,10 @@ std::string recommend_to_json(const Recommendation& rec, int indent) {
 
 std::string gpus_to_json(const Catalog& catalog, int indent) {
     json j = json::array();
-    for (const auto& g : catalog.gpus) j.push_back(gpu_entry_json(g));
+    for (const auto& g : catalog.gpus) {
+        const json e = gpu_entry_json(g);
+        j.push_back(e);
+    }
     return dump_text(j, indent);
 }
 

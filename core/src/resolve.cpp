@@ -229,9 +229,7 @@ void bind_gpu(Resolved& r, const Gpu& gpu) {
                     ErrorCode::gpu_unsupported);
     // TensorRT-LLM builds CUDA engines: NVIDIA GPUs only.
     if (r.runtime == Runtime::trt_llm && gpu.vendor != "nvidia")
-        throw Error("runtime",
-                    "trt-llm runs on NVIDIA GPUs only; on " + gpu.name + " use vllm, sglang, llama.cpp or pytorch" +
-                        (gpu.vendor == "unknown" ? " (a custom GPU's vendor is unknown until gpu.vendor says nvidia)" : ""),
+        throw Error("runtime", "trt-llm runs on NVIDIA GPUs only; on " + gpu.name + " use vllm, sglang, llama.cpp or pytorch",
                     ErrorCode::gpu_unsupported);
 }
 
@@ -321,12 +319,9 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     r.gguf = cached ? r.catalog_model->gguf : gguf_traits(*r.arch);
     r.total_params = r.counts->total();
     r.scale = r.arch->num_parameters_override > 0 ? r.arch->num_parameters_override / r.total_params : 1.0;
-    if (c.gpu == kCustomGpuId) {   // a GPU not in the catalog, built from its fields (custom_gpu.cpp)
-        r.own_gpu = custom_gpu_of(c, catalog, measured);
-        r.gpu = &r.own_gpu->gpu;
-    } else {
-        r.gpu = measured ? &measured->gpu(catalog, c.gpu) : &catalog.gpu(c.gpu);
-    }
+    // A GPU not in the catalog is built from its fields (custom_gpu.cpp; nullptr for a catalog id).
+    r.own_gpu = custom_gpu_of(c, catalog, measured);
+    r.gpu = r.own_gpu ? &r.own_gpu->gpu : measured ? &measured->gpu(catalog, c.gpu) : &catalog.gpu(c.gpu);
 
     check_key_ranges(c);   // every integer and number key against its row in gpusizer/config_keys.hpp
     r.catalog = &catalog;

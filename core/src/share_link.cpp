@@ -135,6 +135,15 @@ json parse_integer(const std::string& text, const char* config_key) {
 
 json parse_number(const std::string& text, const char* config_key) { return link_number(text, config_key, "a number"); }
 
+#ifndef GPUSIZER_CUSTOM_GPU
+#define GPUSIZER_CUSTOM_GPU 1
+#endif
+
+#if !GPUSIZER_CUSTOM_GPU
+// The widget's module takes no custom GPU (web/CMakeLists.txt): g=custom and gc= are refused.
+std::string custom_gpu_link(const json&) { return {}; }
+json custom_gpu_from_link(const std::string&) { throw Error("gpu", kNoCustomGpuHere); }
+#else
 // A custom GPU's fields (gc=): "b:<base>~<field>:<value>~...", each field by its short key
 // (gpusizer/custom_gpu.hpp), in table order. Values are %-encoded with '~' escaped too, so that a
 // name may hold any character and the value splits on '~' and ':' before it is decoded.
@@ -243,6 +252,7 @@ json custom_gpu_from_link(const std::string& raw) {
     }
     return gpu;
 }
+#endif
 
 #if GPUSIZER_HUB_FILES
 // A Hub repository, file or revision in a link: %-encoded, but '/' kept (a fragment may hold it),
@@ -305,9 +315,10 @@ std::string link_from_config(const Config& config) {
     }
     // The GPU and its count read as one: g=rtx-4090x2; a custom GPU is g=custom with its fields in gc.
     const json& gpu = cur["gpu"];
-    out += "&g=" + pct_encode(gpu.is_string() ? gpu.get<std::string>() : std::string(kCustomGpuId));
+    const bool custom = GPUSIZER_CUSTOM_GPU && gpu.is_object();
+    out += "&g=" + pct_encode(custom ? std::string(kCustomGpuId) : gpu.get<std::string>());
     if (config.gpus != 1) out += "x" + std::to_string(config.gpus);
-    if (gpu.is_object()) out += "&gc=" + custom_gpu_link(gpu);
+    if (custom) out += "&gc=" + custom_gpu_link(gpu);
     return out;
 }
 
@@ -342,6 +353,7 @@ Config config_from_link(std::string_view link) {
             if (s == key) throw Error("link", "key '" + key + "' appears twice");
         seen.push_back(key);
         if (key == "gc") {   // split before it is decoded (custom_gpu_from_link)
+            if (!GPUSIZER_CUSTOM_GPU) throw Error("gpu", kNoCustomGpuHere);
             gc = std::string(part.substr(eq + 1));
             has_gc = true;
             continue;
@@ -406,8 +418,9 @@ Config config_from_link(std::string_view link) {
         }
     }
     if (version.empty()) throw Error("link", "has no version; links start with v=1");
-    // A custom GPU: g=custom (with its count) and its fields in gc.
-    const bool custom_gpu = cfg.contains("gpu") && cfg["gpu"] == std::string(kCustomGpuId);
+    // A custom GPU: g=custom (with its count) and its fields in gc. (Without custom GPUs, g=custom
+    // is refused by the configuration's reader.)
+    const bool custom_gpu = GPUSIZER_CUSTOM_GPU && cfg.contains("gpu") && cfg["gpu"] == std::string(kCustomGpuId);
     if (has_gc) {
         if (cfg.contains("gpu") && !custom_gpu)
             throw Error("gpu",

@@ -261,11 +261,7 @@
       }, this._params));
       this._weights.addEventListener('input', () => this._edit((c) => { c.weights = this._weightChoices[Number(this._weights.value)].id; }));
       this._context.addEventListener('input', () => this._edit((c) => { c.context = 2 ** Number(this._context.value); }));
-      this._gpu.addEventListener('change', () => this._edit((c) => {
-        // A link's custom GPU (an object of its fields) is the option "custom", kept while another is chosen.
-        if (typeof c.gpu === 'object' && c.gpu !== null) this._customGpu = c.gpu;
-        c.gpu = this._gpu.value === 'custom' && this._customGpu ? this._customGpu : this._gpu.value;
-      }));
+      this._gpu.addEventListener('change', () => this._edit((c) => { c.gpu = this._gpu.value; }));
       this._gpus.addEventListener('input', () => this._edit((c) => {
         c.gpus = Number(this._gpus.value);
         c.tp = c.pp = c.dp = 0;   // the split follows the count, as in the app's automatic mode
@@ -382,18 +378,7 @@
         this._contextOut.textContent = formatInt(context) + ' tokens';
         this._context.setAttribute('aria-valuetext', this._contextOut.textContent);
       }
-      if (typeof c.gpu === 'object' && c.gpu !== null) {
-        // A GPU that is not in the catalog (docs/config.md, "Custom GPU"): one more option, named as the report names it.
-        let option = this._gpu.querySelector('option[value="custom"]');
-        if (!option) {
-          option = el('option', { value: 'custom', text: '' });
-          this._gpu.prepend(option);
-        }
-        option.textContent = 'Custom: ' + (report ? report.gpu.name : c.gpu.name || c.gpu.base || 'GPU');
-        this._gpu.value = 'custom';
-      } else {
-        this._gpu.value = c.gpu;
-      }
+      this._gpu.value = c.gpu;
       this._gpus.max = String(Math.max(64, c.gpus));
       this._gpus.value = String(c.gpus);
       this._gpusOut.textContent = c.gpus === 1 ? '1 GPU' : c.gpus + ' GPUs';

@@ -10,7 +10,8 @@
 // the GPU (build_custom_gpu) with the stated default of every field neither the object nor its
 // base gives. One row per field (gpu_fields(), in the manner of the configuration-key table,
 // gpusizer/config_keys.hpp): the JSON name, the share-link key (inside gc=), the CLI flag, the
-// range (the catalog reader's, core/src/catalog_io.cpp), the default and its derivation. The JSON
+// range (the catalog reader's, core/src/catalog_io.cpp: tests/test_custom_gpu.cpp holds the two
+// together), the default and its derivation. The JSON
 // reader and writer, share links, the CLI's flags, the app's fields, the report's assumptions and
 // the field reference of docs/config.md all read it.
 #pragma once
@@ -118,12 +119,16 @@ struct CustomGpuBuild {
 // required field missing, an unknown base: "gpu.base").
 CustomGpuBuild build_custom_gpu(const CustomGpu& spec, const Catalog& catalog, const GpuOverlay* measured = nullptr);
 
-// The custom GPU of `config` (config.gpu "custom"), built; nullptr for a catalog GPU.
+// The custom GPU of `config` (config.gpu "custom"), built; nullptr for a catalog GPU. Throws
+// Error("gpu") for "custom" without fields, and what build_custom_gpu throws.
 struct Config;
 std::shared_ptr<const CustomGpuBuild> custom_gpu_of(const Config& config, const Catalog& catalog, const GpuOverlay* measured = nullptr);
 // The name a configuration's GPU is shown by: the catalog's, the custom GPU's (its name, or its
 // base's with " (custom)"), or the id when neither is known. Throws nothing.
 std::string gpu_display_name(const Config& config, const Catalog& catalog);
+
+// What a build without custom GPUs answers one (the widget's module, GPUSIZER_CUSTOM_GPU=0).
+constexpr const char* kNoCustomGpuHere = "the widget takes no custom GPU: open the link in the gpusizer app";
 
 // The field reference of docs/config.md ("Custom GPU", a Markdown table) and the CLI's flag lines.
 std::string gpu_fields_markdown();
