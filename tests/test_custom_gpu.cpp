@@ -521,9 +521,16 @@ TEST_CASE("custom GPU: recommend ranks it among the catalog's GPUs", "[custom-gp
 }
 
 TEST_CASE("custom GPU: fit and plan use it as a single GPU model", "[custom-gpu][fit][plan]") {
-    // Twice the memory of an RTX 4090 fits a longer context than the 4090 does.
+    // Twice the memory of an RTX 4090 fits a longer context than the 4090 does. Its driver total
+    // follows the memory given: 24,564 MiB x 48 / 24 = 49,128 MiB (the base's reserve in proportion).
+    const CustomGpuBuild doubled = build_custom_gpu(custom_gpu_from_json(R"({"base": "rtx-4090", "memory_gib": 48})"), catalog());
+    CHECK(doubled.gpu.memory_total_mib == 49128);
+    CHECK(default_of(doubled, "memory_total_mib") == "49128 MiB");
+    CHECK(build_custom_gpu(custom_gpu_from_json(R"({"base": "rtx-4090", "memory_gib": 48, "memory_total_mib": 49000})"), catalog())
+              .gpu.memory_total_mib == 49000);   // given: as given
     const FitReport small = fit(config("llama-3-8b", "rtx-4090"), catalog());
-    const FitReport big = fit(with_gpu(R"({"base": "rtx-4090", "memory_gib": 48, "memory_total_mib": 49128})"), catalog());
+    const FitReport big = fit(with_gpu(R"({"base": "rtx-4090", "memory_gib": 48})"), catalog());
+    CHECK(big.base.gpu_capacity == 49128 * kMiB);
     CHECK(big.base.gpu_name == "NVIDIA GeForce RTX 4090 (custom)");
     CHECK(big.max_context > small.max_context);
     // The serving plan search over 4 of them.

@@ -147,7 +147,8 @@ constexpr GpuField kFields[] = {
         [](const Gpu& g) { return std::string(to_string(g.segment)); }, set_segment),
     num(
         "memory_total_mib", "mib", "gpu-memory-total-mib", "MIB", GpuFieldKind::number, 256, 1e8, false, "MiB",
-        "`memory_gib` x 1,024 (the driver reports a little less: an RTX 4090's 24 GiB is 24,564 MiB)",
+        "`memory_gib` x 1,024 (the driver reports a little less: an RTX 4090's 24 GiB is 24,564 MiB); with `base` and `memory_gib` "
+        "given, the base's total scaled by the memory given (its driver reserve kept in proportion)",
         "what the driver reports as total memory", [](const Gpu& g) { return g.memory_total_mib; },
         [](Gpu& g, double v) { g.memory_total_mib = v; }),
     num(
@@ -358,7 +359,7 @@ std::string shown(const GpuField& f, const Gpu& g) {
     const double v = f.get(g);
     if (f.kind == GpuFieldKind::boolean) return v != 0 ? "true" : "false";
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
+    std::snprintf(buf, sizeof buf, "%.6g", v);
     return std::string(buf) + (*f.unit && std::string_view(f.unit) != "fraction" ? std::string(" ") + f.unit : std::string());
 }
 
@@ -384,12 +385,15 @@ CustomGpuBuild build_custom_gpu(const CustomGpu& spec, const Catalog& catalog, c
     CustomGpuBuild out;
     Gpu& g = out.gpu;
     const bool has_base = !spec.base.empty();
+    double base_gib = 0, base_total_mib = 0;   // the base's memory and driver-reported total (0 = none)
     if (has_base) {
         const Gpu* base = measured ? measured->find(spec.base) : nullptr;
         if (!base) base = catalog.find_gpu(spec.base);
         if (!base) throw Error("gpu.base", "unknown GPU '" + spec.base.substr(0, 60) + "'; see `gpusizer gpus`", ErrorCode::unknown_id);
         g = *base;
         out.base_name = base->name;
+        base_gib = base->memory_gib;
+        base_total_mib = base->memory_total_mib;
     } else {
         // The defaults below read these; a given field replaces them.
         g.vendor = "unknown";
@@ -431,6 +435,12 @@ CustomGpuBuild build_custom_gpu(const CustomGpu& spec, const Catalog& catalog, c
         if (!given("name")) {
             g.name = out.base_name + " (custom)";
             assumed("name");
+        }
+        // Memory given without its driver total: the base's total would keep the capacity at the
+        // base's size, so it scales with the memory given (a 48 GB RTX 4090: 49,128 MiB).
+        if (given("memory_gib") && !given("memory_total_mib") && base_total_mib > 0 && base_gib > 0) {
+            g.memory_total_mib = base_total_mib * g.memory_gib / base_gib;
+            assumed("memory_total_mib");
         }
     } else {
         // Required: the figures no default can stand in for.
