@@ -82,273 +82,280 @@ constexpr ConfigKey row(const char* name, const char* link, const char* flag, co
 // Order: the order share links write their keys in (links stay byte-identical).
 constexpr ConfigKey kKeys[] = {
     row("model", "m", "model", "ID", KeyKind::model, 0, 0, false, KeyUnset::value, "", "required",
-        "a catalog id (`gpusizer models`), `{\"hf_config\": {...}}`, `{\"num_parameters\": N}` or `{\"hub\": \"org/name\", ...}`",
-        "the model. `hf_config` holds the fields of a Hugging Face `config.json` (see below); `num_parameters` builds a "
-        "Llama-3-shaped dense model of N parameters (5e7 to 1e13); `hub` names a Hugging Face repository, with `revision`, "
-        "`file` (a GGUF file) and what the browser fetched from it: `hf_config` (its config.json) or `gguf_headers` (the "
-        "file's header without the tokenizer's long arrays, base64, by file name; `model.source` `hub`). The CLI does not "
-        "reach the Hub: a Hub model without them is refused (`model.hub`); use `gguf` or `hf_dir`",
-        "catalog model (gpusizer models), or:", {}),
+     "a catalog id (`gpusizer models`), `{\"hf_config\": {...}}`, `{\"num_parameters\": N}` or `{\"hub\": \"org/name\", ...}`",
+     "the model. `hf_config` holds the fields of a Hugging Face `config.json` (see below); `num_parameters` builds a "
+     "Llama-3-shaped dense model of N parameters (5e7 to 1e13); `hub` names a Hugging Face repository, with `revision`, "
+     "`file` (a GGUF file) and what the browser fetched from it: `hf_config` (its config.json) or `gguf_headers` (the "
+     "file's header without the tokenizer's long arrays, base64, by file name; `model.source` `hub`). The CLI does not "
+     "reach the Hub: a Hub model without them is refused (`model.hub`); use `gguf` or `hf_dir`",
+     "catalog model (gpusizer models), or:", {}),
     row("mode", "mode", "mode", "M", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`inference`", "",
-        "what runs: serving, full fine-tuning, LoRA on a 16-bit base, QLoRA on a quantized base", "inference | train | lora | qlora",
-        names([](const Config& c) { return std::string(to_string(c.mode)); },
-              [](Config& c, std::string_view v) { c.mode = parse_mode(v); })),
+     "what runs: serving, full fine-tuning, LoRA on a 16-bit base, QLoRA on a quantized base",
+     "inference | train | lora | qlora",
+     names([](const Config& c) { return std::string(to_string(c.mode)); }, [](Config& c, std::string_view v) { c.mode = parse_mode(v); })),
     row("weights", "w", "weights", "W", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
-        "`native` for inference on a quantized checkpoint, else `bf16` (`nf4` for `qlora`)",
-        "`native`, `fp32`, `bf16`, `fp16`, `q8_0`, `fp8`, `int8`, `q6_k`, `q5_k_m`, `q4_k_m`, `q4_0`, `int4`, `nf4`, `q3_k_m`, `q2_k`",
-        "how the weights are stored. `native` = the checkpoint as published (its quantization_config class by class, e.g. "
-        "gpt-oss MXFP4 experts + BF16 rest, else its dtype); `int4` = GPTQ/AWQ (group-wise), `nf4` = bitsandbytes NF4 with "
-        "double quantization, `q*` = GGUF file types (llama.cpp)",
-        "native fp32 bf16 fp16 fp8 int8 int4 nf4 q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k",
-        names([](const Config& c) { return c.weights; },
-              [](Config& c, std::string_view v) { c.weights = v == kNativeWeights ? std::string(v) : std::string(weight_format(v).id); })),
+     "`native` for inference on a quantized checkpoint, else `bf16` (`nf4` for `qlora`)",
+     "`native`, `fp32`, `bf16`, `fp16`, `q8_0`, `fp8`, `int8`, `q6_k`, `q5_k_m`, `q4_k_m`, `q4_0`, `int4`, `nf4`, `q3_k_m`, `q2_k`",
+     "how the weights are stored. `native` = the checkpoint as published (its quantization_config class by class, e.g. "
+     "gpt-oss MXFP4 experts + BF16 rest, else its dtype); `int4` = GPTQ/AWQ (group-wise), `nf4` = bitsandbytes NF4 with "
+     "double quantization, `q*` = GGUF file types (llama.cpp)",
+     "native fp32 bf16 fp16 fp8 int8 int4 nf4 q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k",
+     names([](const Config& c) { return c.weights; },
+           [](Config& c, std::string_view v) { c.weights = v == kNativeWeights ? std::string(v) : std::string(weight_format(v).id); })),
     row("kv_cache", "kv", "kv-cache", "K", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
-        "`bf16` with bf16 weights, `fp32` with fp32 weights, else `fp16`", "`fp32`, `bf16`, `fp16`, `fp8`, `q8_0`, `q4_0`",
-        "KV cache precision; `q8_0`/`q4_0` are llama.cpp cache types", "fp32 bf16 fp16 fp8 q8_0 q4_0",
-        names([](const Config& c) { return c.kv_cache; },
-              [](Config& c, std::string_view v) { c.kv_cache = std::string(kv_format(v).id); })),
+     "`bf16` with bf16 weights, `fp32` with fp32 weights, else `fp16`", "`fp32`, `bf16`, `fp16`, `fp8`, `q8_0`, `q4_0`",
+     "KV cache precision; `q8_0`/`q4_0` are llama.cpp cache types", "fp32 bf16 fp16 fp8 q8_0 q4_0",
+     names([](const Config& c) { return c.kv_cache; }, [](Config& c, std::string_view v) { c.kv_cache = std::string(kv_format(v).id); })),
     row("batch", "b", "batch", "N", KeyKind::integer, 1, double(1 << 20), false, KeyUnset::value, "sequences", "`1`", "",
-        "sequences in one forward pass on one data-parallel rank (training: the micro-batch)", "sequences per forward pass (micro-batch)",
-        m(&Config::batch)),
+     "sequences in one forward pass on one data-parallel rank (training: the micro-batch)",
+     "sequences per forward pass (micro-batch)", m(&Config::batch)),
     row("global_batch", "gb", "global-batch", "N", KeyKind::integer, 1, double(1LL << 30), false, KeyUnset::zero, "sequences",
-        "`batch` x `dp`", "a multiple of `batch` x `dp`; training only",
-        "sequences per optimizer step across all ranks; `global_batch / (batch x dp)` micro-batches are accumulated (they "
-        "fill the pipeline)",
-        "sequences per optimizer step (training)", m(&Config::global_batch)),
+     "`batch` x `dp`", "a multiple of `batch` x `dp`; training only",
+     "sequences per optimizer step across all ranks; `global_batch / (batch x dp)` micro-batches are accumulated (they "
+     "fill the pipeline)",
+     "sequences per optimizer step (training)", m(&Config::global_batch)),
     row("context", "ctx", "context", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens",
-        "8192, or the model's trained maximum if smaller", "",
-        "tokens per sequence (prompt + output). Beyond the model's trained maximum the report warns; it does not refuse",
-        "tokens per sequence (default 8192)", m(&Config::context)),
+     "8192, or the model's trained maximum if smaller", "",
+     "tokens per sequence (prompt + output). Beyond the model's trained maximum the report warns; it does not refuse",
+     "tokens per sequence (default 8192)", m(&Config::context)),
     row("optimizer", "opt", "optimizer", "O", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`adamw`", "", "training optimizer",
-        "adamw | adamw_8bit | sgd | adafactor",
-        names([](const Config& c) { return std::string(to_string(c.optimizer)); },
-              [](Config& c, std::string_view v) { c.optimizer = parse_optimizer(v); })),
+     "adamw | adamw_8bit | sgd | adafactor",
+     names([](const Config& c) { return std::string(to_string(c.optimizer)); },
+           [](Config& c, std::string_view v) { c.optimizer = parse_optimizer(v); })),
     row("zero", "z", "zero", "N", KeyKind::integer, 0, 3, false, KeyUnset::value, "", "`0`", "0 to 3; training only",
-        "DeepSpeed ZeRO stage: 1 shards optimizer states, 2 also gradients, 3 also weights, over `dp`", "ZeRO stage 0-3", m(&Config::zero)),
+     "DeepSpeed ZeRO stage: 1 shards optimizer states, 2 also gradients, 3 also weights, over `dp`", "ZeRO stage 0-3",
+     m(&Config::zero)),
     row("offload", "off", "offload", "O", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`none`",
-        "`none`, `optimizer` (needs `zero` >= 1), `optimizer+params` (needs `zero` 3)",
-        "ZeRO-Offload / ZeRO-Infinity: state moved to host RAM (reported as `memory.host`)", "none | optimizer | optimizer+params",
-        names([](const Config& c) { return std::string(to_string(c.offload)); },
-              [](Config& c, std::string_view v) { c.offload = parse_offload(v); })),
+     "`none`, `optimizer` (needs `zero` >= 1), `optimizer+params` (needs `zero` 3)",
+     "ZeRO-Offload / ZeRO-Infinity: state moved to host RAM (reported as `memory.host`)", "none | optimizer | optimizer+params",
+     names([](const Config& c) { return std::string(to_string(c.offload)); },
+           [](Config& c, std::string_view v) { c.offload = parse_offload(v); })),
     row("recompute", "rc", "recompute", "R", KeyKind::choice, 0, 0, false, KeyUnset::value, "",
-        "`auto`: `full` for `qlora` (PEFT's `prepare_model_for_kbit_training` turns gradient checkpointing on), else `none`", "",
-        "activation recomputation: `selective` recomputes the attention core, `full` keeps only each layer's input (gradient "
-        "checkpointing)",
-        "auto | none | selective | full",
-        names([](const Config& c) { return std::string(to_string(c.recompute)); },
-              [](Config& c, std::string_view v) { c.recompute = parse_recompute(v); })),
+     "`auto`: `full` for `qlora` (PEFT's `prepare_model_for_kbit_training` turns gradient checkpointing on), else `none`", "",
+     "activation recomputation: `selective` recomputes the attention core, `full` keeps only each layer's input (gradient "
+     "checkpointing)",
+     "auto | none | selective | full",
+     names([](const Config& c) { return std::string(to_string(c.recompute)); },
+           [](Config& c, std::string_view v) { c.recompute = parse_recompute(v); })),
     row("flash_attention", "fa", "flash-attention", "B", KeyKind::boolean, 0, 1, false, KeyUnset::value, "", "`true`", "",
-        "flash / memory-efficient attention (no s² score matrix)", "true | false", m(&Config::flash_attention)),
+     "flash / memory-efficient attention (no s² score matrix)", "true | false", m(&Config::flash_attention)),
     row("sequence_parallel", "sp", "sequence-parallel", "B", KeyKind::boolean, 0, 1, false, KeyUnset::value, "", "`false`", "",
-        "Megatron sequence parallelism: norms and dropout activations split over `tp` too", "true | false", m(&Config::sequence_parallel)),
-    row("lora_rank", "lr", "lora-rank", "N", KeyKind::integer, 1, double(1 << 16), false, KeyUnset::value, "", "`16`", "", "LoRA rank r",
-        "LoRA rank", m(&Config::lora_rank)),
+     "Megatron sequence parallelism: norms and dropout activations split over `tp` too", "true | false",
+     m(&Config::sequence_parallel)),
+    row("lora_rank", "lr", "lora-rank", "N", KeyKind::integer, 1, double(1 << 16), false, KeyUnset::value, "", "`16`", "",
+     "LoRA rank r", "LoRA rank", m(&Config::lora_rank)),
     row("lora_targets", "lt", "lora-targets", "LIST", KeyKind::list, 0, 0, false, KeyUnset::value, "", "`\"all-linear\"`",
-        "`\"all-linear\"` or a list of `q_proj`, `k_proj`, `v_proj`, `o_proj`, `gate_proj`, `up_proj`, `down_proj`",
-        "modules that get adapters", "all-linear, or q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj", names(lora_text, set_lora)),
+     "`\"all-linear\"` or a list of `q_proj`, `k_proj`, `v_proj`, `o_proj`, `gate_proj`, `up_proj`, `down_proj`",
+     "modules that get adapters", "all-linear, or q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj",
+     names(lora_text, set_lora)),
     row("gpu", "g", "gpu", "ID", KeyKind::text, 0, 0, false, KeyUnset::value, "", "`rtx-4090`",
-        "a catalog id (`gpusizer gpus`), or an object of a GPU's fields (\"Custom GPU\" below)",
-        "the GPU model; a GPU not in the catalog is an object with the fields of a `gpus.json` entry, on its own or over a "
-        "catalog entry: `{\"base\": \"rtx-4090\", \"tdp_w\": 500}` (the report's `gpu.id` is then `custom`)",
-        "catalog GPU (gpusizer gpus), or a custom GPU's JSON object", m(&Config::gpu)),
-    row("gpus", "g", "gpus", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::value, "GPUs", "`1`", "", "how many", "number of GPUs",
-        m(&Config::gpus)),
+     "a catalog id (`gpusizer gpus`), or an object of a GPU's fields (\"Custom GPU\" below)",
+     "the GPU model; a GPU not in the catalog is an object with the fields of a `gpus.json` entry, on its own or over a "
+     "catalog entry: `{\"base\": \"rtx-4090\", \"tdp_w\": 500}` (the report's `gpu.id` is then `custom`)",
+     "catalog GPU (gpusizer gpus), or a custom GPU's JSON object", m(&Config::gpu)),
+    row("gpus", "g", "gpus", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::value, "GPUs", "`1`", "", "how many",
+     "number of GPUs", m(&Config::gpus)),
     row("tp", "tp", "tp", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` (automatic)",
-        "a divisor of the attention heads", "tensor-parallel degree", "tensor-parallel degree (0 = automatic)", m(&Config::tp)),
-    row("pp", "pp", "pp", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` (automatic)", "at most the layer count",
-        "pipeline-parallel degree (llama.cpp's layer split)", "pipeline-parallel degree (0 = automatic)", m(&Config::pp)),
+     "a divisor of the attention heads", "tensor-parallel degree", "tensor-parallel degree (0 = automatic)", m(&Config::tp)),
+    row("pp", "pp", "pp", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` (automatic)",
+     "at most the layer count", "pipeline-parallel degree (llama.cpp's layer split)",
+     "pipeline-parallel degree (0 = automatic)", m(&Config::pp)),
     row("dp", "dp", "dp", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` (automatic)", "",
-        "data-parallel degree (replicas)", "data-parallel degree (0 = automatic)", m(&Config::dp)),
+     "data-parallel degree (replicas)", "data-parallel degree (0 = automatic)", m(&Config::dp)),
     row("ep", "ep", "ep", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` = 1",
-        "divides the routed experts and `tp` x `cp` x `dp`", "expert-parallel degree for MoE models",
-        "expert-parallel degree (0 = automatic)", m(&Config::ep)),
+     "divides the routed experts and `tp` x `cp` x `dp`", "expert-parallel degree for MoE models",
+     "expert-parallel degree (0 = automatic)", m(&Config::ep)),
     row("runtime", "rt", "runtime", "R", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`auto`", "",
-        "what runs the model. `auto`: llama.cpp for GGUF weights or llama.cpp cache types, else PyTorch. `none`: the model's "
-        "own tensors only. `sglang`, `trt-llm` (TensorRT-LLM) and `ollama` (llama-server underneath) size their KV pools as "
-        "those engines do (`runtime_version`)",
-        "auto | none | pytorch | llama.cpp | vllm | sglang | trt-llm | ollama",
-        names([](const Config& c) { return std::string(to_string(c.runtime)); },
-              [](Config& c, std::string_view v) { c.runtime = parse_runtime(v); })),
-    row("gpu_memory_utilization", "gmu", "gpu-memory-utilization", "F", KeyKind::number, 0, 1, true, KeyUnset::value, "fraction", "`0.9`",
-        "", "vLLM's share of GPU memory", "vLLM's fraction (default 0.9)", m(&Config::gpu_memory_utilization)),
-    row("quant_group_size", "qg", "quant-group-size", "N", KeyKind::integer, 1, double(1 << 20), false, KeyUnset::value, "weights", "`128`",
-        "", "`int4` group size (GPTQ/AWQ)", "int4 group size (default 128)", m(&Config::quant_group_size)),
+     "what runs the model. `auto`: llama.cpp for GGUF weights or llama.cpp cache types, else PyTorch. `none`: the model's "
+     "own tensors only. `sglang`, `trt-llm` (TensorRT-LLM) and `ollama` (llama-server underneath) size their KV pools as "
+     "those engines do (`runtime_version`)",
+     "auto | none | pytorch | llama.cpp | vllm | sglang | trt-llm | ollama",
+     names([](const Config& c) { return std::string(to_string(c.runtime)); },
+           [](Config& c, std::string_view v) { c.runtime = parse_runtime(v); })),
+    row("gpu_memory_utilization", "gmu", "gpu-memory-utilization", "F", KeyKind::number, 0, 1, true, KeyUnset::value, "fraction",
+     "`0.9`", "", "vLLM's share of GPU memory", "vLLM's fraction (default 0.9)", m(&Config::gpu_memory_utilization)),
+    row("quant_group_size", "qg", "quant-group-size", "N", KeyKind::integer, 1, double(1 << 20), false, KeyUnset::value, "weights",
+     "`128`", "", "`int4` group size (GPTQ/AWQ)", "int4 group size (default 128)", m(&Config::quant_group_size)),
     row("prefill_chunk", "pc", "prefill-chunk", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::null_zero, "tokens",
-        "the runtime's (`0` = the same)", "",
-        "tokens per prefill forward (llama.cpp's `n_ubatch`, 512; vLLM's `max_num_batched_tokens`, 8192/2048; PyTorch: the "
-        "whole prompt)",
-        "tokens per prefill forward (0 = runtime default)", m(&Config::prefill_chunk)),
+     "the runtime's (`0` = the same)", "",
+     "tokens per prefill forward (llama.cpp's `n_ubatch`, 512; vLLM's `max_num_batched_tokens`, 8192/2048; PyTorch: the "
+     "whole prompt)",
+     "tokens per prefill forward (0 = runtime default)", m(&Config::prefill_chunk)),
     row("train_tokens", "tt", "train-tokens", "N", KeyKind::number, 0, 1e16, false, KeyUnset::value, "tokens", "`0` (no run)", "",
-        "tokens to train on, for `speed.train_time_s` and the energy and cost of the run",
-        "tokens to train on (e.g. 1e12), for the time, energy and cost of the run", m(&Config::train_tokens)),
+     "tokens to train on, for `speed.train_time_s` and the energy and cost of the run",
+     "tokens to train on (e.g. 1e12), for the time, energy and cost of the run", m(&Config::train_tokens)),
     row("mfu", "mfu", "mfu", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::zero_null, "fraction",
-        "automatic: 0.61 for training, 0.5 for prefill", "",
-        "kernel efficiency: the share of the dense tensor peak (at the precision the GPU computes in) the math reaches; "
-        "the pipeline bubble and exposed communication are computed apart (the step's model FLOPs utilization is "
-        "`speed.mfu_effective`, with recomputation `speed.hfu`)",
-        "fraction of the dense tensor peak the math reaches (default 0.61 training, 0.5 prefill)", m(&Config::mfu)),
-    row("bandwidth_efficiency", "bwe", "bandwidth-efficiency", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::zero_null, "fraction",
-        "automatic: 0.9 llama.cpp, 0.75 PyTorch/vLLM with 16/32-bit weights, 0.6 with quantized weights", "",
-        "share of the memory bandwidth a decode step reaches",
-        "fraction of memory bandwidth decode reaches (default 0.9 llama.cpp, else 0.75 / 0.6 quantized)", m(&Config::bandwidth_efficiency)),
+     "automatic: 0.61 for training, 0.5 for prefill", "",
+     "kernel efficiency: the share of the dense tensor peak (at the precision the GPU computes in) the math reaches; "
+     "the pipeline bubble and exposed communication are computed apart (the step's model FLOPs utilization is "
+     "`speed.mfu_effective`, with recomputation `speed.hfu`)",
+     "fraction of the dense tensor peak the math reaches (default 0.61 training, 0.5 prefill)", m(&Config::mfu)),
+    row("bandwidth_efficiency", "bwe", "bandwidth-efficiency", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::zero_null,
+     "fraction", "automatic: 0.9 llama.cpp, 0.75 PyTorch/vLLM with 16/32-bit weights, 0.6 with quantized weights", "",
+     "share of the memory bandwidth a decode step reaches",
+     "fraction of memory bandwidth decode reaches (default 0.9 llama.cpp, else 0.75 / 0.6 quantized)",
+     m(&Config::bandwidth_efficiency)),
     row("utilization", "u", "utilization", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::value, "fraction", "`1`", "",
-        "average share of board power the GPUs (and hosts) draw", "fraction of board power drawn on average (default 1)",
-        m(&Config::utilization)),
-    row("pue", "pue", "pue", "F", KeyKind::number, 1, 3, false, KeyUnset::zero_null, "", "automatic: 1.58 for data-center GPUs, else 1", "",
-        "power usage effectiveness: facility power / IT power (1.0 = no cooling overhead, 1.58 = average data center)",
-        "power usage effectiveness (default 1.58 data center GPUs, else 1)", m(&Config::pue)),
+     "average share of board power the GPUs (and hosts) draw", "fraction of board power drawn on average (default 1)",
+     m(&Config::utilization)),
+    row("pue", "pue", "pue", "F", KeyKind::number, 1, 3, false, KeyUnset::zero_null, "", "automatic: 1.58 for data-center GPUs, else 1",
+     "", "power usage effectiveness: facility power / IT power (1.0 = no cooling overhead, 1.58 = average data center)",
+     "power usage effectiveness (default 1.58 data center GPUs, else 1)", m(&Config::pue)),
     row("usd_per_kwh", "kwh", "usd-per-kwh", "F", KeyKind::number, 0, 10, false, KeyUnset::value, "USD/kWh", "`0.15`", "",
-        "electricity price", "electricity price (default 0.15)", m(&Config::usd_per_kwh)),
+     "electricity price", "electricity price (default 0.15)", m(&Config::usd_per_kwh)),
     row("link", "l", "link", "ID", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
-        "the GPU's own: NVSwitch/NVLink/Infinity Fabric, NVLink bridge, else its PCIe generation and lanes", "a link id (`gpusizer links`)",
-        "the link between GPUs inside a node; an inter-node id here puts every GPU in its own node",
-        "GPU-to-GPU link inside a node (gpusizer links; default: the GPU's own)", m(&Config::link)),
+     "the GPU's own: NVSwitch/NVLink/Infinity Fabric, NVLink bridge, else its PCIe generation and lanes",
+     "a link id (`gpusizer links`)",
+     "the link between GPUs inside a node; an inter-node id here puts every GPU in its own node",
+     "GPU-to-GPU link inside a node (gpusizer links; default: the GPU's own)", m(&Config::link)),
     row("inter_node_link", "il", "inter-node-link", "ID", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
-        "`infiniband-ndr` for Hopper/Blackwell/CDNA3 HGX/OAM parts, `infiniband-hdr` for older ones, else `ethernet-100g`",
-        "an inter-node link id", "the link between nodes",
-        "link between nodes (default: NDR/HDR InfiniBand for HGX-class GPUs, else 100 GbE)", m(&Config::inter_node_link)),
+     "`infiniband-ndr` for Hopper/Blackwell/CDNA3 HGX/OAM parts, `infiniband-hdr` for older ones, else `ethernet-100g`",
+     "an inter-node link id", "the link between nodes",
+     "link between nodes (default: NDR/HDR InfiniBand for HGX-class GPUs, else 100 GbE)", m(&Config::inter_node_link)),
     row("prompt_tokens", "pt", "prompt-tokens", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens",
-        "half the context (`0` = the same)", "0 to the context",
-        "prompt length for prefill speed and time to first token; decode reads the KV cache at the average length "
-        "`(prompt + context) / 2`",
-        "prompt length for prefill and time to first token (default: half the context)", m(&Config::prompt_tokens)),
-    row("host_memory_bandwidth_gb_per_s", "hbw", "host-memory-bandwidth", "F", KeyKind::number, 0.1, 1e4, false, KeyUnset::zero_null,
-        "GB/s", "76.8 (dual-channel DDR5-4800: 2 channels x 8 B x 4.8 GT/s)", "",
-        "host RAM bandwidth of one node, for llama.cpp's partial offload (layers or experts in host RAM) and ZeRO-Offload's "
-        "optimizer step on the CPU (`offload`; shared by the node's GPUs)",
-        "host RAM GB/s for llama.cpp offload and ZeRO-Offload's CPU optimizer step (default 76.8, dual-channel DDR5-4800)",
-        m(&Config::host_memory_bandwidth_gb_per_s)),
+     "half the context (`0` = the same)", "0 to the context",
+     "prompt length for prefill speed and time to first token; decode reads the KV cache at the average length "
+     "`(prompt + context) / 2`",
+     "prompt length for prefill and time to first token (default: half the context)", m(&Config::prompt_tokens)),
+    row("host_memory_bandwidth_gb_per_s", "hbw", "host-memory-bandwidth", "F", KeyKind::number, 0.1, 1e4, false,
+     KeyUnset::zero_null, "GB/s", "76.8 (dual-channel DDR5-4800: 2 channels x 8 B x 4.8 GT/s)", "",
+     "host RAM bandwidth of one node, for llama.cpp's partial offload (layers or experts in host RAM) and ZeRO-Offload's "
+     "optimizer step on the CPU (`offload`; shared by the node's GPUs)",
+     "host RAM GB/s for llama.cpp offload and ZeRO-Offload's CPU optimizer step (default 76.8, dual-channel DDR5-4800)",
+     m(&Config::host_memory_bandwidth_gb_per_s)),
     row("layer_overhead_us", "lo", "layer-overhead-us", "F", KeyKind::number, 0, 1e5, false, KeyUnset::null, "µs",
-        "automatic: 90 for llama.cpp, else 0", "", "fixed time per layer per forward (kernel launches and synchronisation)",
-        "fixed time per layer per forward (default 90 for llama.cpp, else 0)", m(&Config::layer_overhead_us)),
+     "automatic: 90 for llama.cpp, else 0", "", "fixed time per layer per forward (kernel launches and synchronisation)",
+     "fixed time per layer per forward (default 90 for llama.cpp, else 0)", m(&Config::layer_overhead_us)),
     // Models read from checkpoint headers (model_file.hpp load_model_files; the CLI and the app
     // read the files, the core does no I/O).
     row("gguf", "gguf", "gguf", "FILE", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "none",
-        "a path the CLI or app can read; any part of a split file (`-00001-of-00003.gguf`) finds the others",
-        "the model from a GGUF file's header: the per-layer architecture and every tensor's exact bytes (`model.source` "
-        "`gguf`); replaces `model`, and sets `weights` from `general.file_type` when `weights` is not given",
-        "a GGUF file (any split part): the model and its exact weight bytes", m(&Config::gguf)),
+     "a path the CLI or app can read; any part of a split file (`-00001-of-00003.gguf`) finds the others",
+     "the model from a GGUF file's header: the per-layer architecture and every tensor's exact bytes (`model.source` "
+     "`gguf`); replaces `model`, and sets `weights` from `general.file_type` when `weights` is not given",
+     "a GGUF file (any split part): the model and its exact weight bytes", m(&Config::gguf)),
     row("hf_dir", "hfd", "hf-dir", "DIR", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "none",
-        "a folder holding `config.json` and `model.safetensors` or `model.safetensors.index.json` with its shards",
-        "the model from a local Hugging Face snapshot: `config.json` for the architecture, the safetensors headers for the "
-        "exact weight bytes (`model.source` `safetensors`); replaces `model`",
-        "a local Hugging Face snapshot folder (config.json + safetensors headers)", m(&Config::hf_dir)),
+     "a folder holding `config.json` and `model.safetensors` or `model.safetensors.index.json` with its shards",
+     "the model from a local Hugging Face snapshot: `config.json` for the architecture, the safetensors headers for the "
+     "exact weight bytes (`model.source` `safetensors`); replaces `model`",
+     "a local Hugging Face snapshot folder (config.json + safetensors headers)", m(&Config::hf_dir)),
     // Serving: the engine's version and a steady load (core/src/serving.cpp).
     row("runtime_version", "rv", "runtime-version", "V", KeyKind::text, 0, 0, false, KeyUnset::empty, "",
-        "the newest modelled: llama.cpp `current`, ollama `0.15.5`, vllm `0.10`, sglang `0.4.8`, trt-llm `1.0`",
-        "llama.cpp `current` (`--fit`, 1 GiB kept free per device; MLA caches the latent only), `b7539` (MLA: the latent and a "
-        "512-wide V) or `b4840` (no margin; MLA as per-head K and V); ollama `0.15.5` (default context by VRAM: 4k, 32k, "
-        "256k) or `0.5` (2048); vllm `0.10` (the 0.10-0.11 line: `gpu_memory_utilization` 0.9, and 2 ms per step + 20 us per "
-        "decoding request beyond the GPU's work) or `current` (0.92, no such time); sglang `0.4.8`; trt-llm `1.0`",
-        "the engine's version, where its memory defaults or its time per step changed between versions",
-        "engine version (llama.cpp current|b7539|b4840, ollama 0.15.5|0.5, vllm 0.10|current, sglang 0.4.8, trt-llm 1.0)",
-        m(&Config::runtime_version)),
+     "the newest modelled: llama.cpp `current`, ollama `0.15.5`, vllm `0.10`, sglang `0.4.8`, trt-llm `1.0`",
+     "llama.cpp `current` (`--fit`, 1 GiB kept free per device; MLA caches the latent only), `b7539` (MLA: the latent and a "
+     "512-wide V) or `b4840` (no margin; MLA as per-head K and V); ollama `0.15.5` (default context by VRAM: 4k, 32k, "
+     "256k) or `0.5` (2048); vllm `0.10` (the 0.10-0.11 line: `gpu_memory_utilization` 0.9, and 2 ms per step + 20 us per "
+     "decoding request beyond the GPU's work) or `current` (0.92, no such time); sglang `0.4.8`; trt-llm `1.0`",
+     "the engine's version, where its memory defaults or its time per step changed between versions",
+     "engine version (llama.cpp current|b7539|b4840, ollama 0.15.5|0.5, vllm 0.10|current, sglang 0.4.8, trt-llm 1.0)",
+     m(&Config::runtime_version)),
     row("isl", "isl", "isl", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens", "`0`: no serving figures",
-        "with `osl`; `isl + osl` at most the context", "input tokens per request, for the serving figures under load (`serving.*`)",
-        "input tokens per request (serving under load)", m(&Config::isl)),
-    row("osl", "osl", "osl", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens", "`0` (with `isl` 0)", "with `isl`",
-        "output tokens per request", "output tokens per request (serving under load)", m(&Config::osl)),
+     "with `osl`; `isl + osl` at most the context",
+     "input tokens per request, for the serving figures under load (`serving.*`)", "input tokens per request (serving under load)",
+     m(&Config::isl)),
+    row("osl", "osl", "osl", "N", KeyKind::integer, 1, kMaxContext, false, KeyUnset::zero, "tokens", "`0` (with `isl` 0)",
+     "with `isl`", "output tokens per request", "output tokens per request (serving under load)", m(&Config::osl)),
     row("concurrency", "cc", "concurrency", "N", KeyKind::integer, 1, double(1 << 24), false, KeyUnset::zero_null, "requests",
-        "as many as the engines hold (the report names the number)", "",
-        "requests in flight over all replicas (a closed loop: a new request arrives as one finishes); more than the engines hold "
-        "wait for a slot. Used with `isl` and `osl`",
-        "requests in flight, all replicas (default: as many as fit)", m(&Config::concurrency)),
+     "as many as the engines hold (the report names the number)", "",
+     "requests in flight over all replicas (a closed loop: a new request arrives as one finishes); more than the engines hold "
+     "wait for a slot. Used with `isl` and `osl`",
+     "requests in flight, all replicas (default: as many as fit)", m(&Config::concurrency)),
     // Training schedules and overlap (docs/formulas.md, "Pipeline schedules").
     row("pp_schedule", "ps", "pp-schedule", "S", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`1f1b`",
-        "`1f1b`, `interleaved`, `zero_bubble`, `dualpipe`; training only; `dualpipe` needs an even `pp` and an even number of "
-        "micro-batches, at least 2 x `pp`",
-        "pipeline schedule: `1f1b` (PipeDream-Flush), `interleaved` 1F1B with `virtual_stages` model chunks per stage "
-        "(Narayanan et al. 2021), `zero_bubble` = ZB-H1 (Qi et al. 2023: backward split into input and weight gradients), "
-        "`dualpipe` = DeepSeek-V3's bidirectional schedule (arXiv:2412.19437, sec. 3.2.1): a forward and a backward chunk of two "
-        "micro-batches run together, so the expert-parallel all-to-alls hide behind the other's computation",
-        "1f1b | interleaved | zero_bubble | dualpipe",
-        names([](const Config& c) { return std::string(to_string(c.pp_schedule)); },
-              [](Config& c, std::string_view v) { c.pp_schedule = parse_pp_schedule(v); })),
+     "`1f1b`, `interleaved`, `zero_bubble`, `dualpipe`; training only; `dualpipe` needs an even `pp` and an even number of "
+     "micro-batches, at least 2 x `pp`",
+     "pipeline schedule: `1f1b` (PipeDream-Flush), `interleaved` 1F1B with `virtual_stages` model chunks per stage "
+     "(Narayanan et al. 2021), `zero_bubble` = ZB-H1 (Qi et al. 2023: backward split into input and weight gradients), "
+     "`dualpipe` = DeepSeek-V3's bidirectional schedule (arXiv:2412.19437, sec. 3.2.1): a forward and a backward chunk of two "
+     "micro-batches run together, so the expert-parallel all-to-alls hide behind the other's computation",
+     "1f1b | interleaved | zero_bubble | dualpipe",
+     names([](const Config& c) { return std::string(to_string(c.pp_schedule)); },
+           [](Config& c, std::string_view v) { c.pp_schedule = parse_pp_schedule(v); })),
     row("virtual_stages", "vs", "virtual-stages", "N", KeyKind::integer, 1, 1024, false, KeyUnset::zero, "",
-        "`0`: 2 for `interleaved`, else 1", "at most layers / `pp`; above 1 only with `pp_schedule` `interleaved`",
-        "model chunks per pipeline stage of the interleaved schedule (Megatron's virtual pipeline size)",
-        "model chunks per pipeline stage (interleaved schedule)", m(&Config::virtual_stages)),
+     "`0`: 2 for `interleaved`, else 1", "at most layers / `pp`; above 1 only with `pp_schedule` `interleaved`",
+     "model chunks per pipeline stage of the interleaved schedule (Megatron's virtual pipeline size)",
+     "model chunks per pipeline stage (interleaved schedule)", m(&Config::virtual_stages)),
     row("tp_comm_overlap", "tco", "tp-comm-overlap", "B", KeyKind::boolean, 0, 1, false, KeyUnset::value, "", "`false`",
-        "`true` needs `sequence_parallel` with `tp` > 1; training only",
-        "tensor-parallel all-gathers / reduce-scatters split and overlapped with the GEMMs (Megatron-LM `--tp-comm-overlap`, "
-        "TransformerEngine userbuffers): only what outlasts the matmuls adds to the step",
-        "true | false", m(&Config::tp_comm_overlap)),
+     "`true` needs `sequence_parallel` with `tp` > 1; training only",
+     "tensor-parallel all-gathers / reduce-scatters split and overlapped with the GEMMs (Megatron-LM `--tp-comm-overlap`, "
+     "TransformerEngine userbuffers): only what outlasts the matmuls adds to the step",
+     "true | false", m(&Config::tp_comm_overlap)),
     row("ep_comm_overlap", "eco", "ep-comm-overlap", "B", KeyKind::boolean, 0, 1, false, KeyUnset::value, "", "`false`",
-        "`true` needs `ep` > 1, `pp` 1 or `pp_schedule` `interleaved`, and no full recomputation; training only",
-        "expert all-to-alls of one micro-batch overlapped with the computation of another in the 1F1B phase (Megatron-LM "
-        "`--overlap-moe-expert-parallel-comm`, off by default): only what outlasts the MoE layers' compute adds to the step. "
-        "`pp_schedule` `dualpipe` overlaps them anyway",
-        "true | false", m(&Config::ep_comm_overlap)),
+     "`true` needs `ep` > 1, `pp` 1 or `pp_schedule` `interleaved`, and no full recomputation; training only",
+     "expert all-to-alls of one micro-batch overlapped with the computation of another in the 1F1B phase (Megatron-LM "
+     "`--overlap-moe-expert-parallel-comm`, off by default): only what outlasts the MoE layers' compute adds to the step. "
+     "`pp_schedule` `dualpipe` overlaps them anyway",
+     "true | false", m(&Config::ep_comm_overlap)),
     row("fp8_training", "f8", "fp8-training", "S", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`none`",
-        "`none`, `tensorwise`, `blockwise`; training on GPUs with FP8 tensor cores",
-        "the weight matmuls of training in FP8 with bf16 master weights: one scale per tensor (`tensorwise`: Transformer "
-        "Engine current scaling, torchtitan float8) or per block (`blockwise`: DeepSeek-V3's 1x128 / 128x128 tiles, MXFP8); "
-        "attention and the rest stay 16-bit",
-        "none | tensorwise | blockwise",
-        names([](const Config& c) { return std::string(to_string(c.fp8_training)); },
-              [](Config& c, std::string_view v) { c.fp8_training = parse_fp8_training(v); })),
+     "`none`, `tensorwise`, `blockwise`; training on GPUs with FP8 tensor cores",
+     "the weight matmuls of training in FP8 with bf16 master weights: one scale per tensor (`tensorwise`: Transformer "
+     "Engine current scaling, torchtitan float8) or per block (`blockwise`: DeepSeek-V3's 1x128 / 128x128 tiles, MXFP8); "
+     "attention and the rest stay 16-bit",
+     "none | tensorwise | blockwise",
+     names([](const Config& c) { return std::string(to_string(c.fp8_training)); },
+           [](Config& c, std::string_view v) { c.fp8_training = parse_fp8_training(v); })),
     row("fp8_gemm_efficiency", "f8e", "fp8-gemm-efficiency", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::zero_null, "fraction",
-        "automatic: 0.66 with `fp8_training`", "",
-        "FP8 training: what the FP8 weight GEMMs reach of `mfu` x the FP8 dense peak, their casts and scaling included (the "
-        "16-bit math runs at `mfu` x the 16-bit peak); the default is the fit over NeMo's FP8 pretraining runs on H100 "
-        "(docs/formulas.md, \"FP8 training\")",
-        "FP8 weight GEMMs' share of mfu at the FP8 peak (default 0.66)", m(&Config::fp8_gemm_efficiency)),
+     "automatic: 0.66 with `fp8_training`", "",
+     "FP8 training: what the FP8 weight GEMMs reach of `mfu` x the FP8 dense peak, their casts and scaling included (the "
+     "16-bit math runs at `mfu` x the 16-bit peak); the default is the fit over NeMo's FP8 pretraining runs on H100 "
+     "(docs/formulas.md, \"FP8 training\")",
+     "FP8 weight GEMMs' share of mfu at the FP8 peak (default 0.66)", m(&Config::fp8_gemm_efficiency)),
     row("request_rate", "rr", "request-rate", "F", KeyKind::number, 1e-6, 1e7, false, KeyUnset::zero, "requests/s",
-        "`0`: a closed loop at `concurrency`", "with `isl` and `osl`; not with `concurrency`",
-        "requests per second arriving (an open loop): the requests in flight are what that rate keeps busy (Little's law, "
-        "mean arrivals: bursts are not modelled); past what the engines sustain the queue grows without bound",
-        "requests per second arriving, instead of concurrency", m(&Config::request_rate)),
+     "`0`: a closed loop at `concurrency`", "with `isl` and `osl`; not with `concurrency`",
+     "requests per second arriving (an open loop): the requests in flight are what that rate keeps busy (Little's law, "
+     "mean arrivals: bursts are not modelled); past what the engines sustain the queue grows without bound",
+     "requests per second arriving, instead of concurrency", m(&Config::request_rate)),
     // Context parallelism (docs/formulas.md, "Context parallelism"): last, so that links written
     // before it stay byte-identical.
     row("cp", "cp", "cp", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::value, "", "`1`",
-        "1 to 65,536; `2 x cp` divides the context, `tp x cp x pp x dp` = `gpus`; above 1 only for training with `flash_attention`",
-        "context-parallel degree: each sequence's tokens split over `cp` GPUs, attention exchanging K/V blocks in a ring "
-        "(Megatron-LM `--context-parallel-size`, TransformerEngine); activations per GPU shrink by `cp`, weights and "
-        "optimizer states are replicated like `dp` (ZeRO shards over `dp` x `cp`)",
-        "context-parallel degree (training; default 1)", m(&Config::cp)),
+     "1 to 65,536; `2 x cp` divides the context, `tp x cp x pp x dp` = `gpus`; above 1 only for training with `flash_attention`",
+     "context-parallel degree: each sequence's tokens split over `cp` GPUs, attention exchanging K/V blocks in a ring "
+     "(Megatron-LM `--context-parallel-size`, TransformerEngine); activations per GPU shrink by `cp`, weights and "
+     "optimizer states are replicated like `dp` (ZeRO shards over `dp` x `cp`)",
+     "context-parallel degree (training; default 1)", m(&Config::cp)),
     // llama.cpp's expert offload (docs/formulas.md, "Expert offload"): after cp, so that links
     // written before it stay byte-identical.
     row("n_cpu_moe", "ncm", "n-cpu-moe", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "layers", "`0` (none)",
-        "0 to the model's layer count; runtime `llama.cpp` or `ollama` with a mixture-of-experts model",
-        "llama.cpp's `--n-cpu-moe N`: the routed-expert weights of the first N layers stay in host RAM (`memory.host`, "
-        "`memory.host_experts`) and the CPU reads the experts each token picks at the host's bandwidth; attention, shared "
-        "experts, router and norms stay on the GPU. The layer count is `--cpu-moe`; a dense layer among the first N has no "
-        "experts to keep",
-        "MoE layers whose routed experts stay in host RAM (llama.cpp --n-cpu-moe)", m(&Config::n_cpu_moe)),
+     "0 to the model's layer count; runtime `llama.cpp` or `ollama` with a mixture-of-experts model",
+     "llama.cpp's `--n-cpu-moe N`: the routed-expert weights of the first N layers stay in host RAM (`memory.host`, "
+     "`memory.host_experts`) and the CPU reads the experts each token picks at the host's bandwidth; attention, shared "
+     "experts, router and norms stay on the GPU. The layer count is `--cpu-moe`; a dense layer among the first N has no "
+     "experts to keep",
+     "MoE layers whose routed experts stay in host RAM (llama.cpp --n-cpu-moe)", m(&Config::n_cpu_moe)),
     // The engine's cap on requests in flight (docs/formulas.md, "Serving under load"): after
     // n_cpu_moe, so that links written before it stay byte-identical.
     row("max_num_seqs", "mns", "max-num-seqs", "N", KeyKind::integer, 1, kMaxSequences, false, KeyUnset::null_zero, "requests",
-        "the runtime's (`0` = the same): vLLM 1024 on GPUs of 70 GiB or more other than the A100, else 256; TensorRT-LLM "
-        "2048; llama.cpp, Ollama and PyTorch `batch`; SGLang min(pool tokens / 2, 2,048 to 4,096 by the pool over the context)",
-        "1 to 65,536; inference only (training ignores it)",
-        "the most requests one replica runs at once, as the engine's own flag sets it: vLLM `--max-num-seqs`, SGLang "
-        "`--max-running-requests`, TensorRT-LLM `max_batch_size`, llama.cpp `-np` (slots; Ollama `OLLAMA_NUM_PARALLEL`). "
-        "The KV pool still caps the requests below it (`serving.bound` says which binds). On llama.cpp, Ollama and PyTorch "
-        "the slots are allocated up front as `batch` sequences of `context` tokens: the key sets `batch` (a different "
-        "`batch` beside it is refused). vLLM's profile run and TensorRT-LLM's engine size their logits for this many "
-        "sequences",
-        "requests in flight per replica (vLLM --max-num-seqs, SGLang --max-running-requests, TensorRT-LLM max_batch_size, "
-        "llama.cpp -np; 0 = runtime default)",
-        m(&Config::max_num_seqs)),
+     "the runtime's (`0` = the same): vLLM 1024 on GPUs of 70 GiB or more other than the A100, else 256; TensorRT-LLM "
+     "2048; llama.cpp, Ollama and PyTorch `batch`; SGLang min(pool tokens / 2, 2,048 to 4,096 by the pool over the context)",
+     "1 to 65,536; inference only (training ignores it)",
+     "the most requests one replica runs at once, as the engine's own flag sets it: vLLM `--max-num-seqs`, SGLang "
+     "`--max-running-requests`, TensorRT-LLM `max_batch_size`, llama.cpp `-np` (slots; Ollama `OLLAMA_NUM_PARALLEL`). "
+     "The KV pool still caps the requests below it (`serving.bound` says which binds). On llama.cpp, Ollama and PyTorch "
+     "the slots are allocated up front as `batch` sequences of `context` tokens: the key sets `batch` (a different "
+     "`batch` beside it is refused). vLLM's profile run and TensorRT-LLM's engine size their logits for this many "
+     "sequences",
+     "requests in flight per replica (vLLM --max-num-seqs, SGLang --max-running-requests, TensorRT-LLM max_batch_size, "
+     "llama.cpp -np; 0 = runtime default)",
+     m(&Config::max_num_seqs)),
     // The SGLang and TensorRT-LLM memory fractions (docs/formulas.md, "Serving engines"): after
     // max_num_seqs, so that links written before them stay byte-identical.
     row("mem_fraction_static", "mfs", "mem-fraction-static", "F", KeyKind::number, kMinEngineFraction, 1, false, KeyUnset::null_zero,
-        "fraction",
-        "SGLang's by GPU memory and `tp` x `pp` (sglang 0.4.8 server_args.py: 0.874 on an 80 GB H100 at tp 1, 0.879 on an RTX "
-        "4090)",
-        "0.001 to 1 (`0` = the default); runtime `sglang` only",
-        "SGLang's `--mem-fraction-static`: the share of the memory free before loading (the GPU less the CUDA context and "
-        "NCCL buffers) that holds the weights and the KV pool; activations and CUDA graphs live in the rest. Sets "
-        "`memory.kv_capacity_tokens` and with it `serving.max_concurrency`",
-        "SGLang --mem-fraction-static: weights + KV pool share of free memory (default by GPU memory and tp x pp)",
-        m(&Config::mem_fraction_static)),
+     "fraction",
+     "SGLang's by GPU memory and `tp` x `pp` (sglang 0.4.8 server_args.py: 0.874 on an 80 GB H100 at tp 1, 0.879 on an RTX "
+     "4090)",
+     "0.001 to 1 (`0` = the default); runtime `sglang` only",
+     "SGLang's `--mem-fraction-static`: the share of the memory free before loading (the GPU less the CUDA context and "
+     "NCCL buffers) that holds the weights and the KV pool; activations and CUDA graphs live in the rest. Sets "
+     "`memory.kv_capacity_tokens` and with it `serving.max_concurrency`",
+     "SGLang --mem-fraction-static: weights + KV pool share of free memory (default by GPU memory and tp x pp)",
+     m(&Config::mem_fraction_static)),
     row("free_gpu_memory_fraction", "fgm", "free-gpu-memory-fraction", "F", KeyKind::number, kMinEngineFraction, 1, false,
-        KeyUnset::null_zero, "fraction", "the `runtime_version`'s: 0.9 for trt-llm `1.0` (KvCacheConfig)",
-        "0.001 to 1 (`0` = the default); runtime `trt-llm` only",
-        "TensorRT-LLM's `KvCacheConfig.free_gpu_memory_fraction` (`trtllm-bench` / `trtllm-serve` "
-        "`--kv_cache_free_gpu_mem_fraction`): the KV pool's share of the memory free once the weights, activations, CUDA "
-        "context and buffers are placed. Sets `memory.kv_capacity_tokens` and with it `serving.max_concurrency`",
-        "TensorRT-LLM KV pool share of free memory, --kv_cache_free_gpu_mem_fraction (default 0.9)", m(&Config::free_gpu_memory_fraction)),
+     KeyUnset::null_zero, "fraction", "the `runtime_version`'s: 0.9 for trt-llm `1.0` (KvCacheConfig)",
+     "0.001 to 1 (`0` = the default); runtime `trt-llm` only",
+     "TensorRT-LLM's `KvCacheConfig.free_gpu_memory_fraction` (`trtllm-bench` / `trtllm-serve` "
+     "`--kv_cache_free_gpu_mem_fraction`): the KV pool's share of the memory free once the weights, activations, CUDA "
+     "context and buffers are placed. Sets `memory.kv_capacity_tokens` and with it `serving.max_concurrency`",
+     "TensorRT-LLM KV pool share of free memory, --kv_cache_free_gpu_mem_fraction (default 0.9)",
+     m(&Config::free_gpu_memory_fraction)),
 };
 
 constexpr std::size_t kKeyCount = sizeof kKeys / sizeof kKeys[0];
@@ -603,8 +610,8 @@ std::string config_keys_markdown() {
         if (k.kind == KeyKind::boolean) link += " (0/1)";
         if (k.kind == KeyKind::list) link += " (comma list)";
         const char* type = k.member.s == &Config::gpu ? "string or object" : type_name(k.kind);
-        out += std::string("| `") + k.name + "` | " + type + " | " + k.unit + " | " + k.default_doc + " | " + allowed_of(k) + " | " +
-               k.meaning + " | " + link + " | `--" + k.flag + "` |\n";
+        out += std::string("| `") + k.name + "` | " + type + " | " + k.unit + " | " + k.default_doc + " | " +
+               allowed_of(k) + " | " + k.meaning + " | " + link + " | `--" + k.flag + "` |\n";
     }
     return out;
 }
