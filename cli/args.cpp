@@ -47,6 +47,7 @@ Usage:
   gpusizer reconcile LOGFILE [--json]  what a llama.cpp / Ollama / vLLM / SGLang startup log says
   gpusizer keys     [--markdown | --dict json|link]   the configuration keys (docs/config.md's
                     table; a libFuzzer dictionary of the JSON or share-link keys)
+  gpusizer keys --gpu [--markdown]   the fields of a custom GPU (docs/config.md, "Custom GPU")
   gpusizer --help | --version
 
   --share-link LINK       start from a share link (#v=1&m=...), as the app and the web page make
@@ -57,6 +58,15 @@ Key flags (each is the configuration key of the same name; docs/config.md):
 // After --model: the two other ways to give a model.
 const char* const kModelAlternatives = R"(  --hf-config FILE        a Hugging Face config.json for a custom model
   --num-parameters N      a custom dense model of N parameters (Llama-shaped)
+)";
+
+// Before the custom GPU's field flags (generated from its field table, gpusizer/custom_gpu.hpp).
+const char* const kCustomGpuHead = R"(
+A GPU that is not in the catalog (docs/config.md, "Custom GPU"):
+  --gpu-json FILE|JSON    the GPU as a JSON object of gpus.json fields (--gpu takes an inline object too)
+  --gpu ID --gpu-FIELD V  a catalog GPU with fields changed (an overclocked card); without --gpu the
+                          field flags describe a GPU on their own: name, memory, bandwidth, a bf16 or
+                          fp16 rate and TDP are then required
 )";
 
 const char* const kUsageTail = R"(
@@ -90,7 +100,7 @@ std::string usage() {
     std::string keys = config_keys_usage();
     const std::size_t after_model = keys.find('\n') + 1;
     keys.insert(after_model, kModelAlternatives);
-    return kUsageHead + keys + kUsageTail;
+    return kUsageHead + keys + kCustomGpuHead + gpu_fields_usage() + kUsageTail;
 }
 
 namespace {
@@ -164,6 +174,40 @@ json read_json_file(const std::string& path, const char* flag) {
     return json::parse(text);
 }
 
+// A custom GPU's field flag (--gpu-memory-gib 48) as the JSON value of its field; the core checks the range.
+json gpu_field_value(const GpuField& f, const std::string& text) {
+    const std::string name = std::string("--") + f.flag;
+    double v = 0;
+    switch (f.kind) {
+        case GpuFieldKind::text:
+        case GpuFieldKind::choice:
+            return text;
+        case GpuFieldKind::integer:
+            if (!read_number(text, &v) || v != std::floor(v)) throw Error(name, "must be an integer, got '" + text + "'");
+            return (long long)v;
+        case GpuFieldKind::number:
+            if (!read_number(text, &v)) throw Error(name, "must be a number, got '" + text + "'");
+            return v;
+        case GpuFieldKind::boolean:
+            if (text == "true" || text == "1" || text == "yes" || text == "on") return true;
+            if (text == "false" || text == "0" || text == "no" || text == "off") return false;
+            throw Error(name, "must be true or false, got '" + text + "'");
+    }
+    return text;
+}
+
+// --gpu and --gpu-json: a catalog id, or a JSON object (inline, or a file's) for a custom GPU.
+json gpu_flag_value(const std::string& text, const char* flag, bool file_allowed) {
+    if (text.find_first_not_of(" \t\r\n") != std::string::npos && text[text.find_first_not_of(" \t\r\n")] == '{') {
+        check_json_text(text, flag);
+        return json::parse(text);
+    }
+    if (!file_allowed) return text;
+    const json j = read_json_file(text, flag);
+    if (!j.is_object()) throw Error(flag, "'" + text + "' must hold a JSON object of the GPU's fields");
+    return j;
+}
+
 double positive_number(const std::string& flag, const std::string& text, double max) {
     double v = 0;
     if (!read_number(text, &v) || v < 0 || v > max) {
@@ -181,6 +225,7 @@ Options parse_args(const std::vector<std::string>& args) {
     if (args.empty()) return o;
     o.command = args[0];
     json flags = json::object();
+    json gpu_fields_given = json::object();   // --gpu-FIELD flags, by field name
     std::string config_file, link;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -202,6 +247,10 @@ Options parse_args(const std::vector<std::string>& args) {
         if (name == "assumptions") { o.show_assumptions = true; continue; }
         if (name == "check") { o.check = true; continue; }
         if (name == "markdown" && o.command == "keys") { o.markdown = true; continue; }
+        if (name == "gpu" && o.command == "keys") {
+            o.gpu_fields = true;
+            continue;
+        }
         if (name == "dict" && o.command == "keys") { o.dict = next(); continue; }
         if (name == "no-flash-attention") { flags["flash_attention"] = false; continue; }
         if (o.command == "recommend") {
@@ -253,6 +302,18 @@ Options parse_args(const std::vector<std::string>& args) {
             flags["model"] = json{{"num_parameters", n}};
             continue;
         }
+        if (name == "gpu") {
+            flags["gpu"] = gpu_flag_value(next(), "--gpu", false);
+            continue;
+        }
+        if (name == "gpu-json") {
+            flags["gpu"] = gpu_flag_value(next(), "--gpu-json", true);
+            continue;
+        }
+        if (const GpuField* f = find_gpu_field_flag(name)) {
+            gpu_fields_given[f->name] = gpu_field_value(*f, next());
+            continue;
+        }
         const ConfigKey* key = find_flag_key(name);
         if (!key) throw Error("--" + name, "unknown flag (see gpusizer --help)");
         flags[key->name] = flag_value(*key, next());
@@ -264,6 +325,23 @@ Options parse_args(const std::vector<std::string>& args) {
         if (!o.config.is_object()) throw Error("--config", "'" + config_file + "' must hold a JSON object");
     }
     for (auto it = flags.begin(); it != flags.end(); ++it) o.config[it.key()] = it.value();   // flags override the file
+    // The custom GPU's field flags change the GPU given (a catalog id becomes their base), or, with
+    // none given, describe one on their own.
+    if (!gpu_fields_given.empty()) {
+        json& gpu = o.config["gpu"];
+        if (gpu.is_string())
+            gpu = json{{"base", gpu.get<std::string>()}};
+        else if (!gpu.is_object())
+            gpu = json::object();
+        for (auto it = gpu_fields_given.begin(); it != gpu_fields_given.end(); ++it) {
+            const std::string& field = it.key();
+            const std::size_t dot = field.find('.');
+            if (dot == std::string::npos)
+                gpu[field] = it.value();
+            else
+                gpu[field.substr(0, dot)][field.substr(dot + 1)] = it.value();
+        }
+    }
     return o;
 }
 

@@ -23,6 +23,7 @@ struct Options {
     bool show_assumptions = false;
     bool check = false;
     bool markdown = false;   // keys --markdown: the key reference of docs/config.md
+    bool gpu_fields = false;   // keys --gpu: the custom GPU's fields instead (with --markdown, docs/config.md's table of them)
     std::string dict;        // keys --dict json|link: a libFuzzer dictionary of the keys
     std::string assets;
     std::string measured;   // --measured: a gpusizer-cuda-bench report

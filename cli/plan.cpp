@@ -202,14 +202,15 @@ int run_plan(const std::vector<std::string>& args, const char* argv0, std::ostre
     q.base = config_from_json(cfg.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     q.mode = q.base.mode == Mode::inference ? PlanMode::inference : PlanMode::train;
     GpuOverlay measured;
-    if (!o.measured.empty()) measured = measured_overlay(cat, report, o.measured, {q.base.gpu});
+    if (!o.measured.empty()) measured = measured_overlay(cat, report, o.measured, {measured_gpu_id(q.base, o.measured)});
     const PlanReport p = plan(q, cat, &measured);
     if (o.json_out) {
         out << plan_to_json(p) << '\n';
         return kExitOk;
     }
     if (!o.measured.empty())
-        out << q.base.gpu << ": the figures measured in " << o.measured << " in place of the datasheet's (--measured)\n";
+        out << (q.base.gpu == kCustomGpuId ? gpu_display_name(q.base, cat) : q.base.gpu) << ": the figures measured in " << o.measured
+            << " in place of the datasheet's (--measured)\n";
     if (p.mode == PlanMode::inference) print_inference_plan(out, q, p);
     else print_plan(out, p, q.base, q.offload);
     return kExitOk;

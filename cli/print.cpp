@@ -320,6 +320,13 @@ void print_recommendation(std::ostream& out, const Recommendation& rec, const Ca
         }
         if (other_classes > 0) out << "  - " << other_classes << " GPUs of other classes than --segment asks (listed with --json)\n";
     }
+    // The configuration's custom GPU is ranked among the catalog's under the id "custom".
+    for (const auto* rows : {&rec.recommended, &rec.rejected})
+        for (const auto& r : *rows)
+            if (r.gpu == kCustomGpuId) {
+                out << "\n  custom = " << r.gpu_name << " (the configuration's custom GPU)\n";
+                return;
+            }
 }
 
 void print_formats(std::ostream& out) {

@@ -223,25 +223,39 @@ TEST_CASE("every CLI flag: missing value, wrong type, out of range", "[bad-input
     const std::vector<Flag> flags = documented_flags();
     REQUIRE(flags.size() >= 40);
     // Flags whose values are files, and flags without values.
-    const std::set<std::string> file_flags = {"config", "hf-config", "measured", "assets"};
+    const std::set<std::string> file_flags = {"config", "hf-config", "measured", "assets", "gpu-json"};
     int checked = 0;
     for (const Flag& f : flags) {
         if (f.metavar.empty()) continue;   // a switch (--json, --check, --single-node, ...)
         INFO("--" << f.name << " " << f.metavar);
         const std::string command = f.recommend ? "recommend" : "estimate";
-        const std::string key = f.name == "share-link" ? "link" : [&] {
-            std::string k = f.name;
-            for (char& c : k)
-                if (c == '-') c = '_';
-            return k;
-        }();
+        // A custom GPU's field flag (--gpu-memory-gib) changes a field of the --gpu given: with a
+        // catalog GPU as its base only its own value is at fault, and its errors name the field as
+        // the configuration nests it (gpu.memory_gib).
+        const GpuField* gpu_field = find_gpu_field_flag(f.name);
+        const std::string key = f.name == "share-link" ? "link"
+                                : gpu_field            ? "gpu." + std::string(gpu_field->name)
+                                                       : [&] {
+                                                  std::string k = f.name;
+                                                  for (char& c : k)
+                                                      if (c == '-') c = '_';
+                                                  return k;
+                                              }();
+        const std::vector<std::string> base = gpu_field ? std::vector<std::string>{command, "--model", "llama-3-8b", "--gpu", "rtx-4090"}
+                                                        : std::vector<std::string>{command, "--model", "llama-3-8b"};
+        auto with = [&](std::vector<std::string> args) {
+            std::vector<std::string> all = base;
+            all.insert(all.end(), args.begin(), args.end());
+            return all;
+        };
         ++checked;
 
         // Missing value: the flag last on the line.
-        CliResult r = run_cli({command, "--model", "llama-3-8b", "--" + f.name}, false);
+        CliResult r = run_cli(with({"--" + f.name}), false);
         CHECK(r.code == 2);
         CHECK(r.err.find("--" + f.name) != std::string::npos);
         CHECK(r.err.find("needs a value") != std::string::npos);
+        if (gpu_field && gpu_field->kind == GpuFieldKind::text) continue;   // a name or a label: any text is one
 
         if (file_flags.count(f.name)) {
             r = run_cli({command, "--model", "llama-3-8b", "--" + f.name, "/no/such/file.json"}, f.name != "assets");
@@ -251,7 +265,7 @@ TEST_CASE("every CLI flag: missing value, wrong type, out of range", "[bad-input
             continue;
         }
         // Wrong type: a word where a number goes, a value no list has where a name goes.
-        r = run_cli({command, "--model", "llama-3-8b", "--" + f.name, "not-a-value"});
+        r = run_cli(with({"--" + f.name, "not-a-value"}));
         CHECK(r.code == 2);
         const bool names_it = r.err.find("--" + f.name) != std::string::npos || r.err.find(key) != std::string::npos ||
                               (f.name == "model" && r.err.find("model") != std::string::npos);
@@ -259,7 +273,7 @@ TEST_CASE("every CLI flag: missing value, wrong type, out of range", "[bad-input
         CHECK(r.err.find('\n') == r.err.size() - 1);   // one line
         // Out of range: far negative and far positive numbers.
         for (const char* v : {"-99999999", "1e300"}) {
-            r = run_cli({command, "--model", "llama-3-8b", "--" + f.name, v});
+            r = run_cli(with({"--" + f.name, v}));
             if (f.name == "model" || f.name == "gpu" || f.name == "weights" || f.name == "kv-cache" || f.name == "link" ||
                 f.name == "inter-node-link" || f.name == "mode" || f.name == "optimizer" || f.name == "offload" ||
                 f.name == "recompute" || f.name == "runtime" || f.name == "lora-targets" || f.name == "segment" ||

@@ -212,3 +212,73 @@ TEST_CASE("a deeply nested --config file: exit 2 and the limit named", "[cli][er
     CHECK(r.err.find("--config") != std::string::npos);
     CHECK(r.err.find("nests deeper than 64 levels") != std::string::npos);
 }
+
+TEST_CASE("a custom GPU from the command line: a JSON object, a file, or field flags over --gpu", "[cli][custom-gpu]") {
+    // Field flags alone: the required fields, as the app's link writes them.
+    Result r = run_cli({"estimate", "--model", "llama-3-8b", "--gpu-name", "Next 48G", "--gpu-memory-gib", "48", "--gpu-memory-bandwidth",
+                        "1200", "--gpu-bf16-tflops", "300", "--gpu-tdp-w", "350"});
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find("Meta Llama 3 8B on 1 x Next 48G") != std::string::npos);
+    CHECK(r.out.find("share link: #v=1&m=llama-3-8b&g=custom&gc=n:Next%2048G~mem:48~bw:1200~bf16:300~tdp:350") != std::string::npos);
+    // The same GPU as an inline object and through its link: the same report.
+    const Result inline_json = run_cli({"estimate", "--model", "llama-3-8b", "--json", "--gpu",
+                                        R"({"name": "Next 48G", "memory_gib": 48, "memory_bandwidth_gb_per_s": 1200,
+                                            "tensor_tflops_dense": {"bf16": 300}, "tdp_w": 350})"});
+    const Result linked =
+        run_cli({"estimate", "--json", "--share-link", "#v=1&m=llama-3-8b&g=custom&gc=n:Next%2048G~mem:48~bw:1200~bf16:300~tdp:350"});
+    REQUIRE(inline_json.code == 0);
+    REQUIRE(linked.code == 0);
+    CHECK(inline_json.out == linked.out);
+    const auto j = nlohmann::json::parse(inline_json.out);
+    CHECK(j["gpu"]["id"] == "custom");
+    CHECK(j["gpu"]["name"] == "Next 48G");
+    CHECK(j["config"]["gpu"]["memory_gib"] == 48.0);
+
+    // Field flags over a catalog --gpu: it becomes their base (an overclocked card).
+    r = run_cli({"estimate", "--model", "llama-3-8b", "--gpu", "rtx-4090", "--gpu-tdp-w", "500", "--json"});
+    REQUIRE(r.code == 0);
+    auto oc = nlohmann::json::parse(r.out);
+    CHECK(oc["config"]["gpu"] == nlohmann::json::parse(R"({"base": "rtx-4090", "tdp_w": 500.0})"));
+    CHECK(oc["gpu"]["name"] == "NVIDIA GeForce RTX 4090 (custom)");
+
+    // --gpu-json: a file, and flags over the file's fields.
+    const std::string path = "cli_test_gpu.json";
+    {
+        std::ofstream f(path);
+        f << R"({"base": "h100-sxm", "name": "H100 at 500 W", "tdp_w": 500})";
+    }
+    r = run_cli({"estimate", "--model", "llama-3-8b", "--gpu-json", path, "--gpu-memory-bandwidth", "3000", "--json"});
+    std::remove(path.c_str());
+    REQUIRE(r.code == 0);
+    const auto f = nlohmann::json::parse(r.out);
+    CHECK(f["gpu"]["name"] == "H100 at 500 W");
+    CHECK(f["gpu"]["figures"]["memory_bandwidth_gb_per_s"] == 3000.0);
+    CHECK(f["gpu"]["figures"]["tdp_w"] == 500.0);
+
+    // Errors: one line naming the flag or the field; exit code 2 (an unknown base: an unknown id, also 2).
+    r = run_cli({"estimate", "--model", "llama-3-8b", "--gpu-memory-gib", "lots"});
+    CHECK(r.code == 2);
+    CHECK(r.err == "gpusizer: error: --gpu-memory-gib: must be a number, got 'lots'\n");
+    r = run_cli({"estimate", "--model", "llama-3-8b", "--gpu-memory-gib", "48"});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("gpu: is missing name, memory_bandwidth_gb_per_s, tdp_w, tensor_tflops_dense") != std::string::npos);
+    r = run_cli({"estimate", "--model", "llama-3-8b", "--gpu", "rtx-4090", "--gpu-vendor", "acme"});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("gpu.vendor: must be nvidia, amd, intel or apple") != std::string::npos);
+    r = run_cli({"estimate", "--model", "llama-3-8b", "--gpu-json", "{\"base\": "});
+    CHECK(r.code == 2);   // not JSON: bad input, as a --config file that is not JSON
+    CHECK(r.err.find("--gpu-json") != std::string::npos);
+
+    // recommend ranks it among the catalog's GPUs, and says which row it is.
+    r = run_cli({"recommend", "--model", "llama-3-8b", "--weights", "q4_k_m", "--segment", "consumer", "--max-gpus", "1", "--gpu",
+                 "rtx-4090", "--gpu-name", "4090 at 1.2 TB/s", "--gpu-memory-bandwidth", "1200"});
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find("custom = 4090 at 1.2 TB/s (the configuration's custom GPU)") != std::string::npos);
+
+    // The keys list and the help name the fields and their flags.
+    r = run_cli({"keys", "--gpu"});
+    CHECK(r.out.find("gpu.memory_gib  link gc=mem:  --gpu-memory-gib") != std::string::npos);
+    r = run_cli({"--help"}, false);
+    CHECK(r.out.find("--gpu-json FILE|JSON") != std::string::npos);
+    CHECK(r.out.find("--gpu-tdp-w W") != std::string::npos);
+}

@@ -551,3 +551,73 @@ TEST_CASE("an engine's memory fraction goes with its engine", "[ui][keys]") {
     CHECK_FALSE(s.config.free_gpu_memory_fraction.has_value());
     CHECK_NOTHROW(estimate(s.config, catalog()));
 }
+
+TEST_CASE("the custom GPU: prefilled from the chosen GPU, edited field by field, carried by links", "[ui][custom-gpu]") {
+    UiState s = default_state();   // 2 x RTX 4090
+    const double before = estimate(s.config, catalog()).per_gpu.total();
+    // "Custom GPU" in the picker: the chosen card is its base, every figure prefilled.
+    use_custom_gpu(s);
+    CHECK(s.config.gpu == "custom");
+    CHECK(s.config.custom_gpu.base == "rtx-4090");
+    CHECK(s.config.custom_gpu.values.empty());
+    const Report same = estimate(s.config, catalog());
+    CHECK(same.per_gpu.total() == before);
+    CHECK(same.gpu_name == "NVIDIA GeForce RTX 4090 (custom)");
+    CHECK(link_of(s) == "#v=1&m=llama-3-70b&w=q4_k_m&ctx=8192&g=customx2&gc=b:rtx-4090");
+
+    // "Start from my card, change the clocks": +10% bandwidth and a 500 W limit.
+    const GpuField& bw = *find_gpu_field("memory_bandwidth_gb_per_s");
+    const GpuField& tdp = *find_gpu_field("tdp_w");
+    set_custom_gpu_number(s, catalog(), bw, 1108.8);   // 1,008 GB/s + 10%, as typed
+    set_custom_gpu_number(s, catalog(), tdp, 500);
+    set_custom_gpu_text(s, catalog(), *find_gpu_field("name"), "My 4090 OC");
+    CHECK(link_of(s) == "#v=1&m=llama-3-70b&w=q4_k_m&ctx=8192&g=customx2&gc=b:rtx-4090~n:My%204090%20OC~bw:1108.8~tdp:500");
+    const Report oc = estimate(s.config, catalog());
+    CHECK(oc.gpu_name == "My 4090 OC");
+    CHECK(oc.per_gpu.total() == before);   // memory does not depend on bandwidth or power
+    CHECK(oc.power.gpu_w == 2 * 500);
+    // A value back at the base's is taken out: the link stays as short as what differs.
+    set_custom_gpu_number(s, catalog(), tdp, 450);
+    CHECK_FALSE(s.config.custom_gpu.find("tdp_w"));
+    // Numbers are clamped into the field's range; an unknown choice is refused by name.
+    set_custom_gpu_number(s, catalog(), *find_gpu_field("memory_gib"), -5);
+    CHECK(s.config.custom_gpu.find("memory_gib")->number == 0.25);
+    set_custom_gpu_number(s, catalog(), *find_gpu_field("interconnect.pcie_gen"), 4.6);
+    CHECK(s.config.custom_gpu.find("interconnect.pcie_gen")->number == 5);
+    CHECK_THROWS_WITH(set_custom_gpu_text(s, catalog(), *find_gpu_field("vendor"), "acme"), Catch::Contains("gpu.vendor"));
+    reset_custom_gpu_field(s, *find_gpu_field("memory_gib"));
+    CHECK_FALSE(s.config.custom_gpu.find("memory_gib"));
+
+    // The state round-trips through its link, custom GPU and all.
+    UiState t = default_state();
+    REQUIRE(open_link(t, link_of(s), catalog()));
+    CHECK(t.config.gpu == "custom");
+    CHECK(t.config.custom_gpu == s.config.custom_gpu);
+    CHECK(link_of(t) == link_of(s));
+
+    // Choosing a catalog GPU keeps the custom one for later, as does opening a link of a catalog GPU.
+    t.config.gpu = "h100-sxm";
+    CHECK(link_of(t).find("gc=") == std::string::npos);
+    REQUIRE(open_link(t, "#v=1&m=llama-3-8b&g=l4", catalog()));
+    CHECK(t.config.gpu == "l4");
+    use_custom_gpu(t);
+    CHECK(t.config.custom_gpu == s.config.custom_gpu);
+
+    // Starting from nothing: the fields a GPU without a base must give are written out as they are.
+    set_custom_gpu_base(t, catalog(), "");
+    CHECK(t.config.custom_gpu.base.empty());
+    for (const char* f :
+         {"name", "memory_gib", "memory_bandwidth_gb_per_s", "tensor_tflops_dense.bf16", "tensor_tflops_dense.fp16", "tdp_w"})
+        CHECK(t.config.custom_gpu.find(f));
+    std::string error;
+    const auto built = custom_gpu_build(t, catalog(), &error);
+    REQUIRE(built);
+    CHECK(built->gpu.memory_bandwidth_gb_per_s == Approx(1108.8));
+    CHECK(built->gpu.memory_gib == 24);
+    CHECK(built->gpu.vendor == "unknown");   // no longer the base's: a stated default
+    // Another base keeps the fields set.
+    set_custom_gpu_base(t, catalog(), "rtx-5090");
+    CHECK(t.config.custom_gpu.base == "rtx-5090");
+    CHECK(custom_gpu_build(t, catalog())->gpu.memory_gib == 24);
+    CHECK_THROWS_WITH(set_custom_gpu_base(t, catalog(), "rtx-9090"), Catch::Contains("gpu.base"));
+}

@@ -110,6 +110,7 @@ private:
     void draw_model();
     void draw_workload();
     void draw_hardware();
+    void draw_custom_gpu();   // view_custom_gpu.cpp
     void draw_results();
     void draw_tabs();
     // Two tables or figures side by side need 620 CSS px; below that they stack.
@@ -162,7 +163,7 @@ private:
     std::string measured_error_;            // why the report cannot calibrate the chosen GPU
     std::string file_path_;                 // the desktop's "open a file" field
     std::string link_;
-    std::string model_filter_, gpu_filter_;
+    std::string model_filter_, gpu_filter_, base_filter_;
     int select_tab_ = -1;                   // asked for by select_tab(), taken by the next frame
     int tab_ = 0;                           // the results tab shown (kTabNames' index)
     Theme theme_ = current_theme();

@@ -2,6 +2,7 @@
 // No ImGui here: tests/test_ui_state.cpp checks this file on its own.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -173,6 +174,29 @@ double round_to_format(float v, const char* format);
 // The context slider: log scale from 512 to 1,048,576 tokens.
 constexpr long long kContextMin = 512;
 constexpr long long kContextMax = 1LL << 20;
+
+// A GPU that is not in the catalog (the GPU picker's "Custom GPU"; gpusizer/custom_gpu.hpp). The
+// state's config.custom_gpu is kept while a catalog GPU is chosen and across opened links that
+// name a catalog GPU, so that choosing "Custom GPU" again returns to it.
+//
+// use_custom_gpu: makes the custom GPU the configuration's GPU: the one the state holds, or a new
+// one started from the catalog GPU chosen now (its base: every figure prefilled, so "start from my
+// card, change the clocks" is one click).
+void use_custom_gpu(UiState& s);
+// Sets a field from the app's inputs: a number is clamped into the field's range (as the catalog
+// reader checks it); a value equal to what the GPU has without it (its base's) is taken back out,
+// so the link carries only what differs. A choice the field does not know throws Error("gpu.<field>").
+void set_custom_gpu_number(UiState& s, const Catalog& catalog, const GpuField& field, double value);
+void set_custom_gpu_text(UiState& s, const Catalog& catalog, const GpuField& field, const std::string& value);
+// Gives a field back to the base or to its default.
+void reset_custom_gpu_field(UiState& s, const GpuField& field);
+// Starts the custom GPU from another catalog GPU (`base`, keeping the fields set), or from none
+// (""): the fields a GPU without a base must give (name, memory, bandwidth, the 16-bit rates, TDP)
+// are then written out as the GPU has them now, and every other field takes its stated default.
+void set_custom_gpu_base(UiState& s, const Catalog& catalog, const std::string& base);
+// The custom GPU as the estimate builds it (its figures, base and defaults), or nullptr when the
+// state holds none or its fields cannot make one (`error` receives why).
+std::shared_ptr<const CustomGpuBuild> custom_gpu_build(const UiState& s, const Catalog& catalog, std::string* error = nullptr);
 
 // The architecture the state's model resolves to, or nullptr (unknown id, bad custom model).
 const ModelArch* current_arch(const UiState& s, const Catalog& catalog);

@@ -38,6 +38,12 @@ void App::draw_compare() {
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 10.0f);
     for (int i = 0; i < cols; ++i) ImGui::TableSetupColumn(s_.compare[i].gpu.c_str(), ImGuiTableColumnFlags_WidthStretch);
+    // A column's GPU: the catalog's, or the state's custom GPU as built (null when it cannot be).
+    const std::shared_ptr<const CustomGpuBuild> custom = custom_gpu_build(s_, catalog_);
+    auto gpu_of = [&](const std::string& id) -> const Gpu* {
+        if (id == kCustomGpuId) return custom ? &custom->gpu : nullptr;
+        return catalog_.find_gpu(id);
+    };
     // Header row: a GPU picker, the count and a remove button per column.
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     ImGui::TableNextColumn();
@@ -46,11 +52,15 @@ void App::draw_compare() {
     for (int i = 0; i < cols; ++i) {
         ImGui::TableNextColumn();
         ImGui::PushID(i);
-        const Gpu* g = catalog_.find_gpu(s_.compare[i].gpu);
+        const Gpu* g = gpu_of(s_.compare[i].gpu);
         ImGui::SetNextItemWidth(-1);   // the whole column: the remove button sits beside the count
         const bool open = ImGui::BeginCombo("##g", g ? g->id.c_str() : "?", ImGuiComboFlags_HeightLarge);
         if (!open && g && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", g->name.c_str());
         if (open) {
+            if (custom && ImGui::Selectable(("Custom: " + custom->gpu.name).c_str(), s_.compare[i].gpu == kCustomGpuId)) {
+                s_.compare[i].gpu = std::string(kCustomGpuId);
+                changed();
+            }
             for (const Gpu& cand : catalog_.gpus)
                 if (ImGui::Selectable(cand.name.c_str(), cand.id == s_.compare[i].gpu)) {
                     s_.compare[i].gpu = cand.id;
@@ -80,7 +90,7 @@ void App::draw_compare() {
         ImGui::PopTextWrapPos();
         for (int i = 0; i < cols && i < int(s_.compare.size()); ++i) {
             ImGui::TableNextColumn();
-            const Gpu* g = catalog_.find_gpu(s_.compare[i].gpu);
+            const Gpu* g = gpu_of(s_.compare[i].gpu);
             if (g) ImGui::TextWrapped("%s", value_of(*g).c_str());
         }
     };
@@ -121,7 +131,7 @@ void App::draw_compare() {
     report_row("KV room", [](const Report& r) { return format_int(r.kv_capacity_tokens) + " tok"; });
     text_row("name", [](const Gpu& g) { return g.name; });
     text_row("architecture", [](const Gpu& g) { return g.architecture + (g.chip.empty() ? "" : " (" + g.chip + ")"); });
-    text_row("year", [](const Gpu& g) { return std::to_string(g.year); });
+    text_row("year", [](const Gpu& g) { return g.year > 0 ? std::to_string(g.year) : std::string("-"); });
     text_row("memory", [](const Gpu& g) { return format_gib(g.capacity_bytes()) + " " + g.memory_type; });
     text_row("bandwidth", [](const Gpu& g) { return format_int(g.memory_bandwidth_gb_per_s) + " GB/s"; });
     text_row("FP32 TFLOPS", [&](const Gpu& g) { return tflops(g.fp32_tflops); });

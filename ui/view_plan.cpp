@@ -72,9 +72,16 @@ bool checkbox_beside(const char* label, bool* value) {
 
 // What a search is for: "llama-3-8b on 8 x h100-sxm" (serving: "on up to"), and whether a
 // benchmark report's figures stand in for the GPU's datasheet.
+// The GPU a search is for: its catalog id, or a custom GPU's name.
+std::string gpu_label(const Config& c) {
+    if (c.gpu != kCustomGpuId) return c.gpu;
+    const CustomGpu::Value* name = c.custom_gpu.find("name");
+    return name && !name->text.empty() ? name->text : "custom " + c.custom_gpu.base;
+}
+
 std::string searched_for(const Config& c, const GpuOverlay* measured, const char* up_to) {
-    std::string s = model_name(c) + " on " + up_to + std::to_string(c.gpus) + " x " + c.gpu;
-    if (measured && measured->find(c.gpu)) s += " (measured figures)";
+    std::string s = model_name(c) + " on " + up_to + std::to_string(c.gpus) + " x " + gpu_label(c);
+    if (measured && measured->find(c.gpu == kCustomGpuId ? c.custom_gpu.base : c.gpu)) s += " (measured figures)";
     return s;
 }
 
@@ -379,9 +386,10 @@ void serving_row(const char* label, const ServingRowText& t, bool highlight, boo
 void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, const GpuOverlay* measured, const Note& note) {
     PlanInputs& in = v.inputs;
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Serving layouts of %s on up to %d x %s: tp, pp, dp, ep and the requests in flight; the Pareto front of "
-                        "output tokens/s per GPU against tokens/s per user, and the best layout under the TTFT and TPOT targets.",
-                        model_name(current).c_str(), current.gpus, current.gpu.c_str());
+    ImGui::TextDisabled(
+        "Serving layouts of %s on up to %d x %s: tp, pp, dp, ep and the requests in flight; the Pareto front of "
+        "output tokens/s per GPU against tokens/s per user, and the best layout under the TTFT and TPOT targets.",
+        model_name(current).c_str(), current.gpus, gpu_label(current).c_str());
     ImGui::PopTextWrapPos();
     const float w = ImGui::GetFontSize() * 7.0f;
     const ServingLoad load = serving_load(current, in);

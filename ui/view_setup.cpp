@@ -392,12 +392,22 @@ void App::draw_hardware() {
     const ModelArch* arch = current_arch(s_, catalog_);
     ImGui::PushID("hardware");
     const Gpu* gpu = catalog_.find_gpu(c.gpu);
+    const bool custom = c.gpu == kCustomGpuId;
     row_label("GPU");
     FittedCombo gpu_fit;
-    const bool gpu_open = begin_fitted_combo("##gpu", gpu ? gpu->name : c.gpu, ImGuiComboFlags_HeightLarge, gpu_fit);
+    const bool gpu_open = begin_fitted_combo("##gpu",
+                                             custom ? "Custom: " + gpu_display_name(c, catalog_)
+                                             : gpu  ? gpu->name
+                                                    : c.gpu,
+                                             ImGuiComboFlags_HeightLarge, gpu_fit);
     note_fitted(layout_, "gpu", gpu_fit);
     if (gpu_open) {
         search_field("search GPUs", gpu_filter_);
+        // A GPU the catalog does not have: its fields, prefilled from the GPU chosen now (view_custom_gpu.cpp).
+        if (ImGui::Selectable("Custom GPU: edit its figures", custom)) {
+            use_custom_gpu(s_);
+            changed();
+        }
         Segment last = Segment::apple;
         bool first = true;
         for (const Gpu& g : catalog_.gpus) {
@@ -416,6 +426,7 @@ void App::draw_hardware() {
         }
         ImGui::EndCombo();
     }
+    if (custom) draw_custom_gpu();
     row_label("GPUs");
     int gpus = c.gpus;
     if (slider_with_field("gpus", gpus, 1, 64, "%d", 0, 4.5f, "gpus slider")) {

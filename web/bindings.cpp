@@ -93,7 +93,7 @@ std::string js_estimate_measured(const std::string& config, const std::string& r
                     c.gpu = d.catalog_id;
                     break;
                 }
-        const GpuOverlay measured = measured_overlay(web::embedded_catalog(), report, "report", {c.gpu});
+        const GpuOverlay measured = measured_overlay(web::embedded_catalog(), report, "report", {measured_gpu_id(c, "report")});
         return report_text(c, web::embedded_catalog(), &measured);
     });
 }

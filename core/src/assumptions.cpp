@@ -42,6 +42,14 @@ std::vector<Assumption> assumptions(const Report& r) {
         "layers x kv heads x (k + v head dims) x bytes; MLA: kv_lora_rank + rope dims; KV heads replicated when tp > kv heads (vLLM)");
     add("context", std::to_string(c.context) + " tokens per sequence",
         "configuration (default: 8192, or the model's trained maximum if smaller)");
+    // A custom GPU: what its fields did not say, and what was taken instead (custom_gpu.cpp).
+    if (r.custom_gpu) {
+        const CustomGpuBuild& b = *r.custom_gpu;
+        add("gpu", b.gpu.name + (b.base_name.empty() ? std::string(" (custom)") : " (custom, from " + b.base_name + ")"),
+            "configuration: a GPU not in the catalog, described by its fields (docs/config.md, \"Custom GPU\")");
+        for (const GpuDefault& d : b.defaults)
+            add("gpu." + d.field, d.value, d.field == "base" ? d.why : "not given; the default is " + d.why);
+    }
     // Figures measured by gpusizer-cuda-bench (--measured) name the report instead of a publication.
     auto measured = [&](const char* key) -> const CalibratedFigure* { return r.measured ? r.measured->find(key) : nullptr; };
     auto measured_source = [&](const CalibratedFigure& f) { return "measured: " + f.from + " in " + r.measured->file; };

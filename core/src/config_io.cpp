@@ -75,6 +75,7 @@ void read_key(Config& c, const ConfigKey& k, const json& v) {
         case KeyKind::model: c.model = model_from_value(v); return;
         case KeyKind::choice:
         case KeyKind::text:
+            if (k.member.s == &Config::gpu && detail::read_custom_gpu(c, v)) return;   // an object: custom_gpu_json.cpp
             if (!v.is_string()) throw Error(k.name, "must be a string, got " + shown(v));
             set_key_text(c, k, v.get<std::string>());
             return;
@@ -202,7 +203,10 @@ json config_json(const Config& c) {
         switch (k.kind) {
             case KeyKind::model: v = model_json(c.model); break;
             case KeyKind::choice:
-            case KeyKind::text: v = unset ? json(nullptr) : json(key_text(c, k)); break;
+            case KeyKind::text:
+                if (k.member.s == &Config::gpu && detail::write_custom_gpu(c, v)) break;   // an object: custom_gpu_json.cpp
+                v = unset ? json(nullptr) : json(key_text(c, k));
+                break;
             case KeyKind::integer: v = unset ? json(nullptr) : json((long long)key_number(c, k)); break;
             case KeyKind::number: v = unset ? json(nullptr) : json(key_number(c, k)); break;
             case KeyKind::boolean: v = key_number(c, k) != 0; break;

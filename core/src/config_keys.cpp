@@ -152,8 +152,11 @@ constexpr ConfigKey kKeys[] = {
      "`\"all-linear\"` or a list of `q_proj`, `k_proj`, `v_proj`, `o_proj`, `gate_proj`, `up_proj`, `down_proj`",
      "modules that get adapters", "all-linear, or q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj",
      names(lora_text, set_lora)),
-    row("gpu", "g", "gpu", "ID", KeyKind::text, 0, 0, false, KeyUnset::value, "", "`rtx-4090`", "a catalog id (`gpusizer gpus`)",
-     "the GPU model", "catalog GPU (gpusizer gpus)", m(&Config::gpu)),
+    row("gpu", "g", "gpu", "ID", KeyKind::text, 0, 0, false, KeyUnset::value, "", "`rtx-4090`",
+     "a catalog id (`gpusizer gpus`), or an object of a GPU's fields (\"Custom GPU\" below)",
+     "the GPU model; a GPU not in the catalog is an object with the fields of a `gpus.json` entry, on its own or over a "
+     "catalog entry: `{\"base\": \"rtx-4090\", \"tdp_w\": 500}` (the report's `gpu.id` is then `custom`)",
+     "catalog GPU (gpusizer gpus), or a custom GPU's JSON object", m(&Config::gpu)),
     row("gpus", "g", "gpus", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::value, "GPUs", "`1`", "", "how many",
      "number of GPUs", m(&Config::gpus)),
     row("tp", "tp", "tp", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "", "`0` (automatic)",
@@ -737,12 +740,13 @@ std::string config_keys_markdown() {
         "|---|---|---|---|---|---|---|---|\n";
     for (const ConfigKey& k : kKeys) {
         std::string link = std::string("`") + k.link + "`";
-        if (std::string_view(k.name) == "gpu") link = "`g` (`g=rtx-4090`)";
+        if (std::string_view(k.name) == "gpu") link = "`g` (`g=rtx-4090`; a custom GPU: `g=custom&gc=...`)";
         if (std::string_view(k.name) == "gpus") link = "`g` (`x<count>`: `g=h100-sxmx8`)";
         if (k.kind == KeyKind::model) link = "`m` (`m=custom` with `hf` or `np`)";
         if (k.kind == KeyKind::boolean) link += " (0/1)";
         if (k.kind == KeyKind::list) link += " (comma list)";
-        out += std::string("| `") + k.name + "` | " + type_name(k.kind) + " | " + k.unit + " | " + key_default_doc(k) + " | " +
+        const char* type = k.member.s == &Config::gpu ? "string or object" : type_name(k.kind);
+        out += std::string("| `") + k.name + "` | " + type + " | " + k.unit + " | " + key_default_doc(k) + " | " +
                key_allowed_doc(k) + " | " + k.meaning + " | " + link + " | `--" + k.flag + "` |\n";
     }
     return out;

@@ -573,6 +573,7 @@ void fill_report(const Resolved& r, Report& rep) {
     rep.gpu_name = r.gpu->name;
     rep.gpu_vendor = r.gpu->vendor;
     rep.measured = r.gpu->calibration;
+    if (r.own_gpu && r.gpu == &r.own_gpu->gpu) rep.custom_gpu = r.own_gpu;
 
     const double scale = r.scale;
     rep.params = r.total_params * scale;

@@ -17,6 +17,7 @@
 
 #include "gpusizer/catalog.hpp"
 #include "gpusizer/config.hpp"
+#include "gpusizer/estimate.hpp"
 #include "gpusizer/model.hpp"
 #include "gpusizer/precision.hpp"
 #include "gpusizer/report.hpp"
@@ -190,6 +191,8 @@ struct Resolved {
     double total_params = 0;                // counts.total()
     double scale = 1;                       // num_parameters override / derived total
     const Gpu* gpu = nullptr;
+    // A custom GPU (config gpu "custom"): built from its fields here, shared like own_arch.
+    std::shared_ptr<const CustomGpuBuild> own_gpu;
     const WeightFormat* wf = nullptr;
     const KvFormat* kv = nullptr;
     Runtime runtime = Runtime::pytorch;     // the formulas' family: ollama runs llama-server, so llama_cpp
@@ -252,6 +255,10 @@ Resolved resolve(const Config& config, const Catalog& catalog, const GpuOverlay*
 Resolved resolve_in_place(Config& config, const Catalog& catalog, const GpuOverlay* measured = nullptr);
 // The same resolved configuration over the other kind of intra-node link (alternative_link()).
 LinkTimes alternative_of(const Resolved& r);
+// sweep() over `gpus` (the catalog's, or others such as a custom GPU) in place of catalog.gpus:
+// SweepPoint::gpu indexes `gpus`. recommend() tries a custom GPU with it.
+std::vector<SweepPoint> sweep_gpus(const Config& base, const Catalog& catalog, const std::vector<const Gpu*>& gpus, int max_gpus,
+                                   const std::vector<std::string>& formats, const GpuOverlay* measured);
 // Points a resolved configuration at another GPU (nothing else depends on it) and checks that
 // the runtime runs there.
 void bind_gpu(Resolved& r, const Gpu& gpu);

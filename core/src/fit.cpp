@@ -108,8 +108,17 @@ FitReport fit(const Config& config, const Catalog& catalog, const GpuOverlay* me
 
 std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int max_gpus, const std::vector<std::string>& formats,
                               const GpuOverlay* measured) {
-    if (max_gpus < 1 || max_gpus > 4096) throw Error("max_gpus", "must be between 1 and 4096");
     if (catalog.gpus.empty()) throw Error("gpu", "the catalog has no GPUs");
+    std::vector<const Gpu*> gpus;
+    gpus.reserve(catalog.gpus.size());
+    for (std::size_t g = 0; g < catalog.gpus.size(); ++g) gpus.push_back(&gpu_at(catalog, measured, g));
+    return detail::sweep_gpus(base, catalog, gpus, max_gpus, formats, measured);
+}
+
+std::vector<SweepPoint> detail::sweep_gpus(const Config& base, const Catalog& catalog, const std::vector<const Gpu*>& gpus, int max_gpus,
+                                           const std::vector<std::string>& formats, const GpuOverlay* measured) {
+    if (max_gpus < 1 || max_gpus > 4096) throw Error("max_gpus", "must be between 1 and 4096");
+    if (gpus.empty()) throw Error("gpu", "no GPUs to sweep");
     const auto& all = weight_formats();
     std::vector<std::size_t> chosen;
     const std::size_t kNativeSlot = all.size();   // `weights` "native": the format is the checkpoint's
@@ -126,10 +135,10 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
         }
     }
     std::vector<SweepPoint> out;
-    out.reserve(catalog.gpus.size() * std::size_t(max_gpus) * chosen.size());
+    out.reserve(gpus.size() * std::size_t(max_gpus) * chosen.size());
     // The fabric of each GPU depends only on the GPU and the configuration's link choice.
     std::vector<detail::Fabric> fabrics;
-    std::vector<ComputeChoice> choices(catalog.gpus.size());   // per GPU, for the current format and runtime
+    std::vector<ComputeChoice> choices(gpus.size());   // per GPU, for the current format and runtime
     // One set of report buffers for every point: evaluate_performance() writes each number read
     // below on every call (the mode, hence the branch it takes, is the same for the whole sweep).
     detail::PerfBuffers buf;
@@ -141,7 +150,7 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
             Config c = base;
             c.weights = f == kNativeSlot ? std::string(kNativeWeights) : std::string(all[f].id);
             c.gpus = n;
-            c.gpu = catalog.gpus.front().id;
+            c.gpu = gpus.front()->id;   // a custom GPU ("custom") keeps base.custom_gpu
             detail::Resolved r;
             std::string model_error;
             bool gpu_refused = false;   // the first GPU cannot run this runtime: resolve on each GPU instead
@@ -153,7 +162,7 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
             }
             detail::PerfInputs in;
             if (model_error.empty()) in = detail::perf_inputs(r);
-            for (std::size_t g = 0; g < catalog.gpus.size(); ++g) {
+            for (std::size_t g = 0; g < gpus.size(); ++g) {
                 SweepPoint p;
                 p.gpu = int(g);
                 p.gpus = n;
@@ -165,17 +174,17 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
                 }
                 try {
                     if (gpu_refused) {   // the first GPU refused the runtime: resolve on this one
-                        c.gpu = catalog.gpus[g].id;
+                        c.gpu = gpus[g]->id;
                         r = detail::resolve(c, catalog, measured);
                         in = detail::perf_inputs(r);
                         model_error.clear();
                         gpu_refused = false;
                     }
-                    detail::bind_gpu(r, gpu_at(catalog, measured, g));
+                    detail::bind_gpu(r, *gpus[g]);
                     if (fabrics.empty()) {
-                        fabrics.reserve(catalog.gpus.size());
-                        for (std::size_t k = 0; k < catalog.gpus.size(); ++k)
-                            fabrics.push_back(detail::make_fabric(gpu_at(catalog, measured, k), catalog, r.link, r.inter_node_link));
+                        fabrics.reserve(gpus.size());
+                        for (std::size_t k = 0; k < gpus.size(); ++k)
+                            fabrics.push_back(detail::make_fabric(*gpus[k], catalog, r.link, r.inter_node_link));
                     }
                     const detail::Totals t = detail::compute(r);
                     p.valid = true;
@@ -186,8 +195,7 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
                     p.per_gpu = t.per_gpu;
                     p.parallel = r.par;
                     if (!have_choices || choices_runtime != r.runtime) {
-                        for (std::size_t k = 0; k < catalog.gpus.size(); ++k)
-                            choices[k] = compute_choice(gpu_at(catalog, measured, k), *r.wf, r.runtime);
+                        for (std::size_t k = 0; k < gpus.size(); ++k) choices[k] = compute_choice(*gpus[k], *r.wf, r.runtime);
                         have_choices = true;
                         choices_runtime = r.runtime;
                     }

@@ -24,4 +24,16 @@ ModelArch synthesize_arch(double params);
 nlohmann::json config_to_json_value(const Config& config);
 Config config_from_json_value(const nlohmann::json& value);
 
+namespace detail {
+// A custom GPU's object as the configuration's "gpu" key holds it, and back (config_io.cpp;
+// share_link.cpp writes the same fields into gc=).
+nlohmann::json custom_gpu_json(const CustomGpu& spec);
+CustomGpu custom_gpu_from_json_value(const nlohmann::json& value);
+// The configuration's "gpu" value when it is a custom GPU: an object sets config.custom_gpu and
+// gpu "custom" (true); the string "custom" alone is refused; a catalog id is left to the key (false).
+bool read_custom_gpu(Config& config, const nlohmann::json& value);
+// Writes the configuration's custom GPU into `out` as its object (true), or nothing for a catalog GPU (false).
+bool write_custom_gpu(const Config& config, nlohmann::json& out);
+}  // namespace detail
+
 }  // namespace gpusizer

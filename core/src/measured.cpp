@@ -408,4 +408,14 @@ GpuOverlay measured_overlay(const Catalog& catalog, const MeasuredReport& report
     return out;
 }
 
+std::string measured_gpu_id(const Config& config, const std::string& file) {
+    if (config.gpu != kCustomGpuId) return config.gpu;
+    if (config.custom_gpu.base.empty())
+        throw Error("measured", file +
+                                    " calibrates a catalog GPU; the configuration's GPU is a custom one without a base, whose "
+                                    "figures are the ones given. Give the custom GPU the base the report measured (\"base\": \"<id>\") "
+                                    "to start from its measured figures, or leave the report out");
+    return config.custom_gpu.base;
+}
+
 }  // namespace gpusizer

@@ -117,21 +117,19 @@ Recommendation recommend(const RecommendQuery& q, const Catalog& catalog, const 
     out.weights = base.config->weights;
     out.training = base.training;
     const std::vector<SweepPoint> points = sweep(q.base, catalog, q.max_gpus, {out.weights}, measured);
-    // sweep() orders points by format, count, GPU: index = (n - 1) x gpus + g.
-    const std::size_t ng = catalog.gpus.size();
-    for (std::size_t g = 0; g < ng; ++g) {
-        const Gpu& gpu = gpu_at(catalog, measured, g);
+    // One GPU's rows: `point(n)` is its sweep point at n GPUs.
+    auto consider = [&](const Gpu& gpu, auto point) {
         if (!q.segments.empty() && std::find(q.segments.begin(), q.segments.end(), gpu.segment) == q.segments.end()) {
-            RecommendRow row = row_of(points[g], gpu, out.weights, out.training);
+            RecommendRow row = row_of(point(1), gpu, out.weights, out.training);
             row.reasons.push_back(std::string(to_string(gpu.segment)) + " GPU, not in the classes asked");
             row.other_segment = true;
             out.rejected.push_back(std::move(row));
-            continue;
+            return;
         }
         const SweepPoint* chosen = nullptr;
         const SweepPoint* closest = nullptr;   // the smallest count that fits, else the largest tried
         for (int n = 1; n <= q.max_gpus; ++n) {
-            const SweepPoint& p = points[std::size_t(n - 1) * ng + g];
+            const SweepPoint& p = point(n);
             if (failures(q, p, out.training).empty()) {
                 chosen = &p;
                 break;
@@ -140,9 +138,9 @@ Recommendation recommend(const RecommendQuery& q, const Catalog& catalog, const 
         }
         if (chosen) {
             out.recommended.push_back(row_of(*chosen, gpu, out.weights, out.training));
-            continue;
+            return;
         }
-        if (!closest) closest = &points[std::size_t(q.max_gpus - 1) * ng + g];
+        if (!closest) closest = &point(q.max_gpus);
         RecommendRow row = row_of(*closest, gpu, out.weights, out.training);
         row.reasons = failures(q, *closest, out.training);
         if (!closest->fits && closest->valid)
@@ -150,12 +148,25 @@ Recommendation recommend(const RecommendQuery& q, const Catalog& catalog, const 
                                                    : "does not fit on up to " + std::to_string(q.max_gpus) + " GPUs") +
                                   ": needs " + gib(closest->total) + " per GPU, " + gib(closest->total + closest->headroom) + " usable";
         out.rejected.push_back(std::move(row));
+    };
+    // sweep() orders points by format, count, GPU: index = (n - 1) x gpus + g.
+    const std::size_t ng = catalog.gpus.size();
+    for (std::size_t g = 0; g < ng; ++g)
+        consider(gpu_at(catalog, measured, g), [&](int n) -> const SweepPoint& { return points[std::size_t(n - 1) * ng + g]; });
+    // A custom GPU in the query (gpu "custom") is one more candidate, after the catalog's, so that
+    // an announced card or an overclocked one is ranked against what can be bought.
+    std::vector<SweepPoint> custom_points;
+    if (base.own_gpu) {
+        custom_points = detail::sweep_gpus(q.base, catalog, {&base.own_gpu->gpu}, q.max_gpus, {out.weights}, measured);
+        consider(base.own_gpu->gpu, [&](int n) -> const SweepPoint& { return custom_points[std::size_t(n - 1)]; });
     }
     // Links for the rows (the same fabric rule as estimate()).
     for (auto* rows : {&out.recommended, &out.rejected})
         for (RecommendRow& row : *rows) {
-            const detail::Fabric f = detail::make_fabric(measured ? measured->gpu(catalog, row.gpu) : catalog.gpu(row.gpu), catalog,
-                                                         base.link, base.inter_node_link);
+            const Gpu& gpu = row.gpu == kCustomGpuId && base.own_gpu ? base.own_gpu->gpu
+                             : measured                              ? measured->gpu(catalog, row.gpu)
+                                                                     : catalog.gpu(row.gpu);
+            const detail::Fabric f = detail::make_fabric(gpu, catalog, base.link, base.inter_node_link);
             row.link = row.gpus > 1 && f.intra ? f.intra->id : std::string();
         }
     auto by = [&](const RecommendRow& a, const RecommendRow& b) {

@@ -24,6 +24,10 @@
 #ifndef GPUSIZER_REPORT_RANGES
 #define GPUSIZER_REPORT_RANGES 1
 #endif
+// ... and with GPUSIZER_CUSTOM_GPU=0: the widget takes no custom GPU, so writes none.
+#ifndef GPUSIZER_CUSTOM_GPU
+#define GPUSIZER_CUSTOM_GPU 1
+#endif
 
 namespace gpusizer {
 
@@ -36,6 +40,8 @@ using detail::object;
 // ---------------------------------------------------------------------------------------------
 
 namespace {
+
+json gpu_entry_json(const Gpu& g);   // one GPU as `gpusizer gpus --json` lists it (below)
 
 // Bytes and counts go out as integers (exact in a double up to 2^53).
 json whole(double v) { return json(static_cast<long long>(std::llround(v))); }
@@ -247,6 +253,19 @@ json report_json(const Report& r) {
                                     {"audio", whole(r.params_by_part.audio)},   {"mtp", whole(r.params_by_part.mtp)},
                                     {"embeddings", whole(r.params_by_part.embeddings)}};
     j["gpu"] = {{"id", r.config.gpu}, {"name", r.gpu_name}};
+    j["gpu"]["source"] = GPUSIZER_CUSTOM_GPU && r.custom_gpu ? "custom" : "catalog";
+#if GPUSIZER_CUSTOM_GPU
+    if (r.custom_gpu) {
+        // What the estimate used: the figures (as `gpusizer gpus --json` lists a catalog GPU) and
+        // each field the configuration did not give, with the value it took and why.
+        j["gpu"]["base"] = r.config.custom_gpu.base.empty() ? json(nullptr) : json(r.config.custom_gpu.base);
+        j["gpu"]["figures"] = gpu_entry_json(r.custom_gpu->gpu);
+        json defaults = json::array();
+        for (const GpuDefault& d : r.custom_gpu->defaults)
+            defaults.push_back(object({{"field", d.field}, {"value", d.value}, {"why", d.why}}));
+        j["gpu"]["defaults"] = std::move(defaults);
+    }
+#endif
     j["config"] = config_to_json_value(r.config);
     j["parallel"] = {{"tp", r.parallel.tp}, {"pp", r.parallel.pp}, {"dp", r.parallel.dp}, {"ep", r.parallel.ep},
                      {"cp", r.parallel.cp}};
@@ -495,6 +514,17 @@ std::string recommend_to_json(const Recommendation& rec, int indent) {
 std::string gpus_to_json(const Catalog& catalog, int indent) {
     json j = json::array();
     for (const auto& g : catalog.gpus) {
+        const json e = gpu_entry_json(g);
+        j.push_back(e);
+    }
+    return dump_text(j, indent);
+}
+
+namespace {
+
+// One GPU as `gpusizer gpus --json` lists it (and a report its custom GPU).
+json gpu_entry_json(const Gpu& g) {
+    {
         json t{{"tf32", g.tensor_tflops_dense.tf32}, {"fp16", g.tensor_tflops_dense.fp16}, {"bf16", g.tensor_tflops_dense.bf16},
                {"fp8", g.tensor_tflops_dense.fp8},   {"int8", g.tensor_tflops_dense.int8}, {"fp4", g.tensor_tflops_dense.fp4}};
         json e{{"id", g.id},
@@ -520,9 +550,10 @@ std::string gpus_to_json(const Catalog& catalog, int indent) {
                {"form_factor", g.form_factor},
                {"price_usd", g.price_usd ? json(*g.price_usd) : json(nullptr)},
                {"price_note", g.price_note}};
-        j.push_back(e);
+        return e;
     }
-    return dump_text(j, indent);
 }
+
+}  // namespace
 
 }  // namespace gpusizer

@@ -334,7 +334,9 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     r.gguf = cached ? r.catalog_model->gguf : gguf_traits(*r.arch);
     r.total_params = r.counts->total();
     r.scale = r.arch->num_parameters_override > 0 ? r.arch->num_parameters_override / r.total_params : 1.0;
-    r.gpu = measured ? &measured->gpu(catalog, c.gpu) : &catalog.gpu(c.gpu);
+    // A GPU not in the catalog is built from its fields (custom_gpu.cpp; nullptr for a catalog id).
+    r.own_gpu = custom_gpu_of(c, catalog, measured);
+    r.gpu = r.own_gpu ? &r.own_gpu->gpu : measured ? &measured->gpu(catalog, c.gpu) : &catalog.gpu(c.gpu);
 
     check_key_ranges(c);   // every integer and number key against its row in gpusizer/config_keys.hpp
     r.catalog = &catalog;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpusizer/config_keys.hpp"
+#include "gpusizer/custom_gpu.hpp"
 #include "gpusizer/error.hpp"
 #include "json_internal.hpp"
 #include "json_read.hpp"
@@ -134,6 +135,125 @@ json parse_integer(const std::string& text, const char* config_key) {
 
 json parse_number(const std::string& text, const char* config_key) { return link_number(text, config_key, "a number"); }
 
+#ifndef GPUSIZER_CUSTOM_GPU
+#define GPUSIZER_CUSTOM_GPU 1
+#endif
+
+#if !GPUSIZER_CUSTOM_GPU
+// The widget's module takes no custom GPU (web/CMakeLists.txt): g=custom and gc= are refused.
+std::string custom_gpu_link(const json&) { return {}; }
+json custom_gpu_from_link(const std::string&) { throw Error("gpu", kNoCustomGpuHere); }
+#else
+// A custom GPU's fields (gc=): "b:<base>~<field>:<value>~...", each field by its short key
+// (gpusizer/custom_gpu.hpp), in table order. Values are %-encoded with '~' escaped too, so that a
+// name may hold any character and the value splits on '~' and ':' before it is decoded.
+std::string gc_encode(std::string_view s) {
+    std::string out = pct_encode(s);
+    for (std::size_t p = 0; (p = out.find('~', p)) != std::string::npos;) out.replace(p, 1, "%7E");
+    return out;
+}
+
+// A custom GPU's number, in as few digits as read back to the same double (a figure typed as
+// 12.345678901 keeps its eleven), so that link -> configuration -> link is exact.
+std::string exact_number_text(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string((long long)v);
+    char buf[32];
+    for (int digits = 10; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (std::strtod(buf, nullptr) == v) break;
+    }
+    return buf;
+}
+
+std::string custom_gpu_link(const json& gpu) {
+    std::string out;
+    auto item = [&](const char* key, const std::string& value) { out += (out.empty() ? "" : "~") + std::string(key) + ":" + value; };
+    if (gpu.contains("base")) item("b", gc_encode(gpu["base"].get<std::string>()));
+    for (const GpuField& f : gpu_fields()) {
+        const std::string_view name = f.name;
+        const std::size_t dot = name.find('.');
+        const json* v = nullptr;
+        if (dot == std::string_view::npos) {
+            if (gpu.contains(f.name)) v = &gpu[f.name];
+        } else {
+            const std::string group(name.substr(0, dot)), leaf(name.substr(dot + 1));
+            if (gpu.contains(group) && gpu[group].contains(leaf)) v = &gpu[group][leaf];
+        }
+        if (!v) continue;
+        if (v->is_string())
+            item(f.link, gc_encode(v->get<std::string>()));
+        else if (v->is_boolean())
+            item(f.link, v->get<bool>() ? "1" : "0");
+        else
+            item(f.link, exact_number_text(v->get<double>()));
+    }
+    return out;
+}
+
+// gc= as the link gives it (not yet %-decoded) into the "gpu" object of the configuration;
+// config_from_json_value then checks each field as a configuration file's.
+json custom_gpu_from_link(const std::string& raw) {
+    if (raw.empty()) throw Error("gpu", "has no value in the link ('gc='); give the custom GPU's fields, such as gc=b:rtx-4090~tdp:500");
+    json gpu = json::object();
+    std::vector<std::string> seen;
+    std::size_t p = 0;
+    while (p <= raw.size()) {
+        const std::size_t tilde = raw.find('~', p);
+        const std::string part = raw.substr(p, tilde == std::string::npos ? std::string::npos : tilde - p);
+        p = tilde == std::string::npos ? raw.size() + 1 : tilde + 1;
+        if (part.empty()) continue;
+        const std::size_t colon = part.find(':');
+        if (colon == std::string::npos || colon == 0)
+            throw Error("gpu", "'" + part.substr(0, 40) + "' in the link's gc= is not field:value (such as mem:48)");
+        const std::string key = part.substr(0, colon);
+        for (const std::string& s : seen)
+            if (s == key) throw Error("gpu", "field '" + key.substr(0, 40) + "' appears twice in the link's gc=");
+        seen.push_back(key);
+        const std::string value = pct_decode(std::string_view(part).substr(colon + 1), "gc");
+        if (key == "b") {
+            gpu["base"] = value;
+            continue;
+        }
+        const GpuField* f = find_gpu_field_link(key);
+        if (!f) {
+            std::string known = "b";
+            for (const GpuField& g : gpu_fields()) known += std::string(", ") + g.link;
+            throw Error("gpu", "unknown field '" + key.substr(0, 40) + "' in the link's gc=; known: " + known);
+        }
+        const std::string config_key = std::string("gpu.") + f->name;
+        if (value.empty()) throw Error(config_key, "has no value in the link ('" + key + ":')");
+        json v;
+        switch (f->kind) {
+            case GpuFieldKind::text:
+            case GpuFieldKind::choice:
+                v = value;
+                break;
+            case GpuFieldKind::integer:
+                v = parse_integer(value, config_key.c_str());
+                break;
+            case GpuFieldKind::number:
+                v = parse_number(value, config_key.c_str());
+                break;
+            case GpuFieldKind::boolean:
+                if (value == "1" || value == "true")
+                    v = true;
+                else if (value == "0" || value == "false")
+                    v = false;
+                else
+                    throw Error(config_key, "must be 0 or 1, got '" + value.substr(0, 40) + "' in the link");
+                break;
+        }
+        const std::string_view name = f->name;
+        const std::size_t dot = name.find('.');
+        if (dot == std::string_view::npos)
+            gpu[f->name] = v;
+        else
+            gpu[std::string(name.substr(0, dot))][std::string(name.substr(dot + 1))] = v;
+    }
+    return gpu;
+}
+#endif
+
 #if GPUSIZER_HUB_FILES
 // A Hub repository, file or revision in a link: %-encoded, but '/' kept (a fragment may hold it),
 // so that hf=Qwen/Qwen3-8B reads as written.
@@ -193,9 +313,12 @@ std::string link_from_config(const Config& config) {
                 break;
         }
     }
-    // The GPU and its count read as one: g=rtx-4090x2.
-    out += "&g=" + pct_encode(cur["gpu"].get<std::string>());
+    // The GPU and its count read as one: g=rtx-4090x2; a custom GPU is g=custom with its fields in gc.
+    const json& gpu = cur["gpu"];
+    const bool custom = GPUSIZER_CUSTOM_GPU && gpu.is_object();
+    out += "&g=" + pct_encode(custom ? std::string(kCustomGpuId) : gpu.get<std::string>());
     if (config.gpus != 1) out += "x" + std::to_string(config.gpus);
+    if (custom) out += "&gc=" + custom_gpu_link(gpu);
     return out;
 }
 
@@ -215,7 +338,8 @@ Config config_from_link(std::string_view link) {
 
     json cfg = json::object();
     std::vector<std::string> seen;
-    std::string version, model, hf, np, file, revision;
+    std::string version, model, hf, np, file, revision, gc;
+    bool has_gc = false;
     std::size_t pos = 0;
     while (pos <= link.size()) {
         const std::size_t amp = link.find('&', pos);
@@ -225,10 +349,16 @@ Config config_from_link(std::string_view link) {
         const std::size_t eq = part.find('=');
         if (eq == std::string_view::npos || eq == 0) throw Error("link", "'" + std::string(part.substr(0, 40)) + "' is not key=value");
         const std::string key(part.substr(0, eq));
-        const std::string value = pct_decode(part.substr(eq + 1), key);
         for (const auto& s : seen)
             if (s == key) throw Error("link", "key '" + key + "' appears twice");
         seen.push_back(key);
+        if (key == "gc") {   // split before it is decoded (custom_gpu_from_link)
+            if (!GPUSIZER_CUSTOM_GPU) throw Error("gpu", kNoCustomGpuHere);
+            gc = std::string(part.substr(eq + 1));
+            has_gc = true;
+            continue;
+        }
+        const std::string value = pct_decode(part.substr(eq + 1), key);
 
         if (key == "v") { version = value; continue; }
         if (key == "m") { model = value; continue; }
@@ -251,7 +381,7 @@ Config config_from_link(std::string_view link) {
         }
         const ConfigKey* spec = find_link_key(key);
         if (!spec || written_apart(*spec)) {
-            std::string known = "v, m, hf, np, f, rev, g";
+            std::string known = "v, m, hf, np, f, rev, g, gc";
             for (const ConfigKey& k : config_keys())
                 if (!written_apart(k)) known += std::string(", ") + k.link;
             throw Error("link", "unknown key '" + key.substr(0, 40) + "'; known keys: " + known);
@@ -288,6 +418,17 @@ Config config_from_link(std::string_view link) {
         }
     }
     if (version.empty()) throw Error("link", "has no version; links start with v=1");
+    // A custom GPU: g=custom (with its count) and its fields in gc. (Without custom GPUs, g=custom
+    // is refused by the configuration's reader.)
+    const bool custom_gpu = GPUSIZER_CUSTOM_GPU && cfg.contains("gpu") && cfg["gpu"] == std::string(kCustomGpuId);
+    if (has_gc) {
+        if (cfg.contains("gpu") && !custom_gpu)
+            throw Error("gpu",
+                        "gc= holds a custom GPU's fields; it goes with g=custom, not g=" + cfg["gpu"].get<std::string>().substr(0, 40));
+        cfg["gpu"] = custom_gpu_from_link(gc);
+    } else if (custom_gpu) {
+        throw Error("gpu", "g=custom needs gc= with the GPU's fields (such as gc=n:My%20GPU~mem:48~bw:1200~bf16:300~tdp:350)");
+    }
     if (parse_integer(version, "link") != kLinkVersion)
         throw Error("link", "version '" + version.substr(0, 20) + "' is not supported; this build reads v=" + std::to_string(kLinkVersion));
     const bool from_file = (cfg.contains("gguf") && !cfg["gguf"].is_null()) || (cfg.contains("hf_dir") && !cfg["hf_dir"].is_null());

@@ -2,7 +2,7 @@
 // answers as the native CLI, to the byte: estimate, fit, assumptions, models, gpus, links,
 // recommend, plan (but for its wall time), estimates with a measured benchmark report, and share
 // links, over a set of configurations that covers every mode, weight and KV format, parallel
-// split and runtime. Bad input throws a JS Error naming the key, with the CLI's message, and the
+// split and runtime, and GPUs that are not in the catalog. Bad input throws a JS Error naming the key, with the CLI's message, and the
 // module keeps working.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -52,6 +52,9 @@ const kConfigs = [
   { model: 'llama-3.1-405b', gpu: 'rtx-3060' },   // does not fit
   // A version without a profile of its own: read as the nearest, with the CLI's warning.
   { model: 'llama-3.1-8b', weights: 'q4_k_m', runtime: 'ollama', runtime_version: 'v0.31.2', gpu: 'rtx-4090' },
+  // GPUs that are not in the catalog: the required fields alone, and a catalog entry with fields over it.
+  { model: 'llama-3-70b', weights: 'q4_k_m', gpus: 2, gpu: { name: 'Next 48G', memory_gib: 48, memory_bandwidth_gb_per_s: 1200, tensor_tflops_dense: { bf16: 300 }, tdp_w: 350 } },
+  { model: 'llama-3-8b', runtime: 'vllm', gpu: { base: 'rtx-4090', tdp_w: 500, memory_bandwidth_gb_per_s: 1100, interconnect: { pcie_gen: 5 }, name: 'a~b:c&d=e#f' } },
 ];
 
 test('estimate: the same JSON text as `gpusizer estimate --config F --json`', async () => {
@@ -106,6 +109,9 @@ test('bad input throws a JS Error naming the key, with the CLI\'s message, and t
     [{ model: 'no-such-model' }, 'model'],
     [{ model: 'llama-3-70b', gpus: 3, tp: 3 }, 'tp'],
     [{ model: 'llama-3-8b', runtime: 'vllm', runtime_version: 'banana' }, 'runtime_version'],
+    [{ model: 'llama-3-8b', gpu: { base: 'rtx-4090', memory_gib: 0 } }, 'gpu.memory_gib'],
+    [{ model: 'llama-3-8b', gpu: { name: 'A', memory_gib: 48 } }, 'gpu'],
+    [{ model: 'llama-3-8b', gpu: { base: 'rtx-9090' } }, 'gpu.base'],
   ];
   for (const [config, key] of bad) {
     const r = await call('estimate', config);
@@ -301,6 +307,26 @@ test('recommend and links: the same JSON text as `gpusizer recommend` and `gpusi
   assert.equal(bad.error.key, 'constraints: budget_usd');
   const unknown = await call('recommend', { model: 'llama-3-8b' }, { budget: 5 });
   assert.match(unknown.error.message, /budget: unknown field/);
+});
+
+test('a custom GPU: recommend ranks it as the CLI does; a benchmark report calibrates its base', async () => {
+  const config = { model: 'llama-3-70b', weights: 'q4_k_m', gpu: { base: 'rtx-4090', memory_gib: 48, name: '4090 48G' } };
+  const native = cliText(['recommend', '--config', configFile(config), '--max-gpus', '2']);
+  const r = await call('recommend', config, { max_gpus: 2 });
+  assert.equal(r.value, native);
+  const rec = JSON.parse(r.value);
+  const row = [...rec.recommended, ...rec.rejected].find((x) => x.gpu === 'custom');
+  assert.equal(row?.gpu_name, '4090 48G');
+  const file = fakeReport(2);
+  const text = readFileSync(file, 'utf8');
+  const oc = { model: 'llama-3-70b', weights: 'fp8', gpus: 2, gpu: { base: 'h100-sxm', tdp_w: 600 } };
+  const measured = await call('estimateMeasured', oc, text);
+  assert.equal(measured.value, cliText(['estimate', '--config', configFile(oc), '--measured', file]).replace(`"file": "${file}"`, '"file": "report"'));
+  assert.equal(JSON.parse(measured.value).gpu.figures.tdp_w, 600);
+  const noBase = await call('estimateMeasured', { model: 'llama-3-8b', gpu: { name: 'X', memory_gib: 48, memory_bandwidth_gb_per_s: 1200, tensor_tflops_dense: { bf16: 300 }, tdp_w: 350 } }, text);
+  assert.equal(noBase.error?.key, 'measured');
+  assert.match(noBase.error.message, /custom one without a base/);
+  assert.deepEqual(seen.errors, []);
 });
 
 test('estimateMeasured: the same JSON text as `gpusizer estimate --measured REPORT`', async () => {

@@ -73,6 +73,23 @@ test('the link\'s configuration, with the CLI\'s numbers', async () => {
   await page.close();
 });
 
+// A GPU that is not in the catalog (docs/config.md, "Custom GPU"): the widget's module has no room
+// for them (GPUSIZER_CUSTOM_GPU=0, web/CMakeLists.txt), so a link of one is refused with a message
+// that sends the reader to the app, which opens it (tests/test_ui_state.cpp), and the widget shows
+// its default configuration; the JS API of the lite module refuses one with the same message.
+test('a link of a custom GPU: refused with a message naming the app, the default shown', async () => {
+  const page = await browser.newPage({ viewport: { width: 600, height: 600 } });
+  const seen = watch(page, url);
+  const link = '#v=1&m=llama-3-70b&w=q4_k_m&g=customx2&gc=b:rtx-4090~n:My%204090%20OC~bw:1108.8~tdp:500';
+  const w = await openWidget(page, link);
+  const message = await page.evaluate(() => document.getElementById('widget').shadowRoot.querySelector('.message').textContent);
+  assert.equal(message, 'Link not opened: gpu: the widget takes no custom GPU: open the link in the gpusizer app. ' +
+    'Showing the default configuration.');
+  assert.notEqual(w.report.gpu.id, 'custom');
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
 // The model list is the catalog's (`gpusizer models`), grouped by family as the app's picker.
 test('the model list is the catalog, grouped by family', async () => {
   const page = await browser.newPage({ viewport: { width: 600, height: 600 } });

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpusizer/custom_gpu.hpp"
 #include "gpusizer/model.hpp"
 
 namespace gpusizer {
@@ -54,6 +55,10 @@ struct ModelSpec {
     std::string hub_weights;        // the weight format the GGUF file names (general.file_type), "" = none
 };
 
+// Config::gpu of a GPU described by its fields (Config::custom_gpu), as "custom" is the model id
+// of a custom model in reports and links.
+constexpr std::string_view kCustomGpuId = "custom";
+
 struct Config {
     ModelSpec model;
     Mode mode = Mode::inference;
@@ -71,7 +76,11 @@ struct Config {
     bool sequence_parallel = false;
     int lora_rank = 16;
     unsigned lora_targets = kLoraAllLinear;
+    // A catalog id, or kCustomGpuId: the GPU custom_gpu describes ({"gpu": {...}} in the
+    // configuration JSON, g=custom&gc=... in a link; gpusizer/custom_gpu.hpp). custom_gpu is read
+    // only then; kept otherwise (the app returns to it).
     std::string gpu = "rtx-4090";
+    CustomGpu custom_gpu;
     int gpus = 1;
     int tp = 0, pp = 0, dp = 0, ep = 0;   // 0 = chosen from gpus
     Runtime runtime = Runtime::automatic;

@@ -5,6 +5,7 @@
 #include "gpusizer/compute.hpp"
 #include "gpusizer/config.hpp"
 #include "gpusizer/config_keys.hpp"
+#include "gpusizer/custom_gpu.hpp"
 #include "gpusizer/engine_log.hpp"
 #include "gpusizer/engine_versions.hpp"
 #include "gpusizer/error.hpp"

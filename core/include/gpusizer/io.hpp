@@ -80,4 +80,11 @@ ModelSpec model_from_hf_config(std::string_view json_text);   // a Hugging Face 
 ModelSpec model_from_parameter_count(double num_parameters);  // a Llama-3-shaped dense model, 5e7 to 1e13
 ModelSpec model_from_shape(const ModelShape& shape);
 
+// A GPU that is not in the catalog, for Config::custom_gpu (with Config::gpu = kCustomGpuId), from
+// the text of the configuration's "gpu" object ({"base": "rtx-4090", "tdp_w": 500}), and back.
+// Throws Error naming the field ("gpu.memory_gib"); build_custom_gpu (gpusizer/custom_gpu.hpp)
+// checks what needs the catalog (the base) and the required fields.
+CustomGpu custom_gpu_from_json(std::string_view json_text);
+std::string custom_gpu_to_json(const CustomGpu& spec, int indent = -1);
+
 }  // namespace gpusizer

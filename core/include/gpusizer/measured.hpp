@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gpusizer/catalog.hpp"
+#include "gpusizer/config.hpp"
 #include "gpusizer/gpu.hpp"
 
 namespace gpusizer {
@@ -257,5 +258,11 @@ Gpu calibrated_catalog_gpu(const Catalog& catalog, const MeasuredReport& report,
 // copied; a report is one run on one machine, not catalog data.
 GpuOverlay measured_overlay(const Catalog& catalog, const MeasuredReport& report, const std::string& file,
                             const std::vector<std::string>& gpu_ids = {});
+
+// The catalog GPU a benchmark report calibrates for `config`: its gpu, or a custom GPU's base
+// (whose measured figures the custom GPU's own fields then override: build_custom_gpu). A custom
+// GPU without a base has no catalog entry a report could have measured: Error("measured") says so,
+// naming `file`.
+std::string measured_gpu_id(const Config& config, const std::string& file);
 
 }  // namespace gpusizer

@@ -2,7 +2,9 @@
 //
 // Built on sweep(): every catalog GPU x 1..max_gpus for the query's model, workload and weight
 // format. For each GPU the recommendation is the smallest count that fits and meets every
-// constraint; a GPU that cannot is listed with the reasons, at the count that came closest.
+// constraint; a GPU that cannot is listed with the reasons, at the count that came closest. A
+// custom GPU in the query's configuration (gpu "custom", gpusizer/custom_gpu.hpp) is one more
+// candidate, after the catalog's: its row's gpu is "custom", its gpu_name the name it was given.
 #pragma once
 
 #include <optional>
@@ -31,7 +33,7 @@ struct RecommendQuery {
 };
 
 struct RecommendRow {
-    std::string gpu;                  // catalog id
+    std::string gpu;   // catalog id, or "custom" (the query's custom GPU)
     std::string gpu_name;
     Segment segment = Segment::consumer;
     int gpus = 1;

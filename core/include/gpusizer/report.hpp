@@ -307,6 +307,9 @@ struct Report {
     ServingReport serving;
     std::vector<std::string> warnings;
     std::shared_ptr<const Calibration> measured;   // the GPU's measured figures (--measured); null = datasheet
+    // The configuration's custom GPU as the estimate built it (its figures, and the defaults it
+    // took for what was not given: gpusizer/custom_gpu.hpp); null for a catalog GPU.
+    std::shared_ptr<const CustomGpuBuild> custom_gpu;
 };
 
 // One assumption behind an estimate: a constant or a choice, with where it comes from.

@@ -18,6 +18,12 @@
 // l = link, il = inter_node_link, pt = prompt_tokens, hbw = host_memory_bandwidth_gb_per_s,
 // lo = layer_overhead_us, mns = max_num_seqs (the rest as `gpusizer keys` lists them).
 //
+// A custom GPU (Config::custom_gpu, gpusizer/custom_gpu.hpp) is g=custom (with "x<count>") and
+// gc = its fields as "<key>:<value>" joined by '~', each by its short key (`gpusizer keys --gpu`),
+// b = its base: g=customx2&gc=b:rtx-4090~bw:1100~tdp:500. Its values are %-encoded with '~'
+// escaped too (a name may hold any character); gc is split on '~' and ':' before it is decoded,
+// and its numbers are written in as many digits as read back to the same value.
+//
 // Numbers (every numeric key, v, np and the GPU count) are written as in JSON (RFC 8259 section
 // 6), read after %-decoding: an optional '-', 0 or digits without a leading zero, an optional
 // fraction and exponent, and nothing else: no '+' (it reads as a space: write an exponent's sign
