@@ -3,7 +3,7 @@
 //   node bench/web_budgets.mjs [--check] [--sizes-only] [--json FILE] [--runs N]
 //
 // Sizes: gzip -9 of what a visitor downloads (zlib, level 9).
-//   widget  gpusizer-widget.js + gpusizer-lite.js + gpusizer-lite.wasm   budget 193 KB
+//   widget  gpusizer-widget.js + gpusizer-lite.js + gpusizer-lite.wasm   budget 194 KB
 //   app     app.js + app.wasm                                       budget 700 KB
 //   (the HTML pages and app-page.js, a few KB, are listed apart; KB = 1000 bytes)
 // First frame: headless Chromium (SwiftShader WebGL2) opens index.html from 127.0.0.1; the app
@@ -47,7 +47,10 @@ requireSetup();
 // estimate. The rest is the estimation code and nlohmann/json's parser, which the widget needs.
 // 193 KB since the catalog grew from 65 to 169 GPUs (197.4 KB as rows): stored by columns and
 // without chip names, form factors and Hub repositories the widget never shows, it measured 192.7 KB.
-const kBudgetWidget = 193e3;
+// 194 KB with the importer's one table (all families as rows), the report's new members (custom
+// GPU's source, file parts) and four catalog models, the field reader and custom GPUs kept out
+// and tower configs slimmed: measured 193.8 KB.
+const kBudgetWidget = 194e3;
 const kBudgetApp = 700e3;
 const kBudgetFirstFrameMs = 1000;
 const kBudgetPlanMs = 1000;

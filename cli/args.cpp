@@ -63,10 +63,11 @@ const char* const kModelAlternatives = R"(  --hf-config FILE        a Hugging Fa
 // Before the custom GPU's field flags (generated from its field table, gpusizer/custom_gpu.hpp).
 const char* const kCustomGpuHead = R"(
 A GPU that is not in the catalog (docs/config.md, "Custom GPU"):
-  --gpu-json FILE|JSON    the GPU as a JSON object of gpus.json fields (--gpu takes an inline object too)
-  --gpu ID --gpu-FIELD V  a catalog GPU with fields changed (an overclocked card); without --gpu the
-                          field flags describe a GPU on their own: name, memory, bandwidth, a bf16 or
-                          fp16 rate and TDP are then required
+  --gpu-json FILE|JSON    the GPU as a JSON object of gpus.json fields (--gpu takes an inline
+                          object too)
+  --gpu ID --gpu-FIELD V  a catalog GPU with fields changed (an overclocked card); without --gpu
+                          the field flags describe a GPU on their own: name, memory, bandwidth, a
+                          bf16 or fp16 rate and TDP are then required
 )";
 
 const char* const kUsageTail = R"(

@@ -235,15 +235,23 @@ TEST_CASE("custom GPU: the defaults of the fields not given, each stated", "[cus
     const Gpu& g = b.gpu;
     CHECK(g.id == "custom");
     CHECK(g.name == "Next 48G");
-    // The 16-bit rates: every catalog GPU with both lists them equal, so the other one follows.
+    // The 16-bit rates: every catalog GPU with both lists them equal but CDNA 1 (MI100: AMD's
+    // datasheet gives BF16 at half its FP16 rate), so the other one follows.
     for (const Gpu& c : catalog().gpus)
-        if (c.tensor_tflops_dense.bf16 > 0 && c.tensor_tflops_dense.fp16 > 0)
+        if (c.tensor_tflops_dense.bf16 > 0 && c.tensor_tflops_dense.fp16 > 0 && c.arch != Architecture::cdna1) {
+            INFO(c.id);
             CHECK(c.tensor_tflops_dense.bf16 == c.tensor_tflops_dense.fp16);
+        }
     CHECK(g.tensor_tflops_dense.fp16 == 300);
-    // FP32: the 16-bit rate / 32, below the lowest FP32 share of any catalog GPU with tensor cores.
+    // FP32: the 16-bit rate / 32, at or below the FP32 share of every catalog GPU with tensor
+    // cores but two: Gaudi (its matrix engines have no FP32 path; the vector engines' rate is
+    // 1/80-1/128 of BF16) and Jetson AGX Thor (1/32.1).
     CHECK(g.fp32_tflops == Approx(300.0 / 32));
-    for (const Gpu& c : catalog().gpus)
-        if (c.tensor_cores) CHECK(c.fp32_tflops / std::max(c.tensor_tflops_dense.bf16, c.tensor_tflops_dense.fp16) > 1.0 / 32);
+    for (const Gpu& c : catalog().gpus) {
+        if (!c.tensor_cores || c.arch == Architecture::gaudi || c.id == "jetson-agx-thor") continue;
+        INFO(c.id);
+        CHECK(c.fp32_tflops / std::max(c.tensor_tflops_dense.bf16, c.tensor_tflops_dense.fp16) > 1.0 / 32);
+    }
     // No precision beyond what was given: fp8, int8, fp4 and tf32 run on no tensor path.
     CHECK(g.tensor_tflops_dense.fp8 == 0);
     CHECK(g.tensor_tflops_dense.fp4 == 0);

@@ -45,11 +45,26 @@ const unread = new Set(['bos_token_id', 'eos_token_id', 'pad_token_id', 'sep_tok
   // Serialisation fields some vision_config copies carry (Gemma 4's); the tower reader never reads them.
   'id2label', 'label2id', 'chunk_size_feed_forward', 'return_dict', 'output_hidden_states', 'output_attentions',
   'problem_type']);
-function slim(value, inConfig = false) {
-  if (Array.isArray(value)) return value.map((v) => slim(v, inConfig));
+// A tower's sub-config (vision_config, audio_config): only the keys the tower reader reads
+// (core/src/hf_stack.cpp read_tower); the rest of a vision encoder's config sizes nothing here.
+const towerKeys = new Set(['model_type', 'num_hidden_layers', 'depth', 'num_layers', 'conf_num_hidden_layers', 'encoder_layers',
+  'hidden_size', 'embed_dim', 'd_model', 'width', 'intermediate_size', 'mlp_dim', 'encoder_ffn_dim', 'num_attention_heads',
+  'num_heads', 'conf_num_attention_heads', 'encoder_attention_heads', 'attention_heads', 'patch_size', 'num_channels',
+  'in_channels', 'in_chans', 'image_size', 'vision_output_dim', 'out_hidden_size', 'output_proj_dims']);
+const towers = new Set(['vision_config', 'audio_config']);
+function slim(value, inConfig = false, inTower = false) {
+  if (Array.isArray(value)) return value.map((v) => slim(v, inConfig, inTower));
   if (value === null || typeof value !== 'object') return value;
   const out = {};
   for (const [key, v] of Object.entries(value)) {
+    if (inTower) {
+      if (towerKeys.has(key)) out[key] = v;
+      continue;
+    }
+    if (inConfig && towers.has(key) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      out[key] = slim(v, true, true);
+      continue;
+    }
     if (dropped.has(key) || (inConfig && unread.has(key))) continue;
     out[key] = key === 'sources' ? [`assets/${file} in the gpusizer sources`]
       : !inConfig && blanked.has(key) ? ''

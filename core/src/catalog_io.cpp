@@ -127,10 +127,7 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     // The architectures compute.cpp has a whitepaper row for; Apple's by generation.
     if (const auto a = architecture_from_name(g.architecture)) g.arch = *a;
     else
-        o.fail("architecture",
-               "must be pascal, volta, turing, ampere, ada, hopper, blackwell, gcn5, cdna1, cdna2, cdna3, cdna4, "
-               "rdna2, rdna3, rdna3.5, rdna4, xe-hpg, xe2, gaudi or apple-mN, got '" +
-                   g.architecture + "'");
+        o.fail("architecture", "must be one of " + architecture_names() + ", got '" + g.architecture + "'");
     g.chip = o.str_or("chip", "");
     g.year = int(o.num("year", 1990, 2100));
     const std::string seg = o.str("segment");

@@ -94,6 +94,13 @@ std::string_view to_string(Architecture a) {
     return i ? i->name : "unknown";
 }
 
+std::string architecture_names() {
+    std::string out;
+    for (const ArchInfo& i : kArchs)
+        if (i.arch != Architecture::apple && i.arch != Architecture::unknown) out += std::string(i.name) + ", ";
+    return out + "or apple-mN (Apple by generation)";
+}
+
 std::optional<Architecture> architecture_from_name(std::string_view name) {
     // Apple GPUs are named by generation: "apple-m1" .. "apple-m9".
     if (name.size() == 8 && name.substr(0, 7) == "apple-m" && name[7] >= '1' && name[7] <= '9') return Architecture::apple;

@@ -690,8 +690,10 @@ enum class DocPart { default_value, allowed, usage };
 std::string generated_doc(const ConfigKey&, DocPart) { return ""; }
 #endif
 
+}   // namespace
+
 // Wraps a usage line's help at 100 columns, continuing under its first word (column `indent`).
-std::string wrapped(const std::string& head, const std::string& help) {
+std::string usage_line(const std::string& head, const std::string& help) {
     constexpr std::size_t kWidth = 100;
     const std::size_t indent = head.size();
     std::string out = head, line;
@@ -709,8 +711,6 @@ std::string wrapped(const std::string& head, const std::string& help) {
     }
     return out + line + "\n";
 }
-
-}   // namespace
 
 std::string key_default_doc(const ConfigKey& k) {
     std::string g = generated_doc(k, DocPart::default_value);
@@ -757,7 +757,7 @@ std::string config_keys_usage() {
     for (const ConfigKey& k : kKeys) {
         std::string head = std::string("  --") + k.flag + " " + k.metavar;
         head.resize(std::max<std::size_t>(head.size() + 2, 26), ' ');   // two spaces at least: the help starts a column
-        out += wrapped(head, key_usage_help(k));
+        out += usage_line(head, key_usage_help(k));
     }
     return out;
 }

@@ -14,6 +14,7 @@
 
 #include "gpusizer/catalog.hpp"
 #include "gpusizer/compute.hpp"
+#include "gpusizer/config_keys.hpp"
 #include "gpusizer/config.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/measured.hpp"
@@ -130,7 +131,7 @@ constexpr GpuField kFields[] = {
         "architecture", "a", "gpu-architecture", "A", GpuFieldKind::choice, false,
         "`unknown`: no whitepaper row (the tensor rates given are the precisions it runs; scale-out parts get HDR InfiniBand "
         "between nodes, not NDR)",
-        "volta ... blackwell, cdna2 ... cdna4, rdna3, rdna3.5, rdna4, xe2, apple-mN, or unknown",
+        "a GPU architecture (gpusizer keys --gpu lists them), or unknown",
         [](const Gpu& g) { return g.architecture; }, set_architecture),
     text(
         "chip", "chip", "gpu-chip", "TEXT", GpuFieldKind::text, false, "none", "the die (shown only)", [](const Gpu& g) { return g.chip; },
@@ -605,11 +606,12 @@ std::string gpu_fields_usage() {
         std::string head = std::string("  --") + f.flag + " " + f.metavar;
         head.resize(std::max<std::size_t>(head.size() + 2, 26), ' ');
         const bool sixteen = std::string_view(f.name).rfind("tensor_tflops_dense.", 0) == 0;
-        out += head + f.meaning +
-               (!f.required ? ""
-                : sixteen   ? " (this or the other 16-bit rate is required without a catalog --gpu)"
-                            : " (required without a catalog --gpu)") +
-               "\n";
+        // The architecture's names come from the architecture table (compute.cpp).
+        const std::string meaning =
+            std::string_view(f.name) == "architecture" ? architecture_names() + ", or unknown" : std::string(f.meaning);
+        out += usage_line(head, meaning + (!f.required ? ""
+                                           : sixteen   ? " (this or the other 16-bit rate is required without a catalog --gpu)"
+                                                       : " (required without a catalog --gpu)"));
     }
     return out;
 }

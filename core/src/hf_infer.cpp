@@ -25,6 +25,10 @@
 #ifndef GPUSIZER_FIELD_READER
 #define GPUSIZER_FIELD_READER 1
 #endif
+#if !GPUSIZER_FIELD_READER
+// What the widget says for what only the field reader reads.
+constexpr const char* kWidgetRefuses = "is read by the app, the API and the CLI (by its fields), not by the widget";
+#endif
 
 namespace gpusizer::hf {
 
@@ -99,9 +103,7 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
 #if !GPUSIZER_FIELD_READER
     (void)out;
     (void)notes;
-    throw Error(f.key("model_type"), "'" + model_type +
-                                         "' has no row in the widget's reader; the app, the API and the CLI read any "
-                                         "config.json by its fields");
+    throw Error(f.key("model_type"), "'" + model_type + "' " + kWidgetRefuses);
 #else
     const json& j = f.object();
     out.type = model_type.empty() ? "unknown" : model_type;
@@ -502,7 +504,7 @@ void adjust_by_fields(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>
 void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
 #if !GPUSIZER_FIELD_READER
     (void)plan, (void)experts;
-    throw Error(f.key("model_type"), "is read by its fields in the app, the API and the CLI, not in the widget");
+    throw Error(f.key("model_type"), kWidgetRefuses);
 #else
     const int n = int(plan.size());
     std::vector<int> moe(std::size_t(n), experts > 1 ? 1 : 0);
@@ -616,7 +618,7 @@ void modality_experts(Reader& f, const std::vector<LayerSpec>& layers, ModelArch
 RecurrentSpec read_mamba_ssm(const FamilyRow& row, Reader& f, int hidden) {
 #if !GPUSIZER_FIELD_READER
     (void)row, (void)hidden;
-    throw Error(f.key("ssm_cfg"), "is read by the app, the API and the CLI, not by the widget");
+    throw Error(f.key("ssm_cfg"), kWidgetRefuses);
 #else
     RecurrentSpec r;
     const json* c = f.find("ssm_cfg");
@@ -665,7 +667,7 @@ void apply_block_configs(Reader& f, int hidden, int heads, std::vector<LayerSpec
     if (!blocks) return;
 #if !GPUSIZER_FIELD_READER
     (void)hidden, (void)heads, (void)layers, (void)notes;
-    throw Error(f.key("block_configs"), "is read by the app, the API and the CLI, not by the widget");
+    throw Error(f.key("block_configs"), kWidgetRefuses);
 #else
     const std::string key = f.key("block_configs");
     if (!blocks->is_array()) throw Error(key, "must be a list of {attention, ffn} objects, one per layer");

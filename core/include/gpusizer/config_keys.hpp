@@ -114,5 +114,7 @@ std::string key_usage_help(const ConfigKey& k);
 // The key reference of docs/config.md (a Markdown table) and the CLI's key-flag lines.
 std::string config_keys_markdown();
 std::string config_keys_usage();
+// One usage line: `head` (flag and metavar, padded), then `help` wrapped at 100 columns under it.
+std::string usage_line(const std::string& head, const std::string& help);
 
 }  // namespace gpusizer

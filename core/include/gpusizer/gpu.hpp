@@ -42,6 +42,7 @@ enum class Architecture {
 };
 std::string_view to_string(Architecture a);   // "rdna3.5", "xe-hpg", "apple" for Apple
 std::optional<Architecture> architecture_from_name(std::string_view name);   // nullopt when unknown
+std::string architecture_names();   // every name architecture_from_name reads, for messages and help
 
 // The GPU-to-GPU link a card has (gpus.json interconnect.nvlink). roce: Gaudi's on-chip RoCE
 // ports wired all-to-all inside the box (HLS-Gaudi2/3: 21 of 24 ports, 3 to each of 7 peers).
