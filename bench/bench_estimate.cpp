@@ -73,7 +73,13 @@ void BM_SweepOfEstimates(benchmark::State& state) {
                     c.gpu = gpu.id;
                     c.gpus = gpus;
                     c.weights = std::string(f.id);
-                    sum += gpusizer::estimate(c, cat).per_gpu.total();
+                    // A point the engine cannot run (llama.cpp on a Gaudi) is an error,
+                    // as it is a point with `error` set in the sweep.
+                    try {
+                        sum += gpusizer::estimate(c, cat).per_gpu.total();
+                    } catch (const gpusizer::Error&) {
+                        sum += 1;
+                    }
                     ++n;
                 }
             }

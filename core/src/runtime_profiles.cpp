@@ -267,7 +267,10 @@ EngineVersionReading read_engine_version(Runtime engine, std::string_view versio
     const EngineVersion* first = nullptr;
     for (const EngineVersion& v : kEngineVersions) {
         if (v.engine != engine) continue;
-        if (!first) first = &v;
+        if (!first) {
+            first = &v;
+            if (version.empty()) return {first, ""};   // the default: the engine's first row
+        }
         if (version == v.version) return {&v, ""};
     }
     if (!first)
