@@ -39,7 +39,7 @@ const std::map<std::string, std::string> kAllowedHint = {
     // A file key whose file the caller did not read (load_model_files) is refused by the core.
     {"gguf", "not read"},     {"hf_dir", "not read"},     {"mmproj", "goes with `gguf`"},
     {"runtime_version", "llama.cpp"},
-    {"pp_schedule", "zero_bubble"},     {"fp8_training", "tensorwise"},
+    {"pp_schedule", "zero_bubble"},     {"fp8_training", "tensorwise"},     {"psu_tier", "titanium"},
 };
 
 // The configuration keys, each with a value of its type: the resolved configuration of a

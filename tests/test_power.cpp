@@ -23,9 +23,12 @@ TEST_CASE("system power: GPUs at their board power plus the host", "[power]") {
     CHECK(r.power.system_w == 1350);
     CHECK(r.power.pue == 1.0);   // a room, not a data center: no cooling overhead counted
     CHECK(r.power.facility_w == 1350);
-    // Heat: every watt ends up in the room; 1 W = 3.412 BTU/h.
-    CHECK(r.power.heat_w == 1350);
-    CHECK(r.power.heat_btu_h == Approx(1350 * 3.412));
+    // Those are ratings; the heat is what the machine draws at the wall doing the job (every
+    // watt ends up in the room); 1 W = 3.412 BTU/h.
+    CHECK(r.power.heat_w == r.power.wall_w);
+    CHECK(r.power.heat_w < r.power.system_w);
+    CHECK(r.power.heat_btu_h == Approx(r.power.wall_w * 3.412));
+    CHECK(r.power.nameplate_w == 1350);
     // At 60% utilization both scale.
     c.utilization = 0.6;
     r = run(c);

@@ -35,8 +35,8 @@ TEST_CASE("power at draw: memory-bound decode on HBM draws well below TDP", "[po
     CHECK(r.power.decode_gpu_w == Approx(700 * r.power.decode_draw_fraction));
     // The figure that takes utilization as given is unchanged: 700 W x 1 GPU x 1.0.
     CHECK(r.power.gpu_w == 700);
-    // Energy per million tokens at that draw: (GPU + host) x PUE over the tokens per second.
-    const double facility = (r.power.decode_gpu_w + r.power.host_w) * r.power.pue;
+    // Energy per million tokens at that draw: the wall's draw x PUE over the tokens per second.
+    const double facility = r.power.decode_wall_w * r.power.pue;
     CHECK(r.power.energy_kwh_per_million_tokens_at_draw == Approx(facility * 1e6 / r.speed.decode_throughput_tokens_per_s / 3.6e6));
     CHECK(r.power.cost_usd_per_million_tokens_at_draw == Approx(r.power.energy_kwh_per_million_tokens_at_draw * c.usd_per_kwh));
     CHECK(r.power.energy_kwh_per_million_tokens_at_draw < r.power.energy_kwh_per_million_tokens);
@@ -80,9 +80,8 @@ TEST_CASE("power at draw: training follows its hardware FLOPs utilization", "[po
     CHECK(r.power.train_draw_fraction == Approx(std::min(1.0, floor + r.speed.hfu * (1 - floor) / 0.5)));
     CHECK(r.power.train_gpu_w == Approx(8 * 700 * r.power.train_draw_fraction));
     CHECK(r.power.decode_draw_fraction == 0);
-    // The run's energy at that draw: (GPUs + host) x PUE x time.
-    CHECK(r.power.train_energy_kwh_at_draw ==
-          Approx((r.power.train_gpu_w + r.power.host_w) * r.power.pue * r.speed.train_time_s / 3.6e6));
+    // The run's energy at that draw: the wall's draw x PUE x time.
+    CHECK(r.power.train_energy_kwh_at_draw == Approx(r.power.train_wall_w * r.power.pue * r.speed.train_time_s / 3.6e6));
     CHECK(r.power.train_energy_kwh_at_draw <= r.power.energy_kwh);
 }
 
@@ -103,7 +102,12 @@ TEST_CASE("power under load: more requests in flight draw more, and cost less pe
         CHECK(r.serving.gpu_w == Approx(4 * 700 * r.serving.draw_fraction));
         CHECK(r.serving.energy_kwh_per_million_tokens < last_energy);
         CHECK(r.serving.energy_kwh_per_million_tokens ==
-              Approx((r.serving.gpu_w + r.power.host_w) * r.power.pue * 1e6 / r.serving.output_tokens_per_s / 3.6e6));
+              Approx(r.serving.wall_w * r.power.pue * 1e6 / r.serving.output_tokens_per_s / 3.6e6));
+        // The whole machine under the load is this job's draw at the wall.
+        CHECK(r.power.serving_wall_w == r.serving.wall_w);
+        CHECK(r.power.wall_w == r.serving.wall_w);
+        CHECK(r.power.wall_phase == "serving");
+        CHECK(r.serving.wall_w > r.serving.gpu_w);
         CHECK(r.serving.cost_usd_per_million_tokens == Approx(r.serving.energy_kwh_per_million_tokens * c.usd_per_kwh));
         last_draw = r.serving.draw_fraction;
         last_energy = r.serving.energy_kwh_per_million_tokens;

@@ -9,6 +9,7 @@
 
 #include "gpusizer/engine_log.hpp"
 #include "runtime_profiles.hpp"
+#include "power/power.hpp"
 #include "serving.hpp"
 #include "test_support.hpp"
 

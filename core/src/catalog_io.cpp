@@ -114,7 +114,7 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     Obj o(e, ctx);
     o.only({"id", "name", "vendor", "architecture", "chip", "year", "segment", "memory_gib", "memory_total_mib",
             "gpu_memory_fraction", "memory_type", "memory_bandwidth_gb_per_s", "fp32_tflops", "tensor_tflops_dense",
-            "tensor_tflops_dense_fp16_accumulate", "tdp_w", "host_w", "llama_cpp_layer_overhead_us", "interconnect", "ecc", "p2p",
+            "tensor_tflops_dense_fp16_accumulate", "tdp_w", "host_w", "idle_w", "llama_cpp_layer_overhead_us", "interconnect", "ecc", "p2p",
             "tensor_cores", "form_factor", "price_usd", "price_note", "note", "sources", "unverified"});
     Gpu g;
     g.id = o.str("id");
@@ -156,6 +156,7 @@ Gpu gpu_from_json(const json& e, const std::string& ctx) {
     g.tdp_w = o.has("tdp_w") ? o.num("tdp_w", 1, 1e5) : 0.0;
     if (!o.has("tdp_w") && g.vendor != "apple") o.fail("tdp_w", "is required (null is allowed for Apple machines only)");
     if (o.has("host_w")) g.unified_host_w = o.num("host_w", 0, 1e4);
+    if (o.has("idle_w")) g.idle_w = o.num("idle_w", 0, 1e4);
     g.llama_cpp_layer_overhead_s = o.num_or("llama_cpp_layer_overhead_us", 0, 1, 1e4) / 1e6;
     {
         Obj ic(o.need("interconnect"), ctx + ": interconnect");

@@ -197,6 +197,11 @@ constexpr GpuField kFields[] = {
         "one chip for CPU and GPU: the rest of the machine", [](const Gpu& g) { return g.unified_host_w.value_or(0.0); },
         [](Gpu& g, double v) { g.unified_host_w = v; }),
     num(
+        "idle_w", "iw", "gpu-idle-w", "W", GpuFieldKind::number, 0, 1e4, false, "W",
+        "7% of tdp_w (10% for data-center boards): what a card with a model loaded draws waiting",
+        "board draw with a model loaded and nothing to do", [](const Gpu& g) { return g.idle_w.value_or(0.0); },
+        [](Gpu& g, double v) { g.idle_w = v; }),
+    num(
         "llama_cpp_layer_overhead_us", "llo", "gpu-llama-cpp-layer-overhead-us", "US", GpuFieldKind::number, 1, 1e4, false, "µs",
         "90, the CUDA figure; 190 for vendor apple (the catalog's Metal figure)", "llama.cpp's fixed time per layer per forward",
         [](const Gpu& g) { return g.llama_cpp_layer_overhead_s * 1e6; }, [](Gpu& g, double v) { g.llama_cpp_layer_overhead_s = v / 1e6; }),
@@ -523,6 +528,7 @@ CustomGpuBuild build_custom_gpu(const CustomGpu& spec, const Catalog& catalog, c
         if (!given("ecc")) assumed("ecc");
         if (!given("price_usd")) assumed("price_usd", "unknown");
         if (!given("host_w")) assumed("host_w", "none");
+        if (!given("idle_w")) assumed("idle_w", "7% of tdp_w (data center: 10%)");
     }
     // Whatever the source of each field, the GPU must be one the estimate can use.
     if (g.tensor_tflops_dense.bf16 <= 0 && g.tensor_tflops_dense.fp16 <= 0)

@@ -19,6 +19,7 @@
 
 #include "estimate_internal.hpp"
 #include "performance.hpp"
+#include "power/power.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
 #include "serving.hpp"
@@ -647,6 +648,7 @@ void fill_report(const Resolved& r, Report& rep) {
         rep.serving = c.request_rate > 0 ? serving_at_rate(sm, double(c.isl), double(c.osl), c.request_rate)
                                          : serving_at(sm, double(c.isl), double(c.osl), double(c.concurrency));
         rep.serving.max_concurrency = keep;
+        if (rep.serving.active && rep.serving.wall_w > 0) serving_power(po, rep.serving, c.gpus);
     }
     // The concurrency that runs when none was asked: what the engines hold, their pools and their
     // caps on sequences (the report's configuration names every default it resolved; an open
@@ -661,6 +663,8 @@ void fill_report(const Resolved& r, Report& rep) {
     if (c.fp8_gemm_efficiency <= 0) rep.config.fp8_gemm_efficiency = kFp8GemmEfficiency;   // used by fp8_training only
     rep.config.bandwidth_efficiency = po.bandwidth_efficiency;
     rep.config.pue = po.pue;
+    rep.config.psu_rating_w = rep.power.psu_capacity_w;
+    set_text(rep.config.psu_tier, rep.power.psu_tier);
     set_link_id(rep.config.link, fabric.intra);
     set_link_id(rep.config.inter_node_link, fabric.inter);
     rep.config.prompt_tokens = (long long)in.prompt_tokens;

@@ -3,11 +3,12 @@
 // [SECTION] Model-side inputs: bytes read and FLOPs per token, communication volumes
 // [SECTION] Inference: decode (memory-bound roofline), prefill, llama.cpp partial offload
 // [SECTION] Training: FLOPs at the MFU, pipeline bubble, TP / PP / EP / DP communication
-// [SECTION] Power: board power, host, PUE, PSU with transients, heat, energy and cost
+// (Power, energy and the draw at the wall: power/power.cpp.)
 //
 // Units: bytes, seconds, FLOP, watts, as double. Constants and their sources are in
 // performance.hpp and interconnect.hpp; docs/formulas.md collects them.
 #include "performance.hpp"
+#include "power/power.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -199,7 +200,7 @@ Fabric fabric_of(const Resolved& r) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// [SECTION] Inference, training, power
+// [SECTION] Inference, training
 // ---------------------------------------------------------------------------------------------
 
 namespace {
@@ -207,6 +208,8 @@ namespace {
 bool large_vllm_gpu(const Gpu& g) {
     return vllm_large_scheduler_defaults(g);   // gpu.hpp: vLLM's >= 70 GiB, not-A100 rule
 }
+
+}  // namespace
 
 double prefill_chunk_tokens(const Resolved& r, double total) {
     const Config& c = *r.config;
@@ -218,8 +221,6 @@ double prefill_chunk_tokens(const Resolved& r, double total) {
         default: return total;   // transformers runs the whole batch of prompts in one forward
     }
 }
-
-}  // namespace
 
 namespace {
 
@@ -695,116 +696,7 @@ double attention_flops(const Resolved& r, double mu16) {
         sp.hfu = tokens * in.train_exec_flops_per_token / (sp.train_step_s * gpus * F);
     }
 
-    // Power.
-    PowerReport& pw = out.power;
-    const bool apple = g.segment == Segment::apple;
-    const bool hgx = f.levels > 0 ? f.defaults.scale_out
-                                  : (g.link == NvlinkKind::nvswitch || g.link == NvlinkKind::mesh ||
-                                     g.link == NvlinkKind::infinity_fabric || g.link == NvlinkKind::roce);
-    out.pue = c.pue > 0 ? c.pue : (g.segment == Segment::datacenter ? kPueDatacenter : 1.0);
-    pw.pue = out.pue;
-    pw.utilization = c.utilization;
-    const double tdp = g.tdp_w;
-    const int nodes = f.levels > 0 ? ic.nodes : 1;
-    const int per_node = (gpus + nodes - 1) / nodes;
-    // The host by platform class. One chip for CPU and GPU (Apple, DGX Spark, Strix Halo): the chip's
-    // figure covers both, and the catalog gives the rest of the box (gpus.json host_w; Apple's
-    // figure is the whole machine). A node of servers (HGX/OAM, or PCIe: data-center cards, or more
-    // GPUs than a tower holds) carries the node's host in shares of 8 GPUs, as a cloud instance
-    // does; a tower with 3-4 GPUs a workstation's; one or two GPUs a desktop's.
-    double host_node_w = 0;
-    const bool unified = apple || g.unified_host_w;
-    bool server = false;   // its supply is sized to the node's maximum system power (below)
-    if (unified) {
-        pw.host_platform = "unified";
-        host_node_w = g.unified_host_w.value_or(0.0);
-    } else if (hgx) {
-        pw.host_platform = "hgx_node";
-        host_node_w = kHostWattsHgxNode / 8.0 * per_node;
-        server = true;
-    } else if (g.segment == Segment::datacenter || per_node > kWorkstationMaxGpus) {
-        pw.host_platform = "pcie_server";
-        host_node_w = kHostWattsPcieServer / 8.0 * per_node;
-        server = true;
-    } else if (per_node > kDesktopMaxGpus) {
-        pw.host_platform = "workstation";
-        host_node_w = kHostWattsWorkstation;
-    } else {
-        pw.host_platform = "desktop";
-        host_node_w = kHostWattsDesktop;
-    }
-    pw.gpu_w = gpus * tdp * c.utilization;
-    pw.host_w = nodes * host_node_w * c.utilization;
-    pw.system_w = pw.gpu_w + pw.host_w;
-    pw.facility_w = pw.system_w * out.pue;
-    if (unified) {
-        pw.psu_w = per_node * tdp + host_node_w;   // the machine's own supply: what it draws at most
-    } else if (server) {
-        pw.psu_w = per_node * tdp + host_node_w;   // server supplies are sized to the maximum system power
-    } else {
-        // ATX 3.0: the supply must carry the sustained load, and for 100 us the GPUs' 3x excursion
-        // on top of the rest, which it may do at 200% of its rating.
-        const double sustained = per_node * tdp + host_node_w;
-        const double spike = kGpuTransientFactor * per_node * tdp + host_node_w;
-        pw.psu_w = std::max(sustained, spike / kPsuExcursionFactor);
-    }
-    pw.heat_w = pw.system_w;   // every watt the machines draw ends up as heat in the room
-    pw.heat_btu_h = pw.heat_w * kBtuPerHourPerWatt;
-    const double tps = r.training ? sp.train_tokens_per_s : sp.decode_throughput_tokens_per_s;
-    if (tps > 0 && pw.facility_w > 0) {
-        pw.tokens_per_joule = tps / pw.facility_w;
-        pw.energy_kwh_per_million_tokens = pw.facility_w * 1e6 / tps / 3.6e6;
-        pw.cost_usd_per_million_tokens = pw.energy_kwh_per_million_tokens * c.usd_per_kwh;
-    }
-    pw.energy_kwh = r.training ? pw.facility_w * sp.train_time_s / 3.6e6 : pw.energy_kwh_per_million_tokens;
-    pw.cost_usd = pw.energy_kwh * c.usd_per_kwh;
-    pw.hardware_price_known = g.price_usd.has_value();
-    pw.hardware_usd = g.price_usd ? *g.price_usd * gpus : 0.0;
-
-    // Draw by what bounds the work: each phase's utilization of compute and memory, per GPU.
-    // Pipeline stages take turns, so one GPU is busy 1 / pp of a decode step or prefill.
-    const double stages = par.pp;
-    if (!r.training) {
-        if (sp.decode_step_s > 0) {
-            const double u_m = sp.offload.active || B <= 0
-                                   ? 0.0
-                                   : (sp.decode_bytes_per_step - sp.decode_host_bytes_per_step) / stages / (sp.decode_step_s * B);
-            const double u_c = c.batch * in.decode_flops_per_token / par.tp / stages / (sp.decode_step_s * F);
-            const double u_kv = u_m > 0 ? in.kv_read_bytes_decode / stages / (sp.decode_step_s * B) : 0.0;
-            pw.decode_draw_fraction = board_draw_fraction(g, u_c, u_m, u_kv);
-            pw.decode_gpu_w = gpus * tdp * pw.decode_draw_fraction;
-        }
-        if (sp.ttft_s > 0) {
-            const double T = in.prefill_tokens;
-            const double u_c = T * in.prefill_flops_per_token / par.tp / stages / (sp.ttft_s * F);
-            const double u_m = B <= 0 ? 0.0
-                                      : std::ceil(T / prefill_chunk_tokens(r, T)) * (in.layer_weight_bytes + in.edge_read_bytes) / stages /
-                                            (sp.ttft_s * B);
-            pw.prefill_draw_fraction = board_draw_fraction(g, u_c, u_m);
-            pw.prefill_gpu_w = gpus * tdp * pw.prefill_draw_fraction;
-        }
-    } else if (sp.train_step_s > 0) {
-        // hfu: executed FLOPs (recomputation counted) over the step and the peak of all GPUs.
-        pw.train_draw_fraction = board_draw_fraction(g, sp.hfu, 0.0);
-        pw.train_gpu_w = gpus * tdp * pw.train_draw_fraction;
-    }
-    const double phase_w = r.training ? pw.train_gpu_w : pw.decode_gpu_w;
-    const double phase_facility_w = (phase_w + pw.host_w) * out.pue;
-    if (tps > 0 && phase_facility_w > 0) {
-        pw.energy_kwh_per_million_tokens_at_draw = phase_facility_w * 1e6 / tps / 3.6e6;
-        pw.cost_usd_per_million_tokens_at_draw = pw.energy_kwh_per_million_tokens_at_draw * c.usd_per_kwh;
-    }
-    if (r.training) pw.train_energy_kwh_at_draw = phase_facility_w * sp.train_time_s / 3.6e6;
-}
-
-double board_draw_fraction(const Gpu& g, double u_compute, double u_memory, double u_kv) {
-    const bool hbm = std::string_view(g.memory_type).substr(0, 3) == "HBM";   // HBM2e, HBM3, ... (a prefix test, inline)
-    // performance.hpp: each unit's share of the dynamic headroom; the idle shares multiply.
-    const double a_c = std::clamp(u_compute / kDrawComputeSaturation, 0.0, 1.0);
-    const double kv = std::clamp(u_kv, 0.0, std::max(0.0, u_memory));
-    const double dyn = hbm ? (u_memory - kv) * kDrawPerBandwidthHbm + kv * kDrawPerKvBandwidthHbm : u_memory * kDrawPerBandwidthOther;
-    const double a_m = std::clamp(dyn / (1.0 - kDrawFloor), 0.0, 1.0);
-    return 1.0 - (1.0 - kDrawFloor) * (1.0 - a_m) * (1.0 - a_c);
+    evaluate_power(r, in, f, out);
 }
 
 void performance_warnings(const Resolved& r, Report& rep) {

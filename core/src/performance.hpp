@@ -6,6 +6,7 @@
 #include "estimate_internal.hpp"
 #include "gpusizer/compute.hpp"
 #include "interconnect.hpp"
+#include "power/wall_power.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -168,80 +169,7 @@ constexpr double kFp8DispatchBytesPerElement = 1.0 + 4.0 / 128.0;
 // only the experts the forward routes to (llama.cpp PR #15346, "sched : copy only the used
 // experts when offloading prompt processing"). Below 32 the CPU computes them.
 constexpr double kLlamaCppOpOffloadMinBatch = 32;
-// Power.
-constexpr double kPueDatacenter = 1.58;       // Uptime Institute Global Data Center Survey 2023: average PUE 1.58
-// The host (everything in the machine but the GPUs) by platform class (performance.cpp, host_platform):
-constexpr double kHostWattsDesktop = 450;     // Intel's ATX 3.0 example: CPU 300 W + 150 W for the rest of the box
-// A tower with 3-4 GPUs on a workstation CPU: a 350 W Threadripper PRO 7985WX / Xeon w9-3495X (AMD's and
-// Intel's TDP) + the desktop's 150 W for the rest, through a ~92% supply: 545 W. A measured host with a
-// smaller CPU agrees: Puget Systems' four RTX 3090 held to 300 W (Xeon W-2255, 165 W) peaked at 1,717 W at
-// the wall, 1,580 W inside the supply (thefpsreview.com, 2020-10-22, quoting Puget): 380-517 W beside
-// the 1,200 W of cards. (ServeTheHome's ThinkStation PX review, ~375 W with a 150 W Xeon, as a research
-// helper quoted it: not re-read, unverified.)
-constexpr double kHostWattsWorkstation = 550;
-// A two-socket PCIe GPU server of 8 GPUs (no NVSwitch): ServeTheHome's rule of thumb (ASRock Rack
-// 4U8G-TURIN2 review, p. 4): the CPUs at their TDP (2 x 350-500 W), memory and SSDs 250-300 W, NICs
-// 15-100 W, then 10-20% for cooling: with 8 x 350 W GPUs 1.6-2.0 kW, 1.8 kW per node taken. (Its
-// Supermicro SYS-521GE-TNRT review, as a research helper quoted it and not re-read here, puts such
-// systems at 4.3-5 kW with 2.8 kW in the GPUs, 1.5-2.2 kW: unverified, and in agreement.)
-constexpr double kHostWattsPcieServer = 1800;
-constexpr double kHostWattsHgxNode = 4600;    // DGX H100: 10.2 kW max - 8 x 700 W GPUs (CPUs, NVSwitches, NICs, fans)
-// GPUs per machine by class, derived from the lanes and slots: a consumer CPU gives its graphics
-// 16 PCIe lanes (Ryzen AM5 and Core LGA1700/1851 alike), two cards at x8; a Threadripper PRO / Xeon W
-// board (128 / 112 lanes, 7 slots in a tower) holds four double-slot cards at x16; more is a server.
-constexpr int kDesktopMaxGpus = 2;
-constexpr int kWorkstationMaxGpus = 4;
-constexpr double kGpuTransientFactor = 3.0;   // PCIe CEM 5.0: a GPU may spike to 3x its sustained power for 100 us
-constexpr double kPsuExcursionFactor = 2.0;   // ATX 3.0: a PSU carries 200% of its rating for 100 us
-constexpr double kBtuPerHourPerWatt = 3.412;  // 1 W = 3.412 BTU/h (1 BTU/h = 0.29307 W)
-// GPU draw by what bounds the work: a share of board power from the compute utilization u_c
-// (FLOP/s over the dense peak) and the memory utilization u_m (bytes/s over the bandwidth). The
-// board draws a static floor f (leakage, clocks, fans: what an active GPU draws doing little) and
-// a dynamic part on top, 1 - f of board power at most. Compute alone uses a_c = u_c / 0.5 of that
-// headroom, memory alone a_m = u_m x k / (1 - f) (on HBM, weights and KV cache each at their own
-// k); a step doing both leaves idle the product of what each leaves idle (the SM clocks and the L2
-// traffic that a streaming kernel pays for are the ones the GEMMs use, so the two shares overlap
-// rather than add):
-//   draw = 1 - (1 - f)(1 - a_m)(1 - a_c),  a_m, a_c at most 1.
-// Alone, each unit keeps its anchor below (f + k u_m; f + (1 - f) u_c / 0.5), the anchors are
-// whole-board readings that each hold the floor once, and no mix passes board power. A sum of
-// the two anchors counted the floor twice and the shared clocks twice, in exactly the step that
-// both streams and computes: a serving step mixing prefill chunks into decode.
-// The floor: Ma, Afzal, Eitzinger, Wellein, "The Illusion of Power Capping in LLM Decode"
-// (arXiv:2605.11999): decode on an H200 (700 W) draws 137-300 W; its bottom (137 / 700 = 0.196)
-// is the least an active GPU draws here.
-constexpr double kDrawFloor = 137.0 / 700.0;
-// Compute-bound work reaches board power: Patel et al., "POLCA: Power Oversubscription in LLM
-// Cloud Providers" (arXiv:2308.12908, sec. 3) measure prompt phases spiking to and beyond TDP and
-// training drawing more than inference on average; gpusizer's prefill runs at kPrefillMfu = 0.5
-// of the dense peak, so 0.5 is taken as where the board reaches its power limit (the clocks
-// then throttle to stay within it): a_c = 1 at u_c = 0.5.
-constexpr double kDrawComputeSaturation = 0.5;
-// Memory-bound decode on HBM draws well under board power, but more than the top of Ma et al.'s
-// range (300 / 700 = 0.43) once an engine keeps the GPU busy, and a byte of KV cache costs more
-// than a byte of weights (attention gathers the paged cache block by block and does its softmax
-// on the CUDA cores, where a GEMM streams a weight matrix). Two runs of the ML.ENERGY Benchmark
-// v3.0 (ml-energy/leaderboard, public/data/tasks/*.json; vLLM 0.11.1, Zeus/NVML energy), Qwen3-14B
-// bf16 on one H100 SXM (3.35 TB/s, 989.4 TFLOP/s), each step reading 27.67e9 B of weights and
-// requests x mean length x 163,840 B of cache, give the two shares k_w (weights) and k_kv (cache):
-//   lm-arena-chat, 8 requests of 634 + 620 / 2 = 944 tokens, 12.54 ms median inter-token latency,
-//   443.0 W (0.633): u_w = 0.659, u_kv = 0.0295, u_c = 0.019 (a_c = 0.038), so
-//   a_m (1 - f) = (1 - f) - (1 - 0.633) / (1 - a_c) = 0.4226 = 0.659 k_w + 0.0295 k_kv;
-//   gpqa, 32 requests of 224 + 6,939 / 2 = 3,694 tokens, 21.55 ms, 525.7 W (0.751): u_w = 0.383,
-//   u_kv = 0.268, u_c = 0.049 with attention (a_c = 0.098): (1 - f) - (1 - 0.751) / (1 - a_c)
-//   = 0.5284 = 0.383 k_w + 0.268 k_kv.
-// Solved: k_w = 0.591 and k_kv = 1.125 of board power per unit of bandwidth utilization. (The
-// files' other runs, other models, B200 and another benchmark are rows of the accuracy table,
-// not inputs here.)
-constexpr double kDrawPerBandwidthHbm = 0.591;
-constexpr double kDrawPerKvBandwidthHbm = 1.125;
-// GDDR and LPDDR boards spend a larger share of a smaller budget on memory: InventiveHQ, "I Capped
-// My GPU to 150W" (inventivehq.com/blog/gpu-power-limit-tokens-per-watt): an RTX 5060 Ti (180 W,
-// 448 GB/s) decoding Qwen2.5-Coder-7B in llama.cpp at 81.2 tokens/s drew 172.7 W (0.96 of its
-// limit). Its bandwidth utilization is the run's own: 81.2 tokens/s x 4.55 GB read per token
-// (Q4_K_M, gpusizer's decode bytes for that model) / 448 GB/s = 0.824, so (0.96 - f) / 0.824
-// = 0.93 per unit of u_m.
-constexpr double kDrawPerBandwidthOther = (0.96 - kDrawFloor) / (81.2 * 4.547e9 / 448e9);
+// Power, energy and the draw at the wall: power/power.hpp.
 
 // The model-side quantities speed needs, resolved once per configuration (independent of which
 // GPU runs it, so a sweep computes them once per format and GPU count).
@@ -300,6 +228,8 @@ struct PerfInputs {
 };
 
 PerfInputs perf_inputs(const Resolved& r);
+// Tokens per forward of a prefill of `total` tokens (the engine's chunk, or the configuration's).
+double prefill_chunk_tokens(const Resolved& r, double total);
 
 // llama.cpp --n-cpu-moe: bytes/s at which host experts reach the GPU when a forward of 32 tokens
 // or more runs them there (the GPU's PCIe link and lanes at kBusBandwidthEfficiency); 0 when the
@@ -316,6 +246,7 @@ struct PerfOut {
     double attn_flops = 0;                               // FLOP/s of the attention core (attention_flops)
     double host_bandwidth = 0;
     double layer_overhead = 0;     // seconds per layer per forward
+    WallModel wall;                // the machines as the wall sees them (power/power.cpp), for serving's draw
     PerfOut(InterconnectReport& i, SpeedReport& s, PowerReport& p) : interconnect(i), speed(s), power(p) {}
 };
 
@@ -390,11 +321,6 @@ TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, d
 
 // The fabric of a resolved configuration (its GPU, its link overrides).
 Fabric fabric_of(const Resolved& r);
-
-// The share of `g`'s board power drawn at compute utilization `u_compute` and memory utilization
-// `u_memory` (each 0 to 1; the constants above).
-// `u_kv`: the part of `u_memory` that reads KV cache (HBM prices it apart; other memories alike).
-double board_draw_fraction(const Gpu& g, double u_compute, double u_memory, double u_kv = 0.0);
 
 // Adds the warnings about precision, offload, communication and power that fire for `rep`.
 void performance_warnings(const Resolved& r, Report& rep);

@@ -32,6 +32,7 @@
 #include "gpusizer/plan.hpp"
 #include "performance.hpp"
 #include "plan_internal.hpp"
+#include "power/power.hpp"
 #include "serving.hpp"
 
 namespace gpusizer::detail {
@@ -167,8 +168,8 @@ long long disaggregated_search(const std::vector<Pool>& pools, int N, double isl
                     const double f_p = busy * pre.draw_fraction + (1.0 - busy) * kDrawFloor;
                     s.gpu_w = d.sm.board_w * (double(d.tp) * dp_d * dec.draw_fraction + double(pf.tp) * dp_p * f_p);
                     s.draw_fraction = d.sm.board_w > 0 ? s.gpu_w / (gpus * d.sm.board_w) : 0.0;
-                    const double host_w = d.sm.host_w * gpus / d.tp;   // hosts scale with the GPUs (estimate's per-GPU share)
-                    const double facility_w = (s.gpu_w + host_w) * d.sm.pue;
+                    s.wall_w = wall_watts(d.sm.wall, gpus, s.gpu_w);
+                    const double facility_w = s.wall_w * d.sm.pue;
                     s.energy_kwh_per_million_tokens = s.output_tokens_per_s > 0 ? facility_w * 1e6 / s.output_tokens_per_s / 3.6e6 : 0.0;
                     s.cost_usd_per_million_tokens = s.energy_kwh_per_million_tokens * d.sm.usd_per_kwh;
                     visit(p, true);

@@ -162,7 +162,22 @@ json power_json(const PowerReport& p) {
                    {"train_gpu_w", p.train_gpu_w},
                    {"energy_kwh_per_million_tokens_at_draw", p.energy_kwh_per_million_tokens_at_draw},
                    {"cost_usd_per_million_tokens_at_draw", p.cost_usd_per_million_tokens_at_draw},
-                   {"train_energy_kwh_at_draw", p.train_energy_kwh_at_draw}});
+                   {"train_energy_kwh_at_draw", p.train_energy_kwh_at_draw},
+                   {"idle_wall_w", p.idle_wall_w},
+                   {"prefill_wall_w", p.prefill_wall_w},
+                   {"decode_wall_w", p.decode_wall_w},
+                   {"train_wall_w", p.train_wall_w},
+                   {"serving_wall_w", p.serving_wall_w},
+                   {"wall_w", p.wall_w},
+                   {"wall_phase", std::string(p.wall_phase)},
+                   {"facility_wall_w", p.facility_wall_w},
+                   {"idle_gpu_w", p.idle_gpu_w},
+                   {"host_idle_w", p.host_idle_w},
+                   {"host_active_w", p.host_active_w},
+                   {"psu_tier", std::string(p.psu_tier)},
+                   {"psu_capacity_w", p.psu_capacity_w},
+                   {"psu_efficiency", p.psu_efficiency},
+                   {"nameplate_w", p.nameplate_w}});
 }
 
 // Serving under load: max_concurrency always; the load's figures when isl and osl were given
@@ -171,10 +186,10 @@ json serving_json(const ServingReport& s) {
     json j{{"max_concurrency", std::floor(s.max_concurrency * 100.0) / 100.0}};
     const char* keys[] = {"concurrency", "output_tokens_per_s", "output_tokens_per_s_per_gpu", "tokens_per_s_per_user", "ttft_s",
                           "tpot_s", "requests_per_s", "step_s", "decode_tokens_per_step", "prefill_tokens_per_step",
-                          "draw_fraction", "gpu_w", "energy_kwh_per_million_tokens", "cost_usd_per_million_tokens"};
+                          "draw_fraction", "gpu_w", "energy_kwh_per_million_tokens", "cost_usd_per_million_tokens", "wall_w"};
     const double values[] = {s.concurrency, s.output_tokens_per_s, s.output_tokens_per_s_per_gpu, s.tokens_per_s_per_user, s.ttft_s,
                              s.tpot_s, s.requests_per_s, s.step_s, s.decode_tokens_per_step, s.prefill_tokens_per_step,
-                             s.draw_fraction, s.gpu_w, s.energy_kwh_per_million_tokens, s.cost_usd_per_million_tokens};
+                             s.draw_fraction, s.gpu_w, s.energy_kwh_per_million_tokens, s.cost_usd_per_million_tokens, s.wall_w};
     for (std::size_t i = 0; i < sizeof values / sizeof values[0]; ++i) j[keys[i]] = s.active ? json(values[i]) : json(nullptr);
     j["bound"] = s.active ? json(std::string(s.bound)) : json(nullptr);
     return j;

@@ -17,6 +17,7 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
+#include "power/wall_power.hpp"
 
 namespace gpusizer::detail {
 
@@ -376,6 +377,8 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     // The other engines' memory fractions belong to their engine: on another they would be
     // silently ignored (the runtime in use names its own key).
     check_engine_fractions(c, r);
+    if (!c.psu_tier.empty() && !parse_psu_tier(c.psu_tier))
+        throw Error("psu_tier", "'" + c.psu_tier.substr(0, 40) + "' is not an 80 PLUS tier: " + psu_tier_names());
     // vLLM's default utilization is the version's (0.9, 0.92 now) unless the key says otherwise
     // (Config's default, 0.9, then means "not given").
     if (r.engine == Runtime::vllm && c.gpu_memory_utilization == kConfigDefaultGpuMemoryUtilization)

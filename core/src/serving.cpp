@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "runtime_profiles.hpp"
+#include "power/power.hpp"
 
 namespace gpusizer::detail {
 
@@ -169,6 +170,7 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
     m.peak_flops = po.compute.flops;
     m.board_w = r.gpu->tdp_w;
     m.host_w = po.power.host_w;
+    m.wall = po.wall;
     m.pue = po.pue;
     m.usd_per_kwh = c.usd_per_kwh;
     return m;
@@ -325,7 +327,8 @@ ServingReport serving_at(const ServingModel& m, double isl, double osl, double c
         const double u_c = work.flops / turns / (step * m.peak_flops);
         out.draw_fraction = board_draw_fraction(*m.gpu, u_c, u_m, work.kv_bytes / turns / (step * m.peak_bandwidth));
         out.gpu_w = dp * m.tp * m.pp * m.board_w * out.draw_fraction;
-        const double facility_w = (out.gpu_w + m.host_w) * m.pue;
+        out.wall_w = wall_watts(m.wall, int(dp * m.tp * m.pp), out.gpu_w);
+        const double facility_w = out.wall_w * m.pue;
         if (out.output_tokens_per_s > 0) {
             out.energy_kwh_per_million_tokens = facility_w * 1e6 / out.output_tokens_per_s / 3.6e6;
             out.cost_usd_per_million_tokens = out.energy_kwh_per_million_tokens * m.usd_per_kwh;

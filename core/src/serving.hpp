@@ -96,7 +96,8 @@ struct ServingModel {
     double peak_bandwidth = 0;         // bytes/s, the datasheet's
     double peak_flops = 0;             // FLOP/s, the dense peak the math runs at
     double board_w = 0;                // one GPU's board power
-    double host_w = 0;                 // the nodes' hosts (power.host_w)
+    double host_w = 0;                 // the nodes' hosts' rating (power.host_w)
+    WallModel wall;                    // the machines at the wall (power/wall_power.hpp)
     double pue = 1;
     double usd_per_kwh = 0;
 };

@@ -127,11 +127,10 @@ double predict(const std::string& q, const Config& config, const Catalog& catalo
     // counter sees them: no host, no PUE) = serving.gpu_w / serving.output_tokens_per_s, J.
     if (q == "serving_gpu_joules_per_output_token")
         return r.serving.output_tokens_per_s > 0 ? r.serving.gpu_w / r.serving.output_tokens_per_s : std::nan("");
-    // One training node's wall power at the step's draw: its GPUs at power.train_draw_fraction plus
-    // its host (power.host_w is all nodes'), W.
+    // One training node's wall power at the step's draw: power.train_wall_w (all nodes') per node, W.
     if (q == "train_node_w_at_draw") {
         const double nodes = std::max(1, r.interconnect.nodes);
-        return r.power.train_gpu_w > 0 ? (r.power.train_gpu_w + r.power.host_w) / nodes : std::nan("");
+        return r.power.train_wall_w > 0 ? r.power.train_wall_w / nodes : std::nan("");
     }
     // Speed and interconnect quantities live in the report's speed / interconnect objects.
     std::string path = q;

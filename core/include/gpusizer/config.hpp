@@ -96,6 +96,11 @@ struct Config {
     double utilization = 1.0;       // fraction of board power drawn on average
     double pue = 0;                 // power usage effectiveness of the room (>= 1)
     double usd_per_kwh = 0.15;      // electricity price
+    // The power supply between the machine and the wall (core/src/power/wall_power.hpp): its
+    // 80 PLUS tier ("" = by platform: gold desktops, platinum workstations and PCIe servers,
+    // titanium HGX nodes) and its rating per node, W (0 = power.psu_w; servers twice it, N+N).
+    std::string psu_tier;
+    double psu_rating_w = 0;
     std::string link;               // GPU-to-GPU link id inside a node ("" = the GPU's own)
     // Extensions beyond the first set of keys:
     std::string inter_node_link;    // link id between nodes ("" = by GPU class)

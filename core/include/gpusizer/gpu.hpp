@@ -81,6 +81,9 @@ struct Gpu {
     // One chip for CPU and GPU (DGX Spark, Strix Halo; gpus.json "host_w"): tdp_w covers both, and
     // this is the rest of the machine (SSD, NIC, fans, supply losses), W. Unset: a card in a host.
     std::optional<double> unified_host_w;
+    // Board draw with a model loaded and nothing to do, W (gpus.json "idle_w"); unset: a share of
+    // tdp_w by segment (power/wall_power.cpp, gpu_idle_w). Apple and one-chip boxes: the chip's.
+    std::optional<double> idle_w;
     // llama.cpp's fixed time per layer per forward on this GPU's backend, seconds (gpus.json
     // "llama_cpp_layer_overhead_us"); 0 = the CUDA figure (kLlamaCppLayerOverhead, 90 us).
     double llama_cpp_layer_overhead_s = 0;

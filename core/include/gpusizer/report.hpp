@@ -174,10 +174,10 @@ struct PowerReport {
     // The kind of machine host_w is for (performance.cpp, host_platform): "desktop", "workstation",
     // "pcie_server", "hgx_node", or "unified" (one chip for CPU and GPU: Apple, DGX Spark, Strix Halo).
     std::string_view host_platform;
-    double system_w = 0;                     // gpu_w + host_w: what the machines draw
+    double system_w = 0;                     // gpu_w + host_w: ratings x utilization (the draw is wall_w)
     double facility_w = 0;                   // system_w x PUE: with cooling and power distribution
     double psu_w = 0;                        // power supply capacity one node needs, transients included
-    double heat_w = 0;                       // heat into the room (= system_w)
+    double heat_w = 0;                       // heat into the room (= wall_w: every watt drawn ends as heat)
     double heat_btu_h = 0;                   // heat_w x 3.412
     double energy_kwh = 0;                   // training: the run of train_tokens; inference: per million generated tokens
     double cost_usd = 0;                     // electricity for energy_kwh
@@ -202,6 +202,26 @@ struct PowerReport {
     double energy_kwh_per_million_tokens_at_draw = 0;
     double cost_usd_per_million_tokens_at_draw = 0;
     double train_energy_kwh_at_draw = 0;     // training: the run of train_tokens at train_gpu_w (0 when not asked)
+    // At the wall (core/src/power/wall_power.hpp): the whole machine at the plug, all nodes, by
+    // phase: the GPUs at the phase's draw (above; idle: idle_gpu_w), the host by platform and by
+    // what its CPU does (at rest, a core feeding each GPU, every core computing llama.cpp's CPU
+    // layers or experts, data loaders), fans, and the supplies' losses at that load (the 80 PLUS
+    // curve of psu_tier). PUE is not in them: facility_wall_w.
+    double idle_wall_w = 0;                  // the model loaded, waiting
+    double prefill_wall_w = 0;               // inference: processing the prompt
+    double decode_wall_w = 0;                // inference: generating, at the configuration's batch
+    double train_wall_w = 0;                 // training: a step
+    double serving_wall_w = 0;               // under the serving load (isl and osl given; else 0)
+    double wall_w = 0;                       // this job: serving_wall_w under a load, else decode_wall_w or train_wall_w
+    std::string_view wall_phase;             // (static storage) "serving", "decode" or "train"
+    double facility_wall_w = 0;              // wall_w x pue
+    double idle_gpu_w = 0;                   // all GPUs' board draw at idle
+    double host_idle_w = 0;                  // the hosts at rest, DC inside the supplies, all nodes
+    double host_active_w = 0;                // the hosts in this job's phase, DC, all nodes (fans included)
+    std::string_view psu_tier;               // (static storage) the supplies' 80 PLUS tier
+    double psu_capacity_w = 0;               // per node: the supplies installed (psu_rating_w, else psu_w; servers N+N)
+    double psu_efficiency = 0;               // in this job's phase
+    double nameplate_w = 0;                  // GPUs' board power + hosts' peak: ratings, not a draw
 };
 
 // A server under steady load (the configuration's isl, osl and concurrency): continuous batching
@@ -224,7 +244,8 @@ struct ServingReport {
     // prefill sets its compute and memory utilization, hence the GPUs' draw.
     double draw_fraction = 0;                // share of board power the GPUs draw
     double gpu_w = 0;                        // all GPUs
-    double energy_kwh_per_million_tokens = 0;   // per million output tokens, at the facility (host and PUE included)
+    double wall_w = 0;                       // the whole machines at the plug under this load (power.serving_wall_w)
+    double energy_kwh_per_million_tokens = 0;   // per million output tokens, at the facility (the wall draw x PUE)
     double cost_usd_per_million_tokens = 0;
     std::string_view bound = "none";         // (static storage) what limits throughput: kv_capacity, max_sequences,
                                              // memory_bandwidth, compute, communication, overhead
