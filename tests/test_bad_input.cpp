@@ -312,7 +312,7 @@ struct AssetFile {
 
 const AssetFile kAssets[] = {
     {"gpus.json", "gpus",
-     {"chip", "memory_total_mib", "gpu_memory_fraction", "host_w", "llama_cpp_layer_overhead_us", "tensor_tflops_dense_fp16_accumulate", "price_note", "note", "unverified",
+     {"chip", "memory_total_mib", "gpu_memory_fraction", "host_w", "idle_w", "llama_cpp_layer_overhead_us", "tensor_tflops_dense_fp16_accumulate", "price_note", "note", "unverified",
       "tensor_tflops_dense.tf32", "tensor_tflops_dense.fp16", "tensor_tflops_dense.bf16", "tensor_tflops_dense.fp8",
       "tensor_tflops_dense.int8", "tensor_tflops_dense.fp4", "interconnect.pcie_gen", "interconnect.pcie_lanes"},
      {"name", "chip", "memory_type", "form_factor", "price_note", "note"},
