@@ -107,8 +107,8 @@ TEST_CASE("plan: the time and cost to train on D tokens", "[plan]") {
         CHECK(run.hardware_usd == Approx(27500.0 * run.gpu_hours / (4 * 365.25 * 24)));
         CHECK(run.cost_usd == Approx(run.energy_usd + run.hardware_usd));
     }
-    // A GPU without a price: no cost, and the note says why.
-    q.base.gpu = "gb200";
+    // A GPU without a price (the B300 has none in the catalog): no cost, and the note says why.
+    q.base.gpu = "b300";
     q.base.gpus = 4;
     q.base.global_batch = 8;
     const PlanReport g = plan(q, catalog());
