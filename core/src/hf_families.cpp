@@ -180,8 +180,7 @@ void locate(const json& root, const std::string& top_type, Located& at, std::vec
             // that knows the class's layer count.
             const std::string sub_type = sub ? own_type(*sub) : std::string();
             const FamilyRow* sub_row = find_row(sub_type);
-            const bool by_class = sub_row && !*sub_row->text_path && !sub_row->build &&
-                                  class_default(sub_type, "num_hidden_layers", 0) > 0;
+            const bool by_class = sub_row && !*sub_row->text_path && !sub_row->build && class_default(sub_type, "num_hidden_layers", 0) > 0;
             if (!sub || !(has_layer_count(*sub) || by_class)) continue;
             at.text = sub;
             at.text_is_root = false;
@@ -420,8 +419,10 @@ ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings
         plan = twice;
         n_layers *= 2;
         a.n_layers = n_layers;
-        notes.push_back("each of the " + std::to_string(n_layers / 2) + " layers holds two attention blocks and two dense MLPs beside its "
-                        "experts (the " + std::string(row->type) + " class): read as " + std::to_string(n_layers) + " layers");
+        notes.push_back("each of the " + std::to_string(n_layers / 2) +
+                        " layers holds two attention blocks and two dense MLPs beside its "
+                        "experts (the " +
+                        std::string(row->type) + " class): read as " + std::to_string(n_layers) + " layers");
     }
     if (f.has("zero_expert_num")) {
         f.mark("zero_expert_type");

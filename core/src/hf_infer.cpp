@@ -588,8 +588,8 @@ void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
         }
         long long step = 1, freq = 1, period = 0, offset = 0;
         // Arctic's moe_layer_frequency: MoE when (i + 1) % frequency == 0 (ArcticDecoderLayer).
-        for (const char* k : {"decoder_sparse_step", "interleave_moe_layer_step", "moe_layer_interval", "moe_every_n_layers",
-                              "moe_layer_frequency"})
+        for (const char* k :
+             {"decoder_sparse_step", "interleave_moe_layer_step", "moe_layer_interval", "moe_every_n_layers", "moe_layer_frequency"})
             if (f.has(k)) step = f.integer(k, 1);
         // moe_layer_freq is a number in DeepSeek's configs; some write one flag per layer.
         if (f.has("moe_layer_freq") && f.find("moe_layer_freq")->is_array()) {
@@ -761,8 +761,9 @@ void build_seq2seq(Reader& f, ModelArch& a, std::vector<std::string>& notes) {
         a.towers.push_back(t);
     }
     if (a.learned_positions == 0)
-        notes.push_back("position tables are not counted: learned in BART / mBART (2 x (max_position_embeddings + 2) x d_model), "
-                        "sinusoidal in Marian / M2M-100 / Pegasus, and no key tells which");
+        notes.push_back(
+            "position tables are not counted: learned in BART / mBART (2 x (max_position_embeddings + 2) x d_model), "
+            "sinusoidal in Marian / M2M-100 / Pegasus, and no key tells which");
 #endif
 }
 

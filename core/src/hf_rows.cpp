@@ -522,6 +522,8 @@ const std::vector<ClassDefault>& class_defaults() {
         //   Z.ai GLM-4.5V "12B activation": GLM-4.5-Air's convention (glm4_moe).
         {"minimax", "active_convention", 2}, {"minimax_m1", "active_convention", 2}, {"granitemoe", "active_convention", 2},
         {"glm4v_moe", "active_convention", 2}, {"glm4v_moe_text", "active_convention", 2},
+        //   Mistral-Small-4 "6B active parameters per token (8B including embedding and output layers)".
+        {"mistral4", "active_convention", 2},
         // LongCat-Flash (modeling_longcat_flash.py LongcatFlashDecoderLayer): every one of
         // num_layers holds self_attn[0..1] and mlps[0..1] (dense, ffn_hidden_size) and one MoE
         // (expert_ffn_hidden_size) fed from the first attention block; the fields say one layer.
