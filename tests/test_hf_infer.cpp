@@ -2,7 +2,7 @@
 // (hf_infer.cpp), and the one importer every family goes through (hf_families.cpp, hf_rows.cpp).
 //
 // Three kinds of check:
-//   - real checkpoints of 40 types without a row (tests/data/hf/unknown, provenance and published
+//   - real checkpoints of 60 types without a row (tests/data/hf/unknown, provenance and published
 //     figures in its SOURCES.md and expected.json) against their publishers' counts;
 //   - every catalog model with its model_type renamed to one no row names: the field reader must
 //     give the family row's figures, except where the row says what the fields do not (listed);
@@ -98,6 +98,30 @@ const std::vector<Published>& published() {
         {"rwkv__rwkv-4-7b-pile.json", Part::text, 7e9, 1e9},   // name
         {"smolvlm__smolvlm2-2.2b-instruct.json", Part::text_and_towers, 2.2e9, 0.1e9},   // name
         {"starcoder2__starcoder2-15b.json", Part::text, 15e9, 1e9},   // "a 15B parameter model"
+        // The second set (model types missing from the first: encoder-decoders under BART's and
+        // T5's names, sparse wrapper text_configs, a new text type in a known wrapper, fairseq and
+        // GPT-J naming); figures and sources in SOURCES.md.
+        {"xglm__xglm-7.5b.json", Part::text, 7.5e9, 0.1e9},   // name
+        {"xglm__xglm-564m.json", Part::text, 0.564e9, 0.001e9},   // name: 564M
+        {"codegen__codegen-16b-multi.json", Part::text, 16e9, 1e9},   // name
+        {"m2m_100__m2m100-1.2b.json", Part::text, 1.2e9, 0.1e9},   // name
+        {"mt5__mt5-xl.json", Part::text, 3.7e9, 0.05e9},   // XL (3.7B)
+        {"qwen2_audio__qwen2-audio-7b-instruct.json", Part::text, 7e9, 1e9},   // name
+        {"llava_next_video__llava-next-video-7b-hf.json", Part::text, 7e9, 1e9},   // name
+        {"llava_next_video__llava-next-video-34b-hf.json", Part::text, 34e9, 1e9},   // name
+        {"janus__janus-pro-7b.json", Part::text, 7e9, 1e9},   // name
+        {"deepseek_vl_hybrid__deepseek-vl-7b-chat.json", Part::text, 7e9, 1e9},   // name
+        {"granite_speech__granite-speech-3.3-8b.json", Part::text, 8e9, 1e9},   // name
+        {"video_llama_3__videollama3-7b-image-hf.json", Part::text, 7e9, 1e9},   // name
+        {"paddleocr_vl__paddleocr-vl-1.5.json", Part::checkpoint, 0.9e9, 0.1e9},   // 0.9B parameters
+        {"cohere2_vision__command-a-vision-07-2025-4bit.json", Part::text_and_towers, 112e9, 1e9},   // 112B (Command A Vision)
+        {"mamba__mamba-130m-hf.json", Part::text, 0.13e9, 0.01e9},   // name
+        {"cpmant__cpm-ant-10b.json", Part::text, 10e9, 1e9},   // name
+        {"mistral3__mistral-small-4-119b-2603.json", Part::text_and_towers, 119e9, 0.5e9, 6e9, 0.5e9},   // 119B total parameters
+        {"qwen2_5_vl__qwen2.5-vl-72b-instruct.json", Part::text, 72e9, 1e9},   // name
+        {"olmo__olmo-7b-0724-hf.json", Part::text, 7e9, 1e9},   // name
+        {"idefics3__smolvlm-instruct.json", Part::text_and_towers, 2e9, 1e9},   // 2B (SmolVLM)
+        {"aya_vision__aya-vision-8b.json", Part::text_and_towers, 8e9, 1e9},   // name
     };
     return kRows;
 }
@@ -146,7 +170,7 @@ TEST_CASE("real configs of types without a row read within their publishers' cou
         // The report says the type was read by its fields (no row), unless a row reads it.
         ++checked;
     }
-    CHECK(checked == 39);
+    CHECK(checked == 60);
     // Every file of the set is in the table above, but the drafter that has no published count.
     for (auto it = expected.begin(); it != expected.end(); ++it) {
         if (!it.value().is_array()) continue;
@@ -451,4 +475,145 @@ TEST_CASE("experts of other modalities go with the vision part", "[hf_infer][moe
     CHECK(a.layer(1).mlp.n_experts == 4);
     CHECK(a.layer(1).mlp.expert_intermediate == 32);
     CHECK(count_params(a).parts.vision == 2.0 * 4 * 3 * 64 * 16);
+}
+
+TEST_CASE("encoder-decoders under the BART family's names", "[hf_infer][seq2seq]") {
+    // M2M-100 / mBART / Whisper spell the stacks encoder_layers / decoder_layers of d_model.
+    // 2 encoder and 1 decoder layer of 64, 4 heads of 16; FFN 256 in the encoder, 128 in the decoder.
+    std::vector<std::string> w;
+    const ModelArch a = import(R"({"model_type": "x_seq2seq", "d_model": 64, "encoder_layers": 2, "decoder_layers": 1,
+        "encoder_attention_heads": 4, "decoder_attention_heads": 4, "encoder_ffn_dim": 256, "decoder_ffn_dim": 128,
+        "num_hidden_layers": 2, "vocab_size": 100, "max_position_embeddings": 32, "activation_function": "relu"})",
+                               &w);
+    CHECK(a.kind == ArchKind::encoder_decoder);
+    CHECK(a.n_layers == 2);
+    CHECK(a.n_decoder_layers == 1);
+    CHECK(a.mlp == MlpKind::plain);
+    CHECK(a.norm == NormKind::layer);
+    CHECK(a.tied_embeddings);   // BartConfig's tie_word_embeddings default
+    CHECK(a.layer(0).mlp.intermediate == 256);
+    CHECK(a.layer(2).mlp.intermediate == 128);
+    CHECK(a.layer(2).cross_attention);
+    const ParamCounts c = count_params(a);
+    CHECK(c.layer(a, 2).cross_attn == 4.0 * 64 * 64);   // q, k, v, o of 64 x 64
+    CHECK(c.layer(a, 0).cross_attn == 0);
+    CHECK(warned(w, "read as an encoder-decoder"));
+    CHECK(warned(w, "position tables are not counted"));
+    CHECK_FALSE(warned(w, "not understood"));
+    // Whisper: both position tables are stored (1,500 + 448 rows), and the mel front end: conv1
+    // 80 x 64 x 3 + 64, conv2 64 x 64 x 3 + 64 = 27,776, counted as the audio part.
+    const ModelArch wh = import(R"({"model_type": "x_whisper", "d_model": 64, "encoder_layers": 1, "decoder_layers": 1,
+        "encoder_attention_heads": 4, "decoder_attention_heads": 4, "encoder_ffn_dim": 256, "decoder_ffn_dim": 256,
+        "vocab_size": 100, "num_mel_bins": 80, "max_source_positions": 1500, "max_target_positions": 448})");
+    CHECK(wh.learned_positions == 1500 + 448);
+    CHECK(wh.max_context == 448);
+    CHECK(count_params(wh).parts.audio == 80.0 * 64 * 3 + 64 + 64.0 * 64 * 3 + 64);
+    // Missing heads under both names: refused, naming the key.
+    CHECK_THROWS_WITH(import(R"({"model_type": "x_seq2seq", "d_model": 64, "encoder_layers": 2, "decoder_layers": 1,
+        "encoder_attention_heads": 0, "vocab_size": 100})"),
+                      Catch::Contains("encoder_attention_heads"));
+}
+
+TEST_CASE("wrappers: a sparse text_config takes its class's defaults, an unknown one inside a known wrapper its fields",
+          "[hf_infer][wrappers]") {
+    // Qwen2-Audio's text_config holds only what differs from Qwen2Config: 32 layers of 4,096 with
+    // 32 heads (32 K/V heads) come from the class, intermediate_size 11,008 and the vocabulary from it.
+    std::vector<std::string> w;
+    const ModelArch q = import(R"({"model_type": "x_audio_lm", "text_config": {"model_type": "qwen2", "intermediate_size": 11008,
+        "vocab_size": 156032}, "audio_config": {"encoder_layers": 2, "d_model": 64, "encoder_ffn_dim": 256,
+        "encoder_attention_heads": 4}})",
+                               &w);
+    CHECK(q.n_layers == 32);
+    CHECK(q.hidden == 4096);
+    CHECK(q.layer(0).attn.n_heads == 32);
+    CHECK(q.layer(0).attn.n_kv_heads == 32);
+    CHECK(q.layer(0).mlp.intermediate == 11008);
+    CHECK(q.vocab == 156032);
+    CHECK(warned(w, "num_hidden_layers is absent: the qwen2 class default 32 is used"));
+    REQUIRE(q.towers.size() == 1);
+    CHECK(q.towers[0].part == "audio");
+    // At the top level a missing layer count is still refused.
+    CHECK_THROWS(import(R"({"model_type": "qwen2", "intermediate_size": 11008, "vocab_size": 100})"));
+    // Mistral-Small-4: a mistral3 wrapper (a row, whose text model is mistral) around a
+    // mistral4 text_config (no row): read by its fields, MLA and experts included.
+    w.clear();
+    const ModelArch m = import(R"({"model_type": "mistral3", "text_config": {"model_type": "x_text_moe", "num_hidden_layers": 2,
+        "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 100, "intermediate_size": 128, "kv_lora_rank": 16,
+        "q_lora_rank": 24, "qk_rope_head_dim": 8, "qk_nope_head_dim": 16, "v_head_dim": 16, "n_routed_experts": 8,
+        "num_experts_per_tok": 2, "moe_intermediate_size": 32}})",
+                               &w);
+    CHECK(m.layer(0).attn.kind == AttnKind::mla);
+    CHECK(m.layer(1).mlp.n_experts == 8);
+    CHECK(warned(w, "text_config.model_type 'x_text_moe' has no row: read by its fields"));
+}
+
+TEST_CASE("experts and attention under Step-3's, Arctic's and LongCat's names", "[hf_infer][moe]") {
+    // Step-3: num_attention_groups K/V heads, a low-rank query of share_q_dim, one shared expert
+    // of share_expert_dim, MoE layers as a comma-separated string.
+    const ModelArch s = import(R"({"model_type": "x_step", "num_hidden_layers": 4, "hidden_size": 64, "num_attention_heads": 4,
+        "num_attention_groups": 1, "head_dim": 32, "share_q_dim": 16, "vocab_size": 10, "intermediate_size": 128,
+        "moe_num_experts": 8, "moe_top_k": 2, "moe_intermediate_size": 32, "share_expert_dim": 48, "moe_layers_enum": "1,3"})");
+    for (int i = 0; i < 4; ++i) CHECK(s.layer(i).is_moe() == (i == 1 || i == 3));
+    CHECK(s.layer(0).attn.n_kv_heads == 1);
+    CHECK(s.layer(1).mlp.n_shared == 1);
+    CHECK(s.layer(1).mlp.shared_intermediate == 48);
+    // q: 64 x 16, then 16 x (4 x 32) (the norm of 16 between them is among the small weights).
+    const ParamCounts sc = count_params(s);
+    CHECK(sc.layer(s, 0).attn_q == 64.0 * 16 + 16.0 * 128);
+    CHECK_THROWS_WITH(import(R"({"model_type": "x_step", "num_hidden_layers": 4, "hidden_size": 64, "num_attention_heads": 4,
+        "vocab_size": 10, "intermediate_size": 128, "moe_num_experts": 8, "moe_top_k": 2, "moe_layers_enum": "1,x"})"),
+                      Catch::Contains("moe_layers_enum"));
+    // Arctic: moe_layer_frequency 2 = MoE when (i + 1) % 2 == 0; parallel_attn_mlp_res: a dense MLP
+    // of intermediate_size beside the experts (its residual_mlp).
+    const ModelArch r = import(R"({"model_type": "x_arctic", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
+        "vocab_size": 10, "intermediate_size": 96, "num_local_experts": 4, "num_experts_per_tok": 2, "moe_layer_frequency": 2,
+        "parallel_attn_mlp_res": true})");
+    CHECK_FALSE(r.layer(0).is_moe());
+    CHECK(r.layer(1).mlp.n_shared == 1);
+    CHECK(r.layer(1).mlp.shared_intermediate == 96);
+    CHECK(r.layer(1).mlp.expert_intermediate == 96);
+    // LongCat-Flash: each listed layer holds two attention blocks and two dense MLPs of
+    // ffn_hidden_size beside one MoE of expert_ffn_hidden_size (modeling_longcat_flash.py).
+    std::vector<std::string> w;
+    const ModelArch l = import(R"({"model_type": "longcat_flash", "num_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
+        "vocab_size": 10, "ffn_hidden_size": 96, "expert_ffn_hidden_size": 32, "n_routed_experts": 8, "moe_topk": 2,
+        "zero_expert_num": 4, "zero_expert_type": "identity"})",
+                               &w);
+    REQUIRE(l.n_layers == 4);
+    CHECK(l.layer(0).mlp.n_experts == 8);
+    CHECK(l.layer(0).mlp.expert_intermediate == 32);
+    CHECK(l.layer(0).mlp.shared_intermediate == 96);
+    CHECK_FALSE(l.layer(1).is_moe());
+    CHECK(l.layer(1).mlp.intermediate == 96);
+    CHECK(warned(w, "zero-computation experts hold no weights"));
+}
+
+TEST_CASE("MLP kinds MPT names, and towers by Qwen2-VL's and Mllama's names", "[hf_infer][towers]") {
+    // MPT-7B's first configs: expansion_ratio and no activation (MPTMLP: up, GELU, down);
+    // ffn_config.ffn_type "mptglu" is gated.
+    const std::string mpt = R"({"model_type": "x_mpt", "d_model": 64, "n_heads": 4, "n_layers": 1, "vocab_size": 10,
+        "expansion_ratio": 4, "no_bias": true)";
+    CHECK(import(mpt + "}").mlp == MlpKind::plain);
+    CHECK(import(mpt + R"(, "ffn_config": {"ffn_type": "mptglu"}})").mlp == MlpKind::gated);
+    CHECK(import(mpt + "}").layer(0).mlp.intermediate == 256);
+    // Qwen2-VL's vision_config: embed_dim 32 is the ViT's width (hidden_size 64 the merger's
+    // output), mlp_ratio 4: blocks of 32 with a plain MLP of 128.
+    const std::string text = R"("num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 10,
+        "intermediate_size": 128)";
+    const ModelArch q = import(R"({"model_type": "x_vl", )" + text +
+                               R"(, "vision_config": {"depth": 2, "embed_dim": 32, "hidden_size": 64, "mlp_ratio": 4,
+        "num_heads": 4}})");
+    REQUIRE(q.towers.size() == 1);
+    CHECK(q.towers[0].hidden == 32);
+    CHECK(q.towers[0].intermediate == 128);
+    // A SiLU tower's MLP of at most 4 x width is gated: 3 x 32 x 48 is counted as 2 x 32 x 72.
+    const ModelArch g = import(R"({"model_type": "x_vl", )" + text +
+                               R"(, "vision_config": {"depth": 2, "hidden_size": 32, "intermediate_size": 48,
+        "hidden_act": "silu", "out_hidden_size": 64}})");
+    CHECK(g.towers[0].intermediate == 72);
+    // Mllama: num_global_layers after the local ones.
+    const ModelArch m = import(R"({"model_type": "x_vl", )" + text +
+                               R"(, "vision_config": {"num_hidden_layers": 4, "num_global_layers": 2, "hidden_size": 32,
+        "attention_heads": 4}})");
+    CHECK(m.towers[0].n_layers == 6);
 }

@@ -152,6 +152,14 @@ void locate(const json& root, const std::string& top_type, Located& at, std::vec
         at.prefix = std::string("hf_config.") + top->text_path + ".";
         at.inner_type = own_type(*sub);
         at.row = find_row(at.inner_type.empty() ? top->text_type : at.inner_type);
+        // A language model of a type no row names inside a known wrapper (Mistral-Small-4's
+        // mistral4 text_config in a mistral3 wrapper: MLA and experts) is read by its fields, as
+        // it would be on its own; the wrapper's row would have read it as its usual text model.
+        if (!at.row && has_layer_count(*sub)) {
+            notes.push_back(std::string(top->text_path) + ".model_type '" + at.inner_type + "' has no row: read by its fields");
+            at.inferred = true;
+            return;
+        }
         if (!at.row) {
             notes.push_back(std::string(top->text_path) + ".model_type '" + at.inner_type + "' is read as " + top->text_type);
             at.row = find_row(top->text_type);
@@ -167,7 +175,13 @@ void locate(const json& root, const std::string& top_type, Located& at, std::vec
     if (!has_layer_count(root)) {
         for (const char* path : kTextPaths) {
             const json* sub = sub_object(root, path);
-            if (!sub || !has_layer_count(*sub)) continue;
+            // A text_config may hold only what differs from its class (Qwen2-Audio's qwen2 and
+            // LLaVA-NeXT-Video's llama: no layer count): taken when its model_type has a row
+            // that knows the class's layer count.
+            const std::string sub_type = sub ? own_type(*sub) : std::string();
+            const FamilyRow* sub_row = find_row(sub_type);
+            const bool by_class = sub_row && !*sub_row->text_path && !sub_row->build && class_default(sub_type, "num_hidden_layers", 0) > 0;
+            if (!sub || !(has_layer_count(*sub) || by_class)) continue;
             at.text = sub;
             at.text_is_root = false;
             at.wrapper = path;
@@ -256,6 +270,10 @@ ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings
     }
     Reader f(*loc.text, loc.prefix);
     f.mark("model_type");
+    // The sub-configs flattened_text merged in: their keys are read one by one (DBRX, MPT).
+    if (loc.inferred)
+        for (const char* sub : {"attn_config", "ffn_config", "moe_config", "attention_config", "mlp_config", "attn_cfg"})
+            if (loc.text->contains(sub) && (*loc.text)[sub].is_object()) f.mark(sub);
     f.modality_lists = loc.inferred;
     // The object read by its fields names the type (a wrapper's text_config: aria_text, not aria).
     if (loc.inferred) loc.row = &infer_row(f, loc.inner_type.empty() ? top_type : loc.inner_type, loc.storage, notes);
@@ -279,8 +297,20 @@ ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings
     a.qk_norm = tr & kQkNorm;
     a.norms_per_layer = (tr & kNorms4) ? 4 : (tr & kNorms1) ? 1 : 2;
 
-    int n_layers = int(f.integer(F::n_layers, 0, row->attn != Attn::nemotron));
-    a.hidden = int(f.integer(F::hidden, 0, true));
+    // A wrapper's text_config may leave core fields to its class (Qwen2-Audio's qwen2 text_config
+    // holds only intermediate_size and vocab_size): the class default where this table knows it,
+    // said, as transformers fills it in; else the key is required.
+    // A config at the top level must name them (a llama config.json without num_hidden_layers is refused).
+    auto core = [&](F field, const char* key, bool required) {
+        const long long v = loc.text_is_root ? 0 : class_default(row->type, key, 0);
+        if (v > 0 && !f.find(field)) {
+            notes.push_back(std::string(key) + " is absent: the " + row->type + " class default " + std::to_string(v) + " is used");
+            return v;
+        }
+        return f.integer(field, 0, required);
+    };
+    int n_layers = int(core(F::n_layers, "num_hidden_layers", row->attn != Attn::nemotron));
+    a.hidden = int(core(F::hidden, "hidden_size", true));
     // vocab_size: the class default where this table knows it (transformers uses it silently; the
     // importer says so), else the key is required.
     if (const long long v = class_default(row->type, "vocab_size", 0); v > 0 && !f.find(F::vocab)) {
@@ -374,6 +404,31 @@ ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings
     if (n_layers > 65535) throw Error(f.key("layers_block_type"), "must list at most 65535 layers");
     a.n_layers = n_layers;
     if (row->attn != Attn::nemotron) moe_plan(*row, f, plan, experts);
+    // Two attention blocks per listed layer (hf_rows.cpp class_defaults "blocks_per_layer":
+    // LongCat-Flash): each layer becomes two, the first with the layer's experts, the second dense.
+    const long long blocks_per_layer = class_default(row->type, "blocks_per_layer", 1);
+    if (blocks_per_layer == 2 && n_layers <= 32767) {
+        std::vector<Plan> twice;
+        twice.reserve(plan.size() * 2);
+        for (const Plan& p : plan) {
+            twice.push_back(p);
+            Plan second = p;
+            if (second.mlp == LayerMlpKind::moe) second.mlp = LayerMlpKind::dense;
+            twice.push_back(second);
+        }
+        plan = twice;
+        n_layers *= 2;
+        a.n_layers = n_layers;
+        notes.push_back("each of the " + std::to_string(n_layers / 2) +
+                        " layers holds two attention blocks and two dense MLPs beside its "
+                        "experts (the " +
+                        std::string(row->type) + " class): read as " + std::to_string(n_layers) + " layers");
+    }
+    if (f.has("zero_expert_num")) {
+        f.mark("zero_expert_type");
+        notes.push_back("zero_expert_num " + std::to_string(f.integer("zero_expert_num", 0)) +
+                        ": zero-computation experts hold no weights; active parameters count every routed slot as a real expert");
+    }
     if ((tr & kLastFull) && !plan.empty() && plan.back().attn == AttnKind::sliding) plan.back().attn = AttnKind::full;
 
     bool double_wide = false;
@@ -395,7 +450,7 @@ ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings
     std::vector<long long> dense_widths;   // Gemma 3n: intermediate_size may be a per-layer list
     if (const json* iv = f.find("intermediate_size"); iv && iv->is_array()) dense_widths = f.integers("intermediate_size");
     if (dense_widths.empty()) dense_widths = d.dense_widths;   // a row's hook: widths by ratio, one per layer
-    int dense_width = dense_widths.empty() ? int(f.integer(F::intermediate, 0)) : int(dense_widths.front());
+    int dense_width = dense_widths.empty() ? int(core(F::intermediate, "intermediate_size", false)) : int(dense_widths.front());
     if (dense_width == 0 || d.dense_width_replaces) dense_width = d.dense_width;   // a row's hook: a ratio (hf_infer.cpp)
     if (dense_width == 0 && (tr & kFfn4x)) dense_width = int(std::min<long long>(4LL * a.hidden, Reader::kMaxDim));
     int dense_mlp = dense_width;
@@ -444,8 +499,12 @@ ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings
             // where this table knows one (AriaTextConfig moe_num_shared_experts 2).
             n_shared = int(f.single_or_first(F::shared_experts, shared_width > 0 ? 1 : class_default(row->type, "n_shared_experts", 0)));
             if (shared_width == 0) shared_width = expert_width;
-            // Gemma 4's enable_moe_block: the experts are added beside the layer's dense MLP.
-            if (f.boolean("enable_moe_block", false) && n_shared == 0) {
+            // Gemma 4's enable_moe_block: the experts are added beside the layer's dense MLP; so
+            // does Arctic's parallel_attn_mlp_res (ArcticDecoderLayer's residual_mlp of
+            // intermediate_size beside block_sparse_moe).
+            if ((f.boolean("enable_moe_block", false) || f.boolean("parallel_attn_mlp_res", false) ||
+                 class_default(row->type, "blocks_per_layer", 1) == 2) &&
+                n_shared == 0) {
                 n_shared = 1;
                 shared_width = dense_width;
             }
@@ -544,7 +603,9 @@ ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings
     // o_lora_rank, o_groups).
     int low_rank_q = 0, low_rank_o = 0, o_groups = 1;
     if (!is_mla_row(*row)) {
-        low_rank_q = int(f.integer("q_lora_rank", 0));
+        // Step-3's share_q_dim is the same low-rank query (q_proj to share_q_dim, a norm, then wq
+        // to the heads: Step3vAttention).
+        low_rank_q = int(f.has("q_lora_rank") || !f.has("share_q_dim") ? f.integer("q_lora_rank", 0) : f.integer("share_q_dim", 0));
         low_rank_o = int(f.integer("o_lora_rank", 0));
         o_groups = int(std::max(1LL, f.integer("o_groups", 1)));
     }

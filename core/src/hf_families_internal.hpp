@@ -293,6 +293,8 @@ void adjust_by_fields(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>
 inline bool read_by_fields(const FamilyRow& r) { return r.adjust == adjust_by_fields; }
 // A config key whose name says it shapes the network (unread ones are named in a warning).
 bool looks_architectural(const std::string& key);
+// An encoder-decoder under the BART family's names (encoder_layers, decoder_layers, d_model).
+void build_seq2seq(Reader& f, ModelArch& a, std::vector<std::string>& notes);
 // Moe::fields: which layers carry experts, by the fields that say so.
 void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts);
 // Experts of other modalities (a per-modality expert list) as a vision tower of their count.

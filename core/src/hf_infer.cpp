@@ -3,6 +3,7 @@
 // [SECTION] Where the fields are: the layer count, DBRX / MPT sub-configs merged in
 // [SECTION] The row the fields describe: attention layout, experts, recurrent mixer, MLP, norms
 // [SECTION] What a row read by its fields adjusts: biases, tying, expansion ratios, multi-query
+// [SECTION] Encoder-decoders under the BART family's names
 // [SECTION] Heterogeneous blocks: DeciLM / Nemotron-NAS block_configs
 //
 // Most new checkpoints are stacks of the usual parts under the usual names (transformers'
@@ -130,6 +131,18 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
                         "' has no row of its own: read as a T5 encoder-decoder (d_model, d_ff, d_kv, num_layers)");
         return r;
     }
+    // The BART family's names (BART, mBART, Marian, M2M-100 / NLLB, Pegasus, Whisper, Speech2Text,
+    // XGLM's encoder-decoder kin): encoder_layers / decoder_layers of d_model, their heads and
+    // FFN widths. Read as an encoder-decoder (build_seq2seq).
+    if (has_key(j, "encoder_layers") && has_key(j, "decoder_layers") && has_any(j, F::hidden) &&
+        (has_key(j, "encoder_attention_heads") || has_key(j, "decoder_attention_heads"))) {
+        r.adjust = nullptr;
+        r.build = build_seq2seq;
+        notes.push_back("model_type '" + out.type +
+                        "' has no row of its own: read as an encoder-decoder (encoder_layers, decoder_layers, d_model, "
+                        "encoder_ffn_dim); plain MLPs, LayerNorms and biases as in BART");
+        return r;
+    }
 
     // Recurrent mixers, by their fields (transformers MambaConfig, Mamba2Config, the hybrids'
     // mamba_* keys, Qwen3-Next's linear_* keys).
@@ -243,6 +256,7 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
     // up and down only; a gelu with a width of exactly 4 x hidden is the GPT-2 / GPT-NeoX / Phi-2
     // / StarCoder2 plain MLP.
     const std::string act = activation(j);
+    f.mark("ffn_act_fn");   // DBRX's {"name": ...}: read by activation()
     bool gated = true;
     std::string why = act.empty() ? "no activation named" : "hidden_act " + act;
     bool gated_flag_given = false;
@@ -278,6 +292,18 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
             gated = false;
             if (ambiguous) why += width == 0 ? " and no MLP width" : " at 4 x hidden_size";
         }
+    }
+    // MPT's FFN: ffn_config.ffn_type "mptmlp" (up, GELU, down) or "mptglu"; the first MPT
+    // configs name neither an activation nor a type, only expansion_ratio: MPTMLP, plain
+    // (mosaicml llm-foundry ffn.py; MPT-7B: 6.7B with a 4 x 4,096 plain MLP).
+    if (!gated_flag_given && has_key(j, "ffn_type") && j["ffn_type"].is_string()) {
+        const std::string t = j["ffn_type"].get<std::string>();
+        gated = t.find("glu") != std::string::npos;
+        why = "ffn_type " + t;
+        f.mark("ffn_type");
+    } else if (!gated_flag_given && act.empty() && has_key(j, "expansion_ratio")) {
+        gated = false;
+        why = "expansion_ratio and no activation named (MPT's plain MLP)";
     }
     if (!gated) r.traits |= kPlainMlp;
     said.push_back(std::string("MLP ") + (gated ? "gated (gate, up, down)" : "plain (up, down)") + ": " + why);
@@ -520,6 +546,21 @@ void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
         if (int(t.size()) != n)
             throw Error(f.key("mlp_layer_types"), "has " + std::to_string(t.size()) + " entries for " + std::to_string(n) + " layers");
         for (int i = 0; i < n; ++i) moe[std::size_t(i)] = t[std::size_t(i)] == "sparse" || t[std::size_t(i)] == "moe";
+    } else if (f.has("moe_layers_enum") && f.find("moe_layers_enum")->is_string()) {
+        // Step-3 writes its MoE layers as a comma-separated string ("4,5,...,59": Step3TextConfig).
+        std::fill(moe.begin(), moe.end(), 0);
+        const std::string list = f.text("moe_layers_enum", "");
+        std::size_t at = 0;
+        while (at < list.size()) {
+            const std::size_t comma = std::min(list.find(',', at), list.size());
+            const std::string item = list.substr(at, comma - at);
+            long long i = -1;
+            if (!item.empty() && item.size() < 10 && item.find_first_not_of(" 0123456789") == std::string::npos) i = std::stoll(item);
+            if (i < 0) throw Error(f.key("moe_layers_enum"), "must list layer numbers separated by commas, got '" + item + "'");
+            check_index("moe_layers_enum", i);
+            moe[std::size_t(i)] = 1;
+            at = comma + 1;
+        }
     } else if (f.has("moe_layers") && f.find("moe_layers")->is_array()) {
         std::fill(moe.begin(), moe.end(), 0);
         for (long long i : f.integers("moe_layers")) {
@@ -546,7 +587,9 @@ void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
             if (v >= 0) last_moe = v;   // -1: the last layer (Ernie4_5_MoeConfig)
         }
         long long step = 1, freq = 1, period = 0, offset = 0;
-        for (const char* k : {"decoder_sparse_step", "interleave_moe_layer_step", "moe_layer_interval", "moe_every_n_layers"})
+        // Arctic's moe_layer_frequency: MoE when (i + 1) % frequency == 0 (ArcticDecoderLayer).
+        for (const char* k :
+             {"decoder_sparse_step", "interleave_moe_layer_step", "moe_layer_interval", "moe_every_n_layers", "moe_layer_frequency"})
             if (f.has(k)) step = f.integer(k, 1);
         // moe_layer_freq is a number in DeepSeek's configs; some write one flag per layer.
         if (f.has("moe_layer_freq") && f.find("moe_layer_freq")->is_array()) {
@@ -649,6 +692,78 @@ RecurrentSpec read_mamba_ssm(const FamilyRow& row, Reader& f, int hidden) {
         r.dt_rank = int(first_int(*c, {"dt_rank"}, (hidden + 15) / 16));
     }
     return r;
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Encoder-decoders under the BART family's names
+// ---------------------------------------------------------------------------------------------
+
+// BART / mBART / Marian / M2M-100 / Pegasus / Whisper (transformers modeling_bart.py and its
+// copies): encoder_layers encoder layers and decoder_layers decoder layers (self attention,
+// cross attention, a plain MLP of encoder_ffn_dim / decoder_ffn_dim, biases on every
+// projection, LayerNorms), one shared embedding tied to the head (tie_word_embeddings, default
+// true in these classes). Position tables: Whisper keeps a table of max_source_positions rows for
+// its encoder and max_target_positions for its decoder (WhisperEncoder / WhisperDecoder
+// embed_positions, both stored); BART's learned tables (max_position_embeddings + 2 rows a
+// stack) and the sinusoidal ones of Marian / M2M-100 / Pegasus are not told apart by any key, so
+// none is counted (BART-large: 2 x 1,026 x 1,024 = 2.1M of 406M) and the note says so.
+// Whisper's audio front end (num_mel_bins): conv1 num_mel_bins x d_model x 3 and conv2
+// d_model x d_model x 3 with biases (WhisperEncoder), counted as the audio part.
+void build_seq2seq(Reader& f, ModelArch& a, std::vector<std::string>& notes) {
+#if !GPUSIZER_FIELD_READER
+    (void)a, (void)notes;
+    throw Error(f.key("model_type"), kWidgetRefuses);
+#else
+    a.kind = ArchKind::encoder_decoder;
+    auto required = [&](const char* k) {
+        const long long v = f.integer(k, 0);
+        if (v <= 0) throw Error(f.key(k), "is missing (an encoder-decoder read by its BART-style names needs it)");
+        return v;
+    };
+    a.n_layers = int(required("encoder_layers"));
+    a.n_decoder_layers = int(required("decoder_layers"));
+    f.mark("num_hidden_layers");   // BART-style configs repeat encoder_layers there
+    a.hidden = int(f.integer(F::hidden, 0, true));
+    a.n_heads = int(f.has("encoder_attention_heads") ? required("encoder_attention_heads") : required("decoder_attention_heads"));
+    const long long dec_heads = f.integer("decoder_attention_heads", a.n_heads);
+    if (a.n_heads <= 0 || a.hidden % a.n_heads != 0) throw Error(f.key("encoder_attention_heads"), "must divide d_model");
+    a.n_kv_heads = a.n_heads;
+    a.head_dim = a.v_head_dim = a.hidden / a.n_heads;
+    const long long enc_ffn = f.integer("encoder_ffn_dim", 4LL * a.hidden);
+    const long long dec_ffn = f.integer("decoder_ffn_dim", enc_ffn);
+    a.intermediate = int(enc_ffn);
+    a.vocab = f.integer(F::vocab, 0, true);
+    // Whisper: the decoder's context is max_target_positions (448); others max_position_embeddings.
+    const long long source = f.integer("max_source_positions", 0, Reader::kMaxLarge);
+    const long long target = f.integer("max_target_positions", 0, Reader::kMaxLarge);
+    a.max_context = int(target > 0 ? target : f.integer("max_position_embeddings", 1024, Reader::kMaxLarge));
+    if (source > 0 && target > 0) a.learned_positions = source + target;
+    a.mlp = MlpKind::plain;
+    a.norm = NormKind::layer;
+    a.qkv_bias = a.o_bias = a.mlp_bias = true;
+    a.tied_embeddings = f.boolean("tie_word_embeddings", true);
+    f.boolean("scale_embedding", false);   // a multiplier, no weights
+    f.text("activation_function", "gelu");
+    std::vector<LayerSpec> layers = uniform_stack(a);
+    for (LayerSpec& l : layers)
+        if (l.cross_attention) {
+            l.attn.n_heads = l.attn.n_kv_heads = int(dec_heads);
+            l.attn.head_dim = l.attn.v_head_dim = dec_heads > 0 ? a.hidden / int(dec_heads) : a.head_dim;
+            l.mlp.intermediate = int(dec_ffn);
+        }
+    set_stack(a, layers);
+    if (const long long mel = f.integer("num_mel_bins", 0); mel > 0) {
+        TowerSpec t;
+        t.part = "audio";
+        const double d = a.hidden;
+        t.params_override = double(mel) * d * 3 + d + d * d * 3 + d;
+        a.towers.push_back(t);
+    }
+    if (a.learned_positions == 0)
+        notes.push_back(
+            "position tables are not counted: learned in BART / mBART (2 x (max_position_embeddings + 2) x d_model), "
+            "sinusoidal in Marian / M2M-100 / Pegasus, and no key tells which");
 #endif
 }
 

@@ -36,10 +36,15 @@ const std::vector<Alias>& aliases() {
         // (attn_config); Falcon-40B's first configs n_head_kv.
         {F::n_layers, {"num_hidden_layers", "n_layer", "num_layers", "n_layers", "num_transformer_layers"}},
         {F::hidden, {"hidden_size", "n_embd", "n_embed", "d_model", "model_dim"}},
-        {F::n_heads, {"num_attention_heads", "n_head", "num_heads", "n_heads", "num_query_heads", "num_attention_heads_per_layer"}},
-        {F::n_kv_heads, {"num_key_value_heads", "num_kv_heads", "n_kv_heads", "multi_query_group_num", "kv_n_heads", "n_head_kv"}},
-        {F::head_dim, {"head_dim", "attention_head_dim", "kv_channels", "head_size"}},
-        {F::intermediate, {"intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim", "inner_hidden_size", "d_ff", "d_intermediate"}},
+        // XGLM (and fairseq-style decoders) attention_heads; Step-3 num_attention_groups (its K/V
+        // heads: Step3TextConfig); CPM-Ant dim_head / dim_ff.
+        {F::n_heads,
+         {"num_attention_heads", "n_head", "num_heads", "n_heads", "num_query_heads", "num_attention_heads_per_layer", "attention_heads"}},
+        {F::n_kv_heads,
+         {"num_key_value_heads", "num_kv_heads", "n_kv_heads", "multi_query_group_num", "kv_n_heads", "n_head_kv", "num_attention_groups"}},
+        {F::head_dim, {"head_dim", "attention_head_dim", "kv_channels", "head_size", "dim_head"}},
+        {F::intermediate,
+         {"intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim", "inner_hidden_size", "d_ff", "d_intermediate", "dim_ff"}},
         {F::vocab, {"vocab_size", "padded_vocab_size", "n_vocab"}},
         {F::max_pos,
          {"max_position_embeddings", "n_positions", "max_sequence_length", "seq_length", "max_seq_len", "n_ctx", "max_seq_length"}},
@@ -52,11 +57,14 @@ const std::vector<Alias>& aliases() {
         {F::experts_per_tok,
          {"num_experts_per_tok", "moe_k", "top_k_experts", "experts_per_token", "moe_topk", "moe_top_k", "n_activated_experts",
           "num_experts_per_token", "moe_router_topk", "num_selected_experts"}},
+        // LongCat-Flash expert_ffn_hidden_size (its ffn_hidden_size is the dense MLP's).
         {F::moe_intermediate,
-         {"moe_intermediate_size", "expert_intermediate_size", "moe_ffn_hidden_size", "expert_hidden_size", "expert_hidden_dim"}},
+         {"moe_intermediate_size", "expert_intermediate_size", "moe_ffn_hidden_size", "expert_hidden_size", "expert_hidden_dim",
+          "expert_ffn_hidden_size"}},
         {F::shared_experts, {"n_shared_experts", "num_shared_experts", "moe_num_shared_experts", "num_shared_expert", "n_shared_expert"}},
+        // Step-3 share_expert_dim (Step3TextConfig: one shared expert of that width).
         {F::shared_intermediate,
-         {"shared_expert_intermediate_size", "moe_shared_expert_intermediate_size", "shared_intermediate_size"}},
+         {"shared_expert_intermediate_size", "moe_shared_expert_intermediate_size", "shared_intermediate_size", "share_expert_dim"}},
         // DeepSeek/GLM/Nemotron num_nextn_predict_layers; Qwen3-Next/Qwen3.5 mtp_num_hidden_layers.
         {F::mtp_layers, {"num_nextn_predict_layers", "mtp_num_hidden_layers"}},
         // transformers v5 writes dtype; older files torch_dtype (configuration_utils.py).
@@ -261,6 +269,33 @@ const std::set<std::string>& irrelevant_everywhere() {
         "_flash_attn_2_enabled",
         "position_embedding_type",
         "relative_attention_max_distance",
+        // PretrainedConfig's generation and serialisation fields, which transformers writes into
+        // nested text_configs (configuration_utils.py): none sizes a weight.
+        "add_cross_attention",
+        "chunk_size_feed_forward",
+        "cross_attention_hidden_size",
+        "encoder_no_repeat_ngram_size",
+        "no_repeat_ngram_size",
+        "num_beam_groups",
+        "num_beams",
+        "num_return_sequences",
+        "tie_encoder_decoder",
+        "finetuning_task",
+        "pruned_heads",
+        "task_specific_params",
+        "tf_legacy_loss",
+        "torchscript",
+        // Clamps, multipliers and training-only terms of the families read by their fields (DBRX / MPT
+        // / OLMo clip_qkv, DBRX's router jitter and loss weight, LongCat's MLA scales, fairseq's
+        // scale_embedding, MPT's kernel choices).
+        "clip_qkv",
+        "moe_jitter_eps",
+        "moe_loss_weight",
+        "mla_scale_q_lora",
+        "mla_scale_kv_lora",
+        "scale_embedding",
+        "attn_impl",
+        "embedding_fraction",
     };
     return kKeys;
 }
@@ -472,6 +507,12 @@ const std::vector<ClassDefault>& class_defaults() {
         {"hunyuan_v1_moe", "num_experts_per_tok", 1},   // HunYuanMoEV1Config moe_topk default 1
         {"mixtral", "num_experts_per_tok", 2},          // MixtralConfig
         {"llama", "num_attention_heads", 32},            // LlamaConfig (a wrapper's text_config may leave it)
+        // What a wrapper's text_config may leave to its class (used inside a wrapper only):
+        // LlamaConfig 32 layers of 4096, MLP 11008, vocab 32000 (LLaVA-NeXT-Video's Vicuna-7B);
+        // Qwen2Config 32 layers of 4096 with 32 heads, MLP 22016 (Qwen2-Audio's text_config).
+        {"llama", "num_hidden_layers", 32}, {"llama", "hidden_size", 4096}, {"llama", "intermediate_size", 11008},
+        {"qwen2", "num_hidden_layers", 32}, {"qwen2", "hidden_size", 4096}, {"qwen2", "intermediate_size", 22016},
+        {"qwen2", "num_attention_heads", 32},
         {"aria_text", "n_shared_experts", 2},            // AriaTextConfig moe_num_shared_experts
         {"aria_text", "tie_word_embeddings", 0},         // AriaTextConfig: untied (Rhymes' config leaves the key out)
         // What each publisher counts as "active" (ActiveConvention: 1 no input embedding, 2 no
@@ -481,6 +522,12 @@ const std::vector<ClassDefault>& class_defaults() {
         //   Z.ai GLM-4.5V "12B activation": GLM-4.5-Air's convention (glm4_moe).
         {"minimax", "active_convention", 2}, {"minimax_m1", "active_convention", 2}, {"granitemoe", "active_convention", 2},
         {"glm4v_moe", "active_convention", 2}, {"glm4v_moe_text", "active_convention", 2},
+        //   Mistral-Small-4 "6B active parameters per token (8B including embedding and output layers)".
+        {"mistral4", "active_convention", 2},
+        // LongCat-Flash (modeling_longcat_flash.py LongcatFlashDecoderLayer): every one of
+        // num_layers holds self_attn[0..1] and mlps[0..1] (dense, ffn_hidden_size) and one MoE
+        // (expert_ffn_hidden_size) fed from the first attention block; the fields say one layer.
+        {"longcat_flash", "blocks_per_layer", 2},
         // num_experts: MixtralConfig num_local_experts 8; HunYuanMoEV1Config num_experts 1.
         {"mixtral", "num_experts", 8}, {"hunyuan_v1_moe", "num_experts", 1},
         // max_position_embeddings: BLOOM and Falcon (ALiBi, RoPE) keep none; both trained at 2048.

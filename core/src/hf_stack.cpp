@@ -542,17 +542,32 @@ void read_tower(const json& cfg, const char* part, int text_hidden, ModelArch& a
     TowerSpec t;
     t.part = part;
     t.n_layers = int(first_int(cfg, {"num_hidden_layers", "depth", "num_layers", "conf_num_hidden_layers", "encoder_layers"}, 0));
+    // Mllama's vision encoder: num_global_layers more layers after the local ones (MllamaVisionModel).
+    if (t.n_layers > 0) t.n_layers += int(first_int(cfg, {"num_global_layers"}, 0));
     const std::string tower_type = cfg.contains("model_type") && cfg["model_type"].is_string() ? cfg["model_type"].get<std::string>() : "";
     // Idefics3VisionConfig / SmolVLMVisionConfig default hidden_size 1152 (SigLIP so400m), which
     // SmolVLM's and Aria's vision_config leave out.
     const long long class_hidden = tower_type == "idefics3_vision" || tower_type == "smolvlm_vision" ? 1152 : 0;
-    t.hidden = int(first_int(cfg, {"hidden_size", "embed_dim", "d_model", "width"}, class_hidden));
-    t.intermediate = int(first_int(cfg, {"intermediate_size", "mlp_dim", "encoder_ffn_dim"}, 4LL * t.hidden));
+    // Qwen2-VL's vision_config: embed_dim is the ViT's width, hidden_size the merger's output
+    // (Qwen2VLVisionConfig); where both are given, embed_dim is the tower's.
+    t.hidden = int(first_int(cfg, {"embed_dim", "hidden_size", "d_model", "width"}, class_hidden));
+    // mlp_ratio x width where no width is given (Qwen2-VL 4, ERNIE-4.5-VL's ViT).
+    long long ffn = first_int(cfg, {"intermediate_size", "mlp_dim", "encoder_ffn_dim"}, 0);
+    if (ffn == 0 && cfg.contains("mlp_ratio") && cfg["mlp_ratio"].is_number() && cfg["mlp_ratio"].get<double>() > 0 &&
+        cfg["mlp_ratio"].get<double>() <= 64)
+        ffn = (long long)(cfg["mlp_ratio"].get<double>() * t.hidden);
+    t.intermediate = int(ffn > 0 ? ffn : 4LL * t.hidden);
+    // A SiLU tower's MLP of at most 4 x width is gated (gate, up, down: Qwen2.5-VL's 3,420 of
+    // 1,280, Pixtral's 4,096 of 1,024); tower_params counts two matrices, so three of width i are
+    // two of 1.5 i. GLM-4.1V's 13,696 of 1,536 is its merger's width, not its blocks' (their MLP
+    // is out_hidden_size wide: modeling_glm4v.py Glm4VisionMlp), left as it was read.
+    const std::string act = cfg.contains("hidden_act") && cfg["hidden_act"].is_string() ? cfg["hidden_act"].get<std::string>() : "";
+    if ((act == "silu" || act == "swiglu") && t.intermediate <= 4LL * t.hidden) t.intermediate = t.intermediate * 3 / 2;
     t.n_heads = int(first_int(cfg, {"num_attention_heads", "num_heads", "conf_num_attention_heads", "encoder_attention_heads", "attention_heads"}, 0));
     t.patch_size = int(first_int(cfg, {"patch_size"}, 0));
     t.in_channels = int(first_int(cfg, {"num_channels", "in_channels", "in_chans"}, std::strcmp(part, "vision") == 0 ? 3 : 0));
     t.image_size = int(first_int(cfg, {"image_size"}, 0));
-    const long long out = first_int(cfg, {"vision_output_dim", "out_hidden_size", "output_proj_dims"}, t.hidden);
+    const long long out = first_int(cfg, {"vision_output_dim", "out_hidden_size", "output_proj_dims", "hidden_size"}, t.hidden);
     t.projector_params = double(out) * text_hidden;
     const std::string type = cfg.contains("model_type") && cfg["model_type"].is_string() ? cfg["model_type"].get<std::string>() : "";
     if (t.n_layers <= 0 || t.hidden <= 0) {
