@@ -222,6 +222,15 @@ TEST_CASE("custom GPU: a base alone gives the catalog GPU's numbers, with its ow
             j->erase("gpu");
             (*j)["config"].erase("gpu");
         }
+        // ... and renting: the cloud prices are the catalog GPU's, and nobody rents a custom one.
+        CHECK(jb["cost"]["rent_usd_per_gpu_hour"].is_null());
+        CHECK(jb["cost"]["buy_break_even_months"].is_null());
+        for (json* j : {&ja, &jb}) {
+            for (const char* k : {"rent_usd_per_gpu_hour", "rent_min_usd_per_gpu_hour", "rent_max_usd_per_gpu_hour", "rent_rows", "rent_date",
+                                  "rent_usd_per_hour", "rent_usd_per_million_tokens", "buy_break_even_months"})
+                (*j)["cost"].erase(k);
+            (*j)["config"].erase("rent_usd_per_gpu_hour");
+        }
         CHECK(ja == jb);
     }
 }

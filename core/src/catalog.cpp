@@ -77,6 +77,36 @@ void Catalog::reindex() {
     // The default links of each GPU, resolved once: estimates then never compare strings for them.
     gpu_links_.clear();
     for (const Gpu& g : gpus) gpu_links_.push_back(link_slots(g));
+    // Each GPU's on-demand prices, so that an estimate reads its rent without scanning the rows.
+    on_demand_.clear();
+    if (!rent_prices.empty())
+        for (const Gpu& g : gpus) on_demand_.push_back(summarize_rent(rent_prices, g.id, "on_demand"));
+}
+
+const RentSummary* Catalog::on_demand_rent(std::string_view gpu_id) const {
+    const Gpu* g = find_gpu(gpu_id);
+    if (!g || on_demand_.size() != gpus.size() || g < gpus.data() || g >= gpus.data() + gpus.size()) return nullptr;
+    const RentSummary& s = on_demand_[std::size_t(g - gpus.data())];
+    return s.rows > 0 ? &s : nullptr;
+}
+
+RentSummary summarize_rent(const std::vector<RentPrice>& prices, std::string_view gpu, std::string_view kind, std::string_view provider) {
+    std::vector<double> v;
+    RentSummary s;
+    for (const RentPrice& p : prices) {
+        if (p.gpu != gpu || p.kind != kind || (!provider.empty() && p.provider != provider)) continue;
+        v.push_back(p.usd_per_gpu_hour);
+        if (p.date > s.date) s.date = p.date;   // YYYY[-MM[-DD]] sorts as text
+    }
+    if (v.empty()) return s;
+    std::sort(v.begin(), v.end());
+    s.rows = int(v.size());
+    s.min = v.front();
+    s.max = v.back();
+    // The median: a price the table's middle provider asks, not pulled by one outlier.
+    const std::size_t n = v.size();
+    s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return s;
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // [SECTION] Reading helpers
 // [SECTION] Catalog: assets/gpus.json, assets/models.json and assets/links.json
 // [SECTION] Files: load_catalog, find_assets_dir
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -327,6 +328,62 @@ Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_js
     return c;
 }
 
+void read_prices(Catalog& c, std::string_view prices_json) {
+    const json root = parse_json(prices_json, "prices.json");
+    Obj top(root, "prices.json");
+    top.only({"schema_version", "description", "rent", "hosts"});
+    if (top.num("schema_version", 1, 1) != 1) top.fail("schema_version", "must be 1");
+    // A date as the sources give it: a year, a month or a day (YYYY, YYYY-MM, YYYY-MM-DD).
+    auto date_of = [](const Obj& o) {
+        const std::string d = o.str("date");
+        const bool ok = (d.size() == 4 || d.size() == 7 || d.size() == 10) &&
+                        std::all_of(d.begin(), d.end(), [](char ch) { return (ch >= '0' && ch <= '9') || ch == '-'; }) &&
+                        (d.size() < 7 || d[4] == '-') && (d.size() < 10 || d[7] == '-');
+        if (!ok) o.fail("date", "must be YYYY, YYYY-MM or YYYY-MM-DD, got '" + d + "'");
+        return d;
+    };
+    auto url_of = [](const Obj& o) {
+        Obj src(o.need("source"), o.ctx() + ": source");
+        src.only({"title", "url", "quote"});
+        return src.str("url");
+    };
+    const json& rent = top.need("rent");
+    if (!rent.is_array()) top.fail("rent", "must be an array");
+    for (std::size_t i = 0; i < rent.size(); ++i) {
+        Obj o(rent[i], "prices.json: rent[" + std::to_string(i) + "]");
+        o.only({"gpu", "provider", "offering", "kind", "usd_per_gpu_hour", "gpus_in_offering", "region", "date", "source", "note"});
+        RentPrice p;
+        p.gpu = o.str("gpu");
+        if (!c.find_gpu(p.gpu)) o.fail("gpu", "'" + p.gpu + "' is not a catalog GPU");
+        p.provider = o.str("provider");
+        p.offering = o.str_or("offering", "");
+        p.kind = o.str("kind");
+        if (p.kind != "on_demand" && p.kind != "spot" && p.kind != "community" && p.kind != "reserved_1y")
+            o.fail("kind", "must be on_demand, spot, community or reserved_1y, got '" + p.kind + "'");
+        p.usd_per_gpu_hour = o.num("usd_per_gpu_hour", 1e-3, 1e3);
+        if (o.has("gpus_in_offering")) (void)o.num("gpus_in_offering", 1, 1024);
+        p.date = date_of(o);
+        p.source_url = url_of(o);
+        c.rent_prices.push_back(std::move(p));
+    }
+    const json& hosts = top.need("hosts");
+    if (!hosts.is_array()) top.fail("hosts", "must be an array");
+    for (std::size_t i = 0; i < hosts.size(); ++i) {
+        Obj o(hosts[i], "prices.json: hosts[" + std::to_string(i) + "]");
+        o.only({"platform", "usd", "gpus", "date", "source", "note"});
+        HostPrice h;
+        h.platform = o.str("platform");
+        if (h.platform != "desktop" && h.platform != "workstation" && h.platform != "pcie_server" && h.platform != "hgx_node")
+            o.fail("platform", "must be desktop, workstation, pcie_server or hgx_node, got '" + h.platform + "'");
+        h.usd = o.num("usd", 1, 1e7);
+        h.gpus = int(o.num("gpus", 1, 64));
+        h.date = date_of(o);
+        h.source_url = url_of(o);
+        c.host_prices.push_back(std::move(h));
+    }
+    c.reindex();
+}
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Files
 // ---------------------------------------------------------------------------------------------
@@ -348,7 +405,10 @@ Catalog load_catalog(const std::string& dir) {
     const std::string gpus = read_file(d / "gpus.json");
     const std::string models = read_file(d / "models.json");
     const std::string links = read_file(d / "links.json");
-    return catalog_from_json(gpus, models, links);
+    Catalog c = catalog_from_json(gpus, models, links);
+    std::error_code ec;
+    if (std::filesystem::exists(d / "prices.json", ec)) read_prices(c, read_file(d / "prices.json"));
+    return c;
 }
 
 std::string find_assets_dir(const char* argv0) {

@@ -19,6 +19,7 @@
 
 #include "estimate_internal.hpp"
 #include "performance.hpp"
+#include "cost/cost.hpp"
 #include "power/power.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
@@ -650,6 +651,7 @@ void fill_report(const Resolved& r, Report& rep) {
         rep.serving.max_concurrency = keep;
         if (rep.serving.active && rep.serving.wall_w > 0) serving_power(po, rep.serving, c.gpus);
     }
+    evaluate_cost(r, rep);
     // The concurrency that runs when none was asked: what the engines hold, their pools and their
     // caps on sequences (the report's configuration names every default it resolved; an open
     // loop's rate stays the question).
@@ -665,6 +667,9 @@ void fill_report(const Resolved& r, Report& rep) {
     rep.config.pue = po.pue;
     rep.config.psu_rating_w = rep.power.psu_capacity_w;
     set_text(rep.config.psu_tier, rep.power.psu_tier);
+    // The prices the costs used, as keys that give them back (null: not known).
+    if (rep.cost.gpu_price_known) rep.config.gpu_usd = rep.cost.gpu_usd;
+    if (rep.cost.rent_known) rep.config.rent_usd_per_gpu_hour = rep.cost.rent_usd_per_gpu_hour;
     set_link_id(rep.config.link, fabric.intra);
     set_link_id(rep.config.inter_node_link, fabric.inter);
     rep.config.prompt_tokens = (long long)in.prompt_tokens;

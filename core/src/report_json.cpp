@@ -180,6 +180,39 @@ json power_json(const PowerReport& p) {
                    {"nameplate_w", p.nameplate_w}});
 }
 
+// Cost: null where a figure is not known (no price) or does not apply (per million tokens in
+// training, per run without train_tokens).
+json cost_json(const CostReport& k, bool training, bool run) {
+    auto known = [](bool ok, double v) { return ok ? json(v) : json(nullptr); };
+    const bool own = k.gpu_price_known, rent = k.rent_known;
+    return object({{"usd_per_kwh", k.usd_per_kwh},
+                   {"electricity_usd_per_hour", k.electricity_usd_per_hour},
+                   {"electricity_usd_per_million_tokens", known(!training, k.electricity_usd_per_million_tokens)},
+                   {"electricity_usd_per_run", known(run, k.electricity_usd_per_run)},
+                   {"gpu_usd", known(own, k.gpu_usd)},
+                   {"host_usd", known(k.host_price_known, k.host_usd)},
+                   {"hardware_usd", known(own, k.hardware_usd)},
+                   {"lifetime_years", k.lifetime_years},
+                   {"duty_cycle", k.duty_cycle},
+                   {"hardware_usd_per_hour", known(own, k.hardware_usd_per_hour)},
+                   {"hardware_usd_per_million_tokens", known(own && !training, k.hardware_usd_per_million_tokens)},
+                   {"hardware_usd_per_run", known(own && run, k.hardware_usd_per_run)},
+                   {"own_usd_per_million_tokens", known(own && !training, k.own_usd_per_million_tokens)},
+                   {"own_usd_per_run", known(own && run, k.own_usd_per_run)},
+                   {"rent_usd_per_gpu_hour", known(rent, k.rent_usd_per_gpu_hour)},
+                   {"rent_min_usd_per_gpu_hour", known(rent, k.rent_min_usd_per_gpu_hour)},
+                   {"rent_max_usd_per_gpu_hour", known(rent, k.rent_max_usd_per_gpu_hour)},
+                   {"rent_rows", k.rent_rows},
+                   {"rent_kind", k.rent_kind},
+                   {"rent_provider", k.rent_provider},
+                   {"rent_date", rent && !k.rent_date.empty() ? json(k.rent_date) : json(nullptr)},
+                   {"rent_usd_per_hour", known(rent, k.rent_usd_per_hour)},
+                   {"rent_usd_per_million_tokens", known(rent && !training, k.rent_usd_per_million_tokens)},
+                   {"rent_usd_per_run", known(rent && run, k.rent_usd_per_run)},
+                   {"buy_break_even_months", known(k.buy_break_even_months > 0, k.buy_break_even_months)},
+                   {"buy_never_pays_off", k.buy_never_pays_off}});
+}
+
 // Serving under load: max_concurrency always; the load's figures when isl and osl were given
 // (null otherwise, so that a reader tells "not asked" from zero).
 json serving_json(const ServingReport& s) {
@@ -331,6 +364,7 @@ json report_json(const Report& r) {
     add_speed_ranges(j, r);
 #endif
     j["power"] = power_json(r.power);
+    j["cost"] = cost_json(r.cost, r.config.mode != Mode::inference, r.config.mode != Mode::inference && r.speed.train_time_s > 0);
     j["serving"] = serving_json(r.serving);
 #if GPUSIZER_REPORT_RANGES
     add_serving_ranges(j["serving"], r);

@@ -75,10 +75,43 @@ struct IdIndex {
 };
 }  // namespace detail
 
+// A dated price of renting a catalog GPU (assets/prices.json "rent"): one provider's offering,
+// per GPU-hour, with the date it was published or read and its source.
+struct RentPrice {
+    std::string gpu;                       // catalog id
+    std::string provider;                  // "AWS", "RunPod", ...
+    std::string offering;                  // the instance or product as the provider names it
+    std::string kind;                      // "on_demand", "spot", "community", "reserved_1y"
+    double usd_per_gpu_hour = 0;
+    std::string date;                      // "2026-05-07", "2026-05" or "2026"
+    std::string source_url;
+};
+// The price of the machine around the GPUs (assets/prices.json "hosts"), by platform
+// ("desktop", "workstation", "pcie_server", "hgx_node"), for `gpus` slots.
+struct HostPrice {
+    std::string platform;
+    double usd = 0;
+    int gpus = 1;
+    std::string date;
+    std::string source_url;
+};
+
+// A GPU's rental prices of one kind summarized (Catalog::rent_summary).
+struct RentSummary {
+    int rows = 0;
+    double median = 0, min = 0, max = 0;   // USD per GPU-hour
+    std::string date;                      // the newest row's
+};
+// The rows of `prices` for GPU `gpu` of kind `kind` (and `provider`, unless empty), summarized.
+RentSummary summarize_rent(const std::vector<RentPrice>& prices, std::string_view gpu, std::string_view kind,
+                           std::string_view provider = {});
+
 struct Catalog {
     std::vector<CatalogModel> models;
     std::vector<Gpu> gpus;
     std::vector<Link> links;              // empty when built from gpus.json and models.json only
+    std::vector<RentPrice> rent_prices;   // empty without prices.json (the costs of renting are then unknown)
+    std::vector<HostPrice> host_prices;
 
     // Builds the id indexes and the cached counts; catalog_from_json calls it. Call it again
     // after changing `models` or `gpus` by hand (lookups fall back to a scan until then).
@@ -92,12 +125,16 @@ struct Catalog {
     const Link& link(std::string_view id, const char* key = "link") const;   // throws Error(key, ...)
     std::string link_ids() const;                               // "pcie3, pcie4, ...", for messages
     GpuLinks default_links(const Gpu& gpu) const;              // cached by reindex() for catalog GPUs
+    // The on-demand rental prices of a catalog GPU, summarized once by reindex() (nullptr: none,
+    // or not a catalog GPU).
+    const RentSummary* on_demand_rent(std::string_view gpu_id) const;
 
 private:
     detail::IdIndex model_index_;
     detail::IdIndex gpu_index_;
     struct LinkSlots { int intra = -1, pcie = -1, inter = -1, alternative = -1; bool alternative_hypothetical = false, scale_out = false; };
     std::vector<LinkSlots> gpu_links_;                          // parallel to gpus, indices into links
+    std::vector<RentSummary> on_demand_;                        // parallel to gpus (empty without prices)
     LinkSlots link_slots(const Gpu& gpu) const;
 };
 
@@ -106,7 +143,11 @@ private:
 Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_json);
 Catalog catalog_from_json(std::string_view gpus_json, std::string_view models_json, std::string_view links_json);
 
-// Reads <dir>/gpus.json, <dir>/models.json and <dir>/links.json.
+// Adds assets/prices.json's rental and host prices to `c` (whose GPUs they name); errors name
+// the file, the row and the field.
+void read_prices(Catalog& c, std::string_view prices_json);
+
+// Reads <dir>/gpus.json, <dir>/models.json and <dir>/links.json, and <dir>/prices.json where there is one.
 Catalog load_catalog(const std::string& assets_dir);
 
 // Where the assets are: $GPUSIZER_ASSETS, else next to the executable (./assets, then

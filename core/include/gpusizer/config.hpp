@@ -101,6 +101,14 @@ struct Config {
     // titanium HGX nodes) and its rating per node, W (0 = power.psu_w; servers twice it, N+N).
     std::string psu_tier;
     double psu_rating_w = 0;
+    // Cost (core/src/cost/cost.cpp): owning over a lifetime at a duty cycle, or renting.
+    double lifetime_years = 4;         // years the hardware is paid off over
+    double duty_cycle = 1;             // share of the hours it does this job
+    std::optional<double> gpu_usd;                 // price of one GPU; none = the catalog's price_usd
+    std::optional<double> host_usd;                // price of each machine around the GPUs; none = prices.json's hosts by platform
+    std::optional<double> rent_usd_per_gpu_hour;   // none = the median of the catalog's prices for this GPU
+    std::string rent_kind;             // "" = on_demand; spot, community
+    std::string rent_provider;         // "" = every provider's rows
     std::string link;               // GPU-to-GPU link id inside a node ("" = the GPU's own)
     // Extensions beyond the first set of keys:
     std::string inter_node_link;    // link id between nodes ("" = by GPU class)

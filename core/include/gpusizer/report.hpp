@@ -224,6 +224,47 @@ struct PowerReport {
     double nameplate_w = 0;                  // GPUs' board power + hosts' peak: ratings, not a draw
 };
 
+// What the job costs, as people decide it (core/src/cost/cost.cpp): electricity at the wall's
+// draw, owning (the hardware amortized over its lifetime at the duty cycle), or renting (the
+// catalog's dated cloud prices), per million tokens (inference: output tokens of the serving
+// load, else of the decode batch) or per run (training with train_tokens). 0 = not known.
+struct CostReport {
+    double usd_per_kwh = 0;
+    double electricity_usd_per_hour = 0;            // power.facility_wall_w x usd_per_kwh
+    double electricity_usd_per_million_tokens = 0;
+    double electricity_usd_per_run = 0;             // training: the run of train_tokens
+    // Owning: GPUs at their price (catalog price_usd, or gpu_usd), the machines around them
+    // (host_usd, else prices.json's hosts by platform).
+    bool gpu_price_known = false;
+    bool host_price_known = false;
+    double gpu_usd = 0;                             // one GPU
+    double host_usd = 0;                            // all the machines around the GPUs
+    double hardware_usd = 0;                        // GPUs + hosts (the GPUs alone when the host price is unknown)
+    double lifetime_years = 0;
+    double duty_cycle = 0;
+    double hardware_usd_per_hour = 0;               // per hour of use: hardware / (lifetime hours x duty)
+    double hardware_usd_per_million_tokens = 0;
+    double hardware_usd_per_run = 0;
+    double own_usd_per_million_tokens = 0;          // hardware + electricity
+    double own_usd_per_run = 0;
+    // Renting: per GPU-hour, the median of the catalog's rows for this GPU and kind (or rent_usd_per_gpu_hour).
+    bool rent_known = false;
+    double rent_usd_per_gpu_hour = 0;
+    double rent_min_usd_per_gpu_hour = 0;           // the rows' range (= the figure when given)
+    double rent_max_usd_per_gpu_hour = 0;
+    int rent_rows = 0;                              // prices behind the figure (0: given by the configuration)
+    std::string rent_kind;                          // on_demand, spot, community
+    std::string rent_provider;                      // one provider's rows, or "" for all
+    std::string rent_date;                          // the newest row's date
+    double rent_usd_per_hour = 0;                   // all GPUs
+    double rent_usd_per_million_tokens = 0;
+    double rent_usd_per_run = 0;
+    // Months of renting (at the duty cycle) that cost what buying does, the owner paying the
+    // electricity; 0 with buy_never_pays_off when renting costs less per hour than the power.
+    double buy_break_even_months = 0;
+    bool buy_never_pays_off = false;
+};
+
 // A server under steady load (the configuration's isl, osl and concurrency): continuous batching
 // in steady state, each engine step running the decode tokens of the requests in flight and a
 // share of prefill tokens (core/src/serving.cpp; docs/formulas.md, "Serving").
@@ -325,6 +366,7 @@ struct Report {
     InterconnectReport interconnect;
     SpeedReport speed;
     PowerReport power;
+    CostReport cost;
     ServingReport serving;
     std::vector<std::string> warnings;
     std::shared_ptr<const Calibration> measured;   // the GPU's measured figures (--measured); null = datasheet
