@@ -15,6 +15,13 @@ namespace gpusizer::detail {
 // ---------------------------------------------------------------------------------------------
 
 double board_draw_fraction(const Gpu& g, double u_compute, double u_memory, double u_kv) {
+    if (g.segment == Segment::apple && g.idle_w && g.tdp_w > 0) {
+        // A Mac: from its idle to its maximum, memory at Apple's own share (power.hpp).
+        const double floor = std::clamp(*g.idle_w / g.tdp_w, 0.0, 1.0);
+        const double a_c = std::clamp(u_compute / kDrawComputeSaturation, 0.0, 1.0);
+        const double a_m = std::clamp(u_memory * kDrawPerBandwidthApple, 0.0, 1.0);
+        return 1.0 - (1.0 - floor) * (1.0 - a_m) * (1.0 - a_c);
+    }
     const bool hbm = std::string_view(g.memory_type).substr(0, 3) == "HBM";   // HBM2e, HBM3, ... (a prefix test, inline)
     // power.hpp: each unit's share of the dynamic headroom; the idle shares multiply.
     const double a_c = std::clamp(u_compute / kDrawComputeSaturation, 0.0, 1.0);

@@ -66,6 +66,15 @@ constexpr double kDrawPerKvBandwidthHbm = 1.125;
 // (Q4_K_M, gpusizer's decode bytes for that model) / 448 GB/s = 0.824, so (0.96 - f) / 0.824
 // = 0.93 per unit of u_m.
 constexpr double kDrawPerBandwidthOther = (0.96 - kDrawFloor) / (81.2 * 4.547e9 / 448e9);
+// Apple's figures are the whole machine at the wall (gpus.json tdp_w: Apple's maximum, a
+// compute-intensive test that loads the CPU cores as well; idle_w: idle). A Mac's floor is its
+// idle, and decoding, which only streams memory through the GPU, spends a smaller share of the
+// span to the maximum than a GDDR card of its board power: Jeff Geerling's Mac mini M4 (idle 4 W,
+// maximum 65 W) drew 30.1 W at the wall generating with Llama 3.1 8B Q4_K_M under Ollama
+// (geerlingguy/ai-benchmarks issue #2, 2024-11-20), (30.1 - 4) / (65 - 4) = 0.428 of the span,
+// where gpusizer's decode reads 5.02 GB per token at 19.0 tokens/s of the M4's 120 GB/s
+// (u_m = 0.796): 0.428 / 0.796 = 0.538 per unit of u_m. One machine, the accuracy table's row.
+constexpr double kDrawPerBandwidthApple = ((30.1 - 4.0) / (65.0 - 4.0)) / (19.03 * 5.02e9 / 120e9);
 
 // The share of `g`'s board power drawn at compute utilization `u_compute` and memory utilization
 // `u_memory` (each 0 to 1; the constants above).
