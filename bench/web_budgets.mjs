@@ -3,7 +3,7 @@
 //   node bench/web_budgets.mjs [--check] [--sizes-only] [--json FILE] [--runs N]
 //
 // Sizes: gzip -9 of what a visitor downloads (zlib, level 9).
-//   widget  gpusizer-widget.js + gpusizer-lite.js + gpusizer-lite.wasm   budget 194 KB
+//   widget  gpusizer-widget.js + gpusizer-lite.js + gpusizer-lite.wasm   budget 200 KB
 //   app     app.js + app.wasm                                       budget 700 KB
 //   (the HTML pages and app-page.js, a few KB, are listed apart; KB = 1000 bytes)
 // First frame: headless Chromium (SwiftShader WebGL2) opens index.html from 127.0.0.1; the app
@@ -50,7 +50,11 @@ requireSetup();
 // 194 KB with the importer's one table (all families as rows), the report's new members (custom
 // GPU's source, file parts) and four catalog models, the field reader and custom GPUs kept out
 // and tower configs slimmed: measured 193.8 KB.
-const kBudgetWidget = 194e3;
+// 200 KB with power at the wall (the widget's headline shows the machine's draw: the host and
+// supply model, idle draws, Apple's wall figures), the importer's fixes for wrappers and towers
+// that the catalog's own models are read through, and the new keys' checks; the cost model and
+// its price table kept out (GPUSIZER_COST=0, -1.6 KB): measured 199.2 KB.
+const kBudgetWidget = 200e3;
 const kBudgetApp = 700e3;
 const kBudgetFirstFrameMs = 1000;
 const kBudgetPlanMs = 1000;

@@ -73,12 +73,12 @@ A GPU that is not in the catalog (docs/config.md, "Custom GPU"):
 const char* const kUsageTail = R"(
 Recommend constraints (gpusizer recommend):
   --budget USD            GPU prices x count at most
-  --power-cap W           system power (GPUs + hosts) at most
+  --power-cap W           the machines' draw at the wall, doing the job, at most
   --min-tokens-per-s N    decode tokens/s of one sequence (training: training tokens/s) at least
   --single-node           only as many GPUs as one node holds
   --segment LIST          consumer,workstation,datacenter,apple (default: all)
   --max-gpus N            GPU counts tried: 1..N (default 8)
-  --sort S                cost | speed | power (default cost)
+  --sort S                cost (GPU price) | own | rent (per million tokens) | speed | power
 
 Other flags:
   --json                  machine-readable output (the report format of docs/config.md)

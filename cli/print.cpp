@@ -63,6 +63,8 @@ void print_measured(std::ostream& out, const Calibration& m) {
 std::string fixed(double v, int decimals) { return format_fixed(v, decimals); }
 std::string duration(double s) { return format_duration(s); }
 std::string rate(double tokens_per_s) { return format_rate(tokens_per_s); }
+// "on_demand" as words ("on-demand"), the other kinds as they are.
+std::string rent_kind_text(const std::string& kind) { return kind == "on_demand" ? "on-demand" : kind; }
 // A speed figure with its band (gpusizer/uncertainty.hpp): "~X (Y-Z)"; the plain figure when no
 // accuracy row backs it.
 std::string banded(double x, const SpeedBand& b) {
@@ -140,28 +142,54 @@ void print_performance(std::ostream& out, const Report& r) {
                 out << rate(a.train_tokens_per_s) << " training tokens/s, " << duration(a.exposed_s) << " exposed communication per step\n";
         }
     }
-    out << "\n  power: GPUs " << watts(p.gpu_w) << " + host " << watts(p.host_w) << " = " << watts(p.system_w);
-    if (p.pue > 1) out << ", x PUE " << fixed(p.pue, 2) << " = " << watts(p.facility_w);
-    out << "\n  PSU " << watts(p.psu_w) << (r.interconnect.nodes > 1 ? " per node" : "") << " (transients included); heat "
-        << watts(p.heat_w) << " = "
-        << format_int(std::round(p.heat_btu_h)) << " BTU/h\n";
-    if (p.energy_kwh_per_million_tokens > 0)
-        out << "  energy " << fixed(p.energy_kwh_per_million_tokens, 3) << " kWh per million tokens ($"
-            << fixed(p.cost_usd_per_million_tokens, 3) << " at $" << fixed(c.usd_per_kwh, 2) << "/kWh), "
-            << fixed(p.tokens_per_joule, p.tokens_per_joule < 1 ? 3 : 2) << " tokens/J\n";
-    // Draw by what bounds the work: memory-bound decode well below board power on HBM.
-    if (!training && p.decode_gpu_w > 0)
-        out << "  at draw: decode " << fixed(p.decode_draw_fraction * 100, 0) << "% of board power (" << watts(p.decode_gpu_w)
-            << "), prefill " << fixed(p.prefill_draw_fraction * 100, 0) << "% (" << watts(p.prefill_gpu_w) << "); "
-            << fixed(p.energy_kwh_per_million_tokens_at_draw, 3) << " kWh, $" << fixed(p.cost_usd_per_million_tokens_at_draw, 3)
-            << " per million tokens decoding\n";
-    if (training && p.train_gpu_w > 0)
-        out << "  at draw: training " << fixed(p.train_draw_fraction * 100, 0) << "% of board power (" << watts(p.train_gpu_w) << ")"
-            << (s.train_time_s > 0 ? ", the run " + format_int(std::round(p.train_energy_kwh_at_draw)) + " kWh" : std::string()) << '\n';
+    // Power as a wall meter reads it: the whole machine at the plug, by phase (power/wall_power.hpp).
+    const std::string phase = p.wall_phase == "serving" ? "under this load" : p.wall_phase == "train" ? "training" : "generating";
+    out << "\n  power at the wall (" << p.host_platform
+        << (r.interconnect.nodes > 1 ? ", " + std::to_string(r.interconnect.nodes) + " nodes" : "") << "): " << watts(p.wall_w) << " "
+        << phase;
+    if (!training) {
+        if (p.wall_phase == "serving") out << ", " << watts(p.decode_wall_w) << " generating one batch";
+        out << ", " << watts(p.prefill_wall_w) << " on a prompt";
+    }
+    out << ", " << watts(p.idle_wall_w) << " idle with the model loaded\n";
+    const double gpu_phase_w = p.wall_phase == "serving" ? r.serving.gpu_w : training ? p.train_gpu_w : p.decode_gpu_w;
+    out << "    GPUs " << watts(gpu_phase_w) << " of " << watts(p.board_w) << " board power, host " << watts(p.host_active_w) << ", "
+        << p.psu_tier << " supply at " << fixed(p.psu_efficiency * 100, 0) << "% (" << watts(p.psu_capacity_w)
+        << (r.interconnect.nodes > 1 ? " per node" : "") << ")\n";
+    if (p.pue > 1) out << "    facility " << watts(p.facility_wall_w) << " with cooling (PUE " << fixed(p.pue, 2) << ")\n";
+    out << "  PSU to buy " << watts(p.psu_w) << (r.interconnect.nodes > 1 ? " per node" : "") << " (transients included); nameplate "
+        << watts(p.nameplate_w) << " (ratings, not a draw); heat " << format_int(std::round(p.heat_btu_h)) << " BTU/h\n";
+    if (p.energy_kwh_per_million_tokens_at_draw > 0 && !training)
+        out << "  energy " << fixed(p.energy_kwh_per_million_tokens_at_draw, 3) << " kWh per million tokens at the wall's draw, "
+            << fixed(p.tokens_per_joule > 0 ? 1e6 / (p.energy_kwh_per_million_tokens_at_draw * 3.6e6) : 0, 2) << " tokens/J\n";
     if (training && s.train_time_s > 0)
-        out << "  training run " << format_int(std::round(p.energy_kwh)) << " kWh, $" << format_int(std::round(p.cost_usd))
-            << " of electricity\n";
-    if (p.hardware_price_known) out << "  GPUs $" << format_int(p.hardware_usd) << '\n';
+        out << "  training run " << format_int(std::round(p.train_energy_kwh_at_draw)) << " kWh at the wall's draw\n";
+    // Cost, each way people decide it (cost/cost.cpp).
+    const CostReport& k = r.cost;
+    auto usd = [](double v) { return "$" + (v >= 100 ? format_int(std::round(v)) : fixed(v, v >= 1 ? 2 : 3)); };
+    const bool per_run = training && s.train_time_s > 0;
+    if (!training || per_run) {
+        const char* unit = per_run ? " for the run" : " per million tokens";
+        out << "  cost" << unit << ": electricity " << usd(per_run ? k.electricity_usd_per_run : k.electricity_usd_per_million_tokens)
+            << " at $" << fixed(c.usd_per_kwh, 2) << "/kWh";
+        if (k.gpu_price_known)
+            out << "; owning " << usd(per_run ? k.own_usd_per_run : k.own_usd_per_million_tokens) << " ($" << format_int(k.hardware_usd)
+                << (k.host_price_known ? "" : " for the GPUs alone") << " over "
+                << fixed(k.lifetime_years, k.lifetime_years == std::round(k.lifetime_years) ? 0 : 1) << " years, busy "
+                << fixed(k.duty_cycle * 100, 0) << "% of the time)";
+        if (k.rent_known)
+            out << "; renting " << usd(per_run ? k.rent_usd_per_run : k.rent_usd_per_million_tokens) << " ($"
+                << fixed(k.rent_usd_per_gpu_hour, 2) << " per GPU-hour, "
+                << (k.rent_rows > 0 ? "median of " + std::to_string(k.rent_rows) + " " + rent_kind_text(k.rent_kind) + " prices" +
+                                          (k.rent_provider.empty() ? std::string() : " at " + k.rent_provider) + ", " + k.rent_date
+                                    : std::string("as given"))
+                << ")";
+        out << '\n';
+        if (k.buy_break_even_months > 0)
+            out << "  buying pays for itself after " << fixed(k.buy_break_even_months, 1) << " months of renting at this duty cycle\n";
+        else if (k.buy_never_pays_off)
+            out << "  buying never pays off: renting costs less per hour than the electricity\n";
+    }
 }
 
 }  // namespace
@@ -222,9 +250,10 @@ void print_report(std::ostream& out, const Report& r) {
             << " requests/s\n";
         out << "  latency       TTFT " << format_duration(sv.ttft_s) << ", TPOT " << format_duration(sv.tpot_s) << '\n';
         if (sv.gpu_w > 0)
-            out << "  power         GPUs " << format_watts(sv.gpu_w) << " (" << format_fixed(sv.draw_fraction * 100, 0)
-                << "% of board power under this load), " << format_fixed(sv.energy_kwh_per_million_tokens, 3) << " kWh, $"
-                << format_fixed(sv.cost_usd_per_million_tokens, 3) << " per million output tokens\n";
+            out << "  power         " << format_watts(sv.wall_w) << " at the wall, the GPUs " << format_watts(sv.gpu_w) << " ("
+                << format_fixed(sv.draw_fraction * 100, 0) << "% of board power under this load); "
+                << format_fixed(sv.energy_kwh_per_million_tokens, 3) << " kWh, $" << format_fixed(sv.cost_usd_per_million_tokens, 3)
+                << " per million output tokens\n";
     }
     if (!r.warnings.empty()) {
         out << "\n  warnings:\n";
@@ -299,12 +328,21 @@ void print_recommendation(std::ostream& out, const Recommendation& rec, const Ca
     out << model << ", " << to_string(rec.query.base.mode) << ", weights " << rec.weights << ", GPU counts 1-" << rec.query.max_gpus
         << ", sorted by " << to_string(rec.query.sort) << '\n';
     const char* metric = rec.training ? "train tok/s" : "tok/s";
-    out << '\n' << "  " << std::left << std::setw(20) << "gpu" << std::right << std::setw(5) << "n" << std::setw(12) << "USD"
-        << std::setw(13) << metric << std::setw(10) << "power" << std::setw(12) << "per GPU" << "  link\n";
+    // Costs per million tokens (training: per run): owning the machines, renting them.
+    const char* per = rec.training ? "/run" : "/M tok";
+    auto money = [](bool known, double v) {
+        return known ? "$" + (v >= 100 ? format_int(std::round(v)) : fixed(v, v >= 1 ? 2 : 3)) : std::string("?");
+    };
+    out << '\n'
+        << "  " << std::left << std::setw(20) << "gpu" << std::right << std::setw(5) << "n" << std::setw(12) << "USD" << std::setw(13)
+        << metric << std::setw(10) << "wall" << std::setw(11) << (std::string("own") + per) << std::setw(12) << (std::string("rent") + per)
+        << std::setw(12) << "per GPU"
+        << "  link\n";
     for (const auto& r : rec.recommended)
         out << "  " << std::left << std::setw(20) << r.gpu << std::right << std::setw(5) << r.gpus << std::setw(12)
             << (r.price_known ? format_int(r.price_usd) : std::string("?")) << std::setw(13) << rate(r.tokens_per_s) << std::setw(10)
-            << watts(r.system_w) << std::setw(12) << format_gib(r.per_gpu_total, 1) << "  " << (r.link.empty() ? "-" : r.link) << '\n';
+            << watts(r.wall_w) << std::setw(11) << money(r.own_known, r.own_usd) << std::setw(12) << money(r.rent_known, r.rent_usd)
+            << std::setw(12) << format_gib(r.per_gpu_total, 1) << "  " << (r.link.empty() ? "-" : r.link) << '\n';
     if (rec.recommended.empty()) out << "  (no configuration meets every constraint)\n";
     if (!rec.rejected.empty()) {
         out << "\n  not recommended:\n";

@@ -3,11 +3,12 @@
 // web-app.png: the app page at 1280x800 (dark theme), web-app-light.png the same in the light
 // theme; web-tablet.png: at 820x1180 with touch; web-phone.png and web-phone-open.png: at
 // 390x844 with touch (one column, then with a section opened by a tap), web-phone-light.png in
-// the light theme; web-widget.png: the widget on a documentation page. The app follows the OS's
+// the light theme; web-cost.png and web-phone-cost.png: the Cost tab at 1280x800 and 390x844;
+// web-widget.png: the widget on a documentation page. The app follows the OS's
 // theme: each picture's context sets prefers-color-scheme.
 import { join } from 'node:path';
 
-import { frames, launch, openApp, requireSetup, serveSite } from '../tests/browser/harness.mjs';
+import { clickFrames, frames, launch, openApp, requireSetup, serveSite } from '../tests/browser/harness.mjs';
 
 requireSetup();
 const out = process.argv[2] || 'docs/images';
@@ -48,6 +49,40 @@ await frames(phone.page, 8);
 await phone.page.screenshot({ path: join(out, 'web-phone-open.png') });
 await phone.context.close();
 
+// The Cost tab (two RTX 4090 with Llama 3 70B Q4_K_M): web-cost.png at 1280x800, clicked;
+// web-phone-cost.png at 390x844, tapped.
+const kCostLink = '#v=1&m=llama-3-70b&w=q4_k_m&g=rtx-4090x2';
+{
+  const desk = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+  const state = await openApp(desk, url, kCostLink);
+  const tab = state.layout.find((r) => r.name === 'cost tab');
+  await clickFrames(desk, tab.x + tab.w / 2, tab.y + tab.h / 2);
+  await desk.mouse.move(1279, 799);
+  await frames(desk, 8);
+  await desk.screenshot({ path: join(out, 'web-cost.png') });
+  await desk.close();
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2,
+    colorScheme: 'dark' });
+  const page = await context.newPage();
+  const phoneState = await openApp(page, url, kCostLink);
+  const phoneTab = phoneState.layout.find((r) => r.name === 'cost tab');
+  await page.touchscreen.tap(phoneTab.x + phoneTab.w / 2, phoneTab.y + phoneTab.h / 2);
+  await frames(page, 8);
+  // A finger drag up (through CDP: Playwright has tap only) to the tab's figures.
+  const cdp = await context.newCDPSession(page);
+  const at = (y) => [{ x: 120, y, id: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(760) });
+  await frames(page, 2);
+  for (let i = 1; i <= 20; ++i) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(760 - 24 * i) });
+    await frames(page, 1);
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await frames(page, 12);
+  await page.screenshot({ path: join(out, 'web-phone-cost.png') });
+  await context.close();
+}
+
 const docs = await browser.newPage({ viewport: { width: 760, height: 640 }, colorScheme: 'light' });
 await docs.route(url + 'docs/example.html', (route) => route.fulfill({
   contentType: 'text/html',
@@ -66,4 +101,4 @@ await docs.screenshot({ path: join(out, 'web-widget.png'), clip: { x: 0, y: 0, w
 
 await browser.close();
 server.close();
-console.log(`wrote web-app.png, web-app-light.png, web-tablet.png, web-phone.png, web-phone-light.png, web-phone-open.png and web-widget.png in ${out}`);
+console.log(`wrote web-app.png, web-app-light.png, web-tablet.png, web-phone.png, web-phone-light.png, web-phone-open.png, web-cost.png, web-phone-cost.png and web-widget.png in ${out}`);

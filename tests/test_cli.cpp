@@ -140,8 +140,16 @@ TEST_CASE("estimate prints speed, interconnect and power; the JSON has them", "[
     Result r = run_cli({"estimate", "--model", "llama-3-70b", "--runtime", "vllm", "--gpu", "h100-sxm", "--gpus", "8"});
     REQUIRE(r.code == 0);
     for (const char* s : {"decode", "prefill", "time to first token", "interconnect: nvlink4", "tensor parallel", "over pcie5",
-                          "power:", "PSU", "BTU/h", "kWh per million tokens"})
+                          "power at the wall", "PSU to buy", "BTU/h", "kWh per million tokens", "cost per million tokens"})
         CHECK(r.out.find(s) != std::string::npos);
+    // The headline is what the machine draws at the plug; the ratings are called the nameplate.
+    // (Llama 3.1 8B Q4_K_M on one RTX 4060 Ti 16GB used to read "GPUs 165 W + host 450 W = 615 W".)
+    Result d = run_cli({"estimate", "--model", "llama-3.1-8b", "--weights", "q4_k_m", "--gpu", "rtx-4060-ti-16gb"});
+    REQUIRE(d.code == 0);
+    CHECK(d.out.find("power at the wall (desktop): ") != std::string::npos);
+    CHECK(d.out.find("nameplate 615 W (ratings, not a draw)") != std::string::npos);
+    CHECK(d.out.find("= 615 W") == std::string::npos);
+    CHECK(d.out.find("615 W generating") == std::string::npos);
     r = run_cli(
         {"estimate", "--model", "llama-3-8b", "--mode", "train", "--gpu", "h100-sxm", "--gpus", "8", "--train-tokens", "1e10", "--json"});
     REQUIRE(r.code == 0);

@@ -162,12 +162,13 @@ TEST_CASE("constraints: budget, power cap, speed, one node, GPU class", "[recomm
     REQUIRE(h100 != nullptr);
     CHECK(h100->other_segment);
     CHECK(h100->reasons.size() == 1);
-    // A power cap on the whole system (GPUs + host).
+    // A power cap on what the machine draws at the wall doing the job: two RTX 4090 decoding a 70B
+    // draw about 650 W there.
     q = query("deepseek-r1-distill-llama-70b", "q4_k_m", kConsumer);
-    q.power_cap_w = 1200;
+    q.power_cap_w = 600;
     rec = recommend(q, catalog());
-    for (const auto& r : rec.recommended) CHECK(r.system_w <= 1200);
-    CHECK(find(rec.rejected, "rtx-4090")->reasons.front().find("cap") != std::string::npos);
+    for (const auto& r : rec.recommended) CHECK(r.wall_w <= 600);
+    CHECK(find(rec.rejected, "rtx-4090")->reasons.back().find("at the wall, over the 600 W cap") != std::string::npos);
     // A minimum decode speed: llama.cpp's layer split does not speed up one sequence, so the
     // bandwidth of one card decides.
     q = query("deepseek-r1-distill-llama-70b", "q4_k_m", kConsumer);
@@ -232,11 +233,35 @@ TEST_CASE("sorting by cost, speed or power", "[recommend]") {
         CHECK(rec.recommended[i - 1].tokens_per_s >= rec.recommended[i].tokens_per_s);
     q.sort = RecommendSort::power;
     rec = recommend(q, catalog());
-    for (std::size_t i = 1; i < rec.recommended.size(); ++i) CHECK(rec.recommended[i - 1].system_w <= rec.recommended[i].system_w);
+    // Power: what the machines draw at the wall doing the job.
+    for (std::size_t i = 1; i < rec.recommended.size(); ++i) CHECK(rec.recommended[i - 1].wall_w <= rec.recommended[i].wall_w);
+    // Owning or renting, per million tokens: known costs first, cheapest first.
+    for (RecommendSort sort : {RecommendSort::own, RecommendSort::rent}) {
+        q.sort = sort;
+        rec = recommend(q, catalog());
+        REQUIRE(rec.recommended.size() > 3);
+        bool unknown = false;
+        for (std::size_t i = 1; i < rec.recommended.size(); ++i) {
+            const auto& a = rec.recommended[i - 1];
+            const auto& b = rec.recommended[i];
+            const bool ka = sort == RecommendSort::own ? a.own_known : a.rent_known;
+            const bool kb = sort == RecommendSort::own ? b.own_known : b.rent_known;
+            if (!ka) unknown = true;
+            CHECK_FALSE((unknown && kb));
+            if (ka && kb) CHECK((sort == RecommendSort::own ? a.own_usd <= b.own_usd : a.rent_usd <= b.rent_usd));
+        }
+        // The first row's figure is the estimate's own.
+        Config c = q.base;
+        c.gpu = rec.recommended[0].gpu;
+        c.gpus = rec.recommended[0].gpus;
+        const Report e = estimate(c, catalog());
+        CHECK((sort == RecommendSort::own ? rec.recommended[0].own_usd : rec.recommended[0].rent_usd) ==
+              Approx(sort == RecommendSort::own ? e.cost.own_usd_per_million_tokens : e.cost.rent_usd_per_million_tokens));
+    }
 }
 
 TEST_CASE("recommend: bad input names the key", "[recommend][errors]") {
-    CHECK_THROWS_WITH(parse_recommend_sort("cheapest"), Catch::Contains("sort") && Catch::Contains("cost, speed, power"));
+    CHECK_THROWS_WITH(parse_recommend_sort("cheapest"), Catch::Contains("sort") && Catch::Contains("cost, speed, power, own, rent"));
     CHECK_THROWS_WITH(parse_segment("gaming"), Catch::Contains("segment") && Catch::Contains("consumer"));
     RecommendQuery q = query("llama-3-8b", "bf16");
     q.max_gpus = 0;

@@ -2,6 +2,7 @@
 // and activity, and the draw by phase, derived by hand.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "power/power.hpp"
@@ -15,13 +16,13 @@ using detail::PsuTier;
 namespace {
 
 // The Gold 115 V curve by hand: the measured fixed loss (10.4 W of an 850 W unit), then the two
-// coefficients through 90% at half load and 87% at full load.
+// coefficients through 90% at half load and 87% at full load; never above the tier's best, 90%.
 double gold_by_hand(double x) {
     const double a = 10.4 / 850.0;
     const double l50 = 0.5 / 0.90 - 0.5, l100 = 1.0 / 0.87 - 1.0;
     const double c = (l100 - a - 2.0 * (l50 - a)) / 0.5;
     const double b = l100 - a - c;
-    return x / (x + a + b * x + c * x * x);
+    return std::min(0.90, x / (x + a + b * x + c * x * x));
 }
 
 }  // namespace

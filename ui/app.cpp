@@ -2,7 +2,8 @@
 // changed, the layout (setup panel, results tabs, link bar). Each view is its own file:
 //   view_setup.cpp        model, workload, hardware, speed/power/cost inputs
 //   view_memory.cpp       headline verdict, breakdown, inverse questions
-//   view_speed.cpp        speed, interconnect, power and cost
+//   view_speed.cpp        speed, interconnect, power at the wall
+//   view_cost.cpp         cost: electricity, owning, renting, across GPUs
 //   view_plots.cpp        view_compare.cpp   view_recommend.cpp
 //   view_measured.cpp     view_assumptions.cpp
 //   view_local_models.cpp (opening model files, the desktop's Local models)
@@ -98,7 +99,7 @@ void App::export_done(bool ok, const std::string& where_or_error) {
 
 namespace {
 // The results tabs, in the order they are drawn; select_tab() takes these names.
-const char* const kTabNames[] = {"memory", "speed", "plots", "compare", "recommend", "measured", "assumptions", "local", "log", "plan"};
+const char* const kTabNames[] = {"memory", "speed", "plots", "compare", "recommend", "measured", "assumptions", "local", "log", "plan", "cost"};
 constexpr int kTabCount = int(sizeof kTabNames / sizeof kTabNames[0]);
 }  // namespace
 
@@ -340,10 +341,13 @@ void App::draw_tabs() {
     };
     const Tab all[] = {{0, "Memory", "memory tab"},
                        {1, "Speed & power", "speed & power tab"},
+                       {10, "Cost", "cost tab"},
                        {2, "Plots", "plots tab"},
                        {3, "Compare GPUs", "compare gpus tab"},
                        {4, "Recommend", "recommend tab"},
-                       {5, s_.measured.loaded ? "Measured###measured" : "Measured (none)###measured", "measured tab"},
+                       // (Without a report the tab says so itself: "(none)" in its label took the room
+                       // one row of tabs needs at 1280 px once Cost joined them.)
+                       {5, "Measured###measured", "measured tab"},
                        {6, "Assumptions", "assumptions tab"},
                        {7, "Local models", "local models tab"},
                        {8, "Engine log", "engine log tab"},
@@ -423,6 +427,7 @@ void App::draw_tabs() {
         case 7: draw_local_models(); break;
         case 8: draw_engine_log(); break;
         case 9: draw_plan_tab(s_.config, catalog_, measured(), [this](const char* name) { note_item(name); }); break;
+        case 10: draw_cost(); break;
         default: break;
     }
     ImGui::PopID();

@@ -125,6 +125,8 @@ private:
     void draw_speed();
     void draw_serving(float width);
     void draw_recommend();
+    void ensure_recommendation();   // recommendation_ for the current inputs (view_recommend.cpp)
+    void draw_cost();               // view_cost.cpp
     void draw_measured();
     void draw_open_file();
     void draw_local_models();   // view_local_models.cpp

@@ -485,8 +485,10 @@ void sort_recommendations(std::vector<RecommendRow>& rows, RecommendColumn colum
             case RecommendColumn::per_gpu: v = r.per_gpu_total; return true;
             case RecommendColumn::price: v = r.price_usd; return r.price_known;
             case RecommendColumn::tokens_per_s: v = r.tokens_per_s; return r.tokens_per_s > 0;
-            case RecommendColumn::power: v = r.system_w; return r.system_w > 0;
+            case RecommendColumn::power: v = r.wall_w; return r.wall_w > 0;
             case RecommendColumn::link: return false;
+            case RecommendColumn::own: v = r.own_usd; return r.own_known;
+            case RecommendColumn::rent: v = r.rent_usd; return r.rent_known;
         }
         return false;
     };

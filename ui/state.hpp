@@ -37,7 +37,7 @@ struct RecommendInputs {
 };
 
 // The columns a user can sort the recommendations by.
-enum class RecommendColumn { gpu, gpus, per_gpu, price, tokens_per_s, power, link };
+enum class RecommendColumn { gpu, gpus, per_gpu, price, tokens_per_s, power, link, own, rent };
 
 // A gpusizer-cuda-bench report the user opened (desktop: a path or a dropped file; browser: the
 // file picker), and whether its figures replace the datasheet's in the estimates.

@@ -53,7 +53,13 @@ void App::draw_headline() {
         if (sp.train_time_s > 0)
             line += ", " + format_duration(sp.train_time_s) + " for " + format_count(r.config.train_tokens) + " tokens";
     }
-    line += " - " + format_watts(r.power.system_w) + " system power";
+    // What the machine draws at the plug doing this job (the nameplate is in the Speed & power
+    // tab, what it costs in the Cost tab).
+    const PowerReport& pw = r.power;
+    line += " - " + format_watts(pw.wall_w) + " at the wall " +
+            (pw.wall_phase == "train"     ? "training"
+             : pw.wall_phase == "serving" ? "under load"
+                                          : "generating");
     if (r.power.hardware_price_known) line += " - GPUs $" + format_int(r.power.hardware_usd);
     ImGui::TextUnformatted(line.c_str());
     if (!sp.native) {

@@ -17,6 +17,20 @@
 
 namespace gpusizer::ui {
 
+void App::ensure_recommendation() {
+    if (!recommend_dirty_) return;
+    recommend_dirty_ = false;
+    recommend_ok_ = false;
+    recommend_error_.clear();
+    try {
+        recommendation_ = recommend(recommend_query(s_), catalog_, measured());
+        recommend_ok_ = true;
+        sort_recommendations(recommendation_.recommended, recommend_sort_, recommend_ascending_);
+    } catch (const Error& e) {
+        recommend_error_ = e.what();
+    }
+}
+
 void App::draw_recommend() {
     RecommendInputs& in = s_.recommend;
     ImGui::PushTextWrapPos(0.0f);
@@ -52,18 +66,7 @@ void App::draw_recommend() {
         ImGui::TextColored(to_vec4(no_fit_color()), "Tick at least one GPU class.");
         return;
     }
-    if (recommend_dirty_) {
-        recommend_dirty_ = false;
-        recommend_ok_ = false;
-        recommend_error_.clear();
-        try {
-            recommendation_ = recommend(recommend_query(s_), catalog_, measured());
-            recommend_ok_ = true;
-            sort_recommendations(recommendation_.recommended, recommend_sort_, recommend_ascending_);
-        } catch (const Error& e) {
-            recommend_error_ = e.what();
-        }
-    }
+    ensure_recommendation();
     if (!recommend_ok_) {
         ImGui::TextColored(to_vec4(no_fit_color()), "%s", recommend_error_.c_str());
         return;
@@ -74,13 +77,15 @@ void App::draw_recommend() {
     const float table_h = rec.rejected.empty() ? avail - ImGui::GetFontSize() * 1.5f : std::max(avail * 0.62f, ImGui::GetFontSize() * 8);
     // Below 44 font sizes the table scrolls sideways rather than cutting its headers and figures
     // (QA D14 at 820 px: "c...", "pri...").
-    const float inner = ImGui::GetFontSize() * 44.0f;
+    const float inner = ImGui::GetFontSize() * 54.0f;
     const bool scroll_x = ImGui::GetContentRegionAvail().x < inner;
     const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                   ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp |
                                   (scroll_x ? ImGuiTableFlags_ScrollX : ImGuiTableFlags_None);
     ImGui::Text("%d configurations fit and meet the constraints", int(rec.recommended.size()));
-    if (ImGui::BeginTable("recommend", 7, flags, ImVec2(0, table_h), scroll_x ? inner : 0.0f)) {
+    const char* per = rec.training ? "/run" : "/M tok";
+    const std::string own_head = std::string("own ") + per, rent_head = std::string("rent ") + per;
+    if (ImGui::BeginTable("recommend", 9, flags, ImVec2(0, table_h), scroll_x ? inner : 0.0f)) {
         ImGui::TableSetupScrollFreeze(0, 1);
         const ImGuiTableColumnFlags num = ImGuiTableColumnFlags_PreferSortAscending;
         ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthStretch, 2.6f, ImGuiID(RecommendColumn::gpu));
@@ -88,7 +93,9 @@ void App::draw_recommend() {
         ImGui::TableSetupColumn("per GPU", num, 1.1f, ImGuiID(RecommendColumn::per_gpu));
         ImGui::TableSetupColumn("price", num | ImGuiTableColumnFlags_DefaultSort, 1.0f, ImGuiID(RecommendColumn::price));
         ImGui::TableSetupColumn(speed_head, ImGuiTableColumnFlags_PreferSortDescending, 1.0f, ImGuiID(RecommendColumn::tokens_per_s));
-        ImGui::TableSetupColumn("system W", num, 1.0f, ImGuiID(RecommendColumn::power));
+        ImGui::TableSetupColumn("wall W", num, 1.0f, ImGuiID(RecommendColumn::power));
+        ImGui::TableSetupColumn(own_head.c_str(), num, 1.1f, ImGuiID(RecommendColumn::own));
+        ImGui::TableSetupColumn(rent_head.c_str(), num, 1.1f, ImGuiID(RecommendColumn::rent));
         ImGui::TableSetupColumn("link", ImGuiTableColumnFlags_None, 1.1f, ImGuiID(RecommendColumn::link));
         ImGui::TableHeadersRow();
         if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs()) {
@@ -125,7 +132,18 @@ void App::draw_recommend() {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(format_rate(row.tokens_per_s).c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(format_watts(row.system_w).c_str());
+            ImGui::TextUnformatted(format_watts(row.wall_w).c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("What the machine draws at the wall doing this job.");
+            ImGui::TableNextColumn();
+            if (row.own_known)
+                ImGui::TextUnformatted(format_usd(row.own_usd).c_str());
+            else
+                ImGui::TextDisabled("-");
+            ImGui::TableNextColumn();
+            if (row.rent_known)
+                ImGui::TextUnformatted(format_usd(row.rent_usd).c_str());
+            else
+                ImGui::TextDisabled("-");
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(row.link.empty() ? "-" : row.link.c_str());
         }

@@ -190,26 +190,36 @@ void App::draw_speed() {
 
     ImGui::BeginGroup();
     {
-        FigureTable t("power-figures", "Power and cost", third);
-        t.row("GPUs", format_watts(p.gpu_w), "Board power x GPUs x utilization.");
-        t.row("hosts", format_watts(p.host_w) + (p.host_platform.empty() ? std::string() : " (" + std::string(p.host_platform) + ")"),
-              "CPUs, memory, fans, NICs and switches of the nodes, by the kind of machine: a desktop (1-2 GPUs), a workstation "
-              "(3-4), a PCIe server or an HGX node (shares of 8 GPUs), or the rest of a box whose one chip is CPU and GPU.");
-        t.row("system", format_watts(p.system_w));
-        if (p.pue > 1) t.row(("facility (PUE " + format_fixed(p.pue, 2) + ")").c_str(), format_watts(p.facility_w));
-        t.row(ic.nodes > 1 ? "PSU per node" : "PSU", format_watts(p.psu_w), "Power supply capacity, with headroom for transients.");
+        // What a wall meter reads: the whole machine at the plug by phase (power/wall_power.hpp);
+        // the ratings below it, called by their name.
+        FigureTable t("power-figures", "Power at the wall", third);
+        const char* job = p.wall_phase == "serving" ? "under this load" : p.wall_phase == "train" ? "training" : "generating";
+        t.row(job, format_watts(p.wall_w),
+              "The whole machine at the plug doing this job: the GPUs at the draw their work sets, the host by platform and by what "
+              "its CPU does, fans, and the power supply's losses at that load.");
+        if (!training) {
+            if (p.wall_phase == "serving") t.row("generating one batch", format_watts(p.decode_wall_w));
+            t.row("on a prompt", format_watts(p.prefill_wall_w), "While it processes a prompt: compute-bound, near board power.");
+        }
+        t.row("idle, model loaded", format_watts(p.idle_wall_w), "Waiting for a request with the model in memory.");
+        const double gpu_w = p.wall_phase == "serving" ? r.serving.gpu_w : training ? p.train_gpu_w : p.decode_gpu_w;
+        t.row("  GPUs", format_watts(gpu_w) + " of " + format_watts(p.board_w), "Their draw in this job, of their board power.", true);
+        t.row(("  host (" + std::string(p.host_platform) + ")").c_str(), format_watts(p.host_active_w),
+              "CPU, memory, drives, fans and NICs, inside the supply: at rest, a core feeding each GPU, every core computing layers "
+              "kept in RAM, data loaders in training.",
+              true);
+        const std::string supply_tip = "80 PLUS tier of the power supply (psu_tier) and its efficiency at this load, of its " +
+                                       format_watts(p.psu_capacity_w) + " rating.";
+        t.row("  supply", std::string(p.psu_tier) + ", " + percent(p.psu_efficiency, 0) + " efficient", supply_tip.c_str(), true);
+        if (p.pue > 1) t.row(("facility (PUE " + format_fixed(p.pue, 2) + ")").c_str(), format_watts(p.facility_wall_w));
+        t.row(ic.nodes > 1 ? "PSU to buy, per node" : "PSU to buy", format_watts(p.psu_w),
+              "Power supply capacity, with headroom for transients.");
+        t.row("nameplate", format_watts(p.nameplate_w), "Board power plus the host's peak: ratings, not what it draws.");
         t.row("heat", format_int(std::round(p.heat_btu_h)) + " BTU/h");
-        if (p.energy_kwh_per_million_tokens > 0) {
-            t.row("energy / M tokens", format_fixed(p.energy_kwh_per_million_tokens, 3) + " kWh");
-            t.row("electricity / M tokens", "$" + format_fixed(p.cost_usd_per_million_tokens, 3));
-            t.row("tokens per joule", format_fixed(p.tokens_per_joule, p.tokens_per_joule < 1 ? 3 : 2));
-        }
-        if (training && sp.train_time_s > 0) {
-            t.row("training run", format_int(std::round(p.energy_kwh)) + " kWh");
-            t.row("  electricity", "$" + format_int(std::round(p.cost_usd)), nullptr, true);
-        }
-        t.row("GPU price", p.hardware_price_known ? "$" + format_int(p.hardware_usd) : std::string("unknown"),
-              "Street or list price of the GPUs alone (assets/gpus.json names the source).");
+        if (!training && p.energy_kwh_per_million_tokens_at_draw > 0)
+            t.row("energy / M tokens", format_fixed(p.energy_kwh_per_million_tokens_at_draw, 3) + " kWh", "At the wall's draw (and PUE).");
+        if (training && sp.train_time_s > 0) t.row("training run", format_int(std::round(p.train_energy_kwh_at_draw)) + " kWh");
+        t.row("cost", "Cost tab", "Electricity, owning and renting, compared across GPUs: the Cost tab.");
     }
     ImGui::EndGroup();
     if (!training) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "gpusizer/format.hpp"
 #include "state.hpp"
@@ -97,6 +98,11 @@ bool begin_stretch_table(const char* id, std::initializer_list<StretchColumn> co
     for (const StretchColumn& c : columns) ImGui::TableSetupColumn(c.name, ImGuiTableColumnFlags_WidthStretch, c.weight);
     ImGui::TableHeadersRow();
     return true;
+}
+
+std::string format_usd(double v) {
+    if (std::fabs(v) >= 100) return "$" + format_int(std::round(v));
+    return "$" + format_fixed(v, std::fabs(v) >= 1 ? 2 : 3);
 }
 
 std::string percent(double f, int decimals) { return format_fixed(f * 100.0, decimals) + "%"; }

@@ -37,6 +37,8 @@ bool limit_drag(const char* label, std::optional<double>& value, float width, fl
                 const char* none);
 // f as a percentage.
 std::string percent(double f, int decimals = 0);
+// "$0.042", "$3.20", "$1,250": dollars with the cents a small figure needs.
+std::string format_usd(double v);
 
 // A combo over enum values, each shown by its to_string() name: true when the user picked one.
 // `enabled(v)` false greys a value out.

@@ -50,7 +50,9 @@ const unread = new Set(['bos_token_id', 'eos_token_id', 'pad_token_id', 'sep_tok
 const towerKeys = new Set(['model_type', 'num_hidden_layers', 'depth', 'num_layers', 'conf_num_hidden_layers', 'encoder_layers',
   'hidden_size', 'embed_dim', 'd_model', 'width', 'intermediate_size', 'mlp_dim', 'encoder_ffn_dim', 'num_attention_heads',
   'num_heads', 'conf_num_attention_heads', 'encoder_attention_heads', 'attention_heads', 'patch_size', 'num_channels',
-  'in_channels', 'in_chans', 'image_size', 'vision_output_dim', 'out_hidden_size', 'output_proj_dims']);
+  'in_channels', 'in_chans', 'image_size', 'vision_output_dim', 'out_hidden_size', 'output_proj_dims',
+  // The MLP's width by ratio, a gated (SiLU) MLP, Mllama's global layers.
+  'mlp_ratio', 'hidden_act', 'num_global_layers']);
 const towers = new Set(['vision_config', 'audio_config']);
 function slim(value, inConfig = false, inTower = false) {
   if (Array.isArray(value)) return value.map((v) => slim(v, inConfig, inTower));

@@ -205,12 +205,17 @@ std::vector<Assumption> assumptions(const Report& r) {
     // Power.
     const PowerReport& pw = r.power;
     add("power",
-        fmt("board power x GPUs x %.2f utilization + host", pw.utilization) + fmt(", PUE %.2f", pw.pue) + ", host: " +
-            std::string(pw.host_platform),
-        "host by platform: desktop (1-2 GPUs) 450 W (Intel ATX 3.0 example: CPU 300 + 150 W); workstation (3-4 GPUs) 550 W (a 350 W "
-        "Threadripper PRO / Xeon W + 150 W, ~92% supply); PCIe server 225 W per GPU (ServeTheHome's rule: 1.6-2.0 kW per 8-GPU node); "
-        "HGX/OAM node 575 W per GPU (DGX H100: 10.2 kW - 8 x 700 W); one chip for CPU and GPU (DGX Spark, Strix Halo, Apple): the "
-        "rest of the box (gpus.json host_w); PUE 1.58 in data centers (Uptime Institute 2023), else 1");
+        "at the wall: GPUs at their phase's draw + host (" + std::string(pw.host_platform) + ") + fans, through a " +
+            std::string(pw.psu_tier) + fmt(" supply at %.0f%%", pw.psu_efficiency * 100) + fmt("; PUE %.2f on top", pw.pue),
+        "host DC by platform: desktop 40 W at rest + 20 W per GPU fed (every core +90 W), workstation 90 + 15 (+260), PCIe server "
+        "500 + 10 per GPU per 8 GPUs, HGX node 1,300 + 10 per GPU, fans 10-15% of the rise (ServeTheHome); GPU idle with a model "
+        "resident 6% of board power (GeForce at P8), 15% data center, gpus.json idle_w where measured; supply: the 80 PLUS tier's "
+        "curve with a measured 10.4 W fixed loss (Tom's Hardware, EVGA 850 BQ); PUE 1.58 in data centers (Uptime Institute 2023), "
+        "else 1; docs/research/wall-power.md");
+    add("cost",
+        fmt("hardware over %.1f years", c.lifetime_years) + fmt(" at %.0f%% duty; rent: ", c.duty_cycle * 100) +
+            (r.cost.rent_rows > 0 ? "median of " + std::to_string(r.cost.rent_rows) + " dated prices" : std::string("as given or unknown")),
+        "assets/prices.json: cloud prices per GPU-hour, each with provider, date and source; hosts by platform; gpus.json price_usd");
     add("psu", "desktops and workstations: max(sustained, (3 x GPU + rest) / 2); servers: maximum system power; one-chip boxes: what they draw",
         "PCIe CEM 5.0: GPU excursions to 3x for 100 us; ATX 3.0: PSU carries 200% for 100 us (Intel: 300 W GPU -> 750 W PSU)");
     add("electricity", fmt("$%.3f per kWh", c.usd_per_kwh),

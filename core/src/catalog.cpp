@@ -77,10 +77,12 @@ void Catalog::reindex() {
     // The default links of each GPU, resolved once: estimates then never compare strings for them.
     gpu_links_.clear();
     for (const Gpu& g : gpus) gpu_links_.push_back(link_slots(g));
+}
+
+void Catalog::index_prices() {
     // Each GPU's on-demand prices, so that an estimate reads its rent without scanning the rows.
     on_demand_.clear();
-    if (!rent_prices.empty())
-        for (const Gpu& g : gpus) on_demand_.push_back(summarize_rent(rent_prices, g.id, "on_demand"));
+    for (const Gpu& g : gpus) on_demand_.push_back(summarize_rent(rent_prices, g.id, "on_demand"));
 }
 
 const RentSummary* Catalog::on_demand_rent(std::string_view gpu_id) const {

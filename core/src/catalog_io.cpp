@@ -381,7 +381,7 @@ void read_prices(Catalog& c, std::string_view prices_json) {
         h.source_url = url_of(o);
         c.host_prices.push_back(std::move(h));
     }
-    c.reindex();
+    c.index_prices();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -667,9 +667,10 @@ void fill_report(const Resolved& r, Report& rep) {
     rep.config.pue = po.pue;
     rep.config.psu_rating_w = rep.power.psu_capacity_w;
     set_text(rep.config.psu_tier, rep.power.psu_tier);
-    // The prices the costs used, as keys that give them back (null: not known).
+    // The GPU's price the costs used, as the key that gives it back (null: not known). The rent
+    // stays as given: the catalog's median comes with its rows' range and date, which a price
+    // written back would lose.
     if (rep.cost.gpu_price_known) rep.config.gpu_usd = rep.cost.gpu_usd;
-    if (rep.cost.rent_known) rep.config.rent_usd_per_gpu_hour = rep.cost.rent_usd_per_gpu_hour;
     set_link_id(rep.config.link, fabric.intra);
     set_link_id(rep.config.inter_node_link, fabric.inter);
     rep.config.prompt_tokens = (long long)in.prompt_tokens;

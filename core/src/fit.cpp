@@ -203,6 +203,7 @@ std::vector<SweepPoint> detail::sweep_gpus(const Config& base, const Catalog& ca
                     p.decode_tokens_per_s = po.speed.decode_tokens_per_s;
                     p.train_tokens_per_s = po.speed.train_tokens_per_s;
                     p.system_w = po.power.system_w;
+                    p.wall_w = po.power.wall_w;
                     p.psu_w = po.power.psu_w;
                     p.price_known = po.power.hardware_price_known;
                     p.price_usd = po.power.hardware_usd;

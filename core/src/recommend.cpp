@@ -21,6 +21,10 @@ std::string_view to_string(RecommendSort s) {
         case RecommendSort::cost: return "cost";
         case RecommendSort::speed: return "speed";
         case RecommendSort::power: return "power";
+        case RecommendSort::own:
+            return "own";
+        case RecommendSort::rent:
+            return "rent";
     }
     return "?";
 }
@@ -29,7 +33,9 @@ RecommendSort parse_recommend_sort(std::string_view s) {
     if (s == "cost" || s == "price") return RecommendSort::cost;
     if (s == "speed") return RecommendSort::speed;
     if (s == "power") return RecommendSort::power;
-    throw Error("sort", "unknown value '" + std::string(s) + "'; allowed: cost, speed, power");
+    if (s == "own") return RecommendSort::own;
+    if (s == "rent") return RecommendSort::rent;
+    throw Error("sort", "unknown value '" + std::string(s) + "'; allowed: cost, speed, power, own, rent");
 }
 
 Segment parse_segment(std::string_view s) {
@@ -71,6 +77,7 @@ RecommendRow row_of(const SweepPoint& p, const Gpu& g, const std::string& weight
     row.train_tokens_per_s = p.train_tokens_per_s;
     row.tokens_per_s = training ? p.train_tokens_per_s : p.decode_tokens_per_s;
     row.system_w = p.system_w;
+    row.wall_w = p.wall_w;
     row.psu_w = p.psu_w;
     row.nodes = p.nodes;
     return row;
@@ -97,8 +104,8 @@ std::vector<std::string> failures(const RecommendQuery& q, const SweepPoint& p, 
         else if (p.price_usd > *q.budget_usd)
             why.push_back("GPUs cost " + num("$%.0f", p.price_usd) + ", over the " + num("$%.0f", *q.budget_usd) + " budget");
     }
-    if (q.power_cap_w && p.system_w > *q.power_cap_w)
-        why.push_back("draws " + num("%.0f W", p.system_w) + ", over the " + num("%.0f W", *q.power_cap_w) + " cap");
+    if (q.power_cap_w && p.wall_w > *q.power_cap_w)
+        why.push_back("draws " + num("%.0f W", p.wall_w) + " at the wall, over the " + num("%.0f W", *q.power_cap_w) + " cap");
     return why;
 }
 
@@ -169,6 +176,27 @@ Recommendation recommend(const RecommendQuery& q, const Catalog& catalog, const 
             const detail::Fabric f = detail::make_fabric(gpu, catalog, base.link, base.inter_node_link);
             row.link = row.gpus > 1 && f.intra ? f.intra->id : std::string();
         }
+    // What the job costs on each recommendation: one estimate per row (a hundred-odd at most).
+    for (RecommendRow& row : out.recommended) {
+        Config c = q.base;
+        c.gpu = row.gpu;
+        c.gpus = row.gpus;
+        c.weights = row.weights;
+        c.tp = c.pp = c.dp = c.ep = 0;
+        try {
+            const Report rep = estimate(c, catalog, EstimateOptions{false, measured});
+            const CostReport& k = rep.cost;
+            const bool run = out.training;
+            row.own_known = k.gpu_price_known && (!run || rep.speed.train_time_s > 0);
+            row.rent_known = k.rent_known && (!run || rep.speed.train_time_s > 0);
+            row.own_usd = run ? k.own_usd_per_run : k.own_usd_per_million_tokens;
+            row.rent_usd = run ? k.rent_usd_per_run : k.rent_usd_per_million_tokens;
+            row.electricity_usd = run ? k.electricity_usd_per_run : k.electricity_usd_per_million_tokens;
+            row.buy_break_even_months = k.buy_break_even_months;
+        } catch (const Error&) {
+            // The sweep ran this point; an estimate that does not is left without costs.
+        }
+    }
     auto by = [&](const RecommendRow& a, const RecommendRow& b) {
         switch (q.sort) {
             case RecommendSort::cost:
@@ -179,7 +207,15 @@ Recommendation recommend(const RecommendQuery& q, const Catalog& catalog, const 
                 if (a.tokens_per_s != b.tokens_per_s) return a.tokens_per_s > b.tokens_per_s;
                 return a.price_usd < b.price_usd;
             case RecommendSort::power:
-                if (a.system_w != b.system_w) return a.system_w < b.system_w;
+                if (a.wall_w != b.wall_w) return a.wall_w < b.wall_w;
+                return a.tokens_per_s > b.tokens_per_s;
+            case RecommendSort::own:
+                if (a.own_known != b.own_known) return a.own_known;
+                if (a.own_usd != b.own_usd) return a.own_usd < b.own_usd;
+                return a.tokens_per_s > b.tokens_per_s;
+            case RecommendSort::rent:
+                if (a.rent_known != b.rent_known) return a.rent_known;
+                if (a.rent_usd != b.rent_usd) return a.rent_usd < b.rent_usd;
                 return a.tokens_per_s > b.tokens_per_s;
         }
         return false;

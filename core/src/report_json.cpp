@@ -177,9 +177,16 @@ json power_json(const PowerReport& p) {
                    {"psu_tier", std::string(p.psu_tier)},
                    {"psu_capacity_w", p.psu_capacity_w},
                    {"psu_efficiency", p.psu_efficiency},
+                   {"board_w", p.board_w},
                    {"nameplate_w", p.nameplate_w}});
 }
 
+// The widget's module carries no cost (GPUSIZER_COST=0, web/CMakeLists.txt: no price table in its
+// slim catalog, and no room in its budget); the app, the JS API and the CLI do.
+#ifndef GPUSIZER_COST
+#define GPUSIZER_COST 1
+#endif
+#if GPUSIZER_COST
 // Cost: null where a figure is not known (no price) or does not apply (per million tokens in
 // training, per run without train_tokens).
 json cost_json(const CostReport& k, bool training, bool run) {
@@ -212,6 +219,8 @@ json cost_json(const CostReport& k, bool training, bool run) {
                    {"buy_break_even_months", known(k.buy_break_even_months > 0, k.buy_break_even_months)},
                    {"buy_never_pays_off", k.buy_never_pays_off}});
 }
+
+#endif
 
 // Serving under load: max_concurrency always; the load's figures when isl and osl were given
 // (null otherwise, so that a reader tells "not asked" from zero).
@@ -364,7 +373,9 @@ json report_json(const Report& r) {
     add_speed_ranges(j, r);
 #endif
     j["power"] = power_json(r.power);
+#if GPUSIZER_COST
     j["cost"] = cost_json(r.cost, r.config.mode != Mode::inference, r.config.mode != Mode::inference && r.speed.train_time_s > 0);
+#endif
     j["serving"] = serving_json(r.serving);
 #if GPUSIZER_REPORT_RANGES
     add_serving_ranges(j["serving"], r);
@@ -532,6 +543,11 @@ std::string recommend_to_json(const Recommendation& rec, int indent) {
                        {"decode_tokens_per_s", r.decode_tokens_per_s},
                        {"train_tokens_per_s", r.train_tokens_per_s},
                        {"system_w", r.system_w},
+                       {"wall_w", r.wall_w},
+                       {"own_usd", r.own_known ? json(r.own_usd) : json(nullptr)},
+                       {"rent_usd", r.rent_known ? json(r.rent_usd) : json(nullptr)},
+                       {"electricity_usd", r.electricity_usd},
+                       {"buy_break_even_months", r.buy_break_even_months > 0 ? json(r.buy_break_even_months) : json(nullptr)},
                        {"psu_w", r.psu_w},
                        {"link", r.link.empty() ? json(nullptr) : json(r.link)},
                        {"nodes", r.nodes},

@@ -17,6 +17,7 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
+#include "cost/cost.hpp"
 #include "power/wall_power.hpp"
 
 namespace gpusizer::detail {
@@ -379,20 +380,7 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     check_engine_fractions(c, r);
     if (!c.psu_tier.empty() && !parse_psu_tier(c.psu_tier))
         throw Error("psu_tier", "'" + c.psu_tier.substr(0, 40) + "' is not an 80 PLUS tier: " + psu_tier_names());
-    if (!c.rent_kind.empty() && c.rent_kind != "on_demand" && c.rent_kind != "spot" && c.rent_kind != "community")
-        throw Error("rent_kind", "'" + c.rent_kind.substr(0, 40) + "' is not a kind of rental price: on_demand, spot or community");
-    if (!c.rent_provider.empty()) {
-        // A provider named in the price table (any GPU): another is a typo, not "no price".
-        std::string names;
-        bool found = false;
-        for (const RentPrice& p : catalog.rent_prices) {
-            found = found || p.provider == c.rent_provider;
-            if (names.find(p.provider) == std::string::npos) names += (names.empty() ? "" : ", ") + p.provider;
-        }
-        if (!found)
-            throw Error("rent_provider", "'" + c.rent_provider.substr(0, 40) + "' has no prices in assets/prices.json" +
-                                             (names.empty() ? std::string(" (the catalog has no prices)") : "; its providers: " + names));
-    }
+    check_cost_keys(c, catalog);
     // vLLM's default utilization is the version's (0.9, 0.92 now) unless the key says otherwise
     // (Config's default, 0.9, then means "not given").
     if (r.engine == Runtime::vllm && c.gpu_memory_utilization == kConfigDefaultGpuMemoryUtilization)

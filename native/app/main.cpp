@@ -42,7 +42,7 @@ namespace {
 
 const char* const kUsage =
     "usage: gpusizer-app [LINK | CONFIG.json | REPORT.json | MODEL.gguf | MODEL-FOLDER | ENGINE.log ...]\n"
-    "                    [--tab memory|speed|plots|compare|recommend|measured|assumptions|local|log|plan]\n"
+    "                    [--tab memory|speed|cost|plots|compare|recommend|measured|assumptions|local|log|plan]\n"
     "                    [--search [--max-ttft-ms MS] [--max-tpot-ms MS]]   (the Plan tab's search, pressed once)\n"
     "                    [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json] [--save-png]]\n";
 

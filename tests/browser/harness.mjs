@@ -230,6 +230,10 @@ export function widgetView(report) {
   const out = {};
   for (const [k, v] of Object.entries(report)) {
     if (k.endsWith('_range') || k === 'range_rows' || k === 'measured') continue;
+    // No cost in the widget's module (GPUSIZER_COST=0): no cost object, and the prices the
+    // estimate resolved from the catalog stay unresolved in its configuration.
+    if (k === 'cost') continue;
+    if (k === 'gpu_usd' || k === 'rent_usd_per_gpu_hour') { out[k] = null; continue; }
     out[k] = widgetView(v);
   }
   return out;

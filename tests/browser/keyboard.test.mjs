@@ -72,7 +72,7 @@ test('keyboard alone reaches every results tab in their rows, and Space opens Pl
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   const seen = watch(page, url);
   await openApp(page, url);
-  const names = ['memory tab', 'speed & power tab', 'plots tab', 'compare gpus tab', 'recommend tab', 'measured tab',
+  const names = ['memory tab', 'speed & power tab', 'cost tab', 'plots tab', 'compare gpus tab', 'recommend tab', 'measured tab',
     'assumptions tab', 'engine log tab', 'plan tab'];
   const reached = new Set();
   const focused = async () => {

@@ -118,7 +118,7 @@ test('phone: every results tab is on the screen, named, and a tap on Plan opens 
   const page = await context.newPage();
   const seen = watch(page, url);
   const state = await openApp(page, url);
-  const names = ['memory tab', 'speed & power tab', 'plots tab', 'compare gpus tab', 'recommend tab', 'measured tab',
+  const names = ['memory tab', 'speed & power tab', 'cost tab', 'plots tab', 'compare gpus tab', 'recommend tab', 'measured tab',
     'assumptions tab', 'engine log tab', 'plan tab'];
   const tabs = names.map((n) => {
     const r = rect(state, n);

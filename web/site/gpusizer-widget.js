@@ -394,7 +394,10 @@
         (r.fits ? formatGiB(m.headroom) + ' to spare' : formatGiB(-m.headroom) + ' short');
       const c = r.config;
       this._what.textContent = r.model.name + ' on ' + c.gpus + ' × ' + r.gpu.name + ' · ' + c.mode + ', ' + c.weights +
-        ' weights, batch ' + c.batch + ', ' + c.runtime + ', tp ' + r.parallel.tp + ' pp ' + r.parallel.pp + ' dp ' + r.parallel.dp;
+        ' weights, batch ' + c.batch + ', ' + c.runtime + ', tp ' + r.parallel.tp + ' pp ' + r.parallel.pp + ' dp ' + r.parallel.dp +
+        // What the machine draws at the plug doing the job (not its nameplate).
+        (r.power.wall_w > 0 ? ' · ~' + Math.round(r.power.wall_w) + ' W at the wall ' +
+          (r.power.wall_phase === 'train' ? 'training' : r.power.wall_phase === 'serving' ? 'under load' : 'generating') : '');
       const scale = Math.max(parts.total, m.gpu_usable);
       const segments = [];
       const items = [];

@@ -125,9 +125,10 @@ struct Catalog {
     const Link& link(std::string_view id, const char* key = "link") const;   // throws Error(key, ...)
     std::string link_ids() const;                               // "pcie3, pcie4, ...", for messages
     GpuLinks default_links(const Gpu& gpu) const;              // cached by reindex() for catalog GPUs
-    // The on-demand rental prices of a catalog GPU, summarized once by reindex() (nullptr: none,
-    // or not a catalog GPU).
+    // The on-demand rental prices of a catalog GPU, summarized once by index_prices(), which
+    // read_prices() calls (nullptr: none, not a catalog GPU, or `gpus` changed since).
     const RentSummary* on_demand_rent(std::string_view gpu_id) const;
+    void index_prices();
 
 private:
     detail::IdIndex model_index_;

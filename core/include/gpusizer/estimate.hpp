@@ -50,7 +50,8 @@ struct SweepPoint {
     // Speed and power at this point (the same formulas as Report::speed / Report::power):
     double decode_tokens_per_s = 0;    // inference, one sequence (as if it fit)
     double train_tokens_per_s = 0;     // training
-    double system_w = 0;
+    double system_w = 0;               // ratings x utilization (power.system_w)
+    double wall_w = 0;                 // what the machines draw at the plug doing the job (power.wall_w)
     double psu_w = 0;                  // per node
     bool price_known = false;
     double price_usd = 0;              // GPU prices x count

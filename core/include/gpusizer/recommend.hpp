@@ -17,14 +17,16 @@
 
 namespace gpusizer {
 
-enum class RecommendSort { cost, speed, power };
+// cost: the GPUs' price; own / rent: what the job costs per million tokens (training: per run)
+// owning the machines or renting them (gpusizer/report.hpp CostReport); unknown prices last.
+enum class RecommendSort { cost, speed, power, own, rent };
 
 struct RecommendQuery {
     Config base;                      // model, workload and weights; gpu and gpus are tried
     // The limits; none set means no limit. (The constraints JSON, the CLI flags and the app read a
     // 0 as none: limit_or_none.)
     std::optional<double> budget_usd;        // GPU prices x count must not exceed it
-    std::optional<double> power_cap_w;       // system power (GPUs + hosts) must not exceed it
+    std::optional<double> power_cap_w;       // the machines' draw at the wall doing the job (power.wall_w) must not exceed it
     std::optional<double> min_tokens_per_s;  // inference: decode tokens/s of one sequence; training: training tokens/s
     bool single_node = false;         // only as many GPUs as one node holds
     std::vector<Segment> segments;    // GPU classes to consider (empty = all)
@@ -47,7 +49,15 @@ struct RecommendRow {
     double tokens_per_s = 0;          // the speed the constraint and the "speed" sort use
     double decode_tokens_per_s = 0;   // inference, one sequence
     double train_tokens_per_s = 0;    // training
-    double system_w = 0;              // GPUs + hosts at the configuration's utilization
+    double system_w = 0;              // GPUs + hosts at the configuration's utilization (ratings)
+    double wall_w = 0;                // the machines at the plug doing the job (power.wall_w)
+    // What the job costs at this count (recommended rows only; CostReport): per million tokens,
+    // per run in training; 0 with the *_known flag false when a price is missing.
+    bool own_known = false, rent_known = false;
+    double own_usd = 0;               // owning: hardware over its lifetime + electricity
+    double rent_usd = 0;              // renting
+    double electricity_usd = 0;
+    double buy_break_even_months = 0; // 0: not known, or never
     double psu_w = 0;                 // per node
     std::string link;                 // intra-node link
     int nodes = 1;

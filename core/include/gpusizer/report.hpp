@@ -221,6 +221,7 @@ struct PowerReport {
     std::string_view psu_tier;               // (static storage) the supplies' 80 PLUS tier
     double psu_capacity_w = 0;               // per node: the supplies installed (psu_rating_w, else psu_w; servers N+N)
     double psu_efficiency = 0;               // in this job's phase
+    double board_w = 0;                      // the GPUs' board power (tdp_w x GPUs): a rating
     double nameplate_w = 0;                  // GPUs' board power + hosts' peak: ratings, not a draw
 };
 

@@ -14,10 +14,17 @@
 #include <cmath>
 #include <iterator>
 
+#include "gpusizer/error.hpp"
 #include "power/power.hpp"
+
+// The widget's module compiles this file with GPUSIZER_COST=0 (web/CMakeLists.txt): no cost.
+#ifndef GPUSIZER_COST
+#define GPUSIZER_COST 1
+#endif
 
 namespace gpusizer::detail {
 
+#if GPUSIZER_COST
 namespace {
 
 constexpr double kHoursPerYear = 8766.0;               // 365.25 days x 24 h
@@ -43,8 +50,35 @@ double hosts_usd(const Config& c, const Catalog* cat, std::string_view platform,
 }
 
 }  // namespace
+#endif
+
+void check_cost_keys(const Config& c, const Catalog& catalog) {
+#if !GPUSIZER_COST
+    (void)c;
+    (void)catalog;
+#else
+    if (!c.rent_kind.empty() && c.rent_kind != "on_demand" && c.rent_kind != "spot" && c.rent_kind != "community")
+        throw Error("rent_kind", "'" + c.rent_kind.substr(0, 40) + "' is not a kind of rental price: on_demand, spot or community");
+    if (!c.rent_provider.empty()) {
+        // A provider named in the price table (any GPU): another is a typo, not "no price".
+        std::string names;
+        bool found = false;
+        for (const RentPrice& p : catalog.rent_prices) {
+            found = found || p.provider == c.rent_provider;
+            if (names.find(p.provider) == std::string::npos) names += (names.empty() ? "" : ", ") + p.provider;
+        }
+        if (!found)
+            throw Error("rent_provider", "'" + c.rent_provider.substr(0, 40) + "' has no prices in assets/prices.json" +
+                                             (names.empty() ? std::string(" (the catalog has no prices)") : "; its providers: " + names));
+    }
+#endif
+}
 
 void evaluate_cost(const Resolved& r, Report& rep) {
+#if !GPUSIZER_COST
+    (void)r;
+    (void)rep;   // the widget's module (web/CMakeLists.txt): no cost figures
+#else
     const Config& c = *r.config;
     const Gpu& g = *r.gpu;
     const PowerReport& pw = rep.power;
@@ -117,6 +151,7 @@ void evaluate_cost(const Resolved& r, Report& rep) {
             else k.buy_never_pays_off = true;
         }
     }
+#endif
 }
 
 }  // namespace gpusizer::detail

@@ -10,4 +10,8 @@ namespace gpusizer::detail {
 // cost keys and the catalog's prices (assets/prices.json).
 void evaluate_cost(const Resolved& r, Report& rep);
 
+// The cost keys that name something (rent_kind, rent_provider): resolve() refuses a typo, naming
+// what there is.
+void check_cost_keys(const Config& c, const Catalog& catalog);
+
 }  // namespace gpusizer::detail

@@ -116,7 +116,8 @@ void evaluate_power(const Resolved& r, const PerfInputs& in, const Fabric& f, Pe
     pw.host_w = nodes * host_node_w * c.utilization;
     pw.system_w = pw.gpu_w + pw.host_w;
     pw.facility_w = pw.system_w * out.pue;
-    pw.nameplate_w = gpus * tdp + nodes * host_node_w;
+    pw.board_w = gpus * tdp;
+    pw.nameplate_w = pw.board_w + nodes * host_node_w;
     if (unified || server_platform(platform)) {
         // The machine's own supply (one-chip boxes), or a server's, sized to the most it draws.
         pw.psu_w = per_node * tdp + host_node_w;

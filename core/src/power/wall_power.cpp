@@ -96,7 +96,11 @@ double psu_efficiency(PsuTier t, bool server, double load) {
     // Past the rating the supply is out of its specification: held at the 100% point's loss curve.
     const double x = std::clamp(load, 1e-4, 1.2);
     const double loss = std::max(0.0, l.a + l.b * x + l.c * x * x);
-    return x / (x + loss);
+    // No better than the best point the tier certifies: between its points the curve through
+    // them may bulge a point above (Titanium's 10-50-100% fit peaks at 96.8% near a third of the
+    // rating), which no supply of the tier is credited with.
+    const double best = std::max({p.at10, p.at20, p.at50, p.at100});
+    return std::min(best, x / (x + loss));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,214 @@
+// ui/view_cost.cpp: the Cost tab: what this job costs, as people decide it (electricity at the
+// wall's draw, owning the machine, renting it; core/src/cost/cost.cpp), and the same for every
+// GPU that can run it, cheapest to own first.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app.hpp"
+#include "gpusizer/format.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace gpusizer::ui {
+
+namespace {
+
+const char* const kPsuTiers[] = {"80plus", "bronze", "silver", "gold", "platinum", "titanium"};
+const char* const kRentKinds[] = {"on_demand", "spot", "community"};
+const char* const kRentKindLabels[] = {"on-demand", "spot", "community"};
+
+}   // namespace
+
+void App::draw_cost() {
+    Config& c = s_.config;
+    const Report& r = report_;
+    const CostReport& k = r.cost;
+    const bool training = c.mode != Mode::inference;
+    const bool run = training && r.speed.train_time_s > 0;
+    const char* per = training ? " for the run" : " per million tokens";
+    const bool stacked = stacked_tables();
+    // Two columns (the inputs, this job's figures) side by side, one above the other on a phone.
+    if (!ImGui::BeginTable("cost-top", stacked ? 1 : 2, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_PadOuterX)) return;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    const float half = ImGui::GetContentRegionAvail().x;
+
+    // The inputs: how the machine is paid for and powered.
+    bool edit = false;
+    ImGui::PushID("cost inputs");
+    row_label("Electricity");
+    edit |= key_slider("##kwh", "usd_per_kwh", c.usd_per_kwh, 0.0f, 1.0f, "$%.3f per kWh");
+    note_item("electricity price");
+    row_label("Paid off over");
+    edit |= key_slider("##life", "lifetime_years", c.lifetime_years, 0.5f, 10.0f, "%.1f years");
+    help_marker("The years the hardware is paid off over: GPU clouds depreciate GPUs over 4-6 years.");
+    note_item("lifetime");
+    row_label("Busy");
+    edit |= key_slider("##duty", "duty_cycle", c.duty_cycle, 0.01f, 1.0f, "%.2f of the hours");
+    help_marker("The share of the hours the machine does this job. Owning costs the same idle or busy; renting only when rented.");
+    note_item("duty cycle");
+    row_label("Power supply");
+    {
+        const std::string tier = r.power.psu_tier.empty() ? std::string("gold") : std::string(r.power.psu_tier);
+        if (ImGui::BeginCombo("##psu", (tier + (c.psu_tier.empty() ? " (by platform)" : "")).c_str())) {
+            if (ImGui::Selectable("by platform", c.psu_tier.empty())) {
+                c.psu_tier.clear();
+                edit = true;
+            }
+            for (const char* t : kPsuTiers)
+                if (ImGui::Selectable(t, c.psu_tier == t)) {
+                    c.psu_tier = t;
+                    edit = true;
+                }
+            ImGui::EndCombo();
+        }
+        help_marker("The supply's 80 PLUS tier sets its efficiency at each load, hence the draw at the wall.");
+        note_item("power supply tier");
+    }
+    row_label("Rent prices");
+    {
+        int kind = 0;
+        for (int i = 0; i < 3; ++i)
+            if (c.rent_kind == kRentKinds[i]) kind = i;
+        if (ImGui::Combo("##rentkind", &kind, kRentKindLabels, 3)) {
+            c.rent_kind = kind == 0 ? std::string() : std::string(kRentKinds[kind]);
+            edit = true;
+        }
+        note_item("rent kind");
+    }
+    const float w = std::min(ImGui::GetFontSize() * 7.0f, half * 0.5f);
+    edit |= limit_drag("GPU price $", c.gpu_usd, w, 10.0f, 1e6f, 1e7, "catalog");
+    note_item("gpu price");
+    edit |= limit_drag("host price $", c.host_usd, w, 10.0f, 1e6f, 1e7, "by platform");
+    note_item("host price");
+    {
+        // The rent per GPU-hour; 0 puts the table's median back.
+        double rent = c.rent_usd_per_gpu_hour.value_or(0.0);
+        ImGui::SetNextItemWidth(w);
+        if (ImGui::InputDouble("rent $/GPU-hour", &rent, 0.0, 0.0, rent > 0 ? "%.2f" : "median")) {
+            c.rent_usd_per_gpu_hour = rent > 0 ? std::optional<double>(clamp_to_key("rent_usd_per_gpu_hour", rent)) : std::nullopt;
+            edit = true;
+        }
+        note_item("rent price");
+    }
+    if (edit) changed();
+    ImGui::PopID();
+    if (stacked) ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+
+    // This configuration, each way.
+    {
+        FigureTable t("cost-figures", ("This job" + std::string(per)).c_str(), half);
+        if (training && !run) {
+            t.row("training run", "set Train on (Setup)", "A run's cost needs its tokens: Setup, Train on.");
+        } else {
+            t.row("electricity", format_usd(run ? k.electricity_usd_per_run : k.electricity_usd_per_million_tokens),
+                  "The machine's draw at the wall (and the room's PUE) at the electricity price.");
+            if (k.gpu_price_known) {
+                t.row("owning", format_usd(run ? k.own_usd_per_run : k.own_usd_per_million_tokens),
+                      "The hardware paid off over its lifetime at the duty cycle, plus the electricity.");
+                t.row("  hardware", "$" + format_int(k.hardware_usd) + (k.host_price_known ? "" : " (GPUs alone)"),
+                      "GPUs at their price and the machine around them.", true);
+            } else {
+                t.row("owning", "no price", "The catalog has no price for this GPU: give one (GPU price).");
+            }
+            if (k.rent_known) {
+                t.row("renting", format_usd(run ? k.rent_usd_per_run : k.rent_usd_per_million_tokens),
+                      "Cloud prices per GPU-hour; the provider pays the power.");
+                if (k.rent_rows > 0) {
+                    t.row(("  " + format_usd(k.rent_usd_per_gpu_hour) + " per GPU-hour").c_str(),
+                          "median of " + std::to_string(k.rent_rows) + " prices",
+                          "assets/prices.json: dated prices, each with its provider and source.", true);
+                    t.row("  range",
+                          "$" + format_fixed(k.rent_min_usd_per_gpu_hour, 2) + " to $" + format_fixed(k.rent_max_usd_per_gpu_hour, 2),
+                          nullptr, true);
+                    t.row("  newest price", k.rent_date, nullptr, true);
+                } else {
+                    t.row(("  " + format_usd(k.rent_usd_per_gpu_hour) + " per GPU-hour").c_str(), "as given", nullptr, true);
+                }
+            } else {
+                t.row("renting", "no price", "No cloud rents this GPU in the price table: give a price (rent $/GPU-h).");
+            }
+            if (k.buy_break_even_months > 0)
+                t.row("buying pays off", format_fixed(k.buy_break_even_months, 1) + " months",
+                      "Months of renting at the duty cycle that cost what buying does, the owner paying the electricity.");
+            else if (k.buy_never_pays_off)
+                t.row("buying pays off", "never", "Renting costs less per hour than the electricity alone.");
+        }
+        t.row("draw at the wall", format_watts(r.power.wall_w));
+    }
+    ImGui::EndTable();
+
+    // Every GPU that runs this job (the Recommend tab's constraints), cheapest to own first.
+    ImGui::Spacing();
+    ensure_recommendation();
+    if (!recommend_ok_) {
+        ImGui::TextColored(to_vec4(no_fit_color()), "%s", recommend_error_.c_str());
+        return;
+    }
+    std::vector<const RecommendRow*> rows;
+    for (const RecommendRow& row : recommendation_.recommended) rows.push_back(&row);
+    std::stable_sort(rows.begin(), rows.end(), [](const RecommendRow* a, const RecommendRow* b) {
+        if (a->own_known != b->own_known) return a->own_known;
+        return a->own_usd < b->own_usd;
+    });
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("GPUs for this job%s, cheapest to own first (the Recommend tab's limits; click a row to use it):", per);
+    ImGui::PopTextWrapPos();
+    const float inner = ImGui::GetFontSize() * 40.0f;
+    const bool scroll_x = ImGui::GetContentRegionAvail().x < inner;
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY |
+                                  ImGuiTableFlags_SizingStretchProp | (scroll_x ? ImGuiTableFlags_ScrollX : ImGuiTableFlags_None);
+    const float h = std::max(ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 0.5f, ImGui::GetFontSize() * 8);
+    if (ImGui::BeginTable("cost-compare", 6, flags, ImVec2(0, h), scroll_x ? inner : 0.0f)) {
+        ImGui::TableSetupScrollFreeze(0, 1);
+        ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthStretch, 2.6f);
+        ImGui::TableSetupColumn("wall", ImGuiTableColumnFlags_None, 0.9f);
+        ImGui::TableSetupColumn("electricity", ImGuiTableColumnFlags_None, 1.0f);
+        ImGui::TableSetupColumn("own", ImGuiTableColumnFlags_None, 1.0f);
+        ImGui::TableSetupColumn("rent", ImGuiTableColumnFlags_None, 1.0f);
+        ImGui::TableSetupColumn("pays off", ImGuiTableColumnFlags_None, 1.0f);
+        ImGui::TableHeadersRow();
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const RecommendRow& row = *rows[i];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::PushID(int(i));
+            const std::string name = std::to_string(row.gpus) + " x " + row.gpu_name;
+            if (ImGui::Selectable(fit_to_width(name, ImGui::GetContentRegionAvail().x).c_str(), row.gpu == c.gpu && row.gpus == c.gpus,
+                                  ImGuiSelectableFlags_SpanAllColumns)) {
+                c.gpu = row.gpu;
+                set_gpu_count(s_, row.gpus, current_arch(s_, catalog_));
+                changed();
+            }
+            ImGui::PopID();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(format_watts(row.wall_w).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(format_usd(row.electricity_usd).c_str());
+            ImGui::TableNextColumn();
+            if (row.own_known)
+                ImGui::TextUnformatted(format_usd(row.own_usd).c_str());
+            else
+                ImGui::TextDisabled("-");
+            ImGui::TableNextColumn();
+            if (row.rent_known)
+                ImGui::TextUnformatted(format_usd(row.rent_usd).c_str());
+            else
+                ImGui::TextDisabled("-");
+            ImGui::TableNextColumn();
+            if (row.buy_break_even_months > 0)
+                ImGui::TextUnformatted((format_fixed(row.buy_break_even_months, 1) + " mo").c_str());
+            else
+                ImGui::TextDisabled("-");
+        }
+        ImGui::EndTable();
+    }
+    note_item("cost comparison table");
+}
+
+}   // namespace gpusizer::ui
