@@ -147,7 +147,7 @@ void App::draw_compare() {
     text_row("PCIe", [](const Gpu& g) {
         return g.pcie_gen > 0 ? "Gen" + std::to_string(g.pcie_gen) + " x" + std::to_string(g.pcie_lanes) : std::string("-");
     });
-    text_row("power", [](const Gpu& g) { return g.tdp_w > 0 ? format_int(g.tdp_w) + " W" : std::string("-"); });
+    text_row("board power", [](const Gpu& g) { return g.tdp_w > 0 ? format_int(g.tdp_w) + " W" : std::string("-"); });
     text_row("ECC", [](const Gpu& g) { return std::string(g.ecc ? "yes" : "no"); });
     text_row("form factor", [](const Gpu& g) { return g.form_factor; });
     text_row("price", [](const Gpu& g) { return g.price_usd ? "$" + format_int(*g.price_usd) : std::string("-"); });
