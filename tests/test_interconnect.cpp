@@ -459,3 +459,26 @@ TEST_CASE("the report names the all-reduce algorithm NCCL would run", "[intercon
     c.gpus = 1;
     CHECK(run(c).interconnect.allreduce_algorithm == "none");
 }
+
+TEST_CASE("automatic tensor parallelism stays inside a node", "[interconnect][parallel]") {
+    // Llama 3.1 405B on 64 H100 SXM (8 per NVSwitch node): tp 8 in each node, 8 pipeline stages
+    // across the nodes, as vLLM and SGLang run it; tp 64 would put every layer's all-reduce on
+    // the network. The old split priced tp 64 as NVLink and warned of 67% communication.
+    Config c = config("llama-3.1-405b", "h100-sxm");
+    c.runtime = Runtime::vllm;
+    c.gpus = 64;
+    const Report r = run(c);
+    CHECK(r.parallel.tp == 8);
+    CHECK(r.parallel.pp == 8);
+    CHECK(r.interconnect.nodes == 8);
+    for (const std::string& w : r.warnings) CHECK(w.find("communication over nvlink4") == std::string::npos);
+    // A tp the configuration gives is kept, across nodes (told otherwise).
+    c.tp = 64;
+    CHECK(run(c).parallel.tp == 64);
+    // An NVLink bridge joins pairs inside a machine whose PCIe holds more: four bridged RTX A6000
+    // in one workstation keep tp 4.
+    Config w = config("llama-3-70b", "rtx-a6000");
+    w.runtime = Runtime::vllm;
+    w.gpus = 4;
+    CHECK(run(w).parallel.tp == 4);
+}

@@ -71,8 +71,20 @@ TEST_CASE("llama.cpp pads the cache to 256 tokens and keeps window + ubatch for 
 TEST_CASE("tensor parallelism splits KV heads, and replicates them past the head count", "[kv][parallel]") {
     const double whole = kv_run("llama-3-70b", 8192).per_gpu.kv_cache;
     CHECK(kv_run("llama-3-70b", 8192, 1, "none", 8).per_gpu.kv_cache == whole / 8);
-    // 16 GPUs, 8 KV heads: each GPU still holds one head (vLLM: max(1, kv_heads // tp)).
-    CHECK(kv_run("llama-3-70b", 8192, 1, "none", 16).per_gpu.kv_cache == whole / 8);
+    // tp 16 (given: automatic tensor parallelism stays inside a node of 8), 8 KV heads: each GPU
+    // still holds one head (vLLM: max(1, kv_heads // tp)).
+    Config c = config("llama-3-70b", "h200");
+    c.context = 8192;
+    c.runtime = Runtime::none;
+    c.gpus = 16;
+    c.tp = 16;
+    CHECK(run(c).per_gpu.kv_cache == whole / 8);
+    // Left automatic, 16 GPUs are two nodes: tp 8 inside each, two pipeline stages across them.
+    c.tp = 0;
+    const Report split = run(c);
+    CHECK(split.parallel.tp == 8);
+    CHECK(split.parallel.pp == 2);
+    CHECK(split.per_gpu.kv_cache == whole / 16);
     // MLA's latent is the same on every rank: tensor parallelism does not shrink it.
     CHECK(kv_run("deepseek-r1", 8192, 1, "vllm", 8).per_gpu.kv_cache == kv_run("deepseek-r1", 8192, 1, "vllm", 1).per_gpu.kv_cache);
 }

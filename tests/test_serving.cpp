@@ -616,3 +616,26 @@ TEST_CASE("serving: an open loop at a request rate", "[serving]") {
     CHECK(error(R"({"model":"llama-3-8b","request_rate":2})").find("request_rate") != std::string::npos);
     CHECK(error(R"({"model":"llama-3-8b","isl":128,"osl":128,"request_rate":-1})").find("request_rate") != std::string::npos);
 }
+
+TEST_CASE("serving: the automatic context covers the requests; a context the user set is kept", "[serving][context]") {
+    // isl 8,000 + osl 1,000 with no context: the engines take the model's length by default
+    // (vLLM's max_model_len), so the load is served with a 9,000-token context, not refused.
+    Config c = serving("llama-3.1-8b", "h100-sxm", Runtime::vllm, 1);
+    c.isl = 8000;
+    c.osl = 1000;
+    const Report r = run(c);
+    CHECK(r.config.context == 9000);
+    CHECK(r.serving.active);
+    // A context the user set below the requests is refused, naming the key to raise.
+    c.context = 4096;
+    CHECK_THROWS_WITH(run(c), Catch::Contains("isl") && Catch::Contains("raise context"));
+    // Past the model's trained length (Llama 3.1: 131,072) even the automatic context cannot go.
+    c.context = 0;
+    c.isl = 130000;
+    c.osl = 2000;
+    CHECK_THROWS_WITH(run(c), Catch::Contains("trained context of 131072"));
+    // The short loads keep the default window.
+    c.isl = 1000;
+    c.osl = 1000;
+    CHECK(run(c).config.context == 8192);
+}

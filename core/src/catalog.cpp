@@ -92,6 +92,15 @@ const RentSummary* Catalog::on_demand_rent(std::string_view gpu_id) const {
     return s.rows > 0 ? &s : nullptr;
 }
 
+const RentSummary* Catalog::on_demand_rent(const Gpu& gpu) const {
+    // An entry of this catalog: its position, no lookup by id.
+    if (&gpu >= gpus.data() && &gpu < gpus.data() + gpus.size() && on_demand_.size() == gpus.size()) {
+        const RentSummary& s = on_demand_[std::size_t(&gpu - gpus.data())];
+        return s.rows > 0 ? &s : nullptr;
+    }
+    return on_demand_rent(gpu.id);
+}
+
 RentSummary summarize_rent(const std::vector<RentPrice>& prices, std::string_view gpu, std::string_view kind, std::string_view provider) {
     std::vector<double> v;
     RentSummary s;

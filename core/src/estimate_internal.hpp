@@ -248,6 +248,10 @@ struct Resolved {
     double cpu_moe_host = 0;
 };
 
+// The GPUs automatic tensor parallelism may span: one node (the intra-node link's domain, a
+// bridged pair's whole machine; 1 when the link is inter-node; 0 when the GPU has no links).
+int tp_node_size(const Catalog& catalog, const Gpu& gpu, const Link* link);
+
 // `measured` (may be null): GPUs that stand in for the catalog's entries of the same id.
 Resolved resolve(const Config& config, const Catalog& catalog, const GpuOverlay* measured = nullptr);
 // The same, filling in `config`'s defaults in place (estimate(): the Report's configuration); the

@@ -162,6 +162,8 @@ std::vector<SweepPoint> detail::sweep_gpus(const Config& base, const Catalog& ca
             }
             detail::PerfInputs in;
             if (model_error.empty()) in = detail::perf_inputs(r);
+            detail::Resolved own;   // a GPU that splits this count its own way (below)
+            detail::PerfInputs own_in;
             for (std::size_t g = 0; g < gpus.size(); ++g) {
                 SweepPoint p;
                 p.gpu = int(g);
@@ -180,26 +182,45 @@ std::vector<SweepPoint> detail::sweep_gpus(const Config& base, const Catalog& ca
                         model_error.clear();
                         gpu_refused = false;
                     }
-                    detail::bind_gpu(r, *gpus[g]);
+                    // Automatic tensor parallelism stays inside a node (resolve.cpp): a GPU whose
+                    // node holds fewer of this count than the first GPU's splits it otherwise, so it
+                    // is resolved on its own (its own layout, as estimate() gives it).
+                    detail::Resolved* cur = &r;
+                    const detail::PerfInputs* cur_in = &in;
+                    if (base.tp == 0 && g > 0) {
+                        const int node_g = detail::tp_node_size(catalog, *gpus[g], r.link);
+                        const int node_0 = detail::tp_node_size(catalog, *gpus.front(), r.link);
+                        const auto caps = [n](int node) { return node > 0 && node < n; };
+                        if (node_g != node_0 && (caps(node_g) || caps(node_0))) {
+                            Config cg = c;
+                            cg.gpu = gpus[g]->id;
+                            own = detail::resolve(cg, catalog, measured);
+                            own_in = detail::perf_inputs(own);
+                            cur = &own;
+                            cur_in = &own_in;
+                        }
+                    }
+                    detail::Resolved& rr = *cur;
+                    detail::bind_gpu(rr, *gpus[g]);
                     if (fabrics.empty()) {
                         fabrics.reserve(gpus.size());
                         for (std::size_t k = 0; k < gpus.size(); ++k)
                             fabrics.push_back(detail::make_fabric(*gpus[k], catalog, r.link, r.inter_node_link));
                     }
-                    const detail::Totals t = detail::compute(r);
+                    const detail::Totals t = detail::compute(rr);
                     p.valid = true;
                     p.fits = t.fits;
                     p.total = t.per_gpu.total();
                     p.headroom = t.headroom;
                     p.kv_capacity_tokens = t.kv_capacity_tokens;
                     p.per_gpu = t.per_gpu;
-                    p.parallel = r.par;
-                    if (!have_choices || choices_runtime != r.runtime) {
-                        for (std::size_t k = 0; k < gpus.size(); ++k) choices[k] = compute_choice(*gpus[k], *r.wf, r.runtime);
+                    p.parallel = rr.par;
+                    if (!have_choices || choices_runtime != rr.runtime) {
+                        for (std::size_t k = 0; k < gpus.size(); ++k) choices[k] = compute_choice(*gpus[k], *rr.wf, rr.runtime);
                         have_choices = true;
-                        choices_runtime = r.runtime;
+                        choices_runtime = rr.runtime;
                     }
-                    detail::evaluate_performance(r, in, t, fabrics[g], po, detail::EvalLevel::numbers, &choices[g]);
+                    detail::evaluate_performance(rr, *cur_in, t, fabrics[g], po, detail::EvalLevel::numbers, &choices[g]);
                     p.decode_tokens_per_s = po.speed.decode_tokens_per_s;
                     p.train_tokens_per_s = po.speed.train_tokens_per_s;
                     p.system_w = po.power.system_w;

@@ -131,6 +131,20 @@ void check_context_parallel(const Config& c, const Resolved& r) {
     if (why) throw Error("cp", why);
 }
 
+}  // namespace
+
+int tp_node_size(const Catalog& catalog, const Gpu& gpu, const Link* link) {
+    const GpuLinks links = catalog.default_links(gpu);
+    const Link* intra = link ? link : links.intra;
+    if (!intra) return 0;                                    // no links: one machine, as many as asked
+    if (intra->scope == LinkScope::inter_node) return 1;     // every GPU its own node
+    // A bridge joins pairs inside a machine whose PCIe holds more: the machine is the node.
+    const int pcie = links.pcie && links.pcie->scope != LinkScope::inter_node ? links.pcie->gpus_per_node : 0;
+    return std::max({1, intra->gpus_per_node, pcie});
+}
+
+namespace {
+
 void resolve_parallelism(const Config& c, Resolved& r) {
     const ModelArch& a = *r.arch;
     const int given[3] = {c.tp, c.pp, c.dp};
@@ -183,6 +197,29 @@ void resolve_parallelism(const Config& c, Resolved& r) {
     }
     for (int k = 0; k < 3; ++k)
         if (deg[k] == 0) deg[k] = 1;
+    // Automatic tensor parallelism stays inside a node, as engines keep it (vLLM and SGLang span
+    // nodes with pipeline or data parallelism: tensor-parallel all-reduces on every layer would
+    // cross the network). What it cannot hold goes to pipeline stages, else to replicas; a tp
+    // the configuration gives is kept (told otherwise).
+    if (given[0] == 0 && deg[0] > 1 && r.catalog) {
+        const int node = tp_node_size(*r.catalog, *r.gpu, r.link);
+        if (node > 0 && deg[0] > node) {
+            int t = 1;
+            for (int d = node; d > 1; --d)
+                if (deg[0] % d == 0 && tp_divides_heads(a, d)) {
+                    t = d;
+                    break;
+                }
+            const int m = deg[0] / t;
+            if (given[1] == 0 && (long long)deg[1] * m <= a.total_layers()) {
+                deg[0] = t;
+                deg[1] *= m;
+            } else if (given[2] == 0) {
+                deg[0] = t;
+                deg[2] *= m;
+            }
+        }
+    }
     if (!placed) {
         // Every free degree refused the GPUs (say only tp was free): pipeline, else replicas.
         if (c.pp == 0 && rest <= a.total_layers()) deg[1] *= rest;
@@ -390,6 +427,14 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
         rc.context = std::min(
             r.engine == Runtime::ollama ? ollama_default_context(*r.engine_version, r.gpu->capacity_bytes() * c.gpus) : kDefaultContext,
             trained);
+        // A serving load sizes the automatic context: the engines take the model's length by
+        // default (vLLM's max_model_len), so a request of isl + osl tokens within it is served.
+        if (c.isl > 0 && c.osl > 0 && c.isl + c.osl > rc.context) {
+            if (r.arch->max_context > 0 && c.isl + c.osl > r.arch->max_context)
+                throw Error("isl", "isl + osl = " + std::to_string(c.isl + c.osl) + " tokens exceeds " + r.arch->name +
+                                       "'s trained context of " + std::to_string(r.arch->max_context) + " tokens");
+            rc.context = c.isl + c.osl;
+        }
     }
     if (c.prompt_tokens < 0 || c.prompt_tokens > rc.context)
         throw Error("prompt_tokens", "must be between 0 (default: half the context) and the context, " + std::to_string(rc.context) +

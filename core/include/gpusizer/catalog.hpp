@@ -128,6 +128,7 @@ struct Catalog {
     // The on-demand rental prices of a catalog GPU, summarized once by index_prices(), which
     // read_prices() calls (nullptr: none, not a catalog GPU, or `gpus` changed since).
     const RentSummary* on_demand_rent(std::string_view gpu_id) const;
+    const RentSummary* on_demand_rent(const Gpu& gpu) const;   // `gpu` an entry of `gpus` (else by its id)
     void index_prices();
 
 private:

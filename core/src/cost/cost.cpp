@@ -127,7 +127,7 @@ void evaluate_cost(const Resolved& r, Report& rep) {
         RentSummary own;
         const RentSummary* s = nullptr;
         if (c.rent_kind.empty() && c.rent_provider.empty()) {
-            s = r.catalog->on_demand_rent(g.id);
+            s = r.catalog->on_demand_rent(g);
         } else {
             own = summarize_rent(r.catalog->rent_prices, g.id, k.rent_kind, c.rent_provider);
             if (own.rows > 0) s = &own;

@@ -56,7 +56,7 @@ constexpr double kPsuFixedLoss = 10.4 / 850.0;
 struct Loss {
     double a, b, c;
 };
-Loss fit_loss(const TierPoints& p) {
+constexpr Loss fit_loss(const TierPoints& p) {
     // Through the tier's three points: its lowest specified load, 50% and 100%.
     const double x1 = p.at10 > 0 ? 0.1 : 0.2, e1 = p.at10 > 0 ? p.at10 : p.at20;
     const double l1 = x1 / e1 - x1, l50 = 0.5 / p.at50 - 0.5, l100 = 1.0 / p.at100 - 1.0;
@@ -72,6 +72,24 @@ Loss fit_loss(const TierPoints& p) {
     const double c = (l100 - a - 2.0 * (l50 - a)) / 0.5;
     return {a, l100 - a - c, c};
 }
+
+// Each tier's curve and its best certified point, fitted at compile time (an estimate asks for
+// the efficiency at several loads).
+struct Curve {
+    Loss loss;
+    double best;
+};
+constexpr double max4(double a, double b, double c, double d) {
+    const double ab = a > b ? a : b, cd = c > d ? c : d;
+    return ab > cd ? ab : cd;
+}
+constexpr std::array<Curve, kPsuTierCount> curves(const std::array<TierPoints, kPsuTierCount>& t) {
+    std::array<Curve, kPsuTierCount> out{};
+    for (std::size_t i = 0; i < t.size(); ++i) out[i] = {fit_loss(t[i]), max4(t[i].at10, t[i].at20, t[i].at50, t[i].at100)};
+    return out;
+}
+constexpr std::array<Curve, kPsuTierCount> kDesktopCurves = curves(kDesktopCurve);
+constexpr std::array<Curve, kPsuTierCount> kServerCurves = curves(kServerCurve);
 
 }  // namespace
 
@@ -91,16 +109,15 @@ std::string psu_tier_names() {
 }
 
 double psu_efficiency(PsuTier t, bool server, double load) {
-    const TierPoints& p = (server ? kServerCurve : kDesktopCurve)[std::size_t(t)];
-    const Loss l = fit_loss(p);
+    const Curve& k = (server ? kServerCurves : kDesktopCurves)[std::size_t(t)];
+    const Loss& l = k.loss;
     // Past the rating the supply is out of its specification: held at the 100% point's loss curve.
     const double x = std::clamp(load, 1e-4, 1.2);
     const double loss = std::max(0.0, l.a + l.b * x + l.c * x * x);
     // No better than the best point the tier certifies: between its points the curve through
     // them may bulge a point above (Titanium's 10-50-100% fit peaks at 96.8% near a third of the
     // rating), which no supply of the tier is credited with.
-    const double best = std::max({p.at10, p.at20, p.at50, p.at100});
-    return std::min(best, x / (x + loss));
+    return std::min(k.best, x / (x + loss));
 }
 
 // ---------------------------------------------------------------------------------------------
