@@ -482,3 +482,19 @@ TEST_CASE("automatic tensor parallelism stays inside a node", "[interconnect][pa
     w.gpus = 4;
     CHECK(run(w).parallel.tp == 4);
 }
+
+TEST_CASE("the report's all-reduce bus bandwidth is the algorithm it timed", "[interconnect]") {
+    // 8 H100, dp 8, training: NCCL's NVLS (NVLink SHARP) wins the gradient all-reduce, and the
+    // report's bus bandwidth is NVLS's (its algorithm bandwidth x 2(n - 1)/n), not the ring's
+    // 369 GB/s beside an `nvls` algorithm (the QA's contradiction).
+    Config c = config("llama-3-8b", "h100-sxm");
+    c.mode = Mode::train;
+    c.gpus = 8;
+    c.zero = 1;
+    const Report r = run(c);
+    REQUIRE(r.parallel.dp == 8);
+    REQUIRE(r.interconnect.allreduce_algorithm == "nvls");
+    const detail::Span dp = detail::span_of(fabric("h100-sxm"), 8, 1);
+    CHECK(r.interconnect.allreduce_busbw_bytes_per_s == Approx(dp.nvls_algbw * 2.0 * 7 / 8));
+    CHECK(r.interconnect.allreduce_busbw_bytes_per_s > dp.busbw);
+}

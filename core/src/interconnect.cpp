@@ -364,6 +364,26 @@ CollectiveTime allreduce_time(const Span& s, double bytes) {
 
 double allreduce_seconds(const Span& s, double bytes) { return allreduce_time(s, bytes).seconds; }
 
+double algorithm_busbw(const Span& s, CollectiveAlgorithm a) {
+    if (s.n <= 1) return s.busbw;
+    const double n = double(s.n), to_bus = 2.0 * (n - 1.0) / n;
+    // A buffer so large the latencies vanish: the bandwidth term alone.
+    constexpr double kHuge = 1099511627776.0;   // 2^40 bytes
+    switch (a) {
+        case CollectiveAlgorithm::ring: return s.busbw;
+        case CollectiveAlgorithm::nvls: return s.nvls_algbw > 0 ? s.nvls_algbw * to_bus : s.busbw;
+        case CollectiveAlgorithm::tree: {
+            const double t = tree_allreduce_seconds(s, kHuge);
+            return t > 0 ? kHuge / t * to_bus : s.busbw;
+        }
+        case CollectiveAlgorithm::hierarchical: {
+            const double t = hierarchical_allreduce_seconds(s, kHuge);
+            return t > 0 ? kHuge / t * to_bus : s.busbw;
+        }
+        default: return s.busbw;
+    }
+}
+
 double reduce_scatter_seconds(const Span& s, double bytes) {
     const double n = s.n;
     return ring_seconds(s, n - 1.0, double(s.units - 1), bytes * (n - 1.0) / n);

@@ -126,6 +126,10 @@ double ring_allreduce_seconds(const Span& s, double bytes);
 double tree_allreduce_seconds(const Span& s, double bytes);
 double nvls_allreduce_seconds(const Span& s, double bytes);
 double hierarchical_allreduce_seconds(const Span& s, double bytes);
+// The bus bandwidth (nccl-tests: algbw x 2(n - 1)/n) algorithm `a` reaches on span `s`, latency
+// aside: the figure its times use (ring: s.busbw; NVLS: its algorithm bandwidth; tree and
+// hierarchical: their bandwidth terms); s.busbw for none.
+double algorithm_busbw(const Span& s, CollectiveAlgorithm a);
 double reduce_scatter_seconds(const Span& s, double bytes);   // all-gather costs the same
 double all_to_all_seconds(const Span& s, double bytes);
 // How a MoE layer routes a token: to `experts_per_token` routed experts and, with group-limited

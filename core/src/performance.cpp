@@ -237,9 +237,9 @@ StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, d
     // all-to-alls around the experts: none of them overlaps a decode step.
     if (par.tp > 1) {
         const Span sp = span_of(f, par.tp, 1);
-        m.busbw = sp.busbw;
         const CollectiveTime ar = allreduce_time(sp, s);
         m.algorithm = ar.algorithm;
+        m.busbw = algorithm_busbw(sp, ar.algorithm);   // the bandwidth of the algorithm the time took
         m.tp = 2.0 * in.layers * ar.seconds;   // after attention and after the MLP
     } else if (par.dp > 1) {
         m.busbw = span_of(f, par.dp, par.tp).busbw;
@@ -322,9 +322,9 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
     const double fwd = in.train_fwd_fraction;   // share of the executed FLOPs in the first forward
     if (par.tp > 1) {
         const Span sp = span_of(f, par.tp, 1);
-        m.busbw = sp.busbw;
         const CollectiveTime ar = allreduce_time(sp, s);
         m.algorithm = ar.algorithm;
+        m.busbw = algorithm_busbw(sp, ar.algorithm);
         m.tp = mb * (in.layers / p) * per * ar.seconds;
         // Between a layer's matmuls nothing else can run: exposed, unless the framework splits
         // the GEMMs and their all-gathers / reduce-scatters into chunks that overlap (Megatron-LM
@@ -400,7 +400,11 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
             // elements), each bucket goes when its gradients are ready, behind the rest of the
             // backward; the last bucket's all-reduce always shows.
             const CollectiveTime ar = allreduce_time(dp, grads);
-            if (par.tp == 1) m.algorithm = ar.algorithm;
+            // The report's algorithm and bus bandwidth describe the same all-reduce: the one timed.
+            if (par.tp == 1) {
+                m.algorithm = ar.algorithm;
+                m.busbw = algorithm_busbw(dp, ar.algorithm);
+            }
             m.dp = ar.seconds;
             const double bucket = c.zero == 0 ? kDdpBucketBytes : kZeroReduceBucket * (r.fp32 ? 4.0 : 2.0);
             const double last = allreduce_time(dp, std::min(grads, bucket)).seconds;

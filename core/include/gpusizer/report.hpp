@@ -94,7 +94,7 @@ struct InterconnectReport {
     int gpus_per_node = 1;                   // GPUs one node holds for this link
     int nodes = 1;
     double link_bandwidth_bytes_per_s = 0;   // per GPU, per direction, of the intra-node link
-    double allreduce_busbw_bytes_per_s = 0;  // achievable bus bandwidth of the widest all-reduce group (nccl-tests busbw)
+    double allreduce_busbw_bytes_per_s = 0;  // bus bandwidth of the timed all-reduce's algorithm (nccl-tests busbw; allreduce_algorithm)
     // What NCCL would run for that group's all-reduce: ring, tree, nvls, hierarchical (static storage).
     std::string_view allreduce_algorithm = "none";
     double tp_comm_s_per_token = 0;          // inference: 2 all-reduces per layer per decode step
