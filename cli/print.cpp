@@ -275,7 +275,11 @@ void print_fit(std::ostream& out, const FitReport& f) {
         out << " of memory; the model is trained to " << format_int(double(f.model_max_context));
     out << '\n';
     out << "  largest batch at context " << format_int(double(f.base.config.context)) << ": " << format_int(double(f.max_batch)) << '\n';
-    out << "  best weights that fit: " << (f.best_weights.empty() ? "none" : f.best_weights) << '\n';
+    out << "  best weights that fit: " << (f.best_weights.empty() ? "none" : f.best_weights);
+    // An automatic runtime follows the format: say when the best format runs on another engine.
+    if (!f.best_weights.empty() && f.best_weights_runtime != to_string(f.base.config.runtime))
+        out << " (on " << f.best_weights_runtime << "; this configuration runs " << to_string(f.base.config.runtime) << ")";
+    out << '\n';
     out << "  best KV cache that fits: " << (f.best_kv_cache.empty() ? "none" : f.best_kv_cache) << "\n\n";
     out << "  " << std::left << std::setw(10) << "weights" << std::right << std::setw(12) << "per GPU" << std::setw(8) << "fits"
         << std::setw(16) << "max context" << '\n';

@@ -135,3 +135,27 @@ TEST_CASE("sweep: every point equals the estimate of the same configuration", "[
     CHECK(apple_refused);
     CHECK(nvidia_ok);
 }
+
+TEST_CASE("fit: the best weights name the engine they run on", "[fit]") {
+    // Llama 3.1 8B in Q4_K_M on an RTX 4090, runtime automatic: llama.cpp runs the GGUF format,
+    // and the most precise format that fits, bf16, runs on another engine. The fit says which,
+    // rather than switching the runtime silently (the QA's last finding).
+    Config c = config("llama-3.1-8b", "rtx-4090");
+    c.weights = "q4_k_m";
+    const FitReport f = fit(c, catalog());
+    REQUIRE(f.base.config.runtime == Runtime::llama_cpp);
+    REQUIRE(f.best_weights == "bf16");
+    CHECK(f.best_weights_runtime != "llama.cpp");
+    for (const FitRow& row : f.by_weights) {
+        INFO(row.format);
+        CHECK(!row.runtime.empty());
+        if (row.format == "q4_k_m") CHECK(row.runtime == "llama.cpp");
+    }
+    const auto j = nlohmann::json::parse(fit_to_json(f));
+    CHECK(j["best_weights_runtime"] == f.best_weights_runtime);
+    CHECK(j["by_weights"][0].contains("runtime"));
+    // A runtime the configuration names is kept for every format it can run.
+    c.runtime = Runtime::llama_cpp;
+    const FitReport kept = fit(c, catalog());
+    for (const FitRow& row : kept.by_weights) CHECK(row.runtime == "llama.cpp");
+}

@@ -359,7 +359,7 @@ TEST_CASE("deeply nested JSON at the app's inputs is refused, naming the key", "
 // QA D11: with the automatic split, more GPUs turned "Fits" into "Does not fit": Llama 3.1 405B
 // in BF16 on H100 SXM was tp 128 on 128 GPUs but dp 192 (a full 764 GiB replica per GPU) on 192,
 // because tp must divide the 128 heads and pp is at most the 126 layers. Now the count is split
-// tp x pp x dp. Every count that tp x pp can use (a multiple of 64 here) fits.
+// tp x pp x dp (tp inside a node). Every count that tp x pp can use fits.
 TEST_CASE("the automatic split: more GPUs do not turn Fits into Does not fit", "[ui][parallel]") {
     UiState s = default_state();
     s.config.model.id = "llama-3.1-405b";
@@ -373,11 +373,11 @@ TEST_CASE("the automatic split: more GPUs do not turn Fits into Does not fit", "
         CHECK(r.fits);
         CHECK((long long)r.config.tp * r.config.pp * r.config.dp == gpus);
     }
-    // 192 = tp 64 (the largest divisor of 192 that divides 128 heads) x pp 3.
+    // 192 = tp 8 (tensor parallelism stays inside a node of 8 H100) x pp 24 across the nodes.
     set_gpu_count(s, 192, current_arch(s, catalog()));
     const Report r = estimate(s.config, catalog());
-    CHECK(r.config.tp == 64);
-    CHECK(r.config.pp == 3);
+    CHECK(r.config.tp == 8);
+    CHECK(r.config.pp == 24);
     CHECK(r.config.dp == 1);
 }
 

@@ -263,6 +263,12 @@ void App::draw_inverse() {
     ImGui::SameLine();
     ImGui::TextColored(to_vec4(f.best_weights.empty() ? no_fit_color() : fits_color()), "%s",
                        f.best_weights.empty() ? "none" : f.best_weights.c_str());
+    // An automatic runtime follows the format: a best format on another engine says so.
+    const std::string runs = std::string(to_string(report_.config.runtime));
+    if (!f.best_weights.empty() && f.best_weights_runtime != runs) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(on %s, not %s)", f.best_weights_runtime.c_str(), runs.c_str());
+    }
     if (!stack) ImGui::SameLine(0, 24);
     ImGui::Text("KV cache:");
     ImGui::SameLine();

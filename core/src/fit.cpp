@@ -82,8 +82,11 @@ FitReport fit(const Config& config, const Catalog& catalog, const GpuOverlay* me
             continue;   // not runnable in this mode/runtime (e.g. GGUF for training, nf4 in llama.cpp)
         }
         const Report rep = detail::estimate_resolved(r);
-        FitRow row{std::string(f.id), rep.fits, rep.per_gpu.total(), rep.headroom, max_context_of(r)};
-        if (out.best_weights.empty() && rep.fits && f.id != "fp32") out.best_weights = row.format;
+        FitRow row{std::string(f.id), rep.fits, rep.per_gpu.total(), rep.headroom, max_context_of(r), std::string(to_string(r.engine))};
+        if (out.best_weights.empty() && rep.fits && f.id != "fp32") {
+            out.best_weights = row.format;
+            out.best_weights_runtime = row.runtime;
+        }
         out.by_weights.push_back(row);
     }
     // KV formats with the configuration's weights.
@@ -99,7 +102,7 @@ FitReport fit(const Config& config, const Catalog& catalog, const GpuOverlay* me
             continue;
         }
         const Report rep = detail::estimate_resolved(r);
-        FitRow row{std::string(k.id), rep.fits, rep.per_gpu.total(), rep.headroom, max_context_of(r)};
+        FitRow row{std::string(k.id), rep.fits, rep.per_gpu.total(), rep.headroom, max_context_of(r), std::string(to_string(r.engine))};
         if (out.best_kv_cache.empty() && rep.fits && k.id != "fp32") out.best_kv_cache = row.format;
         out.by_kv_cache.push_back(row);
     }

@@ -389,7 +389,7 @@ json report_json(const Report& r) {
 
 json fit_row_json(const FitRow& row) {
     return object({{"format", row.format}, {"fits", row.fits}, {"total", whole(row.total)},
-                   {"headroom", whole(row.headroom)}, {"max_context", row.max_context}});
+                   {"headroom", whole(row.headroom)}, {"max_context", row.max_context}, {"runtime", row.runtime}});
 }
 
 }  // namespace
@@ -408,6 +408,7 @@ std::string fit_to_json(const FitReport& f, int indent) {
     j["model_max_context"] = f.model_max_context > 0 ? json(f.model_max_context) : json(nullptr);
     j["max_batch"] = f.max_batch;
     j["best_weights"] = f.best_weights.empty() ? json(nullptr) : json(f.best_weights);
+    j["best_weights_runtime"] = f.best_weights.empty() ? json(nullptr) : json(f.best_weights_runtime);
     j["best_kv_cache"] = f.best_kv_cache.empty() ? json(nullptr) : json(f.best_kv_cache);
     j["by_weights"] = json::array();
     for (const auto& row : f.by_weights) j["by_weights"].push_back(fit_row_json(row));

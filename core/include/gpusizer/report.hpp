@@ -390,6 +390,7 @@ struct FitRow {
     double total = 0;            // bytes per GPU at the configuration's batch and context
     double headroom = 0;
     long long max_context = 0;   // at the configuration's batch (0: not even one token)
+    std::string runtime;         // the engine this format runs on (an automatic runtime follows the format)
 };
 
 struct FitReport {
@@ -398,6 +399,9 @@ struct FitReport {
     long long model_max_context = 0;   // the model's trained maximum (0 = unknown); max_context may exceed it
     long long max_batch = 0;     // largest batch that fits at the given context
     std::string best_weights;    // most precise weight format that fits ("" if none)
+    // The engine best_weights runs on: with runtime automatic the format picks it, so it may not
+    // be the configuration's (say, bf16 on vLLM where Q4_K_M ran on llama.cpp); shown with it.
+    std::string best_weights_runtime;
     std::string best_kv_cache;   // most precise KV format that fits with the given weights
     std::vector<FitRow> by_weights;
     std::vector<FitRow> by_kv_cache;
