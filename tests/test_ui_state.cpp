@@ -621,3 +621,17 @@ TEST_CASE("the custom GPU: prefilled from the chosen GPU, edited field by field,
     CHECK(custom_gpu_build(t, catalog())->gpu.memory_gib == 24);
     CHECK_THROWS_WITH(set_custom_gpu_base(t, catalog(), "rtx-9090"), Catch::Contains("gpu.base"));
 }
+
+// QA E13: the search matched a plain substring, so "qwen2.5 7b", "deepseek r1" and "gpt oss" found
+// nothing (the names are written with hyphens). Tokens now, split at spaces and hyphens.
+TEST_CASE("search: tokens, whatever the spaces, hyphens and case", "[ui][search]") {
+    CHECK(filter_matches("qwen2.5 7b", "qwen2.5-7b", "Qwen2.5 7B"));
+    CHECK(filter_matches("deepseek r1", "deepseek-r1", "DeepSeek-R1"));
+    CHECK(filter_matches("gpt oss", "gpt-oss-20b", "gpt-oss-20b"));
+    CHECK(filter_matches("GPT-OSS", "gpt-oss-120b", ""));
+    CHECK(filter_matches("4090", "rtx-4090", "NVIDIA GeForce RTX 4090"));
+    CHECK(filter_matches("  ", "anything", ""));
+    // Every token must be found, in the one text or the other.
+    CHECK_FALSE(filter_matches("qwen 70b", "qwen2.5-7b", "Qwen2.5 7B"));
+    CHECK_FALSE(filter_matches("llama mistral", "llama-3-8b", "Meta Llama 3 8B"));
+}

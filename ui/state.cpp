@@ -4,6 +4,7 @@
 #include "gpusizer/format.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -474,6 +475,35 @@ RecommendQuery recommend_query(const UiState& s) {
         for (int i = 0; i < 4; ++i)
             if (in.segments[i]) q.segments.push_back(segs[i]);
     return q;
+}
+
+bool filter_matches(const std::string& filter, const std::string& a, const std::string& b) {
+    // Token by token (QA E13): "qwen2.5 7b" finds Qwen2.5-7B, "gpt oss" gpt-oss-20b. The search
+    // splits at spaces and hyphens; every token must be in `a`, or every token in `b`, whatever
+    // the case.
+    auto lower = [](std::string s) {
+        for (char& c : s) c = char(std::tolower((unsigned char)c));
+        return s;
+    };
+    std::vector<std::string> tokens;
+    std::string cur;
+    for (char ch : filter) {
+        if (ch == ' ' || ch == '-' || ch == '\t') {
+            if (!cur.empty()) tokens.push_back(lower(cur));
+            cur.clear();
+        } else {
+            cur += ch;
+        }
+    }
+    if (!cur.empty()) tokens.push_back(lower(cur));
+    if (tokens.empty()) return true;
+    auto all_in = [&](const std::string& text) {
+        const std::string t = lower(text);
+        for (const std::string& k : tokens)
+            if (t.find(k) == std::string::npos) return false;
+        return true;
+    };
+    return all_in(a) || all_in(b);
 }
 
 void sort_recommendations(std::vector<RecommendRow>& rows, RecommendColumn column, bool ascending) {

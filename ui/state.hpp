@@ -124,6 +124,9 @@ RecommendQuery recommend_query(const UiState& s);
 // Sorts recommendations by a column; rows without the column's figure (an unknown price) go
 // last in either direction, ties keep the GPU catalog order.
 void sort_recommendations(std::vector<RecommendRow>& rows, RecommendColumn column, bool ascending);
+// A search field's match: the filter's tokens (split at spaces and hyphens), each in `a`, or each
+// in `b`, whatever the case ("qwen2.5 7b" finds Qwen2.5-7B).
+bool filter_matches(const std::string& filter, const std::string& a, const std::string& b);
 
 // Parallelism kept consistent with the GPU count and the model's heads and layers.
 std::vector<int> tp_choices(const ModelArch& arch, int gpus);   // divisors of gpus that divide the heads

@@ -120,11 +120,13 @@ void App::draw_model() {
                     if (std::find_if(families.begin(), families.end(), [&](const std::string* f) { return *f == m.family; }) ==
                         families.end())
                         families.push_back(&m.family);
+                bool any = false;
                 for (const std::string* family : families)
                 for (const CatalogModel& m : catalog_.models) {
                     if (m.family != *family) continue;
                     if (!filter_matches(model_filter_, m.arch.id, m.arch.name) && !filter_matches(model_filter_, m.family, m.family))
                         continue;
+                    any = true;
                     if (&m == first_of_family(catalog_, m, model_filter_)) {
                         ImGui::Spacing();
                         ImGui::TextDisabled("%s", m.family.empty() ? "other" : m.family.c_str());
@@ -140,6 +142,7 @@ void App::draw_model() {
                     }
                     ImGui::Unindent(ImGui::GetFontSize() * 0.6f);
                 }
+                if (!any) ImGui::TextDisabled("No model matches \"%s\".", model_filter_.c_str());
                 ImGui::EndCombo();
             }
             if (cur) {
@@ -409,9 +412,10 @@ void App::draw_hardware() {
             changed();
         }
         Segment last = Segment::apple;
-        bool first = true;
+        bool first = true, any_gpu = false;
         for (const Gpu& g : catalog_.gpus) {
             if (!filter_matches(gpu_filter_, g.id, g.name)) continue;
+            any_gpu = true;
             if (first || g.segment != last) {
                 ImGui::TextDisabled("%s", std::string(to_string(g.segment)).c_str());
                 last = g.segment;
@@ -424,6 +428,7 @@ void App::draw_hardware() {
                 changed();
             }
         }
+        if (!any_gpu) ImGui::TextDisabled("No GPU matches \"%s\" (Custom GPU above takes any).", gpu_filter_.c_str());
         ImGui::EndCombo();
     }
     if (custom) draw_custom_gpu();

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "gpusizer/format.hpp"
 #include "state.hpp"
@@ -40,16 +42,6 @@ void wrapped_tooltip(const std::string& text) {
     ImGui::TextUnformatted(text.c_str(), text.c_str() + text.size());
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
-}
-
-bool filter_matches(const std::string& filter, const std::string& a, const std::string& b) {
-    if (filter.empty()) return true;
-    auto lower = [](std::string s) {
-        for (char& c : s) c = char(std::tolower((unsigned char)c));
-        return s;
-    };
-    const std::string f = lower(filter);
-    return lower(a).find(f) != std::string::npos || lower(b).find(f) != std::string::npos;
 }
 
 // A slider over a setting whose 0 means "the default the core chooses": it shows the value in

@@ -23,8 +23,6 @@ void help_marker(const char* text);
 // A tooltip wrapped as help_marker's; for the last item, call it when ImGui::IsItemHovered() (the
 // text is then built only while it shows).
 void wrapped_tooltip(const std::string& text);
-// Case-insensitive: does a or b contain filter?
-bool filter_matches(const std::string& filter, const std::string& a, const std::string& b);
 // A slider over a setting whose 0 means "the default the core chooses": it shows the value in
 // use, and "auto" puts the default back.
 bool default_slider(const char* id, double& value, double in_use, float lo, float hi, const char* format, bool log = false);

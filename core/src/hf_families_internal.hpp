@@ -32,7 +32,7 @@ enum class F {
 const std::vector<const char*>& spellings(F f);
 
 // Keys no family's memory depends on; anything else left unread is named in a warning.
-const std::set<std::string>& irrelevant_everywhere();
+bool irrelevant_everywhere(std::string_view key);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Reading a config object (hf_reader.cpp)

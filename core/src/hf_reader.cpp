@@ -118,7 +118,7 @@ std::vector<std::string> Reader::unread(const std::set<std::string>& also_irrele
     std::vector<std::string> out;
     for (auto it = j_.begin(); it != j_.end(); ++it) {
         const std::string& k = it.key();
-        if (used_.count(k) || irrelevant_everywhere().count(k) || also_irrelevant.count(k)) continue;
+        if (used_.count(k) || irrelevant_everywhere(k) || also_irrelevant.count(k)) continue;
         out.push_back(k);
     }
     return out;

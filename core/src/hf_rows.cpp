@@ -9,8 +9,10 @@
 // reproduces. Where a derivation lives in the modeling file, the expander's comment quotes it
 // (hf_stack.cpp). The row's schema (Attn, Moe, Mixer, the traits) is in hf_families_internal.hpp.
 #include <cstring>
+#include <iterator>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hf_families_internal.hpp"
@@ -84,8 +86,10 @@ const std::vector<const char*>& spellings(F f) {
 
 // Keys no family's memory depends on: token ids, norms' epsilons, RoPE, initialisation,
 // routing and loss coefficients, bookkeeping. Anything else left unread is named in a warning.
-const std::set<std::string>& irrelevant_everywhere() {
-    static const std::set<std::string> kKeys = {
+bool irrelevant_everywhere(std::string_view key) {
+    // Literals, not std::strings: 200 string constructions in line cost the widget's module 4 KB;
+    // the lookup set is built from them once, by one loop.
+    static constexpr std::string_view kKeys[] = {
         "architectures",
         "auto_map",
         "transformers_version",
@@ -297,7 +301,8 @@ const std::set<std::string>& irrelevant_everywhere() {
         "attn_impl",
         "embedding_fraction",
     };
-    return kKeys;
+    static const std::set<std::string_view> kSet(std::begin(kKeys), std::end(kKeys));
+    return kSet.count(key) > 0;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -306,6 +306,24 @@ test('theme="light" keeps the widget light on a dark-mode OS; without it, it fol
   const bg = await page.evaluate(() => [...document.querySelectorAll('gpusizer-widget')].map(
     (w) => getComputedStyle(w.shadowRoot.querySelector('.box')).backgroundColor));
   assert.deepEqual(bg, ['rgb(255, 255, 255)', 'rgb(27, 29, 34)']);
+  // QA E14: the verdict's colours reach WCAG AA (4.5:1) on either background, both verdicts.
+  const contrast = await page.evaluate(() => {
+    const rgb = (s) => s.match(/\d+/g).slice(0, 3).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map((c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; })
+      .reduce((a, c, i) => a + c * [0.2126, 0.7152, 0.0722][i], 0);
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const out = [];
+    for (const w of document.querySelectorAll('gpusizer-widget')) {
+      const box = rgb(getComputedStyle(w.shadowRoot.querySelector('.box')).backgroundColor);
+      const v = w.shadowRoot.querySelector('.verdict');
+      for (const cls of ['verdict fits', 'verdict nofit']) {
+        v.className = cls;
+        out.push(ratio(rgb(getComputedStyle(v).color), box));
+      }
+    }
+    return out;
+  });
+  for (const c of contrast) assert.ok(c >= 4.5, `verdict contrast ${c.toFixed(2)}:1 is below 4.5:1 (${contrast.map((x) => x.toFixed(2))})`);
   await context.close();
 });
 

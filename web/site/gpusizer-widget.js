@@ -112,13 +112,17 @@
   const kStyle = `
     :host { display: block; max-width: 560px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif;
             color: var(--gpusizer-text, #1d2330); --muted: var(--gpusizer-muted, #5b6473); --line: var(--gpusizer-line, #d7dbe2);
-            --bg: var(--gpusizer-background, #ffffff); --accent: var(--gpusizer-accent, #2f6fd6); }
+            --bg: var(--gpusizer-background, #ffffff); --accent: var(--gpusizer-accent, #2f6fd6);
+            /* Verdict colours at WCAG AA (4.5:1) on the background (QA E14): 5.3:1 and 6.5:1 on white. */
+            --fits: var(--gpusizer-fits, #1e7b3e); --nofit: var(--gpusizer-nofit, #b3261e); }
     @media (prefers-color-scheme: dark) {
       :host(:not([theme=light])) { color: var(--gpusizer-text, #e6e8ec); --muted: var(--gpusizer-muted, #a0a8b6); --line: var(--gpusizer-line, #3a404b);
-              --bg: var(--gpusizer-background, #1b1d22); --accent: var(--gpusizer-accent, #6ea0ff); }
+              --bg: var(--gpusizer-background, #1b1d22); --accent: var(--gpusizer-accent, #6ea0ff);
+              --fits: var(--gpusizer-fits, #5fd48a); --nofit: var(--gpusizer-nofit, #ff8a80); }
     }
     :host([theme=dark]) { color: var(--gpusizer-text, #e6e8ec); --muted: var(--gpusizer-muted, #a0a8b6); --line: var(--gpusizer-line, #3a404b);
-            --bg: var(--gpusizer-background, #1b1d22); --accent: var(--gpusizer-accent, #6ea0ff); }
+            --bg: var(--gpusizer-background, #1b1d22); --accent: var(--gpusizer-accent, #6ea0ff);
+            --fits: var(--gpusizer-fits, #5fd48a); --nofit: var(--gpusizer-nofit, #ff8a80); }
     .box { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; background: var(--bg); }
     .title { display: flex; justify-content: space-between; align-items: baseline; margin-bottom: 8px; }
     .title b { color: var(--accent); }
@@ -131,7 +135,7 @@
     output { font-variant-numeric: tabular-nums; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
     .result { margin-top: 12px; border-top: 1px solid var(--line); padding-top: 10px; }
     .verdict { font-size: 18px; font-weight: 600; margin-right: 6px; }
-    .fits { color: #2e9d55; } .nofit { color: #d64541; }
+    .fits { color: var(--fits); } .nofit { color: var(--nofit); }
     .what { color: var(--muted); font-size: 12px; margin: 2px 0 8px; }
     .bar { position: relative; display: flex; height: 18px; border-radius: 4px; overflow: hidden; background: color-mix(in srgb, var(--line) 45%, transparent); }
     .bar span { display: block; height: 100%; }
@@ -140,7 +144,7 @@
     .legend i { display: inline-block; width: 9px; height: 9px; border-radius: 2px; margin-right: 4px; }
     .message { margin: 8px 0 4px; font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
     .message:empty { display: none; }
-    .message.error { color: #d64541; }
+    .message.error { color: var(--nofit); }
     .open { display: inline-block; margin-top: 8px; font-size: 12px; color: var(--accent); }
   `;
 
