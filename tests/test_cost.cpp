@@ -93,11 +93,7 @@ TEST_CASE("cost: the catalog's prices by default, each with its date", "[cost]")
 }
 
 TEST_CASE("cost: a training run, and prices that are not known", "[cost]") {
-    Config c = config("llama-3-8b", "h100-sxm");
-    c.mode = Mode::train;
-    c.gpus = 8;
-    c.zero = 3;
-    c.global_batch = 64;
+    Config c = hgx_h100_8b_training();
     c.train_tokens = 1e10;
     const Report r = run(c);
     const double hours = r.speed.train_time_s / 3600.0;

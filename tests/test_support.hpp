@@ -48,6 +48,17 @@ inline Config training(const std::string& model, const std::string& gpu, int gpu
     return c;
 }
 
+// Llama 3 8B trained on one HGX H100 node (8 GPUs, ZeRO-3, global batch 64): the power and cost
+// tests' training machine.
+inline Config hgx_h100_8b_training() {
+    Config c = config("llama-3-8b", "h100-sxm");
+    c.mode = Mode::train;
+    c.gpus = 8;
+    c.zero = 3;
+    c.global_batch = 64;
+    return c;
+}
+
 // Does one of the report's warnings contain `text`?
 inline bool has_warning(const Report& r, std::string_view text) {
     for (const std::string& w : r.warnings)

@@ -191,20 +191,11 @@ void App::draw_cost() {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(format_usd(row.electricity_usd).c_str());
             ImGui::TableNextColumn();
-            if (row.own_known)
-                ImGui::TextUnformatted(format_usd(row.own_usd).c_str());
-            else
-                ImGui::TextDisabled("-");
+            cell_or_dash(row.own_known, format_usd(row.own_usd));
             ImGui::TableNextColumn();
-            if (row.rent_known)
-                ImGui::TextUnformatted(format_usd(row.rent_usd).c_str());
-            else
-                ImGui::TextDisabled("-");
+            cell_or_dash(row.rent_known, format_usd(row.rent_usd));
             ImGui::TableNextColumn();
-            if (row.buy_break_even_months > 0)
-                ImGui::TextUnformatted((format_fixed(row.buy_break_even_months, 1) + " mo").c_str());
-            else
-                ImGui::TextDisabled("-");
+            cell_or_dash(row.buy_break_even_months > 0, format_fixed(row.buy_break_even_months, 1) + " mo");
         }
         ImGui::EndTable();
     }

@@ -135,15 +135,9 @@ void App::draw_recommend() {
             ImGui::TextUnformatted(format_watts(row.wall_w).c_str());
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("What the machine draws at the wall doing this job.");
             ImGui::TableNextColumn();
-            if (row.own_known)
-                ImGui::TextUnformatted(format_usd(row.own_usd).c_str());
-            else
-                ImGui::TextDisabled("-");
+            cell_or_dash(row.own_known, format_usd(row.own_usd));
             ImGui::TableNextColumn();
-            if (row.rent_known)
-                ImGui::TextUnformatted(format_usd(row.rent_usd).c_str());
-            else
-                ImGui::TextDisabled("-");
+            cell_or_dash(row.rent_known, format_usd(row.rent_usd));
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(row.link.empty() ? "-" : row.link.c_str());
         }

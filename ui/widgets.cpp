@@ -97,6 +97,13 @@ std::string format_usd(double v) {
     return "$" + format_fixed(v, std::fabs(v) >= 1 ? 2 : 3);
 }
 
+void cell_or_dash(bool known, const std::string& text) {
+    if (known)
+        ImGui::TextUnformatted(text.c_str());
+    else
+        ImGui::TextDisabled("-");
+}
+
 std::string percent(double f, int decimals) { return format_fixed(f * 100.0, decimals) + "%"; }
 
 void beside_if_fits(float width, float spacing) {

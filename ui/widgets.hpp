@@ -37,6 +37,8 @@ bool limit_drag(const char* label, std::optional<double>& value, float width, fl
 std::string percent(double f, int decimals = 0);
 // "$0.042", "$3.20", "$1,250": dollars with the cents a small figure needs.
 std::string format_usd(double v);
+// A table cell with `text` when `known`, else a greyed "-" (a figure the catalog cannot give).
+void cell_or_dash(bool known, const std::string& text);
 
 // A combo over enum values, each shown by its to_string() name: true when the user picked one.
 // `enabled(v)` false greys a value out.
