@@ -11,6 +11,7 @@
 #include "runtime_profiles.hpp"
 #include "power/power.hpp"
 #include "serving.hpp"
+#include "serving_support.hpp"
 #include "test_support.hpp"
 
 using namespace gpusizer;
@@ -182,47 +183,6 @@ TEST_CASE("max concurrency: the KV pool over one request of `context` tokens", "
 // The serving model
 // ---------------------------------------------------------------------------------------------
 
-namespace {
-
-// A hand-made step: 16 GB of weights at 2 TB/s (8 ms), 16 GFLOP per token at 1 PFLOP/s, 128 KiB
-// of KV per token, no attention FLOPs, no sampling, no links, no per-forward overhead; a pool of
-// exactly 100 requests of 2,001 tokens; a budget of 8,192 tokens per step.
-// The serving model of a configuration, built as estimate() builds it.
-detail::ServingModel serving_model_of(const Config& c) {
-    const detail::Resolved r = detail::resolve(c, catalog());
-    const detail::Totals t = detail::compute(r);
-    const detail::PerfInputs in = detail::perf_inputs(r);
-    const detail::Fabric f = detail::fabric_of(r);
-    detail::PerfBuffers buf;
-    detail::evaluate_performance(r, in, t, f, buf.out);
-    return detail::serving_model(r, in, t, f, buf.out);
-}
-
-// The hand model's weights term: its GEMMs read 16e9 B at 2 TB/s (8 ms) and do 16 GFLOP per
-// token at 1 PFLOP/s, on the smooth roofline (performance.hpp, gemm_roofline_seconds, tested
-// alone in test_speed.cpp): max x (1 + (min / max)^2.5)^(1 / 2.5).
-double hand_smooth_s(double mem, double comp) {
-    const double hi = std::max(mem, comp), lo = std::min(mem, comp);
-    return hi * std::pow(1.0 + std::pow(lo / hi, 2.5), 1.0 / 2.5);
-}
-double hand_weights_s(double tokens) { return hand_smooth_s(16e9 / 2e12, 16e9 * tokens / 1e15); }
-
-detail::ServingModel hand_model() {
-    detail::ServingModel m;
-    m.dense_bytes = 16e9;
-    m.eff_bandwidth = 2e12;
-    m.flops_per_token = 16e9;
-    m.eff_flops = 1e15;
-    m.kv_read.full_rate = 131072;
-    m.kv_pool_seq.full_rate = 131072;
-    m.kv_pool_bytes = 100.0 * 2001 * 131072;
-    m.token_budget = 8192;
-    m.context = 2001;
-    return m;
-}
-
-}  // namespace
-
 TEST_CASE("serving: steady state of continuous batching, by hand", "[serving]") {
     const detail::ServingModel m = hand_model();
     // isl 1000, osl 1001: the pool holds 100 requests of 2,001 tokens. A request lives through
@@ -247,15 +207,20 @@ TEST_CASE("serving: steady state of continuous batching, by hand", "[serving]") 
     CHECK(s.requests_per_s == Approx(rps));
     CHECK(s.output_tokens_per_s == Approx(rps * 1001));   // about 5,513 tokens/s
     CHECK(s.output_tokens_per_s == Approx(5513).epsilon(1e-3));
-    // First token: half a step in progress, then the prompt's step.
-    CHECK(s.ttft_s == Approx(1.5 * step));
+    // First token: half a step in progress, then the step that carries the whole prompt (1,000
+    // tokens <= the budget) beside the other 99 requests' decodes (99/100 of the mean's): its
+    // weights term is compute-bound at 1,098.9 tokens (17.58 ms of math against 8 ms of reads).
+    const double others = decode * 99 / 100;
+    const double prompt_step = hand_weights_s(others + 1000) + others * 131072 * 1500.5 / 2e12;
+    CHECK(prompt_step == Approx(28.2518e-3).epsilon(1e-4));
+    CHECK(s.ttft_s == Approx(0.5 * step + prompt_step));
     CHECK(s.bound == "memory_bandwidth");
 
     // 150 asked, 100 run: the other 50 wait for a slot, 50 / rps (Little's law, closed loop).
     const ServingReport q = detail::serving_at(m, 1000, 1001, 150);
     CHECK(q.concurrency == 100);
     CHECK(q.output_tokens_per_s == Approx(s.output_tokens_per_s));
-    CHECK(q.ttft_s == Approx(1.5 * step + 50 / rps));
+    CHECK(q.ttft_s == Approx(0.5 * step + prompt_step + 50 / rps));
     CHECK(q.bound == "kv_capacity");
 }
 

@@ -296,6 +296,14 @@ ServingReport serving_at(const ServingModel& m, double isl, double osl, double c
     std::string_view step_bound;
     StepWork work;
     const double step = serving_step_seconds(m, decode, prefill, length, isl, &step_bound, &work);
+    // The steps that carry this request's prompt carry at least a chunk of it (the whole prompt up
+    // to the budget): a lone request's first token takes its prompt's step, not the mean step.
+    // (The mean step spreads prompts over every step; the simulation, simulate.cpp, runs them as
+    // the chunks they are: docs/formulas.md, "Request-level simulation", the difference.)
+    const double chunk = std::isfinite(budget) ? std::min(isl, budget) : isl;
+    // Beside it, the other requests' decodes (a lone request decodes nothing while it prefills).
+    const double others = batch > 1 ? decode * (batch - 1) / batch : 0.0;
+    const double prompt_step = serving_step_seconds(m, others, std::max(chunk, prefill), length, isl);
     const double cycle = steps * step;   // one request's life, prompt to last token
     const double rps = running / cycle;  // per replica
     out.concurrency = running * dp;
@@ -311,7 +319,7 @@ ServingReport serving_at(const ServingModel& m, double isl, double osl, double c
     // (stretched when the budget binds), and a wait for a free slot when more are asked than run
     // (closed loop, Little's law: the extra requests over the completion rate).
     const double queue = std::isfinite(asked) && asked > running ? (asked - running) / rps : 0.0;
-    out.ttft_s = 0.5 * step + (steps - decode_steps) * step + queue;
+    out.ttft_s = 0.5 * step + (steps - decode_steps) * prompt_step + queue;
     // What limits: more asked than run wait on the pool or the cap; asked for as many as run (no
     // concurrency given), a cap below what the pool holds is the limit (max_num_seqs or the
     // engine's default: raising it runs more); else the step's largest part.
