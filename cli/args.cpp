@@ -39,6 +39,12 @@ Usage:
                     [--max-tpot-ms MS] [--disaggregated] [--measured REPORT.json] [--json]
                     serving layouts (tp, pp, dp, ep, requests in flight): the Pareto front of
                     tokens/s per GPU against per user, the best under the TTFT and TPOT targets
+  gpusizer simulate --isl N --osl N [--request-rate R] [KEY FLAGS] [--requests N] [--seed S]
+                    [--burstiness B] [--lengths fixed|uniform|lognormal] [--length-spread S]
+                    [--prefix-hit-rate F] [--slo-ttft-ms MS] [--slo-tpot-ms MS] [--trace FILE] [--json]
+                    requests through the engine's scheduler step by step: TTFT, TPOT and E2E
+                    percentiles, throughput, preemptions and goodput; a trace is the Azure LLM
+                    inference CSV or JSON Lines of {arrival_s, input_tokens, output_tokens}
   gpusizer models   [--json]
   gpusizer gpus     [--json]
   gpusizer links    [--json]

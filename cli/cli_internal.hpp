@@ -36,6 +36,9 @@ Options parse_args(const std::vector<std::string>& args);
 // `gpusizer plan ...` (plan.cpp): the layout search; args[0] is "plan".
 int run_plan(const std::vector<std::string>& args, const char* argv0, std::ostream& out);
 
+// `gpusizer simulate ...` (simulate.cpp): the request-level simulation; args[0] is "simulate".
+int run_simulate(const std::vector<std::string>& args, const char* argv0, std::ostream& out);
+
 // Text renderers (print.cpp).
 void print_report(std::ostream& out, const Report& r);
 void print_assumptions(std::ostream& out, const std::vector<Assumption>& items);

@@ -45,6 +45,7 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
         if (args[0] == "inspect") return run_inspect(args, out);
         if (args[0] == "reconcile") return run_reconcile(args, out, argv0);
         if (args[0] == "plan") return run_plan(args, argv0, out);
+        if (args[0] == "simulate") return run_simulate(args, argv0, out);
         const Options o = parse_args(args);
         if (o.command == "models" || o.command == "gpus" || o.command == "links") {
             const Catalog cat = load(o, argv0);
@@ -151,7 +152,7 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             return kExitOk;
         }
         throw Error(o.command,
-                    "unknown command; commands: estimate, fit, plan, recommend, models, gpus, links, formats, keys, inspect, reconcile "
+                    "unknown command; commands: estimate, fit, plan, simulate, recommend, models, gpus, links, formats, keys, inspect, reconcile "
                     "(see gpusizer --help)");
     } catch (const Error& e) {
         err << "gpusizer: error: " << e.what() << '\n';

@@ -12,6 +12,7 @@
 #include "gpusizer/catalog.hpp"
 #include "gpusizer/io.hpp"
 #include "gpusizer/plan.hpp"
+#include "gpusizer/simulate.hpp"
 #include "gpusizer/recommend.hpp"
 #include "gpusizer/uncertainty.hpp"
 #include "json_internal.hpp"
@@ -414,6 +415,44 @@ std::string fit_to_json(const FitReport& f, int indent) {
     for (const auto& row : f.by_weights) j["by_weights"].push_back(fit_row_json(row));
     j["by_kv_cache"] = json::array();
     for (const auto& row : f.by_kv_cache) j["by_kv_cache"].push_back(fit_row_json(row));
+    return dump_text(j, indent);
+}
+
+// The request-level simulation (gpusizer/simulate.hpp): simulation.* beside the estimate's report.
+std::string simulation_to_json(const SimulationReport& s, int indent) {
+    auto lat = [](const LatencyStats& l) { return json{{"mean", l.mean}, {"p50", l.p50}, {"p90", l.p90}, {"p99", l.p99}}; };
+    json sim;
+    sim["requests"] = s.requests;
+    sim["completed"] = s.completed;
+    sim["rejected"] = s.rejected;
+    sim["preemptions"] = s.preemptions;
+    sim["steps"] = s.steps;
+    sim["replicas"] = s.replicas;
+    sim["request_rate"] = s.request_rate;
+    sim["duration_s"] = s.duration_s;
+    sim["requests_per_s"] = s.requests_per_s;
+    sim["output_tokens_per_s"] = s.output_tokens_per_s;
+    sim["input_tokens_per_s"] = s.input_tokens_per_s;
+    sim["ttft_s"] = lat(s.ttft_s);
+    sim["tpot_s"] = lat(s.tpot_s);
+    sim["e2e_s"] = lat(s.e2e_s);
+    sim["slo_ttft_ms"] = s.slo_ttft_ms;
+    sim["slo_tpot_ms"] = s.slo_tpot_ms;
+    sim["slo_attained_fraction"] = s.slo_attained_fraction;
+    sim["goodput_rps"] = s.goodput_rps;
+    sim["mean_running"] = s.mean_running;
+    sim["max_concurrency"] = s.max_concurrency;
+    sim["peak_kv_used_fraction"] = s.peak_kv_used_fraction;
+    json tl = json::array();
+    for (const SimulationSample& p : s.timeline)
+        tl.push_back({{"t_s", p.t_s}, {"running", p.running}, {"waiting", p.waiting}, {"kv_used_fraction", p.kv_used_fraction}});
+    sim["timeline"] = std::move(tl);
+    sim["warnings"] = s.warnings;
+    sim["wall_s"] = s.wall_s;
+    json j;
+    j["schema_version"] = 1;
+    j["simulation"] = std::move(sim);
+    j["report"] = report_json(s.report);
     return dump_text(j, indent);
 }
 

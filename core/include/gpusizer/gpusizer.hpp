@@ -21,3 +21,4 @@
 #include "gpusizer/precision.hpp"
 #include "gpusizer/recommend.hpp"
 #include "gpusizer/report.hpp"
+#include "gpusizer/simulate.hpp"

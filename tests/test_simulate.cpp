@@ -1,0 +1,342 @@
+// test_simulate.cpp: the request-level simulation (core/src/simulation/): requests' latencies
+// worked out by hand on the hand-made step of serving_support.hpp, its agreement with the
+// steady-state model where both apply, preemption, goodput, the draws, traces and bad input.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "gpusizer/simulate.hpp"
+#include "serving_support.hpp"
+#include "simulation/simulation_internal.hpp"
+#include "test_support.hpp"
+
+using namespace gpusizer;
+using namespace gpusizer::test;
+
+namespace {
+
+// `n` requests of isl / osl tokens, arriving `gap` seconds apart (0: all at once).
+std::vector<TraceRequest> requests(int n, long long isl, long long osl, double gap) {
+    std::vector<TraceRequest> out;
+    for (int i = 0; i < n; ++i) out.push_back({gap * i, isl, osl});
+    return out;
+}
+
+SimulationReport run_model(const detail::ServingModel& m, const std::vector<TraceRequest>& reqs, int dp = 1, SimulationOptions o = {}) {
+    SimulationReport out;
+    detail::simulate_requests(m, dp, reqs, o, false, out);
+    return out;
+}
+
+// The hand model's lone request of 1,000 + 11 tokens: its prompt in one step of 1,000 tokens (the
+// weights term only: the hand model has no attention FLOPs), then 10 decode steps, each reading
+// the weights for one token and the cache of 1,001 .. 1,010 tokens (the token it processes
+// included) at 128 KiB per token and 2 TB/s.
+struct LoneRequest {
+    double ttft = hand_weights_s(1000);
+    double decode = 0;   // the 10 decode steps
+    LoneRequest() {
+        for (int j = 0; j < 10; ++j) decode += hand_weights_s(1) + 131072.0 * (1001 + j) / 2e12;
+    }
+    double e2e() const { return ttft + decode; }
+};
+
+}   // namespace
+
+TEST_CASE("simulate: a lone request, by hand", "[simulate]") {
+    const LoneRequest lone;
+    // 16 GFLOP x 1,000 at 1 PFLOP/s = 16 ms against 8 ms of reads: 16 x (1 + 0.5^2.5)^0.4 = 17.08 ms.
+    CHECK(lone.ttft == Approx(17.0765e-3).epsilon(1e-4));
+    // Three requests 100 s apart: each alone on the engine.
+    const SimulationReport s = run_model(hand_model(), requests(3, 1000, 11, 100.0));
+    CHECK(s.requests == 3);
+    CHECK(s.completed == 3);
+    CHECK(s.rejected == 0);
+    CHECK(s.preemptions == 0);
+    CHECK(s.steps == 3 * 11);
+    CHECK(s.ttft_s.p50 == Approx(lone.ttft));
+    CHECK(s.ttft_s.p99 == Approx(lone.ttft));
+    CHECK(s.tpot_s.mean == Approx(lone.decode / 10));
+    CHECK(s.e2e_s.mean == Approx(lone.e2e()));
+    // The run: the first arrival to the last completion; 33 output tokens over it.
+    CHECK(s.duration_s == Approx(200.0 + lone.e2e()));
+    CHECK(s.output_tokens_per_s == Approx(33.0 / (200.0 + lone.e2e())));
+    CHECK(s.goodput_rps == Approx(3.0 / s.duration_s));   // no objectives: every request counts
+    CHECK(s.slo_attained_fraction == 1.0);
+}
+
+TEST_CASE("simulate: percentiles, goodput and replicas, by hand", "[simulate]") {
+    // numpy.percentile's linear interpolation: 1..10 has p50 5.5, p90 9.1, p99 9.91.
+    std::vector<double> v(10);
+    std::iota(v.begin(), v.end(), 1.0);
+    const LatencyStats l = detail::latency_stats(v);
+    CHECK(l.mean == Approx(5.5));
+    CHECK(l.p50 == Approx(5.5));
+    CHECK(l.p90 == Approx(9.1));
+    CHECK(l.p99 == Approx(9.91));
+    CHECK(detail::latency_stats({}).p99 == 0);
+
+    // One sequence at a time, four requests at once: request i waits for the i before it, so its
+    // first token comes at i E + T (E a lone request's life, T its first token).
+    const LoneRequest lone;
+    const double T = lone.ttft, E = lone.e2e();
+    detail::ServingModel one = hand_model();
+    one.max_sequences = 1;
+    SimulationOptions o;
+    o.slo_ttft_ms = (T + 1.5 * E) * 1e3;   // requests 0 and 1 meet it
+    o.slo_tpot_ms = 1e3;
+    const SimulationReport s = run_model(one, requests(4, 1000, 11, 0.0), 1, o);
+    CHECK(s.completed == 4);
+    CHECK(s.duration_s == Approx(4 * E));
+    CHECK(s.ttft_s.mean == Approx(T + 1.5 * E));
+    CHECK(s.ttft_s.p50 == Approx(T + 1.5 * E));
+    CHECK(s.ttft_s.p90 == Approx(T + 2.7 * E));
+    CHECK(s.ttft_s.p99 == Approx(T + 2.97 * E));
+    CHECK(s.tpot_s.p99 == Approx(lone.decode / 10));
+    CHECK(s.slo_attained_fraction == Approx(0.5));
+    CHECK(s.goodput_rps == Approx(2 / (4 * E)));
+    CHECK(s.mean_running == Approx(1.0));
+
+    // Two replicas take the requests in turn: eight requests run as two queues of four.
+    const SimulationReport two = run_model(one, requests(8, 1000, 11, 0.0), 2, o);
+    CHECK(two.replicas == 2);
+    CHECK(two.completed == 8);
+    CHECK(two.duration_s == Approx(4 * E));
+    CHECK(two.ttft_s.p50 == Approx(T + 1.5 * E));
+    CHECK(two.mean_running == Approx(2.0));
+}
+
+TEST_CASE("simulate: a pool that fills preempts the last admitted, and every request completes", "[simulate]") {
+    // The hand pool holds 100 requests of 2,001 tokens. 150 requests of 1,000 + 1,001 arrive at
+    // once: their prompts are admitted while they fit (8 per 8,192-token step, up to 200 prompts'
+    // worth), then growing caches preempt the last admitted, recomputed when readmitted.
+    detail::ServingModel m = hand_model();
+    const SimulationReport s = run_model(m, requests(150, 1000, 1001, 0.0));
+    CHECK(s.completed == 150);
+    CHECK(s.preemptions > 0);
+    CHECK(s.peak_kv_used_fraction <= 1.0);
+    CHECK(s.peak_kv_used_fraction > 0.95);
+    CHECK(s.output_tokens_per_s * s.duration_s == Approx(150.0 * 1001));
+    // A pool that holds every request at its final length never preempts.
+    m.kv_pool_bytes = 150.0 * 2001 * 131072;
+    const SimulationReport roomy = run_model(m, requests(150, 1000, 1001, 0.0));
+    CHECK(roomy.preemptions == 0);
+    CHECK(roomy.duration_s < s.duration_s);
+    // A request whose cache no pool holds is refused, not run.
+    m.kv_pool_bytes = 1000.0 * 131072;
+    const SimulationReport small = run_model(m, requests(2, 1000, 100, 0.0));
+    CHECK(small.rejected == 2);
+    CHECK(small.completed == 0);
+    CHECK(small.duration_s == 0);
+}
+
+TEST_CASE("simulate: agrees with the steady state at light load and at saturation", "[simulate][serving]") {
+    // Llama 3.1 8B on an H100 (vLLM), requests of 1,000 + 200 tokens.
+    Config c = serving("llama-3.1-8b", "h100-sxm", Runtime::vllm);
+    c.isl = 1000;
+    c.osl = 200;
+    SimulationOptions o;
+    SECTION("light load: every request alone, as one request in flight") {
+        // A request every 50 s, each done in about 2 s.
+        c.request_rate = 0.02;
+        o.requests = 30;
+        const SimulationReport s = simulate(c, catalog(), o);
+        Config one = c;
+        one.request_rate = 0;
+        one.concurrency = 1;
+        const Report r = run(one);
+        REQUIRE(s.completed == 30);
+        // TPOT: the decode step of one sequence (the steady state's mean step also carries the
+        // prompt's share, 1,000 tokens over 200 steps, which the roofline hides under the reads).
+        CHECK(s.tpot_s.p50 == Approx(r.serving.tpot_s).epsilon(0.03));
+        // TTFT: the prompt's step; the steady state adds half a step of waiting for the step in
+        // progress, which a request arriving at an idle engine does not wait.
+        CHECK(s.ttft_s.p50 == Approx(r.serving.ttft_s - 0.5 * r.serving.step_s).epsilon(0.02));
+        CHECK(s.e2e_s.p50 == Approx(r.serving.ttft_s - 0.5 * r.serving.step_s + 199 * r.serving.tpot_s).epsilon(0.03));
+        CHECK(s.mean_running < 0.1);
+    }
+    SECTION("saturation: the steady state's throughput") {
+        // Arrivals far past what the engine completes; 256 sequences in flight (the pool holds
+        // more, so no preemption muddies it). The run's throughput is the steady state's.
+        c.max_num_seqs = 256;
+        c.request_rate = 1000;
+        o.requests = 4000;
+        const SimulationReport s = simulate(c, catalog(), o);
+        c.request_rate = 0;
+        const Report r = run(c);
+        CHECK(s.preemptions == 0);
+        CHECK(s.output_tokens_per_s == Approx(r.serving.output_tokens_per_s).epsilon(0.04));
+        CHECK(s.tpot_s.p50 == Approx(r.serving.tpot_s).epsilon(0.04));
+        CHECK(s.mean_running == Approx(256).epsilon(0.03));
+        CHECK(s.max_concurrency == 256);
+        CHECK(!s.warnings.empty());   // the queue grows: said
+    }
+}
+
+TEST_CASE("simulate: the draws", "[simulate]") {
+    SimulationOptions o;
+    o.seed = 7;
+    // The same seed gives the same requests; another seed others.
+    const auto a = detail::draw_requests(o, 100, 5.0, 1000, 200);
+    const auto b = detail::draw_requests(o, 100, 5.0, 1000, 200);
+    CHECK(a.back().arrival_s == b.back().arrival_s);
+    o.seed = 8;
+    CHECK(detail::draw_requests(o, 100, 5.0, 1000, 200).back().arrival_s != a.back().arrival_s);
+    // Gaps: mean 1 / rate; a gamma of shape b has a squared coefficient of variation 1 / b
+    // (Poisson: 1; burstiness 0.25: 4).
+    auto gaps = [](const std::vector<TraceRequest>& r) {
+        double sum = 0, sq = 0;
+        for (std::size_t i = 1; i < r.size(); ++i) {
+            const double g = r[i].arrival_s - r[i - 1].arrival_s;
+            sum += g;
+            sq += g * g;
+        }
+        const double n = double(r.size() - 1), mean = sum / n;
+        return std::pair<double, double>{mean, (sq / n - mean * mean) / (mean * mean)};
+    };
+    const auto poisson = gaps(detail::draw_requests(o, 40001, 4.0, 100, 100));
+    CHECK(poisson.first == Approx(0.25).epsilon(0.02));
+    CHECK(poisson.second == Approx(1.0).epsilon(0.05));
+    o.burstiness = 0.25;
+    const auto bursty = gaps(detail::draw_requests(o, 40001, 4.0, 100, 100));
+    CHECK(bursty.first == Approx(0.25).epsilon(0.03));
+    CHECK(bursty.second == Approx(4.0).epsilon(0.08));
+    // Rate 0: all at once. Lengths: uniform over [L(1 - s), L(1 + s)]; lognormal with mean L.
+    o.burstiness = 1;
+    o.lengths = LengthDistribution::uniform;
+    o.length_spread = 0.5;
+    const auto u = detail::draw_requests(o, 20000, 0.0, 1000, 200);
+    double lo = 1e9, hi = 0, mean = 0;
+    bool at_once = true;
+    for (const TraceRequest& q : u) {
+        at_once = at_once && q.arrival_s == 0;
+        lo = std::min(lo, double(q.input_tokens));
+        hi = std::max(hi, double(q.input_tokens));
+        mean += double(q.input_tokens) / 20000;
+    }
+    CHECK(at_once);
+    CHECK(lo == 500);
+    CHECK(hi == 1500);
+    CHECK(mean == Approx(1000).epsilon(0.01));
+    o.lengths = LengthDistribution::lognormal;
+    o.length_spread = 0.8;
+    double lmean = 0;
+    for (const TraceRequest& q : detail::draw_requests(o, 40000, 0.0, 1000, 200)) lmean += double(q.output_tokens) / 40000;
+    CHECK(lmean == Approx(200).epsilon(0.03));
+}
+
+TEST_CASE("simulate: traces, Azure's CSV and JSON Lines", "[simulate][trace]") {
+    const auto azure = parse_trace(
+        "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+        "2023-11-16 18:15:46.6805900,374,44\r\n"
+        "2023-11-16 18:15:50.9951690,396,109\n"
+        "2023-11-16 18:15:45.0000000,879,20\n");
+    REQUIRE(azure.size() == 3);
+    // Sorted by arrival, relative to the first.
+    CHECK(azure[0].arrival_s == 0);
+    CHECK(azure[0].input_tokens == 879);
+    CHECK(azure[1].arrival_s == Approx(1.68059));
+    CHECK(azure[2].arrival_s == Approx(5.995169));
+    CHECK(azure[2].output_tokens == 109);
+    // Across midnight and a month's end.
+    const auto midnight =
+        parse_trace("TIMESTAMP,ContextTokens,GeneratedTokens\n2024-02-29 23:59:59.5,10,10\n2024-03-01 00:00:00.25,10,10\n");
+    CHECK(midnight[1].arrival_s == Approx(0.75));
+    const auto jsonl = parse_trace(
+        "{\"arrival_s\": 0.5, \"input_tokens\": 100, \"output_tokens\": 10}\n\n"
+        "{\"arrival_s\": 0.0, \"input_tokens\": 200, \"output_tokens\": 20}\n");
+    REQUIRE(jsonl.size() == 2);
+    CHECK(jsonl[0].input_tokens == 200);
+    CHECK(jsonl[1].arrival_s == Approx(0.5));
+    CHECK_THROWS_WITH(parse_trace("time,in,out\n1,2,3\n"), Catch::Contains("TIMESTAMP,ContextTokens,GeneratedTokens"));
+    CHECK_THROWS_WITH(parse_trace("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46,12x,4\n"),
+                      Catch::Contains("line 2") && Catch::Contains("ContextTokens"));
+    CHECK_THROWS_WITH(parse_trace("{\"arrival_s\": 1}\n"), Catch::Contains("line 1"));
+    CHECK_THROWS_WITH(parse_trace("{\"arrival_s\": -1, \"input_tokens\": 1, \"output_tokens\": 1}"), Catch::Contains(">= 0"));
+    CHECK_THROWS_WITH(parse_trace(""), Catch::Contains("no requests"));
+
+    // A trace runs as given: its mean lengths and rate are the estimate's load.
+    Config c = serving("llama-3.1-8b", "h100-sxm", Runtime::vllm);
+    SimulationOptions o;
+    o.trace = azure;
+    const SimulationReport s = simulate(c, catalog(), o);
+    CHECK(s.completed == 3);
+    CHECK(s.report.config.isl == 550);   // (374 + 396 + 879) / 3
+    CHECK(s.report.config.osl == 58);   // (44 + 109 + 20) / 3 = 57.7
+    CHECK(s.request_rate == Approx(2 / 5.995169));
+}
+
+TEST_CASE("simulate: bad input names the key", "[simulate][errors]") {
+    Config c = serving("llama-3.1-8b", "h100-sxm", Runtime::vllm);
+    SimulationOptions o;
+    CHECK_THROWS_WITH(simulate(c, catalog(), o), Catch::Contains("isl"));   // no load
+    c.isl = 1000;
+    c.osl = 100;
+    o.requests = -1;
+    CHECK_THROWS_WITH(simulate(c, catalog(), o), Catch::Contains("requests"));
+    o.requests = 10;
+    o.burstiness = 0;
+    CHECK_THROWS_WITH(simulate(c, catalog(), o), Catch::Contains("burstiness"));
+    o.burstiness = 1;
+    o.prefix_hit_rate = 1;
+    CHECK_THROWS_WITH(simulate(c, catalog(), o), Catch::Contains("prefix_hit_rate"));
+    o.prefix_hit_rate = 0;
+    CHECK_THROWS_WITH(parse_length_distribution("zipf"), Catch::Contains("fixed, uniform or lognormal"));
+    Config train = c;
+    train.mode = Mode::train;
+    train.isl = train.osl = 0;
+    CHECK_THROWS_WITH(simulate(train, catalog(), o), Catch::Contains("inference"));
+    Config big = serving("llama-3.1-405b", "rtx-4090", Runtime::vllm);
+    big.isl = 1000;
+    big.osl = 100;
+    CHECK_THROWS_WITH(simulate(big, catalog(), o), Catch::Contains("does not fit"));
+    // A context set below the requests: they are refused, and the warning says to raise it.
+    c.context = 1050;
+    o.lengths = LengthDistribution::uniform;
+    o.length_spread = 0.2;
+    o.requests = 200;
+    c.isl = 900;
+    const SimulationReport s = simulate(c, catalog(), o);
+    CHECK(s.rejected > 0);
+    CHECK(s.completed + s.rejected == 200);
+    REQUIRE(!s.warnings.empty());
+    CHECK(s.warnings.front().find("raise context") != std::string::npos);
+}
+
+TEST_CASE("gpusizer simulate: text and JSON", "[simulate][cli]") {
+    const CliResult t = run_cli({"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--runtime", "vllm", "--isl", "500", "--osl",
+                                 "100", "--request-rate", "4", "--requests", "200", "--slo-ttft-ms", "100", "--slo-tpot-ms", "20"});
+    CHECK(t.code == 0);
+    CHECK(t.out.find("TTFT") != std::string::npos);
+    CHECK(t.out.find("goodput") != std::string::npos);
+    CHECK(t.out.find("steady state") != std::string::npos);
+    const CliResult j = run_cli({"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--isl", "500", "--osl", "100",
+                                 "--request-rate", "4", "--requests", "200", "--seed", "3", "--json"});
+    REQUIRE(j.code == 0);
+    const auto doc = nlohmann::json::parse(j.out);
+    const auto& s = doc["simulation"];
+    CHECK(s["requests"] == 200);
+    CHECK(s["completed"] == 200);
+    for (const char* k : {"ttft_s", "tpot_s", "e2e_s"})
+        for (const char* p : {"p50", "p90", "p99", "mean"}) CHECK(s[k][p].get<double>() > 0);
+    CHECK(s["output_tokens_per_s"].get<double>() > 0);
+    CHECK(s["goodput_rps"].get<double>() > 0);
+    CHECK(s["preemptions"] == 0);
+    CHECK(s["wall_s"].get<double>() >= 0);
+    CHECK(s["timeline"].size() == 120);
+    CHECK(doc["report"]["serving"]["output_tokens_per_s"].get<double>() > 0);   // the steady state beside it
+    // The same seed, the same run.
+    CHECK(run_cli({"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--isl", "500", "--osl", "100", "--request-rate", "4",
+                   "--requests", "200", "--seed", "3", "--json"})
+              .out.find(s["ttft_s"]["p99"].dump()) != std::string::npos);
+    const CliResult bad = run_cli({"simulate", "--model", "llama-3.1-8b", "--isl", "500", "--osl", "100", "--lengths", "zipf"});
+    CHECK(bad.code == 2);
+    CHECK(bad.err.find("lengths") != std::string::npos);
+    const CliResult missing = run_cli({"simulate", "--model", "llama-3.1-8b", "--trace", "/nonexistent/trace.csv"});
+    CHECK(missing.code == 1);
+    CHECK(missing.err.find("--trace") != std::string::npos);
+}
