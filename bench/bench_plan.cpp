@@ -8,6 +8,8 @@
 //   BM_PlanSearch70B: Llama 3 70B on 64 H100, 512 x 8,192.
 //   BM_PlanInference70B: the whole inference plan() (colocated layouts), Llama 3 70B served by vLLM on up to 64 H100,
 //     requests of 1,000 + 1,000 tokens, TPOT <= 30 ms (issue budget: under 100 ms natively).
+//   BM_Simulate10k: simulate(), 10,000 requests (bench_cases.hpp simulation_config; issue budget:
+//     under 100 ms natively).
 // Run: build/native/bench_plan --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 // The counter layouts_per_s is evaluated layouts / CPU second.
 #include <benchmark/benchmark.h>
@@ -71,6 +73,22 @@ BENCHMARK(BM_Plan405B)->Unit(benchmark::kMillisecond);
 
 void BM_PlanInference70B(benchmark::State& state) { run_plan(state, gpusizer::bench::inference_plan_70b(), "points"); }
 BENCHMARK(BM_PlanInference70B)->Unit(benchmark::kMillisecond);
+
+void BM_Simulate10k(benchmark::State& state) {
+    gpusizer::SimulationOptions o;
+    o.requests = gpusizer::bench::kSimulationRequests;
+    o.seed = 1;
+    const gpusizer::Config c = gpusizer::bench::simulation_config();
+    double steps = 0;
+    for (auto _ : state) {
+        const gpusizer::SimulationReport s = gpusizer::simulate(c, catalog(), o);
+        steps = double(s.steps);
+        benchmark::DoNotOptimize(s.ttft_s.p99);
+    }
+    state.counters["requests"] = double(o.requests);
+    state.counters["steps"] = steps;
+}
+BENCHMARK(BM_Simulate10k)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

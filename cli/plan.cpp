@@ -1,6 +1,7 @@
 // plan.cpp (cli/): `gpusizer plan --mode train|inference`: the layout search of
 // gpusizer/plan.hpp, with the search's own flags (--top, --max-micro-batch, --max-virtual-stages,
-// --tokens, --no-offload, --no-ep, --no-cp; inference: --max-ttft-ms, --max-tpot-ms, --disaggregated);
+// --tokens, --no-offload, --no-ep, --no-cp; inference: --max-ttft-ms, --max-tpot-ms, --disaggregated,
+// --target-rps R with --percentile P: the fewest GPUs meeting the targets at that rate);
 // every other flag is a configuration key, read as `estimate` reads it, and --measured REPORT.json
 // (a benchmark report's calibrated GPU in place of the datasheet's).
 #include <algorithm>
@@ -105,6 +106,32 @@ void print_inference_plan(std::ostream& out, const PlanRequest& q, const PlanRep
     }
 }
 
+void print_target_plan(std::ostream& out, const PlanRequest& q, const PlanReport& p) {
+    const TargetReport& t = p.target;
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "plan (inference, target): %s on up to %d x %s, %g requests/s of %lld input + %lld output tokens\n",
+                  q.base.model.id.c_str(), q.base.gpus, q.base.gpu.c_str(), t.rps, q.base.isl, q.base.osl);
+    out << buf;
+    std::string targets;
+    if (q.max_ttft_ms > 0) targets += "TTFT <= " + fmt_g(q.max_ttft_ms) + " ms";
+    if (q.max_tpot_ms > 0) targets += std::string(targets.empty() ? "" : ", ") + "TPOT <= " + fmt_g(q.max_tpot_ms) + " ms";
+    std::snprintf(buf, sizeof buf, "targets at p%d: %s; %lld simulations of up to %lld requests, %.3f s\n\n", t.percentile,
+                  targets.empty() ? "none (the engines keep up)" : targets.c_str(), t.simulations, t.requests, p.seconds);
+    out << buf;
+    if (t.met) {
+        std::snprintf(buf, sizeof buf,
+                      "fewest GPUs: %d (tp %d x pp %d x dp %d)\n  p%d TTFT %.1f ms, p%d TPOT %.1f ms, %.1f output tokens/s, goodput %.3g "
+                      "requests/s\n",
+                      t.gpus, t.tp, t.pp, t.dp, t.percentile, t.ttft_s * 1e3, t.percentile, t.tpot_s * 1e3, t.output_tokens_per_s,
+                      t.goodput_rps);
+        out << buf;
+    } else {
+        out << "no layout within " << q.base.gpus << " GPUs meets the targets: more GPUs (--gpus), looser targets, or a lower rate\n";
+    }
+    out << "\nreplica shapes:\n";
+    for (const std::string& s : t.shapes) out << "  " << s << '\n';
+}
+
 // D for --tokens: a plain number or one with a suffix, 15e12, 15T, 300B, 500M.
 double tokens_flag(const std::string& text) {
     const double v = non_negative_number(text, true);
@@ -180,6 +207,10 @@ int run_plan(const std::vector<std::string>& args, const char* argv0, std::ostre
         else if (a == "--max-ttft-ms") q.max_ttft_ms = ms_flag("--max-ttft-ms", value("--max-ttft-ms"));
         else if (a == "--max-tpot-ms") q.max_tpot_ms = ms_flag("--max-tpot-ms", value("--max-tpot-ms"));
         else if (a == "--disaggregated") q.disaggregated = true;
+        else if (a == "--target-rps") {
+            q.target_rps = non_negative_number(value("--target-rps"), false);
+            if (!(q.target_rps > 0)) throw Error("--target-rps", "must be a number of requests per second above 0");
+        } else if (a == "--percentile") q.percentile = int_flag("--percentile", value("--percentile"), 50, 99);
         else if (a == "--max-virtual-stages") q.max_virtual_stages = int_flag("--max-virtual-stages", value("--max-virtual-stages"), 1, 64);
         else if (a == "--tokens") q.tokens = tokens_flag(value("--tokens"));
         else if (a == "--no-offload") q.offload = false;
@@ -211,7 +242,8 @@ int run_plan(const std::vector<std::string>& args, const char* argv0, std::ostre
     if (!o.measured.empty())
         out << (q.base.gpu == kCustomGpuId ? gpu_display_name(q.base, cat) : q.base.gpu) << ": the figures measured in " << o.measured
             << " in place of the datasheet's (--measured)\n";
-    if (p.mode == PlanMode::inference) print_inference_plan(out, q, p);
+    if (p.target.asked) print_target_plan(out, q, p);
+    else if (p.mode == PlanMode::inference) print_inference_plan(out, q, p);
     else print_plan(out, p, q.base, q.offload);
     return kExitOk;
 }

@@ -4,6 +4,7 @@
 // theme; web-tablet.png: at 820x1180 with touch; web-phone.png and web-phone-open.png: at
 // 390x844 with touch (one column, then with a section opened by a tap), web-phone-light.png in
 // the light theme; web-cost.png and web-phone-cost.png: the Cost tab at 1280x800 and 390x844;
+// web-simulate.png and web-phone-simulate.png: the Plan tab's request simulation, the same sizes;
 // web-widget.png: the widget on a documentation page. The app follows the OS's
 // theme: each picture's context sets prefers-color-scheme.
 import { join } from 'node:path';
@@ -83,6 +84,45 @@ const kCostLink = '#v=1&m=llama-3-70b&w=q4_k_m&g=rtx-4090x2';
   await context.close();
 }
 
+// The Plan tab's request simulation (Llama 3.1 8B on one H100 under vLLM, 1,000 + 200 tokens):
+// web-simulate.png at 1280x800, clicked; web-phone-simulate.png at 390x844, tapped and scrolled.
+const kSimLink = '#v=1&m=llama-3.1-8b&g=h100-sxm&rt=vllm&isl=1000&osl=200';
+{
+  const desk = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+  let state = await openApp(desk, url, kSimLink);
+  const at = async (page, name, tap) => {
+    await page.waitForFunction((n) => window.gpusizerApp.layout.some((r) => r.name === n), name, { timeout: 10000 });
+    const r = (await page.evaluate(() => window.gpusizerApp)).layout.find((x) => x.name === name);
+    if (tap) await page.touchscreen.tap(r.x + r.w / 2, r.y + r.h / 2);
+    else await clickFrames(page, r.x + r.w / 2, r.y + r.h / 2);
+    await frames(page, 8);
+  };
+  await at(desk, 'plan tab');
+  await at(desk, 'request simulation switch');
+  await desk.mouse.move(1279, 799);
+  await frames(desk, 8);
+  await desk.screenshot({ path: join(out, 'web-simulate.png') });
+  await desk.close();
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2,
+    colorScheme: 'dark' });
+  const page = await context.newPage();
+  state = await openApp(page, url, kSimLink);
+  await at(page, 'plan tab', true);
+  await at(page, 'request simulation switch', true);
+  const cdp = await context.newCDPSession(page);
+  const pt = (y) => [{ x: 120, y, id: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: pt(780) });
+  await frames(page, 2);
+  for (let i = 1; i <= 24; ++i) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: pt(780 - 26 * i) });
+    await frames(page, 1);
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await frames(page, 12);
+  await page.screenshot({ path: join(out, 'web-phone-simulate.png') });
+  await context.close();
+}
+
 const docs = await browser.newPage({ viewport: { width: 760, height: 640 }, colorScheme: 'light' });
 await docs.route(url + 'docs/example.html', (route) => route.fulfill({
   contentType: 'text/html',
@@ -101,4 +141,4 @@ await docs.screenshot({ path: join(out, 'web-widget.png'), clip: { x: 0, y: 0, w
 
 await browser.close();
 server.close();
-console.log(`wrote web-app.png, web-app-light.png, web-tablet.png, web-phone.png, web-phone-light.png, web-phone-open.png, web-cost.png, web-phone-cost.png and web-widget.png in ${out}`);
+console.log(`wrote web-app.png, web-app-light.png, web-tablet.png, web-phone.png, web-phone-light.png, web-phone-open.png, web-cost.png, web-phone-cost.png, web-simulate.png, web-phone-simulate.png and web-widget.png in ${out}`);

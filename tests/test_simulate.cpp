@@ -340,3 +340,88 @@ TEST_CASE("gpusizer simulate: text and JSON", "[simulate][cli]") {
     CHECK(missing.code == 1);
     CHECK(missing.err.find("--trace") != std::string::npos);
 }
+
+TEST_CASE("simulate: the options as JSON (the JS API's)", "[simulate][json]") {
+    const SimulationOptions o = simulation_options_from_json(
+        R"({"requests": 500, "seed": 9, "burstiness": 0.5, "lengths": "lognormal", "length_spread": 0.6,
+            "prefix_hit_rate": 0.25, "slo_ttft_ms": 300, "slo_tpot_ms": 40, "timeline_points": 60,
+            "trace": "{\"arrival_s\": 0, \"input_tokens\": 10, \"output_tokens\": 5}\n"})");
+    CHECK(o.requests == 500);
+    CHECK(o.seed == 9);
+    CHECK(o.burstiness == 0.5);
+    CHECK(o.lengths == LengthDistribution::lognormal);
+    CHECK(o.length_spread == 0.6);
+    CHECK(o.prefix_hit_rate == 0.25);
+    CHECK(o.slo_ttft_ms == 300);
+    CHECK(o.slo_tpot_ms == 40);
+    CHECK(o.timeline_points == 60);
+    REQUIRE(o.trace.size() == 1);
+    CHECK(o.trace[0].input_tokens == 10);
+    CHECK(simulation_options_from_json("").requests == 0);   // the defaults
+    CHECK_THROWS_WITH(simulation_options_from_json(R"({"request": 5})"), Catch::Contains("unknown simulation field"));
+    CHECK_THROWS_WITH(simulation_options_from_json(R"({"requests": 2.5})"), Catch::Contains("requests"));
+    CHECK_THROWS_WITH(simulation_options_from_json(R"({"seed": "x"})"), Catch::Contains("seed"));
+    CHECK_THROWS_WITH(simulation_options_from_json(R"({"lengths": 3})"), Catch::Contains("lengths"));
+    CHECK_THROWS_WITH(simulation_options_from_json(R"({"trace": ["a"]})"), Catch::Contains("trace"));
+    CHECK_THROWS_WITH(simulation_options_from_json("[1]"), Catch::Contains("options"));
+    CHECK_THROWS_WITH(simulation_options_from_json("{"), Catch::Contains("options"));
+}
+
+TEST_CASE("plan for a target rate: the fewest GPUs whose simulated percentile meets the targets", "[simulate][plan]") {
+    PlanRequest q;
+    q.mode = PlanMode::inference;
+    q.base = serving("llama-3.1-8b", "h100-sxm", Runtime::vllm, 16);
+    q.base.isl = 1000;
+    q.base.osl = 200;
+    q.target_rps = 40;
+    q.max_ttft_ms = 300;
+    q.max_tpot_ms = 40;
+    q.percentile = 99;
+    const PlanReport p = plan(q, catalog());
+    const TargetReport& t = p.target;
+    REQUIRE(t.met);
+    REQUIRE(p.has_best);
+    CHECK(p.best.gpus == t.gpus);
+    CHECK(t.gpus == t.tp * t.pp * t.dp);
+    CHECK(t.ttft_s * 1e3 <= 300);
+    CHECK(t.tpot_s * 1e3 <= 40);
+    // One replica fewer of the same shape misses: overloaded, or past a target at p99 (the run
+    // the search made, repeated).
+    if (t.dp > 1) {
+        Config fewer = q.base;
+        fewer.tp = t.tp;
+        fewer.pp = t.pp;
+        fewer.dp = t.dp - 1;
+        fewer.gpus = t.tp * t.pp * (t.dp - 1);
+        fewer.request_rate = 40;
+        SimulationOptions o;
+        o.requests = std::max(1000, 400 * (t.dp - 1));
+        const SimulationReport s = simulate(fewer, catalog(), o);
+        CHECK((s.report.serving.bound == "overloaded" || s.ttft_s.p99 * 1e3 > 300 || s.tpot_s.p99 * 1e3 > 40));
+    }
+    // Every shape is accounted for; the JSON carries the target.
+    CHECK(!t.shapes.empty());
+    const auto j = nlohmann::json::parse(plan_to_json(p));
+    CHECK(j["target"]["gpus"] == t.gpus);
+    CHECK(j["target"]["percentile"] == 99);
+    CHECK(j["best"]["gpus"] == t.gpus);
+    // A target no layout within the GPUs meets says so.
+    q.base.gpus = 1;
+    q.target_rps = 1000;
+    const PlanReport none = plan(q, catalog());
+    CHECK(!none.target.met);
+    CHECK(!none.has_best);
+    // Bad input names the key.
+    q.percentile = 95;
+    CHECK_THROWS_WITH(plan(q, catalog()), Catch::Contains("percentile"));
+    q.percentile = 90;
+    q.mode = PlanMode::train;
+    CHECK_THROWS_WITH(plan(q, catalog()), Catch::Contains("target_rps"));
+    const CliResult cli = run_cli(
+        {"plan",  "--mode", "inference", "--model", "llama-3.1-8b", "--gpu", "h100-sxm",      "--runtime", "vllm",         "--gpus", "8",
+         "--isl", "1000",   "--osl",     "200",     "--target-rps", "20",    "--max-tpot-ms", "40",        "--percentile", "90"});
+    CHECK(cli.code == 0);
+    CHECK(cli.out.find("fewest GPUs") != std::string::npos);
+    CHECK(run_cli({"plan", "--mode", "inference", "--model", "llama-3.1-8b", "--isl", "100", "--osl", "10", "--target-rps", "0"}).code ==
+          2);
+}

@@ -314,3 +314,43 @@ TEST_CASE("plan tab: a search in brief, as the app's status publishes it", "[ui]
     CHECK(plan_summary(none, PlanRequest{}).verdict == training_verdict_text(none));
     CHECK_FALSE(training_verdict_text(none).empty());
 }
+
+TEST_CASE("Plan tab, request simulation: its configuration, its default rate and its options", "[ui][plan][simulate]") {
+    // A training configuration: the simulation serves the same model at the tab's load.
+    Config c = gpusizer::test::config("llama-3.1-8b", "h100-sxm");
+    c.mode = Mode::train;
+    c.zero = 1;
+    c.runtime = Runtime::vllm;
+    PlanInputs plan;
+    plan.isl = 1000;
+    plan.osl = 200;
+    SimulationInputs in;
+    const Config s = simulation_config(c, catalog(), plan, in);
+    CHECK(s.mode == Mode::inference);
+    CHECK(s.zero == 0);
+    CHECK(s.isl == 1000);
+    CHECK(s.osl == 200);
+    CHECK(s.concurrency == 0);
+    // No rate given: half of what the engine sustains at steady state, two significant digits.
+    Config full = s;
+    full.request_rate = 0;
+    const double sustained = estimate(full, catalog()).serving.requests_per_s;
+    REQUIRE(sustained > 1);
+    CHECK(s.request_rate == Approx(sustained / 2).epsilon(0.05));
+    CHECK(s.request_rate == default_simulation_rate(s, catalog()));
+    // The configuration's rate, then the tab's.
+    c.request_rate = 3;
+    CHECK(simulation_config(c, catalog(), plan, in).request_rate == 3);
+    in.request_rate = 7;
+    CHECK(simulation_config(c, catalog(), plan, in).request_rate == 7);
+    // Fixed lengths carry no spread; a model that cannot serve falls back to 1 request/s (the
+    // simulation then says why).
+    in.length_spread = 0.4;
+    CHECK(simulation_options(in).length_spread == 0);
+    in.lengths = LengthDistribution::uniform;
+    CHECK(simulation_options(in).length_spread == 0.4);
+    Config big = gpusizer::test::config("llama-3.1-405b", "rtx-4090");
+    big.isl = 1000;
+    big.osl = 100;
+    CHECK(default_simulation_rate(big, catalog()) == 1.0);
+}

@@ -241,4 +241,157 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
     ImGui::PopID();
 }
 
+namespace {
+
+// Milliseconds with the digits a figure needs: "8.1 ms", "412 ms", "2.35 s".
+std::string latency_text(double seconds) {
+    char buf[32];
+    if (seconds >= 1.0) std::snprintf(buf, sizeof buf, "%.2f s", seconds);
+    else if (seconds >= 0.1) std::snprintf(buf, sizeof buf, "%.0f ms", seconds * 1e3);
+    else std::snprintf(buf, sizeof buf, "%.1f ms", seconds * 1e3);
+    return buf;
+}
+
+ImU32 with_alpha(ImU32 c, int alpha) { return (c & ~IM_COL32_A_MASK) | (ImU32(alpha) << IM_COL32_A_SHIFT); }
+
+}  // namespace
+
+void timeline_chart(const char* id, const std::vector<SimulationSample>& samples, ImVec2 size) {
+    ImGui::PushID(id);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
+    ImGui::InvisibleButton("##chart", size);
+    const bool hovered = ImGui::IsItemHovered();
+    const float lh = ImGui::GetTextLineHeight();
+    const ImVec2 a(p0.x + lh * 3.6f, p0.y + lh * 1.7f), b(p0.x + size.x - lh * 3.0f, p0.y + size.y - lh * 2.9f);
+    dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), palette().chart_frame, 4.0f);
+    if (samples.size() < 2 || b.x <= a.x || b.y <= a.y) {
+        ImGui::PopID();
+        return;
+    }
+    const double width = samples[1].t_s - samples[0].t_s;
+    const double t1 = samples.back().t_s + width;
+    double ymax = 1;
+    for (const SimulationSample& s : samples) ymax = std::max({ymax, s.running, s.waiting});
+    double step = nice_step(ymax * 1.05, 4);
+    ymax = std::ceil(ymax * 1.05 / step) * step;
+    auto px = [&](double t) { return a.x + float(t / t1) * (b.x - a.x); };
+    auto py = [&](double n) { return b.y - float(n / ymax) * (b.y - a.y); };
+    auto pk = [&](double f) { return b.y - float(std::clamp(f, 0.0, 1.0)) * (b.y - a.y); };
+    for (double g = 0; g <= ymax + 1e-9; g += step) {
+        dl->AddLine(ImVec2(a.x, py(g)), ImVec2(b.x, py(g)), palette().grid);
+        const std::string label = short_count(g);
+        const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+        dl->AddText(ImVec2(a.x - ts.x - 6, py(g) - ts.y * 0.5f), palette().text_muted, label.c_str());
+    }
+    for (int pct = 0; pct <= 100; pct += 50) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "%d%%", pct);
+        dl->AddText(ImVec2(b.x + 6, pk(pct / 100.0) - lh * 0.5f), palette().text_muted, buf);
+    }
+    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), palette().text_muted, "requests");
+    {
+        const char* kv = "KV in use";
+        dl->AddText(ImVec2(p0.x + size.x - ImGui::CalcTextSize(kv).x - 4, p0.y + 2), palette().text_muted, kv);
+    }
+    const double xs = nice_step(t1, 6);
+    for (double t = 0; t <= t1 + 1e-9; t += xs) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, xs < 1 ? "%.1f" : "%.0f", t);
+        const ImVec2 ts = ImGui::CalcTextSize(buf);
+        dl->AddLine(ImVec2(px(t), a.y), ImVec2(px(t), b.y), palette().grid_minor);
+        dl->AddText(ImVec2(std::min(px(t) - ts.x * 0.5f, b.x - ts.x), b.y + lh * 0.5f + 3), palette().text_muted, buf);
+    }
+    {
+        const char* label = "time since the first request (s)";
+        const ImVec2 ts = ImGui::CalcTextSize(label);
+        dl->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, b.y + lh * 1.6f + 3), palette().text_muted, label);
+    }
+    const ImU32 kv_color = with_alpha(palette().accent, 60), running = palette().total_series, waiting = palette().warning;
+    dl->PushClipRect(a, ImVec2(b.x + 1, b.y + 1), true);
+    for (const SimulationSample& s : samples)   // the KV share as a band of bars, one per slice
+        dl->AddRectFilled(ImVec2(px(s.t_s), pk(s.kv_used_fraction)), ImVec2(px(s.t_s + width), b.y), kv_color);
+    auto line = [&](double SimulationSample::*field, ImU32 color) {
+        for (std::size_t i = 1; i < samples.size(); ++i)
+            dl->AddLine(ImVec2(px(samples[i - 1].t_s + width / 2), py(samples[i - 1].*field)),
+                        ImVec2(px(samples[i].t_s + width / 2), py(samples[i].*field)), color, 2.0f);
+    };
+    line(&SimulationSample::running, running);
+    line(&SimulationSample::waiting, waiting);
+    dl->PopClipRect();
+    // Legend (top, inside the plot).
+    float lx = a.x + 8;
+    for (const auto& [name, color] : {std::pair<const char*, ImU32>{"in flight", running}, {"waiting", waiting}, {"KV in use", kv_color}}) {
+        dl->AddRectFilled(ImVec2(lx, a.y + 6 + lh * 0.25f), ImVec2(lx + lh * 0.7f, a.y + 6 + lh * 0.95f),
+                          color == kv_color ? with_alpha(palette().accent, 140) : color, 2.0f);
+        dl->AddText(ImVec2(lx + lh * 0.95f, a.y + 6), palette().text, name);
+        lx += lh * 1.6f + ImGui::CalcTextSize(name).x;
+    }
+    if (hovered) {
+        const double t = (ImGui::GetIO().MousePos.x - a.x) / (b.x - a.x) * t1;
+        const std::size_t i = std::size_t(std::clamp(int(t / width), 0, int(samples.size()) - 1));
+        const SimulationSample& s = samples[i];
+        dl->AddLine(ImVec2(px(s.t_s + width / 2), a.y), ImVec2(px(s.t_s + width / 2), b.y), palette().hover_line);
+        ImGui::BeginTooltip();
+        ImGui::Text("%.1f - %.1f s", s.t_s, s.t_s + width);
+        ImGui::Text("in flight %.1f, waiting %.1f", s.running, s.waiting);
+        ImGui::Text("KV pool %.0f%% in use", s.kv_used_fraction * 100.0);
+        ImGui::EndTooltip();
+    }
+    ImGui::PopID();
+}
+
+void latency_chart(const char* id, const std::vector<LatencyRow>& rows, ImVec2 size) {
+    ImGui::PushID(id);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
+    ImGui::InvisibleButton("##chart", size);
+    const float lh = ImGui::GetTextLineHeight();
+    dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), palette().chart_frame, 4.0f);
+    if (rows.empty()) {
+        ImGui::PopID();
+        return;
+    }
+    float name_w = 0;
+    for (const LatencyRow& r : rows) name_w = std::max(name_w, ImGui::CalcTextSize(r.name).x);
+    const float left = p0.x + lh * 0.6f + name_w + lh * 0.6f;
+    const float right = p0.x + size.x - lh * 0.6f;
+    const float row_h = (size.y - lh * 0.8f) / float(rows.size());
+    const ImU32 c = palette().total_series;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const LatencyRow& r = rows[i];
+        const float top = p0.y + lh * 0.4f + row_h * float(i);
+        dl->AddText(ImVec2(p0.x + lh * 0.6f, top + lh * 0.1f), palette().text, r.name);
+        // One unit for the row (the p99's), the mean as the bar's tick and in the tooltip.
+        const bool secs = r.stats.p99 >= 1.0;
+        auto fig = [&](double v) {
+            char b[24];
+            std::snprintf(b, sizeof b, secs ? "%.2f" : v >= 0.1 ? "%.0f" : "%.1f", secs ? v : v * 1e3);
+            return std::string(b);
+        };
+        const std::string figures =
+            "p50 " + fig(r.stats.p50) + "  p90 " + fig(r.stats.p90) + "  p99 " + fig(r.stats.p99) + (secs ? " s" : " ms");
+        dl->AddText(ImVec2(left, top + lh * 0.1f), palette().text_muted, figures.c_str());
+        // The bar under the figures, its row's p99 at 95% of the width.
+        const float y0 = top + lh * 1.35f, y1 = std::min(top + row_h - lh * 0.3f, y0 + lh * 0.9f);
+        if (!(r.stats.p99 > 0) || y1 <= y0) continue;
+        auto x = [&](double v) { return left + float(v / (r.stats.p99 / 0.95)) * (right - left); };
+        dl->AddRectFilled(ImVec2(left, y0), ImVec2(x(r.stats.p99), y1), with_alpha(c, 50), 2.0f);
+        dl->AddRectFilled(ImVec2(left, y0), ImVec2(x(r.stats.p90), y1), with_alpha(c, 110), 2.0f);
+        dl->AddRectFilled(ImVec2(left, y0), ImVec2(x(r.stats.p50), y1), with_alpha(c, 230), 2.0f);
+        dl->AddLine(ImVec2(x(r.stats.mean), y0 - 3), ImVec2(x(r.stats.mean), y1 + 3), palette().accent, 2.0f);
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        for (const LatencyRow& r : rows)
+            ImGui::Text("%s: mean %s, p50 %s, p90 %s, p99 %s", r.name, latency_text(r.stats.mean).c_str(), latency_text(r.stats.p50).c_str(),
+                        latency_text(r.stats.p90).c_str(), latency_text(r.stats.p99).c_str());
+        ImGui::TextDisabled("bars: to p50, p90, p99; the tick: the mean");
+        ImGui::EndTooltip();
+    }
+    ImGui::PopID();
+}
+
 }  // namespace gpusizer::ui

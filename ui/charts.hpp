@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include "gpusizer/report.hpp"
+#include "gpusizer/simulate.hpp"
 
 namespace gpusizer::ui {
 
@@ -39,5 +40,18 @@ enum class AxisScale { linear, log2 };
 void memory_chart(const char* id, const std::vector<double>& x, const std::vector<Series>& series, double usable, AxisScale x_scale,
                   const char* x_label, ImVec2 size, double marker_x = 0,   // marker_x > 0: a vertical line at the current value
                   std::vector<ChartLabel>* labels = nullptr);              // when given: every text drawn, with its box
+
+// The request-level simulation's run over time (gpusizer/simulate.hpp): requests in flight and
+// waiting (left axis) and the share of the KV pools in use (a shaded band, right axis, 0-100%).
+// Hovering shows the slice's values.
+void timeline_chart(const char* id, const std::vector<SimulationSample>& samples, ImVec2 size);
+
+// Latency percentiles of the simulation: one row per measure (TTFT, TPOT, E2E), a bar to p50,
+// lighter to p90 and p99, the mean as a tick, each row on its own scale with its figures beside.
+struct LatencyRow {
+    const char* name;
+    LatencyStats stats;   // seconds
+};
+void latency_chart(const char* id, const std::vector<LatencyRow>& rows, ImVec2 size);
 
 }  // namespace gpusizer::ui

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gpusizer/error.hpp"
+#include "gpusizer/estimate.hpp"
 #include "gpusizer/format.hpp"
 
 namespace gpusizer::ui {
@@ -103,6 +105,42 @@ PlanRequest serving_plan_request(const Config& current, const PlanInputs& in) {
     q.max_tpot_ms = std::max(0.0, in.max_tpot_ms);
     q.disaggregated = in.disaggregated;
     return q;
+}
+
+double default_simulation_rate(const Config& serving, const Catalog& catalog) {
+    Config c = serving;
+    c.request_rate = 0;
+    c.concurrency = 0;
+    double sustained = 0;
+    try {
+        const Report r = estimate(c, catalog);
+        sustained = r.fits && r.serving.active ? r.serving.requests_per_s : 0.0;
+    } catch (const Error&) {
+        sustained = 0;   // simulate() says what is wrong with the configuration
+    }
+    if (!(sustained > 0) || !std::isfinite(sustained)) return 1.0;
+    const double half = sustained / 2;
+    const double mag = std::pow(10.0, std::floor(std::log10(half)) - 1);   // two significant digits
+    return std::max(1e-3, std::round(half / mag) * mag);
+}
+
+Config simulation_config(const Config& current, const Catalog& catalog, const PlanInputs& plan, const SimulationInputs& in) {
+    Config c = serving_plan_request(current, plan).base;   // inference at the tab's load, training settings dropped
+    c.concurrency = 0;
+    c.request_rate = in.request_rate > 0 ? in.request_rate : current.request_rate > 0 ? current.request_rate : default_simulation_rate(c, catalog);
+    return c;
+}
+
+SimulationOptions simulation_options(const SimulationInputs& in) {
+    SimulationOptions o;
+    o.requests = in.requests;
+    o.seed = in.seed;
+    o.burstiness = in.burstiness;
+    o.lengths = in.lengths;
+    o.length_spread = in.lengths == LengthDistribution::fixed ? 0.0 : in.length_spread;
+    o.slo_ttft_ms = in.slo_ttft_ms;
+    o.slo_tpot_ms = in.slo_tpot_ms;
+    return o;
 }
 
 namespace {

@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "gpusizer/plan.hpp"
+#include "gpusizer/simulate.hpp"
 
 namespace gpusizer::ui {
 
-// Which search the tab shows: training layouts or serving layouts.
-enum class PlanKind { training, serving };
+// What the tab shows: a search of training or serving layouts, or a request-level simulation of
+// the current configuration (view_simulate.cpp).
+enum class PlanKind { training, serving, simulation };
 
 // The Plan tab's own fields; the model, GPU, GPU count, context and precision come from the
 // current configuration.
@@ -49,6 +51,27 @@ PlanRequest plan_request(const Config& current, const PlanInputs& in);
 // The serving search for the current configuration: mode inference at serving_load(), the
 // tab's targets; training settings of the configuration (ZeRO, offload, global batch) dropped.
 PlanRequest serving_plan_request(const Config& current, const PlanInputs& in);
+
+// The simulation's own fields (gpusizer/simulate.hpp); the load is serving_load()'s.
+struct SimulationInputs {
+    double request_rate = 0;       // requests per second; 0 = the configuration's, else kDefaultSimulationRate
+    int requests = 1000;
+    double burstiness = 1;         // 1: Poisson
+    LengthDistribution lengths = LengthDistribution::fixed;
+    double length_spread = 0.5;    // uniform: +-50%; lognormal: sigma 0.5
+    double slo_ttft_ms = 0, slo_tpot_ms = 0;
+    unsigned seed = 0;
+};
+// The rate the tab starts at when the configuration gives none: half of what the engines
+// sustain at steady state (Report::serving at saturation), two significant digits, so that queues
+// form and drain; 1 request/s when the model does not fit or the estimate has no serving figures.
+double default_simulation_rate(const Config& serving, const Catalog& catalog);
+
+// The simulation of the current configuration: inference at serving_load() (the Plan tab's
+// load fields), the tab's rate (else the configuration's, else default_simulation_rate()), a
+// serving configuration's concurrency dropped (a simulation's load is its arrivals); and its options.
+Config simulation_config(const Config& current, const Catalog& catalog, const PlanInputs& plan, const SimulationInputs& in);
+SimulationOptions simulation_options(const SimulationInputs& in);
 
 // One table row's cells, as text (the same formatting natively and in the browser).
 struct PlanRowText {

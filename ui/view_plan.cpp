@@ -53,17 +53,6 @@ PlanView& view() {
 
 std::string model_name(const Config& c) { return c.model.custom ? "this model" : c.model.id; }
 
-// The widths of the tab's fields: a number field `w` wide with its - and + buttons, a field
-// without them, a checkbox and a button, each with its label.
-float stepper_width(float w, const char* label) {
-    const ImGuiStyle& st = ImGui::GetStyle();
-    return w + 2 * (ImGui::GetFrameHeight() + st.ItemInnerSpacing.x) + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
-}
-float field_width(float w, const char* label) { return w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x; }
-float checkbox_width(const char* label) {
-    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
-}
-float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
 // A checkbox beside the fields before it while the line has room.
 bool checkbox_beside(const char* label, bool* value) {
     beside_if_fits(checkbox_width(label));
@@ -127,13 +116,23 @@ void draw_plan_tab(const Config& current, const Catalog& catalog, const GpuOverl
     ImGui::SameLine();
     v.kind_chosen |= ImGui::RadioButton("serving layouts", &kind, int(PlanKind::serving));
     note_item("serving layouts switch");
+    beside_if_fits(checkbox_width("request simulation"));
+    v.kind_chosen |= ImGui::RadioButton("request simulation", &kind, int(PlanKind::simulation));
+    note_item("request simulation switch");
     v.inputs.kind = PlanKind(kind);
     if (v.inputs.kind == PlanKind::serving) draw_serving(v, current, catalog, measured, note_item);
+    else if (v.inputs.kind == PlanKind::simulation) draw_simulation(current, catalog, v.inputs, note_item);
     else draw_training(v, current, catalog, measured, note_item);
+}
+
+void show_plan_kind(PlanKind kind) {
+    view().inputs.kind = kind;
+    view().kind_chosen = true;
 }
 
 const PlanSummary* shown_plan_summary() {
     const PlanView& v = view();
+    if (v.inputs.kind == PlanKind::simulation) return nullptr;
     const std::optional<PlanSummary>& s = v.inputs.kind == PlanKind::serving ? v.serving_summary : v.summary;
     return s ? &*s : nullptr;
 }

@@ -23,6 +23,14 @@ void draw_plan_tab(const Config& current, const Catalog& catalog, const GpuOverl
 // script or a screenshot gets a searched tab without a click.
 void request_plan_search(double max_ttft_ms = 0, double max_tpot_ms = 0);
 
+// Shows `kind` in the tab, as its switch does (the desktop app's --simulate).
+void show_plan_kind(PlanKind kind);
+
+// The request-level simulation (view_simulate.cpp) of the current configuration at the tab's
+// load (`plan`'s isl and osl, which its fields edit). `note` names "simulation rate field",
+// "simulation new draw button", "simulation summary" or "simulation message", and the charts.
+void draw_simulation(const Config& current, const Catalog& catalog, PlanInputs& plan, const std::function<void(const char*)>& note);
+
 // The search the tab shows (training or serving layouts), in brief; null before one ran.
 const PlanSummary* shown_plan_summary();
 

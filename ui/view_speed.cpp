@@ -289,7 +289,9 @@ void App::draw_serving(float width) {
             t.row("  per user", banded_rate(sv.tokens_per_s_per_user, b, "tok/s"), "1 / TPOT: one request's decode speed.", true);
             // Every part of both times is a number of engine steps (or of completions, for the
             // wait): they scale with the step, inversely to the throughput's band.
-            t.row("time to first token", banded_time(sv.ttft_s, b), "Half a step, the prompt's steps, and a wait for a slot if any.");
+            t.row("time to first token", banded_time(sv.ttft_s, b),
+                  "Half a step, the steps that carry the prompt, and a wait for a slot if any (means: the Plan tab's request "
+                  "simulation gives percentiles).");
             t.row("time per output token", banded_time(sv.tpot_s, b), "One engine step, prompt chunks mixed in.");
             t.row("requests / s", banded(sv.requests_per_s, b, [](double x) { return format_fixed(x, x < 10 ? 2 : 1); }, ""));
             t.row("bound by", std::string(sv.bound), "What limits throughput at this load.");

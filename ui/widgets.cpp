@@ -104,6 +104,18 @@ void cell_or_dash(bool known, const std::string& text) {
         ImGui::TextDisabled("-");
 }
 
+// The widths of the tab's fields: a number field `w` wide with its - and + buttons, a field
+// without them, a checkbox and a button, each with its label.
+float stepper_width(float w, const char* label) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    return w + 2 * (ImGui::GetFrameHeight() + st.ItemInnerSpacing.x) + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+float field_width(float w, const char* label) { return w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x; }
+float checkbox_width(const char* label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
+
 std::string percent(double f, int decimals) { return format_fixed(f * 100.0, decimals) + "%"; }
 
 void beside_if_fits(float width, float spacing) {

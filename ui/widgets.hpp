@@ -33,6 +33,13 @@ bool key_slider(const char* id, const char* key, double& value, float lo, float 
 // from 0 (unset) up to `drag_max`; a typed value is rounded and clamped to `most`, and 0 unsets.
 bool limit_drag(const char* label, std::optional<double>& value, float width, float speed, float drag_max, double most,
                 const char* none);
+// The widths of a line's fields, for beside_if_fits(): a number field `w` wide with its - and +
+// buttons and its label, one without them, a checkbox and a button, each with its label.
+float stepper_width(float w, const char* label);
+float field_width(float w, const char* label);
+float checkbox_width(const char* label);
+float button_width(const char* label);
+
 // f as a percentage.
 std::string percent(double f, int decimals = 0);
 // "$0.042", "$3.20", "$1,250": dollars with the cents a small figure needs.

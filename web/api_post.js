@@ -138,6 +138,8 @@ function config(v) { return configText(v, 'configuration'); }
 function constraints(v) { return v === undefined || v === null ? '' : configText(v, 'constraints'); }
 // gs.plan(config[, query]): the search's fields (mode, top, tokens, ...), JSON text or an object.
 function query(v) { return v === undefined || v === null ? '' : configText(v, 'query'); }
+// gs.simulate(config[, options]): the simulation's fields (requests, seed, trace, ...), JSON text or an object.
+function simOptions(v) { return v === undefined || v === null ? '' : configText(v, 'options'); }
 function reportText(v) {
   if (typeof v !== 'string') throw GpuSizerError('measured', "measured: must be the report's JSON text (a string)");
   checkNesting(v, 'report');
@@ -154,6 +156,7 @@ function reportText(v) {
       'recommend': [[config, constraints], true],
       'fit': [[config]],
       'plan': [[config, query], true],
+      'simulate': [[config, simOptions], true],
       'assumptions': [[config]],
       'links': [[]],
       'models': [[]],

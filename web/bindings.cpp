@@ -137,6 +137,15 @@ std::string js_plan(const std::string& config, const std::string& query) {
     return guarded([&] { return plan_to_json(plan(plan_request_from_json(config, query), web::embedded_catalog())); });
 }
 
+// `gpusizer simulate --json`: the request-level simulation. `options` holds its fields (requests,
+// seed, burstiness, lengths, length_spread, prefix_hit_rate, slo_ttft_ms, slo_tpot_ms,
+// timeline_points, trace: the trace's text; "" = the defaults).
+std::string js_simulate(const std::string& config, const std::string& options) {
+    return guarded([&] {
+        return simulation_to_json(simulate(config_from_json(config), web::embedded_catalog(), simulation_options_from_json(options)));
+    });
+}
+
 std::string js_assumptions(const std::string& config) {
     return guarded([&] {
         return assumptions_to_json(assumptions(estimate(config_from_json(config), web::embedded_catalog())));
@@ -269,6 +278,7 @@ EMSCRIPTEN_BINDINGS(gpusizer) {
 #ifndef GPUSIZER_API_LITE
     emscripten::function("fit", &js_fit);
     emscripten::function("plan", &js_plan);
+    emscripten::function("simulate", &js_simulate);
     emscripten::function("assumptions", &js_assumptions);
     emscripten::function("inspect", &js_inspect);
     emscripten::function("reconcile", &js_reconcile);

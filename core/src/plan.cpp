@@ -378,6 +378,10 @@ void check_request(const PlanRequest& q) {
     if (q.max_virtual_stages < 1 || q.max_virtual_stages > 64)
         throw Error("max_virtual_stages", "must be between 1 and 64, got " + std::to_string(q.max_virtual_stages));
     if (!(q.tokens >= 0) || !std::isfinite(q.tokens)) throw Error("tokens", "must be a finite number of tokens >= 0");
+    if (!(q.target_rps >= 0) || q.target_rps > 1e6) throw Error("target_rps", "must be a number of requests per second from 0 to 1,000,000");
+    if (q.target_rps > 0 && q.mode != PlanMode::inference) throw Error("target_rps", "sizes serving: it needs mode inference");
+    if (q.percentile != 50 && q.percentile != 90 && q.percentile != 99)
+        throw Error("percentile", "must be 50, 90 or 99, got " + std::to_string(q.percentile));
 }
 
 }  // namespace
@@ -404,13 +408,13 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
     if (!j.is_object()) throw Error("query", "must be a JSON object of the search's fields");
     static constexpr const char* kKnown[] = {"mode",        "top",         "max_micro_batch", "max_virtual_stages",
                                              "tokens",      "offload",     "expert_parallel", "context_parallel",
-                                             "max_ttft_ms", "max_tpot_ms", "disaggregated"};
+                                             "max_ttft_ms", "max_tpot_ms", "disaggregated", "target_rps", "percentile"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
         for (const char* k : kKnown) known = known || it.key() == k;
         if (!known)
             throw Error(it.key(), "unknown plan field; known: mode, top, max_micro_batch, max_virtual_stages, tokens, offload, "
-                                  "expert_parallel, context_parallel, max_ttft_ms, max_tpot_ms, disaggregated");
+                                  "expert_parallel, context_parallel, max_ttft_ms, max_tpot_ms, disaggregated, target_rps, percentile");
     }
     auto integer = [&](const char* k, int lo, int hi, int def) {
         if (!j.contains(k)) return def;
@@ -454,6 +458,13 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
     q.max_ttft_ms = millis("max_ttft_ms", q.max_ttft_ms);
     q.max_tpot_ms = millis("max_tpot_ms", q.max_tpot_ms);
     q.disaggregated = boolean("disaggregated", q.disaggregated);
+    if (j.contains("target_rps")) {
+        const json& v = j.at("target_rps");
+        if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))
+            throw Error("target_rps", "must be a number of requests per second >= 0, got " + v.dump());
+        q.target_rps = v.get<double>();
+    }
+    q.percentile = integer("percentile", 50, 99, q.percentile);
     return q;
 }
 
@@ -470,6 +481,7 @@ long long plan_count(const PlanRequest& q, const Catalog& cat, double* best_step
 
 PlanReport plan(const PlanRequest& q, const Catalog& cat, const GpuOverlay* measured) {
     check_request(q);
+    if (q.mode == PlanMode::inference && q.target_rps > 0) return plan_for_target(q, cat);
     if (q.mode == PlanMode::inference) return plan_inference(q, cat, measured);
     const auto t0 = std::chrono::steady_clock::now();
     PlanReport out;

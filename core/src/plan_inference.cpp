@@ -462,6 +462,23 @@ std::string plan_inference_to_json(const PlanReport& p, int indent) {
         j["top"].push_back({{"layout", layout}, {"report", json::parse(report_to_json(l.report, -1))}});
     }
     j["why"] = p.why;
+    if (p.target.asked) {
+        const TargetReport& t = p.target;
+        j["target"] = {{"rps", t.rps},
+                       {"percentile", t.percentile},
+                       {"met", t.met},
+                       {"gpus", t.met ? json(t.gpus) : json(nullptr)},
+                       {"tp", t.tp},
+                       {"pp", t.pp},
+                       {"dp", t.dp},
+                       {"ttft_s", t.ttft_s},
+                       {"tpot_s", t.tpot_s},
+                       {"output_tokens_per_s", t.output_tokens_per_s},
+                       {"goodput_rps", t.goodput_rps},
+                       {"simulations", t.simulations},
+                       {"requests", t.requests},
+                       {"shapes", t.shapes}};
+    }
     return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 

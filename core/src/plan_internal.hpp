@@ -26,5 +26,8 @@ inline void set_degrees(Config& c, const Degrees& d) {
 // `measured` as in plan(): the overlay every resolve and estimate() of the search takes.
 PlanReport plan_inference(const PlanRequest& q, const Catalog& cat, const GpuOverlay* measured);
 long long plan_inference_count(const PlanRequest& q, const Catalog& cat, double* best_per_gpu, const GpuOverlay* measured);
+// Sizing for a target rate (simulation/target.cpp): the fewest GPUs meeting the latency targets
+// at the request's percentile, by request-level simulation.
+PlanReport plan_for_target(const PlanRequest& q, const Catalog& cat);
 
 }  // namespace gpusizer::detail

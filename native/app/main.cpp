@@ -2,7 +2,7 @@
 // Set-up and tear-down follow Dear ImGui's example_glfw_opengl3.
 //
 //   gpusizer-app [LINK | CONFIG.json | REPORT.json | MODEL.gguf | MODEL-FOLDER | ENGINE.log ...] [--tab NAME]
-//                [--search [--max-ttft-ms MS] [--max-tpot-ms MS]]
+//                [--search [--max-ttft-ms MS] [--max-tpot-ms MS]] [--simulate]
 //                [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json] [--save-png]]
 //
 // Files open from the command line, from the "Open file..." button (a path) or when dropped on
@@ -14,7 +14,8 @@
 // rectangles as JSON with --layout) and exits 0: the screenshot test runs it under xvfb-run.
 // --save-png presses "Save PNG" on the last frame too (the results, into the working folder).
 // --search presses the Plan tab's search button once (with --tab plan), a serving search with the
-// latency targets given (the `gpusizer plan` flags of the same names).
+// latency targets given (the `gpusizer plan` flags of the same names). --simulate shows the Plan
+// tab's request simulation instead (with --tab plan).
 #include <algorithm>
 #include <cfloat>
 #include <cstdio>
@@ -44,6 +45,7 @@ const char* const kUsage =
     "usage: gpusizer-app [LINK | CONFIG.json | REPORT.json | MODEL.gguf | MODEL-FOLDER | ENGINE.log ...]\n"
     "                    [--tab memory|speed|cost|plots|compare|recommend|measured|assumptions|local|log|plan]\n"
     "                    [--search [--max-ttft-ms MS] [--max-tpot-ms MS]]   (the Plan tab's search, pressed once)\n"
+    "                    [--simulate]   (the Plan tab's request simulation)\n"
     "                    [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json] [--save-png]]\n";
 
 // Reads a whole file; false with a message naming it when it cannot (or when it is not a
@@ -116,6 +118,7 @@ struct Args {
     std::string tab;            // results tab to show: memory, plots, compare, assumptions
     bool save_png = false;      // with --screenshot: "Save PNG" on the last frame as well
     bool search = false;        // the Plan tab's search button, pressed once
+    bool simulate = false;      // the Plan tab's request simulation shown
     double max_ttft_ms = 0, max_tpot_ms = 0;   // its serving targets (0: the tab's own)
 };
 
@@ -140,6 +143,8 @@ bool parse_args(int argc, char** argv, Args& a) {
             a.save_png = true;
         } else if (s == "--search") {
             a.search = true;
+        } else if (s == "--simulate") {
+            a.simulate = true;
         } else if (s == "--max-ttft-ms" || s == "--max-tpot-ms") {
             const char* v = next(s.c_str());
             double ms = 0;
@@ -297,6 +302,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (args.search) gpusizer::ui::request_plan_search(args.max_ttft_ms, args.max_tpot_ms);
+    if (args.simulate) gpusizer::ui::show_plan_kind(gpusizer::ui::PlanKind::simulation);
     // Files dropped on the window open like "Open file...".
     glfwSetWindowUserPointer(window, &app);
     glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {

@@ -1,6 +1,6 @@
 // api.test.mjs: the JS API (gpusizer.js, Embind over the core) in Chromium gives the same
 // answers as the native CLI, to the byte: estimate, fit, assumptions, models, gpus, links,
-// recommend, plan (but for its wall time), estimates with a measured benchmark report, and share
+// recommend, plan (but for its wall time), simulate (to rounding), estimates with a measured benchmark report, and share
 // links, over a set of configurations that covers every mode, weight and KV format, parallel
 // split and runtime, and GPUs that are not in the catalog. Bad input throws a JS Error naming the key, with the CLI's message, and the
 // module keeps working.
@@ -236,7 +236,7 @@ test('arguments: NaN and Infinity are refused, the argument count is checked, on
   assert.equal(r.cycle.key, 'configuration');
   for (const k of ['none', 'extra', 'models']) assert.equal(r[k]?.key, 'arguments', k);
   assert.equal(r.none.message, 'estimate: takes 1 argument, got 0');
-  assert.deepEqual(r.keys, ['assumptions', 'configFromLink', 'estimate', 'estimateMeasured', 'fit', 'formats', 'fromHub', 'gpus', 'inspect', 'linkFromConfig', 'links', 'models', 'plan', 'recommend', 'reconcile']);
+  assert.deepEqual(r.keys, ['assumptions', 'configFromLink', 'estimate', 'estimateMeasured', 'fit', 'formats', 'fromHub', 'gpus', 'inspect', 'linkFromConfig', 'links', 'models', 'plan', 'recommend', 'reconcile', 'simulate']);
   assert.equal(r.frozen, true);
 });
 
@@ -286,6 +286,34 @@ test('plan: the same layouts as `gpusizer plan --json`, both modes passed throug
   assert.equal((await call('plan', { model: 'llama-3-8b', gpus: 8, global_batch: 16 }, 7)).error.key, 'query');
   const after = await call('plan', cases[0][0], cases[0][1]);
   assert.equal(JSON.parse(after.value).top.length, 3);
+});
+
+test('simulate: the same run as `gpusizer simulate --json` for the same seed, errors naming the key', async () => {
+  // Every figure but the wall time, to rounding (the browser's libm may differ in the last bits
+  // from the native one; the draws are the project's own and identical).
+  const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)), `${what}: ${a} in the browser, ${b} natively`);
+  const config = { model: 'llama-3.1-8b', gpu: 'h100-sxm', runtime: 'vllm', isl: 1000, osl: 200, request_rate: 12 };
+  const options = { requests: 2000, seed: 5, burstiness: 0.5, lengths: 'uniform', length_spread: 0.3, slo_ttft_ms: 200, slo_tpot_ms: 25 };
+  const web = await call('simulate', config, options);
+  assert.ok(web.value, JSON.stringify(web.error));
+  const w = JSON.parse(web.value).simulation;
+  const n = JSON.parse(cliText(['simulate', '--config', configFile(config), '--requests', '2000', '--seed', '5', '--burstiness', '0.5',
+    '--lengths', 'uniform', '--length-spread', '0.3', '--slo-ttft-ms', '200', '--slo-tpot-ms', '25'])).simulation;
+  for (const k of ['requests', 'completed', 'rejected', 'preemptions', 'steps']) assert.equal(w[k], n[k], k);
+  for (const k of ['duration_s', 'output_tokens_per_s', 'goodput_rps', 'mean_running', 'peak_kv_used_fraction']) near(w[k], n[k], k);
+  for (const k of ['ttft_s', 'tpot_s', 'e2e_s']) for (const p of ['mean', 'p50', 'p90', 'p99']) near(w[k][p], n[k][p], `${k}.${p}`);
+  assert.equal(w.timeline.length, n.timeline.length);
+  assert.equal(w.completed, 2000);
+  // A trace as text, and bad options naming the field.
+  const trace = 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.68,374,44\n2023-11-16 18:15:50.99,396,109\n';
+  const t = await call('simulate', { model: 'llama-3.1-8b', gpu: 'h100-sxm' }, { trace });
+  assert.equal(JSON.parse(t.value).simulation.completed, 2);
+  assert.equal((await call('simulate', config, { requests: -1 })).error.key, 'requests');
+  assert.equal((await call('simulate', config, { lengths: 'zipf' })).error.key, 'lengths');
+  assert.equal((await call('simulate', config, { nope: 1 })).error.key, 'nope');
+  assert.equal((await call('simulate', { model: 'llama-3.1-8b' })).error.key, 'isl');
+  assert.equal((await call('simulate', config, { trace: 'time,in,out\n1,2,3\n' })).error.key, 'trace');
+  assert.equal(JSON.parse((await call('simulate', config, { requests: 10 })).value).simulation.completed, 10);
 });
 
 test('recommend and links: the same JSON text as `gpusizer recommend` and `gpusizer links`', async () => {

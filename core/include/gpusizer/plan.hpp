@@ -37,6 +37,11 @@ struct PlanRequest {
     double max_ttft_ms = 0;         // time to first token, milliseconds
     double max_tpot_ms = 0;         // time per output token after the first, milliseconds
     bool disaggregated = false;     // also search prefill and decode on separate pools of GPUs
+    // Sizing for a target (core/src/simulation/target.cpp): requests arriving at target_rps per
+    // second, the fewest GPUs whose layout meets max_ttft_ms and max_tpot_ms at this percentile
+    // (50, 90 or 99) of the requests, by request-level simulation. 0: the layout search above.
+    double target_rps = 0;
+    int percentile = 90;
     double tokens = 0;              // D: tokens to train on, for the time and cost of the run; 0 = base.train_tokens (0: not asked)
     bool offload = true;            // also try optimizer offload (ZeRO-1/2/3) and optimizer + parameter offload (ZeRO-3)
     bool expert_parallel = true;    // MoE models: also try ep = 2, 4, ... (dividing tp x cp x dp and the routed experts)
@@ -73,6 +78,22 @@ struct PlanRun {
 // last frontier model trained on them; epoch.ai/data-insights/gpu-frontier-lifespan).
 constexpr double kGpuAmortizationYears = 4.0;
 
+// Sizing for a target rate (PlanRequest::target_rps): the fewest GPUs found, their layout, and
+// the simulated latencies at the percentile asked.
+struct TargetReport {
+    bool asked = false;
+    bool met = false;               // a layout within the request's GPUs meets the targets
+    double rps = 0;
+    int percentile = 90;
+    int gpus = 0, tp = 1, pp = 1, dp = 1;
+    double ttft_s = 0, tpot_s = 0;  // at the percentile
+    double output_tokens_per_s = 0;
+    double goodput_rps = 0;         // requests per second within both targets
+    long long simulations = 0;      // runs simulated
+    long long requests = 0;         // requests each run simulated (at most; more replicas, more)
+    std::vector<std::string> shapes;   // each replica shape tried, and what it took or why it cannot
+};
+
 // One layout, as the search ranked it and as estimate() reports it.
 struct PlanLayout {
     Config config;                  // the layout as a configuration (estimate(config) gives `report`)
@@ -98,6 +119,7 @@ struct PlanReport {
     PlanPoint best;
     long long meeting = 0;          // points that fit and meet the latency targets
     double tokens = 0;              // D the runs are for (0: not asked)
+    TargetReport target;            // sizing for a target rate (inference with target_rps; asked false otherwise)
     // Dimensions the search does not enumerate, each with the reason (e.g. context parallelism).
     std::vector<std::string> not_searched;
 };

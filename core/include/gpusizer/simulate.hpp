@@ -99,6 +99,11 @@ struct SimulationReport {
     double wall_s = 0;   // seconds the simulation took to run
 };
 
+// The options as JSON (simulation_io.cpp): {"requests", "seed", "burstiness", "lengths",
+// "length_spread", "prefix_hit_rate", "slo_ttft_ms", "slo_tpot_ms", "timeline_points", "trace"
+// (the trace's text)}; "" = the defaults. Throws Error naming the field.
+SimulationOptions simulation_options_from_json(std::string_view text);
+
 // Simulates the configuration (an inference configuration with isl and osl, or a trace) and
 // returns the requests' latencies and the engine's throughput. Throws Error naming the key for
 // a configuration that cannot serve (training, no load, a model that does not fit).

@@ -1,0 +1,145 @@
+// target.cpp: sizing for a target rate (`gpusizer plan --mode inference --target-rps R`). For each
+// replica shape (tensor parallelism within a node, pipeline stages), the fewest replicas whose
+// simulated latencies meet the targets at the percentile asked while the engines keep up; of
+// those, the fewest GPUs. Replicas start at what the steady state says one sustains (a replica
+// cannot complete more than its saturated rate), so most shapes take one or two simulations.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "estimate_internal.hpp"
+#include "gpusizer/error.hpp"
+#include "gpusizer/estimate.hpp"
+#include "gpusizer/simulate.hpp"
+#include "interconnect.hpp"
+#include "performance.hpp"
+#include "plan_internal.hpp"
+
+namespace gpusizer::detail {
+
+namespace {
+
+// Requests each run simulates: enough for a p99 of a few dozen requests per replica's share
+// (1% of 1,000 is 10 requests), more with more replicas, bounded so a search stays under seconds.
+int run_requests(int dp) { return std::clamp(400 * dp, 1000, 20000); }
+
+double at_percentile(const LatencyStats& l, int p) { return p == 50 ? l.p50 : p == 90 ? l.p90 : l.p99; }
+
+}   // namespace
+
+PlanReport plan_for_target(const PlanRequest& q, const Catalog& cat) {
+    const auto t0 = std::chrono::steady_clock::now();
+    PlanReport out;
+    out.mode = PlanMode::inference;
+    TargetReport& tr = out.target;
+    tr.asked = true;
+    tr.rps = q.target_rps;
+    tr.percentile = q.percentile;
+    const Config& base = q.base;
+    if (base.isl <= 0 || base.osl <= 0) throw Error("isl", "sizing for a target rate needs isl and osl (the tokens of each request)");
+    const int N = base.gpus;
+    // The node a tensor-parallel group stays in, and the layers pipeline stages split.
+    Config probe = base;
+    set_degrees(probe, Degrees{});
+    probe.gpus = 1;
+    probe.concurrency = 0;
+    probe.request_rate = 0;
+    const Resolved r0 = resolve(probe, cat);
+    const Fabric f0 = fabric_of(r0);
+    const int node = f0.levels > 0 ? f0.node_size : N;
+    const int layers = r0.arch->total_layers();
+    SimulationOptions so;
+    so.slo_ttft_ms = q.max_ttft_ms;
+    so.slo_tpot_ms = q.max_tpot_ms;
+    auto meets = [&](const SimulationReport& s) {
+        return (q.max_ttft_ms <= 0 || at_percentile(s.ttft_s, q.percentile) * 1e3 <= q.max_ttft_ms) &&
+               (q.max_tpot_ms <= 0 || at_percentile(s.tpot_s, q.percentile) * 1e3 <= q.max_tpot_ms);
+    };
+    int best_gpus = N + 1;
+    for (int tp = 1; tp <= std::min(N, std::max(node, 1)); tp *= 2) {
+        for (int pp = 1; tp * pp <= N && pp <= layers; pp *= 2) {
+            char name[64];
+            std::snprintf(name, sizeof name, "tp %d x pp %d", tp, pp);
+            Config c = base;
+            c.mode = Mode::inference;
+            set_degrees(c, Degrees{tp, pp, 1, 1, 1});
+            c.gpus = tp * pp;
+            c.concurrency = 0;
+            c.request_rate = 0;
+            // One replica: does it fit, and what does it sustain at saturation?
+            Report one;
+            try {
+                one = estimate(c, cat);
+            } catch (const Error& e) {
+                tr.shapes.push_back(std::string(name) + ": " + e.what());
+                continue;
+            }
+            ++out.evaluated;
+            if (!one.fits || !one.serving.active || !(one.serving.requests_per_s > 0)) {
+                tr.shapes.push_back(std::string(name) + ": does not fit");
+                continue;
+            }
+            ++out.fitting;
+            int dp = std::max(1, int(std::ceil(q.target_rps / one.serving.requests_per_s)));
+            if (tp * pp * dp >= best_gpus) {
+                tr.shapes.push_back(std::string(name) + ": at least " + std::to_string(tp * pp * dp) + " GPUs at steady state, " +
+                                    (best_gpus > N ? "more than " + std::to_string(N) : "not fewer than " + std::to_string(best_gpus)));
+                continue;
+            }
+            bool found = false;
+            for (; tp * pp * dp <= N && tp * pp * dp < best_gpus; ++dp) {
+                set_degrees(c, Degrees{tp, pp, dp, 1, 1});
+                c.gpus = tp * pp * dp;
+                c.request_rate = q.target_rps;
+                so.requests = run_requests(dp);
+                const SimulationReport s = simulate(c, cat, so);
+                ++tr.simulations;
+                tr.requests = std::max(tr.requests, (long long)so.requests);
+                // The engines keep up (the steady state at this rate is not past saturation), and the
+                // percentile is within the targets.
+                if (s.report.serving.bound == "overloaded" || !meets(s)) continue;
+                found = true;
+                best_gpus = c.gpus;
+                tr.met = true;
+                tr.gpus = c.gpus;
+                tr.tp = tp;
+                tr.pp = pp;
+                tr.dp = dp;
+                tr.ttft_s = at_percentile(s.ttft_s, q.percentile);
+                tr.tpot_s = at_percentile(s.tpot_s, q.percentile);
+                tr.output_tokens_per_s = s.output_tokens_per_s;
+                tr.goodput_rps = s.goodput_rps;
+                out.has_best = true;
+                out.best = PlanPoint{};
+                out.best.tp = tp;
+                out.best.pp = pp;
+                out.best.dp = dp;
+                out.best.gpus = c.gpus;
+                out.best.concurrency = s.mean_running;
+                out.best.memory = s.report.per_gpu.total();
+                out.best.serving = s.report.serving;
+                PlanLayout l;
+                l.config = c;
+                l.report = s.report;
+                l.memory = out.best.memory;
+                l.step_s = s.report.serving.step_s;
+                out.top.assign(1, std::move(l));
+                break;
+            }
+            if (found) {
+                ++out.meeting;
+                tr.shapes.push_back(std::string(name) + ": " + std::to_string(tr.gpus) + " GPUs (dp " + std::to_string(tr.dp) + ")");
+            } else if (tp * pp * dp > N) {
+                tr.shapes.push_back(std::string(name) + ": no replica count within " + std::to_string(N) + " GPUs meets the targets");
+            } else {
+                tr.shapes.push_back(std::string(name) + ": not within fewer GPUs than " + std::to_string(best_gpus));
+            }
+        }
+    }
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+}   // namespace gpusizer::detail

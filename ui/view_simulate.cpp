@@ -1,0 +1,166 @@
+// ui/view_simulate.cpp: the Plan tab's request-level simulation (gpusizer/simulate.hpp) of the
+// current configuration at the tab's load: requests arriving at a rate, run through the engine's
+// scheduler step by step; the latency percentiles and the run over time (requests in flight,
+// waiting, and the KV pool's use) as charts. A simulation of the tab's 1,000 requests takes a few
+// milliseconds, so it runs again whenever the configuration or a field changes (never per frame:
+// only when what it was run for differs).
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include <imgui.h>
+
+#include "charts.hpp"
+#include "gpusizer/error.hpp"
+#include "gpusizer/format.hpp"
+#include "gpusizer/share_link.hpp"
+#include "plan_state.hpp"
+#include "theme.hpp"
+#include "view_plan.hpp"
+#include "widgets.hpp"
+
+namespace gpusizer::ui {
+
+namespace {
+
+struct SimulationView {
+    SimulationInputs inputs;
+    std::string ran_for;   // the configuration and fields of the result (a key: link and fields)
+    bool has_result = false;
+    SimulationReport result;
+    std::string error;
+};
+
+SimulationView& sim_view() {
+    static SimulationView v;
+    return v;
+}
+
+std::string inputs_key(const Config& c, const SimulationInputs& in) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "|%.9g|%d|%.9g|%d|%.9g|%.9g|%.9g|%u", c.request_rate, in.requests, in.burstiness, int(in.lengths),
+                  in.length_spread, in.slo_ttft_ms, in.slo_tpot_ms, in.seed);
+    return link_from_config(c) + buf + "|" + std::to_string(c.isl) + "|" + std::to_string(c.osl);
+}
+
+std::string ms_text(double seconds) {
+    return seconds >= 1.0 ? format_fixed(seconds, 2) + " s" : format_fixed(seconds * 1e3, seconds >= 0.1 ? 0 : 1) + " ms";
+}
+
+}   // namespace
+
+void draw_simulation(const Config& current, const Catalog& catalog, PlanInputs& plan, const std::function<void(const char*)>& note) {
+    SimulationView& v = sim_view();
+    SimulationInputs& in = v.inputs;
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled(
+        "Requests arriving at a rate, run through the engine's scheduler step by step (continuous batching, the "
+        "token budget, KV admission and preemption): the latency percentiles people size for, and the run over time.");
+    ImGui::PopTextWrapPos();
+    const float w = ImGui::GetFontSize() * 7.0f;
+    // The load: the Plan tab's (shared with the serving search).
+    const ServingLoad load = serving_load(current, plan);
+    long long isl = load.isl, osl = load.osl;
+    const long long step = 128, fast = 1024;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::InputScalar("input tokens##sim", ImGuiDataType_S64, &isl, &step, &fast)) plan.isl = std::clamp(isl, 1LL, 100000000LL);
+    note("simulation input tokens field");
+    beside_if_fits(stepper_width(w, "output tokens"));
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::InputScalar("output tokens##sim", ImGuiDataType_S64, &osl, &step, &fast)) plan.osl = std::clamp(osl, 1LL, 100000000LL);
+    Config c = simulation_config(current, catalog, plan, in);
+    double rate = c.request_rate;
+    beside_if_fits(field_width(w, "requests / s"));
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::InputDouble("requests / s", &rate, 0, 0, "%.3g")) in.request_rate = std::clamp(rate, 1e-3, 1e5);
+    note("simulation rate field");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Arrival rate, requests per second (the configuration's request_rate if it has one).");
+    ImGui::SetNextItemWidth(w);
+    int n = in.requests;
+    if (ImGui::InputInt("requests", &n, 100, 1000)) in.requests = std::clamp(n, 1, 100000);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("How many requests the run simulates.");
+    beside_if_fits(field_width(w, "burstiness"));
+    ImGui::SetNextItemWidth(w);
+    double burst = in.burstiness;
+    if (ImGui::InputDouble("burstiness", &burst, 0, 0, "%.2g")) in.burstiness = std::clamp(burst, 0.01, 100.0);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "The gaps between arrivals are a gamma distribution of this shape: 1 is Poisson, below 1 burstier "
+            "(vLLM benchmark_serving --burstiness).");
+    beside_if_fits(field_width(w, "lengths"));
+    ImGui::SetNextItemWidth(w);
+    const char* kinds[] = {"fixed", "uniform", "lognormal"};
+    int kind = int(in.lengths);
+    if (ImGui::Combo("lengths", &kind, kinds, 3)) in.lengths = LengthDistribution(kind);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Request lengths around the input and output tokens: fixed, uniform (+-50%%) or lognormal (sigma 0.5).");
+    std::optional<double> ttft = in.slo_ttft_ms > 0 ? std::optional<double>(in.slo_ttft_ms) : std::nullopt;
+    if (limit_drag("SLO TTFT ms", ttft, w, 10.0f, 60000.0f, 1e9, "none")) in.slo_ttft_ms = ttft.value_or(0.0);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Goodput counts the requests whose time to first token is within this.");
+    beside_if_fits(field_width(w, "SLO TPOT ms"));
+    std::optional<double> tpot = in.slo_tpot_ms > 0 ? std::optional<double>(in.slo_tpot_ms) : std::nullopt;
+    if (limit_drag("SLO TPOT ms", tpot, w, 1.0f, 1000.0f, 1e9, "none")) in.slo_tpot_ms = tpot.value_or(0.0);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("... and whose time per output token is within this.");
+    beside_if_fits(button_width("new draw"));
+    if (ImGui::Button("new draw")) ++in.seed;
+    note("simulation new draw button");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The same load with other random arrivals (seed %u).", in.seed + 1);
+
+    // Run when what it was run for changed.
+    c = simulation_config(current, catalog, plan, in);
+    const std::string key = inputs_key(c, in);
+    if (key != v.ran_for) {
+        v.ran_for = key;
+        v.error.clear();
+        v.has_result = false;
+        try {
+            v.result = simulate(c, catalog, simulation_options(in));
+            v.has_result = true;
+        } catch (const Error& e) {
+            v.error = e.what();
+        }
+    }
+    if (!v.error.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(to_vec4(palette().warning), "Cannot simulate: %s", v.error.c_str());
+        ImGui::PopTextWrapPos();
+        note("simulation message");
+        return;
+    }
+    if (!v.has_result) return;
+    const SimulationReport& s = v.result;
+    ImGui::Separator();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::Text("%s requests of %s + %s tokens at %s/s on %d x %s: %s output tokens/s, %s requests/s, %s in flight on average",
+                format_int(double(s.completed)).c_str(), format_int(double(c.isl)).c_str(), format_int(double(c.osl)).c_str(),
+                format_fixed(c.request_rate, c.request_rate < 10 ? 2 : 1).c_str(), current.gpus, s.report.gpu_name.c_str(),
+                format_int(s.output_tokens_per_s).c_str(), format_fixed(s.requests_per_s, 2).c_str(),
+                format_fixed(s.mean_running, 1).c_str());
+    note("simulation summary");
+    if (in.slo_ttft_ms > 0 || in.slo_tpot_ms > 0)
+        ImGui::Text("goodput %s requests/s: %s of the requests met the objectives", format_fixed(s.goodput_rps, 2).c_str(),
+                    percent(s.slo_attained_fraction, 1).c_str());
+    if (s.report.serving.active)
+        ImGui::TextDisabled(
+            "steady state at the mean lengths: %s output tokens/s, TTFT %s, TPOT %s; %lld preemptions, %s of the KV "
+            "pool at most; simulated in %s",
+            format_int(s.report.serving.output_tokens_per_s).c_str(), ms_text(s.report.serving.ttft_s).c_str(),
+            ms_text(s.report.serving.tpot_s).c_str(), s.preemptions, percent(s.peak_kv_used_fraction).c_str(), ms_text(s.wall_s).c_str());
+    for (const std::string& wmsg : s.warnings) ImGui::TextColored(to_vec4(palette().warning), "%s", wmsg.c_str());
+    ImGui::PopTextWrapPos();
+    // The charts side by side where the window is wide, else one above the other.
+    const float lh = ImGui::GetTextLineHeightWithSpacing();
+    const float room = std::max(ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y, lh * 7.5f);
+    const bool beside = ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 44;
+    const float latency_w = beside ? ImGui::GetContentRegionAvail().x * 0.4f : 0.0f;
+    latency_chart("sim-latency", {{"TTFT", s.ttft_s}, {"TPOT", s.tpot_s}, {"E2E", s.e2e_s}},
+                  ImVec2(latency_w, beside ? std::min(room, lh * 9.0f) : lh * 7.5f));
+    note("simulation latency chart");
+    if (beside) ImGui::SameLine();
+    const float left = beside ? room : ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y;
+    timeline_chart("sim-timeline", s.timeline, ImVec2(0, std::max(left, lh * 8.0f)));
+    note("simulation timeline chart");
+}
+
+}   // namespace gpusizer::ui
