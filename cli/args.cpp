@@ -43,7 +43,8 @@ Usage:
                     with --target-rps: the fewest GPUs meeting them at that percentile, simulated
   gpusizer simulate --isl N --osl N [--request-rate R] [KEY FLAGS] [--requests N] [--seed S]
                     [--burstiness B] [--lengths fixed|uniform|lognormal] [--length-spread S]
-                    [--prefix-hit-rate F] [--slo-ttft-ms MS] [--slo-tpot-ms MS] [--trace FILE] [--json]
+                    [--prefix-hit-rate F] [--slo-ttft-ms MS] [--slo-tpot-ms MS] [--max-concurrency N]
+                    [--trace FILE] [--json]
                     requests through the engine's scheduler step by step: TTFT, TPOT and E2E
                     percentiles, throughput, preemptions and goodput; a trace is the Azure LLM
                     inference CSV or JSON Lines of {arrival_s, input_tokens, output_tokens}

@@ -1,6 +1,6 @@
 // simulate.cpp (cli/): `gpusizer simulate`: the request-level simulation of gpusizer/simulate.hpp,
 // with its own flags (--requests, --seed, --burstiness, --lengths, --length-spread,
-// --prefix-hit-rate, --slo-ttft-ms, --slo-tpot-ms, --trace FILE); every other flag is a
+// --prefix-hit-rate, --slo-ttft-ms, --slo-tpot-ms, --max-concurrency, --trace FILE); every other flag is a
 // configuration key, read as `estimate` reads it (--request-rate is the arrival rate).
 #include <cmath>
 #include <cstdio>
@@ -117,6 +117,8 @@ int run_simulate(const std::vector<std::string>& args, const char* argv0, std::o
             so.slo_tpot_ms = number_flag("slo_tpot_ms", value("--slo-tpot-ms"), 0, 1e9);
         else if (a == "--trace")
             trace_path = value("--trace");
+        else if (a == "--max-concurrency")
+            so.max_concurrency = int(number_flag("max_concurrency", value("--max-concurrency"), 1, 1 << 24));
         else
             rest.push_back(a);
     }

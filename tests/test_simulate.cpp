@@ -425,3 +425,25 @@ TEST_CASE("plan for a target rate: the fewest GPUs whose simulated percentile me
     CHECK(run_cli({"plan", "--mode", "inference", "--model", "llama-3.1-8b", "--isl", "100", "--osl", "10", "--target-rps", "0"}).code ==
           2);
 }
+
+TEST_CASE("simulate: a client that keeps N requests outstanding (benchmark_serving --max-concurrency)", "[simulate]") {
+    // One outstanding, three requests at once: each is sent as the one before completes, so each
+    // runs alone and its first token comes one prompt step after its sending (not after t = 0).
+    const LoneRequest lone;
+    SimulationOptions o;
+    o.max_concurrency = 1;
+    const SimulationReport s = run_model(hand_model(), requests(3, 1000, 11, 0.0), 1, o);
+    CHECK(s.completed == 3);
+    CHECK(s.ttft_s.p99 == Approx(lone.ttft));
+    CHECK(s.e2e_s.mean == Approx(lone.e2e()));
+    CHECK(s.duration_s == Approx(3 * lone.e2e()));
+    CHECK(s.mean_running == Approx(1.0));
+    // Two outstanding over two replicas: one each, the same as one replica's lone requests.
+    o.max_concurrency = 2;
+    const SimulationReport two = run_model(hand_model(), requests(6, 1000, 11, 0.0), 2, o);
+    CHECK(two.duration_s == Approx(3 * lone.e2e()));
+    CHECK(two.ttft_s.p99 == Approx(lone.ttft));
+    o.max_concurrency = -1;
+    CHECK_THROWS_WITH(simulate(serving("llama-3.1-8b", "h100-sxm", Runtime::vllm), catalog(), o), Catch::Contains("max_concurrency"));
+    CHECK(simulation_options_from_json(R"({"max_concurrency": 64})").max_concurrency == 64);
+}

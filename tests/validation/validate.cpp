@@ -39,6 +39,7 @@ double unit_scale(const std::string& u) {
     if (u == "MB") return 1e6;
     if (u == "GB/s") return 1e9;
     if (u == "kW") return 1e3;
+    if (u == "ms") return 1e-3;
     return 1.0;   // bytes, count, tokens, tokens/s, fraction, bool, W, J
 }
 
@@ -89,8 +90,16 @@ void load_row_files(Config& c, const std::string& root) {
 }
 
 // The predicted value of `quantity` in base units (bytes, counts, tokens/s, ...).
-double predict(const std::string& q, const Config& config, const Catalog& catalog, double message_bytes) {
+// `simulation`: a row's request-level simulation options (simulate.hpp, as gs.simulate takes
+// them), for the simulation.* quantities.
+double predict(const std::string& q, const Config& config, const Catalog& catalog, double message_bytes, const json& simulation) {
     if (q == "nccl_allreduce_busbw_gb_per_s") return nccl_allreduce_busbw(config, catalog, message_bytes);
+    // Request-level figures: the row's run simulated (its options: the arrivals, the client's
+    // concurrency, the seed), read from the simulation's JSON by path.
+    if (q.rfind("simulation.", 0) == 0) {
+        const SimulationReport s = simulate(config, catalog, simulation_options_from_json(simulation.is_object() ? simulation.dump() : ""));
+        return at_path(json::parse(simulation_to_json(s)), q);
+    }
     if (q == "max_context") return double(fit(config, catalog).max_context);
     const Report r = estimate(config, catalog);
     const MemoryParts& m = r.per_gpu;
@@ -203,7 +212,7 @@ int main(int argc, char** argv) {
             Config c = config_from_json(r["config"].dump());
             const std::size_t slash = set_path.find_last_of("/\\");
             load_row_files(c, slash == std::string::npos ? std::string(".") : set_path.substr(0, slash));
-            const double p = predict(o.quantity, c, catalog, r.value("message_bytes", 0.0));
+            const double p = predict(o.quantity, c, catalog, r.value("message_bytes", 0.0), r.value("simulation", json()));
             if (!std::isfinite(p)) {
                 o.status = Outcome::Status::not_modelled;
             } else {

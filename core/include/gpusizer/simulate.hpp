@@ -49,6 +49,10 @@ struct SimulationOptions {
     LengthDistribution lengths = LengthDistribution::fixed;
     double length_spread = 0;
     double prefix_hit_rate = 0;   // the share of each prompt already in the prefix cache: not prefilled
+    // A client that keeps at most this many requests outstanding (benchmark_serving's
+    // --max-concurrency): the next is sent as one completes, its latencies timed from then. With
+    // request_rate 0, a closed loop of this many users. 0: no limit.
+    int max_concurrency = 0;
     // Latency objectives for goodput (0: none).
     double slo_ttft_ms = 0;
     double slo_tpot_ms = 0;
@@ -100,7 +104,7 @@ struct SimulationReport {
 };
 
 // The options as JSON (simulation_io.cpp): {"requests", "seed", "burstiness", "lengths",
-// "length_spread", "prefix_hit_rate", "slo_ttft_ms", "slo_tpot_ms", "timeline_points", "trace"
+// "length_spread", "prefix_hit_rate", "slo_ttft_ms", "slo_tpot_ms", "timeline_points", "max_concurrency", "trace"
 // (the trace's text)}; "" = the defaults. Throws Error naming the field.
 SimulationOptions simulation_options_from_json(std::string_view text);
 

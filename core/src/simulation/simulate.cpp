@@ -81,8 +81,8 @@ struct Scheduled {
 
 class Replica {
 public:
-    Replica(const ServingModel& m, std::vector<Request>& reqs, std::vector<int> mine, std::vector<RawSample>& samples)
-        : m_(m), reqs_(reqs), mine_(std::move(mine)), samples_(samples) {
+    Replica(const ServingModel& m, std::vector<Request>& reqs, std::vector<int> mine, std::vector<RawSample>& samples, std::size_t limit)
+        : m_(m), reqs_(reqs), mine_(std::move(mine)), samples_(samples), limit_(limit) {
         budget_ = m.token_budget > 0 ? (long long)m.token_budget : std::numeric_limits<long long>::max();
         max_seqs_ = m.max_sequences > 0 ? std::size_t(m.max_sequences) : std::numeric_limits<std::size_t>::max();
         pool_ = m.fixed_slots ? std::numeric_limits<double>::infinity() : m.kv_pool_bytes;
@@ -97,7 +97,13 @@ public:
         while (next < mine_.size() || !waiting_.empty() || !running_.empty()) {
             if (waiting_.empty() && running_.empty())
                 now = std::max(now, reqs_[std::size_t(mine_[next])].arrival);   // idle until the next arrival
-            while (next < mine_.size() && reqs_[std::size_t(mine_[next])].arrival <= now) waiting_.push_back(mine_[next++]);
+            // A client that keeps at most `limit_` requests outstanding (benchmark_serving's
+            // --max-concurrency semaphore) sends the next one as one completes: its clock starts then.
+            while (next < mine_.size() && reqs_[std::size_t(mine_[next])].arrival <= now && waiting_.size() + running_.size() < limit_) {
+                Request& r = reqs_[std::size_t(mine_[next])];
+                r.arrival = std::max(r.arrival, now);
+                waiting_.push_back(mine_[next++]);
+            }
             if (res.steps >= step_limit) {
                 res.cut_short = true;
                 break;
@@ -233,6 +239,7 @@ private:
     std::size_t max_seqs_ = 0;
     double pool_ = 0, used_ = 0;
     long long preemptions_ = 0;
+    std::size_t limit_;   // requests outstanding at most (waiting and running)
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -278,6 +285,8 @@ void check_options(const SimulationOptions& o) {
     if (!(o.prefix_hit_rate >= 0 && o.prefix_hit_rate < 1)) throw Error("prefix_hit_rate", "must be at least 0 and below 1");
     if (!(o.slo_ttft_ms >= 0 && o.slo_ttft_ms <= 1e9)) throw Error("slo_ttft_ms", "must be a number of milliseconds >= 0 (0: none)");
     if (!(o.slo_tpot_ms >= 0 && o.slo_tpot_ms <= 1e9)) throw Error("slo_tpot_ms", "must be a number of milliseconds >= 0 (0: none)");
+    if (o.max_concurrency < 0 || o.max_concurrency > (1 << 24))
+        throw Error("max_concurrency", "must be between 0 (no limit) and 16,777,216 requests outstanding");
     if (o.timeline_points < 1 || o.timeline_points > 10000) throw Error("timeline_points", "must be between 1 and 10,000");
 }
 
@@ -317,7 +326,9 @@ void simulate_requests(const ServingModel& m, int dp, const std::vector<TraceReq
     long long steps_left = kMaxSteps;
     bool cut_short = false;
     for (int k = 0; k < dp; ++k) {
-        Replica rep(m, reqs, std::move(mine[std::size_t(k)]), samples[std::size_t(k)]);
+        // A client's limit on requests outstanding, shared out over the replicas it sends to in turn.
+        const std::size_t limit = o.max_concurrency > 0 ? std::size_t((o.max_concurrency + dp - 1 - k) / dp) : std::size_t(-1);
+        Replica rep(m, reqs, std::move(mine[std::size_t(k)]), samples[std::size_t(k)], std::max<std::size_t>(1, limit));
         const ReplicaResult rr = rep.run(steps_left);
         out.steps += rr.steps;
         out.preemptions += rr.preemptions;

@@ -21,14 +21,15 @@ SimulationOptions simulation_options_from_json(std::string_view text) {
     const nlohmann::json j = detail::parse_json(text, "options", 4, std::size_t(64) << 20);
     if (!j.is_object()) throw Error("options", "must be a JSON object of the simulation's fields");
     static constexpr const char* kKnown[] = {"requests",        "seed",        "burstiness",  "lengths",         "length_spread",
-                                             "prefix_hit_rate", "slo_ttft_ms", "slo_tpot_ms", "timeline_points", "trace"};
+                                             "prefix_hit_rate", "slo_ttft_ms", "slo_tpot_ms", "timeline_points", "trace",
+                                             "max_concurrency"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
         for (const char* k : kKnown) known = known || it.key() == k;
         if (!known)
             throw Error(it.key().substr(0, 40),
                         "unknown simulation field; known: requests, seed, burstiness, lengths, length_spread, "
-                        "prefix_hit_rate, slo_ttft_ms, slo_tpot_ms, timeline_points, trace");
+                        "prefix_hit_rate, slo_ttft_ms, slo_tpot_ms, timeline_points, trace, max_concurrency");
     }
     auto number = [&](const char* k, double def) {
         if (!j.contains(k)) return def;
@@ -53,6 +54,7 @@ SimulationOptions simulation_options_from_json(std::string_view text) {
     o.slo_ttft_ms = number("slo_ttft_ms", 0);
     o.slo_tpot_ms = number("slo_tpot_ms", 0);
     o.timeline_points = int(integer("timeline_points", 1, 10000, o.timeline_points));
+    o.max_concurrency = int(integer("max_concurrency", 0, double(1 << 24), 0));
     if (j.contains("trace")) {
         if (!j.at("trace").is_string()) throw Error("trace", "must be the trace's text (the Azure CSV or JSON Lines)");
         o.trace = parse_trace(j.at("trace").get<std::string>());
