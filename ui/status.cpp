@@ -94,6 +94,20 @@ std::string status_json(const App& app, float pixels_per_unit, const std::string
     out += ",\"report\":";
     out += !report ? std::string("null") : report_json ? *report_json : report_to_json(app.report(), 0);
     out += ",\"plan\":" + plan_json(shown_plan_summary());
+    // The Plan tab's request simulation in brief (simulation_to_json's names), or null.
+    double rate = 0;
+    if (const SimulationReport* s = shown_simulation(&rate)) {
+        out += ",\"simulation\":{\"completed\":" + std::to_string(s->completed);
+        append_number(out, "request_rate", rate);
+        append_number(out, "output_tokens_per_s", s->output_tokens_per_s);
+        append_number(out, "ttft_p50_s", s->ttft_s.p50);
+        append_number(out, "ttft_p99_s", s->ttft_s.p99);
+        append_number(out, "tpot_p50_s", s->tpot_s.p50);
+        append_number(out, "tpot_p99_s", s->tpot_s.p99);
+        out += "}";
+    } else {
+        out += ",\"simulation\":null";
+    }
     char buf[160];
     std::snprintf(buf, sizeof buf, ",\"scale\":%g", double(pixels_per_unit));
     out += buf;

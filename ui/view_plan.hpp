@@ -31,6 +31,10 @@ void show_plan_kind(PlanKind kind);
 // "simulation new draw button", "simulation summary" or "simulation message", and the charts.
 void draw_simulation(const Config& current, const Catalog& catalog, PlanInputs& plan, const std::function<void(const char*)>& note);
 
+// The request simulation the tab shows, in brief, for window.gpusizerApp.simulation (status.cpp):
+// null unless the tab shows one that ran; `rate` gets the arrival rate it ran at.
+const SimulationReport* shown_simulation(double* rate);
+
 // The search the tab shows (training or serving layouts), in brief; null before one ran.
 const PlanSummary* shown_plan_summary();
 

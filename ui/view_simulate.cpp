@@ -26,6 +26,8 @@ namespace {
 
 struct SimulationView {
     SimulationInputs inputs;
+    bool shown = false;      // drawn this frame (the Plan tab shows the simulation)
+    double rate = 0;         // the arrival rate of the result
     std::string ran_for;   // the configuration and fields of the result (a key: link and fields)
     bool has_result = false;
     SimulationReport result;
@@ -50,9 +52,19 @@ std::string ms_text(double seconds) {
 
 }   // namespace
 
+const SimulationReport* shown_simulation(double* rate) {
+    SimulationView& v = sim_view();
+    const bool shown = v.shown;
+    v.shown = false;   // set again by the next frame's draw
+    if (!shown || !v.has_result) return nullptr;
+    if (rate) *rate = v.rate;
+    return &v.result;
+}
+
 void draw_simulation(const Config& current, const Catalog& catalog, PlanInputs& plan, const std::function<void(const char*)>& note) {
     SimulationView& v = sim_view();
     SimulationInputs& in = v.inputs;
+    v.shown = true;
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled(
         "Requests arriving at a rate, run through the engine's scheduler step by step (continuous batching, the "
@@ -116,6 +128,7 @@ void draw_simulation(const Config& current, const Catalog& catalog, PlanInputs& 
         v.has_result = false;
         try {
             v.result = simulate(c, catalog, simulation_options(in));
+            v.rate = c.request_rate;
             v.has_result = true;
         } catch (const Error& e) {
             v.error = e.what();

@@ -132,3 +132,25 @@ test('Plan tab: with a benchmark report open, the serving search uses its measur
   assert.deepEqual(seen.errors, []);
   await page.close();
 });
+
+test('Plan tab: the request simulation by a click, its figures as `gpusizer simulate` gives them at the same rate', async () => {
+  const { page, seen } = await openPage();
+  await click(page, 'plan tab');
+  assert.equal((await appState(page)).simulation, null, 'no simulation before the switch');
+  await click(page, 'request simulation switch');
+  await page.waitForFunction(() => window.gpusizerApp.simulation && window.gpusizerApp.simulation.completed > 0, null, { timeout: 20000 });
+  const app = (await appState(page)).simulation;
+  assert.equal(app.completed, 1000);
+  assert.ok(app.request_rate > 0, 'a default rate: half of what the engines sustain');
+  // The charts are drawn, and no message replaces them.
+  const names = (await appState(page)).layout.map((r) => r.name);
+  for (const n of ['simulation summary', 'simulation latency chart', 'simulation timeline chart']) assert.ok(names.includes(n), n);
+  assert.ok(!names.includes('simulation message'));
+  // The CLI at the app's rate and load (the tab's default 1,024 + 1,024 tokens, seed 0).
+  const cli = cliJson(['simulate', '--share-link', kLink, ...kLoad, '--request-rate', String(app.request_rate), '--requests', '1000']).simulation;
+  near(app.output_tokens_per_s, cli.output_tokens_per_s, 'output_tokens_per_s');
+  near(app.ttft_p99_s, cli.ttft_s.p99, 'ttft p99');
+  near(app.tpot_p50_s, cli.tpot_s.p50, 'tpot p50');
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
