@@ -81,6 +81,8 @@ EM_JS(void, web_listen, (), {
     // draws nothing).
     Module["gpusizerActive"] = 1;
     var active = function() { Module["gpusizerActive"] = 1; };
+    // The wheel's unit for the scroll callback (main(), QA E1): 0 pixels, 1 lines, 2 pages.
+    window.addEventListener("wheel", function(e) { Module["gpusizerWheelMode"] = e.deltaMode; }, {capture: true, passive: true});
     window.addEventListener("mousemove", function(e) {
         // A real mouse (not one the browser made from a touch: those are cancelled) takes over.
         if (!e.sourceCapabilities || !e.sourceCapabilities.firesTouchEvents) Module["gpusizerMouse"] = 1;
@@ -781,6 +783,17 @@ int main() {
     gpusizer::ui::apply_style(w.canvas.ratio, theme);
     load_fonts(w.canvas.ratio);
     ImGui_ImplGlfw_InitForOpenGL(w.window, true);
+    // The wheel (QA E1): Emscripten 3.1.6's GLFW hands the DOM event's deltaX / deltaY to the
+    // scroll callback as they are (library_glfw.js onMouseWheel: pixels, lines or pages by
+    // deltaMode, down positive), where GLFW and ImGui take notches, up positive: one notch down
+    // jumped a tab to its end, upward. Here they become notches: Chromium reports 100 px a notch
+    // (deltaMode 0; the QA's reproduction), Firefox 3 lines (deltaMode 1), a page is one notch.
+    // The mode comes from a capturing listener (web_listen) that sees the event first.
+    glfwSetScrollCallback(w.window, [](GLFWwindow* window, double dx, double dy) {
+        const int mode = EM_ASM_INT({ return Module["gpusizerWheelMode"] | 0; });
+        const double per_notch = mode == 0 ? 100.0 : mode == 1 ? 3.0 : 1.0;
+        ImGui_ImplGlfw_ScrollCallback(window, -dx / per_notch, -dy / per_notch);
+    });
     ImGui_ImplOpenGL3_Init("#version 300 es");
     io.SetClipboardTextFn = imgui_set_clipboard;   // after the GLFW backend set its own
     io.GetClipboardTextFn = imgui_get_clipboard;
