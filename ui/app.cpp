@@ -446,8 +446,9 @@ void App::draw_link_bar() {
     };
     auto copy_link = [&] {
         if (ImGui::Button("Copy link")) {
-            platform_.set_clipboard(link_);
-            s_.message = "Link copied: " + link_;
+            const std::string url = platform_.share_url(link_);
+            platform_.set_clipboard(url);
+            s_.message = "Link copied: " + url;
             s_.message_is_error = false;
         }
         note_item("copy link button");

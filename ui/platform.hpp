@@ -43,6 +43,10 @@ public:
     virtual ~Platform() = default;
     // Puts text on the system clipboard (the browser's through JavaScript).
     virtual void set_clipboard(const std::string& text) = 0;
+    // The link as others open it: the web page's address before the fragment (its origin and
+    // path, no query) and the fragment (QA E4: the fragment alone is not a link in a chat);
+    // elsewhere the fragment, which the app, the page and the CLI all open.
+    virtual std::string share_url(const std::string& fragment) { return fragment; }
     // The current share link changed (the browser mirrors it into the URL fragment).
     virtual void link_changed(const std::string& link) { (void)link; }
     // Asks the user for a file (a benchmark report or a configuration). A platform with a file

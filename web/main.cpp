@@ -241,6 +241,9 @@ EM_JS(void, web_pick_file, (), {
 });
 
 // The URL fragment the page was opened with ("" when none).
+// The page's address without query or fragment (QA E4's shared URL; a ?hub= stays behind, E3).
+EM_JS(int, web_page_address_length, (), { return lengthBytesUTF8(location.href.replace(/[?#].*$/, '')); });
+EM_JS(void, web_page_address, (char* buf, int size), { stringToUTF8(location.href.replace(/[?#].*$/, ''), buf, size); });
 EM_JS(int, web_location_hash_length, (), { return lengthBytesUTF8(location.hash); });
 EM_JS(void, web_location_hash, (char* buf, int size), { stringToUTF8(location.hash, buf, size); });
 
@@ -415,6 +418,13 @@ std::string location_hash() {
 class PlatformWeb : public gpusizer::ui::Platform {
 public:
     void set_clipboard(const std::string& text) override { web_copy_text(text.c_str()); }
+    std::string share_url(const std::string& fragment) override {
+        const int n = web_page_address_length();
+        std::string s(std::size_t(n) + 1, '\0');
+        web_page_address(s.data(), n + 1);
+        s.resize(std::size_t(n));
+        return s + fragment;
+    }
     // A link that could not be opened stays in the address bar (with the message on screen), so
     // that it can be reloaded or corrected there, until the view shows another configuration
     // than the one shown when it failed (QA D8).

@@ -111,15 +111,20 @@ test('a slider drag rewrites the fragment (one history entry), and that address 
   await page.close();
 });
 
-test('Copy link puts the share link on the clipboard', async () => {
+test('Copy link puts the whole address on the clipboard, as the printed share link says it (QA E4)', async () => {
   const { context, page, seen } = await clipboardPage(browser, url);
   const state = await openApp(page, url, '#v=1&m=mistral-7b&w=q8_0&g=l4');
   const b = layoutRect(state, 'copy link button');
   await clickFrames(page, b.x + b.w / 2, b.y + b.h / 2);
   await page.waitForFunction(() => window.gpusizerApp.message.startsWith('Link copied'), null, { timeout: 3000 });
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  assert.equal(copied, state.link);
-  assert.equal(copied, '#v=1&m=mistral-7b&w=q8_0&g=l4');
+  // The page's address without query, then the fragment: a link a chat makes clickable, which
+  // opens the same configuration.
+  const page_address = await page.evaluate(() => location.href.replace(/[?#].*$/, ''));
+  assert.ok(page_address.startsWith('http'), page_address);
+  assert.equal(copied, page_address + state.link);
+  assert.equal(copied, page_address + '#v=1&m=mistral-7b&w=q8_0&g=l4');
+  assert.equal(await page.evaluate(() => document.getElementById('share-link').textContent), copied);
   assert.deepEqual(seen.errors, []);
   await context.close();
 });

@@ -41,7 +41,8 @@
     mirrored = text + what + state.link;
     verdict.textContent = text;
     document.getElementById('configuration').textContent = what;
-    document.getElementById('share-link').textContent = location.href.replace(/#.*$/, '') + state.link;
+    // The address without query or fragment, as "Copy link" copies it (QA E4; a ?hub= stays behind, E3).
+    document.getElementById('share-link').textContent = location.href.replace(/[?#].*$/, '') + state.link;
     const rows = [];
     for (const [key, name] of kParts) {
       if (!(m.per_gpu[key] > 0) && key !== 'weights' && key !== 'kv_cache') continue;
