@@ -98,11 +98,21 @@ test('the panel lists the GGUF files, reads the header by Range requests and loa
   await page.close();
 });
 
-test('a link with hf=org/name&f=file opens the same model again', async () => {
+test('a link with hf=org/name&f=file opens the same model again, from another Hub only once the reader agrees', async () => {
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   const seen = watch(page, url);
+  fake.log.length = 0;
   await openPanel(page, `#v=1&hf=${kRepo}&f=${kFile}&ctx=4096&g=rtx-4090`);
+  // QA E3: the page's Hub is not the default one: the panel asks, and nothing is fetched.
+  await page.waitForSelector('#hub-panel[data-state=confirm]', { timeout: 30000 });
+  await page.waitForTimeout(500);
+  assert.deepEqual(fake.log, [], 'no request to a non-default Hub before the reader agrees');
+  const asking = await page.textContent('#hub-status');
+  assert.ok(asking.includes(fake.api.url) && asking.includes('Nothing was fetched'), asking);
+  await page.tap('#hub-form button[type=submit]');
   await page.waitForSelector('#hub-panel[data-state=loaded]', { timeout: 30000 });
+  // What it produced names the Hub it came from.
+  assert.ok((await page.textContent('#hub-status')).includes('from ' + fake.api.url), await page.textContent('#hub-status'));
   await page.waitForFunction(() => window.gpusizerApp.report && window.gpusizerApp.report.model.source === 'hub', null, { timeout: 10000 });
   const state = await page.evaluate(() => window.gpusizerApp);
   const want = cliJson(['estimate', '--gguf', fixture, '--gpu', 'rtx-4090', '--context', '4096']);

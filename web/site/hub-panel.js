@@ -7,7 +7,10 @@
 // when first needed). A link with hf=org/name (and f=file, rev=revision) opens the panel and
 // loads that model again.
 //
-// The Hub's address is the page's query parameter `hub=` (mirrors, the test suite).
+// The Hub's address is the page's query parameter `hub=` (mirrors, the test suite). A link to a
+// page with another Hub than the default fetches nothing until the reader presses Fetch (QA E3:
+// a shared link made the page contact any server on open and show its numbers under any name);
+// what a non-default Hub produced says which Hub it came from.
 // Nothing here inserts markup: every text goes in as textContent.
 'use strict';
 (function () {
@@ -157,8 +160,8 @@
       window.Module.gpusizerActive = 1;
       const fetched = a.header ? 'read ' + size(a.header.bytes_read) + ' of the ' + size(a.header.file_bytes) + ' file' +
         (a.header.parts > 1 ? ' (' + a.header.parts + ' parts)' : '') + ' by Range requests, ' : '';
-      say('Loaded ' + a.hub.repo + (file ? ' ' + file : ' config.json') + ': ' + fetched + requests(a.hub.requests) + ', ' +
-          size(a.hub.bytes_fetched) + ' fetched in all.');
+      say('Loaded ' + a.hub.repo + (file ? ' ' + file : ' config.json') + (endpoint ? ' from ' + endpoint + ' (not the Hugging Face Hub)' : '') +
+          ': ' + fetched + requests(a.hub.requests) + ', ' + size(a.hub.bytes_fetched) + ' fetched in all.');
       panel.setAttribute('data-state', 'loaded');
       panel.setAttribute('data-bytes-fetched', String(a.hub.bytes_fetched));
     } catch (e) {
@@ -168,9 +171,14 @@
     }
   }
 
+  // A link's repository waiting for the reader's consent to a non-default Hub (openLink).
+  let waiting = null;
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    fetchRepo(input.value);
+    const w = waiting;
+    waiting = null;
+    if (w && input.value === w.id) followLink(w.id, w.p, w.link);
+    else fetchRepo(input.value);
   });
   load.addEventListener('click', () => loadChosen(false));
 
@@ -194,6 +202,17 @@
     input.value = id;
     open(true);
     const link = location.hash;
+    if (endpoint) {   // not the default Hub: ask first
+      waiting = { id, p, link };
+      clearError();
+      panel.setAttribute('data-state', 'confirm');
+      say('This page is set to fetch models from ' + endpoint + ', not the Hugging Face Hub. Nothing was fetched: press Fetch to ' +
+          'load ' + id + ' from it.');
+      return;
+    }
+    await followLink(id, p, link);
+  }
+  async function followLink(id, p, link) {
     const a = await fetchRepo(id, { file: p.f || '' });
     if (!a) return;
     if (p.f && !a.files.some((f) => f.path === p.f))
