@@ -3,7 +3,8 @@
 // API and /resolve/ on one, the files on another (the CDN the Hub redirects LFS files to).
 //
 //   const hub = await startFakeHub({'acme/m': {sha, safetensors, config, files: {name: file}}});
-//   hub.api.url, hub.cdn.url, hub.log (each request), hub.state.ignoreRange, hub.close()
+//   hub.api.url, hub.cdn.url, hub.log (each request), hub.state.ignoreRange, hub.state.slow ({repo: ms}),
+//   hub.close()
 //
 // A file is a Buffer (served as is) or {size, at(i)} (byte i of a virtual file: big files cost
 // no memory). Repos named acme/gated* answer 401 (X-Error-Code: GatedRepo), acme/busy* 429 with
@@ -34,7 +35,7 @@ const byteOf = (f, i) => (Buffer.isBuffer(f) ? f[i] : f.at(i));
 
 export async function startFakeHub(repos) {
   const log = [];
-  const state = { ignoreRange: false };
+  const state = { ignoreRange: false, slow: {} };
   // The CDN's paths: /{repo}/{file}.
   const find = (path) => {
     for (const [repo, r] of Object.entries(repos))
@@ -78,11 +79,14 @@ export async function startFakeHub(repos) {
     serveFile(req, res, f.name, f.file);
   });
 
-  const api = await listen((req, res) => {
+  const api = await listen(async (req, res) => {
     const url = new URL(req.url, 'http://x');
     const path = decodeURIComponent(url.pathname);
     if (req.method === 'OPTIONS') return res.writeHead(204, kCors).end();
     log.push({ host: 'hub', path });
+    // A repository slow to answer (state.slow: {repo: ms}), for answers that arrive out of order.
+    for (const [repo, ms] of Object.entries(state.slow))
+      if (path.includes('/' + repo + '/') || path.startsWith('/' + repo + '/')) await new Promise((r) => setTimeout(r, ms));
     const json = (status, body, headers = {}) => res.writeHead(status, { ...kCors, 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
     if (/^\/(api\/models\/)?acme\/gated/.test(path))
       return json(401, { error: 'Access to this model is restricted.' }, { 'X-Error-Code': 'GatedRepo' });

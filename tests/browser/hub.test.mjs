@@ -125,6 +125,31 @@ test('a link with hf=org/name&f=file opens the same model again, from another Hu
   await page.close();
 });
 
+test('QA E2: an earlier, slower answer does not overwrite a later one, and Load loads what the field names', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const seen = watch(page, url);
+  await openPanel(page, '#v=1&m=llama-3-8b&g=h100-sxm');
+  await page.click('#hub-toggle');
+  fake.state.slow = { [kStRepo]: 2500 };   // the first repository answers 2.5 s late
+  await page.fill('#hub-repo', kStRepo);
+  await page.press('#hub-repo', 'Enter');
+  await page.waitForTimeout(200);
+  await page.fill('#hub-repo', kRepo);
+  await page.press('#hub-repo', 'Enter');
+  await page.waitForSelector('#hub-panel[data-state=listed]', { timeout: 10000 });
+  assert.ok((await page.textContent('#hub-status')).includes('Found ' + kRepo), await page.textContent('#hub-status'));
+  await page.waitForTimeout(3500);   // the slow answer has come and gone
+  fake.state.slow = {};
+  const status = await page.textContent('#hub-status');
+  assert.ok(status.includes('Found ' + kRepo) && !status.includes(kStRepo), status);
+  assert.equal(await page.getAttribute('#hub-panel', 'data-state'), 'listed');
+  await page.click('#hub-load');
+  await page.waitForSelector('#hub-panel[data-state=loaded]', { timeout: 20000 });
+  assert.ok((await page.textContent('#hub-status')).includes('Loaded ' + kRepo), await page.textContent('#hub-status'));
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
 test('gated (401) and missing (404) repositories: a message that says what to do', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await openPanel(page);

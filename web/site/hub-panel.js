@@ -105,13 +105,21 @@
     if (!items.length) fail({ message: a.hub.repo + ' has no config.json and no GGUF file: nothing to size. Paste a config.json or open a file instead.' });
   }
 
+  // Each fetch or load the reader starts has its number; an answer to an earlier one that arrives
+  // after a later one started is dropped (QA E2: a slow answer overwrote a later, faster one, and
+  // "Load" then loaded the repository no longer in the field).
+  let generation = 0;
+  const stale = (g) => g !== generation;
+
   async function fetchRepo(id, options = {}) {
+    const g = ++generation;
     clearError();
     panel.setAttribute('data-state', 'busy');
     panel.setAttribute('aria-busy', 'true');
     try {
       const h = await hub();
-      const a = JSON.parse(await h.fromHub(id, { endpoint, revision: options.revision, onProgress: progress, session: true }));
+      const a = JSON.parse(await h.fromHub(id, { endpoint, revision: options.revision, onProgress: (p) => stale(g) || progress(p), session: true }));
+      if (stale(g)) return null;
       answer = a;
       showFiles(a, options.file);
       const n = a.files.filter((f) => /\.gguf$/i.test(f.path)).length;
@@ -120,10 +128,10 @@
       panel.setAttribute('data-state', 'listed');
       return a;
     } catch (e) {
-      fail(e);
+      if (!stale(g)) fail(e);
       return null;
     } finally {
-      panel.removeAttribute('aria-busy');
+      if (!stale(g)) panel.removeAttribute('aria-busy');
     }
   }
 
@@ -134,13 +142,15 @@
     const chosen = list.querySelector('input[name=hub-file]:checked');
     if (!chosen) return fail({ message: 'Choose what to size from: config.json or one of the GGUF files.' });
     const file = chosen.value;
+    const g = ++generation;
     clearError();
     panel.setAttribute('data-state', 'busy');
     panel.setAttribute('aria-busy', 'true');
     try {
       const h = await hub();
       const rev = answer.hub.revision;
-      const a = JSON.parse(await h.fromHub(answer.hub.repo + '@' + rev, { endpoint, file: file || undefined, onProgress: progress, session: true }));
+      const a = JSON.parse(await h.fromHub(answer.hub.repo + '@' + rev, { endpoint, file: file || undefined, onProgress: (p) => stale(g) || progress(p), session: true }));
+      if (stale(g)) return;
       const api = await gs();
       let base = {};
       // The link opened (the app may have rewritten the address since), else the current one.
@@ -165,9 +175,9 @@
       panel.setAttribute('data-state', 'loaded');
       panel.setAttribute('data-bytes-fetched', String(a.hub.bytes_fetched));
     } catch (e) {
-      fail(e);
+      if (!stale(g)) fail(e);
     } finally {
-      panel.removeAttribute('aria-busy');
+      if (!stale(g)) panel.removeAttribute('aria-busy');
     }
   }
 
