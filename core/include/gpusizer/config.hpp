@@ -102,7 +102,9 @@ struct Config {
     std::string psu_tier;
     double psu_rating_w = 0;
     // Cost (core/src/cost/cost.cpp): owning over a lifetime at a duty cycle, or renting.
-    double lifetime_years = 4;         // years the hardware is paid off over
+    // Years the hardware is paid off over: 4, the span leading AI chips stay in frontier
+    // training (Epoch AI's median 3.9 years; plan.hpp kGpuAmortizationYears, the same figure).
+    double lifetime_years = 4;
     double duty_cycle = 1;             // share of the hours it does this job
     std::optional<double> gpu_usd;                 // price of one GPU; none = the catalog's price_usd
     std::optional<double> host_usd;                // price of each machine around the GPUs; none = prices.json's hosts by platform
