@@ -635,3 +635,23 @@ TEST_CASE("search: tokens, whatever the spaces, hyphens and case", "[ui][search]
     CHECK_FALSE(filter_matches("qwen 70b", "qwen2.5-7b", "Qwen2.5 7B"));
     CHECK_FALSE(filter_matches("llama mistral", "llama-3-8b", "Meta Llama 3 8B"));
 }
+
+TEST_CASE("a link naming a Hub model waits for the platform that fetches it (QA E5)", "[ui][links]") {
+    UiState s = default_state();
+    const std::string link = "#v=1&hf=Qwen/Qwen3-8B&ctx=4096&g=rtx-4090";
+    // A platform that fetches the Hub: the link is taken, its other keys kept, and the message
+    // says it is loading; the estimate waits (the core refuses an unfetched model by key).
+    REQUIRE(open_link(s, link, catalog(), {}, true));
+    CHECK(s.message == "Loading Qwen/Qwen3-8B from the Hugging Face Hub...");
+    CHECK_FALSE(s.message_is_error);
+    CHECK(s.config.gpu == "rtx-4090");
+    CHECK(s.config.context == 4096);
+    CHECK(s.config.model.hub == "Qwen/Qwen3-8B");
+    CHECK(link_of(s).find("hf=Qwen/Qwen3-8B") != std::string::npos);
+    CHECK_THROWS_WITH(estimate(s.config, catalog()), Catch::Contains("model.hub"));
+    // Elsewhere (the desktop app, the CLI): refused with the core's message, the state unchanged.
+    UiState d = default_state();
+    CHECK_FALSE(open_link(d, link, catalog()));
+    CHECK(d.message_is_error);
+    CHECK(d.config.gpu == default_state().config.gpu);
+}

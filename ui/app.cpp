@@ -38,9 +38,16 @@ bool App::open(const std::string& text) {
     const auto first = text.find_first_not_of(" \t\r\n");
     const bool json = first != std::string::npos && text[first] == '{';
     const bool ok =
-        json ? open_config_text(s_, text, catalog_, platform_.model_opener()) : open_link(s_, text, catalog_, platform_.model_opener());
+        json ? open_config_text(s_, text, catalog_, platform_.model_opener())
+             : open_link(s_, text, catalog_, platform_.model_opener(), platform_.fetches_hub());
     changed();
     return ok;
+}
+
+void App::hub_failed(const std::string& repo, const std::string& message) {
+    hub_failure_ = {repo, message};
+    if (hub_waiting_ == repo) error_ = message;
+    show_message("Could not load " + repo + " from the Hub: " + message, true);
 }
 
 bool App::open_file(const std::string& name, const std::string& text) {
@@ -145,7 +152,11 @@ void App::recompute() {
         assumptions_ = assumptions(report_);
     } catch (const Error& e) {
         error_ = e.what();
+        // A Hub model the platform is fetching: said as such, not as the CLI's refusal.
+        hub_waiting_ = e.key() == "model.hub" && platform_.fetches_hub() ? s_.config.model.hub : std::string();
+        if (!hub_waiting_.empty() && hub_failure_.first == hub_waiting_) error_ = hub_failure_.second;
     }
+    if (ok_) hub_waiting_.clear();
     // What only some views show is computed when one of them is drawn (ensure_*), once per
     // change: a slider drag on the Memory tab recomputes the report, the fit and the context
     // series, not the batch series nor the compare columns.
@@ -312,6 +323,22 @@ void App::draw_results() {
     draw_link_bar();
     ImGui::Separator();
     export_top_ = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y * 0.5f;
+    if (!ok_ && !hub_waiting_.empty()) {
+        ImGui::Spacing();
+        ImGui::PushTextWrapPos();
+        if (hub_failure_.first == hub_waiting_) {
+            ImGui::TextColored(to_vec4(no_fit_color()), "Could not load %s from the Hub:", hub_waiting_.c_str());
+            ImGui::TextUnformatted(hub_failure_.second.c_str());
+            ImGui::TextDisabled("Try again from \"From the Hub\", paste its config.json, or open the model file.");
+        } else {
+            ImGui::Text("Loading %s from the Hugging Face Hub...", hub_waiting_.c_str());
+            ImGui::TextDisabled("The figures appear when its config.json or file header arrives (the \"From the Hub\" panel "
+                                "shows the progress); the link's other settings are kept.");
+        }
+        ImGui::PopTextWrapPos();
+        note_item("hub waiting message");
+        return;
+    }
     if (!ok_) {
         ImGui::Spacing();
         ImGui::PushTextWrapPos();

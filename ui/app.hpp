@@ -36,6 +36,11 @@ public:
     // Shows a message in the link bar: news, or an error (a platform's own: a file it could not read).
     void notify(const std::string& message) { show_message(message, false); }
     void notify_error(const std::string& message) { show_message(message, true); }
+    // The platform could not fetch the Hub model `repo` a link named (Platform::fetches_hub): the
+    // results say so in place of "Loading ...".
+    void hub_failed(const std::string& repo, const std::string& message);
+    // The Hub model the results wait for (a link's hf=org/name being fetched); "" when none.
+    const std::string& hub_waiting() const { return hub_waiting_; }
 
     // Draws one frame. `scale` is the display's content scale (fonts are loaded at that scale).
     void frame(float scale = 1.0f);
@@ -147,6 +152,8 @@ private:
     bool ok_ = false;
     Report report_;
     std::string error_;
+    std::string hub_waiting_;                          // the Hub model a link named, not fetched yet
+    std::pair<std::string, std::string> hub_failure_;  // repo and why its fetch failed
     bool fit_ok_ = false;
     FitReport fit_;
     std::vector<Assumption> assumptions_;

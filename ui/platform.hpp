@@ -47,6 +47,10 @@ public:
     // path, no query) and the fragment (QA E4: the fragment alone is not a link in a chat);
     // elsewhere the fragment, which the app, the page and the CLI all open.
     virtual std::string share_url(const std::string& fragment) { return fragment; }
+    // Whether the platform fetches a Hub model a link names (hf=org/name): the web page's "From
+    // the Hub" panel does, so such a link waits for it (App shows "Loading ..."); elsewhere the
+    // link is refused with the core's message (the CLI's advice to download the files).
+    virtual bool fetches_hub() const { return false; }
     // The current share link changed (the browser mirrors it into the URL fragment).
     virtual void link_changed(const std::string& link) { (void)link; }
     // Asks the user for a file (a benchmark report or a configuration). A platform with a file

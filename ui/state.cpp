@@ -275,7 +275,23 @@ bool open_config(UiState& s, const Catalog& catalog, const char* opened, const c
 }
 }  // namespace
 
-bool open_link(UiState& s, std::string_view link, const Catalog& catalog, const SourceOpener& open) {
+bool open_link(UiState& s, std::string_view link, const Catalog& catalog, const SourceOpener& open, bool hub_pending) {
+    if (hub_pending) {
+        // A Hub model the platform fetches (QA E5: the link showed the default model's verdict
+        // and the CLI's advice while it loaded, or after it failed).
+        try {
+            check_link_nesting(link);
+            const Config c = config_from_link(link);
+            if (!c.model.hub.empty() && !c.model.hub_fetched) {
+                adopt(s, c);
+                s.message = "Loading " + c.model.hub + " from the Hugging Face Hub...";
+                s.message_is_error = false;
+                return true;
+            }
+        } catch (const Error&) {
+            // refused below, with the message
+        }
+    }
     return open_config(s, catalog, "Opened the link.", "Link not opened: ", [&] {
         check_link_nesting(link);
         Config c = config_from_link(link);

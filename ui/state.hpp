@@ -95,7 +95,10 @@ std::string link_of(const UiState& s);
 // Loads a link; on failure (a malformed link, or one naming a model or GPU the catalog does not
 // have) the state is unchanged and `message` says why. A link or configuration naming a model
 // file (gguf / hf_dir) reads its headers through `open` (none: refused with the core's message).
-bool open_link(UiState& s, std::string_view link, const Catalog& catalog, const SourceOpener& open = {});
+// `hub_pending`: a link whose model is on the Hugging Face Hub and not fetched yet (hf=org/name)
+// is taken as it is, its other keys kept, for the platform to fetch the model (the message says
+// it is loading); without it such a link is refused.
+bool open_link(UiState& s, std::string_view link, const Catalog& catalog, const SourceOpener& open = {}, bool hub_pending = false);
 // Loads a configuration file's text (JSON) the same way.
 bool open_config_text(UiState& s, std::string_view json_text, const Catalog& catalog, const SourceOpener& open = {});
 

@@ -61,8 +61,9 @@ namespace {
 // The events the page hands to the next frame: a new URL fragment, a paste, a file (picked with
 // "Open file..." or dropped on the page) and why a file could not be read.
 EM_JS(void, web_listen, (), {
-    // [fragment, pasted text, file name, file text, file error]; "" = nothing new
-    Module["gpusizerPending"] = ["", "", "", "", ""];
+    // [fragment, pasted text, file name, file text, file error, Hub repository that failed, why];
+    // "" = nothing new
+    Module["gpusizerPending"] = ["", "", "", "", "", "", ""];
     // Reads a File (64 MiB at most: reports are kilobytes) into the pending slots.
     Module["gpusizerReadFile"] = function(file) {
         var pending = Module["gpusizerPending"];
@@ -418,6 +419,7 @@ std::string location_hash() {
 class PlatformWeb : public gpusizer::ui::Platform {
 public:
     void set_clipboard(const std::string& text) override { web_copy_text(text.c_str()); }
+    bool fetches_hub() const override { return true; }   // hub-panel.js fetches a link's hf=org/name
     std::string share_url(const std::string& fragment) override {
         const int n = web_page_address_length();
         std::string s(std::size_t(n) + 1, '\0');
@@ -639,13 +641,16 @@ void frame(void* arg) {
     if (!file_name.empty()) w.app->open_file(file_name, take_pending(3));
     const std::string file_error = take_pending(4);
     if (!file_error.empty()) w.app->notify_error(file_error);
+    // The Hub panel could not fetch the model a link named (hub-panel.js): the results say so.
+    const std::string hub_repo = take_pending(5);
+    if (!hub_repo.empty()) w.app->hub_failed(hub_repo, take_pending(6));
 
     // Draw only on input, a change of data, or while ImGui settles after one (hover colours,
     // a closing popup, the text cursor's blink while a field is focused): an idle app costs
     // one measurement a frame, not a frame (QA D18).
     const Canvas now = measure_canvas();
     const bool input = web_take_activity() != 0 || !fragment.empty() || !pasted.empty() || !file_name.empty() ||
-                       !file_error.empty() || now.width != w.canvas.width || now.height != w.canvas.height || now.ratio != w.canvas.ratio;
+                       !file_error.empty() || !hub_repo.empty() || now.width != w.canvas.width || now.height != w.canvas.height || now.ratio != w.canvas.ratio;
     // 20 frames (a third of a second at 60 Hz) cover ImGui's reactions to one event.
     if (input) w.frames_to_draw = std::max(w.frames_to_draw, 20);
     if (w.first_frame_done && w.frames_to_draw <= 0 && !ImGui::GetIO().WantTextInput) return;

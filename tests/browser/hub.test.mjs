@@ -150,6 +150,29 @@ test('QA E2: an earlier, slower answer does not overwrite a later one, and Load 
   await page.close();
 });
 
+test('QA E5: while a Hub link loads, and after it failed, no other model\'s verdict; the link\'s other keys kept', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const seen = watch(page, url);
+  await openPanel(page, '#v=1&hf=acme/missing-model&ctx=4096&g=rtx-4090');
+  await page.waitForSelector('#hub-panel[data-state=confirm]', { timeout: 30000 });
+  // Waiting (for the reader's Fetch): no report, the loading message, the link as given.
+  let state = await page.evaluate(() => window.gpusizerApp);
+  assert.equal(state.report, null);
+  assert.ok(state.message.startsWith('Loading acme/missing-model from the Hugging Face Hub'), state.message);
+  assert.ok(state.layout.some((r) => r.name === 'hub waiting message'));
+  assert.match(state.link, /hf=acme\/missing-model/);
+  assert.match(state.link, /g=rtx-4090/);
+  assert.ok(!(await page.title()).includes('Llama 3 70B'), await page.title());
+  // The repository does not exist: the results say so, in the browser's terms.
+  await page.click('#hub-form button[type=submit]');
+  await page.waitForFunction(() => window.gpusizerApp.message.startsWith('Could not load acme/missing-model'), null, { timeout: 20000 });
+  state = await page.evaluate(() => window.gpusizerApp);
+  assert.equal(state.report, null);
+  assert.ok(!state.message.includes('--gguf') && !state.message.includes('CLI'), state.message);
+  assert.deepEqual(seen.errors.filter((e) => !/Failed to load resource/.test(e)), []);
+  await page.close();
+});
+
 test('gated (401) and missing (404) repositories: a message that says what to do', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await openPanel(page);

@@ -222,12 +222,27 @@
     }
     await followLink(id, p, link);
   }
+  // The app waits for the model a link names (QA E5): a failure goes to it too, which says so in
+  // place of the figures (web/main.cpp, pending slots 5 and 6).
+  async function tellApp(repo) {
+    if (panel.getAttribute('data-state') !== 'error') return;
+    // On a shared link the app may still be starting: its pending slots come with it.
+    for (let i = 0; i < 300 && !(window.Module && window.Module.gpusizerPending); ++i) await new Promise((r) => setTimeout(r, 100));
+    const pending = window.Module && window.Module.gpusizerPending;
+    if (!pending) return;
+    pending[6] = error.textContent;
+    pending[5] = repo;
+    window.Module.gpusizerActive = 1;
+  }
   async function followLink(id, p, link) {
     const a = await fetchRepo(id, { file: p.f || '' });
-    if (!a) return;
-    if (p.f && !a.files.some((f) => f.path === p.f))
-      return fail({ kind: 'not_found', message: id + ' has no file ' + p.f + ' (the link names it): choose one of its files below.' });
+    if (!a) return tellApp(p.hf);
+    if (p.f && !a.files.some((f) => f.path === p.f)) {
+      fail({ kind: 'not_found', message: id + ' has no file ' + p.f + ' (the link names it): choose one of its files below.' });
+      return tellApp(p.hf);
+    }
     await loadChosen(true, link);
+    tellApp(p.hf);
   }
   window.addEventListener('hashchange', openLink);
   openLink();
