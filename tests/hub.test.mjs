@@ -210,6 +210,23 @@ await check('a server that ignores Range: the first bytes only, then a clear ref
   assert.equal(first.range, 'bytes=0-1048575');
 });
 
+await check('QA E5: a Hub that never answers times out with a message; QA E3: a redirect off the Hub is refused', async () => {
+  // A fetch that never answers until it is aborted.
+  const hanging = (url, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+  const slow = createHubClient({ endpoint: api.url, fetch: hanging, timeoutMs: 50 });
+  await rejects(slow.info(kDense, 'main'), 'timeout', /no answer from .* in 0 s\. Try again/);
+  // A redirect to another host: not the endpoint's, not https under its name.
+  const redirected = async () => ({ ok: true, status: 200, redirected: true, url: 'http://elsewhere.example/x', headers: new Headers(),
+    body: null, text: async () => '{"id": "x"}' });
+  await rejects(createHubClient({ endpoint: api.url, fetch: redirected }).info(kDense, 'main'), 'bad_redirect', /elsewhere\.example.*not used/);
+  await rejects(createHubClient({ endpoint: 'https://huggingface.co', fetch: redirected }).info(kDense, 'main'), 'bad_redirect');
+  // The Hub's own CDN hosts are where it sends files: allowed.
+  const toCdn = async () => ({ ok: true, status: 200, redirected: true, url: 'https://cas-bridge.xethub.hf.co/x', headers: new Headers(),
+    body: null, text: async () => '{"id": "x"}' });
+  assert.deepEqual(await createHubClient({ endpoint: 'https://huggingface.co', fetch: toCdn }).info(kDense, 'main'), { id: 'x' });
+  // The fake Hub's CDN (the same host, another port) is its own: every other test goes through it.
+});
+
 await check('gated, missing, rate-limited, not JSON, no such file, no server: each says what to do', async () => {
   await rejects(fromHub('acme/gated-model', { endpoint: api.url }), 'gated', /gated or private.*paste or open/);
   await rejects(fromHub('acme/nothing-here', { endpoint: api.url }), 'not_found', /HTTP 404/);

@@ -7,7 +7,8 @@
 //   const answer = await fromHub('Qwen/Qwen3-8B@main', { inspect: (bytes, size) => gs.inspect(bytes) });
 //
 // Every failure is a HubError whose `kind` says what happened (bad_id, not_found, gated,
-// rate_limited, offline, server, bad_response, no_range, too_large, unreadable) and whose
+// rate_limited, offline, timeout, bad_redirect, server, bad_response, no_range, too_large,
+// unreadable) and whose
 // message says what to do next. The Hub's address is an option (`endpoint`), so that mirrors
 // and the test suite (tests/hub.test.mjs, a local server playing the Hub) can point it elsewhere.
 //
@@ -61,13 +62,38 @@ function describeStatus(status, what, headers) {
   return new HubError('server', `${what}: the Hub answered HTTP ${status}. Try again later, or paste config.json / open the file.`);
 }
 
+// A request with no answer in this long has none (QA E5: a Hub that never answered left the
+// panel "Fetching..." for as long as the page stayed open); the reader can try again.
+export const kRequestTimeoutMs = 30000;
+
+// Where a Hub's redirect may lead (QA E3): the endpoint's own host; for the Hugging Face Hub its
+// CDN hosts (https, under huggingface.co or hf.co: cdn-lfs.huggingface.co, cas-bridge.xethub.hf.co);
+// for a mirror, https hosts under its own name. A browser follows a redirect before the page can
+// see it, so an answer from anywhere else is refused, not used.
+function redirectCheck(base) {
+  const b = new URL(base);
+  const hf = (h) => h === 'huggingface.co' || h.endsWith('.huggingface.co') || h === 'hf.co' || h.endsWith('.hf.co');
+  return (target) => {
+    let t;
+    try {
+      t = new URL(target);
+    } catch {
+      return false;
+    }
+    if (t.hostname === b.hostname) return t.protocol === b.protocol || t.protocol === 'https:';
+    return t.protocol === 'https:' && (hf(b.hostname) ? hf(t.hostname) : t.hostname.endsWith('.' + b.hostname));
+  };
+}
+
 // A client for one endpoint: every request goes through it, so it counts requests and bytes and
 // keeps answers for the session (same URL and range: same answer).
 // Answers kept for the session, by endpoint (fromHub's clients share them; a failure is not kept).
 const sessionCaches = new Map();
 
-export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = globalThis.fetch, onProgress = null, session = false } = {}) {
+export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = globalThis.fetch, onProgress = null, session = false,
+  timeoutMs = kRequestTimeoutMs } = {}) {
   const base = String(endpoint).replace(/\/+$/, '');
+  const redirectAllowed = redirectCheck(base);
   if (session && !sessionCaches.has(base)) sessionCaches.set(base, new Map());
   const cache = session ? sessionCaches.get(base) : new Map();
   const stats = { requests: 0, bytes: 0 };
@@ -81,11 +107,30 @@ export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = 
     }
     const headers = range ? { Range: `bytes=${range[0]}-${range[1] - 1}` } : {};
     onProgress?.({ phase: 'request', what, url, range });
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    try {
+      return await answer(url, key, what, range, as, headers, abort.signal);
+    } catch (e) {
+      if (abort.signal.aborted && !(e instanceof HubError))
+        throw new HubError('timeout', `${what}: no answer from ${base} in ${Math.round(timeoutMs / 1000)} s. Try again, or paste config.json / open the file instead.`);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function answer(url, key, what, range, as, headers, signal) {
     let res;
     try {
-      res = await fetchFn(url, { headers, redirect: 'follow' });
+      res = await fetchFn(url, { headers, redirect: 'follow', signal });
     } catch (e) {
+      if (signal.aborted) throw e;
       throw new HubError('offline', `${what}: no answer from ${base} (${e?.message || e}). You may be offline, or the server does not allow this page to read it (CORS). Paste config.json or open the file instead.`);
+    }
+    if (res.redirected && !redirectAllowed(res.url)) {
+      res.body?.cancel?.().catch(() => {});
+      throw new HubError('bad_redirect', `${what}: ${base} sent the request on to ${new URL(res.url).origin}, which is not the Hub's; its answer is not used.`);
     }
     stats.requests += 1;
     if (!res.ok) throw describeStatus(res.status, what, res.headers);
@@ -327,10 +372,10 @@ const kDtypeFormat = { BF16: 'bf16', F16: 'fp16', F32: 'fp32', F8_E4M3: 'fp8', F
 // `inspect(bytes, fileSize)` reads a GGUF or safetensors header (the API's gs.inspect); a GGUF
 // file needs none, a safetensors file does.
 // `session: true` keeps the answers for the page's session (the app's Hub panel).
-export async function fromHub(id, { endpoint, revision, file, fetch, inspect, onProgress, session = false } = {}) {
+export async function fromHub(id, { endpoint, revision, file, fetch, inspect, onProgress, session = false, timeoutMs } = {}) {
   const parsed = parseRepoId(id);
   const rev = revision || parsed.revision;
-  const hub = createHubClient({ endpoint, fetch, onProgress, session });
+  const hub = createHubClient({ endpoint, fetch, onProgress, session, timeoutMs });
   const info = await hub.info(parsed.repo, rev);
   if (info === null || typeof info !== 'object' || Array.isArray(info))
     throw new HubError('bad_response', `${parsed.repo}@${rev}: the model API's answer is not an object.`);
