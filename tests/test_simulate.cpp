@@ -447,3 +447,17 @@ TEST_CASE("simulate: a client that keeps N requests outstanding (benchmark_servi
     CHECK_THROWS_WITH(simulate(serving("llama-3.1-8b", "h100-sxm", Runtime::vllm), catalog(), o), Catch::Contains("max_concurrency"));
     CHECK(simulation_options_from_json(R"({"max_concurrency": 64})").max_concurrency == 64);
 }
+
+TEST_CASE("simulate: a request that arrives during a step waits for it, and the wait counts", "[simulate]") {
+    // Request 1 arrives 1 ms into request 0's prompt step (T = 17.08 ms): it waits the rest of
+    // that step, then its own prompt runs in a step at least as long (beside request 0's first
+    // decode). Its first token: at least (T - 1 ms) + T after its arrival.
+    const LoneRequest lone;
+    std::vector<TraceRequest> two = {{0.0, 1000, 11}, {0.001, 1000, 11}};
+    const SimulationReport s = run_model(hand_model(), two);
+    CHECK(s.completed == 2);
+    const double first = lone.ttft, second = 2 * s.ttft_s.mean - first;   // request 0 runs alone: T
+    CHECK(s.ttft_s.p50 == Approx(s.ttft_s.mean));
+    CHECK(second >= 2 * lone.ttft - 0.001 - 1e-9);
+    CHECK(second == Approx(2 * lone.ttft - 0.001).epsilon(0.02));
+}

@@ -97,13 +97,16 @@ public:
         while (next < mine_.size() || !waiting_.empty() || !running_.empty()) {
             if (waiting_.empty() && running_.empty())
                 now = std::max(now, reqs_[std::size_t(mine_[next])].arrival);   // idle until the next arrival
-            // A client that keeps at most `limit_` requests outstanding (benchmark_serving's
-            // --max-concurrency semaphore) sends the next one as one completes: its clock starts then.
+            // Arrivals join the queue at their own time (a request that arrived during a step waits
+            // for it, and that wait counts). A client that keeps at most `limit_` requests
+            // outstanding (benchmark_serving's --max-concurrency semaphore) sends the next one when
+            // a slot frees, at a step's end: a request held back that long is timed from then.
             while (next < mine_.size() && reqs_[std::size_t(mine_[next])].arrival <= now && waiting_.size() + running_.size() < limit_) {
                 Request& r = reqs_[std::size_t(mine_[next])];
-                r.arrival = std::max(r.arrival, now);
+                r.arrival = std::max(r.arrival, slot_freed_);
                 waiting_.push_back(mine_[next++]);
             }
+            if (waiting_.size() + running_.size() >= limit_) full_ = true;
             if (res.steps >= step_limit) {
                 res.cut_short = true;
                 break;
@@ -200,6 +203,10 @@ public:
             if (finished)
                 running_.erase(std::remove_if(running_.begin(), running_.end(), [&](int id) { return reqs_[std::size_t(id)].done >= 0; }),
                                running_.end());
+            if (full_ && waiting_.size() + running_.size() < limit_) {   // a slot freed now
+                full_ = false;
+                slot_freed_ = now;
+            }
         }
         return res;
     }
@@ -240,6 +247,8 @@ private:
     double pool_ = 0, used_ = 0;
     long long preemptions_ = 0;
     std::size_t limit_;   // requests outstanding at most (waiting and running)
+    bool full_ = false;   // the client's slots were all taken ...
+    double slot_freed_ = 0;   // ... until this step's end
 };
 
 // ---------------------------------------------------------------------------------------------
