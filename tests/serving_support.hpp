@@ -13,15 +13,7 @@
 namespace gpusizer::test {
 
 // The serving model of a configuration, built as estimate() builds it.
-inline detail::ServingModel serving_model_of(const Config& c) {
-    const detail::Resolved r = detail::resolve(c, catalog());
-    const detail::Totals t = detail::compute(r);
-    const detail::PerfInputs in = detail::perf_inputs(r);
-    const detail::Fabric f = detail::fabric_of(r);
-    detail::PerfBuffers buf;
-    detail::evaluate_performance(r, in, t, f, buf.out);
-    return detail::serving_model(r, in, t, f, buf.out);
-}
+inline detail::ServingModel serving_model_of(const Config& c) { return detail::serving_model_of(detail::resolve(c, catalog())); }
 
 // The hand model's weights term: its GEMMs read 16e9 B at 2 TB/s (8 ms) and do 16 GFLOP per
 // token at 1 PFLOP/s, on the smooth roofline (performance.hpp, gemm_roofline_seconds, tested

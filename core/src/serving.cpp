@@ -94,6 +94,15 @@ void add_rate(KvLengthCost& k, double rate, long long cap) {
 
 }  // namespace
 
+ServingModel serving_model_of(const Resolved& r) {
+    const Totals t = compute(r);
+    const PerfInputs in = perf_inputs(r);
+    const Fabric fabric = fabric_of(r);
+    PerfBuffers buf;
+    evaluate_performance(r, in, t, fabric, buf.out);
+    return serving_model(r, in, t, fabric, buf.out);
+}
+
 ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals& t, const Fabric& f, const PerfOut& po) {
     const ModelArch& a = *r.arch;
     const Config& c = *r.config;

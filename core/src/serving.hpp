@@ -110,6 +110,9 @@ struct StepWork {
 };
 
 ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals& t, const Fabric& f, const PerfOut& po);
+// The same from a resolved configuration alone, built as estimate() builds it (its totals,
+// inputs, fabric and performance figures): the simulation's model and the tests'.
+ServingModel serving_model_of(const Resolved& r);
 
 // The steady state of `concurrency` requests in flight over all replicas (0: as many as the
 // engine holds), each with `isl` input and `osl` output tokens.

@@ -305,18 +305,17 @@ namespace detail {
 
 void simulate_requests(const ServingModel& m, int dp, const std::vector<TraceRequest>& requests, const SimulationOptions& o,
                        bool context_given, SimulationReport& out) {
-    const std::vector<TraceRequest>* list = &requests;
     double mean_request = 0;   // tokens of the mean request, for the cap on requests in flight
     for (const TraceRequest& q : requests) mean_request += double(std::max(1LL, q.input_tokens) + std::max(1LL, q.output_tokens));
     mean_request /= double(std::max<std::size_t>(1, requests.size()));
     // The requests, each to a replica in turn; one longer than the engine's context, or whose
     // whole cache one replica's pool cannot hold, is refused (vLLM rejects a prompt past
     // max_model_len; a pool that cannot hold one request would never admit it).
-    std::vector<Request> reqs(list->size());
+    std::vector<Request> reqs(requests.size());
     std::vector<std::vector<int>> mine(static_cast<std::size_t>(dp));
     const double hit = o.prefix_hit_rate;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-        const TraceRequest& q = (*list)[i];
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        const TraceRequest& q = requests[i];
         Request& rq = reqs[i];
         rq.arrival = q.arrival_s;
         rq.in = std::max(1LL, q.input_tokens);
@@ -431,20 +430,18 @@ SimulationReport simulate(const Config& config, const Catalog& catalog, const Si
     const auto started = std::chrono::steady_clock::now();
     check_options(o);
     if (config.mode != Mode::inference) throw Error("mode", "simulate runs inference (serving) configurations");
-    // The requests: the trace's, or drawn around isl / osl at the configuration's rate.
+    // The requests: the trace's (the first `requests` of it), or drawn around isl / osl at the
+    // configuration's rate.
     std::vector<TraceRequest> drawn;
-    const std::vector<TraceRequest>* list = &o.trace;
     Config c = config;
     if (o.trace.empty()) {
         if (c.isl <= 0 || c.osl <= 0) throw Error("isl", "simulate needs isl and osl (the tokens of each request), or a trace");
         drawn = detail::draw_requests(o, o.requests > 0 ? o.requests : kDefaultRequests, c.request_rate, double(c.isl), double(c.osl));
-        list = &drawn;
     } else {
         const std::size_t n = o.requests > 0 ? std::min(o.trace.size(), std::size_t(o.requests)) : o.trace.size();
         if (n > std::size_t(kMaxRequests))
             throw Error("trace", "has more than " + format_int(kMaxRequests) + " requests; simulate a part of it");
         drawn.assign(o.trace.begin(), o.trace.begin() + std::ptrdiff_t(n));
-        list = &drawn;
         // The estimate's load: the trace's mean lengths, its mean rate.
         double in = 0, out = 0;
         for (const TraceRequest& q : drawn) {
@@ -460,7 +457,7 @@ SimulationReport simulate(const Config& config, const Catalog& catalog, const Si
     // The engine takes the longest request drawn when no context is given (vLLM's max_model_len
     // up to the model's trained length); one given is the engine's, and longer requests are refused.
     long long longest = 0;
-    for (const TraceRequest& q : *list) longest = std::max(longest, std::max(1LL, q.input_tokens) + std::max(1LL, q.output_tokens));
+    for (const TraceRequest& q : drawn) longest = std::max(longest, std::max(1LL, q.input_tokens) + std::max(1LL, q.output_tokens));
     const bool context_given = config.context > 0;
     if (!context_given) {
         Config probe = c;
@@ -475,14 +472,9 @@ SimulationReport simulate(const Config& config, const Catalog& catalog, const Si
         throw Error("gpus", out.report.model_name + " does not fit " + std::to_string(c.gpus) + " x " + out.report.gpu_name +
                                 " with this context: nothing to simulate (gpusizer estimate says what takes the memory)");
     const detail::Resolved r = detail::resolve(c, catalog);
-    const detail::Totals t = detail::compute(r);
-    const detail::PerfInputs in = detail::perf_inputs(r);
-    const detail::Fabric fabric = detail::fabric_of(r);
-    detail::PerfBuffers buf;
-    detail::evaluate_performance(r, in, t, fabric, buf.out, detail::EvalLevel::numbers);
-    const ServingModel m = detail::serving_model(r, in, t, fabric, buf.out);
+    const ServingModel m = detail::serving_model_of(r);
 
-    detail::simulate_requests(m, std::max(1, r.par.dp), *list, o, context_given, out);
+    detail::simulate_requests(m, std::max(1, r.par.dp), drawn, o, context_given, out);
     out.request_rate = c.request_rate;
     const ServingReport& steady = out.report.serving;
     if (c.request_rate > 0 && steady.active && steady.bound == "overloaded")
