@@ -453,7 +453,7 @@ void App::draw_tabs() {
         case 6: draw_assumptions(); break;
         case 7: draw_local_models(); break;
         case 8: draw_engine_log(); break;
-        case 9: draw_plan_tab(s_.config, catalog_, measured(), [this](const char* name) { note_item(name); }); break;
+        case 9: draw_plan_tab(s_.config, link_, catalog_, measured(), [this](const char* name) { note_item(name); }); break;
         case 10: draw_cost(); break;
         default: break;
     }

@@ -243,15 +243,6 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
 
 namespace {
 
-// Milliseconds with the digits a figure needs: "8.1 ms", "412 ms", "2.35 s".
-std::string latency_text(double seconds) {
-    char buf[32];
-    if (seconds >= 1.0) std::snprintf(buf, sizeof buf, "%.2f s", seconds);
-    else if (seconds >= 0.1) std::snprintf(buf, sizeof buf, "%.0f ms", seconds * 1e3);
-    else std::snprintf(buf, sizeof buf, "%.1f ms", seconds * 1e3);
-    return buf;
-}
-
 ImU32 with_alpha(ImU32 c, int alpha) { return (c & ~IM_COL32_A_MASK) | (ImU32(alpha) << IM_COL32_A_SHIFT); }
 
 }  // namespace
@@ -386,8 +377,8 @@ void latency_chart(const char* id, const std::vector<LatencyRow>& rows, ImVec2 s
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         for (const LatencyRow& r : rows)
-            ImGui::Text("%s: mean %s, p50 %s, p90 %s, p99 %s", r.name, latency_text(r.stats.mean).c_str(), latency_text(r.stats.p50).c_str(),
-                        latency_text(r.stats.p90).c_str(), latency_text(r.stats.p99).c_str());
+            ImGui::Text("%s: mean %s, p50 %s, p90 %s, p99 %s", r.name, format_duration(r.stats.mean).c_str(), format_duration(r.stats.p50).c_str(),
+                        format_duration(r.stats.p90).c_str(), format_duration(r.stats.p99).c_str());
         ImGui::TextDisabled("bars: to p50, p90, p99; the tick: the mean");
         ImGui::EndTooltip();
     }

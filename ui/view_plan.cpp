@@ -102,7 +102,27 @@ void request_plan_search(double max_ttft_ms, double max_tpot_ms) {
     v.asked_tpot_ms = max_tpot_ms;
 }
 
-void draw_plan_tab(const Config& current, const Catalog& catalog, const GpuOverlay* measured, const Note& note_item) {
+void draw_load_fields(const Config& current, PlanInputs& in, float w) {
+    const ServingLoad load = serving_load(current, in);
+    long long isl = load.isl, osl = load.osl;
+    const long long step = 128, fast = 1024;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::InputScalar("input tokens", ImGuiDataType_S64, &isl, &step, &fast)) in.isl = std::clamp(isl, 1LL, 100000000LL);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("per request: the prompt (isl)");
+    beside_if_fits(stepper_width(w, "output tokens"));
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::InputScalar("output tokens", ImGuiDataType_S64, &osl, &step, &fast)) in.osl = std::clamp(osl, 1LL, 100000000LL);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("per request: the generated tokens (osl)");
+    const std::string source = "(" + std::string(load.source) + ")";
+    beside_if_fits(ImGui::CalcTextSize(source.c_str()).x);
+    ImGui::AlignTextToFramePadding();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", source.c_str());
+    ImGui::PopTextWrapPos();
+}
+
+void draw_plan_tab(const Config& current, const std::string& link, const Catalog& catalog, const GpuOverlay* measured,
+                   const Note& note_item) {
     PlanView& v = view();
     if (v.search_asked) {   // the targets first, so that the fields show what the search uses
         if (v.asked_ttft_ms > 0) v.inputs.max_ttft_ms = v.asked_ttft_ms;
@@ -121,7 +141,7 @@ void draw_plan_tab(const Config& current, const Catalog& catalog, const GpuOverl
     note_item("request simulation switch");
     v.inputs.kind = PlanKind(kind);
     if (v.inputs.kind == PlanKind::serving) draw_serving(v, current, catalog, measured, note_item);
-    else if (v.inputs.kind == PlanKind::simulation) draw_simulation(current, catalog, v.inputs, note_item);
+    else if (v.inputs.kind == PlanKind::simulation) draw_simulation(current, link, catalog, v.inputs, note_item);
     else draw_training(v, current, catalog, measured, note_item);
 }
 
@@ -391,22 +411,7 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
         model_name(current).c_str(), current.gpus, gpu_label(current).c_str());
     ImGui::PopTextWrapPos();
     const float w = ImGui::GetFontSize() * 7.0f;
-    const ServingLoad load = serving_load(current, in);
-    long long isl = load.isl, osl = load.osl;
-    const long long step = 128, fast = 1024;
-    ImGui::SetNextItemWidth(w);
-    if (ImGui::InputScalar("input tokens", ImGuiDataType_S64, &isl, &step, &fast)) in.isl = std::clamp(isl, 1LL, 100000000LL);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("per request: the prompt (isl)");
-    beside_if_fits(stepper_width(w, "output tokens"));
-    ImGui::SetNextItemWidth(w);
-    if (ImGui::InputScalar("output tokens", ImGuiDataType_S64, &osl, &step, &fast)) in.osl = std::clamp(osl, 1LL, 100000000LL);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("per request: the generated tokens (osl)");
-    const std::string source = "(" + std::string(load.source) + ")";
-    beside_if_fits(ImGui::CalcTextSize(source.c_str()).x);
-    ImGui::AlignTextToFramePadding();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", source.c_str());
-    ImGui::PopTextWrapPos();
+    draw_load_fields(current, in, w);
     std::optional<double> ttft = in.max_ttft_ms > 0 ? std::optional<double>(in.max_ttft_ms) : std::nullopt;
     if (limit_drag("max TTFT ms", ttft, w, 10.0f, 60000.0f, 3.6e6, "no limit")) in.max_ttft_ms = ttft.value_or(0.0);
     note("max TTFT ms field");
@@ -430,8 +435,8 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
             v.serving_request = serving_plan_request(current, in);
             v.serving = plan(v.serving_request, catalog, measured);
             v.has_serving = true;
-            v.serving_for = searched_for(current, measured, "up to ") + ", " + format_int(double(load.isl)) + " input + " +
-                            format_int(double(load.osl)) + " output tokens";
+            v.serving_for = searched_for(current, measured, "up to ") + ", " + format_int(double(v.serving_request.base.isl)) +
+                            " input + " + format_int(double(v.serving_request.base.osl)) + " output tokens";
             v.serving_summary = plan_summary(v.serving, v.serving_request);
         } catch (const Error& e) {
             v.serving_error = e.what();

@@ -15,8 +15,13 @@ namespace gpusizer::ui {
 // "training layouts switch", "serving layouts switch", "search layouts button" (training),
 // "max TTFT ms field", "max TPOT ms field", "search serving layouts button", and one "serving plan
 // row" per layout of the serving result's table.
-void draw_plan_tab(const Config& current, const Catalog& catalog, const GpuOverlay* measured,
+// `link`: the current configuration's share link (App::link()), which keys what the tab computed.
+void draw_plan_tab(const Config& current, const std::string& link, const Catalog& catalog, const GpuOverlay* measured,
                    const std::function<void(const char*)>& note_item);
+
+// The load fields the serving search and the simulation share: input and output tokens per
+// request (`in`'s isl and osl, serving_load()'s when unset), `w` wide, and where the load comes from.
+void draw_load_fields(const Config& current, PlanInputs& in, float w);
 
 // Presses the shown search's button the next time the tab is drawn, a serving search with these
 // latency targets set in its fields first (0: the field's own): the desktop app's --search, so a
@@ -29,7 +34,8 @@ void show_plan_kind(PlanKind kind);
 // The request-level simulation (view_simulate.cpp) of the current configuration at the tab's
 // load (`plan`'s isl and osl, which its fields edit). `note` names "simulation rate field",
 // "simulation new draw button", "simulation summary" or "simulation message", and the charts.
-void draw_simulation(const Config& current, const Catalog& catalog, PlanInputs& plan, const std::function<void(const char*)>& note);
+void draw_simulation(const Config& current, const std::string& link, const Catalog& catalog, PlanInputs& plan,
+                     const std::function<void(const char*)>& note);
 
 // The request simulation the tab shows, in brief, for window.gpusizerApp.simulation (status.cpp):
 // null unless the tab shows one that ran; `rate` gets the arrival rate it ran at.

@@ -14,7 +14,6 @@
 #include "charts.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/format.hpp"
-#include "gpusizer/share_link.hpp"
 #include "plan_state.hpp"
 #include "theme.hpp"
 #include "view_plan.hpp"
@@ -28,6 +27,8 @@ struct SimulationView {
     SimulationInputs inputs;
     bool shown = false;   // drawn this frame (the Plan tab shows the simulation)
     double rate = 0;   // the arrival rate of the result
+    std::string config_for;   // what `config` was built for (inputs_key)
+    Config config;   // the simulated configuration (simulation_config: an estimate for its default rate)
     std::string ran_for;   // the configuration and fields of the result (a key: link and fields)
     std::string pending_key;   // what the inputs are now, and since when (the settle delay)
     double pending_since = 0;
@@ -41,15 +42,25 @@ SimulationView& sim_view() {
     return v;
 }
 
-std::string inputs_key(const Config& c, const SimulationInputs& in) {
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "|%.9g|%d|%.9g|%d|%.9g|%.9g|%.9g|%u", c.request_rate, in.requests, in.burstiness, int(in.lengths),
-                  in.length_spread, in.slo_ttft_ms, in.slo_tpot_ms, in.seed);
-    return link_from_config(c) + buf + "|" + std::to_string(c.isl) + "|" + std::to_string(c.osl);
+// What the simulation depends on: the configuration (its share link, which the app keeps), the
+// tab's load and the simulation's fields. Cheap to build each frame, unlike the configuration it
+// keys (whose default rate takes an estimate) and the run.
+std::string inputs_key(const std::string& link, const PlanInputs& plan, const SimulationInputs& in) {
+    char buf[240];
+    std::snprintf(buf, sizeof buf, "|%lld|%lld|%.9g|%d|%.9g|%d|%.9g|%.9g|%.9g|%u", plan.isl, plan.osl, in.request_rate, in.requests,
+                  in.burstiness, int(in.lengths), in.length_spread, in.slo_ttft_ms, in.slo_tpot_ms, in.seed);
+    return link + buf;
 }
 
-std::string ms_text(double seconds) {
-    return seconds >= 1.0 ? format_fixed(seconds, 2) + " s" : format_fixed(seconds * 1e3, seconds >= 0.1 ? 0 : 1) + " ms";
+// The simulated configuration for the inputs as they are now, built again only when they changed.
+const Config& current_config(SimulationView& v, const Config& current, const std::string& link, const Catalog& catalog,
+                             const PlanInputs& plan) {
+    const std::string key = inputs_key(link, plan, v.inputs);
+    if (key != v.config_for) {
+        v.config = simulation_config(current, catalog, plan, v.inputs);
+        v.config_for = key;
+    }
+    return v.config;
 }
 
 }   // namespace
@@ -63,7 +74,8 @@ const SimulationReport* shown_simulation(double* rate) {
     return &v.result;
 }
 
-void draw_simulation(const Config& current, const Catalog& catalog, PlanInputs& plan, const std::function<void(const char*)>& note) {
+void draw_simulation(const Config& current, const std::string& link, const Catalog& catalog, PlanInputs& plan,
+                     const std::function<void(const char*)>& note) {
     SimulationView& v = sim_view();
     SimulationInputs& in = v.inputs;
     v.shown = true;
@@ -74,22 +86,14 @@ void draw_simulation(const Config& current, const Catalog& catalog, PlanInputs& 
     ImGui::PopTextWrapPos();
     const float w = ImGui::GetFontSize() * 7.0f;
     // The load: the Plan tab's (shared with the serving search).
-    const ServingLoad load = serving_load(current, plan);
-    long long isl = load.isl, osl = load.osl;
-    const long long step = 128, fast = 1024;
-    ImGui::SetNextItemWidth(w);
-    if (ImGui::InputScalar("input tokens##sim", ImGuiDataType_S64, &isl, &step, &fast)) plan.isl = std::clamp(isl, 1LL, 100000000LL);
-    note("simulation input tokens field");
-    beside_if_fits(stepper_width(w, "output tokens"));
-    ImGui::SetNextItemWidth(w);
-    if (ImGui::InputScalar("output tokens##sim", ImGuiDataType_S64, &osl, &step, &fast)) plan.osl = std::clamp(osl, 1LL, 100000000LL);
-    Config c = simulation_config(current, catalog, plan, in);
-    double rate = c.request_rate;
-    beside_if_fits(field_width(w, "requests / s"));
+    draw_load_fields(current, plan, w);
+    const Config* c = &current_config(v, current, link, catalog, plan);
+    double rate = c->request_rate;
     ImGui::SetNextItemWidth(w);
     if (ImGui::InputDouble("requests / s", &rate, 0, 0, "%.3g")) in.request_rate = std::clamp(rate, 1e-3, 1e5);
     note("simulation rate field");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Arrival rate, requests per second (the configuration's request_rate if it has one).");
+    beside_if_fits(stepper_width(w, "requests"));
     ImGui::SetNextItemWidth(w);
     int n = in.requests;
     if (ImGui::InputInt("requests", &n, 100, 1000)) in.requests = std::clamp(n, 1, 100000);
@@ -126,8 +130,7 @@ void draw_simulation(const Config& current, const Catalog& catalog, PlanInputs& 
     // is dragged the last result stays, marked as updating, until the input has been still for
     // kSettleSeconds (the first run, when the view opens, is at once).
     constexpr double kSettleSeconds = 0.12;
-    c = simulation_config(current, catalog, plan, in);
-    const std::string key = inputs_key(c, in);
+    const std::string key = inputs_key(link, plan, in);
     const double now = ImGui::GetTime();
     if (key != v.pending_key) {
         v.pending_key = key;
@@ -139,8 +142,9 @@ void draw_simulation(const Config& current, const Catalog& catalog, PlanInputs& 
         v.error.clear();
         v.has_result = false;
         try {
-            v.result = simulate(c, catalog, simulation_options(in));
-            v.rate = c.request_rate;
+            c = &current_config(v, current, link, catalog, plan);
+            v.result = simulate(*c, catalog, simulation_options(in));
+            v.rate = c->request_rate;
             v.has_result = true;
         } catch (const Error& e) {
             v.error = e.what();
@@ -158,9 +162,9 @@ void draw_simulation(const Config& current, const Catalog& catalog, PlanInputs& 
     ImGui::Separator();
     ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("%s requests of %s + %s tokens at %s/s on %d x %s: %s output tokens/s, %s requests/s, %s in flight on average",
-                format_int(double(s.completed)).c_str(), format_int(double(c.isl)).c_str(), format_int(double(c.osl)).c_str(),
-                format_fixed(c.request_rate, c.request_rate < 10 ? 2 : 1).c_str(), current.gpus, s.report.gpu_name.c_str(),
-                format_int(s.output_tokens_per_s).c_str(), format_fixed(s.requests_per_s, 2).c_str(),
+                format_int(double(s.completed)).c_str(), format_int(double(s.report.config.isl)).c_str(),
+                format_int(double(s.report.config.osl)).c_str(), format_fixed(v.rate, v.rate < 10 ? 2 : 1).c_str(), current.gpus,
+                s.report.gpu_name.c_str(), format_int(s.output_tokens_per_s).c_str(), format_fixed(s.requests_per_s, 2).c_str(),
                 format_fixed(s.mean_running, 1).c_str());
     note("simulation summary");
     if (updating) ImGui::TextDisabled("(updating: the figures below are for the settings before the change)");
@@ -171,8 +175,9 @@ void draw_simulation(const Config& current, const Catalog& catalog, PlanInputs& 
         ImGui::TextDisabled(
             "steady state at the mean lengths: %s output tokens/s, TTFT %s, TPOT %s; %lld preemptions, %s of the KV "
             "pool at most; simulated in %s",
-            format_int(s.report.serving.output_tokens_per_s).c_str(), ms_text(s.report.serving.ttft_s).c_str(),
-            ms_text(s.report.serving.tpot_s).c_str(), s.preemptions, percent(s.peak_kv_used_fraction).c_str(), ms_text(s.wall_s).c_str());
+            format_int(s.report.serving.output_tokens_per_s).c_str(), format_duration(s.report.serving.ttft_s).c_str(),
+            format_duration(s.report.serving.tpot_s).c_str(), s.preemptions, percent(s.peak_kv_used_fraction).c_str(),
+            format_duration(s.wall_s).c_str());
     for (const std::string& wmsg : s.warnings) ImGui::TextColored(to_vec4(palette().warning), "%s", wmsg.c_str());
     ImGui::PopTextWrapPos();
     // The charts side by side where the window is wide, else one above the other.
