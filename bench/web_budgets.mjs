@@ -118,59 +118,43 @@ result.firstFrame = { coldMs: cold, runsMs: warm, medianMs: pct(warm, 0.5), maxM
 if (result.firstFrame.maxMs > kBudgetFirstFrameMs) failures.push(`first frame ${result.firstFrame.maxMs.toFixed(0)} ms > ${kBudgetFirstFrameMs}`);
 
 // ---------------------------------------------------------------------------------------------
-// Inference plan search through the JS API
+// JS API calls timed in the page: the first call (the module's functions compiled on first use)
+// and `runs` more; gs[name](...args)'s first answer as JSON, the times, their median and maximum.
 // ---------------------------------------------------------------------------------------------
-{
+async function timeApi(name, args) {
   const page = await browser.newPage();
   await page.goto(url + 'embed.html');
-  result.plan = await page.evaluate(async (n) => {
+  const t = await page.evaluate(async ([name, args, n]) => {
     const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
     const gs = await createGpuSizer();
-    const config = { model: 'llama-3-70b', gpu: 'h100-sxm', runtime: 'vllm', gpus: 64, isl: 1000, osl: 1000 };
-    const query = { mode: 'inference', max_tpot_ms: 30 };
     const once = () => {
       const t0 = performance.now();
-      const text = gs.plan(config, query);
+      const text = gs[name](...args);
       return { ms: performance.now() - t0, text };
     };
     const first = once();
     const runsMs = [];
     for (let i = 0; i < n; ++i) runsMs.push(once().ms);
-    const answer = JSON.parse(first.text);
-    return { firstMs: first.ms, runsMs, points: answer.search.evaluated, meeting: answer.search.meeting };
-  }, runs);
+    return { firstMs: first.ms, runsMs, text: first.text };
+  }, [name, args, runs]);
   await page.close();
-  result.plan.medianMs = pct(result.plan.runsMs, 0.5);
-  result.plan.maxMs = Math.max(result.plan.firstMs, ...result.plan.runsMs);
+  return { answer: JSON.parse(t.text), firstMs: t.firstMs, runsMs: t.runsMs, medianMs: pct(t.runsMs, 0.5), maxMs: Math.max(t.firstMs, ...t.runsMs) };
+}
+
+// The inference plan search.
+{
+  const { answer, ...times } = await timeApi('plan', [
+    { model: 'llama-3-70b', gpu: 'h100-sxm', runtime: 'vllm', gpus: 64, isl: 1000, osl: 1000 }, { mode: 'inference', max_tpot_ms: 30 }]);
+  result.plan = { ...times, points: answer.search.evaluated, meeting: answer.search.meeting };
   if (!(result.plan.points > 0)) failures.push('plan search: gs.plan() evaluated no layout');
   if (result.plan.maxMs > kBudgetPlanMs) failures.push(`plan search ${result.plan.maxMs.toFixed(0)} ms > ${kBudgetPlanMs}`);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Request-level simulation through the JS API: 10,000 requests (bench_cases.hpp's case)
-// ---------------------------------------------------------------------------------------------
+// The request-level simulation: 10,000 requests (bench_cases.hpp's case).
 {
-  const page = await browser.newPage();
-  await page.goto(url + 'embed.html');
-  result.simulate = await page.evaluate(async (n) => {
-    const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
-    const gs = await createGpuSizer();
-    const config = { model: 'llama-3.1-8b', gpu: 'h100-sxm', runtime: 'vllm', isl: 1000, osl: 200, request_rate: 15 };
-    const options = { requests: 10000, seed: 1 };
-    const once = () => {
-      const t0 = performance.now();
-      const text = gs.simulate(config, options);
-      return { ms: performance.now() - t0, text };
-    };
-    const first = once();
-    const runsMs = [];
-    for (let i = 0; i < n; ++i) runsMs.push(once().ms);
-    const answer = JSON.parse(first.text);
-    return { firstMs: first.ms, runsMs, completed: answer.simulation.completed, steps: answer.simulation.steps };
-  }, runs);
-  await page.close();
-  result.simulate.medianMs = pct(result.simulate.runsMs, 0.5);
-  result.simulate.maxMs = Math.max(result.simulate.firstMs, ...result.simulate.runsMs);
+  const { answer, ...times } = await timeApi('simulate', [
+    { model: 'llama-3.1-8b', gpu: 'h100-sxm', runtime: 'vllm', isl: 1000, osl: 200, request_rate: 15 }, { requests: 10000, seed: 1 }]);
+  result.simulate = { ...times, completed: answer.simulation.completed, steps: answer.simulation.steps };
   if (result.simulate.completed !== 10000) failures.push(`simulation: gs.simulate() completed ${result.simulate.completed} of 10,000 requests`);
   if (result.simulate.maxMs > kBudgetSimulateMs) failures.push(`simulation ${result.simulate.maxMs.toFixed(0)} ms > ${kBudgetSimulateMs}`);
 }

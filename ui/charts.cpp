@@ -93,11 +93,35 @@ void memory_bar(const MemoryParts& parts, double usable, float height) {
     }
 }
 
+namespace {
+
+// A chart's box: its id pushed, the cursor's place and the size (a width of 0: the space left),
+// the hover, and the outline drawn. Each chart ends with ImGui::PopID().
+struct ChartBox {
+    ImDrawList* dl;
+    ImVec2 p0, size;
+    bool hovered;
+    float lh;   // the text line's height
+};
+ChartBox begin_chart(const char* id, ImVec2 size) {
+    ImGui::PushID(id);
+    ChartBox c{ImGui::GetWindowDrawList(), ImGui::GetCursorScreenPos(), size, false, ImGui::GetTextLineHeight()};
+    if (c.size.x <= 0) c.size.x = ImGui::GetContentRegionAvail().x;
+    ImGui::InvisibleButton("##chart", c.size);
+    c.hovered = ImGui::IsItemHovered();
+    // An outline, not a fill: a fill this size is most of a frame's pixels on a software
+    // rasterizer (theme.hpp, Palette::background), and the panel behind is nearly the same colour.
+    c.dl->AddRect(c.p0, ImVec2(c.p0.x + c.size.x, c.p0.y + c.size.y), palette().chart_frame, 4.0f);
+    return c;
+}
+
+}  // namespace
+
 void memory_chart(const char* id, const std::vector<double>& x, const std::vector<Series>& series, double usable, AxisScale x_scale,
                   const char* x_label, ImVec2 size, double marker_x, std::vector<ChartLabel>* labels) {
     const bool log_x = x_scale == AxisScale::log2;
-    ImGui::PushID(id);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ChartBox box = begin_chart(id, size);
+    ImDrawList* dl = box.dl;
     if (labels) labels->clear();
     // Draws a text and records its box.
     auto text = [&](ImVec2 at, ImU32 color, const char* s) {
@@ -107,20 +131,16 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
             labels->push_back({s, at, ImVec2(at.x + ts.x, at.y + ts.y)});
         }
     };
-    const ImVec2 p0 = ImGui::GetCursorScreenPos();
-    if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
-    ImGui::InvisibleButton("##chart", size);
-    const bool hovered = ImGui::IsItemHovered();
-    const float lh = ImGui::GetTextLineHeight();
+    const ImVec2 p0 = box.p0;
+    size = box.size;
+    const bool hovered = box.hovered;
+    const float lh = box.lh;
     // Plot area inside margins for the axis labels.
     // The top margin holds the unit ("GiB") above the top tick's label (QA D15: they overprinted).
     const ImVec2 a(p0.x + lh * 4.2f, p0.y + lh * 1.7f);
     // The bottom margin holds the x labels below the half line of the 0 tick's label (QA D15:
     // they met at the corner), and the axis name under them.
     const ImVec2 b(p0.x + size.x - lh * 0.8f, p0.y + size.y - lh * 2.9f);
-    // An outline, not a fill: a fill this size is most of a frame's pixels on a software
-    // rasterizer (theme.hpp, Palette::background), and the panel behind is nearly the same colour.
-    dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), palette().chart_frame, 4.0f);
     if (x.size() < 2 || b.x <= a.x || b.y <= a.y) {
         ImGui::PopID();
         return;
@@ -247,16 +267,13 @@ ImU32 with_alpha(ImU32 c, int alpha) { return (c & ~IM_COL32_A_MASK) | (ImU32(al
 
 }  // namespace
 
-void timeline_chart(const char* id, const std::vector<SimulationSample>& samples, ImVec2 size) {
-    ImGui::PushID(id);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 p0 = ImGui::GetCursorScreenPos();
-    if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
-    ImGui::InvisibleButton("##chart", size);
-    const bool hovered = ImGui::IsItemHovered();
-    const float lh = ImGui::GetTextLineHeight();
+void timeline_chart(const char* id, const std::vector<SimulationSample>& samples, ImVec2 size_asked) {
+    const ChartBox box = begin_chart(id, size_asked);
+    ImDrawList* dl = box.dl;
+    const ImVec2 p0 = box.p0, size = box.size;
+    const bool hovered = box.hovered;
+    const float lh = box.lh;
     const ImVec2 a(p0.x + lh * 3.6f, p0.y + lh * 1.7f), b(p0.x + size.x - lh * 3.0f, p0.y + size.y - lh * 2.9f);
-    dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), palette().chart_frame, 4.0f);
     if (samples.size() < 2 || b.x <= a.x || b.y <= a.y) {
         ImGui::PopID();
         return;
@@ -333,14 +350,11 @@ void timeline_chart(const char* id, const std::vector<SimulationSample>& samples
     ImGui::PopID();
 }
 
-void latency_chart(const char* id, const std::vector<LatencyRow>& rows, ImVec2 size) {
-    ImGui::PushID(id);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 p0 = ImGui::GetCursorScreenPos();
-    if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
-    ImGui::InvisibleButton("##chart", size);
-    const float lh = ImGui::GetTextLineHeight();
-    dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), palette().chart_frame, 4.0f);
+void latency_chart(const char* id, const std::vector<LatencyRow>& rows, ImVec2 size_asked) {
+    const ChartBox box = begin_chart(id, size_asked);
+    ImDrawList* dl = box.dl;
+    const ImVec2 p0 = box.p0, size = box.size;
+    const float lh = box.lh;
     if (rows.empty()) {
         ImGui::PopID();
         return;
@@ -374,7 +388,7 @@ void latency_chart(const char* id, const std::vector<LatencyRow>& rows, ImVec2 s
         dl->AddRectFilled(ImVec2(left, y0), ImVec2(x(r.stats.p50), y1), with_alpha(c, 230), 2.0f);
         dl->AddLine(ImVec2(x(r.stats.mean), y0 - 3), ImVec2(x(r.stats.mean), y1 + 3), palette().accent, 2.0f);
     }
-    if (ImGui::IsItemHovered()) {
+    if (box.hovered) {
         ImGui::BeginTooltip();
         for (const LatencyRow& r : rows)
             ImGui::Text("%s: mean %s, p50 %s, p90 %s, p99 %s", r.name, format_duration(r.stats.mean).c_str(), format_duration(r.stats.p50).c_str(),
