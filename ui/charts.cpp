@@ -391,8 +391,8 @@ void latency_chart(const char* id, const std::vector<LatencyRow>& rows, ImVec2 s
     if (box.hovered) {
         ImGui::BeginTooltip();
         for (const LatencyRow& r : rows)
-            ImGui::Text("%s: mean %s, p50 %s, p90 %s, p99 %s", r.name, format_duration(r.stats.mean).c_str(), format_duration(r.stats.p50).c_str(),
-                        format_duration(r.stats.p90).c_str(), format_duration(r.stats.p99).c_str());
+            ImGui::Text("%s: mean %s, p50 %s, p90 %s, p99 %s", r.name, format_duration(r.stats.mean).c_str(),
+                        format_duration(r.stats.p50).c_str(), format_duration(r.stats.p90).c_str(), format_duration(r.stats.p99).c_str());
         ImGui::TextDisabled("bars: to p50, p90, p99; the tick: the mean");
         ImGui::EndTooltip();
     }
