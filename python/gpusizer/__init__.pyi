@@ -188,6 +188,27 @@ class Config(TypedDict, total=False):
     # --kv_cache_free_gpu_mem_fraction): the KV pool's share of the memory free once the weights,
     # activations, CUDA context and buffers are placed [fraction]
     free_gpu_memory_fraction: Optional[float]
+    # training: job interruptions per GPU-hour; each stops the whole job, which restarts from its last
+    # checkpoint (speed.train_goodput_fraction) [per GPU-hour]
+    failures_per_gpu_hour: float
+    # training: the time from an interruption to training again, before the checkpoint is read back
+    # (which is added): detection, rescheduling, start-up [s]
+    restart_s: float
+    # training: the rate each node writes (and reads back) its part of a checkpoint: weights and
+    # optimizer states [GB/s per node]
+    checkpoint_write_gb_per_s: float
+    # training: the training time between two checkpoints; the work since the last one is lost at an
+    # interruption [s]
+    checkpoint_interval_s: Optional[float]
+    # training: optimizer steps between two evaluations; 0 = no evaluation [steps]
+    eval_interval_steps: int
+    # training: global batches each evaluation runs forward (a third of a training step's work each)
+    # [batches]
+    eval_iters: int
+    # training: tokens trained while the global batch grows linearly to global_batch (GPT-3 ramped
+    # over its first 4 to 12 billion tokens); they take steps of half the batch on average, each with
+    # a full step's fixed costs [tokens]
+    batch_ramp_tokens: float
 
 ConfigLike = Union[Config, Mapping[str, Any], str]
 
