@@ -69,19 +69,6 @@ constexpr int kInternalError = -32603;
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
-// "a, b, c" -> ["a", "b", "c"].
-std::vector<std::string> split_list(const std::string& list) {
-    std::vector<std::string> out;
-    std::size_t p = 0;
-    while (p < list.size()) {
-        std::size_t comma = list.find(", ", p);
-        if (comma == std::string::npos) comma = list.size();
-        out.push_back(list.substr(p, comma - p));
-        p = comma + 2;
-    }
-    return out;
-}
-
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Input schemas
 // ---------------------------------------------------------------------------------------------
@@ -156,7 +143,7 @@ json key_schema(const ConfigKey& k) {
             break;
         case KeyKind::choice:
             s["type"] = "string";
-            s["enum"] = split_list(allowed_values(k.name));
+            s["enum"] = split_names(allowed_values(k.name));
             break;
         case KeyKind::text:
             if (k.member.s == &Config::gpu)

@@ -142,43 +142,19 @@ void load(const std::string& assets_dir) {
     g_catalog = std::move(loaded);
 }
 
-const char* kind_name(KeyKind k) {
-    switch (k) {
-        case KeyKind::model:
-            return "model";
-        case KeyKind::choice:
-            return "choice";
-        case KeyKind::text:
-            return "text";
-        case KeyKind::integer:
-            return "integer";
-        case KeyKind::number:
-            return "number";
-        case KeyKind::boolean:
-            return "boolean";
-        case KeyKind::list:
-            return "list";
-    }
-    return "text";
-}
+// KeyKind's names, in its order (gpusizer/config_keys.hpp).
+constexpr const char* kKindNames[] = {"model", "choice", "text", "integer", "number", "boolean", "list"};
 
 // The key table (gpusizer/config_keys.hpp) for docstrings and the type stubs: one dict a key.
 py::list config_keys_list() {
     py::list out;
     for (const ConfigKey& k : config_keys()) {
-        py::dict d;
-        d["name"] = k.name;
-        d["kind"] = kind_name(k.kind);
-        d["link"] = k.link;
-        d["flag"] = k.flag;
-        d["unit"] = k.unit;
-        d["min"] = k.min;
-        d["max"] = k.max;
-        d["nullable"] = k.unset != KeyUnset::value;
-        d["default"] = key_default_doc(k);
-        d["allowed"] = key_allowed_doc(k);
-        d["choices"] = allowed_values(k.name);   // "" unless a closed set of names
-        d["meaning"] = k.meaning;
+        using namespace pybind11::literals;
+        py::dict d("name"_a = k.name, "kind"_a = kKindNames[static_cast<int>(k.kind)], "link"_a = k.link, "flag"_a = k.flag,
+                   "unit"_a = k.unit, "min"_a = k.min, "max"_a = k.max, "nullable"_a = k.unset != KeyUnset::value,
+                   "default"_a = key_default_doc(k), "allowed"_a = key_allowed_doc(k),
+                   "choices"_a = allowed_values(k.name),   // "" unless a closed set of names
+                   "meaning"_a = k.meaning);
         out.append(std::move(d));
     }
     return out;

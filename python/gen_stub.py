@@ -1,10 +1,10 @@
-"""Writes python/gpusizer/__init__.pyi, the package's type stubs, from the key table.
+"""Writes the package's type stubs (gpusizer/__init__.pyi) from the key table.
 
     python3 python/gen_stub.py [OUT]     (with the built package on PYTHONPATH)
 
 The `Config` TypedDict has one field a configuration key, typed from the key's kind (a closed set
-of names is a Literal), with its unit and meaning beside it; tests/test_api.py fails when the
-committed stubs differ from what this writes.
+of names is a Literal), with its unit and meaning beside it. The build runs it after the module
+(python/CMakeLists.txt, target gpusizer_python_stubs), so the stubs follow the key table.
 """
 import os
 import sys

@@ -72,19 +72,6 @@ json tool_text(const json& result) {
     return json::parse(result["content"][0]["text"].get<std::string>());
 }
 
-// "a, b, c" -> {"a", "b", "c"}.
-std::vector<std::string> split_list(const std::string& list) {
-    std::vector<std::string> out;
-    std::size_t p = 0;
-    while (p < list.size()) {
-        std::size_t comma = list.find(", ", p);
-        if (comma == std::string::npos) comma = list.size();
-        out.push_back(list.substr(p, comma - p));
-        p = comma + 2;
-    }
-    return out;
-}
-
 json tools_list() {
     const Session s = serve({request(1, "tools/list")});
     REQUIRE(s.replies.size() == 1);
@@ -171,7 +158,7 @@ TEST_CASE("mcp: tools/list has the eight tools, their config schemas generated f
         if (std::string(tool) == "estimate") CHECK_THAT(props["context"]["description"].get<std::string>(), Catch::Contains("tokens"));
         // runtime: the closed set of allowed_values("runtime").
         CHECK(props["runtime"]["type"] == "string");
-        CHECK(props["runtime"]["enum"] == json(split_list(allowed_values("runtime"))));
+        CHECK(props["runtime"]["enum"] == json(split_names(allowed_values("runtime"))));
         CHECK(props["runtime"]["enum"].size() >= 5);
         // gpu_memory_utilization: (0, 1], the open end as exclusiveMinimum.
         CHECK(props["gpu_memory_utilization"]["exclusiveMinimum"] == 0.0);
@@ -353,7 +340,7 @@ TEST_CASE("mcp: the option schemas list what the core's readers accept", "[mcp]"
             read(R"({"zzz": 1})");
         } catch (const Error& e) {
             const std::string m = e.message();
-            const std::vector<std::string> v = split_list(m.substr(m.rfind(": ") + 2));
+            const std::vector<std::string> v = split_names(m.substr(m.rfind(": ") + 2));
             return std::set<std::string>(v.begin(), v.end());
         }
         FAIL("an unknown field was accepted");

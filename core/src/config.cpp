@@ -105,4 +105,14 @@ std::string allowed_values(std::string_view key) {
     return {};
 }
 
+std::vector<std::string> split_names(std::string_view list) {
+    std::vector<std::string> out;
+    for (std::size_t p = 0; p < list.size();) {
+        const std::size_t comma = std::min(list.find(", ", p), list.size());
+        out.emplace_back(list.substr(p, comma - p));
+        p = comma + 2;
+    }
+    return out;
+}
+
 }  // namespace gpusizer

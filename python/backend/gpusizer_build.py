@@ -90,7 +90,7 @@ def _build_module():
               "-DGPUSIZER_BUILD_BENCH=OFF", "-DGPUSIZER_BUILD_APP=OFF", "-DGPUSIZER_BUILD_CUDA=OFF",
               "-DGPUSIZER_BUILD_PYTHON=ON", f"-DPython3_EXECUTABLE={sys.executable}"])
     jobs = os.environ.get("GPUSIZER_BUILD_JOBS") or str(os.cpu_count() or 1)
-    _run(["cmake", "--build", build, "--target", "gpusizer_python", "-j", jobs])
+    _run(["cmake", "--build", build, "--target", "gpusizer_python", "gpusizer_python_stubs", "-j", jobs])
     pkg = os.path.join(build, "python", NAME)
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     if not os.path.exists(os.path.join(pkg, "_core" + suffix)):

@@ -190,5 +190,7 @@ std::vector<std::string> lora_target_names(unsigned targets);
 
 // The allowed values of a key, for messages and UIs ("inference, train, lora, qlora").
 std::string allowed_values(std::string_view key);
+// A list as allowed_values() and the errors' "known: ..." write it, taken apart: "a, b, c" -> {a, b, c}.
+std::vector<std::string> split_names(std::string_view list);
 
 }  // namespace gpusizer
