@@ -1,25 +1,35 @@
 #!/usr/bin/env bash
 # test.sh: set up, build everything, and run the whole test suite:
 #   wasm    the browser build (app, widget, Embind API) that the native suite's browser tests load
-#   native  the core, CLI, UI logic, desktop app screenshots, CUDA host logic, accuracy set, and
-#           the browser build in headless Chromium (tests/browser/)
+#   native  the core, CLI, MCP server, Python package, UI logic, desktop app screenshots, CUDA host
+#           logic, accuracy set, and the browser build in headless Chromium (tests/browser/)
 #   asan    the native suite under AddressSanitizer and UBSan
 #   fuzz    every libFuzzer target for a bounded time (GPUSIZER_FUZZ_SECONDS, default 20 s each)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
 jobs="$(nproc)"
 
-cmake --preset wasm
-cmake --build --preset wasm -j"$jobs"
-cmake --preset native
-cmake --build --preset native -j"$jobs"
-ctest --preset native -j"$jobs"
+# Each stage's wall time, printed as it ends and again at the end (issue 29: the suite's time is a
+# budget of its own, under 40 minutes on a fresh 2-core machine).
+times=()
+stage() {
+  local name="$1"; shift
+  local t0=$SECONDS
+  echo "=== test.sh: $name" >&2
+  "$@"
+  local dt=$((SECONDS - t0))
+  times+=("$(printf '%-14s %4d min %02d s' "$name" $((dt / 60)) $((dt % 60)))")
+  echo "=== test.sh: $name took $((dt / 60)) min $((dt % 60)) s" >&2
+}
+trap 'echo "=== test.sh: stage times" >&2; for t in "${times[@]}"; do echo "    $t" >&2; done; echo "    total          $((SECONDS / 60)) min $((SECONDS % 60)) s" >&2' EXIT
 
-cmake --preset asan
-cmake --build --preset asan -j"$jobs"
-ctest --preset asan -j"$jobs"
+stage setup bash scripts/setup.sh
+stage "wasm build" bash -c "cmake --preset wasm && cmake --build --preset wasm -j$jobs"
+stage "native build" bash -c "cmake --preset native && cmake --build --preset native -j$jobs"
+stage "native tests" ctest --preset native -j"$jobs"
 
-cmake --preset fuzz -DGPUSIZER_FUZZ_SECONDS="${GPUSIZER_FUZZ_SECONDS:-20}"
-cmake --build --preset fuzz -j"$jobs"
-ctest --preset fuzz -j"$jobs"
+stage "asan build" bash -c "cmake --preset asan && cmake --build --preset asan -j$jobs"
+stage "asan tests" ctest --preset asan -j"$jobs"
+
+stage "fuzz build" bash -c "cmake --preset fuzz -DGPUSIZER_FUZZ_SECONDS=${GPUSIZER_FUZZ_SECONDS:-20} && cmake --build --preset fuzz -j$jobs"
+stage "fuzz" ctest --preset fuzz -j"$jobs"
