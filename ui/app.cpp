@@ -87,7 +87,7 @@ bool App::take_export(WindowRect& rect) {
     return false;
 }
 
-std::string App::export_file_name() const {
+std::string App::export_file_name(const char* extension) const {
     // gpusizer-<model>-<gpu>.png, from ids (letters, digits, '-', '.', '_': safe as a file name).
     std::string name = "gpusizer";
     const std::string model = s_.config.model.custom ? std::string("custom") : s_.config.model.id;
@@ -96,7 +96,21 @@ std::string App::export_file_name() const {
         name += '-';
         for (const char ch : part) name += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' ? ch : '-';
     }
-    return name + ".png";
+    return name + extension;
+}
+
+void App::export_report(ReportFormat format, bool download) {
+    if (!ok_) return;
+    const ReportExport e = report_export(report_, format);
+    if (!download) {
+        platform_.set_clipboard(e.text);
+        const long lines = long(std::count(e.text.begin(), e.text.end(), '\n'));
+        show_message(std::string("Report copied as ") + e.label + " (" + format_int(double(lines)) + " lines)", false);
+        return;
+    }
+    std::string where;
+    const bool saved = platform_.save_text(export_file_name(e.extension), e.mime, e.text, where);
+    show_message(saved ? "Saved the report as " + where : "Could not save the report: " + where, !saved);
 }
 
 void App::export_done(bool ok, const std::string& where_or_error) {
@@ -496,6 +510,26 @@ void App::draw_link_bar() {
         // the chart on Memory), taken after this frame is drawn.
         if (ImGui::Button("Save PNG") && ok_) request_export();
         note_item("save png button");
+        // The report's numbers, to paste or keep: as text, CSV or JSON (QA: copyable numbers).
+        same_line_if_room("Report");
+        if (ImGui::Button("Report") && ok_) ImGui::OpenPopup("report menu");
+        note_item("report button");
+        if (ImGui::BeginPopup("report menu")) {
+            static constexpr struct { ReportFormat format; const char* copy; const char* save; const char* copy_id; const char* save_id; }
+                kItems[] = {{ReportFormat::text, "Copy as text", "Download as text (.txt)", "report copy text", "report save text"},
+                            {ReportFormat::csv, "Copy as CSV", "Download as CSV (.csv)", "report copy csv", "report save csv"},
+                            {ReportFormat::json, "Copy as JSON", "Download as JSON (.json)", "report copy json", "report save json"}};
+            for (const auto& item : kItems) {
+                if (ImGui::Selectable(item.copy)) export_report(item.format, false);
+                note_item(item.copy_id);
+            }
+            ImGui::Separator();
+            for (const auto& item : kItems) {
+                if (ImGui::Selectable(item.save)) export_report(item.format, true);
+                note_item(item.save_id);
+            }
+            ImGui::EndPopup();
+        }
         same_line_if_room(theme_label);
         if (ImGui::Button(theme_label)) {
             set_theme(theme_ == Theme::dark ? Theme::light : Theme::dark);
@@ -508,7 +542,7 @@ void App::draw_link_bar() {
     // button ran off the window: QA D14) two: the field with its Open link button the whole
     // width, then Copy link and the file buttons (the theme button alone on a third line before).
     const char* hint = "paste a link (#v=1&m=...) or a configuration JSON";
-    const float buttons = button_w("Open link") + button_w("Open file...") + button_w("Save PNG") + button_w(theme_label);
+    const float buttons = button_w("Open link") + button_w("Open file...") + button_w("Save PNG") + button_w("Report") + button_w(theme_label);
     const float field = ImGui::GetContentRegionAvail().x - button_w("Copy link") - buttons;
     if (!narrow_ && field >= ImGui::CalcTextSize(hint).x + st.FramePadding.x * 2) {
         copy_link();

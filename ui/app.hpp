@@ -78,7 +78,9 @@ public:
     // export_file_name() (Platform::save_png) and reports with export_done().
     bool take_export(WindowRect& rect);
     void request_export() { export_asked_ = true; }   // what the button does (the desktop's --save-png too)
-    std::string export_file_name() const;
+    std::string export_file_name(const char* extension = ".png") const;
+    // "Report": the current report copied, or saved (Platform::save_text), as text, CSV or JSON.
+    void export_report(ReportFormat format, bool download);
     void export_done(bool ok, const std::string& where_or_error);
 
     // Counts the recomputations: a report with the same link can still change (a benchmark

@@ -79,6 +79,16 @@ public:
         where = "this platform cannot save pictures";
         return false;
     }
+    // Saves `text` as a file named `name` of type `mime` ("text/csv"): the browser downloads it,
+    // the desktop writes it to the working folder. As save_png: false with `where` saying why, or
+    // true with `where` saying where it went.
+    virtual bool save_text(const std::string& name, const std::string& mime, const std::string& text, std::string& where) {
+        (void)name;
+        (void)mime;
+        (void)text;
+        where = "this platform cannot save files";
+        return false;
+    }
     // What a path names (see PathKind). A platform without a file system says `text`, and
     // read_file() then refuses it.
     virtual PathKind classify_path(const std::string& path) {

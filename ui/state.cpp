@@ -13,6 +13,15 @@
 
 namespace gpusizer::ui {
 
+ReportExport report_export(const Report& r, ReportFormat format) {
+    switch (format) {
+        case ReportFormat::text: return {report_to_text(r), "text/plain", ".txt", "text"};
+        case ReportFormat::csv: return {report_to_csv(r), "text/csv", ".csv", "CSV"};
+        case ReportFormat::json: return {report_to_json(r), "application/json", ".json", "JSON"};
+    }
+    return {report_to_json(r), "application/json", ".json", "JSON"};
+}
+
 UiState default_state() {
     UiState s;
     s.config.model.id = "llama-3-70b";

@@ -76,6 +76,16 @@ struct UiState {
 // article's comparison (RTX 4090, RTX A6000, RTX 6000 Ada) in the compare view.
 UiState default_state();
 
+// "Report" in the link bar: the report as text (what the CLI prints), CSV (dotted keys) or JSON
+// (the CLI's --json), to copy or download.
+enum class ReportFormat { text, csv, json };
+struct ReportExport {
+    std::string text, mime;
+    const char* extension;   // ".txt", ".csv", ".json"
+    const char* label;       // "text", "CSV", "JSON"
+};
+ReportExport report_export(const Report& r, ReportFormat format);
+
 // Applies the custom-model inputs to config.model (returns false and sets model_error if the
 // numbers or the pasted config.json cannot be used; the config keeps its previous model).
 bool apply_model_source(UiState& s);

@@ -395,6 +395,20 @@ EM_JS(void, web_save_png, (const char* name, int width, int height, const unsign
     }, "image/png");
 });
 
+// Downloads text as a file named `name` of type `mime` (a Blob and a link with the download
+// attribute, as web_save_png).
+EM_JS(void, web_save_text, (const char* name, const char* mime, const char* text, int length), {
+    var blob = new Blob([HEAPU8.slice(text, text + length)], {type: UTF8ToString(mime)});
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = UTF8ToString(name);
+    a.hidden = true;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function() { URL.revokeObjectURL(a.href); }, 60000);
+});
+
 std::string take_pending(int kind) {
     const int n = web_pending_length(kind);
     if (n <= 0) return {};
@@ -446,6 +460,11 @@ public:
     void theme_changed(const char* theme) override { web_theme_changed(theme); }
     bool save_png(const std::string& name, int width, int height, const unsigned char* rgba, std::string& where) override {
         web_save_png(name.c_str(), width, height, rgba);
+        where = name + " (downloaded)";
+        return true;
+    }
+    bool save_text(const std::string& name, const std::string& mime, const std::string& text, std::string& where) override {
+        web_save_text(name.c_str(), mime.c_str(), text.data(), int(text.size()));
         where = name + " (downloaded)";
         return true;
     }

@@ -446,6 +446,29 @@ std::string fit_to_json(const FitReport& f, int indent) {
     return dump_text(j, indent);
 }
 
+namespace {
+// One CSV line a leaf of `j`, under its dotted key.
+void csv_rows(const json& j, const std::string& key, std::string& out) {
+    if (j.is_object() && !j.empty()) {
+        for (auto it = j.begin(); it != j.end(); ++it) csv_rows(it.value(), key.empty() ? it.key() : key + "." + it.key(), out);
+        return;
+    }
+    std::string v = j.is_string() ? j.get<std::string>() : j.is_null() ? std::string() : j.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (v.find_first_of(",\"\r\n") != std::string::npos) {
+        std::string q = "\"";
+        for (char ch : v) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+        v = q + "\"";
+    }
+    out += key + "," + v + "\n";
+}
+}  // namespace
+
+std::string report_to_csv(const Report& r) {
+    std::string out = "key,value\n";
+    csv_rows(report_json(r), "", out);
+    return out;
+}
+
 // The request-level simulation (gpusizer/simulate.hpp): simulation.* beside the estimate's report.
 std::string simulation_to_json(const SimulationReport& s, int indent) {
     auto lat = [](const LatencyStats& l) { return json{{"mean", l.mean}, {"p50", l.p50}, {"p90", l.p90}, {"p99", l.p99}}; };

@@ -90,6 +90,16 @@ public:
         where = "cannot write " + where;
         return false;
     }
+    bool save_text(const std::string& name, const std::string& mime, const std::string& text, std::string& where) override {
+        (void)mime;
+        std::error_code ec;
+        const std::filesystem::path path = std::filesystem::absolute(name, ec);
+        where = ec ? name : path.string();
+        std::ofstream out(where, std::ios::binary);
+        if (out.write(text.data(), std::streamsize(text.size())) && out.flush()) return true;
+        where = "cannot write " + where;
+        return false;
+    }
     gpusizer::ui::PathKind classify_path(const std::string& path) override { return gpusizer::native::classify_model_path(path); }
     gpusizer::SourceOpener model_opener() override { return gpusizer::cli::file_opener(); }
     bool has_local_models() const override { return true; }

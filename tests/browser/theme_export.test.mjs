@@ -288,3 +288,46 @@ test('the desktop app saves the same picture (Save PNG on its last frame, under 
     assert.deepEqual(stats.most, theme === 'dark' ? [27, 29, 34] : [243, 244, 246]);
   }
 });
+
+test('Report copies the report as CSV and JSON and downloads the CLI\'s text (QA: copyable numbers)', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+  const page = await context.newPage();
+  const seen = watch(page, url);
+  const link = '#v=1&m=llama-3.1-8b&w=q4_k_m&g=rtx-4060-ti-16gb';
+  await openApp(page, url, link);
+  const cliJson = JSON.parse(spawnSync(cli, ['estimate', '--share-link', link, '--json'], { encoding: 'utf8' }).stdout);
+  // Opens the menu, then picks an item of it (its place is recorded once the popup is drawn).
+  const pick = async (item) => {
+    await click(page, 'report button');
+    await frames(page, 2);
+    await click(page, item);
+  };
+
+  await pick('report copy csv');
+  await page.waitForFunction(() => window.gpusizerApp.message.startsWith('Report copied as CSV'), null, { timeout: 3000 });
+  const csv = (await page.evaluate(() => navigator.clipboard.readText())).split('\n');
+  assert.equal(csv[0], 'key,value');
+  const row = (key) => csv.find((l) => l.startsWith(key + ','));
+  // Dotted keys of the report's JSON, each value as JSON writes it.
+  assert.equal(row('memory.per_gpu.total'), `memory.per_gpu.total,${cliJson.memory.per_gpu.total}`);
+  assert.equal(row('fits'), 'fits,true');
+  assert.equal(row('config.model'), 'config.model,llama-3.1-8b');
+  assert.equal(row('gpu.name'), `gpu.name,${cliJson.gpu.name}`);
+
+  await pick('report copy json');
+  await page.waitForFunction(() => window.gpusizerApp.message.startsWith('Report copied as JSON'), null, { timeout: 3000 });
+  const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
+  assert.deepEqual(copied.memory, cliJson.memory);
+  assert.equal(copied.config.model, 'llama-3.1-8b');
+
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 20000 }), pick('report save text')]);
+  assert.equal(download.suggestedFilename(), 'gpusizer-llama-3.1-8b-rtx-4060-ti-16gb.txt');
+  const text = readFileSync(await download.path(), 'utf8');
+  // What `gpusizer estimate` prints for the same link, line for line (the core writes both), before
+  // the share link the CLI adds.
+  assert.equal(text + `\n  share link: ${link}\n`, spawnSync(cli, ['estimate', '--share-link', link], { encoding: 'utf8' }).stdout);
+  assert.match((await page.evaluate(() => window.gpusizerApp)).message, /^Saved the report as gpusizer-llama-3\.1-8b-rtx-4060-ti-16gb\.txt/);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});

@@ -23,6 +23,12 @@ void check_json_text(std::string_view text, const std::string& what);
 std::string config_to_json(const Config& config, int indent = 2);
 
 std::string report_to_json(const Report& report, int indent = 2);
+// The report as text for people (what `gpusizer estimate` prints; core/src/report_text.cpp).
+std::string report_to_text(const Report& report);
+// The report as CSV: a header line "key,value", then one line a value of report_to_json's object,
+// its key dotted ("memory.per_gpu.total"), numbers as JSON writes them, lists as JSON text, text
+// quoted where it holds a comma, a quote or a line break (RFC 4180).
+std::string report_to_csv(const Report& report);
 std::string fit_to_json(const FitReport& fit, int indent = 2);
 std::string assumptions_to_json(const std::vector<Assumption>& items, int indent = 2);
 
