@@ -19,8 +19,8 @@ const std::vector<Runtime>& launch_engines();
 // The report's key under "launch": vllm, llama_cpp, sglang, ollama, trt_llm (a public contract).
 std::string_view launch_key(Runtime engine);
 // `--emit ENGINE`: vllm, llama-cpp / llama_cpp / llama.cpp, sglang, ollama, trt-llm / trt_llm.
-// Throws Error("emit", ...) naming the allowed values.
-Runtime parse_launch_engine(std::string_view name);
+// Throws Error(key, ...) naming the allowed values (key: the flag or argument that gave it).
+Runtime parse_launch_engine(std::string_view name, const char* key = "emit");
 
 // The command for `engine` ("" when it cannot run the configuration: launch_refusal says why).
 // The configuration's own engine takes every value the estimate resolved (its memory fraction,

@@ -473,14 +473,14 @@ std::string_view launch_key(Runtime engine) {
     }
 }
 
-Runtime parse_launch_engine(std::string_view name) {
+Runtime parse_launch_engine(std::string_view name, const char* key) {
     if (name == "vllm") return Runtime::vllm;
     if (name == "llama-cpp" || name == "llama_cpp" || name == "llama.cpp" || name == "llamacpp") return Runtime::llama_cpp;
     if (name == "sglang") return Runtime::sglang;
     if (name == "ollama") return Runtime::ollama;
     if (name == "trt-llm" || name == "trt_llm" || name == "trtllm" || name == "tensorrt-llm") return Runtime::trt_llm;
-    throw Error("emit", "'" + std::string(name.substr(0, 40)) +
-                            "' is not an engine with a launch command: vllm, llama-cpp, sglang, ollama, trt-llm");
+    throw Error(
+        key, "'" + std::string(name.substr(0, 40)) + "' is not an engine with a launch command: vllm, llama-cpp, sglang, ollama, trt-llm");
 }
 
 std::string launch_command(const Report& report, Runtime engine) {
