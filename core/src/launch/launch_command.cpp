@@ -231,6 +231,8 @@ std::string kv_type_for(Runtime engine, const std::string& kv, bool fp32_weights
 std::string launch_refusal(const Report& r, Runtime engine) {
     const Config& c = r.config;
     const std::string name(to_string(engine));
+    if (launch_key(engine).empty())
+        return name + " has no launch command: the engines that do are vllm, llama-cpp, sglang, ollama, trt-llm";
     if (c.mode != Mode::inference) return "training modes have no serving engine's launch command";
     if (!(r.gpu_engines & engine_bit(engine))) return name + " does not run on " + r.gpu_name;
     const WeightFormat* wf = weights_of(r);
