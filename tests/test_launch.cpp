@@ -63,6 +63,26 @@ TEST_CASE("vLLM: FP8 weights quantized at load, an FP8 cache, the large-GPU cap"
     CHECK(launch_refusal(run(c), Runtime::llama_cpp) == "llama.cpp has no KV cache type 'fp8'");
 }
 
+TEST_CASE("a quantized checkpoint: as published, no --quantization; another format is a copy of it", "[launch]") {
+    // DeepSeek-R1 is published in FP8 (its quantization_config, models.json): weights fp8 is the
+    // checkpoint itself, which vLLM reads as FP8 without being told. 8 x H200: tp 8, 1024 sequences.
+    Config c = serving("deepseek-r1", "h200", Runtime::vllm, 8);
+    c.weights = "fp8";
+    c.context = 32768;
+    CHECK(launch_command(run(c), Runtime::vllm) ==
+          "vllm serve deepseek-ai/DeepSeek-R1 --tensor-parallel-size 8 --max-model-len 32768 --gpu-memory-utilization 0.9 "
+          "--max-num-seqs 1024");
+    // int4 of it: a GPTQ/AWQ-style checkpoint the engine is pointed at, explained in a comment.
+    c.weights = "int4";
+    CHECK(launch_command(run(c), Runtime::vllm).rfind("# MODEL-INT4: a checkpoint of deepseek-ai/DeepSeek-R1 in INT4 (", 0) == 0);
+    // gpt-oss as published (MXFP4 experts): llama.cpp reads GGUF files, not that checkpoint.
+    const Report oss = run(serving("gpt-oss-20b", "rtx-4090", Runtime::vllm));
+    CHECK(launch_command(oss, Runtime::vllm) ==
+          "vllm serve openai/gpt-oss-20b --max-model-len 8192 --gpu-memory-utilization 0.9 --max-num-seqs 256");
+    CHECK(launch_refusal(oss, Runtime::llama_cpp) ==
+          "llama.cpp runs GGUF files, not the checkpoint's own mxfp4 weights: choose a GGUF type");
+}
+
 TEST_CASE("SGLang: its resolved mem_fraction_static", "[launch]") {
     Config c = serving("llama-3.1-8b", "rtx-4090", Runtime::sglang);
     c.context = 8192;
@@ -101,7 +121,7 @@ TEST_CASE("llama.cpp: -c is every slot's context, and -fa follows the build", "[
     // 2 slots of 8,192 tokens: -c 16384 -np 2 (llama-server gives each slot c / np); the model fits,
     // so every layer: -ngl 999; the default profile is current (from b7847): -fa on.
     const std::string file_note =
-        "# MODEL-Q4_K_M.gguf: a Q4_K_M GGUF file of meta-llama/Llama-3.1-8B (the configuration names no GGUF file)\n";
+        "# MODEL-Q4_K_M.gguf: a GGUF file of meta-llama/Llama-3.1-8B in Q4_K_M (the configuration names no GGUF file)\n";
     CHECK(launch_command(run(c), Runtime::llama_cpp) ==
           file_note + "llama-server -m MODEL-Q4_K_M.gguf -c 16384 -np 2 -ngl 999 -fa on --cache-type-k q8_0 --cache-type-v q8_0");
     // Build 4840 predates the on|off|auto value (b6327): a bare -fa.
@@ -146,7 +166,7 @@ TEST_CASE("Ollama: the server's environment, OLLAMA_CONTEXT_LENGTH by version", 
     c.weights = "q4_k_m";
     c.context = 8192;
     const std::string tag_note =
-        "# then: ollama run MODEL, MODEL being a Q4_K_M build of meta-llama/Llama-3.1-8B (the catalog names no Ollama tag)\n";
+        "# then: ollama run MODEL, MODEL being a build of meta-llama/Llama-3.1-8B in Q4_K_M (the catalog names no Ollama tag)\n";
     CHECK(launch_command(run(c), Runtime::ollama) ==
           tag_note + "OLLAMA_CONTEXT_LENGTH=8192 OLLAMA_NUM_PARALLEL=1 OLLAMA_KV_CACHE_TYPE=f16 OLLAMA_FLASH_ATTENTION=1 ollama serve");
     // Ollama 0.5 had no OLLAMA_CONTEXT_LENGTH (it came in v0.5.13): num_ctx goes in the Modelfile.

@@ -576,6 +576,7 @@ void fill_report(const Resolved& r, Report& rep) {
     rep.gpu_vendor = r.gpu->vendor;
     if (r.catalog_model) rep.hf_repo = r.catalog_model->hf_repo;
     rep.gpu_engines = engines_on_gpu(*r.gpu);
+    if (r.checkpoint_format) rep.checkpoint_format = r.checkpoint_format->id;
     rep.measured = r.gpu->calibration;
     if (r.own_gpu && r.gpu == &r.own_gpu->gpu) rep.custom_gpu = r.own_gpu;
 

@@ -208,6 +208,7 @@ struct Resolved {
     QuantParams qp;
     WeightScheme scheme;                    // bits class by class (non-GGUF): the chosen format's, or the checkpoint's
     bool native_weights = false;            // `weights` "native": the scheme is the checkpoint's own
+    const WeightFormat* checkpoint_format = nullptr;   // the checkpoint's quantization_config format; null: not quantized
     double lin_bits = 16;                   // bits of a quantized linear weight (non-GGUF)
     double float_bits = 16;                 // bits of tensors a quantizer leaves alone
     bool fp32 = false;                      // fp32 weights (no mixed precision)

@@ -409,6 +409,7 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     // bound to llama.cpp (which reads GGUF files, not the checkpoint); training modes keep bf16
     // (qlora nf4), as their weights are converted on load.
     const std::optional<WeightScheme> native = native_weight_scheme(*r.arch);
+    r.checkpoint_format = native ? native->format : nullptr;
     const bool to_llama_cpp = c.runtime == Runtime::llama_cpp || (!c.kv_cache.empty() && kv_format(c.kv_cache).llama_cpp_only);
     if (rc.weights.empty() && native && c.mode == Mode::inference && !to_llama_cpp) rc.weights = std::string(kNativeWeights);
     if (rc.weights.empty()) rc.weights = c.mode == Mode::qlora ? "nf4" : "bf16";

@@ -353,6 +353,9 @@ struct Report {
     // the engine's default (vLLM 1024 / 256 by GPU, TensorRT-LLM 2048), llama.cpp's and PyTorch's
     // slots (the batch); 0 where the engine sizes it from its pool (SGLang) or has none.
     long long engine_max_sequences = 0;
+    // The format of a quantized checkpoint as published (its quantization_config: "fp8" for
+    // DeepSeek-R1, "mxfp4" for gpt-oss; static storage), "" when the checkpoint is not quantized.
+    std::string_view checkpoint_format;
 
     double params = 0;              // total parameters (derived from the architecture)
     double active_params = 0;       // parameters a token passes through (MoE: routed top-k only), as the publisher counts them

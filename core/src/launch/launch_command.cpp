@@ -203,6 +203,12 @@ bool is_safe_shell_char(char c) {
 
 bool is_llama_family(Runtime e) { return e == Runtime::llama_cpp || e == Runtime::ollama; }
 
+// The weights are the checkpoint's as published: `weights` native, or the very format its
+// quantization_config names (fp8 on DeepSeek-R1's FP8 checkpoint).
+bool as_published(const Report& r) {
+    return r.weights_scheme.source == "checkpoint" || (!r.checkpoint_format.empty() && r.checkpoint_format == r.weights_scheme.format);
+}
+
 const WeightFormat* weights_of(const Report& r) {
     for (const WeightFormat& f : weight_formats())
         if (f.id == r.weights_scheme.format) return &f;
@@ -236,15 +242,17 @@ std::string launch_refusal(const Report& r, Runtime engine) {
     if (c.mode != Mode::inference) return "training modes have no serving engine's launch command";
     if (!(r.gpu_engines & engine_bit(engine))) return name + " does not run on " + r.gpu_name;
     const WeightFormat* wf = weights_of(r);
-    const bool checkpoint = r.weights_scheme.source == "checkpoint";
+    const bool checkpoint = as_published(r);
     const bool gguf = wf && wf->family == WeightFamily::gguf;
     if (is_llama_family(engine)) {
-        if (checkpoint ? !r.weights_scheme.method.empty() : !(gguf || (wf && wf->family == WeightFamily::floating && wf->bits >= 16)))
+        if (checkpoint && !r.checkpoint_format.empty())
+            return name + " runs GGUF files, not the checkpoint's own " + std::string(r.checkpoint_format) + " weights: choose a GGUF type";
+        if (!checkpoint && !(gguf || (wf && wf->family == WeightFamily::floating && wf->bits >= 16)))
             return name + " runs GGUF files: weights '" + c.weights + "' is not a GGUF type or a 16/32-bit float";
     } else if (gguf) {
         return name + " does not run the GGUF type '" + c.weights + "' (llama.cpp and Ollama do)";
     }
-    if (!checkpoint && wf && wf->family == WeightFamily::nf4 && engine != Runtime::vllm)
+    if (!checkpoint && r.checkpoint_format.empty() && wf && wf->family == WeightFamily::nf4 && engine != Runtime::vllm)
         return name + ": bitsandbytes NF4 weights run on vLLM (--quantization bitsandbytes) and PyTorch";
     const bool fp32 = checkpoint ? false : wf && wf->wid == WeightId::fp32;
     if (kv_type_for(engine, c.kv_cache, fp32) == "!") return name + " has no KV cache type '" + c.kv_cache + "'";
@@ -317,14 +325,15 @@ void add_model(Command& cmd, const Report& r) {
     for (char& ch : upper)
         if (ch >= 'a' && ch <= 'z') ch = char(ch - 'a' + 'A');
     const std::string origin = !r.hf_repo.empty() ? r.hf_repo : !m.hub.empty() ? m.hub : r.model_name;
-    const bool checkpoint = r.weights_scheme.source == "checkpoint";
+    const bool checkpoint = as_published(r);
+    const bool quantized_checkpoint = !r.checkpoint_format.empty();
     const WeightFormat* wf = weights_of(r);
     if (cmd.engine == Runtime::llama_cpp || cmd.engine == Runtime::ollama) {
         const bool gguf_hub = !m.hub.empty() && !m.hub_weights.empty();
         if (cmd.engine == Runtime::ollama) {
             std::string tag = !c.gguf.empty() ? "a Modelfile with FROM " + shell_quote(c.gguf) + " (ollama create NAME -f Modelfile)"
                               : gguf_hub      ? "hf.co/" + m.hub + ":" + upper
-                                              : "a " + upper + " build of " + origin + " (the catalog names no Ollama tag)";
+                                              : "a build of " + origin + " in " + upper + " (the catalog names no Ollama tag)";
             cmd.comments.push_back("then: ollama run MODEL, MODEL being " + tag);
             cmd.add(Setting::program);
             return;
@@ -336,7 +345,7 @@ void add_model(Command& cmd, const Report& r) {
             cmd.add(Setting::model_hub, m.hub + ":" + upper);
         } else {
             const std::string file = "MODEL-" + upper + ".gguf";
-            cmd.comments.push_back(file + ": a " + upper + " GGUF file of " + origin + " (the configuration names no GGUF file)");
+            cmd.comments.push_back(file + ": a GGUF file of " + origin + " in " + upper + " (the configuration names no GGUF file)");
             cmd.add(Setting::model_file, file);
         }
         if (!c.mmproj.empty()) cmd.add(Setting::mmproj, c.mmproj);
@@ -344,23 +353,29 @@ void add_model(Command& cmd, const Report& r) {
     }
     cmd.add(Setting::program);
     // Repositories and folders: the checkpoint itself when the estimate sized it as published or
-    // converts it at load (a float dtype, FP8, bitsandbytes); else a quantized copy of it.
+    // the engine converts an unquantized one at load (a float dtype, FP8, bitsandbytes); else a
+    // copy in the format (a quantized checkpoint is not converted to another format at load).
     const std::string source = !c.hf_dir.empty() ? c.hf_dir : origin;
-    const bool at_load = checkpoint || !wf || wf->family == WeightFamily::floating || wf->family == WeightFamily::nf4;
-    const bool fp8_at_load = !checkpoint && wf && wf->wid == WeightId::fp8;
+    const bool converts = !quantized_checkpoint && (!wf || wf->family == WeightFamily::floating || wf->family == WeightFamily::nf4);
+    const bool at_load = checkpoint || converts;
+    const bool fp8_at_load = !checkpoint && converts && wf && wf->wid == WeightId::fp8;
     if (at_load && !(fp8_at_load && cmd.engine == Runtime::trt_llm)) {
         cmd.add(Setting::model, source);
     } else {
         const std::string placeholder = "MODEL-" + upper;
-        cmd.comments.push_back(placeholder + ": a " + upper + " checkpoint of " + source +
-                               " (its quantization_config names the format; the engine reads it from there)");
+        if (wf && wf->family == WeightFamily::floating && wf->bits >= 16)
+            cmd.comments.push_back(placeholder + ": a copy of " + source + " in " + upper + " (the checkpoint is " +
+                                   std::string(r.checkpoint_format) + "; engines do not dequantize it at load)");
+        else
+            cmd.comments.push_back(placeholder + ": a checkpoint of " + source + " in " + upper +
+                                   " (its quantization_config names the format; the engine reads it from there)");
         cmd.add(Setting::model, placeholder);
     }
     if (cmd.engine == Runtime::trt_llm) return;   // dtype and KV type go in its options file
     if (!checkpoint && wf && wf->family == WeightFamily::floating && wf->bits >= 16)
         cmd.add(Setting::dtype, wf->wid == WeightId::fp32 ? "float32" : wf->wid == WeightId::fp16 ? "float16" : "bfloat16");
     if (fp8_at_load) cmd.add(Setting::quantization, "fp8");
-    if (!checkpoint && wf && wf->family == WeightFamily::nf4) cmd.add(Setting::quantization, "bitsandbytes");
+    if (!checkpoint && converts && wf && wf->family == WeightFamily::nf4) cmd.add(Setting::quantization, "bitsandbytes");
 }
 
 std::string build(const Report& r, Runtime engine) {
