@@ -296,7 +296,8 @@ void bind_gpu(Resolved& r, const Gpu& gpu) {
     if (refusal == GpuRefusal::none) return;
     const std::string engine(to_string(r.engine));
     switch (refusal) {
-        case GpuRefusal::none: return;
+        case GpuRefusal::none:
+            return;
         case GpuRefusal::apple:
             throw Error("runtime", engine + " needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
                         ErrorCode::gpu_unsupported);
