@@ -58,6 +58,9 @@ Usage:
   gpusizer keys     [--markdown | --dict json|link]   the configuration keys (docs/config.md's
                     table; a libFuzzer dictionary of the JSON or share-link keys)
   gpusizer keys --gpu [--markdown]   the fields of a custom GPU (docs/config.md, "Custom GPU")
+  gpusizer mcp [--assets DIR]        a Model Context Protocol server on stdin / stdout for AI
+                    assistants: the tools estimate, fit, recommend, plan, simulate, models, gpus
+                    and inspect (README.md, "An MCP server for AI assistants")
   gpusizer --help | --version
 
   --share-link LINK       start from a share link (#v=1&m=...), as the app and the web page make

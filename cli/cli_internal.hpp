@@ -40,6 +40,12 @@ int run_plan(const std::vector<std::string>& args, const char* argv0, std::ostre
 // `gpusizer simulate ...` (simulate.cpp): the request-level simulation; args[0] is "simulate".
 int run_simulate(const std::vector<std::string>& args, const char* argv0, std::ostream& out);
 
+// `gpusizer mcp` (mcp.cpp): a Model Context Protocol server, one JSON-RPC message per line of
+// `in`, each response a line of `out` (flushed), until the end of `in`; logs go to `err`. The
+// catalog is loaded once, from `assets` or found from argv0. Returns 0, or 1 when the catalog
+// cannot be loaded.
+int run_mcp(std::istream& in, std::ostream& out, std::ostream& err, const char* argv0, const std::string& assets = "");
+
 // Text renderers (print.cpp).
 void print_report(std::ostream& out, const Report& r);
 void print_assumptions(std::ostream& out, const std::vector<Assumption>& items);

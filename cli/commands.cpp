@@ -1,6 +1,7 @@
 // commands.cpp: the gpusizer command line's commands: load the catalog, run the estimate, fit or
 // recommendation, write text or JSON, and map errors to exit codes.
 #include <algorithm>
+#include <iostream>
 #include <ostream>
 #include <string>
 
@@ -46,6 +47,16 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
         if (args[0] == "reconcile") return run_reconcile(args, out, argv0);
         if (args[0] == "plan") return run_plan(args, argv0, out);
         if (args[0] == "simulate") return run_simulate(args, argv0, out);
+        if (args[0] == "mcp") {   // a server on stdin / stdout until stdin ends
+            std::string assets;
+            for (std::size_t i = 1; i < args.size(); ++i) {
+                if (args[i] == "--assets" && i + 1 < args.size())
+                    assets = args[++i];
+                else
+                    throw Error(args[i], "unknown flag for mcp (allowed: --assets DIR)");
+            }
+            return run_mcp(std::cin, out, err, argv0, assets);
+        }
         const Options o = parse_args(args);
         if (o.command == "models" || o.command == "gpus" || o.command == "links") {
             const Catalog cat = load(o, argv0);
@@ -160,7 +171,8 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             return kExitOk;
         }
         throw Error(o.command,
-                    "unknown command; commands: estimate, fit, plan, simulate, recommend, models, gpus, links, formats, keys, inspect, reconcile "
+                    "unknown command; commands: estimate, fit, plan, simulate, recommend, models, gpus, links, formats, keys, inspect, "
+                    "reconcile, mcp "
                     "(see gpusizer --help)");
     } catch (const Error& e) {
         err << "gpusizer: error: " << e.what() << '\n';

@@ -104,6 +104,20 @@ void print_performance(std::ostream& out, const Report& r) {
             << duration(s.train_step_s) << " per step";
         if (s.train_time_s > 0) out << "; " << format_count(c.train_tokens) << " tokens in " << duration(s.train_time_s);
         out << "\n  effective MFU " << fixed(s.effective_mfu * 100, 1) << "% (bubble and exposed communication included)\n";
+        const GoodputReport& g = s.goodput;
+        if (g.never_finishes) {
+            out << "  goodput       none: the run never finishes (see the warning)\n";
+        } else if (g.active) {
+            out << "  goodput       " << fixed(s.train_goodput_fraction * 100, 1) << "% of the wall time in steps";
+            if (s.train_wall_time_s > 0) out << ": the run takes " << duration(s.train_wall_time_s) << " at the wall";
+            out << "\n                interruptions " << fixed(g.failure_fraction * 100, 1) << "% (one every "
+                << (g.job_mtbf_s > 0 ? duration(g.job_mtbf_s) : std::string("never")) << "), checkpoints "
+                << fixed(g.checkpoint_fraction * 100, 1) << "% (" << format_gib(g.checkpoint_bytes) << " in "
+                << duration(g.checkpoint_save_s) << " every " << (g.checkpoint_interval_s > 0 ? duration(g.checkpoint_interval_s) : "—")
+                << "), evaluation " << fixed(g.eval_fraction * 100, 1) << "%";
+            if (g.ramp_fraction > 0) out << ", batch ramp " << fixed(g.ramp_fraction * 100, 1) << "%";
+            out << '\n';
+        }
         if (s.optimizer_step_host_s > 0)
             out << "  CPU optimizer " << duration(s.optimizer_step_host_s) << " of each step (ZeRO-Offload: host RAM at "
                 << gb_per_s(c.host_memory_bandwidth_gb_per_s * 1e9) << ", shared by " << ic.gpus_per_node << " GPUs a node)\n";

@@ -2,6 +2,8 @@
 # setup.sh: installs what gpusizer needs, once, from Debian's packages and npm only. Safe to
 # re-run: each step is skipped when what it makes is already there. Used by run.sh and test.sh.
 #   core, CLI, tests, benchmarks: cmake g++ make nlohmann-json3-dev catch2 libbenchmark-dev
+#   Python package (python/):     pybind11-dev python3-dev (pybind11's CMake files; the headers of Debian's
+#                                 Python: an interpreter of its own, pyenv or a venv, brings its own)
 #   desktop app:                  libglfw3-dev libimgui-dev libstb-dev fonts-dejavu-core
 #   app screenshot tests:         xvfb xauth
 #   fuzzing (libFuzzer):          clang libclang-rt-14-dev
@@ -14,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake g++ make pkg-config nlohmann-json3-dev catch2 libbenchmark-dev
+packages=(cmake g++ make pkg-config nlohmann-json3-dev catch2 libbenchmark-dev pybind11-dev python3-dev
           libglfw3-dev libimgui-dev libstb-dev fonts-dejavu-core xvfb xauth
           clang libclang-rt-14-dev)
 web=1

@@ -96,7 +96,9 @@ TEST_CASE("cost: a training run, and prices that are not known", "[cost]") {
     Config c = hgx_h100_8b_training();
     c.train_tokens = 1e10;
     const Report r = run(c);
-    const double hours = r.speed.train_time_s / 3600.0;
+    // The run holds its machines for the wall time: the steps' time over the run's goodput.
+    REQUIRE(r.speed.train_goodput_fraction > 0);
+    const double hours = r.speed.train_time_s / r.speed.train_goodput_fraction / 3600.0;
     CHECK(r.cost.electricity_usd_per_run == Approx(r.cost.electricity_usd_per_hour * hours));
     CHECK(r.cost.rent_usd_per_run == Approx(8 * r.cost.rent_usd_per_gpu_hour * hours));
     CHECK(r.cost.own_usd_per_run == Approx((r.cost.hardware_usd_per_hour + r.cost.electricity_usd_per_hour) * hours));

@@ -103,8 +103,10 @@ TEST_CASE("plan: the time and cost to train on D tokens", "[plan]") {
         // Electricity: the estimate's energy for the run at its usd_per_kwh.
         CHECK(l.report.config.train_tokens == 1e12);
         CHECK(run.energy_usd == Approx(l.report.power.energy_kwh * 0.15));
-        // The H100 SXM's catalog price, $27,500, over 4 years of 365.25 x 24 hours.
-        CHECK(run.hardware_usd == Approx(27500.0 * run.gpu_hours / (4 * 365.25 * 24)));
+        // The H100 SXM's catalog price, $27,500, over 4 years of 365.25 x 24 hours, for the hours
+        // the GPUs are held: the steps' GPU-hours over the run's goodput.
+        CHECK(run.wall_gpu_hours == Approx(run.gpu_hours / l.report.speed.train_goodput_fraction));
+        CHECK(run.hardware_usd == Approx(27500.0 * run.wall_gpu_hours / (4 * 365.25 * 24)));
         CHECK(run.cost_usd == Approx(run.energy_usd + run.hardware_usd));
     }
     // A GPU without a price (the B300 has none in the catalog): no cost, and the note says why.

@@ -122,6 +122,21 @@ void App::draw_speed() {
             if (sp.train_time_s > 0)
                 t.row(("time for " + format_count(c.train_tokens) + " tokens").c_str(), banded_time(sp.train_time_s, train));
             else t.row("time to train", "set 'Train on'", nullptr, true);
+            // The run's goodput: what it loses beyond its steps (Setup: Interruptions, Restart, Checkpoint write).
+            const GoodputReport& g = sp.goodput;
+            char why[300];
+            std::snprintf(why, sizeof why,
+                          "The steps' share of the wall time. Interruptions %.1f%% (one every %s), checkpoints %.1f%% (%s every %s), "
+                          "evaluation %.1f%%, batch ramp %.1f%%.",
+                          100.0 * g.failure_fraction, g.job_mtbf_s > 0 ? format_duration(g.job_mtbf_s).c_str() : "never",
+                          100.0 * g.checkpoint_fraction, format_gib(g.checkpoint_bytes).c_str(),
+                          g.checkpoint_interval_s > 0 ? format_duration(g.checkpoint_interval_s).c_str() : "-", 100.0 * g.eval_fraction,
+                          100.0 * g.ramp_fraction);
+            if (g.never_finishes)
+                t.row("goodput", "never finishes", "Interruptions come faster than the work between them survives (Warnings).");
+            else if (g.active)
+                t.row("goodput", percent(sp.train_goodput_fraction, 1), why);
+            if (sp.train_wall_time_s > 0) t.row("  run at the wall", format_duration(sp.train_wall_time_s), why, true);
         }
     }
     ImGui::EndGroup();

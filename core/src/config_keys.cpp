@@ -68,16 +68,16 @@ constexpr double kMaxSequences = double(1 << 16);
 constexpr double kMinEngineFraction = 1e-3;
 
 // One row of the table. The documentation texts (default, allowed values, meaning, usage line)
-// serve `gpusizer keys`, docs/config.md and the CLI's usage; a build that shows none of them
-// (the widget's WebAssembly module) compiles this file with GPUSIZER_KEY_DOCS=0 and leaves them
-// out (7 KB gzipped).
+// serve `gpusizer keys`, docs/config.md and the CLI's usage, and the CLI alone reads the flags; a
+// build that shows none of them (the widget's WebAssembly module) compiles this file with
+// GPUSIZER_KEY_DOCS=0 and leaves them out (7 KB gzipped, and the flags 0.6 KB).
 #ifndef GPUSIZER_KEY_DOCS
 #define GPUSIZER_KEY_DOCS 1
 #endif
 constexpr ConfigKey row(const char* name, const char* link, const char* flag, const char* metavar, KeyKind kind, double min,
                         double max, bool min_open, KeyUnset unset, const char* unit, const char* default_doc,
                         const char* allowed_doc, const char* meaning, const char* help, KeyMember member) {
-    if (!GPUSIZER_KEY_DOCS) default_doc = allowed_doc = meaning = help = "";
+    if (!GPUSIZER_KEY_DOCS) default_doc = allowed_doc = meaning = help = flag = metavar = "";
     return ConfigKey{name, link, flag, metavar, kind, min, max, min_open, unset, unit, default_doc, allowed_doc, meaning, help, member};
 }
 
@@ -394,6 +394,37 @@ constexpr ConfigKey kKeys[] = {
      "context and buffers are placed. Sets `memory.kv_capacity_tokens` and with it `serving.max_concurrency`",
      "TensorRT-LLM KV pool share of free memory, --kv_cache_free_gpu_mem_fraction",
      m(&Config::free_gpu_memory_fraction)),
+    // The run's goodput (training; core/src/training/goodput.cpp, docs/formulas.md "The run's goodput").
+    row("failures_per_gpu_hour", "fph", "failures-per-gpu-hour", "F", KeyKind::number, 0, 0.1, false, KeyUnset::value,
+     "per GPU-hour", "`2.195e-5`: Llama 3's 466 interruptions in 54 days on 16,384 GPUs", "",
+     "training: job interruptions per GPU-hour; each stops the whole job, which restarts from its last checkpoint "
+     "(`speed.train_goodput_fraction`). `0` = none",
+     "training interruptions per GPU-hour (default 2.195e-5, Llama 3)", m(&Config::failures_per_gpu_hour)),
+    row("restart_s", "rst", "restart-s", "S", KeyKind::number, 0, 86400, false, KeyUnset::value, "s", "`600`", "",
+     "training: the time from an interruption to training again, before the checkpoint is read back (which is added): "
+     "detection, rescheduling, start-up",
+     "training restart time after an interruption, s (default 600)", m(&Config::restart_s)),
+    row("checkpoint_write_gb_per_s", "ckw", "checkpoint-write-gb-per-s", "GB/S", KeyKind::number, 1e-3, 1e4, false,
+     KeyUnset::value, "GB/s per node", "`1`: Llama 3's store, 2 TB/s sustained over 2,048 nodes", "",
+     "training: the rate each node writes (and reads back) its part of a checkpoint: weights and optimizer states",
+     "checkpoint write rate per node, GB/s (default 1)", m(&Config::checkpoint_write_gb_per_s)),
+    row("checkpoint_interval_s", "cki", "checkpoint-interval-s", "S", KeyKind::number, 0, 1e7, false, KeyUnset::zero, "s",
+     "automatic: the Young-Daly optimum, sqrt(2 x save time x mean time between interruptions)", "",
+     "training: the training time between two checkpoints; the work since the last one is lost at an interruption",
+     "training time between checkpoints, s (default: Young-Daly)", m(&Config::checkpoint_interval_s)),
+    row("eval_interval_steps", "evi", "eval-interval-steps", "N", KeyKind::integer, 0, 1e9, false, KeyUnset::value, "steps",
+     "`1000` (Megatron-LM `--eval-interval`)", "",
+     "training: optimizer steps between two evaluations; `0` = no evaluation",
+     "steps between evaluations (default 1000; 0 = none)", m(&Config::eval_interval_steps)),
+    row("eval_iters", "evn", "eval-iters", "N", KeyKind::integer, 0, 1e6, false, KeyUnset::value, "batches",
+     "`100` (Megatron-LM `--eval-iters`)", "",
+     "training: global batches each evaluation runs forward (a third of a training step's work each)",
+     "batches per evaluation (default 100)", m(&Config::eval_iters)),
+    row("batch_ramp_tokens", "brt", "batch-ramp-tokens", "N", KeyKind::number, 0, 1e16, false, KeyUnset::value, "tokens",
+     "`0` (no ramp)", "",
+     "training: tokens trained while the global batch grows linearly to `global_batch` (GPT-3 ramped over its first 4 to 12 "
+     "billion tokens); they take steps of half the batch on average, each with a full step's fixed costs",
+     "tokens of the batch-size ramp (default 0)", m(&Config::batch_ramp_tokens)),
 };
 
 constexpr std::size_t kKeyCount = sizeof kKeys / sizeof kKeys[0];

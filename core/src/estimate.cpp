@@ -24,6 +24,7 @@
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
 #include "serving.hpp"
+#include "training/goodput.hpp"
 
 namespace gpusizer {
 
@@ -243,17 +244,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
         const double dp = double(r.par.dp) * r.par.cp;
         // Bytes per trainable parameter, after the ZeRO paper's accounting (mixed precision:
         // 2 weights + 2 gradients + K optimizer, with K = 12 for AdamW: fp32 master, m, v).
-        double states = 0;   // optimizer states per trainable parameter
-        switch (c.optimizer) {
-            case Optimizer::adamw: states = 8.0; break;        // m, v in fp32
-            case Optimizer::adamw_8bit: states = 2.0; break;   // m, v in 8 bits (bitsandbytes, block-wise)
-            case Optimizer::sgd: states = 4.0; break;          // momentum in fp32
-            case Optimizer::adafactor:
-                // Factored second moment: rows + columns of each matrix in fp32, at most
-                // 2/h per weight (every matrix has a side of hidden size); no momentum.
-                states = 4.0 * 2.0 / a.hidden;
-                break;
-        }
+        const double states = optimizer_state_bytes_per_param(c.optimizer, a.hidden);   // per trainable parameter
         double grad_b = 0, optim_b = 0, count = 0;
         if (c.mode == Mode::train) {
             count = st.params;
@@ -654,6 +645,8 @@ void fill_report(const Resolved& r, Report& rep) {
         rep.serving.max_concurrency = keep;
         if (rep.serving.active && rep.serving.wall_w > 0) serving_power(po, rep.serving, c.gpus);
     }
+    // What the run loses beyond its steps, before the run's cost is priced on the wall time.
+    if (r.training) train_goodput(c, r.fp32, a.hidden, rep);
     evaluate_cost(r, rep);
     // The concurrency that runs when none was asked: what the engines hold, their pools and their
     // caps on sequences (the report's configuration names every default it resolved; an open

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "estimate_internal.hpp"
 #include "gpusizer/error.hpp"
@@ -318,14 +319,18 @@ PlanRun run_of(const Report& r, double tokens, int gpus) {
     if (tokens <= 0 || r.speed.train_tokens_per_s <= 0) return run;
     run.seconds = tokens / r.speed.train_tokens_per_s;
     run.gpu_hours = run.seconds * gpus / 3600.0;
+    run.goodput_fraction = r.speed.train_goodput_fraction;
+    run.wall_seconds = run.goodput_fraction > 0 ? run.seconds / run.goodput_fraction : 0.0;
+    run.wall_gpu_hours = run.wall_seconds * gpus / 3600.0;
     run.energy_usd = r.power.energy_kwh * r.config.usd_per_kwh;
     const double per_gpu = r.power.hardware_usd / std::max(1, gpus);
     if (per_gpu > 0) {
-        // 1 year = 365.25 days x 24 h.
-        run.hardware_usd = per_gpu * run.gpu_hours / (kGpuAmortizationYears * 365.25 * 24.0);
+        // The GPUs are held for the wall time (1 year = 365.25 days x 24 h).
+        run.hardware_usd = per_gpu * run.wall_gpu_hours / (kGpuAmortizationYears * 365.25 * 24.0);
         run.cost_usd = run.energy_usd + run.hardware_usd;
         run.cost_note =
-            "electricity at usd_per_kwh (facility power) + the GPUs' price amortized over 4 years; servers, network and staff not counted";
+            "electricity of the steps at usd_per_kwh (facility power) + the GPUs' price amortized over 4 years for the wall time; "
+            "servers, network and staff not counted";
     } else {
         run.cost_note =
             "no cost: the catalog has no purchase price for " + r.gpu_name + " (gpus.json price_usd); electricity alone is energy_usd";
@@ -507,9 +512,14 @@ PlanReport plan(const PlanRequest& q, const Catalog& cat, const GpuOverlay* meas
         if (!l.report.fits) continue;
         out.top.push_back(std::move(l));
     }
-    std::stable_sort(out.top.begin(), out.top.end(), [](const PlanLayout& a, const PlanLayout& b) {
-        return a.report.speed.train_step_s < b.report.speed.train_step_s;
-    });
+    // By wall time (the same GPUs, so by cost too): a step's time over the run's goodput, since
+    // every layout takes the same tokens a step. A run that never finishes goes last.
+    auto wall_per_step = [](const PlanLayout& l) {
+        const SpeedReport& s = l.report.speed;
+        return s.train_goodput_fraction > 0 ? s.train_step_s / s.train_goodput_fraction : std::numeric_limits<double>::infinity();
+    };
+    std::stable_sort(out.top.begin(), out.top.end(),
+                     [&](const PlanLayout& a, const PlanLayout& b) { return wall_per_step(a) < wall_per_step(b); });
     if (out.top.size() >= 2) out.why = explain(out.top[0].report, out.top[1].report);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;

@@ -27,6 +27,9 @@
 #define GPUSIZER_REPORT_RANGES 1
 #endif
 // ... and with GPUSIZER_CUSTOM_GPU=0: the widget takes no custom GPU, so writes none.
+#ifndef GPUSIZER_GOODPUT
+#define GPUSIZER_GOODPUT 1
+#endif
 #ifndef GPUSIZER_CUSTOM_GPU
 #define GPUSIZER_CUSTOM_GPU 1
 #endif
@@ -99,6 +102,27 @@ json interconnect_json(const InterconnectReport& ic) {
                    {"alternative", alt}});
 }
 
+// speed.goodput: what a training run loses beyond its steps; null for inference, and in the
+// widget's module, which computes none (GPUSIZER_GOODPUT=0, web/CMakeLists.txt).
+json goodput_json(const GoodputReport& g) {
+    if (!GPUSIZER_GOODPUT || !g.active) return nullptr;
+    return object({{"job_mtbf_s", g.job_mtbf_s > 0 ? json(g.job_mtbf_s) : json(nullptr)},
+                   {"checkpoint_bytes", whole(g.checkpoint_bytes)},
+                   {"checkpoint_save_s", g.checkpoint_save_s},
+                   {"checkpoint_interval_s", g.checkpoint_interval_s > 0 ? json(g.checkpoint_interval_s) : json(nullptr)},
+                   {"restart_s", g.restart_s},
+                   {"lost_s_per_failure", g.lost_s_per_failure},
+                   {"eval_s_per_step", g.eval_s_per_step},
+                   {"ramp_extra_s", g.ramp_extra_s},
+                   {"interruptions", g.interruptions},
+                   {"steps_fraction", g.steps_fraction},
+                   {"checkpoint_fraction", g.checkpoint_fraction},
+                   {"failure_fraction", g.failure_fraction},
+                   {"eval_fraction", g.eval_fraction},
+                   {"ramp_fraction", g.ramp_fraction},
+                   {"never_finishes", g.never_finishes}});
+}
+
 json speed_json(const SpeedReport& s) {
     const OffloadReport& o = s.offload;
     return object({{"compute_precision", std::string(s.compute_precision)},
@@ -121,6 +145,9 @@ json speed_json(const SpeedReport& s) {
                    {"train_step_s", s.train_step_s},
                    {"train_tokens_per_s", s.train_tokens_per_s},
                    {"train_time_s", s.train_time_s},
+                   {"train_goodput_fraction", s.goodput.active ? json(s.train_goodput_fraction) : json(nullptr)},
+                   {"train_wall_time_s", s.train_wall_time_s > 0 ? json(s.train_wall_time_s) : json(nullptr)},
+                   {"goodput", goodput_json(s.goodput)},
                    {"effective_mfu", s.effective_mfu},
                    {"mfu_effective", s.mfu_effective},
                    {"hfu", s.hfu},
@@ -381,7 +408,8 @@ json report_json(const Report& r) {
 #endif
     j["power"] = power_json(r.power);
 #if GPUSIZER_COST
-    j["cost"] = cost_json(r.cost, r.config.mode != Mode::inference, r.config.mode != Mode::inference && r.speed.train_time_s > 0);
+    j["cost"] = cost_json(r.cost, r.config.mode != Mode::inference,
+                          r.config.mode != Mode::inference && r.speed.train_time_s > 0 && !r.speed.goodput.never_finishes);
 #endif
     j["serving"] = serving_json(r.serving);
 #if GPUSIZER_REPORT_RANGES
@@ -514,7 +542,11 @@ std::string plan_to_json(const PlanReport& p, int indent) {
         json entry = {{"layout", layout}, {"time", time}, {"memory", memory}};
         if (l.run.tokens > 0) {
             json run = {{"tokens", l.run.tokens}, {"seconds", l.run.seconds}, {"days", l.run.seconds / 86400.0},
-                        {"gpu_hours", l.run.gpu_hours}, {"energy_usd", l.run.energy_usd}, {"cost_note", l.run.cost_note}};
+                        {"gpu_hours", l.run.gpu_hours}, {"energy_usd", l.run.energy_usd}, {"cost_note", l.run.cost_note},
+                        {"goodput_fraction", l.run.goodput_fraction},
+                        {"wall_seconds", l.run.wall_seconds > 0 ? json(l.run.wall_seconds) : json(nullptr)},
+                        {"wall_days", l.run.wall_seconds > 0 ? json(l.run.wall_seconds / 86400.0) : json(nullptr)},
+                        {"wall_gpu_hours", l.run.wall_gpu_hours}};
             if (l.run.cost_usd > 0) {
                 run["hardware_usd"] = l.run.hardware_usd;
                 run["cost_usd"] = l.run.cost_usd;

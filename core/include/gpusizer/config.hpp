@@ -159,6 +159,15 @@ struct Config {
     // memory free after weights and activations (default 0.9 in 1.0). Each applies to its engine only.
     std::optional<double> mem_fraction_static;
     std::optional<double> free_gpu_memory_fraction;
+    // Training: what a run loses beyond its steps (core/src/training/goodput.cpp; docs/formulas.md,
+    // "The run's goodput"). Defaults from published runs and frameworks, each named there.
+    double failures_per_gpu_hour = 2.195e-5;   // job interruptions per GPU-hour (Llama 3: 466 in 54 days on 16,384 GPUs)
+    double restart_s = 600;                    // detect, reschedule and restart after an interruption, before loading the checkpoint
+    double checkpoint_write_gb_per_s = 1.0;    // per node, to the checkpoint store (Llama 3: 2 TB/s sustained over 2,048 nodes)
+    double checkpoint_interval_s = 0;          // training time between checkpoints; 0 = the Young-Daly optimum
+    int eval_interval_steps = 1000;            // steps between evaluations (Megatron-LM --eval-interval); 0 = none
+    int eval_iters = 100;                      // batches per evaluation (Megatron-LM --eval-iters)
+    double batch_ramp_tokens = 0;              // tokens trained while the global batch ramps up from small (GPT-3: 4e9 to 12e9)
 };
 
 // Names used in JSON, links and the CLI for each enum value.

@@ -68,6 +68,9 @@ struct PlanRun {
     double tokens = 0;              // D
     double seconds = 0;             // D / tokens per second
     double gpu_hours = 0;           // seconds x gpus / 3600
+    double wall_seconds = 0;        // seconds / goodput: interruptions, checkpoints, evaluation and ramp counted
+    double wall_gpu_hours = 0;      // wall_seconds x gpus / 3600: the hours the GPUs are held
+    double goodput_fraction = 0;    // seconds / wall_seconds (0: the run never finishes)
     double energy_usd = 0;          // electricity, facility power (PUE) included
     double hardware_usd = 0;        // the GPUs' amortized share (0: no price)
     double cost_usd = 0;            // energy_usd + hardware_usd (0: no price)

@@ -132,6 +132,24 @@ struct OffloadReport {
     double experts_on_host_decode_tokens_per_s = 0;   // MoE: every layer on the GPU, routed experts in RAM (0 when n/a)
 };
 
+// Training: what the run loses beyond its steps (core/src/training/goodput.cpp; docs/formulas.md,
+// "The run's goodput"). Times in seconds; fractions of the wall time.
+struct GoodputReport {
+    bool active = false;                     // training
+    double job_mtbf_s = 0;                   // mean time between interruptions of the whole job (0 = none)
+    double checkpoint_bytes = 0;             // what a checkpoint holds: weights (training) and optimizer states
+    double checkpoint_save_s = 0;            // the training stops this long for each checkpoint
+    double checkpoint_interval_s = 0;        // training time between checkpoints (given, or the Young-Daly optimum)
+    double restart_s = 0;                    // from an interruption to training again: restart_s + reading the checkpoint
+    double lost_s_per_failure = 0;           // restart + the work since the last checkpoint, on average
+    double eval_s_per_step = 0;              // evaluation, spread over the steps
+    double ramp_extra_s = 0;                 // the batch-size ramp's extra time (whole run; 0 when train_tokens is 0)
+    double interruptions = 0;                // expected over the run (0 when train_tokens is 0)
+    // Shares of the wall time: the steps, checkpoints, lost work and restarts, evaluation, ramp.
+    double steps_fraction = 0, checkpoint_fraction = 0, failure_fraction = 0, eval_fraction = 0, ramp_fraction = 0;
+    bool never_finishes = false;             // interruptions come faster than the work between them survives
+};
+
 struct SpeedReport {
     std::string_view compute_precision;      // the precision the matrix math runs at on this GPU (static storage)
     std::string_view compute_precision_requested;   // what the weight format asks for (static storage)
@@ -152,7 +170,13 @@ struct SpeedReport {
     double train_flops_per_token = 0;        // training: executed FLOPs per token (6N + attention; 8N with full recompute)
     double train_step_s = 0;                 // one optimizer step
     double train_tokens_per_s = 0;
-    double train_time_s = 0;                 // for train_tokens (0 when not asked)
+    double train_time_s = 0;                 // for train_tokens (0 when not asked): the steps' own time
+    // The run's goodput: train_time_s / train_wall_time_s, the steps' share of the wall time once
+    // interruptions, checkpoints, evaluations and the batch ramp are counted; 0 when the run never
+    // finishes (goodput.never_finishes).
+    double train_goodput_fraction = 0;
+    double train_wall_time_s = 0;            // for train_tokens (0 when not asked, or never finishes)
+    GoodputReport goodput;
     double effective_mfu = 0;                // training: model FLOPs / (step time x peak x GPUs), bubble and exposed communication included
     double mfu_effective = 0;                // the same figure under the name papers use: model FLOPs utilization (PaLM, Llama 3)
     // Training: hardware FLOPs utilization, executed FLOPs (recomputation counted) / (step x peak x GPUs).

@@ -90,7 +90,12 @@ void evaluate_cost(const Resolved& r, Report& rep) {
     const double tps = r.training            ? rep.speed.train_tokens_per_s
                        : rep.serving.active ? rep.serving.output_tokens_per_s
                                              : rep.speed.decode_throughput_tokens_per_s;
-    const double run_h = r.training ? rep.speed.train_time_s / 3600.0 : 0.0;
+    // A run holds its machines for the wall time: the steps, and what interruptions, checkpoints,
+    // evaluation and the batch ramp add (speed.train_wall_time_s, training/goodput.cpp).
+    // A run that never finishes has no cost per run.
+    const double run_h = r.training && !rep.speed.goodput.never_finishes
+                             ? (rep.speed.train_wall_time_s > 0 ? rep.speed.train_wall_time_s : rep.speed.train_time_s) / 3600.0
+                             : 0.0;
     auto per_million = [&](double usd_per_hour) { return tps > 0 ? usd_per_hour / (tps * 3600.0) * 1e6 : 0.0; };
 
     k.usd_per_kwh = c.usd_per_kwh;
