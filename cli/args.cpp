@@ -28,6 +28,7 @@ const char* const kUsageHead = R"(gpusizer: GPU memory, speed, interconnect and 
 
 Usage:
   gpusizer estimate [--config FILE.json] [KEY FLAGS] [--measured REPORT.json] [--json] [--assumptions] [--check]
+                    [--emit vllm|llama-cpp|sglang|ollama|trt-llm]
   gpusizer fit      [--config FILE.json] [KEY FLAGS] [--measured REPORT.json] [--json]
   gpusizer recommend [--config FILE.json] [KEY FLAGS] [CONSTRAINTS] [--measured REPORT.json] [--json]
   gpusizer plan --mode train --gpus N --global-batch N [KEY FLAGS] [--top N] [--max-micro-batch N]
@@ -96,6 +97,9 @@ Other flags:
   --json                  machine-readable output (the report format of docs/config.md)
   --assumptions           list the constants behind the estimate and their sources
   --check                 exit 3 when the configuration does not fit
+  --emit ENGINE           estimate: print only the engine's launch command for the configuration
+                          (vllm, llama-cpp, sglang, ollama, trt-llm; docs/launch.md), exit 2 when
+                          that engine cannot run it
   --measured FILE         a gpusizer-cuda-bench report: its measured bandwidth, TFLOPS, link speeds,
                           CUDA context and memory replace the GPU's datasheet figures (estimate,
                           fit, plan: without --gpu, the report's GPU is used; recommend: every
@@ -259,6 +263,11 @@ Options parse_args(const std::vector<std::string>& args) {
         if (name == "json") { o.json_out = true; continue; }
         if (name == "assumptions") { o.show_assumptions = true; continue; }
         if (name == "check") { o.check = true; continue; }
+        if (name == "emit" && o.command == "estimate") {
+            o.emit = next();
+            parse_launch_engine(o.emit);   // refused here, before the catalog loads
+            continue;
+        }
         if (name == "markdown" && o.command == "keys") { o.markdown = true; continue; }
         if (name == "gpu" && o.command == "keys") {
             o.gpu_fields = true;

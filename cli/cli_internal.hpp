@@ -22,6 +22,7 @@ struct Options {
     bool json_out = false;
     bool show_assumptions = false;
     bool check = false;
+    std::string emit;   // estimate --emit ENGINE: that engine's launch command alone (gpusizer/launch.hpp)
     bool markdown = false;   // keys --markdown: the key reference of docs/config.md
     bool gpu_fields = false;   // keys --gpu: the custom GPU's fields instead (with --markdown, docs/config.md's table of them)
     std::string dict;        // keys --dict json|link: a libFuzzer dictionary of the keys

@@ -142,6 +142,14 @@ int run(const std::vector<std::string>& args, const char* argv0, std::ostream& o
             if (!o.measured.empty()) overlay = measured_overlay(cat, measured, o.measured, {measured_gpu_id(config, o.measured)});
             if (o.command == "estimate") {
                 const Report r = estimate(config, cat, EstimateOptions{true, &overlay});
+                if (!o.emit.empty()) {
+                    // The command alone, for a shell or a script (gpusizer/launch.hpp).
+                    const Runtime engine = parse_launch_engine(o.emit);
+                    const std::string command = launch_command(r, engine);
+                    if (command.empty()) throw Error("emit", launch_refusal(r, engine), ErrorCode::incompatible);
+                    out << command << '\n';
+                    return (o.check && !r.fits) ? kExitDoesNotFit : kExitOk;
+                }
                 if (o.json_out) {
                     if (o.show_assumptions) {
                         json j = json::parse(report_to_json(r));

@@ -655,3 +655,22 @@ TEST_CASE("a link naming a Hub model waits for the platform that fetches it (QA 
     CHECK(d.message_is_error);
     CHECK(d.config.gpu == default_state().config.gpu);
 }
+
+TEST_CASE("Run it shows the engine last chosen while the report has it, else the runtime's", "[ui][launch]") {
+    // Llama 3.1 8B bf16 on an H100 under vLLM: every engine runs it, vLLM's command first.
+    Config c = gpusizer::test::serving("llama-3.1-8b", "h100-sxm", Runtime::vllm);
+    const auto all = launch_commands(estimate(c, catalog()));
+    REQUIRE(all.size() == 5);
+    CHECK(launch_choice(all, Runtime::automatic) == 0);   // nothing chosen: the runtime's
+    const int sglang = launch_choice(all, Runtime::sglang);
+    REQUIRE(sglang > 0);
+    CHECK(all[std::size_t(sglang)].first == Runtime::sglang);
+    // GGUF weights: SGLang cannot run them, so the choice falls back to the runtime's command.
+    c.runtime = Runtime::llama_cpp;
+    c.weights = "q4_k_m";
+    const auto gguf = launch_commands(estimate(c, catalog()));
+    CHECK(launch_choice(gguf, Runtime::sglang) == 0);
+    CHECK(gguf[0].first == Runtime::llama_cpp);
+    // Training: nothing to show.
+    CHECK(launch_choice(launch_commands(estimate(gpusizer::test::training("llama-3.1-8b", "h100-sxm"), catalog())), Runtime::vllm) == -1);
+}

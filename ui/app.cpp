@@ -146,6 +146,7 @@ void App::recompute() {
     ok_ = false;
     fit_ok_ = false;
     error_.clear();
+    launch_.clear();
     recommend_dirty_ = true;
 
     // An opened benchmark report replaces the chosen GPU's datasheet figures with its measured
@@ -164,6 +165,7 @@ void App::recompute() {
         report_ = estimate(s_.config, catalog_, EstimateOptions{true, overlay});
         ok_ = true;
         assumptions_ = assumptions(report_);
+        launch_ = launch_commands(report_);
     } catch (const Error& e) {
         error_ = e.what();
         // A Hub model the platform is fetching: said as such, not as the CLI's refusal.

@@ -131,6 +131,7 @@ private:
     void draw_speed_inputs();
     void draw_speed();
     void draw_serving(float width);
+    void draw_launch();   // view_launch.cpp
     void draw_recommend();
     void ensure_recommendation();   // recommendation_ for the current inputs (view_recommend.cpp)
     void draw_cost();               // view_cost.cpp
@@ -153,6 +154,8 @@ private:
 
     bool ok_ = false;
     Report report_;
+    std::vector<std::pair<Runtime, std::string>> launch_;   // report_'s launch commands (launch_commands)
+    Runtime launch_engine_ = Runtime::automatic;   // the engine "Run it" shows (automatic: the runtime's)
     std::string error_;
     std::string hub_waiting_;                          // the Hub model a link named, not fetched yet
     std::pair<std::string, std::string> hub_failure_;  // repo and why its fetch failed

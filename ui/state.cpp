@@ -769,4 +769,10 @@ std::string stack_summary(const ModelArch& given, const ParamCounts& counts) {
     return out;
 }
 
+int launch_choice(const std::vector<std::pair<Runtime, std::string>>& commands, Runtime chosen) {
+    for (std::size_t i = 0; i < commands.size(); ++i)
+        if (commands[i].first == chosen) return int(i);
+    return commands.empty() ? -1 : 0;
+}
+
 }  // namespace gpusizer::ui

@@ -174,6 +174,11 @@ struct ScreenLayout {
 };
 ScreenLayout screen_layout(float width_css);
 
+// The "Run it" panel (view_launch.cpp): which of the report's launch commands it shows, the
+// engine last chosen when the report still has it, else the first (the configuration's runtime's);
+// -1 when there is none (training, or no engine runs it).
+int launch_choice(const std::vector<std::pair<Runtime, std::string>>& commands, Runtime chosen);
+
 // The rows of a strip that wraps where it would otherwise scroll (the results' tabs: on a phone
 // a scrolling tab bar hid the last tabs past the screen's edge). Items keep their order and
 // widths; neighbours on a row are `spacing` apart and a row is at most `avail` wide; an item

@@ -240,6 +240,7 @@ void App::draw_speed() {
     if (!training) {
         next_table(3);
         draw_serving(third);
+        draw_launch();
     }
     ImGui::EndChild();
 }

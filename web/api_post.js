@@ -140,6 +140,11 @@ function constraints(v) { return v === undefined || v === null ? '' : configText
 function query(v) { return v === undefined || v === null ? '' : configText(v, 'query'); }
 // gs.simulate(config[, options]): the simulation's fields (requests, seed, trace, ...), JSON text or an object.
 function simOptions(v) { return v === undefined || v === null ? '' : configText(v, 'options'); }
+// gs.launch(config, engine): vllm, llama-cpp, sglang, ollama or trt-llm.
+function engineName(v) {
+  if (typeof v !== 'string') throw GpuSizerError('engine', 'engine: must be one of vllm, llama-cpp, sglang, ollama, trt-llm (a string)');
+  return v;
+}
 function reportText(v) {
   if (typeof v !== 'string') throw GpuSizerError('measured', "measured: must be the report's JSON text (a string)");
   checkNesting(v, 'report');
@@ -158,6 +163,7 @@ function reportText(v) {
       'plan': [[config, query], true],
       'simulate': [[config, simOptions], true],
       'assumptions': [[config]],
+      'launch': [[config, engineName]],
       'links': [[]],
       'models': [[]],
       'gpus': [[]],

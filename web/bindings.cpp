@@ -146,6 +146,18 @@ std::string js_simulate(const std::string& config, const std::string& options) {
     });
 }
 
+// `gpusizer estimate --emit ENGINE`: the engine's launch command for the configuration
+// (gpusizer/launch.hpp); an engine that cannot run it throws, naming why.
+std::string js_launch(const std::string& config, const std::string& engine) {
+    return guarded([&] {
+        const Runtime e = parse_launch_engine(engine, "engine");
+        const Report r = estimate(config_from_json(config), web::embedded_catalog(), EstimateOptions{true, nullptr});
+        std::string command = launch_command(r, e);
+        if (command.empty()) throw Error("engine", launch_refusal(r, e), ErrorCode::incompatible);
+        return command;
+    });
+}
+
 std::string js_assumptions(const std::string& config) {
     return guarded([&] {
         return assumptions_to_json(assumptions(estimate(config_from_json(config), web::embedded_catalog())));
@@ -280,6 +292,7 @@ EMSCRIPTEN_BINDINGS(gpusizer) {
     emscripten::function("plan", &js_plan);
     emscripten::function("simulate", &js_simulate);
     emscripten::function("assumptions", &js_assumptions);
+    emscripten::function("launch", &js_launch);
     emscripten::function("inspect", &js_inspect);
     emscripten::function("reconcile", &js_reconcile);
 #endif

@@ -565,6 +565,9 @@ void fill_report(const Resolved& r, Report& rep) {
     else rep.model_name = a.name;
     rep.gpu_name = r.gpu->name;
     rep.gpu_vendor = r.gpu->vendor;
+    if (r.catalog_model) rep.hf_repo = r.catalog_model->hf_repo;
+    rep.gpu_engines = engines_on_gpu(*r.gpu);
+    if (r.checkpoint_format) rep.checkpoint_format = r.checkpoint_format->id;
     rep.measured = r.gpu->calibration;
     if (r.own_gpu && r.gpu == &r.own_gpu->gpu) rep.custom_gpu = r.own_gpu;
 
@@ -673,6 +676,7 @@ void fill_report(const Resolved& r, Report& rep) {
     // The engine's memory fraction as compute() used it: the key as given, else the engine's default.
     if (r.runtime == Runtime::sglang) rep.config.mem_fraction_static = t.engine_fraction;
     if (r.runtime == Runtime::trt_llm) rep.config.free_gpu_memory_fraction = t.engine_fraction;
+    if (!r.training) rep.engine_max_sequences = serving_max_sequences(r);
 
     memory_warnings(r, rep, capacity, outside);
     performance_warnings(r, rep);

@@ -208,6 +208,7 @@ struct Resolved {
     QuantParams qp;
     WeightScheme scheme;                    // bits class by class (non-GGUF): the chosen format's, or the checkpoint's
     bool native_weights = false;            // `weights` "native": the scheme is the checkpoint's own
+    const WeightFormat* checkpoint_format = nullptr;   // the checkpoint's quantization_config format; null: not quantized
     double lin_bits = 16;                   // bits of a quantized linear weight (non-GGUF)
     double float_bits = 16;                 // bits of tensors a quantizer leaves alone
     bool fp32 = false;                      // fp32 weights (no mixed precision)
@@ -263,8 +264,14 @@ LinkTimes alternative_of(const Resolved& r);
 // SweepPoint::gpu indexes `gpus`. recommend() tries a custom GPU with it.
 std::vector<SweepPoint> sweep_gpus(const Config& base, const Catalog& catalog, const std::vector<const Gpu*>& gpus, int max_gpus,
                                    const std::vector<std::string>& formats, const GpuOverlay* measured);
+// Why an engine does not run on a GPU (Apple, Pascal, not NVIDIA for TensorRT-LLM, an old ROCm
+// architecture, Gaudi); `runtime` as Resolved::runtime names it (Ollama is llama_cpp).
+enum class GpuRefusal { none, apple, pascal, not_nvidia, rocm_arch, gaudi };
+GpuRefusal gpu_refusal(Runtime runtime, const Gpu& gpu);
+// The serving engines that run on `gpu`, as engine_bit()s (Report::gpu_engines).
+unsigned engines_on_gpu(const Gpu& gpu);
 // Points a resolved configuration at another GPU (nothing else depends on it) and checks that
-// the runtime runs there.
+// the runtime runs there (gpu_refusal; throws Error("runtime") naming the GPU).
 void bind_gpu(Resolved& r, const Gpu& gpu);
 // Exact bytes win over formulas: fills file_layers / file_embedding / file_head from the
 // model's file, split like the formulas split each layer (tp, ep) and the stack (pp).

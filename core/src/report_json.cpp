@@ -11,6 +11,7 @@
 
 #include "gpusizer/catalog.hpp"
 #include "gpusizer/io.hpp"
+#include "gpusizer/launch.hpp"
 #include "gpusizer/plan.hpp"
 #include "gpusizer/simulate.hpp"
 #include "gpusizer/recommend.hpp"
@@ -214,6 +215,11 @@ json power_json(const PowerReport& p) {
 #ifndef GPUSIZER_COST
 #define GPUSIZER_COST 1
 #endif
+// Nor the launch commands (GPUSIZER_LAUNCH=0, web/CMakeLists.txt): the widget shows none, and
+// its module then links none of core/src/launch/.
+#ifndef GPUSIZER_LAUNCH
+#define GPUSIZER_LAUNCH 1
+#endif
 #if GPUSIZER_COST
 // Cost: null where a figure is not known (no price) or does not apply (per million tokens in
 // training, per run without train_tokens).
@@ -410,6 +416,13 @@ json report_json(const Report& r) {
     add_serving_ranges(j["serving"], r);
 #endif
     j["warnings"] = r.warnings;
+#if GPUSIZER_LAUNCH
+    // The engines' launch commands (gpusizer/launch.hpp): the runtime's and every other engine's
+    // that can run the configuration; {} for the training modes.
+    json launch = json::object();
+    for (const auto& [engine, command] : launch_commands(r)) launch[std::string(launch_key(engine))] = command;
+    j["launch"] = std::move(launch);
+#endif
 #if GPUSIZER_REPORT_RANGES
     if (r.measured) j["measured"] = calibration_json(*r.measured);
 #endif

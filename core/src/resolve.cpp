@@ -260,42 +260,64 @@ void resolve_parallelism(const Config& c, Resolved& r) {
 
 }  // namespace
 
-void bind_gpu(Resolved& r, const Gpu& gpu) {
-    r.gpu = &gpu;
-    if ((r.runtime == Runtime::vllm || r.runtime == Runtime::sglang) && gpu.segment == Segment::apple)
-        throw Error("runtime",
-                    std::string(to_string(r.engine)) + " needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
-                    ErrorCode::gpu_unsupported);
+GpuRefusal gpu_refusal(Runtime runtime, const Gpu& gpu) {
+    const bool serving_engine = runtime == Runtime::vllm || runtime == Runtime::sglang;
+    if (serving_engine && gpu.segment == Segment::apple) return GpuRefusal::apple;
     // Pascal (compute capability 6.0 P100, 6.1 P40 and GeForce) is below every serving engine's floor:
     // vLLM's CUDA builds need compute capability 7.0 or higher (docs.vllm.ai, GPU installation, v0.14:
     // "e.g., V100, T4, ..."; 7.5 from v0.21), SGLang's quick start sm75 (it builds on the same kernels),
     // and TensorRT-LLM's support matrix lists Ampere and newer.
-    if ((r.runtime == Runtime::vllm || r.runtime == Runtime::sglang || r.runtime == Runtime::trt_llm) && gpu.arch == Architecture::pascal)
-        throw Error("runtime",
-                    std::string(to_string(r.engine)) + " needs an NVIDIA GPU of compute capability 7.0 or newer; " + gpu.name +
-                        " is Pascal (6.x): use llama.cpp or pytorch",
-                    ErrorCode::gpu_unsupported);
+    if ((serving_engine || runtime == Runtime::trt_llm) && gpu.arch == Architecture::pascal) return GpuRefusal::pascal;
     // TensorRT-LLM builds CUDA engines: NVIDIA GPUs only.
-    if (r.runtime == Runtime::trt_llm && gpu.vendor != "nvidia")
-        throw Error("runtime", "trt-llm runs on NVIDIA GPUs only; on " + gpu.name + " use vllm, sglang, llama.cpp or pytorch",
-                    ErrorCode::gpu_unsupported);
-    const bool serving_engine = r.runtime == Runtime::vllm || r.runtime == Runtime::sglang;
-    const std::string engine(to_string(r.engine));
+    if (runtime == Runtime::trt_llm && gpu.vendor != "nvidia") return GpuRefusal::not_nvidia;
     // vLLM's ROCm builds list MI200 (gfx90a), MI300 (gfx942), MI350 (gfx950), Radeon RX 7900 and
     // 9000 series (gfx1100/1101, gfx1200/1201) and Ryzen AI MAX (gfx1151/1150) (docs.vllm.ai, GPU
     // installation, ROCm requirements): not Vega 20 (MI50/MI60, gfx906), MI100 (gfx908) or RDNA 2
     // (gfx1030). SGLang's ROCm support is narrower still (MI300 / MI350).
     if (serving_engine && (gpu.arch == Architecture::gcn5 || gpu.arch == Architecture::cdna1 || gpu.arch == Architecture::rdna2))
-        throw Error("runtime",
-                    engine + "'s ROCm builds do not support the " + gpu.name + " (" + std::string(to_string(gpu.arch)) +
-                        "; vLLM lists gfx90a, gfx942, gfx950, gfx1100/1101, gfx1200/1201, gfx1150/1151): use llama.cpp or pytorch",
-                    ErrorCode::gpu_unsupported);
+        return GpuRefusal::rocm_arch;
     // Gaudi runs vLLM through its HPU plugin (vllm-gaudi; docs.vllm.ai lists Intel Gaudi among
     // "other AI accelerators") and PyTorch through Intel's Gaudi bridge; llama.cpp and SGLang
     // have no Gaudi backend.
-    if (gpu.arch == Architecture::gaudi && (r.runtime == Runtime::llama_cpp || r.runtime == Runtime::sglang))
-        throw Error("runtime", engine + " has no Gaudi backend; on " + gpu.name + " use vllm (the vllm-gaudi plugin) or pytorch",
-                    ErrorCode::gpu_unsupported);
+    if (gpu.arch == Architecture::gaudi && (runtime == Runtime::llama_cpp || runtime == Runtime::sglang)) return GpuRefusal::gaudi;
+    return GpuRefusal::none;
+}
+
+unsigned engines_on_gpu(const Gpu& gpu) {
+    unsigned bits = 0;
+    for (Runtime e : {Runtime::llama_cpp, Runtime::vllm, Runtime::sglang, Runtime::trt_llm, Runtime::ollama})
+        if (gpu_refusal(e == Runtime::ollama ? Runtime::llama_cpp : e, gpu) == GpuRefusal::none) bits |= engine_bit(e);
+    return bits;
+}
+
+void bind_gpu(Resolved& r, const Gpu& gpu) {
+    r.gpu = &gpu;
+    const GpuRefusal refusal = gpu_refusal(r.runtime, gpu);
+    if (refusal == GpuRefusal::none) return;
+    const std::string engine(to_string(r.engine));
+    switch (refusal) {
+        case GpuRefusal::none:
+            return;
+        case GpuRefusal::apple:
+            throw Error("runtime", engine + " needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
+                        ErrorCode::gpu_unsupported);
+        case GpuRefusal::pascal:
+            throw Error("runtime",
+                        engine + " needs an NVIDIA GPU of compute capability 7.0 or newer; " + gpu.name +
+                            " is Pascal (6.x): use llama.cpp or pytorch",
+                        ErrorCode::gpu_unsupported);
+        case GpuRefusal::not_nvidia:
+            throw Error("runtime", "trt-llm runs on NVIDIA GPUs only; on " + gpu.name + " use vllm, sglang, llama.cpp or pytorch",
+                        ErrorCode::gpu_unsupported);
+        case GpuRefusal::rocm_arch:
+            throw Error("runtime",
+                        engine + "'s ROCm builds do not support the " + gpu.name + " (" + std::string(to_string(gpu.arch)) +
+                            "; vLLM lists gfx90a, gfx942, gfx950, gfx1100/1101, gfx1200/1201, gfx1150/1151): use llama.cpp or pytorch",
+                        ErrorCode::gpu_unsupported);
+        case GpuRefusal::gaudi:
+            throw Error("runtime", engine + " has no Gaudi backend; on " + gpu.name + " use vllm (the vllm-gaudi plugin) or pytorch",
+                        ErrorCode::gpu_unsupported);
+    }
 }
 
 namespace {
@@ -388,6 +410,7 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     // bound to llama.cpp (which reads GGUF files, not the checkpoint); training modes keep bf16
     // (qlora nf4), as their weights are converted on load.
     const std::optional<WeightScheme> native = native_weight_scheme(*r.arch);
+    r.checkpoint_format = native ? native->format : nullptr;
     const bool to_llama_cpp = c.runtime == Runtime::llama_cpp || (!c.kv_cache.empty() && kv_format(c.kv_cache).llama_cpp_only);
     if (rc.weights.empty() && native && c.mode == Mode::inference && !to_llama_cpp) rc.weights = std::string(kNativeWeights);
     if (rc.weights.empty()) rc.weights = c.mode == Mode::qlora ? "nf4" : "bf16";

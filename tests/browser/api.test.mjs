@@ -77,6 +77,27 @@ test('fit and assumptions: the same as `gpusizer fit` and `estimate --assumption
   }
 });
 
+// The launch command (docs/launch.md): gs.launch(config, engine) is `gpusizer estimate --emit ENGINE`,
+// and the report gs.estimate gives carries the same string under launch.
+test('launch: the command `gpusizer estimate --emit` prints, the report\'s launch object, and the reason an engine cannot run it', async () => {
+  const config = { model: 'llama-3.1-8b', gpu: 'rtx-4090', gpus: 2, runtime: 'vllm', context: 8192 };
+  const f = configFile(config);
+  for (const engine of ['vllm', 'llama-cpp', 'sglang', 'trt-llm']) {
+    const native = execFileSync(cli, ['estimate', '--config', f, '--emit', engine], { encoding: 'utf8' }).replace(/\n$/, '');
+    const got = await call('launch', config, engine);
+    assert.equal(got.error, undefined, `${engine}: ${got.error?.message}`);
+    assert.equal(got.value, native, engine);
+  }
+  const report = JSON.parse((await call('estimate', config)).value);
+  assert.equal(report.launch.vllm, (await call('launch', config, 'vllm')).value);
+  const apple = await call('launch', { model: 'llama-3.1-8b', gpu: 'm3-max-128gb', runtime: 'llama.cpp' }, 'vllm');
+  assert.equal(apple.error?.key, 'engine');
+  assert.match(apple.error.message, /does not run on/);
+  const bad = await call('launch', config, 'tgi');
+  assert.equal(bad.error?.key, 'engine');
+  assert.match(bad.error.message, /vllm, llama-cpp, sglang, ollama, trt-llm/);
+});
+
 test('models and gpus: the catalog the CLI lists', async () => {
   assert.equal((await call('models')).value, cliText(['models']));
   assert.equal((await call('gpus')).value, cliText(['gpus']));
@@ -236,7 +257,7 @@ test('arguments: NaN and Infinity are refused, the argument count is checked, on
   assert.equal(r.cycle.key, 'configuration');
   for (const k of ['none', 'extra', 'models']) assert.equal(r[k]?.key, 'arguments', k);
   assert.equal(r.none.message, 'estimate: takes 1 argument, got 0');
-  assert.deepEqual(r.keys, ['assumptions', 'configFromLink', 'estimate', 'estimateMeasured', 'fit', 'formats', 'fromHub', 'gpus', 'inspect', 'linkFromConfig', 'links', 'models', 'plan', 'recommend', 'reconcile', 'simulate']);
+  assert.deepEqual(r.keys, ['assumptions', 'configFromLink', 'estimate', 'estimateMeasured', 'fit', 'formats', 'fromHub', 'gpus', 'inspect', 'launch', 'linkFromConfig', 'links', 'models', 'plan', 'recommend', 'reconcile', 'simulate']);
   assert.equal(r.frozen, true);
 });
 

@@ -233,6 +233,8 @@ export function widgetView(report) {
     // No cost in the widget's module (GPUSIZER_COST=0): no cost object, and the prices the
     // estimate resolved from the catalog stay unresolved in its configuration.
     if (k === 'cost') continue;
+    // No launch commands either (GPUSIZER_LAUNCH=0, docs/launch.md): the widget shows none.
+    if (k === 'launch') continue;
     if (k === 'gpu_usd' || k === 'rent_usd_per_gpu_hour') { out[k] = null; continue; }
     out[k] = widgetView(v);
   }

@@ -12,6 +12,7 @@
 #include "gpusizer/estimate.hpp"
 #include "gpusizer/gpu.hpp"
 #include "gpusizer/io.hpp"
+#include "gpusizer/launch.hpp"
 #include "gpusizer/share_link.hpp"
 #include "gpusizer/measured.hpp"
 #include "gpusizer/link.hpp"

@@ -353,6 +353,9 @@ struct WeightsSchemeReport {
     double other_bits = 0;       // norms, biases, conv kernels, learned positions
 };
 
+// A bit per Runtime, for sets of engines (Report::gpu_engines).
+constexpr unsigned engine_bit(Runtime e) { return 1u << unsigned(e); }
+
 struct Report {
     Report() = default;
     // The report of `c` before the estimate fills it: every figure at its initializer and the
@@ -366,6 +369,17 @@ struct Report {
     std::string model_name;
     std::string gpu_name;
     std::string gpu_vendor;   // gpus.json "vendor": nvidia, amd, intel, apple (picks the speed bands' backend)
+    std::string hf_repo;   // a catalog model's Hugging Face repository (models.json hf_repo; "" for others)
+    // The serving engines that run on this GPU (engine_bit() of llama_cpp, vllm, sglang, trt_llm,
+    // ollama), by the checks the estimate makes of its own runtime: the launch commands' (launch.hpp).
+    unsigned gpu_engines = 0;
+    // The cap on sequences in flight the estimate took for its engine: max_num_seqs as given, else
+    // the engine's default (vLLM 1024 / 256 by GPU, TensorRT-LLM 2048), llama.cpp's and PyTorch's
+    // slots (the batch); 0 where the engine sizes it from its pool (SGLang) or has none.
+    long long engine_max_sequences = 0;
+    // The format of a quantized checkpoint as published (its quantization_config: "fp8" for
+    // DeepSeek-R1, "mxfp4" for gpt-oss; static storage), "" when the checkpoint is not quantized.
+    std::string_view checkpoint_format;
 
     double params = 0;              // total parameters (derived from the architecture)
     double active_params = 0;       // parameters a token passes through (MoE: routed top-k only), as the publisher counts them
