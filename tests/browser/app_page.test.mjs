@@ -214,3 +214,35 @@ test('Back and Ctrl+Z undo a change, Forward and Ctrl+Shift+Z redo it', async ()
   assert.deepEqual(seen.errors, []);
   await page.close();
 });
+
+test('link previews: the page carries Open Graph and Twitter tags, and they describe the configuration once it opens', async () => {
+  // As a link-preview crawler reads the page: the HTML itself, no script run (the fragment never
+  // reaches it), and the picture it names.
+  const html = await (await fetch(new URL('index.html', url))).text();
+  const tag = (attr, name) => (html.match(new RegExp(`<meta ${attr}="${name}" content="([^"]*)"`)) || [])[1];
+  assert.match(tag('property', 'og:title'), /^gpusizer: /);
+  assert.match(tag('property', 'og:description'), /GPU memory/);
+  assert.equal(tag('name', 'twitter:card'), 'summary_large_image');
+  const image = await fetch(new URL(tag('property', 'og:image'), url));
+  assert.equal(image.status, 200);
+  assert.deepEqual([...new Uint8Array(await image.arrayBuffer()).slice(0, 4)], [0x89, 0x50, 0x4e, 0x47]);   // a PNG
+  const embed = await (await fetch(new URL('embed.html', url))).text();
+  assert.match(embed, /<meta property="og:title" content="gpusizer widget/);
+
+  // The open page: the title and the tags say what the link holds.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const seen = watch(page, url);
+  await openApp(page, url, '#v=1&m=mistral-7b&w=q8_0&g=l4');
+  await page.waitForFunction(() => document.title.startsWith('Fits: '), null, { timeout: 5000 });
+  const meta = await page.evaluate(() => ({
+    title: document.title,
+    og: document.querySelector('meta[property="og:description"]').content,
+    twitter: document.querySelector('meta[name="twitter:title"]').content,
+  }));
+  assert.match(meta.title, /^Fits: Mistral 7B.* on 1 × NVIDIA L4 · gpusizer$/);
+  assert.match(meta.og, /^Fits: [\d.]+ GiB of [\d.]+ GiB per GPU/);
+  assert.match(meta.og, /Mistral 7B.* on 1 × NVIDIA L4, q8_0 weights/);
+  assert.equal(meta.twitter, meta.title);
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});

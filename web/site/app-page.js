@@ -65,6 +65,14 @@
     rows.push(total);
     document.querySelector('#breakdown tbody').replaceChildren(...rows);
     document.title = (r.fits ? 'Fits: ' : 'Does not fit: ') + r.model.name + ' on ' + r.config.gpus + ' × ' + r.gpu.name + ' · gpusizer';
+    // The link preview's tags describe this configuration too (index.html: for previews made from
+    // the open page; the fragment never reaches a crawler).
+    for (const [selector, value] of [['meta[property="og:title"]', document.title], ['meta[name="twitter:title"]', document.title],
+      ['meta[property="og:description"]', text + ' ' + what], ['meta[name="twitter:description"]', text + ' ' + what],
+      ['meta[name="description"]', text + ' ' + what]]) {
+      const tag = document.querySelector(selector);
+      if (tag) tag.setAttribute('content', value);
+    }
   };
 
   // The theme (light or dark): the reader's choice in the app, remembered by this browser
