@@ -286,14 +286,26 @@ void App::frame(float scale) {
                                    ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus;
     if (screen.one_column) {
         // Phones: one scrolling column, results first (the verdict and its numbers), then the
-        // setup in collapsed sections, then the results' tabs.
+        // setup in collapsed sections, then the results' tabs. Every control is a 44 CSS px touch
+        // target (Apple's Human Interface Guidelines and Material's 48 dp; WCAG 2.5.5's 44 px):
+        // the frame padding grows until a frame is that tall (QA E17: 23 px before).
+        const float touch = 44.0f * scale;
+        const ImVec2 pad = ImGui::GetStyle().FramePadding;
+        ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(pad.x, std::max(pad.y, (touch - ImGui::GetFontSize()) * 0.5f)));
         ImGui::SetNextWindowPos(vp->WorkPos);
         ImGui::SetNextWindowSize(vp->WorkSize);
         if (ImGui::Begin("Results", nullptr, fixed)) {
             draw_link_bar();
             ImGui::Separator();
             export_top_ = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y * 0.5f;
-            if (ok_) draw_headline();
+            if (ok_) {
+                // The verdict's line: the first of the headline, in its 1.45x font (drawn with the
+                // usual padding: its text lines up with frames that have it).
+                ImGui::PopStyleVar();
+                headline_bottom_ = ImGui::GetCursorScreenPos().y + ImGui::GetStyle().ItemSpacing.y + ImGui::GetFontSize() * 1.45f;
+                draw_headline();
+                ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(pad.x, std::max(pad.y, (touch - ImGui::GetFontSize()) * 0.5f)));
+            }
             ImGui::PushID("setup");
             // Each section's header is in layout() as "<name> section" (tests tap it).
             auto section = [&](const char* name, const char* layout_name, void (App::*draw)()) {
@@ -311,7 +323,12 @@ void App::frame(float scale) {
         }
         layout_.push_back(
             {"Results", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y});
+        const float scrollbar = ImGui::GetScrollMaxY() > 0 ? ImGui::GetStyle().ScrollbarSize : 0.0f;
         ImGui::End();
+        ImGui::PopStyleVar();
+        // The verdict stays in sight while the controls below it scroll (QA: a phone's verdict
+        // scrolled away with the first control moved).
+        if (ok_ && headline_bottom_ < vp->WorkPos.y) draw_pinned_verdict(vp->WorkPos, vp->WorkSize.x - scrollbar);
         return;
     }
     const float setup_w = vp->WorkSize.x * screen.setup_fraction;
@@ -366,6 +383,26 @@ void App::draw_results() {
     }
     draw_headline();
     draw_tabs();
+}
+
+void App::draw_pinned_verdict(const ImVec2& at, float width) {
+    const Report& r = report_;
+    ImGui::SetNextWindowPos(at);
+    ImGui::SetNextWindowSize(ImVec2(width, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.97f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+    if (ImGui::Begin("pinned verdict", nullptr, flags)) {
+        ImGui::TextColored(to_vec4(r.fits ? fits_color() : no_fit_color()), r.fits ? "Fits" : "Does not fit");
+        ImGui::SameLine();
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s of %s per GPU - %s on %d x %s", format_gib(r.per_gpu.total()).c_str(), format_gib(r.gpu_usable).c_str(),
+                            r.model_name.c_str(), r.config.gpus, r.gpu_name.c_str());
+        ImGui::PopTextWrapPos();
+        layout_.push_back({"pinned verdict", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x,
+                           ImGui::GetWindowSize().y});
+    }
+    ImGui::End();
 }
 
 bool App::stacked_tables() const { return narrow_ || ImGui::GetContentRegionAvail().x < 620.0f * scale_; }

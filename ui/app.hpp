@@ -149,6 +149,10 @@ private:
     UiState s_;
     float scale_ = 1.0f;
     bool narrow_ = false;   // one column (screen_layout)
+    // Phones: where the verdict's line ends on screen (display px, this frame); once it has
+    // scrolled above the window, a bar pins the verdict at the top (draw_pinned_verdict).
+    float headline_bottom_ = 0;
+    void draw_pinned_verdict(const ImVec2& at, float width);
     bool dirty_ = true;
     unsigned revision_ = 0;
 

@@ -187,3 +187,34 @@ test('printing gives the results as text', async () => {
   assert.ok(r.text.includes(state.link), 'the share link is printed');
   await page.close();
 });
+
+test('phone: controls are 44 px touch targets, and the verdict stays in sight while the controls scroll', async () => {
+  const context = await browser.newContext(kPhone);
+  const page = await context.newPage();
+  const seen = watch(page, url);
+  const state = await openApp(page, url, '#v=1&m=llama-3.1-8b&w=q4_k_m&g=rtx-4060-ti-16gb');
+  // The layout is in CSS pixels: every section header, button and tab at least 44 tall (WCAG 2.5.5,
+  // Apple's HIG; QA E17 measured 23).
+  const targets = state.layout.filter((x) => / section$| button$/.test(x.name) || x.name.startsWith('tab '));
+  assert.ok(targets.length >= 8, targets.map((x) => x.name).join(', '));
+  for (const t of targets) assert.ok(t.h >= 43.5, `${t.name}: ${t.h} px tall`);
+  assert.equal(rect(state, 'pinned verdict'), undefined, 'no pinned bar while the verdict is on screen');
+  // A swipe up: the headline leaves the screen and a bar at the top keeps the verdict.
+  const cdp = await context.newCDPSession(page);
+  for (let i = 0; i < 3; ++i) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: 200, y: 700, id: 1 }] });
+    for (let k = 1; k <= 10; ++k) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: 200, y: 700 - 50 * k, id: 1 }] });
+      await frames(page, 1);
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await frames(page, 4);
+  }
+  const scrolled = await appState(page);
+  const pinned = rect(scrolled, 'pinned verdict');
+  assert.ok(pinned, 'a pinned verdict once the headline has scrolled away');
+  assert.equal(pinned.y, 0);
+  assert.ok(pinned.w > 300 && pinned.h < 120, JSON.stringify(pinned));
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
