@@ -320,6 +320,7 @@ void App::frame(float scale) {
             ImGui::PopID();
             ImGui::Spacing();
             draw_tabs();
+            bottom_room();
         }
         layout_.push_back(
             {"Results", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y});
@@ -334,7 +335,10 @@ void App::frame(float scale) {
     const float setup_w = vp->WorkSize.x * screen.setup_fraction;
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(ImVec2(setup_w, vp->WorkSize.y));
-    if (ImGui::Begin("Setup", nullptr, fixed)) draw_setup();
+    if (ImGui::Begin("Setup", nullptr, fixed)) {
+        draw_setup();
+        bottom_room();
+    }
     layout_.push_back({"Setup", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y});
     ImGui::End();
     // A control of the setup panel changed an input: the results drawn next show it in this
@@ -343,7 +347,10 @@ void App::frame(float scale) {
 
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + setup_w, vp->WorkPos.y));
     ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - setup_w, vp->WorkSize.y));
-    if (ImGui::Begin("Results", nullptr, fixed)) draw_results();
+    if (ImGui::Begin("Results", nullptr, fixed)) {
+        draw_results();
+        bottom_room();
+    }
     layout_.push_back({"Results", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y});
     ImGui::End();
 }
@@ -383,6 +390,11 @@ void App::draw_results() {
     }
     draw_headline();
     draw_tabs();
+}
+
+void App::bottom_room() {
+    const float room = platform_.bottom_overlay_css() * scale_;
+    if (room > 0) ImGui::Dummy(ImVec2(1.0f, room));
 }
 
 void App::draw_pinned_verdict(const ImVec2& at, float width) {
@@ -576,20 +588,25 @@ void App::draw_link_bar() {
         }
         note_item("theme button");
     };
-    // One line when the field keeps its whole hint beside the buttons. Else (phones, and
+    // One line when the field keeps a whole hint (the long one, else the short) beside the buttons. Else (phones, and
     // desktop windows near 820 px, where the hint was cut to "paste a link (" and the theme
     // button ran off the window: QA D14) two: the field with its Open link button the whole
     // width, then Copy link and the file buttons (the theme button alone on a third line before).
     const char* hint = "paste a link (#v=1&m=...) or a configuration JSON";
-    const float buttons = button_w("Open link") + button_w("Open file...") + button_w("Save PNG") + button_w("Report") + button_w(theme_label);
+    const char* short_hint = "paste a link or a configuration JSON";
+    const float buttons =
+        button_w("Open link") + button_w("Open file...") + button_w("Save PNG") + button_w("Report") + button_w(theme_label);
     const float field = ImGui::GetContentRegionAvail().x - button_w("Copy link") - buttons;
-    if (!narrow_ && field >= ImGui::CalcTextSize(hint).x + st.FramePadding.x * 2) {
+    auto fits = [&](const char* h) { return !narrow_ && field >= ImGui::CalcTextSize(h).x + st.FramePadding.x * 2; };
+    if (fits(hint) || fits(short_hint)) {
+        // One line; the shorter hint where the longer would be cut (the light theme's "Dark theme"
+        // button is wider than "Light theme").
         copy_link();
         ImGui::SameLine();
-        link_field(field, hint);
+        link_field(field, fits(hint) ? hint : short_hint);
         file_buttons();
     } else {
-        link_field(ImGui::GetContentRegionAvail().x - button_w("Open link"), narrow_ ? "paste a link or a configuration JSON" : hint);
+        link_field(ImGui::GetContentRegionAvail().x - button_w("Open link"), narrow_ ? short_hint : hint);
         copy_link();
         file_buttons();
     }

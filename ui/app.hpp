@@ -153,6 +153,7 @@ private:
     // scrolled above the window, a bar pins the verdict at the top (draw_pinned_verdict).
     float headline_bottom_ = 0;
     void draw_pinned_verdict(const ImVec2& at, float width);
+    void bottom_room();   // the end of a scrolled column: room to scroll clear of the platform's bottom overlay
     bool dirty_ = true;
     unsigned revision_ = 0;
 

@@ -51,6 +51,10 @@ public:
     // the Hub" panel does, so such a link waits for it (App shows "Loading ..."); elsewhere the
     // link is refused with the core's message (the CLI's advice to download the files).
     virtual bool fetches_hub() const { return false; }
+    // How much of the window's bottom the platform covers with controls of its own (the web
+    // page's "From the Hub" button: 44 px and 12 px margins), in CSS px: the app's scrolled
+    // columns end with that much room, so that their last rows scroll clear of it (QA E9).
+    virtual float bottom_overlay_css() const { return 0.0f; }
     // The current share link changed (the browser mirrors it into the URL fragment).
     virtual void link_changed(const std::string& link) { (void)link; }
     // Asks the user for a file (a benchmark report or a configuration). A platform with a file

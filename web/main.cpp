@@ -434,6 +434,8 @@ class PlatformWeb : public gpusizer::ui::Platform {
 public:
     void set_clipboard(const std::string& text) override { web_copy_text(text.c_str()); }
     bool fetches_hub() const override { return true; }   // hub-panel.js fetches a link's hf=org/name
+    // #hub-toggle (web/site/app.css): 44 px tall, 12 px above the bottom, and 12 px more.
+    float bottom_overlay_css() const override { return 44.0f + 2 * 12.0f; }
     std::string share_url(const std::string& fragment) override {
         const int n = web_page_address_length();
         std::string s(std::size_t(n) + 1, '\0');

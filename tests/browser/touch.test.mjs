@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { frames, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
+import { frames, openApp, pngStats, requireSetup, useBrowser, watch } from './harness.mjs';
 
 requireSetup();
 
@@ -215,6 +215,35 @@ test('phone: controls are 44 px touch targets, and the verdict stays in sight wh
   assert.ok(pinned, 'a pinned verdict once the headline has scrolled away');
   assert.equal(pinned.y, 0);
   assert.ok(pinned.w > 300 && pinned.h < 120, JSON.stringify(pinned));
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
+test('phone: at the end of the column the last rows scroll clear of the "From the Hub" button (QA E9)', async () => {
+  const context = await browser.newContext(kPhone);
+  const page = await context.newPage();
+  const seen = watch(page, url);
+  await openApp(page, url, '#v=1&m=llama-3.1-8b&w=q4_k_m&g=rtx-4060-ti-16gb');
+  const cdp = await context.newCDPSession(page);
+  // Swipes up until the column stops moving: its end.
+  let before = '';
+  for (let i = 0; i < 30; ++i) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: 150, y: 760, id: 1 }] });
+    for (let k = 1; k <= 8; ++k) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: 150, y: 760 - 80 * k, id: 1 }] });
+      await frames(page, 1);
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await frames(page, 6);
+    const now = JSON.stringify((await appState(page)).layout.filter((x) => x.name.endsWith(' section')));
+    if (now === before) break;
+    before = now;
+  }
+  // Beside the button, in its band, only the app's background: nothing is drawn under it.
+  const button = await page.evaluate(() => { const r = document.getElementById('hub-toggle').getBoundingClientRect(); return { x: r.x, y: r.y, h: r.height }; });
+  const band = await page.screenshot({ clip: { x: 0, y: button.y, width: button.x - 8, height: button.h } });
+  const px = await pngStats(browser, band);
+  assert.ok(px.nonBackground < 0.01, `${(100 * px.nonBackground).toFixed(1)}% of the band beside the button is drawn on`);
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
