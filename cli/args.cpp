@@ -37,11 +37,12 @@ Usage:
                     the fastest training layouts that fit (tp, cp, pp, dp, ZeRO, ep, micro-batch,
                     schedule, recompute, offload) and the time and cost to train on D tokens
   gpusizer plan --mode inference --gpus N --isl N --osl N [KEY FLAGS] [--top N] [--max-ttft-ms MS]
-                    [--max-tpot-ms MS] [--disaggregated] [--target-rps R [--percentile 50|90|99]]
+                    [--max-tpot-ms MS] [--disaggregated] [--target-rps R [--percentile 50|90|99] [--cheapest-gpu]]
                     [--measured REPORT.json] [--json]
                     serving layouts (tp, pp, dp, ep, requests in flight): the Pareto front of
                     tokens/s per GPU against per user, the best under the TTFT and TPOT targets;
-                    with --target-rps: the fewest GPUs meeting them at that percentile, simulated
+                    with --target-rps: the fewest GPUs meeting them at that percentile, simulated;
+                    --cheapest-gpu: on every catalog GPU type, ranked by cost per million tokens
   gpusizer simulate --isl N --osl N [--request-rate R] [KEY FLAGS] [--requests N] [--seed S]
                     [--burstiness B] [--lengths fixed|uniform|lognormal] [--length-spread S]
                     [--prefix-hit-rate F] [--slo-ttft-ms MS] [--slo-tpot-ms MS] [--max-concurrency N]

@@ -248,7 +248,9 @@ json query_schema() {
          {"max_tpot_ms", ranged("number", 0, 0, "inference: time-per-output-token target, ms (0: none)")},
          {"disaggregated", prop("boolean", "inference: separate prefill and decode pools")},
          {"target_rps", ranged("number", 0, 0, "inference: the fewest GPUs meeting the targets at this request rate, simulated")},
-         {"percentile", ranged("integer", 50, 99, "with target_rps: the percentile the targets hold at (default 90)")}},
+         {"percentile", ranged("integer", 50, 99, "with target_rps: the percentile the targets hold at (default 90)")},
+         {"cheapest_gpu", prop("boolean", "with target_rps: search every catalog GPU type and rank them by cost per million output tokens "
+                                          "(target.by_gpu; the config's gpu is ignored)")}},
         "the search's own fields, each optional");
 }
 

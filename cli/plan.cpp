@@ -109,8 +109,10 @@ void print_inference_plan(std::ostream& out, const PlanRequest& q, const PlanRep
 void print_target_plan(std::ostream& out, const PlanRequest& q, const PlanReport& p) {
     const TargetReport& t = p.target;
     char buf[400];
+    const bool by_gpu = !t.by_gpu.empty();
+    const std::string gpu = by_gpu ? std::string("each catalog GPU") : q.base.gpu;
     std::snprintf(buf, sizeof buf, "plan (inference, target): %s on up to %d x %s, %g requests/s of %lld input + %lld output tokens\n",
-                  q.base.model.id.c_str(), q.base.gpus, q.base.gpu.c_str(), t.rps, q.base.isl, q.base.osl);
+                  q.base.model.id.c_str(), q.base.gpus, gpu.c_str(), t.rps, q.base.isl, q.base.osl);
     out << buf;
     std::string targets;
     if (q.max_ttft_ms > 0) targets += "TTFT <= " + fmt_g(q.max_ttft_ms) + " ms";
@@ -120,13 +122,42 @@ void print_target_plan(std::ostream& out, const PlanRequest& q, const PlanReport
     out << buf;
     if (t.met) {
         std::snprintf(buf, sizeof buf,
-                      "fewest GPUs: %d (tp %d x pp %d x dp %d)\n  p%d TTFT %.1f ms, p%d TPOT %.1f ms, %.1f output tokens/s, goodput %.3g "
+                      "%s%s%d GPUs (tp %d x pp %d x dp %d)\n  p%d TTFT %.1f ms, p%d TPOT %.1f ms, %.1f output tokens/s, goodput %.3g "
                       "requests/s\n",
+                      by_gpu ? "cheapest: " : "fewest GPUs: ", by_gpu && !p.top.empty() ? (p.top.front().config.gpu + ", ").c_str() : "",
                       t.gpus, t.tp, t.pp, t.dp, t.percentile, t.ttft_s * 1e3, t.percentile, t.tpot_s * 1e3, t.output_tokens_per_s,
                       t.goodput_rps);
         out << buf;
     } else {
-        out << "no layout within " << q.base.gpus << " GPUs meets the targets: more GPUs (--gpus), looser targets, or a lower rate\n";
+        out << "no layout within " << q.base.gpus << " GPUs" << (by_gpu ? " of any type" : "")
+            << " meets the targets: more GPUs (--gpus), looser targets, or a lower rate\n";
+    }
+    if (!t.by_gpu.empty()) {
+        // --cheapest-gpu: each GPU type's fewest GPUs and what a million output tokens cost on them.
+        auto usd = [](bool known, double v) {
+            char b[32];
+            std::snprintf(b, sizeof b, "$%.3g", v);
+            return known ? std::string(b) : std::string("-");
+        };
+        out << "\nby GPU type, cheapest per million output tokens first (owning; renting where no price is known):\n";
+        std::snprintf(buf, sizeof buf, "  %-30s %5s  %-20s %8s %8s %9s %9s\n", "gpu", "gpus", "layout", "TTFT ms", "TPOT ms",
+                      "own $/M", "rent $/M");
+        out << buf;
+        int shown = 0, not_met = 0;
+        for (const TargetGpuRow& r : t.by_gpu) {
+            if (!r.met) {
+                ++not_met;
+                continue;
+            }
+            if (++shown > 20) continue;
+            std::snprintf(buf, sizeof buf, "  %-30s %5d  tp %d x pp %d x dp %-4d %8.1f %8.1f %9s %9s\n", r.gpu.c_str(), r.gpus, r.tp, r.pp,
+                          r.dp, r.ttft_s * 1e3, r.tpot_s * 1e3, usd(r.own_known, r.own_usd_per_million_tokens).c_str(),
+                          usd(r.rent_known, r.rent_usd_per_million_tokens).c_str());
+            out << buf;
+        }
+        if (shown > 20) out << "  ... " << shown - 20 << " more (--json lists them all)\n";
+        out << "  " << not_met << " GPU types cannot meet the targets within " << q.base.gpus << " GPUs (--json says why for each)\n";
+        return;
     }
     out << "\nreplica shapes:\n";
     for (const std::string& s : t.shapes) out << "  " << s << '\n';
@@ -211,6 +242,7 @@ int run_plan(const std::vector<std::string>& args, const char* argv0, std::ostre
             q.target_rps = non_negative_number(value("--target-rps"), false);
             if (!(q.target_rps > 0)) throw Error("--target-rps", "must be a number of requests per second above 0");
         } else if (a == "--percentile") q.percentile = int_flag("--percentile", value("--percentile"), 50, 99);
+        else if (a == "--cheapest-gpu") q.cheapest_gpu = true;
         else if (a == "--max-virtual-stages") q.max_virtual_stages = int_flag("--max-virtual-stages", value("--max-virtual-stages"), 1, 64);
         else if (a == "--tokens") q.tokens = tokens_flag(value("--tokens"));
         else if (a == "--no-offload") q.offload = false;

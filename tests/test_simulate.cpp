@@ -3,6 +3,7 @@
 // steady-state model where both apply, preemption, goodput, the draws, traces and bad input.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -424,6 +425,65 @@ TEST_CASE("plan for a target rate: the fewest GPUs whose simulated percentile me
     CHECK(cli.out.find("fewest GPUs") != std::string::npos);
     CHECK(run_cli({"plan", "--mode", "inference", "--model", "llama-3.1-8b", "--isl", "100", "--osl", "10", "--target-rps", "0"}).code ==
           2);
+}
+
+TEST_CASE("plan for a target rate over the catalog: every GPU type, cheapest per million tokens first", "[simulate][plan]") {
+    PlanRequest q;
+    q.mode = PlanMode::inference;
+    q.base = serving("llama-3.1-8b", "h100-sxm", Runtime::vllm, 8);
+    q.base.isl = 1000;
+    q.base.osl = 200;
+    q.target_rps = 10;
+    q.max_ttft_ms = 500;
+    q.max_tpot_ms = 50;
+    q.cheapest_gpu = true;
+    const PlanReport p = plan(q, catalog());
+    const std::vector<TargetGpuRow>& rows = p.target.by_gpu;
+    CHECK(rows.size() == catalog().gpus.size());   // every type, met or not
+    REQUIRE(p.target.met);
+    REQUIRE(rows.front().met);
+    // The answer is the first row's GPU and layout, and the same search on that GPU alone gives it.
+    CHECK(p.top.front().config.gpu == rows.front().gpu);
+    PlanRequest alone = q;
+    alone.cheapest_gpu = false;
+    alone.base.gpu = rows.front().gpu;
+    const PlanReport single = plan(alone, catalog());
+    CHECK(single.target.gpus == rows.front().gpus);
+    CHECK(single.target.ttft_s == Approx(rows.front().ttft_s));
+    // Its cost by hand: owning (the hardware's hours over its lifetime, and the electricity) over
+    // the output tokens an hour of the load (10 requests/s x 200 tokens, as the engines emit them).
+    const CostReport& k = single.top.front().report.cost;
+    const double tokens_per_hour = single.top.front().report.serving.output_tokens_per_s * 3600.0;
+    CHECK(tokens_per_hour == Approx(10 * 200 * 3600.0).epsilon(0.05));
+    CHECK(rows.front().own_usd_per_million_tokens ==
+          Approx((k.hardware_usd_per_hour + k.electricity_usd_per_hour) / tokens_per_hour * 1e6));
+    // Met rows first, then cheapest first (owning, else renting); each unmet row says why.
+    bool seen_unmet = false;
+    double last = 0;
+    for (const TargetGpuRow& r : rows) {
+        if (!r.met) {
+            seen_unmet = true;
+            CHECK(!r.why.empty());
+            continue;
+        }
+        CHECK_FALSE(seen_unmet);
+        const double cost = r.own_known ? r.own_usd_per_million_tokens : r.rent_known ? r.rent_usd_per_million_tokens : HUGE_VAL;
+        CHECK(cost >= last);
+        last = cost;
+        CHECK(r.gpus <= 8);
+    }
+    // Apple's GPUs do not run vLLM: unmet, with the reason.
+    const auto apple = std::find_if(rows.begin(), rows.end(), [](const TargetGpuRow& r) { return r.gpu.rfind("m3-", 0) == 0; });
+    REQUIRE(apple != rows.end());
+    CHECK_FALSE(apple->met);
+    const auto j = nlohmann::json::parse(plan_to_json(p));
+    CHECK(j["target"]["gpu"] == rows.front().gpu);
+    CHECK(j["target"]["by_gpu"].size() == rows.size());
+    CHECK(j["target"]["by_gpu"][0]["own_usd_per_million_tokens"].get<double>() == Approx(rows.front().own_usd_per_million_tokens));
+    // It compares GPU types at a rate: without target_rps it is refused by name.
+    q.target_rps = 0;
+    CHECK_THROWS_WITH(plan(q, catalog()), Catch::Contains("cheapest_gpu"));
+    CHECK(plan_request_from_json(R"({"model": "llama-3.1-8b", "mode": "inference"})", R"({"cheapest_gpu": true})").cheapest_gpu);
 }
 
 TEST_CASE("simulate: a client that keeps N requests outstanding (benchmark_serving --max-concurrency)", "[simulate]") {

@@ -385,6 +385,7 @@ void check_request(const PlanRequest& q) {
     if (!(q.tokens >= 0) || !std::isfinite(q.tokens)) throw Error("tokens", "must be a finite number of tokens >= 0");
     if (!(q.target_rps >= 0) || q.target_rps > 1e6) throw Error("target_rps", "must be a number of requests per second from 0 to 1,000,000");
     if (q.target_rps > 0 && q.mode != PlanMode::inference) throw Error("target_rps", "sizes serving: it needs mode inference");
+    if (q.cheapest_gpu && !(q.target_rps > 0)) throw Error("cheapest_gpu", "compares GPU types at a target rate: it needs target_rps");
     if (q.percentile != 50 && q.percentile != 90 && q.percentile != 99)
         throw Error("percentile", "must be 50, 90 or 99, got " + std::to_string(q.percentile));
 }
@@ -413,13 +414,15 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
     if (!j.is_object()) throw Error("query", "must be a JSON object of the search's fields");
     static constexpr const char* kKnown[] = {"mode",        "top",         "max_micro_batch", "max_virtual_stages",
                                              "tokens",      "offload",     "expert_parallel", "context_parallel",
-                                             "max_ttft_ms", "max_tpot_ms", "disaggregated", "target_rps", "percentile"};
+                                             "max_ttft_ms", "max_tpot_ms", "disaggregated", "target_rps", "percentile",
+                                             "cheapest_gpu"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
         for (const char* k : kKnown) known = known || it.key() == k;
         if (!known)
             throw Error(it.key(), "unknown plan field; known: mode, top, max_micro_batch, max_virtual_stages, tokens, offload, "
-                                  "expert_parallel, context_parallel, max_ttft_ms, max_tpot_ms, disaggregated, target_rps, percentile");
+                                  "expert_parallel, context_parallel, max_ttft_ms, max_tpot_ms, disaggregated, target_rps, percentile, "
+                                  "cheapest_gpu");
     }
     auto integer = [&](const char* k, int lo, int hi, int def) {
         if (!j.contains(k)) return def;
@@ -470,6 +473,7 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
         q.target_rps = v.get<double>();
     }
     q.percentile = integer("percentile", 50, 99, q.percentile);
+    q.cheapest_gpu = boolean("cheapest_gpu", q.cheapest_gpu);
     return q;
 }
 
@@ -486,7 +490,8 @@ long long plan_count(const PlanRequest& q, const Catalog& cat, double* best_step
 
 PlanReport plan(const PlanRequest& q, const Catalog& cat, const GpuOverlay* measured) {
     check_request(q);
-    if (q.mode == PlanMode::inference && q.target_rps > 0) return plan_for_target(q, cat);
+    if (q.mode == PlanMode::inference && q.target_rps > 0)
+        return q.cheapest_gpu ? plan_for_target_over_catalog(q, cat) : plan_for_target(q, cat);
     if (q.mode == PlanMode::inference) return plan_inference(q, cat, measured);
     const auto t0 = std::chrono::steady_clock::now();
     PlanReport out;

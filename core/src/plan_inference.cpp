@@ -478,6 +478,25 @@ std::string plan_inference_to_json(const PlanReport& p, int indent) {
                        {"simulations", t.simulations},
                        {"requests", t.requests},
                        {"shapes", t.shapes}};
+        if (!t.by_gpu.empty()) {
+            // The GPU type the answer is on (cheapest_gpu), and each type's answer.
+            j["target"]["gpu"] = p.top.empty() ? json(nullptr) : json(p.top.front().config.gpu);
+            json rows = json::array();
+            for (const TargetGpuRow& r : t.by_gpu)
+                rows.push_back({{"gpu", r.gpu},
+                                {"name", r.name},
+                                {"met", r.met},
+                                {"gpus", r.met ? json(r.gpus) : json(nullptr)},
+                                {"tp", r.tp},
+                                {"pp", r.pp},
+                                {"dp", r.dp},
+                                {"ttft_s", r.met ? json(r.ttft_s) : json(nullptr)},
+                                {"tpot_s", r.met ? json(r.tpot_s) : json(nullptr)},
+                                {"own_usd_per_million_tokens", r.own_known ? json(r.own_usd_per_million_tokens) : json(nullptr)},
+                                {"rent_usd_per_million_tokens", r.rent_known ? json(r.rent_usd_per_million_tokens) : json(nullptr)},
+                                {"why", r.why}});
+            j["target"]["by_gpu"] = std::move(rows);
+        }
     }
     return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }

@@ -29,5 +29,8 @@ long long plan_inference_count(const PlanRequest& q, const Catalog& cat, double*
 // Sizing for a target rate (simulation/target.cpp): the fewest GPUs meeting the latency targets
 // at the request's percentile, by request-level simulation.
 PlanReport plan_for_target(const PlanRequest& q, const Catalog& cat);
+// The same over every GPU type of the catalog (PlanRequest::cheapest_gpu): the cheapest's layout,
+// and target.by_gpu.
+PlanReport plan_for_target_over_catalog(const PlanRequest& q, const Catalog& cat);
 
 }  // namespace gpusizer::detail

@@ -117,8 +117,9 @@ def recommend(config: Config, constraints: Optional[Config] = None, **kwargs: An
 def plan(config: Config, query: Optional[Config] = None, **kwargs: Any) -> Result:
     """The layout search (``gpusizer plan --json``): the fewest GPUs and the split that run it.
 
-    ``query`` (or keyword arguments): mode, top, target_rps, percentile, max_ttft_ms,
-    max_tpot_ms, max_micro_batch, offload, expert_parallel, context_parallel, ..."""
+    ``query`` (or keyword arguments): mode, top, target_rps, percentile, cheapest_gpu (every
+    catalog GPU type at target_rps, cheapest per million tokens first), max_ttft_ms, max_tpot_ms,
+    max_micro_batch, offload, expert_parallel, context_parallel, ..."""
     return _result(_core.plan(_text(config, "config"), _merged(query, kwargs, "query")))
 
 

@@ -42,6 +42,9 @@ struct PlanRequest {
     // (50, 90 or 99) of the requests, by request-level simulation. 0: the layout search above.
     double target_rps = 0;
     int percentile = 90;
+    // With target_rps: the same search on every GPU type of the catalog (base.gpu is ignored), at
+    // most base.gpus of each, ranked by cost per million output tokens (TargetReport::by_gpu).
+    bool cheapest_gpu = false;
     double tokens = 0;              // D: tokens to train on, for the time and cost of the run; 0 = base.train_tokens (0: not asked)
     bool offload = true;            // also try optimizer offload (ZeRO-1/2/3) and optimizer + parameter offload (ZeRO-3)
     bool expert_parallel = true;    // MoE models: also try ep = 2, 4, ... (dividing tp x cp x dp and the routed experts)
@@ -83,6 +86,18 @@ constexpr double kGpuAmortizationYears = 4.0;
 
 // Sizing for a target rate (PlanRequest::target_rps): the fewest GPUs found, their layout, and
 // the simulated latencies at the percentile asked.
+// One GPU type's answer to a target rate (PlanRequest::cheapest_gpu), its costs at that load.
+struct TargetGpuRow {
+    std::string gpu, name;
+    bool met = false;
+    int gpus = 0, tp = 1, pp = 1, dp = 1;
+    double ttft_s = 0, tpot_s = 0;            // at the percentile
+    bool own_known = false, rent_known = false;
+    double own_usd_per_million_tokens = 0;    // owning (cost/cost.cpp: hardware over its lifetime + electricity)
+    double rent_usd_per_million_tokens = 0;   // renting the GPUs at the catalog's median price
+    std::string why;                          // not met: why (the last shape's reason, or the refusal)
+};
+
 struct TargetReport {
     bool asked = false;
     bool met = false;               // a layout within the request's GPUs meets the targets
@@ -95,6 +110,9 @@ struct TargetReport {
     long long simulations = 0;      // runs simulated
     long long requests = 0;         // requests each run simulated (at most; more replicas, more)
     std::vector<std::string> shapes;   // each replica shape tried, and what it took or why it cannot
+    // cheapest_gpu: every GPU type, those that meet the targets first, by the cost per million
+    // output tokens of owning them (renting where no purchase price is known), cheapest first.
+    std::vector<TargetGpuRow> by_gpu;
 };
 
 // One layout, as the search ranked it and as estimate() reports it.

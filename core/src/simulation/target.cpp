@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "estimate_internal.hpp"
@@ -138,6 +139,71 @@ PlanReport plan_for_target(const PlanRequest& q, const Catalog& cat) {
             }
         }
     }
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+PlanReport plan_for_target_over_catalog(const PlanRequest& q, const Catalog& cat) {
+    const auto t0 = std::chrono::steady_clock::now();
+    PlanReport out;
+    std::vector<TargetGpuRow> rows;
+    std::optional<PlanReport> cheapest;
+    // What a row costs per million output tokens, for the ranking: owning where the catalog has a
+    // price, else renting; none known ranks last.
+    auto cost_of = [](const TargetGpuRow& r) {
+        return r.own_known ? r.own_usd_per_million_tokens : r.rent_known ? r.rent_usd_per_million_tokens : HUGE_VAL;
+    };
+    for (const Gpu& g : cat.gpus) {
+        PlanRequest one = q;
+        one.cheapest_gpu = false;
+        one.base.gpu = g.id;
+        TargetGpuRow row;
+        row.gpu = g.id;
+        row.name = g.name;
+        try {
+            PlanReport p = plan_for_target(one, cat);
+            const TargetReport& t = p.target;
+            row.met = t.met;
+            if (t.met && !p.top.empty()) {
+                const CostReport& k = p.top.front().report.cost;
+                row.gpus = t.gpus, row.tp = t.tp, row.pp = t.pp, row.dp = t.dp;
+                row.ttft_s = t.ttft_s, row.tpot_s = t.tpot_s;
+                row.own_known = k.gpu_price_known && k.own_usd_per_million_tokens > 0;
+                row.own_usd_per_million_tokens = k.own_usd_per_million_tokens;
+                row.rent_known = k.rent_known && k.rent_usd_per_million_tokens > 0;
+                row.rent_usd_per_million_tokens = k.rent_usd_per_million_tokens;
+            } else {
+                row.why = t.shapes.empty() ? std::string("no shape fits") : t.shapes.back();
+            }
+            out.evaluated += p.evaluated;
+            out.fitting += p.fitting;
+            out.meeting += p.meeting;
+            if (row.met) {
+                p.target.by_gpu.assign(1, row);   // holds the row the cheapest report came from
+                if (!cheapest || cost_of(row) < cost_of(cheapest->target.by_gpu.front())) cheapest = std::move(p);
+            }
+        } catch (const Error& e) {
+            row.why = e.what();   // this GPU cannot run the configuration (an engine that does not run on it, ...)
+        }
+        rows.push_back(std::move(row));
+    }
+    std::stable_sort(rows.begin(), rows.end(), [&](const TargetGpuRow& a, const TargetGpuRow& b) {
+        if (a.met != b.met) return a.met;
+        return cost_of(a) < cost_of(b);
+    });
+    const long long evaluated = out.evaluated, fitting = out.fitting, meeting = out.meeting;
+    if (cheapest) {
+        out = std::move(*cheapest);   // the cheapest GPU's layout is the answer (best, top, target)
+    } else {
+        out.mode = PlanMode::inference;
+        out.target.asked = true;
+        out.target.rps = q.target_rps;
+        out.target.percentile = q.percentile;
+    }
+    out.evaluated = evaluated;
+    out.fitting = fitting;
+    out.meeting = meeting;
+    out.target.by_gpu = std::move(rows);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }
