@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "gpusizer/format.hpp"
 #include "state.hpp"
 #include "test_support.hpp"
 
@@ -673,4 +674,55 @@ TEST_CASE("Run it shows the engine last chosen while the report has it, else the
     CHECK(gguf[0].first == Runtime::llama_cpp);
     // Training: nothing to show.
     CHECK(launch_choice(launch_commands(estimate(gpusizer::test::training("llama-3.1-8b", "h100-sxm"), catalog())), Runtime::vllm) == -1);
+}
+
+TEST_CASE("a pinned configuration: its link carries both, the rows compare them, a bad pin refuses the link", "[ui][pinned]") {
+    UiState s = default_state();
+    s.config = gpusizer::test::config("llama-3.1-8b", "rtx-4090");
+    s.config.weights = "q8_0";
+    s.pinned = s.config;
+    s.config.gpu = "rtx-4060-ti-16gb";
+    s.config.weights = "q4_k_m";
+    s.config.context = 32768;
+    // The pinned link's keys after "#v=1&", percent-encoded: '=' %3D, '&' %26.
+    const std::string link = link_of(s);
+    CHECK(link == "#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb&pin=m%3Dllama-3.1-8b%26w%3Dq8_0%26g%3Drtx-4090");
+    UiState t;
+    REQUIRE(open_link(t, link, catalog()));
+    REQUIRE(t.pinned);
+    CHECK(t.pinned->gpu == "rtx-4090");
+    CHECK(t.pinned->weights == "q8_0");
+    CHECK(t.config.gpu == "rtx-4060-ti-16gb");
+    CHECK(link_of(t) == link);
+    // A link without a pin opens with none.
+    REQUIRE(open_link(t, "#v=1&m=llama-3.1-8b&g=rtx-4090", catalog()));
+    CHECK_FALSE(t.pinned);
+    // A pinned configuration that cannot be read refuses the whole link, naming pin.
+    const std::string before = link_of(t);
+    CHECK_FALSE(open_link(t, "#v=1&m=llama-3.1-8b&pin=m%3Dno-such-model", catalog()));
+    CHECK(t.message.find("pin") != std::string::npos);
+    CHECK(link_of(t) == before);
+    CHECK_FALSE(open_link(t, "#v=1&m=llama-3.1-8b&pin=m%3", catalog()));
+
+    // The rows: the figures of both reports, and the difference now - pinned.
+    const Report a = estimate(*s.pinned, catalog()), b = estimate(s.config, catalog());
+    const std::vector<PinnedRow> rows = pinned_rows(a, b);
+    auto row = [&](const std::string& name) {
+        const auto it = std::find_if(rows.begin(), rows.end(), [&](const PinnedRow& r) { return r.figure == name && !r.heading; });
+        REQUIRE(it != rows.end());
+        return *it;
+    };
+    CHECK(row("GPUs").pinned == "1 x NVIDIA GeForce RTX 4090");
+    CHECK(row("GPUs").difference == "changed");
+    CHECK(row("model").difference.empty());
+    CHECK(row("total").pinned == format_gib(a.per_gpu.total()));
+    CHECK(row("KV cache").now == format_gib(b.per_gpu.kv_cache));
+    // The default 8,192 tokens -> 32,768: four times the cache, +300%.
+    CHECK(row("KV cache").difference == "+" + format_gib(3 * a.per_gpu.kv_cache) + " (+300%)");
+    CHECK(row("weights").difference.rfind("-", 0) == 0);   // q4_k_m is smaller than q8_0
+    // A price the catalog lacks shows "-" and no difference (no rental rows for the 4060 Ti).
+    if (!b.cost.rent_known) {
+        CHECK(row("renting, per million tokens").now == "-");
+        CHECK(row("renting, per million tokens").difference.empty());
+    }
 }

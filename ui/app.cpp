@@ -120,7 +120,8 @@ void App::export_done(bool ok, const std::string& where_or_error) {
 
 namespace {
 // The results tabs, in the order they are drawn; select_tab() takes these names.
-const char* const kTabNames[] = {"memory", "speed", "plots", "compare", "recommend", "measured", "assumptions", "local", "log", "plan", "cost"};
+const char* const kTabNames[] = {"memory", "speed", "plots", "compare", "recommend", "measured", "assumptions", "local", "log", "plan", "cost",
+                                 "pinned"};
 constexpr int kTabCount = int(sizeof kTabNames / sizeof kTabNames[0]);
 }  // namespace
 
@@ -443,7 +444,8 @@ void App::draw_tabs() {
                        {6, "Assumptions", "assumptions tab"},
                        {7, "Local models", "local models tab"},
                        {8, "Engine log", "engine log tab"},
-                       {9, "Plan", "plan tab"}};
+                       {9, "Plan", "plan tab"},
+                       {11, "Pinned", "pinned tab"}};
     std::vector<const Tab*> shown;
     for (const Tab& t : all)
         if (t.index != 7 || platform_.has_local_models()) shown.push_back(&t);
@@ -520,6 +522,7 @@ void App::draw_tabs() {
         case 8: draw_engine_log(); break;
         case 9: draw_plan_tab(s_.config, link_, catalog_, measured(), [this](const char* name) { note_item(name); }); break;
         case 10: draw_cost(); break;
+        case 11: draw_pinned(); break;
         default: break;
     }
     ImGui::PopID();

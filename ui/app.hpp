@@ -135,6 +135,10 @@ private:
     void draw_recommend();
     void ensure_recommendation();   // recommendation_ for the current inputs (view_recommend.cpp)
     void draw_cost();               // view_cost.cpp
+    void draw_pinned();             // view_pinned.cpp: the pinned configuration beside the current one
+    Report pinned_report_;          // the pinned configuration's report, for pinned_link_
+    std::string pinned_link_;
+    std::string pinned_error_;
     void draw_measured();
     void draw_open_file();
     void draw_local_models();   // view_local_models.cpp

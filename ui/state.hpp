@@ -68,6 +68,9 @@ struct UiState {
     RecommendInputs recommend;                      // the recommendations view's constraints
     MeasuredInput measured;                         // an opened benchmark report
     std::string link_text;                          // the "open link" field
+    // A configuration pinned to compare the current one with ("Pinned" tab); links carry it as
+    // &pin=<its link's keys, percent-encoded>.
+    std::optional<Config> pinned;
     std::string message;                            // last action's message (link copied, link refused, ...)
     bool message_is_error = false;
 };
@@ -173,6 +176,14 @@ struct ScreenLayout {
     float setup_fraction = 0.45f;   // of the width, two columns only
 };
 ScreenLayout screen_layout(float width_css);
+
+// The "Pinned" tab: one figure of the pinned and the current report, as text, and how the
+// current differs ("+1.25 GiB", "-12%", "" when equal or not comparable).
+struct PinnedRow {
+    std::string figure, pinned, now, difference;
+    bool heading = false;   // a group's title row (the other columns empty)
+};
+std::vector<PinnedRow> pinned_rows(const Report& pinned, const Report& now);
 
 // The "Run it" panel (view_launch.cpp): which of the report's launch commands it shows, the
 // engine last chosen when the report still has it, else the first (the configuration's runtime's);

@@ -246,3 +246,27 @@ test('link previews: the page carries Open Graph and Twitter tags, and they desc
   assert.deepEqual(seen.errors, []);
   await page.close();
 });
+
+test('a link carries a pinned configuration: the Pinned tab compares it, Unpin drops it from the address', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const seen = watch(page, url);
+  const link = '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb&pin=m%3Dllama-3.1-8b%26w%3Dq8_0%26g%3Drtx-4090';
+  let state = await openApp(page, url, link);
+  assert.equal(state.link, link);
+  const tab = layoutRect(state, 'pinned tab');
+  await clickFrames(page, tab.x + tab.w / 2, tab.y + tab.h / 2);
+  await frames(page, 3);
+  state = await page.evaluate(() => window.gpusizerApp);
+  assert.ok(layoutRect(state, 'pinned table'), 'the comparison table is drawn');
+  const unpin = layoutRect(state, 'unpin button');
+  await clickFrames(page, unpin.x + unpin.w / 2, unpin.y + unpin.h / 2);
+  await page.waitForFunction(() => !location.hash.includes('pin='), null, { timeout: 3000 });
+  state = await page.evaluate(() => window.gpusizerApp);
+  const pin = layoutRect(state, 'pin button');
+  await clickFrames(page, pin.x + pin.w / 2, pin.y + pin.h / 2);
+  // Pinned again, the current configuration: the address carries it twice over.
+  await page.waitForFunction(() => location.hash.includes('&pin=m%3Dllama-3.1-8b%26w%3Dq4_k_m%26ctx%3D32768%26g%3Drtx-4060-ti-16gb'), null,
+    { timeout: 3000 });
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});

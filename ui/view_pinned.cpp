@@ -1,0 +1,83 @@
+// ui/view_pinned.cpp: the Pinned tab: a configuration pinned beside the current one, their
+// memory, speed, power and cost in two columns with the differences (pinned_rows, state.cpp).
+// The share link carries both (&pin=).
+#include <string>
+
+#include <imgui.h>
+
+#include "app.hpp"
+#include "theme.hpp"
+#include "widgets.hpp"
+
+namespace gpusizer::ui {
+
+void App::draw_pinned() {
+    ImGui::PushTextWrapPos(0.0f);
+    if (!s_.pinned) {
+        ImGui::TextUnformatted("Pin this configuration, then change anything (model, context, GPU, weights, runtime): this tab "
+                               "shows both side by side with what changed, and the link carries both.");
+        if (ImGui::Button("Pin this configuration")) {
+            s_.pinned = s_.config;
+            changed();
+        }
+        note_item("pin button");
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    // The pinned configuration's report, once for each pinned configuration.
+    const std::string link = link_from_config(*s_.pinned);
+    if (link != pinned_link_) {
+        pinned_link_ = link;
+        pinned_error_.clear();
+        try {
+            pinned_report_ = estimate(*s_.pinned, catalog_);
+        } catch (const Error& e) {
+            pinned_error_ = e.what();
+        }
+    }
+    if (ImGui::Button("Pin this instead")) {
+        s_.pinned = s_.config;
+        changed();
+    }
+    note_item("repin button");
+    ImGui::SameLine();
+    if (ImGui::Button("Unpin")) {
+        s_.pinned.reset();
+        changed();
+    }
+    note_item("unpin button");
+    if (!pinned_error_.empty()) {
+        ImGui::TextColored(to_vec4(no_fit_color()), "The pinned configuration cannot be estimated: %s", pinned_error_.c_str());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    ImGui::PopTextWrapPos();
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("pinned", 4, flags)) return;
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+    ImGui::TableSetupColumn("pinned", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+    ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+    ImGui::TableSetupColumn("difference", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+    for (const PinnedRow& r : pinned_rows(pinned_report_, report_)) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        if (r.heading) {
+            ImGui::TextDisabled("%s", r.figure.c_str());
+            continue;
+        }
+        ImGui::TextUnformatted(r.figure.c_str());
+        for (const std::string* cell : {&r.pinned, &r.now}) {
+            ImGui::TableNextColumn();
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextUnformatted(cell->c_str());
+            ImGui::PopTextWrapPos();
+        }
+        ImGui::TableNextColumn();
+        if (!r.difference.empty()) ImGui::TextColored(to_vec4(palette().accent), "%s", r.difference.c_str());
+    }
+    ImGui::EndTable();
+    note_item("pinned table");
+}
+
+}  // namespace gpusizer::ui
