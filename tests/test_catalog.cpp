@@ -122,7 +122,7 @@ TEST_CASE("native precisions come from the tensor-rate table", "[catalog][precis
     CHECK_FALSE(h.native);
 }
 
-TEST_CASE("GeForce RTX 40/50 have no P2P; vLLM's large-GPU rule without id matching", "[catalog]") {
+TEST_CASE("GeForce RTX 40/50 have no P2P, vLLM's large-GPU rule without id matching", "[catalog]") {
     for (const Gpu& g : catalog().gpus) {
         INFO(g.id);
         if (g.vendor == "nvidia" && g.segment == Segment::consumer && (g.arch == Architecture::ada || g.arch == Architecture::blackwell))

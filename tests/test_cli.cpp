@@ -136,7 +136,7 @@ TEST_CASE("the check flag exits 3 when it does not fit", "[cli]") {
     CHECK(run_cli({"estimate", "--model", "llama-3.2-1b", "--gpu", "h100-sxm", "--check"}).code == 0);
 }
 
-TEST_CASE("estimate prints speed, interconnect and power; the JSON has them", "[cli]") {
+TEST_CASE("estimate prints speed, interconnect and power, the JSON has them", "[cli]") {
     Result r = run_cli({"estimate", "--model", "llama-3-70b", "--runtime", "vllm", "--gpu", "h100-sxm", "--gpus", "8"});
     REQUIRE(r.code == 0);
     for (const char* s : {"decode", "prefill", "time to first token", "interconnect: nvlink4", "tensor parallel", "over pcie5",

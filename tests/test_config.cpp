@@ -47,7 +47,7 @@ TEST_CASE("every key parses, with its unit and type", "[config]") {
     CHECK(r.parallel.tp == 4);
 }
 
-TEST_CASE("only model is required; defaults are documented values", "[config]") {
+TEST_CASE("only model is required, defaults are documented values", "[config]") {
     const Config c = config_from_json(R"({"model": "llama-3-8b"})");
     const Report r = run(c);
     CHECK(r.config.mode == Mode::inference);
@@ -204,7 +204,7 @@ TEST_CASE("docs/config.md's key reference is generated from the key table", "[co
     CHECK(doc.substr(a + begin.size(), b - a - begin.size()) == config_keys_markdown());
 }
 
-TEST_CASE("each key row: unique JSON name, link key and flag; reachable by each", "[config]") {
+TEST_CASE("each key row: unique JSON name, link key and flag, reachable by each", "[config]") {
     std::set<std::string> names, links, flags;
     for (const ConfigKey& k : config_keys()) {
         INFO(k.name);

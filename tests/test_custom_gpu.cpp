@@ -43,7 +43,7 @@ std::string default_of(const CustomGpuBuild& b, const std::string& field) {
 // The field table
 // ---------------------------------------------------------------------------------------------
 
-TEST_CASE("custom GPU: each field once by name, link key and flag; every Gpu field of gpus.json has a row", "[custom-gpu]") {
+TEST_CASE("custom GPU: each field once by name, link key and flag, every Gpu field of gpus.json has a row", "[custom-gpu]") {
     std::set<std::string> names, links, flags;
     for (const GpuField& f : gpu_fields()) {
         INFO(f.name);
@@ -567,7 +567,7 @@ TEST_CASE("custom GPU: fit and plan use it as a single GPU model", "[custom-gpu]
     CHECK(pj["top"][0]["report"]["config"]["gpu"]["memory_bandwidth_gb_per_s"] == 4000.0);
 }
 
-TEST_CASE("custom GPU: a benchmark report calibrates its base; without a base it says why", "[custom-gpu][measured]") {
+TEST_CASE("custom GPU: a benchmark report calibrates its base, without a base it says why", "[custom-gpu][measured]") {
     // A report of an RTX 4090 (test inputs, not measurements): triad 910 GB/s, bf16 GEMM 150 TFLOP/s.
     MeasuredReport rep;
     rep.tool_version = "0.1.0";

@@ -28,7 +28,7 @@ TEST_CASE("max context is the boundary: fits there, not one token more", "[fit]"
 // Memory is one limit, the model's training another: Llama 3 8B (trained to 8,192 tokens) in
 // bf16 on an H100 has room for far more. max_context stays what memory allows (the accuracy
 // rows compare it so); model_max_context says where the model ends, and the CLI says both.
-TEST_CASE("max context is memory's limit; the model's trained maximum is stated beside it", "[fit]") {
+TEST_CASE("max context is memory's limit, the model's trained maximum is stated beside it", "[fit]") {
     const Config c = config("llama-3-8b", "h100-sxm");
     const FitReport f = fit(c, catalog());
     CHECK(f.model_max_context == 8192);

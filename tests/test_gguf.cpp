@@ -251,7 +251,7 @@ TEST_CASE("GGUF: a MoE model's per-layer arrays and expert keys", "[gguf]") {
     CHECK(m.totals.of(WeightClass::shared_experts).bytes == 69632);
 }
 
-TEST_CASE("GGUF split files: any part names them all; every part's header is read", "[gguf]") {
+TEST_CASE("GGUF split files: any part names them all, every part's header is read", "[gguf]") {
     CHECK(gguf_split_part_names("dir/m-00002-of-00003.gguf") ==
           std::vector<std::string>{"dir/m-00001-of-00003.gguf", "dir/m-00002-of-00003.gguf", "dir/m-00003-of-00003.gguf"});
     CHECK(gguf_split_part_names("m.gguf") == std::vector<std::string>{"m.gguf"});

@@ -275,7 +275,7 @@ TEST_CASE("GGUF glm4moe: NextN blocks are counted in block_count and kept apart"
     CHECK(error_of(model_of(glm(3))).find("nextn_predict_layers") != std::string::npos);
 }
 
-TEST_CASE("GGUF NextN blocks: the MTP part is the file's own count; found by their tensors without the key", "[gguf][gguf_model][parts]") {
+TEST_CASE("GGUF NextN blocks: the MTP part is the file's own count, found by their tensors without the key", "[gguf][gguf_model][parts]") {
     // glm4moe, hidden 64, 4 heads of 16 (4 KV heads), 4 experts of 32: a MoE block holds
     // attention 4 x 64 x 64 = 16,384, router 64 x 4 = 256, experts 3 x 64 x 32 x 4 = 24,576 and
     // two norms 128: 41,344 parameters. Block 2 is the NextN block, with llama.cpp's nextn.*

@@ -95,7 +95,7 @@ TEST_CASE("goodput of a 1,024-GPU run by hand: interruptions, Young-Daly checkpo
     }
 }
 
-TEST_CASE("checkpoint bytes: weights, master copy and optimizer states; adapters only for LoRA", "[goodput]") {
+TEST_CASE("checkpoint bytes: weights, master copy and optimizer states, adapters only for LoRA", "[goodput]") {
     Config c;
     c.mode = Mode::train;
     CHECK(detail::checkpoint_bytes(c, 8e9, 8e9, false, 4096) == Approx(8e9 * 14));   // bf16 + fp32 master + m, v

@@ -210,7 +210,7 @@ TEST_CASE("Nemotron-H: the hybrid_override_pattern string, one block per layer",
         "num_attention_heads": 4, "vocab_size": 100})"), Catch::Contains("hybrid_override_pattern") && Catch::Contains("index 2"));
 }
 
-TEST_CASE("Granite 4.0-H: layer_types of mamba and attention; absent, every layer Mamba", "[hf_families][expander]") {
+TEST_CASE("Granite 4.0-H: layer_types of mamba and attention, absent, every layer Mamba", "[hf_families][expander]") {
     // GraniteMoeHybridConfig: attribute_map layers_block_type -> layer_types; the property
     // layers_block_type returns layer_types or ["mamba"] * n. Each layer keeps its own MLP
     // (shared_mlp of shared_intermediate_size; experts too when num_local_experts > 0).
@@ -335,7 +335,7 @@ TEST_CASE("SmolLM3, Cohere2, OLMo 3, EXAONE 4: their own patterns", "[hf_familie
     CHECK(of_attn(e3, AttnKind::full) == range(0, 4));
 }
 
-TEST_CASE("first_k_dense_replace: DeepSeek MLA with dense layers first; V3.2 indexer", "[hf_families][expander]") {
+TEST_CASE("first_k_dense_replace: DeepSeek MLA with dense layers first, V3.2 indexer", "[hf_families][expander]") {
     const std::string base = R"("num_hidden_layers": 6, "hidden_size": 64, "intermediate_size": 128,
         "moe_intermediate_size": 16, "num_attention_heads": 4, "num_key_value_heads": 4, "q_lora_rank": 24,
         "kv_lora_rank": 32, "qk_rope_head_dim": 8, "qk_nope_head_dim": 16, "v_head_dim": 16, "n_routed_experts": 8,

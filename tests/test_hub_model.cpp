@@ -122,7 +122,7 @@ TEST_CASE("hub: bad Hub models name the field", "[hub][errors]") {
     expect_errors(cases, [](const std::string& text) { return config_from_json(text); });
 }
 
-TEST_CASE("links: hf=org/name carries a Hub model; m=custom&hf={...} is still a pasted config.json", "[link][hub]") {
+TEST_CASE("links: hf=org/name carries a Hub model, m=custom&hf={...} is still a pasted config.json", "[link][hub]") {
     const Config c = config_from_link("#v=1&hf=unsloth/Qwen3-8B-GGUF&f=Qwen3-8B-Q4_K_M.gguf&rev=main&ctx=32768&g=rtx-4090");
     CHECK(c.model.hub == "unsloth/Qwen3-8B-GGUF");
     CHECK(json::parse(config_to_json(c))["model"] ==

@@ -78,7 +78,7 @@ TEST_CASE("groups larger than a node use the network", "[interconnect]") {
     CHECK(detail::span_of(f, 4, 2).busbw == Approx(450e9 * kEffNvlink4));
 }
 
-TEST_CASE("NVLink bridges join pairs; pairs talk over PCIe", "[interconnect]") {
+TEST_CASE("NVLink bridges join pairs, pairs talk over PCIe", "[interconnect]") {
     const detail::Fabric f = fabric("rtx-3090");
     CHECK(detail::span_of(f, 2, 1).busbw == Approx(56.25e9 * kEff));   // one bridged pair
     CHECK(detail::span_of(f, 4, 1).busbw == Approx(31.5e9 * kEff));    // two pairs: PCIe 4.0 between them

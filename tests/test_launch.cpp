@@ -63,7 +63,7 @@ TEST_CASE("vLLM: FP8 weights quantized at load, an FP8 cache, the large-GPU cap"
     CHECK(launch_refusal(run(c), Runtime::llama_cpp) == "llama.cpp has no KV cache type 'fp8'");
 }
 
-TEST_CASE("a quantized checkpoint: as published, no --quantization; another format is a copy of it", "[launch]") {
+TEST_CASE("a quantized checkpoint: as published, no --quantization, another format is a copy of it", "[launch]") {
     // DeepSeek-R1 is published in FP8 (its quantization_config, models.json): weights fp8 is the
     // checkpoint itself, which vLLM reads as FP8 without being told. 8 x H200: tp 8, 1024 sequences.
     Config c = serving("deepseek-r1", "h200", Runtime::vllm, 8);

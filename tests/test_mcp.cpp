@@ -314,7 +314,7 @@ TEST_CASE("mcp: JSON-RPC errors: -32700, -32600, -32601, -32602, and the server 
     CHECK(s.code == 0);
 }
 
-TEST_CASE("mcp: a batch is answered with an array; a line over 16 MiB is refused, not kept", "[mcp]") {
+TEST_CASE("mcp: a batch is answered with an array, a line over 16 MiB is refused, not kept", "[mcp]") {
     const Session batch = serve(
         {"[" + request(1, "ping") + R"(, {"jsonrpc": "2.0", "method": "notifications/initialized"}, )" + request(2, "tools/list") + "]"});
     REQUIRE(batch.replies.size() == 1);

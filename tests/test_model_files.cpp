@@ -61,7 +61,7 @@ std::string error_of(const std::function<void()>& f) { return test::thrown_messa
 
 }  // namespace
 
-TEST_CASE("gguf: memory.weights is the file's exact bytes; model.source says gguf", "[gguf][model_files]") {
+TEST_CASE("gguf: memory.weights is the file's exact bytes, model.source says gguf", "[gguf][model_files]") {
     const std::map<std::string, Bytes> files = {{"tiny.gguf", tiny_llama().bytes()}};
     Config c = from_gguf(files, "tiny.gguf");
     CHECK(c.model.custom);
@@ -101,7 +101,7 @@ TEST_CASE("gguf: memory.weights is the file's exact bytes; model.source says ggu
     }
 }
 
-TEST_CASE("gguf: general.file_type sets weights; llama.cpp keeps token_embd in RAM", "[gguf][model_files]") {
+TEST_CASE("gguf: general.file_type sets weights, llama.cpp keeps token_embd in RAM", "[gguf][model_files]") {
     // general.file_type 7 = LLAMA_FTYPE_MOSTLY_Q8_0 (llama.h) -> weights q8_0 -> runtime llama.cpp.
     const std::map<std::string, Bytes> files = {{"tiny.gguf", tiny_llama(7).bytes()}};
     const Config c = from_gguf(files, "tiny.gguf");

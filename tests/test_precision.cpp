@@ -318,7 +318,7 @@ TEST_CASE("gguf_layer_key: layers with one key get the same types", "[precision]
     }
 }
 
-TEST_CASE("GGUF per-layer rules: resolved once they give gguf_layer_key; only attn_v and ffn_down read the layer", "[precision][gguf]") {
+TEST_CASE("GGUF per-layer rules: resolved once they give gguf_layer_key, only attn_v and ffn_down read the layer", "[precision][gguf]") {
     // The estimate takes the types of the classes that do not read the layer (gguf_class_reads_layer)
     // from another layer of the same shape: for every file type, model traits (a 70B-type llama,
     // 8 experts, falcon, 48 layers) and class, such a type is the same in every layer.

@@ -98,7 +98,7 @@ TEST_CASE("runtime_version: every profile's `since` is a version and numbered la
     }
 }
 
-TEST_CASE("runtime_version: an exact profile has no warning; another version reads as the nearest", "[runtime_version][ollama]") {
+TEST_CASE("runtime_version: an exact profile has no warning, another version reads as the nearest", "[runtime_version][ollama]") {
     // Ollama's rows: 0.5, 0.15.5, 0.30 (runtime_profiles.cpp).
     CHECK(profile_of(Runtime::ollama, "0.30") == std::make_pair(std::string("0.30"), std::string()));
     CHECK(profile_of(Runtime::ollama, "v0.30.0") == std::make_pair(std::string("0.30"), std::string()));   // the same release

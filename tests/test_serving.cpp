@@ -84,7 +84,7 @@ TEST_CASE("TensorRT-LLM: the pool is free_gpu_memory_fraction of what is free af
     CHECK(thrown_message([&] { run(amd); }).find("NVIDIA") != std::string::npos);
 }
 
-TEST_CASE("llama.cpp --fit keeps 1 GiB free per device (current, b7539); older builds keep nothing (b4840)", "[serving][llama.cpp]") {
+TEST_CASE("llama.cpp --fit keeps 1 GiB free per device (current, b7539), older builds keep nothing (b4840)", "[serving][llama.cpp]") {
     Config c = engine("llama-3-8b", "rtx-4090", Runtime::llama_cpp, "q4_k_m");
     const Report fit = run(c);
     CHECK(fit.config.runtime_version == "current");
@@ -240,7 +240,7 @@ TEST_CASE("serving: the engine's time per step and per decoding request adds to 
     CHECK(s.bound == "memory_bandwidth");
 }
 
-TEST_CASE("vLLM 0.10-0.11 steps carry kVllmStepOverhead + kVllmSeqOverhead per decoding request; current vLLM none", "[serving][vllm]") {
+TEST_CASE("vLLM 0.10-0.11 steps carry kVllmStepOverhead + kVllmSeqOverhead per decoding request, current vLLM none", "[serving][vllm]") {
     // The same load on the two versions, the pool's utilization given (0.9) so only the step
     // differs: 64 requests of Llama 3 8B on an H100.
     Config c = engine("llama-3-8b", "h100-sxm", Runtime::vllm);
@@ -582,7 +582,7 @@ TEST_CASE("serving: an open loop at a request rate", "[serving]") {
     CHECK(error(R"({"model":"llama-3-8b","isl":128,"osl":128,"request_rate":-1})").find("request_rate") != std::string::npos);
 }
 
-TEST_CASE("serving: the automatic context covers the requests; a context the user set is kept", "[serving][context]") {
+TEST_CASE("serving: the automatic context covers the requests, a context the user set is kept", "[serving][context]") {
     // isl 8,000 + osl 1,000 with no context: the engines take the model's length by default
     // (vLLM's max_model_len), so the load is served with a 9,000-token context, not refused.
     Config c = serving("llama-3.1-8b", "h100-sxm", Runtime::vllm, 1);

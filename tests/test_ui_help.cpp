@@ -7,7 +7,7 @@
 
 using namespace gpusizer;
 
-TEST_CASE("the weights tooltip names every format; each format's tooltip its bits", "[ui][help]") {
+TEST_CASE("the weights tooltip names every format, each format's tooltip its bits", "[ui][help]") {
     const std::string help = ui::weights_help();
     CHECK(help.find("native") != std::string::npos);
     CHECK(help.find('`') == std::string::npos);   // plain text, no Markdown marks
@@ -31,7 +31,7 @@ TEST_CASE("the KV cache tooltip names every KV format and the default", "[ui][he
     CHECK(help.find("Default: bf16 with bf16 weights") != std::string::npos);
 }
 
-TEST_CASE("the runtime tooltip lists the chosen engine's versions; the shares their defaults", "[ui][help]") {
+TEST_CASE("the runtime tooltip lists the chosen engine's versions, the shares their defaults", "[ui][help]") {
     for (Runtime engine : versioned_runtimes()) {
         const std::string help = ui::runtime_help(engine);
         for (const EngineVersionInfo& v : engine_version_infos(engine)) {

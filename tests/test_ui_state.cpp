@@ -139,7 +139,7 @@ TEST_CASE("the manual split offers context parallelism for training", "[ui][para
     CHECK(s.config.cp == 1);
 }
 
-TEST_CASE("switching the mode keeps the configuration valid; ZeRO bounds the offload", "[ui][workload]") {
+TEST_CASE("switching the mode keeps the configuration valid, ZeRO bounds the offload", "[ui][workload]") {
     const ModelArch* a = &catalog().model("llama-3-70b").arch;
     UiState s = default_state();   // inference, Q4_K_M on 2 x RTX 4090
     s.config.runtime = Runtime::vllm;
@@ -287,7 +287,7 @@ TEST_CASE("the recommendation query follows the state, and classes filter", "[ui
     CHECK_FALSE(any_segment(s.recommend));
 }
 
-TEST_CASE("recommendations sort by any column; unknown figures go last both ways", "[ui][recommend]") {
+TEST_CASE("recommendations sort by any column, unknown figures go last both ways", "[ui][recommend]") {
     auto row = [](const char* name, int gpus, double price, bool known, double tps, double w) {
         RecommendRow r;
         r.gpu_name = name;

@@ -47,7 +47,7 @@ std::string runtime_help(Runtime selected) {
            " versions (runtime_version; the app uses the default, a configuration or link "
            "may name any):";
     for (const EngineVersionInfo& v : versions)
-        out += "\n- " + v.version + (v.version == v.since ? "" : " (from " + v.since + ")") + (v.is_default ? ", the default" : "") + ": " +
+        out += "\n- " + v.version + (v.is_default ? ", the default" : "") + (v.version == v.since ? "" : " (from " + v.since + ")") + ": " +
                plain_text(v.about);
     return out;
 }
