@@ -5,6 +5,7 @@
 // 390x844 with touch (one column, then with a section opened by a tap), web-phone-light.png in
 // the light theme; web-cost.png and web-phone-cost.png: the Cost tab at 1280x800 and 390x844;
 // web-simulate.png and web-phone-simulate.png: the Plan tab's request simulation, the same sizes;
+// web-pinned.png, web-report-menu.png and web-phone-pinned.png: the Pinned tab and the Report menu;
 // web-widget.png: the widget on a documentation page. The app follows the OS's
 // theme: each picture's context sets prefers-color-scheme.
 import { join } from 'node:path';
@@ -120,6 +121,48 @@ const kSimLink = '#v=1&m=llama-3.1-8b&g=h100-sxm&rt=vllm&isl=1000&osl=200';
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await frames(page, 12);
   await page.screenshot({ path: join(out, 'web-phone-simulate.png') });
+  await context.close();
+}
+
+// Two configurations side by side (the Pinned tab: Q8_0 on an RTX 4090 pinned, Q4_K_M at 32k
+// tokens on an RTX 4060 Ti now) and the Report menu: web-pinned.png and web-report-menu.png at
+// 1280x800, web-phone-pinned.png at 390x844, tapped and scrolled.
+const kPinLink = '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb&pin=m%3Dllama-3.1-8b%26w%3Dq8_0%26g%3Drtx-4090';
+{
+  const named = async (page, name, tap) => {
+    await page.waitForFunction((n) => window.gpusizerApp.layout.some((r) => r.name === n), name, { timeout: 10000 });
+    const r = (await page.evaluate(() => window.gpusizerApp)).layout.find((x) => x.name === name);
+    if (tap) await page.touchscreen.tap(r.x + r.w / 2, r.y + r.h / 2);
+    else await clickFrames(page, r.x + r.w / 2, r.y + r.h / 2);
+    await frames(page, 8);
+  };
+  const desk = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+  await openApp(desk, url, kPinLink);
+  await named(desk, 'pinned tab');
+  await desk.mouse.move(1279, 799);
+  await frames(desk, 8);
+  await desk.screenshot({ path: join(out, 'web-pinned.png') });
+  await named(desk, 'report button');
+  await desk.mouse.move(760, 40);
+  await frames(desk, 8);
+  await desk.screenshot({ path: join(out, 'web-report-menu.png'), clip: { x: 390, y: 0, width: 890, height: 260 } });
+  await desk.close();
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2,
+    colorScheme: 'dark' });
+  const page = await context.newPage();
+  await openApp(page, url, kPinLink);
+  await named(page, 'pinned tab', true);
+  const cdp = await context.newCDPSession(page);
+  const pt = (y) => [{ x: 120, y, id: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: pt(800) });
+  await frames(page, 2);
+  for (let i = 1; i <= 26; ++i) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: pt(800 - 28 * i) });
+    await frames(page, 1);
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await frames(page, 12);
+  await page.screenshot({ path: join(out, 'web-phone-pinned.png') });
   await context.close();
 }
 

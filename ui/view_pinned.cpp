@@ -53,20 +53,44 @@ void App::draw_pinned() {
     }
     ImGui::PopTextWrapPos();
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("pinned", 4, flags)) return;
+    // Four columns (figure, pinned, now, difference); on a phone two, the figures one above the
+    // other in the second, so that nothing is cut.
+    const bool stacked = stacked_tables();
+    if (!ImGui::BeginTable("pinned", stacked ? 2 : 4, flags)) return;
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.1f);
-    ImGui::TableSetupColumn("pinned", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-    ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-    ImGui::TableSetupColumn("difference", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    if (stacked) {
+        ImGui::TableSetupColumn("pinned / now", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+    } else {
+        ImGui::TableSetupColumn("pinned", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+        ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+        ImGui::TableSetupColumn("difference", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    }
     ImGui::TableHeadersRow();
+    const ImVec4 accent = to_vec4(palette().accent);
     for (const PinnedRow& r : pinned_rows(pinned_report_, report_)) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);
         if (r.heading) {
             ImGui::TextDisabled("%s", r.figure.c_str());
+            ImGui::PopTextWrapPos();
             continue;
         }
         ImGui::TextUnformatted(r.figure.c_str());
+        ImGui::PopTextWrapPos();
+        if (stacked) {
+            ImGui::TableNextColumn();
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextDisabled("pinned");
+            ImGui::SameLine();
+            ImGui::TextUnformatted(r.pinned.c_str());
+            ImGui::TextDisabled("now");
+            ImGui::SameLine();
+            ImGui::TextUnformatted(r.now.c_str());
+            if (!r.difference.empty()) ImGui::TextColored(accent, "%s", r.difference.c_str());
+            ImGui::PopTextWrapPos();
+            continue;
+        }
         for (const std::string* cell : {&r.pinned, &r.now}) {
             ImGui::TableNextColumn();
             ImGui::PushTextWrapPos(0.0f);
@@ -74,7 +98,9 @@ void App::draw_pinned() {
             ImGui::PopTextWrapPos();
         }
         ImGui::TableNextColumn();
-        if (!r.difference.empty()) ImGui::TextColored(to_vec4(palette().accent), "%s", r.difference.c_str());
+        ImGui::PushTextWrapPos(0.0f);
+        if (!r.difference.empty()) ImGui::TextColored(accent, "%s", r.difference.c_str());
+        ImGui::PopTextWrapPos();
     }
     ImGui::EndTable();
     note_item("pinned table");
