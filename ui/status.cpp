@@ -1,6 +1,8 @@
 // ui/status.cpp: see status.hpp.
 #include "status.hpp"
 
+#include "gpusizer/format.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <utility>
@@ -93,6 +95,27 @@ std::string status_json(const App& app, float pixels_per_unit, const std::string
     out += report && app.report().measured ? ",\"calibrated\":true" : ",\"calibrated\":false";
     out += ",\"report\":";
     out += !report ? std::string("null") : report_json ? *report_json : report_to_json(app.report(), 0);
+    // The memory figures as the canvas writes them (format_gib of the unrounded bytes), for the
+    // page's text mirror: the report's JSON rounds to whole bytes, and a figure at a half MiB then
+    // rounded the other way (QA E12: 362 MiB drawn, 363 MiB read aloud and printed).
+    if (report) {
+        const Report& r = app.report();
+        out += ",\"shown\":{\"total\":";
+        append_json_string(out, format_gib(r.per_gpu.total()));
+        out += ",\"usable\":";
+        append_json_string(out, format_gib(r.gpu_usable));
+        out += ",\"headroom\":";
+        append_json_string(out, format_gib(std::fabs(r.headroom)));
+        for (const MemoryPartInfo& p : kMemoryParts) {
+            out += ",\"";
+            out += p.key;
+            out += "\":";
+            append_json_string(out, format_gib(r.per_gpu.*p.bytes));
+        }
+        out += "}";
+    } else {
+        out += ",\"shown\":null";
+    }
     out += ",\"plan\":" + plan_json(shown_plan_summary());
     // The Plan tab's request simulation in brief (simulation_to_json's names), or null.
     double rate = 0;

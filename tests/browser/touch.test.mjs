@@ -4,6 +4,7 @@
 // on a text field brings up the on-screen keyboard (a focused DOM input) and what is typed
 // there lands in the field. Then the DOM mirror of the results for screen readers (D9).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 
 import { frames, openApp, pngStats, requireSetup, useBrowser, watch } from './harness.mjs';
@@ -246,4 +247,25 @@ test('phone: at the end of the column the last rows scroll clear of the "From th
   assert.ok(px.nonBackground < 0.01, `${(100 * px.nonBackground).toFixed(1)}% of the band beside the button is drawn on`);
   assert.deepEqual(seen.errors, []);
   await context.close();
+});
+
+test('the text mirror writes memory as the canvas does: one rounding rule (QA E12)', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const seen = watch(page, url);
+  // The QA's case: activations of 362.49... MiB, which the report's whole bytes round up to 362.5.
+  const link = '#v=1&m=llama-3.1-70b&w=q4_k_m&ctx=32768&g=rtx-4090x2';
+  const state = await openApp(page, url, link);
+  await page.waitForFunction(() => document.querySelector('#breakdown tbody tr'), null, { timeout: 5000 });
+  const cells = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#breakdown tbody tr')]
+    .map((tr) => [tr.querySelector('th').textContent, tr.querySelector('td').textContent])));
+  assert.equal(state.shown.activations, '362 MiB');
+  assert.equal(cells.Activations, state.shown.activations);
+  assert.equal(cells.Weights, state.shown.weights);
+  // And as the CLI prints it (format_gib of the same bytes).
+  const cli = spawnSync(process.env.GPUSIZER_CLI, ['estimate', '--share-link', link], { encoding: 'utf8' }).stdout;
+  assert.match(cli, /activations\s+362 MiB/);
+  assert.match(await page.evaluate(() => document.getElementById('verdict').textContent),
+    new RegExp(`^(Fits|Does not fit): ${state.shown.total} of ${state.shown.usable} per GPU, ${state.shown.headroom} `));
+  assert.deepEqual(seen.errors, []);
+  await page.close();
 });

@@ -33,8 +33,11 @@
     const verdict = document.getElementById('verdict');
     if (!r || !verdict) return;
     const m = r.memory;
-    const text = (r.fits ? 'Fits: ' : 'Does not fit: ') + gib(m.per_gpu.total) + ' of ' + gib(m.gpu_usable) + ' per GPU, ' +
-      (r.fits ? gib(m.headroom) + ' to spare.' : gib(-m.headroom) + ' short.');
+    // The figures as the canvas writes them (state.shown, ui/status.cpp: QA E12), else from the JSON.
+    const shown = state.shown || {};
+    const fig = (key, bytes) => shown[key] || gib(bytes);
+    const text = (r.fits ? 'Fits: ' : 'Does not fit: ') + fig('total', m.per_gpu.total) + ' of ' + fig('usable', m.gpu_usable) +
+      ' per GPU, ' + fig('headroom', Math.abs(m.headroom)) + (r.fits ? ' to spare.' : ' short.');
     const what = r.model.name + ' on ' + r.config.gpus + ' × ' + r.gpu.name + ', ' + r.config.weights + ' weights, ' +
       r.config.context.toLocaleString('en-US') + ' tokens, batch ' + r.config.batch + '.';
     if (text + what + state.link === mirrored) return;
@@ -51,7 +54,7 @@
       th.scope = 'row';
       th.textContent = name;
       const td = document.createElement('td');
-      td.textContent = gib(m.per_gpu[key]);
+      td.textContent = fig(key, m.per_gpu[key]);
       tr.append(th, td);
       rows.push(tr);
     }
@@ -60,7 +63,7 @@
     th.scope = 'row';
     th.textContent = 'Total';
     const td = document.createElement('td');
-    td.textContent = gib(m.per_gpu.total) + ' of ' + gib(m.gpu_usable) + ' usable';
+    td.textContent = fig('total', m.per_gpu.total) + ' of ' + fig('usable', m.gpu_usable) + ' usable';
     total.append(th, td);
     rows.push(total);
     document.querySelector('#breakdown tbody').replaceChildren(...rows);
