@@ -136,7 +136,7 @@ private:
     void ensure_recommendation();   // recommendation_ for the current inputs (view_recommend.cpp)
     void draw_cost();               // view_cost.cpp
     void draw_pinned();             // view_pinned.cpp: the pinned configuration beside the current one
-    Report pinned_report_;          // the pinned configuration's report, for pinned_link_
+    std::vector<PinnedRow> pinned_rows_;   // the Pinned tab's rows, for the link pinned_link_
     std::string pinned_link_;
     std::string pinned_error_;
     void draw_measured();

@@ -24,13 +24,13 @@ void App::draw_pinned() {
         ImGui::PopTextWrapPos();
         return;
     }
-    // The pinned configuration's report, once for each pinned configuration.
-    const std::string link = link_from_config(*s_.pinned);
-    if (link != pinned_link_) {
-        pinned_link_ = link;
+    // The pinned report and the rows, once for each link (the link holds both configurations).
+    if (link_ != pinned_link_) {
+        pinned_link_ = link_;
         pinned_error_.clear();
+        pinned_rows_.clear();
         try {
-            pinned_report_ = estimate(*s_.pinned, catalog_);
+            pinned_rows_ = pinned_rows(estimate(*s_.pinned, catalog_), report_);
         } catch (const Error& e) {
             pinned_error_ = e.what();
         }
@@ -67,7 +67,7 @@ void App::draw_pinned() {
     }
     ImGui::TableHeadersRow();
     const ImVec4 accent = to_vec4(palette().accent);
-    for (const PinnedRow& r : pinned_rows(pinned_report_, report_)) {
+    for (const PinnedRow& r : pinned_rows_) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::PushTextWrapPos(0.0f);
