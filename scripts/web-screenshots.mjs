@@ -14,6 +14,29 @@ import { clickFrames, frames, launch, openApp, requireSetup, serveSite } from '.
 
 requireSetup();
 const out = process.argv[2] || 'docs/images';
+// A finger drag up through CDP (Playwright has tap only): from y = `from`, `steps` moves of `dy`.
+async function swipeUp(context, page, from, steps, dy) {
+  const cdp = await context.newCDPSession(page);
+  const at = (y) => [{ x: 120, y, id: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(from) });
+  await frames(page, 2);
+  for (let i = 1; i <= steps; ++i) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(from - dy * i) });
+    await frames(page, 1);
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await frames(page, 12);
+}
+
+// Clicks (or taps) the item the app names `name` in its layout, once it is there.
+async function named(page, name, tap) {
+  await page.waitForFunction((n) => window.gpusizerApp.layout.some((r) => r.name === n), name, { timeout: 10000 });
+  const r = (await page.evaluate(() => window.gpusizerApp)).layout.find((x) => x.name === name);
+  if (tap) await page.touchscreen.tap(r.x + r.w / 2, r.y + r.h / 2);
+  else await clickFrames(page, r.x + r.w / 2, r.y + r.h / 2);
+  await frames(page, 8);
+}
+
 const { server, url } = await serveSite();
 const browser = await launch();
 const kLink = '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb';
@@ -70,17 +93,8 @@ const kCostLink = '#v=1&m=llama-3-70b&w=q4_k_m&g=rtx-4090x2';
   const phoneTab = phoneState.layout.find((r) => r.name === 'cost tab');
   await page.touchscreen.tap(phoneTab.x + phoneTab.w / 2, phoneTab.y + phoneTab.h / 2);
   await frames(page, 8);
-  // A finger drag up (through CDP: Playwright has tap only) to the tab's figures.
-  const cdp = await context.newCDPSession(page);
-  const at = (y) => [{ x: 120, y, id: 1 }];
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(760) });
-  await frames(page, 2);
-  for (let i = 1; i <= 20; ++i) {
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(760 - 24 * i) });
-    await frames(page, 1);
-  }
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await frames(page, 12);
+  // A finger drag up to the tab's figures.
+  await swipeUp(context, page, 760, 20, 24);
   await page.screenshot({ path: join(out, 'web-phone-cost.png') });
   await context.close();
 }
@@ -91,15 +105,8 @@ const kSimLink = '#v=1&m=llama-3.1-8b&g=h100-sxm&rt=vllm&isl=1000&osl=200';
 {
   const desk = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
   let state = await openApp(desk, url, kSimLink);
-  const at = async (page, name, tap) => {
-    await page.waitForFunction((n) => window.gpusizerApp.layout.some((r) => r.name === n), name, { timeout: 10000 });
-    const r = (await page.evaluate(() => window.gpusizerApp)).layout.find((x) => x.name === name);
-    if (tap) await page.touchscreen.tap(r.x + r.w / 2, r.y + r.h / 2);
-    else await clickFrames(page, r.x + r.w / 2, r.y + r.h / 2);
-    await frames(page, 8);
-  };
-  await at(desk, 'plan tab');
-  await at(desk, 'request simulation switch');
+  await named(desk, 'plan tab');
+  await named(desk, 'request simulation switch');
   await desk.mouse.move(1279, 799);
   await frames(desk, 8);
   await desk.screenshot({ path: join(out, 'web-simulate.png') });
@@ -108,18 +115,9 @@ const kSimLink = '#v=1&m=llama-3.1-8b&g=h100-sxm&rt=vllm&isl=1000&osl=200';
     colorScheme: 'dark' });
   const page = await context.newPage();
   state = await openApp(page, url, kSimLink);
-  await at(page, 'plan tab', true);
-  await at(page, 'request simulation switch', true);
-  const cdp = await context.newCDPSession(page);
-  const pt = (y) => [{ x: 120, y, id: 1 }];
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: pt(780) });
-  await frames(page, 2);
-  for (let i = 1; i <= 24; ++i) {
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: pt(780 - 26 * i) });
-    await frames(page, 1);
-  }
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await frames(page, 12);
+  await named(page, 'plan tab', true);
+  await named(page, 'request simulation switch', true);
+  await swipeUp(context, page, 780, 24, 26);
   await page.screenshot({ path: join(out, 'web-phone-simulate.png') });
   await context.close();
 }
@@ -129,13 +127,6 @@ const kSimLink = '#v=1&m=llama-3.1-8b&g=h100-sxm&rt=vllm&isl=1000&osl=200';
 // 1280x800, web-phone-pinned.png at 390x844, tapped and scrolled.
 const kPinLink = '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb&pin=m%3Dllama-3.1-8b%26w%3Dq8_0%26g%3Drtx-4090';
 {
-  const named = async (page, name, tap) => {
-    await page.waitForFunction((n) => window.gpusizerApp.layout.some((r) => r.name === n), name, { timeout: 10000 });
-    const r = (await page.evaluate(() => window.gpusizerApp)).layout.find((x) => x.name === name);
-    if (tap) await page.touchscreen.tap(r.x + r.w / 2, r.y + r.h / 2);
-    else await clickFrames(page, r.x + r.w / 2, r.y + r.h / 2);
-    await frames(page, 8);
-  };
   const desk = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
   await openApp(desk, url, kPinLink);
   await named(desk, 'pinned tab');
@@ -152,16 +143,7 @@ const kPinLink = '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb&pin=
   const page = await context.newPage();
   await openApp(page, url, kPinLink);
   await named(page, 'pinned tab', true);
-  const cdp = await context.newCDPSession(page);
-  const pt = (y) => [{ x: 120, y, id: 1 }];
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: pt(800) });
-  await frames(page, 2);
-  for (let i = 1; i <= 26; ++i) {
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: pt(800 - 28 * i) });
-    await frames(page, 1);
-  }
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await frames(page, 12);
+  await swipeUp(context, page, 800, 26, 28);
   await page.screenshot({ path: join(out, 'web-phone-pinned.png') });
   await context.close();
 }
