@@ -95,6 +95,8 @@ const at = (name) => (i) => {
 const fake = await startFakeHub({
   [kDense]: { sha: { main: 'a'.repeat(40), v2: 'b'.repeat(40) }, safetensors: { parameters: { BF16: 8030261248 }, total: 8030261248 },
               config: hfConfig, files: { [kStName]: { size: kStBytes, at: at(kStName) } } },
+  // QA E11: a config.json nested 100,000 deep (JSON.stringify of it overflows the stack).
+  'acme/deep': { configText: '{"a":'.repeat(100000) + '1' + '}'.repeat(100000) },
   [kGguf]: { sha: { main: 'c'.repeat(40) }, extra: ['README.md'],
              files: { [kGgufName]: { size: kGgufBytes, at: at(kGgufName) }, [kCutName]: { size: kCutBytes, at: at(kCutName) } } },
 });
@@ -237,6 +239,13 @@ await check('gated, missing, rate-limited, not JSON, no such file, no server: ea
   const dead = closed.url;
   await new Promise((r) => closed.server.close(r));
   await rejects(fromHub(kDense, { endpoint: dead }), 'offline', /offline.*CORS/);
+});
+
+await check('QA E11: a config.json nested 100,000 deep is refused with a message, not a stack overflow', async () => {
+  await rejects(fromHub('acme/deep', { endpoint: api.url }), 'bad_response', /config\.json in acme\/deep@main is nested more than 100 levels deep/);
+  // The bound: 100 levels pass the check, 101 do not (the core then reads or refuses the config).
+  assert.equal(hub.jsonDepth('{"a":'.repeat(100) + '1' + '}'.repeat(100)), 100);
+  assert.equal(hub.jsonDepth('["[[[", {"x": "{{"}]'), 2);   // brackets inside strings do not count
 });
 
 await check('a local file is read by slices, never whole', async () => {

@@ -434,6 +434,14 @@ class PlatformWeb : public gpusizer::ui::Platform {
 public:
     void set_clipboard(const std::string& text) override { web_copy_text(text.c_str()); }
     bool fetches_hub() const override { return true; }   // hub-panel.js fetches a link's hf=org/name
+    // The browser's Hub advice: the page fetches what the CLI cannot (QA E11).
+    gpusizer::Phrasing phrasing() const override {
+        gpusizer::Phrasing p = Platform::phrasing();
+        p.hub_not_fetched =
+            "the \"From the Hub\" panel fetches its config.json, or a GGUF file's header, and says why when "
+            "it cannot";
+        return p;
+    }
     // #hub-toggle (web/site/app.css): 44 px tall, 12 px above the bottom, and 12 px more.
     float bottom_overlay_css() const override { return 44.0f + 2 * 12.0f; }
     std::string share_url(const std::string& fragment) override {

@@ -8,6 +8,7 @@
 // - D14: text cut at 820 and 1280 px (below).
 // - D15: chart labels that overprint (below).
 // - E1: the mouse wheel (below).
+// - E11 (QA 2026-12-03): message hygiene (below).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -83,4 +84,46 @@ test('D15: no two texts of the memory chart overlap', async () => {
   await frames(app, 12);
   assert.ok(Math.abs((await y()) - before) < 2, 'a notch up brings it back');
   await app.close();
+});
+
+// - E11: a NUL cut messages short (what() read as a C string), messages pointed browser readers
+//   to the CLI ("`gpusizer models` lists all"), a U+202E in a name reached the status line and the
+//   page title raw, "LLAMA-3-8B" suggested unrelated ids, and "np=-5" alone was called a missing model.
+test('E11: the app says the whole message, points to its own lists, and shows names without controls', async () => {
+  const app = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await openApp(app, siteUrl, '#v=1&m=LLAMA-3-8B%00evil&g=rtx-4090');
+  const state = await app.evaluate(() => window.gpusizerApp);
+  const status = await app.textContent('#status');
+  assert.equal(status, state.message);
+  assert.match(status, /unknown model 'LLAMA-3-8B\uFFFDevil'; for example: /, status);
+  assert.match(status, /\(the Model list shows all\)/, status);
+  assert.doesNotMatch(status, /gpusizer models|--gguf/);
+  // np alone names np.
+  await app.evaluate(() => { location.hash = '#v=1&np=-5'; });
+  await app.waitForFunction(() => /np=-5/.test(window.gpusizerApp.message), null, { timeout: 5000 });
+  assert.match(await app.textContent('#status'), /np: np=-5 is a custom model's parameter count: it goes with m=custom/);
+  // A custom GPU named with U+202E and a NUL (gc=n:...): the title, the mirror and the status
+  // line show U+FFFD in their place.
+  await app.evaluate(() => { location.hash = '#v=1&m=llama-3-8b&g=custom&gc=n:RTX%E2%80%AEevil%00x~mem:48~bw:1200~bf16:300~tdp:350'; });
+  await app.waitForFunction(() => window.gpusizerApp.report && /evil/.test(window.gpusizerApp.report.gpu.name), null, { timeout: 5000 });
+  const shown = await app.evaluate(() => [document.title, document.getElementById('configuration').textContent, window.gpusizerApp.report.gpu.name]);
+  for (const text of shown) {
+    assert.doesNotMatch(text, /[\u0000\u202A-\u202E\u2066-\u2069]/, text);
+    assert.match(text, /RTX\uFFFDevil\uFFFDx/, text);
+  }
+  await app.close();
+});
+
+test('E11: the JS API points to its own functions, not the CLI', async () => {
+  const messages = await page.evaluate(() => {
+    const out = [];
+    for (const c of [{ model: 'LLAMA-3-8B' }, { model: 'llama-3-8b', gpu: 'nope' }, { model: { hub: 'Qwen/Qwen3-8B' } }]) {
+      try { window.gs.estimate(c); out.push('no error'); } catch (e) { out.push(e.message); }
+    }
+    return out;
+  });
+  assert.match(messages[0], /for example: llama-3-8b.*\(gs\.models\(\) lists all\)$/, messages[0]);
+  assert.match(messages[1], /\(gs\.gpus\(\) lists all\)$/, messages[1]);
+  assert.match(messages[2], /Qwen\/Qwen3-8B is on the Hugging Face Hub and was not fetched: read it with gs\.fromHub\(\)/, messages[2]);
+  for (const m of messages) assert.doesNotMatch(m, /`gpusizer|--gguf|--hf-dir/, m);
 });

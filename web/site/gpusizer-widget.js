@@ -428,9 +428,7 @@
     }
 
     _say(text, isError) {
-      // A link's text is echoed in messages: bidirectional controls (U+202A-202E, U+2066-2069)
-      // in it would reorder the message around them (QA D16), and a NUL ends nothing here.
-      text = String(text).replace(/[\u202A-\u202E\u2066-\u2069\u0000]/g, '\uFFFD');
+      // The core's messages hold no NUL or bidirectional control (printable_text, QA D16, E11).
       this._message.textContent = text;
       this._message.className = 'message' + (isError ? ' error' : '');
     }

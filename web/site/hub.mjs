@@ -47,6 +47,35 @@ export function parseRepoId(text) {
   return { repo: `${m[1]}/${m[2]}`, revision: m[3] || 'main' };
 }
 
+// The deepest nesting of arrays and objects in JSON text, counted without recursion. An answer
+// nested deeper than kMaxJsonDepth is refused before it is parsed: JSON.stringify (the answer is
+// handed on as JSON text) recurses, and a config.json nested 100,000 deep overflowed the stack
+// with a bare "Maximum call stack size exceeded" (QA E11). A config.json nests 3 or 4 levels;
+// the core refuses more than 100 (web/api_post.js's kMaxDepth) anyway.
+export const kMaxJsonDepth = 100;
+export function jsonDepth(text) {
+  let depth = 0, most = 0, inString = false;
+  for (let i = 0; i < text.length; ++i) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) ++i;                    // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) most = Math.max(most, ++depth);   // [ {
+    else if ((c === 93 || c === 125) && depth > 0) --depth;            // ] }
+  }
+  return most;
+}
+function parseAnswer(text, what) {
+  if (jsonDepth(text) > kMaxJsonDepth)
+    throw new HubError('bad_response', `${what} is nested more than ${kMaxJsonDepth} levels deep; a model's config.json nests 3 or 4. It is not used.`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HubError('bad_response', `${what}: the answer is not JSON.`);
+  }
+}
+
 function describeStatus(status, what, headers) {
   const code = headers?.get?.('x-error-code') || '';
   if (status === 401 || status === 403 || code === 'GatedRepo')
@@ -146,11 +175,7 @@ export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = 
     } else if (as === 'json') {
       const text = await res.text();
       stats.bytes += text.length;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new HubError('bad_response', `${what}: the answer is not JSON.`);
-      }
+      body = parseAnswer(text, what);
     } else {
       body = await res.text();
       stats.bytes += body.length;
@@ -404,9 +429,9 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
     const text = await hub.text(parsed.repo, rev, 'config.json');
     let hfConfig;
     try {
-      hfConfig = JSON.parse(text);
-    } catch {
-      throw new HubError('bad_response', `config.json in ${parsed.repo}@${rev} is not JSON.`);
+      hfConfig = parseAnswer(text, `config.json in ${parsed.repo}@${rev}`);
+    } catch (e) {
+      throw e.message.includes('nested') ? e : new HubError('bad_response', `config.json in ${parsed.repo}@${rev} is not JSON.`);
     }
     answer.configuration = { model: { ...model, hf_config: hfConfig } };
     // One dtype for (nearly) every parameter: that is the checkpoint's weight format.
