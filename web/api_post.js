@@ -120,6 +120,19 @@ function config(v) { return configText(v, 'configuration'); }
 // The full module's other functions (web/api_full.js adds them; the widget's module has none).
 var moreFunctions = {};
 
+// createGpuSizer() rejects with a GpuSizerError (key "module") that a reader can act on, not
+// Emscripten's abort text with its build advice for developers (QA E16): a CompileError is the
+// page's Content-Security-Policy refusing WebAssembly, the usual cause.
+(function () {
+  var rejectModule = readyPromiseReject;
+  readyPromiseReject = function (e) {
+    var text = String(e && e.message || e);
+    rejectModule(GpuSizerError('module', 'module: ' + (/CompileError|unsafe-eval/.test(text)
+      ? "this page's Content-Security-Policy does not allow WebAssembly (its script-src needs 'wasm-unsafe-eval')"
+      : 'the calculator could not start: ' + text.replace(/ *Build with -s ASSERTIONS.*$/, ''))));
+  };
+})();
+
 (function () {
   var resolveModule = readyPromiseResolve;
   readyPromiseResolve = function (module) {

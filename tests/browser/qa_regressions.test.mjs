@@ -8,11 +8,12 @@
 // - D14: text cut at 820 and 1280 px (below).
 // - D15: chart labels that overprint (below).
 // - E1: the mouse wheel (below).
-// - E11 (QA 2026-12-03): message hygiene (below).
+// - E11, E16 (QA 2026-12-03): message hygiene, plain messages where WebAssembly or WebGL is
+//   missing (below).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { clickFrames, frames, layoutRect, openApp, requireSetup, useBrowser } from './harness.mjs';
+import { clickFrames, frames, layoutRect, openApp, requireSetup, useBrowser, watch } from './harness.mjs';
 
 requireSetup();
 
@@ -126,4 +127,68 @@ test('E11: the JS API points to its own functions, not the CLI', async () => {
   assert.match(messages[1], /\(gs\.gpus\(\) lists all\)$/, messages[1]);
   assert.match(messages[2], /Qwen\/Qwen3-8B is on the Hugging Face Hub and was not fetched: read it with gs\.fromHub\(\)/, messages[2]);
   for (const m of messages) assert.doesNotMatch(m, /`gpusizer|--gguf|--hf-dir/, m);
+});
+
+// - E16: createGpuSizer() rejected with Emscripten's abort text ("... Build with -s
+//   ASSERTIONS=1 for more info.") under a CSP without 'wasm-unsafe-eval'; the app's fallback then
+//   offered embed.html, which fails the same way; without WebGL the Hub button stayed and an hf=
+//   link was fetched, to say after 31 s that the app did not start.
+async function withPolicy(policy, path) {
+  const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await p.route((u) => u.href.startsWith(siteUrl), async (route) => {
+    try {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': policy } });
+    } catch (e) {
+      if (!p.isClosed()) throw e;
+    }
+  });
+  await p.goto(siteUrl + path);
+  return p;
+}
+test('E16: without WebAssembly, a GpuSizerError in plain words and no offer of the widget', async () => {
+  const api = await withPolicy("default-src 'self'", 'embed.html');
+  const error = await api.evaluate(async () => {
+    const { default: createGpuSizer } = await import(new URL('gpusizer.js', location.href).href);
+    try { await createGpuSizer(); return null; } catch (e) { return { name: e.name, key: e.key, message: e.message }; }
+  });
+  assert.deepEqual(error, { name: 'GpuSizerError', key: 'module',
+    message: "module: this page's Content-Security-Policy does not allow WebAssembly (its script-src needs 'wasm-unsafe-eval')" });
+  await api.unrouteAll({ behavior: 'ignoreErrors' });
+  await api.close();
+
+  const app = await withPolicy("default-src 'self'", 'index.html#v=1&m=llama-3-8b');
+  await app.waitForSelector('#fallback:not([hidden])', { timeout: 20000 });
+  const seen = await app.evaluate(() => ({
+    reason: document.getElementById('fallback-reason').textContent,
+    offer: !document.getElementById('fallback-offer').hidden,
+    hub: !document.getElementById('hub-toggle').hidden,
+  }));
+  assert.match(seen.reason, /wasm-unsafe-eval/);
+  assert.equal(seen.offer, false, 'embed.html needs WebAssembly too: not offered');
+  assert.equal(seen.hub, false, 'no Hub button without the app');
+  await app.unrouteAll({ behavior: 'ignoreErrors' });
+  await app.close();
+});
+
+test('E16: without WebGL, the fallback offers the widget, hides the Hub button and fetches no hf= link', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // No WebGL: getContext('webgl2') answers null, as in a browser with WebGL switched off.
+  await context.addInitScript(() => {
+    const get = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, ...rest) { return /webgl/.test(kind) ? null : get.call(this, kind, ...rest); };
+  });
+  const app = await context.newPage();
+  const seen = watch(app, siteUrl);
+  await app.goto(siteUrl + 'index.html#v=1&hf=Qwen/Qwen3-8B&g=rtx-4090');
+  await app.waitForSelector('#fallback:not([hidden])', { timeout: 10000 });
+  await new Promise((r) => setTimeout(r, 1000));   // time for a fetch to start, were one made
+  const state = await app.evaluate(() => ({
+    offer: !document.getElementById('fallback-offer').hidden,
+    hub: !document.getElementById('hub-toggle').hidden,
+    panel: !document.getElementById('hub-panel').hidden,
+  }));
+  assert.deepEqual(state, { offer: true, hub: false, panel: false });
+  assert.deepEqual(seen.foreign, [], 'no request to the Hub');
+  await context.close();
 });

@@ -183,14 +183,8 @@
       this._message = el('p', { class: 'message', role: 'status', 'aria-live': 'polite', text: 'Loading…' });
       this._box.append(this._message);
       root.append(this._box);
-      loadApi().then((api) => this._start(api), (err) => {
-        const text = String(err && err.message ? err.message : err);
-        // A Content-Security-Policy without 'wasm-unsafe-eval' is the usual cause; Emscripten's
-        // build advice in the text is for developers.
-        this._say(/CompileError|Content Security|unsafe-eval/.test(text)
-          ? "The calculator could not be loaded: this page's Content-Security-Policy does not allow WebAssembly (script-src needs 'wasm-unsafe-eval')."
-          : 'The calculator could not be loaded: ' + text.replace(/ *Build with -s ASSERTIONS=1.*$/, ''), true);
-      });
+      // The module's GpuSizerError says why in plain words (web/api_post.js).
+      loadApi().then((api) => this._start(api), (err) => this._say('The calculator could not be loaded: ' + (err && err.message ? err.message : err), true));
     }
 
     attributeChangedCallback(name, _old, value) {

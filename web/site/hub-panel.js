@@ -17,6 +17,10 @@
   const panel = document.getElementById('hub-panel');
   const toggle = document.getElementById('hub-toggle');
   if (!panel || !toggle) return;
+  // The app could not start (app-page.js hid the canvas and this panel: no WebGL, no
+  // WebAssembly): nothing here could be shown, so a link's hf= is not followed (QA E16).
+  const canvas = document.getElementById('canvas');
+  const appGone = () => !canvas || canvas.hidden;
   const form = document.getElementById('hub-form');
   const input = document.getElementById('hub-repo');
   const status = document.getElementById('hub-status');
@@ -162,7 +166,7 @@
       const text = JSON.stringify(config);
       api.linkFromConfig(text);   // the core reads it here first: an unsupported file says so in the panel
       // The app takes it once it runs (on a shared link the page may still be starting).
-      for (let i = 0; i < 300 && !(window.Module && window.Module.gpusizerPending); ++i) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 300 && !appGone() && !(window.Module && window.Module.gpusizerPending); ++i) await new Promise((r) => setTimeout(r, 100));
       const pending = window.Module && window.Module.gpusizerPending;
       if (!pending) throw new Error('the app did not start, so the model cannot be shown');
       pending[2] = a.hub.repo + (file ? '/' + file : '');
@@ -205,7 +209,7 @@
   }
   async function openLink() {
     const p = fromLinkParams();
-    if (!p.hf || p.hf.charAt(0) === '{') return;
+    if (!p.hf || p.hf.charAt(0) === '{' || appGone()) return;
     const id = p.hf + (p.rev ? '@' + p.rev : '');
     if (answer && panel.getAttribute('data-link') === location.hash) return;
     panel.setAttribute('data-link', location.hash);
@@ -227,7 +231,7 @@
   async function tellApp(repo) {
     if (panel.getAttribute('data-state') !== 'error') return;
     // On a shared link the app may still be starting: its pending slots come with it.
-    for (let i = 0; i < 300 && !(window.Module && window.Module.gpusizerPending); ++i) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 300 && !appGone() && !(window.Module && window.Module.gpusizerPending); ++i) await new Promise((r) => setTimeout(r, 100));
     const pending = window.Module && window.Module.gpusizerPending;
     if (!pending) return;
     pending[6] = error.textContent;
@@ -245,5 +249,8 @@
     tellApp(p.hf);
   }
   window.addEventListener('hashchange', openLink);
-  openLink();
+  // Once the page's scripts have run: app-page.js (after this one) decides first whether the app
+  // can start at all.
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', openLink);
+  else openLink();
 })();
