@@ -8,8 +8,8 @@
 // - D14: text cut at 820 and 1280 px (below).
 // - D15: chart labels that overprint (below).
 // - E1: the mouse wheel (below).
-// - E11, E16 (QA 2026-12-03): message hygiene, plain messages where WebAssembly or WebGL is
-//   missing (below).
+// - E11, E16, E18 (QA 2026-12-03): message hygiene, plain messages where WebAssembly or WebGL is
+//   missing, and an idle focused text field (below).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -191,4 +191,23 @@ test('E16: without WebGL, the fallback offers the widget, hides the Hub button a
   assert.deepEqual(state, { offer: true, hub: false, panel: false });
   assert.deepEqual(seen.foreign, [], 'no request to the Hub');
   await context.close();
+});
+
+// - E18: with the link field focused and no input, the app computed 295 frames in 5 s (its
+//   cursor blink at 60 frames a second). Now a frame is computed when the cursor turns on or off:
+//   ImGui's blink is 0.8 s on, 0.4 s off, so 5 s hold about 9 turns.
+test('E18: a focused text field lets the app idle between blinks', async () => {
+  const app = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const state = await openApp(app, siteUrl, '#v=1&m=llama-3-8b&g=rtx-4090');
+  const field = layoutRect(state, 'link field');
+  await clickFrames(app, field.x + field.w / 2, field.y + field.h / 2);
+  await app.waitForFunction(() => window.gpusizerApp && document.documentElement && window.gpusizerFramesDrawn > 0);
+  await new Promise((r) => setTimeout(r, 1000));   // the click's own frames settle (20 at most)
+  const counts = await app.evaluate(() => new Promise((ok) => {
+    const d0 = window.gpusizerFramesDrawn, p0 = window.gpusizerFramesPainted;
+    setTimeout(() => ok({ computed: window.gpusizerFramesDrawn - d0, painted: window.gpusizerFramesPainted - p0 }), 5000);
+  }));
+  assert.ok(counts.computed <= 20, `${counts.computed} frames computed in 5 s with a field focused (9 blink turns)`);
+  assert.ok(counts.painted >= 4, `the cursor still blinks: ${counts.painted} frames painted in 5 s`);
+  await app.close();
 });
