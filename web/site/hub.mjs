@@ -8,7 +8,7 @@
 //
 // Every failure is a HubError whose `kind` says what happened (bad_id, not_found, gated,
 // rate_limited, offline, timeout, bad_redirect, server, bad_response, no_range, too_large,
-// unreadable) and whose
+// too_many_parts, unreadable) and whose
 // message says what to do next. The Hub's address is an option (`endpoint`), so that mirrors
 // and the test suite (tests/hub.test.mjs, a local server playing the Hub) can point it elsewhere.
 //
@@ -372,6 +372,12 @@ export function toBase64(bytes) {
   return btoa(s);
 }
 
+// A size or a count from the Hub's answers: a whole number from 0 to 2^53, else null (QA E15:
+// "null B" and "1.0000000000000001e+288 TB" in the file list).
+export function byteCount(n) {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
 // The part names of a split GGUF file (llama.cpp's llama_split_path: "%s-%05d-of-%05d.gguf"),
 // or the name itself.
 export function ggufPartNames(file) {
@@ -397,7 +403,9 @@ const kDtypeFormat = { BF16: 'bf16', F16: 'fp16', F32: 'fp32', F8_E4M3: 'fp8', F
 // `inspect(bytes, fileSize)` reads a GGUF or safetensors header (the API's gs.inspect); a GGUF
 // file needs none, a safetensors file does.
 // `session: true` keeps the answers for the page's session (the app's Hub panel).
-export async function fromHub(id, { endpoint, revision, file, fetch, inspect, onProgress, session = false, timeoutMs } = {}) {
+// `maxParts`: a split GGUF file of more parts is refused (kind too_many_parts) unless raised.
+export const kMaxPartsUnasked = 64;
+export async function fromHub(id, { endpoint, revision, file, fetch, inspect, onProgress, session = false, timeoutMs, maxParts = kMaxPartsUnasked } = {}) {
   const parsed = parseRepoId(id);
   const rev = revision || parsed.revision;
   const hub = createHubClient({ endpoint, fetch, onProgress, session, timeoutMs });
@@ -408,7 +416,7 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
   if (!Array.isArray(tree)) throw new HubError('bad_response', `the file list of ${parsed.repo}@${rev} is not a list.`);
   const files = tree
     .filter((e) => e && e.type === 'file' && typeof e.path === 'string' && /\.(gguf|safetensors)$/i.test(e.path))
-    .map((e) => ({ path: e.path, bytes: Number(e.lfs?.size ?? e.size) || null }));
+    .map((e) => ({ path: e.path, bytes: byteCount(e.lfs ? e.lfs.size : e.size) }));
   const hasConfig = tree.some((e) => e && e.path === 'config.json');
 
   const answer = {
@@ -421,8 +429,13 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
   const model = { hub: parsed.repo };
   if (rev !== 'main') model.revision = rev;
   const st = info.safetensors;
-  if (st && typeof st === 'object' && st.parameters && typeof st.parameters === 'object')
-    answer.parameters = { by_dtype: st.parameters, total: Number(st.total) || null };
+  // Counts that are whole numbers only (QA E15: a malformed answer showed "F32 NaN B").
+  if (st && typeof st === 'object' && st.parameters && typeof st.parameters === 'object') {
+    const byDtype = {};
+    for (const [k, n] of Object.entries(st.parameters)) if (byteCount(n) !== null) byDtype[k] = n;
+    const sum = Object.values(byDtype).reduce((a, n) => a + n, 0);
+    if (sum > 0) answer.parameters = { by_dtype: byDtype, total: byteCount(st.total) || sum };
+  }
 
   const gguf = file && /\.gguf$/i.test(file);
   if (hasConfig && !gguf) {
@@ -449,8 +462,14 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
     if (!gguf && typeof inspect !== 'function') throw new HubError('unreadable', 'reading a safetensors header needs the inspect function (gs.inspect).');
     const headers = {};
     let bytesRead = 0, first = null;
-    // Every part of a split file: each holds its own tensors.
-    for (const part of gguf ? ggufPartNames(file) : [file]) {
+    // Every part of a split file: each holds its own tensors. A name can claim up to 4,096 parts,
+    // each at least one Range request: more than maxParts wait for the caller to ask for them
+    // (QA E15: a link made 4,096 requests on its own).
+    const parts = gguf ? ggufPartNames(file) : [file];
+    if (parts.length > maxParts)
+      throw new HubError('too_many_parts', `${file} is split into ${parts.length} parts, and each part's header takes a Range request or more: ` +
+                         `more than the ${maxParts} read without asking. Ask for all ${parts.length} to read them (maxParts).`);
+    for (const part of parts) {
       const partEntry = files.find((f) => f.path === part);
       if (!partEntry) throw new HubError('not_found', `${parsed.repo}@${rev} has no ${part}, a part of the split file ${file}.`);
       const read = (begin, end) => hub.range(parsed.repo, rev, part, begin, end);
