@@ -33,7 +33,20 @@ Catalog load(const Options& o, const char* argv0) {
 
 }  // namespace
 
+Phrasing cli_phrasing() {
+    Phrasing p;
+    p.list_models = "`gpusizer models` lists all";
+    p.list_gpus = "`gpusizer gpus` lists all";
+    p.list_links = "`gpusizer links` lists them";
+    p.hub_not_fetched =
+        "the CLI does not reach the Hub (download it and use --gguf FILE for a GGUF file or --hf-dir DIR for a "
+        "snapshot folder); the browser app fetches config.json or the file's header when it opens the link";
+    p.name_model = "give --model ID, --gguf FILE or --hf-dir DIR";
+    return p;
+}
+
 int run(const std::vector<std::string>& args, const char* argv0, std::ostream& out, std::ostream& err) {
+    set_phrasing(cli_phrasing());
     try {
         if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
             out << usage();

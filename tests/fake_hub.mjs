@@ -3,6 +3,7 @@
 // API and /resolve/ on one, the files on another (the CDN the Hub redirects LFS files to).
 //
 //   const hub = await startFakeHub({'acme/m': {sha, safetensors, config, files: {name: file}}});
+//   (configText in place of config: config.json's text as given, such as JSON too deep to write)
 //   hub.api.url, hub.cdn.url, hub.log (each request), hub.state.ignoreRange, hub.state.slow ({repo: ms}),
 //   hub.close()
 //
@@ -105,12 +106,13 @@ export async function startFakeHub(repos) {
     if (m && repos[m[1]]) {
       const r = repos[m[1]];
       const tree = [];
-      if (r.config) tree.push({ type: 'file', path: 'config.json', size: JSON.stringify(r.config).length });
+      if (r.config || r.configText) tree.push({ type: 'file', path: 'config.json', size: (r.configText ?? JSON.stringify(r.config)).length });
       for (const p of r.extra || []) tree.push({ type: 'file', path: p, size: 10 });
       for (const [name, f] of Object.entries(r.files || {})) tree.push({ type: 'file', path: name, size: 135, lfs: { size: sizeOf(f), oid: 'x' } });
       return json(200, tree);
     }
     m = /^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path);
+    if (m && repos[m[1]]?.configText && m[3] === 'config.json') return res.writeHead(200, { ...kCors, 'Content-Type': 'application/json' }).end(repos[m[1]].configText);
     if (m && repos[m[1]]?.config && m[3] === 'config.json') return json(200, repos[m[1]].config);
     // Large files: a redirect to the other host, as the Hub sends LFS files to its CDN.
     if (m && repos[m[1]]?.files?.[m[3]] !== undefined)

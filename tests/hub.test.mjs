@@ -95,6 +95,14 @@ const at = (name) => (i) => {
 const fake = await startFakeHub({
   [kDense]: { sha: { main: 'a'.repeat(40), v2: 'b'.repeat(40) }, safetensors: { parameters: { BF16: 8030261248 }, total: 8030261248 },
               config: hfConfig, files: { [kStName]: { size: kStBytes, at: at(kStName) } } },
+  // QA E11: a config.json nested 100,000 deep (JSON.stringify of it overflows the stack).
+  'acme/deep': { configText: '{"a":'.repeat(100000) + '1' + '}'.repeat(100000) },
+  // QA E15: a malformed model API answer and file list (counts that are not whole numbers, sizes
+  // null or absurd), and a split name that claims 100 parts.
+  'acme/odd': { safetensors: { parameters: { BF16: 8030261248, F32: 'NaN', F16: -1, I8: 1.5 }, total: null }, config: hfConfig,
+                files: { 'a.safetensors': { size: null, at: () => 0 }, 'b.safetensors': { size: 1e288, at: () => 0 },
+                         'c.safetensors': { size: 4096, at: () => 0 } } },
+  'acme/split-GGUF': { files: { 'big-00001-of-00100.gguf': { size: kGgufBytes, at: at(kGgufName) } } },
   [kGguf]: { sha: { main: 'c'.repeat(40) }, extra: ['README.md'],
              files: { [kGgufName]: { size: kGgufBytes, at: at(kGgufName) }, [kCutName]: { size: kCutBytes, at: at(kCutName) } } },
 });
@@ -237,6 +245,31 @@ await check('gated, missing, rate-limited, not JSON, no such file, no server: ea
   const dead = closed.url;
   await new Promise((r) => closed.server.close(r));
   await rejects(fromHub(kDense, { endpoint: dead }), 'offline', /offline.*CORS/);
+});
+
+await check('QA E11: a config.json nested 100,000 deep is refused with a message, not a stack overflow', async () => {
+  await rejects(fromHub('acme/deep', { endpoint: api.url }), 'bad_response', /config\.json in acme\/deep@main is nested more than 100 levels deep/);
+  // The bound: 100 levels pass the check, 101 do not (the core then reads or refuses the config).
+  assert.equal(hub.jsonDepth('{"a":'.repeat(100) + '1' + '}'.repeat(100)), 100);
+  assert.equal(hub.jsonDepth('["[[[", {"x": "{{"}]'), 2);   // brackets inside strings do not count
+});
+
+await check('QA E15: counts and sizes that are not whole numbers are dropped, not shown as NaN or 1e288', async () => {
+  const a = JSON.parse(await fromHub('acme/odd', { endpoint: api.url }));
+  // Only BF16 is a whole, non-negative count; the total, missing, is their sum.
+  assert.deepEqual(a.parameters, { by_dtype: { BF16: 8030261248 }, total: 8030261248 });
+  assert.deepEqual(a.files, [{ path: 'a.safetensors', bytes: null }, { path: 'b.safetensors', bytes: null }, { path: 'c.safetensors', bytes: 4096 }]);
+  assert.equal(hub.byteCount(2 ** 53), null);
+  assert.equal(hub.byteCount(2 ** 53 - 1), 2 ** 53 - 1);
+});
+
+await check('QA E15: a split file of more than 64 parts is read only when asked', async () => {
+  const file = 'big-00001-of-00100.gguf';
+  await rejects(fromHub('acme/split-GGUF', { endpoint: api.url, file }), 'too_many_parts', /split into 100 parts.*more than the 64 read without asking/);
+  // No part was requested: the refusal comes before the first Range request.
+  assert.deepEqual(log.filter((l) => l.host === 'cdn'), []);
+  // Asked for, the parts are read: the first, then the second, which this repository lacks.
+  await rejects(fromHub('acme/split-GGUF', { endpoint: api.url, file, maxParts: 100 }), 'not_found', /has no big-00002-of-00100\.gguf/);
 });
 
 await check('a local file is read by slices, never whole', async () => {

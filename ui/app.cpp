@@ -32,7 +32,12 @@
 
 namespace gpusizer::ui {
 
-App::App(const Catalog& catalog, Platform& platform, UiState state) : catalog_(catalog), platform_(platform), s_(std::move(state)) {}
+App::App(const Catalog& catalog, Platform& platform, UiState state) : catalog_(catalog), platform_(platform), s_(std::move(state)) {
+    phrasing_before_ = phrasing();
+    set_phrasing(platform_.phrasing());
+}
+
+App::~App() { set_phrasing(phrasing_before_); }
 
 bool App::open(const std::string& text) {
     const auto first = text.find_first_not_of(" \t\r\n");

@@ -18,7 +18,11 @@ namespace gpusizer::ui {
 
 class App {
 public:
+    // The core's messages take the platform's phrasing (Platform::phrasing) while the App lives.
     App(const Catalog& catalog, Platform& platform, UiState state = default_state());
+    ~App();
+    App(const App&) = delete;
+    App& operator=(const App&) = delete;
 
     // Opens a share link or a configuration JSON text (the command-line argument, the URL
     // fragment). Returns false (and shows the message) when it cannot be read.
@@ -150,6 +154,7 @@ private:
 
     const Catalog& catalog_;
     Platform& platform_;
+    Phrasing phrasing_before_;   // the core's phrasing before this App set its platform's
     UiState s_;
     float scale_ = 1.0f;
     bool narrow_ = false;   // one column (screen_layout)

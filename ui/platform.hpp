@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpusizer/model_file.hpp"
+#include "gpusizer/phrasing.hpp"
 
 namespace gpusizer::ui {
 
@@ -114,6 +115,17 @@ public:
     // Whether a file dropped on the app opens (the desktop's window, the browser's page): the
     // app then says so beside "Open file...".
     virtual bool accepts_dropped_files() const { return false; }
+    // Where the core's messages point the reader (gpusizer/phrasing.hpp): to the app's own lists
+    // rather than the CLI's commands (App sets it while it lives); a platform adds what it can
+    // do with a Hub model.
+    virtual Phrasing phrasing() const {
+        Phrasing p;
+        p.list_models = "the Model list shows all";
+        p.list_gpus = "the GPU list shows all";
+        p.list_links = "the Link list shows them";
+        p.name_model = "choose the model in Setup";
+        return p;
+    }
     // A short name for messages: "desktop", "browser".
     virtual const char* name() const = 0;
 };

@@ -87,7 +87,9 @@ std::string status_json(const App& app, float pixels_per_unit, const std::string
     std::string out = "{\"link\":";
     append_json_string(out, app.link());
     out += ",\"message\":";
-    append_json_string(out, app.state().message);
+    // Messages echo links and files (a model's name): no NUL or bidirectional control reaches
+    // the page's status line (QA E11).
+    append_json_string(out, printable_text(app.state().message));
     out += app.state().message_is_error ? ",\"message_is_error\":true" : ",\"message_is_error\":false";
     out += report ? ",\"has_report\":true" : ",\"has_report\":false";
     if (report) out += app.report().fits ? ",\"fits\":true" : ",\"fits\":false";

@@ -90,25 +90,6 @@ function linkText(value) {
   return value;
 }
 
-// gs.inspect(bytes[, fileSize]): a header's bytes (the file, or its first bytes), as a
-// Uint8Array; fileSize, when given, the whole file's size in bytes (then the tensors must end
-// within it), else -1 (the bytes may be the start of a file of any size).
-function headerBytes(value) {
-  if (!(value instanceof Uint8Array)) throw GpuSizerError('bytes', 'bytes: must be a Uint8Array holding a GGUF or safetensors header');
-  return value;
-}
-function fileSize(value) {
-  if (value === undefined || value === null) return -1;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
-    throw GpuSizerError('fileSize', 'fileSize: must be the file\'s size in bytes (a whole number, 0 or more), got ' + String(value));
-  return value;
-}
-// gs.reconcile(text[, config]): a startup log's text.
-function logText(value) {
-  if (typeof value !== 'string') throw GpuSizerError('log', 'log: must be the text of an engine\'s startup log (a string)');
-  return value;
-}
-
 // Wraps the wasm function `name`: `args` converts each argument (their number is checked).
 function wrap(name, args, optionalLast) {
   var raw = Module[name];
@@ -135,21 +116,22 @@ function wrap(name, args, optionalLast) {
 }
 
 function config(v) { return configText(v, 'configuration'); }
-function constraints(v) { return v === undefined || v === null ? '' : configText(v, 'constraints'); }
-// gs.plan(config[, query]): the search's fields (mode, top, tokens, ...), JSON text or an object.
-function query(v) { return v === undefined || v === null ? '' : configText(v, 'query'); }
-// gs.simulate(config[, options]): the simulation's fields (requests, seed, trace, ...), JSON text or an object.
-function simOptions(v) { return v === undefined || v === null ? '' : configText(v, 'options'); }
-// gs.launch(config, engine): vllm, llama-cpp, sglang, ollama or trt-llm.
-function engineName(v) {
-  if (typeof v !== 'string') throw GpuSizerError('engine', 'engine: must be one of vllm, llama-cpp, sglang, ollama, trt-llm (a string)');
-  return v;
-}
-function reportText(v) {
-  if (typeof v !== 'string') throw GpuSizerError('measured', "measured: must be the report's JSON text (a string)");
-  checkNesting(v, 'report');
-  return v;
-}
+
+// The full module's other functions (web/api_full.js adds them; the widget's module has none).
+var moreFunctions = {};
+
+// createGpuSizer() rejects with a GpuSizerError (key "module") that a reader can act on, not
+// Emscripten's abort text with its build advice for developers (QA E16): a CompileError is the
+// page's Content-Security-Policy refusing WebAssembly, the usual cause.
+(function () {
+  var rejectModule = readyPromiseReject;
+  readyPromiseReject = function (e) {
+    var text = String(e && e.message || e);
+    rejectModule(GpuSizerError('module', 'module: ' + (/CompileError|unsafe-eval/.test(text)
+      ? "this page's Content-Security-Policy does not allow WebAssembly (its script-src needs 'wasm-unsafe-eval')"
+      : 'the calculator could not start: ' + text.replace(/ *Build with -s ASSERTIONS.*$/, ''))));
+  };
+})();
 
 (function () {
   var resolveModule = readyPromiseResolve;
@@ -157,22 +139,13 @@ function reportText(v) {
     var api = {};
     var spec = {
       'estimate': [[config]],
-      'estimateMeasured': [[config, reportText]],
-      'recommend': [[config, constraints], true],
-      'fit': [[config]],
-      'plan': [[config, query], true],
-      'simulate': [[config, simOptions], true],
-      'assumptions': [[config]],
-      'launch': [[config, engineName]],
-      'links': [[]],
       'models': [[]],
       'gpus': [[]],
       'formats': [[]],
       'linkFromConfig': [[config]],
       'configFromLink': [[linkText]],
-      'inspect': [[headerBytes, fileSize], true],
-      'reconcile': [[logText, constraints], true],
     };
+    for (var more in moreFunctions) spec[more] = moreFunctions[more];
     for (var name in spec) {
       var f = wrap(name, spec[name][0], spec[name][1]);
       if (f) api[name] = f;

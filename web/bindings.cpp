@@ -279,6 +279,20 @@ extern "C" long double strtold_l(const char* text, char** end, locale_t) { retur
 #endif
 
 EMSCRIPTEN_BINDINGS(gpusizer) {
+#ifndef GPUSIZER_API_LITE
+    // Messages point to what the API's caller has (QA E11), not to the CLI's commands. The
+    // widget's module sets none: its messages end with their examples, and its Model and GPU
+    // lists are in sight.
+    Phrasing p;
+    p.list_models = "gs.models() lists all";
+    p.list_gpus = "gs.gpus() lists all";
+    p.list_links = "gs.links() lists them";
+    p.hub_not_fetched =
+        "read it with gs.fromHub(), which fetches its config.json or a GGUF file's header, and pass the "
+        "configuration it answers";
+    p.name_model = "give it in the configuration, as gs.reconcile(log, {model: 'llama-3-8b'})";
+    set_phrasing(p);
+#endif
     // The raw functions; api_post.js wraps them into the object createGpuSizer() resolves to.
     emscripten::function("lastError", &js_last_error);
     emscripten::function("estimate", &js_estimate);

@@ -434,6 +434,14 @@ class PlatformWeb : public gpusizer::ui::Platform {
 public:
     void set_clipboard(const std::string& text) override { web_copy_text(text.c_str()); }
     bool fetches_hub() const override { return true; }   // hub-panel.js fetches a link's hf=org/name
+    // The browser's Hub advice: the page fetches what the CLI cannot (QA E11).
+    gpusizer::Phrasing phrasing() const override {
+        gpusizer::Phrasing p = Platform::phrasing();
+        p.hub_not_fetched =
+            "the \"From the Hub\" panel fetches its config.json, or a GGUF file's header, and says why when "
+            "it cannot";
+        return p;
+    }
     // #hub-toggle (web/site/app.css): 44 px tall, 12 px above the bottom, and 12 px more.
     float bottom_overlay_css() const override { return 44.0f + 2 * 12.0f; }
     std::string share_url(const std::string& fragment) override {
@@ -636,7 +644,19 @@ struct WebApp {
     bool redraw = true;        // the canvas must be drawn whatever the bytes (new size, new font texture)
     bool nav_on = false;       // keyboard navigation's rectangle last published (web_nav_rect)
     ImRect nav;
+    double next_blink_ms = 0;   // a focused text field's cursor turns on or off then (QA E18)
 };
+
+// Milliseconds until the focused text field's cursor next turns on or off. Dear ImGui 1.86
+// (imgui_widgets.cpp, InputTextEx) shows it while CursorAnim <= 0 (just after a key) or
+// fmod(CursorAnim, 1.2 s) <= 0.8 s, and adds each frame's DeltaTime to CursorAnim: a frame
+// computed at each turn keeps the blink, where one every 16 ms kept the app computing about 60
+// frames a second while a field had the focus (QA E18). 10 ms late, to land past the turn.
+double ms_to_cursor_blink() {
+    const float anim = GImGui->InputTextState.CursorAnim;
+    const double phase = anim <= 0.0f ? double(anim) : std::fmod(double(anim), 1.2);
+    return 1000.0 * (phase <= 0.8 ? 0.8 - phase : 1.2 - phase) + 10.0;
+}
 
 // The status JSON (ui::status_json) with rectangles in CSS pixels; the report's JSON is kept
 // per App::revision(), not rewritten every frame.
@@ -667,14 +687,14 @@ void frame(void* arg) {
     if (!hub_repo.empty()) w.app->hub_failed(hub_repo, take_pending(6));
 
     // Draw only on input, a change of data, or while ImGui settles after one (hover colours,
-    // a closing popup, the text cursor's blink while a field is focused): an idle app costs
-    // one measurement a frame, not a frame (QA D18).
+    // a closing popup), and when a focused field's text cursor turns on or off: an idle app
+    // costs one measurement a frame, not a frame (QA D18, E18).
     const Canvas now = measure_canvas();
     const bool input = web_take_activity() != 0 || !fragment.empty() || !pasted.empty() || !file_name.empty() ||
                        !file_error.empty() || !hub_repo.empty() || now.width != w.canvas.width || now.height != w.canvas.height || now.ratio != w.canvas.ratio;
     // 20 frames (a third of a second at 60 Hz) cover ImGui's reactions to one event.
     if (input) w.frames_to_draw = std::max(w.frames_to_draw, 20);
-    if (w.first_frame_done && w.frames_to_draw <= 0 && !ImGui::GetIO().WantTextInput) return;
+    if (w.first_frame_done && w.frames_to_draw <= 0 && (!ImGui::GetIO().WantTextInput || start_ms < w.next_blink_ms)) return;
     --w.frames_to_draw;
 
     // Follow the window's size and the device pixel ratio.
@@ -734,6 +754,7 @@ void frame(void* arg) {
     }
     // A change ends when no control is held: the next one gets its own history entry.
     if (!ImGui::IsAnyItemActive()) web_change_done();
+    if (io.WantTextInput) w.next_blink_ms = emscripten_get_now() + ms_to_cursor_blink();
     if (io.WantTextInput != w.typing) {
         web_typing(io.WantTextInput);
         w.typing = io.WantTextInput;

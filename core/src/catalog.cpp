@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "gpusizer/error.hpp"
+#include "gpusizer/phrasing.hpp"
 #include "interconnect.hpp"
 
 namespace gpusizer {
@@ -178,6 +179,11 @@ const CatalogModel* Catalog::find_model(std::string_view id) const {
     return find_by_id(models, model_index_, id, [](const CatalogModel& m) -> const std::string& { return m.arch.id; });
 }
 
+namespace {
+// " (text)", or nothing when a program has nothing to say there (gpusizer/phrasing.hpp).
+std::string in_parentheses(std::string_view text) { return text.empty() ? std::string() : " (" + std::string(text) + ")"; }
+}  // namespace
+
 const Link* Catalog::find_link(std::string_view id) const {
     for (const auto& l : links)   // a dozen entries: a scan beats a hash here
         if (l.id == id) return &l;
@@ -193,7 +199,7 @@ std::string Catalog::link_ids() const {
 const Link& Catalog::link(std::string_view id, const char* key) const {
     if (const Link* l = find_link(id)) return *l;
     if (links.empty()) throw Error(key, "the catalog has no links (assets/links.json was not loaded)");
-    throw Error(key, "unknown link '" + std::string(id) + "'; allowed: " + link_ids() + " (`gpusizer links` lists them)",
+    throw Error(key, "unknown link '" + std::string(id) + "'; allowed: " + link_ids() + in_parentheses(phrasing().list_links),
                 ErrorCode::unknown_id);
 }
 
@@ -203,24 +209,51 @@ const Gpu* Catalog::find_gpu(std::string_view id) const {
 
 namespace {
 
-// Up to `max` ids of the catalog that contain `needle`, or the first few ids, for messages.
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
+
+// How far the catalog id `id` is from `want` (lowercase, at most 64 characters), case aside: 0
+// when id contains it, else the edit distance (Levenshtein: insertions, deletions and
+// substitutions, each 1) between them.
+std::size_t id_distance(std::string_view want, std::string_view id) {
+    for (std::size_t i = 0; !want.empty() && i + want.size() <= id.size(); ++i) {
+        std::size_t k = 0;
+        while (k < want.size() && ascii_lower(id[i + k]) == want[k]) ++k;
+        if (k == want.size()) return 0;
+    }
+    std::size_t row[65];   // row[j]: the distance from want's first j characters to id's first i
+    for (std::size_t j = 0; j <= want.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= id.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= want.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min(std::min(row[j], row[j - 1]) + 1, diagonal + (ascii_lower(id[i - 1]) == want[j - 1] ? 0 : 1));
+            diagonal = up;
+        }
+    }
+    return row[want.size()];
+}
+
+// Up to 8 ids of the catalog for a message about the unknown id `needle`, nearest first: ids
+// that contain it (case aside), then ids within an edit distance of a third of its length
+// (case aside: "LLAMA-3-8B" finds llama-3-8b, "mistral-7c" mistral-7b), ties in catalog order;
+// else the catalog's first 8 ids.
 template <typename List, typename IdOf>
 std::string suggestions(const List& list, std::string_view needle, IdOf id_of) {
+    // Ids are short; a longer needle is near none of them (and a link's 200 KB m= stays cheap).
+    std::string want(needle.substr(0, 64));
+    for (char& c : want) c = ascii_lower(c);
+    const std::size_t most = std::max<std::size_t>(2, want.size() / 3);
     std::string out;
     int n = 0;
-    std::string key(needle.substr(0, needle.find('-') == std::string_view::npos ? needle.size() : needle.find('-')));
-    for (const auto& item : list) {
-        const std::string& id = id_of(item);
-        if (!key.empty() && id.find(key) == std::string::npos) continue;
-        out += (n ? ", " : "") + id;
-        if (++n == 8) break;
-    }
-    if (n == 0) {
+    for (std::size_t d = 0; d <= most; ++d)   // nearest first, catalog order within a distance
+        for (const auto& item : list)
+            if (n < 8 && id_distance(want, id_of(item)) == d) out += (n++ ? ", " : "") + id_of(item);
+    if (n == 0)   // nothing near: the catalog's first ids
         for (const auto& item : list) {
             out += (n ? ", " : "") + id_of(item);
             if (++n == 8) break;
         }
-    }
     return out;
 }
 
@@ -228,18 +261,19 @@ std::string suggestions(const List& list, std::string_view needle, IdOf id_of) {
 
 const CatalogModel& Catalog::model(std::string_view id) const {
     if (const CatalogModel* m = find_model(id)) return *m;
-    throw Error("model", "unknown model '" + std::string(id) + "'; for example: " +
-                             suggestions(models, id, [](const CatalogModel& m) -> const std::string& { return m.arch.id; }) +
-                             " (`gpusizer models` lists all)",
-                 ErrorCode::unknown_id);
+    throw Error("model",
+                "unknown model '" + std::string(id) +
+                    "'; for example: " + suggestions(models, id, [](const CatalogModel& m) -> const std::string& { return m.arch.id; }) +
+                    in_parentheses(phrasing().list_models),
+                ErrorCode::unknown_id);
 }
 
 const Gpu& Catalog::gpu(std::string_view id) const {
     if (const Gpu* g = find_gpu(id)) return *g;
-    throw Error("gpu", "unknown GPU '" + std::string(id) + "'; for example: " +
-                           suggestions(gpus, id, [](const Gpu& g) -> const std::string& { return g.id; }) +
-                           " (`gpusizer gpus` lists all)",
-                 ErrorCode::unknown_id);
+    throw Error("gpu",
+                "unknown GPU '" + std::string(id) + "'; for example: " +
+                    suggestions(gpus, id, [](const Gpu& g) -> const std::string& { return g.id; }) + in_parentheses(phrasing().list_gpus),
+                ErrorCode::unknown_id);
 }
 
 }  // namespace gpusizer

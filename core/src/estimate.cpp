@@ -21,6 +21,7 @@
 #include "performance.hpp"
 #include "cost/cost.hpp"
 #include "power/power.hpp"
+#include "gpusizer/error.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
 #include "serving.hpp"
@@ -562,8 +563,11 @@ void fill_report(const Resolved& r, Report& rep) {
     rep.parallel = r.par;
     // Strings are assigned in place (a conditional of two kinds would copy into a temporary).
     if (!r.catalog_model && a.name.empty()) rep.model_name = "custom model";
-    else rep.model_name = a.name;
-    rep.gpu_name = r.gpu->name;
+    // Names come from files and links (a GGUF's general.name, a custom GPU's n=): no NUL or
+    // bidirectional control reaches a page's title or status line (QA E11).
+    else
+        rep.model_name = printable_text(a.name);
+    rep.gpu_name = printable_text(r.gpu->name);
     rep.gpu_vendor = r.gpu->vendor;
     if (r.catalog_model) rep.hf_repo = r.catalog_model->hf_repo;
     rep.gpu_engines = engines_on_gpu(*r.gpu);

@@ -22,6 +22,7 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/io.hpp"
 #include "gpusizer/model_file.hpp"
+#include "gpusizer/phrasing.hpp"
 #include "json_internal.hpp"
 #include "json_read.hpp"
 
@@ -197,10 +198,8 @@ void check_hub_model_fetched(const ModelSpec& m) {
     const json j = detail::parse_json(m.hub_json, "model");
     const std::string file = j.contains("file") && j["file"].is_string() ? j["file"].get<std::string>() : "";
     throw Error("model.hub",
-                m.hub + (file.empty() ? std::string() : " (" + file + ")") +
-                    " is on the Hugging Face Hub and was not fetched: the CLI does not reach the Hub (download it and "
-                    "use --gguf FILE for a GGUF file or --hf-dir DIR for a snapshot folder); the browser app fetches "
-                    "config.json or the file's header when it opens the link",
+                m.hub + (file.empty() ? std::string() : " (" + file + ")") + " is on the Hugging Face Hub and was not fetched" +
+                    (phrasing().hub_not_fetched.empty() ? std::string() : ": " + std::string(phrasing().hub_not_fetched)),
                 ErrorCode::unreadable);
 }
 #endif

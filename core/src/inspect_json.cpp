@@ -17,6 +17,7 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/estimate.hpp"
 #include "gpusizer/io.hpp"
+#include "gpusizer/phrasing.hpp"
 #include "gpusizer/precision.hpp"
 #include "gpusizer/report.hpp"
 #include "json_read.hpp"
@@ -337,7 +338,10 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
         if (!model_given) {
             const CatalogModel* m = match_catalog(l, cat);
             if (!m)
-                throw Error("model", "the log names no catalog model: give --model ID, --gguf FILE or --hf-dir DIR", ErrorCode::unknown_id);
+                throw Error("model",
+                            "the log names no catalog model" +
+                                (phrasing().name_model.empty() ? std::string() : ": " + std::string(phrasing().name_model)),
+                            ErrorCode::unknown_id);
             cfg["model"] = m->arch.id;
             est_notes.push_back("model " + m->arch.id + " (" + m->arch.name + ") matched from the log's " +
                                 (l.n_layer ? "hyperparameters" : "model name"));

@@ -449,6 +449,9 @@ Config config_from_link(std::string_view link) {
         cfg["model"] = m;
     } else if (model.empty() && from_file) {
         // The model is read from the file the gguf / hfd key names (load_model_files).
+    } else if (model.empty() && !np.empty()) {
+        // np alone (QA E11: "#v=1&np=-5" was refused as a link without a model).
+        throw Error("np", "np=" + np.substr(0, 40) + " is a custom model's parameter count: it goes with m=custom");
     } else if (model.empty()) {
         throw Error("model", "is missing from the link (m=<model id>)");
     } else if (model == "custom") {

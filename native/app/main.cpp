@@ -111,6 +111,14 @@ public:
     gpusizer::ui::LocalModels local_models() override { return synchronous_ ? found_ : scanner_.snapshot(); }
     bool accepts_dropped_files() const override { return true; }
     const char* name() const override { return "desktop"; }
+    // A Hub model: the desktop does not reach the Hub (QA E11: the CLI's flags are not the app's).
+    gpusizer::Phrasing phrasing() const override {
+        gpusizer::Phrasing p = Platform::phrasing();
+        p.hub_not_fetched =
+            "this app does not reach the Hub: download it, then open the GGUF file or the snapshot folder "
+            "(Open file..., or drop it on the window)";
+        return p;
+    }
 
 private:
     GLFWwindow* window_;

@@ -120,7 +120,7 @@ test('links: linkFromConfig is the CLI\'s share link; configFromLink opens the s
   }
 });
 
-test('bad input throws a JS Error naming the key, with the CLI\'s message, and the module goes on', async () => {
+test('bad input throws a JS Error naming the key, with the CLI\'s message (its own lists named), and the module goes on', async () => {
   const bad = [
     [{ model: 'llama-3-8b', context: -5 }, 'context'],
     [{ model: 'llama-3-8b', batch: 'lots' }, 'batch'],
@@ -140,7 +140,10 @@ test('bad input throws a JS Error naming the key, with the CLI\'s message, and t
     assert.equal(r.error.isError, true);
     assert.equal(r.error.name, 'GpuSizerError');
     assert.equal(r.error.key, key, r.error.message);
-    assert.equal(r.error.message, cliError(['estimate', '--config', configFile(config), '--json']));
+    // The CLI's message, where it points to the CLI's lists pointing to the API's (QA E11).
+    const cli = cliError(['estimate', '--config', configFile(config), '--json'])
+      .replace('(`gpusizer gpus` lists all)', '(gs.gpus() lists all)').replace('(`gpusizer models` lists all)', '(gs.models() lists all)');
+    assert.equal(r.error.message, cli);
   }
   const notJson = await call('estimate', '{"model": ');
   assert.equal(notJson.error?.name, 'GpuSizerError');

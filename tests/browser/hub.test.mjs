@@ -42,6 +42,9 @@ const fake = await startFakeHub({
   [kRepo]: { files: { [kFile]: { size: kFileBytes, at: (i) => (i < header.length ? header[i] : 0) } } },
   [kCutRepo]: { files: { [kCutFile]: header.subarray(0, kHeaderBytes >> 1) } },
   [kStRepo]: { config: stConfig, files: { [kStFile]: stFile } },
+  // QA E15: 1,000 GGUF files (the list shows 100 and a filter), and a split file of 100 parts.
+  'acme/many-GGUF': { files: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`m-${String(i).padStart(5, '0')}.gguf`, { size: 1e9, at: () => 0 }])) },
+  'acme/split-GGUF': { files: { 'big-00001-of-00100.gguf': { size: kFileBytes, at: (i) => (i < header.length ? header[i] : 0) } } },
 });
 after(() => fake.close());
 
@@ -282,4 +285,41 @@ test('gs.fromHub: a safetensors file\'s header is read by the core, the configur
   assert.equal(got.config.model.hub, kStRepo);
   assert.equal(got.config.model.hf_config.hidden_size, 4096);
   assert.equal(got.report.model.source, 'hub');
+});
+
+// QA E15: a repository of 100,000 files rendered 100,001 radio buttons; a split name of 4,096
+// parts made 4,096 Range requests on its own; an answer kept from earlier said "0 requests, 0 B
+// fetched in all".
+test('E15: a long file list shows 100 and a filter, a split file of 100 parts waits to be asked, a kept answer says so', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await openPanel(page, '#v=1&m=llama-3-8b&g=h100-sxm');
+  const fetchRepo = async (id) => {
+    await page.fill('#hub-repo', id);
+    await page.press('#hub-repo', 'Enter');
+    await page.waitForSelector('#hub-panel[data-state=listed]', { timeout: 10000 });
+  };
+  await page.click('#hub-toggle');
+  await fetchRepo('acme/many-GGUF');
+  assert.equal(await page.$$eval('#hub-files input[type=radio]', (r) => r.length), 100);
+  assert.match(await page.textContent('#hub-count'), /Showing 100 of 1,000 matching \(1,000 GGUF files\)/);
+  await page.fill('#hub-filter', 'm-00999');
+  // The match, and the file chosen so far (the first), which stays listed: Load loads what is checked.
+  assert.deepEqual(await page.$$eval('#hub-files label', (ls) => ls.map((l) => l.textContent)), [' m-00000.gguf — 1.00 GB', ' m-00999.gguf — 1.00 GB']);
+  // The same repository again: answered from what the page fetched before.
+  await fetchRepo('acme/many-GGUF');
+  assert.match(await page.textContent('#hub-status'), /nothing fetched now/);
+  assert.doesNotMatch(await page.textContent('#hub-status'), /0 requests/);
+
+  await fetchRepo('acme/split-GGUF');
+  fake.log.length = 0;
+  await page.click('#hub-load');
+  await page.waitForSelector('#hub-panel[data-error-kind=too_many_parts]', { timeout: 10000 });
+  assert.match(await page.textContent('#hub-error'), /split into 100 parts/);
+  assert.equal(await page.textContent('#hub-all-parts'), 'Read all 100 parts');
+  assert.deepEqual(fake.log.filter((l) => l.host === 'cdn'), [], 'no part was requested before the reader asked');
+  // Asked, the parts are read: the first, then the second, which the repository lacks.
+  await page.click('#hub-all-parts');
+  await page.waitForSelector('#hub-panel[data-error-kind=not_found]', { timeout: 10000 });
+  assert.ok(fake.log.some((l) => l.host === 'cdn' && l.file === 'big-00001-of-00100.gguf'));
+  await page.close();
 });

@@ -335,8 +335,9 @@ test('a link with U+202E or NUL: the message names the model without the control
   await page.waitForFunction(() => /Link not opened/.test(document.getElementById('widget').shadowRoot.textContent), null, { timeout: 20000 });
   const text = await page.evaluate(() => document.getElementById('widget').shadowRoot.querySelector('.message').textContent);
   assert.doesNotMatch(text, /[\u202E\u0000]/);
-  // The override is replaced; the core's message itself still ends at the NUL (its text, not
-  // the widget's: "unknown model 'llama-3-8b\u202Eevil").
-  assert.match(text, /llama-3-8b\uFFFDevil/, 'the id is shown with the override replaced');
+  // Both are replaced by the core (gpusizer::printable_text), and the message goes on past the
+  // NUL to its examples (QA E11), with no pointer to the CLI (its Model list is in sight).
+  assert.match(text, /unknown model 'llama-3-8b\uFFFDevil\uFFFDx'; for example: [^(]*\. Showing the default configuration\.$/, text);
+  assert.doesNotMatch(text, /gpusizer models/);
   await page.close();
 });

@@ -3,18 +3,24 @@
 // web/main.cpp. Nothing here inserts markup: messages go in as text.
 'use strict';
 (function () {
-  function fail(reason) {
+  // `widgetWorks`: whether the light version (embed.html) can run here, which needs WebAssembly
+  // but not WebGL; it is not offered where the page cannot compile WebAssembly (QA E16). The Hub
+  // button goes too: with no app, nothing can show what it fetches (hub-panel.js stops).
+  function fail(reason, widgetWorks) {
     document.getElementById('canvas').hidden = true;
     document.getElementById('fallback-reason').textContent = reason;
     // Keep the configuration: the widget reads the same link.
     document.getElementById('fallback-link').href = 'embed.html' + location.hash;
+    document.getElementById('fallback-offer').hidden = !widgetWorks;
+    for (const id of ['hub-toggle', 'hub-panel']) document.getElementById(id).hidden = true;
     document.getElementById('fallback').hidden = false;
   }
 
   // Emscripten's abort text, for a reader: a Content-Security-Policy that forbids WebAssembly is
   // the usual cause of a CompileError, and the build advice in the text is for developers.
+  const kNoWasm = /CompileError|Content Security|unsafe-eval/;
   function explain(what) {
-    if (/CompileError|Content Security|unsafe-eval/.test(what))
+    if (kNoWasm.test(what))
       return "This page's Content-Security-Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval'.";
     return 'The app stopped: ' + what.replace(/ *Build with -s ASSERTIONS=1.*$/, '');
   }
@@ -103,7 +109,7 @@
 
   // A probe on a canvas of its own: the app creates its context on #canvas.
   if (!document.createElement('canvas').getContext('webgl2')) {
-    fail('This browser gives no WebGL2 context, which the full app draws with.');
+    fail('This browser gives no WebGL2 context, which the full app draws with.', typeof WebAssembly === 'object');
     return;
   }
 
@@ -111,10 +117,10 @@
     canvas: document.getElementById('canvas'),
     print: (text) => console.log(text),
     printErr: (text) => console.error(text),
-    onAbort: (what) => fail(explain(String(what))),
+    onAbort: (what) => fail(explain(String(what)), !kNoWasm.test(String(what))),
   };
   const script = document.createElement('script');
   script.src = 'app.js';
-  script.onerror = () => fail('app.js could not be loaded.');
+  script.onerror = () => fail('app.js could not be loaded.', true);
   document.body.appendChild(script);
 })();

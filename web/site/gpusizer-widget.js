@@ -183,14 +183,8 @@
       this._message = el('p', { class: 'message', role: 'status', 'aria-live': 'polite', text: 'Loading…' });
       this._box.append(this._message);
       root.append(this._box);
-      loadApi().then((api) => this._start(api), (err) => {
-        const text = String(err && err.message ? err.message : err);
-        // A Content-Security-Policy without 'wasm-unsafe-eval' is the usual cause; Emscripten's
-        // build advice in the text is for developers.
-        this._say(/CompileError|Content Security|unsafe-eval/.test(text)
-          ? "The calculator could not be loaded: this page's Content-Security-Policy does not allow WebAssembly (script-src needs 'wasm-unsafe-eval')."
-          : 'The calculator could not be loaded: ' + text.replace(/ *Build with -s ASSERTIONS=1.*$/, ''), true);
-      });
+      // The module's GpuSizerError says why in plain words (web/api_post.js).
+      loadApi().then((api) => this._start(api), (err) => this._say('The calculator could not be loaded: ' + (err && err.message ? err.message : err), true));
     }
 
     attributeChangedCallback(name, _old, value) {
@@ -428,9 +422,7 @@
     }
 
     _say(text, isError) {
-      // A link's text is echoed in messages: bidirectional controls (U+202A-202E, U+2066-2069)
-      // in it would reorder the message around them (QA D16), and a NUL ends nothing here.
-      text = String(text).replace(/[\u202A-\u202E\u2066-\u2069\u0000]/g, '\uFFFD');
+      // The core's messages hold no NUL or bidirectional control (printable_text, QA D16, E11).
       this._message.textContent = text;
       this._message.className = 'message' + (isError ? ' error' : '');
     }

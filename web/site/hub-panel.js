@@ -17,6 +17,10 @@
   const panel = document.getElementById('hub-panel');
   const toggle = document.getElementById('hub-toggle');
   if (!panel || !toggle) return;
+  // The app could not start (app-page.js hid the canvas and this panel: no WebGL, no
+  // WebAssembly): nothing here could be shown, so a link's hf= is not followed (QA E16).
+  const canvas = document.getElementById('canvas');
+  const appGone = () => !canvas || canvas.hidden;
   const form = document.getElementById('hub-form');
   const input = document.getElementById('hub-repo');
   const status = document.getElementById('hub-status');
@@ -43,7 +47,7 @@
 
   const kUnits = ['B', 'KB', 'MB', 'GB', 'TB'];
   function size(bytes) {
-    if (!(bytes >= 0)) return 'size unknown';
+    if (typeof bytes !== 'number' || !(bytes >= 0) || !Number.isSafeInteger(bytes)) return 'size unknown';
     let v = bytes, u = 0;
     while (v >= 1000 && u < kUnits.length - 1) { v /= 1000; ++u; }
     return (u === 0 ? String(v) : v.toFixed(v < 10 ? 2 : 1)) + ' ' + kUnits[u];
@@ -60,6 +64,10 @@
 
   function say(text) { status.textContent = text; }
   const requests = (n) => n + (n === 1 ? ' request' : ' requests');
+  // What a fromHub answer cost: an answer kept from earlier in this session fetched nothing
+  // (QA E15: "0 requests, 0 B fetched in all").
+  const fetchedInAll = (h) => (h.requests ? requests(h.requests) + ', ' + size(h.bytes_fetched) + ' fetched in all'
+    : 'from what this page fetched before, nothing fetched now');
   function fail(e) {
     // A HubError's message says what happened and what to do (paste config.json, open the file).
     error.textContent = e && e.message ? e.message : String(e);
@@ -71,6 +79,7 @@
   // A new request starts clean: the last failure's message and kind go (a script or a screen
   // reader that reads data-error-kind must not see a failure that no longer holds).
   function clearError() {
+    allParts.remove();
     error.hidden = true;
     error.textContent = '';
     panel.removeAttribute('data-error-kind');
@@ -82,7 +91,22 @@
 
   let answer = null;   // the last fromHub answer (repository, files) without a file
 
-  // Lists the repository's GGUF files (and its config.json) as radio buttons.
+  // Lists the repository's GGUF files (and its config.json) as radio buttons: the first
+  // kShownFiles that match the filter, which appears when there are more (QA E15: a repository of
+  // 100,000 files made 100,001 radio buttons and took 7 s).
+  const kShownFiles = 100;
+  const filter = document.createElement('input');
+  filter.type = 'search';
+  filter.id = 'hub-filter';
+  filter.placeholder = 'Filter the files';
+  filter.setAttribute('aria-label', 'Filter the files');
+  filter.setAttribute('aria-describedby', 'hub-count');
+  const count = document.createElement('p');
+  count.id = 'hub-count';
+  count.className = 'hub-help';
+  filter.hidden = count.hidden = true;
+  list.before(filter, count);   // outside the list, which is rebuilt as the filter changes (keeps its focus)
+  filter.addEventListener('input', () => { if (answer) showFiles(answer, (list.querySelector('input[name=hub-file]:checked') || {}).value); });
   function showFiles(a, chosen) {
     const items = [];
     const add = (value, label, checked) => {
@@ -98,11 +122,20 @@
     const ggufs = a.files.filter((f) => /\.gguf$/i.test(f.path));
     if (a.configuration) add('', 'config.json' + (a.parameters ? ' (' + (a.parameters.total / 1e9).toFixed(2) + ' B parameters: ' +
       Object.entries(a.parameters.by_dtype).map(([k, n]) => k + ' ' + (n / 1e9).toFixed(2) + ' B').join(', ') + ')' : ''), !chosen);
-    for (const f of ggufs) add(f.path, f.path + ' — ' + size(f.bytes), f.path === chosen || (!chosen && !a.configuration && f === ggufs[0]));
+    const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const matching = ggufs.filter((f) => f.path === chosen || words.every((w) => f.path.toLowerCase().includes(w)));
+    const shown = matching.slice(0, kShownFiles);
+    const picked = ggufs.find((f) => f.path === chosen);
+    if (picked && !shown.includes(picked)) shown[shown.length ? shown.length - 1 : 0] = picked;   // the link's file stays listed
+    for (const f of shown) add(f.path, f.path + ' — ' + size(f.bytes), f.path === chosen || (!chosen && !a.configuration && f === ggufs[0]));
+    const many = ggufs.length > kShownFiles;
+    count.textContent = many ? 'Showing ' + shown.length + ' of ' + matching.length.toLocaleString('en-US') + ' matching (' +
+      ggufs.length.toLocaleString('en-US') + ' GGUF files): type in the filter to find one.' : '';
+    filter.hidden = count.hidden = !many;
     list.replaceChildren(...items);
-    fileset.hidden = items.length === 0;
+    fileset.hidden = items.length === 0 && !many;
     load.hidden = items.length === 0;
-    if (!items.length) fail({ message: a.hub.repo + ' has no config.json and no GGUF file: nothing to size. Paste a config.json or open a file instead.' });
+    if (!items.length && !many) fail({ message: a.hub.repo + ' has no config.json and no GGUF file: nothing to size. Paste a config.json or open a file instead.' });
   }
 
   // Each fetch or load the reader starts has its number; an answer to an earlier one that arrives
@@ -121,10 +154,11 @@
       const a = JSON.parse(await h.fromHub(id, { endpoint, revision: options.revision, onProgress: (p) => stale(g) || progress(p), session: true }));
       if (stale(g)) return null;
       answer = a;
+      filter.value = '';
       showFiles(a, options.file);
       const n = a.files.filter((f) => /\.gguf$/i.test(f.path)).length;
       say('Found ' + a.hub.repo + '@' + a.hub.revision + ': ' + n + (n === 1 ? ' GGUF file' : ' GGUF files') +
-          (a.configuration ? ' and config.json' : '') + ' (' + requests(a.hub.requests) + ', ' + size(a.hub.bytes_fetched) + ').');
+          (a.configuration ? ' and config.json' : '') + ' (' + fetchedInAll(a.hub) + ').');
       panel.setAttribute('data-state', 'listed');
       return a;
     } catch (e) {
@@ -137,7 +171,14 @@
 
   // The chosen file's header (or config.json) into the app, with the current configuration's
   // other keys. `fromLink`: the link's own weights are kept.
-  async function loadChosen(fromLink, linkText) {
+  // A split file of more parts than hub.mjs reads unasked (kMaxPartsUnasked): the reader is
+  // asked, with a button that reads them all (QA E15).
+  const allParts = document.createElement('button');
+  allParts.type = 'button';
+  allParts.id = 'hub-all-parts';
+  let partsAsked = null;   // [fromLink, linkText] of the load that stopped
+  allParts.addEventListener('click', () => { const a = partsAsked; partsAsked = null; allParts.remove(); if (a) loadChosen(a[0], a[1], Infinity); });
+  async function loadChosen(fromLink, linkText, maxParts) {
     if (!answer) return;
     const chosen = list.querySelector('input[name=hub-file]:checked');
     if (!chosen) return fail({ message: 'Choose what to size from: config.json or one of the GGUF files.' });
@@ -149,7 +190,7 @@
     try {
       const h = await hub();
       const rev = answer.hub.revision;
-      const a = JSON.parse(await h.fromHub(answer.hub.repo + '@' + rev, { endpoint, file: file || undefined, onProgress: (p) => stale(g) || progress(p), session: true }));
+      const a = JSON.parse(await h.fromHub(answer.hub.repo + '@' + rev, { endpoint, file: file || undefined, onProgress: (p) => stale(g) || progress(p), session: true, maxParts }));
       if (stale(g)) return;
       const api = await gs();
       let base = {};
@@ -162,7 +203,7 @@
       const text = JSON.stringify(config);
       api.linkFromConfig(text);   // the core reads it here first: an unsupported file says so in the panel
       // The app takes it once it runs (on a shared link the page may still be starting).
-      for (let i = 0; i < 300 && !(window.Module && window.Module.gpusizerPending); ++i) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 300 && !appGone() && !(window.Module && window.Module.gpusizerPending); ++i) await new Promise((r) => setTimeout(r, 100));
       const pending = window.Module && window.Module.gpusizerPending;
       if (!pending) throw new Error('the app did not start, so the model cannot be shown');
       pending[2] = a.hub.repo + (file ? '/' + file : '');
@@ -171,11 +212,17 @@
       const fetched = a.header ? 'read ' + size(a.header.bytes_read) + ' of the ' + size(a.header.file_bytes) + ' file' +
         (a.header.parts > 1 ? ' (' + a.header.parts + ' parts)' : '') + ' by Range requests, ' : '';
       say('Loaded ' + a.hub.repo + (file ? ' ' + file : ' config.json') + (endpoint ? ' from ' + endpoint + ' (not the Hugging Face Hub)' : '') +
-          ': ' + fetched + requests(a.hub.requests) + ', ' + size(a.hub.bytes_fetched) + ' fetched in all.');
+          ': ' + fetched + fetchedInAll(a.hub) + '.');
       panel.setAttribute('data-state', 'loaded');
       panel.setAttribute('data-bytes-fetched', String(a.hub.bytes_fetched));
     } catch (e) {
-      if (!stale(g)) fail(e);
+      if (stale(g)) return;
+      fail(e);
+      if (e && e.kind === 'too_many_parts') {
+        partsAsked = [fromLink, linkText];
+        allParts.textContent = 'Read all ' + (e.message.match(/into (\d+) parts/) || [])[1] + ' parts';
+        error.after(allParts);
+      }
     } finally {
       if (!stale(g)) panel.removeAttribute('aria-busy');
     }
@@ -205,7 +252,7 @@
   }
   async function openLink() {
     const p = fromLinkParams();
-    if (!p.hf || p.hf.charAt(0) === '{') return;
+    if (!p.hf || p.hf.charAt(0) === '{' || appGone()) return;
     const id = p.hf + (p.rev ? '@' + p.rev : '');
     if (answer && panel.getAttribute('data-link') === location.hash) return;
     panel.setAttribute('data-link', location.hash);
@@ -227,7 +274,7 @@
   async function tellApp(repo) {
     if (panel.getAttribute('data-state') !== 'error') return;
     // On a shared link the app may still be starting: its pending slots come with it.
-    for (let i = 0; i < 300 && !(window.Module && window.Module.gpusizerPending); ++i) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 300 && !appGone() && !(window.Module && window.Module.gpusizerPending); ++i) await new Promise((r) => setTimeout(r, 100));
     const pending = window.Module && window.Module.gpusizerPending;
     if (!pending) return;
     pending[6] = error.textContent;
@@ -245,5 +292,8 @@
     tellApp(p.hf);
   }
   window.addEventListener('hashchange', openLink);
-  openLink();
+  // Once the page's scripts have run: app-page.js (after this one) decides first whether the app
+  // can start at all.
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', openLink);
+  else openLink();
 })();

@@ -8,7 +8,7 @@
 //
 // Every failure is a HubError whose `kind` says what happened (bad_id, not_found, gated,
 // rate_limited, offline, timeout, bad_redirect, server, bad_response, no_range, too_large,
-// unreadable) and whose
+// too_many_parts, unreadable) and whose
 // message says what to do next. The Hub's address is an option (`endpoint`), so that mirrors
 // and the test suite (tests/hub.test.mjs, a local server playing the Hub) can point it elsewhere.
 //
@@ -45,6 +45,35 @@ export function parseRepoId(text) {
   if (!m || s.includes('..'))
     throw new HubError('bad_id', `"${String(text).slice(0, 80)}" is not a repository id: write it as org/name or org/name@revision, e.g. Qwen/Qwen3-8B.`);
   return { repo: `${m[1]}/${m[2]}`, revision: m[3] || 'main' };
+}
+
+// The deepest nesting of arrays and objects in JSON text, counted without recursion. An answer
+// nested deeper than kMaxJsonDepth is refused before it is parsed: JSON.stringify (the answer is
+// handed on as JSON text) recurses, and a config.json nested 100,000 deep overflowed the stack
+// with a bare "Maximum call stack size exceeded" (QA E11). A config.json nests 3 or 4 levels;
+// the core refuses more than 100 (web/api_post.js's kMaxDepth) anyway.
+export const kMaxJsonDepth = 100;
+export function jsonDepth(text) {
+  let depth = 0, most = 0, inString = false;
+  for (let i = 0; i < text.length; ++i) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) ++i;                    // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) most = Math.max(most, ++depth);   // [ {
+    else if ((c === 93 || c === 125) && depth > 0) --depth;            // ] }
+  }
+  return most;
+}
+function parseAnswer(text, what) {
+  if (jsonDepth(text) > kMaxJsonDepth)
+    throw new HubError('bad_response', `${what} is nested more than ${kMaxJsonDepth} levels deep; a model's config.json nests 3 or 4. It is not used.`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HubError('bad_response', `${what}: the answer is not JSON.`);
+  }
 }
 
 function describeStatus(status, what, headers) {
@@ -146,11 +175,7 @@ export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = 
     } else if (as === 'json') {
       const text = await res.text();
       stats.bytes += text.length;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new HubError('bad_response', `${what}: the answer is not JSON.`);
-      }
+      body = parseAnswer(text, what);
     } else {
       body = await res.text();
       stats.bytes += body.length;
@@ -347,6 +372,12 @@ export function toBase64(bytes) {
   return btoa(s);
 }
 
+// A size or a count from the Hub's answers: a whole number from 0 to 2^53, else null (QA E15:
+// "null B" and "1.0000000000000001e+288 TB" in the file list).
+export function byteCount(n) {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
 // The part names of a split GGUF file (llama.cpp's llama_split_path: "%s-%05d-of-%05d.gguf"),
 // or the name itself.
 export function ggufPartNames(file) {
@@ -372,7 +403,9 @@ const kDtypeFormat = { BF16: 'bf16', F16: 'fp16', F32: 'fp32', F8_E4M3: 'fp8', F
 // `inspect(bytes, fileSize)` reads a GGUF or safetensors header (the API's gs.inspect); a GGUF
 // file needs none, a safetensors file does.
 // `session: true` keeps the answers for the page's session (the app's Hub panel).
-export async function fromHub(id, { endpoint, revision, file, fetch, inspect, onProgress, session = false, timeoutMs } = {}) {
+// `maxParts`: a split GGUF file of more parts is refused (kind too_many_parts) unless raised.
+export const kMaxPartsUnasked = 64;
+export async function fromHub(id, { endpoint, revision, file, fetch, inspect, onProgress, session = false, timeoutMs, maxParts = kMaxPartsUnasked } = {}) {
   const parsed = parseRepoId(id);
   const rev = revision || parsed.revision;
   const hub = createHubClient({ endpoint, fetch, onProgress, session, timeoutMs });
@@ -383,7 +416,7 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
   if (!Array.isArray(tree)) throw new HubError('bad_response', `the file list of ${parsed.repo}@${rev} is not a list.`);
   const files = tree
     .filter((e) => e && e.type === 'file' && typeof e.path === 'string' && /\.(gguf|safetensors)$/i.test(e.path))
-    .map((e) => ({ path: e.path, bytes: Number(e.lfs?.size ?? e.size) || null }));
+    .map((e) => ({ path: e.path, bytes: byteCount(e.lfs ? e.lfs.size : e.size) }));
   const hasConfig = tree.some((e) => e && e.path === 'config.json');
 
   const answer = {
@@ -396,17 +429,22 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
   const model = { hub: parsed.repo };
   if (rev !== 'main') model.revision = rev;
   const st = info.safetensors;
-  if (st && typeof st === 'object' && st.parameters && typeof st.parameters === 'object')
-    answer.parameters = { by_dtype: st.parameters, total: Number(st.total) || null };
+  // Counts that are whole numbers only (QA E15: a malformed answer showed "F32 NaN B").
+  if (st && typeof st === 'object' && st.parameters && typeof st.parameters === 'object') {
+    const byDtype = {};
+    for (const [k, n] of Object.entries(st.parameters)) if (byteCount(n) !== null) byDtype[k] = n;
+    const sum = Object.values(byDtype).reduce((a, n) => a + n, 0);
+    if (sum > 0) answer.parameters = { by_dtype: byDtype, total: byteCount(st.total) || sum };
+  }
 
   const gguf = file && /\.gguf$/i.test(file);
   if (hasConfig && !gguf) {
     const text = await hub.text(parsed.repo, rev, 'config.json');
     let hfConfig;
     try {
-      hfConfig = JSON.parse(text);
-    } catch {
-      throw new HubError('bad_response', `config.json in ${parsed.repo}@${rev} is not JSON.`);
+      hfConfig = parseAnswer(text, `config.json in ${parsed.repo}@${rev}`);
+    } catch (e) {
+      throw e.message.includes('nested') ? e : new HubError('bad_response', `config.json in ${parsed.repo}@${rev} is not JSON.`);
     }
     answer.configuration = { model: { ...model, hf_config: hfConfig } };
     // One dtype for (nearly) every parameter: that is the checkpoint's weight format.
@@ -424,8 +462,14 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
     if (!gguf && typeof inspect !== 'function') throw new HubError('unreadable', 'reading a safetensors header needs the inspect function (gs.inspect).');
     const headers = {};
     let bytesRead = 0, first = null;
-    // Every part of a split file: each holds its own tensors.
-    for (const part of gguf ? ggufPartNames(file) : [file]) {
+    // Every part of a split file: each holds its own tensors. A name can claim up to 4,096 parts,
+    // each at least one Range request: more than maxParts wait for the caller to ask for them
+    // (QA E15: a link made 4,096 requests on its own).
+    const parts = gguf ? ggufPartNames(file) : [file];
+    if (parts.length > maxParts)
+      throw new HubError('too_many_parts', `${file} is split into ${parts.length} parts, and each part's header takes a Range request or more: ` +
+                         `more than the ${maxParts} read without asking. Ask for all ${parts.length} to read them (maxParts).`);
+    for (const part of parts) {
       const partEntry = files.find((f) => f.path === part);
       if (!partEntry) throw new HubError('not_found', `${parsed.repo}@${rev} has no ${part}, a part of the split file ${file}.`);
       const read = (begin, end) => hub.range(parsed.repo, rev, part, begin, end);

@@ -41,15 +41,19 @@ inline std::string_view to_string(ErrorCode c) {
     return "internal";
 }
 
+// `text` fit to show: a NUL, another control character (but tab and newline) or a
+// bidirectional control (U+202A-202E, U+2066-2069) becomes U+FFFD. Error messages echo what the
+// reader gave (a link's model id, a file's model name); a NUL would end them wherever they are
+// read as C strings (what()), and a U+202E would show the rest of a message reversed.
+std::string printable_text(std::string_view text);
+
 class Error : public std::runtime_error {
 public:
-    Error(std::string key, const std::string& message, ErrorCode code = ErrorCode::bad_value)
-        : Error(key.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::move(key)}, message, code) {}
+    // The message is kept as printable_text(message).
+    Error(std::string key, const std::string& message, ErrorCode code = ErrorCode::bad_value);
 
     // The key as path segments: {"gpus.json", "rtx-4090", "memory_gib"}.
-    Error(std::vector<std::string> path, const std::string& message, ErrorCode code)
-        : std::runtime_error(join(path).empty() ? message : join(path) + ": " + message),
-          path_(std::move(path)), key_(join(path_)), message_(message), code_(code) {}
+    Error(std::vector<std::string> path, const std::string& message, ErrorCode code);
 
     // The key the error is about ("context", "gpus.json: rtx-4090: memory_gib", ...); may be empty.
     const std::string& key() const { return key_; }
@@ -70,15 +74,6 @@ public:
     }
 
 private:
-    static std::string join(const std::vector<std::string>& path) {
-        std::string out;
-        for (const auto& s : path) {
-            if (s.empty()) continue;
-            if (!out.empty()) out += ": ";
-            out += s;
-        }
-        return out;
-    }
     std::vector<std::string> path_;
     std::string key_;
     std::string message_;

@@ -18,6 +18,7 @@
 #include "gpusizer/link.hpp"
 #include "gpusizer/model.hpp"
 #include "gpusizer/model_file.hpp"
+#include "gpusizer/phrasing.hpp"
 #include "gpusizer/plan.hpp"
 #include "gpusizer/precision.hpp"
 #include "gpusizer/recommend.hpp"
