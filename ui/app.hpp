@@ -37,9 +37,9 @@ public:
     bool open_path(const std::string& path);
     // Makes a model file the configuration's model: key "gguf" or "hf_dir" (the Local models list).
     bool open_model(const std::string& key, const std::string& path);
-    // Makes a model the page read the configuration's model: a "model" value as JSON text (the
-    // browser's GGUF header from the reader's disk), named `name` in the message.
-    bool open_model_text(const std::string& name, const std::string& model_json);
+    // Makes a model the page read the configuration's model (state.hpp's open_model_text): a GGUF
+    // header from the reader's disk, or a Hub model; named `name` in the message.
+    bool open_model_text(const std::string& name, const std::string& text, bool keep_weights);
     // Shows a message in the link bar: news, or an error (a platform's own: a file it could not read).
     void notify(const std::string& message) { show_message(message, false); }
     void notify_error(const std::string& message) { show_message(message, true); }

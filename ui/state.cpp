@@ -372,9 +372,10 @@ namespace {
 
 // The current configuration with a new model: what the model set before (its files, format and
 // split) goes; `set_model` gives the new one. Refused whole (the state unchanged) when the
-// estimate refuses it, as links are. The message names `name` and `kind`.
+// estimate refuses it, as links are. The message names `name` and `kind` (read after set_model,
+// which may set it).
 template <typename SetModel>
-bool open_new_model(UiState& s, const std::string& name, const char* kind, const Catalog& catalog, SetModel set_model) {
+bool open_new_model(UiState& s, const std::string& name, const std::string& kind, const Catalog& catalog, SetModel set_model) {
     try {
         Config c = s.config;
         c.model = ModelSpec{};
@@ -414,12 +415,24 @@ bool open_model_file(UiState& s, const std::string& key, const std::string& path
     });
 }
 
-bool open_model_text(UiState& s, const std::string& name, std::string_view model_json, const Catalog& catalog) {
-    const bool hf = looks_like_hf_config(model_json);
-    return open_new_model(s, name, hf ? "a Hugging Face config.json" : "GGUF", catalog, [&](Config& c) {
-        check_json_nesting(model_json, "model", hf ? "config.json" : "model");
-        c.model = hf ? model_from_hf_config(model_json) : model_spec_from_json(model_json);
-        c.weights = c.model.hub_weights;   // a GGUF file's general.file_type, as config_from_json sets it
+bool open_model_text(UiState& s, const std::string& name, std::string_view text, const Catalog& catalog, bool keep_weights) {
+    const bool hf = looks_like_hf_config(text);
+    const std::string weights = s.config.weights;
+    std::string kind = "a Hugging Face config.json";
+    return open_new_model(s, name, kind, catalog, [&](Config& c) {
+        check_json_nesting(text, "", hf ? "config.json" : "model");
+        if (hf) {
+            c.model = model_from_hf_config(text);
+        } else {
+            // {"model": ..., "weights"?: ...}: the model and its format only; the rest stays.
+            const Config given = config_from_json(text);
+            c.model = given.model;
+            c.weights = given.weights;   // a GGUF file's general.file_type, a checkpoint's one dtype, or ""
+            const bool gguf = !c.model.hub_weights.empty() || c.model.arch.source == "gguf";
+            kind = c.model.hub.empty() ? "GGUF" : gguf ? "GGUF from the Hub" : "config.json from the Hub";
+        }
+        // A link's own format stays over the file's (a format the Hub's answer names wins).
+        if (keep_weights && !weights.empty() && (c.weights.empty() || c.weights == c.model.hub_weights)) c.weights = weights;
     });
 }
 

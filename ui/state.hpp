@@ -123,9 +123,12 @@ bool open_config_text(UiState& s, std::string_view json_text, const Catalog& cat
 // the state is unchanged and `message` says why, naming the file.
 bool open_model_file(UiState& s, const std::string& key, const std::string& path, const Catalog& catalog, const SourceOpener& open);
 // Makes a model given as text the configuration's model, as open_model_file does: a Hugging Face
-// config.json, or a "model" value as JSON (the browser's GGUF file read from the reader's disk:
-// {"file": "x.gguf", "gguf_headers": {...}}). `name` names it in the message.
-bool open_model_text(UiState& s, const std::string& name, std::string_view model_json, const Catalog& catalog);
+// config.json, or {"model": ..., "weights"?: ...} (what the browser read: a GGUF file's header
+// from the reader's disk, {"file", "gguf_headers"}, or a Hub model, web/site/hub.mjs), whose
+// model and format replace the configuration's; its other keys stay. `keep_weights`: the
+// configuration's format stays unless the text names one other than the file's own (a link
+// opened with its format). `name` names the model in the message.
+bool open_model_text(UiState& s, const std::string& name, std::string_view text, const Catalog& catalog, bool keep_weights = false);
 
 // Opens a file's text: a gpusizer-cuda-bench report (kept in s.measured) or a configuration
 // JSON. `name` names the file in messages. On failure the state is unchanged and `message` says why.

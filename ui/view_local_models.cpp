@@ -42,8 +42,8 @@ bool App::open_model(const std::string& key, const std::string& path) {
     return ok;
 }
 
-bool App::open_model_text(const std::string& name, const std::string& model_json) {
-    const bool ok = gpusizer::ui::open_model_text(s_, name, model_json, catalog_);
+bool App::open_model_text(const std::string& name, const std::string& text, bool keep_weights) {
+    const bool ok = gpusizer::ui::open_model_text(s_, name, text, catalog_, keep_weights);
     if (ok) set_gpu_count(s_, s_.config.gpus, current_arch(s_, catalog_));
     changed();
     return ok;

@@ -62,8 +62,9 @@ namespace {
 // "Open file..." or dropped on the page) and why a file could not be read.
 EM_JS(void, web_listen, (), {
     // [fragment, pasted text, file name, file text, file error, Hub repository that failed, why,
-    // model file's name, its model value as JSON]; "" = nothing new
-    Module["gpusizerPending"] = ["", "", "", "", "", "", "", "", ""];
+    // a model's name, its {"model", "weights"?} JSON, "1" to keep the configuration's weights];
+    // "" = nothing new
+    Module["gpusizerPending"] = ["", "", "", "", "", "", "", "", "", ""];
     // Reads a File (64 MiB at most: reports are kilobytes) into the pending slots. A model file
     // (.gguf, .safetensors; QA E6) goes to hub-panel.js's reader, which reads its header only
     // (with the other parts of a split GGUF among `files`, the files dropped together).
@@ -210,6 +211,12 @@ EM_JS(void, web_listen, (), {
     });
 });
 
+
+// What became of a model the page handed over (slots 7-9), for hub-panel.js to say in its panel:
+// [name, 1 opened / 0 refused, the app's message].
+EM_JS(void, web_model_opened, (const char* name, int ok, const char* message), {
+    Module["gpusizerModelOpened"] = [UTF8ToString(name), ok, UTF8ToString(message)];
+});
 
 // Text typed into the hidden input since the last call (UTF-8 into buf, at most size bytes).
 EM_JS(int, web_typed_length, (), { return lengthBytesUTF8(Module["gpusizerTyped"] || ""); });
@@ -703,9 +710,14 @@ void frame(void* arg) {
     // The Hub panel could not fetch the model a link named (hub-panel.js): the results say so.
     const std::string hub_repo = take_pending(5);
     if (!hub_repo.empty()) w.app->hub_failed(hub_repo, take_pending(6));
-    // A model file the page read from the reader's disk (hub-panel.js: its header, QA E6).
+    // A model the page read (hub-panel.js): a GGUF header from the reader's disk (QA E6), or a
+    // model from the Hub; the app's own core reads it (no second module for the panel).
     const std::string model_name = take_pending(7);
-    if (!model_name.empty()) w.app->open_model_text(model_name, take_pending(8));
+    if (!model_name.empty()) {
+        const std::string text = take_pending(8);
+        const bool ok = w.app->open_model_text(model_name, text, take_pending(9) == "1");
+        web_model_opened(model_name.c_str(), ok ? 1 : 0, w.app->state().message.c_str());
+    }
 
     // Draw only on input, a change of data, or while ImGui settles after one (hover colours,
     // a closing popup), and when a focused field's text cursor turns on or off: an idle app

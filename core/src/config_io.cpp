@@ -123,8 +123,6 @@ ModelSpec model_from_catalog(std::string id) {
 
 ModelSpec model_from_hf_config(std::string_view json_text) { return model_from_hf_value(parse_json(json_text, "hf_config")); }
 
-ModelSpec model_spec_from_json(std::string_view json_text) { return model_from_value(parse_json(json_text, "model")); }
-
 bool looks_like_hf_config(std::string_view text) {
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos || text[first] != '{') return false;

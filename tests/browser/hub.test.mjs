@@ -64,6 +64,10 @@ async function openPanel(page, fragment = '') {
 test('the panel lists the GGUF files, reads the header by Range requests and loads the exact figures', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const seen = watch(page, url);
+  // The app's own module reads what the panel fetched: no second copy of the core (issue 29:
+  // gpusizer.wasm, 351 KB gzipped, came down for the panel alone).
+  const modules = [];
+  page.on('request', (r) => { if (/gpusizer(-lite)?\.(js|wasm)$/.test(new URL(r.url()).pathname)) modules.push(r.url()); });
   await openPanel(page, '#v=1&m=llama-3-8b&g=h100-sxm');
   // Keyboard only: the button, the field, Enter.
   await page.focus('#hub-toggle');
@@ -97,6 +101,7 @@ test('the panel lists the GGUF files, reads the header by Range requests and loa
   assert.equal(state.report.config.gpu, 'h100-sxm');     // the rest of the configuration kept
   // The share link names the repository and the file, not the header.
   assert.match(state.link, new RegExp(`^#v=1&hf=${kRepo}&f=${kFile}&w=q4_k_m&g=h100-sxm$`));
+  assert.deepEqual(modules, []);
   assert.deepEqual(seen.errors, []);
   await page.close();
 });

@@ -1,11 +1,11 @@
 // hub-panel.js: the app page's "From the Hub" panel (index.html). Type a repository id
 // (org/name, optionally @revision): hub.mjs fetches config.json, the parameter counts by dtype
 // and the file list; a chosen GGUF file's header is read by HTTP Range requests. The resulting
-// configuration (its model {"hub": ..., "gguf_headers" or "hf_config"}) goes to the app the way
-// an opened file does (Module.gpusizerPending, web/main.cpp), keeping the rest of the current
-// configuration (GPU, context...) read from the share link by the JS API (gpusizer.js, loaded
-// when first needed). A link with hf=org/name (and f=file, rev=revision) opens the panel and
-// loads that model again.
+// configuration (its model {"hub": ..., "gguf_headers" or "hf_config"}) goes to the app
+// (Module.gpusizerPending, web/main.cpp), whose own core makes it the model of the current
+// configuration (GPU, context... stay) and says whether it could: the page loads no second copy
+// of the core for the panel. A link with hf=org/name (and f=file, rev=revision) opens the panel
+// and loads that model again, keeping the link's weights.
 //
 // The Hub's address is the page's query parameter `hub=` (mirrors, the test suite). A link to a
 // page with another Hub than the default fetches nothing until the reader presses Fetch (QA E3:
@@ -40,10 +40,29 @@
   const endpoint = query.get('hub') || undefined;
   if (endpoint) endpointNote.textContent = 'Hub address: ' + endpoint;
 
-  let hubModule = null, api = null;
+  let hubModule = null;
   const hub = () => (hubModule ||= import('./hub.mjs'));
-  // The JS API, for the share link's configuration (configFromLink): loaded only for the Hub.
-  const gs = () => (api ||= import('./gpusizer.js').then((m) => m.default()));
+
+  // Hands a model ({"model", "weights"?}) to the app (web/main.cpp's pending slots 7-9) once it
+  // runs (on a shared link the page may still be starting), and waits for its answer: an Error
+  // with the app's message when it refuses the model.
+  // The app's module once it runs (up to 30 s: on a shared link the page may still be starting), else null.
+  async function appModule() {
+    for (let i = 0; i < 300 && !appGone() && !(window.Module && window.Module.gpusizerPending); ++i) await new Promise((r) => setTimeout(r, 100));
+    return window.Module && window.Module.gpusizerPending ? window.Module : null;
+  }
+  async function handToApp(name, configuration, keepWeights) {
+    const M = await appModule();
+    if (!M) throw new Error('the app did not start, so the model cannot be shown');
+    M.gpusizerModelOpened = null;
+    M.gpusizerPending[8] = JSON.stringify(configuration);
+    M.gpusizerPending[9] = keepWeights ? '1' : '';
+    M.gpusizerPending[7] = name;
+    M.gpusizerActive = 1;
+    for (let i = 0; i < 300 && !appGone() && !M.gpusizerModelOpened; ++i) await new Promise((r) => setTimeout(r, 50));
+    const answer = M.gpusizerModelOpened;
+    if (answer && !answer[1]) throw new Error(answer[2].replace(/^Model not opened: /, ''));
+  }
 
   // A model file dropped on the page or picked with "Open file..." (web/main.cpp hands it here;
   // QA E6): a GGUF file's header is read from the reader's disk by slices, as the Hub's by Range
@@ -66,7 +85,8 @@
         const read = await h.readFileHeader(byName.get(part), h.reduceGgufHeader);
         headers[part] = h.toBase64(read.inspect.bytes);
       }
-      pending[8] = JSON.stringify({ file: parts[0], gguf_headers: headers });
+      pending[8] = JSON.stringify({ model: { file: parts[0], gguf_headers: headers } });
+      pending[9] = '';
       pending[7] = file.name;
     } catch (e) {
       pending[4] = 'Model not opened: ' + ((e && e.message) || String(e));
@@ -205,9 +225,9 @@
   const allParts = document.createElement('button');
   allParts.type = 'button';
   allParts.id = 'hub-all-parts';
-  let partsAsked = null;   // [fromLink, linkText] of the load that stopped
-  allParts.addEventListener('click', () => { const a = partsAsked; partsAsked = null; allParts.remove(); if (a) loadChosen(a[0], a[1], Infinity); });
-  async function loadChosen(fromLink, linkText, maxParts) {
+  let partsAsked = null;   // [fromLink] of the load that stopped
+  allParts.addEventListener('click', () => { const a = partsAsked; partsAsked = null; allParts.remove(); if (a) loadChosen(a[0], Infinity); });
+  async function loadChosen(fromLink, maxParts) {
     if (!answer) return;
     const chosen = list.querySelector('input[name=hub-file]:checked');
     if (!chosen) return fail({ message: 'Choose what to size from: config.json or one of the GGUF files.' });
@@ -221,23 +241,9 @@
       const rev = answer.hub.revision;
       const a = JSON.parse(await h.fromHub(answer.hub.repo + '@' + rev, { endpoint, file: file || undefined, onProgress: (p) => stale(g) || progress(p), session: true, maxParts }));
       if (stale(g)) return;
-      const api = await gs();
-      let base = {};
-      // The link opened (the app may have rewritten the address since), else the current one.
-      const link = linkText || location.hash;
-      try { if (link && link !== '#') base = JSON.parse(api.configFromLink(link)); } catch (e) { base = {}; }
-      for (const k of ['gguf', 'hf_dir']) delete base[k];
-      if (!fromLink) delete base.weights;   // the file's (or checkpoint's) own format
-      const config = Object.assign(base, a.configuration);
-      const text = JSON.stringify(config);
-      api.linkFromConfig(text);   // the core reads it here first: an unsupported file says so in the panel
-      // The app takes it once it runs (on a shared link the page may still be starting).
-      for (let i = 0; i < 300 && !appGone() && !(window.Module && window.Module.gpusizerPending); ++i) await new Promise((r) => setTimeout(r, 100));
-      const pending = window.Module && window.Module.gpusizerPending;
-      if (!pending) throw new Error('the app did not start, so the model cannot be shown');
-      pending[2] = a.hub.repo + (file ? '/' + file : '');
-      pending[3] = text;
-      window.Module.gpusizerActive = 1;
+      // The app's own core takes the model into its configuration, the rest of which stays (from
+      // a link: its format too); what it refuses is said here (no second copy of the core).
+      await handToApp(a.hub.repo + (file ? '/' + file : ''), a.configuration, fromLink);
       const fetched = a.header ? 'read ' + size(a.header.bytes_read) + ' of the ' + size(a.header.file_bytes) + ' file' +
         (a.header.parts > 1 ? ' (' + a.header.parts + ' parts)' : '') + ' by Range requests, ' : '';
       say('Loaded ' + a.hub.repo + (file ? ' ' + file : ' config.json') + (endpoint ? ' from ' + endpoint + ' (not the Hugging Face Hub)' : '') +
@@ -248,7 +254,7 @@
       if (stale(g)) return;
       fail(e);
       if (e && e.kind === 'too_many_parts') {
-        partsAsked = [fromLink, linkText];
+        partsAsked = [fromLink];
         allParts.textContent = 'Read all ' + (e.message.match(/into (\d+) parts/) || [])[1] + ' parts';
         error.after(allParts);
       }
@@ -302,13 +308,11 @@
   // place of the figures (web/main.cpp, pending slots 5 and 6).
   async function tellApp(repo) {
     if (panel.getAttribute('data-state') !== 'error') return;
-    // On a shared link the app may still be starting: its pending slots come with it.
-    for (let i = 0; i < 300 && !appGone() && !(window.Module && window.Module.gpusizerPending); ++i) await new Promise((r) => setTimeout(r, 100));
-    const pending = window.Module && window.Module.gpusizerPending;
-    if (!pending) return;
-    pending[6] = error.textContent;
-    pending[5] = repo;
-    window.Module.gpusizerActive = 1;
+    const M = await appModule();
+    if (!M) return;
+    M.gpusizerPending[6] = error.textContent;
+    M.gpusizerPending[5] = repo;
+    M.gpusizerActive = 1;
   }
   async function followLink(id, p, link) {
     const a = await fetchRepo(id, { file: p.f || '' });
@@ -317,7 +321,7 @@
       fail({ kind: 'not_found', message: id + ' has no file ' + p.f + ' (the link names it): choose one of its files below.' });
       return tellApp(p.hf);
     }
-    await loadChosen(true, link);
+    await loadChosen(true);
     tellApp(p.hf);
   }
   window.addEventListener('hashchange', openLink);
