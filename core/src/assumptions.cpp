@@ -15,34 +15,16 @@ namespace {
 
 // What a training framework's profile implies (training/frameworks.cpp).
 std::string framework_assumption(TrainingFramework f) {
-    const char* text = "";
+    const char* text = "megatron: Megatron's kernels (the fit of mfu); DP sync behind the backward";
     switch (f) {
-        case TrainingFramework::nemo:
-            text = "nemo: Megatron Core's kernels; TP communication overlapped with the GEMMs wherever sequence parallelism is on";
-            break;
-        case TrainingFramework::torchtitan:
-            text = "torchtitan: FSDP2 + torch.compile, kernels at %.2f of Megatron's; ZeRO-3 reduce-scatters one block at a time";
-            break;
-        case TrainingFramework::fsdp:
-            text = "fsdp: PyTorch FSDP2 / DDP in eager mode, kernels at %.2f of Megatron's; ZeRO-3 reduce-scatters one block at a time";
-            break;
-        case TrainingFramework::deepspeed:
-            text =
-                "deepspeed: eager kernels at %.2f of Megatron's; ZeRO 0-2 reduce the gradients after the backward (overlap_comm "
-                "off), ZeRO-3 overlaps them in 5e8-element buckets";
-            break;
-        case TrainingFramework::hf_trainer:
-            text =
-                "hf_trainer: eager kernels at %.2f of Megatron's; data parallel only (DDP 25 MiB buckets, FSDP or DeepSpeed via "
-                "accelerate)";
-            break;
-        case TrainingFramework::megatron:
-            text =
-                "megatron: Megatron-LM / Megatron Core kernels (the fit of mfu); DP gradients overlapped with the backward in 25 MiB "
-                "buckets";
-            break;
+        case TrainingFramework::nemo: text = "nemo: Megatron Core's kernels; TP communication overlapped with sequence parallelism"; break;
+        case TrainingFramework::torchtitan: text = "torchtitan: FSDP2 + torch.compile, kernels at %.2f of Megatron's"; break;
+        case TrainingFramework::fsdp: text = "fsdp: eager FSDP2 / DDP, kernels at %.2f of Megatron's"; break;
+        case TrainingFramework::deepspeed: text = "deepspeed: eager kernels at %.2f of Megatron's; ZeRO 0-2 sync after the backward"; break;
+        case TrainingFramework::hf_trainer: text = "hf_trainer: eager kernels at %.2f of Megatron's; data parallel only"; break;
+        case TrainingFramework::megatron: break;
     }
-    char buf[300];
+    char buf[160];
     std::snprintf(buf, sizeof buf, text, detail::framework_profile(f).kernel_share);
     return buf;
 }
@@ -223,8 +205,7 @@ std::vector<Assumption> assumptions(const Report& r) {
             "framework's kernel share, and lower for GEMMs under 512 FLOP/B per GPU (small hidden / tp, few tokens per micro-batch); "
             "bubble and exposed communication added on top");
         add("training_framework", framework_assumption(c.training_framework),
-            "docs/formulas.md \"Training frameworks\": torchtitan benchmarks/llama3_h100_202412_torchtitan.md Tables 1 and 3; "
-            "DeepSpeed v0.19.6 zero/config.py (overlap_comm: stage 3 only); NeMo 2.0 recipes (tp_comm_overlap)");
+            "docs/formulas.md, \"Training frameworks\"");
         add("training_flops", "6N + 12 L H Q s per token (LoRA 4N + ...); selective recompute + the attention core, full + a forward (8N)",
             "PaLM appendix B (Chowdhery et al. 2022); Korthikanti et al. 2022 for recomputation");
         if (c.offload != Offload::none)

@@ -430,9 +430,8 @@ constexpr ConfigKey kKeys[] = {
     row("training_framework", "tf", "training-framework", "S", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`megatron`",
      "`megatron`, `nemo`, `torchtitan`, `fsdp`, `deepspeed`, `hf_trainer`; training only; `hf_trainer` takes no `tp`, `pp`, "
      "`cp` or `ep` above 1",
-     "the framework the step follows: its kernels' share of Megatron's (`mfu`'s default), what it overlaps and the gradient "
-     "buckets it sends (docs/formulas.md, \"Training frameworks\"). `fsdp` = PyTorch FSDP2 / DDP without torch.compile, "
-     "`torchtitan` = FSDP2 with it",
+     "the framework the step follows: its kernels, overlaps and gradient buckets (docs/formulas.md, \"Training "
+     "frameworks\"); `fsdp` = FSDP2 / DDP without torch.compile",
      "",
      names([](const Config& c) { return std::string(to_string(c.training_framework)); },
            [](Config& c, std::string_view v) { c.training_framework = parse_training_framework(v); })),
