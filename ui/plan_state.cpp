@@ -93,6 +93,7 @@ PlanRequest serving_plan_request(const Config& current, const PlanInputs& in) {
     b.zero = 0;
     b.offload = Offload::none;
     b.recompute = Recompute::automatic;
+    b.training_framework = TrainingFramework::megatron;
     b.global_batch = 0;
     b.train_tokens = 0;
     b.concurrency = 0;      // the search sets the load

@@ -745,6 +745,7 @@ void set_mode(UiState& s, Mode mode, const ModelArch* arch) {
     if (mode == Mode::inference) {
         c.zero = 0;
         c.offload = Offload::none;
+        c.training_framework = TrainingFramework::megatron;   // training only (resolve refuses another)
     } else if (c.runtime != Runtime::automatic && c.runtime != Runtime::pytorch && c.runtime != Runtime::none) {
         c.runtime = Runtime::automatic;
         drop_other_engine_fractions(c);

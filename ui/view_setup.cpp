@@ -343,6 +343,11 @@ void App::draw_workload() {
         row_label("Recompute");
         if (enum_combo("##rc", c.recompute, {Recompute::automatic, Recompute::none, Recompute::selective, Recompute::full}))
             changed();
+        row_label("Framework");
+        if (enum_combo("##fw", c.training_framework,
+                       {TrainingFramework::megatron, TrainingFramework::nemo, TrainingFramework::torchtitan, TrainingFramework::fsdp,
+                        TrainingFramework::deepspeed, TrainingFramework::hf_trainer}))
+            changed();
         if (ImGui::Checkbox("Flash attention", &c.flash_attention)) changed();
         ImGui::SameLine();
         if (ImGui::Checkbox("Sequence parallel", &c.sequence_parallel)) changed();

@@ -7,8 +7,29 @@
 #include "gpusizer/measured.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
+#include "training/frameworks.hpp"
 
 namespace gpusizer {
+
+namespace {
+
+// What a training framework's profile implies (training/frameworks.cpp).
+std::string framework_assumption(TrainingFramework f) {
+    const char* text = "megatron: Megatron's kernels (the fit of mfu); DP sync behind the backward";
+    switch (f) {
+        case TrainingFramework::nemo: text = "nemo: Megatron Core's kernels; TP communication overlapped with sequence parallelism"; break;
+        case TrainingFramework::torchtitan: text = "torchtitan: FSDP2 + torch.compile, kernels at %.2f of Megatron's"; break;
+        case TrainingFramework::fsdp: text = "fsdp: eager FSDP2 / DDP, kernels at %.2f of Megatron's"; break;
+        case TrainingFramework::deepspeed: text = "deepspeed: eager kernels at %.2f of Megatron's; ZeRO 0-2 sync after the backward"; break;
+        case TrainingFramework::hf_trainer: text = "hf_trainer: eager kernels at %.2f of Megatron's; data parallel only"; break;
+        case TrainingFramework::megatron: break;
+    }
+    char buf[160];
+    std::snprintf(buf, sizeof buf, text, detail::framework_profile(f).kernel_share);
+    return buf;
+}
+
+}  // namespace
 
 namespace {
 
@@ -180,8 +201,11 @@ std::vector<Assumption> assumptions(const Report& r) {
         }
     } else {
         add("mfu", fmt("%.2f of the dense tensor peak on the executed FLOPs", c.mfu),
-            "fit over Megatron-LM (A100), torchtitan (A100) and Llama 3 405B (H100) runs: 0.61 (0.54-0.69 per run); "
+            "fit over Megatron-LM (A100), torchtitan (A100) and Llama 3 405B (H100) runs: 0.61 (0.54-0.69 per run), times the "
+            "framework's kernel share, and lower for GEMMs under 512 FLOP/B per GPU (small hidden / tp, few tokens per micro-batch); "
             "bubble and exposed communication added on top");
+        add("training_framework", framework_assumption(c.training_framework),
+            "docs/formulas.md, \"Training frameworks\"");
         add("training_flops", "6N + 12 L H Q s per token (LoRA 4N + ...); selective recompute + the attention core, full + a forward (8N)",
             "PaLM appendix B (Chowdhery et al. 2022); Korthikanti et al. 2022 for recomputation");
         if (c.offload != Offload::none)

@@ -28,6 +28,12 @@ constexpr Names<PipeSchedule, 4> kSchedules{{{PipeSchedule::one_f_one_b, "1f1b"}
                                             {PipeSchedule::zero_bubble, "zero_bubble"}, {PipeSchedule::dualpipe, "dualpipe"}}};
 constexpr Names<Fp8Training, 3> kFp8Trainings{{{Fp8Training::none, "none"}, {Fp8Training::tensorwise, "tensorwise"},
                                                {Fp8Training::blockwise, "blockwise"}}};
+constexpr Names<TrainingFramework, 6> kFrameworks{{{TrainingFramework::megatron, "megatron"},
+                                                   {TrainingFramework::nemo, "nemo"},
+                                                   {TrainingFramework::torchtitan, "torchtitan"},
+                                                   {TrainingFramework::fsdp, "fsdp"},
+                                                   {TrainingFramework::deepspeed, "deepspeed"},
+                                                   {TrainingFramework::hf_trainer, "hf_trainer"}}};
 
 template <typename E, std::size_t N>
 std::string_view name_of(const Names<E, N>& names, E v) {
@@ -69,6 +75,8 @@ Mode parse_mode(std::string_view s) { return parse_of(kModes, s, "mode"); }
 PipeSchedule parse_pp_schedule(std::string_view s) { return parse_of(kSchedules, s, "pp_schedule"); }
 std::string_view to_string(Fp8Training v) { return name_of(kFp8Trainings, v); }
 Fp8Training parse_fp8_training(std::string_view s) { return parse_of(kFp8Trainings, s, "fp8_training"); }
+std::string_view to_string(TrainingFramework v) { return name_of(kFrameworks, v); }
+TrainingFramework parse_training_framework(std::string_view s) { return parse_of(kFrameworks, s, "training_framework"); }
 Optimizer parse_optimizer(std::string_view s) { return parse_of(kOptimizers, s, "optimizer"); }
 Offload parse_offload(std::string_view s) { return parse_of(kOffloads, s, "offload"); }
 Recompute parse_recompute(std::string_view s) { return parse_of(kRecomputes, s, "recompute"); }
@@ -102,6 +110,7 @@ std::string allowed_values(std::string_view key) {
     if (key == "runtime") return list_of(kRuntimes);
     if (key == "pp_schedule") return list_of(kSchedules);
     if (key == "fp8_training") return list_of(kFp8Trainings);
+    if (key == "training_framework") return list_of(kFrameworks);
     return {};
 }
 

@@ -425,6 +425,16 @@ constexpr ConfigKey kKeys[] = {
      "training: tokens trained while the global batch grows linearly to `global_batch` (GPT-3 ramped over its first 4 to 12 "
      "billion tokens); they take steps of half the batch on average, each with a full step's fixed costs",
      "tokens of the batch-size ramp (default 0)", m(&Config::batch_ramp_tokens)),
+    // The training framework's profile (core/src/training/frameworks.cpp, docs/formulas.md
+    // "Training frameworks").
+    row("training_framework", "tf", "training-framework", "S", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`megatron`",
+     "`megatron`, `nemo`, `torchtitan`, `fsdp`, `deepspeed`, `hf_trainer`; training only; `hf_trainer` takes no `tp`, `pp`, "
+     "`cp` or `ep` above 1",
+     "the framework the step follows: its kernels, overlaps and gradient buckets (docs/formulas.md, \"Training "
+     "frameworks\"); `fsdp` = FSDP2 / DDP without torch.compile",
+     "",
+     names([](const Config& c) { return std::string(to_string(c.training_framework)); },
+           [](Config& c, std::string_view v) { c.training_framework = parse_training_framework(v); })),
 };
 
 constexpr std::size_t kKeyCount = sizeof kKeys / sizeof kKeys[0];

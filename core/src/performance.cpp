@@ -16,6 +16,7 @@
 #include <string>
 
 #include "runtime_profiles.hpp"
+#include "training/frameworks.hpp"
 
 namespace gpusizer::detail {
 
@@ -313,6 +314,7 @@ void ring_attention_comm(const Resolved& r, const PerfInputs& in, const Fabric& 
 StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double t_comp, double t_pipe, double rate) {
     const Parallelism& par = r.par;
     const Config& c = *r.config;
+    const FrameworkProfile& fw = framework_profile(c.training_framework);
     StepComm m;
     const double mb = in.micro_batches;
     const double p = par.pp;
@@ -329,8 +331,10 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
         // Between a layer's matmuls nothing else can run: exposed, unless the framework splits
         // the GEMMs and their all-gathers / reduce-scatters into chunks that overlap (Megatron-LM
         // --tp-comm-overlap, TransformerEngine userbuffers; needs sequence parallelism): then
-        // only what outlasts the step's matmuls shows.
-        m.tp_exposed = c.tp_comm_overlap ? std::max(0.0, m.tp - t_comp * in.train_gemm_fraction) : m.tp;
+        // only what outlasts the step's matmuls shows. NeMo's recipes turn it on with sequence
+        // parallelism (frameworks.cpp).
+        const bool overlap = c.tp_comm_overlap || (fw.tp_overlap_with_sp && c.sequence_parallel);
+        m.tp_exposed = overlap ? std::max(0.0, m.tp - t_comp * in.train_gemm_fraction) : m.tp;
     }
     // Activations forward, gradients back, for each micro-batch at each of the v chunk boundaries
     // of a stage (interleaving multiplies the sends by v: Narayanan et al. 2021, sec. 2.2).
@@ -392,7 +396,11 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
             const double gather = reduce_scatter_seconds(dp, held * in.train_weight_bytes_per_gpu);
             const double scatter = reduce_scatter_seconds(dp, grads);
             m.dp = scatter + 2.0 * gather;
-            const double last = reduce_scatter_seconds(dp, std::min(grads, kZeroReduceBucket * (r.fp32 ? 4.0 : 2.0)));
+            // FSDP reduce-scatters each transformer block's gradients as the backward leaves it
+            // (fully_shard per block): the last block's shows; DeepSpeed sends reduce_bucket_size.
+            const double bucket =
+                fw.block_reduce_scatter && in.layers > 0 ? grads * p / in.layers : kZeroReduceBucket * (r.fp32 ? 4.0 : 2.0);
+            const double last = reduce_scatter_seconds(dp, std::min(grads, bucket));
             m.dp_exposed = std::max(0.0, gather - fwd * t_pipe) + std::max(last, gather + scatter - (1.0 - fwd) * t_pipe);
         } else {
             // DDP all-reduce; ZeRO-1/2 reduce-scatter + all-gather move the same bytes. Bucketed
@@ -408,7 +416,8 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
             m.dp = ar.seconds;
             const double bucket = c.zero == 0 ? kDdpBucketBytes : kZeroReduceBucket * (r.fp32 ? 4.0 : 2.0);
             const double last = allreduce_time(dp, std::min(grads, bucket)).seconds;
-            m.dp_exposed = std::max(last, m.dp - in.train_hide_fraction * t_pipe);
+            // DeepSpeed's ZeRO 0-2 reduce after the backward (overlap_comm off): all of it shows.
+            m.dp_exposed = fw.dp_overlap_below_zero3 ? std::max(last, m.dp - in.train_hide_fraction * t_pipe) : m.dp;
         }
     }
     if (in.offload_bytes_per_step > 0) offload_step(r, in, f, t_pipe, m);
@@ -589,7 +598,9 @@ double attention_flops(const Resolved& r, double mu16) {
     // default only: a given `mfu` is the efficiency at the precision the math runs in, and the
     // attention, which does not run in FP4, gets the 16-bit efficiency it implies).
     const double fp4 = !r.training && out.compute.used == Precision::fp4 ? kFp4GemmEfficiency : 1.0;
-    const double mu = c.mfu > 0 ? c.mfu : (r.training ? kTrainMfu : kPrefillMfu * fp4);
+    // Training's default: kTrainMfu x the framework's kernel share x the GEMMs' shape share
+    // (training/frameworks.cpp).
+    const double mu = c.mfu > 0 ? c.mfu : (r.training ? train_kernel_efficiency(c, in.hidden, par.tp, par.cp) : kPrefillMfu * fp4);
     out.mfu = mu;
     const Precision used = out.compute.used;
     out.attn_flops = used == Precision::fp8 || used == Precision::int8 || used == Precision::fp4 ? attention_flops(r, mu / fp4) : mu * F;

@@ -19,6 +19,7 @@
 #include <limits>
 
 #include "estimate_internal.hpp"
+#include "training/frameworks.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/estimate.hpp"
 #include "gpusizer/io.hpp"
@@ -134,7 +135,7 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
     const int max_tp = std::max(1, std::min(N, fabric.levels > 0 ? fabric.node_size : N));
     const ComputeChoice choice = compute_choice(*r0.gpu, *r0.wf, r0.runtime);
     const double F = choice.flops;
-    const double mu = base.mfu > 0 ? base.mfu : kTrainMfu;
+    const double hidden = double(r0.arch->hidden);
 
     MemoryModel mm;
     mm.capacity = r0.gpu->capacity_bytes();
@@ -215,6 +216,8 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
                         const long long m = per_replica / b;
                         r.config->batch = c.batch = b;
                         r.micro_batches = m;
+                        // The kernel efficiency follows the GEMMs' shapes: tp, the micro-batch, cp.
+                        const double mu = base.mfu > 0 ? base.mfu : train_kernel_efficiency(*r.config, hidden, tp, cp);
                         for (int k = 0; k < 3; ++k) {
                             const TrainStageTerms* st = &terms[std::size_t(k * pp)];
                             const TrainStageTerms* dst = dual ? &dual_terms[std::size_t(k * half)] : nullptr;

@@ -557,6 +557,13 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
         if (c.tp_comm_overlap && r.par.tp > 1 && !c.sequence_parallel)
             throw Error("tp_comm_overlap", "overlapping tensor-parallel communication with the GEMMs needs sequence_parallel "
                                            "(Megatron-LM asserts it)");
+        // The Hugging Face Trainer parallelizes over data only: DDP, or FSDP / DeepSpeed ZeRO
+        // through accelerate (transformers TrainingArguments: `fsdp`, `deepspeed`).
+        if (c.training_framework == TrainingFramework::hf_trainer && (r.par.tp > 1 || r.par.pp > 1 || r.par.cp > 1 || r.par.ep > 1))
+            throw Error("training_framework",
+                        "hf_trainer runs data parallelism only (DDP, FSDP or DeepSpeed ZeRO through "
+                        "accelerate): set tp, pp, cp and ep to 1, or choose megatron, nemo, torchtitan, "
+                        "fsdp or deepspeed");
     } else {
         if (c.global_batch != 0) throw Error("global_batch", "applies to training modes only");
         if (c.pp_schedule != PipeSchedule::one_f_one_b) throw Error("pp_schedule", "pipeline schedules apply to training modes only");
@@ -564,6 +571,7 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
         if (c.tp_comm_overlap) throw Error("tp_comm_overlap", "applies to training modes only");
         if (c.ep_comm_overlap) throw Error("ep_comm_overlap", "applies to training modes only");
         if (c.fp8_training != Fp8Training::none) throw Error("fp8_training", "applies to training modes only");
+        if (c.training_framework != TrainingFramework::megatron) throw Error("training_framework", "applies to training modes only");
         rc.global_batch = 0;
     }
     // Activation element size: the compute dtype (bf16/fp16; fp32 only for fp32 weights), or the

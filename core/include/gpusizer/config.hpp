@@ -31,6 +31,9 @@ enum class Runtime { automatic, none, pytorch, llama_cpp, vllm, sglang, trt_llm,
 enum class PipeSchedule { one_f_one_b, interleaved, zero_bubble, dualpipe };
 // FP8 training of the weight GEMMs: scaling per tensor or per block (docs/formulas.md, "FP8 training").
 enum class Fp8Training { none, tensorwise, blockwise };
+// The training framework whose kernels, overlaps and buckets the step follows (docs/formulas.md,
+// "Training frameworks"; core/src/training/frameworks.cpp). megatron = Megatron-LM / Megatron Core.
+enum class TrainingFramework { megatron, nemo, torchtitan, fsdp, deepspeed, hf_trainer };
 
 // LoRA target modules, as a bit set.
 enum LoraTarget : unsigned {
@@ -136,6 +139,7 @@ struct Config {
     bool ep_comm_overlap = false;   // expert all-to-alls overlapped across micro-batches (Megatron-LM --overlap-moe-expert-parallel-comm)
     Fp8Training fp8_training = Fp8Training::none;   // weight GEMMs in FP8 (training, GPUs with FP8 tensor cores)
     double fp8_gemm_efficiency = 0;  // FP8 training: the FP8 GEMMs' share of `mfu` at the FP8 peak (0 = the default)
+    TrainingFramework training_framework = TrainingFramework::megatron;   // whose kernels, overlaps and buckets
     double request_rate = 0;        // requests per second arriving (open loop), instead of concurrency; 0 = closed loop
     // Context parallelism (training): each sequence's tokens split over cp GPUs, attention as a
     // ring of K/V blocks (Megatron-LM context_parallel_size); gpus = tp x cp x pp x dp.
@@ -185,6 +189,8 @@ Runtime parse_runtime(std::string_view s);
 PipeSchedule parse_pp_schedule(std::string_view s);
 std::string_view to_string(Fp8Training v);
 Fp8Training parse_fp8_training(std::string_view s);
+std::string_view to_string(TrainingFramework v);
+TrainingFramework parse_training_framework(std::string_view s);
 unsigned parse_lora_target(std::string_view s);   // "q_proj" or "q", ..., "all-linear"
 std::vector<std::string> lora_target_names(unsigned targets);
 

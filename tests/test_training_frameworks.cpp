@@ -1,0 +1,272 @@
+// test_training_frameworks.cpp: the training frameworks as profiles (training_framework) and the
+// kernel efficiency from the GEMMs' shapes (core/src/training/frameworks.cpp). Each profile's
+// effect derived by hand on a small case; the shape curve's monotonicity and its value at a named
+// row; the fits of the constants recomputed from the accuracy set's rows; `megatron`, the
+// default, leaving reports where they were.
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "interconnect.hpp"
+#include "performance.hpp"
+#include "test_support.hpp"
+#include "training/frameworks.hpp"
+
+using namespace gpusizer;
+using namespace gpusizer::test;
+
+namespace {
+
+nlohmann::json accuracy_row(const std::string& id) {
+    std::ifstream f(std::string(GPUSIZER_TEST_DATA) + "/../validation/accuracy.json");
+    REQUIRE(f.good());
+    const auto set = nlohmann::json::parse(f);
+    for (const auto& row : set["rows"])
+        if (row["id"] == id) return row;
+    FAIL("no accuracy row " << id);
+    return {};
+}
+
+// The kernel efficiency (`mfu`) at which a row's configuration reproduces its published value
+// (utilization or tokens/s rise with it): bisection, as tests/test_mfu_fit.cpp.
+double implied_efficiency(const nlohmann::json& row) {
+    Config c = config_from_json(row["config"].dump());
+    const std::string q = row["quantity"].get<std::string>();
+    const double published = row["value"].get<double>();
+    double lo = 0.1, hi = 0.99;
+    for (int i = 0; i < 40; ++i) {
+        c.mfu = 0.5 * (lo + hi);
+        const Report r = estimate(c, catalog());
+        const double v = q == "train_hfu" ? r.speed.hfu : q == "train_mfu" ? r.speed.effective_mfu : r.speed.train_tokens_per_s;
+        (v < published ? lo : hi) = c.mfu;
+    }
+    return 0.5 * (lo + hi);
+}
+
+// Llama 3 8B, 8 H100, FSDP (ZeRO-3) over all 8: the small case the profiles are derived on.
+Config fsdp_case() {
+    Config c = llama3_8b_training("h100-sxm", 8, 1, 1, 8);
+    c.zero = 3;
+    c.context = 8192;
+    c.batch = 1;
+    c.global_batch = 64;
+    c.recompute = Recompute::selective;
+    c.flash_attention = true;
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("megatron, the default, leaves training reports where they were", "[frameworks][training]") {
+    // Figures of gpusizer at 679f3ad (before the profiles), `gpusizer estimate --json`, for three
+    // layouts whose GEMMs are above the shape curve's saturation (1638, 745 and 1170 FLOP/B).
+    struct Before {
+        const char* json;
+        double step_s, tokens_per_s, exposed_s;
+    };
+    const Before cases[] = {
+        {R"({"model":"llama-3-8b","mode":"train","weights":"bf16","gpu":"h100-sxm","gpus":8,"dp":8,"zero":3,"batch":1,
+             "global_batch":64,"context":8192,"recompute":"selective","flash_attention":true})",
+         6.757540311165208, 77585.62670114455, 0.0024034737127371273},
+        {R"({"model":"llama-3.1-70b","mode":"train","weights":"bf16","gpu":"h100-sxm","gpus":64,"tp":8,"pp":2,"dp":4,"zero":1,
+             "batch":1,"global_batch":128,"context":4096,"recompute":"full","flash_attention":true,"sequence_parallel":true,
+             "pp_schedule":"interleaved"})",
+         10.396538413370386, 50429.09275704147, 2.1394018922393165},
+        {R"({"model":"llama-3-8b","mode":"train","weights":"bf16","gpu":"a100-80gb-sxm","gpus":16,"tp":2,"dp":8,"zero":0,
+             "batch":2,"global_batch":64,"context":4096,"recompute":"selective","flash_attention":true,"sequence_parallel":true})",
+         4.770919325671178, 54946.223590381356, 0.1550029708034188},
+    };
+    for (const Before& b : cases) {
+        INFO(b.json);
+        const Config c = config_from_json(b.json);
+        CHECK(c.training_framework == TrainingFramework::megatron);
+        const Report r = estimate(c, catalog());
+        CHECK(r.speed.mfu == Approx(0.61).epsilon(1e-12));
+        CHECK(r.speed.train_step_s == Approx(b.step_s).epsilon(1e-12));
+        CHECK(r.speed.train_tokens_per_s == Approx(b.tokens_per_s).epsilon(1e-12));
+        CHECK(r.interconnect.exposed_s_per_step == Approx(b.exposed_s).epsilon(1e-12));
+        CHECK(r.config.training_framework == TrainingFramework::megatron);   // echoed
+    }
+}
+
+TEST_CASE("training_framework: bad values are refused with the key and the allowed values", "[frameworks][bad_input]") {
+    const BadInput cases[] = {
+        {R"({"model":"llama-3-8b","mode":"train","training_framework":"pytorch"})", "training_framework",
+         "megatron, nemo, torchtitan, fsdp, deepspeed, hf_trainer"},
+        {R"({"model":"llama-3-8b","mode":"train","training_framework":"Megatron"})", "training_framework", "hf_trainer"}};
+    expect_errors(cases, [](const std::string& s) { return config_from_json(s); });
+    CHECK_THROWS_AS(parse_training_framework("accelerate"), Error);
+    CHECK(parse_training_framework("hf_trainer") == TrainingFramework::hf_trainer);
+    CHECK(to_string(TrainingFramework::torchtitan) == "torchtitan");
+    // Serving has no training framework; the Trainer has no tensor or pipeline parallelism.
+    Config inf = config("llama-3-8b", "h100-sxm");
+    inf.training_framework = TrainingFramework::fsdp;
+    CHECK(error_key(inf) == "training_framework");
+    Config hf = llama3_8b_training("h100-sxm", 8, 2, 1, 4);
+    hf.training_framework = TrainingFramework::hf_trainer;
+    CHECK(error_key(hf) == "training_framework");
+    const std::string msg = thrown_message([&] { (void)run(hf); });
+    CHECK(msg.find("tp") != std::string::npos);
+    hf.tp = 1;
+    hf.dp = 8;
+    CHECK(error_key(hf).empty());
+}
+
+TEST_CASE("fsdp, torchtitan, hf_trainer: their kernels' share of Megatron's", "[frameworks][training]") {
+    // compute_s = tokens x executed FLOPs per token / (GPUs x mu x F): mu = 0.61 x share, so the
+    // math takes 1 / share as long. Eager PyTorch: 0.59; torch.compile: 0.59 x 6667 / 5762.
+    Config c = fsdp_case();
+    const Report meg = run(c);
+    const double compile = 0.59 * 6667.0 / 5762.0;   // = 0.7290
+    const std::pair<TrainingFramework, double> shares[] = {{TrainingFramework::fsdp, 0.59},
+                                                           {TrainingFramework::hf_trainer, 0.59},
+                                                           {TrainingFramework::deepspeed, 0.59},
+                                                           {TrainingFramework::torchtitan, compile},
+                                                           {TrainingFramework::nemo, 1.0}};
+    for (const auto& [fw, share] : shares) {
+        INFO(to_string(fw));
+        c.training_framework = fw;
+        const Report r = run(c);
+        CHECK(r.speed.mfu == Approx(0.61 * share));
+        CHECK(r.speed.compute_s == Approx(meg.speed.compute_s / share));
+        CHECK(r.config.training_framework == fw);   // echoed
+    }
+    // A given `mfu` is the efficiency: the profile's share does not scale it again.
+    c.training_framework = TrainingFramework::fsdp;
+    c.mfu = 0.5;
+    CHECK(run(c).speed.mfu == 0.5);
+}
+
+TEST_CASE("nemo overlaps tensor-parallel communication wherever sequence parallelism is on", "[frameworks][overlap]") {
+    // NeMo's recipes: MegatronCommOverlapCallback(tp_comm_overlap=True): exposed = max(0, wire -
+    // compute x GEMM share), the same as megatron with tp_comm_overlap set.
+    Config c = llama3_8b_training("h100-sxm", 8, 8, 1, 1);
+    c.sequence_parallel = true;
+    const Report plain = run(c);
+    CHECK(plain.interconnect.tp_exposed_s_per_step == Approx(plain.interconnect.tp_comm_s_per_step));
+    c.training_framework = TrainingFramework::nemo;
+    const Report nemo = run(c);
+    c.training_framework = TrainingFramework::megatron;
+    c.tp_comm_overlap = true;
+    const Report over = run(c);
+    CHECK(nemo.interconnect.tp_exposed_s_per_step == Approx(over.interconnect.tp_exposed_s_per_step));
+    CHECK(nemo.interconnect.tp_exposed_s_per_step < plain.interconnect.tp_exposed_s_per_step);
+    // Without sequence parallelism NeMo's overlap is off (userbuffers need it): all of it shows.
+    c.tp_comm_overlap = false;
+    c.sequence_parallel = false;
+    c.training_framework = TrainingFramework::nemo;
+    const Report no_sp = run(c);
+    CHECK(no_sp.interconnect.tp_exposed_s_per_step == Approx(no_sp.interconnect.tp_comm_s_per_step));
+}
+
+TEST_CASE("deepspeed's ZeRO 0-2 reduce the gradients after the backward", "[frameworks][overlap]") {
+    // overlap_comm is off below stage 3 (DeepSpeed v0.19.6 zero/config.py): the whole sync shows,
+    // where Megatron's buckets hide behind the backward but for the last.
+    Config c = fsdp_case();
+    c.zero = 1;
+    c.mfu = 0.45;   // the same math for both: only the overlap differs
+    const Report meg = run(c);
+    c.training_framework = TrainingFramework::deepspeed;
+    const Report ds = run(c);
+    CHECK(ds.interconnect.dp_allreduce_s_per_step == Approx(meg.interconnect.dp_allreduce_s_per_step));
+    CHECK(ds.interconnect.dp_exposed_s_per_step == Approx(ds.interconnect.dp_allreduce_s_per_step));
+    CHECK(meg.interconnect.dp_exposed_s_per_step < 0.5 * meg.interconnect.dp_allreduce_s_per_step);
+    CHECK(ds.speed.train_step_s ==
+          Approx(meg.speed.train_step_s + ds.interconnect.dp_allreduce_s_per_step - meg.interconnect.dp_exposed_s_per_step));
+    // ZeRO-3 overlaps (overlap_comm true there): as Megatron's ZeRO-3.
+    c.zero = 3;
+    const Report ds3 = run(c);
+    c.training_framework = TrainingFramework::megatron;
+    CHECK(ds3.interconnect.dp_exposed_s_per_step == Approx(run(c).interconnect.dp_exposed_s_per_step));
+}
+
+TEST_CASE("FSDP reduce-scatters one transformer block at a time: the last block's shows", "[frameworks][overlap]") {
+    // ZeRO-3 on 8 H100, compute long enough to hide the rest: exposed = the last bucket's
+    // reduce-scatter. DeepSpeed's bucket: reduce_bucket_size 5e8 elements x 2 B = 1 GB; FSDP's:
+    // one block's gradients, 1/32 of the 16-bit gradients of Llama 3 8B's parameters.
+    Config c = fsdp_case();
+    c.mfu = 0.45;
+    const Report meg = run(c);
+    c.training_framework = TrainingFramework::fsdp;
+    const Report fsdp = run(c);
+    const detail::Fabric f = detail::make_fabric(catalog().gpu("h100-sxm"), catalog(), nullptr, nullptr);
+    const detail::Span dp = detail::span_of(f, 8, 1);
+    const double grads = meg.params * 2.0;   // bf16 gradients of every parameter (tp = pp = 1)
+    CHECK(meg.interconnect.dp_exposed_s_per_step == Approx(detail::reduce_scatter_seconds(dp, 1e9)));
+    CHECK(fsdp.interconnect.dp_exposed_s_per_step == Approx(detail::reduce_scatter_seconds(dp, grads / 32.0)));
+}
+
+TEST_CASE("the kernel efficiency falls for small GEMMs: the shape curve", "[frameworks][shape]") {
+    using detail::gemm_intensity;
+    using detail::gemm_shape_share;
+    // Megatron's 18.4B (hidden 6144, TP 8, 2048 tokens): 1 / (1/2048 + 1/6144 + 8/6144) = 512,
+    // the saturation point: the default efficiency there.
+    CHECK(gemm_intensity(2048, 6144, 8) == Approx(512.0));
+    CHECK(gemm_shape_share(512.0) == 1.0);
+    CHECK(gemm_shape_share(2000.0) == 1.0);
+    // Below it: (ai / (ai + 230)) / (512 / 742). At 256: 0.52675 / 0.69003 = 0.7634.
+    CHECK(gemm_shape_share(256.0) == Approx(256.0 / 486.0 / (512.0 / 742.0)));
+    CHECK(gemm_shape_share(256.0) == Approx(0.7634).epsilon(1e-3));
+    // Monotone: more tokens or a wider model raise it, a higher TP degree lowers it.
+    double last = 0;
+    for (double tokens : {64.0, 128.0, 256.0, 512.0, 1024.0, 4096.0}) {
+        const double s = gemm_shape_share(gemm_intensity(tokens, 2048, 1));
+        CHECK(s >= last);
+        last = s;
+    }
+    last = 0;
+    for (double hidden : {512.0, 768.0, 1024.0, 2048.0, 4096.0}) {
+        const double s = gemm_shape_share(gemm_intensity(2048, hidden, 1));
+        CHECK(s >= last);
+        last = s;
+    }
+    last = 2;
+    for (double tp : {1.0, 2.0, 4.0, 8.0, 16.0}) {
+        const double s = gemm_shape_share(gemm_intensity(4096, 4096, tp));
+        CHECK(s <= last);
+        last = s;
+    }
+    // In a report: Llama 3.2 1B (hidden 2048) at TP 8, micro-batch 1 of 1024 tokens:
+    // 1 / (1/1024 + 1/2048 + 8/2048) = 186.2 FLOP/B, 0.61 x (186.2 / 416.2) / (512 / 742).
+    Config c = config("llama-3.2-1b", "h100-sxm");
+    c.mode = Mode::train;
+    c.gpus = 8;
+    c.tp = 8;
+    c.context = 1024;
+    c.global_batch = 8;
+    c.sequence_parallel = true;
+    const double ai = 1.0 / (1.0 / 1024 + 9.0 / 2048);
+    CHECK(run(c).speed.mfu == Approx(0.61 * ai / (ai + 230.0) / (512.0 / 742.0)));
+}
+
+TEST_CASE("the shape curve's half-intensity is the fit on Megatron's 18.4B and 1T rows", "[frameworks][shape][mfu_fit]") {
+    // mu = e x ai / (ai + a0) through the two rows' implied efficiencies: their ratio
+    // r = (ai2 / ai1) (ai1 + a0) / (ai2 + a0) solved for a0 = ai1 ai2 (r - 1) / (ai2 - r ai1).
+    const double ai1 = detail::gemm_intensity(2048, 6144, 8);   // 18.4B: 512
+    const double ai2 = detail::gemm_intensity(2048, 25600, 8);   // 1T: 1190.7
+    const double e1 = implied_efficiency(accuracy_row("megatron-18.4b-hfu-256-a100"));
+    const double e2 = implied_efficiency(accuracy_row("megatron-1t-hfu-3072-a100"));
+    const double r = e2 / e1;
+    const double a0 = (r * ai2 - ai2) * ai1 / (ai2 - r * ai1);
+    CHECK(a0 == Approx(230.0).margin(10.0));   // kGemmHalfIntensity, rounded to 10
+    // Held out: 145.6B and 310.1B, predicted from the 18.4B row along the curve within 8%.
+    const auto predicted = [&](double ai) { return e1 * (ai / (ai + 230.0)) / (ai1 / (ai1 + 230.0)); };
+    const double e3 = implied_efficiency(accuracy_row("megatron-145.6b-hfu-1536-a100"));
+    const double e4 = implied_efficiency(accuracy_row("megatron-310.1b-hfu-1920-a100"));
+    CHECK(predicted(detail::gemm_intensity(2048, 12288, 8)) == Approx(e3).epsilon(0.08));
+    CHECK(predicted(detail::gemm_intensity(2048, 16384, 8)) == Approx(e4).epsilon(0.08));
+}
+
+TEST_CASE("the eager kernel share is the fit on torchtitan's FSDP run on 8 H100", "[frameworks][mfu_fit]") {
+    // The row's implied efficiency over kTrainMfu, rounded to two digits (its GEMMs are above the
+    // shape curve's saturation: 1 / (1/16384 + 2/4096) = 1820 FLOP/B).
+    const nlohmann::json row = accuracy_row("torchtitan-llama31-8b-8xh100-fsdp-tokens-per-s");
+    CHECK(row["config"]["training_framework"] == "fsdp");
+    const double share = implied_efficiency(row) / detail::kTrainMfu;
+    CHECK(std::round(share * 100.0) / 100.0 == Approx(0.59));
+    CHECK(detail::framework_profile(TrainingFramework::fsdp).kernel_share == Approx(0.59));
+    // torch.compile: Table 1's 6,667 over 5,762 tokens/s per GPU.
+    CHECK(detail::framework_profile(TrainingFramework::torchtitan).kernel_share == Approx(0.59 * 6667.0 / 5762.0));
+}
