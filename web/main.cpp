@@ -61,9 +61,10 @@ namespace {
 // The events the page hands to the next frame: a new URL fragment, a paste, a file (picked with
 // "Open file..." or dropped on the page) and why a file could not be read.
 EM_JS(void, web_listen, (), {
-    // [fragment, pasted text, file name, file text, file error, Hub repository that failed, why];
-    // "" = nothing new
-    Module["gpusizerPending"] = ["", "", "", "", "", "", ""];
+    // [fragment, pasted text, file name, file text, file error, Hub repository that failed, why,
+    // results tab to show (app-page.js's tabs), what the canvas's DOM focus did (app-page.js:
+    // "in" taken with Tab, "out" lost)]; "" = nothing new
+    Module["gpusizerPending"] = ["", "", "", "", "", "", "", "", ""];
     // Reads a File (64 MiB at most: reports are kilobytes) into the pending slots.
     Module["gpusizerReadFile"] = function(file) {
         var pending = Module["gpusizerPending"];
@@ -205,6 +206,12 @@ EM_JS(void, web_take_typed, (char* buf, int size), {
 });
 // Shows (focuses the hidden input) or hides the on-screen keyboard.
 EM_JS(void, web_keyboard, (int on), { Module["gpusizerKeyboard"](!!on); });
+
+// What the page's own controls choose from (app-page.js, QA E8), once, as text it reads when it
+// needs them: the built-in gpus.json and models.json, and the weight formats as "id\tlabel\n".
+EM_JS(void, web_publish_choices, (const char* gpus, const char* models, const char* weights), {
+    window["gpusizerChoices"] = {"gpus": UTF8ToString(gpus), "models": UTF8ToString(models), "weights": UTF8ToString(weights)};
+});
 
 // 1 when an input event arrived since the last call.
 EM_JS(int, web_take_activity, (), {
@@ -658,6 +665,26 @@ double ms_to_cursor_blink() {
     return 1000.0 * (phase <= 0.8 ? 0.8 - phase : 1.2 - phase) + 10.0;
 }
 
+// The canvas took the DOM focus from the keyboard (`in`: Tab or Shift+Tab from the page's other
+// controls) or lost it (QA E7). Taken, the focus ring goes on the first control of the first
+// window, as ImGui shows it after an arrow key; lost, a text field being edited lets go and the
+// ring goes, since the keys now go to the page's other controls.
+void keyboard_focus(bool in) {
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    if (!in) {
+        ImGui::ClearActiveID();
+        g.NavDisableHighlight = true;
+        return;
+    }
+    ImGuiWindow* first = ImGui::FindWindowByName("Setup");   // the one-column layout has "Results" alone
+    if (!first || !first->WasActive) first = ImGui::FindWindowByName("Results");
+    if (!first) return;
+    ImGui::FocusWindow(first);
+    ImGui::NavInitWindow(first, true);
+    g.NavDisableHighlight = false;
+    g.NavDisableMouseHover = true;
+}
+
 // The status JSON (ui::status_json) with rectangles in CSS pixels; the report's JSON is kept
 // per App::revision(), not rewritten every frame.
 std::string status_json(WebApp& w) {
@@ -685,13 +712,17 @@ void frame(void* arg) {
     // The Hub panel could not fetch the model a link named (hub-panel.js): the results say so.
     const std::string hub_repo = take_pending(5);
     if (!hub_repo.empty()) w.app->hub_failed(hub_repo, take_pending(6));
+    const std::string tab = take_pending(7);
+    if (!tab.empty()) w.app->select_tab(tab);
+    const std::string focus = take_pending(8);
 
     // Draw only on input, a change of data, or while ImGui settles after one (hover colours,
     // a closing popup), and when a focused field's text cursor turns on or off: an idle app
     // costs one measurement a frame, not a frame (QA D18, E18).
     const Canvas now = measure_canvas();
-    const bool input = web_take_activity() != 0 || !fragment.empty() || !pasted.empty() || !file_name.empty() ||
-                       !file_error.empty() || !hub_repo.empty() || now.width != w.canvas.width || now.height != w.canvas.height || now.ratio != w.canvas.ratio;
+    const bool input = web_take_activity() != 0 || !fragment.empty() || !pasted.empty() || !file_name.empty() || !file_error.empty() ||
+                       !hub_repo.empty() || !tab.empty() || !focus.empty() || now.width != w.canvas.width || now.height != w.canvas.height ||
+                       now.ratio != w.canvas.ratio;
     // 20 frames (a third of a second at 60 Hz) cover ImGui's reactions to one event.
     if (input) w.frames_to_draw = std::max(w.frames_to_draw, 20);
     if (w.first_frame_done && w.frames_to_draw <= 0 && (!ImGui::GetIO().WantTextInput || start_ms < w.next_blink_ms)) return;
@@ -734,6 +765,7 @@ void frame(void* arg) {
     io.DisplaySize = ImVec2(float(w.canvas.width), float(w.canvas.height));
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
     ImGui::NewFrame();
+    if (!focus.empty()) keyboard_focus(focus == "in");
     const double ui_start_ms = emscripten_get_now();
     w.app->frame(w.canvas.ratio);
     const double ui_ms = emscripten_get_now() - ui_start_ms;
@@ -860,6 +892,10 @@ int main() {
     const std::string hash = location_hash();
     if (!hash.empty() && hash != "#") open_address(w.platform, *w.app, hash);
     web_listen();
+    std::string weights;
+    for (const gpusizer::WeightFormat& f : gpusizer::weight_formats()) weights.append(f.id).append("\t").append(f.label).append("\n");
+    // (The embedded texts end in a 0 that their size leaves out: web/embed_files.cmake.)
+    web_publish_choices(gpusizer::web::embedded_gpus_json().data(), gpusizer::web::embedded_models_json().data(), weights.c_str());
 
     emscripten_set_main_loop_arg(frame, &w, 0, false);   // requestAnimationFrame; main returns
     return 0;

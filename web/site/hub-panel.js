@@ -30,11 +30,8 @@
   const load = document.getElementById('hub-load');
   const endpointNote = document.getElementById('hub-endpoint');
 
-  // Keys and pastes typed into the panel are the panel's: the app listens on the window (GLFW's
-  // key handlers cancel Backspace and Tab; main.cpp takes every paste and Ctrl+Z). This runs
-  // before app.js adds its listeners, so stopping the event here keeps it from them.
-  for (const type of ['keydown', 'keyup', 'keypress', 'paste', 'copy', 'cut'])
-    window.addEventListener(type, (e) => { if (panel.contains(e.target)) e.stopImmediatePropagation(); }, true);
+  // Keys and pastes typed into the panel are the panel's: app-page.js keeps them from the app's
+  // listeners (stopping them here, on the window, kept them from the panel's own Escape too).
 
   const query = new URLSearchParams(location.search);
   const endpoint = query.get('hub') || undefined;
@@ -61,6 +58,14 @@
   toggle.addEventListener('click', () => open(panel.hidden));
   document.getElementById('hub-close').addEventListener('click', () => { open(false); toggle.focus(); });
   panel.addEventListener('keydown', (e) => { if (e.key === 'Escape') { open(false); toggle.focus(); } });
+  // Escape closes the open panel from the page itself too: the focus lands there when the control
+  // that had it goes (QA E7: stranded on BODY, the panel could not be closed by keyboard).
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !panel.hidden && (document.activeElement === document.body || !document.activeElement)) {
+      open(false);
+      toggle.focus();
+    }
+  });
 
   function say(text) { status.textContent = text; }
   const requests = (n) => n + (n === 1 ? ' request' : ' requests');
