@@ -25,8 +25,9 @@ const char* mode_label(Mode m) {
 bool pick_selectable(const char* label, bool selected, ImGuiSelectableFlags flags) {
     if (ImGui::Selectable(label, selected, flags)) return true;
     const ImGuiIO& io = ImGui::GetIO();
-    const bool enter = ImGui::IsKeyPressed(io.KeyMap[ImGuiKey_Enter], false) || ImGui::IsKeyPressed(io.KeyMap[ImGuiKey_KeyPadEnter], false);
-    if (!enter || !io.NavVisible || !ImGui::IsItemFocused() || (flags & ImGuiSelectableFlags_Disabled)) return false;
+    if (!io.NavVisible || !ImGui::IsItemFocused() || !ImGui::IsKeyPressed(io.KeyMap[ImGuiKey_Enter], false) ||
+        (flags & ImGuiSelectableFlags_Disabled))
+        return false;
     if (!(flags & ImGuiSelectableFlags_DontClosePopups)) ImGui::CloseCurrentPopup();   // no-op outside a popup
     return true;
 }

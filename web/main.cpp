@@ -207,10 +207,10 @@ EM_JS(void, web_take_typed, (char* buf, int size), {
 // Shows (focuses the hidden input) or hides the on-screen keyboard.
 EM_JS(void, web_keyboard, (int on), { Module["gpusizerKeyboard"](!!on); });
 
-// What the page's own controls choose from (app-page.js, QA E8), once, as text it reads when it
-// needs them: the built-in gpus.json and models.json, and the weight formats as "id\tlabel\n".
+// What the page's own controls choose from (app-page.js, QA E8), once, as texts it reads when it
+// needs them: [the built-in gpus.json, models.json, the weight formats as "id\tlabel\n" lines].
 EM_JS(void, web_publish_choices, (const char* gpus, const char* models, const char* weights), {
-    window["gpusizerChoices"] = {"gpus": UTF8ToString(gpus), "models": UTF8ToString(models), "weights": UTF8ToString(weights)};
+    window["gpusizerChoices"] = [UTF8ToString(gpus), UTF8ToString(models), UTF8ToString(weights)];
 });
 
 // 1 when an input event arrived since the last call.
@@ -893,7 +893,8 @@ int main() {
     if (!hash.empty() && hash != "#") open_address(w.platform, *w.app, hash);
     web_listen();
     std::string weights;
-    for (const gpusizer::WeightFormat& f : gpusizer::weight_formats()) weights.append(f.id).append("\t").append(f.label).append("\n");
+    for (const gpusizer::WeightFormat& f : gpusizer::weight_formats())
+        weights.append(f.id.data(), f.id.size()).append(1, '\t').append(f.label.data(), f.label.size()).append(1, '\n');
     // (The embedded texts end in a 0 that their size leaves out: web/embed_files.cmake.)
     web_publish_choices(gpusizer::web::embedded_gpus_json().data(), gpusizer::web::embedded_models_json().data(), weights.c_str());
 

@@ -117,16 +117,17 @@
   const kTabs = [['memory', 'Memory'], ['speed', 'Speed & power'], ['cost', 'Cost'], ['plots', 'Plots'], ['compare', 'Compare GPUs'],
     ['recommend', 'Recommend'], ['measured', 'Measured'], ['assumptions', 'Assumptions'], ['log', 'Engine log'], ['plan', 'Plan'],
     ['pinned', 'Pinned']];
-  // The choices, read once from what the app published (window.gpusizerChoices, web/main.cpp: the
-  // built-in catalog's text and the weight formats), and left there as lists:
+  // The choices, read once from the texts the app published (window.gpusizerChoices, web/main.cpp:
+  // the built-in catalog and the weight formats), and left there as lists:
   // {models: [[id, name, family]], gpus: [[id, name, segment]], weights: [[id, label]], tabs}.
   function readChoices() {
     const c = window.gpusizerChoices;
-    if (!c || c.tabs) return c;
+    if (!Array.isArray(c)) return c;
+    const [gpus, models, weights] = c;
     return window.gpusizerChoices = {
-      models: JSON.parse(c.models).models.map((m) => [m.id, m.name, m.family || '']),
-      gpus: JSON.parse(c.gpus).gpus.map((g) => [g.id, g.name, g.segment || '']),
-      weights: c.weights.split('\n').filter(Boolean).map((line) => line.split('\t')),
+      models: JSON.parse(models).models.map((m) => [m.id, m.name, m.family || '']),
+      gpus: JSON.parse(gpus).gpus.map((g) => [g.id, g.name, g.segment || '']),
+      weights: weights.split('\n').filter(Boolean).map((line) => line.split('\t')),
       tabs: kTabs,
     };
   }
