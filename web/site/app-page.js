@@ -28,18 +28,18 @@
 
   // Keys and the clipboard (QA E7). The app (app.js: Emscripten's GLFW, web/main.cpp) listens on
   // the window and the document: GLFW hands every key to ImGui and cancels Tab and Backspace, and
-  // main.cpp takes every paste and Ctrl+Z. The listeners app.js adds (after this script) see a key
-  // or a paste only when it is the canvas's (the canvas, the page itself, the on-screen keyboard's
-  // input), never Tab (Ctrl+Tab is ImGui's, between its windows): the browser moves the focus
-  // with Tab, and the page's own controls (the Hub
+  // main.cpp takes every paste and Ctrl+Z. The listeners app.js adds (after this script) see no
+  // key or paste aimed at the page's own controls, and never Tab (Ctrl+Tab is ImGui's, between
+  // its windows): the browser moves the focus with Tab, and the page's own controls (the Hub
   // panel, the settings below) keep their keys, Escape and Backspace included. Key releases all
   // reach the app, so that a key pressed on the canvas is never left down in ImGui.
   const canvas = document.getElementById('canvas');
   let tabAt = -1e9;   // when Tab was last pressed (added before the filter below, which hides Tab)
   window.addEventListener('keydown', (e) => { if (e.key === 'Tab') tabAt = performance.now(); }, true);
   const kAppInput = ['keydown', 'keypress', 'paste', 'copy', 'cut'];
-  const forApp = (e) => (e.key !== 'Tab' || e.ctrlKey) &&
-    ([window, document, document.body, document.documentElement, canvas].includes(e.target) || e.target.id === 'gpusizer-keyboard');
+  // (A paste is aimed where the page's selection starts, which is text of the mirror after a
+  // Ctrl+A in the app's link field: the app's.)
+  const forApp = (e) => (e.key !== 'Tab' || e.ctrlKey) && !(e.target instanceof Element && e.target.closest('#hub-panel, #hub-toggle, #controls'));
   for (const target of [window, document]) {
     const add = target.addEventListener;
     target.addEventListener = function (type, listener, options) {
