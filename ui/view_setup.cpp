@@ -113,7 +113,7 @@ void App::draw_model() {
             note_fitted(layout_, "model", fit);
             if (open) {
                 const bool enter = search_field("search models", model_filter_);
-                const CatalogModel* only = nullptr;     // the one model the search shows, if one
+                const CatalogModel* only = nullptr;   // the one model the search shows, if one
                 const CatalogModel* picked = nullptr;   // clicked, or Enter
                 int shown = 0;
                 // Grouped by family (models.json `family`), families in the order they first
@@ -416,7 +416,7 @@ void App::draw_hardware() {
     note_fitted(layout_, "gpu", gpu_fit);
     if (gpu_open) {
         const bool enter = search_field("search GPUs", gpu_filter_);
-        const Gpu* only = nullptr;     // the one GPU the search shows, if one
+        const Gpu* only = nullptr;   // the one GPU the search shows, if one
         const Gpu* picked = nullptr;   // clicked, or Enter
         int shown = 0;
         // A GPU the catalog does not have: its fields, prefilled from the GPU chosen now (view_custom_gpu.cpp).
