@@ -130,6 +130,8 @@ const char* const kTabNames[] = {"memory", "speed", "plots", "compare", "recomme
 constexpr int kTabCount = int(sizeof kTabNames / sizeof kTabNames[0]);
 }  // namespace
 
+const char* App::tab_name() const { return kTabNames[tab_]; }
+
 bool App::select_tab(const std::string& name) {
     const char* const* names = kTabNames;
     for (int i = 0; i < kTabCount; ++i)
@@ -579,12 +581,12 @@ void App::draw_link_bar() {
                             {ReportFormat::csv, "Copy as CSV", "Download as CSV (.csv)", "report copy csv", "report save csv"},
                             {ReportFormat::json, "Copy as JSON", "Download as JSON (.json)", "report copy json", "report save json"}};
             for (const auto& item : kItems) {
-                if (ImGui::Selectable(item.copy)) export_report(item.format, false);
+                if (pick_selectable(item.copy)) export_report(item.format, false);
                 note_item(item.copy_id);
             }
             ImGui::Separator();
             for (const auto& item : kItems) {
-                if (ImGui::Selectable(item.save)) export_report(item.format, true);
+                if (pick_selectable(item.save)) export_report(item.format, true);
                 note_item(item.save_id);
             }
             ImGui::EndPopup();

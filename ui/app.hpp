@@ -56,6 +56,11 @@ public:
     // "compare", "recommend", "measured", "assumptions", "local" (Local models, where the
     // platform has them), "log" (Engine log). Returns false for an unknown name.
     bool select_tab(const std::string& name);
+    // The results tab shown: select_tab()'s name.
+    const char* tab_name() const;
+    // The Memory tab's "What fits" for the report shown, once that tab has computed it (it does
+    // when drawn after a change); null before, or when it cannot be computed.
+    const FitReport* what_fits() const { return fit_ok_ && !fit_dirty_ ? &fit_ : nullptr; }
 
     // Rectangles of the last frame, in ImGui's display coordinates, for tests that look at or
     // drive the app: the windows ("Setup", "Results") and the controls that tests move
@@ -114,7 +119,7 @@ private:
     void note_item(const char* name);   // records the last item's rectangle in layout_
     void changed() { dirty_ = true; }
     // The search field atop a picker's list, focused when the list opens ("text field" in layout_).
-    void search_field(const char* hint, std::string& filter);
+    bool search_field(const char* hint, std::string& filter);   // true when Enter was pressed in it
     // An int slider leaving `field_em` font sizes for a field to type the value in ("##<id>" and
     // "##<id>v"; `slider_name` and "text field" in layout_). True when either changed `value`;
     // `slid` (when given) says whether the slider did.

@@ -86,6 +86,8 @@ std::string status_json(const App& app, float pixels_per_unit, const std::string
     const bool report = app.has_report();
     std::string out = "{\"link\":";
     append_json_string(out, app.link());
+    out += ",\"tab\":";
+    append_json_string(out, app.tab_name());
     out += ",\"message\":";
     // Messages echo links and files (a model's name): no NUL or bidirectional control reaches
     // the page's status line (QA E11).
@@ -117,6 +119,19 @@ std::string status_json(const App& app, float pixels_per_unit, const std::string
         out += "}";
     } else {
         out += ",\"shown\":null";
+    }
+    // The Memory tab's "What fits" (FitReport's names), for the page's mirror; null until that
+    // tab computed it for this report.
+    if (const FitReport* f = report ? app.what_fits() : nullptr) {
+        out += ",\"fit\":{\"best_weights\":";
+        append_json_string(out, f->best_weights);
+        out += ",\"best_kv_cache\":";
+        append_json_string(out, f->best_kv_cache);
+        append_number(out, "max_context", double(f->max_context));
+        append_number(out, "max_batch", double(f->max_batch));
+        out += "}";
+    } else {
+        out += ",\"fit\":null";
     }
     out += ",\"plan\":" + plan_json(shown_plan_summary());
     // The Plan tab's request simulation in brief (simulation_to_json's names), or null.

@@ -57,12 +57,12 @@ void App::draw_compare() {
         const bool open = ImGui::BeginCombo("##g", g ? g->id.c_str() : "?", ImGuiComboFlags_HeightLarge);
         if (!open && g && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", g->name.c_str());
         if (open) {
-            if (custom && ImGui::Selectable(("Custom: " + custom->gpu.name).c_str(), s_.compare[i].gpu == kCustomGpuId)) {
+            if (custom && pick_selectable(("Custom: " + custom->gpu.name).c_str(), s_.compare[i].gpu == kCustomGpuId)) {
                 s_.compare[i].gpu = std::string(kCustomGpuId);
                 changed();
             }
             for (const Gpu& cand : catalog_.gpus)
-                if (ImGui::Selectable(cand.name.c_str(), cand.id == s_.compare[i].gpu)) {
+                if (pick_selectable(cand.name.c_str(), cand.id == s_.compare[i].gpu)) {
                     s_.compare[i].gpu = cand.id;
                     changed();
                 }

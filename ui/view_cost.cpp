@@ -55,12 +55,12 @@ void App::draw_cost() {
     {
         const std::string tier = r.power.psu_tier.empty() ? std::string("gold") : std::string(r.power.psu_tier);
         if (ImGui::BeginCombo("##psu", (tier + (c.psu_tier.empty() ? " (by platform)" : "")).c_str())) {
-            if (ImGui::Selectable("by platform", c.psu_tier.empty())) {
+            if (pick_selectable("by platform", c.psu_tier.empty())) {
                 c.psu_tier.clear();
                 edit = true;
             }
             for (const char* t : kPsuTiers)
-                if (ImGui::Selectable(t, c.psu_tier == t)) {
+                if (pick_selectable(t, c.psu_tier == t)) {
                     c.psu_tier = t;
                     edit = true;
                 }
@@ -179,8 +179,8 @@ void App::draw_cost() {
             ImGui::TableNextColumn();
             ImGui::PushID(int(i));
             const std::string name = std::to_string(row.gpus) + " x " + row.gpu_name;
-            if (ImGui::Selectable(fit_to_width(name, ImGui::GetContentRegionAvail().x).c_str(), row.gpu == c.gpu && row.gpus == c.gpus,
-                                  ImGuiSelectableFlags_SpanAllColumns)) {
+            if (pick_selectable(fit_to_width(name, ImGui::GetContentRegionAvail().x).c_str(), row.gpu == c.gpu && row.gpus == c.gpus,
+                                ImGuiSelectableFlags_SpanAllColumns)) {
                 c.gpu = row.gpu;
                 set_gpu_count(s_, row.gpus, current_arch(s_, catalog_));
                 changed();

@@ -53,7 +53,7 @@ void App::draw_custom_gpu() {
     const char* kNone = "nothing: every field given";
     if (ImGui::BeginCombo("##base", base ? base->name.c_str() : kNone, ImGuiComboFlags_HeightLarge)) {
         search_field("search GPUs", base_filter_);
-        if (ImGui::Selectable(kNone, spec.base.empty())) {
+        if (pick_selectable(kNone, spec.base.empty())) {
             try {
                 set_custom_gpu_base(s_, catalog_, "");
             } catch (const Error& e) {
@@ -64,7 +64,7 @@ void App::draw_custom_gpu() {
         }
         for (const Gpu& g : catalog_.gpus) {
             if (!filter_matches(base_filter_, g.id, g.name)) continue;
-            if (ImGui::Selectable(g.name.c_str(), g.id == spec.base)) {
+            if (pick_selectable(g.name.c_str(), g.id == spec.base)) {
                 set_custom_gpu_base(s_, catalog_, g.id);
                 changed();
             }
@@ -117,7 +117,7 @@ void App::draw_custom_gpu() {
                 const std::string cur = f->get_text(now);
                 if (ImGui::BeginCombo("##v", cur.c_str())) {
                     for (const std::string& option : choices_of(*f))
-                        if (ImGui::Selectable(option.c_str(), option == cur)) {
+                        if (pick_selectable(option.c_str(), option == cur)) {
                             set_custom_gpu_text(s_, catalog_, *f, option);
                             changed();
                         }

@@ -7,6 +7,7 @@
 
 #include "app.hpp"
 #include "state.hpp"
+#include "widgets.hpp"
 
 namespace gpusizer::ui {
 
@@ -29,7 +30,7 @@ void App::draw_launch() {
         for (const auto& [other, text] : launch_) {
             const bool own = other == report_.config.runtime;
             const std::string label = std::string(to_string(other)) + (own ? " (this runtime)" : "");
-            if (ImGui::Selectable(label.c_str(), other == engine)) launch_engine_ = other;
+            if (pick_selectable(label.c_str(), other == engine)) launch_engine_ = other;
         }
         ImGui::EndCombo();
     }

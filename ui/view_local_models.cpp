@@ -89,7 +89,7 @@ void App::draw_local_models() {
             ImGui::PushID(int(i));
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            if (ImGui::Selectable(m.name.c_str(), !current.empty() && m.path == current, ImGuiSelectableFlags_SpanAllColumns))
+            if (pick_selectable(m.name.c_str(), !current.empty() && m.path == current, ImGuiSelectableFlags_SpanAllColumns))
                 open_model(m.format == "gguf" ? "gguf" : "hf_dir", m.path);
             note_item("local model row");
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.path.c_str());

@@ -309,7 +309,7 @@ void App::draw_inverse() {
             for (const FitRow& row : f.by_weights) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
-                if (ImGui::Selectable(row.format.c_str(), row.format == report_.config.weights, ImGuiSelectableFlags_SpanAllColumns)) {
+                if (pick_selectable(row.format.c_str(), row.format == report_.config.weights, ImGuiSelectableFlags_SpanAllColumns)) {
                     s_.config.weights = row.format;
                     changed();
                 }

@@ -113,8 +113,8 @@ void App::draw_recommend() {
             ImGui::PushID(int(i));
             // A long name is cut with "..." in its column; the tooltip has it whole (QA D14).
             const std::string label = fit_to_width(row.gpu_name, ImGui::GetContentRegionAvail().x);
-            if (ImGui::Selectable(label.c_str(), row.gpu == s_.config.gpu && row.gpus == s_.config.gpus,
-                                  ImGuiSelectableFlags_SpanAllColumns)) {
+            if (pick_selectable(label.c_str(), row.gpu == s_.config.gpu && row.gpus == s_.config.gpus,
+                                ImGuiSelectableFlags_SpanAllColumns)) {
                 // Choose it: the estimate, the link and every other view follow.
                 s_.config.gpu = row.gpu;
                 set_gpu_count(s_, row.gpus, current_arch(s_, catalog_));

@@ -95,7 +95,7 @@ void App::draw_model() {
     row_label("From");
     if (ImGui::BeginCombo("##source", sources[int(s_.source)])) {
         for (int i = 0; i < source_count; ++i) {
-            if (ImGui::Selectable(sources[i], int(s_.source) == i)) {
+            if (pick_selectable(sources[i], int(s_.source) == i)) {
                 s_.source = ModelSource(i);
                 apply_model_source(s_);
                 set_gpu_count(s_, s_.config.gpus, current_arch(s_, catalog_));
@@ -112,7 +112,10 @@ void App::draw_model() {
             const bool open = begin_fitted_combo("##model", cur ? cur->arch.name : s_.catalog_model, ImGuiComboFlags_HeightLarge, fit);
             note_fitted(layout_, "model", fit);
             if (open) {
-                search_field("search models", model_filter_);
+                const bool enter = search_field("search models", model_filter_);
+                const CatalogModel* only = nullptr;   // the one model the search shows, if one
+                const CatalogModel* picked = nullptr;   // clicked, or Enter
+                int shown = 0;
                 // Grouped by family (models.json `family`), families in the order they first
                 // appear, models in catalog order within each; the search also matches a family.
                 std::vector<const std::string*> families;
@@ -120,13 +123,13 @@ void App::draw_model() {
                     if (std::find_if(families.begin(), families.end(), [&](const std::string* f) { return *f == m.family; }) ==
                         families.end())
                         families.push_back(&m.family);
-                bool any = false;
                 for (const std::string* family : families)
                 for (const CatalogModel& m : catalog_.models) {
                     if (m.family != *family) continue;
                     if (!filter_matches(model_filter_, m.arch.id, m.arch.name) && !filter_matches(model_filter_, m.family, m.family))
                         continue;
-                    any = true;
+                    only = &m;
+                    ++shown;
                     if (&m == first_of_family(catalog_, m, model_filter_)) {
                         ImGui::Spacing();
                         ImGui::TextDisabled("%s", m.family.empty() ? "other" : m.family.c_str());
@@ -134,15 +137,21 @@ void App::draw_model() {
                     ImGui::Indent(ImGui::GetFontSize() * 0.6f);
                     char label[160];
                     std::snprintf(label, sizeof label, "%s  (%s)", m.arch.name.c_str(), format_count(m.counts.total()).c_str());
-                    if (ImGui::Selectable(label, m.arch.id == s_.catalog_model)) {
-                        s_.catalog_model = m.arch.id;
-                        apply_model_source(s_);
-                        set_gpu_count(s_, s_.config.gpus, &m.arch);
-                        changed();
-                    }
+                    if (pick_selectable(label, m.arch.id == s_.catalog_model)) picked = &m;
                     ImGui::Unindent(ImGui::GetFontSize() * 0.6f);
                 }
-                if (!any) ImGui::TextDisabled("No model matches \"%s\".", model_filter_.c_str());
+                if (shown == 0) ImGui::TextDisabled("No model matches \"%s\".", model_filter_.c_str());
+                // Enter in the search with one model shown picks it (QA E7).
+                if (enter && shown == 1) {
+                    picked = only;
+                    ImGui::CloseCurrentPopup();
+                }
+                if (picked) {
+                    s_.catalog_model = picked->arch.id;
+                    apply_model_source(s_);
+                    set_gpu_count(s_, s_.config.gpus, &picked->arch);
+                    changed();
+                }
                 ImGui::EndCombo();
             }
             if (cur) {
@@ -274,12 +283,12 @@ void App::draw_workload() {
     // The tooltips come from the format tables (help_text.hpp), as the CLI's help does.
     row_label("Weights");
     if (ImGui::BeginCombo("##weights", weights_label.c_str())) {
-        if (c.mode == Mode::inference && ImGui::Selectable("as published (the checkpoint's format)", weights == "native")) {
+        if (c.mode == Mode::inference && pick_selectable("as published (the checkpoint's format)", weights == "native")) {
             c.weights = "native";
             changed();
         }
         for (const WeightFormat& f : weight_formats()) {
-            if (ImGui::Selectable(f.label.data(), f.id == weights)) {
+            if (pick_selectable(f.label.data(), f.id == weights)) {
                 c.weights = std::string(f.id);
                 changed();
             }
@@ -292,14 +301,14 @@ void App::draw_workload() {
     const std::string kv = c.kv_cache.empty() ? "auto (16-bit)" : c.kv_cache;
     row_label("KV cache");
     if (ImGui::BeginCombo("##kv", kv.c_str())) {
-        if (ImGui::Selectable("auto (16-bit)", c.kv_cache.empty())) {
+        if (pick_selectable("auto (16-bit)", c.kv_cache.empty())) {
             c.kv_cache.clear();
             changed();
         }
         for (const KvFormat& f : kv_formats()) {
             char label[64];
             std::snprintf(label, sizeof label, "%s%s", f.id.data(), f.llama_cpp_only ? "  (llama.cpp)" : "");
-            if (ImGui::Selectable(label, c.kv_cache == f.id)) {
+            if (pick_selectable(label, c.kv_cache == f.id)) {
                 c.kv_cache = std::string(f.id);
                 changed();
             }
@@ -376,11 +385,12 @@ void App::draw_workload() {
     ImGui::PopID();
 }
 
-void App::search_field(const char* hint, std::string& filter) {
+bool App::search_field(const char* hint, std::string& filter) {
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::SetNextItemWidth(-1);
-    ImGui::InputTextWithHint("##filter", hint, &filter);
+    const bool enter = ImGui::InputTextWithHint("##filter", hint, &filter, ImGuiInputTextFlags_EnterReturnsTrue);
     note_item("text field");
+    return enter;
 }
 
 bool App::slider_with_field(const char* id, int& value, int lo, int hi, const char* format, ImGuiSliderFlags flags, float field_em,
@@ -412,17 +422,21 @@ void App::draw_hardware() {
                                              ImGuiComboFlags_HeightLarge, gpu_fit);
     note_fitted(layout_, "gpu", gpu_fit);
     if (gpu_open) {
-        search_field("search GPUs", gpu_filter_);
+        const bool enter = search_field("search GPUs", gpu_filter_);
+        const Gpu* only = nullptr;   // the one GPU the search shows, if one
+        const Gpu* picked = nullptr;   // clicked, or Enter
+        int shown = 0;
         // A GPU the catalog does not have: its fields, prefilled from the GPU chosen now (view_custom_gpu.cpp).
-        if (ImGui::Selectable("Custom GPU: edit its figures", custom)) {
+        if (pick_selectable("Custom GPU: edit its figures", custom)) {
             use_custom_gpu(s_);
             changed();
         }
         Segment last = Segment::apple;
-        bool first = true, any_gpu = false;
+        bool first = true;
         for (const Gpu& g : catalog_.gpus) {
             if (!filter_matches(gpu_filter_, g.id, g.name)) continue;
-            any_gpu = true;
+            only = &g;
+            ++shown;
             if (first || g.segment != last) {
                 ImGui::TextDisabled("%s", std::string(to_string(g.segment)).c_str());
                 last = g.segment;
@@ -430,12 +444,17 @@ void App::draw_hardware() {
             }
             char label[160];
             std::snprintf(label, sizeof label, "%s  (%s)", g.name.c_str(), format_gib(g.capacity_bytes(), 0).c_str());
-            if (ImGui::Selectable(label, g.id == c.gpu)) {
-                c.gpu = g.id;
-                changed();
-            }
+            if (pick_selectable(label, g.id == c.gpu)) picked = &g;
         }
-        if (!any_gpu) ImGui::TextDisabled("No GPU matches \"%s\" (Custom GPU above takes any).", gpu_filter_.c_str());
+        if (shown == 0) ImGui::TextDisabled("No GPU matches \"%s\" (Custom GPU above takes any).", gpu_filter_.c_str());
+        if (enter && shown == 1) {   // Enter in the search with one GPU shown picks it (QA E7)
+            picked = only;
+            ImGui::CloseCurrentPopup();
+        }
+        if (picked) {
+            c.gpu = picked->id;
+            changed();
+        }
         ImGui::EndCombo();
     }
     if (custom) draw_custom_gpu();
@@ -462,7 +481,7 @@ void App::draw_hardware() {
         row_label("Tensor (tp)");
         if (ImGui::BeginCombo("##tp", shown(c.tp, report_.parallel.tp).c_str())) {
             for (int t : tps)
-                if (ImGui::Selectable(std::to_string(t).c_str(), t == c.tp)) {
+                if (pick_selectable(std::to_string(t).c_str(), t == c.tp)) {
                     c.tp = t;
                     c.pp = 1;
                     set_manual_parallel(s_, true, arch);   // keeps cp where it still divides
@@ -474,7 +493,7 @@ void App::draw_hardware() {
             row_label("Context (cp)");
             if (ImGui::BeginCombo("##cp", std::to_string(cp).c_str())) {
                 for (int d : cp_choices(c))
-                    if (ImGui::Selectable(std::to_string(d).c_str(), d == cp)) {
+                    if (pick_selectable(std::to_string(d).c_str(), d == cp)) {
                         c.cp = d;
                         c.pp = 1;
                         set_manual_parallel(s_, true, arch);
@@ -490,7 +509,7 @@ void App::draw_hardware() {
         row_label("Pipeline (pp)");
         if (ImGui::BeginCombo("##pp", shown(c.pp, report_.parallel.pp).c_str())) {
             for (int p : pps)
-                if (ImGui::Selectable(std::to_string(p).c_str(), p == c.pp)) {
+                if (pick_selectable(std::to_string(p).c_str(), p == c.pp)) {
                     c.pp = p;
                     c.dp = c.gpus / (c.tp * cp * c.pp);
                     changed();
@@ -568,7 +587,7 @@ void App::draw_hardware() {
             const bool open = begin_fitted_combo(id, preview, 0, fit);
             note_fitted(layout_, label, fit);
             if (open) {
-                if (ImGui::Selectable("auto: the GPU's own", value.empty())) {
+                if (pick_selectable("auto: the GPU's own", value.empty())) {
                     value.clear();
                     changed();
                 }
@@ -576,7 +595,7 @@ void App::draw_hardware() {
                     if (l.scope != scope) continue;
                     char text[160];
                     std::snprintf(text, sizeof text, "%s  (%s per GPU)", l.name.c_str(), format_bandwidth(l.bytes_per_s()).c_str());
-                    if (ImGui::Selectable(text, value == l.id)) {
+                    if (pick_selectable(text, value == l.id)) {
                         value = l.id;
                         changed();
                     }

@@ -22,6 +22,16 @@ const char* mode_label(Mode m) {
     return "?";
 }
 
+bool pick_selectable(const char* label, bool selected, ImGuiSelectableFlags flags) {
+    if (ImGui::Selectable(label, selected, flags)) return true;
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!io.NavVisible || !ImGui::IsItemFocused() || !ImGui::IsKeyPressed(io.KeyMap[ImGuiKey_Enter], false) ||
+        (flags & ImGuiSelectableFlags_Disabled))
+        return false;
+    if (!(flags & ImGuiSelectableFlags_DontClosePopups)) ImGui::CloseCurrentPopup();   // no-op outside a popup
+    return true;
+}
+
 // A labelled row: label on the left at a fixed width, the widget filling the rest.
 void row_label(const char* label) {
     ImGui::AlignTextToFramePadding();

@@ -51,6 +51,11 @@ std::string format_usd(double v);
 // A table cell with `text` when `known`, else a greyed "-" (a figure the catalog cannot give).
 void cell_or_dash(bool known, const std::string& text);
 
+// ImGui::Selectable that Enter picks too, when keyboard navigation is on it (QA E7: Dear ImGui
+// 1.86 activates with Space only; Enter is its "input" key, which a selectable ignores). A pick
+// by Enter closes the popup the item is in, as a click does.
+bool pick_selectable(const char* label, bool selected = false, ImGuiSelectableFlags flags = 0);
+
 // A combo over enum values, each shown by its to_string() name: true when the user picked one.
 // `enabled(v)` false greys a value out.
 template <typename E, typename Enabled>
@@ -58,7 +63,7 @@ bool enum_combo(const char* id, E& value, std::initializer_list<E> options, Enab
     bool picked = false;
     if (ImGui::BeginCombo(id, std::string(to_string(value)).c_str())) {
         for (E v : options)
-            if (ImGui::Selectable(std::string(to_string(v)).c_str(), value == v, enabled(v) ? 0 : ImGuiSelectableFlags_Disabled)) {
+            if (pick_selectable(std::string(to_string(v)).c_str(), value == v, enabled(v) ? 0 : ImGuiSelectableFlags_Disabled)) {
                 value = v;
                 picked = true;
             }

@@ -62,9 +62,10 @@ namespace {
 // "Open file..." or dropped on the page) and why a file could not be read.
 EM_JS(void, web_listen, (), {
     // [fragment, pasted text, file name, file text, file error, Hub repository that failed, why,
-    // a model's name, its {"model", "weights"?} JSON, "1" to keep the configuration's weights];
-    // "" = nothing new
-    Module["gpusizerPending"] = ["", "", "", "", "", "", "", "", "", ""];
+    // results tab to show (app-page.js's tabs), what the canvas's DOM focus did (app-page.js:
+    // "in" taken with Tab, "out" lost), a model's name, its {"model", "weights"?} JSON, "1" to
+    // keep the configuration's weights (hub-panel.js)]; "" = nothing new
+    Module["gpusizerPending"] = ["", "", "", "", "", "", "", "", "", "", "", ""];
     // Reads a File (64 MiB at most: reports are kilobytes) into the pending slots. A model file
     // (.gguf, .safetensors; QA E6) goes to hub-panel.js's reader, which reads its header only
     // (with the other parts of a split GGUF among `files`, the files dropped together).
@@ -212,7 +213,7 @@ EM_JS(void, web_listen, (), {
 });
 
 
-// What became of a model the page handed over (slots 7-9), for hub-panel.js to say in its panel:
+// What became of a model the page handed over (slots 9-11), for hub-panel.js to say in its panel:
 // [name, 1 opened / 0 refused, the app's message].
 EM_JS(void, web_model_opened, (const char* name, int ok, const char* message), {
     Module["gpusizerModelOpened"] = [UTF8ToString(name), ok, UTF8ToString(message)];
@@ -226,6 +227,12 @@ EM_JS(void, web_take_typed, (char* buf, int size), {
 });
 // Shows (focuses the hidden input) or hides the on-screen keyboard.
 EM_JS(void, web_keyboard, (int on), { Module["gpusizerKeyboard"](!!on); });
+
+// What the page's own controls choose from (app-page.js, QA E8), once, as texts it reads when it
+// needs them: [the built-in gpus.json, models.json, the weight formats as "id\tlabel\n" lines].
+EM_JS(void, web_publish_choices, (const char* gpus, const char* models, const char* weights), {
+    window["gpusizerChoices"] = [UTF8ToString(gpus), UTF8ToString(models), UTF8ToString(weights)];
+});
 
 // 1 when an input event arrived since the last call.
 EM_JS(int, web_take_activity, (), {
@@ -683,6 +690,26 @@ double ms_to_cursor_blink() {
     return 1000.0 * (phase <= 0.8 ? 0.8 - phase : 1.2 - phase) + 10.0;
 }
 
+// The canvas took the DOM focus from the keyboard (`in`: Tab or Shift+Tab from the page's other
+// controls) or lost it (QA E7). Taken, the focus ring goes on the first control of the first
+// window, as ImGui shows it after an arrow key; lost, a text field being edited lets go and the
+// ring goes, since the keys now go to the page's other controls.
+void keyboard_focus(bool in) {
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    if (!in) {
+        ImGui::ClearActiveID();
+        g.NavDisableHighlight = true;
+        return;
+    }
+    ImGuiWindow* first = ImGui::FindWindowByName("Setup");   // the one-column layout has "Results" alone
+    if (!first || !first->WasActive) first = ImGui::FindWindowByName("Results");
+    if (!first) return;
+    ImGui::FocusWindow(first);
+    ImGui::NavInitWindow(first, true);
+    g.NavDisableHighlight = false;
+    g.NavDisableMouseHover = true;
+}
+
 // The status JSON (ui::status_json) with rectangles in CSS pixels; the report's JSON is kept
 // per App::revision(), not rewritten every frame.
 std::string status_json(WebApp& w) {
@@ -710,12 +737,15 @@ void frame(void* arg) {
     // The Hub panel could not fetch the model a link named (hub-panel.js): the results say so.
     const std::string hub_repo = take_pending(5);
     if (!hub_repo.empty()) w.app->hub_failed(hub_repo, take_pending(6));
+    const std::string tab = take_pending(7);
+    if (!tab.empty()) w.app->select_tab(tab);
+    const std::string focus = take_pending(8);
     // A model the page read (hub-panel.js): a GGUF header from the reader's disk (QA E6), or a
     // model from the Hub; the app's own core reads it (no second module for the panel).
-    const std::string model_name = take_pending(7);
+    const std::string model_name = take_pending(9);
     if (!model_name.empty()) {
-        const std::string text = take_pending(8);
-        const bool ok = w.app->open_model_text(model_name, text, take_pending(9) == "1");
+        const std::string text = take_pending(10);
+        const bool ok = w.app->open_model_text(model_name, text, take_pending(11) == "1");
         web_model_opened(model_name.c_str(), ok ? 1 : 0, w.app->state().message.c_str());
     }
 
@@ -723,8 +753,9 @@ void frame(void* arg) {
     // a closing popup), and when a focused field's text cursor turns on or off: an idle app
     // costs one measurement a frame, not a frame (QA D18, E18).
     const Canvas now = measure_canvas();
-    const bool input = web_take_activity() != 0 || !fragment.empty() || !pasted.empty() || !file_name.empty() ||
-                       !file_error.empty() || !hub_repo.empty() || !model_name.empty() || now.width != w.canvas.width || now.height != w.canvas.height || now.ratio != w.canvas.ratio;
+    const bool input = web_take_activity() != 0 || !fragment.empty() || !pasted.empty() || !file_name.empty() || !file_error.empty() ||
+                       !hub_repo.empty() || !tab.empty() || !focus.empty() || !model_name.empty() || now.width != w.canvas.width ||
+                       now.height != w.canvas.height || now.ratio != w.canvas.ratio;
     // 20 frames (a third of a second at 60 Hz) cover ImGui's reactions to one event.
     if (input) w.frames_to_draw = std::max(w.frames_to_draw, 20);
     if (w.first_frame_done && w.frames_to_draw <= 0 && (!ImGui::GetIO().WantTextInput || start_ms < w.next_blink_ms)) return;
@@ -767,6 +798,7 @@ void frame(void* arg) {
     io.DisplaySize = ImVec2(float(w.canvas.width), float(w.canvas.height));
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
     ImGui::NewFrame();
+    if (!focus.empty()) keyboard_focus(focus == "in");
     const double ui_start_ms = emscripten_get_now();
     w.app->frame(w.canvas.ratio);
     const double ui_ms = emscripten_get_now() - ui_start_ms;
@@ -893,6 +925,11 @@ int main() {
     const std::string hash = location_hash();
     if (!hash.empty() && hash != "#") open_address(w.platform, *w.app, hash);
     web_listen();
+    std::string weights;
+    for (const gpusizer::WeightFormat& f : gpusizer::weight_formats())
+        weights.append(f.id.data(), f.id.size()).append(1, '\t').append(f.label.data(), f.label.size()).append(1, '\n');
+    // (The embedded texts end in a 0 that their size leaves out: web/embed_files.cmake.)
+    web_publish_choices(gpusizer::web::embedded_gpus_json().data(), gpusizer::web::embedded_models_json().data(), weights.c_str());
 
     emscripten_set_main_loop_arg(frame, &w, 0, false);   // requestAnimationFrame; main returns
     return 0;

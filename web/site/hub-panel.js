@@ -30,11 +30,8 @@
   const load = document.getElementById('hub-load');
   const endpointNote = document.getElementById('hub-endpoint');
 
-  // Keys and pastes typed into the panel are the panel's: the app listens on the window (GLFW's
-  // key handlers cancel Backspace and Tab; main.cpp takes every paste and Ctrl+Z). This runs
-  // before app.js adds its listeners, so stopping the event here keeps it from them.
-  for (const type of ['keydown', 'keyup', 'keypress', 'paste', 'copy', 'cut'])
-    window.addEventListener(type, (e) => { if (panel.contains(e.target)) e.stopImmediatePropagation(); }, true);
+  // Keys and pastes typed into the panel are the panel's: app-page.js keeps them from the app's
+  // listeners (stopping them here, on the window, kept them from the panel's own Escape too).
 
   const query = new URLSearchParams(location.search);
   const endpoint = query.get('hub') || undefined;
@@ -43,7 +40,7 @@
   let hubModule = null;
   const hub = () => (hubModule ||= import('./hub.mjs'));
 
-  // Hands a model ({"model", "weights"?}) to the app (web/main.cpp's pending slots 7-9) once it
+  // Hands a model ({"model", "weights"?}) to the app (web/main.cpp's pending slots 9-11) once it
   // runs (on a shared link the page may still be starting), and waits for its answer: an Error
   // with the app's message when it refuses the model.
   // The app's module once it runs (up to 30 s: on a shared link the page may still be starting), else null.
@@ -55,9 +52,9 @@
     const M = await appModule();
     if (!M) throw new Error('the app did not start, so the model cannot be shown');
     M.gpusizerModelOpened = null;
-    M.gpusizerPending[8] = JSON.stringify(configuration);
-    M.gpusizerPending[9] = keepWeights ? '1' : '';
-    M.gpusizerPending[7] = name;
+    M.gpusizerPending[10] = JSON.stringify(configuration);
+    M.gpusizerPending[11] = keepWeights ? '1' : '';
+    M.gpusizerPending[9] = name;
     M.gpusizerActive = 1;
     for (let i = 0; i < 300 && !appGone() && !M.gpusizerModelOpened; ++i) await new Promise((r) => setTimeout(r, 50));
     const answer = M.gpusizerModelOpened;
@@ -67,7 +64,7 @@
   // A model file dropped on the page or picked with "Open file..." (web/main.cpp hands it here;
   // QA E6): a GGUF file's header is read from the reader's disk by slices, as the Hub's by Range
   // requests, with the other parts of a split file among `files`; the app takes the model
-  // through its pending slots 7 and 8. A lone .safetensors file holds no architecture.
+  // through its pending slots 9 and 10. A lone .safetensors file holds no architecture.
   window.gpusizerReadModelFile = async function (file, files, pending) {
     try {
       if (/\.safetensors$/i.test(file.name))
@@ -85,9 +82,9 @@
         const read = await h.readFileHeader(byName.get(part), h.reduceGgufHeader);
         headers[part] = h.toBase64(read.inspect.bytes);
       }
-      pending[8] = JSON.stringify({ model: { file: parts[0], gguf_headers: headers } });
-      pending[9] = '';
-      pending[7] = file.name;
+      pending[10] = JSON.stringify({ model: { file: parts[0], gguf_headers: headers } });
+      pending[11] = '';
+      pending[9] = file.name;
     } catch (e) {
       pending[4] = 'Model not opened: ' + ((e && e.message) || String(e));
     }
@@ -110,6 +107,14 @@
   toggle.addEventListener('click', () => open(panel.hidden));
   document.getElementById('hub-close').addEventListener('click', () => { open(false); toggle.focus(); });
   panel.addEventListener('keydown', (e) => { if (e.key === 'Escape') { open(false); toggle.focus(); } });
+  // Escape closes the open panel from the page itself too: the focus lands there when the control
+  // that had it goes (QA E7: stranded on BODY, the panel could not be closed by keyboard).
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !panel.hidden && (document.activeElement === document.body || !document.activeElement)) {
+      open(false);
+      toggle.focus();
+    }
+  });
 
   function say(text) { status.textContent = text; }
   const requests = (n) => n + (n === 1 ? ' request' : ' requests');
