@@ -77,7 +77,6 @@ val js_last_error() {
 }
 #endif
 
-
 // The report as `gpusizer estimate --json` writes it: with the other-link comparison.
 std::string report_text(const Config& c, const Catalog& catalog, const GpuOverlay* measured = nullptr) {
     return report_to_json(estimate(c, catalog, EstimateOptions{true, measured}));
@@ -370,7 +369,7 @@ int answer(std::string text) {
     g_answer = std::move(text);
     return static_cast<int>(g_answer.size());
 }
-}  // namespace
+}   // namespace
 
 extern "C" {
 EMSCRIPTEN_KEEPALIVE const char* gs_answer() { return g_answer.data(); }
