@@ -85,6 +85,60 @@ TEST_CASE("hub: a GGUF header fetched from the Hub gives the file's exact bytes,
     CHECK(run(config_from_json(back.dump())).per_gpu.total() == a.per_gpu.total());
 }
 
+TEST_CASE("local GGUF: a header a page read from the reader's disk is sized as the file, and its link names the file (QA E6)",
+          "[hub][model_files]") {
+    const GgufWriter w = llama_like_gguf(3);
+    const Bytes whole = w.bytes();
+    const Bytes header(whole.begin(), whole.begin() + std::ptrdiff_t(w.header_size()));
+    const json model = {{"file", "tiny.gguf"}, {"gguf_headers", {{"tiny.gguf", base64(header)}}}};
+    const Config local = config_from_json(json{{"model", model}, {"gpu", "h100-sxm"}}.dump());
+    CHECK(local.model.hub.empty());
+    CHECK(local.model.arch.source == "gguf");
+    CHECK(local.weights == "q4_k_m");   // general.file_type, as the file on disk sets it
+    CHECK(model_spec_from_json(model.dump()).arch.total_layers() == local.model.arch.total_layers());
+
+    Config disk;
+    disk.gguf = "tiny.gguf";
+    disk.gpu = "h100-sxm";
+    load_model_files(disk, [&whole](const std::string& n) -> std::unique_ptr<ByteSource> {
+        return n == "tiny.gguf" ? std::make_unique<MemorySource>(n, whole) : nullptr;
+    });
+    const Report a = run(local);
+    CHECK(a.per_gpu.weights == run(disk).per_gpu.weights);
+    CHECK(a.per_gpu.total() == run(disk).per_gpu.total());
+    // The configuration keeps what was read (a round trip); the link names the file only, as
+    // the CLI's --gguf writes it, and no page but the reader's has it.
+    CHECK(json::parse(config_to_json(local))["model"] == model);
+    CHECK(link_from_config(local) == link_from_config(disk));
+    CHECK_THAT(link_from_config(local), Catch::Contains("&gguf=tiny.gguf"));
+    const Config from_link = config_from_link(link_from_config(local));
+    CHECK_THAT(error_of([&] { (void)run(from_link); }), Catch::StartsWith("gguf: names a file that was not read: "));
+}
+
+TEST_CASE("local GGUF: bad models name the field", "[hub][errors]") {
+    const BadInput cases[] = {
+        {R"({"model": {"gguf_headers": {"x.gguf": "R0dVRg=="}}})", "model.gguf_headers", "needs `file`"},
+        {R"({"model": {"file": "x.gguf", "revision": "main", "gguf_headers": {"x.gguf": "R0dVRg=="}}})", "model.revision", "disk"},
+        {R"({"model": {"file": "x.gguf", "hf_config": {}, "gguf_headers": {"x.gguf": "R0dVRg=="}}})", "model.hf_config", ""},
+        {R"({"model": {"file": "x.safetensors", "gguf_headers": {"x.safetensors": "R0dVRg=="}}})", "model.file", "GGUF"},
+    };
+    expect_errors(cases, [](const std::string& text) { return config_from_json(text); });
+}
+
+TEST_CASE("config.json: a Hugging Face config.json is told apart from a configuration (QA E6)", "[hub][errors]") {
+    const std::string hf = R"({"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096})";
+    CHECK(looks_like_hf_config(hf));
+    CHECK(looks_like_hf_config(R"( {"architectures": ["X"]})"));
+    CHECK_FALSE(looks_like_hf_config(R"({"model": "llama-3-8b", "gpu": "rtx-4090"})"));
+    CHECK_FALSE(looks_like_hf_config(R"({"model": {"hf_config": {"model_type": "llama"}}})"));
+    CHECK_FALSE(looks_like_hf_config("#v=1&m=llama-3-8b"));
+    CHECK_FALSE(looks_like_hf_config("{\"model_type\": "));   // not JSON
+    CHECK_FALSE(looks_like_hf_config("GGUF\x03"));
+    // Given as a configuration, it is named for what it is (not "_name_or_path: unknown key").
+    CHECK_THAT(error_of([&] { (void)config_from_json(hf); }),
+               Catch::StartsWith("config: is a Hugging Face config.json, not a gpusizer configuration"));
+}
+
 TEST_CASE("hub: config.json from the Hub is sized as a pasted one, the repository kept", "[hub]") {
     const json hf = {{"model_type", "llama"}, {"hidden_size", 4096}, {"num_hidden_layers", 32}, {"num_attention_heads", 32},
                      {"num_key_value_heads", 8}, {"intermediate_size", 14336}, {"vocab_size", 128256}};

@@ -110,3 +110,19 @@ TEST_CASE("bad and hostile links: one clear message, never markup", "[link][erro
     CHECK_THROWS_WITH(run(c), Catch::Contains("unknown model"));
     CHECK_THROWS_WITH(config_from_link(std::string(200000, 'a')), Catch::Contains("longer than"));
 }
+
+TEST_CASE("a link keeps every number exactly, in as few digits as that takes (QA D13)", "[link]") {
+    // Doubles that ten significant digits do not hold (the QA's mfu 0.6631891369819641 became
+    // 0.663189137), and values people type, which stay as typed.
+    Config c;
+    c.model.id = "llama-3-8b";
+    for (const double mfu : {0.6631891369819641, 0.1 + 0.2, 1.0 / 3.0, 0.61, 0.5, 0.123456789012345}) {
+        c.mfu = mfu;
+        const std::string link = link_from_config(c);
+        CHECK(config_from_link(link).mfu == mfu);
+        if (mfu == 0.61) CHECK_THAT(link, Catch::Contains("&mfu=0.61&") || Catch::EndsWith("&mfu=0.61"));
+        if (mfu == 0.1 + 0.2) CHECK_THAT(link, Catch::Contains("mfu=0.30000000000000004"));
+    }
+    c.usd_per_kwh = 0.1 * 3;   // 0.30000000000000004, a computed price
+    CHECK(config_from_link(link_from_config(c)).usd_per_kwh == c.usd_per_kwh);
+}

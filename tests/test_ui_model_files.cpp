@@ -112,3 +112,36 @@ TEST_CASE("a configuration of a Hub model opens as a model read from files, the 
     CHECK(link_of(s).find("hf=acme/dense-8b&rev=v2") != std::string::npos);
     CHECK(estimate(s.config, catalog()).per_gpu.weights > 0);
 }
+
+TEST_CASE("a bare config.json, opened or pasted, becomes the model of the configuration (QA E6)", "[ui][model_files]") {
+    // The fields of a Llama 3 8B config.json (meta-llama/Meta-Llama-3-8B): the file the app had
+    // refused naming its first field as an unknown configuration key.
+    const std::string hf = R"({"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+        "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,
+        "vocab_size": 128256, "max_position_embeddings": 8192, "torch_dtype": "bfloat16"})";
+    UiState s = default_state();
+    REQUIRE(open_link(s, "#v=1&m=qwen2.5-7b&g=rtx-3090x2&ctx=4096&tp=2", catalog()));
+    REQUIRE(open_file_text(s, "config.json", hf, catalog()));
+    CHECK_FALSE(s.message_is_error);
+    CHECK_THAT(s.message, Catch::StartsWith("Opened config.json (a Hugging Face config.json, ") && Catch::Contains("32 layers"));
+    CHECK(s.source == ModelSource::hf_config);
+    CHECK(s.config.gpu == "rtx-3090");   // the rest of the configuration stays
+    CHECK(s.config.gpus == 2);
+    CHECK(s.config.context == 4096);
+    CHECK(s.config.tp == 0);   // the split follows the new model
+    // The same model as the catalog's Llama 3 8B: the same weights.
+    Config same = s.config;
+    same.model = model_from_catalog("llama-3-8b");
+    CHECK(estimate(s.config, catalog()).per_gpu.weights == estimate(same, catalog()).per_gpu.weights);
+    CHECK(link_of(s).find("m=custom&hf=") != std::string::npos);
+
+    // A broken one leaves the state as it was and says why, naming config.json's field.
+    const Config before = s.config;
+    CHECK_FALSE(open_config_text(s, R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 0,
+        "num_attention_heads": 32, "intermediate_size": 14336, "vocab_size": 128256})",
+                                 catalog()));
+    CHECK(s.message_is_error);
+    CHECK_THAT(s.message, Catch::StartsWith("Model not opened: ") && Catch::Contains("num_hidden_layers"));
+    CHECK(s.config.gpu == before.gpu);
+    CHECK(s.config.model.hf_config_json == before.model.hf_config_json);
+}

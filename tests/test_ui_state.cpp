@@ -726,3 +726,15 @@ TEST_CASE("a pinned configuration: its link carries both, the rows compare them,
         CHECK(row("renting, per million tokens").difference.empty());
     }
 }
+
+TEST_CASE("the context slider lands on the lengths engines use (QA E17)", "[ui]") {
+    // The QA's taps: 1,937, 23,170 and 264,845 tokens went into links as they were.
+    CHECK(round_context(1937) == 2048);
+    CHECK(round_context(23170) == 24576);   // 1.5 x 16,384
+    CHECK(round_context(264845) == 262144);
+    CHECK(round_context(8192) == 8192);
+    CHECK(round_context(5000) == 4096);   // log distance: ln(5000/4096) = 0.199 < ln(6144/5000) = 0.206
+    CHECK(round_context(5200) == 6144);
+    CHECK(round_context(1) == kContextMin);
+    CHECK(round_context(1e9) == kContextMax);
+}

@@ -37,6 +37,9 @@ public:
     bool open_path(const std::string& path);
     // Makes a model file the configuration's model: key "gguf" or "hf_dir" (the Local models list).
     bool open_model(const std::string& key, const std::string& path);
+    // Makes a model the page read the configuration's model: a "model" value as JSON text (the
+    // browser's GGUF header from the reader's disk), named `name` in the message.
+    bool open_model_text(const std::string& name, const std::string& model_json);
     // Shows a message in the link bar: news, or an error (a platform's own: a file it could not read).
     void notify(const std::string& message) { show_message(message, false); }
     void notify_error(const std::string& message) { show_message(message, true); }
@@ -113,9 +116,10 @@ private:
     // The search field atop a picker's list, focused when the list opens ("text field" in layout_).
     void search_field(const char* hint, std::string& filter);
     // An int slider leaving `field_em` font sizes for a field to type the value in ("##<id>" and
-    // "##<id>v"; `slider_name` and "text field" in layout_). True when either changed `value`.
-    bool slider_with_field(const char* id, int& value, int lo, int hi, const char* format, ImGuiSliderFlags flags,
-                           float field_em, const char* slider_name);
+    // "##<id>v"; `slider_name` and "text field" in layout_). True when either changed `value`;
+    // `slid` (when given) says whether the slider did.
+    bool slider_with_field(const char* id, int& value, int lo, int hi, const char* format, ImGuiSliderFlags flags, float field_em,
+                           const char* slider_name, bool* slid = nullptr);
 
     void draw_setup();
     void draw_model();

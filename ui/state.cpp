@@ -196,6 +196,14 @@ bool apply_model_source(UiState& s) {
     return false;
 }
 
+long long round_context(double tokens) {
+    long long best = kContextMin;
+    for (long long p = kContextMin; p <= kContextMax; p *= 2)
+        for (const long long c : {p, p + p / 2})
+            if (c <= kContextMax && std::fabs(std::log(c / tokens)) < std::fabs(std::log(best / tokens))) best = c;
+    return best;
+}
+
 double round_to_format(float v, const char* format) {
     const char* p = format ? std::strchr(format, '%') : nullptr;
     while (p && p[1] == '%') p = std::strchr(p + 2, '%');
@@ -350,6 +358,8 @@ static bool open_link_keys(UiState& s, std::string_view link, const Catalog& cat
 }
 
 bool open_config_text(UiState& s, std::string_view json_text, const Catalog& catalog, const SourceOpener& open) {
+    // A bare config.json, pasted or opened: the model of the current configuration (QA E6).
+    if (looks_like_hf_config(json_text)) return open_model_text(s, "config.json", json_text, catalog);
     return open_config(s, catalog, "Opened the configuration.", "Configuration not opened: ", [&] {
         check_json_nesting(json_text, "", "configuration");
         Config c = config_from_json(json_text);
@@ -358,24 +368,27 @@ bool open_config_text(UiState& s, std::string_view json_text, const Catalog& cat
     });
 }
 
-bool open_model_file(UiState& s, const std::string& key, const std::string& path, const Catalog& catalog, const SourceOpener& open) {
-    const std::string name = path.substr(path.find_last_of("/\\") + 1);
+namespace {
+
+// The current configuration with a new model: what the model set before (its files, format and
+// split) goes; `set_model` gives the new one. Refused whole (the state unchanged) when the
+// estimate refuses it, as links are. The message names `name` and `kind`.
+template <typename SetModel>
+bool open_new_model(UiState& s, const std::string& name, const char* kind, const Catalog& catalog, SetModel set_model) {
     try {
-        if (key != "gguf" && key != "hf_dir") throw Error("open_model_file", "key must be gguf or hf_dir");
-        if (!open) throw Error(key, "this platform reads no model files");
         Config c = s.config;
         c.model = ModelSpec{};
-        c.gguf = key == "gguf" ? path : std::string();
-        c.hf_dir = key == "hf_dir" ? path : std::string();
+        c.gguf.clear();
+        c.hf_dir.clear();
         c.mmproj.clear();   // the previous model's projector is not this one's
         c.weights.clear();   // the file's own format (a GGUF's general.file_type, a checkpoint's native one)
         c.tp = c.pp = c.dp = c.ep = 0;   // the split follows the new model's heads and layers
-        load_model_files(c, open);
-        (void)estimate(c, catalog);   // a model the estimate refuses is refused whole, as links are
+        set_model(c);
+        (void)estimate(c, catalog);
         adopt(s, c);
         const ModelArch& a = c.model.arch;
-        s.message = "Opened " + name + " (" + (key == "gguf" ? "GGUF" : "safetensors") + ", " + a.name + ": " +
-                    std::to_string(a.total_layers()) + " layers, " + format_bytes_short(a.file.total) + " of weights in its headers).";
+        s.message = "Opened " + name + " (" + kind + ", " + a.name + ": " + std::to_string(a.total_layers()) + " layers" +
+                    (a.file.total > 0 ? ", " + format_bytes_short(a.file.total) + " of weights in its headers)." : ").");
         s.message_is_error = false;
         return true;
     } catch (const Error& e) {
@@ -383,6 +396,31 @@ bool open_model_file(UiState& s, const std::string& key, const std::string& path
         s.message_is_error = true;
         return false;
     }
+}
+
+}   // namespace
+
+bool open_model_file(UiState& s, const std::string& key, const std::string& path, const Catalog& catalog, const SourceOpener& open) {
+    const std::string name = path.substr(path.find_last_of("/\\") + 1);
+    if (key != "gguf" && key != "hf_dir" && key != "hf_config") {
+        s.message = "Model not opened: open_model_file: key must be gguf, hf_dir or hf_config";
+        s.message_is_error = true;
+        return false;
+    }
+    return open_new_model(s, name, key == "gguf" ? "GGUF" : "safetensors", catalog, [&](Config& c) {
+        if (!open) throw Error(key, "this platform reads no model files");
+        (key == "gguf" ? c.gguf : c.hf_dir) = path;
+        load_model_files(c, open);
+    });
+}
+
+bool open_model_text(UiState& s, const std::string& name, std::string_view model_json, const Catalog& catalog) {
+    const bool hf = looks_like_hf_config(model_json);
+    return open_new_model(s, name, hf ? "a Hugging Face config.json" : "GGUF", catalog, [&](Config& c) {
+        check_json_nesting(model_json, "model", hf ? "config.json" : "model");
+        c.model = hf ? model_from_hf_config(model_json) : model_spec_from_json(model_json);
+        c.weights = c.model.hub_weights;   // a GGUF file's general.file_type, as config_from_json sets it
+    });
 }
 
 bool looks_like_measured_report(std::string_view text) {
@@ -394,6 +432,7 @@ bool looks_like_measured_report(std::string_view text) {
 bool open_file_text(UiState& s, std::string_view name, std::string_view text, const Catalog& catalog, const SourceOpener& open) {
     const std::string file = name.empty() ? std::string("file") : std::string(name);
     if (!looks_like_measured_report(text)) {
+        if (looks_like_hf_config(text)) return open_model_text(s, file, text, catalog);   // says so itself
         if (!open_config_text(s, text, catalog, open)) return false;
         s.message = "Opened the configuration in " + file + ".";
         return true;

@@ -112,7 +112,8 @@ std::string link_of(const UiState& s);
 // is taken as it is, its other keys kept, for the platform to fetch the model (the message says
 // it is loading); without it such a link is refused.
 bool open_link(UiState& s, std::string_view link, const Catalog& catalog, const SourceOpener& open = {}, bool hub_pending = false);
-// Loads a configuration file's text (JSON) the same way.
+// Loads a configuration file's text (JSON) the same way; a Hugging Face config.json
+// (looks_like_hf_config) becomes the current configuration's model (open_model_text).
 bool open_config_text(UiState& s, std::string_view json_text, const Catalog& catalog, const SourceOpener& open = {});
 
 // Makes a model file the configuration's model: `key` "gguf" (a GGUF file, any split part) or
@@ -121,6 +122,10 @@ bool open_config_text(UiState& s, std::string_view json_text, const Catalog& cat
 // On failure (unreadable, an architecture the core does not know, a model the estimate refuses)
 // the state is unchanged and `message` says why, naming the file.
 bool open_model_file(UiState& s, const std::string& key, const std::string& path, const Catalog& catalog, const SourceOpener& open);
+// Makes a model given as text the configuration's model, as open_model_file does: a Hugging Face
+// config.json, or a "model" value as JSON (the browser's GGUF file read from the reader's disk:
+// {"file": "x.gguf", "gguf_headers": {...}}). `name` names it in the message.
+bool open_model_text(UiState& s, const std::string& name, std::string_view model_json, const Catalog& catalog);
 
 // Opens a file's text: a gpusizer-cuda-bench report (kept in s.measured) or a configuration
 // JSON. `name` names the file in messages. On failure the state is unchanged and `message` says why.
@@ -206,6 +211,11 @@ double round_to_format(float v, const char* format);
 // The context slider: log scale from 512 to 1,048,576 tokens.
 constexpr long long kContextMin = 512;
 constexpr long long kContextMax = 1LL << 20;
+// The context the slider lands on: the nearest (on its log scale) of the lengths engines and
+// model cards use, a power of two or one and a half times one (2,048, 3,072, 4,096, 6,144, ...),
+// within kContextMin..kContextMax (QA E17: taps gave 1,937, 23,170 and 264,845 tokens, which went
+// into links). The typed field keeps any value.
+long long round_context(double tokens);
 
 // A GPU that is not in the catalog (the GPU picker's "Custom GPU"; gpusizer/custom_gpu.hpp). The
 // state's config.custom_gpu is kept while a catalog GPU is chosen and across opened links that

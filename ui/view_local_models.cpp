@@ -42,6 +42,13 @@ bool App::open_model(const std::string& key, const std::string& path) {
     return ok;
 }
 
+bool App::open_model_text(const std::string& name, const std::string& model_json) {
+    const bool ok = gpusizer::ui::open_model_text(s_, name, model_json, catalog_);
+    if (ok) set_gpu_count(s_, s_.config.gpus, current_arch(s_, catalog_));
+    changed();
+    return ok;
+}
+
 void App::draw_local_models() {
     platform_.scan_local_models(Platform::Scan::once);   // the first time the tab shows
     const LocalModels found = platform_.local_models();

@@ -248,32 +248,57 @@ void App::draw_inverse() {
     ImGui::TextDisabled("What fits");
     const FitReport& f = fit_;
     const bool stack = stacked_tables();
-    ImGui::Text("Longest context at batch %d:", report_.config.batch);
-    ImGui::SameLine();
-    ImGui::TextColored(to_vec4(f.max_context > 0 ? fits_color() : no_fit_color()), "%s tokens", format_int(double(f.max_context)).c_str());
+    // Each label and value goes on the line while it fits, else starts the next (QA E10: cut at
+    // 820 px and on phones); a note that is longer than the whole line wraps.
+    // Each piece leaves its box and the line's room in the layout ("line text|...", "line
+    // box|...") for the browser test of QA E10.
+    const auto placed = [this](const std::string& text) {
+        const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+        const float left = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x;
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        layout_.push_back({"line text|" + text, lo.x, lo.y, hi.x - lo.x, hi.y - lo.y});
+        layout_.push_back({"line box|" + text, left, lo.y, right - left, hi.y - lo.y});
+    };
+    const auto part = [&placed](const std::string& text, const ImU32* color, float spacing = -1.0f) {
+        same_line_fitting(text.c_str(), spacing);
+        if (color)
+            ImGui::TextColored(to_vec4(*color), "%s", text.c_str());
+        else
+            ImGui::TextUnformatted(text.c_str());
+        placed(text);
+    };
+    const ImU32 fits = fits_color(), no_fit = no_fit_color();
+    ImGui::TextUnformatted(("Longest context at batch " + std::to_string(report_.config.batch) + ":").c_str());
+    part(format_int(double(f.max_context)) + " tokens", f.max_context > 0 ? &fits : &no_fit);
     if (f.model_max_context > 0 && f.max_context > f.model_max_context) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("(memory; trained to %s)", format_int(double(f.model_max_context)).c_str());
+        const std::string note = "(memory; trained to " + format_int(double(f.model_max_context)) + ")";
+        same_line_fitting(note.c_str());
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", note.c_str());
+        ImGui::PopTextWrapPos();
+        placed(note);
     }
-    if (!stack) ImGui::SameLine(0, 24);
-    ImGui::Text("Largest batch at %s tokens:", format_int(double(report_.config.context)).c_str());
-    ImGui::SameLine();
-    ImGui::TextColored(to_vec4(f.max_batch > 0 ? fits_color() : no_fit_color()), "%s", format_int(double(f.max_batch)).c_str());
-    ImGui::Text("Most precise weights that fit:");
-    ImGui::SameLine();
-    ImGui::TextColored(to_vec4(f.best_weights.empty() ? no_fit_color() : fits_color()), "%s",
-                       f.best_weights.empty() ? "none" : f.best_weights.c_str());
+    const std::string batch_label = "Largest batch at " + format_int(double(report_.config.context)) + " tokens:";
+    if (!stack)
+        part(batch_label, nullptr, 24);
+    else
+        ImGui::TextUnformatted(batch_label.c_str());
+    part(format_int(double(f.max_batch)), f.max_batch > 0 ? &fits : &no_fit);
+    ImGui::TextUnformatted("Most precise weights that fit:");
+    part(f.best_weights.empty() ? "none" : f.best_weights, f.best_weights.empty() ? &no_fit : &fits);
     // An automatic runtime follows the format: a best format on another engine says so.
     const std::string runs = std::string(to_string(report_.config.runtime));
     if (!f.best_weights.empty() && f.best_weights_runtime != runs) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("(on %s, not %s)", f.best_weights_runtime.c_str(), runs.c_str());
+        const std::string note = "(on " + f.best_weights_runtime + ", not " + runs + ")";
+        same_line_fitting(note.c_str());
+        ImGui::TextDisabled("%s", note.c_str());
+        placed(note);
     }
-    if (!stack) ImGui::SameLine(0, 24);
-    ImGui::Text("KV cache:");
-    ImGui::SameLine();
-    ImGui::TextColored(to_vec4(f.best_kv_cache.empty() ? no_fit_color() : fits_color()), "%s",
-                       f.best_kv_cache.empty() ? "none" : f.best_kv_cache.c_str());
+    if (!stack)
+        part("KV cache:", nullptr, 24);
+    else
+        ImGui::TextUnformatted("KV cache:");
+    part(f.best_kv_cache.empty() ? "none" : f.best_kv_cache, f.best_kv_cache.empty() ? &no_fit : &fits);
     if (ImGui::TreeNode("Every weight format")) {
         if (ImGui::BeginTable("formats", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
             ImGui::TableSetupColumn("weights");

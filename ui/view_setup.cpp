@@ -311,9 +311,10 @@ void App::draw_workload() {
     // Context (log scale) and batch.
     row_label("Context");
     int ctx = int(c.context > 0 ? c.context : (ok_ ? report_.config.context : 8192));
-    if (slider_with_field("ctx", ctx, int(kContextMin), int(kContextMax), "%d tokens", ImGuiSliderFlags_Logarithmic, 5.5f,
-                          "context slider")) {
-        c.context = (long long)clamp_to_key("context", ctx);
+    bool slid = false;
+    if (slider_with_field("ctx", ctx, int(kContextMin), int(kContextMax), "%d tokens", ImGuiSliderFlags_Logarithmic, 5.5f, "context slider",
+                          &slid)) {
+        c.context = slid ? round_context(ctx) : (long long)clamp_to_key("context", ctx);
         changed();
     }
     row_label("Batch");
@@ -377,8 +378,8 @@ void App::search_field(const char* hint, std::string& filter) {
     note_item("text field");
 }
 
-bool App::slider_with_field(const char* id, int& value, int lo, int hi, const char* format, ImGuiSliderFlags flags,
-                            float field_em, const char* slider_name) {
+bool App::slider_with_field(const char* id, int& value, int lo, int hi, const char* format, ImGuiSliderFlags flags, float field_em,
+                            const char* slider_name, bool* slid_out) {
     const std::string slider = std::string("##") + id, field = slider + "v";
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * field_em);
     const bool slid = ImGui::SliderInt(slider.c_str(), &value, lo, hi, format, flags);
@@ -387,6 +388,7 @@ bool App::slider_with_field(const char* id, int& value, int lo, int hi, const ch
     ImGui::SetNextItemWidth(-1);
     const bool typed = ImGui::InputInt(field.c_str(), &value, 0, 0);
     note_item("text field");
+    if (slid_out) *slid_out = slid;
     return slid || typed;
 }
 

@@ -30,10 +30,29 @@ void row_label(const char* label) {
     ImGui::SetNextItemWidth(-1);
 }
 
+void same_line_fitting(const char* next, float spacing) {
+    const float gap = spacing < 0 ? ImGui::GetStyle().ItemSpacing.x : spacing;
+    // The cursor is at the start of the next line now: the line's right edge is as far as the
+    // room from there.
+    const float edge = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    if (ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(next).x <= edge + 0.5f) ImGui::SameLine(0, gap);
+}
+
 void help_marker(const char* text) {
-    ImGui::SameLine();
+    same_line_fitting("(?)");
     ImGui::TextDisabled("(?)");
     if (ImGui::IsItemHovered()) wrapped_tooltip(text);
+    // A touch screen has no hover: a tap opens the text until the next tap (QA E17: only a long
+    // press, which nothing hints at, showed it).
+    ImGui::PushID(text);
+    if (ImGui::IsItemClicked()) ImGui::OpenPopup("help");
+    if (ImGui::BeginPopup("help")) {
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+        ImGui::TextUnformatted(text);
+        ImGui::PopTextWrapPos();
+        ImGui::EndPopup();
+    }
+    ImGui::PopID();
 }
 
 void wrapped_tooltip(const std::string& text) {
@@ -50,7 +69,11 @@ bool default_slider(const char* id, double& value, double in_use, float lo, floa
     ImGui::PushID(id);
     bool edited = false;
     float v = float(value > 0 ? value : in_use);
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.2f);
+    // Room after the slider for "auto" (a small button) and a help marker "(?)" (QA E10: the
+    // marker was cut at the edge), each after the item spacing.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float after = ImGui::CalcTextSize("auto").x + style.FramePadding.x * 2 + ImGui::CalcTextSize("(?)").x + style.ItemSpacing.x * 2;
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - after);
     if (ImGui::SliderFloat("##v", &v, lo, hi, format, log ? ImGuiSliderFlags_Logarithmic : 0)) {
         value = std::clamp(round_to_format(v, format), double(lo), double(hi));
         edited = true;

@@ -20,6 +20,10 @@ const char* mode_label(Mode m);
 void row_label(const char* label);
 // "(?)" with a tooltip.
 void help_marker(const char* text);
+// ImGui::SameLine(0, spacing) when `next` (a text drawn unwrapped) fits after the last item
+// before the window's (or cell's) right edge, else nothing: it starts the next line instead of
+// being cut there (QA E10). spacing < 0: the style's item spacing.
+void same_line_fitting(const char* next, float spacing = -1.0f);
 // A tooltip wrapped as help_marker's; for the last item, call it when ImGui::IsItemHovered() (the
 // text is then built only while it shows).
 void wrapped_tooltip(const std::string& text);

@@ -61,12 +61,18 @@ namespace {
 // The events the page hands to the next frame: a new URL fragment, a paste, a file (picked with
 // "Open file..." or dropped on the page) and why a file could not be read.
 EM_JS(void, web_listen, (), {
-    // [fragment, pasted text, file name, file text, file error, Hub repository that failed, why];
-    // "" = nothing new
-    Module["gpusizerPending"] = ["", "", "", "", "", "", ""];
-    // Reads a File (64 MiB at most: reports are kilobytes) into the pending slots.
-    Module["gpusizerReadFile"] = function(file) {
+    // [fragment, pasted text, file name, file text, file error, Hub repository that failed, why,
+    // model file's name, its model value as JSON]; "" = nothing new
+    Module["gpusizerPending"] = ["", "", "", "", "", "", "", "", ""];
+    // Reads a File (64 MiB at most: reports are kilobytes) into the pending slots. A model file
+    // (.gguf, .safetensors; QA E6) goes to hub-panel.js's reader, which reads its header only
+    // (with the other parts of a split GGUF among `files`, the files dropped together).
+    Module["gpusizerReadFile"] = function(file, files) {
         var pending = Module["gpusizerPending"];
+        if (/\.(gguf|safetensors)$/i.test(file.name) && window["gpusizerReadModelFile"]) {
+            window["gpusizerReadModelFile"](file, files || [file], pending);
+            return;
+        }
         if (file.size > 64 * 1024 * 1024) {
             pending[4] = file.name + " is larger than 64 MiB: not a configuration or a benchmark report";
             return;
@@ -77,6 +83,14 @@ EM_JS(void, web_listen, (), {
         }, function() {
             pending[4] = "the browser could not read " + file.name;
         });
+    };
+    // Files dropped or picked together (a split GGUF's parts, a checkpoint's config.json and
+    // weights): the first GGUF among them, else a config.json, else the first file.
+    Module["gpusizerOpenFiles"] = function(files) {
+        var all = Array.prototype.slice.call(files);
+        var pick = all.find(function(f) { return /\.gguf$/i.test(f.name); }) ||
+                   all.find(function(f) { return /^config\.json$/i.test(f.name); }) || all[0];
+        Module["gpusizerReadFile"](pick, all);
     };
     // Any input marks the page active: the next frames are drawn (see frame(): an idle app
     // draws nothing).
@@ -157,7 +171,7 @@ EM_JS(void, web_listen, (), {
     window.addEventListener("drop", function(e) {
         e.preventDefault();
         var files = e.dataTransfer ? e.dataTransfer.files : null;
-        if (files && files.length) Module["gpusizerReadFile"](files[0]);
+        if (files && files.length) Module["gpusizerOpenFiles"](files);
     });
     // Back and Forward between the app's own entries (pushState) fire popstate; the fragment
     // they land on is opened like a typed one.
@@ -222,7 +236,8 @@ EM_JS(void, web_pending_take, (int kind, char* buf, int size), {
     Module["gpusizerPending"][kind] = "";
 });
 
-// The browser's file picker for a .json file (a benchmark report or a configuration); the
+// The browser's file picker for a .json file (a benchmark report, a configuration, a config.json)
+// or a model file (.gguf, .safetensors); the
 // choice arrives through the pending slots. One hidden <input type=file>, reused.
 EM_JS(void, web_pick_file, (), {
     var input = document.getElementById("gpusizer-file");
@@ -230,10 +245,11 @@ EM_JS(void, web_pick_file, (), {
         input = document.createElement("input");
         input.type = "file";
         input.id = "gpusizer-file";
-        input.accept = ".json,application/json";
+        input.accept = ".json,application/json,.gguf,.safetensors";
+        input.multiple = true;   // a split GGUF's parts
         input.hidden = true;
         input.addEventListener("change", function() {
-            if (input.files && input.files[0]) Module["gpusizerReadFile"](input.files[0]);
+            if (input.files && input.files.length) Module["gpusizerOpenFiles"](input.files);
             input.value = "";
         });
         document.body.appendChild(input);
@@ -440,6 +456,8 @@ public:
         p.hub_not_fetched =
             "the \"From the Hub\" panel fetches its config.json, or a GGUF file's header, and says why when "
             "it cannot";
+        // A link's gguf= names a file on the disk of whoever made it (QA E6).
+        p.file_not_read = "a link cannot carry a file from someone's disk: drop the file on the page, or pick it with Open file...";
         return p;
     }
     // #hub-toggle (web/site/app.css): 44 px tall, 12 px above the bottom, and 12 px more.
@@ -685,13 +703,16 @@ void frame(void* arg) {
     // The Hub panel could not fetch the model a link named (hub-panel.js): the results say so.
     const std::string hub_repo = take_pending(5);
     if (!hub_repo.empty()) w.app->hub_failed(hub_repo, take_pending(6));
+    // A model file the page read from the reader's disk (hub-panel.js: its header, QA E6).
+    const std::string model_name = take_pending(7);
+    if (!model_name.empty()) w.app->open_model_text(model_name, take_pending(8));
 
     // Draw only on input, a change of data, or while ImGui settles after one (hover colours,
     // a closing popup), and when a focused field's text cursor turns on or off: an idle app
     // costs one measurement a frame, not a frame (QA D18, E18).
     const Canvas now = measure_canvas();
     const bool input = web_take_activity() != 0 || !fragment.empty() || !pasted.empty() || !file_name.empty() ||
-                       !file_error.empty() || !hub_repo.empty() || now.width != w.canvas.width || now.height != w.canvas.height || now.ratio != w.canvas.ratio;
+                       !file_error.empty() || !hub_repo.empty() || !model_name.empty() || now.width != w.canvas.width || now.height != w.canvas.height || now.ratio != w.canvas.ratio;
     // 20 frames (a third of a second at 60 Hz) cover ImGui's reactions to one event.
     if (input) w.frames_to_draw = std::max(w.frames_to_draw, 20);
     if (w.first_frame_done && w.frames_to_draw <= 0 && (!ImGui::GetIO().WantTextInput || start_ms < w.next_blink_ms)) return;

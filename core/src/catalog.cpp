@@ -9,6 +9,7 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/phrasing.hpp"
 #include "interconnect.hpp"
+#include "nearest.hpp"
 
 namespace gpusizer {
 
@@ -209,51 +210,19 @@ const Gpu* Catalog::find_gpu(std::string_view id) const {
 
 namespace {
 
-char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
-
-// How far the catalog id `id` is from `want` (lowercase, at most 64 characters), case aside: 0
-// when id contains it, else the edit distance (Levenshtein: insertions, deletions and
-// substitutions, each 1) between them.
-std::size_t id_distance(std::string_view want, std::string_view id) {
-    for (std::size_t i = 0; !want.empty() && i + want.size() <= id.size(); ++i) {
-        std::size_t k = 0;
-        while (k < want.size() && ascii_lower(id[i + k]) == want[k]) ++k;
-        if (k == want.size()) return 0;
-    }
-    std::size_t row[65];   // row[j]: the distance from want's first j characters to id's first i
-    for (std::size_t j = 0; j <= want.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= id.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= want.size(); ++j) {
-            const std::size_t up = row[j];
-            row[j] = std::min(std::min(row[j], row[j - 1]) + 1, diagonal + (ascii_lower(id[i - 1]) == want[j - 1] ? 0 : 1));
-            diagonal = up;
-        }
-    }
-    return row[want.size()];
-}
-
 // Up to 8 ids of the catalog for a message about the unknown id `needle`, nearest first: ids
 // that contain it (case aside), then ids within an edit distance of a third of its length
 // (case aside: "LLAMA-3-8B" finds llama-3-8b, "mistral-7c" mistral-7b), ties in catalog order;
 // else the catalog's first 8 ids.
 template <typename List, typename IdOf>
 std::string suggestions(const List& list, std::string_view needle, IdOf id_of) {
+    std::vector<std::string_view> ids;
+    ids.reserve(list.size());
+    for (const auto& item : list) ids.push_back(id_of(item));
     // Ids are short; a longer needle is near none of them (and a link's 200 KB m= stays cheap).
-    std::string want(needle.substr(0, 64));
-    for (char& c : want) c = ascii_lower(c);
-    const std::size_t most = std::max<std::size_t>(2, want.size() / 3);
-    std::string out;
-    int n = 0;
-    for (std::size_t d = 0; d <= most; ++d)   // nearest first, catalog order within a distance
-        for (const auto& item : list)
-            if (n < 8 && id_distance(want, id_of(item)) == d) out += (n++ ? ", " : "") + id_of(item);
-    if (n == 0)   // nothing near: the catalog's first ids
-        for (const auto& item : list) {
-            out += (n ? ", " : "") + id_of(item);
-            if (++n == 8) break;
-        }
+    std::string out = nearest_list(needle.substr(0, 64), ids, 8);
+    if (out.empty())   // nothing near: the catalog's first ids
+        for (std::size_t i = 0; i < ids.size() && i < 8; ++i) out += (i ? ", " : "") + std::string(ids[i]);
     return out;
 }
 

@@ -18,6 +18,7 @@
 #include "hub_model.hpp"
 #include "json_internal.hpp"
 #include "json_read.hpp"
+#include "nearest.hpp"
 
 namespace gpusizer {
 
@@ -50,8 +51,10 @@ ModelSpec model_from_value(const json& m) {
         if (m.get<std::string>().empty()) throw Error("model", "must not be empty");
         return model_from_catalog(m.get<std::string>());
     } else if (m.is_object()) {
-        if (m.contains("hub")) {
-            return model_from_hub_value(m);   // {"hub": "org/name", ...}: hub_model.cpp
+        if (m.contains("hub") || m.contains("gguf_headers")) {
+            // {"hub": "org/name", ...}, or a GGUF file's header a page read from the reader's
+            // disk ({"file", "gguf_headers"}): hub_model.cpp
+            return model_from_hub_value(m);
         } else if (m.contains("hf_config")) {
             if (m.size() != 1) throw Error("model", "an object model holds exactly one of hf_config or num_parameters");
             return model_from_hf_value(m["hf_config"]);
@@ -120,6 +123,19 @@ ModelSpec model_from_catalog(std::string id) {
 
 ModelSpec model_from_hf_config(std::string_view json_text) { return model_from_hf_value(parse_json(json_text, "hf_config")); }
 
+ModelSpec model_spec_from_json(std::string_view json_text) { return model_from_value(parse_json(json_text, "model")); }
+
+bool looks_like_hf_config(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || text[first] != '{') return false;
+    try {
+        const json j = parse_json(text, "config");
+        return j.is_object() && !j.contains("model") && (j.contains("model_type") || j.contains("architectures"));
+    } catch (const Error&) {
+        return false;   // not JSON within the limits: whichever reader takes it says why
+    }
+}
+
 ModelSpec model_from_parameter_count(double num_parameters) {
     ModelSpec spec;
     spec.custom = true;
@@ -153,11 +169,18 @@ Config config_from_json(std::string_view text) { return config_from_json_value(p
 
 Config config_from_json_value(const json& j) {
     if (!j.is_object()) throw Error("config", "must be a JSON object such as {\"model\": \"llama-3-8b\"}");
+    if (!j.contains("model") && (j.contains("model_type") || j.contains("architectures")))
+        throw Error("config",
+                    "is a Hugging Face config.json, not a gpusizer configuration: it goes in one as the model, "
+                    "{\"model\": {\"hf_config\": <its fields>}} (the CLI's --hf-config FILE; the app opens the file as the model)");
     for (auto it = j.begin(); it != j.end(); ++it) {
         if (it.key() == "schema_version" || find_config_key(it.key())) continue;
-        std::string list;
-        for (const ConfigKey& k : config_keys()) list += (list.empty() ? "" : ", ") + std::string(k.name);
-        throw Error(it.key(), "unknown configuration key; known keys: " + list + ", schema_version");
+        // The keys near it, not all of them (QA D16: a list of 60 keys over six lines).
+        std::vector<std::string_view> names{"schema_version"};
+        for (const ConfigKey& k : config_keys()) names.push_back(k.name);
+        const std::string near = nearest_list(it.key(), names, 5);
+        throw Error(it.key(), "unknown configuration key" + (near.empty() ? std::string() : "; nearest: " + near) +
+                                  " (docs/config.md lists all " + std::to_string(names.size()) + ")");
     }
     // A model read from a file (gguf, hf_dir) stands in for `model` (load_model_files reads it).
     auto given = [&](const char* k) { const auto v = j.find(k); return v != j.end() && !v->is_null(); };
@@ -189,7 +212,8 @@ namespace {
 
 json model_json(const ModelSpec& m) {
     if (!m.custom) return m.id;
-    if (!m.hub.empty()) return parse_json(m.hub_json, "model");   // as given: the repository and what was fetched
+    // As given: the repository and what was fetched, or a page's local file and its header.
+    if (!m.hub_json.empty()) return parse_json(m.hub_json, "model");
     if (m.arch.source == "gguf" || m.arch.source == "safetensors") return nullptr;   // the gguf / hf_dir key names it
     if (!m.hf_config_json.empty()) return json{{"hf_config", parse_json(m.hf_config_json, "model.hf_config")}};
     return json{{"num_parameters", m.num_parameters}};

@@ -164,7 +164,15 @@ ModelSpec model_from_hub_value(const json& m) {
     }
     ModelSpec spec;
     spec.custom = true;
-    spec.hub = string_field(m, "hub", 0, false);
+    // Without `hub`: a GGUF file a page read from the reader's disk (a drop, "Open file..."): its
+    // name and header, and nothing to fetch again.
+    const bool local = !m.contains("hub");
+    if (local && (!m.contains("gguf_headers") || m["gguf_headers"].is_null()))
+        throw Error("model.hub", "is missing: a Hub model names its repository (org/name)");
+    if (local && m.contains("revision"))
+        throw Error("model.revision", "goes with `hub`: a file read from the reader's disk has no revision");
+    if (local && m.contains("hf_config")) throw Error("model.hf_config", "goes with `hub`, or alone as {\"hf_config\": {...}}");
+    if (!local) spec.hub = string_field(m, "hub", 0, false);
     if (m.contains("revision") && !m["revision"].is_null()) (void)string_field(m, "revision", 200, true);
     std::string file;
     if (m.contains("file") && !m["file"].is_null()) {
@@ -188,7 +196,8 @@ ModelSpec model_from_hub_value(const json& m) {
         load_gguf_headers(spec, file, m["gguf_headers"]);
         spec.hub_fetched = true;
     }
-    spec.arch.source = "hub";
+    // A local file is a GGUF model like one the CLI reads (its link names the file: gguf=).
+    spec.arch.source = local ? "gguf" : "hub";
     spec.hub_json = m.dump(-1, ' ', false, json::error_handler_t::replace);
     return spec;
 }

@@ -15,6 +15,7 @@
 #include "gpusizer/compute.hpp"
 #include "gpusizer/config_keys.hpp"
 #include "gpusizer/error.hpp"
+#include "gpusizer/phrasing.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
 #include "cost/cost.hpp"
@@ -364,7 +365,9 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     // gguf / hf_dir name files that load_model_files reads at the edge (the core does no I/O).
     if ((!c.gguf.empty() || !c.hf_dir.empty()) && c.model.arch.source != "gguf" && c.model.arch.source != "safetensors")
         throw Error(c.gguf.empty() ? "hf_dir" : "gguf",
-                    "names a file that was not read: the CLI and the app read it (load_model_files) before the estimate",
+                    "names a file that was not read: " + std::string(phrasing().file_not_read.empty()
+                                                                         ? "read it with load_model_files before the estimate"
+                                                                         : phrasing().file_not_read),
                     ErrorCode::unreadable);
     if (!c.mmproj.empty() && c.gguf.empty())
         throw Error("mmproj", "is a GGUF model's projector file: it goes with `gguf` (the model's file)");

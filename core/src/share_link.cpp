@@ -17,6 +17,7 @@
 #include "gpusizer/error.hpp"
 #include "json_internal.hpp"
 #include "json_read.hpp"
+#include "nearest.hpp"
 
 // The widget's module compiles this file with GPUSIZER_HUB_FILES=0 (web/CMakeLists.txt): no Hub
 // models there (core/src/hub_model.cpp), so neither their links.
@@ -81,10 +82,16 @@ std::string pct_decode(std::string_view s, const std::string& key) {
     return out;
 }
 
+// The shortest text of 10 to 17 significant digits that reads back as `v` (17 always does:
+// IEEE 754 binary64), so that a link's numbers survive the round trip exactly (QA D13: 10
+// digits turned mfu 0.6631891369819641 into 0.663189137); the values people type stay short.
 std::string number_text(double v) {
     if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string((long long)v);
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.10g", v);
+    for (int digits = 10; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (std::strtod(buf, nullptr) == v) break;
+    }
     return buf;
 }
 
@@ -285,14 +292,18 @@ std::string link_from_config(const Config& config) {
         if (model.contains("revision") && model["revision"].is_string()) out += "&rev=" + path_encode(model["revision"].get<std::string>());
         if (model.contains("file") && model["file"].is_string()) out += "&f=" + path_encode(model["file"].get<std::string>());
 #endif
+    } else if (model.contains("gguf_headers")) {
+        // A GGUF file a page read from the reader's disk: the link names it as the CLI's file
+        // (gguf=, in the loop below); what was read stays with the reader.
     } else if (model.contains("hf_config")) {
         out += "&m=custom&hf=" + pct_encode(model["hf_config"].dump(-1, ' ', false, json::error_handler_t::replace));
     } else {
         out += "&m=custom&np=" + number_text(model["num_parameters"].get<double>());
     }
+    const bool local_file = model.is_object() && model.contains("gguf_headers") && !model.contains("hub");
     for (const ConfigKey& k : config_keys()) {
         if (written_apart(k)) continue;
-        const json& v = cur[k.name];
+        const json& v = local_file && k.name == std::string_view("gguf") ? model["file"] : cur[k.name];
         if (v == def[k.name] || v.is_null()) continue;
         out += '&';
         out += k.link;
@@ -381,10 +392,13 @@ Config config_from_link(std::string_view link) {
         }
         const ConfigKey* spec = find_link_key(key);
         if (!spec || written_apart(*spec)) {
-            std::string known = "v, m, hf, np, f, rev, g, gc";
+            // The keys near it, not all of them (QA D16).
+            std::vector<std::string_view> names{"v", "m", "hf", "np", "f", "rev", "g", "gc"};
             for (const ConfigKey& k : config_keys())
-                if (!written_apart(k)) known += std::string(", ") + k.link;
-            throw Error("link", "unknown key '" + key.substr(0, 40) + "'; known keys: " + known);
+                if (!written_apart(k)) names.push_back(k.link);
+            const std::string near = nearest_list(key.substr(0, 40), names, 5);
+            throw Error("link", "unknown key '" + key.substr(0, 40) + "'" + (near.empty() ? std::string() : "; nearest: " + near) +
+                                    " (docs/config.md lists all " + std::to_string(names.size()) + " with their link keys)");
         }
         if (value.empty()) {
             // "b=" is a key without a value: say so, rather than take the default silently.

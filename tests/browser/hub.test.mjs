@@ -323,3 +323,49 @@ test('E15: a long file list shows 100 and a filter, a split file of 100 parts wa
   assert.ok(fake.log.some((l) => l.host === 'cdn' && l.file === 'big-00001-of-00100.gguf'));
   await page.close();
 });
+
+// Files dropped on the page: the browser hands them as a DataTransfer (the fixture's bytes here).
+function drop(page, files) {
+  return page.evaluate((list) => {
+    const dt = new DataTransfer();
+    for (const { name, b64 } of list) dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, files.map(({ name, bytes }) => ({ name, b64: Buffer.from(bytes).toString('base64') })));
+}
+const message = (page, re) => page.waitForFunction((src) => new RegExp(src).test(window.gpusizerApp.message), re.source, { timeout: 15000 });
+
+test('QA E6: a dropped GGUF file, a config.json and a safetensors file open, or say why, without a parser error', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const seen = watch(page, url);
+  await openApp(page, url, '#v=1&m=llama-3-8b&g=h100-sxm&ctx=4096');
+  // The GGUF file: its header is read from the disk, the figures are the CLI's for the file.
+  await drop(page, [{ name: 'llama-v3.gguf', bytes: header }]);
+  await message(page, /^Opened llama-v3\.gguf \(GGUF, /);
+  let state = await page.evaluate(() => window.gpusizerApp);
+  const want = cliJson(['estimate', '--gguf', fixture, '--gpu', 'h100-sxm', '--context', '4096']);
+  assert.equal(state.report.memory.per_gpu.weights, want.memory.per_gpu.weights);
+  assert.equal(state.report.memory.per_gpu.total, want.memory.per_gpu.total);
+  assert.equal(state.report.config.gpu, 'h100-sxm');   // the rest of the configuration kept
+  assert.equal(state.report.config.weights, 'q4_k_m');   // the file's general.file_type
+  // The link names the file; opened again it says that a link cannot carry it.
+  assert.match(state.link, /&gguf=llama-v3\.gguf/);
+  await page.evaluate((l) => { location.hash = l.replace('ctx=4096', 'ctx=2048'); }, state.link);
+  await message(page, /gguf: names a file that was not read: a link cannot carry a file from someone's disk: drop the file/);
+  // One part of a split file alone: which parts are missing.
+  await drop(page, [{ name: 'big-00002-of-00003.gguf', bytes: header }]);
+  await message(page, /^Model not opened: big-00002-of-00003\.gguf is one of 3 parts of a split model: open them together \(missing: big-00001-of-00003\.gguf, big-00003-of-00003\.gguf\)/);
+  // A safetensors file alone holds no architecture.
+  await drop(page, [{ name: 'model.safetensors', bytes: stFile }]);
+  await message(page, /^Model not opened: model\.safetensors holds the weights' names, shapes and types but not the architecture/);
+  // A bare config.json (dropped with its weights): the model of the current configuration.
+  await drop(page, [{ name: 'model.safetensors', bytes: stFile }, { name: 'config.json', bytes: Buffer.from(JSON.stringify(stConfig)) }]);
+  await message(page, /^Opened config\.json \(a Hugging Face config\.json, /);
+  state = await page.evaluate(() => window.gpusizerApp);
+  // Llama 3 8B's fields: the catalog's Llama 3 8B's weights.
+  assert.equal(state.report.memory.per_gpu.weights,
+    cliJson(['estimate', '--model', 'llama-3-8b', '--gpu', 'h100-sxm', '--context', '4096']).memory.per_gpu.weights);
+  assert.equal(state.report.config.gpu, 'h100-sxm');
+  assert.doesNotMatch(state.message, /parse error|unknown configuration key/);
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});

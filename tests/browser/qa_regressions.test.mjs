@@ -211,3 +211,21 @@ test('E18: a focused text field lets the app idle between blinks', async () => {
   assert.ok(counts.painted >= 4, `the cursor still blinks: ${counts.painted} frames painted in 5 s`);
   await app.close();
 });
+
+// E10: "Longest context at batch 5: 864,000 tokens (memory; trained to 1" at 820 px, and "...
+// 134,217,728 tokens (mem" on a phone. Each piece of the "What fits" lines publishes its box and
+// its line's room ("line text|...", "line box|..." in the app's layout): none may end past it.
+test('E10: the "What fits" lines wrap between their pieces instead of cutting them', async () => {
+  for (const [width, height, link] of [[820, 1000, '#v=1&m=qwen2.5-0.5b&g=h100-sxm&b=5'], [390, 844, '#v=1&m=qwen2.5-0.5b&g=h100-sxm'],
+                                       [1280, 800, '#v=1&m=qwen2.5-0.5b&g=h100-sxm&b=5']]) {
+    const app = await browser.newPage({ viewport: { width, height } });
+    const state = await openApp(app, siteUrl, link);
+    const pieces = state.layout.filter((r) => r.name.startsWith('line text|'));
+    assert.ok(pieces.some((r) => /^line text\|\(memory; trained to 32,768\)$/.test(r.name)), `${width} px: the note is drawn`);
+    for (const t of pieces) {
+      const box = layoutRect(state, 'line box|' + t.name.slice('line text|'.length));
+      assert.ok(t.x >= box.x - 0.5 && t.x + t.w <= box.x + box.w + 0.5, `${width} px: "${t.name}" ${JSON.stringify(t)} leaves ${JSON.stringify(box)}`);
+    }
+    await app.close();
+  }
+});

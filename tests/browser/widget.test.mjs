@@ -385,3 +385,22 @@ test('the widget\'s module (plain exports, no Embind) answers as the full module
   assert.match(r.accent[0][2], /missing closing quote; last read: '"\u00e9'\)$/);
   await page.close();
 });
+
+test('QA E17: past the trained context the widget warns, and a phone shows the whole read-out', async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const w = await openWidget(page, '#v=1&m=llama-3.1-8b&ctx=1048576');
+  assert.equal(w.context, '1M tokens');
+  const out = await page.evaluate(() => {
+    const root = document.getElementById('widget').shadowRoot;
+    const o = root.querySelector('#gs-context + output');
+    return { cut: o.scrollWidth > o.clientWidth, value: root.querySelector('#gs-context').getAttribute('aria-valuetext'),
+             message: root.querySelector('.message').textContent };
+  });
+  assert.equal(out.cut, false, 'the context read-out is cut');
+  assert.equal(out.value, '1,048,576 tokens');
+  // The core's warning, as the app shows it.
+  const want = cliJson(['estimate', '--model', 'llama-3.1-8b', '--context', '1048576']).warnings[0];
+  assert.match(want, /exceeds Meta Llama 3\.1 8B's trained maximum of 131072 tokens/);
+  assert.equal(out.message, want);
+  await page.close();
+});

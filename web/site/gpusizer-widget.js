@@ -328,7 +328,9 @@
       this._report = report;
       this._link = gs.linkFromConfig(this._config);
       this._result.style.opacity = '';
-      this._say(note, noteIsError);
+      // Else the report's first warning: a context past the model's trained length, layers in
+      // host RAM... (QA E17: the app warned, the widget did not).
+      this._say(note || report.warnings[0] || '', noteIsError);
       this._sync(report);
       this._draw(report);
       this._openLink.href = appUrl + this._link;
@@ -373,8 +375,10 @@
       const context = report ? report.config.context : c.context;
       if (context > 0) {
         this._context.value = String(Math.round(Math.log2(context)));
-        this._contextOut.textContent = formatInt(context) + ' tokens';
-        this._context.setAttribute('aria-valuetext', this._contextOut.textContent);
+        // 1M as model cards write it, so that the read-out fits a phone (QA E17: cut to
+        // "1,048,576 tok..." at 390 px); the whole number for screen readers.
+        this._contextOut.textContent = (context % 1048576 ? formatInt(context) : context / 1048576 + 'M') + ' tokens';
+        this._context.setAttribute('aria-valuetext', formatInt(context) + ' tokens');
       }
       this._gpu.value = c.gpu;
       this._gpus.max = String(Math.max(64, c.gpus));

@@ -45,6 +45,35 @@
   // The JS API, for the share link's configuration (configFromLink): loaded only for the Hub.
   const gs = () => (api ||= import('./gpusizer.js').then((m) => m.default()));
 
+  // A model file dropped on the page or picked with "Open file..." (web/main.cpp hands it here;
+  // QA E6): a GGUF file's header is read from the reader's disk by slices, as the Hub's by Range
+  // requests, with the other parts of a split file among `files`; the app takes the model
+  // through its pending slots 7 and 8. A lone .safetensors file holds no architecture.
+  window.gpusizerReadModelFile = async function (file, files, pending) {
+    try {
+      if (/\.safetensors$/i.test(file.name))
+        throw new Error(file.name + ' holds the weights\' names, shapes and types but not the architecture: open the ' +
+                        "checkpoint's config.json (it becomes the model), or load the repository with \"From the Hub\"");
+      const h = await hub();
+      const parts = h.ggufPartNames(file.name);
+      const byName = new Map(files.map((f) => [f.name, f]));
+      const missing = parts.filter((p) => !byName.has(p));
+      if (missing.length)
+        throw new Error(file.name + ' is one of ' + parts.length + ' parts of a split model: open them together ' +
+                        '(missing: ' + missing.slice(0, 3).join(', ') + (missing.length > 3 ? ', ...' : '') + ')');
+      const headers = {};
+      for (const part of parts) {
+        const read = await h.readFileHeader(byName.get(part), h.reduceGgufHeader);
+        headers[part] = h.toBase64(read.inspect.bytes);
+      }
+      pending[8] = JSON.stringify({ file: parts[0], gguf_headers: headers });
+      pending[7] = file.name;
+    } catch (e) {
+      pending[4] = 'Model not opened: ' + ((e && e.message) || String(e));
+    }
+    window.Module.gpusizerActive = 1;
+  };
+
   const kUnits = ['B', 'KB', 'MB', 'GB', 'TB'];
   function size(bytes) {
     if (typeof bytes !== 'number' || !(bytes >= 0) || !Number.isSafeInteger(bytes)) return 'size unknown';

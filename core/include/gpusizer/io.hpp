@@ -85,6 +85,14 @@ ModelSpec model_from_catalog(std::string id);                 // checked against
 ModelSpec model_from_hf_config(std::string_view json_text);   // a Hugging Face config.json's text
 ModelSpec model_from_parameter_count(double num_parameters);  // a Llama-3-shaped dense model, 5e7 to 1e13
 ModelSpec model_from_shape(const ModelShape& shape);
+// Any value the configuration's "model" key reads, as JSON text: a catalog id in quotes, or an
+// object ({"hf_config": ...}, {"num_parameters": N}, a Hub model, or a GGUF file a page read from
+// the reader's disk: {"file": "x.gguf", "gguf_headers": {...}}, core/src/hub_model.cpp).
+ModelSpec model_spec_from_json(std::string_view json_text);
+// Whether `text` is a Hugging Face config.json rather than a configuration: a JSON object with
+// `model_type` or `architectures` and without the configuration's `model`. Front ends open such
+// a file or paste as the model (QA E6: it was refused naming its first field as an unknown key).
+bool looks_like_hf_config(std::string_view text);
 
 // A GPU that is not in the catalog, for Config::custom_gpu (with Config::gpu = kCustomGpuId), from
 // the text of the configuration's "gpu" object ({"base": "rtx-4090", "tdp_w": 500}), and back.

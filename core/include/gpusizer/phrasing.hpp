@@ -24,6 +24,9 @@ struct Phrasing {
     std::string_view hub_not_fetched;
     // After "the log names no catalog model: ": how to name the model.
     std::string_view name_model;
+    // After "gguf: names a file that was not read: ": how to read it (a page cannot open a path
+    // a link names); empty: the library's own advice (read it with load_model_files first).
+    std::string_view file_not_read;
 };
 
 // The texts in use (empty unless set_phrasing was called).
