@@ -37,11 +37,13 @@ void App::reconcile_log() {
         auto reconcile = [&](bool setup_model) {
             json overrides = json::object();
             if (setup_model) {
-                const json cfg = json::parse(config_to_json(s_.config));
+                // Parsed from string_views, as the core parses: one instantiation of nlohmann's
+                // parser in the browser build, not a second for std::string.
+                const json cfg = json::parse(std::string_view(config_to_json(s_.config)));
                 for (const char* k : {"model", "gguf", "hf_dir", "mmproj"})
                     if (cfg.contains(k) && !cfg[k].is_null()) overrides[k] = cfg[k];
             }
-            return json::parse(reconcile_json(log_text_, &catalog_, overrides.dump(), platform_.model_opener()));
+            return json::parse(std::string_view(reconcile_json(log_text_, &catalog_, overrides.dump(), platform_.model_opener())));
         };
         json j = reconcile(log_use_model_);
         if (!log_use_model_ && j.value("estimate_error_key", "") == "model" && j.value("estimate_error_code", "") == "unknown_id") {

@@ -11,16 +11,22 @@
 // with the key in `error.key`; the module stays usable.
 //
 // Built twice: gpusizer.js (everything) and, with GPUSIZER_API_LITE, gpusizer-lite.js for the
-// widget (estimate, share links, models, gpus, formats; the catalog without its prose).
+// widget (estimate, share links, models, gpus, formats; the catalog without its prose). The
+// widget's module calls its functions without Embind, through plain exports (the end of this
+// file) that web/api_lite.js turns into the same raw functions for api_post.js.
 #include <exception>
 #include <locale.h>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 
-#include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
+#ifndef GPUSIZER_API_LITE
+#include <emscripten/bind.h>
 #include <emscripten/val.h>
+#endif
 
 #include "embedded.hpp"
 #include "gpusizer/gpusizer.hpp"
@@ -28,7 +34,9 @@
 
 namespace {
 
+#ifndef GPUSIZER_API_LITE
 using emscripten::val;
+#endif
 using namespace gpusizer;
 
 // Errors never cross into JavaScript as exceptions. A JS exception thrown through wasm frames
@@ -57,6 +65,7 @@ std::string guarded(F&& f) {
     return {};
 }
 
+#ifndef GPUSIZER_API_LITE
 // The last call's error: {key, message}, or null when it succeeded.
 val js_last_error() {
     if (!g_error.set) return val::null();
@@ -66,7 +75,7 @@ val js_last_error() {
     g_error.set = false;
     return o;
 }
-
+#endif
 
 // The report as `gpusizer estimate --json` writes it: with the other-link comparison.
 std::string report_text(const Config& c, const Catalog& catalog, const GpuOverlay* measured = nullptr) {
@@ -171,6 +180,7 @@ std::string js_gpus() { return guarded([] { return gpus_to_json(web::embedded_ca
 
 // {"weights": [{"id", "label", "bits"}], "kv_cache": [{"id", "bytes", "llama_cpp_only"}]},
 // most precise first.
+#ifndef GPUSIZER_API_LITE
 std::string js_formats() {
     val out = val::object();
     val weights = val::array();
@@ -193,6 +203,37 @@ std::string js_formats() {
     out.set("kv_cache", kv);
     return val::global("JSON").call<std::string>("stringify", out, val::null(), 2);
 }
+#else
+// The widget's module: the same lists as rows, [[id, label, bits], ...] and [[id, bytes,
+// llama_cpp_only], ...], which web/api_lite.js builds into the objects above and writes with
+// JSON.stringify(..., null, 2) as this function's other form does. A number is written with 17
+// significant digits, which JSON.parse reads back as the same double.
+std::string js_formats() {
+    const auto text = [](std::string_view s) {
+        std::string out = "\"";
+        for (char c : s) {
+            if (c == '"' || c == '\\') out += '\\';
+            out += c;
+        }
+        return out + '"';
+    };
+    const auto number = [](double v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.17g", v);
+        return std::string(buf);
+    };
+    std::string out = "[[";
+    for (const WeightFormat& f : weight_formats())
+        out += (out.size() > 2 ? ",[" : "[") + text(f.id) + "," + text(f.label) + "," + number(f.bits) + "]";
+    out += "],[";
+    bool first = true;
+    for (const KvFormat& k : kv_formats()) {
+        out += (first ? "[" : ",[") + text(k.id) + "," + number(k.bytes) + "," + (k.llama_cpp_only ? "true" : "false") + "]";
+        first = false;
+    }
+    return out + "]]";
+}
+#endif
 
 std::string js_link_from_config(const std::string& config) {
     return guarded([&] { return link_from_config(config_from_json(config)); });
@@ -278,8 +319,8 @@ extern "C" double strtod_l(const char* text, char** end, locale_t) { return strt
 extern "C" long double strtold_l(const char* text, char** end, locale_t) { return strtod(text, end); }
 #endif
 
-EMSCRIPTEN_BINDINGS(gpusizer) {
 #ifndef GPUSIZER_API_LITE
+EMSCRIPTEN_BINDINGS(gpusizer) {
     // Messages point to what the API's caller has (QA E11), not to the CLI's commands. The
     // widget's module sets none: its messages end with their examples, and its Model and GPU
     // lists are in sight.
@@ -292,7 +333,6 @@ EMSCRIPTEN_BINDINGS(gpusizer) {
         "configuration it answers";
     p.name_model = "give it in the configuration, as gs.reconcile(log, {model: 'llama-3-8b'})";
     set_phrasing(p);
-#endif
     // The raw functions; api_post.js wraps them into the object createGpuSizer() resolves to.
     emscripten::function("lastError", &js_last_error);
     emscripten::function("estimate", &js_estimate);
@@ -316,3 +356,36 @@ EMSCRIPTEN_BINDINGS(gpusizer) {
     emscripten::function("linkFromConfig", &js_link_from_config);
     emscripten::function("configFromLink", &js_config_from_link);
 }
+#else
+// The widget's module without Embind, whose JavaScript side (type registries, invokers, the
+// std::string and emscripten::val conversions) is half of the module's JS: 3.6 KB gzipped, and
+// 1.7 KB of WebAssembly. The same functions as plain exports over UTF-8 bytes: each takes its text
+// as a pointer and a length (a U+0000 in it stays), keeps its answer in g_answer, and returns the
+// answer's length; web/api_lite.js reads the answer at gs_answer() and wraps each export into
+// the raw function api_post.js expects, as Embind did.
+namespace {
+std::string g_answer;
+int answer(std::string text) {
+    g_answer = std::move(text);
+    return static_cast<int>(g_answer.size());
+}
+}   // namespace
+
+extern "C" {
+EMSCRIPTEN_KEEPALIVE const char* gs_answer() { return g_answer.data(); }
+EMSCRIPTEN_KEEPALIVE int gs_estimate(const char* text, int size) { return answer(js_estimate(std::string(text, size))); }
+EMSCRIPTEN_KEEPALIVE int gs_models() { return answer(js_models()); }
+EMSCRIPTEN_KEEPALIVE int gs_gpus() { return answer(js_gpus()); }
+EMSCRIPTEN_KEEPALIVE int gs_formats() { return answer(js_formats()); }
+EMSCRIPTEN_KEEPALIVE int gs_link_from_config(const char* text, int size) { return answer(js_link_from_config(std::string(text, size))); }
+EMSCRIPTEN_KEEPALIVE int gs_config_from_link(const char* text, int size) { return answer(js_config_from_link(std::string(text, size))); }
+// The last call's error: -1 when it succeeded; else part 0 (its key) or 1 (its message, which
+// clears it) as the answer.
+EMSCRIPTEN_KEEPALIVE int gs_last_error(int part) {
+    if (!g_error.set) return -1;
+    if (part == 0) return answer(g_error.key);
+    g_error.set = false;
+    return answer(g_error.message);
+}
+}
+#endif

@@ -9,9 +9,28 @@ if(NOT EXISTS ${GPUSIZER_IMGUI_SRC}/imgui.cpp)
                       "(it fetches Debian's source package `imgui`), or set GPUSIZER_IMGUI_SRC.")
 endif()
 
+# ImGui 1.86 carries its default font, ProggyClean (a 12 KB base85 text that gzip hardly shrinks:
+# 9 KB of the app's download), and ImFontAtlas::Build() adds it when a program has added no font
+# of its own. The app always adds DejaVu Sans first (web/main.cpp), and 1.86 has no switch to leave
+# the default font out; so the browser build compiles a copy of imgui_draw.cpp whose Build() does
+# not add it, which leaves AddFontDefault(), the font and its decompressor unreferenced: the
+# linker drops them. The same fonts, the same pixels.
+set(_imgui_draw ${CMAKE_BINARY_DIR}/imgui/imgui_draw.cpp)
+file(READ ${GPUSIZER_IMGUI_SRC}/imgui_draw.cpp _draw)
+set(_default_font_call "    if (ConfigData.Size == 0)\n        AddFontDefault();\n")
+string(FIND "${_draw}" "${_default_font_call}" _at)
+if(_at EQUAL -1)
+  message(FATAL_ERROR "${GPUSIZER_IMGUI_SRC}/imgui_draw.cpp: ImFontAtlas::Build() does not add the default font as 1.86 "
+                      "does (web/imgui.cmake takes that call out)")
+endif()
+string(REPLACE "${_default_font_call}" "    // gpusizer (web/imgui.cmake): no default font; the app adds DejaVu Sans.\n" _draw "${_draw}")
+file(WRITE ${_imgui_draw}.new "${_draw}")
+configure_file(${_imgui_draw}.new ${_imgui_draw} COPYONLY)   # rewritten only when it changes
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${GPUSIZER_IMGUI_SRC}/imgui_draw.cpp)
+
 add_library(gpusizer_imgui STATIC
   ${GPUSIZER_IMGUI_SRC}/imgui.cpp
-  ${GPUSIZER_IMGUI_SRC}/imgui_draw.cpp
+  ${_imgui_draw}
   ${GPUSIZER_IMGUI_SRC}/imgui_tables.cpp
   ${GPUSIZER_IMGUI_SRC}/imgui_widgets.cpp
   ${GPUSIZER_IMGUI_SRC}/misc/cpp/imgui_stdlib.cpp

@@ -2,15 +2,18 @@
 // entries and figures as assets/, minified and stored by columns, without what a calculation never
 // reads (notes, lists of unverified cells, published counts as printed, the seed article's rows,
 // hf_config keys the importer never reads, chip names, form factors and Hub repositories); each
-// entry's sources become a pointer to the full asset file,
-// which the app and the full API module carry as they are.
-//   node web/slim_catalog.mjs assets/gpus.json out/gpus.json
+// entry's sources become a pointer to the full asset file.
+// With --all-fields: the catalog the app and the full API module carry, every field of every entry
+// kept (notes, sources and all), only minified and stored by columns (gzipped, gpus.json 61.5 ->
+// 54.7 KB, models.json 25.8 -> 22.7 KB).
+//   node web/slim_catalog.mjs [--all-fields] assets/gpus.json out/gpus.json
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
-const [input, output] = process.argv.slice(2);
+const allFields = process.argv[2] === '--all-fields';
+const [input, output] = process.argv.slice(allFields ? 3 : 2);
 if (!input || !output) {
-  console.error('usage: node slim_catalog.mjs IN.json OUT.json');
+  console.error('usage: node slim_catalog.mjs [--all-fields] IN.json OUT.json');
   process.exit(2);
 }
 const file = basename(input);
@@ -97,6 +100,7 @@ function byColumns(entries) {
   }
   return { columns };
 }
-const catalog = slim(JSON.parse(readFileSync(input, 'utf8')));
+const read = JSON.parse(readFileSync(input, 'utf8'));
+const catalog = allFields ? read : slim(read);
 for (const k of Object.keys(catalog)) if (Array.isArray(catalog[k])) catalog[k] = byColumns(catalog[k]);
 writeFileSync(output, JSON.stringify(catalog));

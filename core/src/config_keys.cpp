@@ -74,10 +74,17 @@ constexpr double kMinEngineFraction = 1e-3;
 #ifndef GPUSIZER_KEY_DOCS
 #define GPUSIZER_KEY_DOCS 1
 #endif
+// The usage lines, flags and their metavariables serve the CLI alone (`gpusizer --help`, its flag
+// parser); the browser app shows a key's meaning, default and allowed values but no CLI usage, and
+// compiles this file with GPUSIZER_KEY_USAGE=0 (web/CMakeLists.txt), which leaves those out.
+#ifndef GPUSIZER_KEY_USAGE
+#define GPUSIZER_KEY_USAGE 1
+#endif
 constexpr ConfigKey row(const char* name, const char* link, const char* flag, const char* metavar, KeyKind kind, double min,
                         double max, bool min_open, KeyUnset unset, const char* unit, const char* default_doc,
                         const char* allowed_doc, const char* meaning, const char* help, KeyMember member) {
     if (!GPUSIZER_KEY_DOCS) default_doc = allowed_doc = meaning = help = flag = metavar = "";
+    if (!GPUSIZER_KEY_USAGE) help = flag = metavar = "";
     return ConfigKey{name, link, flag, metavar, kind, min, max, min_open, unset, unit, default_doc, allowed_doc, meaning, help, member};
 }
 

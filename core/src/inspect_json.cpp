@@ -398,7 +398,8 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
         for (const Component& k : comps)
             cj.push_back({{"name", k.name}, {"meaning", k.meaning}, {"log", k.log}, {"estimate", k.estimate},
                           {"difference", k.estimate - k.log}, {"ratio", k.log > 0 ? json(k.estimate / k.log) : json(nullptr)}});
-        est = {{"config", json::parse(config_to_json(c))},
+        // A string_view, as json_read.cpp parses: one instantiation of nlohmann's parser.
+        est = {{"config", json::parse(std::string_view(config_to_json(c)))},
                {"model", r.model_name},
                {"source", c.model.custom ? (c.model.arch.source.empty() ? "hf_config" : c.model.arch.source) : "catalog"},
                {"components", cj},

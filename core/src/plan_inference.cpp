@@ -459,7 +459,9 @@ std::string plan_inference_to_json(const PlanReport& p, int indent) {
         const Config& c = l.config;
         json layout = {
             {"tp", c.tp}, {"pp", c.pp}, {"dp", c.dp}, {"ep", l.report.parallel.ep}, {"gpus", c.gpus}, {"concurrency", c.concurrency}};
-        j["top"].push_back({{"layout", layout}, {"report", json::parse(report_to_json(l.report, -1))}});
+        // Parsed from a string_view, as every JSON text in the core is (json_read.cpp): one
+        // instantiation of nlohmann's parser in the browser build, not a second for std::string.
+        j["top"].push_back({{"layout", layout}, {"report", json::parse(std::string_view(report_to_json(l.report, -1)))}});
     }
     j["why"] = p.why;
     if (p.target.asked) {

@@ -363,7 +363,9 @@ SafetensorsHeader read_safetensors_header(ByteSource& src) {
 
     HeaderSax sax(h);
     HeaderSaxAdapter adapter{sax};
-    Json::sax_parse(json, &adapter, nlohmann::detail::input_format_t::json, true);
+    // From a string_view, as every JSON text in the core is parsed (json_read.cpp, and the index
+    // below): one instantiation of nlohmann's lexer in the browser build, not a second for std::string.
+    Json::sax_parse(std::string_view(json), &adapter, nlohmann::detail::input_format_t::json, true);
 
     // Sizes: elements x bits / 8, exactly; then the offsets must tile the buffer.
     for (auto& t : h.tensors) {

@@ -342,6 +342,50 @@ test('a link with U+202E or NUL: the message names the model without the control
   await page.close();
 });
 
+test('the widget\'s module (plain exports, no Embind) answers as the full module: the same texts and errors', async () => {
+  // gpusizer-lite.js passes each string as its UTF-8 bytes and length (web/api_lite.js), where the
+  // full module (gpusizer.js) goes through Embind: the same texts must come back either way.
+  const page = await browser.newPage();
+  await page.goto(url + 'embed.html');
+  const r = await page.evaluate(async () => {
+    const load = async (file) => (await import(new URL(file, location.href).href)).default();
+    const lite = await load('gpusizer-lite.js');
+    const full = await load('gpusizer.js');
+    const error = (gs, ...a) => {
+      try {
+        gs.estimate(...a);
+        return null;
+      } catch (e) {
+        return [e.name, e.key, e.message];
+      }
+    };
+    const config = { model: 'llama-3.1-8b', weights: 'q4_k_m', gpu: 'rtx-4090', context: 32768 };
+    const both = (f) => [f(lite), f(full)];
+    return {
+      keys: Object.keys(lite).sort(),
+      formats: both((gs) => gs.formats()),
+      link: both((gs) => gs.linkFromConfig(config)),
+      opened: both((gs) => gs.configFromLink('#v=1&m=llama-3.1-8b&w=q4_k_m&g=rtx-4090&ctx=32768')),
+      memory: both((gs) => JSON.parse(gs.estimate(config)).memory),
+      // A raw U+0000 in a JSON string: the core sees it (not text cut short at it) and names it.
+      nul: both((gs) => error(gs, '{"model": "a\u0000b"}')),
+      // Two-byte UTF-8 in and out: the parser quotes what it last read.
+      accent: both((gs) => error(gs, '{"model": "\u00e9')),
+      // After an error, the next call succeeds and the error is not reported again.
+      again: both((gs) => JSON.parse(gs.estimate(config)).memory.gpu_capacity),
+    };
+  });
+  assert.deepEqual(r.keys, ['configFromLink', 'estimate', 'formats', 'gpus', 'linkFromConfig', 'models']);
+  for (const k of ['formats', 'link', 'opened', 'memory', 'nul', 'accent', 'again']) assert.deepEqual(r[k][0], r[k][1], k);
+  assert.match(r.formats[0], /^\{\n {2}"weights": \[\n {4}\{\n {6}"id": /);
+  // The CLI's messages for the same two texts (`gpusizer estimate --config F` prints the same
+  // after naming its file).
+  assert.deepEqual(r.nul[0], ['GpuSizerError', 'config', 'config: is not valid JSON (parse error at line 1, column 13: ' +
+    'syntax error while parsing value - invalid string: control character U+0000 (NUL) must be escaped to \\u0000; last read: \'"a<U+0000>\')']);
+  assert.match(r.accent[0][2], /missing closing quote; last read: '"\u00e9'\)$/);
+  await page.close();
+});
+
 test('QA E17: past the trained context the widget warns, and a phone shows the whole read-out', async () => {
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   const w = await openWidget(page, '#v=1&m=llama-3.1-8b&ctx=1048576');

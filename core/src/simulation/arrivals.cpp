@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -230,7 +231,8 @@ std::vector<TraceRequest> parse_trace(std::string_view text) {
             q.input_tokens = token_count(f[std::size_t(col_in)], line_no, "ContextTokens");
             q.output_tokens = token_count(f[std::size_t(col_out)], line_no, "GeneratedTokens");
         } else {
-            const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+            // A string_view, as json_read.cpp parses: one instantiation of nlohmann's parser.
+            const nlohmann::json j = nlohmann::json::parse(std::string_view(line), nullptr, false);
             if (!j.is_object() || !j.contains("arrival_s") || !j.contains("input_tokens") || !j.contains("output_tokens") ||
                 !j["arrival_s"].is_number() || !j["input_tokens"].is_number_integer() || !j["output_tokens"].is_number_integer())
                 throw Error("trace", "line " + std::to_string(line_no) +
