@@ -164,6 +164,12 @@ await docs.waitForFunction(() => document.querySelector('gpusizer-widget')?.repo
 const height = await docs.evaluate(() => Math.ceil(document.querySelector('gpusizer-widget').getBoundingClientRect().bottom) + 28);
 await docs.screenshot({ path: join(out, 'web-widget.png'), clip: { x: 0, y: 0, width: 760, height } });
 
+// web-phone-widget-pinned.png: the widget on a phone with a pinned configuration (issue 29).
+const pinned = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+await pinned.goto(url + 'embed.html#v=1&m=llama-3-8b&g=h100-sxm&pin=m%3Dllama-3-8b%26g%3Drtx-4090');
+await pinned.waitForFunction(() => document.getElementById('widget')?.report, null, { timeout: 20000 });
+await pinned.screenshot({ path: join(out, 'web-phone-widget-pinned.png'), fullPage: true });
+
 await browser.close();
 server.close();
-console.log(`wrote web-app.png, web-app-light.png, web-tablet.png, web-phone.png, web-phone-light.png, web-phone-open.png, web-cost.png, web-phone-cost.png, web-simulate.png, web-phone-simulate.png and web-widget.png in ${out}`);
+console.log(`wrote web-app.png, web-app-light.png, web-tablet.png, web-phone.png, web-phone-light.png, web-phone-open.png, web-cost.png, web-phone-cost.png, web-simulate.png, web-phone-simulate.png, web-widget.png and web-phone-widget-pinned.png in ${out}`);

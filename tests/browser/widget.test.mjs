@@ -404,3 +404,38 @@ test('QA E17: past the trained context the widget warns, and a phone shows the w
   assert.equal(out.message, want);
   await page.close();
 });
+
+test('issue 29: pin a configuration, change it, and see both side by side; the link carries both', async () => {
+  const page = await browser.newPage();
+  await openWidget(page, '#v=1&m=llama-3-8b&g=rtx-4090');
+  const root = (sel) => page.locator('#widget >> ' + sel);
+  assert.equal(await root('button.pin').textContent(), 'Pin to compare');
+  assert.equal(await page.evaluate(() => document.getElementById('widget').shadowRoot.querySelector('.compare').hidden), true);
+  await root('button.pin').click();
+  await page.selectOption('#widget >> #gs-gpu', 'h100-sxm');
+  await page.waitForFunction(() => document.getElementById('widget').report.config.gpu === 'h100-sxm');
+  const table = () => page.evaluate(() => [...document.getElementById('widget').shadowRoot.querySelectorAll('.compare tr')]
+    .map((tr) => [...tr.children].map((c) => (c.className === 'changed' ? '*' : '') + c.textContent)));
+  const rows = await table();
+  const pinned = cliJson(['estimate', '--model', 'llama-3-8b', '--gpu', 'rtx-4090']);
+  const now = cliJson(['estimate', '--model', 'llama-3-8b', '--gpu', 'h100-sxm']);
+  assert.deepEqual(rows[0], ['', 'Pinned', 'Now']);
+  assert.deepEqual(rows.find((r) => r[0] === 'Model'), ['Model', pinned.model.name, now.model.name]);   // the same: not bold
+  assert.deepEqual(rows.find((r) => r[0] === 'GPUs'), ['GPUs', '*1 × ' + pinned.gpu.name, '*1 × ' + now.gpu.name]);
+  assert.deepEqual(rows.find((r) => r[0] === 'At the wall'),
+    ['At the wall', '*' + Math.round(pinned.power.wall_w) + ' W', '*' + Math.round(now.power.wall_w) + ' W']);
+  // The link carries both, as the app writes it; opened again, the widget shows the same table.
+  const link = await page.evaluate(() => document.getElementById('widget').link);
+  assert.match(link, /&pin=m%3Dllama-3-8b/);
+  assert.match(await root('a.open').getAttribute('href'), /&pin=/);
+  const again = await browser.newPage();
+  await openWidget(again, link);
+  assert.deepEqual(await again.evaluate(() => [...document.getElementById('widget').shadowRoot.querySelectorAll('.compare tr')]
+    .map((tr) => [...tr.children].map((c) => (c.className === 'changed' ? '*' : '') + c.textContent))), rows);
+  await again.close();
+  // Unpin: the table goes, and the link is the configuration's alone.
+  await root('button.pin').click();
+  assert.equal(await page.evaluate(() => document.getElementById('widget').shadowRoot.querySelector('.compare').hidden), true);
+  assert.doesNotMatch(await page.evaluate(() => document.getElementById('widget').link), /pin=/);
+  await page.close();
+});

@@ -146,6 +146,13 @@
     .message:empty { display: none; }
     .message.error { color: var(--nofit); }
     .open { display: inline-block; margin-top: 8px; font-size: 12px; color: var(--accent); }
+    .pin { margin: 8px 10px 0 0; font: inherit; font-size: 12px; min-height: 28px; padding: 2px 10px; color: var(--accent);
+           background: var(--bg); border: 1px solid var(--line); border-radius: 4px; cursor: pointer; }
+    @media (pointer: coarse) { .pin { min-height: 44px; } }
+    .compare { width: 100%; margin-top: 8px; border-collapse: collapse; font-size: 12px; font-variant-numeric: tabular-nums; }
+    .compare th, .compare td { text-align: left; padding: 2px 6px 2px 0; border-top: 1px solid var(--line); vertical-align: top; }
+    .compare th { color: var(--muted); font-weight: normal; }
+    .compare td.changed { font-weight: 600; }
   `;
 
   class GpuSizerWidget extends HTMLElement {
@@ -158,6 +165,7 @@
       this._link = '';
       this._api = null;
       this._pending = 0;        // requestAnimationFrame id of a queued estimate
+      this._pinned = null;      // the pinned configuration, compared with the one shown (issue 29)
       this._source = null;      // the slider whose change is being estimated
       this._built = false;
     }
@@ -245,8 +253,16 @@
       this._headline = el('div', { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }, this._verdict, ' ', this._total);
       this._result = el('div', { class: 'result' }, this._headline, this._what, this._bar, this._legend);
       this._openLink = el('a', { class: 'open', target: '_blank', rel: 'noopener', text: 'Open in the full calculator' });
+      // Pin the configuration shown, change anything, and see both side by side (the app's
+      // Pinned tab in brief; the link carries both, &pin= as the app writes it).
+      this._pin = el('button', { type: 'button', class: 'pin' });
+      this._compare = el('table', { class: 'compare' });
+      this._pin.addEventListener('click', () => {
+        this._pinned = this._pinned ? null : JSON.parse(JSON.stringify(this._config));
+        this._estimate('', false);
+      });
 
-      this._box.replaceChildren(this._box.firstChild, grid, this._result, this._message, this._openLink);
+      this._box.replaceChildren(this._box.firstChild, grid, this._result, this._compare, this._message, this._pin, this._openLink);
 
       this._model.addEventListener('change', () => this._edit((c) => {
         if (this._model.value) c.model = this._model.value;
@@ -283,12 +299,21 @@
       let note = '';
       let error = false;
       let config = null;
+      this._pinned = null;
       if (link && link !== '#') {
         try {
+          // A pinned configuration (&pin=<its link's keys, percent-encoded>): read apart.
+          const at = link.indexOf('&pin=');
+          if (at >= 0) {
+            const end = link.indexOf('&', at + 5);
+            this._pinned = JSON.parse(gs.configFromLink('#v=1&' + decodeURIComponent(link.slice(at + 5, end < 0 ? undefined : end))));
+            gs.estimate(this._pinned);
+            link = link.slice(0, at) + (end < 0 ? '' : link.slice(end));
+          }
           config = JSON.parse(gs.configFromLink(link));
           gs.estimate(config);   // a link that cannot be estimated is refused whole, as in the app
         } catch (e) {
-          config = null;
+          config = this._pinned = null;
           note = 'Link not opened: ' + e.message + '. Showing the default configuration.';
           error = true;
         }
@@ -327,6 +352,11 @@
       }
       this._report = report;
       this._link = gs.linkFromConfig(this._config);
+      const pinned = this._pinned && JSON.parse(gs.estimate(this._pinned));
+      if (pinned) this._link += '&pin=' + encodeURIComponent(gs.linkFromConfig(this._pinned).replace(/^#v=1&/, ''));
+      this._pin.textContent = pinned ? 'Unpin' : 'Pin to compare';
+      this._pin.setAttribute('aria-pressed', String(!!pinned));
+      this._drawCompare(pinned, report);
       this._result.style.opacity = '';
       // Else the report's first warning: a context past the model's trained length, layers in
       // host RAM... (QA E17: the app warned, the widget did not).
@@ -423,6 +453,24 @@
       this._bar.replaceChildren(...segments);
       this._bar.setAttribute('aria-label', this._total.textContent);
       this._legend.replaceChildren(...items);
+    }
+
+    // The pinned configuration beside the one shown: what differs is in bold.
+    _drawCompare(pinned, now) {
+      this._compare.hidden = !pinned;
+      if (!pinned) return this._compare.replaceChildren();
+      const rows = [['', 'Pinned', 'Now']];
+      const line = (name, f) => rows.push([name, f(pinned), f(now)]);
+      line('Model', (r) => r.model.name);
+      line('Weights', (r) => r.config.weights);
+      line('Context', (r) => formatInt(r.config.context) + ' tokens');
+      line('GPUs', (r) => r.config.gpus + ' × ' + r.gpu.name);
+      line('Per GPU', (r) => formatGiB(r.memory.per_gpu.total) + ' of ' + formatGiB(r.memory.gpu_usable) + (r.fits ? ', fits' : ', does not fit'));
+      line('Speed', (r) => r.config.mode === 'inference' ? r.speed.decode_tokens_per_s.toFixed(1) + ' tokens/s' :
+        formatInt(r.speed.train_tokens_per_s) + ' tokens/s training');
+      line('At the wall', (r) => Math.round(r.power.wall_w) + ' W');
+      this._compare.replaceChildren(...rows.map((cells, i) => el('tr', {}, ...cells.map((text, k) =>
+        el(i && k ? 'td' : 'th', k && i && cells[1] !== cells[2] ? { class: 'changed', text } : { text })))));
     }
 
     _say(text, isError) {
