@@ -229,7 +229,7 @@ EM_JS(void, web_take_typed, (char* buf, int size), {
 EM_JS(void, web_keyboard, (int on), { Module["gpusizerKeyboard"](!!on); });
 
 // What the page's own controls choose from (app-page.js, QA E8), once, as texts it reads when it
-// needs them: [the built-in gpus.json, models.json, the weight formats as "id\tlabel\n" lines].
+// needs them: [GPUs, models, weight formats], each as lines of tab-separated fields (main()).
 EM_JS(void, web_publish_choices, (const char* gpus, const char* models, const char* weights), {
     window["gpusizerChoices"] = [UTF8ToString(gpus), UTF8ToString(models), UTF8ToString(weights)];
 });
@@ -925,11 +925,18 @@ int main() {
     const std::string hash = location_hash();
     if (!hash.empty() && hash != "#") open_address(w.platform, *w.app, hash);
     web_listen();
-    std::string weights;
+    // The choices as lines of tab-separated fields, from the catalog as read (its embedded text is
+    // stored by columns, web/slim_catalog.mjs): "id\tname\tsegment" (GPUs), "id\tname\tfamily"
+    // (models), "id\tlabel" (weight formats).
+    std::string gpus, models, weights;
+    const auto line = [](std::string& out, std::string_view a, std::string_view b, std::string_view c) {
+        out.append(a).append(1, '\t').append(b).append(1, '\t').append(c).append(1, '\n');
+    };
+    for (const gpusizer::Gpu& g : catalog->gpus) line(gpus, g.id, g.name, gpusizer::to_string(g.segment));
+    for (const gpusizer::CatalogModel& m : catalog->models) line(models, m.arch.id, m.arch.name, m.family);
     for (const gpusizer::WeightFormat& f : gpusizer::weight_formats())
         weights.append(f.id.data(), f.id.size()).append(1, '\t').append(f.label.data(), f.label.size()).append(1, '\n');
-    // (The embedded texts end in a 0 that their size leaves out: web/embed_files.cmake.)
-    web_publish_choices(gpusizer::web::embedded_gpus_json().data(), gpusizer::web::embedded_models_json().data(), weights.c_str());
+    web_publish_choices(gpus.c_str(), models.c_str(), weights.c_str());
 
     emscripten_set_main_loop_arg(frame, &w, 0, false);   // requestAnimationFrame; main returns
     return 0;

@@ -439,3 +439,29 @@ test('issue 29: pin a configuration, change it, and see both side by side; the l
   assert.doesNotMatch(await page.evaluate(() => document.getElementById('widget').link), /pin=/);
   await page.close();
 });
+
+test('QA E6: a config.json dropped on the widget becomes its model; a model file points to the full calculator', async () => {
+  const page = await browser.newPage();
+  await openWidget(page, '#v=1&m=qwen2.5-7b&g=rtx-4090&ctx=4096');
+  const drop = (name, text) => page.evaluate(([n, t]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], n));
+    document.getElementById('widget').shadowRoot.querySelector('.box')
+      .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [name, text]);
+  // Llama 3 8B's config.json fields: the catalog's Llama 3 8B's weights, on the widget's GPU and context.
+  const hf = { architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32,
+               num_key_value_heads: 8, intermediate_size: 14336, vocab_size: 128256, max_position_embeddings: 8192 };
+  await drop('config.json', JSON.stringify(hf));
+  await page.waitForFunction(() => typeof document.getElementById('widget').report.config.model === 'object', null, { timeout: 10000 });
+  const w = await page.evaluate(() => document.getElementById('widget').report);
+  const want = cliJson(['estimate', '--model', 'llama-3-8b', '--gpu', 'rtx-4090', '--context', '4096']);
+  assert.equal(w.memory.per_gpu.weights, want.memory.per_gpu.weights);
+  assert.equal(w.config.gpu, 'rtx-4090');
+  assert.match(await page.evaluate(() => document.getElementById('widget').link), /m=custom&hf=/);
+  await drop('tiny.gguf', 'GGUF');
+  await page.waitForFunction(() => /full calculator/.test(document.getElementById('widget').shadowRoot.querySelector('.message').textContent));
+  await drop('notes.json', '{"a": 1}');
+  await page.waitForFunction(() => /not a Hugging Face config\.json/.test(document.getElementById('widget').shadowRoot.querySelector('.message').textContent));
+  await page.close();
+});

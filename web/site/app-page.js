@@ -123,13 +123,9 @@
   function readChoices() {
     const c = window.gpusizerChoices;
     if (!Array.isArray(c)) return c;
-    const [gpus, models, weights] = c;
-    return window.gpusizerChoices = {
-      models: JSON.parse(models).models.map((m) => [m.id, m.name, m.family || '']),
-      gpus: JSON.parse(gpus).gpus.map((g) => [g.id, g.name, g.segment || '']),
-      weights: weights.split('\n').filter(Boolean).map((line) => line.split('\t')),
-      tabs: kTabs,
-    };
+    // Each a text of lines of tab-separated fields.
+    const [gpus, models, weights] = c.map((text) => text.split('\n').filter(Boolean).map((line) => line.split('\t')));
+    return window.gpusizerChoices = { models, gpus, weights, tabs: kTabs };
   }
   function fillChoices(c) {
     const groups = new Map();

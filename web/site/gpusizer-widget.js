@@ -263,6 +263,23 @@
       });
 
       this._box.replaceChildren(this._box.firstChild, grid, this._result, this._compare, this._message, this._pin, this._openLink);
+      // A Hugging Face config.json dropped on the widget becomes its model; model files (QA E6)
+      // are read by the full calculator, whose module has the GGUF and safetensors readers.
+      this._box.addEventListener('dragover', (e) => e.preventDefault());
+      this._box.addEventListener('drop', (e) => {
+        e.preventDefault();
+        const file = e.dataTransfer && e.dataTransfer.files[0];
+        if (!file) return;
+        if (/\.(gguf|safetensors)$/i.test(file.name))
+          return this._say(file.name + ': model files open in the full calculator (drop it there, or use its Open file...)', true);
+        file.text().then((text) => {
+          let hf = null;
+          try { hf = JSON.parse(text); } catch (err) { /* said below */ }
+          if (!hf || typeof hf !== 'object' || !(hf.model_type || hf.architectures))
+            return this._say(file.name + ' is not a Hugging Face config.json (it has no model_type)', true);
+          this._edit((c) => { c.model = { hf_config: hf }; c.tp = c.pp = c.dp = 0; });
+        });
+      });
 
       this._model.addEventListener('change', () => this._edit((c) => {
         if (this._model.value) c.model = this._model.value;
