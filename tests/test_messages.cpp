@@ -42,6 +42,11 @@ TEST_CASE("QA E11: printable_text replaces NUL, control and bidirectional charac
     CHECK(printable_text("a\tb\nc \xC3\xA9 \xE2\x86\x92 \xE2\x80\x90") == "a\tb\nc \xC3\xA9 \xE2\x86\x92 \xE2\x80\x90");
     // A cut sequence at the end is left as it is (no read past the end).
     CHECK(printable_text("x\xE2\x80") == "x\xE2\x80");
+    // is_printable_text (the estimate's check before it copies a name) says whether it changes.
+    for (const std::string t : {std::string("a\0b", 3), std::string("a\xE2\x80\xAEgnp"), std::string("\xE2\x81\xA7x"),
+                                std::string("x\xC2\x85y"), std::string("ok \xE2\x80\x90 then \x1B"), std::string("a\tb\nc \xC3\xA9 \xE2\x86\x92"),
+                                std::string("NVIDIA H100 SXM5 80GB"), std::string("x\xE2\x80"), std::string("\xC2\xA0 nbsp"), std::string()})
+        CHECK(is_printable_text(t) == (printable_text(t) == t));
 }
 
 TEST_CASE("QA E11: a NUL in a link's model id no longer cuts the message short", "[messages][share-link]") {

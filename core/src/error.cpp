@@ -7,6 +7,16 @@
 
 namespace gpusizer {
 
+bool is_printable_text(std::string_view text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        // The bytes that start what printable_text replaces: controls, DEL, and the lead bytes
+        // of C1 controls (C2) and of the bidirectional controls (E2), looked at closely there.
+        if ((c < 0x20 || c == 0x7F || c == 0xC2 || c == 0xE2) && printable_text(text.substr(i, 3)) != text.substr(i, 3)) return false;
+    }
+    return true;
+}
+
 std::string printable_text(std::string_view text) {
     std::string out;
     out.reserve(text.size());

@@ -565,9 +565,12 @@ void fill_report(const Resolved& r, Report& rep) {
     if (!r.catalog_model && a.name.empty()) rep.model_name = "custom model";
     // Names come from files and links (a GGUF's general.name, a custom GPU's n=): no NUL or
     // bidirectional control reaches a page's title or status line (QA E11).
+    else if (is_printable_text(a.name))
+        rep.model_name = a.name;
     else
         rep.model_name = printable_text(a.name);
-    rep.gpu_name = printable_text(r.gpu->name);
+    if (is_printable_text(r.gpu->name)) rep.gpu_name = r.gpu->name;
+    else rep.gpu_name = printable_text(r.gpu->name);
     rep.gpu_vendor = r.gpu->vendor;
     if (r.catalog_model) rep.hf_repo = r.catalog_model->hf_repo;
     rep.gpu_engines = engines_on_gpu(*r.gpu);

@@ -46,6 +46,8 @@ inline std::string_view to_string(ErrorCode c) {
 // reader gave (a link's model id, a file's model name); a NUL would end them wherever they are
 // read as C strings (what()), and a U+202E would show the rest of a message reversed.
 std::string printable_text(std::string_view text);
+// Whether printable_text(text) == text (nothing to replace): the common case, checked without a copy.
+bool is_printable_text(std::string_view text);
 
 class Error : public std::runtime_error {
 public:
