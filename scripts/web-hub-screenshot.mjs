@@ -35,8 +35,9 @@ await page.fill('#hub-repo', 'acme/tiny-llama-GGUF');
 await page.keyboard.press('Enter');
 await page.waitForSelector('#hub-panel[data-state=listed]');
 await page.click('#hub-load');
-await page.waitForSelector('#hub-panel[data-state=loaded]');
+await page.waitForSelector('#hub-panel[data-state=loaded]', { state: 'attached' });
 await page.waitForFunction(() => window.gpusizerApp.report && window.gpusizerApp.report.model.source === 'hub');
+await page.click('#hub-toggle');   // the panel closes after a load (QA E9): opened again, it shows what it loaded
 await page.mouse.move(1279, 799);
 await frames(page, 8);
 await page.screenshot({ path: join(out, 'web-hub.png') });

@@ -84,7 +84,9 @@ test('the panel lists the GGUF files, reads the header by Range requests and loa
   assert.deepEqual(files, [` ${kFile} — ${mb}`]);
   fake.log.length = 0;
   await page.click('#hub-load');
-  await page.waitForSelector('#hub-panel[data-state=loaded]', { timeout: 20000 });
+  await page.waitForSelector('#hub-panel[data-state=loaded]', { state: 'attached', timeout: 20000 });
+  // QA E9: the panel gets out of the figures' way once they are loaded; the focus goes back to its button.
+  assert.equal(await page.evaluate(() => [document.getElementById('hub-panel').hidden, document.activeElement.id].join()), 'true,hub-toggle');
   // One Range request from byte 0: the fixture's header is smaller than the first read (1 MiB).
   const ranges = fake.log.filter((l) => l.host === 'cdn').map((l) => l.range);
   assert.deepEqual(ranges, ['bytes=0-1048575']);
@@ -118,7 +120,7 @@ test('a link with hf=org/name&f=file opens the same model again, from another Hu
   const asking = await page.textContent('#hub-status');
   assert.ok(asking.includes(fake.api.url) && asking.includes('Nothing was fetched'), asking);
   await page.tap('#hub-form button[type=submit]');
-  await page.waitForSelector('#hub-panel[data-state=loaded]', { timeout: 30000 });
+  await page.waitForSelector('#hub-panel[data-state=loaded]', { state: 'attached', timeout: 30000 });
   // What it produced names the Hub it came from.
   assert.ok((await page.textContent('#hub-status')).includes('from ' + fake.api.url), await page.textContent('#hub-status'));
   await page.waitForFunction(() => window.gpusizerApp.report && window.gpusizerApp.report.model.source === 'hub', null, { timeout: 10000 });
@@ -152,7 +154,7 @@ test('QA E2: an earlier, slower answer does not overwrite a later one, and Load 
   assert.ok(status.includes('Found ' + kRepo) && !status.includes(kStRepo), status);
   assert.equal(await page.getAttribute('#hub-panel', 'data-state'), 'listed');
   await page.click('#hub-load');
-  await page.waitForSelector('#hub-panel[data-state=loaded]', { timeout: 20000 });
+  await page.waitForSelector('#hub-panel[data-state=loaded]', { state: 'attached', timeout: 20000 });
   assert.ok((await page.textContent('#hub-status')).includes('Loaded ' + kRepo), await page.textContent('#hub-status'));
   assert.deepEqual(seen.errors, []);
   await page.close();

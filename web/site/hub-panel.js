@@ -255,6 +255,14 @@
           ': ' + fetched + fetchedInAll(a.hub) + '.');
       panel.setAttribute('data-state', 'loaded');
       panel.setAttribute('data-bytes-fetched', String(a.hub.bytes_fetched));
+      // The figures it loaded are the app's now: the panel gets out of their way (QA E9: it
+      // stayed open over the memory table), its report kept for when it opens again; the app's
+      // status line names what was opened.
+      if (!panel.hidden) {
+        const had = panel.contains(document.activeElement);
+        open(false);
+        if (had) toggle.focus();
+      }
     } catch (e) {
       if (stale(g)) return;
       fail(e);
