@@ -244,6 +244,18 @@ TEST_CASE("GGUF granitehybrid: Mamba-2 layers where head_count_kv is 0, params e
     CHECK(count_params(a).total() == double(m.totals.elements));
 }
 
+namespace {
+// The two tests' GLM-4.5-shaped blocks: one dense (0), then two with 4 experts of 32 (1, 2).
+void add_glm4moe_blocks(GgufWriter& w) {
+    add_block(w, 0, BlockShape{64, 4, 4, 16, 96});
+    BlockShape moe{64, 4, 4, 16, 0};
+    moe.experts = 4;
+    moe.expert_ff = 32;
+    add_block(w, 1, moe);
+    add_block(w, 2, moe);
+}
+}  // namespace
+
 TEST_CASE("GGUF glm4moe: NextN blocks are counted in block_count and kept apart", "[gguf][gguf_model]") {
     // block_count 3 with nextn_predict_layers 1: two stack layers (the first dense, by
     // leading_dense_block_count and the missing router) and one MTP block.
@@ -252,12 +264,7 @@ TEST_CASE("GGUF glm4moe: NextN blocks are counted in block_count and kept apart"
         w.kv_arch("glm4moe", {{"block_count", 3}, {"nextn_predict_layers", nextn}, {"leading_dense_block_count", 1},
                               {"embedding_length", 64}, {"feed_forward_length", 96}, {"attention.head_count", 4},
                               {"expert_count", 4}, {"expert_used_count", 2}, {"expert_feed_forward_length", 32}});
-        add_block(w, 0, BlockShape{64, 4, 4, 16, 96});
-        BlockShape moe{64, 4, 4, 16, 0};
-        moe.experts = 4;
-        moe.expert_ff = 32;
-        add_block(w, 1, moe);
-        add_block(w, 2, moe);
+        add_glm4moe_blocks(w);
         add_ends(w, 64, 40, false);
         return w;
     };
@@ -291,12 +298,7 @@ TEST_CASE("GGUF NextN blocks: the MTP part is the file's own count, found by the
                               {"expert_used_count", 2},
                               {"expert_feed_forward_length", 32}});
         if (key) w.kv_u32("glm4moe.nextn_predict_layers", 1);
-        add_block(w, 0, BlockShape{64, 4, 4, 16, 96});
-        BlockShape moe{64, 4, 4, 16, 0};
-        moe.experts = 4;
-        moe.expert_ff = 32;
-        add_block(w, 1, moe);
-        add_block(w, 2, moe);
+        add_glm4moe_blocks(w);
         w.tensor("blk.2.nextn.eh_proj.weight", {128, 64}, "F16");
         w.tensor("blk.2.nextn.enorm.weight", {64}, "F32");
         w.tensor("blk.2.nextn.hnorm.weight", {64}, "F32");

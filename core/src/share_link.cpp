@@ -160,18 +160,6 @@ std::string gc_encode(std::string_view s) {
     return out;
 }
 
-// A custom GPU's number, in as few digits as read back to the same double (a figure typed as
-// 12.345678901 keeps its eleven), so that link -> configuration -> link is exact.
-std::string exact_number_text(double v) {
-    if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string((long long)v);
-    char buf[32];
-    for (int digits = 10; digits <= 17; ++digits) {
-        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-        if (std::strtod(buf, nullptr) == v) break;
-    }
-    return buf;
-}
-
 std::string custom_gpu_link(const json& gpu) {
     std::string out;
     auto item = [&](const char* key, const std::string& value) { out += (out.empty() ? "" : "~") + std::string(key) + ":" + value; };
@@ -192,7 +180,7 @@ std::string custom_gpu_link(const json& gpu) {
         else if (v->is_boolean())
             item(f.link, v->get<bool>() ? "1" : "0");
         else
-            item(f.link, exact_number_text(v->get<double>()));
+            item(f.link, number_text(v->get<double>()));
     }
     return out;
 }

@@ -197,12 +197,16 @@
   // "Load" then loaded the repository no longer in the field).
   let generation = 0;
   const stale = (g) => g !== generation;
-
-  async function fetchRepo(id, options = {}) {
-    const g = ++generation;
+  // Starts a fetch or a load: its number, the panel busy.
+  function begin() {
     clearError();
     panel.setAttribute('data-state', 'busy');
     panel.setAttribute('aria-busy', 'true');
+    return ++generation;
+  }
+
+  async function fetchRepo(id, options = {}) {
+    const g = begin();
     try {
       const h = await hub();
       const a = JSON.parse(await h.fromHub(id, { endpoint, revision: options.revision, onProgress: (p) => stale(g) || progress(p), session: true }));
@@ -237,10 +241,7 @@
     const chosen = list.querySelector('input[name=hub-file]:checked');
     if (!chosen) return fail({ message: 'Choose what to size from: config.json or one of the GGUF files.' });
     const file = chosen.value;
-    const g = ++generation;
-    clearError();
-    panel.setAttribute('data-state', 'busy');
-    panel.setAttribute('aria-busy', 'true');
+    const g = begin();
     try {
       const h = await hub();
       const rev = answer.hub.revision;
