@@ -122,13 +122,20 @@ TEST_CASE("mem_fraction_static: SGLang's pool is that share of what is free befo
     CHECK(run(c).kv_capacity_tokens == d.kv_capacity_tokens);
 }
 
+namespace {
+// `c` serving requests of `isl` + `osl` tokens.
+Config with_requests(Config c, long long isl, long long osl) {
+    c.isl = isl;
+    c.osl = osl;
+    return c;
+}
+}  // namespace
+
 TEST_CASE("the engine fractions carry through to the serving model and the layout search", "[engine_fraction][serving][plan]") {
     // Requests of 1,000 + 1,000 tokens at 327,680 bytes per token: 625 MiB each. On one H200 the
     // 70B model's pool holds about a hundred of them, far below TensorRT-LLM's max_batch_size of
     // 2,048, so the pool sets the requests in flight, and a larger fraction runs more of them.
-    Config c = trt_70b_fp8();
-    c.isl = 1000;
-    c.osl = 1000;
+    Config c = with_requests(trt_70b_fp8(), 1000, 1000);
     const Report d = run(c);
     c.free_gpu_memory_fraction = 0.95;
     const Report g95 = run(c);
@@ -148,9 +155,7 @@ TEST_CASE("the engine fractions carry through to the serving model and the layou
 
     // SGLang: its running-request cap comes from its pool too (min(pool / 2, 2,048..4,096)); a
     // smaller fraction holds fewer.
-    Config s = sglang_8b();
-    s.isl = 1000;
-    s.osl = 1000;
+    Config s = with_requests(sglang_8b(), 1000, 1000);
     const Report sd = run(s);
     s.mem_fraction_static = 0.5;
     const Report s50 = run(s);
