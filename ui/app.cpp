@@ -35,6 +35,9 @@ namespace gpusizer::ui {
 App::App(const Catalog& catalog, Platform& platform, UiState state) : catalog_(catalog), platform_(platform), s_(std::move(state)) {
     phrasing_before_ = phrasing();
     set_phrasing(platform_.phrasing());
+    // The reader's language (the browser's, the desktop's locale) unless the state names one.
+    if (!s_.language_chosen)
+        if (const std::optional<Language> lang = language_from_tag(platform_.preferred_language())) s_.language = *lang;
 }
 
 App::~App() { set_phrasing(phrasing_before_); }
@@ -52,7 +55,7 @@ bool App::open(const std::string& text) {
 void App::hub_failed(const std::string& repo, const std::string& message) {
     hub_failure_ = {repo, message};
     if (hub_waiting_ == repo) error_ = message;
-    show_message("Could not load " + repo + " from the Hub: " + message, true);
+    show_message(strf(tr("Could not load %s from the Hub: %s"), repo.c_str(), message.c_str()), true);
 }
 
 bool App::open_file(const std::string& name, const std::string& text) {
@@ -63,13 +66,19 @@ bool App::open_file(const std::string& name, const std::string& text) {
         log_name_ = name;
         log_dirty_ = true;
         select_tab("log");
-        notify("Opened the engine log " + name + ".");
+        notify(strf(tr("Opened the engine log %s."), name.c_str()));
         return true;
     }
     const bool ok = open_file_text(s_, name, text, catalog_, platform_.model_opener());
     if (ok && s_.measured.loaded && looks_like_measured_report(text)) select_tab("measured");
     changed();
     return ok;
+}
+
+void App::choose_language(Language lang) {
+    s_.language = lang;
+    s_.language_chosen = true;
+    changed();
 }
 
 void App::set_theme(Theme theme) {
@@ -110,16 +119,16 @@ void App::export_report(ReportFormat format, bool download) {
     if (!download) {
         platform_.set_clipboard(e.text);
         const long lines = long(std::count(e.text.begin(), e.text.end(), '\n'));
-        show_message(std::string("Report copied as ") + e.label + " (" + format_int(double(lines)) + " lines)", false);
+        show_message(strf(tr("Report copied as %s (%s lines)"), tr(e.label), format_int(double(lines)).c_str()), false);
         return;
     }
     std::string where;
     const bool saved = platform_.save_text(export_file_name(e.extension), e.mime, e.text, where);
-    show_message(saved ? "Saved the report as " + where : "Could not save the report: " + where, !saved);
+    show_message(strf(saved ? tr("Saved the report as %s") : tr("Could not save the report: %s"), where.c_str()), !saved);
 }
 
 void App::export_done(bool ok, const std::string& where_or_error) {
-    s_.message = ok ? "Saved the results as " + where_or_error : "Could not save the picture: " + where_or_error;
+    s_.message = strf(ok ? tr("Saved the results as %s") : tr("Could not save the picture: %s"), where_or_error.c_str());
     s_.message_is_error = !ok;
 }
 
@@ -151,6 +160,11 @@ void App::recompute() {
     ++revision_;
     link_ = link_of(s_);
     platform_.link_changed(link_);
+    if (s_.language != language() || !language_told_) {
+        set_language(s_.language);
+        platform_.language_changed(language_code(s_.language));
+        language_told_ = true;
+    }
     ok_ = false;
     fit_ok_ = false;
     error_.clear();
@@ -317,14 +331,14 @@ void App::frame(float scale) {
             ImGui::PushID("setup");
             // Each section's header is in layout() as "<name> section" (tests tap it).
             auto section = [&](const char* name, const char* layout_name, void (App::*draw)()) {
-                const bool open = ImGui::CollapsingHeader(name);
+                const bool open = ImGui::CollapsingHeader(tr_label(name));
                 note_item(layout_name);
                 if (open) (this->*draw)();
             };
-            section("Model", "model section", &App::draw_model);
-            section("Workload", "workload section", &App::draw_workload);
-            section("Hardware", "hardware section", &App::draw_hardware);
-            section("Speed, power and cost", "speed section", &App::draw_speed_inputs);
+            section(tr_later("Model"), "model section", &App::draw_model);
+            section(tr_later("Workload"), "workload section", &App::draw_workload);
+            section(tr_later("Hardware"), "hardware section", &App::draw_hardware);
+            section(tr_later("Speed, power and cost"), "speed section", &App::draw_speed_inputs);
             ImGui::PopID();
             ImGui::Spacing();
             draw_tabs();
@@ -375,13 +389,12 @@ void App::draw_results() {
         ImGui::Spacing();
         ImGui::PushTextWrapPos();
         if (hub_failure_.first == hub_waiting_) {
-            ImGui::TextColored(to_vec4(no_fit_color()), "Could not load %s from the Hub:", hub_waiting_.c_str());
+            ImGui::TextColored(to_vec4(no_fit_color()), tr("Could not load %s from the Hub:"), hub_waiting_.c_str());
             ImGui::TextUnformatted(hub_failure_.second.c_str());
-            ImGui::TextDisabled("Try again from \"From the Hub\", paste its config.json, or open the model file.");
+            ImGui::TextDisabled("%s", tr("Try again from \"From the Hub\", paste its config.json, or open the model file."));
         } else {
-            ImGui::Text("Loading %s from the Hugging Face Hub...", hub_waiting_.c_str());
-            ImGui::TextDisabled("The figures appear when its config.json or file header arrives (the \"From the Hub\" panel "
-                                "shows the progress); the link's other settings are kept.");
+            ImGui::Text(tr("Loading %s from the Hugging Face Hub..."), hub_waiting_.c_str());
+            ImGui::TextDisabled("%s", tr("The figures appear when its config.json or file header arrives (the \"From the Hub\" panel shows the progress); the link's other settings are kept."));
         }
         ImGui::PopTextWrapPos();
         note_item("hub waiting message");
@@ -390,10 +403,10 @@ void App::draw_results() {
     if (!ok_) {
         ImGui::Spacing();
         ImGui::PushTextWrapPos();
-        ImGui::TextColored(to_vec4(no_fit_color()), "Cannot estimate this configuration:");
+        ImGui::TextColored(to_vec4(no_fit_color()), "%s", tr("Cannot estimate this configuration:"));
         ImGui::TextUnformatted(error_.c_str());
         ImGui::PopTextWrapPos();
-        ImGui::TextDisabled("Change the setting it names, or open another link.");
+        ImGui::TextDisabled("%s", tr("Change the setting it names, or open another link."));
         return;
     }
     draw_headline();
@@ -413,10 +426,10 @@ void App::draw_pinned_verdict(const ImVec2& at, float width) {
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
     if (ImGui::Begin("pinned verdict", nullptr, flags)) {
-        ImGui::TextColored(to_vec4(r.fits ? fits_color() : no_fit_color()), r.fits ? "Fits" : "Does not fit");
+        ImGui::TextColored(to_vec4(r.fits ? fits_color() : no_fit_color()), "%s", r.fits ? tr("Fits") : tr("Does not fit"));
         ImGui::SameLine();
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s of %s per GPU - %s on %d x %s", format_gib(r.per_gpu.total()).c_str(), format_gib(r.gpu_usable).c_str(),
+        ImGui::TextDisabled(tr("%s of %s per GPU - %s on %d x %s"), format_gib(r.per_gpu.total()).c_str(), format_gib(r.gpu_usable).c_str(),
                             r.model_name.c_str(), r.config.gpus, r.gpu_name.c_str());
         ImGui::PopTextWrapPos();
         layout_.push_back({"pinned verdict", ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x,
@@ -439,20 +452,20 @@ void App::draw_tabs() {
         const char* label;    // as drawn
         const char* name;     // in layout()
     };
-    const Tab all[] = {{0, "Memory", "memory tab"},
-                       {1, "Speed & power", "speed & power tab"},
-                       {10, "Cost", "cost tab"},
-                       {2, "Plots", "plots tab"},
-                       {3, "Compare GPUs", "compare gpus tab"},
-                       {4, "Recommend", "recommend tab"},
+    const Tab all[] = {{0, tr_later("Memory"), "memory tab"},
+                       {1, tr_later("Speed & power"), "speed & power tab"},
+                       {10, tr_later("Cost"), "cost tab"},
+                       {2, tr_later("Plots"), "plots tab"},
+                       {3, tr_later("Compare GPUs"), "compare gpus tab"},
+                       {4, tr_later("Recommend"), "recommend tab"},
                        // (Without a report the tab says so itself: "(none)" in its label took the room
                        // one row of tabs needs at 1280 px once Cost joined them.)
-                       {5, "Measured###measured", "measured tab"},
-                       {6, "Assumptions", "assumptions tab"},
-                       {7, "Local models", "local models tab"},
-                       {8, "Engine log", "engine log tab"},
-                       {9, "Plan", "plan tab"},
-                       {11, "Pinned", "pinned tab"}};
+                       {5, tr_later("Measured"), "measured tab"},
+                       {6, tr_later("Assumptions"), "assumptions tab"},
+                       {7, tr_later("Local models"), "local models tab"},
+                       {8, tr_later("Engine log"), "engine log tab"},
+                       {9, tr_later("Plan"), "plan tab"},
+                       {11, tr_later("Pinned"), "pinned tab"}};
     std::vector<const Tab*> shown;
     for (const Tab& t : all)
         if (t.index != 7 || platform_.has_local_models()) shown.push_back(&t);
@@ -464,7 +477,7 @@ void App::draw_tabs() {
     // Rows as wide as the tab bar (BeginTabBar spans the cursor to the window's right edge),
     // each tab as wide as ImGui lays it out; a pixel spare against rounding.
     std::vector<float> widths;
-    for (const Tab* t : shown) widths.push_back(ImGui::TabItemCalcSize(t->label, false).x);
+    for (const Tab* t : shown) widths.push_back(ImGui::TabItemCalcSize(tr_label(t->label), false).x);
     const std::vector<int> rows = wrap_rows(widths, ImGui::GetStyle().ItemInnerSpacing.x, ImGui::GetContentRegionAvail().x - 1.0f);
     const ImVec4* colors = ImGui::GetStyle().Colors;
     const int shown_before = tab_;
@@ -482,7 +495,7 @@ void App::draw_tabs() {
                     ImGui::PushStyleColor(ImGuiCol_Tab, colors[ImGuiCol_TabActive]);
                     ImGui::PushStyleColor(ImGuiCol_TabUnfocused, colors[ImGuiCol_TabUnfocusedActive]);
                 }
-                if (ImGui::TabItemButton(t.label)) tab_ = t.index;
+                if (ImGui::TabItemButton(tr_label(t.label))) tab_ = t.index;
                 if (current) ImGui::PopStyleColor(2);
                 note_item(t.name);
             }
@@ -503,9 +516,9 @@ void App::draw_tabs() {
             // The context chart in the room left below, when there is room for one.
             const float room = ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 1.6f;
             if (room > ImGui::GetFontSize() * 9.0f) {
-                ImGui::TextDisabled("Memory per GPU against context (batch %d)", report_.config.batch);
+                ImGui::TextDisabled(tr("Memory per GPU against context (batch %d)"), report_.config.batch);
                 std::vector<ChartLabel> labels;
-                memory_chart("ctx-memory", ctx_x_, ctx_series_, report_.gpu_usable, AxisScale::log2, "context (tokens)", ImVec2(0, room),
+                memory_chart("ctx-memory", ctx_x_, ctx_series_, report_.gpu_usable, AxisScale::log2, tr("context (tokens)"), ImVec2(0, room),
                              double(report_.config.context), &labels);
                 for (const ChartLabel& l : labels)
                     layout_.push_back({"chart label " + l.text, l.min.x, l.min.y, l.max.x - l.min.x, l.max.y - l.min.y});
@@ -537,7 +550,8 @@ void App::draw_tabs() {
 }
 
 void App::draw_link_bar() {
-    const char* theme_label = theme_ == Theme::dark ? "Light theme" : "Dark theme";
+    const char* theme_label = theme_ == Theme::dark ? tr("Light theme") : tr("Dark theme");
+    const char* other_language = s_.language == Language::en ? "Português" : "English";
     const ImGuiStyle& st = ImGui::GetStyle();
     auto button_w = [&](const char* label) { return ImGui::CalcTextSize(label).x + st.FramePadding.x * 2 + st.ItemSpacing.x; };
     // A button that would pass the right edge starts a new line (phones).
@@ -547,10 +561,10 @@ void App::draw_link_bar() {
         if (ImGui::GetContentRegionAvail().x < button_w(label) - st.ItemSpacing.x) ImGui::NewLine();
     };
     auto copy_link = [&] {
-        if (ImGui::Button("Copy link")) {
+        if (ImGui::Button(tr_label("Copy link"))) {
             const std::string url = platform_.share_url(link_);
             platform_.set_clipboard(url);
-            s_.message = "Link copied: " + url;
+            s_.message = strf(tr("Link copied: %s"), url.c_str());
             s_.message_is_error = false;
         }
         note_item("copy link button");
@@ -560,33 +574,33 @@ void App::draw_link_bar() {
         const bool enter = ImGui::InputTextWithHint("##link", hint, &s_.link_text, ImGuiInputTextFlags_EnterReturnsTrue);
         note_item("link field");
         ImGui::SameLine();
-        if ((ImGui::Button("Open link") || enter) && !s_.link_text.empty() && open(s_.link_text)) s_.link_text.clear();
+        if ((ImGui::Button(tr_label("Open link")) || enter) && !s_.link_text.empty() && open(s_.link_text)) s_.link_text.clear();
     };
     // Open file..., Save PNG and the theme switch, each on the line while it has room.
     auto file_buttons = [&] {
-        same_line_if_room("Open file...");
+        same_line_if_room(tr("Open file..."));
         draw_open_file();
-        same_line_if_room("Save PNG");
+        same_line_if_room(tr("Save PNG"));
         // A picture of the results below this bar (the verdict, the tab shown: the breakdown and
         // the chart on Memory), taken after this frame is drawn.
-        if (ImGui::Button("Save PNG") && ok_) request_export();
+        if (ImGui::Button(tr_label("Save PNG")) && ok_) request_export();
         note_item("save png button");
         // The report's numbers, to paste or keep: as text, CSV or JSON (QA: copyable numbers).
-        same_line_if_room("Report");
-        if (ImGui::Button("Report") && ok_) ImGui::OpenPopup("report menu");
+        same_line_if_room(tr("Report"));
+        if (ImGui::Button(tr_label("Report")) && ok_) ImGui::OpenPopup("report menu");
         note_item("report button");
         if (ImGui::BeginPopup("report menu")) {
             static constexpr struct { ReportFormat format; const char* copy; const char* save; const char* copy_id; const char* save_id; }
-                kItems[] = {{ReportFormat::text, "Copy as text", "Download as text (.txt)", "report copy text", "report save text"},
-                            {ReportFormat::csv, "Copy as CSV", "Download as CSV (.csv)", "report copy csv", "report save csv"},
-                            {ReportFormat::json, "Copy as JSON", "Download as JSON (.json)", "report copy json", "report save json"}};
+                kItems[] = {{ReportFormat::text, tr_later("Copy as text"), tr_later("Download as text (.txt)"), "report copy text", "report save text"},
+                            {ReportFormat::csv, tr_later("Copy as CSV"), tr_later("Download as CSV (.csv)"), "report copy csv", "report save csv"},
+                            {ReportFormat::json, tr_later("Copy as JSON"), tr_later("Download as JSON (.json)"), "report copy json", "report save json"}};
             for (const auto& item : kItems) {
-                if (pick_selectable(item.copy)) export_report(item.format, false);
+                if (pick_selectable(tr_label(item.copy))) export_report(item.format, false);
                 note_item(item.copy_id);
             }
             ImGui::Separator();
             for (const auto& item : kItems) {
-                if (pick_selectable(item.save)) export_report(item.format, true);
+                if (pick_selectable(tr_label(item.save))) export_report(item.format, true);
                 note_item(item.save_id);
             }
             ImGui::EndPopup();
@@ -597,16 +611,22 @@ void App::draw_link_bar() {
             platform_.theme_changed(theme_name(theme_));
         }
         note_item("theme button");
+        // The other language, named in its own words ("Português" reads as a way out to one who
+        // does not read English; issue 28). A choice goes into the link.
+        same_line_if_room(other_language);
+        if (ImGui::Button(other_language)) choose_language(s_.language == Language::en ? Language::pt_br : Language::en);
+        note_item("language button");
     };
     // One line when the field keeps a whole hint (the long one, else the short) beside the buttons. Else (phones, and
     // desktop windows near 820 px, where the hint was cut to "paste a link (" and the theme
     // button ran off the window: QA D14) two: the field with its Open link button the whole
     // width, then Copy link and the file buttons (the theme button alone on a third line before).
-    const char* hint = "paste a link (#v=1&m=...) or a configuration JSON";
-    const char* short_hint = "paste a link or a configuration JSON";
+    const char* hint = tr("paste a link (#v=1&m=...) or a configuration JSON");
+    const char* short_hint = tr("paste a link or a configuration JSON");
     const float buttons =
-        button_w("Open link") + button_w("Open file...") + button_w("Save PNG") + button_w("Report") + button_w(theme_label);
-    const float field = ImGui::GetContentRegionAvail().x - button_w("Copy link") - buttons;
+        button_w(tr("Open link")) + button_w(tr("Open file...")) + button_w(tr("Save PNG")) + button_w(tr("Report")) + button_w(theme_label) +
+        button_w(other_language);
+    const float field = ImGui::GetContentRegionAvail().x - button_w(tr("Copy link")) - buttons;
     auto fits = [&](const char* h) { return !narrow_ && field >= ImGui::CalcTextSize(h).x + st.FramePadding.x * 2; };
     if (fits(hint) || fits(short_hint)) {
         // One line; the shorter hint where the longer would be cut (the light theme's "Dark theme"
@@ -616,7 +636,7 @@ void App::draw_link_bar() {
         link_field(field, fits(hint) ? hint : short_hint);
         file_buttons();
     } else {
-        link_field(ImGui::GetContentRegionAvail().x - button_w("Open link"), narrow_ ? short_hint : hint);
+        link_field(ImGui::GetContentRegionAvail().x - button_w(tr("Open link")), narrow_ ? short_hint : hint);
         copy_link();
         file_buttons();
     }

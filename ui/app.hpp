@@ -83,6 +83,8 @@ public:
     // app with its own choice (the browser: the one saved, else the OS's preference); the
     // switch in the link bar changes it and tells the platform (Platform::theme_changed).
     void set_theme(Theme theme);
+    // The language switch (and a link's lang=): the app's texts, the page's and the link follow.
+    void choose_language(Language lang);
     Theme theme() const { return theme_; }
 
     // "Save PNG": after rendering the frame in which it was asked for, the platform reads the
@@ -163,6 +165,7 @@ private:
 
     const Catalog& catalog_;
     Platform& platform_;
+    bool language_told_ = false;   // the platform has heard the language (its page follows it)
     Phrasing phrasing_before_;   // the core's phrasing before this App set its platform's
     UiState s_;
     float scale_ = 1.0f;

@@ -71,6 +71,12 @@ public:
         error = "this platform opens files through its file picker";
         return false;
     }
+    // The reader's language as a BCP 47 tag ("pt-BR", "en-US"): the browser's navigator.language,
+    // the desktop's LANG; "" when unknown (English). The app speaks it unless a link names one.
+    virtual std::string preferred_language() const { return ""; }
+    // The app's language changed ("en", "pt-BR"): the browser's page follows it (its own texts,
+    // <html lang>, the accessible names).
+    virtual void language_changed(const char* code) { (void)code; }
     // The user switched the color theme ("dark", "light"): the browser remembers it.
     virtual void theme_changed(const char* theme) { (void)theme; }
     // Saves a PNG picture of `width` x `height` RGBA pixels (rows from the top) under `name`

@@ -283,6 +283,7 @@ std::string link_of(const UiState& s) {
         const std::string pinned = link_from_config(*s.pinned);
         link += "&pin=" + percent_encode(pinned.rfind(kLinkHead, 0) == 0 ? std::string_view(pinned).substr(kLinkHead.size()) : pinned);
     }
+    if (s.language_chosen) link += std::string("&lang=") + language_code(s.language);
     return link;
 }
 
@@ -326,9 +327,26 @@ bool open_link(UiState& s, std::string_view whole, const Catalog& catalog, const
         }
         rest.erase(at, end - at);
     }
+    // The language (&lang=pt-BR): the app's, not the estimate's (the core reads past it). One the
+    // app does not have leaves the language as it is, and the message says so.
+    std::optional<Language> lang;
+    std::string lang_tag;
+    if (const std::size_t at = ("&" + rest).find("&lang="); at != std::string::npos) {
+        const std::size_t from = at + 5, end = std::min(rest.find('&', from), rest.size());
+        lang_tag = percent_decoded(std::string_view(rest).substr(from, end - from));
+        lang = language_from_tag(lang_tag);
+    }
     const std::string_view link = rest;
     const bool opened = open_link_keys(s, link, catalog, open, hub_pending);
-    if (opened) s.pinned = std::move(pinned);
+    if (opened) {
+        s.pinned = std::move(pinned);
+        if (lang) {
+            s.language = *lang;
+            s.language_chosen = true;
+        } else if (!lang_tag.empty()) {
+            s.message += strf(tr(" The link's language (lang=%s) is not one the app has (en, pt-BR)."), lang_tag.substr(0, 20).c_str());
+        }
+    }
     return opened;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpusizer/gpusizer.hpp"
+#include "i18n.hpp"
 
 namespace gpusizer::ui {
 
@@ -71,6 +72,10 @@ struct UiState {
     // A configuration pinned to compare the current one with ("Pinned" tab); links carry it as
     // &pin=<its link's keys, percent-encoded>.
     std::optional<Config> pinned;
+    // The app's language (i18n.hpp): the platform's (the browser's, the desktop's locale) until
+    // the user picks one or a link names one (&lang=pt-BR); only a chosen one goes into links.
+    Language language = Language::en;
+    bool language_chosen = false;
     std::string message;                            // last action's message (link copied, link refused, ...)
     bool message_is_error = false;
 };

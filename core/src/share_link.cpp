@@ -365,6 +365,9 @@ Config config_from_link(std::string_view link) {
         if (key == "np") { np = value; continue; }
         if (key == "f") { file = value; continue; }
         if (key == "rev") { revision = value; continue; }
+        // The app's language (lang=pt-BR, issue 28): how the page speaks, not what is sized; the
+        // CLI and the JSON stay English, so it is read past here and the app reads it itself.
+        if (key == "lang") continue;
         if (key == "g" && value.empty()) throw Error("gpu", "has no value in the link ('g='); give a GPU id such as g=rtx-4090x2");
         if (key == "g") {
             // "<gpu id>x<count>": the count is the digits after the last 'x'.

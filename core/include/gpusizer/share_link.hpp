@@ -17,6 +17,7 @@
 // tt = train_tokens, mfu, bwe = bandwidth_efficiency, u = utilization, pue, kwh = usd_per_kwh,
 // l = link, il = inter_node_link, pt = prompt_tokens, hbw = host_memory_bandwidth_gb_per_s,
 // lo = layer_overhead_us, mns = max_num_seqs (the rest as `gpusizer keys` lists them).
+// lang (en, pt-BR) is the app's language: read past here, it changes no estimate.
 //
 // A custom GPU (Config::custom_gpu, gpusizer/custom_gpu.hpp) is g=custom (with "x<count>") and
 // gc = its fields as "<key>:<value>" joined by '~', each by its short key (`gpusizer keys --gpu`),

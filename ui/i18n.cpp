@@ -1,0 +1,126 @@
+// ui/i18n.cpp: see i18n.hpp. The table is assets/strings.json, compiled in (ui/CMakeLists.txt),
+// read once on first use into a map from the English text to the Portuguese.
+#include "i18n.hpp"
+
+#include <cctype>
+#include <cstdio>
+#include <string>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+namespace gpusizer::ui {
+
+namespace data {
+extern const unsigned char strings_json[];
+extern const std::size_t strings_json_size;
+}   // namespace data
+
+namespace {
+
+Language g_language = Language::en;
+
+// English -> Portuguese, and the labels made of them (each language's, by its English label).
+struct Table {
+    std::unordered_map<std::string, std::string> pt_br;
+    std::unordered_map<std::string, std::string> labels[std::size(kLanguages)];
+};
+
+Table& table() {
+    static Table t = [] {
+        Table out;
+        // A table that cannot be read leaves the app in English (the table test reads the same
+        // bytes, so this does not ship). Parsed as the engine-log view parses (one instantiation
+        // of nlohmann's parser in the browser build).
+        nlohmann::json doc;
+        try {
+            doc = nlohmann::json::parse(std::string_view(reinterpret_cast<const char*>(data::strings_json), data::strings_json_size));
+        } catch (const nlohmann::json::exception&) {
+            return out;
+        }
+        if (!doc.is_object() || !doc.contains("strings") || !doc["strings"].is_array()) return out;
+        for (const nlohmann::json& row : doc["strings"]) {
+            if (!row.is_object()) continue;
+            const auto en = row.find("en"), pt = row.find("pt-BR");
+            if (en == row.end() || pt == row.end() || !en->is_string() || !pt->is_string()) continue;
+            out.pt_br.emplace(en->get<std::string>(), pt->get<std::string>());
+        }
+        return out;
+    }();
+    return t;
+}
+
+}   // namespace
+
+const char* language_code(Language lang) { return lang == Language::pt_br ? "pt-BR" : "en"; }
+
+const char* language_name(Language lang) { return lang == Language::pt_br ? "Português (Brasil)" : "English"; }
+
+std::optional<Language> language_from_tag(std::string_view tag) {
+    std::string primary;
+    for (const char ch : tag) {
+        if (ch == '-' || ch == '_') break;
+        primary += char(std::tolower(static_cast<unsigned char>(ch)));
+    }
+    // Every Portuguese gets the Brazilian text, the only Portuguese the table has.
+    if (primary == "pt") return Language::pt_br;
+    if (primary == "en") return Language::en;
+    return std::nullopt;
+}
+
+Language language() { return g_language; }
+
+void set_language(Language lang) { g_language = lang; }
+
+const char* tr(const char* en) {
+    if (g_language == Language::en || en == nullptr) return en;
+    const Table& t = table();
+    const auto it = t.pt_br.find(en);
+    return it == t.pt_br.end() ? en : it->second.c_str();
+}
+
+const char* tr_label(const char* en) {
+    Table& t = table();
+    auto& labels = t.labels[int(g_language)];
+    if (const auto it = labels.find(en); it != labels.end()) return it->second.c_str();
+    // "Context##ctx": the words before "##" are shown (and translated); the whole label is the ID.
+    const std::string_view label(en);
+    const std::size_t hashes = label.find("##");
+    const std::string shown(label.substr(0, hashes));
+    std::string out = tr(shown.c_str());
+    out += "###";
+    out += label;
+    return labels.emplace(en, std::move(out)).first->second.c_str();
+}
+
+std::string strf(const char* format, ...) {
+    va_list args, again;
+    va_start(args, format);
+    va_copy(again, args);
+    const int n = std::vsnprintf(nullptr, 0, format, args);
+    va_end(args);
+    std::string out;
+    if (n > 0) {
+        out.resize(std::size_t(n) + 1);
+        std::vsnprintf(out.data(), out.size(), format, again);
+        out.resize(std::size_t(n));
+    }
+    va_end(again);
+    return out;
+}
+
+std::string localized_number(std::string s) {
+    if (g_language == Language::en) return s;
+    // Brazilian Portuguese: ',' for the decimals and '.' between thousands (ABNT NBR 5891 and
+    // the usage of the seed article: "8,94 GiB"), and the words of the core's durations.
+    for (char& ch : s) ch = ch == '.' ? ',' : ch == ',' ? '.' : ch;
+    static constexpr std::pair<std::string_view, std::string_view> kWords[] = {{" days", " dias"}, {" years", " anos"}};
+    for (const auto& [en, pt] : kWords)
+        if (s.size() >= en.size() && std::string_view(s).substr(s.size() - en.size()) == en) {
+            s.replace(s.size() - en.size(), en.size(), pt);
+            break;
+        }
+    return s;
+}
+
+}   // namespace gpusizer::ui
