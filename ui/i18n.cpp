@@ -93,6 +93,15 @@ const char* tr_label(const char* en) {
     return labels.emplace(en, std::move(out)).first->second.c_str();
 }
 
+const char* memory_part_label(MemoryPart part) {
+    // kMemoryParts' labels, in its order (tests/test_memory_parts.cpp keeps them in step).
+    static constexpr const char* kLabels[] = {tr_later("weights"),  tr_later("KV cache"),  tr_later("activations"),
+                                              tr_later("gradients"), tr_later("optimizer"), tr_later("overhead")};
+    static_assert(std::size(kLabels) == std::size(kMemoryParts));
+    (void)kLabels;
+    return tr(memory_part(part).label);
+}
+
 std::string strf(const char* format, ...) {
     va_list args, again;
     va_start(args, format);

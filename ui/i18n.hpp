@@ -26,6 +26,7 @@
 #include <string_view>
 
 #include "gpusizer/format.hpp"
+#include "gpusizer/report.hpp"
 
 namespace gpusizer::ui {
 
@@ -57,6 +58,9 @@ std::string strf(const char* format, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+
+// A memory part's name for people (the core's kMemoryParts label: "KV cache"), in the language.
+const char* memory_part_label(MemoryPart part);
 
 // A number as the core formats it ("1,234.5", "8.94 GiB", "3.1 days") in the current language's
 // separators and words ("1.234,5", "8,94 GiB", "3,1 dias"). Only for the core's number formats:

@@ -321,7 +321,7 @@ bool open_link(UiState& s, std::string_view whole, const Catalog& catalog, const
             pinned = config_from_link(std::string(kLinkHead) + keys);
             (void)estimate(*pinned, catalog);
         } catch (const Error& e) {
-            s.message = "Link not opened: pin (the pinned configuration): " + std::string(e.what());
+            s.message = tr("Link not opened: pin (the pinned configuration): ") + std::string(e.what());
             s.message_is_error = true;
             return false;
         }
@@ -359,7 +359,7 @@ static bool open_link_keys(UiState& s, std::string_view link, const Catalog& cat
             const Config c = config_from_link(link);
             if (!c.model.hub.empty() && !c.model.hub_fetched) {
                 adopt(s, c);
-                s.message = "Loading " + c.model.hub + " from the Hugging Face Hub...";
+                s.message = strf(tr("Loading %s from the Hugging Face Hub..."), c.model.hub.c_str());
                 s.message_is_error = false;
                 return true;
             }
@@ -367,7 +367,7 @@ static bool open_link_keys(UiState& s, std::string_view link, const Catalog& cat
             // refused below, with the message
         }
     }
-    return open_config(s, catalog, "Opened the link.", "Link not opened: ", [&] {
+    return open_config(s, catalog, tr("Opened the link."), tr("Link not opened: "), [&] {
         check_link_nesting(link);
         Config c = config_from_link(link);
         if (open) load_model_files(c, open);   // gguf / hf_dir: the headers they name
@@ -378,7 +378,7 @@ static bool open_link_keys(UiState& s, std::string_view link, const Catalog& cat
 bool open_config_text(UiState& s, std::string_view json_text, const Catalog& catalog, const SourceOpener& open) {
     // A bare config.json, pasted or opened: the model of the current configuration (QA E6).
     if (looks_like_hf_config(json_text)) return open_model_text(s, "config.json", json_text, catalog);
-    return open_config(s, catalog, "Opened the configuration.", "Configuration not opened: ", [&] {
+    return open_config(s, catalog, tr("Opened the configuration."), tr("Configuration not opened: "), [&] {
         check_json_nesting(json_text, "", "configuration");
         Config c = config_from_json(json_text);
         if (open) load_model_files(c, open);
@@ -406,12 +406,13 @@ bool open_new_model(UiState& s, const std::string& name, const std::string& kind
         (void)estimate(c, catalog);
         adopt(s, c);
         const ModelArch& a = c.model.arch;
-        s.message = "Opened " + name + " (" + kind + ", " + a.name + ": " + std::to_string(a.total_layers()) + " layers" +
-                    (a.file.total > 0 ? ", " + format_bytes_short(a.file.total) + " of weights in its headers)." : ").");
+        s.message = a.file.total > 0 ? strf(tr("Opened %s (%s, %s: %d layers, %s of weights in its headers)."), name.c_str(), kind.c_str(),
+                                            a.name.c_str(), a.total_layers(), format_bytes_short(a.file.total).c_str())
+                                     : strf(tr("Opened %s (%s, %s: %d layers)."), name.c_str(), kind.c_str(), a.name.c_str(), a.total_layers());
         s.message_is_error = false;
         return true;
     } catch (const Error& e) {
-        s.message = "Model not opened: " + std::string(e.what());
+        s.message = tr("Model not opened: ") + std::string(e.what());
         s.message_is_error = true;
         return false;
     }
@@ -422,7 +423,7 @@ bool open_new_model(UiState& s, const std::string& name, const std::string& kind
 bool open_model_file(UiState& s, const std::string& key, const std::string& path, const Catalog& catalog, const SourceOpener& open) {
     const std::string name = path.substr(path.find_last_of("/\\") + 1);
     if (key != "gguf" && key != "hf_dir" && key != "hf_config") {
-        s.message = "Model not opened: open_model_file: key must be gguf, hf_dir or hf_config";
+        s.message = tr("Model not opened: ") + std::string("open_model_file: key must be gguf, hf_dir or hf_config");
         s.message_is_error = true;
         return false;
     }
@@ -465,7 +466,7 @@ bool open_file_text(UiState& s, std::string_view name, std::string_view text, co
     if (!looks_like_measured_report(text)) {
         if (looks_like_hf_config(text)) return open_model_text(s, file, text, catalog);   // says so itself
         if (!open_config_text(s, text, catalog, open)) return false;
-        s.message = "Opened the configuration in " + file + ".";
+        s.message = strf(tr("Opened the configuration in %s."), file.c_str());
         return true;
     }
     try {
@@ -479,14 +480,15 @@ bool open_file_text(UiState& s, std::string_view name, std::string_view text, co
         s.measured.loaded = true;
         s.measured.use = true;
         const MeasuredReport& r = s.measured.report;
-        s.message = "Opened the benchmark report " + file + ": " + std::to_string(r.devices.size()) +
-                    (r.devices.size() == 1 ? " device, " : " devices, ") + std::to_string(usable) +
-                    (usable == 1 ? " measurement (status " : " measurements (status ") +
-                    std::string(to_string(r.status)) + ").";
+        const int devices = int(r.devices.size());
+        const std::string counted = strf(devices == 1 ? tr("%d device") : tr("%d devices"), devices) + ", " +
+                                    strf(usable == 1 ? tr("%d measurement") : tr("%d measurements"), usable);
+        s.message = strf(tr("Opened the benchmark report %s: %s (status %s)."), file.c_str(), counted.c_str(),
+                         std::string(to_string(r.status)).c_str());
         s.message_is_error = false;
         return true;
     } catch (const Error& e) {
-        s.message = std::string("Benchmark report not opened: ") + e.what();
+        s.message = tr("Benchmark report not opened: ") + std::string(e.what());
         s.message_is_error = true;
         return false;
     }
@@ -807,20 +809,20 @@ std::string layer_label(const LayerSpec& l) {
         case RecurrentKind::mamba: out = "Mamba"; break;
         case RecurrentKind::mamba2: out = "Mamba-2"; break;
         case RecurrentKind::gated_deltanet: out = "Gated DeltaNet"; break;
-        case RecurrentKind::lightning: out = "lightning attention"; break;
+        case RecurrentKind::lightning: out = tr("lightning attention"); break;
     }
     std::string attn;
     switch (l.attn.kind) {
         case AttnKind::none: break;
-        case AttnKind::full: attn = "full"; break;
-        case AttnKind::sliding: attn = "sliding " + window_text(l.attn.window); break;
-        case AttnKind::chunked: attn = "chunked " + window_text(l.attn.window); break;
+        case AttnKind::full: attn = tr("full"); break;
+        case AttnKind::sliding: attn = strf(tr("sliding %s"), window_text(l.attn.window).c_str()); break;
+        case AttnKind::chunked: attn = strf(tr("chunked %s"), window_text(l.attn.window).c_str()); break;
         case AttnKind::mla: attn = "MLA"; break;
     }
-    if (l.attn.index_n_heads > 0 && !attn.empty()) attn += " + indexer";
-    if (l.attn.kv_shared && !attn.empty()) attn += " (shared KV)";
+    if (l.attn.index_n_heads > 0 && !attn.empty()) attn += tr(" + indexer");
+    if (l.attn.kv_shared && !attn.empty()) attn += tr(" (shared KV)");
     if (!out.empty() && !attn.empty()) out += " + " + attn;   // a hybrid layer (Falcon-H1)
-    else if (out.empty()) out = attn.empty() ? "MLP only" : attn;
+    else if (out.empty()) out = attn.empty() ? tr("MLP only") : attn;
     if (l.encoder) out = "encoder";
     else if (l.cross_attention) out = "decoder";
     return out;
@@ -843,10 +845,12 @@ std::string stack_summary(const ModelArch& given, const ParamCounts& counts) {
     // Layers by label, in the order each label first appears.
     std::vector<std::pair<std::string, int>> groups;
     const LayerSpec* moe = nullptr;
+    const LayerSpec* first = nullptr;
     int moe_layers = 0;
     for (int i = 0; i < n && std::size_t(i) < arch.layer_kind.size(); ++i) {
         const LayerSpec& l = arch.layer(i);
         const std::string label = layer_label(l);
+        if (!first) first = &l;
         auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == label; });
         if (it == groups.end()) groups.emplace_back(label, 1);
         else ++it->second;
@@ -855,13 +859,13 @@ std::string stack_summary(const ModelArch& given, const ParamCounts& counts) {
             ++moe_layers;
         }
     }
-    std::string out = std::to_string(n) + " layers";
-    if (groups.size() == 1) {
+    std::string out = strf(tr("%d layers"), n);
+    if (groups.size() == 1 && first) {
         // "all full attention", "all sliding 4k attention", "all Mamba"
         const std::string& only = groups[0].first;
-        const bool attention = only.rfind("full", 0) == 0 || only.rfind("sliding", 0) == 0 ||
-                               only.rfind("chunked", 0) == 0 || only.rfind("MLA", 0) == 0;
-        out += ", all " + only + (attention ? " attention" : "");
+        const bool attention = first->recurrent.kind == RecurrentKind::none && first->attn.kind != AttnKind::none &&
+                               !first->encoder && !first->cross_attention;
+        out += strf(attention ? tr(", all %s attention") : tr(", all %s"), only.c_str());
     } else {
         out += ": ";
         for (std::size_t g = 0; g < groups.size(); ++g)
@@ -869,14 +873,14 @@ std::string stack_summary(const ModelArch& given, const ParamCounts& counts) {
     }
     if (moe) {
         out += "; ";
-        if (moe_layers < n) out += "MoE in " + std::to_string(moe_layers) + ": ";
-        out += std::to_string(moe->mlp.n_experts) + " experts, " + std::to_string(moe->mlp.experts_per_token) + " active";
-        if (moe->mlp.n_shared > 0) out += " + " + std::to_string(moe->mlp.n_shared) + " shared";
+        if (moe_layers < n) out += strf(tr("MoE in %d: "), moe_layers);
+        out += strf(tr("%d experts, %d active"), moe->mlp.n_experts, moe->mlp.experts_per_token);
+        if (moe->mlp.n_shared > 0) out += strf(tr(" + %d shared"), moe->mlp.n_shared);
     }
     if (arch.n_mtp_layers > 0)
-        out += "; " + std::to_string(arch.n_mtp_layers) + " MTP layer" + (arch.n_mtp_layers > 1 ? "s" : "");
-    if (counts.parts.vision > 0) out += "; vision " + format_count(counts.parts.vision);
-    if (counts.parts.audio > 0) out += "; audio " + format_count(counts.parts.audio);
+        out += "; " + strf(arch.n_mtp_layers > 1 ? tr("%d MTP layers") : tr("%d MTP layer"), arch.n_mtp_layers);
+    if (counts.parts.vision > 0) out += strf(tr("; vision %s"), format_count(counts.parts.vision).c_str());
+    if (counts.parts.audio > 0) out += strf(tr("; audio %s"), format_count(counts.parts.audio).c_str());
     return out;
 }
 

@@ -88,6 +88,9 @@ std::string status_json(const App& app, float pixels_per_unit, const std::string
     append_json_string(out, app.link());
     out += ",\"tab\":";
     append_json_string(out, app.tab_name());
+    // The app's language ("en", "pt-BR"): its texts, and the figures below, are in it.
+    out += ",\"lang\":";
+    append_json_string(out, language_code(app.state().language));
     out += ",\"message\":";
     // Messages echo links and files (a model's name): no NUL or bidirectional control reaches
     // the page's status line (QA E11).

@@ -24,47 +24,47 @@ void App::draw_headline() {
     ImGui::Spacing();
     const ImU32 color = r.fits ? fits_color() : no_fit_color();
     ImGui::SetWindowFontScale(1.45f);
-    ImGui::TextColored(to_vec4(color), r.fits ? "Fits" : "Does not fit");
+    ImGui::TextColored(to_vec4(color), "%s", r.fits ? tr("Fits") : tr("Does not fit"));
     ImGui::SetWindowFontScale(1.0f);
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
     // The headline wraps at the window's edge instead of being cut (QA D14 at 820 px, phones).
     ImGui::PushTextWrapPos(0.0f);
     if (r.fits)
-        ImGui::Text("%s of %s per GPU, %s to spare", format_gib(r.per_gpu.total()).c_str(), format_gib(r.gpu_usable).c_str(),
+        ImGui::Text(tr("%s of %s per GPU, %s to spare"), format_gib(r.per_gpu.total()).c_str(), format_gib(r.gpu_usable).c_str(),
                     format_gib(r.headroom).c_str());
     else
-        ImGui::Text("%s needed per GPU, %s usable: %s short", format_gib(r.per_gpu.total()).c_str(), format_gib(r.gpu_usable).c_str(),
+        ImGui::Text(tr("%s needed per GPU, %s usable: %s short"), format_gib(r.per_gpu.total()).c_str(), format_gib(r.gpu_usable).c_str(),
                     format_gib(-r.headroom).c_str());
-    ImGui::TextDisabled("%s on %d x %s, %s, %s weights, %s tokens x %d, %s", r.model_name.c_str(), r.config.gpus, r.gpu_name.c_str(),
-                        mode_label(r.config.mode), r.config.weights.c_str(), format_int(double(r.config.context)).c_str(),
+    ImGui::TextDisabled(tr("%s on %d x %s, %s, %s weights, %s tokens x %d, %s"), r.model_name.c_str(), r.config.gpus, r.gpu_name.c_str(),
+                        tr(mode_label(r.config.mode)), r.config.weights.c_str(), format_int(double(r.config.context)).c_str(),
                         r.config.batch, std::string(to_string(r.config.runtime)).c_str());
     // Speed and power at a glance (the Speed & power tab has the rest).
     const SpeedReport& sp = r.speed;
     std::string line;
     if (r.config.mode == Mode::inference) {
         const bool offload = sp.offload.active && sp.offload.decode_tokens_per_s > 0;
-        line = "~" + format_rate(offload ? sp.offload.decode_tokens_per_s : sp.decode_tokens_per_s) + " tokens/s per sequence" +
-               (offload ? " (layers offloaded to RAM)" : "");
-        if (r.config.batch > 1 || r.parallel.dp > 1) line += ", " + format_rate(sp.decode_throughput_tokens_per_s) + " in all";
-        line += " - first token in " + format_duration(sp.ttft_s);
+        const std::string rate = format_rate(offload ? sp.offload.decode_tokens_per_s : sp.decode_tokens_per_s);
+        line = strf(offload ? tr("~%s tokens/s per sequence (layers offloaded to RAM)") : tr("~%s tokens/s per sequence"), rate.c_str());
+        if (r.config.batch > 1 || r.parallel.dp > 1) line += strf(tr(", %s in all"), format_rate(sp.decode_throughput_tokens_per_s).c_str());
+        line += strf(tr(" - first token in %s"), format_duration(sp.ttft_s).c_str());
     } else {
-        line = "~" + format_rate(sp.train_tokens_per_s) + " training tokens/s";
+        line = strf(tr("~%s training tokens/s"), format_rate(sp.train_tokens_per_s).c_str());
         if (sp.train_time_s > 0)
-            line += ", " + format_duration(sp.train_time_s) + " for " + format_count(r.config.train_tokens) + " tokens";
+            line += strf(tr(", %s for %s tokens"), format_duration(sp.train_time_s).c_str(), format_count(r.config.train_tokens).c_str());
     }
     // What the machine draws at the plug doing this job (the nameplate is in the Speed & power
     // tab, what it costs in the Cost tab).
     const PowerReport& pw = r.power;
-    line += " - " + format_watts(pw.wall_w) + " at the wall " +
-            (pw.wall_phase == "train"     ? "training"
-             : pw.wall_phase == "serving" ? "under load"
-                                          : "generating");
-    if (r.power.hardware_price_known) line += " - GPUs $" + format_int(r.power.hardware_usd);
+    line += strf(pw.wall_phase == "train"     ? tr(" - %s at the wall training")
+                 : pw.wall_phase == "serving" ? tr(" - %s at the wall under load")
+                                              : tr(" - %s at the wall generating"),
+                 format_watts(pw.wall_w).c_str());
+    if (r.power.hardware_price_known) line += strf(tr(" - GPUs $%s"), format_int(r.power.hardware_usd).c_str());
     ImGui::TextUnformatted(line.c_str());
     if (!sp.native) {
         ImGui::SameLine();
-        ImGui::TextColored(to_vec4(palette().warning), "(%s computed as %s)", std::string(sp.compute_precision_requested).c_str(),
+        ImGui::TextColored(to_vec4(palette().warning), tr("(%s computed as %s)"), std::string(sp.compute_precision_requested).c_str(),
                            std::string(sp.compute_precision).c_str());
     }
     ImGui::PopTextWrapPos();
@@ -108,8 +108,8 @@ void App::draw_breakdown() {
     for (const std::string& t : texts) all.push_back(&t);
     ImGui::BeginGroup();
     if (ImGui::BeginTable("parts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(half, 0))) {
-        ImGui::TableSetupColumn("Per GPU (most loaded)", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::TableSetupColumn("bytes", ImGuiTableColumnFlags_WidthFixed,
+        ImGui::TableSetupColumn(tr("Per GPU (most loaded)"), ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupColumn(tr("bytes"), ImGuiTableColumnFlags_WidthFixed,
                                 value_width(all, ImGui::GetFontSize() * 6.5f));
         ImGui::TableHeadersRow();
         for (const MemoryPartInfo& p : kMemoryParts) {
@@ -124,16 +124,16 @@ void App::draw_breakdown() {
                 ImGui::Dummy(ImVec2(sw, sw));
                 ImGui::SameLine(0, 5);
             }
-            ImGui::TextUnformatted(p.label);
+            ImGui::TextUnformatted(memory_part_label(p.part));
             ImGui::TableNextColumn();
             value_cell(texts[int(p.part)], false);
             if (p.part == MemoryPart::kv_cache) {
                 // The cache by layer kind (report memory.cache_detail), when more than one kind
                 // holds some or the one that does is not plain full attention.
                 const CacheDetail& d = r.cache_detail;
-                const std::pair<const char*, double> kinds[] = {{"full attention", d.full},      {"sliding window", d.sliding},
-                                                                {"chunked", d.chunked},          {"MLA latent", d.mla},
-                                                                {"indexer keys", d.indexer},     {"recurrent state", d.recurrent_state}};
+                const std::pair<const char*, double> kinds[] = {{tr("full attention"), d.full},  {tr("sliding window"), d.sliding},
+                                                                {tr("chunked"), d.chunked},        {tr("MLA latent"), d.mla},
+                                                                {tr("indexer keys"), d.indexer},   {tr("recurrent state"), d.recurrent_state}};
                 int held = 0;
                 for (const auto& k : kinds) held += k.second > 0;
                 if (held > 1 || (held == 1 && d.full <= 0)) {
@@ -152,9 +152,9 @@ void App::draw_breakdown() {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
                 // Wrapped between its phrases, not inside a figure (QA D14: "buffers 2." / "25 GiB").
-                const std::string parts[] = {"   CUDA context " + format_gib(r.overhead_detail.cuda_context) + ",",
-                                             "allocator " + format_gib(r.overhead_detail.allocator_reserve) + ",",
-                                             "buffers " + format_gib(r.overhead_detail.runtime_buffers)};
+                const std::string parts[] = {"   " + strf(tr("CUDA context %s,"), format_gib(r.overhead_detail.cuda_context).c_str()),
+                                             strf(tr("allocator %s,"), format_gib(r.overhead_detail.allocator_reserve).c_str()),
+                                             strf(tr("buffers %s"), format_gib(r.overhead_detail.runtime_buffers).c_str())};
                 for (const std::string& t : parts) {
                     if (&t != parts) {
                         ImGui::SameLine(0, ImGui::CalcTextSize(" ").x);
@@ -167,13 +167,13 @@ void App::draw_breakdown() {
         }
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted("total");
+        ImGui::TextUnformatted(tr("total"));
         ImGui::TableNextColumn();
         value_cell(total, false);
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::PushTextWrapPos(0.0f);   // long GPU names wrap (QA D14)
-        ImGui::TextDisabled("usable on %s", r.gpu_name.c_str());
+        ImGui::TextDisabled(tr("usable on %s"), r.gpu_name.c_str());
         ImGui::PopTextWrapPos();
         ImGui::TableNextColumn();
         value_cell(usable, true);
@@ -187,38 +187,36 @@ void App::draw_breakdown() {
         // The rows first, then the table with its value column as wide as the widest value.
         std::vector<std::pair<const char*, std::string>> rows;
         auto row = [&](const char* name, const std::string& value) { rows.emplace_back(name, value); };
-        row("parameters", format_count(r.params));
+        row(tr("parameters"), format_count(r.params));
         // Weights stored beside the text model (report model.params_by_part).
         const ParamsByPart& parts = r.params_by_part;
-        const std::pair<const char*, double> stored[] = {{"  + vision tower", parts.vision},
-                                                         {"  + audio tower", parts.audio},
-                                                         {"  + MTP layers", parts.mtp},
-                                                         {"  + per-layer embeddings", parts.embeddings}};
+        const std::pair<const char*, double> stored[] = {{tr("  + vision tower"), parts.vision},
+                                                         {tr("  + audio tower"), parts.audio},
+                                                         {tr("  + MTP layers"), parts.mtp},
+                                                         {tr("  + per-layer embeddings"), parts.embeddings}};
         for (const auto& p : stored)
             if (p.second > 0) row(p.first, format_count(p.second));
-        if (r.active_params < r.params * 0.999) row("active per token", format_count(r.active_params));
-        if (r.trainable_params > 0) row("trainable", format_count(r.trainable_params));
-        char bits[32];
-        std::snprintf(bits, sizeof bits, "%.2f", r.weights_bits_per_param);
-        row("bits per parameter", bits);
+        if (r.active_params < r.params * 0.999) row(tr("active per token"), format_count(r.active_params));
+        if (r.trainable_params > 0) row(tr("trainable"), format_count(r.trainable_params));
+        row(tr("bits per parameter"), format_fixed(r.weights_bits_per_param, 2));
         if (r.config.mode == Mode::inference) {
-            row("KV cache per token", format_bytes_short(r.kv_bytes_per_token));
-            row("KV room on this GPU", format_int(r.kv_capacity_tokens) + " tokens");
+            row(tr("KV cache per token"), format_bytes_short(r.kv_bytes_per_token));
+            row(tr("KV room on this GPU"), strf(tr("%s tokens"), format_int(r.kv_capacity_tokens).c_str()));
         } else {
-            row("activations per layer", format_gib(r.activations_per_layer));
+            row(tr("activations per layer"), format_gib(r.activations_per_layer));
         }
         if (r.parallel.cp > 1)
-            row("split tp x cp x pp x dp", std::to_string(r.parallel.tp) + " x " + std::to_string(r.parallel.cp) + " x " +
+            row(tr("split tp x cp x pp x dp"), std::to_string(r.parallel.tp) + " x " + std::to_string(r.parallel.cp) + " x " +
                                                std::to_string(r.parallel.pp) + " x " + std::to_string(r.parallel.dp));
         else
-            row("split tp x pp x dp", std::to_string(r.parallel.tp) + " x " + std::to_string(r.parallel.pp) + " x " +
+            row(tr("split tp x pp x dp"), std::to_string(r.parallel.tp) + " x " + std::to_string(r.parallel.pp) + " x " +
                                           std::to_string(r.parallel.dp));
-        if (r.host > 0) row("host RAM", format_gib(r.host));
+        if (r.host > 0) row(tr("host RAM"), format_gib(r.host));
         float w = ImGui::GetFontSize() * 7.5f;
         for (const auto& x : rows) w = std::max(w, ImGui::CalcTextSize(x.second.c_str()).x);
         if (ImGui::BeginTable("facts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(half, 0))) {
-            ImGui::TableSetupColumn("Model and workload", ImGuiTableColumnFlags_WidthStretch);
-            ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthFixed, std::min(w, half * 0.6f));
+            ImGui::TableSetupColumn(tr("Model and workload"), ImGuiTableColumnFlags_WidthStretch);
+            ImGui::TableSetupColumn(tr("value"), ImGuiTableColumnFlags_WidthFixed, std::min(w, half * 0.6f));
             ImGui::TableHeadersRow();
             for (const auto& x : rows) {
                 ImGui::TableNextRow();
@@ -245,7 +243,7 @@ void App::draw_inverse() {
     if (!fit_ok_) return;
     ImGui::Spacing();
     ImGui::Separator();
-    ImGui::TextDisabled("What fits");
+    ImGui::TextDisabled("%s", tr("What fits"));
     const FitReport& f = fit_;
     const bool stack = stacked_tables();
     // Each label and value goes on the line while it fits, else starts the next (QA E10: cut at
@@ -268,43 +266,43 @@ void App::draw_inverse() {
         placed(text);
     };
     const ImU32 fits = fits_color(), no_fit = no_fit_color();
-    ImGui::TextUnformatted(("Longest context at batch " + std::to_string(report_.config.batch) + ":").c_str());
-    part(format_int(double(f.max_context)) + " tokens", f.max_context > 0 ? &fits : &no_fit);
+    ImGui::TextUnformatted(strf(tr("Longest context at batch %d:"), report_.config.batch).c_str());
+    part(strf(tr("%s tokens"), format_int(double(f.max_context)).c_str()), f.max_context > 0 ? &fits : &no_fit);
     if (f.model_max_context > 0 && f.max_context > f.model_max_context) {
-        const std::string note = "(memory; trained to " + format_int(double(f.model_max_context)) + ")";
+        const std::string note = strf(tr("(memory; trained to %s)"), format_int(double(f.model_max_context)).c_str());
         same_line_fitting(note.c_str());
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("%s", note.c_str());
         ImGui::PopTextWrapPos();
         placed(note);
     }
-    const std::string batch_label = "Largest batch at " + format_int(double(report_.config.context)) + " tokens:";
+    const std::string batch_label = strf(tr("Largest batch at %s tokens:"), format_int(double(report_.config.context)).c_str());
     if (!stack)
         part(batch_label, nullptr, 24);
     else
         ImGui::TextUnformatted(batch_label.c_str());
     part(format_int(double(f.max_batch)), f.max_batch > 0 ? &fits : &no_fit);
-    ImGui::TextUnformatted("Most precise weights that fit:");
-    part(f.best_weights.empty() ? "none" : f.best_weights, f.best_weights.empty() ? &no_fit : &fits);
+    ImGui::TextUnformatted(tr("Most precise weights that fit:"));
+    part(f.best_weights.empty() ? tr("none") : f.best_weights, f.best_weights.empty() ? &no_fit : &fits);
     // An automatic runtime follows the format: a best format on another engine says so.
     const std::string runs = std::string(to_string(report_.config.runtime));
     if (!f.best_weights.empty() && f.best_weights_runtime != runs) {
-        const std::string note = "(on " + f.best_weights_runtime + ", not " + runs + ")";
+        const std::string note = strf(tr("(on %s, not %s)"), f.best_weights_runtime.c_str(), runs.c_str());
         same_line_fitting(note.c_str());
         ImGui::TextDisabled("%s", note.c_str());
         placed(note);
     }
     if (!stack)
-        part("KV cache:", nullptr, 24);
+        part(tr("KV cache:"), nullptr, 24);
     else
-        ImGui::TextUnformatted("KV cache:");
-    part(f.best_kv_cache.empty() ? "none" : f.best_kv_cache, f.best_kv_cache.empty() ? &no_fit : &fits);
-    if (ImGui::TreeNode("Every weight format")) {
+        ImGui::TextUnformatted(tr("KV cache:"));
+    part(f.best_kv_cache.empty() ? tr("none") : f.best_kv_cache, f.best_kv_cache.empty() ? &no_fit : &fits);
+    if (ImGui::TreeNode(tr_label("Every weight format"))) {
         if (ImGui::BeginTable("formats", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
-            ImGui::TableSetupColumn("weights");
-            ImGui::TableSetupColumn("per GPU");
-            ImGui::TableSetupColumn("fits");
-            ImGui::TableSetupColumn("longest context");
+            ImGui::TableSetupColumn(tr("weights"));
+            ImGui::TableSetupColumn(tr("per GPU"));
+            ImGui::TableSetupColumn(tr("fits"));
+            ImGui::TableSetupColumn(tr("longest context"));
             ImGui::TableHeadersRow();
             for (const FitRow& row : f.by_weights) {
                 ImGui::TableNextRow();
@@ -316,7 +314,7 @@ void App::draw_inverse() {
                 ImGui::TableNextColumn();
                 ImGui::TextUnformatted(format_gib(row.total).c_str());
                 ImGui::TableNextColumn();
-                ImGui::TextColored(to_vec4(row.fits ? fits_color() : no_fit_color()), row.fits ? "yes" : "no");
+                ImGui::TextColored(to_vec4(row.fits ? fits_color() : no_fit_color()), "%s", row.fits ? tr("yes") : tr("no"));
                 ImGui::TableNextColumn();
                 ImGui::TextUnformatted(format_int(double(row.max_context)).c_str());
             }

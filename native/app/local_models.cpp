@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "i18n.hpp"
+
 namespace gpusizer::native {
 
 namespace fs = std::filesystem;
@@ -129,8 +131,7 @@ PathKind classify_model_path(const std::string& typed) {
             return k;
         }
         k.kind = PathKind::unusable;
-        k.error = path + ": a .safetensors file needs its folder's config.json (the architecture) and model.safetensors "
-                         "or model.safetensors.index.json; `gpusizer inspect` lists the tensors of a lone file";
+        k.error = ui::strf(ui::tr("%s: a .safetensors file needs its folder's config.json (the architecture) and model.safetensors or model.safetensors.index.json; `gpusizer inspect` lists the tensors of a lone file"), path.c_str());
         return k;
     }
     k.kind = PathKind::text;
@@ -199,13 +200,13 @@ struct Walk {
             note("cancelled");
             stopped = true;
         } else if (entries > limits.max_entries) {
-            note("stopped after " + std::to_string(limits.max_entries) + " folder entries");
+            note(ui::strf(ui::tr("stopped after %d folder entries"), int(limits.max_entries)));
             stopped = true;
         } else if (std::chrono::steady_clock::now() > deadline) {
-            note("stopped after " + std::to_string(int(limits.max_seconds)) + " s");
+            note(ui::strf(ui::tr("stopped after %d s"), int(limits.max_seconds)));
             stopped = true;
         } else if (out.models.size() >= limits.max_models) {
-            note("stopped at " + std::to_string(limits.max_models) + " models");
+            note(ui::strf(ui::tr("stopped at %d models"), int(limits.max_models)));
             stopped = true;
         }
         return stopped;
@@ -220,12 +221,12 @@ struct Walk {
         if (ec || !visited.insert(canon).second) return false;
         fs::directory_iterator it(dir, ec);
         if (ec) {
-            note("cannot read " + dir.string() + ": " + ec.message());
+            note(ui::strf(ui::tr("cannot read %s: %s"), dir.string().c_str(), ec.message().c_str()));
             return false;
         }
         for (fs::directory_iterator end; it != end; it.increment(ec)) {
             if (ec) {
-                note("cannot read all of " + dir.string() + ": " + ec.message());
+                note(ui::strf(ui::tr("cannot read all of %s: %s"), dir.string().c_str(), ec.message().c_str()));
                 break;
             }
             if (++entries > limits.max_entries) break;
@@ -336,7 +337,7 @@ void ollama_manifest(Walk& w, const fs::path& root, const fs::path& file, const 
     if (!in.read(&text[0], std::streamsize(size))) return;
     const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("layers") || !j["layers"].is_array()) {
-        w.note("not an Ollama manifest: " + file.string());
+        w.note(ui::strf(ui::tr("not an Ollama manifest: %s"), file.string().c_str()));
         return;
     }
     for (const auto& layer : j["layers"]) {

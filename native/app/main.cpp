@@ -80,6 +80,13 @@ public:
     PlatformGlfw(GLFWwindow* w, bool synchronous_scan)
         : window_(w), synchronous_(synchronous_scan), scanner_(gpusizer::native::default_local_model_roots()) {}
     void set_clipboard(const std::string& text) override { glfwSetClipboardString(window_, text.c_str()); }
+    // The desktop's language as POSIX locales give it (LC_ALL, then LC_MESSAGES, then LANG:
+    // "pt_BR.UTF-8"); "C" or none is English.
+    std::string preferred_language() const override {
+        for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"})
+            if (const char* v = std::getenv(name); v && *v) return v;
+        return "";
+    }
     bool read_file(const std::string& path, std::string& text, std::string& error) override { return read_text_file(path, text, error); }
     // "Save PNG" writes into the working folder.
     bool save_png(const std::string& name, int width, int height, const unsigned char* rgba, std::string& where) override {
@@ -87,7 +94,7 @@ public:
         const std::filesystem::path path = std::filesystem::absolute(name, ec);
         where = ec ? name : path.string();
         if (stbi_write_png(where.c_str(), width, height, 4, rgba, width * 4)) return true;
-        where = "cannot write " + where;
+        where = gpusizer::ui::strf(gpusizer::ui::tr("cannot write %s"), where.c_str());
         return false;
     }
     bool save_text(const std::string& name, const std::string& mime, const std::string& text, std::string& where) override {
@@ -97,7 +104,7 @@ public:
         where = ec ? name : path.string();
         std::ofstream out(where, std::ios::binary);
         if (out.write(text.data(), std::streamsize(text.size())) && out.flush()) return true;
-        where = "cannot write " + where;
+        where = gpusizer::ui::strf(gpusizer::ui::tr("cannot write %s"), where.c_str());
         return false;
     }
     gpusizer::ui::PathKind classify_path(const std::string& path) override { return gpusizer::native::classify_model_path(path); }
