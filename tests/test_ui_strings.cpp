@@ -87,15 +87,18 @@ std::vector<fs::path> app_files() {
     return out;
 }
 std::vector<fs::path> page_files() {
-    return {kSource / "web/site/index.html", kSource / "web/site/app-page.js", kSource / "web/site/hub-panel.js"};
+    return {kSource / "web/site/index.html", kSource / "web/site/i18n.js", kSource / "web/site/app-page.js",
+            kSource / "web/site/hub-panel.js", kSource / "web/site/hub.mjs"};
 }
 std::vector<fs::path> widget_files() {
     return {kSource / "web/site/gpusizer-widget.js", kSource / "web/site/embed.html", kSource / "web/site/embed-page.js"};
 }
 
 // The texts a file marks for the table: C++ tr("..."), tr_label("...") (the part before "##"),
-// tr_later("..."); JS t('...') / t("..."); HTML elements with data-i18n (their text, spaces
-// collapsed) and the attributes data-i18n-attrs names.
+// tr_later("..."); JS t('...') / t("...") (hub.mjs's t() makes a Phrase that the page shows
+// through the table), and the labels of a `const kParts = [['key', 'label', ...], ...]` table
+// (the memory parts, shown as t(label); tests/test_memory_parts.cpp holds their form); HTML
+// elements with data-i18n (their text, spaces collapsed) and the attributes data-i18n-attrs names.
 // A source's text without its whole-line // comments (whose examples are not uses).
 std::string without_comment_lines(const std::string& text) {
     std::string out;
@@ -126,6 +129,12 @@ std::set<std::string> marked_texts(const fs::path& p) {
     } else if (ext == ".js" || ext == ".mjs") {
         add_all(std::regex(R"re(\bt\(\s*'((?:[^'\\]|\\.)*)'\s*[,)])re"), 1, false);
         add_all(std::regex(R"re(\bt\(\s*"((?:[^"\\]|\\.)*)"\s*[,)])re"), 1, false);
+        static const std::string kParts = "const kParts = [";
+        if (const std::size_t at = text.find(kParts); at != std::string::npos) {
+            const std::string rows = text.substr(at + kParts.size(), text.find("];", at) - at - kParts.size());
+            static const std::regex row(R"re(\[\s*'[^']*'\s*,\s*'([^']*)')re");
+            for (auto it = std::sregex_iterator(rows.begin(), rows.end(), row); it != std::sregex_iterator(); ++it) out.insert((*it)[1].str());
+        }
     } else if (ext == ".html") {
         const std::regex element(R"re(<[a-z0-9]+\b([^>]*)\bdata-i18n\b(?!-)([^>]*)>([^<]*)<)re");
         for (auto it = std::sregex_iterator(text.begin(), text.end(), element); it != std::sregex_iterator(); ++it) {
@@ -149,6 +158,22 @@ std::set<std::string> marked_texts(const fs::path& p) {
                 else out.insert("(missing attribute " + name + " in " + whole.substr(0, 60) + ")");
             }
         }
+    }
+    return out;
+}
+
+// An HTML file's texts written in Portuguese where no script can choose (the page's <noscript>):
+// elements marked data-i18n-pt, whose text must be a row's pt-BR.
+std::set<std::string> portuguese_texts(const fs::path& p) {
+    std::set<std::string> out;
+    if (p.extension() != ".html") return out;
+    const std::string text = read_text(p);
+    static const std::regex element(R"re(<[a-z0-9]+\b[^>]*\bdata-i18n-pt\b[^>]*>([^<]*)<)re");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), element); it != std::sregex_iterator(); ++it) {
+        std::istringstream words((*it)[1].str());
+        std::string collapsed;
+        for (std::string w; words >> w;) collapsed += (collapsed.empty() ? "" : " ") + w;
+        out.insert(collapsed);
     }
     return out;
 }
@@ -206,6 +231,15 @@ TEST_CASE("the strings table: every marked text has a row, and every row is used
                 CHECK(used.count(r.en) == 1);
             }
     }
+    // Portuguese written out in the page (data-i18n-pt): the table's words, of a row whose English
+    // the same surface marks.
+    const std::set<std::string> page_used = surfaces[1].second;
+    for (const fs::path& p : page_files())
+        for (const std::string& pt : portuguese_texts(p)) {
+            INFO(p.filename().string() << ": \"" << pt << "\" is marked data-i18n-pt but is no page row's pt-BR");
+            CHECK(std::any_of(rows.begin(), rows.end(), [&](const Row& r) { return r.pt == pt && r.in.count("page") && page_used.count(r.en); }));
+        }
+    CHECK(!portuguese_texts(kSource / "web/site/index.html").empty());
 }
 
 TEST_CASE("the app writes no visible ImGui text as a bare literal") {

@@ -400,6 +400,16 @@ EM_JS(void, web_theme_changed, (const char* name), {
     var t = window["gpusizerTheme"];
     if (t) t["choose"](UTF8ToString(name));
 });
+// The reader's language as the browser states it (navigator.language: "pt-BR", "en-US"), at
+// most `size` - 1 bytes.
+EM_JS(void, web_preferred_language, (char* buf, int size), { stringToUTF8(String(navigator.language || "").slice(0, 35), buf, size); });
+// The app's language changed ("en", "pt-BR"): the page follows (web/site/i18n.js: <html lang>,
+// its marked texts and accessible names; app-page.js and hub-panel.js write theirs again).
+EM_JS(void, web_language_changed, (const char* code), {
+    var i18n = window["gpusizerI18n"];
+    if (i18n) i18n["set"](UTF8ToString(code));
+});
+
 // Publishes the theme's colors (0..255 RGB) to the page, for the contrast test.
 EM_JS(void, web_publish_theme, (const char* json), { window["gpusizerThemeColors"] = JSON.parse(UTF8ToString(json)); });
 
@@ -500,14 +510,20 @@ public:
         return true;
     }
     void theme_changed(const char* theme) override { web_theme_changed(theme); }
+    std::string preferred_language() const override {
+        char buf[40] = {};
+        web_preferred_language(buf, int(sizeof buf));
+        return buf;
+    }
+    void language_changed(const char* code) override { web_language_changed(code); }
     bool save_png(const std::string& name, int width, int height, const unsigned char* rgba, std::string& where) override {
         web_save_png(name.c_str(), width, height, rgba);
-        where = name + " (downloaded)";
+        where = gpusizer::ui::strf(gpusizer::ui::tr("%s (downloaded)"), name.c_str());
         return true;
     }
     bool save_text(const std::string& name, const std::string& mime, const std::string& text, std::string& where) override {
         web_save_text(name.c_str(), mime.c_str(), text.data(), int(text.size()));
-        where = name + " (downloaded)";
+        where = gpusizer::ui::strf(gpusizer::ui::tr("%s (downloaded)"), name.c_str());
         return true;
     }
     bool accepts_dropped_files() const override { return true; }

@@ -1,8 +1,10 @@
 // app-page.js: starts the app (app.js, app.wasm) on index.html's canvas, or says why it cannot.
 // The app itself reads and writes the URL fragment (the share link) and the status line; see
-// web/main.cpp. Nothing here inserts markup: messages go in as text.
+// web/main.cpp. Nothing here inserts markup: messages go in as text. Its texts are in the page's
+// language (i18n.js: t() and the rows of assets/strings.json), which follows the app's.
 'use strict';
 (function () {
+  const { t, f, num } = window.gpusizerI18n;
   // `widgetWorks`: whether the light version (embed.html) can run here, which needs WebAssembly
   // but not WebGL; it is not offered where the page cannot compile WebAssembly (QA E16). The Hub
   // button goes too: with no app, nothing can show what it fetches (hub-panel.js stops), and so
@@ -22,8 +24,8 @@
   const kNoWasm = /CompileError|Content Security|unsafe-eval/;
   function explain(what) {
     if (kNoWasm.test(what))
-      return "This page's Content-Security-Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval'.";
-    return 'The app stopped: ' + what.replace(/ *Build with -s ASSERTIONS=1.*$/, '');
+      return t("This page's Content-Security-Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval'.");
+    return f(t('The app stopped: %s'), what.replace(/ *Build with -s ASSERTIONS=1.*$/, ''));
   }
 
   // Keys and the clipboard (QA E7). The app (app.js: Emscripten's GLFW, web/main.cpp) listens on
@@ -112,11 +114,11 @@
     return o;
   }
   // The results' tabs as the canvas draws them on this platform (ui/app.cpp draw_tabs: the
-  // browser has no "Local models"), as (App::select_tab() name, label); the accessibility test
-  // checks them against the canvas's layout.
-  const kTabs = [['memory', 'Memory'], ['speed', 'Speed & power'], ['cost', 'Cost'], ['plots', 'Plots'], ['compare', 'Compare GPUs'],
-    ['recommend', 'Recommend'], ['measured', 'Measured'], ['assumptions', 'Assumptions'], ['log', 'Engine log'], ['plan', 'Plan'],
-    ['pinned', 'Pinned']];
+  // browser has no "Local models"), as (App::select_tab() name, label in the page's language);
+  // the accessibility test checks them against the canvas's layout.
+  const tabs = () => [['memory', t('Memory')], ['speed', t('Speed & power')], ['cost', t('Cost')], ['plots', t('Plots')],
+    ['compare', t('Compare GPUs')], ['recommend', t('Recommend')], ['measured', t('Measured')], ['assumptions', t('Assumptions')],
+    ['log', t('Engine log')], ['plan', t('Plan')], ['pinned', t('Pinned')]];
   // The choices, read once from the texts the app published (window.gpusizerChoices, web/main.cpp:
   // the built-in catalog and the weight formats), and left there as lists:
   // {models: [[id, name, family]], gpus: [[id, name, segment]], weights: [[id, label]], tabs}.
@@ -125,17 +127,17 @@
     if (!Array.isArray(c)) return c;
     // Each a text of lines of tab-separated fields.
     const [gpus, models, weights] = c.map((text) => text.split('\n').filter(Boolean).map((line) => line.split('\t')));
-    return window.gpusizerChoices = { models, gpus, weights, tabs: kTabs };
+    return window.gpusizerChoices = { models, gpus, weights, tabs: tabs() };
   }
   function fillChoices(c) {
     const groups = new Map();
     for (const [id, name, family] of c.models) {
       if (!groups.has(family)) groups.set(family, document.createElement('optgroup'));
-      groups.get(family).label = family || 'other';
+      groups.get(family).label = family || t('other');
       groups.get(family).append(option(id, name));
     }
     ctl.model.replaceChildren(...groups.values());
-    ctl.weights.replaceChildren(option('native', 'as published (the checkpoint\'s format)'), ...c.weights.map(([id, label]) => option(id, label)));
+    ctl.weights.replaceChildren(option('native', t("as published (the checkpoint's format)")), ...c.weights.map(([id, label]) => option(id, label)));
     const segments = new Map();
     for (const [id, name, segment] of c.gpus) {
       if (!segments.has(segment)) segments.set(segment, document.createElement('optgroup'));
@@ -231,38 +233,45 @@
   });
 
   // Figures as the canvas writes them (core/src/format.cpp: format_int, format_rate,
-  // format_duration; toFixed for printf's "%.*f").
-  const int = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '?');
-  const rate = (x) => (!Number.isFinite(x) ? '?' : x >= 1e6 ? (x / 1e6).toFixed(2) + ' M' : x >= 1e4 ? int(x) : x.toFixed(x >= 100 ? 0 : 1));
+  // format_duration; toFixed for printf's "%.*f"), in the language's separators (num()).
+  const int = (n) => (Number.isFinite(n) ? num(Math.round(n).toLocaleString('en-US')) : '?');
+  const rate = (x) => (!Number.isFinite(x) ? '?' : x >= 1e6 ? num((x / 1e6).toFixed(2) + ' M') : x >= 1e4 ? int(x) : num(x.toFixed(x >= 100 ? 0 : 1)));
   function duration(s) {
     if (!Number.isFinite(s)) return '?';
     const units = [[1e-3, 1e-6, 1, ' us'], [1, 1e-3, s < 0.01 ? 2 : 1, ' ms'], [120, 1, 2, ' s'], [7200, 60, 1, ' min'],
       [3 * 86400, 3600, 1, ' h'], [3 * 365.25 * 86400, 86400, 1, ' days'], [Infinity, 365.25 * 86400, 1, ' years']];
     if (s <= 0) return '0';
     const [, unit, decimals, name] = units.find(([below]) => s < below);
-    return (s / unit).toFixed(decimals) + name;
+    return num((s / unit).toFixed(decimals) + name);
   }
   // The Speed & power tab's lead figures, and the Memory tab's "What fits", as sentences.
   function speedLine(r) {
     const s = r.speed;
-    if (r.config.mode !== 'inference') return 'Speed: training ~' + rate(s.train_tokens_per_s) + ' tok/s; one optimizer step ~' + duration(s.train_step_s) + '.';
-    return 'Speed: decode ~' + rate(s.decode_tokens_per_s) + ' tok/s per sequence, ~' + rate(s.decode_throughput_tokens_per_s) +
-      ' tok/s in all; prefill ~' + rate(s.prefill_tokens_per_s) + ' tok/s; time to first token ~' + duration(s.ttft_s) + '.';
+    if (r.config.mode !== 'inference') return f(t('Speed: training ~%s tok/s; one optimizer step ~%s.'), rate(s.train_tokens_per_s), duration(s.train_step_s));
+    return f(t('Speed: decode ~%s tok/s per sequence, ~%s tok/s in all; prefill ~%s tok/s; time to first token ~%s.'),
+      rate(s.decode_tokens_per_s), rate(s.decode_throughput_tokens_per_s), rate(s.prefill_tokens_per_s), duration(s.ttft_s));
   }
-  const fitLine = (r, f) => (!f ? '' : 'What fits: longest context at batch ' + r.config.batch + ': ' + int(f.max_context) +
-    ' tokens; largest batch at ' + int(r.config.context) + ' tokens: ' + int(f.max_batch) + '; most precise weights that fit: ' +
-    (f.best_weights || 'none') + '; KV cache: ' + (f.best_kv_cache || 'none') + '.');
+  const fitLine = (r, fit) => (!fit ? '' : f(t('What fits: longest context at batch %s: %s tokens; largest batch at %s tokens: %s; most precise weights that fit: %s; KV cache: %s.'),
+    r.config.batch, int(fit.max_context), int(r.config.context), int(fit.max_batch),
+    fit.best_weights || t('none'), fit.best_kv_cache || t('none')));
 
   // The results as DOM text (index.html's #mirror), from each state the app publishes: the
   // verdict in a live region (announced when it changes), the breakdown as a table, and the
-  // page title naming the configuration.
+  // page title naming the configuration, in the page's language (the app's: its figures, in
+  // state.shown, are written in it).
   const kGiB = 1024 * 1024 * 1024;
-  const gib = (b) => (Math.abs(b) < kGiB ? (b / (1024 * 1024)).toFixed(0) + ' MiB' : (b / kGiB).toFixed(2) + ' GiB');
-  // The core's kMemoryParts (gpusizer/report.hpp) in order; tests/test_memory_parts.cpp checks.
+  const gib = (b) => num(Math.abs(b) < kGiB ? (b / (1024 * 1024)).toFixed(0) + ' MiB' : (b / kGiB).toFixed(2) + ' GiB');
+  // The core's kMemoryParts in order (gpusizer/report.hpp; tests/test_memory_parts.cpp checks),
+  // named with t(name) where shown.
   const kParts = [['weights', 'Weights'], ['kv_cache', 'KV cache'], ['activations', 'Activations'], ['gradients', 'Gradients'],
     ['optimizer', 'Optimizer states'], ['overhead', 'Overhead']];
   let mirrored = '';
+  let lastState = null;
   window.gpusizerMirror = function (state) {
+    lastState = state;
+    // The app's language, should the page not have followed it yet (it does on language_changed):
+    // the handler below draws again.
+    if (state.lang && state.lang !== window.gpusizerI18n.lang) return window.gpusizerI18n.set(state.lang);
     showControls(state);
     const r = state.report;
     const verdict = document.getElementById('verdict');
@@ -271,12 +280,12 @@
     // The figures as the canvas writes them (state.shown, ui/status.cpp: QA E12), else from the JSON.
     const shown = state.shown || {};
     const fig = (key, bytes) => shown[key] || gib(bytes);
-    const text = (r.fits ? 'Fits: ' : 'Does not fit: ') + fig('total', m.per_gpu.total) + ' of ' + fig('usable', m.gpu_usable) +
-      ' per GPU, ' + fig('headroom', Math.abs(m.headroom)) + (r.fits ? ' to spare.' : ' short.');
-    const what = r.model.name + ' on ' + r.config.gpus + ' × ' + r.gpu.name + ', ' + r.config.weights + ' weights, ' +
-      r.config.context.toLocaleString('en-US') + ' tokens, batch ' + r.config.batch + '.';
+    const text = f(r.fits ? t('Fits: %s of %s per GPU, %s to spare.') : t('Does not fit: %s of %s per GPU, %s short.'),
+      fig('total', m.per_gpu.total), fig('usable', m.gpu_usable), fig('headroom', Math.abs(m.headroom)));
+    const what = f(t('%s on %s × %s, %s weights, %s tokens, batch %s.'), r.model.name, r.config.gpus, r.gpu.name, r.config.weights,
+      int(r.config.context), r.config.batch);
     const speed = speedLine(r), fits = fitLine(r, state.fit);
-    const key = text + what + state.link + speed + fits;
+    const key = text + what + state.link + speed + fits + window.gpusizerI18n.lang;
     if (key === mirrored) return;
     mirrored = key;
     verdict.textContent = text;
@@ -286,27 +295,21 @@
     // The address without query or fragment, as "Copy link" copies it (QA E4; a ?hub= stays behind, E3).
     document.getElementById('share-link').textContent = location.href.replace(/[?#].*$/, '') + state.link;
     const rows = [];
-    for (const [key, name] of kParts) {
-      if (!(m.per_gpu[key] > 0) && key !== 'weights' && key !== 'kv_cache') continue;
+    const row = (name, value) => {
       const tr = document.createElement('tr');
       const th = document.createElement('th');
       th.scope = 'row';
       th.textContent = name;
       const td = document.createElement('td');
-      td.textContent = fig(key, m.per_gpu[key]);
+      td.textContent = value;
       tr.append(th, td);
       rows.push(tr);
-    }
-    const total = document.createElement('tr');
-    const th = document.createElement('th');
-    th.scope = 'row';
-    th.textContent = 'Total';
-    const td = document.createElement('td');
-    td.textContent = fig('total', m.per_gpu.total) + ' of ' + fig('usable', m.gpu_usable) + ' usable';
-    total.append(th, td);
-    rows.push(total);
+    };
+    for (const [key, name] of kParts)
+      if (m.per_gpu[key] > 0 || key === 'weights' || key === 'kv_cache') row(t(name), fig(key, m.per_gpu[key]));
+    row(t('Total'), f(t('%s of %s usable'), fig('total', m.per_gpu.total), fig('usable', m.gpu_usable)));
     document.querySelector('#breakdown tbody').replaceChildren(...rows);
-    document.title = (r.fits ? 'Fits: ' : 'Does not fit: ') + r.model.name + ' on ' + r.config.gpus + ' × ' + r.gpu.name + ' · gpusizer';
+    document.title = f(r.fits ? t('Fits: %s on %s × %s · gpusizer') : t('Does not fit: %s on %s × %s · gpusizer'), r.model.name, r.config.gpus, r.gpu.name);
     // The link preview's tags describe this configuration too (index.html: for previews made from
     // the open page; the fragment never reaches a crawler).
     for (const [selector, value] of [['meta[property="og:title"]', document.title], ['meta[name="twitter:title"]', document.title],
@@ -316,6 +319,18 @@
       if (tag) tag.setAttribute('content', value);
     }
   };
+  // The app switched the language (web/main.cpp language_changed; i18n.js has translated the
+  // marked elements): what this script wrote follows. The mirror waits for the app's next state
+  // when the last one is in the other language (its figures are written in it).
+  window.gpusizerI18n.onChange((lang) => {
+    const c = readChoices();
+    if (c && ctl.model.options.length) {
+      c.tabs = tabs();
+      fillChoices(c);
+      if (lastState) showControls(lastState);
+    }
+    if (lastState && (!lastState.lang || lastState.lang === lang)) window.gpusizerMirror(lastState);
+  });
 
   // The theme (light or dark): the reader's choice in the app, remembered by this browser
   // (localStorage, never in the share link), else the OS's preference, followed while it
@@ -342,7 +357,7 @@
 
   // A probe on a canvas of its own: the app creates its context on #canvas.
   if (!document.createElement('canvas').getContext('webgl2')) {
-    fail('This browser gives no WebGL2 context, which the full app draws with.', typeof WebAssembly === 'object');
+    fail(t('This browser gives no WebGL2 context, which the full app draws with.'), typeof WebAssembly === 'object');
     return;
   }
 
@@ -354,6 +369,6 @@
   };
   const script = document.createElement('script');
   script.src = 'app.js';
-  script.onerror = () => fail('app.js could not be loaded.', true);
+  script.onerror = () => fail(f(t('%s could not be loaded.'), 'app.js'), true);
   document.body.appendChild(script);
 })();

@@ -13,9 +13,23 @@
 // The widget fires `gpusizer-change` (detail: {link, report}) after each estimate. It follows
 // the reader's light or dark setting unless the host page says theme="light" or theme="dark"
 // (on the element, or data-theme on the script tag) to match its own (QA D19).
+//
+// It speaks English or Brazilian Portuguese (issue 28): the element's lang="pt-BR" (data-lang on
+// the script tag, for the widgets it defines), else the link's lang=, else the browser's language.
+// Its texts are the rows of assets/strings.json that the widget uses ("in": widget), which the
+// build writes into this script (web/strings_js.mjs fills the marker below; as it is, the source
+// speaks English): t('Fits') in the widget's language; numbers in its separators ("8,94 GiB").
 'use strict';
 (function () {
   const script = document.currentScript;
+  const kStrings = /* @strings */ {};
+  // A BCP 47 tag ("pt-BR", "pt", "en-US") as a language the widget has, or '' (ui/i18n.cpp
+  // language_from_tag: every Portuguese gets the Brazilian text).
+  function fromTag(tag) {
+    const primary = String(tag || '').split(/[-_]/)[0].toLowerCase();
+    return primary === 'pt' ? 'pt-BR' : primary === 'en' ? 'en' : '';
+  }
+  const scriptLang = fromTag(script && script.getAttribute('data-lang'));
   // <script src=".../gpusizer-widget.js" data-link="#v=1&..."></script>: a widget in its place,
   // for every such tag on the page (the element is defined once, by the first).
   function placeHere() {
@@ -23,6 +37,7 @@
       const w = document.createElement('gpusizer-widget');
       w.setAttribute('link', script.getAttribute('data-link'));
       if (script.hasAttribute('data-theme')) w.setAttribute('theme', script.getAttribute('data-theme'));
+      if (script.hasAttribute('data-lang')) w.setAttribute('lang', script.getAttribute('data-lang'));
       script.after(w);
     }
   }
@@ -156,7 +171,7 @@
   `;
 
   class GpuSizerWidget extends HTMLElement {
-    static get observedAttributes() { return ['link']; }
+    static get observedAttributes() { return ['link', 'lang']; }
 
     constructor() {
       super();
@@ -168,14 +183,45 @@
       this._pinned = null;      // the pinned configuration, compared with the one shown (issue 29)
       this._source = null;      // the slider whose change is being estimated
       this._built = false;
+      this._lang = 'en';
+      this._langChosen = false;   // by the page (lang, data-lang) or the link, not the browser
+      this._note = null;          // the message shown with the figures: a function of the language
     }
 
     get report() { return this._report; }
     get link() { return this._link; }
+    // The language the widget speaks ("en", "pt-BR"), and a text in it (embed-page.js uses both
+    // for embed.html's own title).
+    get language() { return this._lang; }
+    t(en) { return (kStrings[this._lang] && kStrings[this._lang][en]) || en; }
+
+    // printf's "%s" in order (the table's rows keep the same conversions in both languages).
+    _f(format, ...args) {
+      let i = 0;
+      return format.replace(/%[s%]/g, (c) => (c === '%%' ? '%' : String(args[i++])));
+    }
+    // A number as formatted above ("8.94 GiB", "1,234") in the language's separators ("8,94 GiB",
+    // "1.234"), as the app writes them (ui/i18n.cpp localized_number).
+    _n(text) { return this._lang === 'pt-BR' ? text.replace(/[.,]/g, (c) => (c === '.' ? ',' : '.')) : text; }
+    _gib(bytes) { return this._n(formatGiB(bytes)); }
+    _int(n) { return this._n(formatInt(n)); }
+    _count(n) { return this._n(formatCount(n)); }
+
+    // The element's lang, else the script tag's data-lang, else the link's lang=, else the browser's.
+    _chooseLanguage() {
+      const link = (String(this.getAttribute('link') || '').match(/[#&]lang=([^&]*)/) || [])[1];
+      const chosen = fromTag(this.getAttribute('lang')) || scriptLang || fromTag(link);
+      this._langChosen = !!chosen;
+      const lang = chosen || fromTag(navigator.language) || 'en';
+      if (lang === this._lang) return false;
+      this._lang = lang;
+      return true;
+    }
 
     connectedCallback() {
       if (this._built) return;
       this._built = true;
+      this._chooseLanguage();
       const root = this.attachShadow({ mode: 'open' });
       // A constructed style sheet where the browser has them: a page's Content-Security-Policy
       // may forbid <style> elements, never these.
@@ -186,17 +232,30 @@
       } else {
         root.append(el('style', { text: kStyle }));
       }
-      this._box = el('div', { class: 'box', part: 'box' });
-      this._box.append(el('div', { class: 'title' }, el('b', { text: 'gpusizer' }), el('span', { text: 'GPU memory for LLMs' })));
-      this._message = el('p', { class: 'message', role: 'status', 'aria-live': 'polite', text: 'Loading…' });
+      // The box says its language (lang), for screen readers and hyphenation, whatever the page's.
+      this._box = el('div', { class: 'box', part: 'box', lang: this._lang });
+      this._subtitle = el('span');
+      this._box.append(el('div', { class: 'title' }, el('b', { text: 'gpusizer' }), this._subtitle));
+      this._subtitle.textContent = this.t('GPU memory for LLMs');
+      this._message = el('p', { class: 'message', role: 'status', 'aria-live': 'polite', text: this.t('Loading…') });
       this._box.append(this._message);
       root.append(this._box);
       // The module's GpuSizerError says why in plain words (web/api_post.js).
-      loadApi().then((api) => this._start(api), (err) => this._say('The calculator could not be loaded: ' + (err && err.message ? err.message : err), true));
+      loadApi().then((api) => this._start(api),
+        (err) => this._say(this._f(this.t('The calculator could not be loaded: %s'), err && err.message ? err.message : err), true));
     }
 
     attributeChangedCallback(name, _old, value) {
-      if (name === 'link' && this._api) this._open(value || '');
+      // A new language (its own, or the link's lang=): every text again, the figures kept.
+      const relabel = this._built && this._chooseLanguage();
+      if (relabel) {
+        this._box.lang = this._lang;
+        this._subtitle.textContent = this.t('GPU memory for LLMs');
+      }
+      if (!this._api) return;
+      if (relabel) this._relabel();
+      if (name === 'link') this._open(value || '');
+      else if (relabel && this._config) this._estimate();
     }
 
     // ------------------------------------------------------------------------------------------
@@ -205,43 +264,45 @@
     _start(api) {
       this._api = api;
       const grid = el('div', { class: 'grid' });
-      const row = (label, id, control, output) => {
+      this._labels = {};
+      const row = (id, control, output) => {
         control.id = id;
-        grid.append(el('label', { for: id, text: label }), control);
+        grid.append(this._labels[id] = el('label', { for: id }), control);
         if (output) grid.append(output);
       };
 
       this._model = el('select');
-      this._model.append(el('option', { value: '', text: 'Custom, by parameter count' }));
+      this._custom = el('option', { value: '' });
+      this._model.append(this._custom);
       // Grouped by family (models.json `family`), families in catalog order, as the app's picker.
       const families = new Map();
       for (const m of api.models) {
-        const f = m.family || 'other';
-        if (!families.has(f)) families.set(f, el('optgroup', { label: f }));
-        families.get(f).append(el('option', { value: m.id, text: m.name + ' (' + formatCount(m.params) + ')' }));
+        const f = m.family || '';
+        if (!families.has(f)) families.set(f, el('optgroup', f ? { label: f } : { 'data-other': '' }));
+        families.get(f).append(el('option', { value: m.id }));
       }
       for (const group of families.values()) this._model.append(group);
-      row('Model', 'gs-model', this._model);
+      row('gs-model', this._model);
 
       this._params = el('input', { type: 'range', min: '0', max: '1000', step: '1' });
       this._paramsOut = el('output', { for: 'gs-params', 'aria-live': 'off' });
-      row('Parameters', 'gs-params', this._params, this._paramsOut);
+      row('gs-params', this._params, this._paramsOut);
 
       this._weights = el('input', { type: 'range', min: '0', max: String(api.formats.length - 1), step: '1' });
       this._weightsOut = el('output', { for: 'gs-weights', 'aria-live': 'off' });
-      row('Precision', 'gs-weights', this._weights, this._weightsOut);
+      row('gs-weights', this._weights, this._weightsOut);
 
       this._context = el('input', { type: 'range', min: String(kContextMinLog2), max: String(kContextMaxLog2), step: '1' });
       this._contextOut = el('output', { for: 'gs-context', 'aria-live': 'off' });
-      row('Context', 'gs-context', this._context, this._contextOut);
+      row('gs-context', this._context, this._contextOut);
 
       this._gpu = el('select');
-      for (const g of api.gpus) this._gpu.append(el('option', { value: g.id, text: g.name + ' (' + g.memory_gib + ' GiB)' }));
-      row('GPU', 'gs-gpu', this._gpu);
+      for (const g of api.gpus) this._gpu.append(el('option', { value: g.id }));
+      row('gs-gpu', this._gpu);
 
       this._gpus = el('input', { type: 'range', min: '1', max: '64', step: '1' });
       this._gpusOut = el('output', { for: 'gs-gpus', 'aria-live': 'off' });
-      row('GPUs', 'gs-gpus', this._gpus, this._gpusOut);
+      row('gs-gpus', this._gpus, this._gpusOut);
 
       this._verdict = el('span', { class: 'verdict' });
       this._total = el('span', { class: 'total' });
@@ -252,15 +313,17 @@
       // whether it fits (the read-outs beside the sliders are the sliders' aria-valuetext).
       this._headline = el('div', { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }, this._verdict, ' ', this._total);
       this._result = el('div', { class: 'result' }, this._headline, this._what, this._bar, this._legend);
-      this._openLink = el('a', { class: 'open', target: '_blank', rel: 'noopener', text: 'Open in the full calculator' });
+      this._openLink = el('a', { class: 'open', target: '_blank', rel: 'noopener' });
       // Pin the configuration shown, change anything, and see both side by side (the app's
       // Pinned tab in brief; the link carries both, &pin= as the app writes it).
       this._pin = el('button', { type: 'button', class: 'pin' });
       this._compare = el('table', { class: 'compare' });
       this._pin.addEventListener('click', () => {
         this._pinned = this._pinned ? null : JSON.parse(JSON.stringify(this._config));
-        this._estimate('', false);
+        this._note = null;
+        this._estimate();
       });
+      this._relabel();
 
       this._box.replaceChildren(this._box.firstChild, grid, this._result, this._compare, this._message, this._pin, this._openLink);
       // A Hugging Face config.json dropped on the widget becomes its model; model files (QA E6)
@@ -271,12 +334,12 @@
         const file = e.dataTransfer && e.dataTransfer.files[0];
         if (!file) return;
         if (/\.(gguf|safetensors)$/i.test(file.name))
-          return this._say(file.name + ': model files open in the full calculator (drop it there, or use its Open file...)', true);
+          return this._say(this._f(this.t('%s: model files open in the full calculator (drop it there, or use its Open file...)'), file.name), true);
         file.text().then((text) => {
           let hf = null;
           try { hf = JSON.parse(text); } catch (err) { /* said below */ }
           if (!hf || typeof hf !== 'object' || !(hf.model_type || hf.architectures))
-            return this._say(file.name + ' is not a Hugging Face config.json (it has no model_type)', true);
+            return this._say(this._f(this.t('%s is not a Hugging Face config.json (it has no model_type)'), file.name), true);
           this._edit((c) => { c.model = { hf_config: hf }; c.tp = c.pp = c.dp = 0; });
         });
       });
@@ -301,6 +364,25 @@
       this._open(this.getAttribute('link') || '');
     }
 
+    // The controls' words in the widget's language: labels, the lists' entries (their counts and
+    // sizes in its separators), the link to the app.
+    _relabel() {
+      const t = (en) => this.t(en);
+      const labels = { 'gs-model': t('Model'), 'gs-params': t('Parameters'), 'gs-weights': t('Precision'), 'gs-context': t('Context'),
+        'gs-gpu': t('GPU'), 'gs-gpus': t('GPUs') };
+      for (const [id, text] of Object.entries(labels)) this._labels[id].textContent = text;
+      this._custom.textContent = t('Custom, by parameter count');
+      const models = new Map(this._api.models.map((m) => [m.id, m]));
+      for (const g of this._model.querySelectorAll('optgroup[data-other]')) g.label = t('other');
+      for (const o of this._model.querySelectorAll('option[value]:not([value=""])')) {
+        const m = models.get(o.value);
+        o.textContent = m.name + ' (' + this._count(m.params) + ')';
+      }
+      const gpus = new Map(this._api.gpus.map((g) => [g.id, g]));
+      for (const o of this._gpu.options) o.textContent = gpus.get(o.value).name + ' (' + this._n(String(gpus.get(o.value).memory_gib)) + ' GiB)';
+      this._openLink.textContent = t('Open in the full calculator');
+    }
+
     _paramsValue() {
       const t = Number(this._params.value) / 1000;
       const n = kParamsMin * Math.pow(kParamsMax / kParamsMin, t);
@@ -313,8 +395,7 @@
     // ------------------------------------------------------------------------------------------
     _open(link) {
       const gs = this._api.gs;
-      let note = '';
-      let error = false;
+      let note = null;
       let config = null;
       this._pinned = null;
       if (link && link !== '#') {
@@ -331,19 +412,21 @@
           gs.estimate(config);   // a link that cannot be estimated is refused whole, as in the app
         } catch (e) {
           config = this._pinned = null;
-          note = 'Link not opened: ' + e.message + '. Showing the default configuration.';
-          error = true;
+          // The core's message stays English (it names the key).
+          note = () => this._f(this.t('Link not opened: %s. Showing the default configuration.'), e.message);
         }
       }
       if (!config) config = JSON.parse(gs.configFromLink(kDefaultLink));
       this._config = config;
-      this._estimate(note, error);
+      this._note = note;
+      this._estimate();
     }
 
     // Applies a control's change; `source` is the slider being moved (left where the user put it).
     _edit(change, source) {
       if (!this._config) return;
       change(this._config);
+      this._note = null;
       // The widget has no expert-parallel control: a change of its own drops ep (automatic),
       // as it resets tp, pp and dp, rather than leave a split that no longer divides (QA D12).
       delete this._config.ep;
@@ -351,18 +434,19 @@
       if (this._pending) return;   // one estimate per animation frame, the latest values
       this._pending = requestAnimationFrame(() => {
         this._pending = 0;
-        this._estimate('', false);
+        this._estimate();
         this._source = null;
       });
     }
 
-    _estimate(note, noteIsError) {
+    // Estimates the configuration shown and draws it; this._note (a link refused) is said with it.
+    _estimate() {
       const gs = this._api.gs;
       let report = null;
       try {
         report = JSON.parse(gs.estimate(this._config));
       } catch (e) {
-        this._say('Cannot estimate this configuration: ' + e.message, true);
+        this._say(this._f(this.t('Cannot estimate this configuration: %s'), e.message), true);
         this._result.style.opacity = '0.35';
         this._sync(null);
         return;
@@ -371,16 +455,17 @@
       this._link = gs.linkFromConfig(this._config);
       const pinned = this._pinned && JSON.parse(gs.estimate(this._pinned));
       if (pinned) this._link += '&pin=' + encodeURIComponent(gs.linkFromConfig(this._pinned).replace(/^#v=1&/, ''));
-      this._pin.textContent = pinned ? 'Unpin' : 'Pin to compare';
+      this._pin.textContent = pinned ? this.t('Unpin') : this.t('Pin to compare');
       this._pin.setAttribute('aria-pressed', String(!!pinned));
       this._drawCompare(pinned, report);
       this._result.style.opacity = '';
       // Else the report's first warning: a context past the model's trained length, layers in
-      // host RAM... (QA E17: the app warned, the widget did not).
-      this._say(note || report.warnings[0] || '', noteIsError);
+      // host RAM... (QA E17: the app warned, the widget did not). The core's words: English.
+      this._say(this._note ? this._note() : report.warnings[0] || '', !!this._note);
       this._sync(report);
       this._draw(report);
-      this._openLink.href = appUrl + this._link;
+      // The full calculator opens in the language the page or the link chose for the widget.
+      this._openLink.href = appUrl + this._link + (this._langChosen ? '&lang=' + this._lang : '');
       this.dispatchEvent(new CustomEvent('gpusizer-change', { detail: { link: this._link, report } }));
     }
 
@@ -395,8 +480,8 @@
       if (params > 0) {
         const t = Math.log(params / kParamsMin) / Math.log(kParamsMax / kParamsMin);
         if (this._source !== this._params) this._params.value = String(Math.round(Math.min(1, Math.max(0, t)) * 1000));
-        this._paramsOut.textContent = formatCount(params);
-        this._params.setAttribute('aria-valuetext', formatCount(params) + ' parameters');
+        this._paramsOut.textContent = this._count(params);
+        this._params.setAttribute('aria-valuetext', this._f(this.t('%s parameters'), this._count(params)));
       }
       const weights = report ? report.config.weights : c.weights;
       // The precision slider offers only what this configuration can use (QA D12: QLoRA takes
@@ -424,36 +509,41 @@
         this._context.value = String(Math.round(Math.log2(context)));
         // 1M as model cards write it, so that the read-out fits a phone (QA E17: cut to
         // "1,048,576 tok..." at 390 px); the whole number for screen readers.
-        this._contextOut.textContent = (context % 1048576 ? formatInt(context) : context / 1048576 + 'M') + ' tokens';
-        this._context.setAttribute('aria-valuetext', formatInt(context) + ' tokens');
+        this._contextOut.textContent = this._f(this.t('%s tokens'), context % 1048576 ? this._int(context) : context / 1048576 + 'M');
+        this._context.setAttribute('aria-valuetext', this._f(this.t('%s tokens'), this._int(context)));
       }
       this._gpu.value = c.gpu;
       this._gpus.max = String(Math.max(64, c.gpus));
       this._gpus.value = String(c.gpus);
-      this._gpusOut.textContent = c.gpus === 1 ? '1 GPU' : c.gpus + ' GPUs';
+      this._gpusOut.textContent = this._f(c.gpus === 1 ? this.t('%s GPU') : this.t('%s GPUs'), c.gpus);
       this._gpus.setAttribute('aria-valuetext', this._gpusOut.textContent);
     }
 
     _draw(r) {
+      const t = (en) => this.t(en);
       const m = r.memory;
       const parts = m.per_gpu;
-      this._verdict.textContent = r.fits ? 'Fits' : 'Does not fit';
+      this._verdict.textContent = r.fits ? t('Fits') : t('Does not fit');
       this._verdict.className = 'verdict ' + (r.fits ? 'fits' : 'nofit');
-      this._total.textContent = formatGiB(parts.total) + ' of ' + formatGiB(m.gpu_usable) + ' per GPU, ' +
-        (r.fits ? formatGiB(m.headroom) + ' to spare' : formatGiB(-m.headroom) + ' short');
+      this._total.textContent = r.fits ? this._f(t('%s of %s per GPU, %s to spare'), this._gib(parts.total), this._gib(m.gpu_usable), this._gib(m.headroom))
+        : this._f(t('%s of %s per GPU, %s short'), this._gib(parts.total), this._gib(m.gpu_usable), this._gib(-m.headroom));
       const c = r.config;
-      this._what.textContent = r.model.name + ' on ' + c.gpus + ' × ' + r.gpu.name + ' · ' + c.mode + ', ' + c.weights +
-        ' weights, batch ' + c.batch + ', ' + c.runtime + ', tp ' + r.parallel.tp + ' pp ' + r.parallel.pp + ' dp ' + r.parallel.dp +
-        // What the machine draws at the plug doing the job (not its nameplate).
-        (r.power.wall_w > 0 ? ' · ~' + Math.round(r.power.wall_w) + ' W at the wall ' +
-          (r.power.wall_phase === 'train' ? 'training' : r.power.wall_phase === 'serving' ? 'under load' : 'generating') : '');
+      // The mode as the configuration names it, in words where the language has its own.
+      const mode = { inference: t('inference'), train: t('train') }[c.mode] || c.mode;
+      // What the machine draws at the plug doing the job (not its nameplate).
+      const wall = Math.round(r.power.wall_w);
+      const power = !(r.power.wall_w > 0) ? '' : r.power.wall_phase === 'train' ? this._f(t(' · ~%s W at the wall training'), wall)
+        : r.power.wall_phase === 'serving' ? this._f(t(' · ~%s W at the wall under load'), wall) : this._f(t(' · ~%s W at the wall generating'), wall);
+      this._what.textContent = this._f(t('%s on %s × %s · %s, %s weights, batch %s, %s, tp %s pp %s dp %s'), r.model.name, c.gpus, r.gpu.name, mode,
+        c.weights, c.batch, c.runtime, r.parallel.tp, r.parallel.pp, r.parallel.dp) + power;
       const scale = Math.max(parts.total, m.gpu_usable);
       const segments = [];
       const items = [];
-      for (const [key, name, color] of kParts) {
+      for (const [key, label, color] of kParts) {
         const bytes = parts[key];
+        const name = t(label);
         if (bytes > 0) {
-          const s = el('span', { title: name + ' ' + formatGiB(bytes) });
+          const s = el('span', { title: name + ' ' + this._gib(bytes) });
           s.style.width = (100 * bytes / scale).toFixed(3) + '%';
           s.style.background = color;
           segments.push(s);
@@ -461,10 +551,10 @@
         if (bytes > 0 || key === 'weights' || key === 'kv_cache') {
           const swatch = el('i');
           swatch.style.background = color;
-          items.push(el('li', {}, swatch, name + ' ' + formatGiB(bytes)));
+          items.push(el('li', {}, swatch, name + ' ' + this._gib(bytes)));
         }
       }
-      const cap = el('span', { class: 'cap', title: 'usable ' + formatGiB(m.gpu_usable) });
+      const cap = el('span', { class: 'cap', title: this._f(t('usable %s'), this._gib(m.gpu_usable)) });
       cap.style.left = 'calc(' + (100 * m.gpu_usable / scale).toFixed(3) + '% - 2px)';
       segments.push(cap);
       this._bar.replaceChildren(...segments);
@@ -474,18 +564,19 @@
 
     // The pinned configuration beside the one shown: what differs is in bold.
     _drawCompare(pinned, now) {
+      const t = (en) => this.t(en);
       this._compare.hidden = !pinned;
       if (!pinned) return this._compare.replaceChildren();
-      const rows = [['', 'Pinned', 'Now']];
+      const rows = [['', t('Pinned'), t('Now')]];
       const line = (name, f) => rows.push([name, f(pinned), f(now)]);
-      line('Model', (r) => r.model.name);
-      line('Weights', (r) => r.config.weights);
-      line('Context', (r) => formatInt(r.config.context) + ' tokens');
-      line('GPUs', (r) => r.config.gpus + ' × ' + r.gpu.name);
-      line('Per GPU', (r) => formatGiB(r.memory.per_gpu.total) + ' of ' + formatGiB(r.memory.gpu_usable) + (r.fits ? ', fits' : ', does not fit'));
-      line('Speed', (r) => r.config.mode === 'inference' ? r.speed.decode_tokens_per_s.toFixed(1) + ' tokens/s' :
-        formatInt(r.speed.train_tokens_per_s) + ' tokens/s training');
-      line('At the wall', (r) => Math.round(r.power.wall_w) + ' W');
+      line(t('Model'), (r) => r.model.name);
+      line(t('Weights'), (r) => r.config.weights);
+      line(t('Context'), (r) => this._f(t('%s tokens'), this._int(r.config.context)));
+      line(t('GPUs'), (r) => r.config.gpus + ' × ' + r.gpu.name);
+      line(t('Per GPU'), (r) => this._f(r.fits ? t('%s of %s, fits') : t('%s of %s, does not fit'), this._gib(r.memory.per_gpu.total), this._gib(r.memory.gpu_usable)));
+      line(t('Speed'), (r) => r.config.mode === 'inference' ? this._n(r.speed.decode_tokens_per_s.toFixed(1)) + ' tokens/s' :
+        this._f(t('%s tokens/s training'), this._int(r.speed.train_tokens_per_s)));
+      line(t('At the wall'), (r) => Math.round(r.power.wall_w) + ' W');
       this._compare.replaceChildren(...rows.map((cells, i) => el('tr', {}, ...cells.map((text, k) =>
         el(i && k ? 'td' : 'th', k && i && cells[1] !== cells[2] ? { class: 'changed', text } : { text })))));
     }

@@ -11,9 +11,14 @@
 // page with another Hub than the default fetches nothing until the reader presses Fetch (QA E3:
 // a shared link made the page contact any server on open and show its numbers under any name);
 // what a non-default Hub produced says which Hub it came from.
-// Nothing here inserts markup: every text goes in as textContent.
+// Nothing here inserts markup: every text goes in as textContent. The panel speaks the page's
+// language (i18n.js), hub.mjs's messages included (their Phrase, shown through the table), and
+// says again what it shows when the language changes.
 'use strict';
 (function () {
+  const { t, f, num } = window.gpusizerI18n;
+  // A hub.mjs Phrase ({text, args}) in the page's language; anything else as it is.
+  const words = (x) => (x && typeof x === 'object' && typeof x.text === 'string' && Array.isArray(x.args) ? f(t(x.text), ...x.args.map(words)) : x);
   const panel = document.getElementById('hub-panel');
   const toggle = document.getElementById('hub-toggle');
   if (!panel || !toggle) return;
@@ -35,7 +40,8 @@
 
   const query = new URLSearchParams(location.search);
   const endpoint = query.get('hub') || undefined;
-  if (endpoint) endpointNote.textContent = 'Hub address: ' + endpoint;
+  const showEndpoint = () => { if (endpoint) endpointNote.textContent = f(t('Hub address: %s'), endpoint); };
+  showEndpoint();
 
   let hubModule = null;
   const hub = () => (hubModule ||= import('./hub.mjs'));
@@ -50,7 +56,7 @@
   }
   async function handToApp(name, configuration, keepWeights) {
     const M = await appModule();
-    if (!M) throw new Error('the app did not start, so the model cannot be shown');
+    if (!M) throw new Error(t('the app did not start, so the model cannot be shown'));
     M.gpusizerModelOpened = null;
     M.gpusizerPending[10] = JSON.stringify(configuration);
     M.gpusizerPending[11] = keepWeights ? '1' : '';
@@ -58,7 +64,11 @@
     M.gpusizerActive = 1;
     for (let i = 0; i < 300 && !appGone() && !M.gpusizerModelOpened; ++i) await new Promise((r) => setTimeout(r, 50));
     const answer = M.gpusizerModelOpened;
-    if (answer && !answer[1]) throw new Error(answer[2].replace(/^Model not opened: /, ''));
+    // The app's message without its lead, in either language ("Model not opened: ").
+    if (answer && !answer[1]) {
+      const lead = [t('Model not opened: '), 'Model not opened: '].find((l) => answer[2].startsWith(l));
+      throw new Error(lead ? answer[2].slice(lead.length) : answer[2]);
+    }
   }
 
   // A model file dropped on the page or picked with "Open file..." (web/main.cpp hands it here;
@@ -68,15 +78,14 @@
   window.gpusizerReadModelFile = async function (file, files, pending) {
     try {
       if (/\.safetensors$/i.test(file.name))
-        throw new Error(file.name + ' holds the weights\' names, shapes and types but not the architecture: open the ' +
-                        "checkpoint's config.json (it becomes the model), or load the repository with \"From the Hub\"");
+        throw new Error(f(t("%s holds the weights' names, shapes and types but not the architecture: open the checkpoint's config.json (it becomes the model), or load the repository with \"From the Hub\""), file.name));
       const h = await hub();
       const parts = h.ggufPartNames(file.name);
       const byName = new Map(files.map((f) => [f.name, f]));
       const missing = parts.filter((p) => !byName.has(p));
       if (missing.length)
-        throw new Error(file.name + ' is one of ' + parts.length + ' parts of a split model: open them together ' +
-                        '(missing: ' + missing.slice(0, 3).join(', ') + (missing.length > 3 ? ', ...' : '') + ')');
+        throw new Error(f(t('%s is one of %s parts of a split model: open them together (missing: %s)'), file.name, parts.length,
+                          missing.slice(0, 3).join(', ') + (missing.length > 3 ? ', ...' : '')));
       const headers = {};
       for (const part of parts) {
         const read = await h.readFileHeader(byName.get(part), h.reduceGgufHeader);
@@ -86,17 +95,17 @@
       pending[11] = '';
       pending[9] = file.name;
     } catch (e) {
-      pending[4] = 'Model not opened: ' + ((e && e.message) || String(e));
+      pending[4] = t('Model not opened: ') + ((e && e.message) || String(e));
     }
     window.Module.gpusizerActive = 1;
   };
 
   const kUnits = ['B', 'KB', 'MB', 'GB', 'TB'];
   function size(bytes) {
-    if (typeof bytes !== 'number' || !(bytes >= 0) || !Number.isSafeInteger(bytes)) return 'size unknown';
+    if (typeof bytes !== 'number' || !(bytes >= 0) || !Number.isSafeInteger(bytes)) return t('size unknown');
     let v = bytes, u = 0;
     while (v >= 1000 && u < kUnits.length - 1) { v /= 1000; ++u; }
-    return (u === 0 ? String(v) : v.toFixed(v < 10 ? 2 : 1)) + ' ' + kUnits[u];
+    return num((u === 0 ? String(v) : v.toFixed(v < 10 ? 2 : 1)) + ' ' + kUnits[u]);
   }
 
   function open(show) {
@@ -116,15 +125,25 @@
     }
   });
 
-  function say(text) { status.textContent = text; }
-  const requests = (n) => n + (n === 1 ? ' request' : ' requests');
+  // The status line, and the failure shown, as functions of the language: written again when it
+  // changes.
+  let saying = null;
+  function say(text) {
+    saying = text;
+    status.textContent = typeof text === 'function' ? text() : text;
+  }
+  const requests = (n) => f(n === 1 ? t('%s request') : t('%s requests'), n);
   // What a fromHub answer cost: an answer kept from earlier in this session fetched nothing
   // (QA E15: "0 requests, 0 B fetched in all").
-  const fetchedInAll = (h) => (h.requests ? requests(h.requests) + ', ' + size(h.bytes_fetched) + ' fetched in all'
-    : 'from what this page fetched before, nothing fetched now');
+  const fetchedInAll = (h) => (h.requests ? f(t('%s, %s fetched in all'), requests(h.requests), size(h.bytes_fetched))
+    : t('from what this page fetched before, nothing fetched now'));
+  // A failure's words: a HubError's Phrase, the panel's own (`say`), else its message.
+  const failure = (e) => (e && e.phrase ? words(e.phrase) : e && e.say ? e.say() : e && e.message ? e.message : String(e));
+  let failed = null;
   function fail(e) {
     // A HubError's message says what happened and what to do (paste config.json, open the file).
-    error.textContent = e && e.message ? e.message : String(e);
+    failed = e;
+    error.textContent = failure(e);
     error.hidden = false;
     panel.setAttribute('data-state', 'error');
     panel.setAttribute('data-error-kind', (e && e.kind) || 'error');
@@ -134,13 +153,17 @@
   // reader that reads data-error-kind must not see a failure that no longer holds).
   function clearError() {
     allParts.remove();
+    failed = null;
     error.hidden = true;
     error.textContent = '';
     panel.removeAttribute('data-error-kind');
   }
+  const int = (n) => num(n.toLocaleString('en-US'));
   function progress(p) {
-    if (p.phase === 'request') say('Fetching ' + p.what + (p.range ? ' (bytes ' + p.range[0].toLocaleString('en-US') + ' to ' + (p.range[1] - 1).toLocaleString('en-US') + ')' : '') + '…');
-    else if (p.phase === 'header') say('Reading the header of ' + p.what + '…');
+    const what = p.words || p.what;
+    if (p.phase === 'request')
+      say(() => (p.range ? f(t('Fetching %s (bytes %s to %s)…'), words(what), int(p.range[0]), int(p.range[1] - 1)) : f(t('Fetching %s…'), words(what))));
+    else if (p.phase === 'header') say(() => f(t('Reading the header of %s…'), words(what)));
   }
 
   let answer = null;   // the last fromHub answer (repository, files) without a file
@@ -152,8 +175,11 @@
   const filter = document.createElement('input');
   filter.type = 'search';
   filter.id = 'hub-filter';
-  filter.placeholder = 'Filter the files';
-  filter.setAttribute('aria-label', 'Filter the files');
+  const labelFilter = () => {
+    filter.placeholder = t('Filter the files');
+    filter.setAttribute('aria-label', t('Filter the files'));
+  };
+  labelFilter();
   filter.setAttribute('aria-describedby', 'hub-count');
   const count = document.createElement('p');
   count.id = 'hub-count';
@@ -174,8 +200,8 @@
       items.push(row);
     };
     const ggufs = a.files.filter((f) => /\.gguf$/i.test(f.path));
-    if (a.configuration) add('', 'config.json' + (a.parameters ? ' (' + (a.parameters.total / 1e9).toFixed(2) + ' B parameters: ' +
-      Object.entries(a.parameters.by_dtype).map(([k, n]) => k + ' ' + (n / 1e9).toFixed(2) + ' B').join(', ') + ')' : ''), !chosen);
+    if (a.configuration) add('', !a.parameters ? 'config.json' : f(t('config.json (%s B parameters: %s)'), num((a.parameters.total / 1e9).toFixed(2)),
+      Object.entries(a.parameters.by_dtype).map(([k, n]) => k + ' ' + num((n / 1e9).toFixed(2)) + ' B').join(', ')), !chosen);
     const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
     const matching = ggufs.filter((f) => f.path === chosen || words.every((w) => f.path.toLowerCase().includes(w)));
     const shown = matching.slice(0, kShownFiles);
@@ -183,13 +209,13 @@
     if (picked && !shown.includes(picked)) shown[shown.length ? shown.length - 1 : 0] = picked;   // the link's file stays listed
     for (const f of shown) add(f.path, f.path + ' — ' + size(f.bytes), f.path === chosen || (!chosen && !a.configuration && f === ggufs[0]));
     const many = ggufs.length > kShownFiles;
-    count.textContent = many ? 'Showing ' + shown.length + ' of ' + matching.length.toLocaleString('en-US') + ' matching (' +
-      ggufs.length.toLocaleString('en-US') + ' GGUF files): type in the filter to find one.' : '';
+    count.textContent = many ? f(t('Showing %s of %s matching (%s GGUF files): type in the filter to find one.'), shown.length, int(matching.length),
+      int(ggufs.length)) : '';
     filter.hidden = count.hidden = !many;
     list.replaceChildren(...items);
     fileset.hidden = items.length === 0 && !many;
     load.hidden = items.length === 0;
-    if (!items.length && !many) fail({ message: a.hub.repo + ' has no config.json and no GGUF file: nothing to size. Paste a config.json or open a file instead.' });
+    if (!items.length && !many) fail({ say: () => f(t('%s has no config.json and no GGUF file: nothing to size. Paste a config.json or open a file instead.'), a.hub.repo) });
   }
 
   // Each fetch or load the reader starts has its number; an answer to an earlier one that arrives
@@ -215,8 +241,8 @@
       filter.value = '';
       showFiles(a, options.file);
       const n = a.files.filter((f) => /\.gguf$/i.test(f.path)).length;
-      say('Found ' + a.hub.repo + '@' + a.hub.revision + ': ' + n + (n === 1 ? ' GGUF file' : ' GGUF files') +
-          (a.configuration ? ' and config.json' : '') + ' (' + fetchedInAll(a.hub) + ').');
+      say(() => f(a.configuration ? (n === 1 ? t('Found %s: %s GGUF file and config.json (%s).') : t('Found %s: %s GGUF files and config.json (%s).'))
+        : n === 1 ? t('Found %s: %s GGUF file (%s).') : t('Found %s: %s GGUF files (%s).'), a.hub.repo + '@' + a.hub.revision, n, fetchedInAll(a.hub)));
       panel.setAttribute('data-state', 'listed');
       return a;
     } catch (e) {
@@ -235,11 +261,12 @@
   allParts.type = 'button';
   allParts.id = 'hub-all-parts';
   let partsAsked = null;   // [fromLink] of the load that stopped
+  let partsCount = 0;      // its number of parts
   allParts.addEventListener('click', () => { const a = partsAsked; partsAsked = null; allParts.remove(); if (a) loadChosen(a[0], Infinity); });
   async function loadChosen(fromLink, maxParts) {
     if (!answer) return;
     const chosen = list.querySelector('input[name=hub-file]:checked');
-    if (!chosen) return fail({ message: 'Choose what to size from: config.json or one of the GGUF files.' });
+    if (!chosen) return fail({ say: () => t('Choose what to size from: config.json or one of the GGUF files.') });
     const file = chosen.value;
     const g = begin();
     try {
@@ -250,10 +277,12 @@
       // The app's own core takes the model into its configuration, the rest of which stays (from
       // a link: its format too); what it refuses is said here (no second copy of the core).
       await handToApp(a.hub.repo + (file ? '/' + file : ''), a.configuration, fromLink);
-      const fetched = a.header ? 'read ' + size(a.header.bytes_read) + ' of the ' + size(a.header.file_bytes) + ' file' +
-        (a.header.parts > 1 ? ' (' + a.header.parts + ' parts)' : '') + ' by Range requests, ' : '';
-      say('Loaded ' + a.hub.repo + (file ? ' ' + file : ' config.json') + (endpoint ? ' from ' + endpoint + ' (not the Hugging Face Hub)' : '') +
-          ': ' + fetched + fetchedInAll(a.hub) + '.');
+      const head = a.header;
+      const fetched = () => (!head ? '' : head.parts > 1
+        ? f(t('read %s of the %s file (%s parts) by Range requests, '), size(head.bytes_read), size(head.file_bytes), head.parts)
+        : f(t('read %s of the %s file by Range requests, '), size(head.bytes_read), size(head.file_bytes)));
+      say(() => (endpoint ? f(t('Loaded %s %s from %s (not the Hugging Face Hub): %s%s.'), a.hub.repo, file || 'config.json', endpoint, fetched(), fetchedInAll(a.hub))
+        : f(t('Loaded %s %s: %s%s.'), a.hub.repo, file || 'config.json', fetched(), fetchedInAll(a.hub))));
       panel.setAttribute('data-state', 'loaded');
       panel.setAttribute('data-bytes-fetched', String(a.hub.bytes_fetched));
       // The figures it loaded are the app's now: the panel gets out of their way (QA E9: it
@@ -269,7 +298,8 @@
       fail(e);
       if (e && e.kind === 'too_many_parts') {
         partsAsked = [fromLink];
-        allParts.textContent = 'Read all ' + (e.message.match(/into (\d+) parts/) || [])[1] + ' parts';
+        partsCount = (e.message.match(/into (\d+) parts/) || [])[1];
+        allParts.textContent = f(t('Read all %s parts'), partsCount);
         error.after(allParts);
       }
     } finally {
@@ -312,8 +342,7 @@
       waiting = { id, p, link };
       clearError();
       panel.setAttribute('data-state', 'confirm');
-      say('This page is set to fetch models from ' + endpoint + ', not the Hugging Face Hub. Nothing was fetched: press Fetch to ' +
-          'load ' + id + ' from it.');
+      say(() => f(t('This page is set to fetch models from %s, not the Hugging Face Hub. Nothing was fetched: press Fetch to load %s from it.'), endpoint, id));
       return;
     }
     await followLink(id, p, link);
@@ -332,12 +361,21 @@
     const a = await fetchRepo(id, { file: p.f || '' });
     if (!a) return tellApp(p.hf);
     if (p.f && !a.files.some((f) => f.path === p.f)) {
-      fail({ kind: 'not_found', message: id + ' has no file ' + p.f + ' (the link names it): choose one of its files below.' });
+      fail({ kind: 'not_found', say: () => f(t('%s has no file %s (the link names it): choose one of its files below.'), id, p.f) });
       return tellApp(p.hf);
     }
     await loadChosen(true);
     tellApp(p.hf);
   }
+  // The page's language changed (the app's switch): what the panel shows, in the new one.
+  window.gpusizerI18n.onChange(() => {
+    showEndpoint();
+    labelFilter();
+    if (typeof saying === 'function') status.textContent = saying();
+    if (failed && !error.hidden) error.textContent = failure(failed);
+    if (partsCount) allParts.textContent = f(t('Read all %s parts'), partsCount);
+    if (answer && !fileset.hidden) showFiles(answer, (list.querySelector('input[name=hub-file]:checked') || {}).value);
+  });
   window.addEventListener('hashchange', openLink);
   // Once the page's scripts have run: app-page.js (after this one) decides first whether the app
   // can start at all.

@@ -28,11 +28,29 @@ export const kMaxHeaderBytes = 64 << 20;
 // (safetensors' MAX_HEADER_SIZE), we at the same 64 MiB as GGUF.
 const kSafetensorsLengthBytes = 8;
 
+// A message as words with values in them: its English text is the message (String(phrase)),
+// and a page in another language shows t(phrase.text) with the same values, each a Phrase in turn
+// or a plain value (hub-panel.js; the rows are assets/strings.json's, "in": page). t() here makes
+// one; the messages of the GGUF reader below, like the core's, stay English.
+export class Phrase {
+  constructor(text, args) {
+    this.text = text;
+    this.args = args;
+  }
+  toString() {
+    let i = 0;
+    return this.text.replace(/%[s%]/g, (c) => (c === '%%' ? '%' : String(this.args[i++])));
+  }
+}
+const t = (text, ...args) => new Phrase(text, args);
+
+// `message`: a Phrase (kept as `phrase`) or a string.
 export class HubError extends Error {
   constructor(kind, message) {
-    super(message);
+    super(String(message));
     this.name = 'HubError';
     this.kind = kind;
+    if (message instanceof Phrase) this.phrase = message;
   }
 }
 
@@ -43,7 +61,7 @@ export function parseRepoId(text) {
   if (url) s = url[1] + (url[2] ? '@' + decodeURIComponent(url[2]) : '');
   const m = s.match(/^([A-Za-z0-9][\w.-]{0,95})\/([A-Za-z0-9][\w.-]{0,95})(?:@([\w./-]{1,200}))?$/);
   if (!m || s.includes('..'))
-    throw new HubError('bad_id', `"${String(text).slice(0, 80)}" is not a repository id: write it as org/name or org/name@revision, e.g. Qwen/Qwen3-8B.`);
+    throw new HubError('bad_id', t('"%s" is not a repository id: write it as org/name or org/name@revision, e.g. Qwen/Qwen3-8B.', String(text).slice(0, 80)));
   return { repo: `${m[1]}/${m[2]}`, revision: m[3] || 'main' };
 }
 
@@ -68,27 +86,29 @@ export function jsonDepth(text) {
 }
 function parseAnswer(text, what) {
   if (jsonDepth(text) > kMaxJsonDepth)
-    throw new HubError('bad_response', `${what} is nested more than ${kMaxJsonDepth} levels deep; a model's config.json nests 3 or 4. It is not used.`);
+    throw new HubError('bad_response', t("%s is nested more than %s levels deep; a model's config.json nests 3 or 4. It is not used.", what, kMaxJsonDepth));
   try {
     return JSON.parse(text);
   } catch {
-    throw new HubError('bad_response', `${what}: the answer is not JSON.`);
+    throw new HubError('bad_response', t('%s: the answer is not JSON.', what));
   }
 }
 
 function describeStatus(status, what, headers) {
   const code = headers?.get?.('x-error-code') || '';
   if (status === 401 || status === 403 || code === 'GatedRepo')
-    return new HubError('gated', `${what}: the Hub refuses access (HTTP ${status}${code ? ', ' + code : ''}). The repository is gated or private: accept its licence on the Hub and download config.json or the file, then paste or open it here.`);
+    return new HubError('gated', t('%s: the Hub refuses access (HTTP %s). The repository is gated or private: accept its licence on the Hub and download config.json or the file, then paste or open it here.',
+      what, status + (code ? ', ' + code : '')));
   if (status === 404)
-    return new HubError('not_found', `${what}: not found (HTTP 404). Check the repository id, the revision and the file name.`);
+    return new HubError('not_found', t('%s: not found (HTTP 404). Check the repository id, the revision and the file name.', what));
   if (status === 429) {
     const retry = headers?.get?.('retry-after');
-    return new HubError('rate_limited', `${what}: the Hub is rate-limiting requests (HTTP 429)${retry ? `; retry after ${retry} s` : ''}. Wait a minute and try again, or paste config.json.`);
+    return new HubError('rate_limited', retry ? t('%s: the Hub is rate-limiting requests (HTTP 429); retry after %s s. Wait a minute and try again, or paste config.json.', what, retry)
+      : t('%s: the Hub is rate-limiting requests (HTTP 429). Wait a minute and try again, or paste config.json.', what));
   }
   if (status === 416)
-    return new HubError('no_range', `${what}: the server refused the byte range (HTTP 416).`);
-  return new HubError('server', `${what}: the Hub answered HTTP ${status}. Try again later, or paste config.json / open the file.`);
+    return new HubError('no_range', t('%s: the server refused the byte range (HTTP 416).', what));
+  return new HubError('server', t('%s: the Hub answered HTTP %s. Try again later, or paste config.json / open the file.', what, status));
 }
 
 // A request with no answer in this long has none (QA E5: a Hub that never answered left the
@@ -131,18 +151,18 @@ export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = 
     const url = base + path;
     const key = url + (range ? `#${range[0]}-${range[1]}` : '');
     if (cache.has(key)) {
-      onProgress?.({ phase: 'cached', what, url, range });
+      onProgress?.({ phase: 'cached', what: String(what), words: what, url, range });
       return cache.get(key);
     }
     const headers = range ? { Range: `bytes=${range[0]}-${range[1] - 1}` } : {};
-    onProgress?.({ phase: 'request', what, url, range });
+    onProgress?.({ phase: 'request', what: String(what), words: what, url, range });
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
     try {
       return await answer(url, key, what, range, as, headers, abort.signal);
     } catch (e) {
       if (abort.signal.aborted && !(e instanceof HubError))
-        throw new HubError('timeout', `${what}: no answer from ${base} in ${Math.round(timeoutMs / 1000)} s. Try again, or paste config.json / open the file instead.`);
+        throw new HubError('timeout', t('%s: no answer from %s in %s s. Try again, or paste config.json / open the file instead.', what, base, Math.round(timeoutMs / 1000)));
       throw e;
     } finally {
       clearTimeout(timer);
@@ -155,11 +175,12 @@ export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = 
       res = await fetchFn(url, { headers, redirect: 'follow', signal });
     } catch (e) {
       if (signal.aborted) throw e;
-      throw new HubError('offline', `${what}: no answer from ${base} (${e?.message || e}). You may be offline, or the server does not allow this page to read it (CORS). Paste config.json or open the file instead.`);
+      throw new HubError('offline', t('%s: no answer from %s (%s). You may be offline, or the server does not allow this page to read it (CORS). Paste config.json or open the file instead.',
+        what, base, e?.message || e));
     }
     if (res.redirected && !redirectAllowed(res.url)) {
       res.body?.cancel?.().catch(() => {});
-      throw new HubError('bad_redirect', `${what}: ${base} sent the request on to ${new URL(res.url).origin}, which is not the Hub's; its answer is not used.`);
+      throw new HubError('bad_redirect', t("%s: %s sent the request on to %s, which is not the Hub's; its answer is not used.", what, base, new URL(res.url).origin));
     }
     stats.requests += 1;
     if (!res.ok) throw describeStatus(res.status, what, res.headers);
@@ -169,7 +190,7 @@ export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = 
       // same bytes (read no more than asked, then cancel); from further on it is not.
       if (res.status !== 206 && range[0] !== 0) {
         res.body?.cancel?.().catch(() => {});
-        throw new HubError('no_range', `${what}: the server ignores byte ranges; gpusizer reads headers only and will not download the whole file.`);
+        throw new HubError('no_range', t('%s: the server ignores byte ranges; gpusizer reads headers only and will not download the whole file.', what));
       }
       body = await readAtMost(res, range[1] - range[0], what);
     } else if (as === 'json') {
@@ -180,7 +201,7 @@ export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = 
       body = await res.text();
       stats.bytes += body.length;
     }
-    onProgress?.({ phase: 'done', what, url, bytes: stats.bytes, requests: stats.requests });
+    onProgress?.({ phase: 'done', what: String(what), words: what, url, bytes: stats.bytes, requests: stats.requests });
     cache.set(key, body);
     return body;
   }
@@ -204,7 +225,7 @@ export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = 
       out.set(all.subarray(0, n));
     }
     stats.bytes += n;
-    onProgress?.({ phase: 'bytes', what, bytes: stats.bytes });
+    onProgress?.({ phase: 'bytes', what: String(what), words: what, bytes: stats.bytes });
     return out.subarray(0, n);
   }
 
@@ -213,10 +234,10 @@ export function createHubClient({ endpoint = kDefaultEndpoint, fetch: fetchFn = 
     endpoint: base,
     stats,
     info: (repo, rev) => request(`/api/models/${enc(repo)}/revision/${encodeURIComponent(rev)}`, `${repo}@${rev}`),
-    tree: (repo, rev) => request(`/api/models/${enc(repo)}/tree/${encodeURIComponent(rev)}?recursive=true`, `the file list of ${repo}@${rev}`),
-    text: (repo, rev, file) => request(`/${enc(repo)}/resolve/${encodeURIComponent(rev)}/${enc(file)}`, `${file} in ${repo}@${rev}`, { as: 'text' }),
+    tree: (repo, rev) => request(`/api/models/${enc(repo)}/tree/${encodeURIComponent(rev)}?recursive=true`, t('the file list of %s', `${repo}@${rev}`)),
+    text: (repo, rev, file) => request(`/${enc(repo)}/resolve/${encodeURIComponent(rev)}/${enc(file)}`, t('%s in %s', file, `${repo}@${rev}`), { as: 'text' }),
     range: (repo, rev, file, begin, end) =>
-      request(`/${enc(repo)}/resolve/${encodeURIComponent(rev)}/${enc(file)}`, `${file} in ${repo}@${rev}`, { range: [begin, end] }),
+      request(`/${enc(repo)}/resolve/${encodeURIComponent(rev)}/${enc(file)}`, t('%s in %s', file, `${repo}@${rev}`), { range: [begin, end] }),
   };
 }
 
@@ -241,7 +262,7 @@ export async function readHeader(read, fileSize, name, inspect, { maxBytes = kMa
   if (magic !== 'GGUF' && have.length >= kSafetensorsLengthBytes && /\.safetensors$/i.test(name)) {
     const view = new DataView(have.buffer, have.byteOffset, have.byteLength);
     const n = Number(view.getBigUint64(0, true));
-    if (n > maxBytes) throw new HubError('too_large', `${name}: its header says ${n} bytes, more than the ${maxBytes} gpusizer reads.`);
+    if (n > maxBytes) throw new HubError('too_large', t('%s: its header says %s bytes, more than the %s gpusizer reads.', name, n, maxBytes));
     await grow(kSafetensorsLengthBytes + n);
     const header = have.subarray(0, kSafetensorsLengthBytes + n);
     return { bytes: header, fetched: have.length, result: inspect(header, fileSize) };
@@ -255,7 +276,8 @@ export async function readHeader(read, fileSize, name, inspect, { maxBytes = kMa
       // has more and the cap allows, then report inspect's own message.
       const atEnd = have.length >= size;
       if (atEnd || have.length >= maxBytes || magic !== 'GGUF')
-        throw new HubError('unreadable', `${name}: ${e?.message || e}` + (have.length >= maxBytes && !atEnd ? ` (after reading ${have.length} bytes, the most gpusizer reads)` : ''));
+        throw new HubError('unreadable', have.length >= maxBytes && !atEnd ? t('%s: %s (after reading %s bytes, the most gpusizer reads)', name, e?.message || e, have.length)
+          : `${name}: ${e?.message || e}`);
       const before = have.length;
       await grow(Math.min(have.length * 2, maxBytes));
       if (have.length === before) throw new HubError('unreadable', `${name}: ${e?.message || e}`);
@@ -411,9 +433,9 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
   const hub = createHubClient({ endpoint, fetch, onProgress, session, timeoutMs });
   const info = await hub.info(parsed.repo, rev);
   if (info === null || typeof info !== 'object' || Array.isArray(info))
-    throw new HubError('bad_response', `${parsed.repo}@${rev}: the model API's answer is not an object.`);
+    throw new HubError('bad_response', t("%s: the model API's answer is not an object.", `${parsed.repo}@${rev}`));
   const tree = await hub.tree(parsed.repo, rev);
-  if (!Array.isArray(tree)) throw new HubError('bad_response', `the file list of ${parsed.repo}@${rev} is not a list.`);
+  if (!Array.isArray(tree)) throw new HubError('bad_response', t('the file list of %s is not a list.', `${parsed.repo}@${rev}`));
   const files = tree
     .filter((e) => e && e.type === 'file' && typeof e.path === 'string' && /\.(gguf|safetensors)$/i.test(e.path))
     .map((e) => ({ path: e.path, bytes: byteCount(e.lfs ? e.lfs.size : e.size) }));
@@ -442,9 +464,9 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
     const text = await hub.text(parsed.repo, rev, 'config.json');
     let hfConfig;
     try {
-      hfConfig = parseAnswer(text, `config.json in ${parsed.repo}@${rev}`);
+      hfConfig = parseAnswer(text, t('%s in %s', 'config.json', `${parsed.repo}@${rev}`));
     } catch (e) {
-      throw e.message.includes('nested') ? e : new HubError('bad_response', `config.json in ${parsed.repo}@${rev} is not JSON.`);
+      throw e.message.includes('nested') ? e : new HubError('bad_response', t('%s is not JSON.', t('%s in %s', 'config.json', `${parsed.repo}@${rev}`)));
     }
     answer.configuration = { model: { ...model, hf_config: hfConfig } };
     // One dtype for (nearly) every parameter: that is the checkpoint's weight format.
@@ -458,8 +480,10 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
 
   if (file) {
     const entry = files.find((f) => f.path === file);
-    if (!entry) throw new HubError('not_found', `${parsed.repo}@${rev} has no file ${file}: pick one of ${files.map((f) => f.path).slice(0, 8).join(', ') || '(no .gguf or .safetensors files)'}.`);
-    if (!gguf && typeof inspect !== 'function') throw new HubError('unreadable', 'reading a safetensors header needs the inspect function (gs.inspect).');
+    if (!entry)
+      throw new HubError('not_found', t('%s has no file %s: pick one of %s.', `${parsed.repo}@${rev}`, file,
+        files.map((f) => f.path).slice(0, 8).join(', ') || t('(no .gguf or .safetensors files)')));
+    if (!gguf && typeof inspect !== 'function') throw new HubError('unreadable', t('reading a safetensors header needs the inspect function (gs.inspect).'));
     const headers = {};
     let bytesRead = 0, first = null;
     // Every part of a split file: each holds its own tensors. A name can claim up to 4,096 parts,
@@ -467,11 +491,11 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
     // (QA E15: a link made 4,096 requests on its own).
     const parts = gguf ? ggufPartNames(file) : [file];
     if (parts.length > maxParts)
-      throw new HubError('too_many_parts', `${file} is split into ${parts.length} parts, and each part's header takes a Range request or more: ` +
-                         `more than the ${maxParts} read without asking. Ask for all ${parts.length} to read them (maxParts).`);
+      throw new HubError('too_many_parts', t("%s is split into %s parts, and each part's header takes a Range request or more: more than the %s read without asking. Ask for all %s to read them (maxParts).",
+        file, parts.length, maxParts, parts.length));
     for (const part of parts) {
       const partEntry = files.find((f) => f.path === part);
-      if (!partEntry) throw new HubError('not_found', `${parsed.repo}@${rev} has no ${part}, a part of the split file ${file}.`);
+      if (!partEntry) throw new HubError('not_found', t('%s has no %s, a part of the split file %s.', `${parsed.repo}@${rev}`, part, file));
       const read = (begin, end) => hub.range(parsed.repo, rev, part, begin, end);
       // A GGUF header is complete when reduceGgufHeader reads it to its end; `inspect` (when
       // given) reads the first part for the answer.
@@ -495,7 +519,7 @@ export async function fromHub(id, { endpoint, revision, file, fetch, inspect, on
     if (gguf) answer.configuration = { model: { ...model, file, gguf_headers: headers } };
   }
   if (!hasConfig && !file && files.length === 0)
-    throw new HubError('not_found', `${parsed.repo}@${rev} has neither config.json nor .gguf / .safetensors files: it is not a model gpusizer can read.`);
+    throw new HubError('not_found', t('%s has neither config.json nor .gguf / .safetensors files: it is not a model gpusizer can read.', `${parsed.repo}@${rev}`));
 
   answer.hub.requests = hub.stats.requests;
   answer.hub.bytes_fetched = hub.stats.bytes;

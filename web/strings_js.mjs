@@ -1,0 +1,32 @@
+// strings_js.mjs: the strings table (assets/strings.json) into a script of the site, at build
+// time. The script marks where its table goes with `/* @strings */ {}` (an empty table: the
+// source runs in English as it is); this writes the script with the marker's `{}` replaced by
+// the Portuguese of the rows its surface uses ("in": page or widget), as a JSON object from the
+// English text to the Portuguese. The page gets site/i18n.js (index.html loads it first); the
+// widget gets its one script, before the Closure Compiler minifies it (the widget fetches
+// nothing more).
+//   node web/strings_js.mjs assets/strings.json page web/site/i18n.js build/.../i18n.js
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const [tablePath, surface, input, output] = process.argv.slice(2);
+if (!tablePath || !surface || !input || !output) {
+  console.error('usage: node strings_js.mjs STRINGS.json page|widget IN.js OUT.js');
+  process.exit(2);
+}
+const kMarker = '/* @strings */ {}';
+const rows = JSON.parse(readFileSync(tablePath, 'utf8')).strings;
+const table = {};
+for (const row of rows) {
+  // A row the same in both languages ("Hardware") needs no entry: t() falls back to English.
+  if (Array.isArray(row.in) && row.in.includes(surface) && row['pt-BR'] !== row.en) table[row.en] = row['pt-BR'];
+}
+const source = readFileSync(input, 'utf8');
+const at = source.indexOf(kMarker);
+if (at < 0 || source.indexOf(kMarker, at + 1) >= 0) {
+  console.error(`strings_js.mjs: ${input} must hold the marker ${kMarker} once`);
+  process.exit(1);
+}
+// The table's text is JSON, which is JavaScript; U+2028 and U+2029 are escaped for older parsers.
+const json = JSON.stringify({ 'pt-BR': table }).replace(/[\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16));
+writeFileSync(output, source.slice(0, at) + json + source.slice(at + kMarker.length));
+console.log(`strings_js.mjs: ${Object.keys(table).length} ${surface} rows into ${output}`);
