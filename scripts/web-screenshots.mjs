@@ -8,12 +8,16 @@
 // web-pinned.png, web-report-menu.png and web-phone-pinned.png: the Pinned tab and the Report menu;
 // web-widget.png: the widget on a documentation page. The app follows the OS's
 // theme: each picture's context sets prefers-color-scheme.
+// In Brazilian Portuguese (issue 28): web-app-pt-BR.png at 1280x800, web-phone-pt-BR.png at 390x844
+// with touch, web-widget-pt-BR.png the widget on a documentation page in Portuguese (data-lang).
+//   node scripts/web-screenshots.mjs [OUT_DIR] --pt-BR    takes only these three
 import { join } from 'node:path';
 
 import { clickFrames, frames, launch, openApp, requireSetup, serveSite } from '../tests/browser/harness.mjs';
 
 requireSetup();
-const out = process.argv[2] || 'docs/images';
+const out = process.argv.slice(2).find((a) => !a.startsWith('--')) || 'docs/images';
+const onlyPortuguese = process.argv.includes('--pt-BR');
 // A finger drag up through CDP (Playwright has tap only): from y = `from`, `steps` moves of `dy`.
 async function swipeUp(context, page, from, steps, dy) {
   const cdp = await context.newCDPSession(page);
@@ -40,6 +44,46 @@ async function named(page, name, tap) {
 const { server, url } = await serveSite();
 const browser = await launch();
 const kLink = '#v=1&m=llama-3.1-8b&w=q4_k_m&ctx=32768&g=rtx-4060-ti-16gb';
+
+// The same configuration in Portuguese: the app (desktop, and a phone with touch) opened with
+// lang=pt-BR, and the widget on a documentation page in Portuguese.
+{
+  const app = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark', locale: 'pt-BR' });
+  await openApp(app, url, kLink + '&lang=pt-BR');
+  await app.mouse.move(1279, 799);
+  await frames(app, 6);
+  await app.screenshot({ path: join(out, 'web-app-pt-BR.png') });
+  await app.close();
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2,
+    colorScheme: 'dark', locale: 'pt-BR' });
+  const page = await context.newPage();
+  await openApp(page, url, kLink + '&lang=pt-BR');
+  await frames(page, 6);
+  await page.screenshot({ path: join(out, 'web-phone-pt-BR.png') });
+  await context.close();
+  const docs = await browser.newPage({ viewport: { width: 760, height: 640 }, colorScheme: 'light', locale: 'pt-BR' });
+  await docs.route(url + 'docs/exemplo.html', (route) => route.fulfill({
+    contentType: 'text/html',
+    body: `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>docs</title>
+      <style>body { font: 16px/1.5 system-ui, "DejaVu Sans", sans-serif; color: #1d2330; margin: 28px 40px; max-width: 640px; }
+      h2 { margin: 0 0 6px; font-size: 22px; } p { margin: 0 0 14px; color: #3b4352; }</style>
+      </head><body><h2>Rodando o Llama 3.1 8B localmente</h2>
+      <p>Os pesos em Q4_K_M ocupam 4,3 GiB na GPU, e o KV cache cresce com o contexto. Teste com a sua GPU:</p>
+      <script src="../gpusizer-widget.js" data-lang="pt-BR" data-link="${kLink}"></script>
+      </body></html>`,
+  }));
+  await docs.goto(url + 'docs/exemplo.html');
+  await docs.waitForFunction(() => document.querySelector('gpusizer-widget')?.report, null, { timeout: 20000 });
+  const bottom = await docs.evaluate(() => Math.ceil(document.querySelector('gpusizer-widget').getBoundingClientRect().bottom) + 28);
+  await docs.screenshot({ path: join(out, 'web-widget-pt-BR.png'), clip: { x: 0, y: 0, width: 760, height: bottom } });
+  await docs.close();
+}
+if (onlyPortuguese) {
+  await browser.close();
+  server.close();
+  console.log(`wrote web-app-pt-BR.png, web-phone-pt-BR.png and web-widget-pt-BR.png in ${out}`);
+  process.exit(0);
+}
 
 for (const [scheme, file] of [['dark', 'web-app.png'], ['light', 'web-app-light.png']]) {
   const app = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: scheme });
@@ -172,4 +216,4 @@ await pinned.screenshot({ path: join(out, 'web-phone-widget-pinned.png'), fullPa
 
 await browser.close();
 server.close();
-console.log(`wrote web-app.png, web-app-light.png, web-tablet.png, web-phone.png, web-phone-light.png, web-phone-open.png, web-cost.png, web-phone-cost.png, web-simulate.png, web-phone-simulate.png, web-widget.png and web-phone-widget-pinned.png in ${out}`);
+console.log(`wrote web-app-pt-BR.png, web-phone-pt-BR.png, web-widget-pt-BR.png, web-app.png, web-app-light.png, web-tablet.png, web-phone.png, web-phone-light.png, web-phone-open.png, web-cost.png, web-phone-cost.png, web-simulate.png, web-phone-simulate.png, web-widget.png and web-phone-widget-pinned.png in ${out}`);
