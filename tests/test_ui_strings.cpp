@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "i18n.hpp"
@@ -249,7 +249,8 @@ TEST_CASE("tr and tr_label follow the language, and numbers take its separators"
     CHECK(std::string(tr_label("Context##ctx")) == "Contexto###Context##ctx");
     CHECK(format_gib(8.94 * 1073741824.0) == "8,94 GiB");
     CHECK(format_int(131072) == "131.072");
-    CHECK(format_rate(1234.5) == "1.234");
+    CHECK(format_rate(12345.6) == "12.346");
+    CHECK(format_fixed(0.25, 2) == "0,25");
     CHECK(format_duration(4 * 86400.0) == "4,0 dias");
     set_language(before);
     CHECK(language_from_tag("pt-BR") == Language::pt_br);
