@@ -62,9 +62,9 @@ std::string unescape(const std::string& s) {
         else if (c == 'u' && i + 4 < s.size()) {
             const unsigned cp = std::stoul(s.substr(i + 1, 4), nullptr, 16);
             i += 4;
-            if (cp < 0x80) out += char(cp);
-            else if (cp < 0x800) out += {char(0xC0 | (cp >> 6)), char(0x80 | (cp & 0x3F))};
-            else out += {char(0xE0 | (cp >> 12)), char(0x80 | ((cp >> 6) & 0x3F)), char(0x80 | (cp & 0x3F))};
+            if (cp < 0x80) out += static_cast<char>(cp);
+            else if (cp < 0x800) out += {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
+            else out += {static_cast<char>(0xE0 | (cp >> 12)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
         } else out += c;
     }
     return out;
@@ -228,8 +228,9 @@ TEST_CASE("the app writes no visible ImGui text as a bare literal") {
                     bare.push_back(p.filename().string() + ": " + (*it)[0].str());
             }
     }
-    INFO("shown without tr(): wrap them, and add their rows to assets/strings.json");
-    for (const std::string& b : bare) INFO(b);
+    std::string list;
+    for (const std::string& b : bare) list += "\n  " + b;
+    INFO("shown without tr(): wrap them, and add their rows to assets/strings.json:" << list);
     CHECK(bare.empty());
 }
 
