@@ -60,7 +60,7 @@ std::string unescape(const std::string& s) {
         if (c == 'n') out += '\n';
         else if (c == 't') out += '\t';
         else if (c == 'u' && i + 4 < s.size()) {
-            const unsigned cp = std::stoul(s.substr(i + 1, 4), nullptr, 16);
+            const auto cp = static_cast<unsigned>(std::stoul(s.substr(i + 1, 4), nullptr, 16));
             i += 4;
             if (cp < 0x80) out += static_cast<char>(cp);
             else if (cp < 0x800) out += {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
