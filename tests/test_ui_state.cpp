@@ -715,10 +715,10 @@ TEST_CASE("a pinned configuration: its link carries both, the rows compare them,
     CHECK(row("GPUs").pinned == "1 x NVIDIA GeForce RTX 4090");
     CHECK(row("GPUs").difference == "changed");
     CHECK(row("model").difference.empty());
-    CHECK(row("total").pinned == format_gib(a.per_gpu.total()));
-    CHECK(row("KV cache").now == format_gib(b.per_gpu.kv_cache));
+    CHECK(row("total").pinned == ui::format_gib(a.per_gpu.total()));
+    CHECK(row("KV cache").now == ui::format_gib(b.per_gpu.kv_cache));
     // The default 8,192 tokens -> 32,768: four times the cache, +300%.
-    CHECK(row("KV cache").difference == "+" + format_gib(3 * a.per_gpu.kv_cache) + " (+300%)");
+    CHECK(row("KV cache").difference == "+" + ui::format_gib(3 * a.per_gpu.kv_cache) + " (+300%)");
     CHECK(row("weights").difference.rfind("-", 0) == 0);   // q4_k_m is smaller than q8_0
     // A price the catalog lacks shows "-" and no difference (no rental rows for the 4060 Ti).
     if (!b.cost.rent_known) {

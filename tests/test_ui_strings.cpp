@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "i18n.hpp"
@@ -60,11 +60,11 @@ std::string unescape(const std::string& s) {
         if (c == 'n') out += '\n';
         else if (c == 't') out += '\t';
         else if (c == 'u' && i + 4 < s.size()) {
-            const unsigned cp = std::stoul(s.substr(i + 1, 4), nullptr, 16);
+            const auto cp = static_cast<unsigned>(std::stoul(s.substr(i + 1, 4), nullptr, 16));
             i += 4;
-            if (cp < 0x80) out += char(cp);
-            else if (cp < 0x800) out += {char(0xC0 | (cp >> 6)), char(0x80 | (cp & 0x3F))};
-            else out += {char(0xE0 | (cp >> 12)), char(0x80 | ((cp >> 6) & 0x3F)), char(0x80 | (cp & 0x3F))};
+            if (cp < 0x80) out += static_cast<char>(cp);
+            else if (cp < 0x800) out += {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
+            else out += {static_cast<char>(0xE0 | (cp >> 12)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
         } else out += c;
     }
     return out;
@@ -262,8 +262,9 @@ TEST_CASE("the app writes no visible ImGui text as a bare literal") {
                     bare.push_back(p.filename().string() + ": " + (*it)[0].str());
             }
     }
-    INFO("shown without tr(): wrap them, and add their rows to assets/strings.json");
-    for (const std::string& b : bare) INFO(b);
+    std::string list;
+    for (const std::string& b : bare) list += "\n  " + b;
+    INFO("shown without tr(): wrap them, and add their rows to assets/strings.json:" << list);
     CHECK(bare.empty());
 }
 
@@ -283,7 +284,8 @@ TEST_CASE("tr and tr_label follow the language, and numbers take its separators"
     CHECK(std::string(tr_label("Context##ctx")) == "Contexto###Context##ctx");
     CHECK(format_gib(8.94 * 1073741824.0) == "8,94 GiB");
     CHECK(format_int(131072) == "131.072");
-    CHECK(format_rate(1234.5) == "1.234");
+    CHECK(format_rate(12345.6) == "12.346");
+    CHECK(format_fixed(0.25, 2) == "0,25");
     CHECK(format_duration(4 * 86400.0) == "4,0 dias");
     set_language(before);
     CHECK(language_from_tag("pt-BR") == Language::pt_br);

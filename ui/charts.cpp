@@ -1,16 +1,38 @@
 // ui/charts.cpp: stacked memory bar and memory-versus-x line charts.
+// Names and axis labels come in English (the callers mark theirs with tr_later) and are
+// translated here, where they are drawn: tr() returns a name without a row (a GPU's) as it is.
 #include "charts.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 #include "gpusizer/format.hpp"
+#include "i18n.hpp"
 #include "theme.hpp"
+#include "widgets.hpp"
 
 namespace gpusizer::ui {
 
 namespace {
+
+// The series names the memory charts are given (app.cpp memory_series: "total" and the core's
+// memory parts, gpusizer/report.hpp kMemoryParts, whose labels are English), marked for the
+// strings table; memory_bar() and memory_chart() show them through tr().
+constexpr const char* kSeriesNames[] = {tr_later("total"),     tr_later("weights"),   tr_later("KV cache"), tr_later("activations"),
+                                        tr_later("gradients"), tr_later("optimizer"), tr_later("overhead")};
+constexpr bool same_text(const char* a, const char* b) {
+    while (*a && *a == *b) ++a, ++b;
+    return *a == *b;
+}
+constexpr bool series_names_cover_parts() {
+    if (std::size(kSeriesNames) != std::size_t(kMemoryPartCount) + 1) return false;
+    for (int i = 0; i < kMemoryPartCount; ++i)
+        if (!same_text(kSeriesNames[i + 1], kMemoryParts[i].label)) return false;
+    return true;
+}
+static_assert(series_names_cover_parts(), "kSeriesNames: \"total\" and kMemoryParts' labels, in order (a new part needs its row too)");
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
@@ -63,10 +85,10 @@ void memory_bar(const MemoryParts& parts, double usable, float height) {
     dl->AddLine(ImVec2(ux, p0.y - 4), ImVec2(ux, p0.y + height + 4), capacity_color(), 3.0f);
     if (hovered_part) {
         ImGui::BeginTooltip();
-        ImGui::Text("%s: %s", hovered_part->label, format_gib(parts.*hovered_part->bytes).c_str());
+        ImGui::Text("%s: %s", tr(hovered_part->label), format_gib(parts.*hovered_part->bytes).c_str());
         ImGui::EndTooltip();
     } else if (hovered && std::fabs(ImGui::GetIO().MousePos.x - ux) < 6) {
-        ImGui::SetTooltip("usable: %s", format_gib(usable).c_str());
+        ImGui::SetTooltip(tr("usable: %s"), format_gib(usable).c_str());
     }
     // Legend: the parts, then the usable line, wrapping onto a new line when the next item would
     // not fit.
@@ -75,8 +97,8 @@ void memory_bar(const MemoryParts& parts, double usable, float height) {
     for (int i = 0; i <= kMemoryPartCount; ++i) {
         const MemoryPartInfo* p = i < kMemoryPartCount ? &kMemoryParts[i] : nullptr;
         const double v = p ? parts.*p->bytes : usable;
-        const std::string text =
-            p ? std::string(p->label) + " " + (v > 0 ? format_gib(v) : std::string("0")) : "usable " + format_gib(usable);
+        const std::string text = p ? std::string(tr(p->label)) + " " + (v > 0 ? format_gib(v) : std::string("0"))
+                                   : strf(tr("usable %s"), format_gib(usable).c_str());
         const float w = s + 5 + ImGui::CalcTextSize(text.c_str()).x;
         if (i > 0) {
             ImGui::SameLine(0, 14);
@@ -118,8 +140,9 @@ ChartBox begin_chart(const char* id, ImVec2 size) {
 }  // namespace
 
 void memory_chart(const char* id, const std::vector<double>& x, const std::vector<Series>& series, double usable, AxisScale x_scale,
-                  const char* x_label, ImVec2 size, double marker_x, std::vector<ChartLabel>* labels) {
+                  const char* x_label_en, ImVec2 size, double marker_x, std::vector<ChartLabel>* labels) {
     const bool log_x = x_scale == AxisScale::log2;
+    const char* x_label = tr(x_label_en);
     const ChartBox box = begin_chart(id, size);
     ImDrawList* dl = box.dl;
     if (labels) labels->clear();
@@ -168,10 +191,9 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
     for (double g = 0; g <= ymax + 1e-9; g += step) {
         const float y = py(g * kGiB);
         dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), palette().grid);
-        char buf[32];
-        std::snprintf(buf, sizeof buf, step < 1 ? "%.1f" : "%.0f", g);
-        const ImVec2 ts = ImGui::CalcTextSize(buf);
-        text(ImVec2(a.x - ts.x - 6, y - ts.y * 0.5f), palette().text_muted, buf);
+        const std::string label = format_fixed(g, step < 1 ? 1 : 0);
+        const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+        text(ImVec2(a.x - ts.x - 6, y - ts.y * 0.5f), palette().text_muted, label.c_str());
     }
     text(ImVec2(p0.x + 4, p0.y + 2), palette().text_muted, "GiB");
     // x ticks: powers of two on a log axis, else ~6 nice steps.
@@ -204,7 +226,7 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
     if (usable > 0) {
         const float y = py(usable);
         for (float xx = a.x; xx < b.x; xx += 10) dl->AddLine(ImVec2(xx, y), ImVec2(std::min(xx + 6, b.x), y), capacity_color(), 2.0f);
-        text(ImVec2(a.x + 6, y - lh - 2), capacity_color(), ("usable " + format_gib(usable)).c_str());
+        text(ImVec2(a.x + 6, y - lh - 2), capacity_color(), strf(tr("usable %s"), format_gib(usable).c_str()).c_str());
     }
     // The current value.
     if (marker_x >= x.front() && marker_x <= x.back()) {
@@ -212,7 +234,7 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
         dl->AddLine(ImVec2(mx, a.y), ImVec2(mx, b.y), (palette().accent & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 160), 1.5f);
         // At the top of the plot, on a patch of the background: at the bottom it sat on the
         // weights line (QA D15).
-        const std::string label = "now " + short_count(marker_x);
+        const std::string label = strf(tr("now %s"), short_count(marker_x).c_str());
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
         const ImVec2 at(std::min(mx + 4, b.x - ts.x - 2), a.y + lh + 10);   // below the legend
         dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), ImGui::GetColorU32(ImGuiCol_WindowBg));
@@ -238,10 +260,11 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
     // Legend (top right).
     float lx = b.x - 8;
     for (auto it = series.rbegin(); it != series.rend(); ++it) {
-        const ImVec2 ts = ImGui::CalcTextSize(it->name.c_str());
+        const char* name = tr(it->name);
+        const ImVec2 ts = ImGui::CalcTextSize(name);
         lx -= ts.x + lh * 1.6f;
         dl->AddRectFilled(ImVec2(lx, a.y + 6 + lh * 0.25f), ImVec2(lx + lh * 0.7f, a.y + 6 + lh * 0.95f), series_color(*it), 2.0f);
-        text(ImVec2(lx + lh * 0.95f, a.y + 6), palette().text, it->name.c_str());
+        text(ImVec2(lx + lh * 0.95f, a.y + 6), palette().text, name);
     }
     // Hover: the nearest x and each series' value.
     if (hovered) {
@@ -254,8 +277,8 @@ void memory_chart(const char* id, const std::vector<double>& x, const std::vecto
         ImGui::Text("%s = %s", x_label, format_int(x[best]).c_str());
         for (const Series& s : series)
             if (best < s.y.size())
-                ImGui::TextColored(to_vec4(series_color(s)), "%s: %s", s.name.c_str(),
-                                   std::isfinite(s.y[best]) ? format_gib(s.y[best]).c_str() : "cannot run");
+                ImGui::TextColored(to_vec4(series_color(s)), "%s: %s", tr(s.name),
+                                   std::isfinite(s.y[best]) ? format_gib(s.y[best]).c_str() : tr("cannot run"));
         ImGui::EndTooltip();
     }
     ImGui::PopID();
@@ -298,21 +321,20 @@ void timeline_chart(const char* id, const std::vector<SimulationSample>& samples
         std::snprintf(buf, sizeof buf, "%d%%", pct);
         dl->AddText(ImVec2(b.x + 6, pk(pct / 100.0) - lh * 0.5f), palette().text_muted, buf);
     }
-    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), palette().text_muted, "requests");
+    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), palette().text_muted, tr("requests"));
     {
-        const char* kv = "KV in use";
+        const char* kv = tr("KV in use");
         dl->AddText(ImVec2(p0.x + size.x - ImGui::CalcTextSize(kv).x - 4, p0.y + 2), palette().text_muted, kv);
     }
     const double xs = nice_step(t1, 6);
     for (double t = 0; t <= t1 + 1e-9; t += xs) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, xs < 1 ? "%.1f" : "%.0f", t);
-        const ImVec2 ts = ImGui::CalcTextSize(buf);
+        const std::string tick = format_fixed(t, xs < 1 ? 1 : 0);
+        const ImVec2 ts = ImGui::CalcTextSize(tick.c_str());
         dl->AddLine(ImVec2(px(t), a.y), ImVec2(px(t), b.y), palette().grid_minor);
-        dl->AddText(ImVec2(std::min(px(t) - ts.x * 0.5f, b.x - ts.x), b.y + lh * 0.5f + 3), palette().text_muted, buf);
+        dl->AddText(ImVec2(std::min(px(t) - ts.x * 0.5f, b.x - ts.x), b.y + lh * 0.5f + 3), palette().text_muted, tick.c_str());
     }
     {
-        const char* label = "time since the first request (s)";
+        const char* label = tr("time since the first request (s)");
         const ImVec2 ts = ImGui::CalcTextSize(label);
         dl->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, b.y + lh * 1.6f + 3), palette().text_muted, label);
     }
@@ -330,7 +352,8 @@ void timeline_chart(const char* id, const std::vector<SimulationSample>& samples
     dl->PopClipRect();
     // Legend (top, inside the plot).
     float lx = a.x + 8;
-    for (const auto& [name, color] : {std::pair<const char*, ImU32>{"in flight", running}, {"waiting", waiting}, {"KV in use", kv_color}}) {
+    for (const auto& [name, color] :
+         {std::pair<const char*, ImU32>{tr("in flight"), running}, {tr("waiting"), waiting}, {tr("KV in use"), kv_color}}) {
         dl->AddRectFilled(ImVec2(lx, a.y + 6 + lh * 0.25f), ImVec2(lx + lh * 0.7f, a.y + 6 + lh * 0.95f),
                           color == kv_color ? with_alpha(palette().accent, 140) : color, 2.0f);
         dl->AddText(ImVec2(lx + lh * 0.95f, a.y + 6), palette().text, name);
@@ -342,9 +365,9 @@ void timeline_chart(const char* id, const std::vector<SimulationSample>& samples
         const SimulationSample& s = samples[i];
         dl->AddLine(ImVec2(px(s.t_s + width / 2), a.y), ImVec2(px(s.t_s + width / 2), b.y), palette().hover_line);
         ImGui::BeginTooltip();
-        ImGui::Text("%.1f - %.1f s", s.t_s, s.t_s + width);
-        ImGui::Text("in flight %.1f, waiting %.1f", s.running, s.waiting);
-        ImGui::Text("KV pool %.0f%% in use", s.kv_used_fraction * 100.0);
+        ImGui::TextUnformatted((format_fixed(s.t_s, 1) + " - " + format_fixed(s.t_s + width, 1) + " s").c_str());
+        ImGui::Text(tr("in flight %s, waiting %s"), format_fixed(s.running, 1).c_str(), format_fixed(s.waiting, 1).c_str());
+        ImGui::Text(tr("KV pool %s in use"), percent(s.kv_used_fraction).c_str());
         ImGui::EndTooltip();
     }
     ImGui::PopID();
@@ -360,7 +383,7 @@ void latency_chart(const char* id, const std::vector<LatencyRow>& rows, ImVec2 s
         return;
     }
     float name_w = 0;
-    for (const LatencyRow& r : rows) name_w = std::max(name_w, ImGui::CalcTextSize(r.name).x);
+    for (const LatencyRow& r : rows) name_w = std::max(name_w, ImGui::CalcTextSize(tr(r.name)).x);
     const float left = p0.x + lh * 0.6f + name_w + lh * 0.6f;
     const float right = p0.x + size.x - lh * 0.6f;
     const float row_h = (size.y - lh * 0.8f) / float(rows.size());
@@ -368,14 +391,10 @@ void latency_chart(const char* id, const std::vector<LatencyRow>& rows, ImVec2 s
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const LatencyRow& r = rows[i];
         const float top = p0.y + lh * 0.4f + row_h * float(i);
-        dl->AddText(ImVec2(p0.x + lh * 0.6f, top + lh * 0.1f), palette().text, r.name);
+        dl->AddText(ImVec2(p0.x + lh * 0.6f, top + lh * 0.1f), palette().text, tr(r.name));
         // One unit for the row (the p99's), the mean as the bar's tick and in the tooltip.
         const bool secs = r.stats.p99 >= 1.0;
-        auto fig = [&](double v) {
-            char b[24];
-            std::snprintf(b, sizeof b, secs ? "%.2f" : v >= 0.1 ? "%.0f" : "%.1f", secs ? v : v * 1e3);
-            return std::string(b);
-        };
+        auto fig = [&](double v) { return secs ? format_fixed(v, 2) : format_fixed(v * 1e3, v >= 0.1 ? 0 : 1); };
         const std::string figures =
             "p50 " + fig(r.stats.p50) + "  p90 " + fig(r.stats.p90) + "  p99 " + fig(r.stats.p99) + (secs ? " s" : " ms");
         dl->AddText(ImVec2(left, top + lh * 0.1f), palette().text_muted, figures.c_str());
@@ -391,9 +410,9 @@ void latency_chart(const char* id, const std::vector<LatencyRow>& rows, ImVec2 s
     if (box.hovered) {
         ImGui::BeginTooltip();
         for (const LatencyRow& r : rows)
-            ImGui::Text("%s: mean %s, p50 %s, p90 %s, p99 %s", r.name, format_duration(r.stats.mean).c_str(),
+            ImGui::Text(tr("%s: mean %s, p50 %s, p90 %s, p99 %s"), tr(r.name), format_duration(r.stats.mean).c_str(),
                         format_duration(r.stats.p50).c_str(), format_duration(r.stats.p90).c_str(), format_duration(r.stats.p99).c_str());
-        ImGui::TextDisabled("bars: to p50, p90, p99; the tick: the mean");
+        ImGui::TextDisabled("%s", tr("bars: to p50, p90, p99; the tick: the mean"));
         ImGui::EndTooltip();
     }
     ImGui::PopID();

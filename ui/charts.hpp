@@ -20,13 +20,14 @@ void memory_bar(const MemoryParts& parts, double usable, float height);
 constexpr ImU32 kForegroundSeries = 0;
 
 struct Series {
-    std::string name;
+    std::string name;        // in English (the chart shows it through tr(): marked where it is written)
     std::vector<double> y;   // bytes; NaN = no value (the configuration could not run)
     ImU32 color;             // kForegroundSeries: the theme's foreground
 };
 
 // A line chart of memory (GiB) against x, with the GPU's usable memory as a red line; log-x
-// when asked. Hovering shows the values at the nearest x.
+// when asked. Hovering shows the values at the nearest x. `x_label` and the series' names in
+// English: the chart draws them in the app's language (i18n.hpp tr()).
 // A text the chart drew and its box (screen coordinates), for tests that check that no two
 // labels overprint (QA D15).
 struct ChartLabel {
@@ -49,7 +50,7 @@ void timeline_chart(const char* id, const std::vector<SimulationSample>& samples
 // Latency percentiles of the simulation: one row per measure (TTFT, TPOT, E2E), a bar to p50,
 // lighter to p90 and p99, the mean as a tick, each row on its own scale with its figures beside.
 struct LatencyRow {
-    const char* name;
+    const char* name;     // in English, shown through tr()
     LatencyStats stats;   // seconds
 };
 void latency_chart(const char* id, const std::vector<LatencyRow>& rows, ImVec2 size);

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "gpusizer/error.hpp"
 #include "gpusizer/estimate.hpp"
 #include "gpusizer/format.hpp"
+#include "i18n.hpp"
 
 namespace gpusizer::ui {
 
@@ -66,7 +68,7 @@ std::vector<std::pair<std::string, std::string>> plan_memory_parts(const PlanLay
         if (p.part != MemoryPart::kv_cache) parts.emplace_back(l.report.per_gpu.*p.bytes, p.label);   // training keeps no KV cache
     std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& p : parts) out.emplace_back(p.second, format_gib(p.first, 1));
+    for (const auto& p : parts) out.emplace_back(tr(p.second), format_gib(p.first, 1));   // the core's English name, translated
     return out;
 }
 
@@ -79,7 +81,9 @@ ServingLoad serving_load(const Config& current, const PlanInputs& in) {
     const bool configured = current.isl > 0 && current.osl > 0;
     l.isl = in.isl > 0 ? in.isl : configured ? current.isl : kDefaultIsl;
     l.osl = in.osl > 0 ? in.osl : configured ? current.osl : kDefaultOsl;
-    l.source = in.isl > 0 || in.osl > 0 ? "set here" : configured ? "the configuration's isl and osl" : "a default: none configured";
+    l.source = in.isl > 0 || in.osl > 0 ? tr_later("set here")
+               : configured             ? tr_later("the configuration's isl and osl")
+                                        : tr_later("a default: none configured");
     return l;
 }
 
@@ -162,19 +166,18 @@ ServingRowText serving_cells(int tp, int pp, int dp, int ep, const ServingReport
     return t;
 }
 
+}  // namespace
+
 std::string ms_text(double ms) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%g ms", ms);
-    return buf;
+    std::snprintf(buf, sizeof buf, "%g", ms);
+    return localized_number(buf) + " ms";   // "0,5 ms" in pt-BR
 }
-
-}  // namespace
 
 ServingRowText serving_row_text(const PlanPoint& p) {
     ServingRowText t = serving_cells(p.tp, p.pp, p.dp, p.ep, p.serving, p.memory);
     if (p.prefill_gpus > 0)
-        t.note = "decode pool; prefill pool tp " + std::to_string(p.prefill_tp) + " x dp " + std::to_string(p.prefill_dp) + ", " +
-                 std::to_string(p.gpus) + " GPUs in all";
+        t.note = strf(tr("decode pool; prefill pool tp %d x dp %d, %d GPUs in all"), p.prefill_tp, p.prefill_dp, p.gpus);
     return t;
 }
 
@@ -183,32 +186,43 @@ ServingRowText serving_row_text(const PlanLayout& l) {
     return serving_cells(c.tp, c.pp, c.dp, l.report.parallel.ep, l.report.serving, l.report.per_gpu.total());
 }
 
+std::string bound_text(std::string_view bound) {
+    // The words of core/src/serving.cpp's bounds.
+    static constexpr std::pair<std::string_view, const char*> kBounds[] = {
+        {"memory_bandwidth", tr_later("memory bandwidth")}, {"compute", tr_later("compute")},
+        {"communication", tr_later("communication")},       {"overhead", tr_later("overhead")},
+        {"host_memory", tr_later("host memory")},           {"kv_capacity", tr_later("KV capacity")},
+        {"max_sequences", tr_later("max sequences")},       {"none", tr_later("none")}};
+    for (const auto& [key, text] : kBounds)
+        if (key == bound) return tr(text);
+    std::string spaced(bound);   // a bound this list does not know yet: its key, spaced
+    std::replace(spaced.begin(), spaced.end(), '_', ' ');
+    return spaced;
+}
+
 std::string serving_targets_text(const PlanRequest& q) {
     std::string t;
     if (q.max_ttft_ms > 0) t += "TTFT <= " + ms_text(q.max_ttft_ms);
     if (q.max_tpot_ms > 0) t += (t.empty() ? "" : ", ") + std::string("TPOT <= ") + ms_text(q.max_tpot_ms);
-    return t.empty() ? "no targets" : t;
+    return t.empty() ? tr("no targets") : t;
 }
 
 std::string serving_search_text(const PlanReport& p, const PlanRequest& q) {
-    char buf[300];
-    std::snprintf(buf, sizeof buf, "%s points evaluated, %s fit, %s meet the targets (%s), %s", format_int(double(p.evaluated)).c_str(),
-                  format_int(double(p.fitting)).c_str(), format_int(double(p.meeting)).c_str(), serving_targets_text(q).c_str(),
-                  format_duration(p.seconds).c_str());
-    return buf;
+    return strf(tr("%s points evaluated, %s fit, %s meet the targets (%s), %s"), format_int(double(p.evaluated)).c_str(),
+                format_int(double(p.fitting)).c_str(), format_int(double(p.meeting)).c_str(), serving_targets_text(q).c_str(),
+                format_duration(p.seconds).c_str());
 }
 
 std::string serving_verdict_text(const PlanReport& p, const PlanRequest& q) {
-    if (p.fitting == 0)
-        return "No layout fits: more GPUs, a GPU with more memory, a smaller weight format, or shorter requests.";
+    if (p.fitting == 0) return tr("No layout fits: more GPUs, a GPU with more memory, a smaller weight format, or shorter requests.");
     if (!p.has_best)
-        return "No layout meets the targets (" + serving_targets_text(q) +
-               "): the chart shows what each speed per user costs; loosen a target or add GPUs.";
+        return strf(tr("No layout meets the targets (%s): the chart shows what each speed per user costs; loosen a target or add GPUs."),
+                    serving_targets_text(q).c_str());
     return "";
 }
 
 std::string training_verdict_text(const PlanReport& p) {
-    return p.top.empty() ? "No layout fits: more GPUs, a smaller global batch or context." : "";
+    return p.top.empty() ? tr("No layout fits: more GPUs, a smaller global batch or context.") : "";
 }
 
 PlanSummary plan_summary(const PlanReport& p, const PlanRequest& q) {
@@ -305,11 +319,11 @@ std::string axis_label(double v, double step) {
         std::string s = buf;
         const std::size_t dot = s.find(".0 k");
         if (dot != std::string::npos) s.erase(dot, 2);
-        return s;
+        return localized_number(s);   // "1,5 k" in pt-BR
     }
     const int d = step >= 1 ? 0 : int(std::ceil(-std::log10(step) - 1e-9));
     std::snprintf(buf, sizeof buf, "%.*f", d, v);
-    return buf;
+    return localized_number(buf);
 }
 
 }  // namespace gpusizer::ui

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpusizer/plan.hpp"
@@ -40,7 +41,7 @@ struct PlanInputs {
 // .github/configs/nvidia-master.yaml).
 struct ServingLoad {
     long long isl = 0, osl = 0;
-    const char* source = "";       // "set here", "the configuration's isl and osl", "a default: none configured"
+    const char* source = "";       // "set here", "the configuration's isl and osl", "a default: none configured" (English)
 };
 constexpr long long kDefaultIsl = 1024, kDefaultOsl = 1024;
 ServingLoad serving_load(const Config& current, const PlanInputs& in);
@@ -95,13 +96,18 @@ struct ServingRowText {
     std::string per_gpu, per_user;  // output tokens/s: "1,850", "23.4"
     std::string ttft, tpot;         // "412 ms", "42.7 ms"
     std::string memory;             // most loaded GPU: "61.2 GiB"
-    std::string bound;              // "memory_bandwidth"
+    std::string bound;              // "memory_bandwidth" (the core's word: bound_text() shows it)
     std::string note;               // disaggregated: "decode pool; prefill tp 2 x dp 3", else ""
 };
 ServingRowText serving_row_text(const PlanPoint& p);
+// What limits a serving load (ServingReport::bound, the core's word: "memory_bandwidth") for
+// people, in the app's language: "memory bandwidth" ("banda de memória").
+std::string bound_text(std::string_view bound);
 ServingRowText serving_row_text(const PlanLayout& l);
 
-// The targets as text: "TTFT <= 500 ms, TPOT <= 50 ms", or "no targets".
+// A latency target in milliseconds as the tab writes it: "50 ms", "0.5 ms" ("0,5 ms" in pt-BR).
+std::string ms_text(double ms);
+// The targets as text: "TTFT <= 500 ms, TPOT <= 50 ms", or "no targets" (in the app's language).
 std::string serving_targets_text(const PlanRequest& q);
 // The search's line: "610 points evaluated, 412 fit, 97 meet the targets (TPOT <= 50 ms), 0.6 ms".
 std::string serving_search_text(const PlanReport& p, const PlanRequest& q);

@@ -18,13 +18,13 @@ namespace gpusizer::ui {
 
 void App::draw_assumptions() {
     ImGui::PushTextWrapPos(0.0f);   // wraps at 820 px rather than being cut (QA D14)
-    ImGui::TextDisabled("The constants and choices behind these numbers, with their sources (docs/formulas.md).");
+    ImGui::TextDisabled("%s", tr("The constants and choices behind these numbers, with their sources (docs/formulas.md)."));
     ImGui::PopTextWrapPos();
     if (ImGui::BeginTable("assumptions", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY |
                                                 ImGuiTableFlags_Resizable)) {
-        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 9.0f);
-        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-        ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+        ImGui::TableSetupColumn(tr("what"), ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 9.0f);
+        ImGui::TableSetupColumn(tr("value"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn(tr("source"), ImGuiTableColumnFlags_WidthStretch, 1.2f);
         ImGui::TableHeadersRow();
         for (const Assumption& a : assumptions_) {
             ImGui::TableNextRow();

@@ -18,10 +18,10 @@ namespace gpusizer::ui {
 
 void App::draw_compare() {
     ImGui::PushTextWrapPos(0.0f);   // the texts above and under the table wrap (QA D14 at 820 px)
-    ImGui::TextDisabled("The same model and workload on each GPU choice (the seed article's table, for your workload).");
+    ImGui::TextDisabled("%s", tr("The same model and workload on each GPU choice (the seed article's table, for your workload)."));
     ImGui::PopTextWrapPos();
     const int cols = int(s_.compare.size());
-    const char* note = "Tensor TFLOPS are dense (no 2:4 sparsity); GeForce FP16/BF16 with FP32 accumulate.";
+    const char* note = tr("Tensor TFLOPS are dense (no 2:4 sparsity); GeForce FP16/BF16 with FP32 accumulate.");
     const float fs = ImGui::GetFontSize();
     // Each GPU's column keeps 9 font sizes at least; where they do not fit the table scrolls
     // sideways instead of cutting its figures (QA D14: "8449244.82 G", a combo reading "rtx").
@@ -47,7 +47,7 @@ void App::draw_compare() {
     // Header row: a GPU picker, the count and a remove button per column.
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted("GPU");
+    ImGui::TextUnformatted(tr("GPU"));
     int remove = -1;
     for (int i = 0; i < cols; ++i) {
         ImGui::TableNextColumn();
@@ -57,7 +57,7 @@ void App::draw_compare() {
         const bool open = ImGui::BeginCombo("##g", g ? g->id.c_str() : "?", ImGuiComboFlags_HeightLarge);
         if (!open && g && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", g->name.c_str());
         if (open) {
-            if (custom && pick_selectable(("Custom: " + custom->gpu.name).c_str(), s_.compare[i].gpu == kCustomGpuId)) {
+            if (custom && pick_selectable(strf(tr("Custom: %s"), custom->gpu.name.c_str()).c_str(), s_.compare[i].gpu == kCustomGpuId)) {
                 s_.compare[i].gpu = std::string(kCustomGpuId);
                 changed();
             }
@@ -70,12 +70,13 @@ void App::draw_compare() {
         }
         ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 2.4f);
         int n = s_.compare[i].gpus;
-        if (ImGui::SliderInt("##n", &n, 1, 16, "x %d")) {
+        if (ImGui::SliderInt("##n", &n, 1, 16, tr("x %d"))) {
             s_.compare[i].gpus = int(clamp_to_key("gpus", n));
             changed();
         }
         ImGui::SameLine();
-        if (ImGui::SmallButton("x")) remove = i;
+        if (ImGui::SmallButton(tr_label("x##remove"))) remove = i;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Remove this GPU"));
         ImGui::PopID();
     }
     if (remove >= 0) {
@@ -94,26 +95,21 @@ void App::draw_compare() {
             if (g) ImGui::TextWrapped("%s", value_of(*g).c_str());
         }
     };
-    auto tflops = [](double v) {
-        if (v <= 0) return std::string("-");
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.1f", v);
-        return std::string(buf);
-    };
+    auto tflops = [](double v) { return v > 0 ? format_fixed(v, 1) : std::string("-"); };
     // The workload's results first, then the datasheet.
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted("per GPU");
+    ImGui::TextUnformatted(tr("per GPU"));
     for (std::size_t i = 0; i < compare_.size() && int(i) < cols; ++i) {
         ImGui::TableNextColumn();
         if (compare_[i].ok) {
             const Report& r = compare_[i].report;
             ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextColored(to_vec4(r.fits ? fits_color() : no_fit_color()), "%s %s", format_gib(r.per_gpu.total()).c_str(),
-                               r.fits ? "fits" : "no");
+            ImGui::TextColored(to_vec4(r.fits ? fits_color() : no_fit_color()), r.fits ? tr("%s fits") : tr("%s no"),
+                               format_gib(r.per_gpu.total()).c_str());
             ImGui::PopTextWrapPos();
         } else {
-            ImGui::TextColored(to_vec4(no_fit_color()), "cannot run");
+            ImGui::TextColored(to_vec4(no_fit_color()), "%s", tr("cannot run"));
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", compare_[i].error.c_str());
         }
     }
@@ -127,13 +123,13 @@ void App::draw_compare() {
             if (compare_[i].ok) ImGui::TextWrapped("%s", value_of(compare_[i].report).c_str());
         }
     };
-    report_row("headroom", [](const Report& r) { return format_gib(r.headroom); });
-    report_row("KV room", [](const Report& r) { return format_int(r.kv_capacity_tokens) + " tok"; });
-    text_row("name", [](const Gpu& g) { return g.name; });
-    text_row("architecture", [](const Gpu& g) { return g.architecture + (g.chip.empty() ? "" : " (" + g.chip + ")"); });
-    text_row("year", [](const Gpu& g) { return g.year > 0 ? std::to_string(g.year) : std::string("-"); });
-    text_row("memory", [](const Gpu& g) { return format_gib(g.capacity_bytes()) + " " + g.memory_type; });
-    text_row("bandwidth", [](const Gpu& g) { return format_int(g.memory_bandwidth_gb_per_s) + " GB/s"; });
+    report_row(tr("headroom"), [](const Report& r) { return format_gib(r.headroom); });
+    report_row(tr("KV room"), [](const Report& r) { return format_int(r.kv_capacity_tokens) + " tok"; });
+    text_row(tr("name"), [](const Gpu& g) { return g.name; });
+    text_row(tr("architecture"), [](const Gpu& g) { return g.architecture + (g.chip.empty() ? "" : " (" + g.chip + ")"); });
+    text_row(tr("year"), [](const Gpu& g) { return g.year > 0 ? std::to_string(g.year) : std::string("-"); });
+    text_row(tr("memory"), [](const Gpu& g) { return format_gib(g.capacity_bytes()) + " " + g.memory_type; });
+    text_row(tr("bandwidth"), [](const Gpu& g) { return format_int(g.memory_bandwidth_gb_per_s) + " GB/s"; });
     text_row("FP32 TFLOPS", [&](const Gpu& g) { return tflops(g.fp32_tflops); });
     text_row("TF32 tensor", [&](const Gpu& g) { return tflops(g.tensor_tflops_dense.tf32); });
     text_row("FP16 tensor", [&](const Gpu& g) { return tflops(g.tensor_tflops_dense.fp16); });
@@ -142,22 +138,22 @@ void App::draw_compare() {
     text_row("INT8 tensor (TOPS)", [&](const Gpu& g) { return tflops(g.tensor_tflops_dense.int8); });
     text_row("FP4 tensor", [&](const Gpu& g) { return tflops(g.tensor_tflops_dense.fp4); });
     text_row("NVLink", [](const Gpu& g) {
-        return g.nvlink == "none" ? std::string("none") : g.nvlink + " " + format_int(g.nvlink_gb_per_s) + " GB/s";
+        return g.nvlink == "none" ? std::string(tr("none")) : g.nvlink + " " + format_int(g.nvlink_gb_per_s) + " GB/s";
     });
     text_row("PCIe", [](const Gpu& g) {
         return g.pcie_gen > 0 ? "Gen" + std::to_string(g.pcie_gen) + " x" + std::to_string(g.pcie_lanes) : std::string("-");
     });
-    text_row("board power", [](const Gpu& g) { return g.tdp_w > 0 ? format_int(g.tdp_w) + " W" : std::string("-"); });
-    text_row("ECC", [](const Gpu& g) { return std::string(g.ecc ? "yes" : "no"); });
-    text_row("form factor", [](const Gpu& g) { return g.form_factor; });
-    text_row("price", [](const Gpu& g) { return g.price_usd ? "$" + format_int(*g.price_usd) : std::string("-"); });
+    text_row(tr("board power"), [](const Gpu& g) { return g.tdp_w > 0 ? format_int(g.tdp_w) + " W" : std::string("-"); });
+    text_row("ECC", [](const Gpu& g) { return std::string(g.ecc ? tr("yes") : tr("no")); });
+    text_row(tr("form factor"), [](const Gpu& g) { return g.form_factor; });
+    text_row(tr("price"), [](const Gpu& g) { return g.price_usd ? format_usd(*g.price_usd) : std::string("-"); });
     ImGui::EndTable();
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", note);
     ImGui::PopTextWrapPos();
     if (s_.compare.size() < 6) {
         if (ImGui::CalcTextSize(note).x + fs * 8.0f < avail) ImGui::SameLine();
-        if (ImGui::SmallButton("+ add a GPU")) {
+        if (ImGui::SmallButton(tr_label("+ add a GPU"))) {
             s_.compare.push_back({s_.config.gpu, s_.config.gpus});
             changed();
         }

@@ -48,12 +48,12 @@ void App::draw_custom_gpu() {
     const Gpu now = built ? built->gpu : Gpu{};
 
     // Where the figures start: a catalog GPU (every field prefilled from it), or none.
-    row_label("Start from");
+    row_label(tr("Start from"));
     const Gpu* base = catalog_.find_gpu(spec.base);
-    const char* kNone = "nothing: every field given";
-    if (ImGui::BeginCombo("##base", base ? base->name.c_str() : kNone, ImGuiComboFlags_HeightLarge)) {
-        search_field("search GPUs", base_filter_);
-        if (pick_selectable(kNone, spec.base.empty())) {
+    const char* kNone = tr_later("nothing: every field given");
+    if (ImGui::BeginCombo("##base", base ? base->name.c_str() : tr(kNone), ImGuiComboFlags_HeightLarge)) {
+        search_field(tr("search GPUs"), base_filter_);
+        if (pick_selectable(tr_label(kNone), spec.base.empty())) {
             try {
                 set_custom_gpu_base(s_, catalog_, "");
             } catch (const Error& e) {
@@ -71,18 +71,16 @@ void App::draw_custom_gpu() {
         }
         ImGui::EndCombo();
     }
-    help_marker(
-        "A GPU the catalog does not have: one announced and not yet sold, or your own card overclocked. Start from a "
-        "catalog GPU and change what differs; every field not given is the base's. With nothing to start from, name, "
-        "memory, bandwidth, a BF16 or FP16 rate and TDP are needed, and the other fields take their stated defaults "
-        "(the Assumptions tab lists them).");
+    help_marker(tr("A GPU the catalog does not have: one announced and not yet sold, or your own card overclocked. Start from a catalog GPU and change what differs; every field not given is the base's. With nothing to start from, name, memory, bandwidth, a BF16 or FP16 rate and TDP are needed, and the other fields take their stated defaults (the Assumptions tab lists them)."));
     if (!built) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextColored(to_vec4(no_fit_color()), "%s", error.c_str());
         ImGui::PopTextWrapPos();
     }
 
-    // One row per field: its label, its input, and a reset button when it was given.
+    // One row per field: its label, its input, and a reset button when it was given. The field's
+    // typed number keeps printf's '.' in every language: ImGui reads the field back with it.
+    constexpr const char* kReset = "x";   // a sign, the same in every language
     auto field_row = [&](const char* label, const char* name, const char* format) {
         const GpuField* f = find_gpu_field(name);
         if (!f) return;
@@ -90,9 +88,9 @@ void App::draw_custom_gpu() {
         // Without a base, a required field has nothing to go back to: no reset button.
         const bool resettable = given && !(spec.base.empty() && f->required);
         ImGui::PushID(name);
-        row_label(label);
+        row_label(tr(label));
         const float reset_w =
-            resettable ? ImGui::CalcTextSize("x").x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemSpacing.x : 0.0f;
+            resettable ? ImGui::CalcTextSize(kReset).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemSpacing.x : 0.0f;
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - reset_w);
         if (given) ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(palette().accent));
         switch (f->kind) {
@@ -127,7 +125,7 @@ void App::draw_custom_gpu() {
             }
             case GpuFieldKind::text: {
                 std::string v = f->get_text(now);
-                if (ImGui::InputTextWithHint("##v", "unknown", &v)) {
+                if (ImGui::InputTextWithHint("##v", tr("unknown"), &v)) {
                     if (v.size() > 200) v.resize(200);   // the reader's limit
                     if (v.empty())
                         reset_custom_gpu_field(s_, *f);
@@ -143,44 +141,45 @@ void App::draw_custom_gpu() {
         if (ImGui::IsItemHovered() && *f->meaning) ImGui::SetTooltip("%s (%s)", f->meaning, f->name);
         if (resettable) {
             ImGui::SameLine();
-            if (ImGui::SmallButton("x")) {
+            if (ImGui::SmallButton(kReset)) {
                 reset_custom_gpu_field(s_, *f);
                 changed();
             }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip(spec.base.empty() ? "back to the default" : "back to the base's value");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.base.empty() ? tr("back to the default") : tr("back to the base's value"));
         }
         ImGui::PopID();
     };
-    field_row("Name", "name", "");
-    field_row("Memory", "memory_gib", "%.6g GiB");
-    field_row("Bandwidth", "memory_bandwidth_gb_per_s", "%.6g GB/s");
-    field_row("BF16 tensor", "tensor_tflops_dense.bf16", "%.6g TFLOPS");
-    field_row("FP16 tensor", "tensor_tflops_dense.fp16", "%.6g TFLOPS");
-    field_row("FP8 tensor", "tensor_tflops_dense.fp8", "%.6g TFLOPS");
-    field_row("FP4 tensor", "tensor_tflops_dense.fp4", "%.6g TFLOPS");
-    field_row("TDP", "tdp_w", "%.6g W");
+    field_row(tr_later("Name"), "name", "");
+    field_row(tr_later("Memory"), "memory_gib", "%.6g GiB");
+    field_row(tr_later("Bandwidth"), "memory_bandwidth_gb_per_s", "%.6g GB/s");
+    field_row(tr_later("BF16 tensor"), "tensor_tflops_dense.bf16", "%.6g TFLOPS");
+    field_row(tr_later("FP16 tensor"), "tensor_tflops_dense.fp16", "%.6g TFLOPS");
+    field_row(tr_later("FP8 tensor"), "tensor_tflops_dense.fp8", "%.6g TFLOPS");
+    field_row(tr_later("FP4 tensor"), "tensor_tflops_dense.fp4", "%.6g TFLOPS");
+    field_row("TDP", "tdp_w", "%.6g W");   // TDP, FP32, PCIe P2P, Tensor cores: the same in Portuguese
     // Not indented: the labels keep the column the fields above them use.
-    if (ImGui::TreeNodeEx("More fields", ImGuiTreeNodeFlags_NoTreePushOnOpen)) {
-        field_row("INT8 tensor", "tensor_tflops_dense.int8", "%.6g TOPS");
-        field_row("TF32 tensor", "tensor_tflops_dense.tf32", "%.6g TFLOPS");
+    if (ImGui::TreeNodeEx(tr_label("More fields"), ImGuiTreeNodeFlags_NoTreePushOnOpen)) {
+        field_row(tr_later("INT8 tensor"), "tensor_tflops_dense.int8", "%.6g TOPS");
+        field_row(tr_later("TF32 tensor"), "tensor_tflops_dense.tf32", "%.6g TFLOPS");
         field_row("FP32", "fp32_tflops", "%.6g TFLOPS");
-        field_row("Vendor", "vendor", "");
-        field_row("Architecture", "architecture", "");
-        field_row("Class", "segment", "");
-        field_row("Memory type", "memory_type", "");
-        field_row("GPU link", "interconnect.nvlink", "");
-        field_row("Link speed", "interconnect.nvlink_gb_per_s", "%.6g GB/s");
-        field_row("PCIe gen", "interconnect.pcie_gen", "%.0f");
-        field_row("PCIe lanes", "interconnect.pcie_lanes", "%.0f");
+        field_row(tr_later("Vendor"), "vendor", "");
+        field_row(tr_later("Architecture"), "architecture", "");
+        field_row(tr_later("Class"), "segment", "");
+        field_row(tr_later("Memory type"), "memory_type", "");
+        field_row(tr_later("GPU link"), "interconnect.nvlink", "");
+        field_row(tr_later("Link speed"), "interconnect.nvlink_gb_per_s", "%.6g GB/s");
+        field_row(tr_later("PCIe gen"), "interconnect.pcie_gen", "%.0f");
+        field_row(tr_later("PCIe lanes"), "interconnect.pcie_lanes", "%.0f");
         field_row("PCIe P2P", "p2p", "");
         field_row("Tensor cores", "tensor_cores", "");
-        field_row("Price", "price_usd", "$%.8g");
+        field_row(tr_later("Price"), "price_usd", "$%.8g");
     }
     if (built && !spec.base.empty()) {
         const int changed_fields = int(spec.values.size());
-        ImGui::TextDisabled("%d field%s changed, the rest %s's", changed_fields, changed_fields == 1 ? "" : "s", built->base_name.c_str());
+        ImGui::TextDisabled(changed_fields == 1 ? tr("%d field changed, the rest %s's") : tr("%d fields changed, the rest %s's"), changed_fields,
+                            built->base_name.c_str());
     } else if (built) {
-        ImGui::TextDisabled("%d fields not given: stated defaults (Assumptions tab)", int(built->defaults.size()));
+        ImGui::TextDisabled(tr("%d fields not given: stated defaults (Assumptions tab)"), int(built->defaults.size()));
     }
     ImGui::PopID();
 }

@@ -49,20 +49,21 @@ void App::reconcile_log() {
         if (!log_use_model_ && j.value("estimate_error_key", "") == "model" && j.value("estimate_error_code", "") == "unknown_id") {
             j = reconcile(true);
             log_notes_.push_back(
-                "the log names no catalog model: the estimate uses the Setup panel's model (choose it there, or open its GGUF file)");
+                tr("the log names no catalog model: the estimate uses the Setup panel's model (choose it there, or open its GGUF file)"));
         }
+        // "engine: llama.cpp": the name in the language shown, the value as the log writes it.
         auto fact = [&](const char* label, const json& v) {
             if (v.is_string() && !v.get<std::string>().empty()) log_facts_.push_back(std::string(label) + ": " + v.get<std::string>());
             else if (v.is_number() && v.get<double>() > 0) log_facts_.push_back(std::string(label) + ": " + format_int(v.get<double>()));
         };
-        fact("engine", j["engine"]);
-        fact("model", j["model_name"]);
-        fact("architecture", j["architecture"]);
-        fact("file type", j["file_type"]);
-        fact("layers", j["n_layer"]);
-        fact("context (per sequence)", j["n_ctx_per_seq"].get<double>() > 0 ? j["n_ctx_per_seq"] : j["n_ctx"]);
-        fact("KV cache type", j["kv_type_k"]);
-        if (j["kv_cache_tokens"].get<double>() > 0) fact("KV cache tokens", j["kv_cache_tokens"]);
+        fact(tr("engine"), j["engine"]);
+        fact(tr("model"), j["model_name"]);
+        fact(tr("architecture"), j["architecture"]);
+        fact(tr("file type"), j["file_type"]);
+        fact(tr("layers"), j["n_layer"]);
+        fact(tr("context (per sequence)"), j["n_ctx_per_seq"].get<double>() > 0 ? j["n_ctx_per_seq"] : j["n_ctx"]);
+        fact(tr("KV cache type"), j["kv_type_k"]);
+        if (j["kv_cache_tokens"].get<double>() > 0) fact(tr("KV cache tokens"), j["kv_cache_tokens"]);
         for (const auto& n : j["notes"]) log_notes_.push_back(n.get<std::string>());
         if (j.contains("estimate_error")) log_estimate_error_ = j["estimate_error"].get<std::string>();
         const json& est = j["estimate"];
@@ -77,22 +78,28 @@ void App::reconcile_log() {
     } catch (const Error& e) {
         log_error_ = e.what();
     } catch (const json::exception& e) {
-        log_error_ = std::string("cannot read the reconciliation: ") + e.what();
+        log_error_ = strf(tr("cannot read the reconciliation: %s"), e.what());
     }
 }
 
 void App::draw_engine_log() {
+    // The facts and the notes are words and numbers in the language they were read in: a change
+    // of language reads the log again.
+    static Language read_in = language();
+    if (read_in != language()) {
+        read_in = language();
+        log_dirty_ = true;
+    }
     ImGui::PushID("engine-log");
     ImGui::PushTextWrapPos();
-    ImGui::TextDisabled("Paste the startup log of llama.cpp / llama-server / Ollama, vLLM or SGLang (or open the file): "
-                        "its buffers beside this estimate.");
+    ImGui::TextDisabled("%s", tr("Paste the startup log of llama.cpp / llama-server / Ollama, vLLM or SGLang (or open the file): its buffers beside this estimate."));
     ImGui::PopTextWrapPos();
     ImGui::InputTextMultiline("##log", &log_text_, ImVec2(-1, ImGui::GetTextLineHeight() * 6));
     note_item("text field");
-    if (ImGui::Button("Compare with the estimate")) log_dirty_ = true;
+    if (ImGui::Button(tr_label("Compare with the estimate"))) log_dirty_ = true;
     ImGui::SameLine();
-    if (ImGui::Checkbox("with the Setup panel's model", &log_use_model_)) log_dirty_ = true;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("For a log of a model the catalog does not have: open its GGUF file first.");
+    if (ImGui::Checkbox(tr_label("with the Setup panel's model"), &log_use_model_)) log_dirty_ = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("For a log of a model the catalog does not have: open its GGUF file first."));
     if (!log_name_.empty()) {
         ImGui::SameLine();
         ImGui::TextDisabled("%s", log_name_.c_str());
@@ -107,12 +114,13 @@ void App::draw_engine_log() {
         ImGui::TextUnformatted(line.c_str());
     }
     if (!log_estimate_error_.empty())
-        ImGui::TextColored(to_vec4(no_fit_color()), "No estimate beside the log: %s", log_estimate_error_.c_str());
-    if (!log_model_.empty()) ImGui::Text("Estimate of %s for the configuration the log describes:", log_model_.c_str());
+        ImGui::TextColored(to_vec4(no_fit_color()), tr("No estimate beside the log: %s"), log_estimate_error_.c_str());
+    if (!log_model_.empty()) ImGui::Text(tr("Estimate of %s for the configuration the log describes:"), log_model_.c_str());
     ImGui::PopTextWrapPos();
     if (!log_rows_.empty() &&
         begin_stretch_table("components",
-                            {{"component", 2.6f}, {"log", 1.0f}, {"estimate", 1.0f}, {"difference", 1.0f}, {"estimate / log", 0.9f}})) {
+                            {{tr("component"), 2.6f}, {tr("log"), 1.0f}, {tr("estimate"), 1.0f}, {tr("difference"), 1.0f},
+                             {tr("estimate / log"), 0.9f}})) {
         for (const LogRow& r : log_rows_) {
             auto shown = [&](double v) { return r.count ? format_int(v) : format_gib(v); };
             ImGui::TableNextRow();
@@ -128,18 +136,18 @@ void App::draw_engine_log() {
             const double d = r.estimate - r.log;
             ImGui::TextUnformatted(((d >= 0 ? "+" : "-") + shown(std::fabs(d))).c_str());
             ImGui::TableNextColumn();
-            if (r.log > 0) ImGui::Text("%.2f", r.estimate / r.log);
+            if (r.log > 0) ImGui::TextUnformatted(format_fixed(r.estimate / r.log, 2).c_str());
             else ImGui::TextDisabled("-");
         }
         ImGui::EndTable();
     }
-    if (!log_config_.empty() && ImGui::Button("Use the log's configuration")) {
+    if (!log_config_.empty() && ImGui::Button(tr_label("Use the log's configuration"))) {
         // The rest of the app then shows what the log ran: its model, context, GPUs and formats.
         open_config_text(s_, log_config_, catalog_, platform_.model_opener());
         changed();
     }
     ImGui::PushTextWrapPos();
-    for (const std::string& n : log_notes_) ImGui::TextDisabled("note: %s", n.c_str());
+    for (const std::string& n : log_notes_) ImGui::TextDisabled(tr("note: %s"), n.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopID();
 }

@@ -14,14 +14,12 @@ namespace gpusizer::ui {
 void App::draw_launch() {
     ImGui::Spacing();
     ImGui::Separator();
-    ImGui::TextUnformatted("Run it");
+    ImGui::TextUnformatted(tr("Run it"));
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(
-            "The engine's launch command with every value this estimate assumed: context, slots or sequences, "
-            "parallel degrees, memory fraction, KV cache type, GPU layers (docs/launch.md).");
+        wrapped_tooltip(tr("The engine's launch command with every value this estimate assumed: context, slots or sequences, parallel degrees, memory fraction, KV cache type, GPU layers (docs/launch.md)."));
     const int shown = launch_choice(launch_, launch_engine_);
     if (shown < 0) {
-        ImGui::TextDisabled("No serving engine runs this configuration.");
+        ImGui::TextDisabled("%s", tr("No serving engine runs this configuration."));
         return;
     }
     const auto& [engine, command] = launch_[std::size_t(shown)];
@@ -29,22 +27,23 @@ void App::draw_launch() {
     if (ImGui::BeginCombo("##launch engine", std::string(to_string(engine)).c_str())) {
         for (const auto& [other, text] : launch_) {
             const bool own = other == report_.config.runtime;
-            const std::string label = std::string(to_string(other)) + (own ? " (this runtime)" : "");
+            const std::string name(to_string(other));
+            const std::string label = own ? strf(tr("%s (this runtime)"), name.c_str()) : name;
             if (pick_selectable(label.c_str(), other == engine)) launch_engine_ = other;
         }
         ImGui::EndCombo();
     }
     note_item("launch engine");
     ImGui::SameLine();
-    if (ImGui::Button("Copy")) {
+    if (ImGui::Button(tr_label("Copy"))) {
         platform_.set_clipboard(command);
-        s_.message = "Command copied (" + std::string(to_string(engine)) + ")";
+        s_.message = strf(tr("Command copied (%s)"), std::string(to_string(engine)).c_str());
         s_.message_is_error = false;
     }
     note_item("copy command button");
     if (engine != report_.config.runtime) {
         ImGui::SameLine();
-        ImGui::TextDisabled("its own memory fraction and cap at the engine's defaults");
+        ImGui::TextDisabled("%s", tr("its own memory fraction and cap at the engine's defaults"));
     }
     // Read-only and wrapped, on the frame colour of a text field.
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));

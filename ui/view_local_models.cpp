@@ -31,7 +31,7 @@ bool App::open_path(const std::string& path) {
         case PathKind::missing:
         case PathKind::unusable: break;
     }
-    notify_error(k.error.empty() ? path + ": cannot be opened" : k.error);
+    notify_error(k.error.empty() ? strf(tr("%s: cannot be opened"), path.c_str()) : k.error);
     return false;
 }
 
@@ -53,14 +53,15 @@ void App::draw_local_models() {
     platform_.scan_local_models(Platform::Scan::once);   // the first time the tab shows
     const LocalModels found = platform_.local_models();
     ImGui::PushID("local-models");
-    if (ImGui::Button("Rescan")) platform_.scan_local_models(Platform::Scan::again);
+    if (ImGui::Button(tr_label("Rescan"))) platform_.scan_local_models(Platform::Scan::again);
     ImGui::SameLine();
-    if (found.scanning) ImGui::TextDisabled("looking in the Hugging Face cache and Ollama's and LM Studio's folders...");
+    if (found.scanning) ImGui::TextDisabled("%s", tr("looking in the Hugging Face cache and Ollama's and LM Studio's folders..."));
     else if (found.scanned)
-        ImGui::TextDisabled("%d %s; choose one to size it from its headers (the weights are not read)", int(found.models.size()),
-                            found.models.size() == 1 ? "model" : "models");
+        ImGui::TextDisabled(found.models.size() == 1 ? tr("%d model; choose one to size it from its headers (the weights are not read)")
+                                                     : tr("%d models; choose one to size it from its headers (the weights are not read)"),
+                            int(found.models.size()));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
-    ImGui::InputTextWithHint("##filter", "filter models", &local_filter_);
+    ImGui::InputTextWithHint("##filter", tr("filter models"), &local_filter_);
     note_item("text field");
 
     const std::string& current =
@@ -77,10 +78,10 @@ void App::draw_local_models() {
         ImGui::BeginTable("models", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY,
                           ImVec2(0, rows_h))) {
         ImGui::TableSetupScrollFreeze(0, 1);
-        ImGui::TableSetupColumn("model", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-        ImGui::TableSetupColumn("format", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-        ImGui::TableSetupColumn("on disk", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-        ImGui::TableSetupColumn("found in", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+        ImGui::TableSetupColumn(tr("model"), ImGuiTableColumnFlags_WidthStretch, 3.0f);
+        ImGui::TableSetupColumn(tr("format"), ImGuiTableColumnFlags_WidthStretch, 0.8f);
+        ImGui::TableSetupColumn(tr("on disk"), ImGuiTableColumnFlags_WidthStretch, 0.8f);
+        ImGui::TableSetupColumn(tr("found in"), ImGuiTableColumnFlags_WidthStretch, 1.1f);
         ImGui::TableHeadersRow();
         for (std::size_t i = 0; i < found.models.size(); ++i) {
             const LocalModel& m = found.models[i];
@@ -105,13 +106,11 @@ void App::draw_local_models() {
     }
     ImGui::PushTextWrapPos();
     if (found.scanned && found.models.empty())
-        ImGui::TextUnformatted("No models found. gpusizer looks in the Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub, "
-                               "~/.cache/huggingface/hub), Ollama's folder ($OLLAMA_MODELS, ~/.ollama/models) and LM Studio's "
-                               "(~/.lmstudio/models); a model elsewhere opens with Open file... or by dropping it on the window.");
+        ImGui::TextUnformatted(tr("No models found. gpusizer looks in the Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub, ~/.cache/huggingface/hub), Ollama's folder ($OLLAMA_MODELS, ~/.ollama/models) and LM Studio's (~/.lmstudio/models); a model elsewhere opens with Open file... or by dropping it on the window."));
     else if (found.scanned && shown == 0)
-        ImGui::TextDisabled("No model matches the filter.");
-    for (const std::string& p : found.places) ImGui::TextDisabled("looked in %s", p.c_str());
-    for (const std::string& n : found.notes) ImGui::TextDisabled("note: %s", n.c_str());
+        ImGui::TextDisabled("%s", tr("No model matches the filter."));
+    for (const std::string& p : found.places) ImGui::TextDisabled(tr("looked in %s"), p.c_str());
+    for (const std::string& n : found.notes) ImGui::TextDisabled(tr("note: %s"), n.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopID();
 }

@@ -1,5 +1,5 @@
 // ui/view_pinned.cpp: the Pinned tab: a configuration pinned beside the current one, their
-// memory, speed, power and cost in two columns with the differences (pinned_rows, state.cpp).
+// memory, speed, power and cost in two columns with the differences (pinned_rows, report_state.cpp).
 // The share link carries both (&pin=).
 #include <string>
 
@@ -14,9 +14,8 @@ namespace gpusizer::ui {
 void App::draw_pinned() {
     ImGui::PushTextWrapPos(0.0f);
     if (!s_.pinned) {
-        ImGui::TextUnformatted("Pin this configuration, then change anything (model, context, GPU, weights, runtime): this tab "
-                               "shows both side by side with what changed, and the link carries both.");
-        if (ImGui::Button("Pin this configuration")) {
+        ImGui::TextUnformatted(tr("Pin this configuration, then change anything (model, context, GPU, weights, runtime): this tab shows both side by side with what changed, and the link carries both."));
+        if (ImGui::Button(tr_label("Pin this configuration"))) {
             s_.pinned = s_.config;
             changed();
         }
@@ -24,9 +23,11 @@ void App::draw_pinned() {
         ImGui::PopTextWrapPos();
         return;
     }
-    // The pinned report and the rows, once for each link (the link holds both configurations).
-    if (link_ != pinned_link_) {
-        pinned_link_ = link_;
+    // The pinned report and the rows, once for each link (the link holds both configurations)
+    // and language (the rows are words and numbers in it).
+    const std::string rows_for = link_ + "&rows=" + language_code(language());
+    if (rows_for != pinned_link_) {
+        pinned_link_ = rows_for;
         pinned_error_.clear();
         pinned_rows_.clear();
         try {
@@ -35,19 +36,19 @@ void App::draw_pinned() {
             pinned_error_ = e.what();
         }
     }
-    if (ImGui::Button("Pin this instead")) {
+    if (ImGui::Button(tr_label("Pin this instead"))) {
         s_.pinned = s_.config;
         changed();
     }
     note_item("repin button");
     ImGui::SameLine();
-    if (ImGui::Button("Unpin")) {
+    if (ImGui::Button(tr_label("Unpin"))) {
         s_.pinned.reset();
         changed();
     }
     note_item("unpin button");
     if (!pinned_error_.empty()) {
-        ImGui::TextColored(to_vec4(no_fit_color()), "The pinned configuration cannot be estimated: %s", pinned_error_.c_str());
+        ImGui::TextColored(to_vec4(no_fit_color()), tr("The pinned configuration cannot be estimated: %s"), pinned_error_.c_str());
         ImGui::PopTextWrapPos();
         return;
     }
@@ -59,11 +60,11 @@ void App::draw_pinned() {
     if (!ImGui::BeginTable("pinned", stacked ? 2 : 4, flags)) return;
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.1f);
     if (stacked) {
-        ImGui::TableSetupColumn("pinned / now", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+        ImGui::TableSetupColumn(tr("pinned / now"), ImGuiTableColumnFlags_WidthStretch, 1.6f);
     } else {
-        ImGui::TableSetupColumn("pinned", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-        ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-        ImGui::TableSetupColumn("difference", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn(tr("pinned"), ImGuiTableColumnFlags_WidthStretch, 1.3f);
+        ImGui::TableSetupColumn(tr("now"), ImGuiTableColumnFlags_WidthStretch, 1.3f);
+        ImGui::TableSetupColumn(tr("difference"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
     }
     ImGui::TableHeadersRow();
     const ImVec4 accent = to_vec4(palette().accent);
@@ -81,10 +82,10 @@ void App::draw_pinned() {
         if (stacked) {
             ImGui::TableNextColumn();
             ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextDisabled("pinned");
+            ImGui::TextDisabled("%s", tr("pinned"));
             ImGui::SameLine();
             ImGui::TextUnformatted(r.pinned.c_str());
-            ImGui::TextDisabled("now");
+            ImGui::TextDisabled("%s", tr("now"));
             ImGui::SameLine();
             ImGui::TextUnformatted(r.now.c_str());
             if (!r.difference.empty()) ImGui::TextColored(accent, "%s", r.difference.c_str());

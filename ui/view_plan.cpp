@@ -17,6 +17,7 @@
 #include "gpusizer/error.hpp"
 #include "gpusizer/format.hpp"
 #include "gpusizer/uncertainty.hpp"
+#include "i18n.hpp"
 #include "plan_state.hpp"
 #include "theme.hpp"
 #include "view_plan.hpp"
@@ -51,12 +52,13 @@ PlanView& view() {
     return v;
 }
 
-std::string model_name(const Config& c) { return c.model.custom ? "this model" : c.model.id; }
+std::string model_name(const Config& c) { return c.model.custom ? tr("this model") : c.model.id; }
 
-// A checkbox beside the fields before it while the line has room.
+// A checkbox beside the fields before it while the line has room; `label` in English (its ID),
+// shown in the app's language.
 bool checkbox_beside(const char* label, bool* value) {
-    beside_if_fits(checkbox_width(label));
-    return ImGui::Checkbox(label, value);
+    beside_if_fits(checkbox_width(tr(label)));
+    return ImGui::Checkbox(tr_label(label), value);
 }
 
 // What a search is for: "llama-3-8b on 8 x h100-sxm" (serving: "on up to"), and whether a
@@ -65,12 +67,13 @@ bool checkbox_beside(const char* label, bool* value) {
 std::string gpu_label(const Config& c) {
     if (c.gpu != kCustomGpuId) return c.gpu;
     const CustomGpu::Value* name = c.custom_gpu.find("name");
-    return name && !name->text.empty() ? name->text : "custom " + c.custom_gpu.base;
+    return name && !name->text.empty() ? name->text : strf(tr("custom %s"), c.custom_gpu.base.c_str());
 }
 
-std::string searched_for(const Config& c, const GpuOverlay* measured, const char* up_to) {
-    std::string s = model_name(c) + " on " + up_to + std::to_string(c.gpus) + " x " + gpu_label(c);
-    if (measured && measured->find(c.gpu == kCustomGpuId ? c.custom_gpu.base : c.gpu)) s += " (measured figures)";
+// `up_to`: the serving search's "on up to N x GPU", else "on N x GPU".
+std::string searched_for(const Config& c, const GpuOverlay* measured, bool up_to) {
+    std::string s = strf(up_to ? tr("%s on up to %d x %s") : tr("%s on %d x %s"), model_name(c).c_str(), c.gpus, gpu_label(c).c_str());
+    if (measured && measured->find(c.gpu == kCustomGpuId ? c.custom_gpu.base : c.gpu)) s += tr(" (measured figures)");
     return s;
 }
 
@@ -83,10 +86,11 @@ PlanSummary failed(PlanMode mode, const std::string& error) {
 }
 
 using Note = std::function<void(const char*)>;
-// The search button at the end of the inputs' line, recorded in the layout as `name`.
+// The search button at the end of the inputs' line, recorded in the layout as `name`; `label`
+// in English (its ID), shown in the app's language.
 bool search_button(const char* label, const char* name, const Note& note) {
-    beside_if_fits(button_width(label), 18);
-    const bool pressed = ImGui::Button(label);
+    beside_if_fits(button_width(tr(label)), 18);
+    const bool pressed = ImGui::Button(tr_label(label));
     note(name);
     return pressed;
 }
@@ -107,13 +111,13 @@ void draw_load_fields(const Config& current, PlanInputs& in, float w) {
     long long isl = load.isl, osl = load.osl;
     const long long step = 128, fast = 1024;
     ImGui::SetNextItemWidth(w);
-    if (ImGui::InputScalar("input tokens", ImGuiDataType_S64, &isl, &step, &fast)) in.isl = std::clamp(isl, 1LL, 100000000LL);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("per request: the prompt (isl)");
-    beside_if_fits(stepper_width(w, "output tokens"));
+    if (ImGui::InputScalar(tr_label("input tokens"), ImGuiDataType_S64, &isl, &step, &fast)) in.isl = std::clamp(isl, 1LL, 100000000LL);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("per request: the prompt (isl)"));
+    beside_if_fits(stepper_width(w, tr("output tokens")));
     ImGui::SetNextItemWidth(w);
-    if (ImGui::InputScalar("output tokens", ImGuiDataType_S64, &osl, &step, &fast)) in.osl = std::clamp(osl, 1LL, 100000000LL);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("per request: the generated tokens (osl)");
-    const std::string source = "(" + std::string(load.source) + ")";
+    if (ImGui::InputScalar(tr_label("output tokens"), ImGuiDataType_S64, &osl, &step, &fast)) in.osl = std::clamp(osl, 1LL, 100000000LL);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("per request: the generated tokens (osl)"));
+    const std::string source = "(" + std::string(tr(load.source)) + ")";
     beside_if_fits(ImGui::CalcTextSize(source.c_str()).x);
     ImGui::AlignTextToFramePadding();
     ImGui::PushTextWrapPos(0.0f);
@@ -131,13 +135,13 @@ void draw_plan_tab(const Config& current, const std::string& link, const Catalog
     }
     if (!v.kind_chosen) v.inputs.kind = current.mode == Mode::inference ? PlanKind::serving : PlanKind::training;
     int kind = int(v.inputs.kind);
-    v.kind_chosen |= ImGui::RadioButton("training layouts", &kind, int(PlanKind::training));
+    v.kind_chosen |= ImGui::RadioButton(tr_label("training layouts"), &kind, int(PlanKind::training));
     note_item("training layouts switch");
-    ImGui::SameLine();
-    v.kind_chosen |= ImGui::RadioButton("serving layouts", &kind, int(PlanKind::serving));
+    beside_if_fits(checkbox_width(tr("serving layouts")));
+    v.kind_chosen |= ImGui::RadioButton(tr_label("serving layouts"), &kind, int(PlanKind::serving));
     note_item("serving layouts switch");
-    beside_if_fits(checkbox_width("request simulation"));
-    v.kind_chosen |= ImGui::RadioButton("request simulation", &kind, int(PlanKind::simulation));
+    beside_if_fits(checkbox_width(tr("request simulation")));
+    v.kind_chosen |= ImGui::RadioButton(tr_label("request simulation"), &kind, int(PlanKind::simulation));
     note_item("request simulation switch");
     v.inputs.kind = PlanKind(kind);
     if (v.inputs.kind == PlanKind::serving) draw_serving(v, current, catalog, measured, note_item);
@@ -162,31 +166,31 @@ namespace {
 void draw_training(PlanView& v, const Config& current, const Catalog& catalog, const GpuOverlay* measured, const Note& note) {
     PlanInputs& in = v.inputs;
     ImGui::PushTextWrapPos(0.0f);   // the texts of this tab wrap at the window's edge
-    ImGui::TextDisabled("The fastest training layouts of %s on %d x %s that fit: tp, pp, dp with ZeRO, ep, micro-batch, "
-                        "pipeline schedule, recomputation and offload.",
-                        current.model.custom ? "this model" : current.model.id.c_str(), current.gpus, current.gpu.c_str());
+    ImGui::TextDisabled(
+        tr("The fastest training layouts of %s on %d x %s that fit: tp, pp, dp with ZeRO, ep, micro-batch, pipeline schedule, recomputation and offload."),
+        model_name(current).c_str(), current.gpus, current.gpu.c_str());
     ImGui::PopTextWrapPos();
     const float w = ImGui::GetFontSize() * 7.0f;
     ImGui::SetNextItemWidth(w);
-    ImGui::InputInt("global batch", &in.global_batch, 8, 64);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("sequences per optimizer step, all GPUs (0: the configuration's)");
+    ImGui::InputInt(tr_label("global batch"), &in.global_batch, 8, 64);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("sequences per optimizer step, all GPUs (0: the configuration's)"));
     in.global_batch = std::clamp(in.global_batch, 0, 1 << 24);
-    beside_if_fits(stepper_width(w, "top"));
+    beside_if_fits(stepper_width(w, tr("top")));
     ImGui::SetNextItemWidth(w);
-    ImGui::InputInt("top", &in.top, 1, 5);
+    ImGui::InputInt(tr_label("top"), &in.top, 1, 5);
     in.top = std::clamp(in.top, 1, 100);
-    beside_if_fits(stepper_width(w, "max micro-batch"));
+    beside_if_fits(stepper_width(w, tr("max micro-batch")));
     ImGui::SetNextItemWidth(w);
-    ImGui::InputInt("max micro-batch", &in.max_micro_batch, 1, 8);
+    ImGui::InputInt(tr_label("max micro-batch"), &in.max_micro_batch, 1, 8);
     in.max_micro_batch = std::clamp(in.max_micro_batch, 1, 4096);
     ImGui::SetNextItemWidth(w);
     float tokens = float(in.tokens_billions);
-    if (ImGui::DragFloat("tokens (billions)", &tokens, 10.0f, 0.0f, 1e6f, tokens > 0 ? "%.0f" : "none"))
+    if (ImGui::DragFloat(tr_label("tokens (billions)"), &tokens, 10.0f, 0.0f, 1e6f, tokens > 0 ? "%.0f" : tr("none")))
         in.tokens_billions = std::clamp(double(tokens), 0.0, 1e6);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("D: the tokens of the run, for its time and cost (0: not asked)");
-    checkbox_beside("offload", &in.offload);
-    checkbox_beside("expert parallel", &in.expert_parallel);
-    const bool search = search_button("Search layouts", "search layouts button", note) || std::exchange(v.search_asked, false);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("D: the tokens of the run, for its time and cost (0: not asked)"));
+    checkbox_beside(tr_later("offload"), &in.offload);
+    checkbox_beside(tr_later("expert parallel"), &in.expert_parallel);
+    const bool search = search_button(tr_later("Search layouts"), "search layouts button", note) || std::exchange(v.search_asked, false);
     if (search) {
         v.error.clear();
         v.has_result = false;
@@ -194,7 +198,7 @@ void draw_training(PlanView& v, const Config& current, const Catalog& catalog, c
             const PlanRequest q = plan_request(current, in);
             v.result = plan(q, catalog, measured);
             v.has_result = true;
-            v.searched_for = searched_for(current, measured, "");
+            v.searched_for = searched_for(current, measured, false);
             v.summary = plan_summary(v.result, q);
         } catch (const Error& e) {
             v.error = e.what();
@@ -206,11 +210,12 @@ void draw_training(PlanView& v, const Config& current, const Catalog& catalog, c
         return;
     }
     if (!v.has_result) {
-        ImGui::TextDisabled("Press \"Search layouts\" to run the search.");
+        ImGui::TextDisabled(tr("Press \"%s\" to run the search."), tr("Search layouts"));
         return;
     }
     const PlanReport& p = v.result;
-    ImGui::Text("%s: %lld layouts evaluated, %lld fit, %.3f s", v.searched_for.c_str(), p.evaluated, p.fitting, p.seconds);
+    ImGui::Text(tr("%s: %s layouts evaluated, %s fit, %s s"), v.searched_for.c_str(), format_int(double(p.evaluated)).c_str(),
+                format_int(double(p.fitting)).c_str(), format_fixed(p.seconds, 3).c_str());
     if (p.top.empty()) {
         ImGui::TextColored(to_vec4(no_fit_color()), "%s", training_verdict_text(p).c_str());
         return;
@@ -218,10 +223,10 @@ void draw_training(PlanView& v, const Config& current, const Catalog& catalog, c
     const bool run = p.tokens > 0;
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     if (ImGui::BeginTable("plan", run ? 9 : 8, flags)) {
-        ImGui::TableSetupColumn("layout", ImGuiTableColumnFlags_WidthStretch, 7.0f);   // the longest cell
-        for (const char* h : {"step", "compute", "bubble", "exposed comm", "MFU", "HFU", "GiB/GPU"})
-            ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_None, 1.0f);
-        if (run) ImGui::TableSetupColumn("run", ImGuiTableColumnFlags_None, 1.6f);
+        ImGui::TableSetupColumn(tr("layout"), ImGuiTableColumnFlags_WidthStretch, 7.0f);   // the longest cell
+        for (const char* h : {tr_later("step"), tr_later("compute"), tr_later("bubble"), tr_later("exposed comm"), "MFU", "HFU", "GiB/GPU"})
+            ImGui::TableSetupColumn(tr(h), ImGuiTableColumnFlags_None, 1.0f);
+        if (run) ImGui::TableSetupColumn(tr("run"), ImGuiTableColumnFlags_None, 1.6f);
         ImGui::TableHeadersRow();
         for (std::size_t i = 0; i < p.top.size(); ++i) {
             const PlanRowText t = plan_row_text(p.top[i]);
@@ -243,7 +248,7 @@ void draw_training(PlanView& v, const Config& current, const Catalog& catalog, c
                 ImGui::TableNextColumn();
                 std::string parts;
                 for (const auto& m : plan_memory_parts(p.top[i])) parts += (parts.empty() ? "" : ", ") + m.first + " " + m.second;
-                ImGui::TextDisabled("memory per GPU: %s", parts.c_str());
+                ImGui::TextDisabled(tr("memory per GPU: %s"), parts.c_str());
                 ImGui::TreePop();
             }
             ImGui::PopID();   // after the tree node's own ID (TreePop) is off the stack
@@ -253,14 +258,14 @@ void draw_training(PlanView& v, const Config& current, const Catalog& catalog, c
     ImGui::PushTextWrapPos(0.0f);
     if (!p.why.empty()) {
         ImGui::Separator();
-        ImGui::TextUnformatted("Why #1 beats #2");
+        ImGui::TextUnformatted(tr("Why #1 beats #2"));
         for (const std::string& line : p.why) {
             ImGui::Bullet();
             ImGui::TextWrapped("%s", line.c_str());
         }
     }
-    if (run && !p.top[0].run.cost_note.empty()) ImGui::TextDisabled("cost: %s", p.top[0].run.cost_note.c_str());
-    for (const std::string& n : p.not_searched) ImGui::TextDisabled("not searched: %s", n.c_str());
+    if (run && !p.top[0].run.cost_note.empty()) ImGui::TextDisabled(tr("cost: %s"), p.top[0].run.cost_note.c_str());
+    for (const std::string& n : p.not_searched) ImGui::TextDisabled(tr("not searched: %s"), n.c_str());
     ImGui::PopTextWrapPos();
 }
 
@@ -272,9 +277,10 @@ ImU32 with_alpha(ImU32 c, int alpha) { return (c & ~IM_COL32_A_MASK) | (ImU32(al
 
 std::string point_summary(const PlanPoint& p) {
     const ServingRowText t = serving_row_text(p);
-    std::string s = "tp " + t.tp + " pp " + t.pp + " dp " + t.dp + " ep " + t.ep + ", " + t.concurrency + " requests in flight\n" +
-                    t.per_gpu + " tokens/s per GPU, " + t.per_user + " tokens/s per user\nTTFT " + t.ttft + ", TPOT " + t.tpot + ", " +
-                    t.memory + " per GPU, bound: " + t.bound;
+    std::string s = strf(
+        tr("tp %s pp %s dp %s ep %s, %s requests in flight\n%s tokens/s per GPU, %s tokens/s per user\nTTFT %s, TPOT %s, %s per GPU, bound: %s"),
+        t.tp.c_str(), t.pp.c_str(), t.dp.c_str(), t.ep.c_str(), t.concurrency.c_str(), t.per_gpu.c_str(), t.per_user.c_str(),
+        t.ttft.c_str(), t.tpot.c_str(), t.memory.c_str(), bound_text(t.bound).c_str());
     if (!t.note.empty()) s += "\n" + t.note;
     return s;
 }
@@ -325,9 +331,9 @@ void pareto_chart_view(const PlanReport& p, const PlanRequest& q, float height) 
     }
     dl->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, b.y), pal.chart_frame);
     dl->AddLine(ImVec2(a.x, a.y), ImVec2(a.x, b.y), pal.chart_frame);
-    dl->AddText(ImVec2(p0.x + 6, p0.y + 4), pal.text_muted, "output tokens/s per GPU");
+    dl->AddText(ImVec2(p0.x + 6, p0.y + 4), pal.text_muted, tr("output tokens/s per GPU"));
     {
-        const char* name = "output tokens/s per user (1 / TPOT)";
+        const char* name = tr("output tokens/s per user (1 / TPOT)");
         const ImVec2 ts = ImGui::CalcTextSize(name);
         dl->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, b.y + lh * 1.5f), pal.text_muted, name);
     }
@@ -335,8 +341,8 @@ void pareto_chart_view(const PlanReport& p, const PlanRequest& q, float height) 
     if (c.min_per_user > 0 && c.min_per_user <= c.x.max) {
         const float x = at({c.min_per_user, 0}).x;
         for (float y = a.y; y < b.y; y += 9) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 5, b.y)), pal.warning, 1.5f);
-        char s[48];
-        std::snprintf(s, sizeof s, "TPOT <= %g ms", q.max_tpot_ms);
+        const std::string target = "TPOT <= " + ms_text(q.max_tpot_ms);
+        const char* s = target.c_str();
         const ImVec2 ts = ImGui::CalcTextSize(s);
         // At the bottom right of the line: the front is high where it is slow per user, so the
         // best point (often right at the line) and the front stay clear of the label.
@@ -352,7 +358,8 @@ void pareto_chart_view(const PlanReport& p, const PlanRequest& q, float height) 
         const ImVec2 s = at(c.best);
         dl->AddCircle(s, 8.0f, pal.accent, 0, 2.5f);
         dl->AddCircleFilled(s, 4.0f, pal.accent);
-        const std::string label = "best: " + format_rate(c.best.y) + " tokens/s per GPU at " + format_rate(c.best.x) + " per user";
+        const std::string label =
+            strf(tr("best: %s tokens/s per GPU at %s per user"), format_rate(c.best.y).c_str(), format_rate(c.best.x).c_str());
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
         // Right of the point and above it, kept inside the plot; below it when the top is near.
         const float x = std::clamp(s.x + 12, a.x + 4, std::max(a.x + 4, b.x - ts.x - 4));
@@ -389,9 +396,7 @@ void serving_row(const char* label, const ServingRowText& t, bool highlight, boo
     if (highlight) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(palette().accent, 40));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(label);
-    std::string spaced = t.bound;
-    std::replace(spaced.begin(), spaced.end(), '_', ' ');   // "memory bandwidth" wraps at its space
-    const std::string& bound = spaced;
+    const std::string bound = bound_text(t.bound);   // "memory bandwidth": it wraps at its space
     for (const std::string* cell :
          {&t.tp, &t.pp, &t.dp, &t.ep, &t.concurrency, &t.per_gpu, &t.per_user, &t.ttft, &t.tpot, &t.memory, &bound}) {
         ImGui::TableNextColumn();
@@ -406,28 +411,29 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
     PlanInputs& in = v.inputs;
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled(
-        "Serving layouts of %s on up to %d x %s: tp, pp, dp, ep and the requests in flight; the Pareto front of "
-        "output tokens/s per GPU against tokens/s per user, and the best layout under the TTFT and TPOT targets.",
+        tr("Serving layouts of %s on up to %d x %s: tp, pp, dp, ep and the requests in flight; the Pareto front of output tokens/s per GPU against tokens/s per user, and the best layout under the TTFT and TPOT targets."),
         model_name(current).c_str(), current.gpus, gpu_label(current).c_str());
     ImGui::PopTextWrapPos();
     const float w = ImGui::GetFontSize() * 7.0f;
     draw_load_fields(current, in, w);
     std::optional<double> ttft = in.max_ttft_ms > 0 ? std::optional<double>(in.max_ttft_ms) : std::nullopt;
-    if (limit_drag("max TTFT ms", ttft, w, 10.0f, 60000.0f, 3.6e6, "no limit")) in.max_ttft_ms = ttft.value_or(0.0);
+    if (limit_drag(tr_label("max TTFT ms"), ttft, w, 10.0f, 60000.0f, 3.6e6, tr("no limit"))) in.max_ttft_ms = ttft.value_or(0.0);
     note("max TTFT ms field");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("time to first token of the best layout, milliseconds (0: no limit)");
-    beside_if_fits(field_width(w, "max TPOT ms"));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("time to first token of the best layout, milliseconds (0: no limit)"));
+    beside_if_fits(field_width(w, tr("max TPOT ms")));
     std::optional<double> tpot = in.max_tpot_ms > 0 ? std::optional<double>(in.max_tpot_ms) : std::nullopt;
-    if (limit_drag("max TPOT ms", tpot, w, 1.0f, 1000.0f, 3.6e6, "no limit")) in.max_tpot_ms = tpot.value_or(0.0);
+    if (limit_drag(tr_label("max TPOT ms"), tpot, w, 1.0f, 1000.0f, 3.6e6, tr("no limit"))) in.max_tpot_ms = tpot.value_or(0.0);
     note("max TPOT ms field");
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("time per output token after the first, milliseconds (0: no limit); 50 ms is 20 tokens/s per user");
+        ImGui::SetTooltip("%s", tr("time per output token after the first, milliseconds (0: no limit); 50 ms is 20 tokens/s per user"));
     ImGui::SetNextItemWidth(w);
-    ImGui::InputInt("top", &in.top, 1, 5);
+    ImGui::InputInt(tr_label("top"), &in.top, 1, 5);
     in.top = std::clamp(in.top, 1, 100);
-    checkbox_beside("disaggregated", &in.disaggregated);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("also prefill and decode on separate pools of GPUs (vLLM, SGLang, TensorRT-LLM)");
-    const bool search = search_button("Search serving layouts", "search serving layouts button", note) || std::exchange(v.search_asked, false);
+    checkbox_beside(tr_later("disaggregated"), &in.disaggregated);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("also prefill and decode on separate pools of GPUs (vLLM, SGLang, TensorRT-LLM)"));
+    const bool search =
+        search_button(tr_later("Search serving layouts"), "search serving layouts button", note) || std::exchange(v.search_asked, false);
     if (search) {
         v.serving_error.clear();
         v.has_serving = false;
@@ -435,8 +441,9 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
             v.serving_request = serving_plan_request(current, in);
             v.serving = plan(v.serving_request, catalog, measured);
             v.has_serving = true;
-            v.serving_for = searched_for(current, measured, "up to ") + ", " + format_int(double(v.serving_request.base.isl)) +
-                            " input + " + format_int(double(v.serving_request.base.osl)) + " output tokens";
+            v.serving_for =
+                strf(tr("%s, %s input + %s output tokens"), searched_for(current, measured, true).c_str(),
+                     format_int(double(v.serving_request.base.isl)).c_str(), format_int(double(v.serving_request.base.osl)).c_str());
             v.serving_summary = plan_summary(v.serving, v.serving_request);
         } catch (const Error& e) {
             v.serving_error = e.what();
@@ -450,7 +457,7 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
         return;
     }
     if (!v.has_serving) {
-        ImGui::TextDisabled("Press \"Search serving layouts\" to run the search.");
+        ImGui::TextDisabled(tr("Press \"%s\" to run the search."), tr("Search serving layouts"));
         ImGui::PopTextWrapPos();
         return;
     }
@@ -478,25 +485,24 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
                 float(rows) * (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y) + ImGui::GetStyle().ScrollbarSize + 4;
         }
         if (ImGui::BeginTable("serving", 12, flags, outer, scroll ? inner : 0.0f)) {
-            ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_None, 0.8f);
-            for (const char* h : {"tp", "pp", "dp", "ep"}) ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_None, 0.45f);
-            ImGui::TableSetupColumn("in flight", ImGuiTableColumnFlags_None, 1.0f);
-            ImGui::TableSetupColumn("tok/s/GPU", ImGuiTableColumnFlags_None, 1.2f);
-            ImGui::TableSetupColumn("tok/s/user", ImGuiTableColumnFlags_None, 1.2f);
-            ImGui::TableSetupColumn("TTFT", ImGuiTableColumnFlags_None, 1.1f);
-            ImGui::TableSetupColumn("TPOT", ImGuiTableColumnFlags_None, 1.1f);
-            ImGui::TableSetupColumn("GiB/GPU", ImGuiTableColumnFlags_None, 1.1f);
-            ImGui::TableSetupColumn("bound", ImGuiTableColumnFlags_None, 2.0f);
+            // The headers in English, shown through tr() (the terms and units have no row: they stay).
+            static constexpr std::pair<const char*, float> kColumns[] = {{"#", 0.8f},         {"tp", 0.45f},
+                                                                         {"pp", 0.45f},       {"dp", 0.45f},
+                                                                         {"ep", 0.45f},       {tr_later("in flight"), 1.0f},
+                                                                         {"tok/s/GPU", 1.2f}, {tr_later("tok/s/user"), 1.2f},
+                                                                         {"TTFT", 1.1f},      {"TPOT", 1.1f},
+                                                                         {"GiB/GPU", 1.1f},   {tr_later("bound"), 2.0f}};
+            for (const auto& [name, weight] : kColumns) ImGui::TableSetupColumn(tr(name), ImGuiTableColumnFlags_None, weight);
             ImGui::TableHeadersRow();
-            if (best_apart) serving_row("best", serving_row_text(p.best), true, !scroll);
+            if (best_apart) serving_row(tr("best"), serving_row_text(p.best), true, !scroll);
             for (std::size_t i = 0; i < p.top.size(); ++i) {
-                const std::string label = i == 0 && !best_apart ? "1 best" : std::to_string(i + 1);
+                const std::string label = i == 0 && !best_apart ? tr("1 best") : std::to_string(i + 1);
                 serving_row(label.c_str(), serving_row_text(p.top[i]), i == 0 && !best_apart, !scroll);
                 note("serving plan row");
             }
             ImGui::EndTable();
         }
-        if (best_apart) ImGui::TextDisabled("best: %s", serving_row_text(p.best).note.c_str());
+        if (best_apart) ImGui::TextDisabled(tr("best: %s"), serving_row_text(p.best).note.c_str());
         // The band every figure of the table carries (one engine, one model: the same for each
         // row), as the Speed & power tab shows it beside each figure.
         if (!p.top.empty()) {
@@ -504,9 +510,9 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
             const SpeedBand b = speed_band(SpeedFigure::serving_throughput, r0);
             if (b.rows > 0) {
                 ImGui::PushTextWrapPos(0.0f);
-                ImGui::TextDisabled("Each figure is ~X: published serving measurements of this engine (%d rows) fell between %.2f and "
-                                    "%.2f times gpusizer's tokens/s (TTFT and TPOT inversely; docs/accuracy.md).",
-                                    b.rows, b.lo, b.hi);
+                ImGui::TextDisabled(
+                    tr("Each figure is ~X: published serving measurements of this engine (%d rows) fell between %s and %s times gpusizer's tokens/s (TTFT and TPOT inversely; docs/accuracy.md)."),
+                    b.rows, format_fixed(b.lo, 2).c_str(), format_fixed(b.hi, 2).c_str());
                 ImGui::PopTextWrapPos();
                 note("serving plan band");
             }
@@ -514,14 +520,14 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
     }
     ImGui::Spacing();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted("Pareto front: no layout beats a point on both tokens/s per GPU and tokens/s per user");
+    ImGui::TextUnformatted(tr("Pareto front: no layout beats a point on both tokens/s per GPU and tokens/s per user"));
     ImGui::PopTextWrapPos();
     const float h = std::clamp(ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y, ImGui::GetFontSize() * 14.0f,
                                ImGui::GetFontSize() * 22.0f);
     pareto_chart_view(p, q, h);
     ImGui::PushTextWrapPos(0.0f);
     if (!p.why.empty()) {
-        ImGui::TextUnformatted("Why #1 beats #2");
+        ImGui::TextUnformatted(tr("Why #1 beats #2"));
         for (const std::string& line : p.why) {
             ImGui::Bullet();
             ImGui::TextWrapped("%s", line.c_str());

@@ -11,6 +11,7 @@
 
 #include "app.hpp"
 #include "gpusizer/format.hpp"
+#include "i18n.hpp"
 #include "theme.hpp"
 #include "widgets.hpp"
 
@@ -18,11 +19,12 @@ namespace gpusizer::ui {
 
 void App::draw_plots() {
     const float h = std::max(ImGui::GetFontSize() * 11.0f, (ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 3.0f) * 0.5f);
-    ImGui::TextDisabled("Memory per GPU against context (batch %d)", report_.config.batch);
-    memory_chart("ctx", ctx_x_, ctx_series_, report_.gpu_usable, AxisScale::log2, "context (tokens)", ImVec2(0, h),
+    // The axes' names in English: memory_chart() draws them in the app's language.
+    ImGui::TextDisabled(tr("Memory per GPU against context (batch %d)"), report_.config.batch);
+    memory_chart("ctx", ctx_x_, ctx_series_, report_.gpu_usable, AxisScale::log2, tr_later("context (tokens)"), ImVec2(0, h),
                  double(report_.config.context));
-    ImGui::TextDisabled("Memory per GPU against batch (%s tokens each)", format_int(double(report_.config.context)).c_str());
-    memory_chart("batch", batch_x_, batch_series_, report_.gpu_usable, AxisScale::log2, "batch (sequences)", ImVec2(0, h),
+    ImGui::TextDisabled(tr("Memory per GPU against batch (%s tokens each)"), format_int(double(report_.config.context)).c_str());
+    memory_chart("batch", batch_x_, batch_series_, report_.gpu_usable, AxisScale::log2, tr_later("batch (sequences)"), ImVec2(0, h),
                  double(report_.config.batch));
 }
 

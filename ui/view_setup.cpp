@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -22,12 +23,12 @@ namespace gpusizer::ui {
 void App::draw_setup() {
     ImGui::TextColored(to_vec4(palette().accent), "gpusizer");
     ImGui::SameLine();
-    ImGui::TextDisabled("GPU memory for LLM inference and training");
+    ImGui::TextDisabled("%s", tr("GPU memory for LLM inference and training"));
     ImGui::Separator();
-    if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) draw_model();
-    if (ImGui::CollapsingHeader("Workload", ImGuiTreeNodeFlags_DefaultOpen)) draw_workload();
-    if (ImGui::CollapsingHeader("Hardware", ImGuiTreeNodeFlags_DefaultOpen)) draw_hardware();
-    if (ImGui::CollapsingHeader("Speed, power and cost")) draw_speed_inputs();
+    if (ImGui::CollapsingHeader(tr_label("Model"), ImGuiTreeNodeFlags_DefaultOpen)) draw_model();
+    if (ImGui::CollapsingHeader(tr_label("Workload"), ImGuiTreeNodeFlags_DefaultOpen)) draw_workload();
+    if (ImGui::CollapsingHeader(tr_label("Hardware"), ImGuiTreeNodeFlags_DefaultOpen)) draw_hardware();
+    if (ImGui::CollapsingHeader(tr_label("Speed, power and cost"))) draw_speed_inputs();
 }
 
 namespace {
@@ -76,6 +77,17 @@ void note_fitted(std::vector<App::WindowRect>& layout, const std::string& name, 
     layout.push_back({"cell box|" + name, f.room_min.x, f.room_min.y, f.room_max.x - f.room_min.x, f.room_max.y - f.room_min.y});
 }
 
+// A heading of the GPU picker: the catalog's segment, in the language's words.
+const char* segment_heading(Segment s) {
+    switch (s) {
+        case Segment::consumer: return tr("consumer");
+        case Segment::datacenter: return tr("datacenter");
+        case Segment::workstation:
+        case Segment::apple: break;
+    }
+    return to_string(s).data();   // a literal's view: "workstation", "apple"
+}
+
 // The first model of m's family that the search shows (its family's heading goes above it).
 const CatalogModel* first_of_family(const Catalog& catalog, const CatalogModel& m, const std::string& filter) {
     for (const CatalogModel& x : catalog.models)
@@ -89,13 +101,14 @@ const CatalogModel* first_of_family(const Catalog& catalog, const CatalogModel& 
 
 void App::draw_model() {
     ImGui::PushID("model");
-    const char* sources[] = {"catalog", "a parameter count", "its numbers", "a pasted config.json", "a model file"};
+    const char* sources[] = {tr_later("catalog"), tr_later("a parameter count"), tr_later("its numbers"), tr_later("a pasted config.json"),
+                             tr_later("a model file")};
     // "a model file" where the platform reads files (the desktop), or when a link opened one.
     const int source_count = platform_.model_opener() || s_.source == ModelSource::file ? 5 : 4;
-    row_label("From");
-    if (ImGui::BeginCombo("##source", sources[int(s_.source)])) {
+    row_label(tr("From"));
+    if (ImGui::BeginCombo("##source", tr(sources[int(s_.source)]))) {
         for (int i = 0; i < source_count; ++i) {
-            if (pick_selectable(sources[i], int(s_.source) == i)) {
+            if (pick_selectable(tr_label(sources[i]), int(s_.source) == i)) {
                 s_.source = ModelSource(i);
                 apply_model_source(s_);
                 set_gpu_count(s_, s_.config.gpus, current_arch(s_, catalog_));
@@ -107,12 +120,12 @@ void App::draw_model() {
     switch (s_.source) {
         case ModelSource::catalog: {
             const CatalogModel* cur = catalog_.find_model(s_.catalog_model);
-            row_label("Model");
+            row_label(tr("Model"));
             FittedCombo fit;
             const bool open = begin_fitted_combo("##model", cur ? cur->arch.name : s_.catalog_model, ImGuiComboFlags_HeightLarge, fit);
             note_fitted(layout_, "model", fit);
             if (open) {
-                const bool enter = search_field("search models", model_filter_);
+                const bool enter = search_field(tr("search models"), model_filter_);
                 const CatalogModel* only = nullptr;   // the one model the search shows, if one
                 const CatalogModel* picked = nullptr;   // clicked, or Enter
                 int shown = 0;
@@ -132,7 +145,7 @@ void App::draw_model() {
                     ++shown;
                     if (&m == first_of_family(catalog_, m, model_filter_)) {
                         ImGui::Spacing();
-                        ImGui::TextDisabled("%s", m.family.empty() ? "other" : m.family.c_str());
+                        ImGui::TextDisabled("%s", m.family.empty() ? tr("other") : m.family.c_str());
                     }
                     ImGui::Indent(ImGui::GetFontSize() * 0.6f);
                     char label[160];
@@ -140,7 +153,7 @@ void App::draw_model() {
                     if (pick_selectable(label, m.arch.id == s_.catalog_model)) picked = &m;
                     ImGui::Unindent(ImGui::GetFontSize() * 0.6f);
                 }
-                if (shown == 0) ImGui::TextDisabled("No model matches \"%s\".", model_filter_.c_str());
+                if (shown == 0) ImGui::TextDisabled(tr("No model matches \"%s\"."), model_filter_.c_str());
                 // Enter in the search with one model shown picks it (QA E7).
                 if (enter && shown == 1) {
                     picked = only;
@@ -155,11 +168,11 @@ void App::draw_model() {
                 ImGui::EndCombo();
             }
             if (cur) {
-                std::vector<std::string> facts = {format_count(cur->counts.total()) + " parameters"};
-                if (cur->arch.is_moe()) facts.push_back(format_count(cur->counts.active(cur->arch)) + " active");
-                facts.push_back(std::to_string(cur->arch.total_layers()) + " layers");
-                facts.push_back(std::to_string(cur->arch.n_heads) + "/" + std::to_string(cur->arch.n_kv_heads) + " heads");
-                facts.push_back(format_int(cur->context_trained) + " context");
+                std::vector<std::string> facts = {strf(tr("%s parameters"), format_count(cur->counts.total()).c_str())};
+                if (cur->arch.is_moe()) facts.push_back(strf(tr("%s active"), format_count(cur->counts.active(cur->arch)).c_str()));
+                facts.push_back(strf(tr("%d layers"), cur->arch.total_layers()));
+                facts.push_back(strf(tr("%d/%d heads"), cur->arch.n_heads, cur->arch.n_kv_heads));
+                facts.push_back(strf(tr("%s context"), format_int(cur->context_trained).c_str()));
                 text_phrases(facts);
                 ImGui::PushTextWrapPos();
                 ImGui::TextDisabled("%s", stack_summary(cur->arch, cur->counts).c_str());
@@ -168,22 +181,22 @@ void App::draw_model() {
             break;
         }
         case ModelSource::parameters: {
-            row_label("Parameters");
+            row_label(tr("Parameters"));
             float b = float(s_.custom_params_b);
-            if (ImGui::SliderFloat("##params", &b, 0.1f, 1000.0f, "%.2f B", ImGuiSliderFlags_Logarithmic)) {
+            if (slider_float("##params", &b, 0.1f, 1000.0f, "%.2f B", ImGuiSliderFlags_Logarithmic)) {
                 s_.custom_params_b = std::clamp(round_to_format(b, "%.2f"), 0.05, 10000.0);
                 apply_model_source(s_);
                 changed();
             }
-            ImGui::TextDisabled("A Llama-3-shaped dense model of this size.");
+            ImGui::TextDisabled("%s", tr("A Llama-3-shaped dense model of this size."));
             break;
         }
         case ModelSource::numbers: {
             ModelShape& n = s_.numbers;
             bool edit = false;
             auto num = [&](const char* label, int* v, int lo, int hi) {
-                row_label(label);
-                ImGui::PushID(label);
+                row_label(tr(label));
+                ImGui::PushID(label);   // the English label: the same field in every language
                 const bool typed = ImGui::InputInt("##v", v, 0, 0);
                 note_item("text field");
                 if (typed) {
@@ -192,15 +205,16 @@ void App::draw_model() {
                 }
                 ImGui::PopID();
             };
-            num("Layers", &n.layers, 1, 1000);
+            // "Hidden" and "Experts" are the words practitioners write in Portuguese too.
+            num(tr_later("Layers"), &n.layers, 1, 1000);
             num("Hidden", &n.hidden, 64, 1 << 17);
-            num("MLP inner", &n.intermediate, 64, 1 << 19);
-            num("Heads", &n.heads, 1, 1024);
-            num("KV heads", &n.kv_heads, 1, 1024);
-            num("Vocabulary", &n.vocab, 256, 1 << 22);
+            num(tr_later("MLP inner"), &n.intermediate, 64, 1 << 19);
+            num(tr_later("Heads"), &n.heads, 1, 1024);
+            num(tr_later("KV heads"), &n.kv_heads, 1, 1024);
+            num(tr_later("Vocabulary"), &n.vocab, 256, 1 << 22);
             num("Experts", &n.experts, 0, 1024);
-            if (n.experts > 0) num("Per token", &n.experts_per_token, 1, 64);
-            edit |= ImGui::Checkbox("Tied embeddings", &n.tied);
+            if (n.experts > 0) num(tr_later("Per token"), &n.experts_per_token, 1, 64);
+            edit |= ImGui::Checkbox(tr_label("Tied embeddings"), &n.tied);
             if (edit) {
                 apply_model_source(s_);
                 set_gpu_count(s_, s_.config.gpus, current_arch(s_, catalog_));
@@ -214,25 +228,25 @@ void App::draw_model() {
                 const ModelArch& a = s_.file.model.arch;
                 const std::string& hub = s_.file.model.hub;
                 const std::string& path = !hub.empty() ? hub : s_.file.gguf.empty() ? s_.file.hf_dir : s_.file.gguf;
-                row_label("Model");
+                row_label(tr("Model"));
                 ImGui::TextUnformatted(a.name.c_str());
                 ImGui::PushTextWrapPos();
                 if (a.file.total > 0)
-                    ImGui::TextDisabled("%s: %s of weights in its headers", a.source == "safetensors" ? "safetensors" : "GGUF",
+                    ImGui::TextDisabled(tr("%s: %s of weights in its headers"), a.source == "safetensors" ? "safetensors" : "GGUF",
                                         format_bytes_short(a.file.total).c_str());
                 else
-                    ImGui::TextDisabled("its config.json");
+                    ImGui::TextDisabled("%s", tr("its config.json"));
                 ImGui::TextDisabled("%s%s", hub.empty() ? "" : "Hugging Face: ", path.c_str());
-                for (const std::string& w : s_.file.model.import_warnings) ImGui::TextDisabled("note: %s", w.c_str());
+                for (const std::string& w : s_.file.model.import_warnings) ImGui::TextDisabled(tr("note: %s"), w.c_str());
                 ImGui::PopTextWrapPos();
             }
             break;
         }
         case ModelSource::hf_config: {
-            ImGui::TextDisabled("Paste a Hugging Face config.json:");
+            ImGui::TextDisabled("%s", tr("Paste a Hugging Face config.json:"));
             ImGui::InputTextMultiline("##hf", &s_.hf_text, ImVec2(-1, ImGui::GetTextLineHeight() * 7));
             note_item("text field");
-            if (ImGui::Button("Use this config")) {
+            if (ImGui::Button(tr_label("Use this config"))) {
                 apply_model_source(s_);
                 set_gpu_count(s_, s_.config.gpus, current_arch(s_, catalog_));
                 changed();
@@ -263,11 +277,14 @@ void App::draw_workload() {
     Config& c = s_.config;
     ImGui::PushID("workload");
     for (Mode m : {Mode::inference, Mode::train, Mode::lora, Mode::qlora}) {
-        if (m != Mode::inference) ImGui::SameLine();
-        if (ImGui::RadioButton(mode_label(m), c.mode == m)) {
+        // On the line while it has room ("Treino completo" is longer), as the checkboxes below.
+        if (m != Mode::inference) beside_if_fits(checkbox_width(mode_label(m)));
+        ImGui::PushID(int(m));   // the same button in every language
+        if (ImGui::RadioButton((std::string(mode_label(m)) + "###mode").c_str(), c.mode == m)) {
             set_mode(s_, m, current_arch(s_, catalog_));
             changed();
         }
+        ImGui::PopID();
     }
     // Weights and KV cache.
     // Unset on inference: the checkpoint's own format when it is quantized (the report's
@@ -275,15 +292,15 @@ void App::draw_workload() {
     const bool checkpoint = ok_ && report_.weights_scheme.source == "checkpoint";
     std::string weights_label;
     if (c.weights == "native" || (c.weights.empty() && checkpoint))
-        weights_label =
-            "as published" + (ok_ && !report_.weights_scheme.format.empty() ? " (" + report_.weights_scheme.format + ")" : std::string());
+        weights_label = ok_ && !report_.weights_scheme.format.empty() ? strf(tr("as published (%s)"), report_.weights_scheme.format.c_str())
+                                                                      : std::string(tr("as published"));
     else
         weights_label = std::string(weight_format(c.weights.empty() ? (c.mode == Mode::qlora ? "nf4" : "bf16") : c.weights).label);
     const std::string weights = c.weights.empty() ? (c.mode == Mode::qlora ? "nf4" : checkpoint ? "native" : "bf16") : c.weights;
     // The tooltips come from the format tables (help_text.hpp), as the CLI's help does.
-    row_label("Weights");
+    row_label(tr("Weights"));
     if (ImGui::BeginCombo("##weights", weights_label.c_str())) {
-        if (c.mode == Mode::inference && pick_selectable("as published (the checkpoint's format)", weights == "native")) {
+        if (c.mode == Mode::inference && pick_selectable(tr_label("as published (the checkpoint's format)"), weights == "native")) {
             c.weights = "native";
             changed();
         }
@@ -298,10 +315,10 @@ void App::draw_workload() {
     } else if (ImGui::IsItemHovered()) {
         wrapped_tooltip(weights_help());
     }
-    const std::string kv = c.kv_cache.empty() ? "auto (16-bit)" : c.kv_cache;
-    row_label("KV cache");
+    const std::string kv = c.kv_cache.empty() ? tr("auto (16-bit)") : c.kv_cache;
+    row_label(tr("KV cache"));
     if (ImGui::BeginCombo("##kv", kv.c_str())) {
-        if (pick_selectable("auto (16-bit)", c.kv_cache.empty())) {
+        if (pick_selectable(tr_label("auto (16-bit)"), c.kv_cache.empty())) {
             c.kv_cache.clear();
             changed();
         }
@@ -318,7 +335,7 @@ void App::draw_workload() {
         wrapped_tooltip(kv_cache_help());
     }
     // Context (log scale) and batch.
-    row_label("Context");
+    row_label(tr("Context"));
     int ctx = int(c.context > 0 ? c.context : (ok_ ? report_.config.context : 8192));
     bool slid = false;
     if (slider_with_field("ctx", ctx, int(kContextMin), int(kContextMax), "%d tokens", ImGuiSliderFlags_Logarithmic, 5.5f, "context slider",
@@ -326,9 +343,9 @@ void App::draw_workload() {
         c.context = slid ? round_context(ctx) : (long long)clamp_to_key("context", ctx);
         changed();
     }
-    row_label("Batch");
+    row_label(tr("Batch"));
     int batch = c.batch;
-    if (ImGui::SliderInt("##batch", &batch, 1, 1024, batch == 1 ? "%d sequence" : "%d sequences", ImGuiSliderFlags_Logarithmic)) {
+    if (ImGui::SliderInt("##batch", &batch, 1, 1024, batch == 1 ? tr("%d sequence") : tr("%d sequences"), ImGuiSliderFlags_Logarithmic)) {
         c.batch = int(clamp_to_key("batch", batch));
         c.global_batch = 0;
         changed();
@@ -336,39 +353,39 @@ void App::draw_workload() {
     note_item("batch slider");
     // Training.
     if (c.mode != Mode::inference) {
-        row_label("Optimizer");
+        row_label(tr("Optimizer"));
         if (enum_combo("##opt", c.optimizer, {Optimizer::adamw, Optimizer::adamw_8bit, Optimizer::sgd, Optimizer::adafactor}))
             changed();
-        row_label("ZeRO stage");
+        row_label(tr("ZeRO stage"));
         int zero = c.zero;
         if (ImGui::SliderInt("##zero", &zero, 0, 3)) {
             set_zero_stage(c, zero);
             changed();
         }
-        row_label("Offload");
+        row_label(tr("Offload"));
         if (enum_combo("##off", c.offload, {Offload::none, Offload::optimizer, Offload::optimizer_params},
                        [&](Offload o) { return offload_allowed(o, c.zero); }))
             changed();
-        row_label("Recompute");
+        row_label(tr("Recompute"));
         if (enum_combo("##rc", c.recompute, {Recompute::automatic, Recompute::none, Recompute::selective, Recompute::full}))
             changed();
-        row_label("Framework");
+        row_label(tr("Framework"));
         if (enum_combo("##fw", c.training_framework,
                        {TrainingFramework::megatron, TrainingFramework::nemo, TrainingFramework::torchtitan, TrainingFramework::fsdp,
                         TrainingFramework::deepspeed, TrainingFramework::hf_trainer}))
             changed();
-        if (ImGui::Checkbox("Flash attention", &c.flash_attention)) changed();
-        ImGui::SameLine();
-        if (ImGui::Checkbox("Sequence parallel", &c.sequence_parallel)) changed();
+        if (ImGui::Checkbox(tr_label("Flash attention"), &c.flash_attention)) changed();
+        beside_if_fits(checkbox_width(tr("Sequence parallel")));   // longer in Portuguese: below when it does not fit
+        if (ImGui::Checkbox(tr_label("Sequence parallel"), &c.sequence_parallel)) changed();
         if (c.mode == Mode::lora || c.mode == Mode::qlora) {
-            row_label("LoRA rank");
+            row_label(tr("LoRA rank"));
             if (ImGui::SliderInt("##lr", &c.lora_rank, 1, 512, "%d", ImGuiSliderFlags_Logarithmic)) {
                 c.lora_rank = int(clamp_to_key("lora_rank", c.lora_rank));
                 changed();
             }
             const char* names[] = {"q", "k", "v", "o", "gate", "up", "down"};
             ImGui::AlignTextToFramePadding();
-            ImGui::TextUnformatted("Targets");
+            ImGui::TextUnformatted(tr("Targets"));
             for (int i = 0; i < 7; ++i) {
                 ImGui::SameLine();
                 bool on = (c.lora_targets & (1u << i)) != 0;
@@ -380,7 +397,7 @@ void App::draw_workload() {
             }
         }
     } else {
-        if (ImGui::Checkbox("Flash attention", &c.flash_attention)) changed();
+        if (ImGui::Checkbox(tr_label("Flash attention"), &c.flash_attention)) changed();
     }
     ImGui::PopID();
 }
@@ -413,21 +430,21 @@ void App::draw_hardware() {
     ImGui::PushID("hardware");
     const Gpu* gpu = catalog_.find_gpu(c.gpu);
     const bool custom = c.gpu == kCustomGpuId;
-    row_label("GPU");
+    row_label(tr("GPU"));
     FittedCombo gpu_fit;
     const bool gpu_open = begin_fitted_combo("##gpu",
-                                             custom ? "Custom: " + gpu_display_name(c, catalog_)
+                                             custom ? strf(tr("Custom: %s"), gpu_display_name(c, catalog_).c_str())
                                              : gpu  ? gpu->name
                                                     : c.gpu,
                                              ImGuiComboFlags_HeightLarge, gpu_fit);
     note_fitted(layout_, "gpu", gpu_fit);
     if (gpu_open) {
-        const bool enter = search_field("search GPUs", gpu_filter_);
+        const bool enter = search_field(tr("search GPUs"), gpu_filter_);
         const Gpu* only = nullptr;   // the one GPU the search shows, if one
         const Gpu* picked = nullptr;   // clicked, or Enter
         int shown = 0;
         // A GPU the catalog does not have: its fields, prefilled from the GPU chosen now (view_custom_gpu.cpp).
-        if (pick_selectable("Custom GPU: edit its figures", custom)) {
+        if (pick_selectable(tr_label("Custom GPU: edit its figures"), custom)) {
             use_custom_gpu(s_);
             changed();
         }
@@ -438,7 +455,7 @@ void App::draw_hardware() {
             only = &g;
             ++shown;
             if (first || g.segment != last) {
-                ImGui::TextDisabled("%s", std::string(to_string(g.segment)).c_str());
+                ImGui::TextDisabled("%s", segment_heading(g.segment));
                 last = g.segment;
                 first = false;
             }
@@ -446,7 +463,7 @@ void App::draw_hardware() {
             std::snprintf(label, sizeof label, "%s  (%s)", g.name.c_str(), format_gib(g.capacity_bytes(), 0).c_str());
             if (pick_selectable(label, g.id == c.gpu)) picked = &g;
         }
-        if (shown == 0) ImGui::TextDisabled("No GPU matches \"%s\" (Custom GPU above takes any).", gpu_filter_.c_str());
+        if (shown == 0) ImGui::TextDisabled(tr("No GPU matches \"%s\" (Custom GPU above takes any)."), gpu_filter_.c_str());
         if (enter && shown == 1) {   // Enter in the search with one GPU shown picks it (QA E7)
             picked = only;
             ImGui::CloseCurrentPopup();
@@ -458,27 +475,26 @@ void App::draw_hardware() {
         ImGui::EndCombo();
     }
     if (custom) draw_custom_gpu();
-    row_label("GPUs");
+    row_label(tr("GPUs"));
     int gpus = c.gpus;
     if (slider_with_field("gpus", gpus, 1, 64, "%d", 0, 4.5f, "gpus slider")) {
         set_gpu_count(s_, int(clamp_to_key("gpus", gpus)), arch);
         changed();
     }
     bool manual = s_.manual_parallel;
-    if (ImGui::Checkbox("Set tensor / pipeline split", &manual)) {
+    if (ImGui::Checkbox(tr_label("Set tensor / pipeline split"), &manual)) {
         set_manual_parallel(s_, manual, arch);
         changed();
     }
-    help_marker("Automatic: training spreads GPUs over data parallel, llama.cpp over layers (pipeline), other inference over "
-                "attention heads (tensor parallel).");
+    help_marker(tr("Automatic: training spreads GPUs over data parallel, llama.cpp over layers (pipeline), other inference over attention heads (tensor parallel)."));
     if (s_.manual_parallel && arch) {
         // A degree a link left to the estimate (0) shows what the estimate chose.
         const auto shown = [&](int set, int resolved) {
-            return set > 0 ? std::to_string(set) : "auto (" + std::to_string(ok_ ? resolved : 1) + ")";
+            return set > 0 ? std::to_string(set) : strf("%s (%d)", tr("auto"), ok_ ? resolved : 1);
         };
         const int cp = std::max(1, c.cp);
         const auto tps = tp_choices(*arch, c.gpus / cp);
-        row_label("Tensor (tp)");
+        row_label(tr("Tensor (tp)"));
         if (ImGui::BeginCombo("##tp", shown(c.tp, report_.parallel.tp).c_str())) {
             for (int t : tps)
                 if (pick_selectable(std::to_string(t).c_str(), t == c.tp)) {
@@ -490,7 +506,7 @@ void App::draw_hardware() {
             ImGui::EndCombo();
         }
         if (c.mode != Mode::inference) {
-            row_label("Context (cp)");
+            row_label(tr("Context (cp)"));
             if (ImGui::BeginCombo("##cp", std::to_string(cp).c_str())) {
                 for (int d : cp_choices(c))
                     if (pick_selectable(std::to_string(d).c_str(), d == cp)) {
@@ -502,11 +518,10 @@ void App::draw_hardware() {
                 ImGui::EndCombo();
             }
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("Context parallelism (ring attention): each GPU of a cp group holds 1/cp of every sequence and "
-                                  "passes its K/V blocks around the ring. For long contexts whose activations do not fit.");
+                wrapped_tooltip(tr("Context parallelism (ring attention): each GPU of a cp group holds 1/cp of every sequence and passes its K/V blocks around the ring. For long contexts whose activations do not fit."));
         }
         const auto pps = pp_choices(*arch, c.gpus / cp, c.tp);
-        row_label("Pipeline (pp)");
+        row_label(tr("Pipeline (pp)"));
         if (ImGui::BeginCombo("##pp", shown(c.pp, report_.parallel.pp).c_str())) {
             for (int p : pps)
                 if (pick_selectable(std::to_string(p).c_str(), p == c.pp)) {
@@ -516,15 +531,15 @@ void App::draw_hardware() {
                 }
             ImGui::EndCombo();
         }
-        ImGui::TextDisabled("data parallel (dp) = %s", shown(c.dp, report_.parallel.dp).c_str());
+        ImGui::TextDisabled(tr("data parallel (dp) = %s"), shown(c.dp, report_.parallel.dp).c_str());
     } else if (ok_) {
         if (report_.parallel.cp > 1)
-            ImGui::TextDisabled("tp %d, cp %d, pp %d, dp %d", report_.parallel.tp, report_.parallel.cp, report_.parallel.pp,
+            ImGui::TextDisabled(tr("tp %d, cp %d, pp %d, dp %d"), report_.parallel.tp, report_.parallel.cp, report_.parallel.pp,
                                 report_.parallel.dp);
         else
-            ImGui::TextDisabled("tp %d, pp %d, dp %d", report_.parallel.tp, report_.parallel.pp, report_.parallel.dp);
+            ImGui::TextDisabled(tr("tp %d, pp %d, dp %d"), report_.parallel.tp, report_.parallel.pp, report_.parallel.dp);
     }
-    row_label("Runtime");
+    row_label(tr("Runtime"));
     Runtime runtime = c.runtime;
     if (enum_combo("##rt", runtime, {Runtime::automatic, Runtime::pytorch, Runtime::llama_cpp, Runtime::ollama, Runtime::vllm,
                                      Runtime::sglang, Runtime::trt_llm, Runtime::none})) {
@@ -533,7 +548,7 @@ void App::draw_hardware() {
     }
     if (ImGui::IsItemHovered()) wrapped_tooltip(runtime_help(c.runtime));
     if (c.runtime == Runtime::vllm) {
-        row_label("GPU share");
+        row_label(tr("GPU share"));
         if (key_slider("##gmu", "gpu_memory_utilization", c.gpu_memory_utilization, 0.3f, 1.0f, "%.2f")) changed();
         if (ImGui::IsItemHovered()) wrapped_tooltip(gpu_share_help());
     }
@@ -547,17 +562,19 @@ void App::draw_hardware() {
         changed();
     };
     if (c.runtime == Runtime::sglang || c.mem_fraction_static) {
-        row_label("Static share");
+        row_label(tr("Static share"));
         fraction_slider("mfs", c.mem_fraction_static, report_.config.mem_fraction_static, 0.87, "%.3f");
-        help_marker("SGLang --mem-fraction-static: the share of the memory free before loading that holds the weights and the "
-                    "KV pool; activations and CUDA graphs use the rest. Auto: SGLang's default by GPU memory and tp x pp.");
+        help_marker(tr("SGLang --mem-fraction-static: the share of the memory free before loading that holds the weights and the KV pool; activations and CUDA graphs use the rest. Auto: SGLang's default by GPU memory and tp x pp."));
     }
     if (c.runtime == Runtime::trt_llm || c.free_gpu_memory_fraction) {
-        row_label("KV share");
+        row_label(tr("KV share"));
         fraction_slider("fgm", c.free_gpu_memory_fraction, report_.config.free_gpu_memory_fraction,
                         default_engine_version(Runtime::trt_llm).fraction, "%.2f");
-        static const std::string kKvShareHelp = kv_share_help();   // the tables do not change while the app runs
-        help_marker(kKvShareHelp.c_str());
+        // The tables do not change while the app runs: one text per language.
+        static std::string kv_share[std::size(kLanguages)];
+        std::string& help = kv_share[int(language())];
+        if (help.empty()) help = kv_share_help();
+        help_marker(help.c_str());
     }
     // llama.cpp's --n-cpu-moe, for a mixture-of-experts model under llama.cpp or ollama (auto
     // included when it picked llama.cpp); shown also while a value is set that the estimate
@@ -565,37 +582,34 @@ void App::draw_hardware() {
     const bool llama = c.runtime == Runtime::llama_cpp || c.runtime == Runtime::ollama ||
                        (ok_ && report_.config.runtime == Runtime::llama_cpp);
     if (c.n_cpu_moe > 0 || (arch && arch->is_moe() && llama)) {
-        row_label("Experts in RAM");
+        row_label(tr("Experts in RAM"));
         const int layers = arch ? std::max(1, arch->total_layers()) : std::max(1, c.n_cpu_moe);
         int n = std::clamp(c.n_cpu_moe, 0, layers);
-        if (slider_with_field("ncmoe", n, 0, layers, n > 0 ? "first %d layers" : "none", 0, 3.2f, "n_cpu_moe slider")) {
+        if (slider_with_field("ncmoe", n, 0, layers, n > 0 ? tr("first %d layers") : tr("none"), 0, 3.2f, "n_cpu_moe slider")) {
             c.n_cpu_moe = std::clamp(n, 0, layers);
             changed();
         }
-        help_marker("llama.cpp --n-cpu-moe N: the routed experts of the first N layers stay in host RAM and the CPU runs "
-                    "them; attention, shared experts and the KV cache stay on the GPU. All layers = --cpu-moe. Frees GPU "
-                    "memory; decode reads the chosen experts at the host's bandwidth, prefill copies them over PCIe.");
+        help_marker(tr("llama.cpp --n-cpu-moe N: the routed experts of the first N layers stay in host RAM and the CPU runs them; attention, shared experts and the KV cache stay on the GPU. All layers = --cpu-moe. Frees GPU memory; decode reads the chosen experts at the host's bandwidth, prefill copies them over PCIe."));
     }
     // The links: the GPU's own unless the user picks another (what NVLink would change, say).
     if (!catalog_.links.empty()) {
         auto link_combo = [&](const char* label, const char* id, std::string& value, LinkScope scope, const std::string& resolved) {
-            row_label(label);
+            row_label(tr(label));
             const Link* cur = value.empty() ? nullptr : catalog_.find_link(value);
             const Link* res = resolved.empty() ? nullptr : catalog_.find_link(resolved);
-            std::string preview = cur ? cur->name : "auto" + (res ? " (" + res->name + ")" : std::string());
+            std::string preview = cur ? cur->name : res ? strf("%s (%s)", tr("auto"), res->name.c_str()) : std::string(tr("auto"));
             FittedCombo fit;
             const bool open = begin_fitted_combo(id, preview, 0, fit);
-            note_fitted(layout_, label, fit);
+            note_fitted(layout_, label, fit);   // the English label: the tests' name
             if (open) {
-                if (pick_selectable("auto: the GPU's own", value.empty())) {
+                if (pick_selectable(tr_label("auto: the GPU's own"), value.empty())) {
                     value.clear();
                     changed();
                 }
                 for (const Link& l : catalog_.links) {
                     if (l.scope != scope) continue;
-                    char text[160];
-                    std::snprintf(text, sizeof text, "%s  (%s per GPU)", l.name.c_str(), format_bandwidth(l.bytes_per_s()).c_str());
-                    if (pick_selectable(text, value == l.id)) {
+                    const std::string text = strf(tr("%s  (%s per GPU)"), l.name.c_str(), format_bandwidth(l.bytes_per_s()).c_str());
+                    if (pick_selectable(text.c_str(), value == l.id)) {
                         value = l.id;
                         changed();
                     }
@@ -603,9 +617,9 @@ void App::draw_hardware() {
                 ImGui::EndCombo();
             }
         };
-        link_combo("Link", "##link", c.link, LinkScope::intra_node, ok_ ? report_.interconnect.link : std::string());
+        link_combo(tr_later("Link"), "##link", c.link, LinkScope::intra_node, ok_ ? report_.interconnect.link : std::string());
         if ((ok_ && report_.interconnect.nodes > 1) || !c.inter_node_link.empty())
-            link_combo("Between nodes", "##inter", c.inter_node_link, LinkScope::inter_node,
+            link_combo(tr_later("Between nodes"), "##inter", c.inter_node_link, LinkScope::inter_node,
                        ok_ ? report_.interconnect.inter_node_link : std::string());
     }
     ImGui::PopID();
@@ -616,15 +630,14 @@ void App::draw_speed_inputs() {
     const Config& used = report_.config;   // the values the last estimate used (defaults resolved)
     ImGui::PushID("speed");
     const bool training = c.mode != Mode::inference;
-    row_label("MFU");
+    row_label(tr("MFU"));
     if (default_slider("mfu", c.mfu, ok_ ? used.mfu : 0.4, 0.05f, 1.0f, "%.2f")) changed();
-    help_marker("Model FLOPs utilization: the fraction of the GPU's dense tensor peak that compute-bound work (prefill, "
-                "training) reaches. Auto: the runtime's typical figure (Assumptions tab).");
-    row_label("Bandwidth use");
+    help_marker(tr("Model FLOPs utilization: the fraction of the GPU's dense tensor peak that compute-bound work (prefill, training) reaches. Auto: the runtime's typical figure (Assumptions tab)."));
+    row_label(tr("Bandwidth use"));
     if (default_slider("bw", c.bandwidth_efficiency, ok_ ? used.bandwidth_efficiency : 0.8, 0.1f, 1.0f, "%.2f")) changed();
-    help_marker("The fraction of the memory bandwidth that decoding reaches (it reads every weight once per token).");
+    help_marker(tr("The fraction of the memory bandwidth that decoding reaches (it reads every weight once per token)."));
     if (!training) {
-        row_label("Prompt");
+        row_label(tr("Prompt"));
         double prompt = double(c.prompt_tokens);
         const double context = double(ok_ ? used.context : 8192);
         if (default_slider("prompt", prompt, ok_ ? double(used.prompt_tokens) : context / 2, 1.0f, float(context), "%.0f tokens", true)) {
@@ -632,55 +645,52 @@ void App::draw_speed_inputs() {
             changed();
         }
         if (ok_ && report_.config.runtime == Runtime::llama_cpp) {
-            row_label("Host RAM bw");
+            row_label(tr("Host RAM bw"));
             if (default_slider("hostbw", c.host_memory_bandwidth_gb_per_s, used.host_memory_bandwidth_gb_per_s, 10.0f, 1000.0f,
                                "%.0f GB/s", true))
                 changed();
-            help_marker("The host memory bandwidth llama.cpp reads offloaded layers with (dual-channel DDR5: ~60-80 GB/s).");
+            help_marker(tr("The host memory bandwidth llama.cpp reads offloaded layers with (dual-channel DDR5: ~60-80 GB/s)."));
         }
     } else {
-        row_label("Train on");
+        row_label(tr("Train on"));
         float tokens_b = float(c.train_tokens / 1e9);
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.2f);
-        if (ImGui::SliderFloat("##tt", &tokens_b, 0.0f, 20000.0f, tokens_b > 0 ? "%.2f B tokens" : "(not asked)",
-                               ImGuiSliderFlags_Logarithmic)) {
+        if (slider_float("##tt", &tokens_b, 0.0f, 20000.0f, tokens_b > 0 ? tr("%.2f B tokens") : tr("(not asked)"),
+                         ImGuiSliderFlags_Logarithmic)) {
             c.train_tokens =
                 clamp_to_key("train_tokens", std::round(round_to_format(tokens_b, "%.2f") * 100.0) * 1e7);   // 0.01 B steps, exactly
             changed();
         }
-        help_marker("Tokens of the training run, for its time, energy and electricity cost.");
+        help_marker(tr("Tokens of the training run, for its time, energy and electricity cost."));
         // What the run loses beyond its steps (Speed: goodput): interruptions, restarts, checkpoints.
-        row_label("Interruptions");
+        row_label(tr("Interruptions"));
         float per_million = float(c.failures_per_gpu_hour * 1e6);
-        if (ImGui::SliderFloat("##fph", &per_million, 0.0f, 1000.0f, "%.1f per million GPU-hours", ImGuiSliderFlags_Logarithmic)) {
+        if (slider_float("##fph", &per_million, 0.0f, 1000.0f, tr("%.1f per million GPU-hours"), ImGuiSliderFlags_Logarithmic)) {
             c.failures_per_gpu_hour = clamp_to_key("failures_per_gpu_hour", round_to_format(per_million, "%.1f") / 1e6);
             changed();
         }
-        help_marker("Job interruptions per million GPU-hours: any GPU's failure stops the whole job, which restarts from its last "
-                    "checkpoint. Default 21.95: Llama 3's 466 interruptions in 54 days on 16,384 GPUs.");
-        row_label("Restart");
+        help_marker(tr("Job interruptions per million GPU-hours: any GPU's failure stops the whole job, which restarts from its last checkpoint. Default 21.95: Llama 3's 466 interruptions in 54 days on 16,384 GPUs."));
+        row_label(tr("Restart"));
         if (key_slider("##rst", "restart_s", c.restart_s, 0.0f, 3600.0f, "%.0f s")) changed();
-        help_marker("From an interruption to training again (detection, rescheduling, start-up), before the checkpoint is read back.");
-        row_label("Checkpoint write");
-        if (key_slider("##ckw", "checkpoint_write_gb_per_s", c.checkpoint_write_gb_per_s, 0.1f, 50.0f, "%.1f GB/s a node")) changed();
-        help_marker("The rate each node writes its part of a checkpoint (weights and optimizer states). Default 1: Llama 3's store, "
-                    "2 TB/s over 2,048 nodes. Checkpoints come at the Young-Daly interval unless a link sets checkpoint_interval_s.");
+        help_marker(tr("From an interruption to training again (detection, rescheduling, start-up), before the checkpoint is read back."));
+        row_label(tr("Checkpoint write"));
+        if (key_slider("##ckw", "checkpoint_write_gb_per_s", c.checkpoint_write_gb_per_s, 0.1f, 50.0f, tr("%.1f GB/s a node"))) changed();
+        help_marker(tr("The rate each node writes its part of a checkpoint (weights and optimizer states). Default 1: Llama 3's store, 2 TB/s over 2,048 nodes. Checkpoints come at the Young-Daly interval unless a link sets checkpoint_interval_s."));
         if (ok_ && c.offload != Offload::none) {
-            row_label("Host RAM bw");
+            row_label(tr("Host RAM bw"));
             if (default_slider("hostbw", c.host_memory_bandwidth_gb_per_s, used.host_memory_bandwidth_gb_per_s, 10.0f, 1000.0f,
                                "%.0f GB/s", true))
                 changed();
-            help_marker("The host memory bandwidth of one node, shared by its GPUs: ZeRO-Offload's optimizer step runs on the CPU at "
-                        "it (dual-channel DDR5: ~77 GB/s; two sockets of 8 DDR5-4800 channels: 614 GB/s).");
+            help_marker(tr("The host memory bandwidth of one node, shared by its GPUs: ZeRO-Offload's optimizer step runs on the CPU at it (dual-channel DDR5: ~77 GB/s; two sockets of 8 DDR5-4800 channels: 614 GB/s)."));
         }
     }
-    row_label("Utilization");
-    if (key_slider("##util", "utilization", c.utilization, 0.05f, 1.0f, "%.2f of board power")) changed();
-    row_label("PUE");
+    row_label(tr("Utilization"));
+    if (key_slider("##util", "utilization", c.utilization, 0.05f, 1.0f, tr("%.2f of board power"))) changed();
+    row_label(tr("PUE"));
     if (default_slider("pue", c.pue, ok_ ? used.pue : 1.0, 1.0f, 3.0f, "%.2f")) changed();
-    help_marker("Power usage effectiveness: facility power / IT power (1.0 = no cooling overhead; data centers average ~1.5).");
-    row_label("Electricity");
-    if (key_slider("##kwh", "usd_per_kwh", c.usd_per_kwh, 0.0f, 1.0f, "$%.3f per kWh")) changed();
+    help_marker(tr("Power usage effectiveness: facility power / IT power (1.0 = no cooling overhead; data centers average ~1.5)."));
+    row_label(tr("Electricity"));
+    if (key_slider("##kwh", "usd_per_kwh", c.usd_per_kwh, 0.0f, 1.0f, tr("$%.3f per kWh"))) changed();
     ImGui::PopID();
 }
 

@@ -14,6 +14,7 @@
 #include "charts.hpp"
 #include "gpusizer/error.hpp"
 #include "gpusizer/format.hpp"
+#include "i18n.hpp"
 #include "plan_state.hpp"
 #include "theme.hpp"
 #include "view_plan.hpp"
@@ -81,8 +82,8 @@ void draw_simulation(const Config& current, const std::string& link, const Catal
     v.shown = true;
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled(
-        "Requests arriving at a rate, run through the engine's scheduler step by step (continuous batching, the "
-        "token budget, KV admission and preemption): the latency percentiles people size for, and the run over time.");
+        "%s",
+        tr("Requests arriving at a rate, run through the engine's scheduler step by step (continuous batching, the token budget, KV admission and preemption): the latency percentiles people size for, and the run over time."));
     ImGui::PopTextWrapPos();
     const float w = ImGui::GetFontSize() * 7.0f;
     // The load: the Plan tab's (shared with the serving search).
@@ -90,40 +91,42 @@ void draw_simulation(const Config& current, const std::string& link, const Catal
     const Config* c = &current_config(v, current, link, catalog, plan);
     double rate = c->request_rate;
     ImGui::SetNextItemWidth(w);
-    if (ImGui::InputDouble("requests / s", &rate, 0, 0, "%.3g")) in.request_rate = std::clamp(rate, 1e-3, 1e5);
+    // (The field's own number keeps C's decimal point in every language: ImGui reads what is typed with it.)
+    if (ImGui::InputDouble(tr_label("requests / s"), &rate, 0, 0, "%.3g")) in.request_rate = std::clamp(rate, 1e-3, 1e5);
     note("simulation rate field");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Arrival rate, requests per second (the configuration's request_rate if it has one).");
-    beside_if_fits(stepper_width(w, "requests"));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("Arrival rate, requests per second (the configuration's request_rate if it has one)."));
+    beside_if_fits(stepper_width(w, tr("requests")));
     ImGui::SetNextItemWidth(w);
     int n = in.requests;
-    if (ImGui::InputInt("requests", &n, 100, 1000)) in.requests = std::clamp(n, 1, 100000);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("How many requests the run simulates.");
-    beside_if_fits(field_width(w, "burstiness"));
+    if (ImGui::InputInt(tr_label("requests"), &n, 100, 1000)) in.requests = std::clamp(n, 1, 100000);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("How many requests the run simulates."));
+    beside_if_fits(field_width(w, tr("burstiness")));
     ImGui::SetNextItemWidth(w);
     double burst = in.burstiness;
-    if (ImGui::InputDouble("burstiness", &burst, 0, 0, "%.2g")) in.burstiness = std::clamp(burst, 0.01, 100.0);
+    if (ImGui::InputDouble(tr_label("burstiness"), &burst, 0, 0, "%.2g")) in.burstiness = std::clamp(burst, 0.01, 100.0);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
-            "The gaps between arrivals are a gamma distribution of this shape: 1 is Poisson, below 1 burstier "
-            "(vLLM benchmark_serving --burstiness).");
-    beside_if_fits(field_width(w, "lengths"));
+            "%s",
+            tr("The gaps between arrivals are a gamma distribution of this shape: 1 is Poisson, below 1 burstier (vLLM benchmark_serving --burstiness)."));
+    beside_if_fits(field_width(w, tr("lengths")));
     ImGui::SetNextItemWidth(w);
-    const char* kinds[] = {"fixed", "uniform", "lognormal"};
+    const char* kinds[] = {tr("fixed"), tr("uniform"), tr("lognormal")};   // LengthDistribution's order
     int kind = int(in.lengths);
-    if (ImGui::Combo("lengths", &kind, kinds, 3)) in.lengths = LengthDistribution(kind);
+    if (ImGui::Combo(tr_label("lengths"), &kind, kinds, 3)) in.lengths = LengthDistribution(kind);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Request lengths around the input and output tokens: fixed, uniform (+-50%%) or lognormal (sigma 0.5).");
+        ImGui::SetTooltip("%s", tr("Request lengths around the input and output tokens: fixed, uniform (+-50%) or lognormal (sigma 0.5)."));
     std::optional<double> ttft = in.slo_ttft_ms > 0 ? std::optional<double>(in.slo_ttft_ms) : std::nullopt;
-    if (limit_drag("SLO TTFT ms", ttft, w, 10.0f, 60000.0f, 1e9, "none")) in.slo_ttft_ms = ttft.value_or(0.0);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Goodput counts the requests whose time to first token is within this.");
-    beside_if_fits(field_width(w, "SLO TPOT ms"));
+    if (limit_drag(tr_label("SLO TTFT ms"), ttft, w, 10.0f, 60000.0f, 1e9, tr("none"))) in.slo_ttft_ms = ttft.value_or(0.0);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Goodput counts the requests whose time to first token is within this."));
+    beside_if_fits(field_width(w, tr("SLO TPOT ms")));
     std::optional<double> tpot = in.slo_tpot_ms > 0 ? std::optional<double>(in.slo_tpot_ms) : std::nullopt;
-    if (limit_drag("SLO TPOT ms", tpot, w, 1.0f, 1000.0f, 1e9, "none")) in.slo_tpot_ms = tpot.value_or(0.0);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("... and whose time per output token is within this.");
-    beside_if_fits(button_width("new draw"));
-    if (ImGui::Button("new draw")) ++in.seed;
+    if (limit_drag(tr_label("SLO TPOT ms"), tpot, w, 1.0f, 1000.0f, 1e9, tr("none"))) in.slo_tpot_ms = tpot.value_or(0.0);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("... and whose time per output token is within this."));
+    beside_if_fits(button_width(tr("new draw")));
+    if (ImGui::Button(tr_label("new draw"))) ++in.seed;
     note("simulation new draw button");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The same load with other random arrivals (seed %u).", in.seed + 1);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(tr("The same load with other random arrivals (seed %u)."), in.seed + 1);
 
     // Run when what it was run for changed, once the change has settled: a run takes ~3 ms
     // natively and 15-20 ms in the browser (1,000 requests), more than a frame, so while a slider
@@ -152,7 +155,7 @@ void draw_simulation(const Config& current, const std::string& link, const Catal
     }
     if (!v.error.empty()) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(to_vec4(palette().warning), "Cannot simulate: %s", v.error.c_str());
+        ImGui::TextColored(to_vec4(palette().warning), tr("Cannot simulate: %s"), v.error.c_str());
         ImGui::PopTextWrapPos();
         note("simulation message");
         return;
@@ -161,23 +164,22 @@ void draw_simulation(const Config& current, const std::string& link, const Catal
     const SimulationReport& s = v.result;
     ImGui::Separator();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::Text("%s requests of %s + %s tokens at %s/s on %d x %s: %s output tokens/s, %s requests/s, %s in flight on average",
+    ImGui::Text(tr("%s requests of %s + %s tokens at %s/s on %d x %s: %s output tokens/s, %s requests/s, %s in flight on average"),
                 format_int(double(s.completed)).c_str(), format_int(double(s.report.config.isl)).c_str(),
                 format_int(double(s.report.config.osl)).c_str(), format_fixed(v.rate, v.rate < 10 ? 2 : 1).c_str(), current.gpus,
                 s.report.gpu_name.c_str(), format_int(s.output_tokens_per_s).c_str(), format_fixed(s.requests_per_s, 2).c_str(),
                 format_fixed(s.mean_running, 1).c_str());
     note("simulation summary");
-    if (updating) ImGui::TextDisabled("(updating: the figures below are for the settings before the change)");
+    if (updating) ImGui::TextDisabled("%s", tr("(updating: the figures below are for the settings before the change)"));
     if (in.slo_ttft_ms > 0 || in.slo_tpot_ms > 0)
-        ImGui::Text("goodput %s requests/s: %s of the requests met the objectives", format_fixed(s.goodput_rps, 2).c_str(),
+        ImGui::Text(tr("goodput %s requests/s: %s of the requests met the objectives"), format_fixed(s.goodput_rps, 2).c_str(),
                     percent(s.slo_attained_fraction, 1).c_str());
     if (s.report.serving.active)
         ImGui::TextDisabled(
-            "steady state at the mean lengths: %s output tokens/s, TTFT %s, TPOT %s; %lld preemptions, %s of the KV "
-            "pool at most; simulated in %s",
+            tr("steady state at the mean lengths: %s output tokens/s, TTFT %s, TPOT %s; %s preemptions, %s of the KV pool at most; simulated in %s"),
             format_int(s.report.serving.output_tokens_per_s).c_str(), format_duration(s.report.serving.ttft_s).c_str(),
-            format_duration(s.report.serving.tpot_s).c_str(), s.preemptions, percent(s.peak_kv_used_fraction).c_str(),
-            format_duration(s.wall_s).c_str());
+            format_duration(s.report.serving.tpot_s).c_str(), format_int(double(s.preemptions)).c_str(),
+            percent(s.peak_kv_used_fraction).c_str(), format_duration(s.wall_s).c_str());
     for (const std::string& wmsg : s.warnings) ImGui::TextColored(to_vec4(palette().warning), "%s", wmsg.c_str());
     ImGui::PopTextWrapPos();
     // The charts side by side where the window is wide, else one above the other.

@@ -4,18 +4,22 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include <imgui_internal.h>   // ImGui::RenderTextClipped, TempInputIsActive: slider_float's text
+
 #include "gpusizer/format.hpp"
+#include "i18n.hpp"
 #include "state.hpp"
 
 namespace gpusizer::ui {
 
 const char* mode_label(Mode m) {
     switch (m) {
-        case Mode::inference: return "Inference";
-        case Mode::train: return "Full training";
+        case Mode::inference: return tr("Inference");
+        case Mode::train: return tr("Full training");
         case Mode::lora: return "LoRA";
         case Mode::qlora: return "QLoRA";
     }
@@ -82,28 +86,53 @@ bool default_slider(const char* id, double& value, double in_use, float lo, floa
     // Room after the slider for "auto" (a small button) and a help marker "(?)" (QA E10: the
     // marker was cut at the edge), each after the item spacing.
     const ImGuiStyle& style = ImGui::GetStyle();
-    const float after = ImGui::CalcTextSize("auto").x + style.FramePadding.x * 2 + ImGui::CalcTextSize("(?)").x + style.ItemSpacing.x * 2;
+    const float after = ImGui::CalcTextSize(tr("auto")).x + style.FramePadding.x * 2 + ImGui::CalcTextSize("(?)").x + style.ItemSpacing.x * 2;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - after);
-    if (ImGui::SliderFloat("##v", &v, lo, hi, format, log ? ImGuiSliderFlags_Logarithmic : 0)) {
+    if (slider_float("##v", &v, lo, hi, format, log ? ImGuiSliderFlags_Logarithmic : 0)) {
         value = std::clamp(round_to_format(v, format), double(lo), double(hi));
         edited = true;
     }
     ImGui::SameLine();
     if (value > 0) {
-        if (ImGui::SmallButton("auto")) {
+        if (ImGui::SmallButton(tr_label("auto"))) {
             value = 0;
             edited = true;
         }
     } else {
-        ImGui::TextDisabled("auto");
+        ImGui::TextDisabled("%s", tr("auto"));
     }
     ImGui::PopID();
     return edited;
 }
 
+bool slider_float(const char* label, float* v, float lo, float hi, const char* format, ImGuiSliderFlags flags) {
+    if (language() == Language::en || !std::strchr(format, '%')) return ImGui::SliderFloat(label, v, lo, hi, format, flags);
+    // ImGui prints the value with printf's '.'. The slider draws its text in no colour, and the
+    // language's ("0,40") goes where ImGui centres its own (SliderScalar: RenderTextClipped over
+    // the frame, the label after it). All else stays ImGui's: rounding to `format`, keyboard
+    // steps, Ctrl+click typing (whose field reads and shows '.', as every typed number field).
+    const ImGuiWindow* window = ImGui::GetCurrentWindowRead();
+    const ImGuiID id = ImGui::GetID(label);
+    if (window->SkipItems || ImGui::TempInputIsActive(id)) return ImGui::SliderFloat(label, v, lo, hi, format, flags);
+    const float w = ImGui::CalcItemWidth();   // before the slider uses up SetNextItemWidth's
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 0));
+    const bool edited = ImGui::SliderFloat(label, v, lo, hi, format, flags);
+    ImGui::PopStyleColor();
+    // Clipped, or typing from this frame on (its field shows from the next).
+    if (!ImGui::IsItemVisible() || ImGui::TempInputIsActive(id)) return edited;
+    const ImVec2 min = ImGui::GetItemRectMin(), max(min.x + w, min.y + ImGui::GetFrameHeight());
+    const std::string shown = localized_number(strf(format, double(*v)));
+    ImGui::RenderTextClipped(min, max, shown.c_str(), shown.c_str() + shown.size(), nullptr, ImVec2(0.5f, 0.5f));
+    if (const char* end = ImGui::FindRenderedTextEnd(label); end != label) {
+        const ImGuiStyle& st = ImGui::GetStyle();
+        ImGui::RenderText(ImVec2(max.x + st.ItemInnerSpacing.x, min.y + st.FramePadding.y), label, end);
+    }
+    return edited;
+}
+
 bool key_slider(const char* id, const char* key, double& value, float lo, float hi, const char* format) {
     float v = float(value);
-    if (!ImGui::SliderFloat(id, &v, lo, hi, format)) return false;
+    if (!slider_float(id, &v, lo, hi, format)) return false;
     value = clamp_to_key(key, round_to_format(v, format));
     return true;
 }
@@ -126,8 +155,9 @@ bool begin_stretch_table(const char* id, std::initializer_list<StretchColumn> co
 }
 
 std::string format_usd(double v) {
-    if (std::fabs(v) >= 100) return "$" + format_int(std::round(v));
-    return "$" + format_fixed(v, std::fabs(v) >= 1 ? 2 : 3);
+    // Brazilian Portuguese writes dollars "US$ 1.250" ("$" alone would read as reais to some).
+    const std::string n = std::fabs(v) >= 100 ? format_int(std::round(v)) : format_fixed(v, std::fabs(v) >= 1 ? 2 : 3);
+    return strf(tr("$%s"), n.c_str());
 }
 
 void cell_or_dash(bool known, const std::string& text) {

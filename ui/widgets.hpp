@@ -15,7 +15,7 @@ namespace gpusizer::ui {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const char* mode_label(Mode m);
+const char* mode_label(Mode m);   // in the app's language ("Inference", "Inferência")
 // A labelled row: label on the left at a fixed width, the widget filling the rest.
 void row_label(const char* label);
 // "(?)" with a tooltip.
@@ -27,6 +27,10 @@ void same_line_fitting(const char* next, float spacing = -1.0f);
 // A tooltip wrapped as help_marker's; for the last item, call it when ImGui::IsItemHovered() (the
 // text is then built only while it shows).
 void wrapped_tooltip(const std::string& text);
+// ImGui::SliderFloat with its number in the language's separators ("0,40 GB/s" in pt-BR): pass
+// `format` through tr(); its words must hold no '.' or ',' (localized_number swaps them).
+// default_slider and key_slider below draw theirs with it.
+bool slider_float(const char* label, float* v, float lo, float hi, const char* format, ImGuiSliderFlags flags = 0);
 // A slider over a setting whose 0 means "the default the core chooses": it shows the value in
 // use, and "auto" puts the default back.
 bool default_slider(const char* id, double& value, double in_use, float lo, float hi, const char* format, bool log = false);
@@ -44,9 +48,9 @@ float field_width(float w, const char* label);
 float checkbox_width(const char* label);
 float button_width(const char* label);
 
-// f as a percentage.
+// f as a percentage, in the language's separators ("42.5%", "42,5%").
 std::string percent(double f, int decimals = 0);
-// "$0.042", "$3.20", "$1,250": dollars with the cents a small figure needs.
+// "$0.042", "$3.20", "$1,250": dollars with the cents a small figure needs ("US$ 1.250" in pt-BR).
 std::string format_usd(double v);
 // A table cell with `text` when `known`, else a greyed "-" (a figure the catalog cannot give).
 void cell_or_dash(bool known, const std::string& text);
