@@ -4,21 +4,33 @@
 // the Portuguese of the rows its surface uses ("in": page or widget), as a JSON object from the
 // English text to the Portuguese. The page gets site/i18n.js (index.html loads it first); the
 // widget gets its one script, before the Closure Compiler minifies it (the widget fetches
-// nothing more).
+// nothing more). With no script, it writes the surface's rows as a table of the same form as
+// assets/strings.json ({"strings": [{"en", "pt-BR"}]}, without "in" and the notes): the browser
+// app's, which ui/CMakeLists.txt compiles in (ui/i18n.cpp reads it), without the page's and the
+// widget's rows.
 //   node web/strings_js.mjs assets/strings.json page web/site/i18n.js build/.../i18n.js
+//   node web/strings_js.mjs assets/strings.json app build/.../strings.json
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const [tablePath, surface, input, output] = process.argv.slice(2);
-if (!tablePath || !surface || !input || !output) {
-  console.error('usage: node strings_js.mjs STRINGS.json page|widget IN.js OUT.js');
+const args = process.argv.slice(2);
+const [tablePath, surface] = args;
+const [input, output] = args.length === 3 ? [null, args[2]] : args.slice(2);
+if (!tablePath || !surface || !output || args.length > 4) {
+  console.error('usage: node strings_js.mjs STRINGS.json page|widget IN.js OUT.js\n       node strings_js.mjs STRINGS.json app OUT.json');
   process.exit(2);
 }
 const kMarker = '/* @strings */ {}';
 const rows = JSON.parse(readFileSync(tablePath, 'utf8')).strings;
 const table = {};
 for (const row of rows) {
-  // A row the same in both languages ("Hardware") needs no entry: t() falls back to English.
+  // A row the same in both languages ("Hardware") needs no entry: its English is shown.
   if (Array.isArray(row.in) && row.in.includes(surface) && row['pt-BR'] !== row.en) table[row.en] = row['pt-BR'];
+}
+if (!input) {
+  const out = Object.entries(table).map(([en, pt]) => JSON.stringify({ en, 'pt-BR': pt }));
+  writeFileSync(output, '{"strings": [\n' + out.join(',\n') + '\n]}\n');
+  console.log(`strings_js.mjs: ${out.length} ${surface} rows into ${output}`);
+  process.exit(0);
 }
 const source = readFileSync(input, 'utf8');
 const at = source.indexOf(kMarker);

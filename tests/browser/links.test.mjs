@@ -98,7 +98,7 @@ test('a malformed or hostile link in the app: a clear message, the default view,
     assert.equal(dom.status, state.message, 'the status line shows the message as text');
     assert.equal(dom.statusChildren, 0);
     assert.equal(dom.elements, 0, `${link}: an element was injected`);
-    assert.deepEqual(dom.scripts, ['hub-panel.js', 'app-page.js', 'app.js']);
+    assert.deepEqual(dom.scripts, ['i18n.js', 'hub-panel.js', 'app-page.js', 'app.js']);
     assert.deepEqual(seen.dialogs, [], `${link}: a dialog opened`);
     assert.deepEqual(seen.errors, []);
     assert.deepEqual(seen.foreign, []);
