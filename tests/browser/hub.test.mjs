@@ -183,6 +183,44 @@ test('QA E5: while a Hub link loads, and after it failed, no other model\'s verd
   await page.close();
 });
 
+// Issue 28: the panel in Portuguese (the link's lang=pt-BR): its controls, what it says while it
+// works, hub.mjs's messages through the table, and sizes with decimal commas. The Portuguese is
+// the table's (assets/strings.json), the English the panel's own above.
+test('the panel in Portuguese: its labels, its status lines and the Hub\'s errors through the table, sizes in pt-BR', async () => {
+  const rows = new Map(JSON.parse(readFileSync(join(repo, 'assets', 'strings.json'), 'utf8')).strings.map((r) => [r.en, r['pt-BR']]));
+  const pt = (en) => { assert.ok(rows.has(en), en); return rows.get(en); };
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const seen = watch(page, url);
+  await openPanel(page, '#v=1&m=llama-3-8b&g=h100-sxm&lang=pt-BR');
+  await page.waitForFunction(() => document.documentElement.lang === 'pt-BR', null, { timeout: 5000 });
+  await page.click('#hub-toggle');
+  assert.equal(await page.textContent('#hub-title'), pt('From the Hugging Face Hub'));
+  assert.equal(await page.textContent('#hub-form button[type=submit]'), pt('Fetch'));
+  assert.equal(await page.textContent('#hub-endpoint'), pt('Hub address: %s').replace('%s', fake.api.url));
+  await page.fill('#hub-repo', kRepo);
+  await page.click('#hub-form button[type=submit]');
+  await page.waitForSelector('#hub-panel[data-state=listed]', { timeout: 10000 });
+  // "acme/tiny-llama-GGUF@main tem 1 arquivo GGUF (2 requisições, ... baixados no total)."
+  const found = pt('Found %s: %s GGUF file (%s).').replace('%s', kRepo + '@main').replace('%s', '1').split('%s')[0];
+  assert.ok((await page.textContent('#hub-status')).startsWith(found), await page.textContent('#hub-status'));
+  const mb = (kFileBytes / 1e6).toFixed(1).replace('.', ',') + ' MB';
+  assert.deepEqual(await page.$$eval('#hub-files label', (ls) => ls.map((l) => l.textContent)), [` ${kFile} — ${mb}`]);
+  await page.click('#hub-load');
+  await page.waitForSelector('#hub-panel[data-state=loaded]', { state: 'attached', timeout: 20000 });
+  const read = pt('read %s of the %s file by Range requests, ').replace('%s', '1,05 MB').replace('%s', mb);
+  assert.ok((await page.textContent('#hub-status')).includes(read), await page.textContent('#hub-status'));
+  assert.deepEqual(seen.errors, []);
+  // A HubError (hub.mjs) in the page's language: the table's row with the request's words (the
+  // browser logs the 404 itself).
+  await page.click('#hub-toggle');
+  await page.fill('#hub-repo', 'acme/nothing-here');
+  await page.click('#hub-form button[type=submit]');
+  await page.waitForSelector('#hub-panel[data-error-kind=not_found]', { timeout: 10000 });
+  assert.equal(await page.textContent('#hub-error'),
+    pt('%s: not found (HTTP 404). Check the repository id, the revision and the file name.').replace('%s', 'acme/nothing-here@main'));
+  await page.close();
+});
+
 test('gated (401) and missing (404) repositories: a message that says what to do', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await openPanel(page);

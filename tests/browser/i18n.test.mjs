@@ -247,3 +247,28 @@ test('embed.html with lang=pt-BR in its link: the widget and the page around it 
   assert.deepEqual(seen.errors, []);
   await page.close();
 });
+
+test('the fallbacks in Portuguese: no WebGL (the link\'s language), no JavaScript (both languages)', async () => {
+  // No WebGL: getContext('webgl2') answers null, as qa_regressions.test.mjs E16 makes it.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const seen = watch(page, url);
+  await page.addInitScript(() => {
+    const get = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, ...rest) { return /webgl/.test(kind) ? null : get.call(this, kind, ...rest); };
+  });
+  await page.goto(url + 'index.html' + kLink + '&lang=pt-BR');
+  await page.waitForSelector('#fallback:not([hidden])', { timeout: 10000 });
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'pt-BR');
+  assert.equal(await page.textContent('#fallback-reason'), pt('This browser gives no WebGL2 context, which the full app draws with.'));
+  assert.equal(await page.textContent('#fallback-offer'), pt('The light version of the calculator works without WebGL:') + ' embed.html.');
+  assert.equal(await page.title(), pt('gpusizer: GPU memory for LLM inference and training'));
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+  // No JavaScript: nothing can choose, so the page says it in both languages, each marked.
+  const context = await browser.newContext({ javaScriptEnabled: false, locale: 'pt-BR' });
+  const bare = await context.newPage();
+  await bare.goto(url + 'index.html');
+  const said = await bare.$$eval('#noscript p', (ps) => ps.map((p) => [p.lang, p.textContent]));
+  assert.deepEqual(said, [['', 'gpusizer runs in the browser and needs JavaScript.'], ['pt-BR', pt('gpusizer runs in the browser and needs JavaScript.')]]);
+  await context.close();
+});
