@@ -738,3 +738,28 @@ TEST_CASE("the context slider lands on the lengths engines use (QA E17)", "[ui]"
     CHECK(round_context(1) == kContextMin);
     CHECK(round_context(1e9) == kContextMax);
 }
+
+TEST_CASE("a link's lang= sets the app's language, its messages speak it, and links carry a chosen one") {
+    UiState s = default_state();
+    CHECK(link_of(s).find("lang=") == std::string::npos);   // not chosen: the link stays as it was
+    REQUIRE(open_link(s, "#v=1&m=llama-3.1-8b&g=rtx-4090&lang=pt-BR", catalog()));
+    CHECK(s.language == Language::pt_br);
+    CHECK(s.language_chosen);
+    CHECK(s.message == "Link aberto.");
+    CHECK(link_of(s).find("&lang=pt-BR") != std::string::npos);
+    // The language changes no estimate: the core reads past the key.
+    CHECK(config_from_link("#v=1&m=llama-3.1-8b&g=rtx-4090&lang=pt-BR").model.id == "llama-3.1-8b");
+    // Back to English through a link; one the app does not have keeps the language and says so.
+    REQUIRE(open_link(s, "#v=1&m=llama-3.1-8b&lang=en", catalog()));
+    CHECK(s.language == Language::en);
+    CHECK(s.message == "Opened the link.");
+    REQUIRE(open_link(s, "#v=1&m=llama-3.1-8b&lang=de-DE", catalog()));
+    CHECK(s.language == Language::en);
+    CHECK(s.message.find("(lang=de-DE) is not one the app has") != std::string::npos);
+    // A refused link leaves the language as it was.
+    set_language(Language::en);
+    CHECK_FALSE(open_link(s, "#v=1&m=no-such-model&lang=pt-BR", catalog()));
+    CHECK(language() == Language::en);
+    CHECK(s.language == Language::en);
+    set_language(Language::en);
+}

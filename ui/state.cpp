@@ -200,7 +200,7 @@ long long round_context(double tokens) {
     long long best = kContextMin;
     for (long long p = kContextMin; p <= kContextMax; p *= 2)
         for (const long long c : {p, p + p / 2})
-            if (c <= kContextMax && std::fabs(std::log(c / tokens)) < std::fabs(std::log(best / tokens))) best = c;
+            if (c <= kContextMax && std::fabs(std::log(double(c) / tokens)) < std::fabs(std::log(double(best) / tokens))) best = c;
     return best;
 }
 
@@ -337,7 +337,11 @@ bool open_link(UiState& s, std::string_view whole, const Catalog& catalog, const
         lang = language_from_tag(lang_tag);
     }
     const std::string_view link = rest;
+    // The link's messages are in its language (the app's texts follow s.language).
+    const Language before = language();
+    if (lang) set_language(*lang);
     const bool opened = open_link_keys(s, link, catalog, open, hub_pending);
+    if (!opened) set_language(before);
     if (opened) {
         s.pinned = std::move(pinned);
         if (lang) {
@@ -810,6 +814,8 @@ std::string layer_label(const LayerSpec& l) {
         case RecurrentKind::mamba2: out = "Mamba-2"; break;
         case RecurrentKind::gated_deltanet: out = "Gated DeltaNet"; break;
         case RecurrentKind::lightning: out = tr("lightning attention"); break;
+        case RecurrentKind::short_conv: out = tr("short convolution"); break;   // LFM2 (was "MLP only")
+        case RecurrentKind::rwkv: out = "RWKV"; break;
     }
     std::string attn;
     switch (l.attn.kind) {

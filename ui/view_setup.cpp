@@ -23,7 +23,10 @@ namespace gpusizer::ui {
 void App::draw_setup() {
     ImGui::TextColored(to_vec4(palette().accent), "gpusizer");
     ImGui::SameLine();
+    // Wrapped beside the name where the panel is narrower than the words (Portuguese's are longer).
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", tr("GPU memory for LLM inference and training"));
+    ImGui::PopTextWrapPos();
     ImGui::Separator();
     if (ImGui::CollapsingHeader(tr_label("Model"), ImGuiTreeNodeFlags_DefaultOpen)) draw_model();
     if (ImGui::CollapsingHeader(tr_label("Workload"), ImGuiTreeNodeFlags_DefaultOpen)) draw_workload();
