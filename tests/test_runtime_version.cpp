@@ -138,18 +138,22 @@ TEST_CASE("runtime_version: llama.cpp builds, vLLM, SGLang and TensorRT-LLM at t
     CHECK(profile_of(Runtime::llama_cpp, "b4839").first == "b4840");   // older than every row: the oldest
     CHECK(profile_of(Runtime::llama_cpp, "latest") == std::make_pair(std::string("current"), std::string()));
     CHECK(profile_of(Runtime::llama_cpp, "Current") == std::make_pair(std::string("current"), std::string()));
-    // vLLM: 0.10 (the default, the 0.10-0.11 line) and current from 0.25.
+    // vLLM: 0.10 (the default, the 0.10-0.11 line), 0.21 (CUDA graphs profiled into the budget),
+    // current from 0.25, and 0.6 (V0 and V1 before 0.10).
     CHECK(profile_of(Runtime::vllm, "") == std::make_pair(std::string("0.10"), std::string()));
     CHECK(profile_of(Runtime::vllm, "0.11.1").first == "0.10");
-    CHECK(profile_of(Runtime::vllm, "0.24.9").first == "0.10");
+    CHECK(profile_of(Runtime::vllm, "0.20.2").first == "0.10");
+    CHECK(profile_of(Runtime::vllm, "0.24.9").first == "0.21");
     CHECK(profile_of(Runtime::vllm, "0.25.0").first == "current");
     CHECK(profile_of(Runtime::vllm, "v0.30.0").first == "current");
-    CHECK(profile_of(Runtime::vllm, "0.9.2").first == "0.10");   // older than every row
+    CHECK(profile_of(Runtime::vllm, "0.9.2").first == "0.6");
+    CHECK(profile_of(Runtime::vllm, "0.5.4").first == "0.6");   // older than every row: the oldest
     // The profile read is the one used: vLLM 0.30.0 gets current's utilization, 0.92.
     CHECK(run(with_version(Runtime::vllm, "0.30.0")).config.gpu_memory_utilization == 0.92);
     CHECK(run(with_version(Runtime::vllm, "0.11.1")).config.gpu_memory_utilization == 0.9);
-    // SGLang 0.4.8 and TensorRT-LLM 1.0, the only rows: everything reads as them.
+    // SGLang 0.4.8, the only row: everything reads as it. TensorRT-LLM: 1.0 and 0.5 (TensorRT engines).
     CHECK(profile_of(Runtime::sglang, "0.5.20").first == "0.4.8");
+    CHECK(profile_of(Runtime::trt_llm, "0.17.0.post1").first == "0.5");
     CHECK(profile_of(Runtime::trt_llm, "1.1") ==
           std::make_pair(std::string("1.0"),
                          std::string("runtime_version 1.1: no profile of its own; read as 1.0 (the newest profile at or before it)")));

@@ -231,6 +231,36 @@ void App::draw_breakdown() {
         }
     }
     ImGui::EndGroup();
+    if (const KvSensitivity& k = r.kv_capacity_sensitivity; k.computed && r.kv_capacity_tokens > 0) {
+        // How the KV room moves (issue 26): the pool is a small difference of two large numbers,
+        // so the line above the table names both.
+        ImGui::Spacing();
+        ImGui::TextDisabled("%s", tr("KV room moves with"));
+        ImGui::PushTextWrapPos();
+        ImGui::TextDisabled(tr("a pool of %s left of the %s that %s %.3f gives"), format_gib(k.pool_bytes).c_str(),
+                            format_gib(k.budget_bytes).c_str(), k.fraction_key.c_str(), k.fraction);
+        ImGui::PopTextWrapPos();
+        if (ImGui::BeginTable("kv_moves", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(half, 0))) {
+            ImGui::TableSetupColumn(tr("setting"), ImGuiTableColumnFlags_WidthStretch);
+            ImGui::TableSetupColumn(tr("tokens"), ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 6.0f);
+            ImGui::TableSetupColumn(tr("change"), ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 8.5f);
+            ImGui::TableHeadersRow();
+            for (const KvCapacityCase* e : {&k.fraction_down, &k.fraction_up, &k.cuda_graphs, &k.speculative}) {
+                if (!e->computed) continue;
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(e->setting.c_str());
+                ImGui::TableNextColumn();
+                value_cell(format_int(e->tokens), false);
+                ImGui::TableNextColumn();
+                char change[64];
+                std::snprintf(change, sizeof change, "%s%s (%+.1f%%)", e->change_tokens >= 0 ? "+" : "-",
+                              format_int(std::fabs(e->change_tokens)).c_str(), e->change_pct);
+                value_cell(change, false);
+            }
+            ImGui::EndTable();
+        }
+    }
     if (!r.warnings.empty()) {
         ImGui::Spacing();
         ImGui::PushTextWrapPos();

@@ -579,6 +579,41 @@ void App::draw_hardware() {
         if (help.empty()) help = kv_share_help();
         help_marker(help.c_str());
     }
+    // What moves a serving engine's KV pool (issue 26): its CUDA graphs and speculative decoding
+    // (the model's MTP layers when it has them); shown also while a value is set that another
+    // runtime would ignore, so that it can be cleared.
+    const bool pooled = c.runtime == Runtime::vllm || c.runtime == Runtime::sglang || c.runtime == Runtime::trt_llm;
+    if (pooled || !c.cuda_graphs) {
+        row_label(tr("CUDA graphs"));
+        if (ImGui::Checkbox("##cg", &c.cuda_graphs)) changed();
+        help_marker(tr("Off = vLLM --enforce-eager, SGLang --disable-cuda-graph. vLLM 0.21 and later take the graphs' memory out of gpu_memory_utilization; before, it sits outside it."));
+    }
+    if (pooled || !c.speculative.empty()) {
+        row_label(tr("Speculative"));
+        const bool has_mtp = arch && arch->n_mtp_layers > 0;
+        const std::string shown = c.speculative.empty() ? tr("none") : c.speculative == "mtp" ? tr("MTP layers") : c.speculative;
+        if (ImGui::BeginCombo("##spec", shown.c_str())) {
+            if (ImGui::Selectable(tr("none"), c.speculative.empty())) {
+                c.speculative.clear();
+                changed();
+            }
+            if ((has_mtp || c.speculative == "mtp") && ImGui::Selectable(tr("MTP layers"), c.speculative == "mtp")) {
+                c.speculative = "mtp";
+                changed();
+            }
+            // Draft models: the catalog's models of under a tenth of the target's parameters.
+            const double target = ok_ ? report_.params : 0.0;
+            for (const CatalogModel& m : catalog_.models) {
+                if (m.arch.id == c.model.id || !(target > 0) || m.counts.total() * 10.0 > target) continue;
+                if (ImGui::Selectable(m.arch.id.c_str(), c.speculative == m.arch.id)) {
+                    c.speculative = m.arch.id;
+                    changed();
+                }
+            }
+            ImGui::EndCombo();
+        }
+        help_marker(tr("Speculative decoding as the engine loads it: the model's own MTP layers, or a draft model on the same GPUs. Their weights and KV cache come out of the KV pool."));
+    }
     // llama.cpp's --n-cpu-moe, for a mixture-of-experts model under llama.cpp or ollama (auto
     // included when it picked llama.cpp); shown also while a value is set that the estimate
     // refuses (another runtime, a dense model), so that it can be cleared.

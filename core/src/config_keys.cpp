@@ -442,6 +442,24 @@ constexpr ConfigKey kKeys[] = {
      "",
      names([](const Config& c) { return std::string(to_string(c.training_framework)); },
            [](Config& c, std::string_view v) { c.training_framework = parse_training_framework(v); })),
+    // What moves a serving engine's KV pool (issue 26; docs/formulas.md, "Serving engines"): last,
+    // so that links written before them stay byte-identical.
+    row("cuda_graphs", "cg", "cuda-graphs", "B", KeyKind::boolean, 0, 1, false, KeyUnset::value, "", "`true` (the engines' default)",
+     "",
+     "whether the serving engine captures CUDA graphs: `false` = vLLM `--enforce-eager`, SGLang `--disable-cuda-graph`, "
+     "TensorRT-LLM without `cuda_graph_config`. Their pool (0.75 GiB per GPU) comes out of vLLM's "
+     "`gpu_memory_utilization` from 0.21 (before, it sits outside it), out of SGLang's and TensorRT-LLM's reserve; "
+     "llama.cpp, Ollama and TensorRT engines before 1.0 hold none",
+     "serving engine CUDA graphs (false = --enforce-eager / --disable-cuda-graph)", m(&Config::cuda_graphs)),
+    row("speculative", "spec", "speculative", "S", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "`none`",
+     "`none`, `mtp` (a model with multi-token-prediction layers) or a catalog model id (the draft model)",
+     "speculative decoding as the engine loads it: `mtp` = the model's own multi-token-prediction layers (vLLM "
+     "`--speculative-config '{\"method\": \"mtp\"}'`, SGLang `NEXTN`), their weights and one more attention layer's "
+     "KV cache per token; a model id = a draft model on the same GPUs (split by `tp` like the target), its weights "
+     "and KV cache beside the target's. Lowers `memory.kv_capacity_tokens`",
+     "speculative decoding: none, mtp, or a draft model id",
+     names([](const Config& c) { return c.speculative; },
+           [](Config& c, std::string_view v) { c.speculative = v == "none" ? std::string() : std::string(v); })),
 };
 
 constexpr std::size_t kKeyCount = sizeof kKeys / sizeof kKeys[0];

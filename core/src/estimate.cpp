@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "estimate_internal.hpp"
@@ -58,6 +59,14 @@ struct Stage {
     double act_inflight = 0;    // training: activation bytes per micro-batch in flight
     double act_once = 0;        // training: activation bytes held once (loss, full recompute's layer)
 };
+
+// The CUDA graphs' pool on one GPU (kVllmCudaGraphs, vLLM's logged capture; SGLang's and
+// TensorRT-LLM 1.x's graphs the same): none with cuda_graphs false, or on an engine version that
+// captures none (TensorRT engines before 1.0).
+double cuda_graph_bytes(const Resolved& r) {
+    if (!r.config->cuda_graphs || (r.engine_version && r.engine_version->no_cuda_graphs)) return 0.0;
+    return kVllmCudaGraphs;
+}
 
 bool is_large_vllm_gpu(const Gpu& g) {
     // vLLM's rule: >= 70 GiB and not an A100 gets the larger scheduler defaults.
@@ -139,6 +148,13 @@ bool is_large_vllm_gpu(const Gpu& g) {
     st.params *= r.scale;
     m.weights *= r.scale;
     trainable *= r.scale;
+    if (last && (r.spec_weights > 0 || r.spec_kv_rate > 0)) {
+        // Speculative decoding (resolve.cpp speculative_terms): the MTP layers or the draft model
+        // beside the target, with their KV cache for every token the target caches.
+        m.weights += r.spec_weights;
+        st.kv_rate += r.spec_kv_rate;
+        m.kv_cache += double(c.batch) * double(c.context) * r.spec_kv_rate;
+    }
 
     // Activations.
     if (!r.training) {
@@ -151,10 +167,15 @@ bool is_large_vllm_gpu(const Gpu& g) {
                 // vLLM's profile run: one forward of max_num_batched_tokens, then the sampler on
                 // min(max_num_seqs, max_num_batched_tokens) rows of fp32 logits (max_num_seqs the
                 // key's when given: serving_max_sequences).
+                // V0 (profile_whole_prompt): chunked prefill is off up to a 32K max_model_len, so
+                // the profile forward is max(max_model_len, 2048) tokens (runtime_profiles.cpp).
                 const bool large = is_large_vllm_gpu(*r.gpu);
-                const double tokens = c.prefill_chunk ? double(*c.prefill_chunk)
-                                      : large         ? kVllmBatchedTokensLarge
-                                                      : kVllmBatchedTokensSmall;
+                const bool v0 = r.engine_version && r.engine_version->profile_whole_prompt;
+                const double small = double(kVllmBatchedTokensSmall);
+                const double tokens = c.prefill_chunk            ? double(*c.prefill_chunk)
+                                      : v0 && c.context <= 32768 ? std::max(double(c.context), small)
+                                      : v0 || !large             ? small
+                                                                 : double(kVllmBatchedTokensLarge);
                 const double seqs = std::min<double>(double(serving_max_sequences(r)), tokens);
                 m.activations = tokens * per_token * r.act_bytes;
                 if (last) m.activations += seqs * V * 4.0;
@@ -304,17 +325,26 @@ bool is_large_vllm_gpu(const Gpu& g) {
         st.overhead.runtime_buffers += comms * rt.comm_buffers;
         st.overhead.allocator_reserve = rt.allocator_fraction * (m.activations + m.kv_cache + m.gradients);
     } else if (r.runtime == Runtime::vllm) {
+        // vLLM's budget (gpu_memory_utilization x total) holds the weights, the profiled activation
+        // peak, the non-torch memory and the KV pool; what it does not hold sits in the headroom:
+        // the CUDA context from 0.10 (measured before the profile's baseline; V0 counted it as its
+        // non-torch memory: 0.35 GiB on one RTX 3090, vllm issue 10517, so no separate allowance
+        // on one GPU there), and the CUDA graphs before 0.21.
         const bool parallel = r.par.tp > 1 || pp > 1 || r.par.dp > 1;
-        st.overhead.runtime_buffers += (parallel ? kVllmNonTorchParallel : kVllmNonTorchSingle) + kVllmCudaGraphs;
-        st.outside_budget = st.overhead.cuda_context + kVllmCudaGraphs;
+        const bool v0 = r.engine_version && r.engine_version->context_in_budget;
+        const bool graphs_in = r.engine_version && r.engine_version->graphs_in_budget;
+        const double graphs = cuda_graph_bytes(r);
+        st.overhead.runtime_buffers += (parallel ? kVllmNonTorchParallel : (v0 ? 0.0 : kVllmNonTorchSingle)) + graphs;
+        st.outside_budget = (v0 ? 0.0 : st.overhead.cuda_context) + (graphs_in ? 0.0 : graphs);
     } else if (r.runtime == Runtime::sglang || r.runtime == Runtime::trt_llm) {
         // The same NCCL / custom all-reduce buffers and CUDA graph pools as vLLM (its logged
         // figures, above); SGLang keeps activations and graphs in its (1 - mem_fraction_static)
         // reserve, TensorRT-LLM in the (1 - free_gpu_memory_fraction) of free memory.
         const bool parallel = r.par.tp > 1 || pp > 1 || r.par.dp > 1;
+        const double graphs = cuda_graph_bytes(r);
         st.non_torch = parallel ? kVllmNonTorchParallel : kVllmNonTorchSingle;
-        st.overhead.runtime_buffers += st.non_torch + kVllmCudaGraphs;
-        st.outside_budget = m.activations + kVllmCudaGraphs;
+        st.overhead.runtime_buffers += st.non_torch + graphs;
+        st.outside_budget = m.activations + graphs;
     }
     m.overhead = st.overhead.cuda_context + st.overhead.allocator_reserve + st.overhead.runtime_buffers;
     return st;
@@ -634,6 +664,7 @@ void fill_report(const Resolved& r, Report& rep) {
     rep.headroom = t.headroom;
     rep.fits = t.fits;
     rep.kv_capacity_tokens = t.kv_capacity_tokens;
+    rep.memory_kv_pool_bytes = t.kv_pool_bytes;
     const double capacity = t.capacity, outside = t.outside_budget;
 
     // Speed, communication and power: arithmetic on what is resolved above.
@@ -711,10 +742,88 @@ LinkTimes detail::alternative_of(const detail::Resolved& r) {
     return lt;
 }
 
+namespace detail {
+namespace {
+
+// The KV capacity of `c` with one input changed: resolve and compute() only (no speed, serving,
+// power or cost); nullopt when the changed configuration is refused.
+std::optional<double> capacity_with(const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
+    try {
+        return compute(resolve(c, catalog, measured)).kv_capacity_tokens;
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
+
+void set_case(KvCapacityCase& k, std::string setting, std::optional<double> tokens, double base) {
+    if (!tokens) return;
+    k.computed = true;
+    k.setting = std::move(setting);
+    k.tokens = *tokens;
+    k.change_tokens = *tokens - base;
+    k.change_pct = base > 0 ? k.change_tokens / base * 100.0 : 0.0;
+}
+
+std::string fraction_text(double f) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", f);
+    return buf;
+}
+
+}  // namespace
+
+// memory.kv_capacity_sensitivity: the capacity at the engine's memory fraction -0.05 / +0.05, with
+// CUDA graphs flipped, and with speculative decoding flipped (off when on; the model's MTP
+// layers when it has them and it is off). Serving engines with a pool only: vLLM, SGLang,
+// TensorRT-LLM. Four more resolve + compute() runs, once per estimate() (sweeps do not ask).
+void kv_sensitivity(const Config& given, const Catalog& catalog, const GpuOverlay* measured, Report& rep) {
+    const Runtime rt = rep.config.runtime;
+    if (given.mode != Mode::inference || (rt != Runtime::vllm && rt != Runtime::sglang && rt != Runtime::trt_llm)) return;
+    KvSensitivity& k = rep.kv_capacity_sensitivity;
+    const double base = rep.kv_capacity_tokens;
+    k.computed = true;
+    k.pool_bytes = rep.kv_capacity_tokens > 0 ? rep.memory_kv_pool_bytes : 0.0;
+    double Config::*vllm = &Config::gpu_memory_utilization;
+    const double f = rt == Runtime::vllm     ? rep.config.gpu_memory_utilization
+                     : rt == Runtime::sglang ? rep.config.mem_fraction_static.value_or(0.0)
+                                             : rep.config.free_gpu_memory_fraction.value_or(0.0);
+    k.fraction_key = rt == Runtime::vllm ? "gpu_memory_utilization" : rt == Runtime::sglang ? "mem_fraction_static" : "free_gpu_memory_fraction";
+    k.fraction = f;
+    // The budget the pool is left of: vLLM's and SGLang's fraction of the GPU; TensorRT-LLM's
+    // fraction of what is free after the rest (the pool is all of it).
+    k.budget_bytes = rt == Runtime::trt_llm ? (f > 0 ? k.pool_bytes / f : 0.0) : f * rep.gpu_capacity;
+    for (const double step : {-k.fraction_step, k.fraction_step}) {
+        Config v = given;
+        double moved = std::clamp(f + step, 1e-3, 1.0);
+        if (rt == Runtime::vllm) {
+            // 0.9 in Config reads as "not given" (the version's default): the next double above it is 0.9 given.
+            if (moved == 0.9) moved = std::nextafter(0.9, 1.0);
+            v.*vllm = moved;
+        } else if (rt == Runtime::sglang) {
+            v.mem_fraction_static = moved;
+        } else {
+            v.free_gpu_memory_fraction = moved;
+        }
+        set_case(step < 0 ? k.fraction_down : k.fraction_up, k.fraction_key + " " + fraction_text(moved), capacity_with(v, catalog, measured), base);
+    }
+    {
+        Config v = given;
+        v.cuda_graphs = !given.cuda_graphs;
+        set_case(k.cuda_graphs, std::string("cuda_graphs ") + (v.cuda_graphs ? "true" : "false"), capacity_with(v, catalog, measured), base);
+    }
+    Config v = given;
+    if (!given.speculative.empty()) v.speculative.clear();
+    else v.speculative = "mtp";   // refused (left out) when the model has no MTP layers
+    set_case(k.speculative, "speculative " + (v.speculative.empty() ? std::string("none") : v.speculative), capacity_with(v, catalog, measured), base);
+}
+
+}  // namespace detail
+
 Report estimate(const Config& config, const Catalog& catalog) {
     Report rep = detail::report_for(config);   // the one copy of the configuration: resolved in place
     const detail::Resolved r = detail::resolve_in_place(rep.config, catalog);
     detail::fill_report(r, rep);
+    detail::kv_sensitivity(config, catalog, nullptr, rep);
     return rep;
 }
 

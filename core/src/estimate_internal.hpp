@@ -199,6 +199,10 @@ struct Resolved {
     Runtime engine = Runtime::pytorch;      // what the configuration names (ollama stays ollama)
     const EngineVersion* engine_version = nullptr;   // the engine's version and defaults (nullptr: pytorch, none)
     std::string engine_version_note;   // runtime_version read as another row (the report warns); "" when its own
+    // Speculative decoding (resolve.cpp speculative_terms): the MTP layers' or draft model's
+    // weights on one GPU of the last stage, bytes, and the KV bytes each token adds there.
+    double spec_weights = 0;
+    double spec_kv_rate = 0;
     const RuntimeProfile* rt = nullptr;
     Parallelism par;
     bool training = false;
@@ -343,6 +347,9 @@ struct Totals {
     double engine_fraction = 0;   // SGLang mem_fraction_static / TensorRT-LLM free_gpu_memory_fraction used (0: other engines)
     bool fits = false;
 };
+// memory.kv_capacity_sensitivity of a serving estimate (estimate.cpp): `given` is the
+// configuration as given (its unset keys stay the engine's defaults in each changed copy).
+void kv_sensitivity(const Config& given, const Catalog& catalog, const GpuOverlay* measured, Report& rep);
 Totals compute(const Resolved& r);
 // Pipeline stage `stage`'s per-sequence cache on one GPU, by layer kind (sums to its kv_cache).
 CacheDetail cache_detail(const Resolved& r, int stage);

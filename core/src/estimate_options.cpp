@@ -10,6 +10,7 @@ Report estimate(const Config& config, const Catalog& catalog, const EstimateOpti
     LinkTimes alternative;
     if (options.alternative_link) alternative = detail::alternative_of(r);   // before fill_report() sets rep.config's defaults
     detail::fill_report(r, rep);
+    detail::kv_sensitivity(config, catalog, options.measured, rep);
     rep.interconnect.alternative = std::move(alternative);
     return rep;
 }

@@ -394,6 +394,22 @@ json report_json(const Report& r) {
                               {"runtime_buffers", whole(r.overhead_detail.runtime_buffers)}};
     mem["activations_per_layer"] = whole(r.activations_per_layer);
     mem["kv_capacity_tokens"] = whole(r.kv_capacity_tokens);
+    mem["kv_pool_bytes"] = whole(r.memory_kv_pool_bytes);
+    if (const KvSensitivity& k = r.kv_capacity_sensitivity; k.computed) {
+        // How the capacity moves (issue 26): each case the configuration with one input changed.
+        auto one = [](const KvCapacityCase& c) -> json {
+            if (!c.computed) return nullptr;
+            return {{"setting", c.setting}, {"tokens", whole(c.tokens)}, {"change_tokens", whole(c.change_tokens)},
+                    {"change_pct", c.change_pct}};
+        };
+        mem["kv_capacity_sensitivity"] = {{"fraction_key", k.fraction_key},   {"fraction", k.fraction},
+                                          {"fraction_step", k.fraction_step}, {"budget_bytes", whole(k.budget_bytes)},
+                                          {"pool_bytes", whole(k.pool_bytes)}, {"fraction_down", one(k.fraction_down)},
+                                          {"fraction_up", one(k.fraction_up)}, {"cuda_graphs", one(k.cuda_graphs)},
+                                          {"speculative", one(k.speculative)}};
+    } else {
+        mem["kv_capacity_sensitivity"] = nullptr;
+    }
     mem["host"] = whole(r.host);
     mem["host_experts"] = whole(r.host_experts);
     mem["gpu_capacity"] = whole(r.gpu_capacity);

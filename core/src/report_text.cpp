@@ -282,6 +282,19 @@ std::string report_to_text(const Report& r) {
         out << "  KV cache " << format_bytes_short(r.kv_bytes_per_token) << " per token; room for "
             << format_int(r.kv_capacity_tokens) << " tokens on this GPU ("
             << format_fixed(r.serving.max_concurrency, 2) << " requests of " << format_int(double(c.context)) << ")\n";
+    if (const KvSensitivity& k = r.kv_capacity_sensitivity; k.computed && r.kv_capacity_tokens > 0) {
+        // The pool is a small difference of two large numbers: name both, then what moves it.
+        out << "  KV room moves with (a pool of " << format_gib(k.pool_bytes) << " left of " << format_gib(k.budget_bytes) << " by "
+            << k.fraction_key << " " << format_fixed(k.fraction, 3) << "):\n";
+        for (const KvCapacityCase* e : {&k.fraction_down, &k.fraction_up, &k.cuda_graphs, &k.speculative}) {
+            if (!e->computed) continue;
+            std::string setting = e->setting;
+            if (setting.size() < 32) setting.resize(32, ' ');
+            out << "    " << setting << ' ' << format_int(e->tokens) << " tokens, " << (e->change_tokens >= 0 ? "+" : "-")
+                << format_int(std::fabs(e->change_tokens)) << " (" << (e->change_pct >= 0 ? "+" : "-") << format_fixed(std::fabs(e->change_pct), 1)
+                << "%)\n";
+        }
+    }
     if (r.host > 0 && r.host_experts > 0)
         out << "  host RAM " << format_gib(r.host) << ": the routed experts of the first " << c.n_cpu_moe << " layers ("
             << format_gib(r.host_experts) << ", --n-cpu-moe) and the token embeddings\n";

@@ -358,6 +358,65 @@ void check_engine_fractions(const Config& c, const Resolved& r) {
                         std::string(to_string(r.engine)) + own_key());
 }
 
+// Speculative decoding (`speculative`): what the engine loads beside the target, per GPU of the
+// last pipeline stage (estimate.cpp stage_estimate adds it there).
+// - mtp: the model's own multi-token-prediction layers. vLLM loads them as the draft
+//   (vllm/model_executor/models/deepseek_mtp.py, qwen3_next_mtp.py) and shares the target's
+//   embedding and head with it (vllm/v1/spec_decode/eagle.py load_model), so the weights are each
+//   MTP layer's decoder layer, its eh_proj (2h x h) and norms; each MTP layer has an attention
+//   layer of its own in the KV cache (its KV spec joins the target's groups), whatever the
+//   number of speculative tokens (they reuse the layer).
+// - a catalog model id: a draft model on the same GPUs, split by tp like the target (vLLM
+//   --speculative-config {"model": ...}; TensorRT-LLM draft-target), with its own KV cache of
+//   the same precision: its estimate at the target's context gives both.
+void speculative_terms(Resolved& r, const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
+    r.spec_weights = r.spec_kv_rate = 0;
+    if (c.speculative.empty()) return;
+    if (r.training) throw Error("speculative", "speculative decoding applies to mode inference");
+    const ModelArch& a = *r.arch;
+    if (c.speculative == "mtp") {
+        if (a.n_mtp_layers <= 0)
+            throw Error("speculative", "mtp uses the model's multi-token-prediction layers, and " +
+                                           (a.name.empty() ? std::string("this model") : a.name) +
+                                           " has none (num_nextn_predict_layers / mtp_num_hidden_layers); name a draft model id instead");
+        // The widest attention layer of the stack stands for the MTP layer's (a full-attention
+        // layer: DeepSeek's MLA with its indexer, Qwen3.5's gated attention).
+        double per_layer = 0;
+        for (const LayerVariant& v : r.variants)
+            per_layer = std::max(per_layer, v.kv_values_gpu * r.kv->bytes + v.indexer_bytes);
+        r.spec_kv_rate = a.n_mtp_layers * per_layer;
+        // ParamCounts::parts.mtp counts a head and an embedding per MTP layer (model.cpp); the
+        // engines share the target's.
+        const double shared = 2.0 * double(a.vocab) * double(a.hidden);
+        const double own = std::max(0.0, r.counts->parts.mtp - a.n_mtp_layers * shared) * r.scale;
+        r.spec_weights = own * r.lin_bits / 8.0 / r.par.tp;
+        return;
+    }
+    if (!catalog.find_model(c.speculative))
+        throw Error("speculative", "'" + c.speculative.substr(0, 60) + "' is neither none, mtp nor a catalog model id (gpusizer models)",
+                    ErrorCode::unknown_id);
+    Config d = *r.config;   // the draft on the same GPUs, format and context
+    d.model = ModelSpec{};
+    d.model.id = c.speculative;
+    d.speculative.clear();
+    d.batch = 1;
+    d.isl = d.osl = 0;
+    d.concurrency = 0;
+    d.request_rate = 0;
+    d.max_num_seqs.reset();
+    d.pp = 1;
+    d.dp = 1;
+    d.ep = 0;
+    d.gpus = r.par.tp;
+    d.weights = c.weights == kNativeWeights ? std::string() : c.weights;
+    const CatalogModel& dm = catalog.model(c.speculative);
+    if (dm.arch.max_context > 0 && d.context > dm.arch.max_context) d.context = dm.arch.max_context;
+    const Resolved dr = resolve(d, catalog, measured);
+    const Totals t = compute(dr);
+    r.spec_weights = t.per_gpu.weights;
+    r.spec_kv_rate = d.context > 0 ? t.per_gpu.kv_cache / double(d.context) : 0.0;
+}
+
 // resolve() and resolve_in_place(): `c` is the configuration as given, r.config the one being
 // resolved (the same object in place: each read of `c` below comes before the write of its key).
 void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
@@ -597,6 +656,7 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     file_stage_weights(r);
     cpu_moe_weights(r);
     bind_gpu(r, *r.gpu);
+    speculative_terms(r, c, catalog, measured);
 }
 
 }  // namespace

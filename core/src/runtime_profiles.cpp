@@ -163,7 +163,24 @@ const EngineVersion kEngineVersions[] = {
     // found: 0.12-0.24 read as 0.10.
     {Runtime::vllm, "current", "0.25", "",
      GPUSIZER_ROW_TEXT("docs.vllm.ai stable: vllm/config/cache.py CacheConfig gpu_memory_utilization = 0.92"), KvBudget::total_fraction,
-     0.92, 0, OllamaContext::none, 0},
+     0.92, 0, OllamaContext::none, 0, MlaCache::engine_rule, 0, 0, false, false, true},   // graphs profiled in, as since 0.21
+    // vLLM 0.21-0.24: as 0.10, but the CUDA graphs' memory is profiled at start-up and taken out of
+    // gpu_memory_utilization (gpu_worker.py @ 0.21: "CUDA graph memory profiling is enabled
+    // (default since v0.21.0). The current --gpu-memory-utilization=0.8800 is equivalent to
+    // --gpu-memory-utilization=0.8592 without CUDA graph memory profiling", club-3090 issue 104).
+    {Runtime::vllm, "0.21", "0.21", GPUSIZER_ROW_TEXT("CUDA graphs inside the budget"),
+     GPUSIZER_ROW_TEXT("vllm/v1/worker/gpu_worker.py @ v0.21.0 (CUDA graph memory profiling on by default); gpu_memory_utilization 0.9"),
+     KvBudget::total_fraction, 0.9, 0, OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead,
+     false, false, true},
+    // vLLM V0 (0.6) and the V1 engine before 0.10: the budget holds what the process held before
+    // the profile, CUDA context included ("non_torch_memory" of the profiling line, 0.35 GiB on an
+    // RTX 3090: vllm/worker/worker.py @ v0.6.4 determine_num_available_blocks, vllm issue 10517),
+    // and up to a max_model_len of 32K chunked prefill is off, so the profile runs the whole
+    // prompt: max(max_model_len, 2048) tokens (vllm/config.py @ v0.6.4 SchedulerConfig,
+    // _DEFAULT_MAX_NUM_BATCHED_TOKENS = 2048). Graphs outside the budget, as 0.10.
+    {Runtime::vllm, "0.6", "0.6", GPUSIZER_ROW_TEXT("V0: context inside the budget, whole-prompt profile"),
+     GPUSIZER_ROW_TEXT("vllm/worker/worker.py and vllm/config.py @ v0.6.4; gpu_memory_utilization 0.9"), KvBudget::total_fraction, 0.9,
+     0, OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead, true, true, false},
     // SGLang 0.4.8: mem_fraction_static = (gpu_mem - reserved_mem) / gpu_mem by GPU size
     // (python/sglang/srt/server_args.py); sglang_mem_fraction_static() below.
     {Runtime::sglang, "0.4.8", "0.4.8", "",
@@ -173,6 +190,14 @@ const EngineVersion kEngineVersions[] = {
     // weights and activations (nvidia.github.io/TensorRT-LLM, llm-api KvCacheConfig; examples/kvcacheconfig).
     {Runtime::trt_llm, "1.0", "1.0", "", GPUSIZER_ROW_TEXT("TensorRT-LLM KvCacheConfig: free_gpu_memory_fraction = 0.9"),
      KvBudget::free_fraction, 0.9, 0, OllamaContext::none, 0},
+    // TensorRT-LLM 0.x: TensorRT engines run by the C++ executor. The KV pool is
+    // free_gpu_memory_fraction (0.9 by default, KvCacheConfig) of what is free once the engine
+    // (weights and the activations TensorRT planned) is loaded ("Memory usage when calculating max
+    // tokens in paged kv cache: total ..., available ...": TensorRT-LLM issues 2268, 2671, 2789);
+    // no CUDA graphs by default; the engine's logits sized for trtllm-build's max_batch_size 256.
+    {Runtime::trt_llm, "0.5", "0.5", GPUSIZER_ROW_TEXT("TensorRT engines (C++ executor)"),
+     GPUSIZER_ROW_TEXT("TensorRT-LLM 0.x: KvCacheConfig free_gpu_memory_fraction 0.9; trtllm-build max_batch_size 256"),
+     KvBudget::free_fraction, 0.9, 0, OllamaContext::none, 0, MlaCache::engine_rule, 0, 0, false, false, false, true, 256},
 };
 
 constexpr std::size_t kEngineVersionCount = sizeof kEngineVersions / sizeof kEngineVersions[0];

@@ -113,6 +113,25 @@ struct EngineVersion {
     MlaCache mla_cache = MlaCache::engine_rule;   // llama.cpp builds: how an MLA layer is cached
     double step_overhead_s = 0;    // seconds per engine step beyond the GPU's work (serving engines)
     double seq_overhead_s = 0;     // ... and per decoding request in the step
+    // How the engine's start-up profile fills its budget (vLLM and TensorRT-LLM by version;
+    // estimate.cpp compute(), "The engine's budget"):
+    // vLLM V0 and V1 before 0.10: the memory in use before the profile (CUDA context, cuBLAS) counts
+    // against gpu_memory_utilization (vllm/worker/worker.py @ v0.6.4 determine_num_available_blocks:
+    // "non_torch_memory" is what the process holds beside torch's tensors, context included).
+    bool context_in_budget = false;
+    // vLLM V0: chunked prefill off up to a max_model_len of 32K, so the profile forward is the whole
+    // prompt: max(max_model_len, max_num_batched_tokens) tokens (vllm/engine/arg_utils.py @ v0.6.4,
+    // use_long_context = max_model_len > 32K turns chunked prefill on).
+    bool profile_whole_prompt = false;
+    // vLLM from 0.21: the CUDA graphs' memory is estimated in the profile and comes out of the
+    // budget (gpu_worker.py @ 0.21 logs "CUDA graph memory profiling is enabled (default since
+    // v0.21.0)"; VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 turns it off). Before: outside it.
+    bool graphs_in_budget = false;
+    // TensorRT-LLM before 1.0 ran TensorRT engines: no CUDA graphs by default (the executor's
+    // ExtendedRuntimePerfKnobConfig cuda_graph_mode false), and their logits sized for the build's
+    // max_batch_size (trtllm-build default 256, tensorrt_llm/builder.py BuildConfig).
+    bool no_cuda_graphs = false;
+    long long max_batch_default = 0;   // 0 = the engine's own (kTrtLlmMaxBatchSize for TensorRT-LLM 1.x)
 };
 
 // A version as people write it, reduced to its numbers: "0.30" -> 0.30; "v0.30.1" -> 0.30.1;

@@ -43,7 +43,9 @@ long long serving_max_sequences(const Resolved& r) {
     switch (r.runtime) {
         case Runtime::vllm:   // max_num_seqs (same function)
             return vllm_large_scheduler_defaults(*r.gpu) ? kVllmMaxSeqsLarge : kVllmMaxSeqsSmall;
-        case Runtime::trt_llm: return kTrtLlmMaxBatchSize;
+        case Runtime::trt_llm:   // 1.x's max_batch_size, or the TensorRT engine's build default (0.x)
+            return r.engine_version && r.engine_version->max_batch_default > 0 ? r.engine_version->max_batch_default
+                                                                               : kTrtLlmMaxBatchSize;
         case Runtime::llama_cpp:   // llama-server's slots (-np), each with its own context
         case Runtime::pytorch:     // generate() over a static batch
             return r.config->batch;

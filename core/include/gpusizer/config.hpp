@@ -163,6 +163,15 @@ struct Config {
     // memory free after weights and activations (default 0.9 in 1.0). Each applies to its engine only.
     std::optional<double> mem_fraction_static;
     std::optional<double> free_gpu_memory_fraction;
+    // Serving engines' CUDA graphs: true = as each engine runs by default (vLLM, SGLang and
+    // TensorRT-LLM 1.x capture them; TensorRT engines before 1.0 and llama.cpp hold no pool for
+    // them), false = vLLM --enforce-eager, SGLang --disable-cuda-graph, TensorRT-LLM without
+    // cuda_graph_config. Their memory sits inside vLLM's budget from 0.21 (runtime_profiles.cpp).
+    bool cuda_graphs = true;
+    // Speculative decoding: "" = none; "mtp" = the model's own multi-token-prediction layers
+    // (vLLM / SGLang --speculative-config method mtp / NEXTN), loaded with their own KV cache; a
+    // catalog model id = a draft model on the same GPUs, its weights and KV cache beside the target's.
+    std::string speculative;
     // Training: what a run loses beyond its steps (core/src/training/goodput.cpp; docs/formulas.md,
     // "The run's goodput"). Defaults from published runs and frameworks, each named there.
     double failures_per_gpu_hour = 2.195e-5;   // job interruptions per GPU-hour (Llama 3: 466 in 54 days on 16,384 GPUs)

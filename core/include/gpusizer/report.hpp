@@ -356,6 +356,26 @@ struct WeightsSchemeReport {
 // A bit per Runtime, for sets of engines (Report::gpu_engines).
 constexpr unsigned engine_bit(Runtime e) { return 1u << unsigned(e); }
 
+// How a serving engine's KV capacity moves with what sets it (issue 26): the pool is what is
+// left of a large budget after large terms, so a small change of the fraction moves it by many
+// times its own share. Each case is the same configuration with one input changed.
+struct KvCapacityCase {
+    bool computed = false;
+    std::string setting;        // the changed input as a key would give it: "gpu_memory_utilization 0.85", "cuda_graphs false"
+    double tokens = 0;          // memory.kv_capacity_tokens with it
+    double change_tokens = 0;   // tokens - the configuration's own
+    double change_pct = 0;      // change_tokens / the configuration's own x 100 (0 when that is 0)
+};
+struct KvSensitivity {
+    bool computed = false;      // vLLM, SGLang and TensorRT-LLM serving only
+    std::string fraction_key;   // gpu_memory_utilization / mem_fraction_static / free_gpu_memory_fraction
+    double fraction = 0;        // its value in the configuration
+    double fraction_step = 0.05;
+    double pool_bytes = 0;      // the KV pool of one GPU, bytes
+    double budget_bytes = 0;    // what the engine's fraction gives one GPU, bytes (the large number the pool is left of)
+    KvCapacityCase fraction_down, fraction_up, cuda_graphs, speculative;
+};
+
 struct Report {
     Report() = default;
     // The report of `c` before the estimate fills it: every figure at its initializer and the
@@ -396,6 +416,8 @@ struct Report {
     OverheadDetail overhead_detail;
     double activations_per_layer = 0;    // training: one layer, one micro-batch, one GPU
     double kv_capacity_tokens = 0;       // tokens of KV cache that fit in what is left (all sequences)
+    double memory_kv_pool_bytes = 0;     // the KV pool of the GPU that binds kv_capacity_tokens, bytes
+    KvSensitivity kv_capacity_sensitivity;   // how kv_capacity_tokens moves with the engine's inputs (serving engines)
     double host = 0;                     // bytes in host RAM for the whole job (offload, llama.cpp's token embeddings)
     double host_experts = 0;             // of them, routed experts llama.cpp keeps there (n_cpu_moe), bytes
     double gpu_capacity = 0;             // bytes the GPU has
