@@ -61,7 +61,20 @@ void App::draw_headline() {
                                               : tr(" - %s at the wall generating"),
                  format_watts(pw.wall_w).c_str());
     if (r.power.hardware_price_known) line += strf(tr(" - GPUs $%s"), format_int(r.power.hardware_usd).c_str());
-    ImGui::TextUnformatted(line.c_str());
+    // Phrase by phrase, each on the line while it fits: ImGui wraps after punctuation, which cut
+    // a figure in two ("first token in 7," / "26 s" with Portuguese's decimal comma, on phones).
+    for (std::size_t from = 0; from < line.size();) {
+        const std::size_t dash = line.find(" - ", from);
+        const std::string phrase = line.substr(from, dash == std::string::npos ? std::string::npos : dash - from);
+        if (from == 0) {
+            ImGui::TextUnformatted(phrase.c_str());
+        } else {
+            const std::string text = "- " + phrase;
+            same_line_fitting(text.c_str());
+            ImGui::TextUnformatted(text.c_str());
+        }
+        from = dash == std::string::npos ? line.size() : dash + 3;
+    }
     if (!sp.native) {
         ImGui::SameLine();
         ImGui::TextColored(to_vec4(palette().warning), tr("(%s computed as %s)"), std::string(sp.compute_precision_requested).c_str(),
