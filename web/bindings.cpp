@@ -317,6 +317,13 @@ extern "C" long double strtold(const char* text, char** end) { return strtod(tex
 extern "C" float strtof_l(const char* text, char** end, locale_t) { return strtof(text, end); }
 extern "C" double strtod_l(const char* text, char** end, locale_t) { return strtod(text, end); }
 extern "C" long double strtold_l(const char* text, char** end, locale_t) { return strtod(text, end); }
+
+// No environment in the widget's module: getenv finds nothing, as musl's finds none of the core's
+// variables among the few Emscripten makes up for a page (USER, HOME, LANG, ...). musl's getenv
+// would bring Emscripten's set-up of those: a constructor that copies them in at start-up and its
+// JavaScript side (0.5 KB gzipped), for the one caller linked in (the CLI's asset folder search,
+// core/src/catalog_io.cpp find_assets_dir), which the module never runs.
+extern "C" char* getenv(const char*) { return nullptr; }
 #endif
 
 #ifndef GPUSIZER_API_LITE

@@ -24,6 +24,7 @@ namespace gpusizer {
 
 using nlohmann::json;
 using detail::dump_text;
+using detail::object;
 using detail::Obj;
 using detail::parse_json;
 
@@ -213,8 +214,8 @@ json model_json(const ModelSpec& m) {
     // As given: the repository and what was fetched, or a page's local file and its header.
     if (!m.hub_json.empty()) return parse_json(m.hub_json, "model");
     if (m.arch.source == "gguf" || m.arch.source == "safetensors") return nullptr;   // the gguf / hf_dir key names it
-    if (!m.hf_config_json.empty()) return json{{"hf_config", parse_json(m.hf_config_json, "model.hf_config")}};
-    return json{{"num_parameters", m.num_parameters}};
+    if (!m.hf_config_json.empty()) return object({{"hf_config", parse_json(m.hf_config_json, "model.hf_config")}});
+    return object({{"num_parameters", m.num_parameters}});
 }
 
 json config_json(const Config& c) {

@@ -29,8 +29,8 @@ constexpr std::size_t kMaxJsonBytes = std::size_t(16) << 20;
 
 // The one entry point for JSON text in the core (json_read.cpp). `what` names the input in
 // errors ("config", "gpus.json", "model.hf_config"). Throws Error with code unreadable (not
-// JSON), too_large or too_deep; the depth is checked by the parser's callback as it descends,
-// so nothing deeper than the limit is ever built.
+// JSON), too_large or too_deep; the depth is checked as the parser descends (json_read.cpp), so
+// nothing deeper than the limit is ever built.
 json parse_json(std::string_view text, const std::string& what, int max_depth = kMaxJsonDepth,
                 std::size_t max_bytes = kMaxJsonBytes);
 

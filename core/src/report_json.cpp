@@ -259,7 +259,7 @@ json cost_json(const CostReport& k, bool training, bool run) {
 // Serving under load: max_concurrency always; the load's figures when isl and osl were given
 // (null otherwise, so that a reader tells "not asked" from zero).
 json serving_json(const ServingReport& s) {
-    json j{{"max_concurrency", std::floor(s.max_concurrency * 100.0) / 100.0}};
+    json j = object({{"max_concurrency", std::floor(s.max_concurrency * 100.0) / 100.0}});
     const char* keys[] = {"concurrency", "output_tokens_per_s", "output_tokens_per_s_per_gpu", "tokens_per_s_per_user", "ttft_s",
                           "tpot_s", "requests_per_s", "step_s", "decode_tokens_per_step", "prefill_tokens_per_step",
                           "draw_fraction", "gpu_w", "energy_kwh_per_million_tokens", "cost_usd_per_million_tokens", "wall_w"};
@@ -322,7 +322,7 @@ void add_serving_ranges(json& sv, const Report& r) {
 json report_json(const Report& r) {
     json j;
     j["schema_version"] = 1;
-    j["model"] = {{"id", r.config.model.custom ? std::string("custom") : r.config.model.id}, {"name", r.model_name}};
+    j["model"] = object({{"id", r.config.model.custom ? std::string("custom") : r.config.model.id}, {"name", r.model_name}});
     {
         // Where the model came from, and the exact bytes of the file(s) it was read from.
         const ModelSpec& ms = r.config.model;
@@ -334,16 +334,16 @@ json report_json(const Report& r) {
         // packed tensor counts the values it packs; scales and zero points count none).
         const ModelArch::FileWeights& f = ms.arch.file;
         j["model"]["file_params"] = f.empty() ? json(nullptr)
-                                              : json{{"text", whole(f.params_text)},
-                                                     {"vision", whole(f.params_vision)},
-                                                     {"audio", whole(f.params_audio)},
-                                                     {"mtp", whole(f.params_mtp)}};
+                                              : object({{"text", whole(f.params_text)},
+                                                        {"vision", whole(f.params_vision)},
+                                                        {"audio", whole(f.params_audio)},
+                                                        {"mtp", whole(f.params_mtp)}});
     }
     // Stored weights by part: text is what `params` counts; the others are loaded beside it.
-    j["model"]["params_by_part"] = {{"text", whole(r.params_by_part.text)},     {"vision", whole(r.params_by_part.vision)},
-                                    {"audio", whole(r.params_by_part.audio)},   {"mtp", whole(r.params_by_part.mtp)},
-                                    {"embeddings", whole(r.params_by_part.embeddings)}};
-    j["gpu"] = {{"id", r.config.gpu}, {"name", r.gpu_name}};
+    j["model"]["params_by_part"] = object({{"text", whole(r.params_by_part.text)},     {"vision", whole(r.params_by_part.vision)},
+                                           {"audio", whole(r.params_by_part.audio)},   {"mtp", whole(r.params_by_part.mtp)},
+                                           {"embeddings", whole(r.params_by_part.embeddings)}});
+    j["gpu"] = object({{"id", r.config.gpu}, {"name", r.gpu_name}});
     j["gpu"]["source"] = GPUSIZER_CUSTOM_GPU && r.custom_gpu ? "custom" : "catalog";
 #if GPUSIZER_CUSTOM_GPU
     if (r.custom_gpu) {
@@ -358,8 +358,8 @@ json report_json(const Report& r) {
     }
 #endif
     j["config"] = config_to_json_value(r.config);
-    j["parallel"] = {{"tp", r.parallel.tp}, {"pp", r.parallel.pp}, {"dp", r.parallel.dp}, {"ep", r.parallel.ep},
-                     {"cp", r.parallel.cp}};
+    j["parallel"] = object({{"tp", r.parallel.tp}, {"pp", r.parallel.pp}, {"dp", r.parallel.dp}, {"ep", r.parallel.ep},
+                            {"cp", r.parallel.cp}});
     j["params"] = whole(r.params);
     j["active_params"] = whole(r.active_params);
     j["model"]["active_params_convention"] = std::string(to_string(r.active_convention));   // what "active" leaves out
@@ -370,28 +370,28 @@ json report_json(const Report& r) {
     {
         const WeightsSchemeReport& w = r.weights_scheme;
         auto bits = [&](double b) { return w.class_bits ? json(std::round(b * 1000.0) / 1000.0) : json(nullptr); };
-        j["weights_scheme"] = {{"source", w.source},
-                               {"format", w.format},
-                               {"method", w.method},
-                               {"bits_by_class", w.class_bits ? object({{"attention", bits(w.attention_bits)},
-                                                                        {"mlp", bits(w.mlp_bits)},
-                                                                        {"shared_expert", bits(w.shared_expert_bits)},
-                                                                        {"routed_expert", bits(w.routed_expert_bits)},
-                                                                        {"router", bits(w.router_bits)},
-                                                                        {"embedding", bits(w.embedding_bits)},
-                                                                        {"lm_head", bits(w.lm_head_bits)},
-                                                                        {"other", bits(w.other_bits)}})
-                                                              : json(nullptr)}};
+        j["weights_scheme"] = object({{"source", w.source},
+                                      {"format", w.format},
+                                      {"method", w.method},
+                                      {"bits_by_class", w.class_bits ? object({{"attention", bits(w.attention_bits)},
+                                                                               {"mlp", bits(w.mlp_bits)},
+                                                                               {"shared_expert", bits(w.shared_expert_bits)},
+                                                                               {"routed_expert", bits(w.routed_expert_bits)},
+                                                                               {"router", bits(w.router_bits)},
+                                                                               {"embedding", bits(w.embedding_bits)},
+                                                                               {"lm_head", bits(w.lm_head_bits)},
+                                                                               {"other", bits(w.other_bits)}})
+                                                                     : json(nullptr)}});
     }
     json mem;
     mem["per_gpu"] = parts_json(r.per_gpu);
     const CacheDetail& cd = r.cache_detail;
-    mem["cache_detail"] = {{"full", whole(cd.full)},       {"sliding", whole(cd.sliding)}, {"chunked", whole(cd.chunked)},
-                           {"mla", whole(cd.mla)},         {"indexer", whole(cd.indexer)},
-                           {"recurrent_state", whole(cd.recurrent_state)}};
-    mem["overhead_detail"] = {{"cuda_context", whole(r.overhead_detail.cuda_context)},
-                              {"allocator_reserve", whole(r.overhead_detail.allocator_reserve)},
-                              {"runtime_buffers", whole(r.overhead_detail.runtime_buffers)}};
+    mem["cache_detail"] = object({{"full", whole(cd.full)},       {"sliding", whole(cd.sliding)}, {"chunked", whole(cd.chunked)},
+                                  {"mla", whole(cd.mla)},         {"indexer", whole(cd.indexer)},
+                                  {"recurrent_state", whole(cd.recurrent_state)}});
+    mem["overhead_detail"] = object({{"cuda_context", whole(r.overhead_detail.cuda_context)},
+                                     {"allocator_reserve", whole(r.overhead_detail.allocator_reserve)},
+                                     {"runtime_buffers", whole(r.overhead_detail.runtime_buffers)}});
     mem["activations_per_layer"] = whole(r.activations_per_layer);
     mem["kv_capacity_tokens"] = whole(r.kv_capacity_tokens);
     mem["kv_pool_bytes"] = whole(r.memory_kv_pool_bytes);
@@ -615,21 +615,20 @@ std::string models_to_json(const Catalog& catalog, int indent) {
     json j = json::array();
     for (const auto& m : catalog.models) {
         const ParamCounts pc = count_params(m.arch);
-        json e{{"id", m.arch.id},
-               {"name", m.arch.name},
-               {"family", m.family},
-               {"hf_repo", m.hf_repo},
-               {"params", whole(pc.total())},
-               {"active_params", whole(pc.active(m.arch))},
-               {"params_published", m.params_published},
-               {"context_trained", m.context_trained},
-               {"layers", m.arch.total_layers()},
-               {"hidden_size", m.arch.hidden},
-               {"attention_heads", m.arch.n_heads},
-               {"kv_heads", m.arch.n_kv_heads},
-               {"moe", m.arch.is_moe()},
-               {"mla", m.arch.mla}};
-        j.push_back(e);
+        j.push_back(object({{"id", m.arch.id},
+                            {"name", m.arch.name},
+                            {"family", m.family},
+                            {"hf_repo", m.hf_repo},
+                            {"params", whole(pc.total())},
+                            {"active_params", whole(pc.active(m.arch))},
+                            {"params_published", m.params_published},
+                            {"context_trained", m.context_trained},
+                            {"layers", m.arch.total_layers()},
+                            {"hidden_size", m.arch.hidden},
+                            {"attention_heads", m.arch.n_heads},
+                            {"kv_heads", m.arch.n_kv_heads},
+                            {"moe", m.arch.is_moe()},
+                            {"mla", m.arch.mla}}));
     }
     return dump_text(j, indent);
 }
@@ -702,10 +701,7 @@ std::string recommend_to_json(const Recommendation& rec, int indent) {
 
 std::string gpus_to_json(const Catalog& catalog, int indent) {
     json j = json::array();
-    for (const auto& g : catalog.gpus) {
-        const json e = gpu_entry_json(g);
-        j.push_back(e);
-    }
+    for (const auto& g : catalog.gpus) j.push_back(gpu_entry_json(g));
     return dump_text(j, indent);
 }
 
@@ -713,34 +709,32 @@ namespace {
 
 // One GPU as `gpusizer gpus --json` lists it (and a report its custom GPU).
 json gpu_entry_json(const Gpu& g) {
-    {
-        json t{{"tf32", g.tensor_tflops_dense.tf32}, {"fp16", g.tensor_tflops_dense.fp16}, {"bf16", g.tensor_tflops_dense.bf16},
-               {"fp8", g.tensor_tflops_dense.fp8},   {"int8", g.tensor_tflops_dense.int8}, {"fp4", g.tensor_tflops_dense.fp4}};
-        json e{{"id", g.id},
-               {"name", g.name},
-               {"vendor", g.vendor},
-               {"architecture", g.architecture},
-               {"segment", std::string(to_string(g.segment))},
-               {"year", g.year},
-               {"memory_gib", g.memory_gib},
-               {"capacity_bytes", whole(g.capacity_bytes())},
-               {"memory_type", g.memory_type},
-               {"memory_bandwidth_gb_per_s", g.memory_bandwidth_gb_per_s},
-               {"fp32_tflops", g.fp32_tflops},
-               {"tensor_tflops_dense", t},
-               {"tdp_w", g.tdp_w > 0 ? json(g.tdp_w) : json(nullptr)},
-               {"host_w", g.unified_host_w ? json(*g.unified_host_w) : json(nullptr)},
-               {"nvlink", g.nvlink},
-               {"nvlink_gb_per_s", g.nvlink_gb_per_s},
-               {"pcie_gen", g.pcie_gen > 0 ? json(g.pcie_gen) : json(nullptr)},
-               {"ecc", g.ecc},
-               {"p2p", g.p2p},
-               {"tensor_cores", g.tensor_cores},
-               {"form_factor", g.form_factor},
-               {"price_usd", g.price_usd ? json(*g.price_usd) : json(nullptr)},
-               {"price_note", g.price_note}};
-        return e;
-    }
+    const json t = object({{"tf32", g.tensor_tflops_dense.tf32}, {"fp16", g.tensor_tflops_dense.fp16},
+                           {"bf16", g.tensor_tflops_dense.bf16}, {"fp8", g.tensor_tflops_dense.fp8},
+                           {"int8", g.tensor_tflops_dense.int8}, {"fp4", g.tensor_tflops_dense.fp4}});
+    return object({{"id", g.id},
+                   {"name", g.name},
+                   {"vendor", g.vendor},
+                   {"architecture", g.architecture},
+                   {"segment", std::string(to_string(g.segment))},
+                   {"year", g.year},
+                   {"memory_gib", g.memory_gib},
+                   {"capacity_bytes", whole(g.capacity_bytes())},
+                   {"memory_type", g.memory_type},
+                   {"memory_bandwidth_gb_per_s", g.memory_bandwidth_gb_per_s},
+                   {"fp32_tflops", g.fp32_tflops},
+                   {"tensor_tflops_dense", t},
+                   {"tdp_w", g.tdp_w > 0 ? json(g.tdp_w) : json(nullptr)},
+                   {"host_w", g.unified_host_w ? json(*g.unified_host_w) : json(nullptr)},
+                   {"nvlink", g.nvlink},
+                   {"nvlink_gb_per_s", g.nvlink_gb_per_s},
+                   {"pcie_gen", g.pcie_gen > 0 ? json(g.pcie_gen) : json(nullptr)},
+                   {"ecc", g.ecc},
+                   {"p2p", g.p2p},
+                   {"tensor_cores", g.tensor_cores},
+                   {"form_factor", g.form_factor},
+                   {"price_usd", g.price_usd ? json(*g.price_usd) : json(nullptr)},
+                   {"price_note", g.price_note}});
 }
 
 }  // namespace

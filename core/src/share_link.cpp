@@ -463,9 +463,9 @@ Config config_from_link(std::string_view link) {
         if (!hf.empty() == !np.empty())
             throw Error("model", "a custom model in a link needs exactly one of hf (config.json) or np (parameters)");
         if (!hf.empty()) {
-            cfg["model"] = json{{"hf_config", detail::parse_json(hf, "model.hf_config")}};
+            cfg["model"] = detail::object({{"hf_config", detail::parse_json(hf, "model.hf_config")}});
         } else {
-            cfg["model"] = json{{"num_parameters", parse_number(np, "model.num_parameters")}};
+            cfg["model"] = detail::object({{"num_parameters", parse_number(np, "model.num_parameters")}});
         }
     } else {
         if (!hf.empty() || !np.empty()) throw Error("model", "hf and np go with m=custom only");
