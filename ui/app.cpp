@@ -75,6 +75,14 @@ bool App::open_file(const std::string& name, const std::string& text) {
     return ok;
 }
 
+void App::draw_language_button() {
+    // The other language, named in its own words ("Português" reads as a way out to one who does
+    // not read English; issue 28). A choice goes into the link.
+    if (ImGui::Button(s_.language == Language::en ? "Português" : "English"))
+        choose_language(s_.language == Language::en ? Language::pt_br : Language::en);
+    note_item("language button");
+}
+
 void App::choose_language(Language lang) {
     s_.language = lang;
     s_.language_chosen = true;
@@ -611,11 +619,12 @@ void App::draw_link_bar() {
             platform_.theme_changed(theme_name(theme_));
         }
         note_item("theme button");
-        // The other language, named in its own words ("Português" reads as a way out to one who
-        // does not read English; issue 28). A choice goes into the link.
-        same_line_if_room(other_language);
-        if (ImGui::Button(other_language)) choose_language(s_.language == Language::en ? Language::pt_br : Language::en);
-        note_item("language button");
+        // Phones: the language switch ends the bar (the setup panel's title line has it beside
+        // the results; in the bar it moved the one-line bar's threshold at 1280 px).
+        if (narrow_) {
+            same_line_if_room(other_language);
+            draw_language_button();
+        }
     };
     // One line when the field keeps a whole hint (the long one, else the short) beside the buttons. Else (phones, and
     // desktop windows near 820 px, where the hint was cut to "paste a link (" and the theme
@@ -624,8 +633,7 @@ void App::draw_link_bar() {
     const char* hint = tr("paste a link (#v=1&m=...) or a configuration JSON");
     const char* short_hint = tr("paste a link or a configuration JSON");
     const float buttons =
-        button_w(tr("Open link")) + button_w(tr("Open file...")) + button_w(tr("Save PNG")) + button_w(tr("Report")) + button_w(theme_label) +
-        button_w(other_language);
+        button_w(tr("Open link")) + button_w(tr("Open file...")) + button_w(tr("Save PNG")) + button_w(tr("Report")) + button_w(theme_label);
     const float field = ImGui::GetContentRegionAvail().x - button_w(tr("Copy link")) - buttons;
     auto fits = [&](const char* h) { return !narrow_ && field >= ImGui::CalcTextSize(h).x + st.FramePadding.x * 2; };
     if (fits(hint) || fits(short_hint)) {

@@ -85,6 +85,7 @@ public:
     void set_theme(Theme theme);
     // The language switch (and a link's lang=): the app's texts, the page's and the link follow.
     void choose_language(Language lang);
+    void draw_language_button();   // "Português" / "English"
     Theme theme() const { return theme_; }
 
     // "Save PNG": after rendering the frame in which it was asked for, the platform reads the

@@ -27,6 +27,8 @@ void App::draw_setup() {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", tr("GPU memory for LLM inference and training"));
     ImGui::PopTextWrapPos();
+    same_line_fitting(s_.language == Language::en ? "Português" : "English", ImGui::GetStyle().ItemSpacing.x);
+    draw_language_button();
     ImGui::Separator();
     if (ImGui::CollapsingHeader(tr_label("Model"), ImGuiTreeNodeFlags_DefaultOpen)) draw_model();
     if (ImGui::CollapsingHeader(tr_label("Workload"), ImGuiTreeNodeFlags_DefaultOpen)) draw_workload();
