@@ -38,7 +38,14 @@ Table& table() {
         } catch (const nlohmann::json::exception&) {
             return out;
         }
-        if (!doc.is_object() || !doc.contains("strings") || !doc["strings"].is_array()) return out;
+        if (!doc.is_object()) return out;
+        // The browser app's rows only, English -> Portuguese (web/strings_js.mjs).
+        if (const auto pt = doc.find("pt-BR"); pt != doc.end() && pt->is_object()) {
+            for (auto it = pt->begin(); it != pt->end(); ++it)
+                if (it.value().is_string()) out.pt_br.emplace(it.key(), it.value().get<std::string>());
+            return out;
+        }
+        if (!doc.contains("strings") || !doc["strings"].is_array()) return out;
         for (const nlohmann::json& row : doc["strings"]) {
             if (!row.is_object()) continue;
             const auto en = row.find("en"), pt = row.find("pt-BR");

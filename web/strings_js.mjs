@@ -27,9 +27,10 @@ for (const row of rows) {
   if (Array.isArray(row.in) && row.in.includes(surface) && row['pt-BR'] !== row.en) table[row.en] = row['pt-BR'];
 }
 if (!input) {
-  const out = Object.entries(table).map(([en, pt]) => JSON.stringify({ en, 'pt-BR': pt }));
-  writeFileSync(output, '{"strings": [\n' + out.join(',\n') + '\n]}\n');
-  console.log(`strings_js.mjs: ${out.length} ${surface} rows into ${output}`);
+  // The app's rows as one object, English -> Portuguese (ui/i18n.cpp reads this form as well as
+  // the whole table's): 0.7 KB less gzipped than a row object each.
+  writeFileSync(output, JSON.stringify({ 'pt-BR': table }) + '\n');
+  console.log(`strings_js.mjs: ${Object.keys(table).length} ${surface} rows into ${output}`);
   process.exit(0);
 }
 const source = readFileSync(input, 'utf8');
