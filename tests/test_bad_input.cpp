@@ -41,6 +41,7 @@ const std::map<std::string, std::string> kAllowedHint = {
     {"runtime_version", "llama.cpp"},
     {"pp_schedule", "zero_bubble"},     {"fp8_training", "tensorwise"},     {"psu_tier", "titanium"},
     {"rent_kind", "on_demand"},         {"rent_provider", "RunPod"},       {"training_framework", "hf_trainer"},
+    {"speculative", "mtp"},
 };
 
 // The configuration keys, each with a value of its type: the resolved configuration of a
