@@ -118,6 +118,11 @@ void App::draw_speed() {
                       "ZeRO-Offload: the CPU updates the optimizer states in host RAM, at the host's memory bandwidth shared by the "
                       "node's GPUs (set 'Host RAM bw' to your server's).",
                       true);
+            if (sp.optimizer_step_s + sp.step_sync_s + sp.step_overhead_s > 0)
+                t.row("  of it, the fixed costs", format_duration(sp.optimizer_step_s + sp.step_sync_s + sp.step_overhead_s),
+                      "The optimizer step on the GPU (its ZeRO shard at memory bandwidth), the step's scalar all-reduces over every "
+                      "GPU and step_overhead_s: what a step costs whatever its batch (docs/formulas.md, \"At scale\").",
+                      true);
             t.row("effective MFU", percent(sp.effective_mfu, 1), "Pipeline bubble and exposed communication included.");
             if (sp.train_time_s > 0)
                 t.row(("time for " + format_count(c.train_tokens) + " tokens").c_str(), banded_time(sp.train_time_s, train));
