@@ -64,12 +64,14 @@ TEST_CASE("interleaved pipeline sends overlap the next chunk", "[overlap][traini
 
 TEST_CASE("data-parallel sync: buckets behind the backward, the last one exposed", "[overlap][training]") {
     // 8 H100, dp 8 (DDP): the gradient all-reduce (16 GB of bf16 gradients) hides behind the
-    // backward of a million tokens but for its last 25 MiB bucket (PyTorch bucket_cap_mb).
+    // backward of the last of 8 micro-batches (2,048 tokens each a GPU) but for its last bucket,
+    // Megatron-Core's max(4e7, 1e6 x 8) = 4e7 parameters x 2 B = 80 MB.
     Config c = llama3_8b_training("h100-sxm", 8, 1, 1, 8);
     c.global_batch = 64;
     const Report r = run(c);
     const detail::Span dp = detail::span_of(fabric("h100-sxm"), 8, 1);
-    const double last = detail::allreduce_seconds(dp, 25.0 * 1024 * 1024);
+    const double last = detail::allreduce_seconds(dp, 8e7);
+    REQUIRE(r.interconnect.dp_allreduce_s_per_step < 2.0 / 3.0 * r.speed.compute_s / 8.0);
     CHECK(r.interconnect.dp_exposed_s_per_step == Approx(last));
     CHECK(r.interconnect.dp_allreduce_s_per_step > 10 * last);
     // ZeRO-3 prefetch: the forward's gather hides behind the forward, the backward's gather and
@@ -86,7 +88,7 @@ TEST_CASE("FP8 training: the weight GEMMs at the FP8 rate", "[fp8][training]") {
     // (6 N_matmul + 3 A) of the executed FLOPs (N_matmul: every parameter but the input
     // embedding, 128,256 x 4,096; its norms are 0.01% of it); with fp8_training they run at the
     // FP8 dense rate (1,979 TFLOPS on an H100 SXM, twice the BF16 989) at the FP8 GEMM efficiency
-    // e8 (0.66 of the kernel efficiency, fitted on NeMo's FP8 runs), the rest stays BF16:
+    // e8 (0.65 of the kernel efficiency, fitted on NeMo's FP8 runs), the rest stays BF16:
     // compute_s x (g / (2 e8) + 1 - g).
     Config c = llama3_8b_training("h100-sxm", 8, 1, 1, 8);
     const Report bf16 = run(c);
@@ -98,7 +100,7 @@ TEST_CASE("FP8 training: the weight GEMMs at the FP8 rate", "[fp8][training]") {
     const double f8 = catalog().gpu("h100-sxm").tensor_tflops_dense.fp8 * 1e12;
     CHECK(fp8.speed.gemm_peak_flops == Approx(f8));
     CHECK(bf16.speed.gemm_peak_flops == Approx(bf16.speed.peak_flops));
-    const double e8 = 0.66;
+    const double e8 = 0.65;
     CHECK(fp8.config.fp8_gemm_efficiency == e8);
     CHECK(fp8.speed.compute_s == Approx(bf16.speed.compute_s * (g * bf16.speed.peak_flops / (f8 * e8) + 1 - g)).epsilon(1e-3));
     // The key sets it: at 1.0 the GEMMs run at the full kernel efficiency of the FP8 peak.

@@ -716,6 +716,9 @@ void App::draw_speed_inputs() {
         row_label(tr("Checkpoint write"));
         if (key_slider("##ckw", "checkpoint_write_gb_per_s", c.checkpoint_write_gb_per_s, 0.1f, 50.0f, tr("%.1f GB/s a node"))) changed();
         help_marker(tr("The rate each node writes its part of a checkpoint (weights and optimizer states). Default 1: Llama 3's store, 2 TB/s over 2,048 nodes. Checkpoints come at the Young-Daly interval unless a link sets checkpoint_interval_s."));
+        row_label(tr("Step overhead"));
+        if (key_slider("##sov", "step_overhead_s", c.step_overhead_s, 0.0f, 60.0f, tr("%.1f s a step"))) changed();
+        help_marker(tr("Seconds every optimizer step adds beyond what is modelled (a framework's engine, data loading, stragglers). Default 0; Megatron-Turing NLG's DeepSpeed pipeline engine ran about 9 s a step above the model."));
         if (ok_ && c.offload != Offload::none) {
             row_label(tr("Host RAM bw"));
             if (default_slider("hostbw", c.host_memory_bandwidth_gb_per_s, used.host_memory_bandwidth_gb_per_s, 10.0f, 1000.0f,

@@ -128,6 +128,10 @@ void App::draw_speed() {
                     tr(kHostRamBwLabel));
                 t.row(tr("  of it, the CPU's update"), format_duration(sp.optimizer_step_host_s), tip.c_str(), true);
             }
+            if (sp.optimizer_step_s + sp.step_sync_s + sp.step_overhead_s > 0)
+                t.row(tr("  of it, the fixed costs"), format_duration(sp.optimizer_step_s + sp.step_sync_s + sp.step_overhead_s),
+                      tr("The optimizer step on the GPU (its ZeRO shard at memory bandwidth), the step's scalar all-reduces over every GPU and step_overhead_s: what a step costs whatever its batch (docs/formulas.md, \"At scale\")."),
+                      true);
             t.row(tr("effective MFU"), percent(sp.effective_mfu, 1), tr("Pipeline bubble and exposed communication included."));
             if (sp.train_time_s > 0)
                 t.row(strf(tr("time for %s tokens"), format_count(c.train_tokens).c_str()).c_str(), banded_time(sp.train_time_s, train));

@@ -196,11 +196,11 @@ constexpr ConfigKey kKeys[] = {
      "tokens to train on, for `speed.train_time_s` and the energy and cost of the run",
      "tokens to train on (e.g. 1e12), for the time, energy and cost of the run", m(&Config::train_tokens)),
     row("mfu", "mfu", "mfu", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::zero_null, "fraction",
-     "automatic: 0.61 for training, 0.5 for prefill", "",
+     "automatic: 0.62 for training, 0.5 for prefill", "",
      "kernel efficiency: the share of the dense tensor peak (at the precision the GPU computes in) the math reaches; "
      "the pipeline bubble and exposed communication are computed apart (the step's model FLOPs utilization is "
      "`speed.mfu_effective`, with recomputation `speed.hfu`)",
-     "fraction of the dense tensor peak the math reaches (default 0.61 training, 0.5 prefill)", m(&Config::mfu)),
+     "fraction of the dense tensor peak the math reaches (default 0.62 training, 0.5 prefill)", m(&Config::mfu)),
     row("bandwidth_efficiency", "bwe", "bandwidth-efficiency", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::zero_null,
      "fraction", "automatic: 0.9 llama.cpp, 0.75 PyTorch/vLLM with 16/32-bit weights, 0.6 with quantized weights", "",
      "share of the memory bandwidth a decode step reaches",
@@ -339,11 +339,11 @@ constexpr ConfigKey kKeys[] = {
      names([](const Config& c) { return std::string(to_string(c.fp8_training)); },
            [](Config& c, std::string_view v) { c.fp8_training = parse_fp8_training(v); })),
     row("fp8_gemm_efficiency", "f8e", "fp8-gemm-efficiency", "F", KeyKind::number, 1e-3, 1, false, KeyUnset::zero_null, "fraction",
-     "automatic: 0.66 with `fp8_training`", "",
+     "automatic: 0.65 with `fp8_training`", "",
      "FP8 training: what the FP8 weight GEMMs reach of `mfu` x the FP8 dense peak, their casts and scaling included (the "
      "16-bit math runs at `mfu` x the 16-bit peak); the default is the fit over NeMo's FP8 pretraining runs on H100 "
      "(docs/formulas.md, \"FP8 training\")",
-     "FP8 weight GEMMs' share of mfu at the FP8 peak (default 0.66)", m(&Config::fp8_gemm_efficiency)),
+     "FP8 weight GEMMs' share of mfu at the FP8 peak (default 0.65)", m(&Config::fp8_gemm_efficiency)),
     row("request_rate", "rr", "request-rate", "F", KeyKind::number, 1e-6, 1e7, false, KeyUnset::zero, "requests/s",
      "`0`: a closed loop at `concurrency`", "with `isl` and `osl`; not with `concurrency`",
      "requests per second arriving (an open loop): the requests in flight are what that rate keeps busy (Little's law, "
@@ -432,6 +432,12 @@ constexpr ConfigKey kKeys[] = {
      "training: tokens trained while the global batch grows linearly to `global_batch` (GPT-3 ramped over its first 4 to 12 "
      "billion tokens); they take steps of half the batch on average, each with a full step's fixed costs",
      "tokens of the batch-size ramp (default 0)", m(&Config::batch_ramp_tokens)),
+    // The cost of scale beyond the modelled step (docs/formulas.md, "At scale").
+    row("step_overhead_s", "sov", "step-overhead-s", "S", KeyKind::number, 0, 1e4, false, KeyUnset::value, "s", "`0`", "",
+     "training: seconds every optimizer step adds beyond what gpusizer models (the compute, the bubble, the exposed "
+     "communication, the optimizer step and the step's scalar syncs): a framework's engine, data loading, stragglers. "
+     "Megatron-Turing NLG 530B's DeepSpeed pipeline engine ran about 9 s a step above the model",
+     "fixed seconds added to every training step (default 0)", m(&Config::step_overhead_s)),
     // The training framework's profile (core/src/training/frameworks.cpp, docs/formulas.md
     // "Training frameworks").
     row("training_framework", "tf", "training-framework", "S", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`megatron`",

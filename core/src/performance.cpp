@@ -163,7 +163,14 @@ PerfInputs perf_inputs(const Resolved& r) {
         const double trainable = m == Mode::train ? r.total_params * scale : lora;
         const double grad_b = m == Mode::train ? (r.fp32 ? 4.0 : 2.0) : 4.0;   // LoRA adapters train in fp32 (PEFT)
         in.train_grad_bytes_per_gpu = trainable / shards * grad_b;
+        in.grad_bytes_per_param = grad_b;
         in.train_weight_bytes_per_gpu = whole_bytes / shards;
+        // The optimizer step on the GPU, before ZeRO shards it (train_step divides by dp x cp):
+        // the bytes ZeRO-Offload's CPU step moves a parameter (kCpuOptimizerFixedBytes + 2 S, and
+        // the 16-bit copy in mixed precision), which an Adam kernel on the GPU moves alike.
+        const double copy16 = m == Mode::train && !r.fp32 ? 2.0 : 0.0;
+        in.optimizer_bytes_per_step =
+            trainable / shards * (kCpuOptimizerFixedBytes + 2.0 * optimizer_state_bytes(c.optimizer, a.hidden) + copy16);
         if (c.offload != Offload::none) {
             // ZeRO-Offload: each rank moves its shard of fp32 gradients to RAM and its 16-bit
             // parameters back every step, and the CPU updates the shard in between: 12 + 2 S
@@ -173,9 +180,7 @@ PerfInputs perf_inputs(const Resolved& r) {
             const double shard = trainable / (shards * r.par.dp * r.par.cp);
             in.offload_grad_bytes_per_step = shard * 4.0;
             in.offload_bytes_per_step = shard * (4.0 + (r.fp32 ? 4.0 : 2.0));
-            const double copy16 = m == Mode::train && !r.fp32 ? 2.0 : 0.0;
-            in.offload_host_bytes_per_step =
-                shard * (kCpuOptimizerFixedBytes + 2.0 * optimizer_state_bytes(c.optimizer, a.hidden) + copy16);
+            in.offload_host_bytes_per_step = in.optimizer_bytes_per_step / (r.par.dp * r.par.cp);
             // DeepSpeed copies each reduce bucket's gradients to RAM as the bucket is reduced
             // (reduce_bucket_size, kZeroReduceBucket elements, shared by the dp x cp ranks): the
             // last bucket's share comes after the backward.
@@ -414,10 +419,19 @@ StepComm train_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, do
                 m.busbw = algorithm_busbw(dp, ar.algorithm);
             }
             m.dp = ar.seconds;
-            const double bucket = c.zero == 0 ? kDdpBucketBytes : kZeroReduceBucket * (r.fp32 ? 4.0 : 2.0);
-            const double last = allreduce_time(dp, std::min(grads, bucket)).seconds;
+            const double layers_per_stage = in.layers / p;
+            const double bucket =
+                dp_last_bucket_bytes(fw, c.zero, double(par.dp) * par.cp, in.grad_bytes_per_param, grads, layers_per_stage);
+            const double last = allreduce_time(dp, bucket).seconds;
+            // With gradient accumulation the gradients are final only in the step's last
+            // micro-batch: the frameworks sync there alone (PyTorch DDP's no_sync() around the
+            // others, torch/nn/parallel/distributed.py; Megatron's no_sync_func,
+            // megatron/core/pipeline_parallel/schedules.py @d98e8a6), so the buckets hide behind
+            // that micro-batch's backward, not the step's: t_comp / m of this GPU's math (m = 1:
+            // the whole backward, as before). The first pipeline stage runs it last.
+            const double last_backward = in.train_hide_fraction * t_comp / std::max(1.0, mb);
             // DeepSpeed's ZeRO 0-2 reduce after the backward (overlap_comm off): all of it shows.
-            m.dp_exposed = fw.dp_overlap_below_zero3 ? std::max(last, m.dp - in.train_hide_fraction * t_pipe) : m.dp;
+            m.dp_exposed = fw.dp_overlap_below_zero3 ? std::max(last, m.dp - last_backward) : m.dp;
         }
     }
     if (in.offload_bytes_per_step > 0) offload_step(r, in, f, t_pipe, m);
@@ -462,8 +476,26 @@ TrainStep train_step(const Resolved& r, const PerfInputs& in, const Fabric& f, d
     t.pipe_s = t.compute_s / (1.0 - t.bubble_fraction);
     t.comm = train_comm(r, in, f, t.compute_s, t.pipe_s, mu * F);
     t.host_optimizer_s = t.comm.host_optimizer;
-    t.step_s = t.pipe_s + t.comm.exposed + t.host_optimizer_s;
+    const Config& c = *r.config;
+    if (in.offload_bytes_per_step <= 0) {
+        // The optimizer step on the GPU (with offload the CPU runs it: host_optimizer_s): its
+        // shard (ZeRO 1-3 split the states over dp x cp; a DualPipe GPU holds two stages) at the
+        // bandwidth streaming kernels reach. (The offload bytes, not c.offload: the plan search
+        // sets the inputs per candidate.)
+        const double held = c.pp_schedule == PipeSchedule::dualpipe && p > 1 ? 2.0 : 1.0;
+        const double shards = c.zero >= 1 ? double(r.par.dp) * r.par.cp : 1.0;
+        const double bw = r.gpu->memory_bandwidth_gb_per_s * 1e9 * stream_bandwidth_efficiency(0.0);
+        t.optimizer_s = bw > 0 ? held * in.optimizer_bytes_per_step / shards / bw : 0.0;
+    }
+    t.sync_s = in.step_sync_s >= 0 ? in.step_sync_s : step_sync_seconds(f, c.gpus);
+    t.overhead_s = c.step_overhead_s;
+    t.step_s = t.pipe_s + t.comm.exposed + t.host_optimizer_s + t.optimizer_s + t.sync_s + t.overhead_s;
     return t;
+}
+
+double step_sync_seconds(const Fabric& f, int gpus) {
+    if (gpus <= 1) return 0.0;
+    return kStepScalarAllReduces * allreduce_time(span_of(f, gpus, 1), 4.0).seconds;   // one fp32 value each
 }
 
 namespace {
@@ -690,13 +722,17 @@ double attention_flops(const Resolved& r, double mu16) {
             const StepComm ca = train_comm(r, in, *alt, t_comp, t_pipe, mu * F);
             alt_out->dp_allreduce_s_per_step = ca.dp;
             alt_out->exposed_s = ca.exposed;
-            alt_out->train_tokens_per_s = tokens / (t_pipe + ca.exposed + ca.host_optimizer);
+            const double fixed = ts.optimizer_s + step_sync_seconds(*alt, gpus) + ts.overhead_s;
+            alt_out->train_tokens_per_s = tokens / (t_pipe + ca.exposed + ca.host_optimizer + fixed);
         }
         sp.train_flops_per_token = in.train_exec_flops_per_token;
         sp.optimizer_step_host_s = ts.host_optimizer_s;
+        sp.optimizer_step_s = ts.optimizer_s;
+        sp.step_sync_s = ts.sync_s;
+        sp.step_overhead_s = ts.overhead_s;
         ic.offload_s_per_step = cm.offload;
         ic.offload_exposed_s_per_step = cm.offload_exposed;
-        sp.train_step_s = ts.step_s;   // the pipelined compute, the exposed communication, the CPU's optimizer step
+        sp.train_step_s = ts.step_s;   // the pipelined compute, the exposed communication, the optimizer step, the syncs
         sp.compute_s = t_comp;
         sp.gemm_peak_flops = ts.gemm_peak_flops > 0 ? ts.gemm_peak_flops : F;
         sp.bubble_s = t_pipe - t_comp;

@@ -130,6 +130,9 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
     probe.global_batch = N;   // the probe checks the catalog, model and GPU; layouts take the request's batch
     const Resolved r0 = resolve(probe, cat, measured);
     const Fabric fabric = fabric_of(r0);
+    // The step's scalar syncs span every GPU: the same for every layout (train_step reads it from
+    // the inputs instead of timing the all-reduces again for each candidate).
+    const double step_sync = step_sync_seconds(fabric, N);
     const int layers = r0.arch->total_layers();
     const bool moe = r0.arch->is_moe();
     const int max_tp = std::max(1, std::min(N, fabric.levels > 0 ? fabric.node_size : N));
@@ -204,6 +207,7 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
                         r.config->zero = 3;
                         inputs[std::size_t(2 * k + 1)] = perf_inputs(r);
                         r.config->zero = 0;
+                        inputs[std::size_t(2 * k)].step_sync_s = inputs[std::size_t(2 * k + 1)].step_sync_s = step_sync;
                     }
                     // One communicator per group, as estimate.cpp counts them: tp, pp, dp x cp and the cp ring.
                     mm.comm_buffers = mm.pytorch ? double((tp > 1) + (pp > 1) + (dp_cp > 1) + (cp > 1)) * r.rt->comm_buffers : 0.0;
@@ -355,6 +359,7 @@ std::vector<std::string> explain(const Report& a, const Report& b) {
         {"exposed ring-attention K/V sends (cp)", ia.cp_exposed_s_per_step, ib.cp_exposed_s_per_step},
         {"offload transfers over PCIe", ia.offload_exposed_s_per_step, ib.offload_exposed_s_per_step},
         {"optimizer step on the CPU (offload)", a.speed.optimizer_step_host_s, b.speed.optimizer_step_host_s},
+        {"optimizer step on the GPU (ZeRO shards it)", a.speed.optimizer_step_s, b.speed.optimizer_step_s},
     };
     std::vector<std::pair<double, std::string>> lines;
     char buf[480];   // two layout names and four figures

@@ -158,6 +158,12 @@ void print_performance(TextOut& out, const Report& r) {
         if (s.optimizer_step_host_s > 0)
             out << "  CPU optimizer " << duration(s.optimizer_step_host_s) << " of each step (ZeRO-Offload: host RAM at "
                 << gb_per_s(c.host_memory_bandwidth_gb_per_s * 1e9) << ", shared by " << ic.gpus_per_node << " GPUs a node)\n";
+        if (s.optimizer_step_s + s.step_sync_s + s.step_overhead_s > 0) {
+            out << "  per step      optimizer " << duration(s.optimizer_step_s) << " on the GPU";
+            if (s.step_sync_s > 0) out << ", scalar syncs " << duration(s.step_sync_s);
+            if (s.step_overhead_s > 0) out << ", step_overhead_s " << duration(s.step_overhead_s);
+            out << '\n';
+        }
     }
     if (c.gpus > 1 && !ic.link.empty()) {
         out << "\n  interconnect: " << ic.link << " (" << gb_per_s(ic.link_bandwidth_bytes_per_s) << " per direction)";

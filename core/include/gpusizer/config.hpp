@@ -181,6 +181,9 @@ struct Config {
     int eval_interval_steps = 1000;            // steps between evaluations (Megatron-LM --eval-interval); 0 = none
     int eval_iters = 100;                      // batches per evaluation (Megatron-LM --eval-iters)
     double batch_ramp_tokens = 0;              // tokens trained while the global batch ramps up from small (GPT-3: 4e9 to 12e9)
+    // Training: seconds every optimizer step adds beyond what the step model counts (a framework's
+    // engine, data loading, stragglers); 0 = none (docs/formulas.md, "At scale").
+    double step_overhead_s = 0;
 };
 
 // Names used in JSON, links and the CLI for each enum value.

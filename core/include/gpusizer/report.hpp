@@ -182,12 +182,15 @@ struct SpeedReport {
     // Training: hardware FLOPs utilization, executed FLOPs (recomputation counted) / (step x peak x GPUs).
     double hfu = 0;
     // Training: the step taken apart (train_step_s = compute_s + bubble_s + exposed_comm_s +
-    // optimizer_step_host_s).
+    // optimizer_step_host_s + optimizer_step_s + step_sync_s + step_overhead_s).
     double compute_s = 0;                    // the math of one step on one GPU at the kernel efficiency `mfu`
     double bubble_s = 0;                     // pipeline idle time of the schedule (interconnect.pp_schedule)
     double bubble_fraction = 0;              // bubble_s / (compute_s + bubble_s): 1F1B (p-1)/(m+p-1), interleaved /v, ZB-H1 /3
     double exposed_comm_s = 0;               // communication that adds to the step (interconnect.exposed_s_per_step)
     double optimizer_step_host_s = 0;        // training with offload: the optimizer step the CPU runs (ZeRO-Offload), on the critical path
+    double optimizer_step_s = 0;             // training without offload: the optimizer step on the GPU, its shard at memory bandwidth
+    double step_sync_s = 0;                  // training: the step's scalar all-reduces over every GPU (gradient norm, loss)
+    double step_overhead_s = 0;              // training: the configuration's step_overhead_s, added to every step
     double gemm_peak_flops = 0;              // training: the dense peak the weight GEMMs run at (FP8 with fp8_training, else peak_flops)
     OffloadReport offload;
 };

@@ -12,14 +12,30 @@
 
 namespace gpusizer::detail {
 
+// How a framework groups the gradients it syncs below ZeRO-3 (frameworks.cpp names each source).
+enum class GradBuckets {
+    megatron_core,   // Megatron-Core's DDP: max(4e7, 1e6 x data-parallel size) parameters a bucket
+    ddp,             // PyTorch DDP: bucket_cap_mb 25 MiB; ZeRO 1-2 through DeepSpeed (hf_trainer)
+    deepspeed,       // DeepSpeed: reduce_bucket_size 5e8 elements
+    block,           // FSDP: one reduce-scatter per transformer block (fully_shard per block)
+};
+
 struct FrameworkProfile {
     double kernel_share = 1.0;   // its kernels' efficiency over Megatron's (Transformer Engine's fused kernels)
     bool tp_overlap_with_sp = false;   // tensor-parallel collectives overlapped with the GEMMs wherever sequence parallel is on
     bool dp_overlap_below_zero3 = true;   // ZeRO 0-2: the gradient sync overlaps the backward (else it follows it)
     bool block_reduce_scatter = false;   // ZeRO-3 as FSDP: one reduce-scatter per transformer block (the last one shows)
+    GradBuckets buckets = GradBuckets::megatron_core;   // ZeRO 0-2: the gradient buckets it sends
 };
 
 const FrameworkProfile& framework_profile(TrainingFramework f);
+
+// The bytes of the last gradient bucket a data-parallel sync below ZeRO-3 sends, the one no
+// backward is left to hide: the framework's bucket (`zero` picks DDP's or ZeRO's where the
+// framework has both), `dp` ranks in the group, `grad_bytes` per gradient element, at most
+// `stage_grad_bytes` (a GPU's whole gradient) and, for `block`, one of `layers` transformer blocks.
+double dp_last_bucket_bytes(const FrameworkProfile& fw, int zero, double dp, double grad_bytes, double stage_grad_bytes,
+                            double layers_per_stage);
 
 // The GEMMs' arithmetic intensity on one GPU, FLOP per byte of 16-bit operands: a GEMM of
 // M x N x K moves 2 (MK + KN + MN) bytes for 2 MNK FLOPs, 1 / (1/M + 1/N + 1/K). The smallest of a
