@@ -661,6 +661,21 @@ void App::draw_hardware() {
         if ((ok_ && report_.interconnect.nodes > 1) || !c.inter_node_link.empty())
             link_combo(tr_later("Between nodes"), "##inter", c.inter_node_link, LinkScope::inter_node,
                        ok_ ? report_.interconnect.inter_node_link : std::string());
+        // The network's pods (pod_gpus, pod_oversubscription): only where the GPUs span nodes.
+        if ((ok_ && report_.interconnect.nodes > 1) || c.pod_gpus > 0) {
+            row_label(tr("Pod size"));
+            double pod = double(c.pod_gpus);
+            if (key_slider("##pod", "pod_gpus", pod, 0.0f, 32768.0f, c.pod_gpus > 0 ? tr("%.0f GPUs") : tr("one network"))) {
+                c.pod_gpus = int(std::lround(pod));
+                changed();
+            }
+            help_marker(tr("GPUs in one non-blocking part of the network (a pod); pods are joined by thinner uplinks. Llama 3's clusters: pods of 3,072 GPUs, 7:1 between them. All-to-alls and pipeline sends that cross pods slow down; rings rarely do."));
+            if (c.pod_gpus > 0) {
+                row_label(tr("Between pods"));
+                if (key_slider("##pos", "pod_oversubscription", c.pod_oversubscription, 1.0f, 16.0f, "%.1f : 1")) changed();
+                help_marker(tr("How much thinner the links between pods are than what the pod's GPUs can send (oversubscription). 1 : 1 is a full-bisection network."));
+            }
+        }
     }
     ImGui::PopID();
 }

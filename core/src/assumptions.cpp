@@ -229,6 +229,13 @@ std::vector<Assumption> assumptions(const Report& r) {
         add("link", ic.link + fmt(", %.1f GB/s per direction", ic.link_bandwidth_bytes_per_s / 1e9) +
                         (ic.nodes > 1 ? ", " + std::to_string(ic.nodes) + " nodes over " + ic.inter_node_link : std::string()),
             "assets/links.json; the GPU's own link unless `link` says otherwise");
+        if (ic.pods > 1)
+            add("pods",
+                std::to_string(ic.pods) + " network pods of " + std::to_string(c.pod_gpus) + " GPUs" +
+                    fmt(", %.3g:1 between them", c.pod_oversubscription),
+                "pod_gpus, pod_oversubscription: what leaves a pod goes at 1 / oversubscription of the NIC when every GPU sends "
+                "(all-to-alls, pipeline sends); rings slow only when few of a group's GPUs share a pod (Llama 3, arXiv:2407.21783 "
+                "sec. 3.3.1: pods of 3,072 GPUs, 1:7 between them)");
         add("bus_bandwidth", "0.78 of the link's bandwidth per direction",
             "nccl-tests all_reduce on 8x A100: 235 of 300 GB/s (stas00 ml-engineering); NCCL caps sm80 rings at 235");
         add("collective_latency", "ring: 3.6 us (LL) / 8.4 us (Simple) + per-step link latency; the faster protocol",

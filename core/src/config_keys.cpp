@@ -438,6 +438,19 @@ constexpr ConfigKey kKeys[] = {
      "communication, the optimizer step and the step's scalar syncs): a framework's engine, data loading, stragglers. "
      "Megatron-Turing NLG 530B's DeepSpeed pipeline engine ran about 9 s a step above the model",
      "fixed seconds added to every training step (default 0)", m(&Config::step_overhead_s)),
+    // The network's pods (core/src/interconnect.cpp span_of, p2p_seconds; docs/formulas.md "Pods").
+    row("pod_gpus", "pod", "pod-gpus", "N", KeyKind::integer, 0, 1e7, false, KeyUnset::value, "GPUs",
+     "`0`: one non-blocking network", "with `pod_oversubscription`",
+     "the network's pods: non-blocking domains of this many GPUs, joined by uplinks `pod_oversubscription` times "
+     "thinner (Llama 3's clusters: 3,072). Collectives whose groups span pods slow where the uplinks cannot carry "
+     "them: all-to-alls, pipeline sends between stages in different pods, rings only when few of a group's GPUs "
+     "share a pod",
+     "GPUs per non-blocking network pod (default 0: one non-blocking network)", m(&Config::pod_gpus)),
+    row("pod_oversubscription", "pos", "pod-oversubscription", "F", KeyKind::number, 1, 1000, false, KeyUnset::value, "x",
+     "`1`: full bisection between pods", "with `pod_gpus`",
+     "the ratio of what a pod's GPUs can send to what its uplinks to other pods carry (Llama 3's clusters: 7, "
+     "arXiv:2407.21783 sec. 3.3.1)",
+     "pod downlink : uplink ratio (default 1)", m(&Config::pod_oversubscription)),
     // The training framework's profile (core/src/training/frameworks.cpp, docs/formulas.md
     // "Training frameworks").
     row("training_framework", "tf", "training-framework", "S", KeyKind::choice, 0, 0, false, KeyUnset::value, "", "`megatron`",

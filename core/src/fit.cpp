@@ -223,6 +223,7 @@ std::vector<SweepPoint> detail::sweep_gpus(const Config& base, const Catalog& ca
                         have_choices = true;
                         choices_runtime = rr.runtime;
                     }
+                    detail::set_pods(fabrics[g], c.pod_gpus, c.pod_oversubscription, n);
                     detail::evaluate_performance(rr, *cur_in, t, fabrics[g], po, detail::EvalLevel::numbers, &choices[g]);
                     p.decode_tokens_per_s = po.speed.decode_tokens_per_s;
                     p.train_tokens_per_s = po.speed.train_tokens_per_s;

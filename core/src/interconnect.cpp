@@ -217,6 +217,7 @@ Fabric alternative_fabric(const Gpu& g, const Catalog& cat, const Fabric& curren
     if (!alt) return Fabric{};
     Fabric f = build_fabric(g, d, alt, current.inter);
     f.hypothetical = hypothetical;
+    set_pods(f, current.pod_gpus, current.pod_oversubscription, current.job_gpus);
     return f;
 }
 
@@ -267,7 +268,27 @@ Span span_of(const Fabric& f, long long n, long long stride) {
     s.busbw_in = inner;
     // The ring: the slowest level bounds it. Across a rail-optimized network NCCL runs one ring
     // channel per NIC, so the `local` GPUs of a node cross it side by side: `local` x one NIC.
-    const double out_ring = s.busbw_out * (s.rails ? double(s.local) : 1.0);
+    double out_ring = s.busbw_out * (s.rails ? double(s.local) : 1.0);
+    // Network pods (Fabric::pod_gpus): a group whose GPUs lie in several pods crosses their
+    // oversubscribed uplinks. Every group of its kind runs the same collective at the same moment
+    // (all data-parallel replicas sync together), so a pod's uplinks serve all of its GPUs: what
+    // each GPU sends out of its pod goes at pod_uplink_share of its NIC's rate. A ring leaves each
+    // pod once per channel: each of the pod_gpus / pod_members groups with members in the pod sends
+    // `local` flows (one per rail) through uplinks that carry pod_gpus / oversubscription NICs'
+    // worth, so the ring slows by local x oversubscription / pod_members when that exceeds 1 (the
+    // Llama 3 paper's point, sec. 3.3.1: rings and trees cross pods rarely; all-to-alls do not).
+    if (t.link && t.link->scope == LinkScope::inter_node && s.units > 1 && f.pod_gpus > 0) {
+        const long long extent = reach + 1;   // GPU indices from the group's first member to its last
+        s.pods = std::min<long long>(n, (extent + f.pod_gpus - 1) / f.pod_gpus);
+        if (s.pods > 1) {
+            const double oversubscription = std::max(1.0, f.pod_oversubscription);
+            s.pod_members = double(n) / double(s.pods);
+            s.pod_uplink_share = 1.0 / oversubscription;
+            const double flows_per_uplink = (s.rails ? double(s.local) : 1.0) * oversubscription / s.pod_members;
+            s.pod_ring_slowdown = std::max(1.0, flows_per_uplink);
+            out_ring /= s.pod_ring_slowdown;
+        }
+    }
     s.busbw = inner > 0 ? std::min(inner, out_ring) : out_ring;
     s.lat_in_ll = f.level[lowest].lat_ll;
     s.lat_in_simple = f.level[lowest].lat_simple;
@@ -336,7 +357,9 @@ double hierarchical_allreduce_seconds(const Span& s, double bytes) {
     if (s.n <= 1 || !s.rails || s.local < 2 || s.busbw_in <= 0 || s.busbw_out <= 0) return 0;
     const double k = double(s.local), u = double(s.units);
     const double intra_bytes = 2.0 * bytes * (k - 1.0) / k;           // reduce-scatter + all-gather
-    const double inter_bytes = 2.0 * (bytes / k) * (u - 1.0) / u;     // ring all-reduce of 1/k of the buffer
+    // A ring all-reduce of 1/k of the buffer on each rail; across pods the k rails' rings leave a
+    // pod as a ring's k channels do (span_of: pod_ring_slowdown).
+    const double inter_bytes = 2.0 * (bytes / k) * (u - 1.0) / u * s.pod_ring_slowdown;
     const double intra_lat_simple = 2.0 * (k - 1.0) * s.lat_in_simple, intra_lat_ll = 2.0 * (k - 1.0) * s.lat_in_ll;
     const double inter_lat_simple = 2.0 * (u - 1.0) * s.lat_out_simple, inter_lat_ll = 2.0 * (u - 1.0) * s.lat_out_ll;
     const double simple = kNcclBaseLatencySimple + intra_lat_simple + inter_lat_simple +
@@ -396,7 +419,10 @@ double all_to_all_seconds(const Span& s, double bytes) {
     const double n = s.n;
     if (s.rails && s.busbw_in > 0 && s.busbw_out > 0) {
         const double k = double(s.local);
-        const double wire = std::max(bytes * (k - 1.0) / n / s.busbw_in, bytes * (n - k) / n / s.busbw_out);
+        // Across pods: the share for other pods' GPUs, (n - pod_members)/n, through the uplinks
+        // at pod_uplink_share of the NIC (span_of), while the NIC carries all that leaves the node.
+        const double cross = s.pods > 1 ? bytes * (n - s.pod_members) / n / (s.busbw_out * s.pod_uplink_share) : 0.0;
+        const double wire = std::max({bytes * (k - 1.0) / n / s.busbw_in, bytes * (n - k) / n / s.busbw_out, cross});
         const double lat = (n - 1.0 - double(s.units - 1)) * s.lat_in_simple + double(s.units - 1) * s.lat_out_simple;
         return kNcclBaseLatencySimple + lat + wire;
     }
@@ -431,8 +457,18 @@ double expert_all_to_all_seconds(const Span& s, double copy_bytes, const ExpertR
     const double out = copy_bytes * nodes * (units - 1.0) / units;
     const double in = copy_bytes * k * (local - 1.0) / local;
     const double n = s.n;
+    // Of the remote nodes, those in other pods (the group's units spread evenly over s.pods):
+    // (units - units / pods) / (units - 1), through the uplinks at pod_uplink_share of the NIC.
+    const double pods = double(s.pods);
+    const double cross = s.pods > 1 ? out * (units - units / pods) / (units - 1.0) / (s.busbw_out * s.pod_uplink_share) : 0.0;
     const double lat = (n - 1.0 - double(s.units - 1)) * s.lat_in_simple + double(s.units - 1) * s.lat_out_simple;
-    return kNcclBaseLatencySimple + lat + std::max(in / s.busbw_in, out / s.busbw_out);
+    return kNcclBaseLatencySimple + lat + std::max({in / s.busbw_in, out / s.busbw_out, cross});
+}
+
+void set_pods(Fabric& f, long long pod_gpus, double oversubscription, long long job_gpus) {
+    f.pod_gpus = std::max<long long>(0, pod_gpus);
+    f.pod_oversubscription = std::max(1.0, oversubscription);
+    f.job_gpus = std::max<long long>(0, job_gpus);
 }
 
 double p2p_seconds(const Fabric& f, long long distance, double bytes) {
@@ -443,7 +479,13 @@ double p2p_seconds(const Fabric& f, long long distance, double bytes) {
     const LinkLevel& l = f.level[k];
     // A pair of GPUs on a mesh shares one link (MI300X: 64 GB/s per direction).
     const double bw = (l.mesh ? l.bw / double(l.domain - 1) : l.bw) * l.staged_bw_factor;
-    return kNcclBaseLatencyLL + l.lat_ll + bytes / (bw * kBusBandwidthEfficiency);
+    // Across pods (Fabric::pod_gpus): GPU i sends to i + distance, so min(1, distance / pod_gpus)
+    // of a pod's GPUs send into another pod at once, through uplinks that carry 1 / oversubscription
+    // of its GPUs' NICs: those sends slow by that ratio when it exceeds 1, and the step waits for them.
+    double slowdown = 1;
+    if (k == f.levels - 1 && l.link && l.link->scope == LinkScope::inter_node && f.pod_gpus > 0 && f.job_gpus > f.pod_gpus)
+        slowdown = std::max(1.0, std::min(1.0, double(distance) / double(f.pod_gpus)) * f.pod_oversubscription);
+    return kNcclBaseLatencyLL + l.lat_ll + bytes * slowdown / (bw * kBusBandwidthEfficiency);
 }
 
 double ring_attention_exposed_seconds(const Fabric& f, long long cp, long long distance, double kv_bytes, double compute_seconds) {

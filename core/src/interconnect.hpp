@@ -72,7 +72,17 @@ struct Fabric {
     const Link* inter = nullptr;    // between nodes
     bool hypothetical = false;      // the GPU cannot use the innermost link (an alternative for comparison)
     GpuLinks defaults;              // the GPU's default links (catalog.default_links), looked up once
+    // The network's pods (Config::pod_gpus, pod_oversubscription): non-blocking domains of
+    // pod_gpus GPUs whose uplinks carry 1 / pod_oversubscription of what their GPUs' NICs can send.
+    // 0: one non-blocking network. Llama 3 (arXiv:2407.21783, sec. 3.3.1): pods of 3,072 H100 with
+    // full bisection, 1:7 oversubscribed between pods.
+    long long pod_gpus = 0;
+    double pod_oversubscription = 1;
+    long long job_gpus = 0;   // the configuration's GPUs, for the sends that cross pods (p2p_seconds)
 };
+
+// The pods of a configuration's network and its GPU count, set on a fabric make_fabric built.
+void set_pods(Fabric& f, long long pod_gpus, double oversubscription, long long job_gpus);
 
 // What a group of n GPUs spaced `stride` apart uses: the bottleneck bandwidth and the
 // latencies of the innermost and the outermost level it crosses.
@@ -88,6 +98,13 @@ struct Span {
     long long local = 1;            // group members in one top-level domain (rails in use)
     bool rails = false;             // the top level is a network with one NIC per GPU (rail-optimized)
     double nvls_algbw = 0;          // NVLink SHARP all-reduce algorithm bandwidth; 0 when NCCL would not use it
+    // Network pods the group spans (Fabric::pod_gpus), its members in one pod, and the share of a
+    // NIC's rate that leaves a pod when every GPU of it sends out at once (1 / oversubscription).
+    long long pods = 1;
+    double pod_members = 0;
+    double pod_uplink_share = 1;
+    double pod_ring_slowdown = 1;   // how much slower a ring's (or a rail's ring's) network part runs across pods
+
 };
 
 // The catalog's default link ids for a GPU: its own intra-node link, its PCIe link, the network

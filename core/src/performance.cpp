@@ -202,7 +202,10 @@ double host_copy_bandwidth(const Gpu& g, const Fabric& f) {
 
 Fabric fabric_of(const Resolved& r) {
     if (!r.catalog) return Fabric{};
-    return make_fabric(*r.gpu, *r.catalog, r.link, r.inter_node_link);
+    Fabric f = make_fabric(*r.gpu, *r.catalog, r.link, r.inter_node_link);
+    const Config& c = *r.config;
+    set_pods(f, c.pod_gpus, c.pod_oversubscription, c.gpus);
+    return f;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -653,6 +656,7 @@ double attention_flops(const Resolved& r, double mu16) {
     if (detail) set_link_id(ic.link, f.intra);
     ic.gpus_per_node = f.levels > 0 ? std::min(f.node_size, gpus) : gpus;
     ic.nodes = f.levels > 0 ? (gpus + f.node_size - 1) / f.node_size : 1;
+    ic.pods = ic.nodes > 1 && f.pod_gpus > 0 ? int((gpus + f.pod_gpus - 1) / f.pod_gpus) : 1;
     if (detail) set_link_id(ic.inter_node_link, ic.nodes > 1 ? f.inter : nullptr);
     ic.link_bandwidth_bytes_per_s = f.levels > 0 ? f.level[0].bw : 0.0;
 

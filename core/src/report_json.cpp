@@ -76,6 +76,7 @@ json interconnect_json(const InterconnectReport& ic) {
                    {"inter_node_link", id_or_null(ic.inter_node_link)},
                    {"gpus_per_node", ic.gpus_per_node},
                    {"nodes", ic.nodes},
+                   {"pods", ic.pods},
                    {"link_bandwidth_bytes_per_s", ic.link_bandwidth_bytes_per_s},
                    {"allreduce_busbw_bytes_per_s", ic.allreduce_busbw_bytes_per_s},
                    {"allreduce_algorithm", std::string(ic.allreduce_algorithm)},

@@ -168,6 +168,7 @@ void print_performance(TextOut& out, const Report& r) {
     if (c.gpus > 1 && !ic.link.empty()) {
         out << "\n  interconnect: " << ic.link << " (" << gb_per_s(ic.link_bandwidth_bytes_per_s) << " per direction)";
         if (ic.nodes > 1) out << ", " << ic.nodes << " nodes over " << ic.inter_node_link;
+        if (ic.pods > 1) out << " in " << ic.pods << " pods (" << c.pod_oversubscription << ":1 between them)";
         out << '\n';
         if (ic.allreduce_busbw_bytes_per_s > 0) out << "  all-reduce bus bandwidth " << gb_per_s(ic.allreduce_busbw_bytes_per_s) << '\n';
         if (!training) {

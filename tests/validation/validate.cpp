@@ -132,6 +132,12 @@ double predict(const std::string& q, const Config& config, const Catalog& catalo
     // GPU-hours per trillion tokens trained: gpus x 10^12 / (tokens per second) / 3600.
     if (q == "train_gpu_hours_per_trillion_tokens")
         return r.speed.train_tokens_per_s > 0 ? r.config.gpus * 1e12 / r.speed.train_tokens_per_s / 3600.0 : std::nan("");
+    // The same over the run's wall time (goodput included: interruptions, checkpoints,
+    // evaluations, the batch ramp): gpus x speed.train_wall_time_s / 3600 per 10^12 of train_tokens.
+    if (q == "train_wall_gpu_hours_per_trillion_tokens")
+        return r.speed.train_wall_time_s > 0 && r.config.train_tokens > 0
+                   ? r.config.gpus * r.speed.train_wall_time_s / 3600.0 / (r.config.train_tokens / 1e12)
+                   : std::nan("");
     // Power: GPU energy per generated token under a serving load (the GPUs only, as NVML's energy
     // counter sees them: no host, no PUE) = serving.gpu_w / serving.output_tokens_per_s, J.
     if (q == "serving_gpu_joules_per_output_token")

@@ -184,6 +184,10 @@ struct Config {
     // Training: seconds every optimizer step adds beyond what the step model counts (a framework's
     // engine, data loading, stragglers); 0 = none (docs/formulas.md, "At scale").
     double step_overhead_s = 0;
+    // The network's pods: non-blocking domains of pod_gpus GPUs, pod_oversubscription : 1 between
+    // them (Llama 3: 3,072 and 7); 0 = one non-blocking network (docs/formulas.md, "Pods").
+    int pod_gpus = 0;
+    double pod_oversubscription = 1;
 };
 
 // Names used in JSON, links and the CLI for each enum value.

@@ -93,6 +93,7 @@ struct InterconnectReport {
     std::string inter_node_link;             // between nodes ("" when everything is in one node)
     int gpus_per_node = 1;                   // GPUs one node holds for this link
     int nodes = 1;
+    int pods = 1;                            // network pods the GPUs span (Config::pod_gpus; 1 without pods)
     double link_bandwidth_bytes_per_s = 0;   // per GPU, per direction, of the intra-node link
     double allreduce_busbw_bytes_per_s = 0;  // bus bandwidth of the timed all-reduce's algorithm (nccl-tests busbw; allreduce_algorithm)
     // What NCCL would run for that group's all-reduce: ring, tree, nvls, hierarchical (static storage).
