@@ -295,3 +295,22 @@ TEST_CASE("tr and tr_label follow the language, and numbers take its separators"
     CHECK(!language_from_tag("de-DE"));
     CHECK(!language_from_tag(""));
 }
+
+TEST_CASE("the browser app's table is keyed by text_hash: FNV-1a as web/strings_js.mjs computes it, no two app texts alike") {
+    using namespace gpusizer::ui;
+    // The FNV spec's 32-bit FNV-1a vectors, and a UTF-8 text as node's Buffer gives its bytes
+    // (strings_js.mjs textHash("Memória") = 9ed48ae8).
+    CHECK(text_hash("") == 0x811c9dc5u);
+    CHECK(text_hash("a") == 0xe40c292cu);
+    CHECK(text_hash("foobar") == 0xbf9cf968u);
+    CHECK(text_hash("Mem\xc3\xb3ria") == 0x9ed48ae8u);
+    // Two app rows with one hash would show one's Portuguese for the other (strings_js.mjs refuses
+    // them too, at the browser build).
+    std::map<std::uint32_t, std::string> seen;
+    for (const Row& row : table_rows()) {
+        if (!row.in.count("app")) continue;
+        const auto [it, fresh] = seen.emplace(text_hash(row.en), row.en);
+        INFO("\"" << row.en << "\" and \"" << it->second << "\" share a hash");
+        CHECK((fresh || it->second == row.en));
+    }
+}

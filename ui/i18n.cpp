@@ -3,7 +3,9 @@
 #include "i18n.hpp"
 
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <unordered_map>
 
@@ -20,9 +22,11 @@ namespace {
 
 Language g_language = Language::en;
 
-// English -> Portuguese, and the labels made of them (each language's, by its English label).
+// English -> Portuguese, by the text (the whole table) or by its text_hash (the browser app's rows,
+// web/strings_js.mjs), and the labels made of them (each language's, by its English label).
 struct Table {
     std::unordered_map<std::string, std::string> pt_br;
+    std::unordered_map<std::uint32_t, std::string> pt_br_by_hash;
     std::unordered_map<std::string, std::string> labels[std::size(kLanguages)];
 };
 
@@ -39,10 +43,12 @@ Table& table() {
             return out;
         }
         if (!doc.is_object()) return out;
-        // The browser app's rows only, English -> Portuguese (web/strings_js.mjs).
-        if (const auto pt = doc.find("pt-BR"); pt != doc.end() && pt->is_object()) {
+        // The browser app's rows only, the English text's hash (8 hex digits) -> Portuguese
+        // (web/strings_js.mjs).
+        if (const auto pt = doc.find("pt-BR#"); pt != doc.end() && pt->is_object()) {
             for (auto it = pt->begin(); it != pt->end(); ++it)
-                if (it.value().is_string()) out.pt_br.emplace(it.key(), it.value().get<std::string>());
+                if (it.value().is_string())
+                    out.pt_br_by_hash.emplace(std::uint32_t(std::strtoul(it.key().c_str(), nullptr, 16)), it.value().get<std::string>());
             return out;
         }
         if (!doc.contains("strings") || !doc["strings"].is_array()) return out;
@@ -79,9 +85,19 @@ Language language() { return g_language; }
 
 void set_language(Language lang) { g_language = lang; }
 
+std::uint32_t text_hash(std::string_view text) {
+    std::uint32_t h = 0x811c9dc5u;   // FNV-1a, 32 bits (offset basis and prime of the FNV spec)
+    for (const char ch : text) h = (h ^ std::uint32_t(static_cast<unsigned char>(ch))) * 0x01000193u;
+    return h;
+}
+
 const char* tr(const char* en) {
     if (g_language == Language::en || en == nullptr) return en;
     const Table& t = table();
+    if (!t.pt_br_by_hash.empty()) {
+        const auto it = t.pt_br_by_hash.find(text_hash(en));
+        return it == t.pt_br_by_hash.end() ? en : it->second.c_str();
+    }
     const auto it = t.pt_br.find(en);
     return it == t.pt_br.end() ? en : it->second.c_str();
 }

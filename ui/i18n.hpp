@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdarg>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,9 @@ void set_language(Language lang);
 
 // The text in the current language; `en` itself in English or where the table has no row.
 const char* tr(const char* en);
+// FNV-1a (32 bits) of a text's bytes: the browser app's table is keyed by it (web/strings_js.mjs
+// computes the same), so the English is stored once, in the program.
+std::uint32_t text_hash(std::string_view text);
 inline const char* tr(const std::string& en) { return tr(en.c_str()); }
 // An ImGui label in the current language with an ID that does not change with it: the visible
 // part translated, then "###" and the English label (ImGui hashes what follows "###").

@@ -3,9 +3,9 @@
 // reads (notes, lists of unverified cells, published counts as printed, the seed article's rows,
 // hf_config keys the importer never reads, chip names, form factors and Hub repositories); each
 // entry's sources become a pointer to the full asset file.
-// With --all-fields: the catalog the app and the full API module carry, every field of every entry
-// kept (notes, sources and all), only minified and stored by columns (gzipped, gpus.json 61.5 ->
-// 54.7 KB, models.json 25.8 -> 22.7 KB).
+// With --all-fields: the catalog the app and the full API module carry, every field an estimate,
+// a view or the API reads kept, minified and stored by columns; GPUs' and models' notes and
+// sources (which nothing there reads) as the widget's (below).
 //   node web/slim_catalog.mjs [--all-fields] assets/gpus.json out/gpus.json
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -15,6 +15,21 @@ const [input, output] = process.argv.slice(allFields ? 3 : 2);
 if (!input || !output) {
   console.error('usage: node slim_catalog.mjs [--all-fields] IN.json OUT.json');
   process.exit(2);
+}
+// Even with every field, a GPU's or a model's prose stays behind: the catalog reader reads its
+// note and unverified list and keeps neither in any form the app or the API shows (catalog_io.cpp
+// read_provenance: only a link keeps its note, and `gs.links()` its sources), so they become what
+// the widget's catalog carries: no note, and the sources as a pointer to the asset file (44 KB
+// gzipped of gpus.json's 55). Links keep everything.
+const proseless = allFields && basename(input) !== 'links.json';
+function dropProse(entry) {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return entry;
+  const out = {};
+  for (const [key, v] of Object.entries(entry)) {
+    if (key === 'note' || key === 'notes' || key === 'unverified') continue;
+    out[key] = key === 'sources' ? [`assets/${file} in the gpusizer sources`] : v;
+  }
+  return out;
 }
 const file = basename(input);
 // Prose, and the published parameter counts as printed with their conventions (they serve the
@@ -102,5 +117,6 @@ function byColumns(entries) {
 }
 const read = JSON.parse(readFileSync(input, 'utf8'));
 const catalog = allFields ? read : slim(read);
+if (proseless) for (const k of Object.keys(catalog)) if (Array.isArray(catalog[k])) catalog[k] = catalog[k].map(dropProse);
 for (const k of Object.keys(catalog)) if (Array.isArray(catalog[k])) catalog[k] = byColumns(catalog[k]);
 writeFileSync(output, JSON.stringify(catalog));

@@ -26,10 +26,27 @@ for (const row of rows) {
   // A row the same in both languages ("Hardware") needs no entry: its English is shown.
   if (Array.isArray(row.in) && row.in.includes(surface) && row['pt-BR'] !== row.en) table[row.en] = row['pt-BR'];
 }
+// FNV-1a, 32 bits, over the text's UTF-8 bytes: ui/i18n.cpp's text_hash.
+function textHash(text) {
+  let h = 0x811c9dc5;
+  for (const byte of Buffer.from(text, 'utf8')) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
 if (!input) {
-  // The app's rows as one object, English -> Portuguese (ui/i18n.cpp reads this form as well as
-  // the whole table's): 0.7 KB less gzipped than a row object each.
-  writeFileSync(output, JSON.stringify({ 'pt-BR': table }) + '\n');
+  // The app's rows as one object, the English text's hash -> Portuguese (ui/i18n.cpp reads this
+  // form as well as the whole table's). The English is in the program already, as the argument of
+  // tr(): keyed by its hash the table drops a second copy of it (13 KB gzipped of the app). Two
+  // texts with one hash would show one's translation for the other: refused.
+  const hashed = {};
+  for (const [en, pt] of Object.entries(table)) {
+    const h = textHash(en);
+    if (h in hashed) {
+      console.error(`strings_js.mjs: two app texts share the hash ${h}; reword one of them:\n  ${en}`);
+      process.exit(1);
+    }
+    hashed[h] = pt;
+  }
+  writeFileSync(output, JSON.stringify({ 'pt-BR#': hashed }) + '\n');
   console.log(`strings_js.mjs: ${Object.keys(table).length} ${surface} rows into ${output}`);
   process.exit(0);
 }
