@@ -153,3 +153,37 @@ TEST_CASE("cuda_graphs and speculative in JSON, links and flags", "[kv_capacity]
     CHECK(back.find("\"cuda_graphs\":false") != std::string::npos);
     CHECK(back.find("\"speculative\":\"mtp\"") != std::string::npos);
 }
+
+TEST_CASE("vLLM V1 pages a hybrid model's recurrent state and K/V alike", "[kv_capacity][vllm][hybrid]") {
+    // Qwen3.5-35B-A3B (40 layers: 10 full attention, 30 Gated DeltaNet) on one RTX 5090, FP8 KV,
+    // max_model_len 131,072, as the club-3090 issue 612 log (vLLM 0.24). By hand, per layer:
+    //   attention: 2 KV heads x 256 x (K, V) x 1 byte = 1,024 bytes a token;
+    //   state: the conv's 3 columns of 2 x 16 x 128 + 32 x 128 = 8,192 channels in BF16 (49,152 B)
+    //   and 32 matrices of 128 x 128 in the checkpoint's mamba_ssm_dtype float32 (2,097,152 B):
+    //   2,146,304 bytes.
+    // The attention block grows in steps of 16 tokens until its page holds a state:
+    // 16 x ceil(2,146,304 / 16,384) = 2,096 tokens, a page of 2,146,304 bytes. Groups of 10 layers
+    // (the attention's count; 30 / 10 = 3 state groups), a block = 10 pages. A request takes
+    // ceil(131,072 / 2,096) = 63 attention pages and 2 per state group: 69.
+    Config c = serving("qwen3.5-35b-a3b", "rtx-5090", Runtime::vllm);
+    c.weights = "nvfp4";
+    c.kv_cache = "fp8";
+    c.runtime_version = "0.24.0";
+    c.context = 131072;
+    c.max_num_seqs = 1;
+    const Report r = run(c);
+    CHECK(r.state_bytes_per_sequence == Approx(30.0 * 2146304));
+    const double pool = r.memory_kv_pool_bytes;
+    REQUIRE(pool > 0);
+    const double blocks = std::floor(pool / (10.0 * 2146304));
+    CHECK(r.kv_capacity_tokens == std::floor(blocks / 69.0 * 131072));
+    // The log's own pool, 5.98 GiB, gives its 567,978 tokens: 585 blocks / 69 x 131,072.
+    CHECK(std::floor(std::floor(5.98 * kGiB / (10.0 * 2146304)) / 69.0 * 131072) == 567978);
+    // Not a plain division: the pool less one state over the 10 layers' 1,024 bytes would hold about
+    // 10% more (each request's 6 state pages and the last block's rounding are the difference).
+    CHECK(r.kv_capacity_tokens < 0.93 * (pool - r.state_bytes_per_sequence) / 10240.0);
+    // vLLM V0 kept the state apart: the plain division there.
+    c.runtime_version = "0.6";
+    const Report v0 = run(c);
+    CHECK(v0.kv_capacity_tokens == std::floor((v0.memory_kv_pool_bytes - v0.state_bytes_per_sequence) / 10240.0));
+}

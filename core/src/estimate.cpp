@@ -58,7 +58,19 @@ struct Stage {
     double expert_bytes = 0;    // the stage's routed-expert weights
     double act_inflight = 0;    // training: activation bytes per micro-batch in flight
     double act_once = 0;        // training: activation bytes held once (loss, full recompute's layer)
+    // Inference: the layers that cache K/V for every token and those that hold a fixed recurrent
+    // state, for vLLM's hybrid pages (vllm_hybrid_tokens). Per layer, one GPU: K/V bytes a token
+    // adds, and one sequence's state; -1 where the stage's layers of that kind differ (a window,
+    // an indexer, a layer with both), which leaves the plain pool arithmetic.
+    int kv_layers = 0, state_layers = 0;
+    double kv_layer_rate = 0, state_layer_bytes = 0;
 };
+
+// The same value in every layer of a kind, or -1 once two differ.
+inline void same_or_mixed(double& slot, double value) {
+    if (slot == 0) slot = value;
+    else if (slot != value) slot = -1;
+}
 
 // The CUDA graphs' pool on one GPU (kVllmCudaGraphs, vLLM's logged capture; SGLang's and
 // TensorRT-LLM 1.x's graphs the same): none with cuda_graphs false, or on an engine version that
@@ -118,6 +130,14 @@ bool is_large_vllm_gpu(const Gpu& g) {
             const double tokens = double(variant_cached_tokens(r, lv, c.context));
             m.kv_cache += n * seqs * ((lv.kv_values_gpu * r.kv->bytes + lv.indexer_bytes) * tokens + lv.state_bytes_gpu);
             st.state += n * seqs * lv.state_bytes_gpu;
+            if (bytes > 0) {
+                st.kv_layers += counts[v];
+                same_or_mixed(st.kv_layer_rate, lv.kv_cap == 0 && lv.indexer_bytes == 0 && lv.state_bytes_gpu == 0 ? bytes : -1.0);
+            }
+            if (lv.state_bytes_gpu > 0) {
+                st.state_layers += counts[v];
+                same_or_mixed(st.state_layer_bytes, bytes == 0 ? lv.state_bytes_gpu : -1.0);
+            }
         }
     }
     // A model read from a file: its exact bytes (file_stage_weights) replace the formulas'.
@@ -373,6 +393,40 @@ CacheDetail cache_detail(const Resolved& r, int s) {
     return d;
 }
 
+namespace {
+
+// vLLM V1's hybrid KV cache manager: the tokens a pool of `pool` bytes holds for a stage whose
+// layers are either attention (a K/V bytes a token, per layer) or recurrent (s bytes of state a
+// sequence, per layer), at a max_model_len of `context`; the concurrency through `requests`.
+// Every layer's page is one size (kv_cache_utils.py unify_kv_cache_spec_page_size): the attention
+// block grows in steps of the kernel's 16 tokens until its page holds a state (config.py
+// HybridAttentionMambaModelConfig), and the state's page is padded to it. Layers go into groups of
+// the smaller type's count (the larger's when it is under 1.5x: _get_kv_cache_groups_uniform_page_size),
+// one block of each group's tensors a page x group size. A request may take ceil(context / block)
+// pages in an attention group and, with prefix caching on (V1's default: mamba_cache_mode "align"),
+// 2 in a state group (kv_cache_interface.py MambaSpec.max_memory_usage_bytes); the log's "GPU KV cache
+// size" is blocks / pages per request x max_model_len (_report_kv_cache_config). Checked to the token
+// on two logs: Qwen3.6-35B-A3B on an RTX 5090 (585 blocks of 2,096 tokens, 69 a request: 567,978)
+// and a Qwen3.5-shaped 27B at tp 2 (208 blocks of 1,568, 90 a request: 302,921).
+constexpr double kVllmKernelBlockAlignment = 16;   // FlashAttention's block-size multiple
+constexpr double kVllmAlignStatePages = 2;         // MambaSpec in "align" mode: the state and its cached copy
+
+double vllm_hybrid_tokens(double pool, const Stage& st, double context, double* requests) {
+    const double a = st.kv_layer_rate, s = st.state_layer_bytes;
+    const double block = kVllmKernelBlockAlignment * std::ceil(s / (kVllmKernelBlockAlignment * a));
+    const double page = std::max(block * a, s);
+    const int fewer = std::min(st.kv_layers, st.state_layers), more = std::max(st.kv_layers, st.state_layers);
+    const int group = double(more) < 1.5 * double(fewer) ? more : fewer;
+    const double attention_groups = std::ceil(double(st.kv_layers) / group);
+    const double state_groups = std::ceil(double(st.state_layers) / group);
+    const double blocks = std::floor(std::max(0.0, pool) / (page * group));
+    const double per_request = attention_groups * std::ceil(context / block) + state_groups * kVllmAlignStatePages;
+    *requests = blocks / per_request;
+    return std::floor(*requests * context);
+}
+
+}  // namespace
+
 Totals compute(const Resolved& r) {
     const Config& c = *r.config;
     Totals t;
@@ -458,7 +512,13 @@ Totals compute(const Resolved& r) {
         }
         worst_total_seen = std::max(worst_total_seen, total);
         if (st.kv_rate > 0) {
-            const double room = (pool - st.state) / st.kv_rate;
+            // vLLM V1 pages a hybrid stack's recurrent state and K/V alike (vllm_hybrid_tokens); V0
+            // (the versions that count the context inside the budget) kept the state apart.
+            const bool hybrid_pages = r.runtime == Runtime::vllm && r.engine_version && !r.engine_version->context_in_budget &&
+                                      st.state_layers > 0 && st.kv_layer_rate > 0 && st.state_layer_bytes > 0;
+            double requests = 0;
+            const double room =
+                hybrid_pages ? vllm_hybrid_tokens(pool, st, double(c.context), &requests) : (pool - st.state) / st.kv_rate;
             if (min_kv_room < 0 || room < min_kv_room) {
                 min_kv_room = room;
                 t.kv_pool_bytes = std::max(0.0, pool);
@@ -466,7 +526,7 @@ Totals compute(const Resolved& r) {
                 // Sequences of `context` tokens the pool holds (vLLM: "Maximum concurrency for L
                 // tokens per request"): the pool over one sequence's cache and state.
                 const double per_seq = c.batch > 0 ? st.parts.kv_cache / c.batch : 0.0;
-                t.max_concurrency = per_seq > 0 ? std::max(0.0, pool) / per_seq : 0.0;
+                t.max_concurrency = hybrid_pages ? requests : per_seq > 0 ? std::max(0.0, pool) / per_seq : 0.0;
             }
         }
     }

@@ -380,16 +380,16 @@ const std::vector<FamilyRow>& rows() {
          kQkNorm | kGatedQuery | kActiveNoEmbeddings, ""},
         // qwen3_5/configuration_qwen3_5.py
         {"qwen3_5", "text_config", "qwen3_5_text", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
-         kQkNorm | kGatedQuery, "mamba_ssm_dtype"},
+         kQkNorm | kGatedQuery, ""},
         // qwen3_5/configuration_qwen3_5.py
         {"qwen3_5_text", "", "", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
-         kQkNorm | kGatedQuery, "mamba_ssm_dtype"},
+         kQkNorm | kGatedQuery, ""},
         // qwen3_5_moe/configuration_qwen3_5_moe.py
         {"qwen3_5_moe", "text_config", "qwen3_5_moe_text", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
-         kQkNorm | kGatedQuery, "mamba_ssm_dtype"},
+         kQkNorm | kGatedQuery, ""},
         // qwen3_5_moe/configuration_qwen3_5_moe.py
         {"qwen3_5_moe_text", "", "", Attn::linear_interval, 4, 0, Moe::qwen_sparse, Mixer::gated_deltanet,
-         kQkNorm | kGatedQuery, "mamba_ssm_dtype"},
+         kQkNorm | kGatedQuery, ""},
         // qwen3_omni_moe/configuration_qwen3_omni_moe.py (thinker_config.text_config)
         {"qwen3_omni_moe", "thinker_config.text_config", "qwen3_moe", Attn::max_window, 0, 4096, Moe::qwen_sparse, Mixer::none,
          kQkNorm, ""},

@@ -476,8 +476,14 @@ RecurrentSpec read_mixer(const FamilyRow& row, Reader& f, int hidden) {
             r.d_conv = int(f.integer("linear_conv_kernel_dim", 4));
             r.d_inner = checked_int(1LL * r.n_heads * r.head_dim, f.key("linear_num_value_heads"));
             r.conv_bias = false;   // Qwen3NextGatedDeltaNet: nn.Conv1d(..., bias=False)
+            // The recurrent state's type: mamba_ssm_cache_dtype where a config sets it, else Qwen3.5's
+            // mamba_ssm_dtype ("float32" in its checkpoints), which vLLM takes for the state when
+            // mamba_ssm_cache_dtype is "auto" (vllm/model_executor/models/config.py @ v0.22.1 and
+            // v0.24.0, Qwen3.5's mamba SSM dtype rewrite; qwen3_5.py get_mamba_state_dtype_from_config).
             if (f.has("mamba_ssm_cache_dtype"))
                 r.state_bytes = state_bytes_of(f.text("mamba_ssm_cache_dtype", ""), f.key("mamba_ssm_cache_dtype"));
+            else if (f.has("mamba_ssm_dtype"))
+                r.state_bytes = state_bytes_of(f.text("mamba_ssm_dtype", ""), f.key("mamba_ssm_dtype"));
             break;
     }
     return r;
