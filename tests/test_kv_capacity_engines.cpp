@@ -177,8 +177,14 @@ TEST_CASE("vLLM V1 pages a hybrid model's recurrent state and K/V alike", "[kv_c
     REQUIRE(pool > 0);
     const double blocks = std::floor(pool / (10.0 * 2146304));
     CHECK(r.kv_capacity_tokens == std::floor(blocks / 69.0 * 131072));
-    // The log's own pool, 5.98 GiB, gives its 567,978 tokens: 585 blocks / 69 x 131,072.
-    CHECK(std::floor(std::floor(5.98 * kGiB / (10.0 * 2146304)) / 69.0 * 131072) == 567978);
+    // The log's own pool, 5.98 GiB, given as vLLM's --kv-cache-memory-bytes: its 567,978 tokens,
+    // 299 blocks / 69 x 131,072, and its "Maximum concurrency ... 4.33x".
+    Config given = c;
+    given.kv_cache_memory_bytes = 5.98 * kGiB;
+    const Report g = run(given);
+    CHECK(g.memory_kv_pool_bytes == Approx(5.98 * kGiB));
+    CHECK(g.kv_capacity_tokens == 567978);
+    CHECK(g.serving.max_concurrency == Approx(299.0 / 69.0));
     // Not a plain division: the pool less one state over the 10 layers' 1,024 bytes would hold about
     // 10% more (each request's 6 state pages and the last block's rounding are the difference).
     CHECK(r.kv_capacity_tokens < 0.93 * (pool - r.state_bytes_per_sequence) / 10240.0);
@@ -186,4 +192,32 @@ TEST_CASE("vLLM V1 pages a hybrid model's recurrent state and K/V alike", "[kv_c
     c.runtime_version = "0.6";
     const Report v0 = run(c);
     CHECK(v0.kv_capacity_tokens == std::floor((v0.memory_kv_pool_bytes - v0.state_bytes_per_sequence) / 10240.0));
+}
+
+TEST_CASE("kv_cache_memory_bytes: vLLM's pool as given, beside the model", "[kv_capacity][vllm][keys]") {
+    // Llama 3.1 8B (131,072 bytes a token) on one H100: a 10 GiB pool holds 81,920 tokens whatever
+    // gpu_memory_utilization says; the sensitivity has no fraction cases then.
+    Config c = vllm_8b("0.21");
+    c.kv_cache_memory_bytes = 10.0 * kGiB;
+    const Report r = run(c);
+    CHECK(r.kv_capacity_tokens == 81920);
+    c.gpu_memory_utilization = 0.5;
+    CHECK(run(c).kv_capacity_tokens == 81920);
+    CHECK(!r.kv_capacity_sensitivity.fraction_down.computed);
+    CHECK(r.fits);
+    // A pool the GPU cannot hold beside the model: the shortfall is the headroom.
+    c.kv_cache_memory_bytes = 75.0 * kGiB;
+    const Report over = run(c);
+    CHECK_FALSE(over.fits);
+    // Another runtime, or vLLM V0, refuses the key, naming it.
+    Config sg = serving("llama-3.1-8b", "h100-sxm", Runtime::sglang);
+    sg.kv_cache_memory_bytes = kGiB;
+    CHECK_THROWS_WITH(estimate(sg, catalog()), Catch::Contains("kv_cache_memory_bytes"));
+    Config v0 = vllm_8b("0.6");
+    v0.kv_cache_memory_bytes = kGiB;
+    CHECK_THROWS_WITH(estimate(v0, catalog()), Catch::Contains("V0"));
+    // The key in links and JSON.
+    const ConfigKey* k = find_config_key("kv_cache_memory_bytes");
+    REQUIRE(k != nullptr);
+    CHECK(std::string(k->link) == "kvm");
 }

@@ -89,8 +89,12 @@ std::vector<Assumption> assumptions(const Report& r) {
                                   ", f32: max(4*ub*(1+4*embd+n_ctx*(1+heads)), 4*ub*(embd+vocab)); flash attention drops the KQ term",
             "ollama fs/ggml/ggml.go GraphSize; matches llama.cpp logs (Llama 3.1 8B @8192: 560 MiB)");
     if (c.runtime == Runtime::vllm) {
-        add("vllm_budget", fmt("gpu_memory_utilization %.2f of capacity; CUDA context and graphs outside it", c.gpu_memory_utilization),
-            "vllm/v1/worker/gpu_worker.py: requested_memory = total x utilization");
+        if (c.kv_cache_memory_bytes.value_or(0.0) > 0)
+            add("vllm_budget", fmt("the KV pool as given: kv_cache_memory_bytes %.4g GiB a GPU", *c.kv_cache_memory_bytes / kGiB),
+                "vllm CacheConfig.kv_cache_memory_bytes (--kv-cache-memory-bytes): the pool no longer left of gpu_memory_utilization");
+        else
+            add("vllm_budget", fmt("gpu_memory_utilization %.2f of capacity; CUDA context and graphs outside it", c.gpu_memory_utilization),
+                "vllm/v1/worker/gpu_worker.py: requested_memory = total x utilization");
         add("vllm_profile",
             "max_num_batched_tokens 8192 and max_num_seqs 1024 on >= 70 GiB GPUs (not A100), else 2048 and 256" +
                 (c.max_num_seqs.value_or(0) > 0 ? "; max_num_seqs " + std::to_string(*c.max_num_seqs) + " as given" : std::string()),

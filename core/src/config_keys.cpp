@@ -446,6 +446,13 @@ constexpr ConfigKey kKeys[] = {
      "them: all-to-alls, pipeline sends between stages in different pods, rings only when few of a group's GPUs "
      "share a pod",
      "GPUs per non-blocking network pod (default 0: one non-blocking network)", m(&Config::pod_gpus)),
+    // vLLM's own pool size (after the pods: links written before it stay byte-identical).
+    row("kv_cache_memory_bytes", "kvm", "kv-cache-memory-bytes", "BYTES", KeyKind::number, 1, 1e15, false, KeyUnset::null_zero,
+     "bytes", "unset: `gpu_memory_utilization` sizes the pool", "1 to 10^15 (`0` = unset); runtime `vllm` (V1, not `0.6`) only",
+     "vLLM's `--kv-cache-memory-bytes` (CacheConfig.kv_cache_memory_bytes): the KV pool of each GPU, which "
+     "`gpu_memory_utilization` then no longer sizes (vLLM still checks at start-up that the GPU has that fraction free). "
+     "Sets `memory.kv_capacity_tokens`; the configuration does not fit when the pool beside the model exceeds the GPU",
+     "vLLM --kv-cache-memory-bytes: the KV pool per GPU in bytes", m(&Config::kv_cache_memory_bytes)),
     row("pod_oversubscription", "pos", "pod-oversubscription", "F", KeyKind::number, 1, 1000, false, KeyUnset::value, "x",
      "`1`: full bisection between pods", "with `pod_gpus`",
      "the ratio of what a pod's GPUs can send to what its uplinks to other pods carry (Llama 3's clusters: 7, "

@@ -58,19 +58,7 @@ struct Stage {
     double expert_bytes = 0;    // the stage's routed-expert weights
     double act_inflight = 0;    // training: activation bytes per micro-batch in flight
     double act_once = 0;        // training: activation bytes held once (loss, full recompute's layer)
-    // Inference: the layers that cache K/V for every token and those that hold a fixed recurrent
-    // state, for vLLM's hybrid pages (vllm_hybrid_tokens). Per layer, one GPU: K/V bytes a token
-    // adds, and one sequence's state; -1 where the stage's layers of that kind differ (a window,
-    // an indexer, a layer with both), which leaves the plain pool arithmetic.
-    int kv_layers = 0, state_layers = 0;
-    double kv_layer_rate = 0, state_layer_bytes = 0;
 };
-
-// The same value in every layer of a kind, or -1 once two differ.
-inline void same_or_mixed(double& slot, double value) {
-    if (slot == 0) slot = value;
-    else if (slot != value) slot = -1;
-}
 
 // The CUDA graphs' pool on one GPU (kVllmCudaGraphs, vLLM's logged capture; SGLang's and
 // TensorRT-LLM 1.x's graphs the same): none with cuda_graphs false, or on an engine version that
@@ -130,14 +118,6 @@ bool is_large_vllm_gpu(const Gpu& g) {
             const double tokens = double(variant_cached_tokens(r, lv, c.context));
             m.kv_cache += n * seqs * ((lv.kv_values_gpu * r.kv->bytes + lv.indexer_bytes) * tokens + lv.state_bytes_gpu);
             st.state += n * seqs * lv.state_bytes_gpu;
-            if (bytes > 0) {
-                st.kv_layers += counts[v];
-                same_or_mixed(st.kv_layer_rate, lv.kv_cap == 0 && lv.indexer_bytes == 0 && lv.state_bytes_gpu == 0 ? bytes : -1.0);
-            }
-            if (lv.state_bytes_gpu > 0) {
-                st.state_layers += counts[v];
-                same_or_mixed(st.state_layer_bytes, bytes == 0 ? lv.state_bytes_gpu : -1.0);
-            }
         }
     }
     // A model read from a file: its exact bytes (file_stage_weights) replace the formulas'.
@@ -406,12 +386,45 @@ namespace {
 // pages in an attention group and, with prefix caching on (V1's default: mamba_cache_mode "align"),
 // 2 in a state group (kv_cache_interface.py MambaSpec.max_memory_usage_bytes); the log's "GPU KV cache
 // size" is blocks / pages per request x max_model_len (_report_kv_cache_config). Checked to the token
-// on two logs: Qwen3.6-35B-A3B on an RTX 5090 (585 blocks of 2,096 tokens, 69 a request: 567,978)
+// on two logs: Qwen3.6-35B-A3B on an RTX 5090 (299 blocks of 2,096 tokens, 69 a request: 567,978)
 // and a Qwen3.5-shaped 27B at tp 2 (208 blocks of 1,568, 90 a request: 302,921).
 constexpr double kVllmKernelBlockAlignment = 16;   // FlashAttention's block-size multiple
 constexpr double kVllmAlignStatePages = 2;         // MambaSpec in "align" mode: the state and its cached copy
 
-double vllm_hybrid_tokens(double pool, const Stage& st, double context, double* requests) {
+// A stage's layers that cache K/V for every token and those that hold a fixed recurrent state.
+// Per layer, one GPU: the K/V bytes a token adds, one sequence's state; -1 where the stage's layers
+// of a kind differ (a window, an indexer, a layer with both), which leaves the plain division.
+// Read only for a hybrid stack in vLLM V1, out of the estimate's hot loop.
+struct HybridLayers {
+    int kv_layers = 0, state_layers = 0;
+    double kv_layer_rate = 0, state_layer_bytes = 0;
+};
+
+void same_or_mixed(double& slot, double value) {
+    if (slot == 0) slot = value;
+    else if (slot != value) slot = -1;
+}
+
+[[gnu::noinline]] HybridLayers hybrid_layers(const Resolved& r, int s) {
+    HybridLayers h;
+    const std::uint16_t* counts = r.stage_count(s);
+    for (std::size_t v = 0; v < r.variants.size(); ++v) {
+        if (counts[v] == 0) continue;
+        const LayerVariant& lv = r.variants[v];
+        const double bytes = lv.kv_values_gpu * r.kv->bytes + lv.indexer_bytes;
+        if (bytes > 0) {
+            h.kv_layers += counts[v];
+            same_or_mixed(h.kv_layer_rate, lv.kv_cap == 0 && lv.indexer_bytes == 0 && lv.state_bytes_gpu == 0 ? bytes : -1.0);
+        }
+        if (lv.state_bytes_gpu > 0) {
+            h.state_layers += counts[v];
+            same_or_mixed(h.state_layer_bytes, bytes == 0 ? lv.state_bytes_gpu : -1.0);
+        }
+    }
+    return h;
+}
+
+double vllm_hybrid_tokens(double pool, const HybridLayers& st, double context, double* requests) {
     const double a = st.kv_layer_rate, s = st.state_layer_bytes;
     const double block = kVllmKernelBlockAlignment * std::ceil(s / (kVllmKernelBlockAlignment * a));
     const double page = std::max(block * a, s);
@@ -460,6 +473,8 @@ Totals compute(const Resolved& r) {
         engine_fraction = c.free_gpu_memory_fraction.value_or(0.0) > 0 ? *c.free_gpu_memory_fraction : r.engine_version->fraction;
     t.engine_fraction = engine_fraction;
     double engine_usable = usable, worst_total_seen = -1;
+    // vLLM with --kv-cache-memory-bytes: the pool given, not left of gpu_memory_utilization.
+    const bool kv_given = kv_budget == KvBudget::total_fraction && c.kv_cache_memory_bytes.value_or(0.0) > 0;
     for (int s = 0; s < pp; ++s) {
         const Stage st = stage_estimate(r, s, train_bytes, train_full);
         const double total = st.parts.total();
@@ -478,6 +493,15 @@ Totals compute(const Resolved& r) {
         double stage_usable = usable, pool = 0;
         switch (kv_budget) {
             case KvBudget::total_fraction:
+                if (kv_given) {
+                    // vLLM --kv-cache-memory-bytes: the pool as given (gpu_worker.py: the profile's
+                    // budget is not computed); it sits beside the model, context and graphs, and
+                    // what of it the GPU lacks is the shortfall.
+                    pool = *c.kv_cache_memory_bytes;
+                    const double room = capacity - non_kv - pool;
+                    stage_usable = room >= 0 ? non_kv + pool : total + room;
+                    break;
+                }
                 // vLLM's budget: utilization x capacity, plus the context and CUDA graphs it keeps
                 // in the (1 - utilization) headroom.
                 stage_usable = usable + std::min(st.outside_budget, (1.0 - c.gpu_memory_utilization) * capacity);
@@ -507,18 +531,20 @@ Totals compute(const Resolved& r) {
                 break;
             case KvBudget::whole_gpu: pool = usable - non_kv; break;
         }
-        if (kv_budget == KvBudget::static_fraction || kv_budget == KvBudget::free_fraction) {
+        if (kv_budget == KvBudget::static_fraction || kv_budget == KvBudget::free_fraction || kv_given) {
             if (s == 0 || total > worst_total_seen) engine_usable = stage_usable;
         }
         worst_total_seen = std::max(worst_total_seen, total);
         if (st.kv_rate > 0) {
             // vLLM V1 pages a hybrid stack's recurrent state and K/V alike (vllm_hybrid_tokens); V0
             // (the versions that count the context inside the budget) kept the state apart.
-            const bool hybrid_pages = r.runtime == Runtime::vllm && r.engine_version && !r.engine_version->context_in_budget &&
-                                      st.state_layers > 0 && st.kv_layer_rate > 0 && st.state_layer_bytes > 0;
+            HybridLayers hybrid;
+            if (st.state > 0 && r.runtime == Runtime::vllm && r.engine_version && !r.engine_version->context_in_budget)
+                hybrid = hybrid_layers(r, s);
+            const bool hybrid_pages = hybrid.state_layers > 0 && hybrid.kv_layer_rate > 0 && hybrid.state_layer_bytes > 0;
             double requests = 0;
             const double room =
-                hybrid_pages ? vllm_hybrid_tokens(pool, st, double(c.context), &requests) : (pool - st.state) / st.kv_rate;
+                hybrid_pages ? vllm_hybrid_tokens(pool, hybrid, double(c.context), &requests) : (pool - st.state) / st.kv_rate;
             if (min_kv_room < 0 || room < min_kv_room) {
                 min_kv_room = room;
                 t.kv_pool_bytes = std::max(0.0, pool);
@@ -531,7 +557,7 @@ Totals compute(const Resolved& r) {
         }
     }
     if (r.runtime == Runtime::vllm) usable += std::min(outside, (1.0 - c.gpu_memory_utilization) * capacity);
-    if (kv_budget == KvBudget::static_fraction || kv_budget == KvBudget::free_fraction) usable = engine_usable;
+    if (kv_budget == KvBudget::static_fraction || kv_budget == KvBudget::free_fraction || kv_given) usable = engine_usable;
     t.outside_budget = outside;
     t.usable = usable;
     t.headroom = usable - t.per_gpu.total();
@@ -801,83 +827,6 @@ LinkTimes detail::alternative_of(const detail::Resolved& r) {
     lt.hypothetical = alt.hypothetical;
     return lt;
 }
-
-namespace detail {
-namespace {
-
-// The KV capacity of `c` with one input changed: resolve and compute() only (no speed, serving,
-// power or cost); nullopt when the changed configuration is refused.
-std::optional<double> capacity_with(const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
-    try {
-        return compute(resolve(c, catalog, measured)).kv_capacity_tokens;
-    } catch (const Error&) {
-        return std::nullopt;
-    }
-}
-
-void set_case(KvCapacityCase& k, std::string setting, std::optional<double> tokens, double base) {
-    if (!tokens) return;
-    k.computed = true;
-    k.setting = std::move(setting);
-    k.tokens = *tokens;
-    k.change_tokens = *tokens - base;
-    k.change_pct = base > 0 ? k.change_tokens / base * 100.0 : 0.0;
-}
-
-std::string fraction_text(double f) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", f);
-    return buf;
-}
-
-}  // namespace
-
-// memory.kv_capacity_sensitivity: the capacity at the engine's memory fraction -0.05 / +0.05, with
-// CUDA graphs flipped, and with speculative decoding flipped (off when on; the model's MTP
-// layers when it has them and it is off). Serving engines with a pool only: vLLM, SGLang,
-// TensorRT-LLM. Four more resolve + compute() runs, once per estimate() (sweeps do not ask).
-void kv_sensitivity(const Config& given, const Catalog& catalog, const GpuOverlay* measured, Report& rep) {
-    const Runtime rt = rep.config.runtime;
-    if (given.mode != Mode::inference || (rt != Runtime::vllm && rt != Runtime::sglang && rt != Runtime::trt_llm)) return;
-    KvSensitivity& k = rep.kv_capacity_sensitivity;
-    const double base = rep.kv_capacity_tokens;
-    k.computed = true;
-    k.pool_bytes = rep.kv_capacity_tokens > 0 ? rep.memory_kv_pool_bytes : 0.0;
-    double Config::*vllm = &Config::gpu_memory_utilization;
-    const double f = rt == Runtime::vllm     ? rep.config.gpu_memory_utilization
-                     : rt == Runtime::sglang ? rep.config.mem_fraction_static.value_or(0.0)
-                                             : rep.config.free_gpu_memory_fraction.value_or(0.0);
-    k.fraction_key = rt == Runtime::vllm ? "gpu_memory_utilization" : rt == Runtime::sglang ? "mem_fraction_static" : "free_gpu_memory_fraction";
-    k.fraction = f;
-    // The budget the pool is left of: vLLM's and SGLang's fraction of the GPU; TensorRT-LLM's
-    // fraction of what is free after the rest (the pool is all of it).
-    k.budget_bytes = rt == Runtime::trt_llm ? (f > 0 ? k.pool_bytes / f : 0.0) : f * rep.gpu_capacity;
-    for (const double step : {-k.fraction_step, k.fraction_step}) {
-        Config v = given;
-        double moved = std::clamp(f + step, 1e-3, 1.0);
-        if (rt == Runtime::vllm) {
-            // 0.9 in Config reads as "not given" (the version's default): the next double above it is 0.9 given.
-            if (moved == 0.9) moved = std::nextafter(0.9, 1.0);
-            v.*vllm = moved;
-        } else if (rt == Runtime::sglang) {
-            v.mem_fraction_static = moved;
-        } else {
-            v.free_gpu_memory_fraction = moved;
-        }
-        set_case(step < 0 ? k.fraction_down : k.fraction_up, k.fraction_key + " " + fraction_text(moved), capacity_with(v, catalog, measured), base);
-    }
-    {
-        Config v = given;
-        v.cuda_graphs = !given.cuda_graphs;
-        set_case(k.cuda_graphs, std::string("cuda_graphs ") + (v.cuda_graphs ? "true" : "false"), capacity_with(v, catalog, measured), base);
-    }
-    Config v = given;
-    if (!given.speculative.empty()) v.speculative.clear();
-    else v.speculative = "mtp";   // refused (left out) when the model has no MTP layers
-    set_case(k.speculative, "speculative " + (v.speculative.empty() ? std::string("none") : v.speculative), capacity_with(v, catalog, measured), base);
-}
-
-}  // namespace detail
 
 Report estimate(const Config& config, const Catalog& catalog) {
     Report rep = detail::report_for(config);   // the one copy of the configuration: resolved in place

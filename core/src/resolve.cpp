@@ -352,6 +352,12 @@ void check_engine_fractions(const Config& c, const Resolved& r) {
     if (c.mem_fraction_static.value_or(0.0) != 0 && r.engine != Runtime::sglang)
         throw Error("mem_fraction_static", "is SGLang's --mem-fraction-static: it applies to runtime sglang, got runtime " +
                                                std::string(to_string(r.engine)) + own_key());
+    if (c.kv_cache_memory_bytes.value_or(0.0) != 0 &&
+        (r.engine != Runtime::vllm || (r.engine_version && r.engine_version->context_in_budget)))
+        throw Error("kv_cache_memory_bytes", r.engine == Runtime::vllm
+                                                 ? "is vLLM V1's --kv-cache-memory-bytes: V0 (runtime_version 0.6) has none; use gpu_memory_utilization"
+                                                 : "is vLLM's --kv-cache-memory-bytes: it applies to runtime vllm, got runtime " +
+                                                       std::string(to_string(r.engine)) + own_key());
     if (c.free_gpu_memory_fraction.value_or(0.0) != 0 && r.engine != Runtime::trt_llm)
         throw Error("free_gpu_memory_fraction",
                     "is TensorRT-LLM's KvCacheConfig.free_gpu_memory_fraction: it applies to runtime trt-llm, got runtime " +

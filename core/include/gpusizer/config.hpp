@@ -163,6 +163,9 @@ struct Config {
     // memory free after weights and activations (default 0.9 in 1.0). Each applies to its engine only.
     std::optional<double> mem_fraction_static;
     std::optional<double> free_gpu_memory_fraction;
+    // vLLM's --kv-cache-memory-bytes (CacheConfig.kv_cache_memory_bytes): the KV pool of each GPU
+    // in bytes, which gpu_memory_utilization then no longer sizes; unset = sized by the fraction.
+    std::optional<double> kv_cache_memory_bytes;
     // Serving engines' CUDA graphs: true = as each engine runs by default (vLLM, SGLang and
     // TensorRT-LLM 1.x capture them; TensorRT engines before 1.0 and llama.cpp hold no pool for
     // them), false = vLLM --enforce-eager, SGLang --disable-cuda-graph, TensorRT-LLM without
