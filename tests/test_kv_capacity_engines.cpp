@@ -209,6 +209,9 @@ TEST_CASE("kv_cache_memory_bytes: vLLM's pool as given, beside the model", "[kv_
     c.kv_cache_memory_bytes = 75.0 * kGiB;
     const Report over = run(c);
     CHECK_FALSE(over.fits);
+    bool named = false;
+    for (const std::string& w : over.warnings) named = named || w.find("kv_cache_memory_bytes 75.00 GiB") != std::string::npos;
+    CHECK(named);
     // Another runtime, or vLLM V0, refuses the key, naming it.
     Config sg = serving("llama-3.1-8b", "h100-sxm", Runtime::sglang);
     sg.kv_cache_memory_bytes = kGiB;

@@ -390,6 +390,9 @@ namespace {
 // and a Qwen3.5-shaped 27B at tp 2 (208 blocks of 1,568, 90 a request: 302,921).
 constexpr double kVllmKernelBlockAlignment = 16;   // FlashAttention's block-size multiple
 constexpr double kVllmAlignStatePages = 2;         // MambaSpec in "align" mode: the state and its cached copy
+// _get_kv_cache_groups_uniform_page_size: the group takes the larger kind's count when it is under
+// this many times the smaller's (fewer, larger groups with little padding), else the smaller's.
+constexpr double kVllmGroupSizeRatio = 1.5;
 
 // A stage's layers that cache K/V for every token and those that hold a fixed recurrent state.
 // Per layer, one GPU: the K/V bytes a token adds, one sequence's state; -1 where the stage's layers
@@ -429,7 +432,7 @@ double vllm_hybrid_tokens(double pool, const HybridLayers& st, double context, d
     const double block = kVllmKernelBlockAlignment * std::ceil(s / (kVllmKernelBlockAlignment * a));
     const double page = std::max(block * a, s);
     const int fewer = std::min(st.kv_layers, st.state_layers), more = std::max(st.kv_layers, st.state_layers);
-    const int group = double(more) < 1.5 * double(fewer) ? more : fewer;
+    const int group = double(more) < kVllmGroupSizeRatio * double(fewer) ? more : fewer;
     const double attention_groups = std::ceil(double(st.kv_layers) / group);
     const double state_groups = std::ceil(double(st.state_layers) / group);
     const double blocks = std::floor(std::max(0.0, pool) / (page * group));
@@ -637,6 +640,10 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
             rep.warnings.push_back("vLLM refuses to start when its KV pool (" + std::to_string((long long)rep.kv_capacity_tokens) +
                                    " tokens) cannot hold one full context of " + std::to_string(c.context) + " tokens");
     }
+    // vLLM allocates a --kv-cache-memory-bytes pool as given: beside the model it can exceed the GPU.
+    if (r.runtime == Runtime::vllm && !r.training && c.kv_cache_memory_bytes.value_or(0.0) > 0 && !rep.fits)
+        rep.warnings.push_back("kv_cache_memory_bytes " + gib(*c.kv_cache_memory_bytes) + " of KV pool does not fit beside the model on the " +
+                               gib(capacity) + " GPU: vLLM fails to allocate it; give a smaller kv_cache_memory_bytes");
     // SGLang refuses to start when its fraction holds no pool beside the weights
     // (python/sglang/srt/model_executor/model_runner.py: max_total_num_tokens <= 0 raises this).
     if (r.runtime == Runtime::sglang && !r.training && rep.kv_capacity_tokens <= 0)
