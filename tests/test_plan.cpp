@@ -146,6 +146,15 @@ TEST_CASE("plan: the inner loop agrees with estimate() on every layout it report
     const PlanReport b = plan(big, catalog());
     REQUIRE(!b.top.empty());
     for (const PlanLayout& l : b.top) check_confirmed(l);
+    // Every framework lays its states and buffers out its own way (training/frameworks.cpp): the
+    // search's memory is estimate()'s for each.
+    for (TrainingFramework fw : {TrainingFramework::deepspeed, TrainingFramework::fsdp, TrainingFramework::hf_trainer}) {
+        INFO(to_string(fw));
+        PlanRequest f = small_request();
+        f.base.training_framework = fw;
+        f.top = 40;
+        for (const PlanLayout& l : plan(f, catalog()).top) check_confirmed(l);
+    }
     // Why the best beats the next: the two step times and layouts first, memory last.
     REQUIRE(b.why.size() >= 2);
     CHECK(b.why.front().rfind("step ", 0) == 0);

@@ -82,7 +82,10 @@ TEST_CASE("PyTorch overheads: context, allocator slack, NCCL and DDP buckets", "
     CHECK(one.overhead_detail.allocator_reserve == Approx(0.05 * (one.per_gpu.activations + one.per_gpu.kv_cache)));
     CHECK(one.overhead_detail.runtime_buffers == 0);
     c.mode = Mode::train;
-    c.gpus = 4;   // data parallel, ZeRO 0: DDP keeps a gradient-sized bucket copy + one NCCL communicator
+    c.gpus = 4;   // data parallel, ZeRO 0: one NCCL communicator; Megatron's grad buffer is its bucket
+    const Report mcore = run(c);
+    CHECK(mcore.overhead_detail.runtime_buffers == Approx(32 * 2 * 9.19 * kMiB));
+    c.training_framework = TrainingFramework::hf_trainer;   // PyTorch DDP keeps a gradient-sized bucket copy
     const Report ddp = run(c);
     CHECK(ddp.overhead_detail.runtime_buffers == Approx(ddp.per_gpu.gradients + 32 * 2 * 9.19 * kMiB));
 }

@@ -197,12 +197,12 @@ TEST_CASE("dualpipe: 2x the parameters, p + 1 micro-batches of activations", "[s
     CHECK(detail::train_inflight_micro_batches(4, 0, 2, 1, true) == 1);
     CHECK(detail::train_inflight_micro_batches(1, 0, 8, 1, true) == 1);
 
-    // The report's most loaded GPU: a device with both tables. bf16 with AdamW, ZeRO 0 (the
-    // ZeRO paper's 2 + 2 + 12 bytes a parameter): 2 x 4,540,469,248 bytes of weights, as many of
-    // gradients, 12 x of optimizer states; ZB-H1's most loaded GPU has 8 layers and one table.
+    // The report's most loaded GPU: a device with both tables. bf16 with AdamW, ZeRO 0 (Megatron:
+    // 2 + 4 + 12 bytes a parameter, its main gradients fp32): 2 x 4,540,469,248 bytes of weights,
+    // 4 x of gradients, 12 x of optimizer states; ZB-H1's most loaded GPU has 8 layers and one table.
     const Report zrep = run(zc), drep = run(dc);
     CHECK(drep.per_gpu.weights == Approx(2 * 4540469248.0));
-    CHECK(drep.per_gpu.gradients == Approx(2 * 4540469248.0));
+    CHECK(drep.per_gpu.gradients == Approx(4 * 4540469248.0));
     CHECK(drep.per_gpu.optimizer == Approx(12 * 4540469248.0));
     CHECK(zrep.per_gpu.weights == Approx(2 * (8 * layer + 4096 + table)));
     // ZeRO 1 shards the optimizer states over dp = 2 (the existing ZeRO logic, unchanged).

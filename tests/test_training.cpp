@@ -35,6 +35,7 @@ Config zero_paper(int stage) {
     c.gpus = 64;
     c.zero = stage;
     c.context = 1024;
+    c.training_framework = TrainingFramework::deepspeed;   // the paper's own accounting
     return c;
 }
 
@@ -48,8 +49,9 @@ TEST_CASE("ZeRO paper, Figure 1: model states per device", "[training][zero][pub
     CHECK(model_states(run(zero_paper(3))) / 1e9 == Approx(1.9).epsilon(0.015));
 }
 
-TEST_CASE("mixed-precision AdamW: 16 bytes per parameter", "[training]") {
+TEST_CASE("mixed-precision AdamW: 16 bytes per parameter (DeepSpeed)", "[training]") {
     Config c = training("llama-3-8b", "h200", 1, Runtime::none);
+    c.training_framework = TrainingFramework::deepspeed;
     const Report r = run(c);
     CHECK(r.per_gpu.weights == Approx(2.0 * r.params));
     CHECK(r.per_gpu.gradients == Approx(2.0 * r.params));

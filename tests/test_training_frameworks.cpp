@@ -279,3 +279,106 @@ TEST_CASE("the eager kernel share is the fit on torchtitan's FSDP run on 8 H100"
     // torch.compile: Table 1's 6,667 over 5,762 tokens/s per GPU.
     CHECK(detail::framework_profile(TrainingFramework::torchtitan).kernel_share == Approx(0.59 * 6667.0 / 5762.0));
 }
+
+TEST_CASE("each framework's model states, by hand, against its documented bytes per parameter", "[frameworks][memory]") {
+    using detail::train_states;
+    const auto bytes = [](TrainingFramework f, int zero, WeightId wid, double dp) {
+        const detail::TrainStates s = train_states(f, zero, wid, 8.0);   // AdamW: m and v in fp32
+        return s.weights.at(dp) + s.gradients.at(dp) + s.optimizer.at(dp);
+    };
+    const double d = 8;
+    // Megatron-Core's distributed optimizer table (dist-optimizer.md): bf16 parameters with fp32
+    // gradients 18, 6 + 12/d; fp16 with fp16 gradients 20, 4 + 16/d; fp32 16, 8 + 8/d.
+    for (TrainingFramework f : {TrainingFramework::megatron, TrainingFramework::nemo}) {
+        CHECK(bytes(f, 0, WeightId::bf16, d) == Approx(18.0));
+        CHECK(bytes(f, 1, WeightId::bf16, d) == Approx(6.0 + 12.0 / d));
+        CHECK(bytes(f, 0, WeightId::fp16, d) == Approx(20.0));
+        CHECK(bytes(f, 1, WeightId::fp16, d) == Approx(4.0 + 16.0 / d));
+        CHECK(bytes(f, 0, WeightId::fp32, d) == Approx(16.0));
+        CHECK(bytes(f, 1, WeightId::fp32, d) == Approx(8.0 + 8.0 / d));
+        CHECK(train_states(f, 0, WeightId::bf16, 8.0).gradients.whole == 4.0);   // the fp32 main gradients
+    }
+    // DeepSpeed, the ZeRO paper: 2 + 2 + 12, then 2 + 2 + 12/d, 2 + 14/d, 16/d.
+    const auto ds = TrainingFramework::deepspeed;
+    CHECK(bytes(ds, 0, WeightId::bf16, d) == Approx(16.0));
+    CHECK(bytes(ds, 1, WeightId::bf16, d) == Approx(4.0 + 12.0 / d));
+    CHECK(bytes(ds, 2, WeightId::bf16, d) == Approx(2.0 + 14.0 / d));
+    CHECK(bytes(ds, 3, WeightId::bf16, d) == Approx(16.0 / d));
+    // PyTorch DDP under autocast (Hugging Face's training anatomy): 6 of weights, 4 of gradients,
+    // 8 of AdamW states; ZeroRedundancyOptimizer shards the 8.
+    for (TrainingFramework f : {TrainingFramework::hf_trainer, TrainingFramework::fsdp, TrainingFramework::torchtitan}) {
+        const detail::TrainStates s = train_states(f, 0, WeightId::bf16, 8.0);
+        CHECK(s.weights.whole == 6.0);
+        CHECK(s.gradients.whole == 4.0);
+        CHECK(s.optimizer.whole == 8.0);
+    }
+    CHECK(bytes(TrainingFramework::fsdp, 1, WeightId::bf16, d) == Approx(10.0 + 8.0 / d));
+    // FSDP2 with bf16 compute and fp32 reduce: fp32 shards are the master (4 + 4 + 8, all over d);
+    // reshard_after_forward=False (ZeRO 2) keeps the bf16 unsharded parameters besides.
+    for (TrainingFramework f : {TrainingFramework::fsdp, TrainingFramework::torchtitan}) {
+        CHECK(bytes(f, 3, WeightId::bf16, d) == Approx(16.0 / d));
+        CHECK(bytes(f, 2, WeightId::bf16, d) == Approx(2.0 + 16.0 / d));
+        CHECK(train_states(f, 3, WeightId::bf16, 8.0).weights.sharded == 4.0);
+    }
+    // The Trainer's ZeRO 1-2 go through DeepSpeed, its ZeRO 3 through FSDP (accelerate).
+    CHECK(bytes(TrainingFramework::hf_trainer, 2, WeightId::bf16, d) == bytes(ds, 2, WeightId::bf16, d));
+    CHECK(bytes(TrainingFramework::hf_trainer, 3, WeightId::bf16, d) == bytes(TrainingFramework::fsdp, 3, WeightId::bf16, d));
+}
+
+TEST_CASE("each framework's buffers, by hand", "[frameworks][memory]") {
+    const auto train_buffer_bytes = [](TrainingFramework f, int zero, WeightId wid, double dp, double count, double gathered,
+                                       double block) { return detail::buffer_model(f, zero, wid).bytes(dp, count, gathered, block); };
+    const double count = 1e9, block = 2e7, d = 8;
+    const WeightId bf16 = WeightId::bf16;
+    // Megatron: the main-grad buffer is the bucket; Megatron-FSDP's two units of fp32 gradients,
+    // and at ZeRO 3 of bf16 parameters.
+    CHECK(train_buffer_bytes(TrainingFramework::megatron, 0, bf16, d, count, count, block) == 0);
+    CHECK(train_buffer_bytes(TrainingFramework::megatron, 1, bf16, d, count, count, block) == 0);
+    CHECK(train_buffer_bytes(TrainingFramework::megatron, 2, bf16, d, count, count, block) == Approx(2 * block * 4));
+    CHECK(train_buffer_bytes(TrainingFramework::megatron, 3, bf16, d, count, count, block) == Approx(2 * block * (4 + 2)));
+    // FSDP2 the same units (reduce_dtype fp32); below ZeRO 2 DDP's bucket copy of the fp32 gradients.
+    CHECK(train_buffer_bytes(TrainingFramework::fsdp, 3, bf16, d, count, count, block) == Approx(2 * block * 6));
+    CHECK(train_buffer_bytes(TrainingFramework::fsdp, 2, bf16, d, count, count, block) == Approx(2 * block * 4));
+    CHECK(train_buffer_bytes(TrainingFramework::torchtitan, 0, bf16, d, count, count, block) == Approx(4 * count));
+    CHECK(train_buffer_bytes(TrainingFramework::hf_trainer, 0, bf16, 1, count, count, block) == 0);   // no DDP on one GPU
+    // DeepSpeed: one 5e8-element all-reduce buffer (ZeRO 0), the reduce and all-gather buckets
+    // (1-2), the live parameters, prefetch and reduce buckets (3).
+    CHECK(train_buffer_bytes(TrainingFramework::deepspeed, 0, bf16, d, count, count, block) == Approx(5e8 * 2));
+    CHECK(train_buffer_bytes(TrainingFramework::deepspeed, 1, bf16, d, count, count, block) == Approx(2 * 5e8 * 2));
+    CHECK(train_buffer_bytes(TrainingFramework::deepspeed, 3, bf16, d, count, count, block) == Approx((1e9 + 5e7 + 5e8) * 2));
+}
+
+TEST_CASE("a report's model states and buffers follow its framework", "[frameworks][memory]") {
+    // Llama 3 8B on 8 H100, ZeRO 3 over all 8: one transformer block holds 218,112,000 parameters
+    // (q, o 4096^2; k, v 4096 x 1024; gate, up, down 4096 x 14336; two norms of 4096).
+    const double block = 2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 3 * 4096.0 * 14336 + 2 * 4096;
+    Config c = fsdp_case();
+    c.zero = 0;
+    const Report base = run(c);   // Megatron ZeRO 0: the communicators only
+    const double comms = base.overhead_detail.runtime_buffers;
+    c.zero = 3;
+    c.training_framework = TrainingFramework::fsdp;
+    const Report f = run(c);
+    const double n = f.params;
+    CHECK(f.per_gpu.weights == Approx(4.0 * n / 8));
+    CHECK(f.per_gpu.gradients == Approx(4.0 * n / 8));
+    CHECK(f.per_gpu.optimizer == Approx(8.0 * n / 8));
+    CHECK(f.overhead_detail.runtime_buffers - comms == Approx(2 * block * (4 + 2)));
+    c.training_framework = TrainingFramework::megatron;
+    const Report m = run(c);
+    CHECK(m.per_gpu.weights == Approx(2.0 * n / 8));
+    CHECK(m.per_gpu.gradients == Approx(4.0 * n / 8));
+    CHECK(m.per_gpu.optimizer == Approx(12.0 * n / 8));
+    c.training_framework = TrainingFramework::deepspeed;
+    const Report z = run(c);
+    CHECK(z.per_gpu.gradients == Approx(2.0 * n / 8));
+    CHECK(z.overhead_detail.runtime_buffers - comms == Approx((1e9 + 5e7 + 5e8) * 2));
+    // The Hugging Face Trainer's DDP: 6 + 4 + 8 bytes, and the bucket copy of the fp32 gradients.
+    c.zero = 0;
+    c.training_framework = TrainingFramework::hf_trainer;
+    const Report h = run(c);
+    CHECK(h.per_gpu.weights == Approx(6.0 * n));
+    CHECK(h.per_gpu.gradients == Approx(4.0 * n));
+    CHECK(h.per_gpu.optimizer == Approx(8.0 * n));
+    CHECK(h.overhead_detail.runtime_buffers - comms == Approx(4.0 * n));
+}

@@ -15,13 +15,13 @@ namespace {
 
 // What a training framework's profile implies (training/frameworks.cpp).
 std::string framework_assumption(TrainingFramework f) {
-    const char* text = "megatron: Megatron's kernels (the fit of mfu); DP sync behind the backward";
+    const char* text = "megatron: Megatron's kernels (the fit of mfu); DP sync behind the backward; fp32 main gradients";
     switch (f) {
-        case TrainingFramework::nemo: text = "nemo: Megatron Core's kernels; TP communication overlapped with sequence parallelism"; break;
-        case TrainingFramework::torchtitan: text = "torchtitan: FSDP2 + torch.compile, kernels at %.2f of Megatron's"; break;
-        case TrainingFramework::fsdp: text = "fsdp: eager FSDP2 / DDP, kernels at %.2f of Megatron's"; break;
-        case TrainingFramework::deepspeed: text = "deepspeed: eager kernels at %.2f of Megatron's; ZeRO 0-2 sync after the backward"; break;
-        case TrainingFramework::hf_trainer: text = "hf_trainer: eager kernels at %.2f of Megatron's; data parallel only"; break;
+        case TrainingFramework::nemo: text = "nemo: Megatron Core's kernels and fp32 main gradients; TP communication overlapped with sequence parallelism"; break;
+        case TrainingFramework::torchtitan: text = "torchtitan: FSDP2 + torch.compile, kernels at %.2f of Megatron's; fp32 parameters and gradients"; break;
+        case TrainingFramework::fsdp: text = "fsdp: eager FSDP2 / DDP, kernels at %.2f of Megatron's; fp32 parameters and gradients"; break;
+        case TrainingFramework::deepspeed: text = "deepspeed: eager kernels at %.2f of Megatron's; ZeRO 0-2 sync after the backward; 2 + 2 + 12 bytes a parameter"; break;
+        case TrainingFramework::hf_trainer: text = "hf_trainer: eager kernels at %.2f of Megatron's; data parallel only; autocast's 6 + 4 + 8 bytes a parameter"; break;
         case TrainingFramework::megatron: break;
     }
     char buf[160];
@@ -209,7 +209,7 @@ std::vector<Assumption> assumptions(const Report& r) {
             "framework's kernel share, and lower for GEMMs under 512 FLOP/B per GPU (small hidden / tp, few tokens per micro-batch); "
             "bubble and exposed communication added on top");
         add("training_framework", framework_assumption(c.training_framework),
-            "docs/formulas.md, \"Training frameworks\"");
+            "docs/formulas.md, \"Training frameworks\" and, for memory, \"Training state\"");
         add("training_flops", "6N + 12 L H Q s per token (LoRA 4N + ...); selective recompute + the attention core, full + a forward (8N)",
             "PaLM appendix B (Chowdhery et al. 2022); Korthikanti et al. 2022 for recomputation");
         add("step_fixed_costs",

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "estimate_internal.hpp"
+#include "training/frameworks.hpp"
 #include "performance.hpp"
 #include "cost/cost.hpp"
 #include "power/power.hpp"
@@ -47,6 +48,8 @@ struct Stage {
     MemoryParts parts;
     OverheadDetail overhead;
     double params = 0;          // parameters on one GPU of the stage (before ZeRO)
+    double block_params = 0;    // parameters of one of the stage's transformer blocks on one GPU (their mean)
+    double dtype_weights = 0;   // training: the weights' bytes in their dtype, before a framework lays them out
     double kv_rate = 0;         // KV bytes per token of one sequence, one GPU, uncapped
     double state = 0;           // recurrent layers' fixed state of the batch's sequences, one GPU
     double host = 0;
@@ -71,6 +74,61 @@ double cuda_graph_bytes(const Resolved& r) {
 bool is_large_vllm_gpu(const Gpu& g) {
     // vLLM's rule: >= 70 GiB and not an A100 gets the larger scheduler defaults.
     return vllm_large_scheduler_defaults(g);   // gpu.hpp: >= 70 GiB and not an A100
+}
+
+// The training state of a stage's GPU: weights as the framework keeps them, gradients, optimizer
+// states, offload and the framework's buffers (out of line: stage_estimate is inlined thrice).
+[[gnu::noinline]] void training_state(const Resolved& r, Stage& st, double trainable) {
+    const ModelArch& a = *r.arch;
+    const Config& c = *r.config;
+    MemoryParts& m = st.parts;
+    const bool fp32 = r.fp32;
+    // The ranks that hold the same weights: dp x cp. Megatron Core reduces gradients and
+    // shards its distributed optimizer over the data-parallel group with the context-parallel
+    // ranks folded in (parallel_state.get_data_parallel_group(with_context_parallel=True)).
+    const double dp = double(r.par.dp) * r.par.cp;
+    // The optimizer's own states per trainable parameter (AdamW's m and v: 8); a framework adds
+    // the fp32 master copy where it keeps one apart from the weights.
+    const double states = optimizer_state_bytes_per_param(c.optimizer, a.hidden);   // per trainable parameter
+    double count = 0;
+    if (c.mode == Mode::train) {
+        // As the framework lays them out (training/frameworks.cpp: Megatron's fp32 main
+        // gradients, autocast's fp32 weights, FSDP's fp32 shards, DeepSpeed's ZeRO accounting).
+        count = st.params;
+        st.dtype_weights = m.weights;
+        const TrainStates ts = train_states(c.training_framework, c.zero, r.wf->wid, states);
+        m.weights *= ts.weights.at(dp) / (fp32 ? 4.0 : 2.0);
+        m.gradients = count * ts.gradients.at(dp);
+        m.optimizer = count * ts.optimizer.at(dp);
+    } else {
+        // LoRA adapters are fp32 (PEFT autocast_adapter_dtype=True): weights 4 B, gradients
+        // 4 B, optimizer states without a separate master copy.
+        count = trainable;
+        m.weights += trainable * 4.0;
+        m.gradients = count * 4.0 / (c.zero >= 2 ? dp : 1.0);
+        m.optimizer = count * states / (c.zero >= 1 ? dp : 1.0);
+        if (c.zero == 3) m.weights /= dp;
+    }
+    // Offloaded bytes of one GPU's shard; the stage's tp x dp x cp GPUs each offload theirs.
+    const double gpus_in_stage = double(r.par.tp) * dp;
+    if (c.offload != Offload::none) {
+        // ZeRO-Offload: optimizer states, fp32 gradients and the optimizer step live in RAM.
+        st.host += (m.optimizer + count * 4.0 / dp) * gpus_in_stage;
+        m.optimizer = 0;
+        m.gradients = 0;
+    }
+    if (c.offload == Offload::optimizer_params) {
+        st.host += m.weights * gpus_in_stage;   // ZeRO-Infinity: the parameter shards too
+        m.weights = 0;
+    }
+    // Communication buffers: the framework's (training/frameworks.cpp). LoRA trains through
+    // PEFT under DDP or DeepSpeed: a copy of the fp32 adapter gradients, or DeepSpeed's buckets.
+    if (r.runtime == Runtime::pytorch) {
+        const bool full = c.mode == Mode::train;
+        const TrainingFramework fw = full ? c.training_framework : c.zero == 0 ? TrainingFramework::hf_trainer : TrainingFramework::deepspeed;
+        st.overhead.runtime_buffers += buffer_model(fw, c.zero, full ? r.wf->wid : fp32 ? WeightId::fp32 : WeightId::bf16)
+                                           .bytes(dp, count, st.params, st.block_params);
+    }
 }
 
 // Inlined into compute(), the hot loop of every estimate and sweep point (stage_sums() copies it).
@@ -104,6 +162,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
         const LayerVariant& lv = r.variants[v];
         const double n = counts[v];
         st.params += n * lv.on_gpu.params;
+        st.block_params += n;   // (the layer count until the sum is divided by it below)
         m.weights += n * lv.on_gpu.weight_bytes;
         st.expert_bytes += n * lv.on_gpu.expert_weight_bytes;
         trainable += n * lv.lora_params / r.par.tp;
@@ -132,6 +191,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
         if (first) st.host += r.cpu_moe_host * r.scale;
     }
     st.layer_bytes = m.weights * r.scale + m.kv_cache;
+    st.block_params = st.block_params > 0 ? st.params * r.scale / st.block_params : 0.0;
     st.expert_bytes *= r.scale;
     const EdgeWeights& e = r.edges;
     if (first) {
@@ -257,63 +317,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
         m.activations = inflight * per_mb + acts;
     }
 
-    // Training state.
-    if (r.training) {
-        const bool fp32 = r.fp32;
-        // The ranks that hold the same weights: dp x cp. Megatron Core reduces gradients and
-        // shards its distributed optimizer over the data-parallel group with the context-parallel
-        // ranks folded in (parallel_state.get_data_parallel_group(with_context_parallel=True)).
-        const double dp = double(r.par.dp) * r.par.cp;
-        // Bytes per trainable parameter, after the ZeRO paper's accounting (mixed precision:
-        // 2 weights + 2 gradients + K optimizer, with K = 12 for AdamW: fp32 master, m, v).
-        const double states = optimizer_state_bytes_per_param(c.optimizer, a.hidden);   // per trainable parameter
-        double grad_b = 0, optim_b = 0, count = 0;
-        if (c.mode == Mode::train) {
-            count = st.params;
-            grad_b = fp32 ? 4.0 : 2.0;
-            optim_b = states + (fp32 ? 0.0 : 4.0);   // + the fp32 master copy of 16-bit training
-        } else {
-            // LoRA adapters are fp32 (PEFT autocast_adapter_dtype=True): weights 4 B, gradients
-            // 4 B, optimizer states without a separate master copy.
-            count = trainable;
-            m.weights += trainable * 4.0;
-            grad_b = 4.0;
-            optim_b = states;
-        }
-        m.gradients = count * grad_b / (c.zero >= 2 ? dp : 1.0);
-        m.optimizer = count * optim_b / (c.zero >= 1 ? dp : 1.0);
-        if (c.zero == 3) m.weights /= dp;
-        // Offloaded bytes of one GPU's shard; the stage's tp x dp x cp GPUs each offload theirs.
-        const double gpus_in_stage = double(r.par.tp) * dp;
-        if (c.offload != Offload::none) {
-            // ZeRO-Offload: optimizer states, fp32 gradients and the optimizer step live in RAM.
-            st.host += (m.optimizer + count * 4.0 / dp) * gpus_in_stage;
-            m.optimizer = 0;
-            m.gradients = 0;
-        }
-        if (c.offload == Offload::optimizer_params) {
-            st.host += m.weights * gpus_in_stage;   // ZeRO-Infinity: the parameter shards too
-            m.weights = 0;
-        }
-        // Communication buffers.
-        const double wb = fp32 ? 4.0 : 2.0;
-        // DDP only wraps a model that has other ranks; a DeepSpeed ZeRO engine allocates its
-        // buckets and gathers parameters the same way at any world size, one rank included, so
-        // its buffers do not wait for dp > 1 (nor does adding ranks ever add them).
-        if (r.runtime == Runtime::pytorch && c.zero == 0 && dp > 1) {
-            // DDP's gradient buckets are a second copy of the gradients by default
-            // (gradient_as_bucket_view=False; torch.nn.parallel.DistributedDataParallel docs).
-            st.overhead.runtime_buffers += count * grad_b;
-        } else if (r.runtime == Runtime::pytorch && c.zero >= 1 && c.zero <= 2) {
-            st.overhead.runtime_buffers += 2.0 * std::min(kZeroReduceBucket, count) * wb;   // reduce + allgather buckets
-        }
-        if (r.runtime == Runtime::pytorch && c.zero == 3) {
-            // Gathered parameters (stage3_max_live_parameters) plus the prefetch and reduce buckets.
-            const double whole = st.params;
-            st.overhead.runtime_buffers += (std::min(kZero3MaxLiveParams, whole) + std::min(kZero3PrefetchBucket, whole) +
-                                            std::min(kZeroReduceBucket, count)) * wb;
-        }
-    }
+    if (r.training) training_state(r, st, trainable);
 
     // Runtime overhead.
     st.overhead.cuda_context = r.gpu->segment == Segment::apple ? 0.0 : rt.cuda_context;   // Metal has no CUDA context
@@ -595,7 +599,8 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
     const Stage st = stage_estimate(r, s, train_bytes, train_full);
     TrainStageTerms t;
     t.params = st.params;
-    t.weights = st.parts.weights;
+    t.weights = st.dtype_weights;
+    t.block_params = st.block_params;
     t.act_inflight = st.act_inflight;
     t.act_once = st.act_once;
     t.cuda_context = st.overhead.cuda_context;

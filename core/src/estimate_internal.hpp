@@ -374,7 +374,8 @@ inline double train_inflight_micro_batches(int p, int s, long long m, int v, boo
 // ZeRO and offload; r.config.zero must be 0, r.config.offload none): plan.cpp composes the rest.
 struct TrainStageTerms {
     double params = 0;          // parameters (the trainable count of full training)
-    double weights = 0;         // weight bytes
+    double weights = 0;         // weight bytes in the weights' dtype (before ZeRO and the framework)
+    double block_params = 0;    // parameters of one transformer block (their mean)
     double act_inflight = 0;    // activation bytes per micro-batch in flight
     double act_once = 0;        // activation bytes held once
     double cuda_context = 0;

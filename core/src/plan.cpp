@@ -81,26 +81,27 @@ struct TopK {
 
 // Memory of stage `t` on one GPU for a layout (estimate.cpp's stage_estimate, training part).
 struct MemoryModel {
-    double capacity = 0, grad_b = 2, optim_b = 12, wb = 2;
+    double capacity = 0;
     double comm_buffers = 0, allocator_fraction = 0;
     bool pytorch = true;
+    // By ZeRO stage (training/frameworks.cpp); the weights' as a multiple of t.weights (counted in
+    // the weights' dtype).
+    std::array<TrainStates, 4> states{};
+    std::array<BufferModel, 4> buffer_models{};
     // dp: the ranks that hold the same weights (dp x cp), over which ZeRO shards.
     double stage_total(const TrainStageTerms& t, double b, double inflight, int zero, double dp, Offload off) const {
         const double count = t.params;
+        const TrainStates& s = states[std::size_t(zero)];
+        const double shard = 1.0 / dp;
         // Offload (estimate.cpp): ZeRO-Offload moves the optimizer states and gradients to host
         // RAM, ZeRO-Infinity the parameter shards too.
-        const double weights = off == Offload::optimizer_params ? 0.0 : t.weights / (zero == 3 ? dp : 1.0);
-        const double grads = off != Offload::none ? 0.0 : count * grad_b / (zero >= 2 ? dp : 1.0);
-        const double optim = off != Offload::none ? 0.0 : count * optim_b / (zero >= 1 ? dp : 1.0);
+        const double weights = off == Offload::optimizer_params ? 0.0 : t.weights * (s.weights.whole + s.weights.sharded * shard);
+        const double grads = off != Offload::none ? 0.0 : count * (s.gradients.whole + s.gradients.sharded * shard);
+        const double optim = off != Offload::none ? 0.0 : count * (s.optimizer.whole + s.optimizer.sharded * shard);
         const double acts = b * (inflight * t.act_inflight + t.act_once);
         double buffers = comm_buffers, alloc = 0;
         if (pytorch) {
-            if (zero == 0 && dp > 1) buffers += count * grad_b;   // DDP's gradient buckets
-            else if (zero >= 1 && zero <= 2) buffers += 2.0 * std::min(kZeroReduceBucket, count) * wb;
-            if (zero == 3)
-                buffers +=
-                    (std::min(kZero3MaxLiveParams, count) + std::min(kZero3PrefetchBucket, count) + std::min(kZeroReduceBucket, count)) *
-                    wb;
+            buffers += buffer_models[std::size_t(zero)].bytes(dp, count, count, t.block_params);
             alloc = allocator_fraction * (acts + grads);
         }
         return weights + grads + optim + acts + t.cuda_context + alloc + buffers;
@@ -143,9 +144,13 @@ long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverla
     MemoryModel mm;
     mm.capacity = r0.gpu->capacity_bytes();
     mm.pytorch = r0.runtime == Runtime::pytorch;
-    mm.grad_b = r0.fp32 ? 4.0 : 2.0;
-    mm.wb = r0.fp32 ? 4.0 : 2.0;
-    mm.optim_b = optimizer_state_bytes(base.optimizer, r0.arch->hidden) + (r0.fp32 ? 0.0 : 4.0);
+    for (int zero = 0; zero < 4; ++zero) {
+        TrainStates& s = mm.states[std::size_t(zero)];
+        s = train_states(base.training_framework, zero, r0.wf->wid, optimizer_state_bytes(base.optimizer, r0.arch->hidden));
+        const double dtype = r0.fp32 ? 4.0 : 2.0;
+        s.weights = StateBytes{s.weights.whole / dtype, s.weights.sharded / dtype};
+        mm.buffer_models[std::size_t(zero)] = buffer_model(base.training_framework, zero, r0.wf->wid);
+    }
     mm.allocator_fraction = r0.rt->allocator_fraction;
 
     const long long context = r0.config->context;

@@ -33,6 +33,11 @@
 #ifndef GPUSIZER_CUSTOM_GPU
 #define GPUSIZER_CUSTOM_GPU 1
 #endif
+// ... and with GPUSIZER_KV_SENSITIVITY=0: its module computes no KV capacity sensitivity
+// (core/src/kv_sensitivity.cpp), so the writer of its cases goes too.
+#ifndef GPUSIZER_KV_SENSITIVITY
+#define GPUSIZER_KV_SENSITIVITY 1
+#endif
 
 namespace gpusizer {
 
@@ -399,6 +404,7 @@ json report_json(const Report& r) {
     mem["activations_per_layer"] = whole(r.activations_per_layer);
     mem["kv_capacity_tokens"] = whole(r.kv_capacity_tokens);
     mem["kv_pool_bytes"] = whole(r.memory_kv_pool_bytes);
+#if GPUSIZER_KV_SENSITIVITY
     if (const KvSensitivity& k = r.kv_capacity_sensitivity; k.computed) {
         // How the capacity moves (issue 26): each case the configuration with one input changed.
         auto one = [](const KvCapacityCase& c) -> json {
@@ -411,7 +417,9 @@ json report_json(const Report& r) {
                                           {"pool_bytes", whole(k.pool_bytes)}, {"fraction_down", one(k.fraction_down)},
                                           {"fraction_up", one(k.fraction_up)}, {"cuda_graphs", one(k.cuda_graphs)},
                                           {"speculative", one(k.speculative)}};
-    } else {
+    } else
+#endif
+    {
         mem["kv_capacity_sensitivity"] = nullptr;
     }
     mem["host"] = whole(r.host);

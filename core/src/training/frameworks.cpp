@@ -91,6 +91,113 @@ const FrameworkProfile& framework_profile(TrainingFramework f) {
     return kMegatron;
 }
 
+namespace {
+
+// How a framework lays out the model states of full training, by ZeRO stage.
+enum class StateLayout : unsigned char {
+    // Megatron-Core: 16-bit parameters in one contiguous buffer, gradients accumulated and reduced
+    // in a contiguous main-grad buffer that is also the bucket (param_and_grad_buffer.py; no copy),
+    // fp32 main parameters and the optimizer's states in the (distributed, ZeRO 1) optimizer. The
+    // Megatron-Core docs (dist-optimizer.md) give bytes per parameter: bf16 parameters with fp32
+    // gradients 18 (6 + 12/d distributed), fp16 parameters and gradients 20 (4 + 16/d, the fp32
+    // main gradient sits in the optimizer), fp32 16 (8 + 8/d). Gradients are fp32 for bf16 by
+    // default: megatron/training/arguments.py @d98e8a6 sets accumulate_allreduce_grads_in_fp32
+    // unless --grad-reduce-in-bf16. ZeRO 2 and 3 are Megatron-FSDP's optim_grads and
+    // optim_grads_params (--data-parallel-sharding-strategy).
+    megatron,
+    // DeepSpeed: the ZeRO paper's accounting (arXiv:1910.02054, sec. 3: 2 + 2 + K bytes in mixed
+    // precision, K = 12 for Adam with its fp32 master copy), sharded by stage.
+    deepspeed,
+    // PyTorch DDP under torch.autocast: fp32 parameters and gradients, the 16-bit copies autocast
+    // keeps for the backward, and no separate master copy. Hugging Face's "Model training anatomy"
+    // (transformers docs, model_memory_anatomy.md): 6 bytes of weights a parameter in mixed
+    // precision, 4 of gradients ("always kept in fp32"), 8 of AdamW states. torchtitan without FSDP
+    // (DDP or one GPU) applies mixed_precision_param through torch.autocast the same way
+    // (torchtitan config: "it takes effect via torch.autocast ... under DDP or single-device
+    // training"). ZeRO 1: torch.distributed.optim.ZeroRedundancyOptimizer shards the states.
+    amp_ddp,
+    // PyTorch FSDP2 (fully_shard) with MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32),
+    // torchtitan's defaults (mixed_precision_param bfloat16, mixed_precision_reduce float32): the
+    // sharded parameters are the fp32 master, their gradients fp32, the optimizer holds m and v
+    // only. ZeRO 2 is reshard_after_forward=False: the unsharded 16-bit parameters stay between
+    // the forward and the backward.
+    fsdp,
+};
+
+StateLayout state_layout(TrainingFramework f, int zero) {
+    switch (f) {
+        case TrainingFramework::deepspeed:
+            return StateLayout::deepspeed;
+        case TrainingFramework::hf_trainer:   // DDP; DeepSpeed ZeRO 1-2 and FSDP through accelerate
+            return zero == 0 ? StateLayout::amp_ddp : zero == 3 ? StateLayout::fsdp : StateLayout::deepspeed;
+        case TrainingFramework::torchtitan:
+        case TrainingFramework::fsdp:
+            return zero <= 1 ? StateLayout::amp_ddp : StateLayout::fsdp;
+        case TrainingFramework::megatron:
+        case TrainingFramework::nemo:
+            break;
+    }
+    return StateLayout::megatron;
+}
+
+}  // namespace
+
+TrainStates train_states(TrainingFramework f, int zero, WeightId wid, double optimizer_states) {
+    const bool fp32 = wid == WeightId::fp32;
+    const double compute = fp32 ? 4.0 : 2.0;
+    const StateLayout layout = state_layout(f, zero);
+    // PyTorch's own mixed precision (autocast, FSDP2) keeps fp32 parameters, which are the master;
+    // Megatron and DeepSpeed keep a separate fp32 master copy in the optimizer.
+    const bool fp32_params = layout == StateLayout::amp_ddp || layout == StateLayout::fsdp;
+    double w = compute, g = compute, o = optimizer_states + (fp32 || fp32_params ? 0.0 : 4.0);
+    if (layout == StateLayout::megatron && wid == WeightId::fp16) o += 4.0;   // the fp32 main gradient: 20 = 2 + 2 + 4 + 12
+    else if (layout != StateLayout::deepspeed) g = 4.0;                      // fp32 gradients
+    if (layout == StateLayout::amp_ddp && !fp32) w = 4.0 + 2.0;              // fp32 parameters and autocast's 16-bit copies
+    TrainStates s;
+    // FSDP's fp32 shards, and at ZeRO 2 the unsharded compute copy kept for the backward.
+    s.weights = layout == StateLayout::fsdp ? StateBytes{zero == 3 ? 0.0 : compute, 4.0}
+                : zero == 3                 ? StateBytes{0, w}
+                                            : StateBytes{w, 0};
+    s.gradients = zero >= 2 ? StateBytes{0, g} : StateBytes{g, 0};
+    s.optimizer = zero >= 1 ? StateBytes{0, o} : StateBytes{o, 0};
+    return s;
+}
+
+BufferModel buffer_model(TrainingFramework f, int zero, WeightId wid) {
+    BufferModel m;
+    m.element = wid == WeightId::fp32 ? 4.0 : 2.0;
+    const StateLayout layout = state_layout(f, zero);
+    if (layout == StateLayout::amp_ddp) {
+        // DDP's gradient buckets are a second copy of the (fp32) gradients by default
+        // (gradient_as_bucket_view=False; torch.nn.parallel.DistributedDataParallel docs).
+        m.ddp_copy = 4.0;
+    } else if (layout != StateLayout::deepspeed) {
+        // Megatron at ZeRO 0-1: the main-grad buffer is the bucket and the parameter buffer holds
+        // the parameters themselves (the distributed optimizer gathers into it): nothing more.
+        // Units of FSDP (a transformer block each): to overlap the next unit's all-gather and the
+        // last one's reduce-scatter with compute, two units' unsharded gradients in the reduce
+        // dtype and (ZeRO 3) two units' unsharded parameters are held at once (Megatron-FSDP docs,
+        // docs/user-guide/features/megatron_fsdp.md @d98e8a6: "at least two FSDP units worth of
+        // un-sharded weight memory ... of un-sharded gradient memory"; FSDP2's implicit prefetch,
+        // PyTorch "FSDP Notes"). The reduce dtype: fp32 (FSDP2's reduce_dtype, Megatron's main
+        // gradients; fp16 for Megatron's fp16 training).
+        const double grad = layout == StateLayout::megatron && wid == WeightId::fp16 ? 2.0 : 4.0;
+        if (zero >= 2) m.per_block = 2.0 * (grad + (zero == 3 ? m.element : 0.0));
+    } else {
+        // DeepSpeed. ZeRO 0: the engine flattens the gradients into all-reduce buffers of
+        // MEMORY_OPT_ALLREDUCE_SIZE (5e8) elements (deepspeed/runtime/engine.py @edaa722), one at
+        // a time, with dp > 1. ZeRO 1-2: the reduce and all-gather buckets (reduce_bucket_size,
+        // allgather_bucket_size: 5e8 each; overlap_comm off below stage 3, whose doubled buffers
+        // are not counted). ZeRO 3: the reduce bucket, the gathered parameters
+        // (stage3_max_live_parameters) and the prefetch bucket. A ZeRO engine allocates these at
+        // any world size.
+        m.buckets = zero == 1 || zero == 2 ? 2.0 : 1.0;
+        m.buckets_need_dp = zero == 0;
+        m.gathers = zero == 3;
+    }
+    return m;
+}
+
 double dp_last_bucket_bytes(const FrameworkProfile& fw, int zero, double dp, double grad_bytes, double stage_grad_bytes,
                             double layers_per_stage) {
     double bucket = 0;
@@ -104,8 +211,8 @@ double dp_last_bucket_bytes(const FrameworkProfile& fw, int zero, double dp, dou
         case GradBuckets::ddp:   // DDP; ZeRO 1-2 go through DeepSpeed
             bucket = zero == 0 ? kDdpBucketBytes : kZeroReduceBucket * grad_bytes;
             break;
-        case GradBuckets::block:   // DDP; sharded, one transformer block
-            bucket = zero == 0 || layers_per_stage <= 0 ? kDdpBucketBytes : stage_grad_bytes / layers_per_stage;
+        case GradBuckets::block:   // DDP (with ZeroRedundancyOptimizer at ZeRO 1); sharded, one transformer block
+            bucket = zero <= 1 || layers_per_stage <= 0 ? kDdpBucketBytes : stage_grad_bytes / layers_per_stage;
             break;
     }
     return std::min(stage_grad_bytes, bucket);

@@ -9,6 +9,10 @@
 #pragma once
 
 #include "gpusizer/config.hpp"
+#include "gpusizer/precision.hpp"
+#include "runtime_profiles.hpp"
+
+#include <algorithm>
 
 namespace gpusizer::detail {
 
@@ -29,6 +33,42 @@ struct FrameworkProfile {
 };
 
 const FrameworkProfile& framework_profile(TrainingFramework f);
+
+// Bytes per parameter of one model state: `whole` on every GPU, `sharded` split over the dp ranks.
+struct StateBytes {
+    double whole = 0, sharded = 0;
+    double at(double dp) const { return whole + sharded / dp; }
+};
+
+// The model states of full training as a framework lays them out (frameworks.cpp names each
+// source): the weights as they sit on the GPU, the gradients, and the optimizer's states with the
+// fp32 master copy where it is a separate tensor. `wid` the weights' dtype (fp32, bf16 or fp16),
+// `optimizer_states` the optimizer's bytes per parameter (AdamW's m and v: 8).
+struct TrainStates {
+    StateBytes weights, gradients, optimizer;
+};
+TrainStates train_states(TrainingFramework f, int zero, WeightId wid, double optimizer_states);
+
+// The buffers a framework allocates beside the model states of full training, bytes on one GPU:
+// gradient buckets, gathered parameters, reduce-scatter inputs (buffer_model() names each source).
+// bytes(): `count` the parameters on the GPU before sharding whose gradients it syncs, `gathered`
+// those ZeRO 3 gathers (LoRA: the frozen ones too), `block` one transformer block's, `dp` the ranks
+// that shard them. Its terms are set once per framework and stage (the plan search's inner loop).
+struct BufferModel {
+    double ddp_copy = 0;      // bytes per synced parameter, with dp > 1: DDP's bucket copy
+    double per_block = 0;     // bytes per parameter of one transformer block: FSDP's units
+    double buckets = 0;       // DeepSpeed: buckets of min(reduce_bucket_size, count) elements
+    bool buckets_need_dp = false;   // ... allocated only with dp > 1 (the plain engine's all-reduce)
+    bool gathers = false;     // DeepSpeed ZeRO 3: the live parameters and the prefetch bucket
+    double element = 2;       // bytes of an element in the compute dtype
+    double bytes(double dp, double count, double gathered, double block) const {
+        double b = per_block * block + (dp > 1 ? ddp_copy * count : 0.0);
+        if (buckets > 0 && (dp > 1 || !buckets_need_dp)) b += buckets * std::min(kZeroReduceBucket, count) * element;
+        if (gathers) b += (std::min(kZero3MaxLiveParams, gathered) + std::min(kZero3PrefetchBucket, gathered)) * element;
+        return b;
+    }
+};
+BufferModel buffer_model(TrainingFramework f, int zero, WeightId wid);
 
 // The bytes of the last gradient bucket a data-parallel sync below ZeRO-3 sends, the one no
 // backward is left to hide: the framework's bucket (`zero` picks DDP's or ZeRO's where the
