@@ -126,7 +126,9 @@ TEST_CASE("training_framework: bad values are refused with the key and the allow
 TEST_CASE("fsdp, torchtitan, hf_trainer: their kernels' share of Megatron's", "[frameworks][training]") {
     // compute_s = tokens x executed FLOPs per token / (GPUs x mu x F): mu = 0.62 x share, so the
     // math takes 1 / share as long. Eager PyTorch: 0.59; torch.compile: 0.59 x 6667 / 5762.
+    // Full recomputation: every profile recomputes the same (selective differs: op-level SAC).
     Config c = fsdp_case();
+    c.recompute = Recompute::full;
     const Report meg = run(c);
     const double compile = 0.59 * 6667.0 / 5762.0;   // = 0.7290
     const std::pair<TrainingFramework, double> shares[] = {{TrainingFramework::fsdp, 0.59},
@@ -381,4 +383,37 @@ TEST_CASE("a report's model states and buffers follow its framework", "[framewor
     CHECK(h.per_gpu.gradients == Approx(4.0 * n));
     CHECK(h.per_gpu.optimizer == Approx(8.0 * n));
     CHECK(h.overhead_detail.runtime_buffers - comms == Approx(4.0 * n));
+}
+
+TEST_CASE("torchtitan's op-level selective checkpointing: what a block keeps and recomputes, by hand", "[frameworks][memory]") {
+    // Llama 3.1 8B (hidden 4096, 32 heads, 8 KV heads of 128, MLP 14336), 2 x 8,192 tokens a GPU.
+    // Saved per token: the block's input (4096), the outputs of q (4096), v (1024), gate (14336)
+    // and down (4096), the attention's output (4096), 2 bytes each, and its fp32 log-sum-exp per
+    // head (4 x 32): 63,616 bytes. Megatron's selective keeps 2 x (2 x 4096 + 4096 + 1024 + 1024 +
+    // 4096) + 4 x 32 of the attention and 2 x (2 x 4096 + 3 x 14336) of the MLP: 139,392.
+    Config c = fsdp_case();
+    c.model.id = "llama-3.1-8b";
+    c.batch = 2;
+    c.global_batch = 16;
+    const double tokens = 2.0 * 8192;
+    c.training_framework = TrainingFramework::fsdp;
+    const Report op = run(c);
+    CHECK(op.activations_per_layer == Approx(63616.0 * tokens));
+    c.training_framework = TrainingFramework::megatron;
+    const Report meg = run(c);
+    CHECK(meg.activations_per_layer == Approx(139392.0 * tokens));
+    // Recomputed: k (4096 x 1024), o (4096 x 4096) and up (4096 x 14336) of each of 32 blocks,
+    // 2 FLOPs a weight, where Megatron runs the attention core's forward again.
+    const double recomputed = 2.0 * 32 * (4096.0 * 1024 + 4096.0 * 4096 + 4096.0 * 14336);
+    c.recompute = Recompute::none;
+    const Report none = run(c);
+    c.training_framework = TrainingFramework::fsdp;
+    c.recompute = Recompute::selective;
+    CHECK(run(c).speed.train_flops_per_token == Approx(none.speed.train_flops_per_token + recomputed));
+    // A model with MoE blocks keeps Megatron's accounting under every profile.
+    c.model.id = "mixtral-8x7b";
+    c.training_framework = TrainingFramework::fsdp;
+    const double moe_fsdp = run(c).activations_per_layer;
+    c.training_framework = TrainingFramework::megatron;
+    CHECK(run(c).activations_per_layer == Approx(moe_fsdp));
 }

@@ -326,7 +326,8 @@ bool is_large_vllm_gpu(const Gpu& g) {
     if (r.runtime == Runtime::pytorch) {
         // One NCCL communicator per group: tp, pp, dp (with cp folded in) and the cp ring.
         const int comms = (r.par.tp > 1) + (pp > 1) + (r.par.dp * r.par.cp > 1) + (r.par.cp > 1);
-        st.overhead.runtime_buffers += comms * rt.comm_buffers;
+        st.overhead.communicator_buffers = comms * rt.comm_buffers;
+        st.overhead.runtime_buffers += st.overhead.communicator_buffers;
         st.overhead.allocator_reserve = rt.allocator_fraction * (m.activations + m.kv_cache + m.gradients);
     } else if (r.runtime == Runtime::vllm) {
         // vLLM's budget (gpu_memory_utilization x total) holds the weights, the profiled activation

@@ -319,6 +319,11 @@ double inference_elements_per_token(const Resolved& r, int layer);
 // registers across its calls into memory.cpp, as GCC inferred when the two were one file.
 // Training: bytes layer `layer` keeps for backward, one micro-batch, one GPU.
 [[gnu::pure]] double train_layer_bytes(const Resolved& r, int layer, Recompute recompute);
+// Whether `recompute selective` runs as PyTorch's op-level selective checkpointing (the
+// torchtitan and fsdp profiles, on a model whose every block it applies to: memory.cpp), and the
+// weights of the matmuls it recomputes per token over the whole model (their FLOPs: 2x).
+bool op_sac_applies(const Resolved& r);
+double op_sac_recomputed_params(const Resolved& r);
 // Context parallelism: the ring's K/V buffers of a stage whose variants have `counts` layers (memory.cpp; out of line).
 [[gnu::pure]] double ring_attention_buffer_bytes(const Resolved& r, const std::uint16_t* counts, std::size_t nv);
 // Whether a device holds the output head (llama.cpp: the last one), which sizes its buffer.

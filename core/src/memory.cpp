@@ -21,6 +21,7 @@
 #include "gguf_layer_rules.hpp"
 #include "gpusizer/precision.hpp"
 #include "runtime_profiles.hpp"
+#include "training/frameworks.hpp"
 
 namespace gpusizer::detail {
 
@@ -656,6 +657,64 @@ double inference_elements_per_token(const Resolved& r, int i) {
 // paper's s*b*h*(34 + 5*a*s/h); tests/test_activations.cpp checks that identity. A recurrent
 // mixer keeps its in-projection, conv and scan outputs (the chunked scan's per-chunk states are
 // small next to them).
+namespace {
+
+// PyTorch's op-level selective activation checkpointing as torchtitan applies it to each
+// transformer block (torchtitan/distributed/activation_checkpoint.py, _apply_op_sac: "Saves output
+// of all compute ops, except every second mm"): the outputs of the matmuls and of the attention
+// kernel are saved, but of every second matmul, and everything else (norms, RoPE, activation
+// functions, products) is recomputed in the backward. In a block of separate q, k, v and o
+// projections and a dense MLP the matmuls run q, k, v, o, then gate, up, down (fc1, fc2): the
+// first, third, fifth and seventh are saved, the others recomputed.
+struct OpSac {
+    double saved = 0;              // elements per token: the saved matmul outputs
+    double recomputed_params = 0;  // weights of the recomputed matmuls (one GPU)
+};
+OpSac op_sac(const ModelArch& a, const LayerSpec& l, const MixerWidths& w, int tp) {
+    const double h = a.hidden, t = tp;
+    const double inner = double(l.mlp.intermediate) / t;
+    // (output width, weights) of each matmul in order; the attention output projection and the
+    // MLP's down projection produce the hidden size (partial sums under tensor parallelism).
+    const bool gated = a.mlp == MlpKind::gated;
+    const std::array<std::array<double, 2>, 7> mm{{{w.q, h * w.q},
+                                                   {w.k, h * w.k},
+                                                   {w.v, h * w.v},
+                                                   {h, w.o * h},
+                                                   {inner, h * inner},
+                                                   {gated ? inner : h, gated ? h * inner : inner * h},
+                                                   {h, inner * h}}};
+    OpSac s;
+    for (std::size_t i = 0; i < (gated ? 7u : 6u); ++i) {
+        if (i % 2 == 0) s.saved += mm[i][0];   // the first, third, ... matmul: its output kept
+        else s.recomputed_params += mm[i][1];
+    }
+    return s;
+}
+
+// A block op-level SAC applies to as above: standard attention and a dense MLP, nothing else.
+bool op_sac_block(const LayerSpec& l) {
+    return l.attn.kind != AttnKind::none && l.attn.kind != AttnKind::mla && !l.cross_attention && !l.is_recurrent() &&
+           l.mlp.kind == LayerMlpKind::dense;
+}
+
+}  // namespace
+
+bool op_sac_applies(const Resolved& r) {
+    if (r.config->recompute != Recompute::selective || !framework_profile(r.config->training_framework).op_sac) return false;
+    for (const LayerSpec& l : r.arch->kinds)
+        if (!op_sac_block(l)) return false;   // MoE, MLA, recurrent or encoder-decoder: Megatron's accounting
+    return true;
+}
+
+double op_sac_recomputed_params(const Resolved& r) {
+    double params = 0;
+    for (const LayerVariant& v : r.variants) {
+        const LayerSpec& l = r.arch->kinds[std::size_t(v.kind)];
+        params += v.count * op_sac(*r.arch, l, mixer_widths(*r.arch, l, 1), 1).recomputed_params;
+    }
+    return params;
+}
+
 double train_layer_bytes(const Resolved& r, int i, Recompute recompute) {
     const ModelArch& a = *r.arch;
     const LayerSpec& l = a.layer(i);
@@ -674,6 +733,12 @@ double train_layer_bytes(const Resolved& r, int i, Recompute recompute) {
     if (recompute == Recompute::full) return B * sb * h * rep;   // only the layer input is kept
 
     const MixerWidths w = mixer_widths(a, l, r.par.tp);
+    if (recompute == Recompute::selective && op_sac_applies(r)) {
+        // The block's input, the saved matmul outputs and the attention's output with its fp32
+        // log-sum-exp per head.
+        const double heads = l.attn.n_heads / t;
+        return B * sb * (h * rep + op_sac(a, l, w, r.par.tp).saved + w.o) + 4.0 * heads * sb;
+    }
     double attn = 0;
     if (l.attn.kind != AttnKind::none) {
         const double heads = l.attn.n_heads / t;

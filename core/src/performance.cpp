@@ -147,7 +147,9 @@ PerfInputs perf_inputs(const Resolved& r) {
         const double weight_passes = m == Mode::train ? 6.0 : 4.0;
         in.train_model_flops_per_token = weight_passes * matmul + 3.0 * attn_train;
         double exec = in.train_model_flops_per_token;
-        if (c.recompute == Recompute::selective) exec += attn_train;   // the attention core runs twice
+        // Selective recomputation: Megatron's runs the attention core twice; PyTorch's op-level
+        // policy (torchtitan) every second matmul of each block instead (memory.cpp op_sac).
+        if (c.recompute == Recompute::selective) exec += op_sac_applies(r) ? 2.0 * op_sac_recomputed_params(r) : attn_train;
         if (c.recompute == Recompute::full) exec += fwd;               // a second forward: 8N for full training
         in.train_exec_flops_per_token = exec;
         // The gradient sync can overlap the backward pass (everything after the first forward);

@@ -400,7 +400,8 @@ json report_json(const Report& r) {
                                   {"recurrent_state", whole(cd.recurrent_state)}});
     mem["overhead_detail"] = object({{"cuda_context", whole(r.overhead_detail.cuda_context)},
                                      {"allocator_reserve", whole(r.overhead_detail.allocator_reserve)},
-                                     {"runtime_buffers", whole(r.overhead_detail.runtime_buffers)}});
+                                     {"runtime_buffers", whole(r.overhead_detail.runtime_buffers)},
+                                     {"communicator_buffers", whole(r.overhead_detail.communicator_buffers)}});
     mem["activations_per_layer"] = whole(r.activations_per_layer);
     mem["kv_capacity_tokens"] = whole(r.kv_capacity_tokens);
     mem["kv_pool_bytes"] = whole(r.memory_kv_pool_bytes);

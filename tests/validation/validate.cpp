@@ -121,6 +121,9 @@ double predict(const std::string& q, const Config& config, const Catalog& catalo
     if (q == "per_gpu.total") return m.total();
     if (q == "model_states_per_gpu") return m.weights + m.gradients + m.optimizer;
     if (q == "torch_max_allocated") return m.total() - m.overhead;   // what torch.cuda.max_memory_allocated() sees
+    // What torch.cuda.max_memory_reserved() sees: everything in PyTorch's caching allocator, its
+    // slack included, but the CUDA context and NCCL's communicator buffers.
+    if (q == "torch_max_reserved") return m.total() - r.overhead_detail.cuda_context - r.overhead_detail.communicator_buffers;
     if (q == "activations_per_layer") return r.activations_per_layer;
     if (q == "fits") return r.fits ? 1.0 : 0.0;
     if (q == "kv_cache_total") {

@@ -69,6 +69,7 @@ struct OverheadDetail {
     double cuda_context = 0;        // driver context, kernels and library handles
     double allocator_reserve = 0;   // caching-allocator slack and fragmentation
     double runtime_buffers = 0;     // llama.cpp compute buffer, vLLM CUDA graphs, NCCL, ZeRO buckets
+    double communicator_buffers = 0;   // of runtime_buffers: PyTorch's NCCL communicators (outside its allocator)
 };
 
 struct Parallelism {

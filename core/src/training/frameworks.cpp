@@ -38,9 +38,11 @@ constexpr FrameworkProfile kMegatron{};
 constexpr FrameworkProfile kNemo{1.0, true, true, false, GradBuckets::megatron_core};
 // torchtitan: FSDP2 (fully_shard per TransformerBlock: one reduce-scatter per block, the next
 // block's all-gather prefetched) with torch.compile per block; without sharding, PyTorch DDP.
-constexpr FrameworkProfile kTorchtitan{kEagerKernelShare * kCompileSpeedup, false, true, true, GradBuckets::block};
+// Its selective activation checkpointing is op-level (activation_checkpoint.py _apply_op_sac, the
+// 8B recipes' selective_ac_option "op"): memory.cpp op_sac.
+constexpr FrameworkProfile kTorchtitan{kEagerKernelShare * kCompileSpeedup, false, true, true, GradBuckets::block, true};
 // PyTorch FSDP2 (or DDP with zero 0) in eager mode: the same sharding, no compile.
-constexpr FrameworkProfile kFsdp{kEagerKernelShare, false, true, true, GradBuckets::block};
+constexpr FrameworkProfile kFsdp{kEagerKernelShare, false, true, true, GradBuckets::block, true};
 // DeepSpeed's engine around an eager PyTorch model: ZeRO 0-2 reduce the gradients after the
 // backward (deepspeed/runtime/zero/config.py @edaa722, v0.19.6: overlap_comm defaults to True
 // for stage 3 only, `self.overlap_comm = self.stage == ZeroStageEnum.weights`; engine.py

@@ -30,6 +30,7 @@ struct FrameworkProfile {
     bool dp_overlap_below_zero3 = true;   // ZeRO 0-2: the gradient sync overlaps the backward (else it follows it)
     bool block_reduce_scatter = false;   // ZeRO-3 as FSDP: one reduce-scatter per transformer block (the last one shows)
     GradBuckets buckets = GradBuckets::megatron_core;   // ZeRO 0-2: the gradient buckets it sends
+    bool op_sac = false;   // `recompute selective` is PyTorch's op-level selective checkpointing (memory.cpp op_sac)
 };
 
 const FrameworkProfile& framework_profile(TrainingFramework f);
