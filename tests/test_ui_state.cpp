@@ -551,6 +551,17 @@ TEST_CASE("an engine's memory fraction goes with its engine", "[ui][keys]") {
     CHECK(s.config.runtime == Runtime::automatic);
     CHECK_FALSE(s.config.free_gpu_memory_fraction.has_value());
     CHECK_NOTHROW(estimate(s.config, catalog()));
+    // vLLM's KV pool as given (the app's KV pool slider): through a link, then gone with vLLM.
+    set_mode(s, Mode::inference, arch);
+    set_runtime(s, Runtime::vllm, arch);
+    s.config.kv_cache_memory_bytes = 20.0 * 1024 * 1024 * 1024;
+    CHECK(estimate(s.config, catalog()).memory_kv_pool_bytes == Approx(20.0 * 1024 * 1024 * 1024));
+    UiState u;
+    REQUIRE(open_link(u, link_of(s), catalog()));
+    CHECK(u.config.kv_cache_memory_bytes == s.config.kv_cache_memory_bytes);
+    set_runtime(s, Runtime::sglang, arch);
+    CHECK_FALSE(s.config.kv_cache_memory_bytes.has_value());
+    CHECK_NOTHROW(estimate(s.config, catalog()));
 }
 
 TEST_CASE("the custom GPU: prefilled from the chosen GPU, edited field by field, carried by links", "[ui][custom-gpu]") {

@@ -749,6 +749,7 @@ namespace {
 void drop_other_engine_fractions(Config& c) {
     if (c.runtime != Runtime::sglang) c.mem_fraction_static.reset();
     if (c.runtime != Runtime::trt_llm) c.free_gpu_memory_fraction.reset();
+    if (c.runtime != Runtime::vllm) c.kv_cache_memory_bytes.reset();
 }
 
 }  // namespace

@@ -250,8 +250,11 @@ void App::draw_breakdown() {
         ImGui::Spacing();
         ImGui::TextDisabled("%s", tr("KV room moves with"));
         ImGui::PushTextWrapPos();
-        ImGui::TextDisabled(tr("a pool of %s left of the %s that %s %.3f gives"), format_gib(k.pool_bytes).c_str(),
-                            format_gib(k.budget_bytes).c_str(), k.fraction_key.c_str(), k.fraction);
+        if (r.config.runtime == Runtime::vllm && r.config.kv_cache_memory_bytes)   // the pool as given: no fraction sizes it
+            ImGui::TextDisabled(tr("a pool of %s as given (kv_cache_memory_bytes)"), format_gib(k.pool_bytes).c_str());
+        else
+            ImGui::TextDisabled(tr("a pool of %s left of the %s that %s %.3f gives"), format_gib(k.pool_bytes).c_str(),
+                                format_gib(k.budget_bytes).c_str(), k.fraction_key.c_str(), k.fraction);
         ImGui::PopTextWrapPos();
         if (ImGui::BeginTable("kv_moves", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(half, 0))) {
             ImGui::TableSetupColumn(tr("setting"), ImGuiTableColumnFlags_WidthStretch);

@@ -38,6 +38,8 @@ void App::draw_setup() {
 
 namespace {
 
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;   // vLLM's KV pool slider is in GiB
+
 // A combo whose preview is cut to its box with "..." and shows the whole text as a tooltip (QA
 // D14: long model, GPU and link names ran under the arrow, "auto (NVLink 4 + NVSwitch (H100/H").
 // `text_box` and `room` receive the preview's box and the box it must fit (display pixels).
@@ -556,6 +558,18 @@ void App::draw_hardware() {
         row_label(tr("GPU share"));
         if (key_slider("##gmu", "gpu_memory_utilization", c.gpu_memory_utilization, 0.3f, 1.0f, "%.2f")) changed();
         if (ImGui::IsItemHovered()) wrapped_tooltip(gpu_share_help());
+    }
+    if (c.runtime == Runtime::vllm || c.kv_cache_memory_bytes) {
+        // vLLM's --kv-cache-memory-bytes, in GiB: auto shows the pool the GPU share leaves.
+        row_label(tr("KV pool"));
+        double gib = c.kv_cache_memory_bytes.value_or(0.0) / kGiB;
+        const double in_use = ok_ ? report_.memory_kv_pool_bytes / kGiB : 0.0;
+        const float top = float(std::max(1.0, ok_ ? report_.gpu_capacity / kGiB : 80.0));
+        if (default_slider("kvm", gib, in_use, 0.1f, top, "%.1f GiB", true)) {
+            c.kv_cache_memory_bytes = gib > 0 ? std::optional<double>(gib * kGiB) : std::nullopt;
+            changed();
+        }
+        help_marker(tr("vLLM --kv-cache-memory-bytes: the KV pool of each GPU as given, in place of what the GPU share leaves (V1 engines). Auto: the GPU share decides."));
     }
     // SGLang's and TensorRT-LLM's fractions: "auto" is the engine's default, which the last
     // estimate resolved (shown also while a value is set that the estimate refuses, to clear it).
