@@ -34,7 +34,7 @@ for r in rows:
     if conv.findall(r['en']) != conv.findall(r['pt-BR']): print('conversions differ:', r['en'])
 def unescape(s): return s.encode('latin-1', 'backslashreplace').decode('unicode_escape').encode('latin-1').decode('utf-8')
 marked = set()
-for f in sorted((root / 'ui').glob('*.[ch]pp')) + sorted((root / 'native/app').glob('*.cpp')) + [root / 'web/main.cpp']:
+for f in sorted((root / 'ui').glob('*.[ch]pp')) + sorted((root / 'native/app').glob('*.cpp')) + [root / f for f in ('web/main.cpp', 'web/platform_web.hpp', 'web/platform_web.cpp')]:
     t = code(f.read_text())
     for m in re.finditer(r'\btr(_label|_later)?\("((?:[^"\\]|\\.)*)"\)', t):
         s = unescape(m.group(2))

@@ -83,7 +83,7 @@ std::vector<fs::path> files_in(const fs::path& dir, std::initializer_list<const 
 std::vector<fs::path> app_files() {
     std::vector<fs::path> out = files_in("ui", {".cpp", ".hpp"});
     for (const auto& p : files_in("native/app", {".cpp", ".hpp"})) out.push_back(p);
-    out.push_back(kSource / "web/main.cpp");
+    for (const char* f : {"web/main.cpp", "web/platform_web.hpp", "web/platform_web.cpp"}) out.push_back(kSource / f);
     return out;
 }
 std::vector<fs::path> page_files() {

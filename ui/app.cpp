@@ -38,6 +38,9 @@ App::App(const Catalog& catalog, Platform& platform, UiState state) : catalog_(c
     // The reader's language (the browser's, the desktop's locale) unless the state names one.
     if (!s_.language_chosen)
         if (const std::optional<Language> lang = language_from_tag(platform_.preferred_language())) s_.language = *lang;
+    // Now, not at the first frame: the message of a link opened before it ("Opened the link.") is
+    // in the reader's language too.
+    set_language(s_.language);
 }
 
 App::~App() { set_phrasing(phrasing_before_); }

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -23,11 +25,15 @@ namespace {
 Language g_language = Language::en;
 
 // English -> Portuguese, by the text (the whole table) or by its text_hash (the browser app's rows,
-// web/strings_js.mjs), and the labels made of them (each language's, by its English label).
+// web/strings_js.mjs), and the labels made of them (each language's, by its English label). Keyed
+// by views of `english`, so that a lookup with a C string builds no std::string (tr() runs for
+// every text of every frame).
 struct Table {
-    std::unordered_map<std::string, std::string> pt_br;
+    std::deque<std::string> english;   // the keys below (a deque: its strings never move)
+    std::unordered_map<std::string_view, std::string> pt_br;
     std::unordered_map<std::uint32_t, std::string> pt_br_by_hash;
-    std::unordered_map<std::string, std::string> labels[std::size(kLanguages)];
+    std::unordered_map<std::string_view, std::string> labels[std::size(kLanguages)];
+    std::string_view keep(std::string text) { return english.emplace_back(std::move(text)); }
 };
 
 Table& table() {
@@ -56,7 +62,7 @@ Table& table() {
             if (!row.is_object()) continue;
             const auto en = row.find("en"), pt = row.find("pt-BR");
             if (en == row.end() || pt == row.end() || !en->is_string() || !pt->is_string()) continue;
-            out.pt_br.emplace(en->get<std::string>(), pt->get<std::string>());
+            out.pt_br.emplace(out.keep(en->get<std::string>()), pt->get<std::string>());
         }
         return out;
     }();
@@ -113,7 +119,7 @@ const char* tr_label(const char* en) {
     std::string out = tr(shown.c_str());
     out += "###";
     out += label;
-    return labels.emplace(en, std::move(out)).first->second.c_str();
+    return labels.emplace(t.keep(en), std::move(out)).first->second.c_str();
 }
 
 const char* memory_part_label(MemoryPart part) {
