@@ -1,5 +1,5 @@
 // ui/platform.hpp: what the UI needs from the platform it runs on. One implementation per
-// target: native/app/main.cpp (desktop, GLFW) and web/main.cpp (browser). The UI calls nothing else
+// target: native/app/main.cpp (desktop, GLFW) and web/platform_web.hpp (browser). The UI calls nothing else
 // outside ImGui.
 #pragma once
 
