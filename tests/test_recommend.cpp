@@ -138,7 +138,8 @@ TEST_CASE("the seed article's recommended GPUs for the large models", "[recommen
     q.base.context = 2048;
     CHECK(recommend(q, catalog()).recommended.empty());
     q.max_gpus = 64;
-    const RecommendRow* bloom = find(recommend(q, catalog()).recommended, "a100-80gb-sxm");
+    const Recommendation wide = recommend(q, catalog());   // kept: the row points into it
+    const RecommendRow* bloom = find(wide.recommended, "a100-80gb-sxm");
     REQUIRE(bloom != nullptr);
     const int n = bloom->gpus;
     CHECK(n > 16.0 * 176.25e9 / (80.0 * 1024 * 1024 * 1024));
