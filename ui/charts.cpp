@@ -34,8 +34,6 @@ constexpr bool series_names_cover_parts() {
 }
 static_assert(series_names_cover_parts(), "kSeriesNames: \"total\" and kMemoryParts' labels, in order (a new part needs its row too)");
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
 // A "nice" step for about `target` ticks over `range` (1, 2, 5 x 10^k).
 double nice_step(double range, int target) {
     const double raw = range / std::max(1, target);

@@ -38,8 +38,6 @@ void App::draw_setup() {
 
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;   // vLLM's KV pool slider is in GiB
-
 // A combo whose preview is cut to its box with "..." and shows the whole text as a tooltip (QA
 // D14: long model, GPU and link names ran under the arrow, "auto (NVLink 4 + NVSwitch (H100/H").
 // `text_box` and `room` receive the preview's box and the box it must fit (display pixels).

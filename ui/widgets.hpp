@@ -13,6 +13,8 @@
 
 namespace gpusizer::ui {
 
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;   // the views' GiB (charts, sliders in GiB)
+
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 const char* mode_label(Mode m);   // in the app's language ("Inference", "Inferência")
