@@ -43,7 +43,13 @@ Config trt_70b_fp8() {
 }
 
 // SGLang serving Llama 3 8B (bf16) on one H100 SXM.
-Config sglang_8b() { return serving("llama-3-8b", "h100-sxm", Runtime::sglang); }
+// SGLang 0.4.8: its buckets give the default these tests derive (0.874 on an H100 at tp 1); the
+// 0.5.3 reserve has its own tests (test_serving.cpp).
+Config sglang_8b() {
+    Config c = serving("llama-3-8b", "h100-sxm", Runtime::sglang);
+    c.runtime_version = "0.4.8";
+    return c;
+}
 
 // The bytes SGLang sees free before loading on one GPU: the capacity less the CUDA context (400 MiB,
 // runtime_profiles.cpp) and the NCCL / all-reduce buffers of one GPU (0.15 GiB, kVllmNonTorchSingle).
@@ -376,6 +382,7 @@ TEST_CASE("SGLang's default fraction at a tensor-parallel size past its reserve 
     CHECK(detail::sglang_mem_fraction_static(81559, 1) == Approx(0.874));
     Config c = serving("llama-3-8b", "h100-sxm", Runtime::sglang, 2000);
     c.max_num_seqs = 32;
+    c.runtime_version = "0.4.8";
     const Report r = run(c);
     CHECK(r.config.mem_fraction_static.value_or(-1) == 0.0);
     CHECK(r.kv_capacity_tokens == 0);

@@ -129,7 +129,7 @@ TEST_CASE("every engine version is in --help, keys and docs/config.md, with the 
         if (std::string(v.since) != v.version) CHECK(doc.find("from " + std::string(v.since)) != std::string::npos);
         ++rows;
     }
-    CHECK(rows == 13);   // with vLLM 0.6 (V0) and 0.21, TensorRT-LLM 0.5 (issue 26's KV capacity by version)
+    CHECK(rows == 14);   // with vLLM 0.6 (V0) and 0.21, TensorRT-LLM 0.5, SGLang 0.5.3 (issue 26's KV capacity by version)
     // The defaults, as resolve() picks them: the first row of each engine.
     for (Runtime engine : {Runtime::llama_cpp, Runtime::ollama, Runtime::vllm, Runtime::sglang, Runtime::trt_llm})
         CHECK(doc.find(std::string(to_string(engine)) + " `" + detail::engine_version(engine, "").version + "`") != std::string::npos);

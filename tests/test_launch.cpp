@@ -83,15 +83,27 @@ TEST_CASE("a quantized checkpoint: as published, no --quantization, another form
           "llama.cpp runs GGUF files, not the checkpoint's own mxfp4 weights: choose a GGUF type");
 }
 
+TEST_CASE("SGLang: data-parallel attention is --dp-size with --enable-dp-attention", "[launch]") {
+    Config c = serving("deepseek-v3.2-exp", "b200", Runtime::sglang);
+    c.gpus = c.tp = 8;
+    c.weights = "fp8";
+    c.context = 8192;
+    c.dp_attention = 8;
+    const std::string cmd = launch_command(run(c), Runtime::sglang);
+    CHECK(cmd.find("--tp-size 8 --dp-size 8 --enable-dp-attention") != std::string::npos);
+    CHECK(cmd.find("--mem-fraction-static 0.751") != std::string::npos);
+}
+
 TEST_CASE("SGLang: its resolved mem_fraction_static", "[launch]") {
     Config c = serving("llama-3.1-8b", "rtx-4090", Runtime::sglang);
     c.context = 8192;
-    // sglang v0.4.8 server_args.py on a 24 GiB GPU (24,576 MiB) at tp x pp 1: reserved (2.8 + 1/10) x
-    // 1024 = 2,969.6 MiB; (24,576 - 2,969.6) / 24,576 = 0.8792 -> 0.879. No --max-running-requests:
-    // SGLang sizes it from its pool, as the estimate does.
+    // sglang 0.5.3 server_args.py (PR 10975) on a 24 GiB GPU at tp x pp 1: reserved 512 + 1.5 x
+    // 2048 (chunked prefill) + 2 x 24 (CUDA graph batch) + 1024 / 8 = 3,760 MiB of the RTX 4090's
+    // 24,564: (24,564 - 3,760) / 24,564 = 0.8469 -> 0.847. No --max-running-requests: SGLang sizes
+    // it from its pool, as the estimate does.
     CHECK(launch_command(run(c), Runtime::sglang) ==
           "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B --dtype bfloat16 --context-length 8192 "
-          "--mem-fraction-static 0.879");
+          "--mem-fraction-static 0.847");
     c.max_num_seqs = 48;
     CHECK(launch_command(run(c), Runtime::sglang).find("--max-running-requests 48") != std::string::npos);
 }

@@ -151,8 +151,9 @@ TEST_CASE("runtime_version: llama.cpp builds, vLLM, SGLang and TensorRT-LLM at t
     // The profile read is the one used: vLLM 0.30.0 gets current's utilization, 0.92.
     CHECK(run(with_version(Runtime::vllm, "0.30.0")).config.gpu_memory_utilization == 0.92);
     CHECK(run(with_version(Runtime::vllm, "0.11.1")).config.gpu_memory_utilization == 0.9);
-    // SGLang 0.4.8, the only row: everything reads as it. TensorRT-LLM: 1.0 and 0.5 (TensorRT engines).
-    CHECK(profile_of(Runtime::sglang, "0.5.20").first == "0.4.8");
+    // SGLang: 0.5.3 (PR 10975's reserve) and 0.4.8 before it. TensorRT-LLM: 1.0 and 0.5 (TensorRT engines).
+    CHECK(profile_of(Runtime::sglang, "0.5.20").first == "0.5.3");
+    CHECK(profile_of(Runtime::sglang, "0.5.2").first == "0.4.8");
     CHECK(profile_of(Runtime::trt_llm, "0.17.0.post1").first == "0.5");
     CHECK(profile_of(Runtime::trt_llm, "1.1") ==
           std::make_pair(std::string("1.0"),

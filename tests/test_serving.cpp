@@ -58,7 +58,9 @@ TEST_CASE("SGLang: mem_fraction_static from the GPU's memory", "[serving][sglang
 }
 
 TEST_CASE("SGLang: the pool is mem_fraction_static of the memory free before loading, less the weights", "[serving][sglang]") {
-    const Report r = run(engine("llama-3-8b", "h100-sxm", Runtime::sglang));
+    Config c = engine("llama-3-8b", "h100-sxm", Runtime::sglang);
+    c.runtime_version = "0.4.8";   // its buckets' 0.874 (the 0.5.3 reserve: the next test)
+    const Report r = run(c);
     CHECK(r.config.runtime == Runtime::sglang);
     CHECK(r.config.runtime_version == "0.4.8");
     // model_runner.py: rest = available_after_load - total x (1 - f), total = free before loading
@@ -68,6 +70,88 @@ TEST_CASE("SGLang: the pool is mem_fraction_static of the memory free before loa
     CHECK(r.kv_capacity_tokens == std::floor(pool / kLlama8bKvPerToken));
     // 0.874 x (79.65 - 0.39 - 0.15) GiB - 14.96 GiB of weights = 54.2 GiB: about 444 k tokens.
     CHECK(r.kv_capacity_tokens == Approx(444000).epsilon(0.01));
+}
+
+TEST_CASE("SGLang 0.5.3: mem_fraction_static from the reserve PR 10975 builds", "[serving][sglang]") {
+    const detail::EngineVersion& v = detail::engine_version(Runtime::sglang, "0.5.3");
+    const detail::EngineVersion& old = detail::engine_version(Runtime::sglang, "0.4.8");
+    CHECK(v.sglang_reserve_by_load);
+    CHECK(std::string(detail::engine_version(Runtime::sglang, "").version) == "0.5.3");   // the default
+    detail::SglangReserveInputs in;
+    // H100 SXM, 81,559 MiB, tp 1: 512 + 1.5 x 8192 + 2 x 256 + 1024 / 8 = 13,440 MiB (above the
+    // 10 GiB floor) -> (81,559 - 13,440) / 81,559 = 0.83521 -> 0.835.
+    in.gpu_memory_mib = 81559;
+    CHECK(detail::sglang_mem_fraction_static(v, in) == Approx(0.835));
+    CHECK(detail::sglang_mem_fraction_static(old, in) == Approx(0.874));   // the 0.4.8 row keeps its buckets
+    // + 2 GiB for MTP / EAGLE heads: 15,488 MiB -> 0.81010 -> 0.810; a draft model (STANDALONE) 6 GiB:
+    // 19,584 -> 0.75988 -> 0.760.
+    in.speculative = detail::SglangReserveInputs::Draft::eagle;
+    CHECK(detail::sglang_mem_fraction_static(v, in) == Approx(0.810));
+    in.speculative = detail::SglangReserveInputs::Draft::standalone;
+    CHECK(detail::sglang_mem_fraction_static(v, in) == Approx(0.760));
+    in.speculative = detail::SglangReserveInputs::Draft::none;
+    // A chunked prefill given: 4096 -> 512 + 6144 + 512 + 128 = 7,296, under the 10 GiB floor:
+    // 10,240 -> 0.87445 -> 0.874.
+    in.chunked_prefill = 4096;
+    CHECK(detail::sglang_mem_fraction_static(v, in) == Approx(0.874));
+    in.chunked_prefill = 0;
+    // RTX 4090, 24,564 MiB (no floor under 60 GiB): 512 + 1.5 x 2048 + 2 x 24 + 128 = 3,760 ->
+    // 0.84693 -> 0.847.
+    in.gpu_memory_mib = 24564;
+    CHECK(detail::sglang_mem_fraction_static(v, in) == Approx(0.847));
+    CHECK(detail::sglang_chunked_prefill_size(v, 24564) == 2048);
+    CHECK(detail::sglang_chunked_prefill_size(v, 40960) == 4096);   // an A100 40GB: its own bucket now
+    CHECK(detail::sglang_chunked_prefill_size(old, 40960) == 8192);
+    // B200, 183,359 MiB, tp 8 with DP attention over 8 groups: 512 + 1.5 x 16,384 + 2 x 512 + 1024
+    // + 3 x 512 x 8 + 1.5 x 512 x 8 (graphs above 300) = 45,568 MiB -> 0.75148 -> 0.751; without
+    // DP attention 27,136 -> 0.852.
+    in.gpu_memory_mib = 183359;
+    in.tp = 8;
+    CHECK(detail::sglang_mem_fraction_static(v, in) == Approx(0.852));
+    in.dp_attention = 8;
+    CHECK(detail::sglang_mem_fraction_static(v, in) == Approx(0.751));
+    CHECK(detail::sglang_cuda_graph_max_bs(81559, 2) == 256);
+    CHECK(detail::sglang_cuda_graph_max_bs(81559, 4) == 512);
+    CHECK(detail::sglang_cuda_graph_max_bs(24564, 4) == 80);
+}
+
+TEST_CASE("SGLang's data-parallel attention: weights replicated over the groups, a pool per group", "[serving][sglang]") {
+    // DeepSeek-V3.2-Exp FP8 on 8 B200 at tp 8, as PR 11309's logs ran it (--dp 8 --enable-dp-attention).
+    Config c = engine("deepseek-v3.2-exp", "b200", Runtime::sglang);
+    c.gpus = c.tp = 8;
+    c.weights = "fp8";
+    c.kv_cache = "fp8";
+    c.isl = c.osl = 1000;
+    c.concurrency = 512;
+    const Report tp = run(c);
+    c.dp_attention = 8;
+    const Report dp = run(c);
+    // The attention's projections: q_b (1536 x 128 x 192), kv_b (512 x 128 x 256) and o
+    // (128 x 128 x 7168) of 61 layers, FP8 (1 B each, block scales aside): split over 8 under TP,
+    // whole under DP attention; and the embedding (129,280 x 7168, BF16) whole on every GPU.
+    const double attn = 61.0 * (1536.0 * 128 * 192 + 512.0 * 128 * 256 + 128.0 * 128 * 7168);
+    const double embedding = 129280.0 * 7168 * 2;
+    CHECK(dp.per_gpu.weights - tp.per_gpu.weights == Approx((attn + embedding) * 7.0 / 8.0).epsilon(0.01));
+    // The MLA latent is one for all heads: a token's cache is the same on every GPU either way.
+    // FP8 sparse MLA is FlashMLA's fp8_ds_mla record (512 + 16 + 128 = 656 B) with the indexer's
+    // 132 B key: 61 x 788 = 48,068 B a token (PR 11309's log: 43.67 GiB for 975,424 tokens).
+    CHECK(dp.kv_bytes_per_token == 61.0 * (656 + 132));
+    CHECK(tp.kv_bytes_per_token == dp.kv_bytes_per_token);
+    // SGLang's own fraction (0.751 against 0.852 without DP attention) and more weights: a smaller
+    // pool on each GPU, but 8 of them in the replica.
+    CHECK(dp.config.mem_fraction_static.value_or(0) == Approx(0.751));
+    CHECK(dp.kv_capacity_tokens < tp.kv_capacity_tokens);
+    CHECK(dp.serving.max_concurrency == Approx(8.0 * dp.kv_capacity_tokens / double(dp.config.context)).epsilon(0.01));
+    // Decode reads 1/8 of the batch's cache on each GPU: at 512 requests the step is shorter.
+    CHECK(dp.serving.output_tokens_per_s > tp.serving.output_tokens_per_s);
+    // The layout is SGLang's, for serving, and its groups divide tp.
+    Config bad = c;
+    bad.dp_attention = 3;
+    CHECK_THROWS_WITH(run(bad), Catch::Contains("must divide tp (attention runs in groups of tp / N GPUs)"));
+    bad = c;
+    bad.runtime = Runtime::vllm;
+    bad.runtime_version.clear();
+    CHECK_THROWS_WITH(run(bad), Catch::Contains("applies to runtime sglang"));
 }
 
 TEST_CASE("TensorRT-LLM: the pool is free_gpu_memory_fraction of what is free after weights and activations", "[serving][trt]") {

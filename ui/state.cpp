@@ -725,6 +725,8 @@ void fit_manual_degrees(UiState& s, const ModelArch& arch) {
 
 void set_gpu_count(UiState& s, int gpus, const ModelArch* arch) {
     s.config.gpus = std::max(1, gpus);
+    // DP attention groups divide tp, which divides the GPUs: a count they no longer divide drops them.
+    if (s.config.dp_attention > 1 && s.config.gpus % s.config.dp_attention != 0) s.config.dp_attention = 0;
     if (s.manual_parallel && arch) {
         fit_manual_degrees(s, *arch);
     } else {
@@ -750,6 +752,7 @@ void drop_other_engine_fractions(Config& c) {
     if (c.runtime != Runtime::sglang) c.mem_fraction_static.reset();
     if (c.runtime != Runtime::trt_llm) c.free_gpu_memory_fraction.reset();
     if (c.runtime != Runtime::vllm) c.kv_cache_memory_bytes.reset();
+    if (c.runtime != Runtime::sglang) c.dp_attention = 0;   // SGLang's layout alone
 }
 
 }  // namespace

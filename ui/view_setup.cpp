@@ -581,7 +581,29 @@ void App::draw_hardware() {
     if (c.runtime == Runtime::sglang || c.mem_fraction_static) {
         row_label(tr("Static share"));
         fraction_slider("mfs", c.mem_fraction_static, report_.config.mem_fraction_static, 0.87, "%.3f");
-        help_marker(tr("SGLang --mem-fraction-static: the share of the memory free before loading that holds the weights and the KV pool; activations and CUDA graphs use the rest. Auto: SGLang's default by GPU memory and tp x pp."));
+        help_marker(tr("SGLang --mem-fraction-static: the share of the memory free before loading that holds the weights and the KV pool; activations and CUDA graphs use the rest. Auto: SGLang's default by GPU memory, chunked prefill, CUDA graphs, tp x pp, DP attention and speculative decoding."));
+    }
+    // SGLang's data-parallel attention: off, or a divisor (above 1) of the tp in use; shown also
+    // while a value is set that the estimate refuses (another runtime), so that it can be cleared.
+    if (c.runtime == Runtime::sglang || c.dp_attention > 1) {
+        row_label(tr("DP attention"));
+        const int tp = ok_ ? report_.parallel.tp : std::max(1, c.tp);
+        const std::string shown = c.dp_attention > 1 ? strf(tr("%d groups"), c.dp_attention) : std::string(tr("off"));
+        if (ImGui::BeginCombo("##dpa", shown.c_str())) {
+            if (ImGui::Selectable(tr("off"), c.dp_attention <= 1)) {
+                c.dp_attention = 0;
+                changed();
+            }
+            for (int g = 2; g <= tp; ++g) {
+                if (tp % g != 0) continue;
+                if (ImGui::Selectable(strf(tr("%d groups"), g).c_str(), c.dp_attention == g)) {
+                    c.dp_attention = g;
+                    changed();
+                }
+            }
+            ImGui::EndCombo();
+        }
+        help_marker(tr("SGLang --enable-dp-attention --dp N: attention runs in N groups of tp / N GPUs, each with its own requests and KV pool; the MLP and experts stay split over tp. Attention weights and the embedding are copied to every group, and an MLA cache stops being repeated on every GPU: more requests fit."));
     }
     if (c.runtime == Runtime::trt_llm || c.free_gpu_memory_fraction) {
         row_label(tr("KV share"));

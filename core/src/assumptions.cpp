@@ -119,13 +119,20 @@ std::vector<Assumption> assumptions(const Report& r) {
     // and whether it is the engine's default or the key's.
     if (c.runtime == Runtime::sglang) {
         const double used = c.mem_fraction_static.value_or(0.0);
-        const double dflt = sglang_mem_fraction_static(r.gpu_capacity / kMiB, r.parallel.tp * r.parallel.pp);
+        const EngineVersion& v = engine_version(Runtime::sglang, c.runtime_version);
+        const double dflt = sglang_mem_fraction_static(v, sglang_reserve_inputs(c, r.gpu_capacity / kMiB, r.parallel.tp, r.parallel.pp));
         add("sglang_budget",
             fmt("mem_fraction_static %.3f of the memory free before loading holds the weights and the KV pool; ", used) +
-                (used == dflt ? std::string("SGLang's default for this GPU's memory and tp x pp")
+                (used == dflt ? v.sglang_reserve_by_load
+                                    ? std::string("SGLang's default for this GPU's memory, its chunked prefill and CUDA graphs, tp x pp, "
+                                                  "DP attention and speculative decoding (sglang ") +
+                                          v.version + ")"
+                                    : std::string("SGLang's default for this GPU's memory and tp x pp (sglang ") + v.version + ")"
                               : fmt("as given (SGLang's default here: %.3f)", dflt)),
-            "sglang v0.4.8 python/sglang/srt/server_args.py (reserved memory by GPU size and tp x pp); "
-            "model_executor/model_runner.py profile_max_num_token");
+            v.sglang_reserve_by_load ? "sglang python/sglang/srt/server_args.py _handle_gpu_memory_settings (PR 10975); "
+                                       "model_executor/model_runner.py profile_max_num_token"
+                                     : "sglang v0.4.8 python/sglang/srt/server_args.py (reserved memory by GPU size and tp x pp); "
+                                       "model_executor/model_runner.py profile_max_num_token");
     }
     if (c.runtime == Runtime::trt_llm) {
         const EngineVersion& v = engine_version(Runtime::trt_llm, c.runtime_version);

@@ -385,8 +385,8 @@ constexpr ConfigKey kKeys[] = {
     // max_num_seqs, so that links written before them stay byte-identical.
     row("mem_fraction_static", "mfs", "mem-fraction-static", "F", KeyKind::number, kMinEngineFraction, 1, false, KeyUnset::null_zero,
      "fraction",
-     "SGLang's by GPU memory and `tp` x `pp` (sglang 0.4.8 server_args.py: 0.874 on an 80 GB H100 at tp 1, 0.879 on an RTX "
-     "4090)",
+     "SGLang's by version: 0.5.3's reserve by GPU memory, chunked prefill, CUDA graphs, `tp` x `pp`, `dp_attention` and "
+     "`speculative` (0.835 on an 80 GB H100 at tp 1, 0.847 on an RTX 4090); 0.4.8's by GPU memory and `tp` x `pp` (0.874, 0.879)",
      "0.001 to 1 (`0` = the default); runtime `sglang` only",
      "SGLang's `--mem-fraction-static`: the share of the memory free before loading (the GPU less the CUDA context and "
      "NCCL buffers) that holds the weights and the KV pool; activations and CUDA graphs live in the rest. Sets "
@@ -486,6 +486,15 @@ constexpr ConfigKey kKeys[] = {
      "speculative decoding: none, mtp, or a draft model id",
      names([](const Config& c) { return c.speculative; },
            [](Config& c, std::string_view v) { c.speculative = v == "none" ? std::string() : std::string(v); })),
+    // After the serving engine's keys: links written before it stay byte-identical.
+    row("dp_attention", "dpa", "dp-attention", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "groups", "`0` (off)",
+     "a divisor of `tp`; runtime `sglang`, inference",
+     "SGLang's data-parallel attention (`--enable-dp-attention --dp N`): the `tp` GPUs run attention as N groups of "
+     "`tp` / N, each with its own requests and KV pool, the MLP and experts still split over `tp`. Attention weights and "
+     "the embedding are replicated over the groups (more weights a GPU); an MLA cache is no longer repeated on every "
+     "GPU, so the replica holds N pools (`memory.kv_capacity_tokens` is one GPU's); SGLang reserves more for it "
+     "(`mem_fraction_static`)",
+     "SGLang data-parallel attention groups (--enable-dp-attention --dp N; 0 = off)", m(&Config::dp_attention)),
 };
 
 constexpr std::size_t kKeyCount = sizeof kKeys / sizeof kKeys[0];

@@ -37,7 +37,9 @@ std::string about_row(const EngineVersion& v) {
             parts.push_back("`gpu_memory_utilization` " + number(v.fraction));
             break;
         case detail::KvBudget::static_fraction:
-            parts.emplace_back("`mem_fraction_static` by GPU memory and tp x pp");
+            parts.emplace_back(v.sglang_reserve_by_load ? "`mem_fraction_static` from the reserve of the load (GPU memory, chunked prefill, CUDA graphs, "
+                                                          "tp x pp, DP attention, speculative decoding)"
+                                                        : "`mem_fraction_static` by GPU memory and tp x pp");
             break;
         case detail::KvBudget::free_fraction:
             parts.push_back("`free_gpu_memory_fraction` " + number(v.fraction) + " of what is free");

@@ -475,8 +475,9 @@ Totals compute(const Resolved& r) {
     // rebind it), TensorRT-LLM's by version.
     double engine_fraction = 0;
     if (kv_budget == KvBudget::static_fraction)
-        engine_fraction = c.mem_fraction_static.value_or(0.0) > 0 ? *c.mem_fraction_static
-                                                                  : sglang_mem_fraction_static(capacity / kMiB, r.par.tp * r.par.pp);
+        engine_fraction = c.mem_fraction_static.value_or(0.0) > 0
+                              ? *c.mem_fraction_static
+                              : sglang_mem_fraction_static(*r.engine_version, sglang_reserve_inputs(c, capacity / kMiB, r.par.tp, r.par.pp));
     else if (kv_budget == KvBudget::free_fraction)
         engine_fraction = c.free_gpu_memory_fraction.value_or(0.0) > 0 ? *c.free_gpu_memory_fraction : r.engine_version->fraction;
     t.engine_fraction = engine_fraction;
@@ -773,7 +774,8 @@ void fill_report(const Resolved& r, Report& rep) {
     const Fabric fabric = fabric_of(r);
     PerfOut po{rep.interconnect, rep.speed, rep.power};
     evaluate_performance(r, in, t, fabric, po);
-    rep.serving.max_concurrency = t.max_concurrency;
+    // One replica: under data-parallel attention, its dp_attn groups each hold a pool like this GPU's.
+    rep.serving.max_concurrency = t.max_concurrency * r.dp_attn;
     if (c.isl > 0 && !r.training) {
         const ServingModel sm = serving_model(r, in, t, fabric, po);
         const double keep = rep.serving.max_concurrency;

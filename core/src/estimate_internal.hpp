@@ -205,6 +205,10 @@ struct Resolved {
     double spec_kv_rate = 0;
     const RuntimeProfile* rt = nullptr;
     Parallelism par;
+    // SGLang's data-parallel attention (Config::dp_attention): attention runs in dp_attn groups of
+    // attn_tp = tp / dp_attn GPUs; without it dp_attn = 1 and attn_tp = tp.
+    int dp_attn = 1;
+    int attn_tp = 1;
     bool training = false;
     long long micro_batches = 1;            // gradient-accumulation steps per optimizer step
     int virtual_stages = 1;                 // model chunks per pipeline stage (interleaved schedule; else 1)

@@ -64,9 +64,12 @@ void kv_sensitivity(const Config& given, const Catalog& catalog, const GpuOverla
                                              : rep.config.free_gpu_memory_fraction.value_or(0.0);
     k.fraction_key = rt == Runtime::vllm ? "gpu_memory_utilization" : rt == Runtime::sglang ? "mem_fraction_static" : "free_gpu_memory_fraction";
     k.fraction = f;
-    // The budget the pool is left of: vLLM's and SGLang's fraction of the GPU; TensorRT-LLM's
-    // fraction of what is free after the rest (the pool is all of it).
-    k.budget_bytes = rt == Runtime::trt_llm ? (f > 0 ? k.pool_bytes / f : 0.0) : f * rep.gpu_capacity;
+    // The budget the pool is left of: vLLM's fraction of the GPU; SGLang's of the memory free
+    // before loading, which holds the weights and the pool (estimate.cpp, static_fraction);
+    // TensorRT-LLM's fraction of what is free after the rest (the pool is all of it).
+    k.budget_bytes = rt == Runtime::trt_llm  ? (f > 0 ? k.pool_bytes / f : 0.0)
+                     : rt == Runtime::sglang ? k.pool_bytes + rep.per_gpu.weights
+                                             : f * rep.gpu_capacity;
     // vLLM with --kv-cache-memory-bytes: the fraction sizes nothing, so it has no cases.
     const bool fraction_moves = !(rt == Runtime::vllm && given.kv_cache_memory_bytes.value_or(0.0) > 0);
     for (const double step : {-k.fraction_step, k.fraction_step}) {

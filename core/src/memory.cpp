@@ -50,28 +50,33 @@ struct ClassParams {
     }
 };
 
-ClassParams split_params(const ModelArch& a, const LayerSpec& l, const LayerParams& p, int tp_degree, int ep_degree) {
+// `attn_degree`: the GPUs attention is split over, tp_degree unless SGLang's data-parallel
+// attention runs it in smaller groups (Resolved::attn_tp): its projections, recurrent mixers and
+// cross attention are then split over that group only (python/sglang/srt/models/deepseek_v2.py:
+// the attention's linear layers take attn_tp_rank / attn_tp_size).
+ClassParams split_params(const ModelArch& a, const LayerSpec& l, const LayerParams& p, int tp_degree, int ep_degree, int attn_degree) {
     const double tp = tp_degree;
-    const double kvf = kv_head_fraction(l.attn.n_kv_heads, tp_degree);
+    const double atp = attn_degree;
+    const double kvf = kv_head_fraction(l.attn.n_kv_heads, attn_degree);
     // Routed experts: whole experts spread over the expert-parallel ranks, else sharded like
     // the dense MLP over the tensor-parallel ranks.
     const double expert_div = ep_degree > 1 ? double(ep_degree) : tp;
     ClassParams c{};
-    c.q = p.attn_q / tp;
+    c.q = p.attn_q / atp;
     if (l.attn.kind == AttnKind::mla) {
         // MLA: q_b, kv_b and o split by heads; the down-projections q_a and kv_a are replicated.
         const double q_a = l.attn.q_lora_rank > 0 ? double(a.hidden) * l.attn.q_lora_rank : 0.0;
         c.latent = q_a + p.attn_k;
-        c.q = (p.attn_q - q_a) / tp;
-        c.v = p.attn_v / tp;
+        c.q = (p.attn_q - q_a) / atp;
+        c.v = p.attn_v / atp;
     } else {
         c.k = p.attn_k * kvf;
         c.v = p.attn_v * kvf;
     }
     c.latent += p.indexer;   // the indexer's projections: small, replicated like the latent
-    c.o = p.attn_o / tp;
-    c.cross = p.cross_attn / tp;
-    c.mixer = p.mixer / tp;  // recurrent mixers split by heads (vLLM MambaMixer2, Qwen3-Next GDN)
+    c.o = p.attn_o / atp;
+    c.cross = p.cross_attn / atp;
+    c.mixer = p.mixer / atp;  // recurrent mixers split by heads (vLLM MambaMixer2, Qwen3-Next GDN)
     c.mlp_up = p.mlp_up / tp;
     c.mlp_down = p.mlp_down / tp;
     c.sh_up = p.shared_up / tp;
@@ -158,7 +163,9 @@ LayerSplit to_split(const LayerParams& p, const ClassParams& c, const ClassBits&
 LayerSplit layer_on_gpu(const Resolved& r, int i, int tp_degree, int ep_degree) {
     const ModelArch& a = *r.arch;
     const LayerParams& p = r.counts->layer(a, i);
-    return to_split(p, split_params(a, a.layer(i), p, tp_degree, ep_degree), class_bits(r, i));
+    // The split of the run (tp_degree = r.par.tp) keeps its attention groups; any other is plain TP.
+    const int attn_degree = tp_degree == r.par.tp ? r.attn_tp : tp_degree;
+    return to_split(p, split_params(a, a.layer(i), p, tp_degree, ep_degree, attn_degree), class_bits(r, i));
 }
 
 // A context longer than any sliding window or chunk, so that kv_cached_tokens returns the cap itself.
@@ -262,8 +269,8 @@ void build_variants(Resolved& r) {
             if (r.variants[e].kind == v.kind) same = &r.variants[e], same_i = e;
         const ClassBits bits = class_bits(r, v.rep, same ? &variant_bits[same_i] : nullptr);
         variant_bits[vi] = bits;
-        whole_params[vi] = same ? whole_params[same_i] : split_params(a, l, p, 1, 1);
-        if (!whole_layers) gpu_params[vi] = same ? gpu_params[same_i] : split_params(a, l, p, r.par.tp, r.par.ep);
+        whole_params[vi] = same ? whole_params[same_i] : split_params(a, l, p, 1, 1, 1);
+        if (!whole_layers) gpu_params[vi] = same ? gpu_params[same_i] : split_params(a, l, p, r.par.tp, r.par.ep, r.attn_tp);
         v.whole = to_split(p, whole_params[vi], bits);
         v.on_gpu = whole_layers ? v.whole : to_split(p, gpu_params[vi], bits);
         if (same) {
@@ -387,7 +394,10 @@ EdgeWeights edge_weights(const Resolved& r, int tp_degree) {
         emb_bits = head_bits = 32.0;
     }
     const double small_bits = gguf ? 32.0 : r.float_bits;
-    e.embedding_params = c.embedding / tp;                       // vocab-parallel embedding
+    // Vocab-parallel embedding; SGLang's data-parallel attention keeps the whole table on every
+    // GPU (VocabParallelEmbedding(..., enable_tp=not is_dp_attention_enabled()) in its models).
+    const bool whole_table = tp_degree > 1 && r.dp_attn > 1;
+    e.embedding_params = whole_table ? c.embedding : c.embedding / tp;
     e.embedding_bytes = e.embedding_params * emb_bits / 8.0;
     e.positions_params = c.positions;
     e.positions_bytes = c.positions * r.float_bits / 8.0;   // never quantized (GGUF keeps them F16)
@@ -421,7 +431,7 @@ double kv_values_per_token(const Resolved& r, int i, Share share) {
     const LayerSpec& l = a.layer(i);
     if (!l.has_kv()) return 0;   // encoder layers, KV-sharing layers (Gemma 3n), pure recurrent layers
     const AttentionSpec& at = l.attn;
-    const int tp = per_gpu ? r.par.tp : 1;
+    const int tp = per_gpu ? r.attn_tp : 1;   // the GPUs one sequence's attention is split over
     if (at.kind == AttnKind::mla) {
         const MlaCache llama = r.engine_version ? r.engine_version->mla_cache : MlaCache::engine_rule;
         if (r.runtime == Runtime::pytorch || llama == MlaCache::per_head) {
@@ -433,6 +443,13 @@ double kv_values_per_token(const Resolved& r, int i, Share share) {
         // every tensor-parallel rank; llama.cpp builds from Apr 2025 to Jan 2026 cached the latent
         // a second time as V (runtime_profiles.cpp, MlaCache).
         const double k = double(at.kv_lora_rank) + at.qk_rope_head_dim;
+        if (at.index_n_heads > 0 && r.kv->id == "fp8" && (r.runtime == Runtime::vllm || r.runtime == Runtime::sglang)) {
+            // Sparse MLA (DeepSeek-V3.2) in FP8 is FlashMLA's "fp8_ds_mla" record: the latent in
+            // FP8, one FP32 scale per 128 of it, the rope key left in BF16: 512 + 16 + 128 = 656 B
+            // for V3.2 (vLLM's fp8_ds_mla cache dtype; SGLang's NSA pool, kv_lora_rank + 4 x
+            // kv_lora_rank / 128 + 2 x qk_rope_head_dim). Counted in bytes, which FP8 values are.
+            return double(at.kv_lora_rank) + 4.0 * std::ceil(at.kv_lora_rank / 128.0) + 2.0 * at.qk_rope_head_dim;
+        }
         return llama == MlaCache::latent_and_v ? k + at.kv_lora_rank : k;
     }
     const double heads = per_gpu ? at.n_kv_heads * kv_head_fraction(at.n_kv_heads, tp) : at.n_kv_heads;
@@ -497,7 +514,7 @@ double state_bytes_per_sequence(const Resolved& r, int i, Share share) {
     const double ssm_b = r.runtime == Runtime::llama_cpp ? 4.0 : (rc.state_bytes > 0 ? double(rc.state_bytes) : model_bytes);
     const double bytes = conv * conv_b + ssm * ssm_b;
     // Tensor parallelism splits the mixer by heads, and its state with it (vLLM MambaMixer2).
-    return per_gpu ? bytes / r.par.tp : bytes;
+    return per_gpu ? bytes / r.attn_tp : bytes;   // heads split over the attention group
 }
 
 namespace {

@@ -95,7 +95,9 @@ PerfInputs perf_inputs(const Resolved& r) {
     whole_bytes += (e1.embedding_bytes + e1.positions_bytes + (e1.head_is_duplicate ? 0.0 : e1.head_bytes) + e1.other_bytes) * scale;
     in.matmul_params = matmul;
 
-    in.kv_read_bytes_decode = double(c.batch) * kv_per_seq;
+    // Data-parallel attention spreads the batch over dp_attn groups: a GPU reads the cache of its
+    // own group's sequences, the busiest group's being ceil(batch / dp_attn).
+    in.kv_read_bytes_decode = std::ceil(double(c.batch) / r.dp_attn) * kv_per_seq;
     const LayerMlpSpec* moe = nullptr;
     for (const LayerSpec& l : a.kinds)
         if (l.is_moe()) { moe = &l.mlp; break; }

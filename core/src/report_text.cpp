@@ -269,6 +269,7 @@ std::string report_to_text(const Report& r) {
         << (c.runtime_version.empty() ? "" : " " + c.runtime_version) << '\n';
     out << "  tp " << r.parallel.tp << ", pp " << r.parallel.pp << ", dp " << r.parallel.dp << ", ep " << r.parallel.ep;
     if (r.parallel.cp > 1) out << ", cp " << r.parallel.cp;
+    if (c.dp_attention > 1) out << ", dp attention " << c.dp_attention;
     if (c.mode != Mode::inference)
         out << "; optimizer " << to_string(c.optimizer) << ", ZeRO " << c.zero << ", recompute " << to_string(c.recompute);
     out << "\n\n";
@@ -288,7 +289,8 @@ std::string report_to_text(const Report& r) {
     if (r.kv_bytes_per_token > 0 && c.mode == Mode::inference)
         out << "  KV cache " << format_bytes_short(r.kv_bytes_per_token) << " per token; room for "
             << format_int(r.kv_capacity_tokens) << " tokens on this GPU ("
-            << format_fixed(r.serving.max_concurrency, 2) << " requests of " << format_int(double(c.context)) << ")\n";
+            << format_fixed(r.serving.max_concurrency, 2) << " requests of " << format_int(double(c.context))
+            << (c.dp_attention > 1 ? " in its " + std::to_string(c.dp_attention) + " attention groups' pools" : std::string()) << ")\n";
     if (const KvSensitivity& k = r.kv_capacity_sensitivity; k.computed && r.kv_capacity_tokens > 0) {
         // The pool is a small difference of two large numbers: name both, then what moves it.
         out << "  KV room moves with (a pool of " << format_gib(k.pool_bytes) << " left of " << format_gib(k.budget_bytes) << " by "

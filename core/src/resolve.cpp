@@ -338,6 +338,22 @@ void check_cpu_moe(const Config& c, const Resolved& r) {
                                      std::to_string(c.n_cpu_moe));
 }
 
+// SGLang's --enable-dp-attention --dp N (server_args.py: dp_size divides tp_size; attention TP
+// size = tp_size / dp_size, python/sglang/srt/layers/dp_attention.py compute_dp_attention_world_info).
+void check_dp_attention(const Config& c, Resolved& r) {
+    r.dp_attn = 1;
+    r.attn_tp = r.par.tp;
+    if (c.dp_attention <= 1) return;
+    // Fixed messages: the widget's module carries this function too.
+    const char* why = r.engine != Runtime::sglang ? "is SGLang's --enable-dp-attention: it applies to runtime sglang"
+                      : is_training(c.mode)       ? "applies to mode inference"
+                      : r.par.tp % c.dp_attention != 0 ? "must divide tp (attention runs in groups of tp / N GPUs)"
+                                                        : nullptr;
+    if (why) throw Error("dp_attention", why);
+    r.dp_attn = c.dp_attention;
+    r.attn_tp = r.par.tp / c.dp_attention;
+}
+
 // SGLang's mem_fraction_static and TensorRT-LLM's free_gpu_memory_fraction size those engines'
 // pools only (estimate.cpp compute()); vLLM's share is gpu_memory_utilization.
 void check_engine_fractions(const Config& c, const Resolved& r) {
@@ -554,6 +570,7 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     rc.pp = r.par.pp;
     rc.dp = r.par.dp;
     rc.ep = r.par.ep;
+    check_dp_attention(c, r);
 
     r.training = is_training(c.mode);
     // Serving load: isl and osl come together, for inference, within the context.

@@ -181,11 +181,24 @@ const EngineVersion kEngineVersions[] = {
     {Runtime::vllm, "0.6", "0.6", GPUSIZER_ROW_TEXT("V0: context inside the budget, whole-prompt profile"),
      GPUSIZER_ROW_TEXT("vllm/worker/worker.py and vllm/config.py @ v0.6.4; gpu_memory_utilization 0.9"), KvBudget::total_fraction, 0.9,
      0, OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead, true, true, false},
+    // SGLang 0.5.3: mem_fraction_static = (gpu_mem - reserved_mem) / gpu_mem with the reserve built
+    // from the load (PR 10975, "General heuristics for --mem-fraction-static"; server_args.py
+    // _handle_gpu_memory_settings), sglang_mem_fraction_static() below. Checked against main of
+    // 2025-10-07 (PR 11309's DeepSeek-V3.2 logs, tests/validation/accuracy.json); 0.5.3 is the
+    // release of that month, the first taken to carry it (when between 0.4.8 and it the rule
+    // changed was not found: 0.4.9-0.5.2 read as 0.4.8).
+    {Runtime::sglang, "0.5.3", "0.5.3", GPUSIZER_ROW_TEXT("PR 10975's reserve"),
+     GPUSIZER_ROW_TEXT("sglang python/sglang/srt/server_args.py _handle_gpu_memory_settings (PR 10975)"), KvBudget::static_fraction, 0,
+     0, OllamaContext::none, 0, MlaCache::engine_rule, 0, 0, false, false, false, false, 0, true},
+#if GPUSIZER_VERSION_READING
     // SGLang 0.4.8: mem_fraction_static = (gpu_mem - reserved_mem) / gpu_mem by GPU size
-    // (python/sglang/srt/server_args.py); sglang_mem_fraction_static() below.
+    // (python/sglang/srt/server_args.py); sglang_mem_fraction_static() below. Not in the widget's
+    // module (GPUSIZER_VERSION_READING=0, which takes profiles by label): it carries SGLang's
+    // current rule alone, and names the labels it has when asked for another.
     {Runtime::sglang, "0.4.8", "0.4.8", "",
      GPUSIZER_ROW_TEXT("sglang v0.4.8 python/sglang/srt/server_args.py (mem_fraction_static buckets)"), KvBudget::static_fraction, 0, 0,
      OllamaContext::none, 0},
+#endif
     // TensorRT-LLM 1.0: KvCacheConfig.free_gpu_memory_fraction = 0.9 of the memory free after the
     // weights and activations (nvidia.github.io/TensorRT-LLM, llm-api KvCacheConfig; examples/kvcacheconfig).
     {Runtime::trt_llm, "1.0", "1.0", "", GPUSIZER_ROW_TEXT("TensorRT-LLM KvCacheConfig: free_gpu_memory_fraction = 0.9"),
@@ -373,6 +386,65 @@ long long sglang_chunked_prefill_size(double gpu_memory_mib) {
     if (gpu_memory_mib < 35 * 1024.0) return 2048;    // A10, L40, 4090
     if (gpu_memory_mib < 160 * 1024.0) return 8192;   // H100, H200, A100, H20
     return 16384;                                     // B200, MI300
+}
+
+SglangReserveInputs sglang_reserve_inputs(const Config& c, double gpu_memory_mib, int tp, int pp) {
+    SglangReserveInputs in;
+    in.gpu_memory_mib = gpu_memory_mib;
+    in.tp = std::max(1, tp);
+    in.pp = std::max(1, pp);
+    in.dp_attention = std::max(1, c.dp_attention);
+    in.chunked_prefill = c.prefill_chunk.value_or(0);
+    using Draft = SglangReserveInputs::Draft;
+    in.speculative = c.speculative.empty() ? Draft::none : c.speculative == "mtp" ? Draft::eagle : Draft::standalone;
+    return in;
+}
+
+long long sglang_chunked_prefill_size(const EngineVersion& v, double gpu_memory_mib) {
+#if GPUSIZER_VERSION_READING
+    if (!v.sglang_reserve_by_load) return sglang_chunked_prefill_size(gpu_memory_mib);
+#else
+    (void)v;
+#endif
+    // PR 10975's buckets (server_args.py _handle_gpu_memory_settings): the A100 40GB and L40 get
+    // their own, 4k; the rest as before.
+    if (gpu_memory_mib < 35 * 1024.0) return 2048;    // A10, 4090, 5090
+    if (gpu_memory_mib < 60 * 1024.0) return 4096;    // A100 40GB, L40
+    if (gpu_memory_mib < 160 * 1024.0) return 8192;   // H100, A100 80GB, H20, H200
+    return 16384;                                     // B200, MI300
+}
+
+int sglang_cuda_graph_max_bs(double gpu_memory_mib, int tp) {
+    // server_args.py (PR 10975): by GPU memory, smaller below tp 4.
+    if (gpu_memory_mib < 35 * 1024.0) return tp < 4 ? 24 : 80;     // A10, 4090, 5090
+    if (gpu_memory_mib < 60 * 1024.0) return tp < 4 ? 32 : 160;    // A100 40GB, L40
+    if (gpu_memory_mib < 160 * 1024.0) return tp < 4 ? 256 : 512;  // H100, A100 80GB, H20, H200
+    return 512;                                                    // B200, MI300
+}
+
+double sglang_mem_fraction_static(const EngineVersion& v, const SglangReserveInputs& in) {
+#if GPUSIZER_VERSION_READING
+    if (!v.sglang_reserve_by_load) return sglang_mem_fraction_static(in.gpu_memory_mib, in.tp * in.pp);
+#else
+    (void)v;   // the widget's module has SGLang's current row alone
+#endif
+    // server_args.py _handle_gpu_memory_settings (PR 10975), reserved_mem in MiB:
+    const double gpu_mem = in.gpu_memory_mib;
+    const double chunk = double(in.chunked_prefill > 0 ? in.chunked_prefill : sglang_chunked_prefill_size(v, gpu_mem));
+    const double graphs = sglang_cuda_graph_max_bs(gpu_mem, in.tp);
+    double reserved = 512;                                  // "constant meta data (e.g., from attention backend)"
+    reserved += std::max(chunk, 2048.0) * 1.5;              // "activation during large prefill"
+    reserved += graphs * 2;                                 // "cuda graphs"
+    reserved += double(in.tp) * in.pp / 8.0 * 1024.0;       // "adjustments for large parallel size"
+    if (in.dp_attention > 1) {
+        reserved += graphs * in.dp_attention * 3.0;         // "DP attention needs more padding"
+        if (graphs > 300) reserved += graphs * in.dp_attention * 1.5;   // "much more memory for large cuda graph max bs"
+    }
+    if (gpu_mem > 60 * 1024.0) reserved = std::max(reserved, 10 * 1024.0);
+    if (in.speculative == SglangReserveInputs::Draft::standalone) reserved += 6 * 1024.0;   // a draft model and its graphs
+    else if (in.speculative == SglangReserveInputs::Draft::eagle) reserved += 2 * 1024.0;   // EAGLE / NEXTN heads and graphs
+    // round(..., 3); a reserve beyond the GPU leaves no pool (estimate.cpp warns).
+    return std::max(0.0, std::round((gpu_mem - reserved) / gpu_mem * 1000.0) / 1000.0);
 }
 
 }  // namespace gpusizer::detail

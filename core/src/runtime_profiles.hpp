@@ -132,6 +132,10 @@ struct EngineVersion {
     // max_batch_size (trtllm-build default 256, tensorrt_llm/builder.py BuildConfig).
     bool no_cuda_graphs = false;
     long long max_batch_default = 0;   // 0 = the engine's own (kTrtLlmMaxBatchSize for TensorRT-LLM 1.x)
+    // SGLang from PR 10975 (the 0.5.3 row): mem_fraction_static from a reserve built of the chunked
+    // prefill, the CUDA graphs' batch, the parallel size, DP attention and speculative decoding
+    // (server_args.py _handle_gpu_memory_settings), not 0.4.8's buckets by GPU size.
+    bool sglang_reserve_by_load = false;
 };
 
 // A version as people write it, reduced to its numbers: "0.30" -> 0.30; "v0.30.1" -> 0.30.1;
@@ -179,6 +183,23 @@ EngineVersionTable all_engine_versions();
 double sglang_mem_fraction_static(double gpu_memory_mib, int parallel_size);
 // SGLang: chunked_prefill_size from the GPU's memory (same file): < 35 GiB 2048, < 160 GiB 8192, else 16384.
 long long sglang_chunked_prefill_size(double gpu_memory_mib);
+
+// What SGLang's default mem_fraction_static reads, by version (the 0.4.8 row: GPU memory and
+// tp x pp only).
+struct SglangReserveInputs {
+    double gpu_memory_mib = 0;       // nvidia-smi's memory.total (get_nvgpu_memory_capacity)
+    int tp = 1, pp = 1;
+    int dp_attention = 1;            // --dp with --enable-dp-attention; 1 = off
+    long long chunked_prefill = 0;   // --chunked-prefill-size as given; 0 = the default by GPU memory
+    enum class Draft { none, eagle, standalone } speculative = Draft::none;   // NEXTN / EAGLE; STANDALONE
+};
+double sglang_mem_fraction_static(const EngineVersion& v, const SglangReserveInputs& in);
+// The inputs a configuration gives with its resolved tp and pp (speculative "mtp" is NEXTN, a draft
+// model id STANDALONE).
+SglangReserveInputs sglang_reserve_inputs(const Config& c, double gpu_memory_mib, int tp, int pp);
+long long sglang_chunked_prefill_size(const EngineVersion& v, double gpu_memory_mib);
+// From PR 10975: --cuda-graph-max-bs by GPU memory and tp.
+int sglang_cuda_graph_max_bs(double gpu_memory_mib, int tp);
 
 // TensorRT-LLM defaults (tensorrt_llm BuildConfig / LLM API, v1.0): max_batch_size 2048 requests,
 // max_num_tokens 8192 tokens per iteration.

@@ -28,7 +28,7 @@ long long serving_token_budget(const Resolved& r) {
     switch (r.runtime) {
         case Runtime::vllm:   // max_num_batched_tokens (vllm/engine/arg_utils.py get_batch_defaults)
             return vllm_large_scheduler_defaults(*r.gpu) ? kVllmBatchedTokensLarge : kVllmBatchedTokensSmall;
-        case Runtime::sglang: return sglang_chunked_prefill_size(r.gpu->capacity_bytes() / kMiB);
+        case Runtime::sglang: return sglang_chunked_prefill_size(*r.engine_version, r.gpu->capacity_bytes() / kMiB);
         case Runtime::trt_llm: return kTrtLlmMaxNumTokens;
         case Runtime::llama_cpp: return kLlamaCppUbatch;   // each forward is one ubatch of the server's batch
         default: return 0;                                 // transformers: every prompt in one forward
@@ -65,7 +65,8 @@ double sglang_running_requests(double pool_tokens, double context_len) {
 double engine_sequence_cap(const Resolved& r, const Totals& t) {
     const long long cap = serving_max_sequences(r);   // the key, or the engine's fixed default
     if (cap > 0 || r.runtime != Runtime::sglang) return double(cap);
-    return sglang_running_requests(t.kv_capacity_tokens, double(r.config->context));
+    // Under data-parallel attention each group's scheduler caps its own requests from its own pool.
+    return sglang_running_requests(t.kv_capacity_tokens, double(r.config->context)) * r.dp_attn;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,13 +132,16 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
     m.expert_tile_by_batch = in.expert_tile_by_batch;
     m.attn_flops_per_position = in.attn_flops_per_position / m.tp;
     const std::uint16_t* pool_counts = r.stage_count(t.kv_stage);
+    // Data-parallel attention: the requests spread over dp_attn groups, each GPU reading the cache
+    // of its own group's requests only, and the replica holding dp_attn pools.
+    const double groups = r.dp_attn;
     for (std::size_t v = 0; v < r.variants.size(); ++v) {
         const LayerVariant& lv = r.variants[v];
         const double per_token = lv.kv_values_gpu * r.kv->bytes + lv.indexer_bytes;
         // Decode reads every layer's cache on this rank (all stages, one after the other) and
         // reads and writes each recurrent state once (as the decode roofline, performance.cpp).
-        add_rate(m.kv_read, lv.count * per_token, lv.kv_cap);
-        m.kv_read.state += lv.count * m.state_read_factor * lv.state_bytes_gpu;
+        add_rate(m.kv_read, lv.count * per_token / groups, lv.kv_cap);
+        m.kv_read.state += lv.count * m.state_read_factor * lv.state_bytes_gpu / groups;
         // The pool of the tightest stage holds that stage's layers.
         const double n = pool_counts[v];
         add_rate(m.kv_pool_seq, n * per_token, lv.kv_cap);
@@ -171,7 +175,7 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
     m.moe_layers = in.moe_layers;
     m.experts_per_token = in.experts_per_token;
     m.routing = in.routing;
-    m.kv_pool_bytes = t.kv_pool_bytes;
+    m.kv_pool_bytes = t.kv_pool_bytes * groups;
     m.max_sequences = engine_sequence_cap(r, t);
     m.fixed_slots = r.runtime == Runtime::llama_cpp || r.runtime == Runtime::pytorch;
     m.token_budget = double(serving_token_budget(r));

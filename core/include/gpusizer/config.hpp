@@ -175,6 +175,11 @@ struct Config {
     // (vLLM / SGLang --speculative-config method mtp / NEXTN), loaded with their own KV cache; a
     // catalog model id = a draft model on the same GPUs, its weights and KV cache beside the target's.
     std::string speculative;
+    // SGLang's data-parallel attention (--enable-dp-attention --dp N): the tp GPUs of a replica
+    // run attention as N groups of tp / N GPUs, each with its own requests and KV pool, while the
+    // MLP and experts stay split over all tp. 0 or 1 = off. Attention weights (and SGLang's
+    // embedding) are replicated over the groups (docs/formulas.md, "Data-parallel attention").
+    int dp_attention = 0;
     // Training: what a run loses beyond its steps (core/src/training/goodput.cpp; docs/formulas.md,
     // "The run's goodput"). Defaults from published runs and frameworks, each named there.
     double failures_per_gpu_hour = 2.195e-5;   // job interruptions per GPU-hour (Llama 3: 466 in 54 days on 16,384 GPUs)

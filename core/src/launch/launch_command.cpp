@@ -47,6 +47,7 @@ enum class Setting {
     split_rows,       // llama.cpp tensor parallel: rows split across GPUs
     backend,          // TensorRT-LLM's PyTorch backend
     extra_options,    // TensorRT-LLM: a YAML file of LLM API options (KV dtype, weights dtype)
+    dp_attention,     // SGLang: --dp-size counts attention groups inside the tp GPUs
 };
 // clang-format on
 
@@ -81,7 +82,8 @@ struct LaunchFlag {
 //   --data-parallel-size, --max-model-len, --gpu-memory-utilization, --max-num-seqs,
 //   --kv-cache-dtype fp8, --quantization fp8 (weights quantized at load) or bitsandbytes, --dtype.
 // - SGLang `python -m sglang.launch_server`: python/sglang/srt/server_args.py (v0.4.8 and
-//   sgl-project/sglang@469c63e): --model-path, --tp-size, --pp-size, --dp-size, --context-length,
+//   sgl-project/sglang@469c63e): --model-path, --tp-size, --pp-size, --dp-size (with
+//   --enable-dp-attention: the attention groups), --context-length,
 //   --mem-fraction-static, --max-running-requests, --kv-cache-dtype fp8_e4m3 (choices auto,
 //   fp8_e5m2, fp8_e4m3), --quantization fp8, --dtype.
 // - Ollama `ollama serve`: envconfig/config.go and docs/faq.mdx at v0.5.0, v0.5.13, v0.12.4,
@@ -131,6 +133,7 @@ const LaunchFlag kLaunchFlags[] = {
     {Runtime::sglang, "0", Setting::tp, "--tp-size", nullptr},
     {Runtime::sglang, "0", Setting::pp, "--pp-size", nullptr},
     {Runtime::sglang, "0", Setting::dp, "--dp-size", nullptr},
+    {Runtime::sglang, "0", Setting::dp_attention, "--enable-dp-attention", ""},
     {Runtime::sglang, "0", Setting::context, "--context-length", nullptr},
     {Runtime::sglang, "0", Setting::memory_fraction, "--mem-fraction-static", nullptr},
     {Runtime::sglang, "0", Setting::max_sequences, "--max-running-requests", nullptr},
@@ -421,7 +424,17 @@ std::string build(const Report& r, Runtime engine) {
         case Runtime::sglang: {
             if (p.tp > 1) cmd.add(Setting::tp, std::to_string(p.tp));
             if (p.pp > 1) cmd.add(Setting::pp, std::to_string(p.pp));
-            if (p.dp > 1) cmd.add(Setting::dp, std::to_string(p.dp));
+            if (engine == Runtime::sglang && c.dp_attention > 1) {
+                // SGLang's --dp-size then counts the attention groups inside the tp GPUs (one server);
+                // replicas beyond it are more servers behind a router.
+                cmd.add(Setting::dp, std::to_string(c.dp_attention));
+                cmd.add(Setting::dp_attention);
+                if (p.dp > 1)
+                    cmd.comments.push_back("dp " + std::to_string(p.dp) + ": this command on each of " + std::to_string(p.dp) +
+                                           " groups of " + std::to_string(p.tp * p.pp) + " GPUs, behind a router (sglang_router)");
+            } else if (p.dp > 1) {
+                cmd.add(Setting::dp, std::to_string(p.dp));
+            }
             cmd.add(Setting::context, std::to_string(c.context));
             double fraction = 0;
             if (engine == Runtime::vllm)
