@@ -347,6 +347,24 @@ TEST_CASE("an engine fraction too small for the weights does not fit, with a cle
     CHECK(std::isfinite(tr.headroom));
 }
 
+TEST_CASE("SGLang's startup log: data-parallel attention from its ServerArgs", "[engine_fraction][engine_log]") {
+    // PR 11309's launch (--tp 8 --dp 8 --enable-dp-attention) as ServerArgs prints it, abridged.
+    const std::string log =
+        "server_args=ServerArgs(model_path='deepseek-ai/DeepSeek-V3.2-Exp', mem_fraction_static=0.751, tp_size=8, "
+        "dp_size=8, enable_dp_attention=True, kv_cache_dtype='auto')\n";
+    const EngineLog l = read_engine_log(log);
+    CHECK(l.tp_size == 8);
+    CHECK(l.dp_attention == 8);
+    // dp_size without DP attention is replicas, not groups.
+    CHECK(read_engine_log("server_args=ServerArgs(model_path='m', tp_size=2, dp_size=4, enable_dp_attention=False)\n").dp_attention == 0);
+    const auto j = nlohmann::json::parse(reconcile_json(log, &catalog(), R"({"model": "deepseek-v3.2-exp", "gpu": "b200", "weights": "fp8"})", {}));
+    CHECK(j["dp_attention"] == 8);
+    REQUIRE(j["estimate"].is_object());
+    CHECK(j["estimate"]["config"]["tp"] == 8);
+    CHECK(j["estimate"]["config"]["dp_attention"] == 8);
+    CHECK(j["estimate"]["config"]["mem_fraction_static"] == 0.751);
+}
+
 TEST_CASE("SGLang's startup log: mem_fraction_static from its ServerArgs", "[engine_fraction][engine_log]") {
     // The server_args line as an SGLang server prints it at startup (sgl-project/sglang issue
     // #1100, abridged after max_running_requests): the fraction in use, here 0.87.

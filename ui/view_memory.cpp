@@ -224,6 +224,12 @@ void App::draw_breakdown() {
         else
             row(tr("split tp x pp x dp"), std::to_string(r.parallel.tp) + " x " + std::to_string(r.parallel.pp) + " x " +
                                           std::to_string(r.parallel.dp));
+        // SGLang's data-parallel attention: the groups attention runs in, each with its own KV pool.
+        if (r.config.dp_attention > 1)
+            row(tr("attention groups (DP attention)"),
+                r.parallel.tp == r.config.dp_attention
+                    ? strf(tr("%d groups of one GPU, a KV pool each"), r.config.dp_attention)
+                    : strf(tr("%d groups of %d GPUs, a KV pool each"), r.config.dp_attention, r.parallel.tp / r.config.dp_attention));
         if (r.host > 0) row(tr("host RAM"), format_gib(r.host));
         float w = ImGui::GetFontSize() * 7.5f;
         for (const auto& x : rows) w = std::max(w, ImGui::CalcTextSize(x.second.c_str()).x);

@@ -172,7 +172,9 @@ bool is_large_vllm_gpu(const Gpu& g) {
             // fixed recurrent state of each sequence.
             const double bytes = lv.kv_values_gpu * r.kv->bytes + lv.indexer_bytes;
             st.kv_rate += n * bytes;
-            const double seqs = double(c.batch);
+            // The batch's sequences on this GPU: all of them, or under data-parallel attention the
+            // busiest group's share, ceil(batch / dp_attn).
+            const double seqs = std::ceil(double(c.batch) / r.dp_attn);
             // (cache_detail() splits the same sum by kind for the reported GPU.)
             const double tokens = double(variant_cached_tokens(r, lv, c.context));
             m.kv_cache += n * seqs * ((lv.kv_values_gpu * r.kv->bytes + lv.indexer_bytes) * tokens + lv.state_bytes_gpu);
@@ -363,7 +365,7 @@ CacheDetail cache_detail(const Resolved& r, int s) {
     CacheDetail d;
     if (r.training) return d;
     const std::uint16_t* counts = r.stage_count(s);
-    const double seqs = double(r.config->batch);
+    const double seqs = std::ceil(double(r.config->batch) / r.dp_attn);   // as stage_estimate()
     for (std::size_t v = 0; v < r.variants.size(); ++v) {
         if (counts[v] == 0) continue;
         const LayerVariant& lv = r.variants[v];

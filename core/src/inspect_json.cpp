@@ -305,7 +305,8 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
         std::vector<std::string> gpu_devices;
         for (const auto& d : l.devices())
             if (is_gpu_device(d)) gpu_devices.push_back(d);
-        const int gpus = std::max<int>(1, static_cast<int>(gpu_devices.size()));
+        // The GPUs: the devices the log names, else SGLang's tp_size (its ranks split the tensors).
+        const int gpus = gpu_devices.empty() && l.tp_size > 1 ? l.tp_size : std::max<int>(1, static_cast<int>(gpu_devices.size()));
         cfg["gpus"] = gpus;
         // llama.cpp splits layers over GPUs (pipeline); vLLM and SGLang ranks split tensors.
         if (gpus > 1) cfg[llama ? "pp" : "tp"] = gpus;
@@ -321,6 +322,7 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
             if (l.concurrency_tokens_per_request > 0) cfg["context"] = l.concurrency_tokens_per_request;
             if (l.gpu_memory_utilization > 0) cfg["gpu_memory_utilization"] = l.gpu_memory_utilization;
             if (l.mem_fraction_static > 0) cfg["mem_fraction_static"] = l.mem_fraction_static;   // SGLang's ServerArgs
+            if (l.dp_attention > 1 && gpus % l.dp_attention == 0) cfg["dp_attention"] = l.dp_attention;   // its groups
         }
         if (const std::string kv = kv_of_log(l.kv_type_k); !kv.empty()) cfg["kv_cache"] = kv;
         // The GPU: the flag's, else the catalog GPU whose memory is nearest the log's total,
@@ -352,6 +354,7 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
         // The log's engine fraction sizes that engine's pool only: a runtime given instead drops it.
         if (!overrides.contains("mem_fraction_static") && cfg.contains("mem_fraction_static") && cfg["runtime"] != "sglang")
             cfg.erase("mem_fraction_static");
+        if (!overrides.contains("dp_attention") && cfg.contains("dp_attention") && cfg["runtime"] != "sglang") cfg.erase("dp_attention");
         Config c = config_from_json(cfg.dump());
         if (open) load_model_files(c, open);
         const Report r = estimate(c, cat);
@@ -422,7 +425,7 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
               {"available_kv_bytes", l.available_kv_bytes}, {"activation_peak_bytes", l.activation_peak_bytes},
               {"non_torch_bytes", l.non_torch_bytes}, {"graph_bytes", l.graph_bytes}, {"gpu_memory_bytes", l.gpu_memory_bytes},
               {"gpu_memory_utilization", l.gpu_memory_utilization}, {"mem_fraction_static", l.mem_fraction_static},
-              {"avail_after_pool_bytes", l.avail_after_pool_bytes},
+              {"tp_size", l.tp_size}, {"dp_attention", l.dp_attention}, {"avail_after_pool_bytes", l.avail_after_pool_bytes},
               {"max_concurrency", l.max_concurrency}, {"concurrency_tokens_per_request", l.concurrency_tokens_per_request},
               {"max_running_requests", l.max_running_requests}, {"buffers", buffers}, {"notes", l.notes},
               {"estimate", est}};

@@ -443,7 +443,8 @@ double kv_values_per_token(const Resolved& r, int i, Share share) {
         // every tensor-parallel rank; llama.cpp builds from Apr 2025 to Jan 2026 cached the latent
         // a second time as V (runtime_profiles.cpp, MlaCache).
         const double k = double(at.kv_lora_rank) + at.qk_rope_head_dim;
-        if (at.index_n_heads > 0 && r.kv->id == "fp8" && (r.runtime == Runtime::vllm || r.runtime == Runtime::sglang)) {
+        // (fp8 is the one cache type of exactly one byte a value; q8_0's blocks are 34 / 32.)
+        if (at.index_n_heads > 0 && r.kv->bytes == 1.0 && (r.runtime == Runtime::vllm || r.runtime == Runtime::sglang)) {
             // Sparse MLA (DeepSeek-V3.2) in FP8 is FlashMLA's "fp8_ds_mla" record: the latent in
             // FP8, one FP32 scale per 128 of it, the rope key left in BF16: 512 + 16 + 128 = 656 B
             // for V3.2 (vLLM's fp8_ds_mla cache dtype; SGLang's NSA pool, kv_lora_rank + 4 x

@@ -345,9 +345,9 @@ void check_dp_attention(const Config& c, Resolved& r) {
     r.attn_tp = r.par.tp;
     if (c.dp_attention <= 1) return;
     // Fixed messages: the widget's module carries this function too.
-    const char* why = r.engine != Runtime::sglang ? "is SGLang's --enable-dp-attention: it applies to runtime sglang"
-                      : is_training(c.mode)       ? "applies to mode inference"
-                      : r.par.tp % c.dp_attention != 0 ? "must divide tp (attention runs in groups of tp / N GPUs)"
+    // (Training runs under pytorch: check_compatibility refuses SGLang there before this.)
+    const char* why = r.engine != Runtime::sglang       ? "applies to runtime sglang only"
+                      : r.par.tp % c.dp_attention != 0 ? "must divide tp"
                                                         : nullptr;
     if (why) throw Error("dp_attention", why);
     r.dp_attn = c.dp_attention;

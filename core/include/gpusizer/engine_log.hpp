@@ -54,6 +54,8 @@ struct EngineLog {
     double gpu_memory_bytes = 0;         // vLLM "total_gpu_memory (X)"
     double gpu_memory_utilization = 0;   // vLLM "gpu_memory_utilization (0.90)"
     double mem_fraction_static = 0;      // SGLang "server_args=ServerArgs(..., mem_fraction_static=0.87, ...)"
+    int tp_size = 0;                     // SGLang ServerArgs tp_size
+    int dp_attention = 0;                // SGLang ServerArgs dp_size, when enable_dp_attention=True
     double avail_after_pool_bytes = 0;   // SGLang "Memory pool end. avail mem="
     double max_concurrency = 0;          // vLLM "Maximum concurrency ...: 3.03x"
     std::int64_t concurrency_tokens_per_request = 0;
