@@ -260,3 +260,25 @@ TEST_CASE("plan inference: disaggregated prefill and decode pools", "[plan][plan
     for (const auto& pt : j["pareto"]) any = any || pt["disaggregated"].get<bool>();
     CHECK(any);
 }
+
+TEST_CASE("plan inference: SGLang's attention groups keep the layouts whose tp they divide", "[plan][plan_inference][sglang]") {
+    // DeepSeek-V3.2-Exp FP8 on up to 8 B200 with --dp 8 --enable-dp-attention: the one-GPU probe
+    // has no tp to divide, and the layouts below tp 8 are skipped, not an error.
+    PlanRequest q = request(8, "deepseek-v3.2-exp");
+    q.base.gpu = "b200";
+    q.base.runtime = Runtime::sglang;
+    q.base.weights = "fp8";
+    q.base.kv_cache = "fp8";
+    q.base.dp_attention = 8;
+    const PlanReport p = plan(q, catalog());
+    REQUIRE(p.has_best);
+    CHECK(p.best.tp == 8);
+    for (const PlanPoint& x : p.pareto) CHECK(x.tp % 8 == 0);
+    // The same search for a target rate finds the tp 8 replica too.
+    q.target_rps = 1;
+    q.max_tpot_ms = 200;
+    const PlanReport t = plan(q, catalog());
+    REQUIRE(t.has_best);
+    CHECK(t.best.tp == 8);
+    CHECK(t.best.gpus == 8);
+}

@@ -197,7 +197,11 @@ long long inference_search(const PlanRequest& q, const Catalog& cat, const GpuOv
     probe.concurrency = 0;
     probe.request_rate = 0;
     probe.context = context;
+    // SGLang's attention groups divide each layout's tp (resolve() refuses the others, which the
+    // search skips); the one-GPU probe has none to divide.
+    probe.dp_attention = 0;
     const Resolved r0 = resolve(probe, cat, measured);   // the catalog, model, GPU and load checks, once
+    probe.dp_attention = base.dp_attention;
     const Fabric f0 = fabric_of(r0);
     const int node = f0.levels > 0 ? f0.node_size : N;
     const int layers = r0.arch->total_layers();

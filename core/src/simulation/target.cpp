@@ -47,6 +47,7 @@ PlanReport plan_for_target(const PlanRequest& q, const Catalog& cat) {
     probe.gpus = 1;
     probe.concurrency = 0;
     probe.request_rate = 0;
+    probe.dp_attention = 0;   // SGLang's attention groups divide each shape's tp, not the one-GPU probe's
     const Resolved r0 = resolve(probe, cat);
     const Fabric f0 = fabric_of(r0);
     const int node = f0.levels > 0 ? f0.node_size : N;
