@@ -144,6 +144,21 @@ TEST_CASE("SGLang's data-parallel attention: weights replicated over the groups,
     CHECK(dp.serving.max_concurrency == Approx(8.0 * dp.kv_capacity_tokens / double(dp.config.context)).epsilon(0.01));
     // Decode reads 1/8 of the batch's cache on each GPU: at 512 requests the step is shorter.
     CHECK(dp.serving.output_tokens_per_s > tp.serving.output_tokens_per_s);
+    // Llama 3 70B (GQA, 8 KV heads) at tp 8 in 2 groups of 4: q, k, v and o split over 4, the
+    // embedding whole; a token's K/V over 4 GPUs (2 heads each) instead of 8 (1 each), so one GPU's
+    // pool holds about half the tokens, and the replica two pools.
+    Config g = engine("llama-3-70b", "h100-sxm", Runtime::sglang);
+    g.gpus = g.tp = 8;
+    const Report g8 = run(g);
+    g.dp_attention = 2;
+    const Report g2 = run(g);
+    // Per layer: q 8192 x 8192, k and v 8192 x 1024 each, o 8192 x 8192 (bf16); 80 layers; the
+    // embedding 128,256 x 8192.
+    const double attn70 = 80.0 * (2.0 * 8192 * 8192 + 2.0 * 8192 * 1024) * 2;
+    const double emb70 = 128256.0 * 8192 * 2;
+    CHECK(g2.per_gpu.weights - g8.per_gpu.weights == Approx(attn70 * (1.0 / 4 - 1.0 / 8) + emb70 * (1 - 1.0 / 8)).epsilon(0.01));
+    CHECK(g2.kv_capacity_tokens < 0.5 * g8.kv_capacity_tokens);   // twice the bytes a token, and less room beside more weights
+    CHECK(g2.serving.max_concurrency == Approx(2.0 * g2.kv_capacity_tokens / double(g2.config.context)).epsilon(0.01));
     // The layout is SGLang's, for serving, and its groups divide tp.
     Config bad = c;
     bad.dp_attention = 3;
