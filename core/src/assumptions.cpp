@@ -121,18 +121,16 @@ std::vector<Assumption> assumptions(const Report& r) {
         const double used = c.mem_fraction_static.value_or(0.0);
         const EngineVersion& v = engine_version(Runtime::sglang, c.runtime_version);
         const double dflt = sglang_mem_fraction_static(v, sglang_reserve_inputs(c, r.gpu_capacity / kMiB, r.parallel.tp, r.parallel.pp));
+        const char* rule = v.sglang_reserve_by_load
+                               ? "this GPU's memory, its chunked prefill and CUDA graphs, tp x pp, DP attention and speculative decoding"
+                               : "this GPU's memory and tp x pp";
         add("sglang_budget",
             fmt("mem_fraction_static %.3f of the memory free before loading holds the weights and the KV pool; ", used) +
-                (used == dflt ? v.sglang_reserve_by_load
-                                    ? std::string("SGLang's default for this GPU's memory, its chunked prefill and CUDA graphs, tp x pp, "
-                                                  "DP attention and speculative decoding (sglang ") +
-                                          v.version + ")"
-                                    : std::string("SGLang's default for this GPU's memory and tp x pp (sglang ") + v.version + ")"
+                (used == dflt ? "SGLang's default for " + std::string(rule) + " (sglang " + v.version + ")"
                               : fmt("as given (SGLang's default here: %.3f)", dflt)),
-            v.sglang_reserve_by_load ? "sglang python/sglang/srt/server_args.py _handle_gpu_memory_settings (PR 10975); "
-                                       "model_executor/model_runner.py profile_max_num_token"
-                                     : "sglang v0.4.8 python/sglang/srt/server_args.py (reserved memory by GPU size and tp x pp); "
-                                       "model_executor/model_runner.py profile_max_num_token");
+            std::string(v.sglang_reserve_by_load ? "sglang python/sglang/srt/server_args.py _handle_gpu_memory_settings (PR 10975); "
+                                                 : "sglang v0.4.8 python/sglang/srt/server_args.py (reserved memory by GPU size and tp x pp); ") +
+                "model_executor/model_runner.py profile_max_num_token");
     }
     if (c.runtime == Runtime::trt_llm) {
         const EngineVersion& v = engine_version(Runtime::trt_llm, c.runtime_version);

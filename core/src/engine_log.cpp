@@ -444,10 +444,12 @@ struct Reader {
             // number's double, not the digit-by-digit sum's 0.8700000000000001.
             if (auto x = number_after(line, ", mem_fraction_static=", i); x && *x > 0 && *x <= 1)
                 first(log.mem_fraction_static, std::round(*x * 1e6) / 1e6);
-            if (auto x = number_after(line, ", tp_size=", i); x && *x >= 1 && *x <= 65536) first(log.tp_size, int(*x));
+            // Degrees up to 65,536, the key table's bound on every parallel degree (config_keys.cpp kMaxDegree).
+            constexpr double kMostRanks = 65536;
+            if (auto x = number_after(line, ", tp_size=", i); x && *x >= 1 && *x <= kMostRanks) first(log.tp_size, int(*x));
             // Data-parallel attention: dp_size counts the attention groups inside tp_size.
             if (line.find(", enable_dp_attention=True", i) != std::string_view::npos)
-                if (auto x = number_after(line, ", dp_size=", i); x && *x > 1 && *x <= 65536) first(log.dp_attention, int(*x));
+                if (auto x = number_after(line, ", dp_size=", i); x && *x > 1 && *x <= kMostRanks) first(log.dp_attention, int(*x));
         } else if ((i = after(line, "max_total_num_tokens=")) != std::string_view::npos) {
             set_engine("sglang");
             if (auto v = integer_at(line, i)) first(log.kv_cache_tokens, *v);

@@ -157,6 +157,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
 
     // Weights, KV rate and the per-token working set, summed over the stage's layer variants.
     double trainable = 0, per_token = 0;
+    const double gpu_seqs = r.sequences_per_gpu();
     for (std::size_t v = 0; v < nv; ++v) {
         if (counts[v] == 0) continue;
         const LayerVariant& lv = r.variants[v];
@@ -172,13 +173,10 @@ bool is_large_vllm_gpu(const Gpu& g) {
             // fixed recurrent state of each sequence.
             const double bytes = lv.kv_values_gpu * r.kv->bytes + lv.indexer_bytes;
             st.kv_rate += n * bytes;
-            // The batch's sequences on this GPU: all of them, or under data-parallel attention the
-            // busiest group's share, ceil(batch / dp_attn).
-            const double seqs = std::ceil(double(c.batch) / r.dp_attn);
             // (cache_detail() splits the same sum by kind for the reported GPU.)
             const double tokens = double(variant_cached_tokens(r, lv, c.context));
-            m.kv_cache += n * seqs * ((lv.kv_values_gpu * r.kv->bytes + lv.indexer_bytes) * tokens + lv.state_bytes_gpu);
-            st.state += n * seqs * lv.state_bytes_gpu;
+            m.kv_cache += n * gpu_seqs * ((lv.kv_values_gpu * r.kv->bytes + lv.indexer_bytes) * tokens + lv.state_bytes_gpu);
+            st.state += n * gpu_seqs * lv.state_bytes_gpu;
         }
     }
     // A model read from a file: its exact bytes (file_stage_weights) replace the formulas'.
@@ -365,7 +363,7 @@ CacheDetail cache_detail(const Resolved& r, int s) {
     CacheDetail d;
     if (r.training) return d;
     const std::uint16_t* counts = r.stage_count(s);
-    const double seqs = std::ceil(double(r.config->batch) / r.dp_attn);   // as stage_estimate()
+    const double seqs = r.sequences_per_gpu();   // as stage_estimate()
     for (std::size_t v = 0; v < r.variants.size(); ++v) {
         if (counts[v] == 0) continue;
         const LayerVariant& lv = r.variants[v];

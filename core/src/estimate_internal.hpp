@@ -209,6 +209,10 @@ struct Resolved {
     // attn_tp = tp / dp_attn GPUs; without it dp_attn = 1 and attn_tp = tp.
     int dp_attn = 1;
     int attn_tp = 1;
+    // The batch's sequences on one GPU: all of them, or under data-parallel attention the busiest
+    // group's share, ceil(batch / dp_attn). Read from the configuration each time: fit.cpp and the
+    // sweeps change its batch after resolve().
+    double sequences_per_gpu() const;
     bool training = false;
     long long micro_batches = 1;            // gradient-accumulation steps per optimizer step
     int virtual_stages = 1;                 // model chunks per pipeline stage (interleaved schedule; else 1)

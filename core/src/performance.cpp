@@ -95,9 +95,8 @@ PerfInputs perf_inputs(const Resolved& r) {
     whole_bytes += (e1.embedding_bytes + e1.positions_bytes + (e1.head_is_duplicate ? 0.0 : e1.head_bytes) + e1.other_bytes) * scale;
     in.matmul_params = matmul;
 
-    // Data-parallel attention spreads the batch over dp_attn groups: a GPU reads the cache of its
-    // own group's sequences, the busiest group's being ceil(batch / dp_attn).
-    in.kv_read_bytes_decode = std::ceil(double(c.batch) / r.dp_attn) * kv_per_seq;
+    // A GPU reads the cache of its own sequences (under data-parallel attention, its group's).
+    in.kv_read_bytes_decode = r.sequences_per_gpu() * kv_per_seq;
     const LayerMlpSpec* moe = nullptr;
     for (const LayerSpec& l : a.kinds)
         if (l.is_moe()) { moe = &l.mlp; break; }

@@ -5,6 +5,7 @@
 // resolve() ends by building the layer variants of the memory model (memory.cpp); the estimate
 // itself is estimate.cpp's. Their shared declarations are in estimate_internal.hpp.
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -683,6 +684,8 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
 }
 
 }  // namespace
+
+double Resolved::sequences_per_gpu() const { return std::ceil(double(config->batch) / dp_attn); }
 
 Resolved resolve(const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
     Resolved r(c);

@@ -382,11 +382,20 @@ double sglang_mem_fraction_static(double gpu_memory_mib, int parallel_size) {
     return std::max(0.0, std::round((gpu_mem - reserved) / gpu_mem * 1000.0) / 1000.0);
 }
 
-long long sglang_chunked_prefill_size(double gpu_memory_mib) {
-    if (gpu_memory_mib < 35 * 1024.0) return 2048;    // A10, L40, 4090
-    if (gpu_memory_mib < 160 * 1024.0) return 8192;   // H100, H200, A100, H20
-    return 16384;                                     // B200, MI300
+namespace {
+
+// server_args.py's chunked_prefill_size by GPU memory (MiB); PR 10975 (the 0.5.3 row) gave the
+// GPUs under 60 GiB (A100 40GB, L40) a bucket of their own, 4k.
+long long sglang_chunk_buckets(double gpu_memory_mib, bool under_60_gib_bucket) {
+    if (gpu_memory_mib < 35 * 1024.0) return 2048;                             // A10, 4090, 5090
+    if (under_60_gib_bucket && gpu_memory_mib < 60 * 1024.0) return 4096;      // A100 40GB, L40
+    if (gpu_memory_mib < 160 * 1024.0) return 8192;                            // H100, A100 80GB, H20, H200
+    return 16384;                                                              // B200, MI300
 }
+
+}  // namespace
+
+long long sglang_chunked_prefill_size(double gpu_memory_mib) { return sglang_chunk_buckets(gpu_memory_mib, false); }
 
 SglangReserveInputs sglang_reserve_inputs(const Config& c, double gpu_memory_mib, int tp, int pp) {
     SglangReserveInputs in;
@@ -401,17 +410,7 @@ SglangReserveInputs sglang_reserve_inputs(const Config& c, double gpu_memory_mib
 }
 
 long long sglang_chunked_prefill_size(const EngineVersion& v, double gpu_memory_mib) {
-#if GPUSIZER_VERSION_READING
-    if (!v.sglang_reserve_by_load) return sglang_chunked_prefill_size(gpu_memory_mib);
-#else
-    (void)v;
-#endif
-    // PR 10975's buckets (server_args.py _handle_gpu_memory_settings): the A100 40GB and L40 get
-    // their own, 4k; the rest as before.
-    if (gpu_memory_mib < 35 * 1024.0) return 2048;    // A10, 4090, 5090
-    if (gpu_memory_mib < 60 * 1024.0) return 4096;    // A100 40GB, L40
-    if (gpu_memory_mib < 160 * 1024.0) return 8192;   // H100, A100 80GB, H20, H200
-    return 16384;                                     // B200, MI300
+    return sglang_chunk_buckets(gpu_memory_mib, v.sglang_reserve_by_load);
 }
 
 int sglang_cuda_graph_max_bs(double gpu_memory_mib, int tp) {
