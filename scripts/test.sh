@@ -21,7 +21,25 @@ stage() {
   times+=("$(printf '%-14s %4d min %02d s' "$name" $((dt / 60)) $((dt % 60)))")
   echo "=== test.sh: $name took $((dt / 60)) min $((dt % 60)) s" >&2
 }
-trap 'echo "=== test.sh: stage times" >&2; for t in "${times[@]}"; do echo "    $t" >&2; done; echo "    total          $((SECONDS / 60)) min $((SECONDS % 60)) s" >&2' EXIT
+
+# A failed test's own lines again at the very end, where a log's tail keeps them: what a sanitizer
+# or libFuzzer said, and a fuzzer's crashing input (gzip + base64: `base64 -d | gunzip` gives it
+# back for `fuzz_<target> FILE`). ctest --output-on-failure printed them once already, mid-log.
+failure_summary() {
+  local dir log crash
+  for dir in build/native build/asan build/fuzz; do
+    [ -s "$dir/Testing/Temporary/LastTestsFailed.log" ] || continue
+    log="$dir/Testing/Temporary/LastTest.log"
+    echo "=== test.sh: failed in $dir: $(cut -d: -f2 "$dir/Testing/Temporary/LastTestsFailed.log" | tr '\n' ' ')" >&2
+    grep -E '==ERROR|SUMMARY:|runtime error|Test unit written|Base64:|FAILED:|REQUIRE|CHECK\(|#[0-9]+ 0x[0-9a-f]+ in ' "$log" | head -40 >&2 || true
+    for crash in "$dir"/fuzz/crash-* "$dir"/fuzz/timeout-* "$dir"/fuzz/oom-* "$dir"/fuzz/leak-*; do
+      [ -f "$crash" ] || continue
+      echo "=== test.sh: $crash ($(stat -c %s "$crash") bytes), gzip | base64:" >&2
+      gzip -9c "$crash" | base64 -w 100 | head -60 >&2
+    done
+  done
+}
+trap 'failure_summary; echo "=== test.sh: stage times" >&2; for t in "${times[@]}"; do echo "    $t" >&2; done; echo "    total          $((SECONDS / 60)) min $((SECONDS % 60)) s" >&2' EXIT
 
 stage setup bash scripts/setup.sh
 stage "wasm build" bash -c "cmake --preset wasm && cmake --build --preset wasm -j$jobs"
