@@ -159,6 +159,16 @@ TEST_CASE("SGLang's data-parallel attention: weights replicated over the groups,
     CHECK(g2.per_gpu.weights - g8.per_gpu.weights == Approx(attn70 * (1.0 / 4 - 1.0 / 8) + emb70 * (1 - 1.0 / 8)).epsilon(0.01));
     CHECK(g2.kv_capacity_tokens < 0.5 * g8.kv_capacity_tokens);   // twice the bytes a token, and less room beside more weights
     CHECK(g2.serving.max_concurrency == Approx(2.0 * g2.kv_capacity_tokens / double(g2.config.context)).epsilon(0.01));
+    // --max-running-requests is the replica's, divided among the groups (model_runner.py:
+    // max_running_requests // dp_size): 100 over 8 groups is 12 each, 96 in flight when no load is
+    // asked; fewer than one a group is refused.
+    Config capped = c;
+    capped.isl = capped.osl = 0;
+    capped.concurrency = 0;
+    capped.max_num_seqs = 100;
+    CHECK(run(capped).config.concurrency == 96);
+    capped.max_num_seqs = 7;
+    CHECK_THROWS_WITH(run(capped), Catch::Contains("give at least one a group"));
     // The layout is SGLang's, for serving, and its groups divide tp.
     Config bad = c;
     bad.dp_attention = 3;

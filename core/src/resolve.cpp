@@ -351,6 +351,10 @@ void check_dp_attention(const Config& c, Resolved& r) {
                       : r.par.tp % c.dp_attention != 0 ? "must divide tp"
                                                         : nullptr;
     if (why) throw Error("dp_attention", why);
+    // SGLang divides --max-running-requests among the groups (model_runner.py: // dp_size): fewer
+    // than one a group leaves a scheduler that admits nothing.
+    if (c.max_num_seqs && *c.max_num_seqs < c.dp_attention)
+        throw Error("max_num_seqs", "is shared by the dp_attention groups (SGLang divides it among them): give at least one a group");
     r.dp_attn = c.dp_attention;
     r.attn_tp = r.par.tp / c.dp_attention;
 }

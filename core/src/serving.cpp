@@ -64,7 +64,11 @@ double sglang_running_requests(double pool_tokens, double context_len) {
 
 double engine_sequence_cap(const Resolved& r, const Totals& t) {
     const long long cap = serving_max_sequences(r);   // the key, or the engine's fixed default
-    if (cap > 0 || r.runtime != Runtime::sglang) return double(cap);
+    if (r.runtime != Runtime::sglang) return double(cap);
+    // SGLang's --max-running-requests is the replica's: under data-parallel attention each group's
+    // scheduler takes its floor division by the groups (model_runner.py: max_running_requests //
+    // dp_size), so 100 over 8 groups runs 12 each, 96 in all.
+    if (cap > 0) return double(cap / r.dp_attn * r.dp_attn);
     // Under data-parallel attention each group's scheduler caps its own requests from its own pool.
     return sglang_running_requests(t.kv_capacity_tokens, double(r.config->context)) * r.dp_attn;
 }
