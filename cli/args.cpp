@@ -46,10 +46,11 @@ Usage:
   gpusizer simulate --isl N --osl N [--request-rate R] [KEY FLAGS] [--requests N] [--seed S]
                     [--burstiness B] [--lengths fixed|uniform|lognormal] [--length-spread S]
                     [--prefix-hit-rate F] [--slo-ttft-ms MS] [--slo-tpot-ms MS] [--max-concurrency N]
-                    [--trace FILE] [--json]
+                    [--trace FILE] [--max-rate [--percentile 50|90|99]] [--json]
                     requests through the engine's scheduler step by step: TTFT, TPOT and E2E
                     percentiles, throughput, preemptions and goodput; a trace is the Azure LLM
-                    inference CSV or JSON Lines of {arrival_s, input_tokens, output_tokens}
+                    inference CSV or JSON Lines of {arrival_s, input_tokens, output_tokens};
+                    --max-rate: the highest rate whose percentile TTFT and TPOT meet the SLOs
   gpusizer models   [--json]
   gpusizer gpus     [--json]
   gpusizer links    [--json]

@@ -267,6 +267,10 @@ json options_schema() {
          {"slo_tpot_ms", ranged("number", 0, 1e9, "TPOT objective for goodput, ms (0: none)")},
          {"timeline_points", ranged("integer", 1, 10000, "samples of the run over time")},
          {"max_concurrency", ranged("integer", 0, double(1 << 24), "the engine's cap on requests in flight (0: as many as fit)")},
+         {"max_rate", prop("boolean",
+                           "instead of the configuration's request_rate, find the highest rate whose latencies at `percentile` "
+                           "meet slo_ttft_ms / slo_tpot_ms (MLPerf's server scenario); the run reported is at that rate")},
+         {"percentile", ranged("integer", 50, 99, "with max_rate: the percentile the objectives hold at, 50, 90 or 99 (default 99)")},
          {"trace", prop("string",
                         "a trace's text instead of generated requests: the Azure LLM inference CSV (header "
                         "TIMESTAMP,ContextTokens,GeneratedTokens) or JSON Lines of {arrival_s, input_tokens, output_tokens}")}},
@@ -404,7 +408,7 @@ const Tool kTools[] = {
      "A request-level simulation of serving: requests through the engine's scheduler step by step, with TTFT, TPOT and "
      "E2E percentiles, throughput, preemptions and goodput: `gpusizer simulate --json`. Arguments: {\"config\": "
      "{configuration keys: an inference configuration with isl and osl, request_rate for arrivals}, \"options\": "
-     "{requests, seed, ...}}.",
+     "{requests, seed, ...; max_rate with slo_ttft_ms / slo_tpot_ms: the highest rate meeting them}}.",
      simulate_schema, run_simulate_tool},
     {"models",
      "The catalog's models (ids for config.model) with their parameter counts and trained context: `gpusizer models --json`. No arguments.",

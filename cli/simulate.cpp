@@ -1,6 +1,7 @@
 // simulate.cpp (cli/): `gpusizer simulate`: the request-level simulation of gpusizer/simulate.hpp,
 // with its own flags (--requests, --seed, --burstiness, --lengths, --length-spread,
-// --prefix-hit-rate, --slo-ttft-ms, --slo-tpot-ms, --max-concurrency, --trace FILE); every other flag is a
+// --prefix-hit-rate, --slo-ttft-ms, --slo-tpot-ms, --max-concurrency, --trace FILE, --max-rate,
+// --percentile); every other flag is a
 // configuration key, read as `estimate` reads it (--request-rate is the arrival rate).
 #include <cmath>
 #include <cstdio>
@@ -49,7 +50,18 @@ void print_simulation(std::ostream& out, const SimulationReport& s) {
     std::snprintf(buf, sizeof buf, "simulate: %s on %d x %s (%s), %d replica%s, %lld requests", r.model_name.c_str(), r.config.gpus,
                   r.gpu_name.c_str(), std::string(to_string(r.config.runtime)).c_str(), s.replicas, s.replicas == 1 ? "" : "s", s.requests);
     out << buf;
-    if (s.request_rate > 0) {
+    if (s.max_rate.asked) {
+        out << '\n';
+        if (s.max_rate.rps > 0)
+            std::snprintf(buf, sizeof buf, "max rate: %.3g req/s within the objectives at p%d (saturation %.3g req/s; %d runs of %lld requests)\n",
+                          s.max_rate.rps, s.max_rate.percentile, s.max_rate.saturated_rps, s.max_rate.simulations, s.max_rate.requests);
+        else
+            std::snprintf(buf, sizeof buf, "max rate: none meets the objectives at p%d (the run below is at 1%% of saturation, %.3g req/s)\n",
+                          s.max_rate.percentile, s.request_rate);
+        out << buf;
+        std::snprintf(buf, sizeof buf, "the run at %.3g req/s:\n", s.request_rate);
+        out << buf;
+    } else if (s.request_rate > 0) {
         std::snprintf(buf, sizeof buf, " at %.3g req/s\n", s.request_rate);
         out << buf;
     } else {
@@ -117,6 +129,10 @@ int run_simulate(const std::vector<std::string>& args, const char* argv0, std::o
             so.slo_tpot_ms = number_flag("slo_tpot_ms", value("--slo-tpot-ms"), 0, 1e9);
         else if (a == "--trace")
             trace_path = value("--trace");
+        else if (a == "--max-rate")
+            so.max_rate = true;
+        else if (a == "--percentile")
+            so.percentile = int(number_flag("percentile", value("--percentile"), 50, 99));
         else if (a == "--max-concurrency")
             so.max_concurrency = int(number_flag("max_concurrency", value("--max-concurrency"), 1, 1 << 24));
         else

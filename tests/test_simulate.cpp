@@ -521,3 +521,74 @@ TEST_CASE("simulate: a request that arrives during a step waits for it, and the 
     CHECK(second >= 2 * lone.ttft - 0.001 - 1e-9);
     CHECK(second == Approx(2 * lone.ttft - 0.001).epsilon(0.02));
 }
+
+TEST_CASE("simulate --max-rate: the highest rate whose percentile latencies meet the objectives", "[simulate][max_rate]") {
+    Config c = serving("llama-3.1-8b", "h100-sxm", Runtime::vllm, 1);
+    c.isl = 1000;
+    c.osl = 200;
+    SimulationOptions o;
+    o.max_rate = true;
+    o.requests = 2000;
+    o.slo_ttft_ms = 500;
+    o.slo_tpot_ms = 30;
+    o.percentile = 90;
+    const SimulationReport s = simulate(c, catalog(), o);
+    REQUIRE(s.max_rate.asked);
+    CHECK(s.max_rate.percentile == 90);
+    CHECK(s.max_rate.requests == 2000);
+    // The upper bound is the steady state's completion rate at saturation (no rate, no concurrency).
+    CHECK(s.max_rate.saturated_rps == Approx(estimate(c, catalog()).serving.requests_per_s));
+    // Found between a light load and saturation, and the report is the run at it, within the
+    // objectives at p90.
+    CHECK(s.max_rate.rps > 0.01 * s.max_rate.saturated_rps);
+    CHECK(s.max_rate.rps < s.max_rate.saturated_rps);
+    CHECK(s.request_rate == s.max_rate.rps);
+    CHECK(s.ttft_s.p90 * 1e3 <= 500);
+    CHECK(s.tpot_s.p90 * 1e3 <= 30);
+    // A light load first, then ten halvings of the interval (0.1% of saturation): twelve runs. A
+    // rate 1% of saturation higher misses (the same requests, their gaps shorter).
+    CHECK(s.max_rate.simulations == 12);
+    Config faster = c;
+    faster.request_rate = s.max_rate.rps + 0.01 * s.max_rate.saturated_rps;
+    SimulationOptions plain = o;
+    plain.max_rate = false;
+    CHECK_FALSE(detail::within_objectives(simulate(faster, catalog(), plain), 500, 30, 90));
+    // Objectives loose enough hold up to saturation (the bisection ends within 0.1% of it).
+    SimulationOptions loose = o;
+    loose.slo_ttft_ms = 1e6;
+    loose.slo_tpot_ms = 1e6;
+    CHECK(simulate(c, catalog(), loose).max_rate.rps == Approx(s.max_rate.saturated_rps).epsilon(0.002));
+    // Objectives no load meets: rate 0, the run at the light load, and a warning that says so.
+    SimulationOptions tight = o;
+    tight.slo_tpot_ms = 0.5;
+    const SimulationReport none = simulate(c, catalog(), tight);
+    CHECK(none.max_rate.rps == 0);
+    CHECK(none.request_rate == Approx(0.01 * none.max_rate.saturated_rps));
+    REQUIRE(!none.warnings.empty());
+    CHECK(none.warnings.front().find("no rate meets the objectives") != std::string::npos);
+    // Bad input names the key: no objective, a trace, a percentile the runs do not give.
+    SimulationOptions bad = o;
+    bad.slo_ttft_ms = bad.slo_tpot_ms = 0;
+    CHECK_THROWS_WITH(simulate(c, catalog(), bad), Catch::Contains("max_rate: needs slo_ttft_ms or slo_tpot_ms"));
+    bad = o;
+    bad.trace = {{0, 100, 10}, {1, 100, 10}};
+    CHECK_THROWS_WITH(simulate(c, catalog(), bad), Catch::Contains("not with a trace"));
+    bad = o;
+    bad.percentile = 95;
+    CHECK_THROWS_WITH(simulate(c, catalog(), bad), Catch::Contains("percentile: must be 50, 90 or 99"));
+    // The JSON options and report (the JS API's, the Python package's, MCP's).
+    const SimulationOptions j = simulation_options_from_json(R"({"max_rate": true, "percentile": 90, "slo_tpot_ms": 30})");
+    CHECK(j.max_rate);
+    CHECK(j.percentile == 90);
+    CHECK_THROWS_WITH(simulation_options_from_json(R"({"max_rate": 1})"), Catch::Contains("max_rate: must be true or false"));
+    const auto out = nlohmann::json::parse(simulation_to_json(s));
+    CHECK(out["simulation"]["max_rate"]["rps"].get<double>() == s.max_rate.rps);
+    CHECK(out["simulation"]["max_rate"]["percentile"] == 90);
+    CHECK(!nlohmann::json::parse(simulation_to_json(simulate(faster, catalog(), plain)))["simulation"].contains("max_rate"));
+    // The command line.
+    const CliResult cli = run_cli({"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--runtime", "vllm", "--isl", "1000", "--osl",
+                                   "200", "--requests", "1000", "--max-rate", "--slo-tpot-ms", "30", "--percentile", "90"});
+    CHECK(cli.code == 0);
+    CHECK(cli.out.find("max rate: ") != std::string::npos);
+    CHECK(run_cli({"simulate", "--model", "llama-3.1-8b", "--isl", "100", "--osl", "10", "--max-rate"}).code == 2);
+}

@@ -148,7 +148,8 @@ std::string js_plan(const std::string& config, const std::string& query) {
 
 // `gpusizer simulate --json`: the request-level simulation. `options` holds its fields (requests,
 // seed, burstiness, lengths, length_spread, prefix_hit_rate, slo_ttft_ms, slo_tpot_ms,
-// timeline_points, trace: the trace's text; "" = the defaults).
+// timeline_points, trace: the trace's text, max_concurrency, max_rate, percentile; "" = the
+// defaults).
 std::string js_simulate(const std::string& config, const std::string& options) {
     return guarded([&] {
         return simulation_to_json(simulate(config_from_json(config), web::embedded_catalog(), simulation_options_from_json(options)));

@@ -536,6 +536,13 @@ std::string simulation_to_json(const SimulationReport& s, int indent) {
     sim["mean_running"] = s.mean_running;
     sim["max_concurrency"] = s.max_concurrency;
     sim["peak_kv_used_fraction"] = s.peak_kv_used_fraction;
+    if (s.max_rate.asked) {
+        sim["max_rate"] = {{"rps", s.max_rate.rps},
+                           {"saturated_rps", s.max_rate.saturated_rps},
+                           {"percentile", s.max_rate.percentile},
+                           {"simulations", s.max_rate.simulations},
+                           {"requests", s.max_rate.requests}};
+    }
     json tl = json::array();
     for (const SimulationSample& p : s.timeline)
         tl.push_back({{"t_s", p.t_s}, {"running", p.running}, {"waiting", p.waiting}, {"kv_used_fraction", p.kv_used_fraction}});

@@ -129,7 +129,9 @@ def simulate(config: Config, options: Optional[Config] = None, **kwargs: Any) ->
 
     ``options`` (or keyword arguments): requests, seed, burstiness, lengths, length_spread,
     prefix_hit_rate, max_concurrency, slo_ttft_ms, slo_tpot_ms, timeline_points, and trace (the
-    text of an Azure CSV or JSONL trace). The request rate is the configuration's request_rate."""
+    text of an Azure CSV or JSONL trace). The request rate is the configuration's request_rate, or
+    with max_rate=True the highest rate whose latencies at ``percentile`` (50, 90 or 99; default
+    99) meet the SLOs: ``result["simulation"]["max_rate"]["rps"]``, the run reported at it."""
     return _result(_core.simulate(_text(config, "config"), _merged(options, kwargs, "options")))
 
 

@@ -58,6 +58,12 @@ struct SimulationOptions {
     double slo_tpot_ms = 0;
     std::vector<TraceRequest> trace;   // when not empty, the requests (isl, osl and the rate are not used)
     int timeline_points = 120;   // samples of the run for the charts
+    // Instead of the configuration's request_rate, the highest rate whose latencies at `percentile`
+    // (50, 90 or 99) meet the objectives above while the engines keep up (MLPerf Inference's server
+    // scenario: the largest target QPS whose p99 TTFT and TPOT stay within its limits). The report is
+    // the run at that rate; SimulationReport::max_rate says how it was found.
+    bool max_rate = false;
+    int percentile = 99;
 };
 
 // Latencies over the completed requests: numpy.percentile's linear interpolation, as
@@ -72,6 +78,16 @@ struct SimulationSample {
     double running = 0;   // requests in flight (mean)
     double waiting = 0;   // requests queued (mean)
     double kv_used_fraction = 0;   // share of the KV pools the running requests hold (mean over replicas)
+};
+
+// The search for the highest rate within the objectives (SimulationOptions::max_rate).
+struct MaxRateSearch {
+    bool asked = false;
+    double rps = 0;   // the highest rate found within the objectives, all replicas (0: not even a light load meets them)
+    double saturated_rps = 0;   // the steady state's completion rate at saturation: the search's upper bound
+    int percentile = 99;
+    int simulations = 0;   // runs the search took
+    long long requests = 0;   // requests each run simulated
 };
 
 struct SimulationReport {
@@ -99,13 +115,14 @@ struct SimulationReport {
     // figures for the same load (isl / osl the means, the same rate).
     Report report;
     std::vector<SimulationSample> timeline;
+    MaxRateSearch max_rate;
     std::vector<std::string> warnings;
     double wall_s = 0;   // seconds the simulation took to run
 };
 
 // The options as JSON (simulation_io.cpp): {"requests", "seed", "burstiness", "lengths",
 // "length_spread", "prefix_hit_rate", "slo_ttft_ms", "slo_tpot_ms", "timeline_points", "max_concurrency", "trace"
-// (the trace's text)}; "" = the defaults. Throws Error naming the field.
+// (the trace's text), "max_rate", "percentile"}; "" = the defaults. Throws Error naming the field.
 SimulationOptions simulation_options_from_json(std::string_view text);
 
 // Simulates the configuration (an inference configuration with isl and osl, or a trace) and

@@ -297,6 +297,7 @@ void check_options(const SimulationOptions& o) {
     if (o.max_concurrency < 0 || o.max_concurrency > (1 << 24))
         throw Error("max_concurrency", "must be between 0 (no limit) and 16,777,216 requests outstanding");
     if (o.timeline_points < 1 || o.timeline_points > 10000) throw Error("timeline_points", "must be between 1 and 10,000");
+    if (o.percentile != 50 && o.percentile != 90 && o.percentile != 99) throw Error("percentile", "must be 50, 90 or 99");
 }
 
 }   // namespace
@@ -430,6 +431,7 @@ SimulationReport simulate(const Config& config, const Catalog& catalog, const Si
     const auto started = std::chrono::steady_clock::now();
     check_options(o);
     if (config.mode != Mode::inference) throw Error("mode", "simulate runs inference (serving) configurations");
+    if (o.max_rate) return detail::simulate_max_rate(config, catalog, o);
     // The requests: the trace's (the first `requests` of it), or drawn around isl / osl at the
     // configuration's rate.
     std::vector<TraceRequest> drawn;

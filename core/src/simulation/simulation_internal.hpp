@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpusizer/catalog.hpp"
+#include "gpusizer/config.hpp"
 #include "gpusizer/simulate.hpp"
 
 namespace gpusizer::detail {
@@ -33,6 +35,19 @@ void simulate_requests(const ServingModel& m, int dp, const std::vector<TraceReq
 
 // The mean and numpy.percentile's linear p50 / p90 / p99 of `values` (zeros when empty).
 LatencyStats latency_stats(std::vector<double> values);
+
+// A latency's p50, p90 or p99 (`percentile` 50, 90 or 99).
+inline double at_percentile(const LatencyStats& l, int percentile) {
+    return percentile == 50 ? l.p50 : percentile == 90 ? l.p90 : l.p99;
+}
+
+// Whether a run met the objectives (ms; 0: none) at `percentile` with the engines keeping up: the
+// steady state at its rate is not past saturation (a finite run past it only queues more and more).
+bool within_objectives(const SimulationReport& s, double ttft_ms, double tpot_ms, int percentile);
+
+// The run at the highest rate within the options' objectives (max_rate.cpp); simulate() calls it
+// when options.max_rate is set, and it calls simulate() without it.
+SimulationReport simulate_max_rate(const Config& config, const Catalog& catalog, const SimulationOptions& o);
 
 // `n` requests at `rate` per second (0: all at t = 0), lengths around isl / osl as `o` says.
 std::vector<TraceRequest> draw_requests(const SimulationOptions& o, int n, double rate, double isl, double osl);

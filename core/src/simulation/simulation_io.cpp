@@ -1,6 +1,7 @@
 // simulation_io.cpp: the simulation's options from JSON (the JS API's gs.simulate(config,
 // options), scripts): {"requests", "seed", "burstiness", "lengths", "length_spread",
-// "prefix_hit_rate", "slo_ttft_ms", "slo_tpot_ms", "timeline_points", "trace"}, the trace as its
+// "prefix_hit_rate", "slo_ttft_ms", "slo_tpot_ms", "timeline_points", "trace", "max_concurrency",
+// "max_rate", "percentile"}, the trace as its
 // text (the Azure CSV or JSON Lines). Each field is checked where simulate() checks it; an
 // unknown field is refused by name.
 #include <cmath>
@@ -22,14 +23,15 @@ SimulationOptions simulation_options_from_json(std::string_view text) {
     if (!j.is_object()) throw Error("options", "must be a JSON object of the simulation's fields");
     static constexpr const char* kKnown[] = {"requests",        "seed",        "burstiness",  "lengths",         "length_spread",
                                              "prefix_hit_rate", "slo_ttft_ms", "slo_tpot_ms", "timeline_points", "trace",
-                                             "max_concurrency"};
+                                             "max_concurrency", "max_rate",        "percentile"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
         for (const char* k : kKnown) known = known || it.key() == k;
         if (!known)
             throw Error(it.key().substr(0, 40),
                         "unknown simulation field; known: requests, seed, burstiness, lengths, length_spread, "
-                        "prefix_hit_rate, slo_ttft_ms, slo_tpot_ms, timeline_points, trace, max_concurrency");
+                        "prefix_hit_rate, slo_ttft_ms, slo_tpot_ms, timeline_points, trace, max_concurrency, max_rate, "
+                        "percentile");
     }
     auto number = [&](const char* k, double def) {
         if (!j.contains(k)) return def;
@@ -55,6 +57,11 @@ SimulationOptions simulation_options_from_json(std::string_view text) {
     o.slo_tpot_ms = number("slo_tpot_ms", 0);
     o.timeline_points = int(integer("timeline_points", 1, 10000, o.timeline_points));
     o.max_concurrency = int(integer("max_concurrency", 0, double(1 << 24), 0));
+    if (j.contains("max_rate")) {
+        if (!j.at("max_rate").is_boolean()) throw Error("max_rate", "must be true or false");
+        o.max_rate = j.at("max_rate").get<bool>();
+    }
+    o.percentile = int(integer("percentile", 50, 99, o.percentile));   // 50, 90 or 99: simulate() checks which
     if (j.contains("trace")) {
         if (!j.at("trace").is_string()) throw Error("trace", "must be the trace's text (the Azure CSV or JSON Lines)");
         o.trace = parse_trace(j.at("trace").get<std::string>());

@@ -17,6 +17,7 @@
 #include "interconnect.hpp"
 #include "performance.hpp"
 #include "plan_internal.hpp"
+#include "simulation_internal.hpp"
 
 namespace gpusizer::detail {
 
@@ -25,8 +26,6 @@ namespace {
 // Requests each run simulates: enough for a p99 of a few dozen requests per replica's share
 // (1% of 1,000 is 10 requests), more with more replicas, bounded so a search stays under seconds.
 int run_requests(int dp) { return std::clamp(400 * dp, 1000, 20000); }
-
-double at_percentile(const LatencyStats& l, int p) { return p == 50 ? l.p50 : p == 90 ? l.p90 : l.p99; }
 
 }   // namespace
 
@@ -55,10 +54,6 @@ PlanReport plan_for_target(const PlanRequest& q, const Catalog& cat) {
     SimulationOptions so;
     so.slo_ttft_ms = q.max_ttft_ms;
     so.slo_tpot_ms = q.max_tpot_ms;
-    auto meets = [&](const SimulationReport& s) {
-        return (q.max_ttft_ms <= 0 || at_percentile(s.ttft_s, q.percentile) * 1e3 <= q.max_ttft_ms) &&
-               (q.max_tpot_ms <= 0 || at_percentile(s.tpot_s, q.percentile) * 1e3 <= q.max_tpot_ms);
-    };
     int best_gpus = N + 1;
     for (int tp = 1; tp <= std::min(N, std::max(node, 1)); tp *= 2) {
         for (int pp = 1; tp * pp <= N && pp <= layers; pp *= 2) {
@@ -99,9 +94,7 @@ PlanReport plan_for_target(const PlanRequest& q, const Catalog& cat) {
                 const SimulationReport s = simulate(c, cat, so);
                 ++tr.simulations;
                 tr.requests = std::max(tr.requests, (long long)so.requests);
-                // The engines keep up (the steady state at this rate is not past saturation), and the
-                // percentile is within the targets.
-                if (s.report.serving.bound == "overloaded" || !meets(s)) continue;
+                if (!within_objectives(s, q.max_ttft_ms, q.max_tpot_ms, q.percentile)) continue;
                 found = true;
                 best_gpus = c.gpus;
                 tr.met = true;
