@@ -168,7 +168,7 @@ TEST_CASE("SGLang's data-parallel attention: weights replicated over the groups,
     capped.max_num_seqs = 100;
     CHECK(run(capped).config.concurrency == 96);
     capped.max_num_seqs = 7;
-    CHECK_THROWS_WITH(run(capped), Catch::Contains("give at least one a group"));
+    CHECK_THROWS_WITH(run(capped), Catch::Contains("dp_attention: exceeds max_num_seqs"));
     // The layout is SGLang's, for serving, and its groups divide tp.
     Config bad = c;
     bad.dp_attention = 3;

@@ -353,4 +353,16 @@ TEST_CASE("Plan tab, request simulation: its configuration, its default rate and
     big.isl = 1000;
     big.osl = 100;
     CHECK(default_simulation_rate(big, catalog()) == 1.0);
+    // The "highest rate" button: the tab's options searching at p99 for the rate within its
+    // objectives, below what the engine sustains, the tab's rate field aside.
+    in.slo_tpot_ms = 30;
+    const SimulationOptions o = max_rate_options(in);
+    CHECK(o.max_rate);
+    CHECK(o.percentile == 99);
+    CHECK(o.slo_tpot_ms == 30);
+    CHECK(o.requests == in.requests);
+    const SimulationReport found = simulate(simulation_config(c, catalog(), plan, in), catalog(), o);
+    CHECK(found.max_rate.rps > 0);
+    CHECK(found.max_rate.rps < sustained);
+    CHECK(found.tpot_s.p99 * 1e3 <= 30);
 }

@@ -148,6 +148,13 @@ SimulationOptions simulation_options(const SimulationInputs& in) {
     return o;
 }
 
+SimulationOptions max_rate_options(const SimulationInputs& in) {
+    SimulationOptions o = simulation_options(in);
+    o.max_rate = true;
+    o.percentile = 99;   // MLPerf's server scenario holds both limits at p99
+    return o;
+}
+
 namespace {
 
 ServingRowText serving_cells(int tp, int pp, int dp, int ep, const ServingReport& s, double memory) {

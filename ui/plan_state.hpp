@@ -73,6 +73,9 @@ double default_simulation_rate(const Config& serving, const Catalog& catalog);
 // serving configuration's concurrency dropped (a simulation's load is its arrivals); and its options.
 Config simulation_config(const Config& current, const Catalog& catalog, const PlanInputs& plan, const SimulationInputs& in);
 SimulationOptions simulation_options(const SimulationInputs& in);
+// The same options searching the highest rate whose p99 TTFT and TPOT meet the tab's objectives
+// (the "highest rate" button; at least one objective must be set).
+SimulationOptions max_rate_options(const SimulationInputs& in);
 
 // One table row's cells, as text (the same formatting natively and in the browser).
 struct PlanRowText {

@@ -31,6 +31,10 @@ void request_plan_search(double max_ttft_ms = 0, double max_tpot_ms = 0);
 // Shows `kind` in the tab, as its switch does (the desktop app's --simulate).
 void show_plan_kind(PlanKind kind);
 
+// Presses the simulation's "highest rate" button the next time it is drawn, with these objectives
+// set in its SLO fields first (0: the field's own): the desktop app's --simulate --highest-rate.
+void request_highest_rate(double slo_ttft_ms = 0, double slo_tpot_ms = 0);
+
 // The request-level simulation (view_simulate.cpp) of the current configuration at the tab's
 // load (`plan`'s isl and osl, which its fields edit). `note` names "simulation rate field",
 // "simulation new draw button", "simulation summary" or "simulation message", and the charts.

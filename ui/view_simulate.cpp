@@ -36,6 +36,12 @@ struct SimulationView {
     bool has_result = false;
     SimulationReport result;
     std::string error;
+    // The last "highest rate" search, shown while the inputs are what it left them (search_key).
+    MaxRateSearch search;
+    std::string search_key;
+    // request_highest_rate(): a press of the button, and objectives to set before it.
+    bool search_asked = false;
+    double asked_ttft_ms = 0, asked_tpot_ms = 0;
 };
 
 SimulationView& sim_view() {
@@ -66,6 +72,13 @@ const Config& current_config(SimulationView& v, const Config& current, const std
 
 }   // namespace
 
+void request_highest_rate(double slo_ttft_ms, double slo_tpot_ms) {
+    SimulationView& v = sim_view();
+    v.search_asked = true;
+    v.asked_ttft_ms = slo_ttft_ms;
+    v.asked_tpot_ms = slo_tpot_ms;
+}
+
 const SimulationReport* shown_simulation(double* rate) {
     SimulationView& v = sim_view();
     const bool shown = v.shown;
@@ -80,6 +93,10 @@ void draw_simulation(const Config& current, const std::string& link, const Catal
     SimulationView& v = sim_view();
     SimulationInputs& in = v.inputs;
     v.shown = true;
+    if (v.search_asked) {
+        if (v.asked_ttft_ms > 0) in.slo_ttft_ms = v.asked_ttft_ms;
+        if (v.asked_tpot_ms > 0) in.slo_tpot_ms = v.asked_tpot_ms;
+    }
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled(
         "%s",
@@ -127,6 +144,29 @@ void draw_simulation(const Config& current, const std::string& link, const Catal
     if (ImGui::Button(tr_label("new draw"))) ++in.seed;
     note("simulation new draw button");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip(tr("The same load with other random arrivals (seed %u)."), in.seed + 1);
+    // The highest rate within the objectives: a search of a dozen runs (tens of milliseconds
+    // natively, a few hundred in the browser), on a click only; the rate field takes what it finds.
+    beside_if_fits(button_width(tr("highest rate")));
+    const bool has_slo = in.slo_ttft_ms > 0 || in.slo_tpot_ms > 0;
+    ImGui::BeginDisabled(!has_slo);
+    const bool pressed = ImGui::Button(tr_label("highest rate")) || (v.search_asked && has_slo);
+    v.search_asked = false;
+    if (pressed) {
+        try {
+            const SimulationReport found = simulate(*c, catalog, max_rate_options(in));
+            v.search = found.max_rate;
+            if (found.max_rate.rps > 0) in.request_rate = found.max_rate.rps;
+            v.search_key = inputs_key(link, plan, in);
+        } catch (const Error& e) {
+            v.search = MaxRateSearch{};
+            v.error = e.what();
+        }
+    }
+    ImGui::EndDisabled();
+    note("simulation highest rate button");
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", has_slo ? tr("The highest arrival rate whose p99 time to first token and time per output token meet the objectives while the engines keep up (MLPerf's server scenario); the rate field takes it.")
+                                        : tr("Set an SLO first: the highest rate is the one that meets it."));
 
     // Run when what it was run for changed, once the change has settled: a run takes ~3 ms
     // natively and 15-20 ms in the browser (1,000 requests), more than a frame, so while a slider
@@ -171,6 +211,16 @@ void draw_simulation(const Config& current, const std::string& link, const Catal
                 format_fixed(s.mean_running, 1).c_str());
     note("simulation summary");
     if (updating) ImGui::TextDisabled("%s", tr("(updating: the figures below are for the settings before the change)"));
+    if (v.search.asked && v.search_key == key) {
+        if (v.search.rps > 0)
+            ImGui::Text(tr("highest rate within the objectives at p99: %s/s (the engines saturate at %s/s; %d runs)"),
+                        format_fixed(v.search.rps, v.search.rps < 10 ? 2 : 1).c_str(),
+                        format_fixed(v.search.saturated_rps, v.search.saturated_rps < 10 ? 2 : 1).c_str(), v.search.simulations);
+        else
+            ImGui::TextColored(to_vec4(palette().warning), tr("no rate meets the objectives at p99: even %s/s (1%% of saturation) misses them"),
+                               format_fixed(0.01 * v.search.saturated_rps, 3).c_str());
+        note("simulation highest rate");
+    }
     if (in.slo_ttft_ms > 0 || in.slo_tpot_ms > 0)
         ImGui::Text(tr("goodput %s requests/s: %s of the requests met the objectives"), format_fixed(s.goodput_rps, 2).c_str(),
                     percent(s.slo_attained_fraction, 1).c_str());

@@ -347,14 +347,13 @@ void check_dp_attention(const Config& c, Resolved& r) {
     if (c.dp_attention <= 1) return;
     // Fixed messages: the widget's module carries this function too.
     // (Training runs under pytorch: check_compatibility refuses SGLang there before this.)
-    const char* why = r.engine != Runtime::sglang       ? "applies to runtime sglang only"
-                      : r.par.tp % c.dp_attention != 0 ? "must divide tp"
-                                                        : nullptr;
-    if (why) throw Error("dp_attention", why);
     // SGLang divides --max-running-requests among the groups (model_runner.py: // dp_size): fewer
-    // than one a group leaves a scheduler that admits nothing.
-    if (c.max_num_seqs && *c.max_num_seqs < c.dp_attention)
-        throw Error("max_num_seqs", "is shared by the dp_attention groups (SGLang divides it among them): give at least one a group");
+    // than one a group leaves schedulers that admit nothing.
+    const char* why = r.engine != Runtime::sglang                           ? "applies to runtime sglang only"
+                      : r.par.tp % c.dp_attention != 0                     ? "must divide tp"
+                      : c.max_num_seqs.value_or(c.dp_attention) < c.dp_attention ? "exceeds max_num_seqs, which SGLang divides among its groups"
+                                                                            : nullptr;
+    if (why) throw Error("dp_attention", why);
     r.dp_attn = c.dp_attention;
     r.attn_tp = r.par.tp / c.dp_attention;
 }

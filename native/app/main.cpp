@@ -2,7 +2,7 @@
 // Set-up and tear-down follow Dear ImGui's example_glfw_opengl3.
 //
 //   gpusizer-app [LINK | CONFIG.json | REPORT.json | MODEL.gguf | MODEL-FOLDER | ENGINE.log ...] [--tab NAME]
-//                [--search [--max-ttft-ms MS] [--max-tpot-ms MS]] [--simulate]
+//                [--search [--max-ttft-ms MS] [--max-tpot-ms MS]] [--simulate [--highest-rate]]
 //                [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json] [--save-png]]
 //
 // Files open from the command line, from the "Open file..." button (a path) or when dropped on
@@ -15,7 +15,8 @@
 // --save-png presses "Save PNG" on the last frame too (the results, into the working folder).
 // --search presses the Plan tab's search button once (with --tab plan), a serving search with the
 // latency targets given (the `gpusizer plan` flags of the same names). --simulate shows the Plan
-// tab's request simulation instead (with --tab plan).
+// tab's request simulation instead (with --tab plan); --highest-rate presses its "highest rate"
+// button once, the same flags its SLOs.
 #include <algorithm>
 #include <cfloat>
 #include <cstdio>
@@ -45,7 +46,8 @@ const char* const kUsage =
     "usage: gpusizer-app [LINK | CONFIG.json | REPORT.json | MODEL.gguf | MODEL-FOLDER | ENGINE.log ...]\n"
     "                    [--tab memory|speed|cost|plots|compare|recommend|measured|assumptions|local|log|plan]\n"
     "                    [--search [--max-ttft-ms MS] [--max-tpot-ms MS]]   (the Plan tab's search, pressed once)\n"
-    "                    [--simulate]   (the Plan tab's request simulation)\n"
+    "                    [--simulate [--highest-rate [--max-ttft-ms MS] [--max-tpot-ms MS]]]\n"
+    "                    (the Plan tab's request simulation; its highest rate within those SLOs, pressed once)\n"
     "                    [--screenshot FILE.png [--size WxH] [--frames N] [--layout FILE.json] [--save-png]]\n";
 
 // Reads a whole file; false with a message naming it when it cannot (or when it is not a
@@ -144,6 +146,7 @@ struct Args {
     bool save_png = false;      // with --screenshot: "Save PNG" on the last frame as well
     bool search = false;        // the Plan tab's search button, pressed once
     bool simulate = false;      // the Plan tab's request simulation shown
+    bool highest_rate = false;  // its "highest rate" button pressed once (the SLOs: max_ttft_ms / max_tpot_ms)
     double max_ttft_ms = 0, max_tpot_ms = 0;   // its serving targets (0: the tab's own)
 };
 
@@ -170,6 +173,8 @@ bool parse_args(int argc, char** argv, Args& a) {
             a.search = true;
         } else if (s == "--simulate") {
             a.simulate = true;
+        } else if (s == "--highest-rate") {
+            a.simulate = a.highest_rate = true;
         } else if (s == "--max-ttft-ms" || s == "--max-tpot-ms") {
             const char* v = next(s.c_str());
             double ms = 0;
@@ -328,6 +333,7 @@ int main(int argc, char** argv) {
     }
     if (args.search) gpusizer::ui::request_plan_search(args.max_ttft_ms, args.max_tpot_ms);
     if (args.simulate) gpusizer::ui::show_plan_kind(gpusizer::ui::PlanKind::simulation);
+    if (args.highest_rate) gpusizer::ui::request_highest_rate(args.max_ttft_ms, args.max_tpot_ms);
     // Files dropped on the window open like "Open file...".
     glfwSetWindowUserPointer(window, &app);
     glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
