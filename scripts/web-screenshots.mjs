@@ -36,6 +36,9 @@ async function swipeUp(context, page, from, steps, dy) {
 async function named(page, name, tap) {
   await page.waitForFunction((n) => window.gpusizerApp.layout.some((r) => r.name === n), name, { timeout: 10000 });
   const r = (await page.evaluate(() => window.gpusizerApp)).layout.find((x) => x.name === name);
+  // A tap lands only within the viewport: an item below the fold says so rather than miss.
+  const height = page.viewportSize().height;
+  if (r.y + r.h / 2 >= height) throw new Error(`${name} is below the fold (y ${r.y} of ${height}): swipe up first`);
   if (tap) await page.touchscreen.tap(r.x + r.w / 2, r.y + r.h / 2);
   else await clickFrames(page, r.x + r.w / 2, r.y + r.h / 2);
   await frames(page, 8);
@@ -160,8 +163,9 @@ const kSimLink = '#v=1&m=llama-3.1-8b&g=h100-sxm&rt=vllm&isl=1000&osl=200';
   const page = await context.newPage();
   state = await openApp(page, url, kSimLink);
   await named(page, 'plan tab', true);
+  await swipeUp(context, page, 700, 10, 30);   // the tab's switches, below the fold on a phone
   await named(page, 'request simulation switch', true);
-  await swipeUp(context, page, 780, 24, 26);
+  await swipeUp(context, page, 780, 20, 26);
   await page.screenshot({ path: join(out, 'web-phone-simulate.png') });
   await context.close();
 }

@@ -110,11 +110,11 @@ void draw_load_fields(const Config& current, PlanInputs& in, float w) {
     const ServingLoad load = serving_load(current, in);
     long long isl = load.isl, osl = load.osl;
     const long long step = 128, fast = 1024;
-    ImGui::SetNextItemWidth(w);
+    ImGui::SetNextItemWidth(stepper_item_width(w));
     if (ImGui::InputScalar(tr_label("input tokens"), ImGuiDataType_S64, &isl, &step, &fast)) in.isl = std::clamp(isl, 1LL, 100000000LL);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("per request: the prompt (isl)"));
     beside_if_fits(stepper_width(w, tr("output tokens")));
-    ImGui::SetNextItemWidth(w);
+    ImGui::SetNextItemWidth(stepper_item_width(w));
     if (ImGui::InputScalar(tr_label("output tokens"), ImGuiDataType_S64, &osl, &step, &fast)) in.osl = std::clamp(osl, 1LL, 100000000LL);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("per request: the generated tokens (osl)"));
     const std::string source = "(" + std::string(tr(load.source)) + ")";
@@ -171,16 +171,16 @@ void draw_training(PlanView& v, const Config& current, const Catalog& catalog, c
         model_name(current).c_str(), current.gpus, current.gpu.c_str());
     ImGui::PopTextWrapPos();
     const float w = ImGui::GetFontSize() * 7.0f;
-    ImGui::SetNextItemWidth(w);
+    ImGui::SetNextItemWidth(stepper_item_width(w));
     ImGui::InputInt(tr_label("global batch"), &in.global_batch, 8, 64);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("sequences per optimizer step, all GPUs (0: the configuration's)"));
     in.global_batch = std::clamp(in.global_batch, 0, 1 << 24);
     beside_if_fits(stepper_width(w, tr("top")));
-    ImGui::SetNextItemWidth(w);
+    ImGui::SetNextItemWidth(stepper_item_width(w));
     ImGui::InputInt(tr_label("top"), &in.top, 1, 5);
     in.top = std::clamp(in.top, 1, 100);
     beside_if_fits(stepper_width(w, tr("max micro-batch")));
-    ImGui::SetNextItemWidth(w);
+    ImGui::SetNextItemWidth(stepper_item_width(w));
     ImGui::InputInt(tr_label("max micro-batch"), &in.max_micro_batch, 1, 8);
     in.max_micro_batch = std::clamp(in.max_micro_batch, 1, 4096);
     ImGui::SetNextItemWidth(w);
@@ -426,7 +426,7 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
     note("max TPOT ms field");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", tr("time per output token after the first, milliseconds (0: no limit); 50 ms is 20 tokens/s per user"));
-    ImGui::SetNextItemWidth(w);
+    ImGui::SetNextItemWidth(stepper_item_width(w));
     ImGui::InputInt(tr_label("top"), &in.top, 1, 5);
     in.top = std::clamp(in.top, 1, 100);
     checkbox_beside(tr_later("disaggregated"), &in.disaggregated);

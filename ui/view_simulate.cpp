@@ -114,7 +114,7 @@ void draw_simulation(const Config& current, const std::string& link, const Catal
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", tr("Arrival rate, requests per second (the configuration's request_rate if it has one)."));
     beside_if_fits(stepper_width(w, tr("requests")));
-    ImGui::SetNextItemWidth(w);
+    ImGui::SetNextItemWidth(stepper_item_width(w));
     int n = in.requests;
     if (ImGui::InputInt(tr_label("requests"), &n, 100, 1000)) in.requests = std::clamp(n, 1, 100000);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("How many requests the run simulates."));

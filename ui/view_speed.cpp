@@ -273,7 +273,7 @@ void App::draw_serving(float width) {
     const ServingReport& sv = r.serving;
     Config& c = s_.config;
     ImGui::BeginGroup();
-    ImGui::PushItemWidth(ImGui::GetFontSize() * 6.0f);
+    ImGui::PushItemWidth(stepper_item_width(ImGui::GetFontSize() * 6.0f));
     long long isl = c.isl, osl = c.osl, cc = c.concurrency;
     const long long step = 64, fast = 1024;
     bool edited = false;

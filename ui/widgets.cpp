@@ -169,9 +169,9 @@ void cell_or_dash(bool known, const std::string& text) {
 
 // The widths of the tab's fields: a number field `w` wide with its - and + buttons, a field
 // without them, a checkbox and a button, each with its label.
+float stepper_item_width(float w) { return w + 2 * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x); }
 float stepper_width(float w, const char* label) {
-    const ImGuiStyle& st = ImGui::GetStyle();
-    return w + 2 * (ImGui::GetFrameHeight() + st.ItemInnerSpacing.x) + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+    return stepper_item_width(w) + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
 }
 float field_width(float w, const char* label) { return w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x; }
 float checkbox_width(const char* label) {

@@ -46,6 +46,10 @@ bool limit_drag(const char* label, std::optional<double>& value, float width, fl
 // The widths of a line's fields, for beside_if_fits(): a number field `w` wide with its - and +
 // buttons and its label, one without them, a checkbox and a button, each with its label.
 float stepper_width(float w, const char* label);
+// The item width that leaves a number field with - and + buttons a box `w` wide: ImGui takes the
+// buttons (a frame height square each) out of the item's width, and on a phone, where frames are
+// tall for touch, 7 font sizes left the number a sliver.
+float stepper_item_width(float w);
 float field_width(float w, const char* label);
 float checkbox_width(const char* label);
 float button_width(const char* label);
