@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { execFileSync } from 'node:child_process';
-import { cli, cliJson, differences, requireSetup, useBrowser, watch, widgetView } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { cli, cliJson, configFile, differences, requireSetup, useBrowser, watch, widgetView } from './harness.mjs';
 
 requireSetup({ needCli: true });
 
@@ -463,5 +464,41 @@ test('QA E6: a config.json dropped on the widget becomes its model; a model file
   await page.waitForFunction(() => /full calculator/.test(document.getElementById('widget').shadowRoot.querySelector('.message').textContent));
   await drop('notes.json', '{"a": 1}');
   await page.waitForFunction(() => /not a Hugging Face config\.json/.test(document.getElementById('widget').shadowRoot.querySelector('.message').textContent));
+  await page.close();
+});
+
+// The widget's module computes with the browser's Math (emcc -sJS_MATH=1: musl's pow, log and exp
+// left out, 1.6 KB gzipped) and its own number formatting (lite_printf.cpp): every number of its
+// report must still be the native build's, bit for bit, over the accuracy table's catalog
+// configurations (a GPU, model and engine each, training and serving).
+test('the widget\'s module reports the native CLI\'s numbers exactly, over the accuracy table\'s configurations', async () => {
+  const rows = JSON.parse(readFileSync(new URL('../validation/accuracy.json', import.meta.url))).rows;
+  const configs = rows.map((r) => r.config).filter((c) => typeof c === 'object' && typeof c.model === 'string' && !c.custom_gpu)
+    .filter((_, i) => i % 4 === 0);   // a quarter of them (about 150): a minute of CLI runs
+  assert.ok(configs.length > 100, `${configs.length} configurations`);
+  const page = await browser.newPage();
+  await page.goto(url + 'embed.html');
+  const lite = await page.evaluate(async (list) => {
+    const gs = await (await import(new URL('gpusizer-lite.js', location.href).href)).default();
+    return list.map((c) => { try { return gs.estimate(c); } catch (e) { return `error ${e.message}`; } });
+  }, configs);
+  let numbers = 0;
+  const mismatches = [];
+  // (A figure the widget's module leaves null is one it does not compute: the cost's GPU price and
+  // training goodput are not in it.)
+  const walk = (a, b, path) => {
+    if (typeof a === 'number' && typeof b === 'number') {
+      ++numbers;
+      if (a !== b) mismatches.push(`${path}: native ${a}, widget ${b}`);
+    } else if (a && typeof a === 'object') {
+      for (const k of Object.keys(a)) if (b && typeof b === 'object' && k in b) walk(a[k], b[k], `${path}.${k}`);
+    }
+  };
+  configs.forEach((c, i) => {
+    if (lite[i].startsWith('error')) return;   // the widget refuses what it does not carry (Hub models)
+    walk(cliJson(['estimate', '--config', configFile(c)]), JSON.parse(lite[i]), `${c.model}@${c.gpu}`);
+  });
+  assert.ok(numbers > 10000, `${numbers} numbers compared`);
+  assert.deepEqual(mismatches.slice(0, 10), []);
   await page.close();
 });
