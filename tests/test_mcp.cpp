@@ -227,6 +227,11 @@ TEST_CASE("mcp: the other tools answer as their core functions", "[mcp]") {
     CHECK(s["structuredContent"]["simulation"]["requests"] == 40);
     CHECK(s["structuredContent"]["simulation"]["completed"] ==
           simulate(config_from_json(serving.dump()), cat, simulation_options_from_json(R"({"requests": 40, "seed": 3})")).completed);
+    // The highest rate within the objectives, through the same options.
+    const json m = call_result("simulate", {{"config", serving}, {"options", {{"requests", 1000}, {"max_rate", true}, {"slo_tpot_ms", 20}}}});
+    REQUIRE(m["isError"] == false);
+    CHECK(m["structuredContent"]["simulation"]["max_rate"]["rps"].get<double>() > 0);
+    CHECK(m["structuredContent"]["simulation"]["max_rate"]["percentile"] == 99);
 }
 
 TEST_CASE("mcp: inspect reads a local GGUF file as inspect --json", "[mcp]") {

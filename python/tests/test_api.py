@@ -72,6 +72,21 @@ class SameAsTheCli(unittest.TestCase):
         self.assertEqual(py, cli)
         self.assertEqual(py["simulation"]["requests"], 300)
 
+    def test_simulate_max_rate(self):
+        # The highest rate within the objectives: the CLI's search and run, the same keyword arguments.
+        py = gpusizer.simulate(SERVING, requests=1000, max_rate=True, slo_tpot_ms=30, percentile=90)
+        cli = cli_json("simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--runtime", "vllm", "--isl", "1000",
+                       "--osl", "200", "--requests", "1000", "--max-rate", "--slo-tpot-ms", "30", "--percentile", "90")
+        for r in (py, cli):
+            r["simulation"].pop("wall_s")
+        self.assertEqual(py, cli)
+        found = py["simulation"]["max_rate"]
+        self.assertEqual(found["percentile"], 90)
+        self.assertGreater(found["rps"], 0)
+        self.assertLess(found["rps"], found["saturated_rps"])
+        self.assertEqual(py["simulation"]["request_rate"], found["rps"])
+        self.assertLessEqual(py["simulation"]["tpot_s"]["p90"] * 1e3, 30)
+
     def test_models_and_gpus(self):
         self.assertEqual(gpusizer.models(), cli_json("models"))
         self.assertEqual(gpusizer.gpus(), cli_json("gpus"))

@@ -338,6 +338,16 @@ test('simulate: the same run as `gpusizer simulate --json` for the same seed, er
   assert.equal((await call('simulate', { model: 'llama-3.1-8b' })).error.key, 'isl');
   assert.equal((await call('simulate', config, { trace: 'time,in,out\n1,2,3\n' })).error.key, 'trace');
   assert.equal(JSON.parse((await call('simulate', config, { requests: 10 })).value).simulation.completed, 10);
+  // The highest rate within the objectives: the CLI's search (the same runs, to rounding).
+  const search = { requests: 1000, max_rate: true, slo_tpot_ms: 30, percentile: 90 };
+  const wm = JSON.parse((await call('simulate', config, search)).value).simulation.max_rate;
+  const nm = JSON.parse(cliText(['simulate', '--config', configFile(config), '--requests', '1000', '--max-rate', '--slo-tpot-ms', '30',
+    '--percentile', '90'])).simulation.max_rate;
+  assert.equal(wm.simulations, nm.simulations);
+  near(wm.rps, nm.rps, 'max_rate.rps');
+  assert.ok(wm.rps > 0 && wm.rps < wm.saturated_rps, JSON.stringify(wm));
+  assert.equal((await call('simulate', config, { max_rate: true })).error.key, 'max_rate');
+  assert.equal((await call('simulate', config, { max_rate: true, slo_tpot_ms: 30, percentile: 95 })).error.key, 'percentile');
 });
 
 test('recommend and links: the same JSON text as `gpusizer recommend` and `gpusizer links`', async () => {
