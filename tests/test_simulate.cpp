@@ -592,3 +592,34 @@ TEST_CASE("simulate --max-rate: the highest rate whose percentile latencies meet
     CHECK(cli.out.find("max rate: ") != std::string::npos);
     CHECK(run_cli({"simulate", "--model", "llama-3.1-8b", "--isl", "100", "--osl", "10", "--max-rate"}).code == 2);
 }
+
+TEST_CASE("seq_overhead_us: the host's time per decoding request, added to every step that decodes it", "[simulate][serving]") {
+    // One request at a time: each decode step carries one decoding request, so the TPOT grows by
+    // the key's 100 us exactly; the prompt's step decodes none, so the TTFT stays.
+    Config c = serving("llama-3.1-8b", "h100-sxm", Runtime::trt_llm, 1);
+    c.isl = 1000;
+    c.osl = 100;
+    c.request_rate = 0.01;   // 100 s apart: each alone on the engine
+    SimulationOptions o;
+    o.requests = 3;
+    const SimulationReport base = simulate(c, catalog(), o);
+    CHECK(base.report.config.seq_overhead_us.value_or(-1) == 0);   // TensorRT-LLM's versions carry none
+    c.seq_overhead_us = 100;
+    const SimulationReport slow = simulate(c, catalog(), o);
+    CHECK(slow.report.config.seq_overhead_us.value_or(-1) == 100);
+    CHECK(slow.tpot_s.mean - base.tpot_s.mean == Approx(100e-6).margin(1e-9));
+    CHECK(slow.ttft_s.mean == Approx(base.ttft_s.mean).epsilon(1e-12));
+    // vLLM 0.10's own 20 us a request is the default the report names, and the key replaces it.
+    Config v = serving("llama-3.1-8b", "h100-sxm", Runtime::vllm, 1);
+    v.runtime_version = "0.10";
+    v.isl = 1000;
+    v.osl = 100;
+    CHECK(estimate(v, catalog()).config.seq_overhead_us.value_or(-1) == 20);
+    // A key like the others: JSON, links and the CLI flag.
+    CHECK(config_from_link(link_from_config(c)).seq_overhead_us.value_or(-1) == 100);
+    CHECK(config_from_json(R"({"model": "llama-3.1-8b", "seq_overhead_us": 29})").seq_overhead_us.value_or(-1) == 29);
+    CHECK_THROWS_WITH(config_from_json(R"({"model": "llama-3.1-8b", "seq_overhead_us": -1})"), Catch::Contains("seq_overhead_us"));
+    CHECK(run_cli({"estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--runtime", "trt-llm", "--isl", "100", "--osl", "10",
+                   "--seq-overhead-us", "29", "--json"})
+              .out.find("\"seq_overhead_us\": 29") != std::string::npos);
+}

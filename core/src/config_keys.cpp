@@ -269,6 +269,12 @@ constexpr ConfigKey kKeys[] = {
     row("layer_overhead_us", "lo", "layer-overhead-us", "F", KeyKind::number, 0, 1e5, false, KeyUnset::null, "µs",
      "automatic: 90 for llama.cpp, else 0", "", "fixed time per layer per forward (kernel launches and synchronisation)",
      "fixed time per layer per forward (default 90 for llama.cpp, else 0)", m(&Config::layer_overhead_us)),
+    row("seq_overhead_us", "sqo", "seq-overhead-us", "US", KeyKind::number, 0, 1e5, false, KeyUnset::null, "µs",
+     "automatic: the engine version's (20 for vllm 0.10, else 0)", "",
+     "serving: time per decoding request in every engine step beyond the GPU's work (the host's scheduling, input "
+     "preparation, sampling and output handling); TensorRT-LLM pull request 10273 measured about 29 µs a request at 1,536 "
+     "requests a rank",
+     "serving host time per decoding request per step (default: the engine version's)", m(&Config::seq_overhead_us)),
     // Models read from checkpoint headers (model_file.hpp load_model_files; the CLI and the app
     // read the files, the core does no I/O).
     row("gguf", "gguf", "gguf", "FILE", KeyKind::text, 0, 0, false, KeyUnset::empty, "", "none",

@@ -812,6 +812,8 @@ void fill_report(const Resolved& r, Report& rep) {
     rep.config.host_memory_bandwidth_gb_per_s = po.host_bandwidth / 1e9;
     // The default goes back in whole nanoseconds so that 90e-6 s reads 90, not 89.99999999999999.
     if (!rep.config.layer_overhead_us) rep.config.layer_overhead_us = std::round(po.layer_overhead * 1e9) / 1e3;
+    if (!rep.config.seq_overhead_us && !r.training)
+        rep.config.seq_overhead_us = r.engine_version ? std::round(r.engine_version->seq_overhead_s * 1e9) / 1e3 : 0.0;
     // The engine's memory fraction as compute() used it: the key as given, else the engine's default.
     if (r.runtime == Runtime::sglang) rep.config.mem_fraction_static = t.engine_fraction;
     if (r.runtime == Runtime::trt_llm) rep.config.free_gpu_memory_fraction = t.engine_fraction;

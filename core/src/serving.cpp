@@ -167,6 +167,9 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
         m.step_overhead = r.engine_version->step_overhead_s;
         m.seq_overhead = r.engine_version->seq_overhead_s;
     }
+    // The key replaces the version's time per decoding request (any engine: a host measured beside
+    // a GPU, as TensorRT-LLM's pull request 10273 printed its iteration's).
+    if (r.config->seq_overhead_us) m.seq_overhead = *r.config->seq_overhead_us / 1e6;
     m.fabric = f;
     if (f.levels > 0) {
         if (m.tp > 1) m.tp_span = span_of(f, m.tp, 1);

@@ -3,7 +3,7 @@
 // This struct is the in-memory form of the configuration JSON that the CLI, the web API and
 // share links exchange; docs/config.md documents every key with its unit and default.
 // "Not given: use the default" is std::nullopt for the fields converted so far
-// (prefill_chunk, layer_overhead_us, max_num_seqs, the engines' memory fractions) and 0 or "" for the others (the key table's `unset`
+// (prefill_chunk, layer_overhead_us, seq_overhead_us, max_num_seqs, the engines' memory fractions) and 0 or "" for the others (the key table's `unset`
 // column says which, gpusizer/config_keys.hpp); estimate() reports the resolved configuration
 // it used.
 #pragma once
@@ -120,6 +120,7 @@ struct Config {
     long long prompt_tokens = 0;    // prompt length for prefill and time to first token; 0 = context / 2
     double host_memory_bandwidth_gb_per_s = 0;   // host RAM bandwidth for llama.cpp offload; 0 = default
     std::optional<double> layer_overhead_us;   // fixed time per layer per forward (kernel launches, syncs), us; none = runtime default
+    std::optional<double> seq_overhead_us;     // serving: host time per decoding request per engine step, us; none = the engine version's
     // The model read from a checkpoint's headers (the CLI and the app read them: the core does
     // no I/O; load_model_files in model_file.hpp). "" = not given.
     std::string gguf;               // a GGUF file, any part of a split one
