@@ -35,7 +35,7 @@ failure_summary() {
     for crash in "$dir"/fuzz/crash-* "$dir"/fuzz/timeout-* "$dir"/fuzz/oom-* "$dir"/fuzz/leak-*; do
       [ -f "$crash" ] || continue
       echo "=== test.sh: $crash ($(stat -c %s "$crash") bytes), gzip | base64:" >&2
-      gzip -9c "$crash" | base64 -w 100 | head -60 >&2
+      gzip -9c "$crash" | base64 -w 100 | head -60 >&2 || true
     done
   done
 }
