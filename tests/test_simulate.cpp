@@ -553,11 +553,18 @@ TEST_CASE("simulate --max-rate: the highest rate whose percentile latencies meet
     SimulationOptions plain = o;
     plain.max_rate = false;
     CHECK_FALSE(detail::within_objectives(simulate(faster, catalog(), plain), 500, 30, 90));
-    // Objectives loose enough hold up to saturation (the bisection ends within 0.1% of it).
+    // Objectives loose enough hold up to saturation: the first probe, 2^-10 under it, meets them
+    // and ends the search (a probe at saturation itself would be overloaded).
     SimulationOptions loose = o;
     loose.slo_ttft_ms = 1e6;
     loose.slo_tpot_ms = 1e6;
-    CHECK(simulate(c, catalog(), loose).max_rate.rps == Approx(s.max_rate.saturated_rps).epsilon(0.002));
+    const SimulationReport all = simulate(c, catalog(), loose);
+    CHECK(all.max_rate.simulations == 1);
+    CHECK(all.max_rate.rps == Approx(s.max_rate.saturated_rps * (1 - 1.0 / 1024)).epsilon(1e-12));
+    CHECK(all.report.serving.bound != "overloaded");
+    Config at_top = c;
+    at_top.request_rate = s.max_rate.saturated_rps;
+    CHECK_FALSE(detail::within_objectives(simulate(at_top, catalog(), plain), 1e6, 1e6, 90));
     // Objectives no load meets: rate 0, the run at the light load, and a warning that says so.
     SimulationOptions tight = o;
     tight.slo_tpot_ms = 0.5;

@@ -75,8 +75,11 @@ SimulationReport simulate_max_rate(const Config& config, const Catalog& catalog,
     };
     auto meets = [&](const SimulationReport& s) { return within_objectives(s, o.slo_ttft_ms, o.slo_tpot_ms, o.percentile); };
 
+    // The first probe is just under saturation, the bisection's own resolution below it: at the
+    // saturated rate itself the steady state is overloaded (serving.cpp), so a run there never
+    // meets the objectives and would be spent. Loose objectives end the search in one run.
     std::optional<SimulationReport> best, light;
-    double lo = kLightLoad * top, hi = top;
+    double lo = kLightLoad * top, hi = top * (1 - std::ldexp(1.0, -kBisections));
     if (SimulationReport s = run(hi); meets(s)) {
         best = std::move(s);   // the objectives hold up to saturation
         lo = hi;
