@@ -122,6 +122,15 @@ TEST_CASE("TensorRT-LLM: trtllm-serve with its defaults as the estimate took the
           "printf 'kv_cache_config:\\n  dtype: fp8\\n' > gpusizer-trtllm.yaml\n"
           "trtllm-serve meta-llama/Llama-3.1-8B --backend pytorch --tp_size 2 --max_seq_len 8192 --max_batch_size 2048 "
           "--kv_cache_free_gpu_memory_fraction 0.9 --extra_llm_api_options gpusizer-trtllm.yaml");
+    // Attention DP is an LLM API option; max_batch_size is then each rank's: the default as it is,
+    // a given max_num_seqs (the replica's) over the tp ranks.
+    c.dp_attention = 2;
+    CHECK(launch_command(run(c), Runtime::trt_llm) ==
+          "printf 'enable_attention_dp: true\\nkv_cache_config:\\n  dtype: fp8\\n' > gpusizer-trtllm.yaml\n"
+          "trtllm-serve meta-llama/Llama-3.1-8B --backend pytorch --tp_size 2 --max_seq_len 8192 --max_batch_size 2048 "
+          "--kv_cache_free_gpu_memory_fraction 0.9 --extra_llm_api_options gpusizer-trtllm.yaml");
+    c.max_num_seqs = 512;
+    CHECK(launch_command(run(c), Runtime::trt_llm).find("--max_batch_size 256 ") != std::string::npos);
 }
 
 TEST_CASE("llama.cpp: -c is every slot's context, and -fa follows the build", "[launch]") {

@@ -176,7 +176,70 @@ TEST_CASE("SGLang's data-parallel attention: weights replicated over the groups,
     bad = c;
     bad.runtime = Runtime::vllm;
     bad.runtime_version.clear();
-    CHECK_THROWS_WITH(run(bad), Catch::Contains("applies to runtime sglang only"));
+    CHECK_THROWS_WITH(run(bad), Catch::Contains("applies to runtimes sglang and trt-llm only"));
+}
+
+TEST_CASE("TensorRT-LLM's attention DP: every rank its own attention and dense layers, the experts gathered", "[serving][trt]") {
+    // Qwen1.5-MoE's shape with 12 dense MLP layers (mlp_only_layers): hidden 2048, 16 heads of
+    // 128 (16 KV heads), dense MLPs and shared experts of 5632, 60 experts of 1408 (4 a token).
+    const std::string model = R"({"hf_config": {"model_type": "qwen2_moe", "hidden_size": 2048, "intermediate_size": 5632,
+        "moe_intermediate_size": 1408, "shared_expert_intermediate_size": 5632, "num_experts": 60, "num_experts_per_tok": 4,
+        "decoder_sparse_step": 1, "mlp_only_layers": [0,1,2,3,4,5,6,7,8,9,10,11], "num_hidden_layers": 24,
+        "num_attention_heads": 16, "num_key_value_heads": 16, "vocab_size": 151936, "max_position_embeddings": 32768,
+        "tie_word_embeddings": false, "torch_dtype": "bfloat16"}})";
+    auto make = [&](int dp) {
+        return config_from_json(R"({"model": )" + model + R"(, "runtime": "trt-llm", "gpu": "rtx-pro-6000-blackwell-server",
+            "gpus": 4, "tp": 4, "isl": 1000, "osl": 1000)" + (dp ? R"(, "dp_attention": 4)" : "") + "}");
+    };
+    const Report tp = run(make(0));
+    const Report dp = run(make(4));
+    // Whole on every rank under attention DP, a quarter of it under TP: q, k, v, o (4 x 2048 x 2048
+    // a layer, 24 layers), the dense MLPs (3 x 2048 x 5632, 12 layers; GatedMLP's
+    // overridden_tp_size=1), the shared experts (the same, 12 layers) and the embedding (151,936 x
+    // 2048); bf16. The routed experts split over tp either way.
+    const double whole = 24.0 * 4 * 2048 * 2048 + 12.0 * 3 * 2048 * 5632 + 12.0 * 3 * 2048 * 5632 + 151936.0 * 2048;
+    CHECK(dp.per_gpu.weights - tp.per_gpu.weights == Approx(whole * 2.0 * 3.0 / 4.0).epsilon(0.002));
+    // A rank's pool holds its own requests' whole K/V (16 heads): a token takes 4 x the bytes it
+    // takes on a TP rank (4 heads), 24 x 2 x 2048 x 2 B.
+    CHECK(dp.kv_bytes_per_token == tp.kv_bytes_per_token);
+    CHECK(dp.kv_capacity_tokens == Approx(dp.memory_kv_pool_bytes / (24.0 * 2 * 2048 * 2)).epsilon(0.002));
+    CHECK(tp.kv_capacity_tokens == Approx(tp.memory_kv_pool_bytes / (24.0 * 2 * 512 * 2)).epsilon(0.002));
+    CHECK(dp.serving.max_concurrency == Approx(4.0 * dp.kv_capacity_tokens / double(dp.config.context)).epsilon(0.01));
+
+    // The step's communication: no all-reduces; each of the 12 MoE layers gathers the step's
+    // tokens in the experts' input type (bf16 here: 2 B a value) and scatters the output (2 B).
+    const detail::ServingModel m = serving_model_of(dp.config);
+    REQUIRE(m.moe_gather);
+    detail::ServingModel quiet = m;
+    quiet.fabric.levels = 0;   // the same step without its communication
+    const double tokens = 512;
+    const double comm = detail::serving_step_seconds(m, tokens, 0, 1000, 1000) - detail::serving_step_seconds(quiet, tokens, 0, 1000, 1000);
+    CHECK(comm == Approx(12.0 * 2.0 * detail::reduce_scatter_seconds(m.tp_span, tokens * 2048 * 2.0)));
+    // NVFP4 experts take their input in 4 bits and an FP8 scale per 16 values: the gather moves
+    // 4.5 / 8 bytes a value, the scatter still 2.
+    Config fp4 = dp.config;
+    fp4.weights = "nvfp4";
+    const detail::ServingModel m4 = serving_model_of(fp4);
+    detail::ServingModel quiet4 = m4;
+    quiet4.fabric.levels = 0;
+    CHECK(detail::serving_step_seconds(m4, tokens, 0, 1000, 1000) - detail::serving_step_seconds(quiet4, tokens, 0, 1000, 1000) ==
+          Approx(12.0 * (detail::reduce_scatter_seconds(m4.tp_span, tokens * 2048 * 4.5 / 8) +
+                         detail::reduce_scatter_seconds(m4.tp_span, tokens * 2048 * 2.0))));
+
+    // max_batch_size and max_num_tokens are each rank's: the replica holds tp x the default
+    // (2048 each), and a given max_num_seqs is the replica's, floor-divided (100 over 4: 25 each).
+    Config capped = make(4);
+    capped.isl = capped.osl = 0;
+    const Report d = run(capped);
+    CHECK(serving_model_of(d.config).max_sequences == 4.0 * 2048);
+    capped.max_num_seqs = 102;
+    CHECK(serving_model_of(capped).max_sequences == 100);
+    capped.max_num_seqs = 3;
+    CHECK_THROWS_WITH(run(capped), Catch::Contains("dp_attention: exceeds max_num_seqs"));
+    // Its attention DP has no size: every rank is a group.
+    Config two = make(4);
+    two.dp_attention = 2;
+    CHECK_THROWS_WITH(run(two), Catch::Contains("must equal tp for trt-llm"));
 }
 
 TEST_CASE("TensorRT-LLM: the pool is free_gpu_memory_fraction of what is free after weights and activations", "[serving][trt]") {

@@ -169,7 +169,7 @@ void drop_other_engine_fractions(Config& c) {
     if (c.runtime != Runtime::sglang) c.mem_fraction_static.reset();
     if (c.runtime != Runtime::trt_llm) c.free_gpu_memory_fraction.reset();
     if (c.runtime != Runtime::vllm) c.kv_cache_memory_bytes.reset();
-    if (c.runtime != Runtime::sglang) c.dp_attention = 0;   // SGLang's layout alone
+    if (c.runtime != Runtime::sglang && c.runtime != Runtime::trt_llm) c.dp_attention = 0;   // SGLang's and TensorRT-LLM's layout alone
 }
 
 }  // namespace

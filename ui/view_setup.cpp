@@ -583,9 +583,10 @@ void App::draw_hardware() {
         fraction_slider("mfs", c.mem_fraction_static, report_.config.mem_fraction_static, 0.87, "%.3f");
         help_marker(tr("SGLang --mem-fraction-static: the share of the memory free before loading that holds the weights and the KV pool; activations and CUDA graphs use the rest. Auto: SGLang's default by GPU memory, chunked prefill, CUDA graphs, tp x pp, DP attention and speculative decoding."));
     }
-    // SGLang's data-parallel attention: off, or a divisor (above 1) of the tp in use; shown also
-    // while a value is set that the estimate refuses (another runtime), so that it can be cleared.
-    if (c.runtime == Runtime::sglang || c.dp_attention > 1) {
+    // Data-parallel attention: SGLang's off or a divisor (above 1) of the tp in use, TensorRT-LLM's
+    // off or on (every rank a group: the tp in use); shown also while a value is set that the
+    // estimate refuses (another runtime), so that it can be cleared.
+    if (c.runtime == Runtime::sglang || c.runtime == Runtime::trt_llm || c.dp_attention > 1) {
         row_label(tr("DP attention"));
         const int tp = ok_ ? report_.parallel.tp : std::max(1, c.tp);
         const std::string shown = c.dp_attention > 1 ? strf(tr("%d groups"), c.dp_attention) : std::string(tr("off"));
@@ -595,7 +596,7 @@ void App::draw_hardware() {
                 changed();
             }
             for (int g = 2; g <= tp; ++g) {
-                if (tp % g != 0) continue;
+                if (tp % g != 0 || (c.runtime == Runtime::trt_llm && g != tp)) continue;
                 if (ImGui::Selectable(strf(tr("%d groups"), g).c_str(), c.dp_attention == g)) {
                     c.dp_attention = g;
                     changed();
@@ -603,7 +604,9 @@ void App::draw_hardware() {
             }
             ImGui::EndCombo();
         }
-        help_marker(tr("SGLang --enable-dp-attention --dp N: attention runs in N groups of tp / N GPUs, each with its own requests and KV pool; the MLP and experts stay split over tp. Attention weights and the embedding are copied to every group, and an MLA cache stops being repeated on every GPU: more requests fit."));
+        help_marker(c.runtime == Runtime::trt_llm
+                        ? tr("TensorRT-LLM enable_attention_dp: every GPU of tp runs attention and the dense layers whole for its own requests, with its own KV pool; the routed experts stay split over tp, their input gathered from all GPUs and their output scattered back.")
+                        : tr("SGLang --enable-dp-attention --dp N: attention runs in N groups of tp / N GPUs, each with its own requests and KV pool; the MLP and experts stay split over tp. Attention weights and the embedding are copied to every group, and an MLA cache stops being repeated on every GPU: more requests fit."));
     }
     if (c.runtime == Runtime::trt_llm || c.free_gpu_memory_fraction) {
         row_label(tr("KV share"));

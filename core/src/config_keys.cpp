@@ -495,13 +495,17 @@ constexpr ConfigKey kKeys[] = {
            [](Config& c, std::string_view v) { c.speculative = v == "none" ? std::string() : std::string(v); })),
     // After the serving engine's keys: links written before it stay byte-identical.
     row("dp_attention", "dpa", "dp-attention", "N", KeyKind::integer, 1, kMaxDegree, false, KeyUnset::zero, "groups", "`0` (off)",
-     "a divisor of `tp`; runtime `sglang`, inference",
-     "SGLang's data-parallel attention (`--enable-dp-attention --dp N`): the `tp` GPUs run attention as N groups of "
+     "a divisor of `tp` (runtime `sglang`) or `tp` itself (runtime `trt-llm`); inference",
+     "Data-parallel attention. SGLang's (`--enable-dp-attention --dp N`): the `tp` GPUs run attention as N groups of "
      "`tp` / N, each with its own requests and KV pool, the MLP and experts still split over `tp`. Attention weights and "
      "the embedding are replicated over the groups (more weights a GPU); an MLA cache is no longer repeated on every "
      "GPU, so the replica holds N pools (`memory.kv_capacity_tokens` is one GPU's); SGLang reserves more for it "
-     "(`mem_fraction_static`)",
-     "SGLang data-parallel attention groups (--enable-dp-attention --dp N; 0 = off)", m(&Config::dp_attention)),
+     "(`mem_fraction_static`). TensorRT-LLM's (`enable_attention_dp: true`, N = `tp`): every GPU runs attention, the "
+     "dense MLPs and the shared experts whole for its own requests; each MoE layer gathers the routed experts' input "
+     "from all GPUs (quantized to the experts' format) and scatters their output, with no all-reduce. Both engines divide "
+     "`max_num_seqs` and `prefill_chunk` (the replica's) among the groups",
+     "data-parallel attention groups: SGLang --enable-dp-attention --dp N, TensorRT-LLM enable_attention_dp (N = tp); 0 = off",
+     m(&Config::dp_attention)),
 };
 
 constexpr std::size_t kKeyCount = sizeof kKeys / sizeof kKeys[0];

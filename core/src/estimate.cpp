@@ -247,8 +247,16 @@ bool is_large_vllm_gpu(const Gpu& g) {
                 // TensorRT-LLM max_num_tokens, which its engine plans activations for), and the
                 // fp32 last-token logits of TensorRT-LLM's max_batch_size sequences (SGLang, whose
                 // cap is its pool's by default, none: its max_running_requests sizes no buffer here).
+                // Under TensorRT-LLM's attention DP the token budget is the replica's (each rank's
+                // max_num_tokens together: its experts run on all of them after the gather), the
+                // logits each rank's: min(max_batch_size, max_num_tokens) of that rank.
                 const double tokens = double(serving_token_budget(r));
-                const double seqs = r.runtime == Runtime::trt_llm ? std::min<double>(double(serving_max_sequences(r)), tokens) : 0.0;
+                double seqs = 0.0;
+                if (r.runtime == Runtime::trt_llm) {
+                    const int given = c.max_num_seqs.value_or(0);
+                    const double rank_seqs = r.dp_attn > 1 && given > 0 ? double(given / r.dp_attn) : double(serving_max_sequences(r));
+                    seqs = std::min(rank_seqs, tokens / r.dp_attn);
+                }
                 m.activations = tokens * per_token * r.act_bytes;
                 if (last) m.activations += seqs * V * 4.0;
                 break;

@@ -205,10 +205,15 @@ struct Resolved {
     double spec_kv_rate = 0;
     const RuntimeProfile* rt = nullptr;
     Parallelism par;
-    // SGLang's data-parallel attention (Config::dp_attention): attention runs in dp_attn groups of
-    // attn_tp = tp / dp_attn GPUs; without it dp_attn = 1 and attn_tp = tp.
+    // Data-parallel attention (Config::dp_attention): attention runs in dp_attn groups of
+    // attn_tp = tp / dp_attn GPUs; without it dp_attn = 1 and attn_tp = tp. SGLang's groups may
+    // span several GPUs; TensorRT-LLM's enable_attention_dp makes every rank its own (dp_attn = tp).
     int dp_attn = 1;
     int attn_tp = 1;
+    // The GPUs a dense MLP and the shared experts split over: tp, or 1 under TensorRT-LLM's
+    // attention DP, which runs them whole on every rank (its models' GatedMLP
+    // overridden_tp_size=1 if enable_attention_dp); the routed experts split over tp (or ep) always.
+    int dense_tp = 1;
     // The batch's sequences on one GPU: all of them, or under data-parallel attention the busiest
     // group's share, ceil(batch / dp_attn). Read from the configuration each time: fit.cpp and the
     // sweeps change its batch after resolve().

@@ -354,7 +354,9 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
         // The log's engine fraction sizes that engine's pool only: a runtime given instead drops it.
         if (!overrides.contains("mem_fraction_static") && cfg.contains("mem_fraction_static") && cfg["runtime"] != "sglang")
             cfg.erase("mem_fraction_static");
-        if (!overrides.contains("dp_attention") && cfg.contains("dp_attention") && cfg["runtime"] != "sglang") cfg.erase("dp_attention");
+        if (!overrides.contains("dp_attention") && cfg.contains("dp_attention") && cfg["runtime"] != "sglang" &&
+            cfg["runtime"] != "trt-llm")
+            cfg.erase("dp_attention");
         Config c = config_from_json(cfg.dump());
         if (open) load_model_files(c, open);
         const Report r = estimate(c, cat);

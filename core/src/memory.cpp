@@ -53,9 +53,12 @@ struct ClassParams {
 // `attn_degree`: the GPUs attention is split over, tp_degree unless SGLang's data-parallel
 // attention runs it in smaller groups (Resolved::attn_tp): its projections, recurrent mixers and
 // cross attention are then split over that group only (python/sglang/srt/models/deepseek_v2.py:
-// the attention's linear layers take attn_tp_rank / attn_tp_size).
-ClassParams split_params(const ModelArch& a, const LayerSpec& l, const LayerParams& p, int tp_degree, int ep_degree, int attn_degree) {
+// the attention's linear layers take attn_tp_rank / attn_tp_size). `dense_degree`: the GPUs a
+// dense MLP and the shared experts split over (Resolved::dense_tp: 1 under TensorRT-LLM's attention DP).
+ClassParams split_params(const ModelArch& a, const LayerSpec& l, const LayerParams& p, int tp_degree, int ep_degree, int attn_degree,
+                         int dense_degree) {
     const double tp = tp_degree;
+    const double dtp = dense_degree;
     const double atp = attn_degree;
     const double kvf = kv_head_fraction(l.attn.n_kv_heads, attn_degree);
     // Routed experts: whole experts spread over the expert-parallel ranks, else sharded like
@@ -77,10 +80,10 @@ ClassParams split_params(const ModelArch& a, const LayerSpec& l, const LayerPara
     c.o = p.attn_o / atp;
     c.cross = p.cross_attn / atp;
     c.mixer = p.mixer / atp;  // recurrent mixers split by heads (vLLM MambaMixer2, Qwen3-Next GDN)
-    c.mlp_up = p.mlp_up / tp;
-    c.mlp_down = p.mlp_down / tp;
-    c.sh_up = p.shared_up / tp;
-    c.sh_down = p.shared_down / tp;
+    c.mlp_up = p.mlp_up / dtp;
+    c.mlp_down = p.mlp_down / dtp;
+    c.sh_up = p.shared_up / dtp;
+    c.sh_down = p.shared_down / dtp;
     c.ex_up = p.expert_up * p.n_experts / expert_div;
     c.ex_down = p.expert_down * p.n_experts / expert_div;
     c.router = p.router;   // replicated
@@ -165,7 +168,8 @@ LayerSplit layer_on_gpu(const Resolved& r, int i, int tp_degree, int ep_degree) 
     const LayerParams& p = r.counts->layer(a, i);
     // The split of the run (tp_degree = r.par.tp) keeps its attention groups; any other is plain TP.
     const int attn_degree = tp_degree == r.par.tp ? r.attn_tp : tp_degree;
-    return to_split(p, split_params(a, a.layer(i), p, tp_degree, ep_degree, attn_degree), class_bits(r, i));
+    const int dense_degree = tp_degree == r.par.tp ? r.dense_tp : tp_degree;
+    return to_split(p, split_params(a, a.layer(i), p, tp_degree, ep_degree, attn_degree, dense_degree), class_bits(r, i));
 }
 
 // A context longer than any sliding window or chunk, so that kv_cached_tokens returns the cap itself.
@@ -269,8 +273,8 @@ void build_variants(Resolved& r) {
             if (r.variants[e].kind == v.kind) same = &r.variants[e], same_i = e;
         const ClassBits bits = class_bits(r, v.rep, same ? &variant_bits[same_i] : nullptr);
         variant_bits[vi] = bits;
-        whole_params[vi] = same ? whole_params[same_i] : split_params(a, l, p, 1, 1, 1);
-        if (!whole_layers) gpu_params[vi] = same ? gpu_params[same_i] : split_params(a, l, p, r.par.tp, r.par.ep, r.attn_tp);
+        whole_params[vi] = same ? whole_params[same_i] : split_params(a, l, p, 1, 1, 1, 1);
+        if (!whole_layers) gpu_params[vi] = same ? gpu_params[same_i] : split_params(a, l, p, r.par.tp, r.par.ep, r.attn_tp, r.dense_tp);
         v.whole = to_split(p, whole_params[vi], bits);
         v.on_gpu = whole_layers ? v.whole : to_split(p, gpu_params[vi], bits);
         if (same) {

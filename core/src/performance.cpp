@@ -242,12 +242,19 @@ void record_allreduce(InterconnectReport& ic, const StepComm& cm) {
     ic.allreduce_algorithm = algorithm_name(cm.algorithm);
 }
 
-StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double s) {
+StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, double s, Precision used) {
     const Parallelism& par = r.par;
     StepComm m;
     // Tensor-parallel all-reduces sit between the layer's matmuls, pipeline sends between stages,
     // all-to-alls around the experts: none of them overlaps a decode step.
-    if (par.tp > 1) {
+    const bool gathered = moe_gathered(r, in.moe_layers);
+    if (gathered) {
+        // TensorRT-LLM's attention DP: the MoE layers' gather and scatter (ring, as NCCL's).
+        const Span sp = span_of(f, par.tp, 1);
+        m.algorithm = CollectiveAlgorithm::ring;
+        m.busbw = sp.busbw;
+        m.tp = in.moe_layers * moe_gather_seconds(sp, s / in.act_bytes_per_token, in.hidden, in.act_bytes, used);
+    } else if (par.tp > 1) {
         const Span sp = span_of(f, par.tp, 1);
         const CollectiveTime ar = allreduce_time(sp, s);
         m.algorithm = ar.algorithm;
@@ -257,7 +264,7 @@ StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, d
         m.busbw = span_of(f, par.dp, par.tp).busbw;
     }
     if (par.pp > 1) m.pp = (par.pp - 1) * p2p_seconds(f, (long long)par.tp * par.dp, s);
-    if (par.ep > 1)
+    if (par.ep > 1 && !gathered)
         m.ep = 2.0 * in.moe_layers * expert_all_to_all_seconds(span_of(f, par.ep, 1), s, in.routing);   // dispatch + combine
     m.exposed = m.tp + m.pp + m.ep;
     return m;
@@ -528,7 +535,7 @@ void prefill_and_offload(const Resolved& r, const PerfInputs& in, const Totals& 
     const double flops = in.prefill_flops_per_token - in.attn_prefill_flops_per_token + in.expert_flops_per_token * (1.0 / eta_e - 1.0);
     const double p_comp = T * (flops / eff_flops + in.attn_prefill_flops_per_token / out.attn_flops) / par.tp;
     const double p_mem = forwards * (in.layer_weight_bytes - in.cpu_moe_gpu_bytes + in.edge_read_bytes) / eff_bw;
-    const double p_comm = par.tp * par.pp * par.ep > 1 ? decode_comm(r, in, f, chunk * in.act_bytes_per_token).exposed : 0.0;
+    const double p_comm = par.tp * par.pp * par.ep > 1 ? decode_comm(r, in, f, chunk * in.act_bytes_per_token, out.compute.used).exposed : 0.0;
     // llama.cpp --n-cpu-moe: each forward brings the experts it routes to (1 - (1 - k/E)^chunk of
     // them) from host RAM. From 32 tokens on llama.cpp copies them to the GPU over PCIe
     // (kLlamaCppOpOffloadMinBatch; at kBusBandwidthEfficiency of the link, as ZeRO-Offload's
@@ -679,7 +686,7 @@ double attention_flops(const Resolved& r, double mu16) {
         const double t_comp = b * ((in.decode_flops_per_token - in.attn_decode_flops_per_token) / (mu * F) +
                                    in.attn_decode_flops_per_token / out.attn_flops) / par.tp;
         const double s = b * in.act_bytes_per_token;
-        const StepComm cm = decode_comm(r, in, f, s);
+        const StepComm cm = decode_comm(r, in, f, s, out.compute.used);
         record_allreduce(ic, cm);
         ic.tp_comm_s_per_token = cm.tp;
         ic.pp_comm_s_per_token = cm.pp;
@@ -692,7 +699,7 @@ double attention_flops(const Resolved& r, double mu16) {
         const double roof = std::max(t_mem, t_comp) + route + per_forward;
         if (alt && alt_out) {
             // The same step over the other link: only the communication changes.
-            const StepComm ca = decode_comm(r, in, *alt, s);
+            const StepComm ca = decode_comm(r, in, *alt, s, out.compute.used);
             alt_out->tp_comm_s_per_token = ca.tp;
             alt_out->exposed_s = ca.exposed;
             alt_out->decode_tokens_per_s = 1.0 / (roof + ca.exposed);

@@ -91,6 +91,19 @@ inline double gemm_input_bytes(Precision used, double act_bytes) {
     const double b = used == Precision::fp4 ? 4.5 / 8.0 : (used == Precision::fp8 || used == Precision::int8) ? 1.0 : act_bytes;
     return b < act_bytes ? b : act_bytes;
 }
+// TensorRT-LLM's attention DP (Resolved::dense_tp 1): no all-reduces; each MoE layer all-gathers
+// its ranks' tokens in the experts' input type with their scales and reduce-scatters the output in
+// the activation type (tensorrt_llm/_torch/modules/fused_moe/fused_moe_cutlass.py: with use_dp the
+// input is quantized first, then allgather([x, x_sf, ...]), the output reducescatter). Its
+// expert parallelism gathers the same way (no all-to-all).
+inline bool moe_gathered(const Resolved& r, double moe_layers) {
+    return r.runtime == Runtime::trt_llm && r.dp_attn > 1 && moe_layers > 0;
+}
+// The gather and the scatter of `tokens` tokens over the tp ranks, one MoE layer (an all-gather
+// moves what a reduce-scatter does).
+inline double moe_gather_seconds(const Span& tp, double tokens, double hidden, double act_bytes, Precision used) {
+    return reduce_scatter_seconds(tp, tokens * hidden * gemm_input_bytes(used, act_bytes)) + reduce_scatter_seconds(tp, tokens * hidden * act_bytes);
+}
 // Bytes one GPU's gather and weighted-sum kernels move per token of its replica.
 inline double moe_route_bytes_per_token(double route_copies, double moe_layers, double hidden, double act_bytes, Precision used) {
     const double per_copy = gemm_input_bytes(used, act_bytes) + (kMoeRoutePassesPerCopy - 1.0) * act_bytes;

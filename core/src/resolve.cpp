@@ -341,21 +341,29 @@ void check_cpu_moe(const Config& c, const Resolved& r) {
 
 // SGLang's --enable-dp-attention --dp N (server_args.py: dp_size divides tp_size; attention TP
 // size = tp_size / dp_size, python/sglang/srt/layers/dp_attention.py compute_dp_attention_world_info).
+// TensorRT-LLM's enable_attention_dp (LLM API option) has no size: every tensor-parallel rank is
+// its own group (tensorrt_llm/mapping.py: dp_size = tp_size if enable_attention_dp else 1), so
+// dp_attention must equal tp there.
 void check_dp_attention(const Config& c, Resolved& r) {
     r.dp_attn = 1;
     r.attn_tp = r.par.tp;
+    r.dense_tp = r.par.tp;
     if (c.dp_attention <= 1) return;
     // Fixed messages: the widget's module carries this function too.
-    // (Training runs under pytorch: check_compatibility refuses SGLang there before this.)
-    // SGLang divides --max-running-requests among the groups (model_runner.py: // dp_size): fewer
-    // than one a group leaves schedulers that admit nothing.
-    const char* why = r.engine != Runtime::sglang                           ? "applies to runtime sglang only"
+    // (Training runs under pytorch: check_compatibility refuses both engines there before this.)
+    // Both engines divide the replica's running requests among the groups (SGLang's
+    // model_runner.py: // dp_size; TensorRT-LLM's max_batch_size is each rank's): fewer than one a
+    // group leaves schedulers that admit nothing.
+    const bool trt = r.engine == Runtime::trt_llm;
+    const char* why = r.engine != Runtime::sglang && !trt                   ? "applies to runtimes sglang and trt-llm only"
+                      : trt && c.dp_attention != r.par.tp                  ? "must equal tp for trt-llm (enable_attention_dp makes every tp rank its own group)"
                       : r.par.tp % c.dp_attention != 0                     ? "must divide tp"
-                      : c.max_num_seqs.value_or(c.dp_attention) < c.dp_attention ? "exceeds max_num_seqs, which SGLang divides among its groups"
+                      : c.max_num_seqs.value_or(c.dp_attention) < c.dp_attention ? "exceeds max_num_seqs, which the engine divides among its groups"
                                                                             : nullptr;
     if (why) throw Error("dp_attention", why);
     r.dp_attn = c.dp_attention;
     r.attn_tp = r.par.tp / c.dp_attention;
+    if (trt) r.dense_tp = 1;
 }
 
 // SGLang's mem_fraction_static and TensorRT-LLM's free_gpu_memory_fraction size those engines'

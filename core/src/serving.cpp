@@ -25,6 +25,8 @@ namespace gpusizer::detail {
 long long serving_token_budget(const Resolved& r) {
     const Config& c = *r.config;
     if (c.prefill_chunk) return *c.prefill_chunk;
+    // TensorRT-LLM under attention DP: max_num_tokens is each rank's, the replica's step the sum.
+    if (r.runtime == Runtime::trt_llm && r.dp_attn > 1) return kTrtLlmMaxNumTokens * r.dp_attn;
     switch (r.runtime) {
         case Runtime::vllm:   // max_num_batched_tokens (vllm/engine/arg_utils.py get_batch_defaults)
             return vllm_large_scheduler_defaults(*r.gpu) ? kVllmBatchedTokensLarge : kVllmBatchedTokensSmall;
@@ -64,6 +66,12 @@ double sglang_running_requests(double pool_tokens, double context_len) {
 
 double engine_sequence_cap(const Resolved& r, const Totals& t) {
     const long long cap = serving_max_sequences(r);   // the key, or the engine's fixed default
+    if (r.runtime == Runtime::trt_llm && r.dp_attn > 1) {
+        // Under attention DP each rank schedules its own requests up to max_batch_size: the key
+        // is the replica's (tp x max_batch_size), floor-divided as SGLang's; the default is each rank's.
+        if (r.config->max_num_seqs.value_or(0) > 0) return double(cap / r.dp_attn * r.dp_attn);
+        return double(cap) * r.dp_attn;
+    }
     if (r.runtime != Runtime::sglang) return double(cap);
     // SGLang's --max-running-requests is the replica's: under data-parallel attention each group's
     // scheduler takes its floor division by the groups (model_runner.py: max_running_requests //
@@ -176,6 +184,10 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
         if (m.ep > 1) m.ep_span = span_of(f, m.ep, 1);
     }
     m.pp_distance = (long long)m.tp * m.dp;
+    m.moe_gather = moe_gathered(r, in.moe_layers);
+    m.hidden = in.hidden;
+    m.act_bytes = in.act_bytes;
+    m.gemm_precision = po.compute.used;
     m.pipelined = m.pp > 1 && (r.runtime == Runtime::vllm || r.runtime == Runtime::sglang || r.runtime == Runtime::trt_llm);
     m.act_bytes_per_token = in.act_bytes_per_token;
     m.layers = in.layers;
@@ -229,9 +241,14 @@ double serving_step_seconds(const ServingModel& m, double decode, double prefill
     // so latency-bound (interconnect.cpp's collective times include each link's latency).
     const double s = tokens * m.act_bytes_per_token;
     double comm = 0;
-    if (m.tp > 1 && m.fabric.levels > 0) comm += 2.0 * m.layers * allreduce_time(m.tp_span, s).seconds;   // after attention and MLP
+    if (m.moe_gather && m.fabric.levels > 0) {
+        // TensorRT-LLM's attention DP: the experts' gather and scatter over the tp ranks, nothing else.
+        comm += m.moe_layers * moe_gather_seconds(m.tp_span, tokens, m.hidden, m.act_bytes, m.gemm_precision);
+    } else {
+        if (m.tp > 1 && m.fabric.levels > 0) comm += 2.0 * m.layers * allreduce_time(m.tp_span, s).seconds;   // after attention and MLP
+        if (m.ep > 1 && m.fabric.levels > 0) comm += 2.0 * m.moe_layers * expert_all_to_all_seconds(m.ep_span, s, m.routing);
+    }
     if (m.pp > 1 && m.fabric.levels > 0) comm += (m.pp - 1) * p2p_seconds(m.fabric, m.pp_distance, s);
-    if (m.ep > 1 && m.fabric.levels > 0) comm += 2.0 * m.moe_layers * expert_all_to_all_seconds(m.ep_span, s, m.routing);
     // Fixed time per forward, and the engine's own per step and per decoding request: the GPU
     // waits (no work counted, so the step's draw falls toward the floor).
     const double overhead = m.per_forward + m.step_overhead + m.seq_overhead * decode;

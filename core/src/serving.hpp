@@ -82,6 +82,11 @@ struct ServingModel {
     bool pipelined = false;
     long long pp_distance = 1;
     double act_bytes_per_token = 0;    // hidden x activation bytes
+    // TensorRT-LLM's attention DP (performance.hpp moe_gathered): no all-reduces, each MoE layer's
+    // gather and scatter instead, the input in the experts' GEMM input type.
+    bool moe_gather = false;
+    double hidden = 0, act_bytes = 2;
+    Precision gemm_precision = Precision::fp16;
     double layers = 0, moe_layers = 0, experts_per_token = 0;
     ExpertRouting routing;   // k and the model's group limit, for the all-to-alls
     // Scheduling and the KV pool (the tightest pipeline stage).

@@ -452,13 +452,17 @@ std::string build(const Report& r, Runtime engine) {
             if (p.tp > 1) cmd.add(Setting::tp, std::to_string(p.tp));
             if (p.pp > 1) cmd.add(Setting::pp, std::to_string(p.pp));
             cmd.add(Setting::context, std::to_string(c.context));
-            const long long seqs = own ? r.engine_max_sequences : c.max_num_seqs.value_or(0);
+            // Under attention DP max_batch_size is each rank's: the replica's requests over its tp ranks.
+            const bool attention_dp = own && c.dp_attention > 1;
+            long long seqs = own ? r.engine_max_sequences : c.max_num_seqs.value_or(0);
+            if (attention_dp && c.max_num_seqs.value_or(0) > 0) seqs /= c.dp_attention;   // (the default is each rank's already)
             if (seqs > 0) cmd.add(Setting::max_sequences, std::to_string(seqs));
             const double fraction = c.free_gpu_memory_fraction.value_or(0.0);   // resolved when TensorRT-LLM is the engine
             if (fraction > 0) cmd.add(Setting::memory_fraction, number(fraction));
-            // The LLM API options trtllm-serve has no flag for: the KV dtype and a 16/32-bit
-            // weights dtype other than the checkpoint's.
+            // The LLM API options trtllm-serve has no flag for: the KV dtype, a 16/32-bit weights
+            // dtype other than the checkpoint's, and attention DP.
             std::string yaml;
+            if (attention_dp) yaml += "enable_attention_dp: true\\n";
             if (!kv.empty()) yaml += "kv_cache_config:\\n  dtype: " + kv + "\\n";
             // (bf16 is left to "auto", the checkpoint's dtype: bf16 for nearly every checkpoint.)
             if (r.weights_scheme.source != "checkpoint" && wf && (wf->wid == WeightId::fp16 || wf->wid == WeightId::fp32))
