@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "plan_internal.hpp"
 #include "plan_support.hpp"
 
 using namespace gpusizer;
@@ -281,4 +282,43 @@ TEST_CASE("plan inference: SGLang's attention groups keep the layouts whose tp t
     REQUIRE(t.has_best);
     CHECK(t.best.tp == 8);
     CHECK(t.best.gpus == 8);
+}
+
+TEST_CASE("plan inference: TensorRT-LLM's attention DP follows each layout's tp", "[plan][plan_inference][trt]") {
+    // enable_attention_dp has no size: every rank of a layout is a group, so the search sets it to
+    // the layout's tp (off at tp 1) and no layout is skipped for it.
+    PlanRequest q = request(4, "qwen3-30b-a3b");
+    q.base.gpu = "h100-sxm";
+    q.base.runtime = Runtime::trt_llm;
+    q.base.dp_attention = 2;   // "on": any count above 1
+    const PlanReport with = plan(q, catalog());
+    q.base.dp_attention = 0;
+    const PlanReport without = plan(q, catalog());
+    REQUIRE(with.has_best);
+    // Layouts of tp 4 are searched with it (a fixed 2 would refuse every tp but 2), and run it: the
+    // same layout's figures differ from plain TP's.
+    const PlanPoint* two = nullptr;
+    for (const PlanPoint& x : with.pareto)
+        if (x.tp == 4 && !two) two = &x;
+    REQUIRE(two != nullptr);
+    Config c = q.base;
+    c.tp = two->tp;
+    c.pp = two->pp;
+    c.dp = two->dp;
+    c.ep = two->ep;
+    c.gpus = two->gpus;
+    c.concurrency = int(std::lround(two->concurrency));
+    c.dp_attention = 4;
+    CHECK(estimate(c, catalog()).serving.output_tokens_per_s == Approx(two->serving.output_tokens_per_s));
+    c.dp_attention = 0;
+    CHECK(estimate(c, catalog()).serving.output_tokens_per_s != Approx(two->serving.output_tokens_per_s));
+    CHECK(without.has_best);
+    PlanRequest one = q;
+    one.base.dp_attention = 4;
+    one.base.tp = 2;
+    one.base.gpus = 2;
+    CHECK(detail::attention_dp_for(one.base, 2) == 2);
+    CHECK(detail::attention_dp_for(one.base, 1) == 0);
+    one.base.runtime = Runtime::sglang;
+    CHECK(detail::attention_dp_for(one.base, 2) == 4);   // SGLang's groups as given
 }

@@ -240,6 +240,14 @@ TEST_CASE("TensorRT-LLM's attention DP: every rank its own attention and dense l
     Config two = make(4);
     two.dp_attention = 2;
     CHECK_THROWS_WITH(run(two), Catch::Contains("must equal tp for trt-llm"));
+    // Its experts split within the tp ranks (moe_tp x moe_ep = tp): no expert group across replicas.
+    Config wide = make(4);
+    wide.tp = wide.dp_attention = 2;
+    wide.dp = 2;
+    wide.ep = 4;
+    CHECK_THROWS_WITH(run(wide), Catch::Contains("takes ep up to tp"));
+    wide.ep = 2;
+    CHECK_NOTHROW(run(wide));
 }
 
 TEST_CASE("TensorRT-LLM: the pool is free_gpu_memory_fraction of what is free after weights and activations", "[serving][trt]") {

@@ -201,7 +201,7 @@ long long inference_search(const PlanRequest& q, const Catalog& cat, const GpuOv
     // search skips); the one-GPU probe has none to divide.
     probe.dp_attention = 0;
     const Resolved r0 = resolve(probe, cat, measured);   // the catalog, model, GPU and load checks, once
-    probe.dp_attention = base.dp_attention;
+    probe.dp_attention = attention_dp_for(base, 1);   // TensorRT-LLM's: each layout sets its own
     const Fabric f0 = fabric_of(r0);
     const int node = f0.levels > 0 ? f0.node_size : N;
     const int layers = r0.arch->total_layers();
@@ -243,6 +243,7 @@ long long inference_search(const PlanRequest& q, const Catalog& cat, const GpuOv
                     for (int b = first_slots; b <= last_slots; b *= 2) {
                         Config cfg = probe;
                         set_degrees(cfg, Degrees{tp, pp, dp, ep, 1});
+                        cfg.dp_attention = attention_dp_for(base, tp);
                         cfg.gpus = tp * pp * dp;
                         cfg.batch = b;
                         Resolved r;
@@ -320,6 +321,7 @@ std::vector<PlanPoint> pareto_front(std::vector<PlanPoint> pts) {
 Config point_config(const Config& base, const PlanPoint& p) {
     Config cfg = base;
     set_degrees(cfg, Degrees{p.tp, p.pp, p.dp, p.ep, 1});
+    cfg.dp_attention = attention_dp_for(base, p.tp);
     cfg.gpus = p.gpus;
     cfg.concurrency = int(std::lround(p.concurrency));
     cfg.request_rate = 0;

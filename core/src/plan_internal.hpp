@@ -22,6 +22,14 @@ inline void set_degrees(Config& c, const Degrees& d) {
     c.cp = d.cp;
 }
 
+// The base's data-parallel attention in a layout of `tp`: SGLang's groups as given (a layout they
+// do not divide is refused and skipped); TensorRT-LLM's is on or off, every rank a group, so it
+// follows the layout's tp (off at tp 1).
+inline int attention_dp_for(const Config& base, int tp) {
+    if (base.runtime != Runtime::trt_llm || base.dp_attention <= 1) return base.dp_attention;
+    return tp > 1 ? tp : 0;
+}
+
 // The serving layout search (plan_inference.cpp), behind plan() and plan_count().
 // `measured` as in plan(): the overlay every resolve and estimate() of the search takes.
 PlanReport plan_inference(const PlanRequest& q, const Catalog& cat, const GpuOverlay* measured);

@@ -357,6 +357,7 @@ void check_dp_attention(const Config& c, Resolved& r) {
     const bool trt = r.engine == Runtime::trt_llm;
     const char* why = r.engine != Runtime::sglang && !trt                   ? "applies to runtimes sglang and trt-llm only"
                       : trt && c.dp_attention != r.par.tp                  ? "must equal tp for trt-llm (enable_attention_dp makes every tp rank its own group)"
+                      : trt && r.par.ep > r.par.tp                         ? "with trt-llm takes ep up to tp (its experts split within the tp ranks, moe_tp x moe_ep = tp)"
                       : r.par.tp % c.dp_attention != 0                     ? "must divide tp"
                       : c.max_num_seqs.value_or(c.dp_attention) < c.dp_attention ? "exceeds max_num_seqs, which the engine divides among its groups"
                                                                             : nullptr;

@@ -62,6 +62,7 @@ PlanReport plan_for_target(const PlanRequest& q, const Catalog& cat) {
             Config c = base;
             c.mode = Mode::inference;
             set_degrees(c, Degrees{tp, pp, 1, 1, 1});
+            c.dp_attention = attention_dp_for(base, tp);
             c.gpus = tp * pp;
             c.concurrency = 0;
             c.request_rate = 0;
