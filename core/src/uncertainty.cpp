@@ -107,9 +107,12 @@ constexpr BandRow kBands[] = {
     // at tp 2 x pp 4; Qwen3-30B-A3B on B200, GB200 and 1 to 8 RTX PRO 6000; Llama 4 Maverick on
     // 8 B200, 8 H200, 8 H100 and 8 RTX PRO 6000 at tp 4 x pp 2): errors -46.9% (Qwen3-30B-A3B on 8
     // RTX PRO 6000, 500/2000) to +504.7% (Qwen3-30B-A3B on GB200, 128/128; the small-expert model
-    // on B200 and GB200 is a known difference at every pair, as Maverick on 8 H100) -> 1.882 to 0.166.
+    // on B200 and GB200 is a known difference at every pair, as Maverick on 8 H100) -> 1.882 to 0.166;
+    // TensorRT-LLM's DeepSeek-R1 guide, attention DP with ep 8, 3 rows (R1-0528 FP4 and R1 FP4 on 8
+    // B200, R1 FP8 on 8 H200; known differences): +120.4%, +91.8%, +67.8% -> 0.454, 0.521, 0.596, inside.
     {SpeedFigure::serving_throughput, Runtime::trt_llm, ModelClass::moe, Backend::any,
-     {0.16, 1.89, 129, true, "TensorRT-LLM perf overview mixture-of-experts rows (Qwen3-235B-A22B, Qwen3-30B-A3B, Llama 4 Maverick)"}},
+     {0.16, 1.89, 132, true, "TensorRT-LLM perf overview mixture-of-experts rows (Qwen3-235B-A22B, Qwen3-30B-A3B, Llama 4 Maverick) "
+                             "and its DeepSeek-R1 guide's attention-DP rows"}},
     // vLLM, 145 rows, with the 0.10-0.11 line's per-step and per-request time (runtime_profiles.hpp):
     // one RTX 4090 (Mistral 7B, 256 in / ~100 out, 4-32 requests in flight; mushfiqrahman.dev);
     // v0.6.0 ShareGPT (5,000 prompts at once, sgl-project/sglang benchmark/benchmark_vllm_060),
