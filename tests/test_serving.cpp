@@ -664,6 +664,28 @@ TEST_CASE("serving: MoE gather and weighted-sum traffic per routed copy, by layo
     CHECK(detail::perf_inputs(rd).moe_route_copies == 0);
 }
 
+TEST_CASE("serving: MLA decodes in its absorbed form, prompts decompressed", "[serving][mla]") {
+    // DeepSeek-V3: 61 MLA layers of 128 heads, P 128 + R 64 = 192 for Q.K and V 128 decompressed;
+    // absorbed, MQA over the 512-wide latent: Q.K over Lkv + R = 576, P.V over Lkv = 512 (vLLM
+    // mla_attention.py, the data-movement friendly approach for decode).
+    const detail::Resolved r = detail::resolve(engine("deepseek-v3", "h200", Runtime::vllm, "fp8"), catalog());
+    const detail::PerfInputs in = detail::perf_inputs(r);
+    CHECK(in.attn_flops_per_position == Approx(61.0 * 2 * 128 * (192 + 128)));
+    CHECK(in.attn_decode_flops_per_position == Approx(61.0 * 2 * 128 * (576 + 512)));
+    // The serving step's decode attention counts the absorbed form, one GPU's share of the heads.
+    Config c = engine("deepseek-v3", "h200", Runtime::vllm, "fp8");
+    c.gpus = c.tp = 8;
+    const detail::ServingModel m = serving_model_of(c);
+    CHECK(m.attn_decode_flops_per_position == Approx(61.0 * 2 * 128 * (576 + 512) / 8));
+    CHECK(m.attn_flops_per_position == Approx(61.0 * 2 * 128 * (192 + 128) / 8));
+    // transformers caches and decodes them decompressed; a model without MLA is the same both ways.
+    const detail::PerfInputs hf = detail::perf_inputs(detail::resolve(engine("deepseek-v3", "h200", Runtime::pytorch, "fp8"), catalog()));
+    CHECK(hf.attn_decode_flops_per_position == hf.attn_flops_per_position);
+    const detail::PerfInputs llama = detail::perf_inputs(detail::resolve(engine("llama-3.1-8b", "h200", Runtime::vllm), catalog()));
+    CHECK(llama.attn_decode_flops_per_position == llama.attn_flops_per_position);
+    CHECK(llama.attn_flops_per_position == Approx(32.0 * 2 * 32 * (128 + 128)));
+}
+
 TEST_CASE("serving: FP4 GEMMs at kFp4GemmEfficiency, attention in the KV cache's type", "[serving][fp4]") {
     auto perf = [](const std::string& gpu, Runtime rt, const std::string& weights, const std::string& kv, double mfu = 0) {
         Config c = engine("llama-3.3-70b", gpu, rt, weights);

@@ -656,10 +656,10 @@ TrainStageTerms train_stage_terms(const Resolved& r, int s) {
                                    " tokens) cannot hold one full context of " + std::to_string(c.context) + " tokens");
     }
     // TensorRT-LLM's attention DP: its memory is modelled from its code; its step time measures
-    // 1.7-2.2x gpusizer's on the three published DeepSeek-R1 runs (accuracy rows trtllm-dsr1-*).
+    // 1.6-2.1x gpusizer's on the three published DeepSeek-R1 runs (accuracy rows trtllm-dsr1-*).
     if (r.runtime == Runtime::trt_llm && r.dp_attn > 1 && !r.training)
         rep.warnings.push_back("TensorRT-LLM attention DP: the throughput is optimistic (TensorRT-LLM's published DeepSeek-R1 runs "
-                               "measured 1.7-2.2x gpusizer's step; docs/accuracy.md); the memory and KV pool are as the engine sizes them");
+                               "measured 1.6-2.1x gpusizer's step; docs/accuracy.md); the memory and KV pool are as the engine sizes them");
     // vLLM allocates a --kv-cache-memory-bytes pool as given: beside the model it can exceed the GPU.
     if (r.runtime == Runtime::vllm && !r.training && c.kv_cache_memory_bytes.value_or(0.0) > 0 && !rep.fits)
         rep.warnings.push_back("kv_cache_memory_bytes " + gib(*c.kv_cache_memory_bytes) + " of KV pool does not fit beside the model on the " +

@@ -73,13 +73,24 @@ PerfInputs perf_inputs(const Resolved& r) {
         // Attention FLOPs per attended position: Q.K^T (2 H d_qk) and P.V (2 H d_v).
         const double d_qk = at.kind == AttnKind::mla ? double(at.qk_nope_head_dim + at.qk_rope_head_dim) : double(at.head_dim);
         double per_pos = 2.0 * at.n_heads * (d_qk + at.v_head_dim);
-        if (l.cross_attention) per_pos *= 2.0;   // + cross attention
+        // MLA decodes in its absorbed form: W_UK folded into the query and W_UV applied after, the
+        // heads attend as MQA over the cached latent, QK head dim Lkv + R and V head dim Lkv (vLLM
+        // mla_attention.py, "Data-Movement Friendly Approach (forward_mqa)", used for decode; SGLang's
+        // forward_absorb and TensorRT-LLM's generation kernels alike); prompts decompress K and V
+        // (forward_mha). transformers caches them decompressed and decodes that way too.
+        const bool absorbed = at.kind == AttnKind::mla && at.kv_lora_rank > 0 && r.runtime != Runtime::pytorch;
+        double per_pos_decode = absorbed ? 2.0 * at.n_heads * (2.0 * at.kv_lora_rank + at.qk_rope_head_dim) : per_pos;
+        if (l.cross_attention) {   // + cross attention
+            per_pos *= 2.0;
+            per_pos_decode *= 2.0;
+        }
         // Sliding layers attend to at most W positions; chunked layers to at most C (C/2 on average
         // over a long sequence, counted as W here: an upper bound).
         const double w = (at.kind == AttnKind::sliding || at.kind == AttnKind::chunked) ? double(at.window) : 0.0;
         in.attn_flops_per_position += n * per_pos;
+        in.attn_decode_flops_per_position += n * per_pos_decode;
         attn_prefill += n * per_pos * causal_average(in.prompt_tokens, w);
-        attn_decode += n * per_pos * (w > 0 ? std::min(in.decode_avg_len, w) : in.decode_avg_len);
+        attn_decode += n * per_pos_decode * (w > 0 ? std::min(in.decode_avg_len, w) : in.decode_avg_len);
         attn_train += n * per_pos * (w > 0 ? std::min(ctx, w) : ctx);
         if (is_moe) moe_fwd += n * per_pos * (w > 0 ? std::min(ctx, w) : ctx);
     }

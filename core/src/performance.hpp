@@ -218,6 +218,7 @@ struct PerfInputs {
     // FLOPs, whole model:
     double matmul_params = 0;         // parameters a token multiplies (active; head in, input embedding out)
     double attn_flops_per_position = 0;   // sum over layers of 2 x heads x (d_qk + d_v): x attended positions = attention FLOPs
+    double attn_decode_flops_per_position = 0;   // the same for a decoding token: MLA in its absorbed form (d_qk = Lkv + R, d_v = Lkv)
     double prefill_flops_per_token = 0;   // 2N + attention at the prompt's average causal length
     double expert_flops_per_token = 0;    // the routed experts' part of 2N (2 x k of E experts' parameters)
     double expert_tokens_share = 0;       // tokens per expert on one GPU per token of a forward: k / E x max(1, ep / tp)

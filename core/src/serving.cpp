@@ -143,6 +143,7 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
     m.expert_flops_per_token = in.expert_flops_per_token / m.tp;
     m.expert_tile_by_batch = in.expert_tile_by_batch;
     m.attn_flops_per_position = in.attn_flops_per_position / m.tp;
+    m.attn_decode_flops_per_position = in.attn_decode_flops_per_position / m.tp;
     const std::uint16_t* pool_counts = r.stage_count(t.kv_stage);
     // Data-parallel attention: the requests spread over dp_attn groups, each GPU reading the cache
     // of its own group's requests only, and the replica holding dp_attn pools.
@@ -232,7 +233,7 @@ double serving_step_seconds(const ServingModel& m, double decode, double prefill
     // (isl + 1) / 2 positions on average.
     const double kv_mem = decode * m.kv_read.at(length) / m.eff_bandwidth;
     const double attn_rate = m.attn_flops > 0 ? m.attn_flops : m.eff_flops;   // 0: a model built without it runs attention as the rest
-    const double kv_comp = decode * length * m.attn_flops_per_position / attn_rate;
+    const double kv_comp = decode * length * m.attn_decode_flops_per_position / attn_rate;
     const double prefill_attn = prefill * (isl + 1.0) / 2.0 * m.attn_flops_per_position / attn_rate;
     const double sampling = decode * m.logits_bytes_per_seq / m.eff_bandwidth;
     // MoE: the gather and weighted-sum kernels around the expert GEMMs, memory-bound, their own time.

@@ -59,7 +59,8 @@ struct ServingModel {
     double flops_per_token = 0;        // 2 x matmul parameters / tp
     double expert_flops_per_token = 0; // the routed experts' part of flops_per_token
     bool expert_tile_by_batch = false; // llama.cpp: the expert GEMMs' tile follows the step's tokens (performance.hpp)
-    double attn_flops_per_position = 0;   // per attended position, one GPU
+    double attn_flops_per_position = 0;   // per attended position, one GPU (a prompt's)
+    double attn_decode_flops_per_position = 0;   // ... a decoding token's (MLA absorbed: performance.hpp)
     KvLengthCost kv_read;              // what decode attention reads per sequence (all stages, one rank)
     double state_read_factor = 2;      // a recurrent state is read and written each step
     double logits_bytes_per_seq = 0;   // sampling: fp32 logits written and read once per decoding sequence

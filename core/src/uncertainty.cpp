@@ -109,7 +109,7 @@ constexpr BandRow kBands[] = {
     // RTX PRO 6000, 500/2000) to +504.7% (Qwen3-30B-A3B on GB200, 128/128; the small-expert model
     // on B200 and GB200 is a known difference at every pair, as Maverick on 8 H100) -> 1.882 to 0.166;
     // TensorRT-LLM's DeepSeek-R1 guide, attention DP with ep 8, 3 rows (R1-0528 FP4 and R1 FP4 on 8
-    // B200, R1 FP8 on 8 H200; known differences): +120.4%, +91.8%, +67.8% -> 0.454, 0.521, 0.596, inside.
+    // B200, R1 FP8 on 8 H200; known differences): +106.5%, +90.3%, +60.0% -> 0.484, 0.526, 0.625, inside.
     {SpeedFigure::serving_throughput, Runtime::trt_llm, ModelClass::moe, Backend::any,
      {0.16, 1.89, 132, true, "TensorRT-LLM perf overview mixture-of-experts rows (Qwen3-235B-A22B, Qwen3-30B-A3B, Llama 4 Maverick) "
                              "and its DeepSeek-R1 guide's attention-DP rows"}},
