@@ -241,6 +241,22 @@ TEST_CASE("TensorRT-LLM's attention DP: every rank its own attention and dense l
     CHECK(serving_model_of(capped).max_sequences == 100);
     capped.max_num_seqs = 3;
     CHECK_THROWS_WITH(run(capped), Catch::Contains("dp_attention: exceeds max_num_seqs"));
+    // A dense model under it is plain data parallelism: every layer whole on every rank, nothing
+    // crosses the GPUs, the weights those of one GPU running it alone.
+    Config dense = engine("llama-3.1-8b", "h100-sxm", Runtime::trt_llm);
+    dense.gpus = dense.tp = dense.dp_attention = 2;
+    dense.isl = dense.osl = 1000;
+    const detail::ServingModel md = serving_model_of(dense);
+    CHECK(md.rank_local);
+    CHECK_FALSE(md.moe_gather);
+    detail::ServingModel md_quiet = md;
+    md_quiet.fabric.levels = 0;
+    CHECK(detail::serving_step_seconds(md, 512, 0, 1000, 1000) == detail::serving_step_seconds(md_quiet, 512, 0, 1000, 1000));
+    Config alone = dense;
+    alone.gpus = alone.tp = 1;
+    alone.dp_attention = 0;
+    // (the output head, 128,256 x 4096 in bf16, stays split over tp, as under SGLang's)
+    CHECK(run(dense).per_gpu.weights == Approx(run(alone).per_gpu.weights - 128256.0 * 4096 * 2 / 2).epsilon(1e-6));
     // Its attention DP has no size: every rank is a group.
     Config two = make(4);
     two.dp_attention = 2;

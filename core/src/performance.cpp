@@ -259,7 +259,9 @@ StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, d
     // Tensor-parallel all-reduces sit between the layer's matmuls, pipeline sends between stages,
     // all-to-alls around the experts: none of them overlaps a decode step.
     const bool gathered = moe_gathered(r, in.moe_layers);
-    if (gathered) {
+    if (rank_local(r) && !gathered) {
+        // TensorRT-LLM's attention DP on a dense model: nothing crosses the GPUs.
+    } else if (gathered) {
         // TensorRT-LLM's attention DP: the MoE layers' gather and scatter (ring, as NCCL's).
         const Span sp = span_of(f, par.tp, 1);
         m.algorithm = CollectiveAlgorithm::ring;

@@ -99,6 +99,9 @@ inline double gemm_input_bytes(Precision used, double act_bytes) {
 inline bool moe_gathered(const Resolved& r, double moe_layers) {
     return r.runtime == Runtime::trt_llm && r.dp_attn > 1 && moe_layers > 0;
 }
+// ... and a dense model under it is every layer whole on every rank: plain data parallelism, no
+// collective at all.
+inline bool rank_local(const Resolved& r) { return r.runtime == Runtime::trt_llm && r.dp_attn > 1; }
 // The gather and the scatter of `tokens` tokens over the tp ranks, one MoE layer (an all-gather
 // moves what a reduce-scatter does).
 inline double moe_gather_seconds(const Span& tp, double tokens, double hidden, double act_bytes, Precision used) {

@@ -186,6 +186,7 @@ ServingModel serving_model(const Resolved& r, const PerfInputs& in, const Totals
     }
     m.pp_distance = (long long)m.tp * m.dp;
     m.moe_gather = moe_gathered(r, in.moe_layers);
+    m.rank_local = rank_local(r);
     m.hidden = in.hidden;
     m.act_bytes = in.act_bytes;
     m.gemm_precision = po.compute.used;
@@ -245,7 +246,7 @@ double serving_step_seconds(const ServingModel& m, double decode, double prefill
     if (m.moe_gather && m.fabric.levels > 0) {
         // TensorRT-LLM's attention DP: the experts' gather and scatter over the tp ranks, nothing else.
         comm += m.moe_layers * moe_gather_seconds(m.tp_span, tokens, m.hidden, m.act_bytes, m.gemm_precision);
-    } else {
+    } else if (!m.rank_local) {
         if (m.tp > 1 && m.fabric.levels > 0) comm += 2.0 * m.layers * allreduce_time(m.tp_span, s).seconds;   // after attention and MLP
         if (m.ep > 1 && m.fabric.levels > 0) comm += 2.0 * m.moe_layers * expert_all_to_all_seconds(m.ep_span, s, m.routing);
     }

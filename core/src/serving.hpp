@@ -86,6 +86,7 @@ struct ServingModel {
     // TensorRT-LLM's attention DP (performance.hpp moe_gathered): no all-reduces, each MoE layer's
     // gather and scatter instead, the input in the experts' GEMM input type.
     bool moe_gather = false;
+    bool rank_local = false;   // ... on a dense model: no collective at all
     double hidden = 0, act_bytes = 2;
     Precision gemm_precision = Precision::fp16;
     double layers = 0, moe_layers = 0, experts_per_token = 0;
