@@ -252,11 +252,7 @@ bool is_large_vllm_gpu(const Gpu& g) {
                 // logits each rank's: min(max_batch_size, max_num_tokens) of that rank.
                 const double tokens = double(serving_token_budget(r));
                 double seqs = 0.0;
-                if (r.runtime == Runtime::trt_llm) {
-                    const int given = c.max_num_seqs.value_or(0);
-                    const double rank_seqs = r.dp_attn > 1 && given > 0 ? double(given / r.dp_attn) : double(serving_max_sequences(r));
-                    seqs = std::min(rank_seqs, tokens / r.dp_attn);
-                }
+                if (r.runtime == Runtime::trt_llm) seqs = std::min(double(trt_rank_max_batch(r)), tokens / r.dp_attn);
                 m.activations = tokens * per_token * r.act_bytes;
                 if (last) m.activations += seqs * V * 4.0;
                 break;

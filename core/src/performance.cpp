@@ -259,14 +259,15 @@ StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, d
     // Tensor-parallel all-reduces sit between the layer's matmuls, pipeline sends between stages,
     // all-to-alls around the experts: none of them overlaps a decode step.
     const bool gathered = moe_gathered(r, in.moe_layers);
-    if (rank_local(r) && !gathered) {
-        // TensorRT-LLM's attention DP on a dense model: nothing crosses the GPUs.
-    } else if (gathered) {
-        // TensorRT-LLM's attention DP: the MoE layers' gather and scatter (ring, as NCCL's).
-        const Span sp = span_of(f, par.tp, 1);
-        m.algorithm = CollectiveAlgorithm::ring;
-        m.busbw = sp.busbw;
-        m.tp = in.moe_layers * moe_gather_seconds(sp, s / in.act_bytes_per_token, in.hidden, in.act_bytes, used);
+    if (rank_local(r)) {
+        // TensorRT-LLM's attention DP: the MoE layers' gather and scatter (ring, as NCCL's); on a
+        // dense model nothing crosses the GPUs.
+        if (gathered) {
+            const Span sp = span_of(f, par.tp, 1);
+            m.algorithm = CollectiveAlgorithm::ring;
+            m.busbw = sp.busbw;
+            m.tp = in.moe_layers * moe_gather_seconds(sp, s / in.act_bytes_per_token, in.hidden, in.act_bytes, used);
+        }
     } else if (par.tp > 1) {
         const Span sp = span_of(f, par.tp, 1);
         const CollectiveTime ar = allreduce_time(sp, s);
@@ -277,7 +278,7 @@ StepComm decode_comm(const Resolved& r, const PerfInputs& in, const Fabric& f, d
         m.busbw = span_of(f, par.dp, par.tp).busbw;
     }
     if (par.pp > 1) m.pp = (par.pp - 1) * p2p_seconds(f, (long long)par.tp * par.dp, s);
-    if (par.ep > 1 && !gathered)
+    if (par.ep > 1 && !rank_local(r))
         m.ep = 2.0 * in.moe_layers * expert_all_to_all_seconds(span_of(f, par.ep, 1), s, in.routing);   // dispatch + combine
     m.exposed = m.tp + m.pp + m.ep;
     return m;

@@ -64,14 +64,15 @@ double sglang_running_requests(double pool_tokens, double context_len) {
     return std::min(std::floor(pool_tokens / 2.0), slots);
 }
 
+long long trt_rank_max_batch(const Resolved& r) {
+    const long long cap = serving_max_sequences(r);
+    return r.dp_attn > 1 && r.config->max_num_seqs.value_or(0) > 0 ? cap / r.dp_attn : cap;
+}
+
 double engine_sequence_cap(const Resolved& r, const Totals& t) {
+    // Under TensorRT-LLM's attention DP each rank schedules its own requests up to max_batch_size.
+    if (r.runtime == Runtime::trt_llm) return double(trt_rank_max_batch(r) * r.dp_attn);
     const long long cap = serving_max_sequences(r);   // the key, or the engine's fixed default
-    if (r.runtime == Runtime::trt_llm && r.dp_attn > 1) {
-        // Under attention DP each rank schedules its own requests up to max_batch_size: the key
-        // is the replica's (tp x max_batch_size), floor-divided as SGLang's; the default is each rank's.
-        if (r.config->max_num_seqs.value_or(0) > 0) return double(cap / r.dp_attn * r.dp_attn);
-        return double(cap) * r.dp_attn;
-    }
     if (r.runtime != Runtime::sglang) return double(cap);
     // SGLang's --max-running-requests is the replica's: under data-parallel attention each group's
     // scheduler takes its floor division by the groups (model_runner.py: max_running_requests //
@@ -243,10 +244,11 @@ double serving_step_seconds(const ServingModel& m, double decode, double prefill
     // so latency-bound (interconnect.cpp's collective times include each link's latency).
     const double s = tokens * m.act_bytes_per_token;
     double comm = 0;
-    if (m.moe_gather && m.fabric.levels > 0) {
+    if (m.rank_local) {
         // TensorRT-LLM's attention DP: the experts' gather and scatter over the tp ranks, nothing else.
-        comm += m.moe_layers * moe_gather_seconds(m.tp_span, tokens, m.hidden, m.act_bytes, m.gemm_precision);
-    } else if (!m.rank_local) {
+        if (m.moe_gather && m.fabric.levels > 0)
+            comm += m.moe_layers * moe_gather_seconds(m.tp_span, tokens, m.hidden, m.act_bytes, m.gemm_precision);
+    } else {
         if (m.tp > 1 && m.fabric.levels > 0) comm += 2.0 * m.layers * allreduce_time(m.tp_span, s).seconds;   // after attention and MLP
         if (m.ep > 1 && m.fabric.levels > 0) comm += 2.0 * m.moe_layers * expert_all_to_all_seconds(m.ep_span, s, m.routing);
     }

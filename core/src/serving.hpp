@@ -23,6 +23,9 @@ long long serving_max_sequences(const Resolved& r);
 // The same cap where it depends on the pool: SGLang, whose default is the pool's own
 // (sglang_running_requests); the others as serving_max_sequences. 0: none.
 double engine_sequence_cap(const Resolved& r, const Totals& t);
+// TensorRT-LLM's max_batch_size as one rank schedules it: under attention DP a given max_num_seqs
+// (the replica's) over the ranks, floor-divided, or the engine's default (each rank's); else the cap.
+long long trt_rank_max_batch(const Resolved& r);
 // SGLang's default max_running_requests for a pool of `pool_tokens` and a context of
 // `context_len`: min(pool / 2, its request pool of min(max(pool / context_len x 512, 2048), 4096))
 // (python/sglang/srt/managers/tp_worker.py max_running_requests; model_runner.py max_num_reqs).
