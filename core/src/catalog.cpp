@@ -199,8 +199,8 @@ std::string Catalog::link_ids() const {
 
 const Link& Catalog::link(std::string_view id, const char* key) const {
     if (const Link* l = find_link(id)) return *l;
-    if (links.empty()) throw Error(key, "the catalog has no links (assets/links.json was not loaded)");
-    throw Error(key, "unknown link '" + std::string(id) + "'; allowed: " + link_ids() + in_parentheses(phrasing().list_links),
+    if (links.empty()) throw_error(key, "the catalog has no links (assets/links.json was not loaded)");
+    throw_error(key, "unknown link '" + std::string(id) + "'; allowed: " + link_ids() + in_parentheses(phrasing().list_links),
                 ErrorCode::unknown_id);
 }
 
@@ -230,7 +230,7 @@ std::string suggestions(const List& list, std::string_view needle, IdOf id_of) {
 
 const CatalogModel& Catalog::model(std::string_view id) const {
     if (const CatalogModel* m = find_model(id)) return *m;
-    throw Error("model",
+    throw_error("model",
                 "unknown model '" + std::string(id) +
                     "'; for example: " + suggestions(models, id, [](const CatalogModel& m) -> const std::string& { return m.arch.id; }) +
                     in_parentheses(phrasing().list_models),
@@ -239,7 +239,7 @@ const CatalogModel& Catalog::model(std::string_view id) const {
 
 const Gpu& Catalog::gpu(std::string_view id) const {
     if (const Gpu* g = find_gpu(id)) return *g;
-    throw Error("gpu",
+    throw_error("gpu",
                 "unknown GPU '" + std::string(id) + "'; for example: " +
                     suggestions(gpus, id, [](const Gpu& g) -> const std::string& { return g.id; }) + in_parentheses(phrasing().list_gpus),
                 ErrorCode::unknown_id);

@@ -32,14 +32,14 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 
 void check_schema(const json& root, const std::string& file, const char* list_key) {
-    if (!root.is_object()) throw Error(file, "must be a JSON object with schema_version and " + std::string(list_key));
+    if (!root.is_object()) throw_error(file, "must be a JSON object with schema_version and " + std::string(list_key));
     if (!root.contains("schema_version") || !root["schema_version"].is_number_integer() || root["schema_version"].get<int>() != 1)
-        throw Error(file + ": schema_version", "must be 1 (this build reads schema version 1)");
+        throw_error(file + ": schema_version", "must be 1 (this build reads schema version 1)");
     if (!root.contains(list_key) || !(root[list_key].is_array() || root[list_key].is_object()) || root[list_key].empty())
-        throw Error(file + ": " + list_key, "must be a non-empty array (or its columns: {\"columns\": {...}})");
+        throw_error(file + ": " + list_key, "must be a non-empty array (or its columns: {\"columns\": {...}})");
     for (auto it = root.begin(); it != root.end(); ++it)
         if (it.key() != "schema_version" && it.key() != list_key)
-            throw Error(file + ": " + it.key(), "unknown field; a catalog file holds schema_version and " + std::string(list_key));
+            throw_error(file + ": " + it.key(), "unknown field; a catalog file holds schema_version and " + std::string(list_key));
 }
 
 // The entries of a list stored by columns, as the widget's slim catalog is (web/slim_catalog.mjs:
@@ -53,7 +53,7 @@ json entries_from_columns(const json& list, const std::string& ctx) {
         list.size() == 1 && columns != list.end() && columns->is_object() && !columns->empty() && columns->begin()->is_array()
             ? columns->begin()->size()
             : 0;
-    if (n == 0) throw Error(ctx, "must be an array of entries or {\"columns\": {field: [one value per entry], ...}}");
+    if (n == 0) throw_error(ctx, "must be an array of entries or {\"columns\": {field: [one value per entry], ...}}");
     json entries(n, json::object());
     for (auto it = columns->begin(); it != columns->end(); ++it) {
         const std::string& name = it.key();
@@ -63,7 +63,7 @@ json entries_from_columns(const json& list, const std::string& ctx) {
             json& e = entries[i];
             // One value per entry, and a field given either whole or by its fields, not both.
             if (!it->is_array() || it->size() != n || (e.contains(outer) && (dot == std::string::npos || !e[outer].is_object())))
-                throw Error(ctx + ".columns: " + name, "must be an array of one value per entry, a field not also given by its fields");
+                throw_error(ctx + ".columns: " + name, "must be an array of one value per entry, a field not also given by its fields");
             if (dot == std::string::npos)
                 e[name] = (*it)[i];
             else
@@ -306,7 +306,7 @@ void read_entries(std::string_view text, const char* file, const char* list_key,
     for (std::size_t i = 0; i < entries.size(); ++i) {
         Entry e = from_json(entries[i], entry_ctx(file, entries[i], i));
         for (const Entry& seen : out)
-            if (id_of(seen) == id_of(e)) throw Error(std::string(file) + ": " + id_of(e), "duplicate id");
+            if (id_of(seen) == id_of(e)) throw_error(std::string(file) + ": " + id_of(e), "duplicate id");
         out.push_back(std::move(e));
     }
 }
@@ -392,7 +392,7 @@ namespace {
 
 std::string read_file(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
-    if (!in) throw Error(p.filename().string(), "cannot be read at " + p.string(), ErrorCode::unreadable);
+    if (!in) throw_error(p.filename().string(), "cannot be read at " + p.string(), ErrorCode::unreadable);
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();
@@ -436,7 +436,7 @@ std::string find_assets_dir(const char* argv0) {
         std::error_code ec;
         if (fs::exists(c / "gpus.json", ec) && fs::exists(c / "models.json", ec)) return c.string();
     }
-    throw Error("assets", "gpus.json and models.json not found; set GPUSIZER_ASSETS to the assets/ folder", ErrorCode::unreadable);
+    throw_error("assets", "gpus.json and models.json not found; set GPUSIZER_ASSETS to the assets/ folder", ErrorCode::unreadable);
 }
 
 }  // namespace gpusizer

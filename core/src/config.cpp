@@ -53,7 +53,7 @@ template <typename E, std::size_t N>
 E parse_of(const Names<E, N>& names, std::string_view s, const char* key) {
     for (const auto& [e, n] : names)
         if (n == s) return e;
-    throw Error(key, "unknown value '" + std::string(s) + "'; allowed: " + list_of(names));
+    throw_error(key, "unknown value '" + std::string(s) + "'; allowed: " + list_of(names));
 }
 
 struct TargetName { unsigned bit; std::string_view short_name, hf_name; };
@@ -92,7 +92,7 @@ unsigned parse_lora_target(std::string_view s) {
         if (s == t.short_name || s == t.hf_name) return t.bit;
     std::string allowed = "all-linear";
     for (const auto& t : kTargets) allowed += ", " + std::string(t.hf_name);
-    throw Error("lora_targets", "unknown module '" + std::string(s) + "'; allowed: " + allowed);
+    throw_error("lora_targets", "unknown module '" + std::string(s) + "'; allowed: " + allowed);
 }
 
 std::vector<std::string> lora_target_names(unsigned targets) {

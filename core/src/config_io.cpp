@@ -49,7 +49,7 @@ ModelSpec model_from_hf_value(const json& hf) {
 // {"hf_config": {...}}, {"num_parameters": N} or a catalog id.
 ModelSpec model_from_value(const json& m) {
     if (m.is_string()) {
-        if (m.get<std::string>().empty()) throw Error("model", "must not be empty");
+        if (m.get<std::string>().empty()) throw_error("model", "must not be empty");
         return model_from_catalog(m.get<std::string>());
     } else if (m.is_object()) {
         if (m.contains("hub") || m.contains("gguf_headers")) {
@@ -57,20 +57,20 @@ ModelSpec model_from_value(const json& m) {
             // disk ({"file", "gguf_headers"}): hub_model.cpp
             return model_from_hub_value(m);
         } else if (m.contains("hf_config")) {
-            if (m.size() != 1) throw Error("model", "an object model holds exactly one of hf_config or num_parameters");
+            if (m.size() != 1) throw_error("model", "an object model holds exactly one of hf_config or num_parameters");
             return model_from_hf_value(m["hf_config"]);
         } else if (m.contains("num_parameters")) {
-            if (m.size() != 1) throw Error("model", "an object model holds exactly one of hf_config or num_parameters");
+            if (m.size() != 1) throw_error("model", "an object model holds exactly one of hf_config or num_parameters");
             const json& n = m["num_parameters"];
-            if (!n.is_number()) throw Error("model.num_parameters", "must be a number, got " + shown(n));
+            if (!n.is_number()) throw_error("model.num_parameters", "must be a number, got " + shown(n));
             return model_from_parameter_count(n.get<double>());
         } else {
-            throw Error("model",
+            throw_error("model",
                         "an object model needs hf_config (the fields of a Hugging Face config.json), num_parameters or hub (a Hugging Face "
                         "repository)");
         }
     }
-    throw Error("model", "must be a catalog id string or an object {\"hf_config\": {...}} / {\"num_parameters\": N}");
+    throw_error("model", "must be a catalog id string or an object {\"hf_config\": {...}} / {\"num_parameters\": N}");
 }
 
 // One key's JSON value into the configuration, checked against the key's row.
@@ -80,35 +80,35 @@ void read_key(Config& c, const ConfigKey& k, const json& v) {
         case KeyKind::choice:
         case KeyKind::text:
             if (k.member.s == &Config::gpu && detail::read_custom_gpu(c, v)) return;   // an object: custom_gpu_json.cpp
-            if (!v.is_string()) throw Error(k.name, "must be a string, got " + shown(v));
+            if (!v.is_string()) throw_error(k.name, "must be a string, got " + shown(v));
             set_key_text(c, k, v.get<std::string>());
             return;
         case KeyKind::integer:
         case KeyKind::number: {
             const char* what = k.kind == KeyKind::integer ? "must be an integer, got " : "must be a number, got ";
-            if (!v.is_number()) throw Error(k.name, what + shown(v));
+            if (!v.is_number()) throw_error(k.name, what + shown(v));
             const double d = v.get<double>();
-            if (!std::isfinite(d) || (k.kind == KeyKind::integer && d != std::floor(d))) throw Error(k.name, what + shown(v));
+            if (!std::isfinite(d) || (k.kind == KeyKind::integer && d != std::floor(d))) throw_error(k.name, what + shown(v));
             check_key_value(k, d, UnsetValue::refused);
             set_key_number(c, k, d);
             return;
         }
         case KeyKind::boolean:
-            if (!v.is_boolean()) throw Error(k.name, "must be true or false, got " + shown(v));
+            if (!v.is_boolean()) throw_error(k.name, "must be true or false, got " + shown(v));
             set_key_number(c, k, v.get<bool>() ? 1 : 0);
             return;
         case KeyKind::list:
             if (v.is_string()) {
                 c.lora_targets = parse_lora_target(v.get<std::string>());
             } else if (v.is_array()) {
-                if (v.empty()) throw Error(k.name, "must name at least one module");
+                if (v.empty()) throw_error(k.name, "must name at least one module");
                 c.lora_targets = 0;
                 for (const auto& t : v) {
-                    if (!t.is_string()) throw Error(k.name, "must be strings, got " + shown(t));
+                    if (!t.is_string()) throw_error(k.name, "must be strings, got " + shown(t));
                     c.lora_targets |= parse_lora_target(t.get<std::string>());
                 }
             } else {
-                throw Error(k.name, "must be \"all-linear\" or an array such as [\"q_proj\", \"v_proj\"]");
+                throw_error(k.name, "must be \"all-linear\" or an array such as [\"q_proj\", \"v_proj\"]");
             }
             return;
     }
@@ -167,9 +167,9 @@ void check_json_text(std::string_view text, const std::string& what) { (void)par
 Config config_from_json(std::string_view text) { return config_from_json_value(parse_json(text, "config")); }
 
 Config config_from_json_value(const json& j) {
-    if (!j.is_object()) throw Error("config", "must be a JSON object such as {\"model\": \"llama-3-8b\"}");
+    if (!j.is_object()) throw_error("config", "must be a JSON object such as {\"model\": \"llama-3-8b\"}");
     if (!j.contains("model") && (j.contains("model_type") || j.contains("architectures")))
-        throw Error("config",
+        throw_error("config",
                     "is a Hugging Face config.json, not a gpusizer configuration: it goes in one as the model, "
                     "{\"model\": {\"hf_config\": <its fields>}} (the CLI's --hf-config FILE; the app opens the file as the model)");
     for (auto it = j.begin(); it != j.end(); ++it) {
@@ -178,16 +178,16 @@ Config config_from_json_value(const json& j) {
         std::vector<std::string_view> names{"schema_version"};
         for (const ConfigKey& k : config_keys()) names.push_back(k.name);
         const std::string near = nearest_list(it.key(), names, 5);
-        throw Error(it.key(), "unknown configuration key" + (near.empty() ? std::string() : "; nearest: " + near) +
+        throw_error(it.key(), "unknown configuration key" + (near.empty() ? std::string() : "; nearest: " + near) +
                                   " (docs/config.md lists all " + std::to_string(names.size()) + ")");
     }
     // A model read from a file (gguf, hf_dir) stands in for `model` (load_model_files reads it).
     auto given = [&](const char* k) { const auto v = j.find(k); return v != j.end() && !v->is_null(); };
     const bool from_file = given("gguf") || given("hf_dir");
     if (!j.contains("model") && !from_file)
-        throw Error("model", "is required: a catalog id (see `gpusizer models`) or {\"hf_config\": {...}}");
+        throw_error("model", "is required: a catalog id (see `gpusizer models`) or {\"hf_config\": {...}}");
     if (const auto v = j.find("schema_version"); v != j.end() && !v->is_null() && !(v->is_number_integer() && v->get<long long>() == 1))
-        throw Error("schema_version", "must be 1, got " + shown(*v));
+        throw_error("schema_version", "must be 1, got " + shown(*v));
     Config c;
     for (const ConfigKey& k : config_keys()) {
         const auto v = j.find(k.name);

@@ -54,7 +54,7 @@ void set_lora(Config& c, std::string_view v) {
         if (!item.empty()) t |= parse_lora_target(item);
         p = comma == std::string_view::npos ? v.size() + 1 : comma + 1;
     }
-    if (t == 0) throw Error("lora_targets", "must name at least one module");
+    if (t == 0) throw_error("lora_targets", "must name at least one module");
     c.lora_targets = t;
 }
 
@@ -584,7 +584,7 @@ inline double number_of(const Config& c, const ConfigKey& k) {
     if (p.b) return (c.*p.b) ? 1.0 : 0.0;
     if (p.oi) return double((c.*p.oi).value_or(0));
     if (p.od) return (c.*p.od).value_or(0.0);
-    throw Error(k.name, "is not a number key", ErrorCode::internal);
+    throw_error(k.name, "is not a number key", ErrorCode::internal);
 }
 
 // Whether check_key_value(k, v, UnsetValue::accepted) passes `v` at a glance: in range, or the 0 that a zero,
@@ -643,27 +643,27 @@ void set_key_number(Config& c, const ConfigKey& k, double v) {
     else if (k.unset == KeyUnset::null_zero && v == 0) reset_key(c, k);
     else if (p.oi) c.*p.oi = int(v);
     else if (p.od) c.*p.od = v;
-    else throw Error(k.name, "is not a number key", ErrorCode::internal);
+    else throw_error(k.name, "is not a number key", ErrorCode::internal);
 }
 
 void reset_key(Config& c, const ConfigKey& k) {
     if (k.member.oi) (c.*k.member.oi).reset();
     else if (k.member.od) (c.*k.member.od).reset();
-    else throw Error(k.name, "is not an optional key", ErrorCode::internal);
+    else throw_error(k.name, "is not an optional key", ErrorCode::internal);
 }
 
 std::string key_text(const Config& c, const ConfigKey& k) {
     if (k.member.s) return c.*k.member.s;
     if (k.member.text) return k.member.text(c);
     if (k.kind == KeyKind::model) return c.model.custom ? "custom" : c.model.id;
-    throw Error(k.name, "is not a text key", ErrorCode::internal);
+    throw_error(k.name, "is not a text key", ErrorCode::internal);
 }
 
 void set_key_text(Config& c, const ConfigKey& k, std::string_view v) {
     if (k.member.s) c.*k.member.s = std::string(v);
     else if (k.member.set_text) k.member.set_text(c, v);
     else if (k.kind == KeyKind::model) c.model.id = std::string(v), c.model.custom = false;
-    else throw Error(k.name, "is not a text key", ErrorCode::internal);
+    else throw_error(k.name, "is not a text key", ErrorCode::internal);
 }
 
 bool key_unset(const Config& c, const ConfigKey& k) {
@@ -690,7 +690,7 @@ void check_key_value(const ConfigKey& k, double v, UnsetValue unset) {
     if (*k.unit && std::string_view(k.unit) != "fraction") msg += std::string(" ") + k.unit;
     if (k.unset == KeyUnset::zero || k.unset == KeyUnset::null_zero) msg += " (0 = the default)";
     if (allow_unset && k.unset == KeyUnset::zero_null) msg += " (0 = the default)";
-    throw Error(k.name, msg + ", got " + key_number_text(v));
+    throw_error(k.name, msg + ", got " + key_number_text(v));
 }
 
 void check_key_ranges(const Config& c) {
@@ -703,7 +703,7 @@ void check_key_ranges(const Config& c) {
             if (!plainly_valid(*k, v) && !key_unset(c, *k)) check_key_value(*k, v, UnsetValue::accepted);
         }
     }
-    if (c.lora_targets == 0) throw Error("lora_targets", "must name at least one module");
+    if (c.lora_targets == 0) throw_error("lora_targets", "must name at least one module");
 }
 
 }   // namespace gpusizer

@@ -55,7 +55,7 @@ constexpr GpuField text(const char* name, const char* link, const char* flag, co
     return GpuField{name, link, flag, metavar, kind, 0, 0, required, "", default_doc, meaning, nullptr, nullptr, get, set};
 }
 
-[[noreturn]] void refuse(const char* field, const std::string& msg) { throw Error(std::string("gpu.") + field, msg); }
+[[noreturn]] void refuse(const char* field, const std::string& msg) { throw_error(std::string("gpu.") + field, msg); }
 
 void set_vendor(Gpu& g, std::string_view v) {
     if (v != "nvidia" && v != "amd" && v != "intel" && v != "apple")
@@ -256,7 +256,7 @@ std::string number_text(double v) {
 std::size_t row_of(std::string_view name) {
     for (std::size_t i = 0; i < kFieldCount; ++i)
         if (name == kFields[i].name) return i;
-    throw Error(std::string("gpu.") + std::string(name.substr(0, 60)), "is not a field of a custom GPU", ErrorCode::internal);
+    throw_error(std::string("gpu.") + std::string(name.substr(0, 60)), "is not a field of a custom GPU", ErrorCode::internal);
 }
 
 }  // namespace
@@ -288,14 +288,14 @@ const GpuField* find_gpu_field_flag(std::string_view flag) {
 void check_gpu_field_value(const GpuField& f, double v) {
     const std::string key = std::string("gpu.") + f.name;
     if (f.kind == GpuFieldKind::boolean) {
-        if (v != 0 && v != 1) throw Error(key, "must be true or false");
+        if (v != 0 && v != 1) throw_error(key, "must be true or false");
         return;
     }
     if (f.kind != GpuFieldKind::integer && f.kind != GpuFieldKind::number) return;
     std::string range = "must be between " + number_text(f.min) + " and " + number_text(f.max);
     if (*f.unit && std::string_view(f.unit) != "fraction") range += std::string(" ") + f.unit;
-    if (!std::isfinite(v) || v < f.min || v > f.max) throw Error(key, range + ", got " + number_text(v));
-    if (f.kind == GpuFieldKind::integer && v != std::floor(v)) throw Error(key, "must be a whole number, got " + number_text(v));
+    if (!std::isfinite(v) || v < f.min || v > f.max) throw_error(key, range + ", got " + number_text(v));
+    if (f.kind == GpuFieldKind::integer && v != std::floor(v)) throw_error(key, "must be a whole number, got " + number_text(v));
 }
 
 std::string gpu_field_choices(const GpuField& f) {
@@ -350,7 +350,7 @@ void CustomGpu::erase(std::string_view field_name) {
 // ---------------------------------------------------------------------------------------------
 
 #if !GPUSIZER_CUSTOM_GPU
-CustomGpuBuild build_custom_gpu(const CustomGpu&, const Catalog&, const GpuOverlay*) { throw Error("gpu", kNoCustomGpuHere); }
+CustomGpuBuild build_custom_gpu(const CustomGpu&, const Catalog&, const GpuOverlay*) { throw_error("gpu", kNoCustomGpuHere); }
 #else
 namespace {
 
@@ -395,7 +395,7 @@ CustomGpuBuild build_custom_gpu(const CustomGpu& spec, const Catalog& catalog, c
     if (has_base) {
         const Gpu* base = measured ? measured->find(spec.base) : nullptr;
         if (!base) base = catalog.find_gpu(spec.base);
-        if (!base) throw Error("gpu.base", "unknown GPU '" + spec.base.substr(0, 60) + "'; see `gpusizer gpus`", ErrorCode::unknown_id);
+        if (!base) throw_error("gpu.base", "unknown GPU '" + spec.base.substr(0, 60) + "'; see `gpusizer gpus`", ErrorCode::unknown_id);
         g = *base;
         out.base_name = base->name;
         base_gib = base->memory_gib;
@@ -413,7 +413,7 @@ CustomGpuBuild build_custom_gpu(const CustomGpu& spec, const Catalog& catalog, c
 
     // The given fields, checked against their rows.
     for (const CustomGpu::Value& v : spec.values) {
-        if (v.field >= kFieldCount) throw Error("gpu", "holds a field the table does not have", ErrorCode::internal);
+        if (v.field >= kFieldCount) throw_error("gpu", "holds a field the table does not have", ErrorCode::internal);
         const GpuField& f = kFields[v.field];
         if (is_numeric(f)) {
             check_gpu_field_value(f, v.number);
@@ -463,7 +463,7 @@ CustomGpuBuild build_custom_gpu(const CustomGpu& spec, const Catalog& catalog, c
         }
         if (!missing.empty()) {
             const bool one = missing.find(", ") == std::string::npos;
-            throw Error(one ? std::string("gpu.") + first : std::string("gpu"),
+            throw_error(one ? std::string("gpu.") + first : std::string("gpu"),
                         (one ? std::string("is required") : "is missing " + missing) +
                             ": a custom GPU gives name, memory_gib, memory_bandwidth_gb_per_s, tensor_tflops_dense (bf16 or fp16) "
                             "and tdp_w, or starts from a catalog GPU with base");
@@ -532,9 +532,9 @@ CustomGpuBuild build_custom_gpu(const CustomGpu& spec, const Catalog& catalog, c
     }
     // Whatever the source of each field, the GPU must be one the estimate can use.
     if (g.tensor_tflops_dense.bf16 <= 0 && g.tensor_tflops_dense.fp16 <= 0)
-        throw Error("gpu.tensor_tflops_dense", "needs a bf16 or fp16 rate above 0: every weight format falls back to 16-bit math");
+        throw_error("gpu.tensor_tflops_dense", "needs a bf16 or fp16 rate above 0: every weight format falls back to 16-bit math");
     if (g.link != NvlinkKind::none && g.nvlink_gb_per_s <= 0)
-        throw Error("gpu.interconnect.nvlink_gb_per_s", "must be above 0 with interconnect.nvlink " + g.nvlink +
+        throw_error("gpu.interconnect.nvlink_gb_per_s", "must be above 0 with interconnect.nvlink " + g.nvlink +
                                                             " (its bandwidth per GPU, "
                                                             "bidirectional), or set interconnect.nvlink to none");
     return out;
@@ -545,7 +545,7 @@ std::shared_ptr<const CustomGpuBuild> custom_gpu_of(const Config& config, const 
     // Without custom GPUs (the widget), "custom" is no more than an id the catalog does not have.
     if (!GPUSIZER_CUSTOM_GPU || config.gpu != kCustomGpuId) return nullptr;
     if (config.custom_gpu.empty())
-        throw Error("gpu",
+        throw_error("gpu",
                     "'custom' is a GPU described by its fields: give an object such as {\"name\": \"...\", \"memory_gib\": 48, "
                     "\"memory_bandwidth_gb_per_s\": 1200, \"tensor_tflops_dense\": {\"bf16\": 300}, \"tdp_w\": 350}, or "
                     "{\"base\": \"rtx-4090\", ...}");

@@ -28,7 +28,7 @@ using nlohmann::json;
 #if !GPUSIZER_CUSTOM_GPU
 namespace detail {
 json custom_gpu_json(const CustomGpu&) { return json::object(); }   // no custom GPU gets this far
-CustomGpu custom_gpu_from_json_value(const json&) { throw Error("gpu", kNoCustomGpuHere); }
+CustomGpu custom_gpu_from_json_value(const json&) { throw_error("gpu", kNoCustomGpuHere); }
 // The gpu key takes a catalog id here: an object is refused as not one ("gpu: must be a string").
 bool read_custom_gpu(Config&, const json&) { return false; }
 bool write_custom_gpu(const Config&, json&) { return false; }
@@ -60,21 +60,21 @@ void read_gpu_field(CustomGpu& spec, const std::string& name, const json& v) {
     const std::string key = "gpu." + name.substr(0, 60);
     if (!f) {
         if (name == "id")
-            throw Error(key,
+            throw_error(key,
                         "a custom GPU has no catalog id (its id is 'custom'); leave id out, or start from a catalog entry with "
                         "base");
         if (name == "sources" || name == "unverified" || name == "note" || name == "price_note")
-            throw Error(key, "is catalog provenance (gpus.json); a custom GPU does not take it");
-        throw Error(key, "unknown field of a custom GPU; fields: " + custom_gpu_field_list());
+            throw_error(key, "is catalog provenance (gpus.json); a custom GPU does not take it");
+        throw_error(key, "unknown field of a custom GPU; fields: " + custom_gpu_field_list());
     }
     if (v.is_null()) return;
     switch (f->kind) {
         case GpuFieldKind::text:
         case GpuFieldKind::choice: {
-            if (!v.is_string()) throw Error(key, "must be a string, got " + shown(v));
+            if (!v.is_string()) throw_error(key, "must be a string, got " + shown(v));
             std::string t = v.get<std::string>();
-            if (t.size() > 200) throw Error(key, "must be at most 200 characters");
-            if (t.empty()) throw Error(key, "must not be empty (leave it out for the default)");
+            if (t.size() > 200) throw_error(key, "must be at most 200 characters");
+            if (t.empty()) throw_error(key, "must not be empty (leave it out for the default)");
             if (f->kind == GpuFieldKind::choice) {
                 Gpu scratch;
                 f->set_text(scratch, t);   // throws naming the field, with the allowed values
@@ -83,13 +83,13 @@ void read_gpu_field(CustomGpu& spec, const std::string& name, const json& v) {
             return;
         }
         case GpuFieldKind::boolean:
-            if (!v.is_boolean()) throw Error(key, "must be true or false, got " + shown(v));
+            if (!v.is_boolean()) throw_error(key, "must be true or false, got " + shown(v));
             spec.set(f->name, v.get<bool>() ? 1.0 : 0.0);
             return;
         case GpuFieldKind::integer:
         case GpuFieldKind::number: {
             const char* what = f->kind == GpuFieldKind::integer ? "must be an integer, got " : "must be a number, got ";
-            if (!v.is_number()) throw Error(key, what + shown(v));
+            if (!v.is_number()) throw_error(key, what + shown(v));
             const double d = v.get<double>();
             check_gpu_field_value(*f, d);
             spec.set(f->name, d);
@@ -100,9 +100,9 @@ void read_gpu_field(CustomGpu& spec, const std::string& name, const json& v) {
 
 // {"base": "rtx-4090", <fields of a gpus.json entry>}: a GPU not in the catalog, as given.
 CustomGpu custom_gpu_from_value(const json& o) {
-    if (!o.is_object()) throw Error("gpu", "must be a catalog id string or an object of a GPU's fields");
+    if (!o.is_object()) throw_error("gpu", "must be a catalog id string or an object of a GPU's fields");
     if (o.empty())
-        throw Error("gpu",
+        throw_error("gpu",
                     "an object GPU must name base (a catalog id to start from) or give name, memory_gib, "
                     "memory_bandwidth_gb_per_s, tensor_tflops_dense and tdp_w");
     CustomGpu spec;
@@ -112,23 +112,23 @@ CustomGpu custom_gpu_from_value(const json& o) {
         if (k == "base") {
             if (v.is_null()) continue;
             if (!v.is_string() || v.get<std::string>().empty())
-                throw Error("gpu.base", "must be a catalog GPU id (see `gpusizer gpus`), got " + shown(v));
-            if (v.get<std::string>() == kCustomGpuId) throw Error("gpu.base", "must be a catalog GPU id, not 'custom'");
+                throw_error("gpu.base", "must be a catalog GPU id (see `gpusizer gpus`), got " + shown(v));
+            if (v.get<std::string>() == kCustomGpuId) throw_error("gpu.base", "must be a catalog GPU id, not 'custom'");
             spec.base = v.get<std::string>();
         } else if (k == "tensor_tflops_dense" || k == "interconnect") {
             if (v.is_null()) continue;
             if (!v.is_object())
-                throw Error("gpu." + k,
+                throw_error("gpu." + k,
                             "must be an object such as " + std::string(k == "interconnect" ? "{\"pcie_gen\": 5}" : "{\"bf16\": 300}"));
             for (auto f = v.begin(); f != v.end(); ++f) {
                 if (!find_gpu_field(k + "." + f.key()))
-                    throw Error("gpu." + k + "." + f.key().substr(0, 40),
+                    throw_error("gpu." + k + "." + f.key().substr(0, 40),
                                 k == "interconnect" ? "unknown field; allowed: nvlink, nvlink_gb_per_s, pcie_gen, pcie_lanes"
                                                     : "unknown precision; allowed: tf32, fp16, bf16, fp8, int8, fp4");
                 read_gpu_field(spec, k + "." + f.key(), f.value());
             }
         } else if (k.find('.') != std::string::npos) {
-            throw Error("gpu." + k.substr(0, 60),
+            throw_error("gpu." + k.substr(0, 60),
                         "unknown field of a custom GPU (nested fields are objects, as in gpus.json: "
                         "\"tensor_tflops_dense\": {\"bf16\": 300})");
         } else {
@@ -136,7 +136,7 @@ CustomGpu custom_gpu_from_value(const json& o) {
         }
     }
     if (spec.empty())
-        throw Error("gpu",
+        throw_error("gpu",
                     "an object GPU must name base (a catalog id to start from) or give name, memory_gib, "
                     "memory_bandwidth_gb_per_s, tensor_tflops_dense and tdp_w");
     return spec;
@@ -186,7 +186,7 @@ bool read_custom_gpu(Config& c, const json& v) {
         return true;
     }
     if (v.is_string() && v.get<std::string>() == kCustomGpuId)
-        throw Error("gpu",
+        throw_error("gpu",
                     "'custom' is a GPU described by its fields: give them as an object, {\"name\": ..., \"memory_gib\": ..., ...} "
                     "or {\"base\": \"rtx-4090\", ...} (docs/config.md, \"Custom GPU\")");
     return false;

@@ -72,6 +72,10 @@ Error::Error(std::vector<std::string> path, const std::string& message, ErrorCod
       message_(printable_text(message)),
       code_(code) {}
 
+void throw_error(std::string_view key, std::string_view message, ErrorCode code) {
+    throw Error(std::string(key), std::string(message), code);
+}
+
 namespace {
 Phrasing g_phrasing;
 }  // namespace

@@ -111,7 +111,7 @@ FitReport fit(const Config& config, const Catalog& catalog, const GpuOverlay* me
 
 std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int max_gpus, const std::vector<std::string>& formats,
                               const GpuOverlay* measured) {
-    if (catalog.gpus.empty()) throw Error("gpu", "the catalog has no GPUs");
+    if (catalog.gpus.empty()) throw_error("gpu", "the catalog has no GPUs");
     std::vector<const Gpu*> gpus;
     gpus.reserve(catalog.gpus.size());
     for (std::size_t g = 0; g < catalog.gpus.size(); ++g) gpus.push_back(&gpu_at(catalog, measured, g));
@@ -120,8 +120,8 @@ std::vector<SweepPoint> sweep(const Config& base, const Catalog& catalog, int ma
 
 std::vector<SweepPoint> detail::sweep_gpus(const Config& base, const Catalog& catalog, const std::vector<const Gpu*>& gpus, int max_gpus,
                                            const std::vector<std::string>& formats, const GpuOverlay* measured) {
-    if (max_gpus < 1 || max_gpus > 4096) throw Error("max_gpus", "must be between 1 and 4096");
-    if (gpus.empty()) throw Error("gpu", "no GPUs to sweep");
+    if (max_gpus < 1 || max_gpus > 4096) throw_error("max_gpus", "must be between 1 and 4096");
+    if (gpus.empty()) throw_error("gpu", "no GPUs to sweep");
     const auto& all = weight_formats();
     std::vector<std::size_t> chosen;
     const std::size_t kNativeSlot = all.size();   // `weights` "native": the format is the checkpoint's

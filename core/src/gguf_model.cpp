@@ -85,7 +85,7 @@ std::string supported_list() {
 // ---------------------------------------------------------------------------------------------
 
 int to_int(std::uint64_t v, const std::string& key) {
-    if (v > 100000000ull) throw Error(key, "is " + std::to_string(v) + ", more than 1e8");
+    if (v > 100000000ull) throw_error(key, "is " + std::to_string(v) + ", more than 1e8");
     return static_cast<int>(v);
 }
 
@@ -94,7 +94,7 @@ int at_layer(const std::vector<std::uint64_t>& v, int il, const std::string& key
     if (v.empty()) return 0;
     if (v.size() == 1) return to_int(v[0], key);
     if (static_cast<std::size_t>(il) >= v.size())
-        throw Error(key, "has " + std::to_string(v.size()) + " entries, fewer than the layers");
+        throw_error(key, "has " + std::to_string(v.size()) + " entries, fewer than the layers");
     return to_int(v[static_cast<std::size_t>(il)], key);
 }
 
@@ -120,16 +120,16 @@ bool gguf_architecture_supported(const std::string& arch) {
 ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings) {
     const GgufArchInfo& g = m.arch;
     const std::string file = m.files.empty() ? std::string("gguf") : m.files.front();
-    if (g.architecture.empty()) throw Error(file + ": general.architecture", "is missing");
+    if (g.architecture.empty()) throw_error(file + ": general.architecture", "is missing");
     if (m.projector)
-        throw Error(file + ": general.architecture",
+        throw_error(file + ": general.architecture",
                     "'clip': a multimodal projector (mmproj) file holds the vision / audio encoder, not a language model: give "
                     "the model's GGUF (its mmproj beside it is read with it)");
     const GgufArchRow* row = nullptr;
     for (const GgufArchRow& r : arch_rows())
         if (g.architecture == r.name) row = &r;
     if (!row)
-        throw Error(file + ": general.architecture",
+        throw_error(file + ": general.architecture",
                     "'" + g.architecture + "' is not supported yet (supported: " + supported_list() + ")");
     const std::string p = file + ": " + g.architecture + ".";
     auto note = [&](const std::string& s) {
@@ -154,8 +154,8 @@ ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings)
     a.model_type = g.architecture;
     a.name = g.name.empty() ? "custom " + g.architecture + " model (GGUF)" : g.name;
     a.source = "gguf";
-    if (g.block_count == 0) throw Error(p + "block_count", "is missing or 0");
-    if (g.embedding_length == 0) throw Error(p + "embedding_length", "is missing or 0");
+    if (g.block_count == 0) throw_error(p + "block_count", "is missing or 0");
+    if (g.embedding_length == 0) throw_error(p + "embedding_length", "is missing or 0");
     const int blocks = to_int(g.block_count, p + "block_count");
     a.hidden = to_int(g.embedding_length, p + "embedding_length");
     a.max_context = to_int(g.context_length, p + "context_length");
@@ -169,7 +169,7 @@ ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings)
         note(std::to_string(nextn) + " NextN block(s) found by their blk.N.nextn.* tensors (no " + g.architecture +
              ".nextn_predict_layers): kept apart from the stack");
     }
-    if (nextn >= blocks) throw Error(p + "nextn_predict_layers", "must be fewer than block_count (" + std::to_string(blocks) + ")");
+    if (nextn >= blocks) throw_error(p + "nextn_predict_layers", "must be fewer than block_count (" + std::to_string(blocks) + ")");
     a.n_layers = blocks - nextn;
     a.n_mtp_layers = nextn;
 
@@ -183,7 +183,7 @@ ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings)
                      std::to_string(t.dims[1]) + " rows; the tensor's count is used");
             vocab = static_cast<std::int64_t>(t.dims[1]);
         }
-    if (vocab <= 0) throw Error(file + ": tokenizer.ggml.tokens", "no vocabulary size: no token list and no token_embd.weight");
+    if (vocab <= 0) throw_error(file + ": tokenizer.ggml.tokens", "no vocabulary size: no token list and no token_embd.weight");
     a.vocab = vocab;
     // llama.cpp loads output.weight and falls back to token_embd when absent
     // (llama-model.cpp: TENSOR_DUPLICATED), so a file without it has a tied head.
@@ -232,7 +232,7 @@ ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings)
     }
     if (window == 0 && row->default_window) window = row->default_window;
     if (window == 0 && std::find(slides.begin(), slides.end(), true) != slides.end()) {
-        throw Error(p + "attention.sliding_window", "is missing but the architecture has sliding-window layers");
+        throw_error(p + "attention.sliding_window", "is missing but the architecture has sliding-window layers");
     }
     if (window > 0 && period == 0 && g.sliding_window_layers.empty())
         note(g.architecture + ".attention.sliding_window = " + std::to_string(window) +
@@ -249,16 +249,16 @@ ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings)
         rs.d_state = to_int(g.ssm_state_size, p + "ssm.state_size");
         rs.d_conv = to_int(g.ssm_conv_kernel, p + "ssm.conv_kernel");
         const int dt = to_int(g.ssm_time_step_rank, p + "ssm.time_step_rank");
-        if (rs.d_inner <= 0) throw Error(p + "ssm.inner_size", "is missing or 0");
-        if (rs.d_state <= 0) throw Error(p + "ssm.state_size", "is missing or 0");
-        if (rs.d_conv <= 0) throw Error(p + "ssm.conv_kernel", "is missing or 0");
-        if (dt <= 0) throw Error(p + "ssm.time_step_rank", "is missing or 0");
+        if (rs.d_inner <= 0) throw_error(p + "ssm.inner_size", "is missing or 0");
+        if (rs.d_state <= 0) throw_error(p + "ssm.state_size", "is missing or 0");
+        if (rs.d_conv <= 0) throw_error(p + "ssm.conv_kernel", "is missing or 0");
+        if (dt <= 0) throw_error(p + "ssm.time_step_rank", "is missing or 0");
         if (rs.kind == RecurrentKind::mamba) {
             rs.dt_rank = dt;
         } else {
             rs.n_heads = dt;
             if (rs.d_inner % dt != 0)
-                throw Error(p + "ssm.time_step_rank", "must divide ssm.inner_size (" + std::to_string(rs.d_inner) + ")");
+                throw_error(p + "ssm.time_step_rank", "must divide ssm.inner_size (" + std::to_string(rs.d_inner) + ")");
             rs.head_dim = rs.d_inner / dt;
             rs.n_groups = g.ssm_group_count ? to_int(g.ssm_group_count, p + "ssm.group_count") : 1;   // llama.cpp: n_group default 1
         }
@@ -298,13 +298,13 @@ ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings)
             at.q_lora_rank = to_int(g.q_lora_rank, p + "attention.q_lora_rank");
             at.kv_lora_rank = to_int(g.kv_lora_rank, p + "attention.kv_lora_rank");
             at.qk_rope_head_dim = rope;
-            if (mla_k <= rope) throw Error(p + "attention.key_length_mla", "must exceed rope.dimension_count");
+            if (mla_k <= rope) throw_error(p + "attention.key_length_mla", "must exceed rope.dimension_count");
             at.qk_nope_head_dim = mla_k - rope;
             at.head_dim = mla_k;
             at.v_head_dim = mla_v;
         } else {
             if (a.hidden % at.n_heads != 0 && g.key_length == 0)
-                throw Error(p + "attention.key_length", "is missing and embedding_length is not a multiple of head_count");
+                throw_error(p + "attention.key_length", "is missing and embedding_length is not a multiple of head_count");
             at.head_dim = g.key_length ? to_int(g.key_length, p + "attention.key_length") : a.hidden / at.n_heads;
             at.v_head_dim = g.value_length ? to_int(g.value_length, p + "attention.value_length") : at.head_dim;
             if (slides[std::size_t(il)]) {
@@ -325,9 +325,9 @@ ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings)
             l.mlp.shared_intermediate = l.mlp.n_shared ? ff_shexp : 0;
             l.mlp.router_bias = has(blk(il, "exp_probs_b.bias")) || has(blk(il, "ffn_gate_inp.bias"));
             l.mlp.expert_bias = has(blk(il, "ffn_up_exps.bias"));   // gpt-oss
-            if (l.mlp.expert_intermediate == 0) throw Error(p + "expert_feed_forward_length", "is missing or 0");
+            if (l.mlp.expert_intermediate == 0) throw_error(p + "expert_feed_forward_length", "is missing or 0");
             if (n_used <= 0 || n_used > n_expert)
-                throw Error(p + "expert_used_count", "must be from 1 to expert_count (" + std::to_string(n_expert) + ")");
+                throw_error(p + "expert_used_count", "must be from 1 to expert_count (" + std::to_string(n_expert) + ")");
         } else {
             l.mlp.intermediate = ff;
             if (l.mlp.intermediate == 0) l.mlp.kind = LayerMlpKind::none;
@@ -360,7 +360,7 @@ ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings)
         a.n_heads = a.n_kv_heads = rs.n_heads ? rs.n_heads : 1;
         a.head_dim = a.v_head_dim = rs.head_dim ? rs.head_dim : rs.d_inner;
     } else {
-        throw Error(p + "attention.head_count", "is missing or 0 in every layer");
+        throw_error(p + "attention.head_count", "is missing or 0 in every layer");
     }
     for (const LayerSpec& l : layers)
         if (l.attn.kind == AttnKind::sliding && a.sliding_window == 0) a.sliding_window = l.attn.window;
@@ -419,7 +419,7 @@ ModelArch::FileWeights file_weights(const TensorTotals& t, int stack_layers) {
 void add_projector(ModelArch& a, const GgufModel& p) {
     const std::string file = p.files.empty() ? std::string("mmproj") : p.files.front();
     if (!p.projector)
-        throw Error(file + ": general.architecture",
+        throw_error(file + ": general.architecture",
                     "is '" + p.arch.architecture + "', not 'clip': the file is not a multimodal projector (mmproj)");
     const TensorTotals& t = p.totals;
     a.file.total += static_cast<double>(t.bytes);

@@ -57,7 +57,7 @@ public:
     // Copies n bytes at the cursor into dst and advances (dst may be null: skip).
     void read_into(void* dst, std::uint64_t n, std::string_view field) {
         if (n > kGgufMaxHeaderBytes || pos_ + n > kGgufMaxHeaderBytes)
-            throw Error(key(field), "header is larger than the " + std::to_string(kGgufMaxHeaderBytes >> 20) +
+            throw_error(key(field), "header is larger than the " + std::to_string(kGgufMaxHeaderBytes >> 20) +
                                         " MiB this reader accepts (a corrupt length?)");
         auto* out = static_cast<std::uint8_t*>(dst);
         while (n > 0) {
@@ -101,7 +101,7 @@ public:
     std::optional<std::string> read_string(std::string_view field, std::uint64_t cap, std::uint64_t keep_cap) {
         const std::uint64_t len = read<std::uint64_t>(field);
         if (len > cap)
-            throw Error(key(field), "string of " + std::to_string(len) + " bytes is longer than the " +
+            throw_error(key(field), "string of " + std::to_string(len) + " bytes is longer than the " +
                                         std::to_string(cap) + " this reader accepts");
         if (len > keep_cap) {
             read_into(nullptr, len, field);
@@ -117,7 +117,7 @@ private:
         buf_start_ = pos_;
         buf_len_ = src_.read(pos_, buf_.data(), buf_.size());
         if (buf_len_ == 0)
-            throw Error(key(field), src_.size() ? "the file ends at byte " + std::to_string(pos_) + " (truncated header)"
+            throw_error(key(field), src_.size() ? "the file ends at byte " + std::to_string(pos_) + " (truncated header)"
                                                 : "the bytes given end at byte " + std::to_string(pos_) +
                                                       ", inside the header: give more of the file's first bytes");
     }
@@ -235,7 +235,7 @@ struct ValueReader {
     GgufType read_type(std::string_view field) {
         const std::uint32_t t = cur.read<std::uint32_t>(field);
         if (t > static_cast<std::uint32_t>(GgufType::f64))
-            throw Error(cur.key(field), "unknown value type " + std::to_string(t) + " (allowed: 0..12, gguf_type)");
+            throw_error(cur.key(field), "unknown value type " + std::to_string(t) + " (allowed: 0..12, gguf_type)");
         return static_cast<GgufType>(t);
     }
 
@@ -289,10 +289,10 @@ struct ValueReader {
         v.item_type = read_type("array item type");
         v.count = cur.read<std::uint64_t>("array length");
         if (v.count > kGgufMaxArrayLength)
-            throw Error(cur.key(field), "array of " + std::to_string(v.count) + " items is longer than the " +
+            throw_error(cur.key(field), "array of " + std::to_string(v.count) + " items is longer than the " +
                                             std::to_string(kGgufMaxArrayLength) + " this reader accepts");
         if (v.item_type == GgufType::array && depth + 1 >= kGgufMaxArrayNesting)
-            throw Error(cur.key(field), "arrays nested deeper than " + std::to_string(kGgufMaxArrayNesting));
+            throw_error(cur.key(field), "arrays nested deeper than " + std::to_string(kGgufMaxArrayNesting));
         const std::uint64_t kept = keep ? std::min(v.count, kGgufMaxKeptArrayItems) : 0;
         v.items.resize(static_cast<std::size_t>(kept));
         for (std::uint64_t k = 0; k < kept; ++k) read_value(v.items[static_cast<std::size_t>(k)], v.item_type, depth + 1, field, true);
@@ -331,22 +331,22 @@ GgufHeader read_gguf_header(ByteSource& src) {
     unsigned char magic[4];
     cur.read_into(magic, 4, "magic");
     if (std::memcmp(magic, "GGUF", 4) != 0)
-        throw Error(cur.key("magic"), "not a GGUF file (first bytes " + hex_bytes(magic, 4) + ", expected 47475546 \"GGUF\")");
+        throw_error(cur.key("magic"), "not a GGUF file (first bytes " + hex_bytes(magic, 4) + ", expected 47475546 \"GGUF\")");
     h.version = cur.read<std::uint32_t>("version");
     if (h.version == 1)
-        throw Error(cur.key("version"), "GGUF version 1 (2023, 32-bit counts) is not supported: convert the file again");
+        throw_error(cur.key("version"), "GGUF version 1 (2023, 32-bit counts) is not supported: convert the file again");
     if ((h.version & 0xffff) == 0 && h.version != 0)
-        throw Error(cur.key("version"), "big-endian GGUF files are not supported");
+        throw_error(cur.key("version"), "big-endian GGUF files are not supported");
     if (h.version != 2 && h.version != 3)
-        throw Error(cur.key("version"), "version " + std::to_string(h.version) + " is not supported (allowed: 2, 3)");
+        throw_error(cur.key("version"), "version " + std::to_string(h.version) + " is not supported (allowed: 2, 3)");
 
     const std::uint64_t n_tensors = cur.read<std::uint64_t>("tensor_count");
     if (n_tensors > kGgufMaxTensors)
-        throw Error(cur.key("tensor_count"), std::to_string(n_tensors) + " tensors is more than the " +
+        throw_error(cur.key("tensor_count"), std::to_string(n_tensors) + " tensors is more than the " +
                                                  std::to_string(kGgufMaxTensors) + " this reader accepts");
     const std::uint64_t n_kv = cur.read<std::uint64_t>("metadata_kv_count");
     if (n_kv > kGgufMaxKeyValues)
-        throw Error(cur.key("metadata_kv_count"), std::to_string(n_kv) + " metadata entries is more than the " +
+        throw_error(cur.key("metadata_kv_count"), std::to_string(n_kv) + " metadata entries is more than the " +
                                                       std::to_string(kGgufMaxKeyValues) + " this reader accepts");
 
     ValueReader values{cur};
@@ -355,9 +355,9 @@ GgufHeader read_gguf_header(ByteSource& src) {
     for (std::uint64_t k = 0; k < n_kv; ++k) {
         cur.context = "metadata entry " + std::to_string(k);
         auto key = cur.read_string("key", kGgufMaxKeyBytes, kGgufMaxKeyBytes);
-        if (!key || key->empty()) throw Error(cur.key(""), "empty key");
+        if (!key || key->empty()) throw_error(cur.key(""), "empty key");
         cur.context = *key;
-        if (!seen.insert(*key).second) throw Error(cur.key(""), "duplicate metadata key");
+        if (!seen.insert(*key).second) throw_error(cur.key(""), "duplicate metadata key");
         GgufKeyValue kv;
         kv.key = std::move(*key);
         const GgufType t = values.read_type("type");
@@ -369,14 +369,14 @@ GgufHeader read_gguf_header(ByteSource& src) {
     if (const GgufValue* a = h.find("general.alignment")) {
         // gguf.cpp: general.alignment must be a u32, a non-zero power of two.
         if (a->type != GgufType::u32 || a->u == 0 || (a->u & (a->u - 1)) != 0)
-            throw Error(cur.key("general.alignment"), "must be a u32 power of two, got " + a->display());
+            throw_error(cur.key("general.alignment"), "must be a u32 power of two, got " + a->display());
         h.alignment = a->u;
     }
     auto split_field = [&](const char* key) -> std::uint32_t {
         const GgufValue* v = h.find(key);
         if (!v) return 0;
         if (!v->is_integer() || v->negative || v->u > kGgufMaxSplitParts)
-            throw Error(cur.key(key), "must be an integer from 0 to " + std::to_string(kGgufMaxSplitParts) + ", got " + v->display());
+            throw_error(cur.key(key), "must be an integer from 0 to " + std::to_string(kGgufMaxSplitParts) + ", got " + v->display());
         return static_cast<std::uint32_t>(v->u);
     };
     h.split_no = split_field("split.no");
@@ -389,29 +389,29 @@ GgufHeader read_gguf_header(ByteSource& src) {
         GgufTensor t;
         cur.context = "tensor " + std::to_string(k);
         auto name = cur.read_string("name", kGgufMaxNameBytes, kGgufMaxNameBytes);
-        if (!name || name->empty()) throw Error(cur.key("name"), "empty tensor name");
+        if (!name || name->empty()) throw_error(cur.key("name"), "empty tensor name");
         t.name = std::move(*name);
         cur.context += " (";
         cur.context += t.name;
         cur.context += ")";
-        if (!names.insert(t.name).second) throw Error(cur.key(""), "duplicate tensor name");
+        if (!names.insert(t.name).second) throw_error(cur.key(""), "duplicate tensor name");
         t.n_dims = cur.read<std::uint32_t>("n_dims");
         if (t.n_dims == 0 || t.n_dims > kGgufMaxDims)
-            throw Error(cur.key("n_dims"), std::to_string(t.n_dims) + " dimensions (allowed: 1 to 4)");
+            throw_error(cur.key("n_dims"), std::to_string(t.n_dims) + " dimensions (allowed: 1 to 4)");
         t.elements = 1;
         for (std::uint32_t d = 0; d < t.n_dims; ++d) {
             t.dims[d] = cur.read<std::uint64_t>(kDimField[d]);
             if (t.dims[d] > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-                throw Error(cur.key(kDimField[d]), "dimension above INT64_MAX");
+                throw_error(cur.key(kDimField[d]), "dimension above INT64_MAX");
             if (t.elements != 0 && t.dims[d] > std::numeric_limits<std::uint64_t>::max() / t.elements)
-                throw Error(cur.key("shape"), "element count overflows 64 bits");
+                throw_error(cur.key("shape"), "element count overflows 64 bits");
             t.elements *= t.dims[d];
         }
         for (std::uint32_t d = t.n_dims; d < 4; ++d) t.dims[d] = 1;
         t.type = cur.read<std::uint32_t>("type");
         const GgmlTypeTraits* traits = ggml_type_traits(t.type);
         if (!traits)
-            throw Error(cur.key("type"), "unknown ggml type " + std::to_string(t.type) + " (this reader knows ids 0 to " +
+            throw_error(cur.key("type"), "unknown ggml type " + std::to_string(t.type) + " (this reader knows ids 0 to " +
                                              std::to_string(ggml_types().back().id) +
                                              " but the removed 4, 5, 31-33 and 36-38: a newer ggml, or a fork's own type)");
         t.type_name = traits->name;
@@ -421,10 +421,10 @@ GgufHeader read_gguf_header(ByteSource& src) {
             t.bytes = ggml_tensor_bytes(*traits, t.dims[0], t.elements, cur.key("shape"));  // throws, naming the field
         t.offset = cur.read<std::uint64_t>("offset");
         if (t.offset % h.alignment != 0)
-            throw Error(cur.key("offset"), "offset " + std::to_string(t.offset) + " is not a multiple of the alignment " +
+            throw_error(cur.key("offset"), "offset " + std::to_string(t.offset) + " is not a multiple of the alignment " +
                                                std::to_string(h.alignment));
         if (t.bytes > std::numeric_limits<std::uint64_t>::max() - t.offset)
-            throw Error(cur.key("offset"), "offset + size overflows 64 bits");
+            throw_error(cur.key("offset"), "offset + size overflows 64 bits");
         h.data_bytes = std::max(h.data_bytes, t.offset + t.bytes);
         t.cls = classify_gguf_tensor(t.name);
         t.model_part = gguf_tensor_part(t.name);
@@ -445,13 +445,13 @@ GgufHeader read_gguf_header(ByteSource& src) {
             const GgufTensor& a = *by_offset[k - 1];
             const GgufTensor& b = *by_offset[k];
             if (a.offset + a.bytes > b.offset)
-                throw Error(cur.key("tensor " + b.name + ": offset"), "its data overlaps tensor " + a.name + "'s");
+                throw_error(cur.key("tensor " + b.name + ": offset"), "its data overlaps tensor " + a.name + "'s");
         }
     }
     if (auto size = src.size()) {
         const std::uint64_t end = checked_add(h.data_offset, h.data_bytes, cur.key("tensor data"));
         if (end > *size)
-            throw Error(cur.key("tensor data"), "tensors end at byte " + std::to_string(end) + " but the file has " +
+            throw_error(cur.key("tensor data"), "tensors end at byte " + std::to_string(end) + " but the file has " +
                                                     std::to_string(*size) + " bytes (truncated file?)");
     }
     return h;
@@ -489,7 +489,7 @@ struct ArchReader {
     }
 
     std::uint64_t as_uint(const GgufValue& v, const std::string& key) {
-        if (!v.is_integer() || v.negative) throw Error(h.file + ": " + key, "must be a non-negative integer, got " + v.display());
+        if (!v.is_integer() || v.negative) throw_error(h.file + ": " + key, "must be a non-negative integer, got " + v.display());
         return v.u;
     }
 
@@ -504,10 +504,10 @@ struct ArchReader {
         if (!v) return {};
         if (v->type != GgufType::array) return {as_uint(*v, key)};
         if (v->item_type == GgufType::array || v->item_type == GgufType::string || v->skipped)
-            throw Error(h.file + ": " + key, "must be an integer or an array of at most " +
+            throw_error(h.file + ": " + key, "must be an integer or an array of at most " +
                                                  std::to_string(kGgufMaxKeptArrayItems) + " integers");
         if (out.block_count != 0 && v->count != out.block_count)
-            throw Error(h.file + ": " + key, "has " + std::to_string(v->count) + " entries for " +
+            throw_error(h.file + ": " + key, "has " + std::to_string(v->count) + " entries for " +
                                                  std::to_string(out.block_count) + " layers (block_count)");
         std::vector<std::uint64_t> r;
         r.reserve(v->items.size());
@@ -523,7 +523,7 @@ GgufArchInfo gguf_arch_info(const GgufHeader& h) {
     ArchReader r{h, a};
     if (const GgufValue* v = r.get("general.architecture")) {
         if (v->type != GgufType::string || v->skipped || v->s.empty() || v->s.size() > 64)
-            throw Error(h.file + ": general.architecture", "must be a short string, got " + v->display());
+            throw_error(h.file + ": general.architecture", "must be a short string, got " + v->display());
         a.architecture = v->s;
     }
     if (const GgufValue* v = r.get("general.name"); v && v->type == GgufType::string) a.name = v->s;
@@ -535,7 +535,7 @@ GgufArchInfo gguf_arch_info(const GgufHeader& h) {
     if (a.architecture.empty()) return a;
     const std::string p = a.architecture + ".";
     a.block_count = r.scalar(p + "block_count");
-    if (a.block_count > 100000) throw Error(h.file + ": " + p + "block_count", "more than 100000 layers");
+    if (a.block_count > 100000) throw_error(h.file + ": " + p + "block_count", "more than 100000 layers");
     a.context_length = r.scalar(p + "context_length");
     a.embedding_length = r.scalar(p + "embedding_length");
     a.vocab_size = r.scalar(p + "vocab_size");
@@ -558,9 +558,9 @@ GgufArchInfo gguf_arch_info(const GgufHeader& h) {
             GgufValue probe;
             probe.type = v->item_type;
             if (v->skipped || (v->item_type != GgufType::boolean && !probe.is_integer()))
-                throw Error(h.file + ": " + p + "attention.sliding_window_pattern", "must be a number or an array of bools");
+                throw_error(h.file + ": " + p + "attention.sliding_window_pattern", "must be a number or an array of bools");
             if (a.block_count != 0 && v->count != a.block_count)
-                throw Error(h.file + ": " + p + "attention.sliding_window_pattern",
+                throw_error(h.file + ": " + p + "attention.sliding_window_pattern",
                             "has " + std::to_string(v->count) + " entries for " + std::to_string(a.block_count) + " layers");
             for (const auto& item : v->items) a.sliding_window_layers.push_back(item.u != 0 ? 1 : 0);
         } else {
@@ -653,7 +653,7 @@ GgufProjectorInfo gguf_projector_info(const GgufHeader& h) {
     auto uint = [&](const std::string& key) -> std::uint64_t {
         const GgufValue* v = h.find(key);
         if (!v) return 0;
-        if (!v->is_integer() || v->negative) throw Error(h.file + ": " + key, "must be a non-negative integer, got " + v->display());
+        if (!v->is_integer() || v->negative) throw_error(h.file + ": " + key, "must be a non-negative integer, got " + v->display());
         return v->u;
     };
     p.projector_type = str("clip.projector_type");
@@ -715,7 +715,7 @@ GgufModel gguf_model_from_headers(std::vector<GgufHeader> parts) {
         detail::add_file(m, h, k, &GgufTensor::part);
     }
     if (parts.size() > 1 && expected_tensors != 0 && expected_tensors != m.tensors.size())
-        throw Error(parts.front().file + ": split.tensors.count",
+        throw_error(parts.front().file + ": split.tensors.count",
                     "says " + std::to_string(expected_tensors) + " tensors, the parts hold " + std::to_string(m.tensors.size()));
     // GGUF shapes are logical (ggml packs within a row's blocks): parameters = elements.
     for (const GgufTensor& t : m.tensors)
@@ -732,19 +732,19 @@ GgufModel read_gguf_model(const std::string& path, const SourceOpener& open) {
     for (std::size_t k = 0; k < names.size(); ++k) {
         std::unique_ptr<ByteSource> src = open(names[k]);
         if (!src)
-            throw Error(names[k], names.size() > 1 ? "split part " + std::to_string(k + 1) + " of " + std::to_string(names.size()) +
+            throw_error(names[k], names.size() > 1 ? "split part " + std::to_string(k + 1) + " of " + std::to_string(names.size()) +
                                                          " is missing"
                                                    : "cannot open the file");
         GgufHeader h = read_gguf_header(*src);
         if (names.size() > 1) {
             if (h.split_count != 0 && h.split_count != names.size())
-                throw Error(h.file + ": split.count", "says " + std::to_string(h.split_count) + " parts, the file name " +
+                throw_error(h.file + ": split.count", "says " + std::to_string(h.split_count) + " parts, the file name " +
                                                           std::to_string(names.size()));
             if (h.split_count != 0 && h.split_no != k)
-                throw Error(h.file + ": split.no", "says part " + std::to_string(h.split_no + 1) + ", the file name " +
+                throw_error(h.file + ": split.no", "says part " + std::to_string(h.split_no + 1) + ", the file name " +
                                                        std::to_string(k + 1));
         } else if (h.split_count > 1) {
-            throw Error(h.file + ": split.count", "the file is part " + std::to_string(h.split_no + 1) + " of " +
+            throw_error(h.file + ": split.count", "the file is part " + std::to_string(h.split_no + 1) + " of " +
                                                       std::to_string(h.split_count) +
                                                       " of a split model, but its name does not end in -0000N-of-0000M.gguf, "
                                                       "so the other parts cannot be found");

@@ -143,7 +143,7 @@ void locate(const json& root, const std::string& top_type, Located& at, std::vec
         if (!sub) {
             // Text-only copies ship the text fields at top level (Gemma3ForCausalLM & co).
             if (!has_layer_count(root))
-                throw Error(std::string("hf_config.") + top->text_path, "is missing: a " + top_type + " config keeps its language model there");
+                throw_error(std::string("hf_config.") + top->text_path, "is missing: a " + top_type + " config keeps its language model there");
             return;
         }
         at.text = sub;
@@ -164,7 +164,7 @@ void locate(const json& root, const std::string& top_type, Located& at, std::vec
             notes.push_back(std::string(top->text_path) + ".model_type '" + at.inner_type + "' is read as " + top->text_type);
             at.row = find_row(top->text_type);
         }
-        if (!at.row) throw Error("hf_config.model_type", "internal: no row for " + std::string(top->text_type));
+        if (!at.row) throw_error("hf_config.model_type", "internal: no row for " + std::string(top->text_type));
         return;
     }
     if (top) {
@@ -222,7 +222,7 @@ void finish(const json& root, const Located& at, Reader& f, ModelArch& a, std::v
     a.num_parameters_override = 0;
     if (const json* np = f.find("num_parameters")) {
         if (!np->is_number() || !(np->get<double>() > 0) || !std::isfinite(np->get<double>()))
-            throw Error(f.key("num_parameters"), "must be a positive number");
+            throw_error(f.key("num_parameters"), "must be a positive number");
         a.num_parameters_override = np->get<double>();
     }
     read_native_format(root, a, warnings);
@@ -254,11 +254,11 @@ void finish(const json& root, const Located& at, Reader& f, ModelArch& a, std::v
 }  // namespace
 
 ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings, std::vector<std::string>* not_understood) {
-    if (!root.is_object()) throw Error("hf_config", "must be a JSON object (the contents of config.json)");
+    if (!root.is_object()) throw_error("hf_config", "must be a JSON object (the contents of config.json)");
     std::vector<std::string> notes;   // become warnings
     std::string top_type;
     if (auto t = root.find("model_type"); t != root.end() && !t->is_null()) {
-        if (!t->is_string()) throw Error("hf_config.model_type", "must be a string, got " + t->dump());
+        if (!t->is_string()) throw_error("hf_config.model_type", "must be a string, got " + t->dump());
         top_type = t->get<std::string>();
     }
     Located loc;
@@ -399,9 +399,9 @@ ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings
         if (row->moe == Moe::gemma4 && !f.boolean("enable_moe_block", false)) experts = 0;
     }
 
-    if (n_layers > 65535) throw Error(f.key("num_hidden_layers"), "must be at most 65535");
+    if (n_layers > 65535) throw_error(f.key("num_hidden_layers"), "must be at most 65535");
     std::vector<Plan> plan = attention_plan(*row, f, n_layers, window, notes);
-    if (n_layers > 65535) throw Error(f.key("layers_block_type"), "must list at most 65535 layers");
+    if (n_layers > 65535) throw_error(f.key("layers_block_type"), "must list at most 65535 layers");
     a.n_layers = n_layers;
     if (row->attn != Attn::nemotron) moe_plan(*row, f, plan, experts);
     // Two attention blocks per listed layer (hf_rows.cpp class_defaults "blocks_per_layer":
@@ -437,7 +437,7 @@ ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings
     if (tr & kKvShare) {
         // Class defaults: Gemma3nTextConfig 15 (E4B), Gemma4TextConfig 0.
         const long long shared = f.integer("num_kv_shared_layers", std::string(row->type).rfind("gemma3n", 0) == 0 ? 15 : 0);
-        if (shared > n_layers) throw Error(f.key("num_kv_shared_layers"), "must not exceed num_hidden_layers");
+        if (shared > n_layers) throw_error(f.key("num_kv_shared_layers"), "must not exceed num_hidden_layers");
         // Every layer shared: a drafter that reads its target's cache (Gemma 4's assistant models).
         if (shared == n_layers && shared > 0) notes.push_back("every layer reads another model's K/V (num_kv_shared_layers = num_hidden_layers): no cache of its own");
         for (long long i = n_layers - shared; i < n_layers; ++i) plan[std::size_t(i)].kv_shared = true;
@@ -676,7 +676,7 @@ ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings
     apply_block_configs(f, a.hidden, heads, layers, notes);   // DeciLM / Nemotron-NAS: per-layer blocks
     if (f.modality_lists) modality_experts(f, layers, a, notes);
     if (!dense_widths.empty() && dense_widths.size() != plan.size())
-        throw Error(f.key("intermediate_size"), "has " + std::to_string(dense_widths.size()) + " entries for " +
+        throw_error(f.key("intermediate_size"), "has " + std::to_string(dense_widths.size()) + " entries for " +
                                                    std::to_string(plan.size()) + " layers");
     set_stack(a, layers);
     mirror_scalars(a, layers);

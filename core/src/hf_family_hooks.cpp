@@ -117,15 +117,15 @@ void build_bert(Reader& f, ModelArch& a, std::vector<std::string>&) {
 void build_t5(Reader& f, ModelArch& a, std::vector<std::string>&) {
     a.kind = ArchKind::encoder_decoder;
     a.n_layers = int(f.integer("num_layers", 0));
-    if (a.n_layers == 0) throw Error(f.key("num_layers"), "is missing (the encoder's layers)");
+    if (a.n_layers == 0) throw_error(f.key("num_layers"), "is missing (the encoder's layers)");
     a.n_decoder_layers = int(f.integer("num_decoder_layers", a.n_layers));
     if (a.n_decoder_layers == 0) a.n_decoder_layers = a.n_layers;
     a.hidden = int(f.integer("d_model", 0));
-    if (a.hidden == 0) throw Error(f.key("d_model"), "is missing");
+    if (a.hidden == 0) throw_error(f.key("d_model"), "is missing");
     a.intermediate = int(f.integer("d_ff", 0));
-    if (a.intermediate == 0) throw Error(f.key("d_ff"), "is missing");
+    if (a.intermediate == 0) throw_error(f.key("d_ff"), "is missing");
     a.n_heads = int(f.integer("num_heads", 0));
-    if (a.n_heads == 0) throw Error(f.key("num_heads"), "is missing");
+    if (a.n_heads == 0) throw_error(f.key("num_heads"), "is missing");
     a.n_kv_heads = a.n_heads;
     a.head_dim = a.v_head_dim = int(f.integer("d_kv", a.hidden / a.n_heads));
     a.vocab = f.integer(F::vocab, 0, true);

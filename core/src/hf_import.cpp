@@ -32,7 +32,7 @@ ModelArch arch_from_hf_config(std::string_view text, std::vector<std::string>* w
 
 ModelArch synthesize_arch(double params) {
     if (!(params >= 5e7 && params <= 1e13))
-        throw Error("model.num_parameters", "must be between 5e7 and 1e13, got " + std::to_string(params));
+        throw_error("model.num_parameters", "must be between 5e7 and 1e13, got " + std::to_string(params));
     // A Llama-3-shaped dense model: head_dim 128, GQA with 8 KV heads (when the head count
     // allows), SwiGLU with intermediate = 3.5 x hidden, untied embeddings, and depth close to
     // hidden/128 as in Llama 3 (8B: 4096/32, 70B: 8192/80, 405B: 16384/126). One layer holds

@@ -104,7 +104,7 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
 #if !GPUSIZER_FIELD_READER
     (void)out;
     (void)notes;
-    throw Error(f.key("model_type"), "'" + model_type + "' " + kWidgetRefuses);
+    throw_error(f.key("model_type"), "'" + model_type + "' " + kWidgetRefuses);
 #else
     const json& j = f.object();
     out.type = model_type.empty() ? "unknown" : model_type;
@@ -364,7 +364,7 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
     if (!missing.empty()) {
         std::string list;
         for (const auto& m : missing) list += (list.empty() ? "" : "; ") + m;
-        throw Error(f.key("model_type"),
+        throw_error(f.key("model_type"),
                     "'" + out.type + "' has no row of its own, so it is read by its fields, and these core fields are missing: " + list);
     }
 
@@ -465,16 +465,16 @@ void adjust_by_fields(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>
     if (f.has("expansion_ratio") || f.has("mlp_ratio")) {
         const json* r = f.find(f.has("expansion_ratio") ? "expansion_ratio" : "mlp_ratio");
         if (!r->is_number() || !(r->get<double>() > 0) || r->get<double>() > 64)
-            throw Error(f.key(f.has("expansion_ratio") ? "expansion_ratio" : "mlp_ratio"), "must be a number in (0, 64]");
+            throw_error(f.key(f.has("expansion_ratio") ? "expansion_ratio" : "mlp_ratio"), "must be a number in (0, 64]");
         d.dense_width = int(std::lround(r->get<double>() * a.hidden));
     }
     if (f.has("ffn_multipliers")) {
         const json* m = f.find("ffn_multipliers");
         const long long divisor = std::max(1LL, f.integer("ffn_dim_divisor", 256));
-        if (!m->is_array()) throw Error(f.key("ffn_multipliers"), "must be a list of numbers, one per layer");
+        if (!m->is_array()) throw_error(f.key("ffn_multipliers"), "must be a list of numbers, one per layer");
         for (const json& x : *m) {
             if (!x.is_number() || !(x.get<double>() > 0) || x.get<double>() > 64)
-                throw Error(f.key("ffn_multipliers"), "must hold numbers in (0, 64], got " + x.dump());
+                throw_error(f.key("ffn_multipliers"), "must hold numbers in (0, 64], got " + x.dump());
             const double v = x.get<double>() * a.hidden;
             long long w = std::max(divisor, (long long)(v + double(divisor) / 2.0) / divisor * divisor);
             if (double(w) < 0.9 * v) w += divisor;
@@ -530,7 +530,7 @@ void adjust_by_fields(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>
 void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
 #if !GPUSIZER_FIELD_READER
     (void)plan, (void)experts;
-    throw Error(f.key("model_type"), kWidgetRefuses);
+    throw_error(f.key("model_type"), kWidgetRefuses);
 #else
     const int n = int(plan.size());
     std::vector<int> moe(std::size_t(n), experts > 1 ? 1 : 0);
@@ -539,12 +539,12 @@ void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
         return;
     }
     auto check_index = [&](const char* key, long long i) {
-        if (i >= n) throw Error(f.key(key), "names layer " + std::to_string(i) + " of " + std::to_string(n));
+        if (i >= n) throw_error(f.key(key), "names layer " + std::to_string(i) + " of " + std::to_string(n));
     };
     if (f.has("mlp_layer_types")) {
         const std::vector<std::string> t = f.strings("mlp_layer_types");
         if (int(t.size()) != n)
-            throw Error(f.key("mlp_layer_types"), "has " + std::to_string(t.size()) + " entries for " + std::to_string(n) + " layers");
+            throw_error(f.key("mlp_layer_types"), "has " + std::to_string(t.size()) + " entries for " + std::to_string(n) + " layers");
         for (int i = 0; i < n; ++i) moe[std::size_t(i)] = t[std::size_t(i)] == "sparse" || t[std::size_t(i)] == "moe";
     } else if (f.has("moe_layers_enum") && f.find("moe_layers_enum")->is_string()) {
         // Step-3 writes its MoE layers as a comma-separated string ("4,5,...,59": Step3TextConfig).
@@ -556,7 +556,7 @@ void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
             const std::string item = list.substr(at, comma - at);
             long long i = -1;
             if (!item.empty() && item.size() < 10 && item.find_first_not_of(" 0123456789") == std::string::npos) i = std::stoll(item);
-            if (i < 0) throw Error(f.key("moe_layers_enum"), "must list layer numbers separated by commas, got '" + item + "'");
+            if (i < 0) throw_error(f.key("moe_layers_enum"), "must list layer numbers separated by commas, got '" + item + "'");
             check_index("moe_layers_enum", i);
             moe[std::size_t(i)] = 1;
             at = comma + 1;
@@ -595,7 +595,7 @@ void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
         if (f.has("moe_layer_freq") && f.find("moe_layer_freq")->is_array()) {
             const std::vector<long long> flags = f.integers("moe_layer_freq");
             if (int(flags.size()) != n)
-                throw Error(f.key("moe_layer_freq"),
+                throw_error(f.key("moe_layer_freq"),
                             "has " + std::to_string(flags.size()) + " entries for " + std::to_string(n) + " layers");
             for (int i = 0; i < n; ++i) moe[std::size_t(i)] = flags[std::size_t(i)] != 0;
             step = 0;
@@ -605,9 +605,9 @@ void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
         if (f.has("expert_layer_period")) {
             period = f.integer("expert_layer_period", 1);
             offset = f.integer("expert_layer_offset", 0);
-            if (period <= 0 || offset >= period) throw Error(f.key("expert_layer_offset"), "must be smaller than expert_layer_period");
+            if (period <= 0 || offset >= period) throw_error(f.key("expert_layer_offset"), "must be smaller than expert_layer_period");
         }
-        if (step < 0 || freq <= 0) throw Error(f.key("moe_layer_freq"), "must be at least 1");
+        if (step < 0 || freq <= 0) throw_error(f.key("moe_layer_freq"), "must be at least 1");
         for (int i = 0; i < n && step != 0; ++i) {
             bool m = i >= first_dense && i <= last_moe && i % freq == 0 && (i + 1) % step == 0;
             if (period > 0) m = m && i % period == offset;
@@ -661,13 +661,13 @@ void modality_experts(Reader& f, const std::vector<LayerSpec>& layers, ModelArch
 RecurrentSpec read_mamba_ssm(const FamilyRow& row, Reader& f, int hidden) {
 #if !GPUSIZER_FIELD_READER
     (void)row, (void)hidden;
-    throw Error(f.key("ssm_cfg"), kWidgetRefuses);
+    throw_error(f.key("ssm_cfg"), kWidgetRefuses);
 #else
     RecurrentSpec r;
     const json* c = f.find("ssm_cfg");
-    if (!c->is_object()) throw Error(f.key("ssm_cfg"), "must be an object");
+    if (!c->is_object()) throw_error(f.key("ssm_cfg"), "must be an object");
     auto checked_int = [&](long long v, const std::string& key) {
-        if (v <= 0 || v > 2147483647LL) throw Error(key, "gives a width of " + std::to_string(v) + ", outside 1 to 2^31 - 1");
+        if (v <= 0 || v > 2147483647LL) throw_error(key, "gives a width of " + std::to_string(v) + ", outside 1 to 2^31 - 1");
         return int(v);
     };
     // mamba_ssm's own format (mamba_ssm/modules/mamba_simple.py Mamba, mamba2.py Mamba2
@@ -713,12 +713,12 @@ RecurrentSpec read_mamba_ssm(const FamilyRow& row, Reader& f, int hidden) {
 void build_seq2seq(Reader& f, ModelArch& a, std::vector<std::string>& notes) {
 #if !GPUSIZER_FIELD_READER
     (void)a, (void)notes;
-    throw Error(f.key("model_type"), kWidgetRefuses);
+    throw_error(f.key("model_type"), kWidgetRefuses);
 #else
     a.kind = ArchKind::encoder_decoder;
     auto required = [&](const char* k) {
         const long long v = f.integer(k, 0);
-        if (v <= 0) throw Error(f.key(k), "is missing (an encoder-decoder read by its BART-style names needs it)");
+        if (v <= 0) throw_error(f.key(k), "is missing (an encoder-decoder read by its BART-style names needs it)");
         return v;
     };
     a.n_layers = int(required("encoder_layers"));
@@ -727,7 +727,7 @@ void build_seq2seq(Reader& f, ModelArch& a, std::vector<std::string>& notes) {
     a.hidden = int(f.integer(F::hidden, 0, true));
     a.n_heads = int(f.has("encoder_attention_heads") ? required("encoder_attention_heads") : required("decoder_attention_heads"));
     const long long dec_heads = f.integer("decoder_attention_heads", a.n_heads);
-    if (a.n_heads <= 0 || a.hidden % a.n_heads != 0) throw Error(f.key("encoder_attention_heads"), "must divide d_model");
+    if (a.n_heads <= 0 || a.hidden % a.n_heads != 0) throw_error(f.key("encoder_attention_heads"), "must divide d_model");
     a.n_kv_heads = a.n_heads;
     a.head_dim = a.v_head_dim = a.hidden / a.n_heads;
     const long long enc_ffn = f.integer("encoder_ffn_dim", 4LL * a.hidden);
@@ -782,18 +782,18 @@ void apply_block_configs(Reader& f, int hidden, int heads, std::vector<LayerSpec
     if (!blocks) return;
 #if !GPUSIZER_FIELD_READER
     (void)hidden, (void)heads, (void)layers, (void)notes;
-    throw Error(f.key("block_configs"), kWidgetRefuses);
+    throw_error(f.key("block_configs"), kWidgetRefuses);
 #else
     const std::string key = f.key("block_configs");
-    if (!blocks->is_array()) throw Error(key, "must be a list of {attention, ffn} objects, one per layer");
+    if (!blocks->is_array()) throw_error(key, "must be a list of {attention, ffn} objects, one per layer");
     if (blocks->size() != layers.size())
-        throw Error(key, "has " + std::to_string(blocks->size()) + " entries for " + std::to_string(layers.size()) + " layers");
+        throw_error(key, "has " + std::to_string(blocks->size()) + " entries for " + std::to_string(layers.size()) + " layers");
     auto flag = [](const json& o, const char* k) { return o.contains(k) && o[k].is_boolean() && o[k].get<bool>(); };
     int linear = 0;
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const json& b = (*blocks)[i];
         const std::string at = key + "[" + std::to_string(i) + "]";
-        if (!b.is_object()) throw Error(at, "must be an object with attention and ffn");
+        if (!b.is_object()) throw_error(at, "must be an object with attention and ffn");
         LayerSpec& l = layers[i];
         if (b.contains("attention") && b["attention"].is_object()) {
             const json& a = b["attention"];
@@ -804,7 +804,7 @@ void apply_block_configs(Reader& f, int hidden, int heads, std::vector<LayerSpec
                 l.attn.kind = AttnKind::none;
             } else {
                 const long long g = first_int(a, {"n_heads_in_group"}, 1);
-                if (g <= 0 || heads % g != 0) throw Error(at + ".attention.n_heads_in_group", "must divide num_attention_heads");
+                if (g <= 0 || heads % g != 0) throw_error(at + ".attention.n_heads_in_group", "must divide num_attention_heads");
                 l.attn.n_kv_heads = int(heads / g);
                 const long long w = first_int(a, {"window_length"}, 0);
                 if (w > 0) {
@@ -822,7 +822,7 @@ void apply_block_configs(Reader& f, int hidden, int heads, std::vector<LayerSpec
                 l.mlp.kind = LayerMlpKind::none;
             } else if (m.contains("ffn_mult") && m["ffn_mult"].is_number()) {
                 const double mult = m["ffn_mult"].get<double>();
-                if (!(mult > 0) || mult > 64) throw Error(at + ".ffn.ffn_mult", "must be in (0, 64]");
+                if (!(mult > 0) || mult > 64) throw_error(at + ".ffn.ffn_mult", "must be in (0, 64]");
                 long long w = (long long)(2.0 * mult * hidden / 3.0);
                 w = (w + 255) / 256 * 256;
                 l.mlp = LayerMlpSpec{};

@@ -72,7 +72,7 @@ void read_native_format(const json& config, ModelArch& a, std::vector<std::strin
     auto qit = config.find("quantization_config");
     if (qit == config.end()) qit = config.find("compression_config");
     if (qit == config.end() || qit->is_null()) return;
-    if (!qit->is_object()) throw Error("hf_config.quantization_config", "must be an object, got " + qit->dump());
+    if (!qit->is_object()) throw_error("hf_config.quantization_config", "must be an object, got " + qit->dump());
     const json& qc = *qit;
     std::string method = qc.contains("quant_method") && qc["quant_method"].is_string() ? qc["quant_method"].get<std::string>() : "";
     if (method.empty() && qc.contains("config_groups")) method = "compressed-tensors";

@@ -48,27 +48,27 @@ long long Reader::integer(F f, long long fallback, bool required) {
     if (!v && required) {
         std::string list;
         for (const char* n : spellings(f)) list += (list.empty() ? "" : " or ") + std::string(n);
-        throw Error(prefix_.substr(0, prefix_.size() - 1), "missing " + list);
+        throw_error(prefix_.substr(0, prefix_.size() - 1), "missing " + list);
     }
     return as_integer(v, which, fallback, f == F::vocab || f == F::max_pos ? kMaxLarge : kMaxDim);
 }
 bool Reader::boolean(const char* k, bool fallback) {
     const json* v = find(k);
     if (!v) return fallback;
-    if (!v->is_boolean()) throw Error(key(k), "must be true or false, got " + v->dump());
+    if (!v->is_boolean()) throw_error(key(k), "must be true or false, got " + v->dump());
     return v->get<bool>();
 }
 std::string Reader::text(const char* k, const std::string& fallback) {
     const json* v = find(k);
     if (!v) return fallback;
-    if (!v->is_string()) throw Error(key(k), "must be a string, got " + v->dump());
+    if (!v->is_string()) throw_error(key(k), "must be a string, got " + v->dump());
     return v->get<std::string>();
 }
 std::vector<long long> Reader::integers(const char* k) {
     std::vector<long long> out;
     const json* v = find(k);
     if (!v) return out;
-    if (!v->is_array()) throw Error(key(k), "must be a list of integers, got " + v->dump());
+    if (!v->is_array()) throw_error(key(k), "must be a list of integers, got " + v->dump());
     for (const json& e : *v) out.push_back(as_integer(&e, k, 0, kMaxDim));
     return out;
 }
@@ -76,9 +76,9 @@ std::vector<std::string> Reader::strings(const char* k) {
     std::vector<std::string> out;
     const json* v = find(k);
     if (!v) return out;
-    if (!v->is_array()) throw Error(key(k), "must be a list of strings, got " + v->dump());
+    if (!v->is_array()) throw_error(key(k), "must be a list of strings, got " + v->dump());
     for (const json& e : *v) {
-        if (!e.is_string()) throw Error(key(k), "must be a list of strings, got " + e.dump());
+        if (!e.is_string()) throw_error(key(k), "must be a list of strings, got " + e.dump());
         out.push_back(e.get<std::string>());
     }
     return out;
@@ -101,7 +101,7 @@ std::vector<long long> Reader::per_layer(F f, int n) {
     if (modality_lists && int(v->size()) != n && v->size() <= 3) return {};
     std::vector<long long> out = integers(which);
     if (int(out.size()) != n)
-        throw Error(key(which), "has " + std::to_string(out.size()) + " entries for " + std::to_string(n) + " layers");
+        throw_error(key(which), "has " + std::to_string(out.size()) + " entries for " + std::to_string(n) + " layers");
     return out;
 }
 long long Reader::single_or_first(F f, long long fallback) {
@@ -126,11 +126,11 @@ std::vector<std::string> Reader::unread(const std::set<std::string>& also_irrele
 
 long long Reader::as_integer(const json* v, const char* k, long long fallback, long long max) const {
     if (!v) return fallback;
-    if (!v->is_number()) throw Error(key(k), "must be a number, got " + v->dump());
+    if (!v->is_number()) throw_error(key(k), "must be a number, got " + v->dump());
     const double d = v->get<double>();
     if (!std::isfinite(d) || d < 0 || d != std::floor(d))
-        throw Error(key(k), "must be a non-negative integer, got " + v->dump());
-    if (d > double(max)) throw Error(key(k), "must be at most " + std::to_string(max) + ", got " + v->dump());
+        throw_error(key(k), "must be a non-negative integer, got " + v->dump());
+    if (d > double(max)) throw_error(key(k), "must be at most " + std::to_string(max) + ", got " + v->dump());
     return (long long)d;
 }
 

@@ -30,7 +30,7 @@ struct LayerPeriod {
 };
 LayerPeriod layer_period(Reader& f, const char* period_key, long long period, const char* offset_key, long long offset) {
     const LayerPeriod p{f.integer(period_key, period), f.integer(offset_key, offset)};
-    if (p.period <= 0 || p.offset >= p.period) throw Error(f.key(offset_key), "must be smaller than " + std::string(period_key));
+    if (p.period <= 0 || p.offset >= p.period) throw_error(f.key(offset_key), "must be smaller than " + std::string(period_key));
     return p;
 }
 
@@ -49,20 +49,20 @@ Plan plan_from_type(const std::string& t, const FamilyRow& row, const std::strin
         p.attn = AttnKind::chunked;
     } else if (t == "linear_attention" || t == "mamba" || t == "conv" || t == "short_conv" || t == "lightning_attention") {
         if (row.mixer == Mixer::none)
-            throw Error(key, "'" + t + "' in a " + std::string(row.type) + " model, which has no recurrent layers");
+            throw_error(key, "'" + t + "' in a " + std::string(row.type) + " model, which has no recurrent layers");
         p.set_recurrent();
         if (one_block) p.mlp = LayerMlpKind::none;
     } else if (t == "hybrid") {
-        if (row.mixer == Mixer::none) throw Error(key, "'hybrid' in a " + std::string(row.type) + " model, which has no recurrent layers");
+        if (row.mixer == Mixer::none) throw_error(key, "'hybrid' in a " + std::string(row.type) + " model, which has no recurrent layers");
         p.recurrent = true;
     } else if (t == "deepseek_sparse_attention" || t == "indexed_attention" || t == "qwen_sparse_attention") {
-        if (!is_mla_row(row)) throw Error(key, "'" + t + "' in a " + std::string(row.type) + " model, which has no MLA layers");
+        if (!is_mla_row(row)) throw_error(key, "'" + t + "' in a " + std::string(row.type) + " model, which has no MLA layers");
         p.set_indexed_mla();
     } else if (one_block && (t == "moe" || t == "mlp")) {
         p.attn = AttnKind::none;
         p.mlp = t == "moe" ? LayerMlpKind::moe : LayerMlpKind::dense;
     } else {
-        throw Error(key, "'" + t +
+        throw_error(key, "'" + t +
                              "' is not a layer kind gpusizer models; known: full_attention, sliding_attention, "
                              "chunked_attention, linear_attention, hybrid, deepseek_sparse_attention (and mamba, "
                              "attention, moe, mlp where the family uses them)");
@@ -76,11 +76,11 @@ std::vector<long long> rope_layers(const FamilyRow& row, Reader& f, int n_layers
     std::vector<long long> rope = f.integers("no_rope_layers");
     const long long interval = f.integer("no_rope_layer_interval", row.period);
     if (rope.empty()) {
-        if (interval <= 0) throw Error(f.key("no_rope_layer_interval"), "must be at least 1");
+        if (interval <= 0) throw_error(f.key("no_rope_layer_interval"), "must be at least 1");
         for (int i = 0; i < n_layers; ++i) rope.push_back((i + 1) % interval != 0);
     }
     if (int(rope.size()) < n_layers)
-        throw Error(f.key("no_rope_layers"), "has " + std::to_string(rope.size()) + " entries for " +
+        throw_error(f.key("no_rope_layers"), "has " + std::to_string(rope.size()) + " entries for " +
                                                  std::to_string(n_layers) + " layers");
     return rope;
 }
@@ -96,7 +96,7 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
         // MiniMax-M1's remote code: attn_type_list[i] 1 = softmax attention, 0 = lightning attention.
         const std::vector<long long> t = f.integers("attn_type_list");
         if (int(t.size()) != n_layers)
-            throw Error(f.key("attn_type_list"), "has " + std::to_string(t.size()) + " entries for " + std::to_string(n_layers) + " layers");
+            throw_error(f.key("attn_type_list"), "has " + std::to_string(t.size()) + " entries for " + std::to_string(n_layers) + " layers");
         std::vector<Plan> out;
         for (std::size_t i = 0; i < t.size(); ++i)
             out.push_back(plan_from_type(t[i] ? "full_attention" : "linear_attention", row, f.key("attn_type_list")));
@@ -109,7 +109,7 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
         for (std::size_t i = 0; i < pat.size(); ++i) {
             const char c = pat[i];
             const char* t = c == 'M' ? "linear_attention" : c == 'E' ? "moe" : c == '*' ? "full_attention" : c == '-' ? "mlp" : nullptr;
-            if (!t) throw Error(f.key("hybrid_override_pattern"), std::string("'") + c + "' at index " + std::to_string(i) +
+            if (!t) throw_error(f.key("hybrid_override_pattern"), std::string("'") + c + "' at index " + std::to_string(i) +
                                                                      " is not one of M (Mamba-2), * (attention), - (MLP), E (MoE)");
             out.push_back(plan_from_type(t, row, f.key("hybrid_override_pattern")));
         }
@@ -127,7 +127,7 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
                                 std::to_string(types.size()) + " layers); the list wins, as in transformers");
             n_layers = int(types.size());
         } else if (int(types.size()) != n_layers) {
-            throw Error(f.key(list_key), "has " + std::to_string(types.size()) + " entries for " + std::to_string(n_layers) +
+            throw_error(f.key(list_key), "has " + std::to_string(types.size()) + " entries for " + std::to_string(n_layers) +
                                              " layers (num_hidden_layers)");
         }
         std::vector<Plan> out;
@@ -150,7 +150,7 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
             // Gemma 3 modular_gemma3.py, Cohere2, OLMo 3, Gemma 4, gpt-oss (2):
             // "sliding_attention" if (i + 1) % pattern else "full_attention".
             const int p = int(f.integer("sliding_window_pattern", row.period));
-            if (p <= 0) throw Error(f.key("sliding_window_pattern"), "must be at least 1");
+            if (p <= 0) throw_error(f.key("sliding_window_pattern"), "must be at least 1");
             for (int i = 0; i < n_layers; ++i) out[std::size_t(i)].attn = (i + 1) % p ? AttnKind::sliding : AttnKind::full;
             break;
         }
@@ -187,16 +187,16 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
             if (window <= 0) break;
             if (pat && pat->is_string()) {
                 const std::string s = pat->get<std::string>();
-                if (s.empty()) throw Error(f.key("sliding_window_pattern"), "must not be empty");
+                if (s.empty()) throw_error(f.key("sliding_window_pattern"), "must not be empty");
                 for (int i = 0; i < n_layers; ++i) {
                     const char c = s[std::size_t(i) % s.size()];
-                    if (c != 'L' && c != 'G') throw Error(f.key("sliding_window_pattern"), "must be made of L and G, got " + s);
+                    if (c != 'L' && c != 'G') throw_error(f.key("sliding_window_pattern"), "must be made of L and G, got " + s);
                     out[std::size_t(i)].attn = c == 'L' ? AttnKind::sliding : AttnKind::full;
                 }
                 if (n_layers > 0) out.back().attn = AttnKind::full;
             } else {
                 const long long p = pat ? f.integer("sliding_window_pattern", row.period) : row.period;
-                if (p <= 0) throw Error(f.key("sliding_window_pattern"), "must be at least 1");
+                if (p <= 0) throw_error(f.key("sliding_window_pattern"), "must be at least 1");
                 for (int i = 0; i < n_layers; ++i) out[std::size_t(i)].attn = (i + 1) % p ? AttnKind::sliding : AttnKind::full;
             }
             break;
@@ -204,7 +204,7 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
         case Attn::linear_interval: {
             // Qwen3NextConfig: "linear_attention" if (i + 1) % full_attention_interval else "full_attention".
             const long long p = f.integer("full_attention_interval", row.period);
-            if (p <= 0) throw Error(f.key("full_attention_interval"), "must be at least 1");
+            if (p <= 0) throw_error(f.key("full_attention_interval"), "must be at least 1");
             for (int i = 0; i < n_layers; ++i)
                 if ((i + 1) % p) out[std::size_t(i)].set_recurrent();
             break;
@@ -246,7 +246,7 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
                                                           : "attention_layer_indices";
             const std::vector<long long> idx = f.integers(key);
             for (long long i : idx)
-                if (i >= n_layers) throw Error(f.key(key), "names layer " + std::to_string(i) + " of " + std::to_string(n_layers));
+                if (i >= n_layers) throw_error(f.key(key), "names layer " + std::to_string(i) + " of " + std::to_string(n_layers));
             for (int i = 0; i < n_layers; ++i)
                 if (std::find(idx.begin(), idx.end(), i) == idx.end()) out[std::size_t(i)].set_recurrent();
             break;
@@ -275,9 +275,9 @@ void moe_plan(const FamilyRow& row, Reader& f, std::vector<Plan>& plan, long lon
             // num_experts > 0 and (i + 1) % decoder_sparse_step == 0.
             const std::vector<long long> dense = f.integers("mlp_only_layers");
             const long long step = f.integer("decoder_sparse_step", 1);
-            if (step <= 0) throw Error(f.key("decoder_sparse_step"), "must be at least 1");
+            if (step <= 0) throw_error(f.key("decoder_sparse_step"), "must be at least 1");
             for (long long d : dense)
-                if (d >= n) throw Error(f.key("mlp_only_layers"), "names layer " + std::to_string(d) + " of " + std::to_string(n));
+                if (d >= n) throw_error(f.key("mlp_only_layers"), "names layer " + std::to_string(d) + " of " + std::to_string(n));
             for (int i = 0; i < n; ++i)
                 mark(i, experts > 0 && std::find(dense.begin(), dense.end(), i) == dense.end() && (i + 1) % step == 0);
             break;
@@ -290,11 +290,11 @@ void moe_plan(const FamilyRow& row, Reader& f, std::vector<Plan>& plan, long lon
             if (f.has("mlp_layer_types")) {
                 const std::vector<std::string> t = f.strings("mlp_layer_types");
                 if (int(t.size()) != n)
-                    throw Error(f.key("mlp_layer_types"),
+                    throw_error(f.key("mlp_layer_types"),
                                 "has " + std::to_string(t.size()) + " entries for " + std::to_string(n) + " layers");
                 for (int i = 0; i < n; ++i) {
                     if (t[std::size_t(i)] != "dense" && t[std::size_t(i)] != "sparse")
-                        throw Error(f.key("mlp_layer_types") + "[" + std::to_string(i) + "]",
+                        throw_error(f.key("mlp_layer_types") + "[" + std::to_string(i) + "]",
                                     "must be dense or sparse, got " + t[std::size_t(i)]);
                     mark(i, experts > 0 && t[std::size_t(i)] == "sparse");
                 }
@@ -302,7 +302,7 @@ void moe_plan(const FamilyRow& row, Reader& f, std::vector<Plan>& plan, long lon
             }
             const long long k = f.integer("first_k_dense_replace", class_default(row.type, "first_k_dense_replace", 0));
             const long long freq = f.integer("moe_layer_freq", 1);
-            if (freq <= 0) throw Error(f.key("moe_layer_freq"), "must be at least 1");
+            if (freq <= 0) throw_error(f.key("moe_layer_freq"), "must be at least 1");
             for (int i = 0; i < n; ++i) mark(i, experts > 0 && i >= k && i % freq == 0);
             break;
         }
@@ -311,7 +311,7 @@ void moe_plan(const FamilyRow& row, Reader& f, std::vector<Plan>& plan, long lon
             std::vector<long long> moe = f.integers("moe_layers");
             const long long step = f.integer("interleave_moe_layer_step", 1);   // read either way: moe_layers overrides it
             if (!f.has("moe_layers")) {
-                if (step <= 0) throw Error(f.key("interleave_moe_layer_step"), "must be at least 1");
+                if (step <= 0) throw_error(f.key("interleave_moe_layer_step"), "must be at least 1");
                 for (long long i = step - 1; i < n; i += step) moe.push_back(i);
             }
             for (int i = 0; i < n; ++i) mark(i, experts > 0 && std::find(moe.begin(), moe.end(), i) != moe.end());
@@ -331,11 +331,11 @@ void moe_plan(const FamilyRow& row, Reader& f, std::vector<Plan>& plan, long lon
             const json* end_v = f.find("moe_layer_end_index");
             long long end = n - 1;
             if (end_v) {
-                if (!end_v->is_number_integer()) throw Error(f.key("moe_layer_end_index"), "must be an integer");
+                if (!end_v->is_number_integer()) throw_error(f.key("moe_layer_end_index"), "must be an integer");
                 end = end_v->get<long long>() < 0 ? n - 1 : end_v->get<long long>();
             }
             const long long interval = f.integer("moe_layer_interval", 1);
-            if (interval <= 0) throw Error(f.key("moe_layer_interval"), "must be at least 1");
+            if (interval <= 0) throw_error(f.key("moe_layer_interval"), "must be at least 1");
             for (int i = 0; i < n; ++i) mark(i, experts > 0 && (i + 1) % interval == 0 && i >= start && i <= end);
             break;
         }
@@ -356,7 +356,7 @@ namespace {
 int state_bytes_of(const std::string& dtype, const std::string& key) {
     if (dtype == "float32") return 4;
     if (dtype == "bfloat16" || dtype == "float16") return 2;
-    throw Error(key, "'" + dtype + "' is not one of float32, bfloat16, float16");
+    throw_error(key, "'" + dtype + "' is not one of float32, bfloat16, float16");
 }
 
 // The first of `names` the config gives (each marked read), else `fallback`.
@@ -367,7 +367,7 @@ long long first_of(Reader& f, std::initializer_list<const char*> names, long lon
 }
 
 int checked_int(long long v, const std::string& key) {
-    if (v > 2147483647LL) throw Error(key, "gives a width of " + std::to_string(v) + ", more than 2^31 - 1");
+    if (v > 2147483647LL) throw_error(key, "gives a width of " + std::to_string(v) + ", more than 2^31 - 1");
     return int(v);
 }
 
@@ -428,7 +428,7 @@ RecurrentSpec read_mixer(const FamilyRow& row, Reader& f, int hidden) {
                 if (row.attn == Attn::falcon_h1 && f.has("mamba_d_ssm")) d_inner = f.integer("mamba_d_ssm", d_inner);
                 const char* heads_key = plain_names ? "num_heads" : f.has("mamba_num_heads") ? "mamba_num_heads" : "mamba_n_heads";
                 r.n_heads = int(f.integer(heads_key, 128));
-                if (r.n_heads <= 0) throw Error(f.key(heads_key), "must be at least 1");
+                if (r.n_heads <= 0) throw_error(f.key(heads_key), "must be at least 1");
                 const char* head_key = plain_names ? "head_dim" : f.has("mamba_head_dim") ? "mamba_head_dim" : "mamba_d_head";
                 const json* dh = f.find(head_key);
                 r.head_dim = dh && dh->is_number() ? int(f.integer(head_key, 0)) : int(d_inner / r.n_heads);

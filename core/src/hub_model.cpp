@@ -37,7 +37,7 @@ using nlohmann::json;
 #if !GPUSIZER_HUB_FILES
 // The widget's module: no Hub models at all (a few hundred bytes it has no room for).
 ModelSpec model_from_hub_value(const json&) {
-    throw Error("model.hub", "the widget does not read Hugging Face repositories: open the link in the gpusizer app");
+    throw_error("model.hub", "the widget does not read Hugging Face repositories: open the link in the gpusizer app");
 }
 void check_hub_model_fetched(const ModelSpec&) {}
 #else
@@ -69,12 +69,12 @@ bool valid_path(const std::string& s, std::size_t max) {
 }
 
 std::string string_field(const json& m, const char* field, std::size_t max, bool path) {
-    if (!m.contains(field)) throw Error(std::string("model.") + field, "is missing");
+    if (!m.contains(field)) throw_error(std::string("model.") + field, "is missing");
     const json& v = m.at(field);
-    if (!v.is_string()) throw Error(std::string("model.") + field, "must be a string, got " + shown(v));
+    if (!v.is_string()) throw_error(std::string("model.") + field, "must be a string, got " + shown(v));
     const std::string s = v.get<std::string>();
     if (path ? !valid_path(s, max) : !valid_repo(s))
-        throw Error(std::string("model.") + field,
+        throw_error(std::string("model.") + field,
                     path ? "'" + s.substr(0, 80) + "' is not a repository path (printable, no spaces, no '..', at most " +
                                std::to_string(max) + " characters)"
                          : "'" + s.substr(0, 80) + "' is not a repository id: write it as org/name, e.g. Qwen/Qwen3-8B");
@@ -83,7 +83,7 @@ std::string string_field(const json& m, const char* field, std::size_t max, bool
 
 // RFC 4648 base64 (the standard alphabet, '=' padding, no line breaks): what btoa() writes.
 std::vector<std::uint8_t> base64_decode(const std::string& text, const std::string& key) {
-    if (text.size() % 4 != 0) throw Error(key, "is not base64: its length " + std::to_string(text.size()) + " is not a multiple of 4");
+    if (text.size() % 4 != 0) throw_error(key, "is not base64: its length " + std::to_string(text.size()) + " is not a multiple of 4");
     auto value = [](char c) -> int {
         if (c >= 'A' && c <= 'Z') return c - 'A';
         if (c >= 'a' && c <= 'z') return c - 'a' + 26;
@@ -103,7 +103,7 @@ std::vector<std::uint8_t> base64_decode(const std::string& text, const std::stri
                 v[k] = 0;
                 ++pad;
             } else if (pad > 0 || (v[k] = value(c)) < 0) {
-                throw Error(key, "is not base64: character " + std::to_string(i + std::size_t(k)) + " is not in its alphabet");
+                throw_error(key, "is not base64: character " + std::to_string(i + std::size_t(k)) + " is not in its alphabet");
             }
         }
         const std::uint32_t n = std::uint32_t(v[0]) << 18 | std::uint32_t(v[1]) << 12 | std::uint32_t(v[2]) << 6 | std::uint32_t(v[3]);
@@ -130,16 +130,16 @@ private:
 void load_gguf_headers(ModelSpec& spec, const std::string& file, const json& headers) {
     const std::string key = "model.gguf_headers";
     if (!headers.is_object() || headers.empty())
-        throw Error(key, "must be an object {\"<file>.gguf\": \"<base64 header>\"}, got " + shown(headers));
-    if (headers.size() > kGgufMaxSplitParts) throw Error(key, "holds more than " + std::to_string(kGgufMaxSplitParts) + " files");
+        throw_error(key, "must be an object {\"<file>.gguf\": \"<base64 header>\"}, got " + shown(headers));
+    if (headers.size() > kGgufMaxSplitParts) throw_error(key, "holds more than " + std::to_string(kGgufMaxSplitParts) + " files");
     std::vector<std::pair<std::string, std::vector<std::uint8_t>>> parts;
     for (auto it = headers.begin(); it != headers.end(); ++it) {
         const std::string part_key = key + "." + it.key().substr(0, 120);
-        if (!it->is_string()) throw Error(part_key, "must be base64 text, got " + shown(*it));
+        if (!it->is_string()) throw_error(part_key, "must be base64 text, got " + shown(*it));
         // A reduced header is some 65 bytes per tensor; a whole one (vocabulary included) is
         // below 64 MiB (web/site/hub.mjs's kMaxHeaderBytes): base64 of that, at most.
         if (it->get_ref<const std::string&>().size() > (std::size_t(64) << 20) / 3 * 4 + 4)
-            throw Error(part_key, "is longer than a 64 MiB header", ErrorCode::too_large);
+            throw_error(part_key, "is longer than a 64 MiB header", ErrorCode::too_large);
         parts.emplace_back(it.key(), base64_decode(it->get<std::string>(), part_key));
     }
     Config c;
@@ -160,7 +160,7 @@ ModelSpec model_from_hub_value(const json& m) {
     for (auto it = m.begin(); it != m.end(); ++it) {
         const std::string& k = it.key();
         if (k != "hub" && k != "revision" && k != "file" && k != "hf_config" && k != "gguf_headers")
-            throw Error("model." + k.substr(0, 60), "unknown key of a Hub model; known: hub, revision, file, hf_config, gguf_headers");
+            throw_error("model." + k.substr(0, 60), "unknown key of a Hub model; known: hub, revision, file, hf_config, gguf_headers");
     }
     ModelSpec spec;
     spec.custom = true;
@@ -168,10 +168,10 @@ ModelSpec model_from_hub_value(const json& m) {
     // name and header, and nothing to fetch again.
     const bool local = !m.contains("hub");
     if (local && (!m.contains("gguf_headers") || m["gguf_headers"].is_null()))
-        throw Error("model.hub", "is missing: a Hub model names its repository (org/name)");
+        throw_error("model.hub", "is missing: a Hub model names its repository (org/name)");
     if (local && m.contains("revision"))
-        throw Error("model.revision", "goes with `hub`: a file read from the reader's disk has no revision");
-    if (local && m.contains("hf_config")) throw Error("model.hf_config", "goes with `hub`, or alone as {\"hf_config\": {...}}");
+        throw_error("model.revision", "goes with `hub`: a file read from the reader's disk has no revision");
+    if (local && m.contains("hf_config")) throw_error("model.hf_config", "goes with `hub`, or alone as {\"hf_config\": {...}}");
     if (!local) spec.hub = string_field(m, "hub", 0, false);
     if (m.contains("revision") && !m["revision"].is_null()) (void)string_field(m, "revision", 200, true);
     std::string file;
@@ -179,15 +179,15 @@ ModelSpec model_from_hub_value(const json& m) {
         file = string_field(m, "file", 400, true);
         const std::string& f = file;
         if (f.size() < 5 || f.compare(f.size() - 5, 5, ".gguf") != 0)
-            throw Error(
+            throw_error(
                 "model.file",
                 "'" + f.substr(0, 80) + "' is not a GGUF file; a safetensors checkpoint is sized from its config.json (leave `file` out)");
     }
     const bool has_hf = m.contains("hf_config") && !m["hf_config"].is_null();
     const bool has_gguf = m.contains("gguf_headers") && !m["gguf_headers"].is_null();
     if (has_hf && !file.empty())
-        throw Error("model.hf_config", "goes with no `file`: with a GGUF file, the file's header describes the model");
-    if (has_gguf && file.empty()) throw Error("model.gguf_headers", "needs `file`, the GGUF file they are the header of");
+        throw_error("model.hf_config", "goes with no `file`: with a GGUF file, the file's header describes the model");
+    if (has_gguf && file.empty()) throw_error("model.gguf_headers", "needs `file`, the GGUF file they are the header of");
     if (has_hf) {
         spec.arch = arch_from_hf_json(m["hf_config"], &spec.import_warnings);
         if (spec.arch.name.empty()) spec.arch.name = spec.hub;
@@ -206,7 +206,7 @@ void check_hub_model_fetched(const ModelSpec& m) {
     if (m.hub.empty() || m.hub_fetched) return;
     const json j = detail::parse_json(m.hub_json, "model");
     const std::string file = j.contains("file") && j["file"].is_string() ? j["file"].get<std::string>() : "";
-    throw Error("model.hub",
+    throw_error("model.hub",
                 m.hub + (file.empty() ? std::string() : " (" + file + ")") + " is on the Hugging Face Hub and was not fetched" +
                     (phrasing().hub_not_fetched.empty() ? std::string() : ": " + std::string(phrasing().hub_not_fetched)),
                 ErrorCode::unreadable);

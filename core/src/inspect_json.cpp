@@ -204,7 +204,7 @@ std::string safetensors_model_json(const SafetensorsModel& m, std::string_view c
 
 std::string inspect_bytes_json(const std::string& name, std::string_view bytes, std::optional<std::uint64_t> file_size) {
     if (file_size && *file_size < bytes.size())
-        throw Error("fileSize", "the file's size (" + std::to_string(*file_size) + " bytes) is less than the " +
+        throw_error("fileSize", "the file's size (" + std::to_string(*file_size) + " bytes) is less than the " +
                                     std::to_string(bytes.size()) + " bytes given");
     MemorySource src = file_size ? MemorySource(name, bytes, file_size) : MemorySource::first_bytes(name, bytes);
     if (bytes.size() >= 4 && bytes.substr(0, 4) == "GGUF") return gguf_model_json(gguf_model_from_headers({read_gguf_header(src)}));
@@ -287,16 +287,16 @@ struct Component {
 
 std::string reconcile_json(std::string_view log_text, const Catalog* catalog, std::string_view config_json, const SourceOpener& open) {
     const EngineLog l = read_engine_log(log_text);
-    if (l.engine.empty()) throw Error("log", "no line of a llama.cpp, Ollama, vLLM or SGLang startup log was recognised");
+    if (l.engine.empty()) throw_error("log", "no line of a llama.cpp, Ollama, vLLM or SGLang startup log was recognised");
     const json overrides = config_json.empty() ? json::object() : detail::parse_json(config_json, "config");
-    if (!overrides.is_object()) throw Error("config", "must be a JSON object of configuration keys");
+    if (!overrides.is_object()) throw_error("config", "must be a JSON object of configuration keys");
     // The configuration the log describes; flags given win.
     std::vector<std::string> est_notes;
     json est = nullptr;
     std::vector<Component> comps;
     std::string est_error, est_error_key, est_error_code;
     try {
-        if (!catalog) throw Error("catalog", "was not loaded: no estimate beside the log");
+        if (!catalog) throw_error("catalog", "was not loaded: no estimate beside the log");
         const Catalog& cat = *catalog;
         const bool llama = l.engine == "llama.cpp" || l.engine == "ollama";
         json cfg = json::object();
@@ -340,7 +340,7 @@ std::string reconcile_json(std::string_view log_text, const Catalog* catalog, st
         if (!model_given) {
             const CatalogModel* m = match_catalog(l, cat);
             if (!m)
-                throw Error("model",
+                throw_error("model",
                             "the log names no catalog model" +
                                 (phrasing().name_model.empty() ? std::string() : ": " + std::string(phrasing().name_model)),
                             ErrorCode::unknown_id);

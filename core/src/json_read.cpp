@@ -40,7 +40,7 @@ private:
         if (depth_ >= max_depth_) {
             std::string where = what_;
             if (!last_key_.empty()) where += " (at key '" + last_key_.substr(0, 40) + "')";
-            throw Error(where, "nests deeper than " + std::to_string(max_depth_) + " levels", ErrorCode::too_deep);
+            throw_error(where, "nests deeper than " + std::to_string(max_depth_) + " levels", ErrorCode::too_deep);
         }
         ++depth_;
     }
@@ -54,7 +54,7 @@ private:
 
 json parse_json(std::string_view text, const std::string& what, int max_depth, std::size_t max_bytes) {
     if (text.size() > max_bytes)
-        throw Error(what, "is " + std::to_string(text.size()) + " bytes; the limit is " + std::to_string(max_bytes),
+        throw_error(what, "is " + std::to_string(text.size()) + " bytes; the limit is " + std::to_string(max_bytes),
                     ErrorCode::too_large);
     json result;
     DepthLimitedBuilder builder(result, what, max_depth);
@@ -69,7 +69,7 @@ json parse_json(std::string_view text, const std::string& what, int max_depth, s
         // nlohmann's message carries the byte offset of the error.
         std::string msg = e.what();
         const auto pos = msg.find("parse error");
-        throw Error(what, "is not valid JSON (" + (pos == std::string::npos ? msg : msg.substr(pos)) + ")");
+        throw_error(what, "is not valid JSON (" + (pos == std::string::npos ? msg : msg.substr(pos)) + ")");
     }
     return result;
 }

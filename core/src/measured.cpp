@@ -24,8 +24,8 @@ namespace gpusizer {
 // ---------------------------------------------------------------------------------------------
 
 double percentile(const std::vector<double>& sorted, double p) {
-    if (sorted.empty()) throw Error("percentile", "needs at least one value");
-    if (!(p >= 0.0 && p <= 100.0)) throw Error("percentile", "p must be between 0 and 100");
+    if (sorted.empty()) throw_error("percentile", "needs at least one value");
+    if (!(p >= 0.0 && p <= 100.0)) throw_error("percentile", "p must be between 0 and 100");
     // Definition 7 of Hyndman & Fan (1996), NumPy's default: h = (n - 1) p / 100, interpolate
     // between the values at floor(h) and floor(h) + 1.
     const double h = double(sorted.size() - 1) * p / 100.0;
@@ -35,9 +35,9 @@ double percentile(const std::vector<double>& sorted, double p) {
 }
 
 Stats summarize(std::vector<double> values, Better better) {
-    if (values.empty()) throw Error("samples", "a measurement needs at least one timed repetition");
+    if (values.empty()) throw_error("samples", "a measurement needs at least one timed repetition");
     for (double v : values)
-        if (!std::isfinite(v)) throw Error("samples", "a timed repetition is not a finite number");
+        if (!std::isfinite(v)) throw_error("samples", "a timed repetition is not a finite number");
     std::sort(values.begin(), values.end());
     Stats s;
     s.samples = int(values.size());
@@ -86,7 +86,7 @@ BenchStatus parse_bench_status(std::string_view s) {
         if (name == s) return status;
         allowed += (allowed.empty() ? "" : ", ") + std::string(name);
     }
-    throw Error("status", "unknown status '" + std::string(s) + "'; allowed: " + allowed);
+    throw_error("status", "unknown status '" + std::string(s) + "'; allowed: " + allowed);
 }
 
 const Measurement* MeasuredDevice::find(std::string_view id) const {
@@ -361,9 +361,9 @@ Gpu calibrated_catalog_gpu(const Catalog& catalog, const MeasuredReport& report,
                            const std::string& file) {
     const Gpu& datasheet = catalog.gpu(gpu_id);   // throws for an unknown id, naming "gpu"
     if (datasheet.vendor != "nvidia")
-        throw Error("measured", file + " measured CUDA devices; " + datasheet.name + " is not an NVIDIA GPU");
+        throw_error("measured", file + " measured CUDA devices; " + datasheet.name + " is not an NVIDIA GPU");
     if (report.status != BenchStatus::ok && report.status != BenchStatus::partial)
-        throw Error("measured", file + " holds no measurements: status " + std::string(to_string(report.status)) +
+        throw_error("measured", file + " holds no measurements: status " + std::string(to_string(report.status)) +
                                     (report.status_detail.empty() ? "" : " (" + report.status_detail + ")"));
     auto usable = [](const MeasuredDevice& d) {
         for (const auto& m : d.measurements)
@@ -382,7 +382,7 @@ Gpu calibrated_catalog_gpu(const Catalog& catalog, const MeasuredReport& report,
             if (!d.catalog_id.empty() && usable(d) && others.find(d.catalog_id) == std::string::npos)
                 others += (others.empty() ? "" : ", ") + d.catalog_id;
         if (!others.empty())
-            throw Error("measured", file + " measured " + others + ", not " + gpu_id + ": use --gpu " +
+            throw_error("measured", file + " measured " + others + ", not " + gpu_id + ": use --gpu " +
                                         others.substr(0, others.find(',')) + " (or a report of this GPU)");
         for (const auto& d : report.devices)
             if (usable(d)) {
@@ -390,7 +390,7 @@ Gpu calibrated_catalog_gpu(const Catalog& catalog, const MeasuredReport& report,
                 break;
             }
     }
-    if (!device) throw Error("measured", file + " holds no usable device measurement");
+    if (!device) throw_error("measured", file + " holds no usable device measurement");
     return calibrated_gpu(datasheet, report, *device, file);
 }
 
@@ -401,7 +401,7 @@ GpuOverlay measured_overlay(const Catalog& catalog, const MeasuredReport& report
         for (const auto& d : report.devices)
             if (!d.catalog_id.empty() && catalog.find_gpu(d.catalog_id) && std::find(ids.begin(), ids.end(), d.catalog_id) == ids.end())
                 ids.push_back(d.catalog_id);
-        if (ids.empty()) throw Error("measured", file + " measured no catalog GPU: there is nothing to calibrate");
+        if (ids.empty()) throw_error("measured", file + " measured no catalog GPU: there is nothing to calibrate");
     }
     GpuOverlay out;
     for (const std::string& id : ids) out.gpus.push_back(calibrated_catalog_gpu(catalog, report, id, file));
@@ -411,7 +411,7 @@ GpuOverlay measured_overlay(const Catalog& catalog, const MeasuredReport& report
 std::string measured_gpu_id(const Config& config, const std::string& file) {
     if (config.gpu != kCustomGpuId) return config.gpu;
     if (config.custom_gpu.base.empty())
-        throw Error("measured", file +
+        throw_error("measured", file +
                                     " calibrates a catalog GPU; the configuration's GPU is a custom one without a base, whose "
                                     "figures are the ones given. Give the custom GPU the base the report measured (\"base\": \"<id>\") "
                                     "to start from its measured figures, or leave the report out");

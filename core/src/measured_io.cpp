@@ -126,7 +126,7 @@ public:
     }
     const std::string& path() const { return path_; }
 
-    [[noreturn]] void fail(const std::string& key, const std::string& msg) const { throw Error(sub(key), msg); }
+    [[noreturn]] void fail(const std::string& key, const std::string& msg) const { throw_error(sub(key), msg); }
     std::string sub(const std::string& key) const { return path_ + (path_.back() == ':' ? " " : ".") + key; }
 
     bool has(const char* k) const { return j_.contains(k) && !j_.at(k).is_null(); }
@@ -360,7 +360,7 @@ std::string measured_report_to_json(const MeasuredReport& r, int indent) {
 
 MeasuredReport measured_report_from_json(std::string_view text, const std::string& file) {
     const json root = parse_report_json(text, file);
-    if (!root.is_object()) throw Error(file, "must be a JSON object (a gpusizer-cuda-bench report), got " + Node::kind(root));
+    if (!root.is_object()) throw_error(file, "must be a JSON object (a gpusizer-cuda-bench report), got " + Node::kind(root));
     const Node n(root, file + ":");
     if (!root.contains("schema_version")) n.fail("schema_version", "is missing: not a gpusizer-cuda-bench report");
     const json& v = root["schema_version"];
@@ -400,7 +400,7 @@ MeasuredReport measured_report_from_json(std::string_view text, const std::strin
 
 MeasuredReport load_measured_report(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("measured", "cannot read '" + path + "'", ErrorCode::unreadable);
+    if (!in) throw_error("measured", "cannot read '" + path + "'", ErrorCode::unreadable);
     std::ostringstream ss;
     ss << in.rdbuf();
     return measured_report_from_json(ss.str(), path);

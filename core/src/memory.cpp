@@ -201,7 +201,7 @@ void build_variants(Resolved& r) {
     auto add = [&](int st, int j, int k, int layers) __attribute__((always_inline)) {
         if (slot[std::size_t(k)] < 0) {
             if (int(r.variants.size()) == kMaxVariants)
-                throw Error("model.layer_types",
+                throw_error("model.layer_types",
                             "has more distinct layer shapes than an estimate handles (" + std::to_string(kMaxVariants) + ")");
             slot[std::size_t(k)] = std::int8_t(r.variants.size());
             for (int s = 0; s < pp; ++s) r.stage_count(s)[r.variants.size()] = 0;   // the new variant's column

@@ -17,7 +17,7 @@ namespace gpusizer {
 namespace {
 
 void require_positive(long long v, const char* field) {
-    if (v <= 0) throw Error(std::string("model.") + field, "must be a positive integer, got " + std::to_string(v));
+    if (v <= 0) throw_error(std::string("model.") + field, "must be a positive integer, got " + std::to_string(v));
 }
 
 // One layer kind's fields (the global checks in validate() name the same config keys).
@@ -29,13 +29,13 @@ void validate_kind(const ModelArch& a, const LayerSpec& l) {
         require_positive(at.head_dim, "head_dim");
         require_positive(at.v_head_dim, "v_head_dim");
         if (at.n_kv_heads > at.n_heads)
-            throw Error("model.num_key_value_heads", "must not exceed num_attention_heads (" + std::to_string(at.n_heads) +
+            throw_error("model.num_key_value_heads", "must not exceed num_attention_heads (" + std::to_string(at.n_heads) +
                                                          "), got " + std::to_string(at.n_kv_heads));
         if (at.kind != AttnKind::mla && at.n_heads % at.n_kv_heads != 0)
-            throw Error("model.num_key_value_heads", "must divide num_attention_heads (" + std::to_string(at.n_heads) +
+            throw_error("model.num_key_value_heads", "must divide num_attention_heads (" + std::to_string(at.n_heads) +
                                                          "), got " + std::to_string(at.n_kv_heads));
         if ((at.kind == AttnKind::sliding || at.kind == AttnKind::chunked) && at.window <= 0)
-            throw Error(at.kind == AttnKind::sliding ? "model.sliding_window" : "model.attention_chunk_size",
+            throw_error(at.kind == AttnKind::sliding ? "model.sliding_window" : "model.attention_chunk_size",
                         "must be a positive number of tokens for a " + std::string(at.kind == AttnKind::sliding ? "sliding" : "chunked") +
                             " layer, got " + std::to_string(at.window));
         if (at.kind == AttnKind::mla) {
@@ -44,9 +44,9 @@ void validate_kind(const ModelArch& a, const LayerSpec& l) {
             require_positive(at.qk_nope_head_dim, "qk_nope_head_dim");
         }
         if (at.o_lora_rank < 0 || at.o_groups < 1 || at.q_lora_rank < 0 || (at.o_lora_rank > 0 && at.n_heads % at.o_groups != 0))
-            throw Error("model.o_groups", "must be at least 1 and divide num_attention_heads (o_lora_rank, q_lora_rank not negative)");
+            throw_error("model.o_groups", "must be at least 1 and divide num_attention_heads (o_lora_rank, q_lora_rank not negative)");
         if (at.index_n_heads < 0 || (at.index_n_heads > 0 && at.index_head_dim <= 0))
-            throw Error("model.index_head_dim", "must be a positive integer when the layer has an indexer");
+            throw_error("model.index_head_dim", "must be a positive integer when the layer has an indexer");
     }
     const RecurrentSpec& rc = l.recurrent;
     // The sizes each recurrent mixer needs, with the config.json key that gives each.
@@ -74,7 +74,7 @@ void validate_kind(const ModelArch& a, const LayerSpec& l) {
     };
     for (const Needed& n : kNeeded)
         if (n.kind == rc.kind) require_positive(rc.*n.field, n.key);
-    if (rc.state_bytes < 0 || rc.state_bytes > 8) throw Error("model.mamba_ssm_cache_dtype", "must be a 1- to 8-byte type");
+    if (rc.state_bytes < 0 || rc.state_bytes > 8) throw_error("model.mamba_ssm_cache_dtype", "must be a 1- to 8-byte type");
     const LayerMlpSpec& m = l.mlp;
     if (m.kind == LayerMlpKind::dense) require_positive(m.intermediate, "intermediate_size");
     if (m.kind == LayerMlpKind::moe) {
@@ -82,11 +82,11 @@ void validate_kind(const ModelArch& a, const LayerSpec& l) {
         require_positive(m.experts_per_token, "num_experts_per_tok");
         require_positive(m.expert_intermediate, "moe_intermediate_size");
         if (m.experts_per_token > m.n_experts)
-            throw Error("model.num_experts_per_tok", "must not exceed the number of experts (" + std::to_string(m.n_experts) + ")");
-        if (m.n_shared < 0) throw Error("model.n_shared_experts", "must not be negative");
+            throw_error("model.num_experts_per_tok", "must not exceed the number of experts (" + std::to_string(m.n_experts) + ")");
+        if (m.n_shared < 0) throw_error("model.n_shared_experts", "must not be negative");
         if (m.n_shared > 0) require_positive(m.shared_intermediate, "shared_expert_intermediate_size");
     }
-    if (l.norms < 0 || l.norms > 16) throw Error("model.norms_per_layer", "must be between 0 and 16");
+    if (l.norms < 0 || l.norms > 16) throw_error("model.norms_per_layer", "must be between 0 and 16");
     (void)a;
 }
 
@@ -100,7 +100,7 @@ void validate(const ModelArch& a) {
     bool attention = !a.has_stack();
     for (const LayerSpec& l : a.kinds) attention = attention || l.attn.kind != AttnKind::none;
     if (!attention && a.n_heads == 0) {
-        if (a.n_kv_heads != 0 || a.head_dim != 0) throw Error("model.num_attention_heads", "is 0 but head sizes are given");
+        if (a.n_kv_heads != 0 || a.head_dim != 0) throw_error("model.num_attention_heads", "is 0 but head sizes are given");
     } else {
         require_positive(a.n_heads, "num_attention_heads");
         require_positive(a.n_kv_heads, "num_key_value_heads");
@@ -108,33 +108,33 @@ void validate(const ModelArch& a) {
         require_positive(a.v_head_dim, "v_head_dim");
     }
     if (a.n_kv_heads > a.n_heads)
-        throw Error("model.num_key_value_heads", "must not exceed num_attention_heads (" +
+        throw_error("model.num_key_value_heads", "must not exceed num_attention_heads (" +
                                                      std::to_string(a.n_heads) + "), got " + std::to_string(a.n_kv_heads));
     if (!a.mla && a.n_kv_heads > 0 && a.n_heads % a.n_kv_heads != 0)
-        throw Error("model.num_key_value_heads", "must divide num_attention_heads (" + std::to_string(a.n_heads) +
+        throw_error("model.num_key_value_heads", "must divide num_attention_heads (" + std::to_string(a.n_heads) +
                                                      "), got " + std::to_string(a.n_kv_heads));
     if (!a.has_stack() && (a.n_routed_experts == 0 || a.kind != ArchKind::decoder)) require_positive(a.intermediate, "intermediate_size");
     if (a.kind == ArchKind::encoder_decoder) require_positive(a.n_decoder_layers, "num_decoder_layers");
-    if (a.n_routed_experts < 0) throw Error("model.n_routed_experts", "must not be negative");
+    if (a.n_routed_experts < 0) throw_error("model.n_routed_experts", "must not be negative");
     if (a.n_routed_experts > 0) {
         require_positive(a.experts_per_token, "num_experts_per_tok");
         require_positive(a.moe_intermediate, "moe_intermediate_size");
         if (a.experts_per_token > a.n_routed_experts)
-            throw Error("model.num_experts_per_tok", "must not exceed the number of experts (" +
+            throw_error("model.num_experts_per_tok", "must not exceed the number of experts (" +
                                                          std::to_string(a.n_routed_experts) + ")");
     }
-    if (a.expert_groups < 0) throw Error("model.n_group", "must not be negative");
+    if (a.expert_groups < 0) throw_error("model.n_group", "must not be negative");
     if (a.expert_groups_per_token < 0 || a.expert_groups_per_token > std::max(a.expert_groups, 0))
-        throw Error("model.topk_group", "must be between 0 and n_group (" + std::to_string(a.expert_groups) + "), got " +
+        throw_error("model.topk_group", "must be between 0 and n_group (" + std::to_string(a.expert_groups) + "), got " +
                                             std::to_string(a.expert_groups_per_token));
     if (a.expert_groups > 0 && a.n_routed_experts > 0) {
         // DeepseekV3TopkRouter views the scores as [n_group, n_routed_experts / n_group] and picks
         // num_experts_per_tok of the topk_group groups' experts.
         if (a.n_routed_experts % a.expert_groups != 0)
-            throw Error("model.n_group", "must divide n_routed_experts (" + std::to_string(a.n_routed_experts) + "), got " +
+            throw_error("model.n_group", "must divide n_routed_experts (" + std::to_string(a.n_routed_experts) + "), got " +
                                              std::to_string(a.expert_groups));
         if (a.expert_groups_per_token > 0 && double(a.expert_groups_per_token) * (a.n_routed_experts / a.expert_groups) < a.experts_per_token)
-            throw Error("model.topk_group", "leaves fewer experts (topk_group x n_routed_experts / n_group) than num_experts_per_tok (" +
+            throw_error("model.topk_group", "leaves fewer experts (topk_group x n_routed_experts / n_group) than num_experts_per_tok (" +
                                                 std::to_string(a.experts_per_token) + ")");
     }
     if (a.mla) {
@@ -142,32 +142,32 @@ void validate(const ModelArch& a) {
         require_positive(a.qk_rope_head_dim, "qk_rope_head_dim");
         require_positive(a.qk_nope_head_dim, "qk_nope_head_dim");
     }
-    if (a.sliding_window < 0) throw Error("model.sliding_window", "must not be negative");
+    if (a.sliding_window < 0) throw_error("model.sliding_window", "must not be negative");
     // Upper bounds keep every product well inside a double's exact integer range and stop a
     // pasted config from asking for absurd sizes (largest real models: ~16k-32k hidden, ~130 layers).
-    if (a.total_layers() > 10000) throw Error("model.num_hidden_layers", "must be at most 10000");
-    if (a.hidden > 1 << 20) throw Error("model.hidden_size", "must be at most 1048576");
-    if (a.vocab > (1LL << 26)) throw Error("model.vocab_size", "must be at most 67108864");
+    if (a.total_layers() > 10000) throw_error("model.num_hidden_layers", "must be at most 10000");
+    if (a.hidden > 1 << 20) throw_error("model.hidden_size", "must be at most 1048576");
+    if (a.vocab > (1LL << 26)) throw_error("model.vocab_size", "must be at most 67108864");
     if (a.has_stack()) {
         if (int(a.layer_kind.size()) != a.total_layers())
-            throw Error("model.layer_types", "describes " + std::to_string(a.layer_kind.size()) + " layers, the model has " +
+            throw_error("model.layer_types", "describes " + std::to_string(a.layer_kind.size()) + " layers, the model has " +
                                                  std::to_string(a.total_layers()));
         if (a.kinds.empty() || int(a.kinds.size()) > kMaxLayerKinds)
-            throw Error("model.layer_types", "must make 1 to " + std::to_string(kMaxLayerKinds) + " distinct layer shapes, got " +
+            throw_error("model.layer_types", "must make 1 to " + std::to_string(kMaxLayerKinds) + " distinct layer shapes, got " +
                                                  std::to_string(a.kinds.size()));
         for (std::uint16_t k : a.layer_kind)
-            if (k >= a.kinds.size()) throw Error("model.layer_types", "names a layer shape that does not exist");
+            if (k >= a.kinds.size()) throw_error("model.layer_types", "names a layer shape that does not exist");
         for (const LayerSpec& l : a.kinds) validate_kind(a, l);
     }
-    if (a.n_mtp_layers < 0 || a.n_mtp_layers > 64) throw Error("model.num_nextn_predict_layers", "must be between 0 and 64");
-    if (a.mtp_kind >= int(a.kinds.size())) throw Error("model.num_nextn_predict_layers", "names a layer shape that does not exist");
+    if (a.n_mtp_layers < 0 || a.n_mtp_layers > 64) throw_error("model.num_nextn_predict_layers", "must be between 0 and 64");
+    if (a.mtp_kind >= int(a.kinds.size())) throw_error("model.num_nextn_predict_layers", "names a layer shape that does not exist");
     if (!(a.per_layer_embedding_params >= 0 && a.per_layer_embedding_params < 1e13))
-        throw Error("model.hidden_size_per_layer_input", "per-layer embeddings must be between 0 and 1e13 parameters");
+        throw_error("model.hidden_size_per_layer_input", "per-layer embeddings must be between 0 and 1e13 parameters");
     for (const TowerSpec& t : a.towers) {
-        if (t.part != "vision" && t.part != "audio") throw Error("model.towers", "part must be vision or audio, got '" + t.part + "'");
-        if (t.params_override < 0 || t.projector_params < 0) throw Error("model.towers", "parameter counts must not be negative");
+        if (t.part != "vision" && t.part != "audio") throw_error("model.towers", "part must be vision or audio, got '" + t.part + "'");
+        if (t.params_override < 0 || t.projector_params < 0) throw_error("model.towers", "parameter counts must not be negative");
         if (t.params_override == 0 && (t.n_layers < 0 || t.hidden < 0 || t.intermediate < 0 || t.patch_size < 0 || t.image_size < 0))
-            throw Error("model.towers", "dimensions must not be negative");
+            throw_error("model.towers", "dimensions must not be negative");
     }
 }
 
@@ -510,7 +510,7 @@ bool same_shape(const LayerSpec& a, const LayerSpec& b) {
 }
 
 void set_stack(ModelArch& arch, const std::vector<LayerSpec>& per_layer) {
-    if (per_layer.size() > 65535) throw Error("model.num_hidden_layers", "must be at most 65535 layers");
+    if (per_layer.size() > 65535) throw_error("model.num_hidden_layers", "must be at most 65535 layers");
     arch.kinds.clear();
     arch.layer_kind.clear();
     arch.layer_kind.reserve(per_layer.size());

@@ -30,7 +30,7 @@ std::string read_source_text(ByteSource& src, std::uint64_t cap) {
         const std::size_t n = src.read(at, buf, sizeof buf);
         if (n == 0) break;
         at += n;
-        if (at > cap) throw Error(src.name(), "is larger than " + std::to_string(cap >> 20) + " MiB");
+        if (at > cap) throw_error(src.name(), "is larger than " + std::to_string(cap >> 20) + " MiB");
         text.append(buf, n);
     }
     return text;
@@ -43,7 +43,7 @@ constexpr std::uint64_t kMaxConfigJsonBytes = 16ull << 20;
 
 std::unique_ptr<ByteSource> open_or_throw(const SourceOpener& open, const std::string& path, const char* key) {
     std::unique_ptr<ByteSource> s = open(path);
-    if (!s) throw Error(key, "cannot open '" + path + "'", ErrorCode::unreadable);
+    if (!s) throw_error(key, "cannot open '" + path + "'", ErrorCode::unreadable);
     return s;
 }
 
@@ -82,11 +82,11 @@ void load_gguf(Config& c, const SourceOpener& open) {
         // The projector beside the model: its encoders are the vision / audio parts.
         const GgufModel p = read_gguf_model(c.mmproj, [&](const std::string& name) {
             std::unique_ptr<ByteSource> s = open(name);
-            if (!s) throw Error("mmproj", "cannot open '" + name + "'", ErrorCode::unreadable);
+            if (!s) throw_error("mmproj", "cannot open '" + name + "'", ErrorCode::unreadable);
             return s;
         });
         if (!p.projector)
-            throw Error("mmproj", "'" + c.mmproj + "' is not a multimodal projector: its general.architecture is '" + p.arch.architecture +
+            throw_error("mmproj", "'" + c.mmproj + "' is not a multimodal projector: its general.architecture is '" + p.arch.architecture +
                                       "', not 'clip'");
         add_projector(arch, p);
     }
@@ -125,7 +125,7 @@ void load_hf_dir(Config& c, const SourceOpener& open) {
     } else if (auto one = open(prefix + "model.safetensors")) {
         st = safetensors_model_from_headers({read_safetensors_header(*one)}, quant);
     } else {
-        throw Error("hf_dir", "'" + dir + "' holds neither model.safetensors.index.json nor model.safetensors", ErrorCode::unreadable);
+        throw_error("hf_dir", "'" + dir + "' holds neither model.safetensors.index.json nor model.safetensors", ErrorCode::unreadable);
     }
     arch.source = "safetensors";
     arch.file = file_weights(st.totals, arch.total_layers());
@@ -152,12 +152,12 @@ void load_hf_dir(Config& c, const SourceOpener& open) {
 
 void load_model_files(Config& c, const SourceOpener& open) {
     if (!c.mmproj.empty() && c.gguf.empty())
-        throw Error("mmproj", "is a GGUF model's projector file: it goes with `gguf` (the model's file)");
+        throw_error("mmproj", "is a GGUF model's projector file: it goes with `gguf` (the model's file)");
     if (c.gguf.empty() && c.hf_dir.empty()) return;
-    if (!c.gguf.empty() && !c.hf_dir.empty()) throw Error("hf_dir", "give either gguf or hf_dir, not both");
+    if (!c.gguf.empty() && !c.hf_dir.empty()) throw_error("hf_dir", "give either gguf or hf_dir, not both");
     const char* key = c.gguf.empty() ? "hf_dir" : "gguf";
     if (!c.model.id.empty() || (c.model.custom && c.model.arch.source.empty()))
-        throw Error(key, "names the model: leave `model` out (or null) when it is given");
+        throw_error(key, "names the model: leave `model` out (or null) when it is given");
     c.model.id.clear();
     c.model.custom = true;
     c.model.hf_config_json.clear();

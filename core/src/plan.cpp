@@ -115,8 +115,8 @@ template <typename Visit>
 long long train_search(const PlanRequest& q, const Catalog& cat, const GpuOverlay* measured, Visit&& visit) {
     const Config& base = q.base;
     if (base.mode != Mode::train)
-        throw Error("mode", "plan --mode train searches full training layouts: set mode train (LoRA and QLoRA layouts are not searched)");
-    if (base.global_batch <= 0) throw Error("global_batch", "plan needs the global batch (sequences per optimizer step)");
+        throw_error("mode", "plan --mode train searches full training layouts: set mode train (LoRA and QLoRA layouts are not searched)");
+    if (base.global_batch <= 0) throw_error("global_batch", "plan needs the global batch (sequences per optimizer step)");
     const int N = base.gpus;
     long long evaluated = 0;
     // Catalog, model and GPU checks (and the defaults) from one estimate of the smallest layout.
@@ -390,17 +390,17 @@ std::vector<std::string> explain(const Report& a, const Report& b) {
 
 void check_request(const PlanRequest& q) {
     if (q.top < 1 || q.top > kMaxTop)
-        throw Error("top", "must be between 1 and " + std::to_string(kMaxTop) + ", got " + std::to_string(q.top));
+        throw_error("top", "must be between 1 and " + std::to_string(kMaxTop) + ", got " + std::to_string(q.top));
     if (q.max_micro_batch < 1 || q.max_micro_batch > 4096)
-        throw Error("max_micro_batch", "must be between 1 and 4096, got " + std::to_string(q.max_micro_batch));
+        throw_error("max_micro_batch", "must be between 1 and 4096, got " + std::to_string(q.max_micro_batch));
     if (q.max_virtual_stages < 1 || q.max_virtual_stages > 64)
-        throw Error("max_virtual_stages", "must be between 1 and 64, got " + std::to_string(q.max_virtual_stages));
-    if (!(q.tokens >= 0) || !std::isfinite(q.tokens)) throw Error("tokens", "must be a finite number of tokens >= 0");
-    if (!(q.target_rps >= 0) || q.target_rps > 1e6) throw Error("target_rps", "must be a number of requests per second from 0 to 1,000,000");
-    if (q.target_rps > 0 && q.mode != PlanMode::inference) throw Error("target_rps", "sizes serving: it needs mode inference");
-    if (q.cheapest_gpu && !(q.target_rps > 0)) throw Error("cheapest_gpu", "compares GPU types at a target rate: it needs target_rps");
+        throw_error("max_virtual_stages", "must be between 1 and 64, got " + std::to_string(q.max_virtual_stages));
+    if (!(q.tokens >= 0) || !std::isfinite(q.tokens)) throw_error("tokens", "must be a finite number of tokens >= 0");
+    if (!(q.target_rps >= 0) || q.target_rps > 1e6) throw_error("target_rps", "must be a number of requests per second from 0 to 1,000,000");
+    if (q.target_rps > 0 && q.mode != PlanMode::inference) throw_error("target_rps", "sizes serving: it needs mode inference");
+    if (q.cheapest_gpu && !(q.target_rps > 0)) throw_error("cheapest_gpu", "compares GPU types at a target rate: it needs target_rps");
     if (q.percentile != 50 && q.percentile != 90 && q.percentile != 99)
-        throw Error("percentile", "must be 50, 90 or 99, got " + std::to_string(q.percentile));
+        throw_error("percentile", "must be 50, 90 or 99, got " + std::to_string(q.percentile));
 }
 
 }  // namespace
@@ -414,7 +414,7 @@ std::string_view to_string(PlanMode m) { return m == PlanMode::train ? "train" :
 PlanMode parse_plan_mode(std::string_view s) {
     if (s == "train") return PlanMode::train;
     if (s == "inference") return PlanMode::inference;
-    throw Error("mode", "unknown plan mode '" + std::string(s) + "'; allowed: train, inference");
+    throw_error("mode", "unknown plan mode '" + std::string(s) + "'; allowed: train, inference");
 }
 
 PlanRequest plan_request_from_json(std::string_view config, std::string_view query) {
@@ -424,7 +424,7 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
     const bool config_inference = cfg.is_object() && cfg.contains("mode") && q.base.mode == Mode::inference;
     q.mode = config_inference ? PlanMode::inference : PlanMode::train;
     const json j = parse_json(query.empty() ? std::string_view("{}") : query, "query");
-    if (!j.is_object()) throw Error("query", "must be a JSON object of the search's fields");
+    if (!j.is_object()) throw_error("query", "must be a JSON object of the search's fields");
     static constexpr const char* kKnown[] = {"mode",        "top",         "max_micro_batch", "max_virtual_stages",
                                              "tokens",      "offload",     "expert_parallel", "context_parallel",
                                              "max_ttft_ms", "max_tpot_ms", "disaggregated", "target_rps", "percentile",
@@ -433,7 +433,7 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
         bool known = false;
         for (const char* k : kKnown) known = known || it.key() == k;
         if (!known)
-            throw Error(it.key(), "unknown plan field; known: mode, top, max_micro_batch, max_virtual_stages, tokens, offload, "
+            throw_error(it.key(), "unknown plan field; known: mode, top, max_micro_batch, max_virtual_stages, tokens, offload, "
                                   "expert_parallel, context_parallel, max_ttft_ms, max_tpot_ms, disaggregated, target_rps, percentile, "
                                   "cheapest_gpu");
     }
@@ -441,16 +441,16 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
         if (!j.contains(k)) return def;
         const json& v = j.at(k);
         if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > hi)
-            throw Error(k, "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + v.dump());
+            throw_error(k, "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + v.dump());
         return int(v.get<long long>());
     };
     auto boolean = [&](const char* k, bool def) {
         if (!j.contains(k)) return def;
-        if (!j.at(k).is_boolean()) throw Error(k, "must be true or false, got " + j.at(k).dump());
+        if (!j.at(k).is_boolean()) throw_error(k, "must be true or false, got " + j.at(k).dump());
         return j.at(k).get<bool>();
     };
     if (j.contains("mode")) {
-        if (!j.at("mode").is_string()) throw Error("mode", "must be \"train\" or \"inference\"");
+        if (!j.at("mode").is_string()) throw_error("mode", "must be \"train\" or \"inference\"");
         q.mode = parse_plan_mode(j.at("mode").get<std::string>());
     }
     // The search of training layouts runs on a training configuration: mode train unless the
@@ -462,7 +462,7 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
     if (j.contains("tokens")) {
         const json& v = j.at("tokens");
         if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))
-            throw Error("tokens", "must be a number of tokens >= 0, got " + v.dump());
+            throw_error("tokens", "must be a number of tokens >= 0, got " + v.dump());
         q.tokens = v.get<double>();
     }
     q.offload = boolean("offload", q.offload);
@@ -473,7 +473,7 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
         if (!j.contains(k)) return def;
         const json& v = j.at(k);
         if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))
-            throw Error(k, std::string("must be a number of milliseconds >= 0 (0: no limit), got ") + v.dump());
+            throw_error(k, std::string("must be a number of milliseconds >= 0 (0: no limit), got ") + v.dump());
         return v.get<double>();
     };
     q.max_ttft_ms = millis("max_ttft_ms", q.max_ttft_ms);
@@ -482,7 +482,7 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
     if (j.contains("target_rps")) {
         const json& v = j.at("target_rps");
         if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))
-            throw Error("target_rps", "must be a number of requests per second >= 0, got " + v.dump());
+            throw_error("target_rps", "must be a number of requests per second >= 0, got " + v.dump());
         q.target_rps = v.get<double>();
     }
     q.percentile = integer("percentile", 50, 99, q.percentile);

@@ -67,15 +67,15 @@ bool is_fixed_slots(const Resolved& r) { return r.runtime == Runtime::llama_cpp 
 
 void check_inference_request(const PlanRequest& q) {
     const Config& b = q.base;
-    if (b.mode != Mode::inference) throw Error("mode", "plan --mode inference searches serving layouts: set mode inference");
+    if (b.mode != Mode::inference) throw_error("mode", "plan --mode inference searches serving layouts: set mode inference");
     if (b.isl <= 0 || b.osl <= 0)
-        throw Error("isl", "plan --mode inference needs the load: isl and osl (input and output tokens per request)");
-    if (b.offload != Offload::none) throw Error("offload", "plan searches layouts without offload");
-    if (b.gpus < 1) throw Error("gpus", "must be at least 1, got " + std::to_string(b.gpus));
+        throw_error("isl", "plan --mode inference needs the load: isl and osl (input and output tokens per request)");
+    if (b.offload != Offload::none) throw_error("offload", "plan searches layouts without offload");
+    if (b.gpus < 1) throw_error("gpus", "must be at least 1, got " + std::to_string(b.gpus));
     if (!(q.max_ttft_ms >= 0) || !std::isfinite(q.max_ttft_ms))
-        throw Error("max_ttft_ms", "must be a non-negative number of milliseconds (0: no limit)");
+        throw_error("max_ttft_ms", "must be a non-negative number of milliseconds (0: no limit)");
     if (!(q.max_tpot_ms >= 0) || !std::isfinite(q.max_tpot_ms))
-        throw Error("max_tpot_ms", "must be a non-negative number of milliseconds (0: no limit)");
+        throw_error("max_tpot_ms", "must be a non-negative number of milliseconds (0: no limit)");
 }
 
 bool meets(const PlanRequest& q, const ServingReport& s) {

@@ -95,7 +95,7 @@ const Format& find_format(const std::vector<Format>& table, std::string_view id,
         if (f.id.size() == id.size() && (id.empty() || f.id[0] == id[0]) && f.id == id) return f;
     std::string allowed;
     for (const Format& f : table) allowed += (allowed.empty() ? "" : ", ") + std::string(f.id);
-    throw Error(key, "unknown format '" + std::string(id) + "'; allowed: " + allowed);
+    throw_error(key, "unknown format '" + std::string(id) + "'; allowed: " + allowed);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ RecommendSort parse_recommend_sort(std::string_view s) {
     if (s == "power") return RecommendSort::power;
     if (s == "own") return RecommendSort::own;
     if (s == "rent") return RecommendSort::rent;
-    throw Error("sort", "unknown value '" + std::string(s) + "'; allowed: cost, speed, power, own, rent");
+    throw_error("sort", "unknown value '" + std::string(s) + "'; allowed: cost, speed, power, own, rent");
 }
 
 Segment parse_segment(std::string_view s) {
@@ -43,7 +43,7 @@ Segment parse_segment(std::string_view s) {
     if (s == "workstation") return Segment::workstation;
     if (s == "datacenter") return Segment::datacenter;
     if (s == "apple") return Segment::apple;
-    throw Error("segment", "unknown value '" + std::string(s) + "'; allowed: consumer, workstation, datacenter, apple");
+    throw_error("segment", "unknown value '" + std::string(s) + "'; allowed: consumer, workstation, datacenter, apple");
 }
 
 namespace {
@@ -112,11 +112,11 @@ std::vector<std::string> failures(const RecommendQuery& q, const SweepPoint& p, 
 }  // namespace
 
 Recommendation recommend(const RecommendQuery& q, const Catalog& catalog, const GpuOverlay* measured) {
-    if (q.max_gpus < 1 || q.max_gpus > 1024) throw Error("max_gpus", "must be between 1 and 1024, got " + std::to_string(q.max_gpus));
+    if (q.max_gpus < 1 || q.max_gpus > 1024) throw_error("max_gpus", "must be between 1 and 1024, got " + std::to_string(q.max_gpus));
     auto positive = [](const std::optional<double>& v) { return !v || *v > 0; };   // NaN is refused too
-    if (!positive(q.budget_usd)) throw Error("budget", "must be a positive amount in USD (none = no limit)");
-    if (!positive(q.power_cap_w)) throw Error("power_cap", "must be a positive power in W (none = no limit)");
-    if (!positive(q.min_tokens_per_s)) throw Error("min_tokens_per_s", "must be a positive rate (none = no limit)");
+    if (!positive(q.budget_usd)) throw_error("budget", "must be a positive amount in USD (none = no limit)");
+    if (!positive(q.power_cap_w)) throw_error("power_cap", "must be a positive power in W (none = no limit)");
+    if (!positive(q.min_tokens_per_s)) throw_error("min_tokens_per_s", "must be a positive rate (none = no limit)");
     // Resolve the base once on its own GPU: a bad model or workload is the user's error, not a row.
     const detail::Resolved base = detail::resolve(q.base, catalog, measured);
     Recommendation out;

@@ -38,7 +38,7 @@ bool is_training(Mode m) { return m != Mode::inference; }
 
 void check_range(long long v, long long lo, long long hi, const char* key) {
     if (v < lo || v > hi)
-        throw Error(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+        throw_error(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
                              std::to_string(v));
 }
 
@@ -54,39 +54,39 @@ void check_compatibility(const Config& c, const Resolved& r) {
     const WeightFamily fam = r.wf->family;
     // What the mode can train comes first: it is the more useful message.
     if (c.mode == Mode::train && is_quantized(*r.wf))
-        throw Error("weights", "full training needs fp32, bf16 or fp16 weights, got '" + std::string(r.wf->id) +
+        throw_error("weights", "full training needs fp32, bf16 or fp16 weights, got '" + std::string(r.wf->id) +
                                    "'; use mode qlora to train adapters on a quantized base");
     if (c.mode == Mode::lora && is_quantized(*r.wf))
-        throw Error("weights", "mode lora keeps a 16-bit base, got '" + std::string(r.wf->id) +
+        throw_error("weights", "mode lora keeps a 16-bit base, got '" + std::string(r.wf->id) +
                                    "'; use mode qlora for a quantized base");
     if (c.mode == Mode::qlora && (!is_quantized(*r.wf) || fam == WeightFamily::gguf))
-        throw Error("weights", "mode qlora trains adapters on a quantized base: use nf4 (default), int4, int8 or fp8, "
+        throw_error("weights", "mode qlora trains adapters on a quantized base: use nf4 (default), int4, int8 or fp8, "
                                "got '" + std::string(r.wf->id) + "'");
     if (r.runtime == Runtime::llama_cpp) {
-        if (train) throw Error("runtime", "llama.cpp runs inference only; training modes need pytorch (or none)");
+        if (train) throw_error("runtime", "llama.cpp runs inference only; training modes need pytorch (or none)");
         if (fam != WeightFamily::gguf && !(fam == WeightFamily::floating && r.wf->bits >= 16))
-            throw Error("weights", "'" + std::string(r.wf->id) + "' does not run in llama.cpp; use a GGUF type (" +
+            throw_error("weights", "'" + std::string(r.wf->id) + "' does not run in llama.cpp; use a GGUF type (" +
                                        gguf_format_ids() + ") or fp32/fp16/bf16, or runtime pytorch/vllm");
     } else if (r.runtime == Runtime::none) {
         // `none` counts the model's own tensors only (docs/config.md): every weight and cache format is accepted.
     } else if (fam == WeightFamily::gguf) {
-        throw Error("weights", "'" + std::string(r.wf->id) + "' is a GGUF type that only llama.cpp runs; set runtime "
+        throw_error("weights", "'" + std::string(r.wf->id) + "' is a GGUF type that only llama.cpp runs; set runtime "
                                "to llama.cpp (or auto), or pick fp16/bf16/fp8/int8/int4/nf4");
     }
     if (r.kv->llama_cpp_only && r.runtime != Runtime::llama_cpp && r.runtime != Runtime::none)
-        throw Error("kv_cache", "'" + std::string(r.kv->id) + "' is a llama.cpp cache type; with runtime " +
+        throw_error("kv_cache", "'" + std::string(r.kv->id) + "' is a llama.cpp cache type; with runtime " +
                                     std::string(to_string(r.runtime)) + " use fp16, bf16, fp8 or fp32");
     if ((r.runtime == Runtime::vllm || r.runtime == Runtime::sglang || r.runtime == Runtime::trt_llm) && train)
-        throw Error("runtime", std::string(to_string(r.engine)) + " runs inference only; training modes need pytorch (or none)");
-    if (r.engine == Runtime::ollama && train) throw Error("runtime", "ollama runs inference only; training modes need pytorch (or none)");
+        throw_error("runtime", std::string(to_string(r.engine)) + " runs inference only; training modes need pytorch (or none)");
+    if (r.engine == Runtime::ollama && train) throw_error("runtime", "ollama runs inference only; training modes need pytorch (or none)");
     if (!train) {
-        if (c.zero != 0) throw Error("zero", "ZeRO shards training state; it applies to modes train, lora, qlora");
-        if (c.offload != Offload::none) throw Error("offload", "optimizer offload applies to training modes only");
+        if (c.zero != 0) throw_error("zero", "ZeRO shards training state; it applies to modes train, lora, qlora");
+        if (c.offload != Offload::none) throw_error("offload", "optimizer offload applies to training modes only");
     }
     if (c.offload == Offload::optimizer && c.zero < 1)
-        throw Error("offload", "'optimizer' offload (ZeRO-Offload) needs zero 1, 2 or 3");
+        throw_error("offload", "'optimizer' offload (ZeRO-Offload) needs zero 1, 2 or 3");
     if (c.offload == Offload::optimizer_params && c.zero != 3)
-        throw Error("offload", "'optimizer+params' offload (ZeRO-Infinity) needs zero 3");
+        throw_error("offload", "'optimizer+params' offload (ZeRO-Infinity) needs zero 3");
 }
 
 // Does tensor parallelism of degree `tp` divide the heads of every layer kind (attention query
@@ -130,7 +130,7 @@ void check_context_parallel(const Config& c, const Resolved& r) {
     else if (!c.flash_attention) why = "needs flash_attention (the ring runs in flash / fused attention kernels)";
     for (const LayerSpec& l : r.arch->kinds)
         if (!why && l.is_recurrent()) why = "is not modelled for recurrent layers (their state runs along the sequence)";
-    if (why) throw Error("cp", why);
+    if (why) throw_error("cp", why);
 }
 
 }  // namespace
@@ -155,11 +155,11 @@ void resolve_parallelism(const Config& c, Resolved& r) {
     const int gpus = c.gpus / cp;       // what tp x pp x dp share
     long long known = 1;
     for (int k = 0; k < 3; ++k) {
-        if (given[k] < 0) throw Error(names[k], "must be 0 (automatic) or a positive integer");
+        if (given[k] < 0) throw_error(names[k], "must be 0 (automatic) or a positive integer");
         if (given[k] > 0) known *= given[k];
     }
     if (known > gpus || gpus % known != 0)
-        throw Error("gpus", "tp x pp x dp given as " + std::to_string(known) + " does not divide gpus / cp = " + std::to_string(gpus));
+        throw_error("gpus", "tp x pp x dp given as " + std::to_string(known) + " does not divide gpus / cp = " + std::to_string(gpus));
     const int rest = int(gpus / known);
     int deg[3] = {std::max(given[0], 0), std::max(given[1], 0), std::max(given[2], 0)};
     // Which degree takes the GPUs not assigned explicitly: training shards data; llama.cpp
@@ -226,36 +226,36 @@ void resolve_parallelism(const Config& c, Resolved& r) {
         // Every free degree refused the GPUs (say only tp was free): pipeline, else replicas.
         if (c.pp == 0 && rest <= a.total_layers()) deg[1] *= rest;
         else if (c.dp == 0) deg[2] *= rest;
-        else throw Error("gpus", "cannot place " + std::to_string(rest) + " GPUs: tp must divide the " +
+        else throw_error("gpus", "cannot place " + std::to_string(rest) + " GPUs: tp must divide the " +
                                      head_counts(a) + " attention heads and pp must not exceed the " +
                                      std::to_string(a.total_layers()) + " layers");
     }
     if ((long long)deg[0] * deg[1] * deg[2] != gpus)
-        throw Error("gpus", "tp x pp x dp = " + std::to_string((long long)deg[0] * deg[1] * deg[2]) + " must equal gpus / cp = " +
+        throw_error("gpus", "tp x pp x dp = " + std::to_string((long long)deg[0] * deg[1] * deg[2]) + " must equal gpus / cp = " +
                                 std::to_string(gpus));
     r.par.tp = deg[0];
     r.par.pp = deg[1];
     r.par.dp = deg[2];
     r.par.cp = cp;
     if (!tp_divides_heads(a, r.par.tp))
-        throw Error("tp", "tp = " + std::to_string(r.par.tp) + " must divide the model's " +
+        throw_error("tp", "tp = " + std::to_string(r.par.tp) + " must divide the model's " +
                               head_counts(a) + " attention heads");
     if (r.par.pp > a.total_layers())
-        throw Error("pp", "pp = " + std::to_string(r.par.pp) + " exceeds the model's " +
+        throw_error("pp", "pp = " + std::to_string(r.par.pp) + " exceeds the model's " +
                               std::to_string(a.total_layers()) + " layers");
     r.par.ep = c.ep > 0 ? c.ep : 1;
-    if (c.ep < 0) throw Error("ep", "must be 0 (automatic) or a positive integer");
+    if (c.ep < 0) throw_error("ep", "must be 0 (automatic) or a positive integer");
     if (r.par.ep > 1) {
-        if (!a.is_moe()) throw Error("ep", "expert parallelism needs a mixture-of-experts model");
+        if (!a.is_moe()) throw_error("ep", "expert parallelism needs a mixture-of-experts model");
         for (const LayerSpec& l : a.kinds)
             if (l.is_moe() && l.mlp.n_experts % r.par.ep != 0)
-                throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide the model's " +
+                throw_error("ep", "ep = " + std::to_string(r.par.ep) + " must divide the model's " +
                                       std::to_string(l.mlp.n_experts) + " routed experts");
         // Megatron Core folds the expert groups into tp x cp x dp (MoE parallel folding): with
         // cp > 1 the experts spread over the context-parallel ranks too.
         const int stage = r.par.tp * r.par.cp * r.par.dp;
         if (stage % r.par.ep != 0)
-            throw Error("ep", "ep = " + std::to_string(r.par.ep) + " must divide tp x cp x dp = " + std::to_string(stage) +
+            throw_error("ep", "ep = " + std::to_string(r.par.ep) + " must divide tp x cp x dp = " + std::to_string(stage) +
                                   " (experts spread over the GPUs of a stage)");
     }
 }
@@ -301,23 +301,23 @@ void bind_gpu(Resolved& r, const Gpu& gpu) {
         case GpuRefusal::none:
             return;
         case GpuRefusal::apple:
-            throw Error("runtime", engine + " needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
+            throw_error("runtime", engine + " needs an NVIDIA or AMD GPU; on " + gpu.name + " use llama.cpp or pytorch",
                         ErrorCode::gpu_unsupported);
         case GpuRefusal::pascal:
-            throw Error("runtime",
+            throw_error("runtime",
                         engine + " needs an NVIDIA GPU of compute capability 7.0 or newer; " + gpu.name +
                             " is Pascal (6.x): use llama.cpp or pytorch",
                         ErrorCode::gpu_unsupported);
         case GpuRefusal::not_nvidia:
-            throw Error("runtime", "trt-llm runs on NVIDIA GPUs only; on " + gpu.name + " use vllm, sglang, llama.cpp or pytorch",
+            throw_error("runtime", "trt-llm runs on NVIDIA GPUs only; on " + gpu.name + " use vllm, sglang, llama.cpp or pytorch",
                         ErrorCode::gpu_unsupported);
         case GpuRefusal::rocm_arch:
-            throw Error("runtime",
+            throw_error("runtime",
                         engine + "'s ROCm builds do not support the " + gpu.name + " (" + std::string(to_string(gpu.arch)) +
                             "; vLLM lists gfx90a, gfx942, gfx950, gfx1100/1101, gfx1200/1201, gfx1150/1151): use llama.cpp or pytorch",
                         ErrorCode::gpu_unsupported);
         case GpuRefusal::gaudi:
-            throw Error("runtime", engine + " has no Gaudi backend; on " + gpu.name + " use vllm (the vllm-gaudi plugin) or pytorch",
+            throw_error("runtime", engine + " has no Gaudi backend; on " + gpu.name + " use vllm (the vllm-gaudi plugin) or pytorch",
                         ErrorCode::gpu_unsupported);
     }
 }
@@ -329,13 +329,13 @@ namespace {
 void check_cpu_moe(const Config& c, const Resolved& r) {
     if (c.n_cpu_moe == 0) return;
     if (r.runtime != Runtime::llama_cpp)
-        throw Error("n_cpu_moe", "is llama.cpp's --n-cpu-moe: it applies to runtime llama.cpp or ollama, got runtime " +
+        throw_error("n_cpu_moe", "is llama.cpp's --n-cpu-moe: it applies to runtime llama.cpp or ollama, got runtime " +
                                      std::string(to_string(r.engine)) + " (runtime auto picks llama.cpp for GGUF weights)");
     if (!r.arch->is_moe())
-        throw Error("n_cpu_moe", "keeps routed experts in host RAM: the model is not a mixture of experts (it has none to keep)");
+        throw_error("n_cpu_moe", "keeps routed experts in host RAM: the model is not a mixture of experts (it has none to keep)");
     const int layers = r.arch->total_layers();
     if (c.n_cpu_moe < 0 || c.n_cpu_moe > layers)
-        throw Error("n_cpu_moe", "must be between 0 and the model's " + std::to_string(layers) + " layers (that many = --cpu-moe), got " +
+        throw_error("n_cpu_moe", "must be between 0 and the model's " + std::to_string(layers) + " layers (that many = --cpu-moe), got " +
                                      std::to_string(c.n_cpu_moe));
 }
 
@@ -361,7 +361,7 @@ void check_dp_attention(const Config& c, Resolved& r) {
                       : r.par.tp % c.dp_attention != 0                     ? "must divide tp"
                       : c.max_num_seqs.value_or(c.dp_attention) < c.dp_attention ? "exceeds max_num_seqs, which the engine divides among its groups"
                                                                             : nullptr;
-    if (why) throw Error("dp_attention", why);
+    if (why) throw_error("dp_attention", why);
     r.dp_attn = c.dp_attention;
     r.attn_tp = r.par.tp / c.dp_attention;
     if (trt) r.dense_tp = 1;
@@ -379,16 +379,16 @@ void check_engine_fractions(const Config& c, const Resolved& r) {
         }
     };
     if (c.mem_fraction_static.value_or(0.0) != 0 && r.engine != Runtime::sglang)
-        throw Error("mem_fraction_static", "is SGLang's --mem-fraction-static: it applies to runtime sglang, got runtime " +
+        throw_error("mem_fraction_static", "is SGLang's --mem-fraction-static: it applies to runtime sglang, got runtime " +
                                                std::string(to_string(r.engine)) + own_key());
     if (c.kv_cache_memory_bytes.value_or(0.0) != 0 &&
         (r.engine != Runtime::vllm || (r.engine_version && r.engine_version->context_in_budget)))
-        throw Error("kv_cache_memory_bytes", r.engine == Runtime::vllm
+        throw_error("kv_cache_memory_bytes", r.engine == Runtime::vllm
                                                  ? "is vLLM V1's --kv-cache-memory-bytes: V0 (runtime_version 0.6) has none; use gpu_memory_utilization"
                                                  : "is vLLM's --kv-cache-memory-bytes: it applies to runtime vllm, got runtime " +
                                                        std::string(to_string(r.engine)) + own_key());
     if (c.free_gpu_memory_fraction.value_or(0.0) != 0 && r.engine != Runtime::trt_llm)
-        throw Error("free_gpu_memory_fraction",
+        throw_error("free_gpu_memory_fraction",
                     "is TensorRT-LLM's KvCacheConfig.free_gpu_memory_fraction: it applies to runtime trt-llm, got runtime " +
                         std::string(to_string(r.engine)) + own_key());
 }
@@ -407,11 +407,11 @@ void check_engine_fractions(const Config& c, const Resolved& r) {
 void speculative_terms(Resolved& r, const Config& c, const Catalog& catalog, const GpuOverlay* measured) {
     r.spec_weights = r.spec_kv_rate = 0;
     if (c.speculative.empty()) return;
-    if (r.training) throw Error("speculative", "speculative decoding applies to mode inference");
+    if (r.training) throw_error("speculative", "speculative decoding applies to mode inference");
     const ModelArch& a = *r.arch;
     if (c.speculative == "mtp") {
         if (a.n_mtp_layers <= 0)
-            throw Error("speculative", "mtp uses the model's multi-token-prediction layers, and " +
+            throw_error("speculative", "mtp uses the model's multi-token-prediction layers, and " +
                                            (a.name.empty() ? std::string("this model") : a.name) +
                                            " has none (num_nextn_predict_layers / mtp_num_hidden_layers); name a draft model id instead");
         // The widest attention layer of the stack stands for the MTP layer's (a full-attention
@@ -428,7 +428,7 @@ void speculative_terms(Resolved& r, const Config& c, const Catalog& catalog, con
         return;
     }
     if (!catalog.find_model(c.speculative))
-        throw Error("speculative", "'" + c.speculative.substr(0, 60) + "' is neither none, mtp nor a catalog model id (gpusizer models)",
+        throw_error("speculative", "'" + c.speculative.substr(0, 60) + "' is neither none, mtp nor a catalog model id (gpusizer models)",
                     ErrorCode::unknown_id);
     Config d = *r.config;   // the draft on the same GPUs, format and context
     d.model = ModelSpec{};
@@ -458,18 +458,18 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     Config& rc = *r.config;
     // gguf / hf_dir name files that load_model_files reads at the edge (the core does no I/O).
     if ((!c.gguf.empty() || !c.hf_dir.empty()) && c.model.arch.source != "gguf" && c.model.arch.source != "safetensors")
-        throw Error(c.gguf.empty() ? "hf_dir" : "gguf",
+        throw_error(c.gguf.empty() ? "hf_dir" : "gguf",
                     "names a file that was not read: " + std::string(phrasing().file_not_read.empty()
                                                                          ? "read it with load_model_files before the estimate"
                                                                          : phrasing().file_not_read),
                     ErrorCode::unreadable);
     if (!c.mmproj.empty() && c.gguf.empty())
-        throw Error("mmproj", "is a GGUF model's projector file: it goes with `gguf` (the model's file)");
+        throw_error("mmproj", "is a GGUF model's projector file: it goes with `gguf` (the model's file)");
     check_hub_model_fetched(c.model);   // {"hub": ...} without config.json or the header: hub_model.cpp
     if (c.model.custom) {
         r.arch = &c.model.arch;
     } else {
-        if (c.model.id.empty()) throw Error("model", "is required: a catalog id (see `gpusizer models`) or {\"hf_config\": {...}}");
+        if (c.model.id.empty()) throw_error("model", "is required: a catalog id (see `gpusizer models`) or {\"hf_config\": {...}}");
         r.catalog_model = &catalog.model(c.model.id);
         r.arch = &r.catalog_model->arch;
     }
@@ -536,7 +536,7 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     // silently ignored (the runtime in use names its own key).
     check_engine_fractions(c, r);
     if (!c.psu_tier.empty() && !parse_psu_tier(c.psu_tier))
-        throw Error("psu_tier", "'" + c.psu_tier.substr(0, 40) + "' is not an 80 PLUS tier: " + psu_tier_names());
+        throw_error("psu_tier", "'" + c.psu_tier.substr(0, 40) + "' is not an 80 PLUS tier: " + psu_tier_names());
     check_cost_keys(c, catalog);
     // vLLM's default utilization is the version's (0.9, 0.92 now) unless the key says otherwise
     // (Config's default, 0.9, then means "not given").
@@ -551,13 +551,13 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
         // default (vLLM's max_model_len), so a request of isl + osl tokens within it is served.
         if (c.isl > 0 && c.osl > 0 && c.isl + c.osl > rc.context) {
             if (r.arch->max_context > 0 && c.isl + c.osl > r.arch->max_context)
-                throw Error("isl", "isl + osl = " + std::to_string(c.isl + c.osl) + " tokens exceeds " + r.arch->name +
+                throw_error("isl", "isl + osl = " + std::to_string(c.isl + c.osl) + " tokens exceeds " + r.arch->name +
                                        "'s trained context of " + std::to_string(r.arch->max_context) + " tokens");
             rc.context = c.isl + c.osl;
         }
     }
     if (c.prompt_tokens < 0 || c.prompt_tokens > rc.context)
-        throw Error("prompt_tokens", "must be between 0 (default: half the context) and the context, " + std::to_string(rc.context) +
+        throw_error("prompt_tokens", "must be between 0 (default: half the context) and the context, " + std::to_string(rc.context) +
                                          " tokens, got " + std::to_string(c.prompt_tokens));
     if (rc.recompute == Recompute::automatic) {
         // PEFT's prepare_model_for_kbit_training turns gradient checkpointing on by default
@@ -570,7 +570,7 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     if (c.max_num_seqs.value_or(0) > 0 && !is_training(c.mode) && (r.runtime == Runtime::llama_cpp || r.runtime == Runtime::pytorch)) {
         const int slots = *c.max_num_seqs;
         if (c.batch != 1 && c.batch != slots)
-            throw Error("max_num_seqs", "is " + std::string(to_string(r.engine)) + "'s slots, which are the batch: " +
+            throw_error("max_num_seqs", "is " + std::string(to_string(r.engine)) + "'s slots, which are the batch: " +
                                             std::to_string(slots) + " against batch " + std::to_string(c.batch) +
                                             "; give one of them, or the same number");
         rc.batch = slots;
@@ -588,13 +588,13 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     r.training = is_training(c.mode);
     // Serving load: isl and osl come together, for inference, within the context.
     if ((c.isl > 0) != (c.osl > 0))
-        throw Error(c.isl > 0 ? "osl" : "isl", "isl and osl go together: give both (input and output tokens per request)");
-    if (c.isl > 0 && is_training(c.mode)) throw Error("isl", "serving figures apply to mode inference");
+        throw_error(c.isl > 0 ? "osl" : "isl", "isl and osl go together: give both (input and output tokens per request)");
+    if (c.isl > 0 && is_training(c.mode)) throw_error("isl", "serving figures apply to mode inference");
     if (c.request_rate > 0 && c.concurrency > 0)
-        throw Error("request_rate", "give concurrency (a closed loop) or request_rate (an open loop), not both");
-    if (c.request_rate > 0 && c.isl == 0) throw Error("request_rate", "needs isl and osl (the tokens of each request)");
+        throw_error("request_rate", "give concurrency (a closed loop) or request_rate (an open loop), not both");
+    if (c.request_rate > 0 && c.isl == 0) throw_error("request_rate", "needs isl and osl (the tokens of each request)");
     if (c.isl > 0 && c.isl + c.osl > rc.context)
-        throw Error("isl", "isl + osl = " + std::to_string(c.isl + c.osl) +
+        throw_error("isl", "isl + osl = " + std::to_string(c.isl + c.osl) +
                                " tokens exceeds the context (the longest request the engine takes) of " + std::to_string(rc.context) +
                                " tokens; raise context");
     if (r.training) {
@@ -602,19 +602,19 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
         if (rc.global_batch == 0) rc.global_batch = int(std::min<long long>(per_step, kMaxBatch));
         check_range(rc.global_batch, 1, 1LL << 30, "global_batch");
         if (rc.global_batch % per_step != 0)
-            throw Error("global_batch", "must be a multiple of batch x dp = " + std::to_string(per_step) + ", got " +
+            throw_error("global_batch", "must be a multiple of batch x dp = " + std::to_string(per_step) + ", got " +
                                             std::to_string(rc.global_batch));
         r.micro_batches = rc.global_batch / per_step;
         // Interleaved 1F1B splits each stage's layers into v chunks (Megatron's virtual pipeline):
         // v = 2 unless given; every chunk needs a layer.
         if (c.virtual_stages > 1 && c.pp_schedule != PipeSchedule::interleaved)
-            throw Error("virtual_stages", "applies to pp_schedule interleaved; got " + std::to_string(c.virtual_stages) +
+            throw_error("virtual_stages", "applies to pp_schedule interleaved; got " + std::to_string(c.virtual_stages) +
                                               " with pp_schedule " + std::string(to_string(c.pp_schedule)));
         if (c.pp_schedule == PipeSchedule::interleaved) {
             r.virtual_stages = c.virtual_stages > 0 ? c.virtual_stages : 2;
             const long long chunks = (long long)r.virtual_stages * r.par.pp;
             if (chunks > r.arch->total_layers())
-                throw Error("virtual_stages", "pp x virtual_stages = " + std::to_string(chunks) + " exceeds the model's " +
+                throw_error("virtual_stages", "pp x virtual_stages = " + std::to_string(chunks) + " exceeds the model's " +
                                                   std::to_string(r.arch->total_layers()) + " layers");
             rc.virtual_stages = r.virtual_stages;
         }
@@ -623,50 +623,50 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
         // stages and micro-batches be divisible by 2" (DeepSeek-V3 technical report, sec. 3.2.1).
         if (c.pp_schedule == PipeSchedule::dualpipe) {
             if (r.par.pp < 2 || r.par.pp % 2 != 0)
-                throw Error("pp_schedule", "dualpipe needs an even number of pipeline stages (pp 2, 4, 6 ...); got pp " +
+                throw_error("pp_schedule", "dualpipe needs an even number of pipeline stages (pp 2, 4, 6 ...); got pp " +
                                                std::to_string(r.par.pp));
             if (r.micro_batches % 2 != 0)
-                throw Error("pp_schedule", "dualpipe needs an even number of micro-batches (global_batch / (batch x dp)); got " +
+                throw_error("pp_schedule", "dualpipe needs an even number of micro-batches (global_batch / (batch x dp)); got " +
                                                std::to_string(r.micro_batches));
             // The reference implementation also wants two micro-batches per stage at least
             // (deepseek-ai/DualPipe, dualpipe/dualpipe.py, DualPipe.step: num_chunks >= num_ranks * 2):
             // with fewer there is no steady phase in which forward and backward chunks pair.
             if (r.micro_batches < 2LL * r.par.pp)
-                throw Error("pp_schedule", "dualpipe needs at least 2 x pp micro-batches (global_batch / (batch x dp)); got " +
+                throw_error("pp_schedule", "dualpipe needs at least 2 x pp micro-batches (global_batch / (batch x dp)); got " +
                                                std::to_string(r.micro_batches) + " with pp " + std::to_string(r.par.pp));
         }
         if (c.fp8_training != Fp8Training::none && !runs_natively(*r.gpu, Precision::fp8))
-            throw Error("fp8_training", r.gpu->name + " has no FP8 tensor cores (the catalog gives it no dense FP8 rate); "
+            throw_error("fp8_training", r.gpu->name + " has no FP8 tensor cores (the catalog gives it no dense FP8 rate); "
                                                       "FP8 training needs Hopper, Ada, Blackwell, CDNA3 or later",
                         ErrorCode::incompatible);
         // Megatron Core's checks for --overlap-moe-expert-parallel-comm (TransformerConfig):
         // expert parallelism, a virtual pipeline when pp > 1, no full recomputation.
         if (c.ep_comm_overlap) {
-            if (r.par.ep <= 1) throw Error("ep_comm_overlap", "overlapping the expert all-to-alls needs expert parallelism (ep > 1)");
+            if (r.par.ep <= 1) throw_error("ep_comm_overlap", "overlapping the expert all-to-alls needs expert parallelism (ep > 1)");
             if (r.par.pp > 1 && c.pp_schedule != PipeSchedule::interleaved && c.pp_schedule != PipeSchedule::dualpipe)
-                throw Error("ep_comm_overlap", "with pp > 1 Megatron-LM overlaps the expert all-to-alls only under the interleaved "
+                throw_error("ep_comm_overlap", "with pp > 1 Megatron-LM overlaps the expert all-to-alls only under the interleaved "
                                                "schedule (virtual pipeline); set pp_schedule interleaved (or dualpipe)");
             if (rc.recompute == Recompute::full)
-                throw Error("ep_comm_overlap", "Megatron-LM disables the all-to-all overlap with full recomputation");
+                throw_error("ep_comm_overlap", "Megatron-LM disables the all-to-all overlap with full recomputation");
         }
         if (c.tp_comm_overlap && r.par.tp > 1 && !c.sequence_parallel)
-            throw Error("tp_comm_overlap", "overlapping tensor-parallel communication with the GEMMs needs sequence_parallel "
+            throw_error("tp_comm_overlap", "overlapping tensor-parallel communication with the GEMMs needs sequence_parallel "
                                            "(Megatron-LM asserts it)");
         // The Hugging Face Trainer parallelizes over data only: DDP, or FSDP / DeepSpeed ZeRO
         // through accelerate (transformers TrainingArguments: `fsdp`, `deepspeed`).
         if (c.training_framework == TrainingFramework::hf_trainer && (r.par.tp > 1 || r.par.pp > 1 || r.par.cp > 1 || r.par.ep > 1))
-            throw Error("training_framework",
+            throw_error("training_framework",
                         "hf_trainer runs data parallelism only (DDP, FSDP or DeepSpeed ZeRO through "
                         "accelerate): set tp, pp, cp and ep to 1, or choose megatron, nemo, torchtitan, "
                         "fsdp or deepspeed");
     } else {
-        if (c.global_batch != 0) throw Error("global_batch", "applies to training modes only");
-        if (c.pp_schedule != PipeSchedule::one_f_one_b) throw Error("pp_schedule", "pipeline schedules apply to training modes only");
-        if (c.virtual_stages > 1) throw Error("virtual_stages", "applies to training with pp_schedule interleaved");
-        if (c.tp_comm_overlap) throw Error("tp_comm_overlap", "applies to training modes only");
-        if (c.ep_comm_overlap) throw Error("ep_comm_overlap", "applies to training modes only");
-        if (c.fp8_training != Fp8Training::none) throw Error("fp8_training", "applies to training modes only");
-        if (c.training_framework != TrainingFramework::megatron) throw Error("training_framework", "applies to training modes only");
+        if (c.global_batch != 0) throw_error("global_batch", "applies to training modes only");
+        if (c.pp_schedule != PipeSchedule::one_f_one_b) throw_error("pp_schedule", "pipeline schedules apply to training modes only");
+        if (c.virtual_stages > 1) throw_error("virtual_stages", "applies to training with pp_schedule interleaved");
+        if (c.tp_comm_overlap) throw_error("tp_comm_overlap", "applies to training modes only");
+        if (c.ep_comm_overlap) throw_error("ep_comm_overlap", "applies to training modes only");
+        if (c.fp8_training != Fp8Training::none) throw_error("fp8_training", "applies to training modes only");
+        if (c.training_framework != TrainingFramework::megatron) throw_error("training_framework", "applies to training modes only");
         rc.global_batch = 0;
     }
     // Activation element size: the compute dtype (bf16/fp16; fp32 only for fp32 weights), or the

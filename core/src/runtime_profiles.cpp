@@ -312,11 +312,11 @@ EngineVersionReading read_engine_version(Runtime engine, std::string_view versio
         if (version == v.version) return {&v, ""};
     }
     if (!first)
-        throw Error("runtime_version", "runtime " + std::string(to_string(engine)) +
+        throw_error("runtime_version", "runtime " + std::string(to_string(engine)) +
                                            " has no versions; runtime_version applies to llama.cpp, ollama, vllm, sglang and trt-llm");
     if (version.empty()) return {first, ""};
 #if !GPUSIZER_VERSION_READING
-    throw Error("runtime_version", "'" + std::string(version.substr(0, 40)) + "': the widget takes the profiles by name: " +
+    throw_error("runtime_version", "'" + std::string(version.substr(0, 40)) + "': the widget takes the profiles by name: " +
                                        engine_versions(engine) + " (the app reads any version)");
 #else
     const EngineVersion* newest = nullptr;
@@ -336,7 +336,7 @@ EngineVersionReading read_engine_version(Runtime engine, std::string_view versio
     }
     const std::optional<VersionNumber> asked = parse_version(version);
     if (!asked)
-        throw Error("runtime_version",
+        throw_error("runtime_version",
                     "'" + given + "' is not a version of " + std::string(to_string(engine)) +
                         ": a version is numbers with dots (0.30, v0.30.1, 0.30.1-rc2, 1.0.0rc3), a llama.cpp build (b7539 or 7539), "
                         "or current / latest; " +

@@ -126,7 +126,7 @@ bool is_metadata(const Tensors& ts, const SafetensorsTensor& t) {
 std::uint64_t values_in(const Tensors& ts, const SafetensorsTensor& t, std::uint64_t bits) {
     const std::uint64_t stored = checked_mul(t.bytes, 8, ts.key(t));
     if (bits == 0 || stored % bits != 0)
-        throw Error(ts.key(t), std::to_string(t.bytes) + " bytes are not a whole number of " + std::to_string(bits) + "-bit values");
+        throw_error(ts.key(t), std::to_string(t.bytes) + " bytes are not a whole number of " + std::to_string(bits) + "-bit values");
     return stored / bits;
 }
 
@@ -167,7 +167,7 @@ void count_qweight(const Tensors& ts, SafetensorsTensor& t, const SafetensorsQua
         }
     }
     if (bits != 0 && q.bits != 0 && bits != static_cast<std::uint64_t>(q.bits))
-        throw Error(ts.key(t), "the shapes beside it (" + how + ") say " + bits_text(bits) + " values, config.json's quantization_config " +
+        throw_error(ts.key(t), "the shapes beside it (" + how + ") say " + bits_text(bits) + " values, config.json's quantization_config " +
                                    bits_text(static_cast<std::uint64_t>(q.bits)));
     if (bits == 0) bits = static_cast<std::uint64_t>(q.bits);
     if (bits == 0) {
@@ -177,7 +177,7 @@ void count_qweight(const Tensors& ts, SafetensorsTensor& t, const SafetensorsQua
         return;
     }
     if (bits > word)
-        throw Error(ts.key(t), bits_text(bits) + " values cannot be packed in " + bits_text(word) + " " + t.dtype + " elements");
+        throw_error(ts.key(t), bits_text(bits) + " values cannot be packed in " + bits_text(word) + " " + t.dtype + " elements");
     t.params = values_in(ts, t, bits);
     t.layout = layout;
 }
@@ -196,7 +196,7 @@ void count_weight_packed(const Tensors& ts, SafetensorsTensor& t, const Safetens
         t.params = values_in(ts, t, 4);
         t.layout = "fp4";
         if (logical != 0 && logical != t.params)
-            throw Error(ts.key(t), "holds " + std::to_string(t.params) + " FP4 values, its weight_shape says " + std::to_string(logical));
+            throw_error(ts.key(t), "holds " + std::to_string(t.params) + " FP4 values, its weight_shape says " + std::to_string(logical));
         return;
     }
     t.layout = "pack-quantized";
@@ -204,7 +204,7 @@ void count_weight_packed(const Tensors& ts, SafetensorsTensor& t, const Safetens
     if (logical != 0) {
         // Rows are padded to whole int32s: the packed bits hold at least the logical values.
         if (q.bits > 0 && checked_mul(logical, static_cast<std::uint64_t>(q.bits), ts.key(t)) > stored)
-            throw Error(ts.key(t), "its weight_shape holds " + std::to_string(logical) + " values, more than " + std::to_string(stored) +
+            throw_error(ts.key(t), "its weight_shape holds " + std::to_string(logical) + " values, more than " + std::to_string(stored) +
                                        " bits hold at " + bits_text(static_cast<std::uint64_t>(q.bits)));
         t.params = logical;
         return;

@@ -45,7 +45,7 @@ std::string read_exact(ByteSource& src, std::uint64_t offset, std::uint64_t n, c
         const std::size_t got = src.read(offset + old, out.data() + old, want);
         out.resize(old + got);
         if (got == 0)
-            throw Error(key, (src.size() ? "the file ends at byte " : "the bytes given end at byte ") +
+            throw_error(key, (src.size() ? "the file ends at byte " : "the bytes given end at byte ") +
                                  std::to_string(offset + out.size()) + ", inside the " + std::to_string(n) +
                                  (src.size() ? "-byte header (truncated)" : "-byte header: give more of the file's first bytes"));
     }
@@ -63,7 +63,7 @@ struct SaxBase {
     std::string file;
     int depth = 0;
     std::string where() const { return file; }
-    [[noreturn]] void fail(const std::string& field, const std::string& msg) const { throw Error(file + ": " + field, msg); }
+    [[noreturn]] void fail(const std::string& field, const std::string& msg) const { throw_error(file + ": " + field, msg); }
     bool binary(Json::binary_t&) { fail("header", "binary values are not JSON"); }
     bool parse_error(std::size_t pos, const std::string&, const nlohmann::detail::exception& ex) {
         fail("header", "invalid JSON near byte " + std::to_string(pos) + " (" + ex.what() + ")");
@@ -350,15 +350,15 @@ SafetensorsHeader read_safetensors_header(ByteSource& src) {
     const std::string len_bytes = read_exact(src, 0, 8, h.file + ": header length");
     std::uint64_t n = 0;
     for (int k = 0; k < 8; ++k) n |= static_cast<std::uint64_t>(static_cast<unsigned char>(len_bytes[k])) << (8 * k);
-    if (n < 2) throw Error(h.file + ": header length", "is " + std::to_string(n) + " (not a safetensors file)");
+    if (n < 2) throw_error(h.file + ": header length", "is " + std::to_string(n) + " (not a safetensors file)");
     if (n > kSafetensorsMaxHeaderBytes)
-        throw Error(h.file + ": header length", std::to_string(n) + " bytes is more than the format's limit of " +
+        throw_error(h.file + ": header length", std::to_string(n) + " bytes is more than the format's limit of " +
                                                     std::to_string(kSafetensorsMaxHeaderBytes) + " (not a safetensors file?)");
     if (auto size = src.size(); size && n > *size - std::min<std::uint64_t>(*size, 8))
-        throw Error(h.file + ": header length", std::to_string(n) + " bytes, but the file has " + std::to_string(*size) +
+        throw_error(h.file + ": header length", std::to_string(n) + " bytes, but the file has " + std::to_string(*size) +
                                                     " (truncated, or not a safetensors file)");
     const std::string json = read_exact(src, 8, n, h.file + ": header");
-    if (json[0] != '{') throw Error(h.file + ": header", "does not start with '{' (not a safetensors file)");
+    if (json[0] != '{') throw_error(h.file + ": header", "does not start with '{' (not a safetensors file)");
     h.header_bytes = 8 + n;
 
     HeaderSax sax(h);
@@ -375,11 +375,11 @@ SafetensorsHeader read_safetensors_header(ByteSource& src) {
         const SafetensorsDtype* d = safetensors_dtype(t.dtype);
         const std::uint64_t bits = checked_mul(t.elements, d->bits, key + ": shape");
         if (bits % 8 != 0)
-            throw Error(key + ": shape", std::to_string(t.elements) + " elements of " + t.dtype + " are not a whole number of bytes");
+            throw_error(key + ": shape", std::to_string(t.elements) + " elements of " + t.dtype + " are not a whole number of bytes");
         t.bytes = bits / 8;
-        if (t.end < t.begin) throw Error(key + ": data_offsets", "end before begin");
+        if (t.end < t.begin) throw_error(key + ": data_offsets", "end before begin");
         if (t.end - t.begin != t.bytes)
-            throw Error(key + ": data_offsets", "span " + std::to_string(t.end - t.begin) + " bytes, but shape x dtype is " +
+            throw_error(key + ": data_offsets", "span " + std::to_string(t.end - t.begin) + " bytes, but shape x dtype is " +
                                                     std::to_string(t.bytes));
         t.cls = classify_hf_tensor(t.name);
         t.model_part = hf_tensor_part(t.name);
@@ -391,7 +391,7 @@ SafetensorsHeader read_safetensors_header(ByteSource& src) {
     std::uint64_t expected = 0;
     for (const auto& t : h.tensors) {
         if (t.begin != expected)
-            throw Error(h.file + ": " + t.name + ": data_offsets",
+            throw_error(h.file + ": " + t.name + ": data_offsets",
                         t.begin < expected ? "overlaps the tensor before it" : "leaves a hole before it (the buffer must be covered)");
         expected = t.end;
     }
@@ -399,7 +399,7 @@ SafetensorsHeader read_safetensors_header(ByteSource& src) {
     if (auto size = src.size()) {
         const std::uint64_t end = checked_add(h.header_bytes, h.data_bytes, h.file + ": data_offsets");
         if (end > *size)
-            throw Error(h.file + ": data_offsets", "tensors end at byte " + std::to_string(end) + " but the file has " +
+            throw_error(h.file + ": data_offsets", "tensors end at byte " + std::to_string(end) + " but the file has " +
                                                        std::to_string(*size) + " bytes (truncated file?)");
     }
     read_shape_values(src, h);
@@ -408,12 +408,12 @@ SafetensorsHeader read_safetensors_header(ByteSource& src) {
 
 SafetensorsIndex parse_safetensors_index(std::string_view json_text, const std::string& file_name) {
     if (json_text.size() > kSafetensorsMaxIndexBytes)
-        throw Error(file_name, "index larger than " + std::to_string(kSafetensorsMaxIndexBytes >> 20) + " MiB");
+        throw_error(file_name, "index larger than " + std::to_string(kSafetensorsMaxIndexBytes >> 20) + " MiB");
     SafetensorsIndex idx;
     IndexSax sax(idx, file_name);
     IndexSaxAdapter adapter{sax};
     Json::sax_parse(json_text, &adapter, nlohmann::detail::input_format_t::json, true);
-    if (idx.weight_map.empty()) throw Error(file_name + ": weight_map", "missing or empty");
+    if (idx.weight_map.empty()) throw_error(file_name + ": weight_map", "missing or empty");
     return idx;
 }
 
@@ -446,7 +446,7 @@ SafetensorsModel read_safetensors_model(const SafetensorsIndex& index, const Sou
     std::unordered_map<std::string, std::unordered_set<std::string>> in_file;
     for (const std::string& f : index.files) {
         std::unique_ptr<ByteSource> src = open(f);
-        if (!src) throw Error(f, "shard named by the index is missing");
+        if (!src) throw_error(f, "shard named by the index is missing");
         SafetensorsHeader h = read_safetensors_header(*src);
         auto& names = in_file[f];
         for (const auto& t : h.tensors) names.insert(t.name);
@@ -454,7 +454,7 @@ SafetensorsModel read_safetensors_model(const SafetensorsIndex& index, const Sou
     }
     for (const auto& [tensor, f] : index.weight_map)
         if (!in_file[f].count(tensor))
-            throw Error(f + ": " + tensor, "the index places this tensor here, the file's header does not list it");
+            throw_error(f + ": " + tensor, "the index places this tensor here, the file's header does not list it");
     SafetensorsModel m = safetensors_model_from_headers(std::move(headers), quant);
     m.index_total_size = index.total_size;
     return m;

@@ -70,7 +70,7 @@ std::string pct_decode(std::string_view s, const std::string& key) {
         if (s[i] == '%') {
             const int hi = i + 2 < s.size() ? hex_value(s[i + 1]) : -1;
             const int lo = i + 2 < s.size() ? hex_value(s[i + 2]) : -1;
-            if (hi < 0 || lo < 0) throw Error("link", "bad %-escape in the value of '" + key.substr(0, 40) + "'");
+            if (hi < 0 || lo < 0) throw_error("link", "bad %-escape in the value of '" + key.substr(0, 40) + "'");
             out += char(hi * 16 + lo);
             i += 2;
         } else if (s[i] == '+') {
@@ -125,10 +125,10 @@ constexpr const char* kNumberRule = " (a link's numbers are written as in JSON: 
 
 double link_number(const std::string& text, const char* config_key, const char* what) {
     if (!json_number_text(text))
-        throw Error(config_key, std::string("must be ") + what + ", got '" + text.substr(0, 40) + "' in the link" + kNumberRule);
+        throw_error(config_key, std::string("must be ") + what + ", got '" + text.substr(0, 40) + "' in the link" + kNumberRule);
     const double v = std::strtod(text.c_str(), nullptr);
     if (!std::isfinite(v))
-        throw Error(config_key, std::string("must be ") + what + ", got '" + text.substr(0, 40) + "' in the link (too large)");
+        throw_error(config_key, std::string("must be ") + what + ", got '" + text.substr(0, 40) + "' in the link (too large)");
     return v;
 }
 
@@ -136,7 +136,7 @@ json parse_integer(const std::string& text, const char* config_key) {
     const double v = link_number(text, config_key, "an integer");
     // Whole, and within the doubles that hold every integer exactly (2^53).
     if (v != std::floor(v) || std::fabs(v) > 9007199254740992.0)
-        throw Error(config_key, "must be an integer, got '" + text.substr(0, 40) + "' in the link");
+        throw_error(config_key, "must be an integer, got '" + text.substr(0, 40) + "' in the link");
     return static_cast<long long>(v);
 }
 
@@ -149,7 +149,7 @@ json parse_number(const std::string& text, const char* config_key) { return link
 #if !GPUSIZER_CUSTOM_GPU
 // The widget's module takes no custom GPU (web/CMakeLists.txt): g=custom and gc= are refused.
 std::string custom_gpu_link(const json&) { return {}; }
-json custom_gpu_from_link(const std::string&) { throw Error("gpu", kNoCustomGpuHere); }
+json custom_gpu_from_link(const std::string&) { throw_error("gpu", kNoCustomGpuHere); }
 #else
 // A custom GPU's fields (gc=): "b:<base>~<field>:<value>~...", each field by its short key
 // (gpusizer/custom_gpu.hpp), in table order. Values are %-encoded with '~' escaped too, so that a
@@ -188,7 +188,7 @@ std::string custom_gpu_link(const json& gpu) {
 // gc= as the link gives it (not yet %-decoded) into the "gpu" object of the configuration;
 // config_from_json_value then checks each field as a configuration file's.
 json custom_gpu_from_link(const std::string& raw) {
-    if (raw.empty()) throw Error("gpu", "has no value in the link ('gc='); give the custom GPU's fields, such as gc=b:rtx-4090~tdp:500");
+    if (raw.empty()) throw_error("gpu", "has no value in the link ('gc='); give the custom GPU's fields, such as gc=b:rtx-4090~tdp:500");
     json gpu = json::object();
     std::vector<std::string> seen;
     std::size_t p = 0;
@@ -199,10 +199,10 @@ json custom_gpu_from_link(const std::string& raw) {
         if (part.empty()) continue;
         const std::size_t colon = part.find(':');
         if (colon == std::string::npos || colon == 0)
-            throw Error("gpu", "'" + part.substr(0, 40) + "' in the link's gc= is not field:value (such as mem:48)");
+            throw_error("gpu", "'" + part.substr(0, 40) + "' in the link's gc= is not field:value (such as mem:48)");
         const std::string key = part.substr(0, colon);
         for (const std::string& s : seen)
-            if (s == key) throw Error("gpu", "field '" + key.substr(0, 40) + "' appears twice in the link's gc=");
+            if (s == key) throw_error("gpu", "field '" + key.substr(0, 40) + "' appears twice in the link's gc=");
         seen.push_back(key);
         const std::string value = pct_decode(std::string_view(part).substr(colon + 1), "gc");
         if (key == "b") {
@@ -213,10 +213,10 @@ json custom_gpu_from_link(const std::string& raw) {
         if (!f) {
             std::string known = "b";
             for (const GpuField& g : gpu_fields()) known += std::string(", ") + g.link;
-            throw Error("gpu", "unknown field '" + key.substr(0, 40) + "' in the link's gc=; known: " + known);
+            throw_error("gpu", "unknown field '" + key.substr(0, 40) + "' in the link's gc=; known: " + known);
         }
         const std::string config_key = std::string("gpu.") + f->name;
-        if (value.empty()) throw Error(config_key, "has no value in the link ('" + key + ":')");
+        if (value.empty()) throw_error(config_key, "has no value in the link ('" + key + ":')");
         json v;
         switch (f->kind) {
             case GpuFieldKind::text:
@@ -235,7 +235,7 @@ json custom_gpu_from_link(const std::string& raw) {
                 else if (value == "0" || value == "false")
                     v = false;
                 else
-                    throw Error(config_key, "must be 0 or 1, got '" + value.substr(0, 40) + "' in the link");
+                    throw_error(config_key, "must be 0 or 1, got '" + value.substr(0, 40) + "' in the link");
                 break;
         }
         const std::string_view name = f->name;
@@ -327,13 +327,13 @@ std::string_view link_key_of(std::string_view config_key) {
 }
 
 Config config_from_link(std::string_view link) {
-    if (link.size() > kMaxLinkLength) throw Error("link", "is longer than " + std::to_string(kMaxLinkLength) + " characters");
+    if (link.size() > kMaxLinkLength) throw_error("link", "is longer than " + std::to_string(kMaxLinkLength) + " characters");
     // Whole URL, fragment or bare query.
     if (const auto hash = link.find('#'); hash != std::string_view::npos) link = link.substr(hash + 1);
     else if (const auto q = link.find('?'); q != std::string_view::npos) link = link.substr(q + 1);
     while (!link.empty() && (link.back() == '\n' || link.back() == '\r' || link.back() == ' ')) link.remove_suffix(1);
     while (!link.empty() && link.front() == ' ') link.remove_prefix(1);
-    if (link.empty()) throw Error("link", "is empty; a link looks like #v=1&m=llama-3-8b&g=rtx-4090");
+    if (link.empty()) throw_error("link", "is empty; a link looks like #v=1&m=llama-3-8b&g=rtx-4090");
 
     json cfg = json::object();
     std::vector<std::string> seen;
@@ -346,13 +346,13 @@ Config config_from_link(std::string_view link) {
         pos = amp == std::string_view::npos ? link.size() + 1 : amp + 1;
         if (part.empty()) continue;
         const std::size_t eq = part.find('=');
-        if (eq == std::string_view::npos || eq == 0) throw Error("link", "'" + std::string(part.substr(0, 40)) + "' is not key=value");
+        if (eq == std::string_view::npos || eq == 0) throw_error("link", "'" + std::string(part.substr(0, 40)) + "' is not key=value");
         const std::string key(part.substr(0, eq));
         for (const auto& s : seen)
-            if (s == key) throw Error("link", "key '" + key + "' appears twice");
+            if (s == key) throw_error("link", "key '" + key + "' appears twice");
         seen.push_back(key);
         if (key == "gc") {   // split before it is decoded (custom_gpu_from_link)
-            if (!GPUSIZER_CUSTOM_GPU) throw Error("gpu", kNoCustomGpuHere);
+            if (!GPUSIZER_CUSTOM_GPU) throw_error("gpu", kNoCustomGpuHere);
             gc = std::string(part.substr(eq + 1));
             has_gc = true;
             continue;
@@ -368,7 +368,7 @@ Config config_from_link(std::string_view link) {
         // The app's language (lang=pt-BR, issue 28): how the page speaks, not what is sized; the
         // CLI and the JSON stay English, so it is read past here and the app reads it itself.
         if (key == "lang") continue;
-        if (key == "g" && value.empty()) throw Error("gpu", "has no value in the link ('g='); give a GPU id such as g=rtx-4090x2");
+        if (key == "g" && value.empty()) throw_error("gpu", "has no value in the link ('g='); give a GPU id such as g=rtx-4090x2");
         if (key == "g") {
             // "<gpu id>x<count>": the count is the digits after the last 'x'.
             std::string gpu = value;
@@ -388,13 +388,13 @@ Config config_from_link(std::string_view link) {
             for (const ConfigKey& k : config_keys())
                 if (!written_apart(k)) names.push_back(k.link);
             const std::string near = nearest_list(key.substr(0, 40), names, 5);
-            throw Error("link", "unknown key '" + key.substr(0, 40) + "'" + (near.empty() ? std::string() : "; nearest: " + near) +
+            throw_error("link", "unknown key '" + key.substr(0, 40) + "'" + (near.empty() ? std::string() : "; nearest: " + near) +
                                     " (docs/config.md lists all " + std::to_string(names.size()) + " with their link keys)");
         }
         if (value.empty()) {
             // "b=" is a key without a value: say so, rather than take the default silently.
             const std::string allowed = allowed_values(spec->name);
-            throw Error(spec->name, "has no value in the link ('" + key + "='); give one" +
+            throw_error(spec->name, "has no value in the link ('" + key + "='); give one" +
                                           (allowed.empty() ? std::string() : " (" + allowed + ")") + " or leave the key out");
         }
         const char* name = spec->name;
@@ -406,7 +406,7 @@ Config config_from_link(std::string_view link) {
             case KeyKind::boolean:
                 if (value == "1" || value == "true") cfg[name] = true;
                 else if (value == "0" || value == "false") cfg[name] = false;
-                else throw Error(name, "must be 0 or 1, got '" + value + "' in the link");
+                else throw_error(name, "must be 0 or 1, got '" + value + "' in the link");
                 break;
             case KeyKind::list: {
                 json arr = json::array();
@@ -422,32 +422,32 @@ Config config_from_link(std::string_view link) {
             }
         }
     }
-    if (version.empty()) throw Error("link", "has no version; links start with v=1");
+    if (version.empty()) throw_error("link", "has no version; links start with v=1");
     // A custom GPU: g=custom (with its count) and its fields in gc. (Without custom GPUs, g=custom
     // is refused by the configuration's reader.)
     const bool custom_gpu = GPUSIZER_CUSTOM_GPU && cfg.contains("gpu") && cfg["gpu"] == std::string(kCustomGpuId);
     if (has_gc) {
         if (cfg.contains("gpu") && !custom_gpu)
-            throw Error("gpu",
+            throw_error("gpu",
                         "gc= holds a custom GPU's fields; it goes with g=custom, not g=" + cfg["gpu"].get<std::string>().substr(0, 40));
         cfg["gpu"] = custom_gpu_from_link(gc);
     } else if (custom_gpu) {
-        throw Error("gpu", "g=custom needs gc= with the GPU's fields (such as gc=n:My%20GPU~mem:48~bw:1200~bf16:300~tdp:350)");
+        throw_error("gpu", "g=custom needs gc= with the GPU's fields (such as gc=n:My%20GPU~mem:48~bw:1200~bf16:300~tdp:350)");
     }
     if (parse_integer(version, "link") != kLinkVersion)
-        throw Error("link", "version '" + version.substr(0, 20) + "' is not supported; this build reads v=" + std::to_string(kLinkVersion));
+        throw_error("link", "version '" + version.substr(0, 20) + "' is not supported; this build reads v=" + std::to_string(kLinkVersion));
     const bool from_file = (cfg.contains("gguf") && !cfg["gguf"].is_null()) || (cfg.contains("hf_dir") && !cfg["hf_dir"].is_null());
     // hf is a pasted config.json (a JSON object, with m=custom) or a Hub repository (org/name,
     // without m; f and rev may go with it). A repository id never starts with '{'.
     const bool hub = !hf.empty() && hf.front() != '{';
     if (!hub && (!file.empty() || !revision.empty()))
-        throw Error("model", "f (a GGUF file) and rev (a revision) go with hf=<org/name>, a Hugging Face repository");
+        throw_error("model", "f (a GGUF file) and rev (a revision) go with hf=<org/name>, a Hugging Face repository");
     if (hub) {
 #if !GPUSIZER_HUB_FILES
-        throw Error("model.hub", "the widget does not read Hugging Face repositories: open the link in the gpusizer app");
+        throw_error("model.hub", "the widget does not read Hugging Face repositories: open the link in the gpusizer app");
 #endif
         if (!model.empty() || !np.empty())
-            throw Error("model", "hf=" + hf.substr(0, 80) + " names the model (a Hugging Face repository): leave m and np out");
+            throw_error("model", "hf=" + hf.substr(0, 80) + " names the model (a Hugging Face repository): leave m and np out");
         json m = {{"hub", hf}};
         if (!revision.empty()) m["revision"] = revision;
         if (!file.empty()) m["file"] = file;
@@ -456,19 +456,19 @@ Config config_from_link(std::string_view link) {
         // The model is read from the file the gguf / hfd key names (load_model_files).
     } else if (model.empty() && !np.empty()) {
         // np alone (QA E11: "#v=1&np=-5" was refused as a link without a model).
-        throw Error("np", "np=" + np.substr(0, 40) + " is a custom model's parameter count: it goes with m=custom");
+        throw_error("np", "np=" + np.substr(0, 40) + " is a custom model's parameter count: it goes with m=custom");
     } else if (model.empty()) {
-        throw Error("model", "is missing from the link (m=<model id>)");
+        throw_error("model", "is missing from the link (m=<model id>)");
     } else if (model == "custom") {
         if (!hf.empty() == !np.empty())
-            throw Error("model", "a custom model in a link needs exactly one of hf (config.json) or np (parameters)");
+            throw_error("model", "a custom model in a link needs exactly one of hf (config.json) or np (parameters)");
         if (!hf.empty()) {
             cfg["model"] = detail::object({{"hf_config", detail::parse_json(hf, "model.hf_config")}});
         } else {
             cfg["model"] = detail::object({{"num_parameters", parse_number(np, "model.num_parameters")}});
         }
     } else {
-        if (!hf.empty() || !np.empty()) throw Error("model", "hf and np go with m=custom only");
+        if (!hf.empty() || !np.empty()) throw_error("model", "hf and np go with m=custom only");
         cfg["model"] = model;
     }
     return config_from_json_value(cfg);

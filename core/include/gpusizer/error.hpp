@@ -82,4 +82,8 @@ private:
     ErrorCode code_;
 };
 
+// throw Error(key, message, code), out of line: one call where each throw site would build the
+// two strings and the exception itself (the widget's module pays for every site).
+[[noreturn]] void throw_error(std::string_view key, std::string_view message, ErrorCode code = ErrorCode::bad_value);
+
 }  // namespace gpusizer

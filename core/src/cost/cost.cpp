@@ -58,7 +58,7 @@ void check_cost_keys(const Config& c, const Catalog& catalog) {
     (void)catalog;
 #else
     if (!c.rent_kind.empty() && c.rent_kind != "on_demand" && c.rent_kind != "spot" && c.rent_kind != "community")
-        throw Error("rent_kind", "'" + c.rent_kind.substr(0, 40) + "' is not a kind of rental price: on_demand, spot or community");
+        throw_error("rent_kind", "'" + c.rent_kind.substr(0, 40) + "' is not a kind of rental price: on_demand, spot or community");
     if (!c.rent_provider.empty()) {
         // A provider named in the price table (any GPU): another is a typo, not "no price".
         std::string names;
@@ -68,7 +68,7 @@ void check_cost_keys(const Config& c, const Catalog& catalog) {
             if (names.find(p.provider) == std::string::npos) names += (names.empty() ? "" : ", ") + p.provider;
         }
         if (!found)
-            throw Error("rent_provider", "'" + c.rent_provider.substr(0, 40) + "' has no prices in assets/prices.json" +
+            throw_error("rent_provider", "'" + c.rent_provider.substr(0, 40) + "' has no prices in assets/prices.json" +
                                              (names.empty() ? std::string(" (the catalog has no prices)") : "; its providers: " + names));
     }
 #endif

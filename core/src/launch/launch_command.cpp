@@ -513,7 +513,7 @@ Runtime parse_launch_engine(std::string_view name, const char* key) {
     if (name == "sglang") return Runtime::sglang;
     if (name == "ollama") return Runtime::ollama;
     if (name == "trt-llm" || name == "trt_llm" || name == "trtllm" || name == "tensorrt-llm") return Runtime::trt_llm;
-    throw Error(
+    throw_error(
         key, "'" + std::string(name.substr(0, 40)) + "' is not an engine with a launch command: vllm, llama-cpp, sglang, ollama, trt-llm");
 }
 

@@ -34,7 +34,7 @@ LengthDistribution parse_length_distribution(std::string_view s) {
     if (s == "fixed" || s.empty()) return LengthDistribution::fixed;
     if (s == "uniform") return LengthDistribution::uniform;
     if (s == "lognormal") return LengthDistribution::lognormal;
-    throw Error("lengths", "'" + std::string(s.substr(0, 40)) + "' is not a length distribution: fixed, uniform or lognormal");
+    throw_error("lengths", "'" + std::string(s.substr(0, 40)) + "' is not a length distribution: fixed, uniform or lognormal");
 }
 
 namespace detail {
@@ -177,7 +177,7 @@ long long token_count(const std::string& text, std::size_t line, const char* wha
         used = 0;
     }
     if (used == 0 || used != text.size() || v < 0 || v > (1LL << 27))
-        throw Error("trace", "line " + std::to_string(line) + ": " + what + " '" + text.substr(0, 30) + "' is not a token count");
+        throw_error("trace", "line " + std::to_string(line) + ": " + what + " '" + text.substr(0, 30) + "' is not a token count");
     return v;
 }
 
@@ -199,7 +199,7 @@ std::vector<TraceRequest> parse_trace(std::string_view text) {
         while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
         if (line.empty()) continue;
         if (out.size() >= kMaxTraceRequests)
-            throw Error("trace", "has more than " + std::to_string(kMaxTraceRequests) + " requests; simulate a part of it");
+            throw_error("trace", "has more than " + std::to_string(kMaxTraceRequests) + " requests; simulate a part of it");
         if (first) {
             first = false;
             if (line.front() != '{') {   // a CSV: its header names the columns
@@ -214,7 +214,7 @@ std::vector<TraceRequest> parse_trace(std::string_view text) {
                         col_out = int(i);
                 }
                 if (col_t < 0 || col_in < 0 || col_out < 0)
-                    throw Error("trace",
+                    throw_error("trace",
                                 "line 1: a CSV trace needs the header TIMESTAMP,ContextTokens,GeneratedTokens (the Azure LLM "
                                 "inference trace); a JSON Lines trace has {\"arrival_s\", \"input_tokens\", \"output_tokens\"}");
                 continue;
@@ -224,9 +224,9 @@ std::vector<TraceRequest> parse_trace(std::string_view text) {
         if (csv) {
             const std::vector<std::string> f = split_csv(line);
             const std::size_t need = std::size_t(std::max({col_t, col_in, col_out}));
-            if (f.size() <= need) throw Error("trace", "line " + std::to_string(line_no) + ": fewer columns than the header");
+            if (f.size() <= need) throw_error("trace", "line " + std::to_string(line_no) + ": fewer columns than the header");
             if (!trace_time(f[std::size_t(col_t)], q.arrival_s))
-                throw Error("trace", "line " + std::to_string(line_no) + ": TIMESTAMP '" + f[std::size_t(col_t)].substr(0, 40) +
+                throw_error("trace", "line " + std::to_string(line_no) + ": TIMESTAMP '" + f[std::size_t(col_t)].substr(0, 40) +
                                          "' is neither 'YYYY-MM-DD hh:mm:ss.fff' nor seconds");
             q.input_tokens = token_count(f[std::size_t(col_in)], line_no, "ContextTokens");
             q.output_tokens = token_count(f[std::size_t(col_out)], line_no, "GeneratedTokens");
@@ -235,18 +235,18 @@ std::vector<TraceRequest> parse_trace(std::string_view text) {
             const nlohmann::json j = nlohmann::json::parse(std::string_view(line), nullptr, false);
             if (!j.is_object() || !j.contains("arrival_s") || !j.contains("input_tokens") || !j.contains("output_tokens") ||
                 !j["arrival_s"].is_number() || !j["input_tokens"].is_number_integer() || !j["output_tokens"].is_number_integer())
-                throw Error("trace", "line " + std::to_string(line_no) +
+                throw_error("trace", "line " + std::to_string(line_no) +
                                          ": not an object {\"arrival_s\": seconds, \"input_tokens\": N, \"output_tokens\": N}");
             q.arrival_s = j["arrival_s"].get<double>();
             q.input_tokens = j["input_tokens"].get<long long>();
             q.output_tokens = j["output_tokens"].get<long long>();
             if (!std::isfinite(q.arrival_s) || q.arrival_s < 0 || q.input_tokens < 0 || q.output_tokens < 0 ||
                 q.input_tokens > (1LL << 27) || q.output_tokens > (1LL << 27))
-                throw Error("trace", "line " + std::to_string(line_no) + ": arrival_s and the token counts must be >= 0");
+                throw_error("trace", "line " + std::to_string(line_no) + ": arrival_s and the token counts must be >= 0");
         }
         out.push_back(q);
     }
-    if (out.empty()) throw Error("trace", "has no requests");
+    if (out.empty()) throw_error("trace", "has no requests");
     std::stable_sort(out.begin(), out.end(), [](const TraceRequest& a, const TraceRequest& b) { return a.arrival_s < b.arrival_s; });
     const double t0 = out.front().arrival_s;
     for (TraceRequest& q : out) q.arrival_s -= t0;

@@ -43,10 +43,10 @@ bool within_objectives(const SimulationReport& s, double ttft_ms, double tpot_ms
 
 SimulationReport simulate_max_rate(const Config& config, const Catalog& catalog, const SimulationOptions& o) {
     const auto started = std::chrono::steady_clock::now();
-    if (!o.trace.empty()) throw Error("max_rate", "searches the arrival rate of drawn requests: not with a trace, whose arrivals are given");
+    if (!o.trace.empty()) throw_error("max_rate", "searches the arrival rate of drawn requests: not with a trace, whose arrivals are given");
     if (o.slo_ttft_ms <= 0 && o.slo_tpot_ms <= 0)
-        throw Error("max_rate", "needs slo_ttft_ms or slo_tpot_ms: the objectives the rate must meet");
-    if (config.isl <= 0 || config.osl <= 0) throw Error("isl", "simulate needs isl and osl (the tokens of each request), or a trace");
+        throw_error("max_rate", "needs slo_ttft_ms or slo_tpot_ms: the objectives the rate must meet");
+    if (config.isl <= 0 || config.osl <= 0) throw_error("isl", "simulate needs isl and osl (the tokens of each request), or a trace");
     // The upper bound: what the engines complete at saturation (no rate, no concurrency: as many
     // requests as they hold).
     Config c = config;
@@ -54,10 +54,10 @@ SimulationReport simulate_max_rate(const Config& config, const Catalog& catalog,
     c.concurrency = 0;
     const Report saturated = estimate(c, catalog);
     if (!saturated.fits)
-        throw Error("gpus", saturated.model_name + " does not fit " + std::to_string(c.gpus) + " x " + saturated.gpu_name +
+        throw_error("gpus", saturated.model_name + " does not fit " + std::to_string(c.gpus) + " x " + saturated.gpu_name +
                                 " with this context: nothing to simulate (gpusizer estimate says what takes the memory)");
     const double top = saturated.serving.requests_per_s;
-    if (!(top > 0)) throw Error("max_rate", "the engines complete no requests at saturation: nothing to search");
+    if (!(top > 0)) throw_error("max_rate", "the engines complete no requests at saturation: nothing to search");
     SimulationOptions probe = o;
     probe.max_rate = false;
     if (probe.requests == 0)

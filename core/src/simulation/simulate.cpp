@@ -284,20 +284,20 @@ namespace {
 
 void check_options(const SimulationOptions& o) {
     if (o.requests < 0 || o.requests > kMaxRequests)
-        throw Error("requests", "must be between 1 and " + format_int(kMaxRequests) + " (0: the default, 1,000)");
+        throw_error("requests", "must be between 1 and " + format_int(kMaxRequests) + " (0: the default, 1,000)");
     if (!(o.burstiness >= 0.01 && o.burstiness <= 100))
-        throw Error("burstiness", "must be between 0.01 and 100 (1: Poisson arrivals; below 1 burstier)");
+        throw_error("burstiness", "must be between 0.01 and 100 (1: Poisson arrivals; below 1 burstier)");
     if (!(o.length_spread >= 0 && o.length_spread <= (o.lengths == LengthDistribution::uniform ? 1.0 : 3.0)))
-        throw Error("length_spread", o.lengths == LengthDistribution::uniform
+        throw_error("length_spread", o.lengths == LengthDistribution::uniform
                                          ? "must be between 0 and 1 for uniform lengths (L(1 - s) to L(1 + s))"
                                          : "must be between 0 and 3 (the lognormal's sigma)");
-    if (!(o.prefix_hit_rate >= 0 && o.prefix_hit_rate < 1)) throw Error("prefix_hit_rate", "must be at least 0 and below 1");
-    if (!(o.slo_ttft_ms >= 0 && o.slo_ttft_ms <= 1e9)) throw Error("slo_ttft_ms", "must be a number of milliseconds >= 0 (0: none)");
-    if (!(o.slo_tpot_ms >= 0 && o.slo_tpot_ms <= 1e9)) throw Error("slo_tpot_ms", "must be a number of milliseconds >= 0 (0: none)");
+    if (!(o.prefix_hit_rate >= 0 && o.prefix_hit_rate < 1)) throw_error("prefix_hit_rate", "must be at least 0 and below 1");
+    if (!(o.slo_ttft_ms >= 0 && o.slo_ttft_ms <= 1e9)) throw_error("slo_ttft_ms", "must be a number of milliseconds >= 0 (0: none)");
+    if (!(o.slo_tpot_ms >= 0 && o.slo_tpot_ms <= 1e9)) throw_error("slo_tpot_ms", "must be a number of milliseconds >= 0 (0: none)");
     if (o.max_concurrency < 0 || o.max_concurrency > (1 << 24))
-        throw Error("max_concurrency", "must be between 0 (no limit) and 16,777,216 requests outstanding");
-    if (o.timeline_points < 1 || o.timeline_points > 10000) throw Error("timeline_points", "must be between 1 and 10,000");
-    if (o.percentile != 50 && o.percentile != 90 && o.percentile != 99) throw Error("percentile", "must be 50, 90 or 99");
+        throw_error("max_concurrency", "must be between 0 (no limit) and 16,777,216 requests outstanding");
+    if (o.timeline_points < 1 || o.timeline_points > 10000) throw_error("timeline_points", "must be between 1 and 10,000");
+    if (o.percentile != 50 && o.percentile != 90 && o.percentile != 99) throw_error("percentile", "must be 50, 90 or 99");
 }
 
 }   // namespace
@@ -430,19 +430,19 @@ void simulate_requests(const ServingModel& m, int dp, const std::vector<TraceReq
 SimulationReport simulate(const Config& config, const Catalog& catalog, const SimulationOptions& o) {
     const auto started = std::chrono::steady_clock::now();
     check_options(o);
-    if (config.mode != Mode::inference) throw Error("mode", "simulate runs inference (serving) configurations");
+    if (config.mode != Mode::inference) throw_error("mode", "simulate runs inference (serving) configurations");
     if (o.max_rate) return detail::simulate_max_rate(config, catalog, o);
     // The requests: the trace's (the first `requests` of it), or drawn around isl / osl at the
     // configuration's rate.
     std::vector<TraceRequest> drawn;
     Config c = config;
     if (o.trace.empty()) {
-        if (c.isl <= 0 || c.osl <= 0) throw Error("isl", "simulate needs isl and osl (the tokens of each request), or a trace");
+        if (c.isl <= 0 || c.osl <= 0) throw_error("isl", "simulate needs isl and osl (the tokens of each request), or a trace");
         drawn = detail::draw_requests(o, o.requests > 0 ? o.requests : kDefaultRequests, c.request_rate, double(c.isl), double(c.osl));
     } else {
         const std::size_t n = o.requests > 0 ? std::min(o.trace.size(), std::size_t(o.requests)) : o.trace.size();
         if (n > std::size_t(kMaxRequests))
-            throw Error("trace", "has more than " + format_int(kMaxRequests) + " requests; simulate a part of it");
+            throw_error("trace", "has more than " + format_int(kMaxRequests) + " requests; simulate a part of it");
         drawn.assign(o.trace.begin(), o.trace.begin() + std::ptrdiff_t(n));
         // The estimate's load: the trace's mean lengths, its mean rate.
         double in = 0, out = 0;
@@ -471,7 +471,7 @@ SimulationReport simulate(const Config& config, const Catalog& catalog, const Si
     SimulationReport out;
     out.report = estimate(c, catalog);
     if (!out.report.fits)
-        throw Error("gpus", out.report.model_name + " does not fit " + std::to_string(c.gpus) + " x " + out.report.gpu_name +
+        throw_error("gpus", out.report.model_name + " does not fit " + std::to_string(c.gpus) + " x " + out.report.gpu_name +
                                 " with this context: nothing to simulate (gpusizer estimate says what takes the memory)");
     const detail::Resolved r = detail::resolve(c, catalog);
     const ServingModel m = detail::serving_model_of(r);

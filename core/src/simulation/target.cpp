@@ -38,7 +38,7 @@ PlanReport plan_for_target(const PlanRequest& q, const Catalog& cat) {
     tr.rps = q.target_rps;
     tr.percentile = q.percentile;
     const Config& base = q.base;
-    if (base.isl <= 0 || base.osl <= 0) throw Error("isl", "sizing for a target rate needs isl and osl (the tokens of each request)");
+    if (base.isl <= 0 || base.osl <= 0) throw_error("isl", "sizing for a target rate needs isl and osl (the tokens of each request)");
     const int N = base.gpus;
     // The node a tensor-parallel group stays in, and the layers pipeline stages split.
     Config probe = base;
