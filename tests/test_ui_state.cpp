@@ -774,3 +774,24 @@ TEST_CASE("a link's lang= sets the app's language, its messages speak it, and li
     CHECK(s.language == Language::en);
     set_language(Language::en);
 }
+
+// The headline's lines break at spaces only: ImGui 1.86 also breaks after ',' and '.', which cut
+// "8,192" in two on a phone. Widths here are one unit a character.
+TEST_CASE("lines break at spaces only, never inside a figure", "[ui][wrap]") {
+    const auto chars = [](std::string_view t) { return float(t.size()); };
+    using L = std::vector<std::string_view>;
+    // "8,192" stays whole although a break after its comma would fill the line better.
+    CHECK(lines_at_spaces("Qwen3 on 8 x GPU, 8,192 tokens x 1", 20, 20, chars) == L{"Qwen3 on 8 x GPU,", "8,192 tokens x 1"});
+    // The first line follows another item (less room); the rest take the whole width.
+    CHECK(lines_at_spaces("10,29 GiB of 87,39 GiB per GPU", 10, 30, chars) == L{"10,29 GiB", "of 87,39 GiB per GPU"});
+    // Exactly the room fits; one more character does not.
+    CHECK(lines_at_spaces("abcd efgh", 9, 9, chars) == L{"abcd efgh"});
+    CHECK(lines_at_spaces("abcd efgh", 8, 8, chars) == L{"abcd", "efgh"});
+    // A word wider than the line stands alone; runs of spaces at a break belong to no line.
+    CHECK(lines_at_spaces("a 1234567890 b", 5, 5, chars) == L{"a", "1234567890", "b"});
+    CHECK(lines_at_spaces("  ab   cd  ", 4, 4, chars) == L{"ab", "cd"});
+    CHECK(lines_at_spaces("", 10, 10, chars).empty());
+    CHECK(lines_at_spaces("   ", 10, 10, chars).empty());
+    // No room at all (a cell squeezed to nothing): a word a line, never an endless loop.
+    CHECK(lines_at_spaces("x y", 0, 0, chars) == L{"x", "y"});
+}

@@ -77,6 +77,26 @@ std::vector<int> greedy_rows(const std::vector<float>& widths, float spacing, fl
 }
 }  // namespace
 
+std::vector<std::string_view> lines_at_spaces(std::string_view text, float first_room, float room,
+                                              const std::function<float(std::string_view)>& width) {
+    std::vector<std::string_view> lines;
+    std::size_t from = text.find_first_not_of(' ');
+    while (from != std::string_view::npos) {
+        const float fits = lines.empty() ? first_room : room;
+        std::size_t end = std::min(text.find(' ', from), text.size());   // at least one word
+        while (end < text.size()) {
+            const std::size_t word = text.find_first_not_of(' ', end);
+            if (word == std::string_view::npos) break;
+            const std::size_t after = std::min(text.find(' ', word), text.size());
+            if (width(text.substr(from, after - from)) > fits) break;
+            end = after;
+        }
+        lines.push_back(text.substr(from, end - from));
+        from = text.find_first_not_of(' ', end);
+    }
+    return lines;
+}
+
 std::vector<int> wrap_rows(const std::vector<float>& widths, float spacing, float avail) {
     const std::vector<int> fewest = greedy_rows(widths, spacing, avail);
     if (fewest.size() < 2) return fewest;

@@ -2,6 +2,7 @@
 // No ImGui here: tests/test_ui_state.cpp checks this file on its own.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -210,6 +211,14 @@ int launch_choice(const std::vector<std::pair<Runtime, std::string>>& commands, 
 // widths evened out (the last row is not left with a lone item). Returns each row's first
 // index (none for no items).
 std::vector<int> wrap_rows(const std::vector<float>& widths, float spacing, float avail);
+
+// `text` broken into lines at spaces only (Dear ImGui 1.86 also breaks after '.', ',', ';', '!'
+// and '?', inside figures such as "8,192" or Portuguese's "10,29"): each line the longest run of
+// whole words whose width(line) fits, the first within `first_room` (text that follows another
+// item), the others within `room`; a word wider than its line stands alone. The spaces at a break
+// belong to no line. Returns views into `text`.
+std::vector<std::string_view> lines_at_spaces(std::string_view text, float first_room, float room,
+                                              const std::function<float(std::string_view)>& width);
 
 // A slider's float as the double it shows: rounded to the decimals of its printf format
 // ("%.2f" -> 0.69, not the float's 0.6899999976), so a link carries the value the user saw and

@@ -50,10 +50,12 @@ void App::draw_cost() {
     edit |= key_slider("##kwh", "usd_per_kwh", c.usd_per_kwh, 0.0f, 1.0f, tr("$%.3f per kWh"));
     note_item("electricity price");
     row_label(tr("Paid off over"));
+    width_before_help_marker();
     edit |= key_slider("##life", "lifetime_years", c.lifetime_years, 0.5f, 10.0f, tr("%.1f years"));
     help_marker(tr("The years the hardware is paid off over: GPU clouds depreciate GPUs over 4-6 years."));
     note_item("lifetime");
     row_label(tr("Busy"));
+    width_before_help_marker();
     edit |= key_slider("##duty", "duty_cycle", c.duty_cycle, 0.01f, 1.0f, tr("%.2f of the hours"));
     help_marker(tr("The share of the hours the machine does this job. Owning costs the same idle or busy; renting only when rented."));
     note_item("duty cycle");
@@ -62,6 +64,7 @@ void App::draw_cost() {
         const std::string tier = r.power.psu_tier.empty() ? std::string("gold") : std::string(r.power.psu_tier);
         // The 80 PLUS tiers keep their names (the config's values, and how supplies are sold).
         const std::string shown = c.psu_tier.empty() ? strf(tr("%s (by platform)"), tier.c_str()) : tier;
+        width_before_help_marker();
         if (ImGui::BeginCombo("##psu", shown.c_str())) {
             if (pick_selectable(tr("by platform"), c.psu_tier.empty())) {
                 c.psu_tier.clear();

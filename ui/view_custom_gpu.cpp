@@ -51,6 +51,7 @@ void App::draw_custom_gpu() {
     row_label(tr("Start from"));
     const Gpu* base = catalog_.find_gpu(spec.base);
     const char* kNone = tr_later("nothing: every field given");
+    width_before_help_marker();
     if (ImGui::BeginCombo("##base", base ? base->name.c_str() : tr(kNone), ImGuiComboFlags_HeightLarge)) {
         search_field(tr("search GPUs"), base_filter_);
         if (pick_selectable(tr_label(kNone), spec.base.empty())) {

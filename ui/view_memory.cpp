@@ -28,17 +28,20 @@ void App::draw_headline() {
     ImGui::SetWindowFontScale(1.0f);
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
-    // The headline wraps at the window's edge instead of being cut (QA D14 at 820 px, phones).
+    // The headline wraps at the window's edge instead of being cut (QA D14 at 820 px, phones),
+    // between words only, not inside a figure.
     ImGui::PushTextWrapPos(0.0f);
     if (r.fits)
-        ImGui::Text(tr("%s of %s per GPU, %s to spare"), format_gib(r.per_gpu.total()).c_str(), format_gib(r.gpu_usable).c_str(),
-                    format_gib(r.headroom).c_str());
+        text_wrapped_at_spaces(strf(tr("%s of %s per GPU, %s to spare"), format_gib(r.per_gpu.total()).c_str(),
+                                    format_gib(r.gpu_usable).c_str(), format_gib(r.headroom).c_str()));
     else
-        ImGui::Text(tr("%s needed per GPU, %s usable: %s short"), format_gib(r.per_gpu.total()).c_str(), format_gib(r.gpu_usable).c_str(),
-                    format_gib(-r.headroom).c_str());
-    ImGui::TextDisabled(tr("%s on %d x %s, %s, %s weights, %s tokens x %d, %s"), r.model_name.c_str(), r.config.gpus, r.gpu_name.c_str(),
-                        tr(mode_label(r.config.mode)), r.config.weights.c_str(), format_int(double(r.config.context)).c_str(),
-                        r.config.batch, std::string(to_string(r.config.runtime)).c_str());
+        text_wrapped_at_spaces(strf(tr("%s needed per GPU, %s usable: %s short"), format_gib(r.per_gpu.total()).c_str(),
+                                    format_gib(r.gpu_usable).c_str(), format_gib(-r.headroom).c_str()));
+    text_wrapped_at_spaces(strf(tr("%s on %d x %s, %s, %s weights, %s tokens x %d, %s"), r.model_name.c_str(), r.config.gpus,
+                                r.gpu_name.c_str(), tr(mode_label(r.config.mode)), r.config.weights.c_str(),
+                                format_int(double(r.config.context)).c_str(), r.config.batch,
+                                std::string(to_string(r.config.runtime)).c_str()),
+                           true);
     // Speed and power at a glance (the Speed & power tab has the rest).
     const SpeedReport& sp = r.speed;
     std::string line;

@@ -590,6 +590,7 @@ void App::draw_hardware() {
         row_label(tr("DP attention"));
         const int tp = ok_ ? report_.parallel.tp : std::max(1, c.tp);
         const std::string shown = c.dp_attention > 1 ? strf(tr("%d groups"), c.dp_attention) : std::string(tr("off"));
+        width_before_help_marker();
         if (ImGui::BeginCombo("##dpa", shown.c_str())) {
             if (ImGui::Selectable(tr("off"), c.dp_attention <= 1)) {
                 c.dp_attention = 0;
@@ -631,6 +632,7 @@ void App::draw_hardware() {
         row_label(tr("Speculative"));
         const bool has_mtp = arch && arch->n_mtp_layers > 0;
         const std::string shown = c.speculative.empty() ? tr("none") : c.speculative == "mtp" ? tr("MTP layers") : c.speculative;
+        width_before_help_marker();
         if (ImGui::BeginCombo("##spec", shown.c_str())) {
             if (ImGui::Selectable(tr("none"), c.speculative.empty())) {
                 c.speculative.clear();
@@ -709,6 +711,7 @@ void App::draw_hardware() {
             help_marker(tr("GPUs in one non-blocking part of the network (a pod); pods are joined by thinner uplinks. Llama 3's clusters: pods of 3,072 GPUs, 7:1 between them. All-to-alls and pipeline sends that cross pods slow down; rings rarely do."));
             if (c.pod_gpus > 0) {
                 row_label(tr("Between pods"));
+                width_before_help_marker();
                 if (key_slider("##pos", "pod_oversubscription", c.pod_oversubscription, 1.0f, 16.0f, "%.1f : 1")) changed();
                 help_marker(tr("How much thinner the links between pods are than what the pod's GPUs can send (oversubscription). 1 : 1 is a full-bisection network."));
             }
@@ -763,12 +766,15 @@ void App::draw_speed_inputs() {
         }
         help_marker(tr("Job interruptions per million GPU-hours: any GPU's failure stops the whole job, which restarts from its last checkpoint. Default 21.95: Llama 3's 466 interruptions in 54 days on 16,384 GPUs."));
         row_label(tr("Restart"));
+        width_before_help_marker();
         if (key_slider("##rst", "restart_s", c.restart_s, 0.0f, 3600.0f, "%.0f s")) changed();
         help_marker(tr("From an interruption to training again (detection, rescheduling, start-up), before the checkpoint is read back."));
         row_label(tr("Checkpoint write"));
+        width_before_help_marker();
         if (key_slider("##ckw", "checkpoint_write_gb_per_s", c.checkpoint_write_gb_per_s, 0.1f, 50.0f, tr("%.1f GB/s a node"))) changed();
         help_marker(tr("The rate each node writes its part of a checkpoint (weights and optimizer states). Default 1: Llama 3's store, 2 TB/s over 2,048 nodes. Checkpoints come at the Young-Daly interval unless a link sets checkpoint_interval_s."));
         row_label(tr("Step overhead"));
+        width_before_help_marker();
         if (key_slider("##sov", "step_overhead_s", c.step_overhead_s, 0.0f, 60.0f, tr("%.1f s a step"))) changed();
         help_marker(tr("Seconds every optimizer step adds beyond what is modelled (a framework's engine, data loading, stragglers). Default 0; Megatron-Turing NLG's DeepSpeed pipeline engine ran about 9 s a step above the model."));
         if (ok_ && c.offload != Offload::none) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <imgui_internal.h>   // ImGui::RenderTextClipped, TempInputIsActive: slider_float's text
@@ -44,6 +45,10 @@ void row_label(const char* label) {
     ImGui::SetNextItemWidth(-1);
 }
 
+void width_before_help_marker() {
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("(?)").x - ImGui::GetStyle().ItemSpacing.x);
+}
+
 void same_line_fitting(const char* next, float spacing) {
     const float gap = spacing < 0 ? ImGui::GetStyle().ItemSpacing.x : spacing;
     // The cursor is at the start of the next line now: the line's right edge is as far as the
@@ -67,6 +72,21 @@ void help_marker(const char* text) {
         ImGui::EndPopup();
     }
     ImGui::PopID();
+}
+
+void text_wrapped_at_spaces(const std::string& text, bool disabled) {
+    const auto width = [](std::string_view t) { return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x; };
+    if (disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    // The first line from the cursor (after SameLine too), the rest from where the next line starts.
+    const float first_room = ImGui::GetContentRegionAvail().x;
+    const std::vector<std::string_view> first = lines_at_spaces(text, first_room, first_room, width);
+    if (!first.empty()) {
+        ImGui::TextUnformatted(first[0].data(), first[0].data() + first[0].size());
+        const std::string_view rest = std::string_view(text).substr(std::size_t(first[0].data() + first[0].size() - text.data()));
+        const float room = ImGui::GetContentRegionAvail().x;
+        for (std::string_view line : lines_at_spaces(rest, room, room, width)) ImGui::TextUnformatted(line.data(), line.data() + line.size());
+    }
+    if (disabled) ImGui::PopStyleColor();
 }
 
 void wrapped_tooltip(const std::string& text) {

@@ -22,10 +22,18 @@ const char* mode_label(Mode m);   // in the app's language ("Inference", "Infer√
 void row_label(const char* label);
 // "(?)" with a tooltip.
 void help_marker(const char* text);
+// The next item's width: the row's room less a help marker's, so that the "(?)" after it stays on
+// its line (a combo at row_label's full width pushed it onto a line of its own).
+void width_before_help_marker();
 // ImGui::SameLine(0, spacing) when `next` (a text drawn unwrapped) fits after the last item
 // before the window's (or cell's) right edge, else nothing: it starts the next line instead of
 // being cut there (QA E10). spacing < 0: the style's item spacing.
 void same_line_fitting(const char* next, float spacing = -1.0f);
+// `text` wrapped at the right edge of the window (or cell) at spaces only, line by line, greyed
+// when `disabled`: Dear ImGui 1.86 also breaks after '.', ',', ';', '!', '?', which cut a figure in
+// two on phones ("8," / "192 tokens"; "10," / "29 GiB" with Portuguese's decimal comma). The first
+// line starts where the cursor is (after SameLine too); a word wider than a line stands alone.
+void text_wrapped_at_spaces(const std::string& text, bool disabled = false);
 // A tooltip wrapped as help_marker's; for the last item, call it when ImGui::IsItemHovered() (the
 // text is then built only while it shows).
 void wrapped_tooltip(const std::string& text);
