@@ -20,16 +20,6 @@
 #include "gpusizer/error.hpp"
 #include "hf_families_internal.hpp"
 
-// The widget's module compiles this file with GPUSIZER_FIELD_READER=0 (web/CMakeLists.txt): it
-// reads the catalog's families, whose rows it carries, and refuses other types with a message
-// rather than carry the reader (the app, the API and the CLI read any config).
-#ifndef GPUSIZER_FIELD_READER
-#define GPUSIZER_FIELD_READER 1
-#endif
-#if !GPUSIZER_FIELD_READER
-// What the widget says for what only the field reader reads.
-constexpr const char* kWidgetRefuses = "is read by the app, the API and the CLI (by its fields), not by the widget";
-#endif
 
 namespace gpusizer::hf {
 
@@ -79,9 +69,6 @@ bool has_layer_count(const json& j) {
 }
 
 json flattened_text(const json& text) {
-#if !GPUSIZER_FIELD_READER
-    return text;   // only rows read by their fields need it, and infer_row refuses them here
-#else
     // DBRX keeps kv_n_heads in attn_config and the expert fields in ffn_config; MPT its
     // kv_n_heads in attn_config; mamba_ssm its attention heads in attn_cfg. Their keys are read as
     // if at the top; the top level wins.
@@ -93,7 +80,6 @@ json flattened_text(const json& text) {
             if (!flat.contains(kv.key())) flat[kv.key()] = kv.value();
     }
     return flat;
-#endif
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -101,11 +87,6 @@ json flattened_text(const json& text) {
 // ---------------------------------------------------------------------------------------------
 
 const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow& out, std::vector<std::string>& notes) {
-#if !GPUSIZER_FIELD_READER
-    (void)out;
-    (void)notes;
-    throw_error(f.key("model_type"), "'" + model_type + "' " + kWidgetRefuses);
-#else
     const json& j = f.object();
     out.type = model_type.empty() ? "unknown" : model_type;
     FamilyRow& r = out.row;
@@ -394,7 +375,6 @@ const FamilyRow& infer_row(Reader& f, const std::string& model_type, InferredRow
     for (const auto& s : said) note += "; " + s;
     notes.push_back(note);
     return r;
-#endif
 }
 
 bool looks_architectural(const std::string& key) {
@@ -414,9 +394,6 @@ bool looks_architectural(const std::string& key) {
 // ---------------------------------------------------------------------------------------------
 
 void adjust_by_fields(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>& notes) {
-#if !GPUSIZER_FIELD_READER
-    (void)f, (void)d, (void)a, (void)notes;   // infer_row refuses before a row could use it
-#else
     const json& j = f.object();
     auto flag = [&](const char* k, bool& out) {
         if (!f.has(k)) return false;
@@ -510,7 +487,6 @@ void adjust_by_fields(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>
         a.vocab = (a.vocab + m - 1) / m * m;
     }
     (void)j;
-#endif
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -528,10 +504,6 @@ void adjust_by_fields(Reader& f, Dims& d, ModelArch& a, std::vector<std::string>
 //   (ERNIE 4.5): MoE when (i + 1) % step == 0; expert_layer_period / _offset (Jamba);
 //   none of them: every layer.
 void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
-#if !GPUSIZER_FIELD_READER
-    (void)plan, (void)experts;
-    throw_error(f.key("model_type"), kWidgetRefuses);
-#else
     const int n = int(plan.size());
     std::vector<int> moe(std::size_t(n), experts > 1 ? 1 : 0);
     if (experts <= 1) {
@@ -621,7 +593,6 @@ void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
         moe[std::size_t(d)] = 0;
     }
     for (int i = 0; i < n; ++i) plan[std::size_t(i)].mlp = moe[std::size_t(i)] ? LayerMlpKind::moe : LayerMlpKind::dense;
-#endif
 }
 
 // Experts of other modalities beside the text ones in the same layers (ERNIE-4.5-VL:
@@ -629,9 +600,6 @@ void fields_moe_plan(Reader& f, std::vector<Plan>& plan, long long experts) {
 // tokens' experts are the layer's; the others are stored weights used by image tokens only,
 // reported with the vision part (a tower of their count), as gated MLPs of their width.
 void modality_experts(Reader& f, const std::vector<LayerSpec>& layers, ModelArch& a, std::vector<std::string>& notes) {
-#if !GPUSIZER_FIELD_READER
-    (void)f, (void)layers, (void)a, (void)notes;
-#else
     const json* counts = f.find(F::experts);
     if (!counts || !counts->is_array() || counts->size() < 2 || counts->size() > 3 || counts->size() == layers.size()) return;
     const json* widths = f.find(F::moe_intermediate);
@@ -654,15 +622,10 @@ void modality_experts(Reader& f, const std::vector<LayerSpec>& layers, ModelArch
     a.towers.push_back(t);
     notes.push_back("moe_num_experts lists one group per modality: the first is the text model's; the others (" +
                     std::to_string(params / 1e9).substr(0, 5) + "B) are counted with the vision part");
-#endif
 }
 
 // mamba_ssm's own format (state-spaces/*: d_model, n_layer, ssm_cfg {"layer": "Mamba2"}).
 RecurrentSpec read_mamba_ssm(const FamilyRow& row, Reader& f, int hidden) {
-#if !GPUSIZER_FIELD_READER
-    (void)row, (void)hidden;
-    throw_error(f.key("ssm_cfg"), kWidgetRefuses);
-#else
     RecurrentSpec r;
     const json* c = f.find("ssm_cfg");
     if (!c->is_object()) throw_error(f.key("ssm_cfg"), "must be an object");
@@ -692,7 +655,6 @@ RecurrentSpec read_mamba_ssm(const FamilyRow& row, Reader& f, int hidden) {
         r.dt_rank = int(first_int(*c, {"dt_rank"}, (hidden + 15) / 16));
     }
     return r;
-#endif
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -711,10 +673,6 @@ RecurrentSpec read_mamba_ssm(const FamilyRow& row, Reader& f, int hidden) {
 // Whisper's audio front end (num_mel_bins): conv1 num_mel_bins x d_model x 3 and conv2
 // d_model x d_model x 3 with biases (WhisperEncoder), counted as the audio part.
 void build_seq2seq(Reader& f, ModelArch& a, std::vector<std::string>& notes) {
-#if !GPUSIZER_FIELD_READER
-    (void)a, (void)notes;
-    throw_error(f.key("model_type"), kWidgetRefuses);
-#else
     a.kind = ArchKind::encoder_decoder;
     auto required = [&](const char* k) {
         const long long v = f.integer(k, 0);
@@ -764,7 +722,6 @@ void build_seq2seq(Reader& f, ModelArch& a, std::vector<std::string>& notes) {
         notes.push_back(
             "position tables are not counted: learned in BART / mBART (2 x (max_position_embeddings + 2) x d_model), "
             "sinusoidal in Marian / M2M-100 / Pegasus, and no key tells which");
-#endif
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -780,10 +737,6 @@ void build_seq2seq(Reader& f, ModelArch& a, std::vector<std::string>& notes) {
 void apply_block_configs(Reader& f, int hidden, int heads, std::vector<LayerSpec>& layers, std::vector<std::string>& notes) {
     const json* blocks = f.find("block_configs");
     if (!blocks) return;
-#if !GPUSIZER_FIELD_READER
-    (void)hidden, (void)heads, (void)layers, (void)notes;
-    throw_error(f.key("block_configs"), kWidgetRefuses);
-#else
     const std::string key = f.key("block_configs");
     if (!blocks->is_array()) throw_error(key, "must be a list of {attention, ffn} objects, one per layer");
     if (blocks->size() != layers.size())
@@ -832,7 +785,6 @@ void apply_block_configs(Reader& f, int hidden, int heads, std::vector<LayerSpec
         }
     }
     if (linear) notes.push_back(std::to_string(linear) + " blocks replace attention or MLP with one hidden x hidden linear map");
-#endif
 }
 
 }   // namespace gpusizer::hf

@@ -8,17 +8,6 @@
 
 #include "gpusizer/error.hpp"
 
-// The widget's WebAssembly module compiles this file with GPUSIZER_VERSION_READING=0
-// (web/CMakeLists.txt): it takes the rows' own labels only and refuses another version with a
-// message, and leaves out the rows' texts for people, which keeps the reading of other versions
-// and its notes (1.7 KB gzipped) within its budget, as GPUSIZER_HUB_FILES=0 keeps Hub models out.
-// The app, the JS API and the CLI read any version.
-#ifndef GPUSIZER_VERSION_READING
-#define GPUSIZER_VERSION_READING 1
-#endif
-// The table's texts for people (a row's qualifier and its source): "" there, as the widget shows
-// neither (its module has no assumptions and no help texts).
-#define GPUSIZER_ROW_TEXT(text) (GPUSIZER_VERSION_READING ? text : "")
 
 namespace gpusizer::detail {
 
@@ -107,7 +96,7 @@ const EngineVersion kEngineVersions[] = {
     // llama/llama.cpp/src/llama-kv-cache.cpp allocates V only when !hparams.is_mla()); b7815
     // (NixOS/nixpkgs#482721, 2026-01-22) predates the merge. Builds 7816-7846 are not placed and
     // read as b7539.
-    {Runtime::llama_cpp, "current", "b7847", "", GPUSIZER_ROW_TEXT("llama.cpp after PR #19067 (V-less MLA cache); --fit as in b7539"),
+    {Runtime::llama_cpp, "current", "b7847", "", "llama.cpp after PR #19067 (V-less MLA cache); --fit as in b7539",
      KvBudget::fit_margin, 0, 1024 * kMiB, OllamaContext::none, 0, MlaCache::latent},
     // llama.cpp: builds from Dec 2025 fit unset parameters to free device memory (--fit on by
     // default), keeping 1024 MiB free per device (common/common.h @001d906a: fit_params = true,
@@ -116,14 +105,14 @@ const EngineVersion kEngineVersions[] = {
     // PR #19067; a May 2025 DeepSeek-V3 log: "K (f16): 1098.00 MiB, V (f16): 976.00 MiB" at
     // 16,384 cells x 61 layers, n_embd_head_k 576, n_embd_head_v 512).
     {Runtime::llama_cpp, "b7539", "b7539", "",
-     GPUSIZER_ROW_TEXT("llama.cpp common/common.h @001d906a (fit_params, 1 GiB margin per device)"), KvBudget::fit_margin, 0, 1024 * kMiB,
+     "llama.cpp common/common.h @001d906a (fit_params, 1 GiB margin per device)", KvBudget::fit_margin, 0, 1024 * kMiB,
      OllamaContext::none, 0, MlaCache::latent_and_v},
     // Builds before --fit (build 4840, Mar 2025, as logged in docs/research/runtime-facts.md R9):
     // the context is what -c says (4096 by default since PR #10136), nothing is kept back. MLA
     // models ran as plain multi-head attention (MLA came with PR #12801, Apr 2025): K and V of
     // every head cached, decompressed.
-    {Runtime::llama_cpp, "b4840", "b4840", GPUSIZER_ROW_TEXT("before `--fit`"),
-     GPUSIZER_ROW_TEXT("llama.cpp before --fit: no margin (ggml-org/llama.cpp PR #10136: n_ctx 4096 by default)"), KvBudget::fit_margin, 0,
+    {Runtime::llama_cpp, "b4840", "b4840", "before `--fit`",
+     "llama.cpp before --fit: no margin (ggml-org/llama.cpp PR #10136: n_ctx 4096 by default)", KvBudget::fit_margin, 0,
      0, OllamaContext::none, 0, MlaCache::per_head},
     // Ollama 0.30 (v0.30.0, 2026-06-01): GGUF models run on llama-server only, built from upstream
     // llama.cpp (ollama/ollama#16031, "runner: Remove CGO engines, use llama-server exclusively for
@@ -134,24 +123,24 @@ const EngineVersion kEngineVersions[] = {
     // notes "llama-server --fit can select a text-layer placement"). num_ctx by VRAM tier as in
     // 0.15.5 (server/routes.go @ v0.30.0). Not modelled: a load that runs out of memory at the
     // automatic context is retried once a tier lower (server/sched.go reduceAutoNumCtxForLoadOOM).
-    {Runtime::ollama, "0.30", "0.30", GPUSIZER_ROW_TEXT("llama-server underneath"),
-     GPUSIZER_ROW_TEXT("ollama v0.30.0: llama-server only (#16031), llm/llama_server.go, server/routes.go; llama.cpp b9452"),
+    {Runtime::ollama, "0.30", "0.30", "llama-server underneath",
+     "ollama v0.30.0: llama-server only (#16031), llm/llama_server.go, server/routes.go; llama.cpp b9452",
      KvBudget::fit_margin, 0, 1024 * kMiB, OllamaContext::vram_tiers, 0, MlaCache::latent},
     // Ollama 0.15.5 (release notes, 2026-02-03; docs/context-length.mdx @948f6933): num_ctx by
     // VRAM tier (server/routes.go @ v0.15.5). Its own runner: nothing kept back.
-    {Runtime::ollama, "0.15.5", "0.15.5", GPUSIZER_ROW_TEXT("its own runner"),
-     GPUSIZER_ROW_TEXT("Ollama v0.15.5 release notes; docs/context-length.mdx (VRAM tiers); server/routes.go"), KvBudget::fit_margin, 0, 0,
+    {Runtime::ollama, "0.15.5", "0.15.5", "its own runner",
+     "Ollama v0.15.5 release notes; docs/context-length.mdx (VRAM tiers); server/routes.go", KvBudget::fit_margin, 0, 0,
      OllamaContext::vram_tiers, 0},
     // Ollama 0.5 and before: num_ctx 2048 (rick-github in ollama/ollama#6817, 2024).
-    {Runtime::ollama, "0.5", "0.5", "", GPUSIZER_ROW_TEXT("ollama/ollama#6817: default num_ctx 2048"), KvBudget::fit_margin, 0, 0,
+    {Runtime::ollama, "0.5", "0.5", "", "ollama/ollama#6817: default num_ctx 2048", KvBudget::fit_margin, 0, 0,
      OllamaContext::fixed, 2048},
     // vLLM V1 (0.10): gpu_memory_utilization 0.9 of the total (vllm/engine/arg_utils.py); the
     // budget holds weights, the profiled activation peak and non-torch memory; CUDA graphs stay
     // outside it (vllm/v1/worker/gpu_worker.py @35d5cda, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0).
     // Its step carries kVllmStepOverhead + kVllmSeqOverhead per decoding request (fitted to vLLM
     // 0.11.1 runs, runtime_profiles.hpp).
-    {Runtime::vllm, "0.10", "0.10", GPUSIZER_ROW_TEXT("the 0.10-0.11 line"),
-     GPUSIZER_ROW_TEXT("vllm/v1/worker/gpu_worker.py @35d5cda; gpu_memory_utilization 0.9"), KvBudget::total_fraction, 0.9, 0,
+    {Runtime::vllm, "0.10", "0.10", "the 0.10-0.11 line",
+     "vllm/v1/worker/gpu_worker.py @35d5cda; gpu_memory_utilization 0.9", KvBudget::total_fraction, 0.9, 0,
      OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead},
     // vLLM as documented now: gpu_memory_utilization 0.92, a per-instance limit
     // (docs.vllm.ai stable, vllm/config/cache.py CacheConfig: Field(default=0.92)). No step
@@ -162,14 +151,14 @@ const EngineVersion kEngineVersions[] = {
     // 68480202264). When between 0.11.1 (the 0.10 row's runs) and 0.25 the default moved was not
     // found: 0.12-0.24 read as 0.10.
     {Runtime::vllm, "current", "0.25", "",
-     GPUSIZER_ROW_TEXT("docs.vllm.ai stable: vllm/config/cache.py CacheConfig gpu_memory_utilization = 0.92"), KvBudget::total_fraction,
+     "docs.vllm.ai stable: vllm/config/cache.py CacheConfig gpu_memory_utilization = 0.92", KvBudget::total_fraction,
      0.92, 0, OllamaContext::none, 0, MlaCache::engine_rule, 0, 0, false, false, true},   // graphs profiled in, as since 0.21
     // vLLM 0.21-0.24: as 0.10, but the CUDA graphs' memory is profiled at start-up and taken out of
     // gpu_memory_utilization (gpu_worker.py @ 0.21: "CUDA graph memory profiling is enabled
     // (default since v0.21.0). The current --gpu-memory-utilization=0.8800 is equivalent to
     // --gpu-memory-utilization=0.8592 without CUDA graph memory profiling", club-3090 issue 104).
-    {Runtime::vllm, "0.21", "0.21", GPUSIZER_ROW_TEXT("CUDA graphs inside the budget"),
-     GPUSIZER_ROW_TEXT("vllm/v1/worker/gpu_worker.py @ v0.21.0 (CUDA graph memory profiling on by default); gpu_memory_utilization 0.9"),
+    {Runtime::vllm, "0.21", "0.21", "CUDA graphs inside the budget",
+     "vllm/v1/worker/gpu_worker.py @ v0.21.0 (CUDA graph memory profiling on by default); gpu_memory_utilization 0.9",
      KvBudget::total_fraction, 0.9, 0, OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead,
      false, false, true},
     // vLLM V0 (0.6) and the V1 engine before 0.10: the budget holds what the process held before
@@ -178,8 +167,8 @@ const EngineVersion kEngineVersions[] = {
     // and up to a max_model_len of 32K chunked prefill is off, so the profile runs the whole
     // prompt: max(max_model_len, 2048) tokens (vllm/config.py @ v0.6.4 SchedulerConfig,
     // _DEFAULT_MAX_NUM_BATCHED_TOKENS = 2048). Graphs outside the budget, as 0.10.
-    {Runtime::vllm, "0.6", "0.6", GPUSIZER_ROW_TEXT("V0: context inside the budget, whole-prompt profile"),
-     GPUSIZER_ROW_TEXT("vllm/worker/worker.py and vllm/config.py @ v0.6.4; gpu_memory_utilization 0.9"), KvBudget::total_fraction, 0.9,
+    {Runtime::vllm, "0.6", "0.6", "V0: context inside the budget, whole-prompt profile",
+     "vllm/worker/worker.py and vllm/config.py @ v0.6.4; gpu_memory_utilization 0.9", KvBudget::total_fraction, 0.9,
      0, OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead, true, true, false},
     // SGLang 0.5.3: mem_fraction_static = (gpu_mem - reserved_mem) / gpu_mem with the reserve built
     // from the load (PR 10975, "General heuristics for --mem-fraction-static"; server_args.py
@@ -187,29 +176,25 @@ const EngineVersion kEngineVersions[] = {
     // 2025-10-07 (PR 11309's DeepSeek-V3.2 logs, tests/validation/accuracy.json); 0.5.3 is the
     // release of that month, the first taken to carry it (when between 0.4.8 and it the rule
     // changed was not found: 0.4.9-0.5.2 read as 0.4.8).
-    {Runtime::sglang, "0.5.3", "0.5.3", GPUSIZER_ROW_TEXT("PR 10975's reserve"),
-     GPUSIZER_ROW_TEXT("sglang python/sglang/srt/server_args.py _handle_gpu_memory_settings (PR 10975)"), KvBudget::static_fraction, 0,
+    {Runtime::sglang, "0.5.3", "0.5.3", "PR 10975's reserve",
+     "sglang python/sglang/srt/server_args.py _handle_gpu_memory_settings (PR 10975)", KvBudget::static_fraction, 0,
      0, OllamaContext::none, 0, MlaCache::engine_rule, 0, 0, false, false, false, false, 0, true},
-#if GPUSIZER_VERSION_READING
     // SGLang 0.4.8: mem_fraction_static = (gpu_mem - reserved_mem) / gpu_mem by GPU size
-    // (python/sglang/srt/server_args.py); sglang_mem_fraction_static() below. Not in the widget's
-    // module (GPUSIZER_VERSION_READING=0, which takes profiles by label): it carries SGLang's
-    // current rule alone, and names the labels it has when asked for another.
+    // (python/sglang/srt/server_args.py); sglang_mem_fraction_static() below.
     {Runtime::sglang, "0.4.8", "0.4.8", "",
-     GPUSIZER_ROW_TEXT("sglang v0.4.8 python/sglang/srt/server_args.py (mem_fraction_static buckets)"), KvBudget::static_fraction, 0, 0,
+     "sglang v0.4.8 python/sglang/srt/server_args.py (mem_fraction_static buckets)", KvBudget::static_fraction, 0, 0,
      OllamaContext::none, 0},
-#endif
     // TensorRT-LLM 1.0: KvCacheConfig.free_gpu_memory_fraction = 0.9 of the memory free after the
     // weights and activations (nvidia.github.io/TensorRT-LLM, llm-api KvCacheConfig; examples/kvcacheconfig).
-    {Runtime::trt_llm, "1.0", "1.0", "", GPUSIZER_ROW_TEXT("TensorRT-LLM KvCacheConfig: free_gpu_memory_fraction = 0.9"),
+    {Runtime::trt_llm, "1.0", "1.0", "", "TensorRT-LLM KvCacheConfig: free_gpu_memory_fraction = 0.9",
      KvBudget::free_fraction, 0.9, 0, OllamaContext::none, 0},
     // TensorRT-LLM 0.x: TensorRT engines run by the C++ executor. The KV pool is
     // free_gpu_memory_fraction (0.9 by default, KvCacheConfig) of what is free once the engine
     // (weights and the activations TensorRT planned) is loaded ("Memory usage when calculating max
     // tokens in paged kv cache: total ..., available ...": TensorRT-LLM issues 2268, 2671, 2789);
     // no CUDA graphs by default; the engine's logits sized for trtllm-build's max_batch_size 256.
-    {Runtime::trt_llm, "0.5", "0.5", GPUSIZER_ROW_TEXT("TensorRT engines (C++ executor)"),
-     GPUSIZER_ROW_TEXT("TensorRT-LLM 0.x: KvCacheConfig free_gpu_memory_fraction 0.9; trtllm-build max_batch_size 256"),
+    {Runtime::trt_llm, "0.5", "0.5", "TensorRT engines (C++ executor)",
+     "TensorRT-LLM 0.x: KvCacheConfig free_gpu_memory_fraction 0.9; trtllm-build max_batch_size 256",
      KvBudget::free_fraction, 0.9, 0, OllamaContext::none, 0, MlaCache::engine_rule, 0, 0, false, false, false, true, 256},
 };
 
@@ -227,7 +212,6 @@ std::string lowercase_trimmed(std::string_view text) {
     return out;
 }
 
-#if GPUSIZER_VERSION_READING
 // The version a row starts at (its `since` always parses: tests/test_runtime_version.cpp).
 VersionNumber since_of(const EngineVersion& v) { return parse_version(v.since).value_or(VersionNumber{}); }
 
@@ -239,7 +223,6 @@ std::string read_as(const EngineVersion& v, const char* why) {
     const bool newest = std::string_view(v.version) == "current";
     return "read as " + std::string(v.version) + " (" + (newest ? "from " + std::string(v.since) + "; " : std::string()) + why + ")";
 }
-#endif
 
 }  // namespace
 
@@ -315,10 +298,6 @@ EngineVersionReading read_engine_version(Runtime engine, std::string_view versio
         throw_error("runtime_version", "runtime " + std::string(to_string(engine)) +
                                            " has no versions; runtime_version applies to llama.cpp, ollama, vllm, sglang and trt-llm");
     if (version.empty()) return {first, ""};
-#if !GPUSIZER_VERSION_READING
-    throw_error("runtime_version", "'" + std::string(version.substr(0, 40)) + "': the widget takes the profiles by name: " +
-                                       engine_versions(engine) + " (the app reads any version)");
-#else
     const EngineVersion* newest = nullptr;
     const EngineVersion* oldest = nullptr;
     for (const EngineVersion& v : kEngineVersions) {
@@ -356,7 +335,6 @@ EngineVersionReading read_engine_version(Runtime engine, std::string_view versio
         return {at, "runtime_version " + given + ": a pre-release; " + read_as(*at, "the profile of its release")};
     }
     return {at, "runtime_version " + given + ": no profile of its own; " + read_as(*at, "the newest profile at or before it")};
-#endif
 }
 
 const EngineVersion& engine_version(Runtime engine, std::string_view version) { return *read_engine_version(engine, version).row; }
@@ -422,11 +400,7 @@ int sglang_cuda_graph_max_bs(double gpu_memory_mib, int tp) {
 }
 
 double sglang_mem_fraction_static(const EngineVersion& v, const SglangReserveInputs& in) {
-#if GPUSIZER_VERSION_READING
     if (!v.sglang_reserve_by_load) return sglang_mem_fraction_static(in.gpu_memory_mib, in.tp * in.pp);
-#else
-    (void)v;   // the widget's module has SGLang's current row alone
-#endif
     // server_args.py _handle_gpu_memory_settings (PR 10975), reserved_mem in MiB:
     const double gpu_mem = in.gpu_memory_mib;
     const double chunk = double(in.chunked_prefill > 0 ? in.chunked_prefill : sglang_chunked_prefill_size(v, gpu_mem));

@@ -467,6 +467,34 @@ test('QA E6: a config.json dropped on the widget becomes its model; a model file
   await page.close();
 });
 
+// The widget's module carries the field reader and the engine versions' reading, as the app does:
+// a config.json whose model_type has no row is read by its fields, and a version without a profile
+// of its own (what a link from the app carries) is read as the nearest one, with the same note.
+test('the widget reads a model_type without a row by its fields, and an engine version by its nearest profile', async () => {
+  const hf = { model_type: 'brand_new_lm', hidden_size: 2048, num_hidden_layers: 24, num_attention_heads: 16, num_key_value_heads: 4,
+               intermediate_size: 5632, vocab_size: 64000, max_position_embeddings: 32768 };
+  const configs = [
+    { model: { hf_config: hf }, gpu: 'rtx-4090', context: 8192 },
+    { model: 'qwen3-8b', gpu: 'h100-sxm', runtime: 'vllm', runtime_version: '0.24.0', context: 32768 },
+  ];
+  const page = await browser.newPage();
+  await page.goto(url + 'embed.html');
+  const lite = await page.evaluate(async (list) => {
+    const gs = await (await import(new URL('gpusizer-lite.js', location.href).href)).default();
+    return list.map((c) => { try { return JSON.parse(gs.estimate(c)); } catch (e) { return `error ${e.message}`; } });
+  }, configs);
+  const native = configs.map((c) => cliJson(['estimate', '--config', configFile(c)]));
+  for (let i = 0; i < configs.length; ++i) {
+    assert.equal(typeof lite[i], 'object', `${JSON.stringify(configs[i])}: ${lite[i]}`);
+    assert.equal(lite[i].memory.per_gpu.total, native[i].memory.per_gpu.total);
+    assert.equal(lite[i].memory.kv_capacity_tokens, native[i].memory.kv_capacity_tokens);
+    assert.deepEqual(lite[i].warnings, native[i].warnings);
+  }
+  assert.ok(lite[0].params > 1e9, `${lite[0].params} parameters read from the fields`);
+  assert.ok(lite[1].warnings.some((w) => /0\.24\.0: no profile of its own; read as/.test(w)), lite[1].warnings.join(' | '));
+  await page.close();
+});
+
 // The widget's module computes with the browser's Math (emcc -sJS_MATH=1: musl's pow, log and exp
 // left out, 1.6 KB gzipped) and its own number formatting (lite_printf.cpp): every number of its
 // report must still be the native build's, bit for bit, over the accuracy table's catalog
