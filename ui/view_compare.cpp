@@ -92,7 +92,7 @@ void App::draw_compare() {
         for (int i = 0; i < cols && i < int(s_.compare.size()); ++i) {
             ImGui::TableNextColumn();
             const Gpu* g = gpu_of(s_.compare[i].gpu);
-            if (g) ImGui::TextWrapped("%s", value_of(*g).c_str());
+            if (g) text_wrapped_at_spaces(value_of(*g));
         }
     };
     auto tflops = [](double v) { return v > 0 ? format_fixed(v, 1) : std::string("-"); };
@@ -120,7 +120,7 @@ void App::draw_compare() {
         ImGui::TextUnformatted(name);
         for (std::size_t i = 0; i < compare_.size() && int(i) < cols; ++i) {
             ImGui::TableNextColumn();
-            if (compare_[i].ok) ImGui::TextWrapped("%s", value_of(compare_[i].report).c_str());
+            if (compare_[i].ok) text_wrapped_at_spaces(value_of(compare_[i].report));
         }
     };
     report_row(tr("headroom"), [](const Report& r) { return format_gib(r.headroom); });

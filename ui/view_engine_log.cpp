@@ -125,7 +125,7 @@ void App::draw_engine_log() {
             auto shown = [&](double v) { return r.count ? format_int(v) : format_gib(v); };
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", r.meaning.c_str());
+            text_wrapped_at_spaces(r.meaning);
             note_item("log component row");
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.name.c_str());
             ImGui::TableNextColumn();

@@ -261,7 +261,7 @@ void draw_training(PlanView& v, const Config& current, const Catalog& catalog, c
         ImGui::TextUnformatted(tr("Why #1 beats #2"));
         for (const std::string& line : p.why) {
             ImGui::Bullet();
-            ImGui::TextWrapped("%s", line.c_str());
+            text_wrapped_at_spaces(line);
         }
     }
     if (run && !p.top[0].run.cost_note.empty()) ImGui::TextDisabled(tr("cost: %s"), p.top[0].run.cost_note.c_str());
@@ -530,7 +530,7 @@ void draw_serving(PlanView& v, const Config& current, const Catalog& catalog, co
         ImGui::TextUnformatted(tr("Why #1 beats #2"));
         for (const std::string& line : p.why) {
             ImGui::Bullet();
-            ImGui::TextWrapped("%s", line.c_str());
+            text_wrapped_at_spaces(line);
         }
     }
     ImGui::PopTextWrapPos();

@@ -77,7 +77,9 @@ void help_marker(const char* text) {
 void text_wrapped_at_spaces(const std::string& text, bool disabled) {
     const auto width = [](std::string_view t) { return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x; };
     if (disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    // The first line from the cursor (after SameLine too), the rest from where the next line starts.
+    // One item (IsItemHovered, the layout's notes), its lines under the first as TextWrapped's are.
+    ImGui::BeginGroup();
+    // The first line from the cursor (after SameLine or a bullet too), the rest from the group's x.
     const float first_room = ImGui::GetContentRegionAvail().x;
     const std::vector<std::string_view> first = lines_at_spaces(text, first_room, first_room, width);
     if (!first.empty()) {
@@ -86,6 +88,7 @@ void text_wrapped_at_spaces(const std::string& text, bool disabled) {
         const float room = ImGui::GetContentRegionAvail().x;
         for (std::string_view line : lines_at_spaces(rest, room, room, width)) ImGui::TextUnformatted(line.data(), line.data() + line.size());
     }
+    ImGui::EndGroup();
     if (disabled) ImGui::PopStyleColor();
 }
 

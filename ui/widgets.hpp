@@ -32,7 +32,8 @@ void same_line_fitting(const char* next, float spacing = -1.0f);
 // `text` wrapped at the right edge of the window (or cell) at spaces only, line by line, greyed
 // when `disabled`: Dear ImGui 1.86 also breaks after '.', ',', ';', '!', '?', which cut a figure in
 // two on phones ("8," / "192 tokens"; "10," / "29 GiB" with Portuguese's decimal comma). The first
-// line starts where the cursor is (after SameLine too); a word wider than a line stands alone.
+// line starts where the cursor is (after SameLine or a bullet too), the others under it; a word
+// wider than a line stands alone. The lines are one item (a group) for what follows.
 void text_wrapped_at_spaces(const std::string& text, bool disabled = false);
 // A tooltip wrapped as help_marker's; for the last item, call it when ImGui::IsItemHovered() (the
 // text is then built only while it shows).
