@@ -37,11 +37,11 @@ void App::draw_headline() {
     else
         text_wrapped_at_spaces(strf(tr("%s needed per GPU, %s usable: %s short"), format_gib(r.per_gpu.total()).c_str(),
                                     format_gib(r.gpu_usable).c_str(), format_gib(-r.headroom).c_str()));
-    text_wrapped_at_spaces(strf(tr("%s on %d x %s, %s, %s weights, %s tokens x %d, %s"), r.model_name.c_str(), r.config.gpus,
-                                r.gpu_name.c_str(), tr(mode_label(r.config.mode)), r.config.weights.c_str(),
-                                format_int(double(r.config.context)).c_str(), r.config.batch,
-                                std::string(to_string(r.config.runtime)).c_str()),
-                           true);
+    text_wrapped_at_spaces(
+        strf(tr("%s on %d x %s, %s, %s weights, %s tokens x %d, %s"), r.model_name.c_str(), r.config.gpus, r.gpu_name.c_str(),
+             tr(mode_label(r.config.mode)), r.config.weights.c_str(), format_int(double(r.config.context)).c_str(), r.config.batch,
+             std::string(to_string(r.config.runtime)).c_str()),
+        true);
     // Speed and power at a glance (the Speed & power tab has the rest).
     const SpeedReport& sp = r.speed;
     std::string line;

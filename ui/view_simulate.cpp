@@ -204,11 +204,12 @@ void draw_simulation(const Config& current, const std::string& link, const Catal
     const SimulationReport& s = v.result;
     ImGui::Separator();
     ImGui::PushTextWrapPos(0.0f);
-    text_wrapped_at_spaces(strf(tr("%s requests of %s + %s tokens at %s/s on %d x %s: %s output tokens/s, %s requests/s, %s in flight on average"),
-                                format_int(double(s.completed)).c_str(), format_int(double(s.report.config.isl)).c_str(),
-                                format_int(double(s.report.config.osl)).c_str(), format_fixed(v.rate, v.rate < 10 ? 2 : 1).c_str(),
-                                current.gpus, s.report.gpu_name.c_str(), format_int(s.output_tokens_per_s).c_str(),
-                                format_fixed(s.requests_per_s, 2).c_str(), format_fixed(s.mean_running, 1).c_str()));
+    text_wrapped_at_spaces(
+        strf(tr("%s requests of %s + %s tokens at %s/s on %d x %s: %s output tokens/s, %s requests/s, %s in flight on average"),
+             format_int(double(s.completed)).c_str(), format_int(double(s.report.config.isl)).c_str(),
+             format_int(double(s.report.config.osl)).c_str(), format_fixed(v.rate, v.rate < 10 ? 2 : 1).c_str(), current.gpus,
+             s.report.gpu_name.c_str(), format_int(s.output_tokens_per_s).c_str(), format_fixed(s.requests_per_s, 2).c_str(),
+             format_fixed(s.mean_running, 1).c_str()));
     note("simulation summary");
     if (updating) ImGui::TextDisabled("%s", tr("(updating: the figures below are for the settings before the change)"));
     if (v.search.asked && v.search_key == key) {

@@ -86,7 +86,8 @@ void text_wrapped_at_spaces(const std::string& text, bool disabled) {
         ImGui::TextUnformatted(first[0].data(), first[0].data() + first[0].size());
         const std::string_view rest = std::string_view(text).substr(std::size_t(first[0].data() + first[0].size() - text.data()));
         const float room = ImGui::GetContentRegionAvail().x;
-        for (std::string_view line : lines_at_spaces(rest, room, room, width)) ImGui::TextUnformatted(line.data(), line.data() + line.size());
+        for (std::string_view line : lines_at_spaces(rest, room, room, width))
+            ImGui::TextUnformatted(line.data(), line.data() + line.size());
     }
     ImGui::EndGroup();
     if (disabled) ImGui::PopStyleColor();

@@ -643,13 +643,15 @@ void set_key_number(Config& c, const ConfigKey& k, double v) {
     else if (k.unset == KeyUnset::null_zero && v == 0) reset_key(c, k);
     else if (p.oi) c.*p.oi = int(v);
     else if (p.od) c.*p.od = v;
-    else throw_error(k.name, "is not a number key", ErrorCode::internal);
+    else
+        throw_error(k.name, "is not a number key", ErrorCode::internal);
 }
 
 void reset_key(Config& c, const ConfigKey& k) {
     if (k.member.oi) (c.*k.member.oi).reset();
     else if (k.member.od) (c.*k.member.od).reset();
-    else throw_error(k.name, "is not an optional key", ErrorCode::internal);
+    else
+        throw_error(k.name, "is not an optional key", ErrorCode::internal);
 }
 
 std::string key_text(const Config& c, const ConfigKey& k) {
@@ -663,7 +665,8 @@ void set_key_text(Config& c, const ConfigKey& k, std::string_view v) {
     if (k.member.s) c.*k.member.s = std::string(v);
     else if (k.member.set_text) k.member.set_text(c, v);
     else if (k.kind == KeyKind::model) c.model.id = std::string(v), c.model.custom = false;
-    else throw_error(k.name, "is not a text key", ErrorCode::internal);
+    else
+        throw_error(k.name, "is not a text key", ErrorCode::internal);
 }
 
 bool key_unset(const Config& c, const ConfigKey& k) {

@@ -93,8 +93,7 @@ int to_int(std::uint64_t v, const std::string& key) {
 int at_layer(const std::vector<std::uint64_t>& v, int il, const std::string& key) {
     if (v.empty()) return 0;
     if (v.size() == 1) return to_int(v[0], key);
-    if (static_cast<std::size_t>(il) >= v.size())
-        throw_error(key, "has " + std::to_string(v.size()) + " entries, fewer than the layers");
+    if (static_cast<std::size_t>(il) >= v.size()) throw_error(key, "has " + std::to_string(v.size()) + " entries, fewer than the layers");
     return to_int(v[static_cast<std::size_t>(il)], key);
 }
 
@@ -129,8 +128,7 @@ ModelArch arch_from_gguf(const GgufModel& m, std::vector<std::string>* warnings)
     for (const GgufArchRow& r : arch_rows())
         if (g.architecture == r.name) row = &r;
     if (!row)
-        throw_error(file + ": general.architecture",
-                    "'" + g.architecture + "' is not supported yet (supported: " + supported_list() + ")");
+        throw_error(file + ": general.architecture", "'" + g.architecture + "' is not supported yet (supported: " + supported_list() + ")");
     const std::string p = file + ": " + g.architecture + ".";
     auto note = [&](const std::string& s) {
         if (warnings) warnings->push_back(s);

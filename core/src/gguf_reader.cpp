@@ -101,8 +101,8 @@ public:
     std::optional<std::string> read_string(std::string_view field, std::uint64_t cap, std::uint64_t keep_cap) {
         const std::uint64_t len = read<std::uint64_t>(field);
         if (len > cap)
-            throw_error(key(field), "string of " + std::to_string(len) + " bytes is longer than the " +
-                                        std::to_string(cap) + " this reader accepts");
+            throw_error(key(field),
+                        "string of " + std::to_string(len) + " bytes is longer than the " + std::to_string(cap) + " this reader accepts");
         if (len > keep_cap) {
             read_into(nullptr, len, field);
             return std::nullopt;
@@ -333,17 +333,15 @@ GgufHeader read_gguf_header(ByteSource& src) {
     if (std::memcmp(magic, "GGUF", 4) != 0)
         throw_error(cur.key("magic"), "not a GGUF file (first bytes " + hex_bytes(magic, 4) + ", expected 47475546 \"GGUF\")");
     h.version = cur.read<std::uint32_t>("version");
-    if (h.version == 1)
-        throw_error(cur.key("version"), "GGUF version 1 (2023, 32-bit counts) is not supported: convert the file again");
-    if ((h.version & 0xffff) == 0 && h.version != 0)
-        throw_error(cur.key("version"), "big-endian GGUF files are not supported");
+    if (h.version == 1) throw_error(cur.key("version"), "GGUF version 1 (2023, 32-bit counts) is not supported: convert the file again");
+    if ((h.version & 0xffff) == 0 && h.version != 0) throw_error(cur.key("version"), "big-endian GGUF files are not supported");
     if (h.version != 2 && h.version != 3)
         throw_error(cur.key("version"), "version " + std::to_string(h.version) + " is not supported (allowed: 2, 3)");
 
     const std::uint64_t n_tensors = cur.read<std::uint64_t>("tensor_count");
     if (n_tensors > kGgufMaxTensors)
-        throw_error(cur.key("tensor_count"), std::to_string(n_tensors) + " tensors is more than the " +
-                                                 std::to_string(kGgufMaxTensors) + " this reader accepts");
+        throw_error(cur.key("tensor_count"),
+                    std::to_string(n_tensors) + " tensors is more than the " + std::to_string(kGgufMaxTensors) + " this reader accepts");
     const std::uint64_t n_kv = cur.read<std::uint64_t>("metadata_kv_count");
     if (n_kv > kGgufMaxKeyValues)
         throw_error(cur.key("metadata_kv_count"), std::to_string(n_kv) + " metadata entries is more than the " +
@@ -421,8 +419,8 @@ GgufHeader read_gguf_header(ByteSource& src) {
             t.bytes = ggml_tensor_bytes(*traits, t.dims[0], t.elements, cur.key("shape"));  // throws, naming the field
         t.offset = cur.read<std::uint64_t>("offset");
         if (t.offset % h.alignment != 0)
-            throw_error(cur.key("offset"), "offset " + std::to_string(t.offset) + " is not a multiple of the alignment " +
-                                               std::to_string(h.alignment));
+            throw_error(cur.key("offset"),
+                        "offset " + std::to_string(t.offset) + " is not a multiple of the alignment " + std::to_string(h.alignment));
         if (t.bytes > std::numeric_limits<std::uint64_t>::max() - t.offset)
             throw_error(cur.key("offset"), "offset + size overflows 64 bits");
         h.data_bytes = std::max(h.data_bytes, t.offset + t.bytes);
@@ -504,11 +502,11 @@ struct ArchReader {
         if (!v) return {};
         if (v->type != GgufType::array) return {as_uint(*v, key)};
         if (v->item_type == GgufType::array || v->item_type == GgufType::string || v->skipped)
-            throw_error(h.file + ": " + key, "must be an integer or an array of at most " +
-                                                 std::to_string(kGgufMaxKeptArrayItems) + " integers");
+            throw_error(h.file + ": " + key,
+                        "must be an integer or an array of at most " + std::to_string(kGgufMaxKeptArrayItems) + " integers");
         if (out.block_count != 0 && v->count != out.block_count)
-            throw_error(h.file + ": " + key, "has " + std::to_string(v->count) + " entries for " +
-                                                 std::to_string(out.block_count) + " layers (block_count)");
+            throw_error(h.file + ": " + key,
+                        "has " + std::to_string(v->count) + " entries for " + std::to_string(out.block_count) + " layers (block_count)");
         std::vector<std::uint64_t> r;
         r.reserve(v->items.size());
         for (const auto& item : v->items) r.push_back(as_uint(item, key));
@@ -732,17 +730,17 @@ GgufModel read_gguf_model(const std::string& path, const SourceOpener& open) {
     for (std::size_t k = 0; k < names.size(); ++k) {
         std::unique_ptr<ByteSource> src = open(names[k]);
         if (!src)
-            throw_error(names[k], names.size() > 1 ? "split part " + std::to_string(k + 1) + " of " + std::to_string(names.size()) +
-                                                         " is missing"
-                                                   : "cannot open the file");
+            throw_error(names[k], names.size() > 1
+                                      ? "split part " + std::to_string(k + 1) + " of " + std::to_string(names.size()) + " is missing"
+                                      : "cannot open the file");
         GgufHeader h = read_gguf_header(*src);
         if (names.size() > 1) {
             if (h.split_count != 0 && h.split_count != names.size())
-                throw_error(h.file + ": split.count", "says " + std::to_string(h.split_count) + " parts, the file name " +
-                                                          std::to_string(names.size()));
+                throw_error(h.file + ": split.count",
+                            "says " + std::to_string(h.split_count) + " parts, the file name " + std::to_string(names.size()));
             if (h.split_count != 0 && h.split_no != k)
-                throw_error(h.file + ": split.no", "says part " + std::to_string(h.split_no + 1) + ", the file name " +
-                                                       std::to_string(k + 1));
+                throw_error(h.file + ": split.no",
+                            "says part " + std::to_string(h.split_no + 1) + ", the file name " + std::to_string(k + 1));
         } else if (h.split_count > 1) {
             throw_error(h.file + ": split.count", "the file is part " + std::to_string(h.split_no + 1) + " of " +
                                                       std::to_string(h.split_count) +

@@ -143,7 +143,8 @@ void locate(const json& root, const std::string& top_type, Located& at, std::vec
         if (!sub) {
             // Text-only copies ship the text fields at top level (Gemma3ForCausalLM & co).
             if (!has_layer_count(root))
-                throw_error(std::string("hf_config.") + top->text_path, "is missing: a " + top_type + " config keeps its language model there");
+                throw_error(std::string("hf_config.") + top->text_path,
+                            "is missing: a " + top_type + " config keeps its language model there");
             return;
         }
         at.text = sub;
@@ -676,8 +677,8 @@ ModelArch arch_from_hf_json(const json& root, std::vector<std::string>* warnings
     apply_block_configs(f, a.hidden, heads, layers, notes);   // DeciLM / Nemotron-NAS: per-layer blocks
     if (f.modality_lists) modality_experts(f, layers, a, notes);
     if (!dense_widths.empty() && dense_widths.size() != plan.size())
-        throw_error(f.key("intermediate_size"), "has " + std::to_string(dense_widths.size()) + " entries for " +
-                                                   std::to_string(plan.size()) + " layers");
+        throw_error(f.key("intermediate_size"),
+                    "has " + std::to_string(dense_widths.size()) + " entries for " + std::to_string(plan.size()) + " layers");
     set_stack(a, layers);
     mirror_scalars(a, layers);
     if (tr & kActiveNoInputEmbedding) a.active_convention = ActiveConvention::no_input_embedding;

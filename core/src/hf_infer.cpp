@@ -20,7 +20,6 @@
 #include "gpusizer/error.hpp"
 #include "hf_families_internal.hpp"
 
-
 namespace gpusizer::hf {
 
 namespace {

@@ -128,8 +128,7 @@ long long Reader::as_integer(const json* v, const char* k, long long fallback, l
     if (!v) return fallback;
     if (!v->is_number()) throw_error(key(k), "must be a number, got " + v->dump());
     const double d = v->get<double>();
-    if (!std::isfinite(d) || d < 0 || d != std::floor(d))
-        throw_error(key(k), "must be a non-negative integer, got " + v->dump());
+    if (!std::isfinite(d) || d < 0 || d != std::floor(d)) throw_error(key(k), "must be a non-negative integer, got " + v->dump());
     if (d > double(max)) throw_error(key(k), "must be at most " + std::to_string(max) + ", got " + v->dump());
     return (long long)d;
 }

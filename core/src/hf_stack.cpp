@@ -80,8 +80,7 @@ std::vector<long long> rope_layers(const FamilyRow& row, Reader& f, int n_layers
         for (int i = 0; i < n_layers; ++i) rope.push_back((i + 1) % interval != 0);
     }
     if (int(rope.size()) < n_layers)
-        throw_error(f.key("no_rope_layers"), "has " + std::to_string(rope.size()) + " entries for " +
-                                                 std::to_string(n_layers) + " layers");
+        throw_error(f.key("no_rope_layers"), "has " + std::to_string(rope.size()) + " entries for " + std::to_string(n_layers) + " layers");
     return rope;
 }
 
@@ -96,7 +95,8 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
         // MiniMax-M1's remote code: attn_type_list[i] 1 = softmax attention, 0 = lightning attention.
         const std::vector<long long> t = f.integers("attn_type_list");
         if (int(t.size()) != n_layers)
-            throw_error(f.key("attn_type_list"), "has " + std::to_string(t.size()) + " entries for " + std::to_string(n_layers) + " layers");
+            throw_error(f.key("attn_type_list"),
+                        "has " + std::to_string(t.size()) + " entries for " + std::to_string(n_layers) + " layers");
         std::vector<Plan> out;
         for (std::size_t i = 0; i < t.size(); ++i)
             out.push_back(plan_from_type(t[i] ? "full_attention" : "linear_attention", row, f.key("attn_type_list")));
@@ -109,8 +109,9 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
         for (std::size_t i = 0; i < pat.size(); ++i) {
             const char c = pat[i];
             const char* t = c == 'M' ? "linear_attention" : c == 'E' ? "moe" : c == '*' ? "full_attention" : c == '-' ? "mlp" : nullptr;
-            if (!t) throw_error(f.key("hybrid_override_pattern"), std::string("'") + c + "' at index " + std::to_string(i) +
-                                                                     " is not one of M (Mamba-2), * (attention), - (MLP), E (MoE)");
+            if (!t)
+                throw_error(f.key("hybrid_override_pattern"), std::string("'") + c + "' at index " + std::to_string(i) +
+                                                                  " is not one of M (Mamba-2), * (attention), - (MLP), E (MoE)");
             out.push_back(plan_from_type(t, row, f.key("hybrid_override_pattern")));
         }
         if (n_layers != int(out.size()))
@@ -127,8 +128,8 @@ std::vector<Plan> attention_plan(const FamilyRow& row, Reader& f, int& n_layers,
                                 std::to_string(types.size()) + " layers); the list wins, as in transformers");
             n_layers = int(types.size());
         } else if (int(types.size()) != n_layers) {
-            throw_error(f.key(list_key), "has " + std::to_string(types.size()) + " entries for " + std::to_string(n_layers) +
-                                             " layers (num_hidden_layers)");
+            throw_error(f.key(list_key),
+                        "has " + std::to_string(types.size()) + " entries for " + std::to_string(n_layers) + " layers (num_hidden_layers)");
         }
         std::vector<Plan> out;
         for (std::size_t i = 0; i < types.size(); ++i)

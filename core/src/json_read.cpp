@@ -54,8 +54,7 @@ private:
 
 json parse_json(std::string_view text, const std::string& what, int max_depth, std::size_t max_bytes) {
     if (text.size() > max_bytes)
-        throw_error(what, "is " + std::to_string(text.size()) + " bytes; the limit is " + std::to_string(max_bytes),
-                    ErrorCode::too_large);
+        throw_error(what, "is " + std::to_string(text.size()) + " bytes; the limit is " + std::to_string(max_bytes), ErrorCode::too_large);
     json result;
     DepthLimitedBuilder builder(result, what, max_depth);
     try {

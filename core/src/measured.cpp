@@ -360,8 +360,7 @@ Gpu calibrated_gpu(const Gpu& datasheet, const MeasuredReport& report, const Mea
 Gpu calibrated_catalog_gpu(const Catalog& catalog, const MeasuredReport& report, const std::string& gpu_id,
                            const std::string& file) {
     const Gpu& datasheet = catalog.gpu(gpu_id);   // throws for an unknown id, naming "gpu"
-    if (datasheet.vendor != "nvidia")
-        throw_error("measured", file + " measured CUDA devices; " + datasheet.name + " is not an NVIDIA GPU");
+    if (datasheet.vendor != "nvidia") throw_error("measured", file + " measured CUDA devices; " + datasheet.name + " is not an NVIDIA GPU");
     if (report.status != BenchStatus::ok && report.status != BenchStatus::partial)
         throw_error("measured", file + " holds no measurements: status " + std::string(to_string(report.status)) +
                                     (report.status_detail.empty() ? "" : " (" + report.status_detail + ")"));
@@ -382,8 +381,8 @@ Gpu calibrated_catalog_gpu(const Catalog& catalog, const MeasuredReport& report,
             if (!d.catalog_id.empty() && usable(d) && others.find(d.catalog_id) == std::string::npos)
                 others += (others.empty() ? "" : ", ") + d.catalog_id;
         if (!others.empty())
-            throw_error("measured", file + " measured " + others + ", not " + gpu_id + ": use --gpu " +
-                                        others.substr(0, others.find(',')) + " (or a report of this GPU)");
+            throw_error("measured", file + " measured " + others + ", not " + gpu_id + ": use --gpu " + others.substr(0, others.find(',')) +
+                                        " (or a report of this GPU)");
         for (const auto& d : report.devices)
             if (usable(d)) {
                 device = &d;

@@ -29,11 +29,11 @@ void validate_kind(const ModelArch& a, const LayerSpec& l) {
         require_positive(at.head_dim, "head_dim");
         require_positive(at.v_head_dim, "v_head_dim");
         if (at.n_kv_heads > at.n_heads)
-            throw_error("model.num_key_value_heads", "must not exceed num_attention_heads (" + std::to_string(at.n_heads) +
-                                                         "), got " + std::to_string(at.n_kv_heads));
+            throw_error("model.num_key_value_heads",
+                        "must not exceed num_attention_heads (" + std::to_string(at.n_heads) + "), got " + std::to_string(at.n_kv_heads));
         if (at.kind != AttnKind::mla && at.n_heads % at.n_kv_heads != 0)
-            throw_error("model.num_key_value_heads", "must divide num_attention_heads (" + std::to_string(at.n_heads) +
-                                                         "), got " + std::to_string(at.n_kv_heads));
+            throw_error("model.num_key_value_heads",
+                        "must divide num_attention_heads (" + std::to_string(at.n_heads) + "), got " + std::to_string(at.n_kv_heads));
         if ((at.kind == AttnKind::sliding || at.kind == AttnKind::chunked) && at.window <= 0)
             throw_error(at.kind == AttnKind::sliding ? "model.sliding_window" : "model.attention_chunk_size",
                         "must be a positive number of tokens for a " + std::string(at.kind == AttnKind::sliding ? "sliding" : "chunked") +
@@ -108,11 +108,11 @@ void validate(const ModelArch& a) {
         require_positive(a.v_head_dim, "v_head_dim");
     }
     if (a.n_kv_heads > a.n_heads)
-        throw_error("model.num_key_value_heads", "must not exceed num_attention_heads (" +
-                                                     std::to_string(a.n_heads) + "), got " + std::to_string(a.n_kv_heads));
+        throw_error("model.num_key_value_heads",
+                    "must not exceed num_attention_heads (" + std::to_string(a.n_heads) + "), got " + std::to_string(a.n_kv_heads));
     if (!a.mla && a.n_kv_heads > 0 && a.n_heads % a.n_kv_heads != 0)
-        throw_error("model.num_key_value_heads", "must divide num_attention_heads (" + std::to_string(a.n_heads) +
-                                                     "), got " + std::to_string(a.n_kv_heads));
+        throw_error("model.num_key_value_heads",
+                    "must divide num_attention_heads (" + std::to_string(a.n_heads) + "), got " + std::to_string(a.n_kv_heads));
     if (!a.has_stack() && (a.n_routed_experts == 0 || a.kind != ArchKind::decoder)) require_positive(a.intermediate, "intermediate_size");
     if (a.kind == ArchKind::encoder_decoder) require_positive(a.n_decoder_layers, "num_decoder_layers");
     if (a.n_routed_experts < 0) throw_error("model.n_routed_experts", "must not be negative");
@@ -120,8 +120,7 @@ void validate(const ModelArch& a) {
         require_positive(a.experts_per_token, "num_experts_per_tok");
         require_positive(a.moe_intermediate, "moe_intermediate_size");
         if (a.experts_per_token > a.n_routed_experts)
-            throw_error("model.num_experts_per_tok", "must not exceed the number of experts (" +
-                                                         std::to_string(a.n_routed_experts) + ")");
+            throw_error("model.num_experts_per_tok", "must not exceed the number of experts (" + std::to_string(a.n_routed_experts) + ")");
     }
     if (a.expert_groups < 0) throw_error("model.n_group", "must not be negative");
     if (a.expert_groups_per_token < 0 || a.expert_groups_per_token > std::max(a.expert_groups, 0))
@@ -150,8 +149,8 @@ void validate(const ModelArch& a) {
     if (a.vocab > (1LL << 26)) throw_error("model.vocab_size", "must be at most 67108864");
     if (a.has_stack()) {
         if (int(a.layer_kind.size()) != a.total_layers())
-            throw_error("model.layer_types", "describes " + std::to_string(a.layer_kind.size()) + " layers, the model has " +
-                                                 std::to_string(a.total_layers()));
+            throw_error("model.layer_types",
+                        "describes " + std::to_string(a.layer_kind.size()) + " layers, the model has " + std::to_string(a.total_layers()));
         if (a.kinds.empty() || int(a.kinds.size()) > kMaxLayerKinds)
             throw_error("model.layer_types", "must make 1 to " + std::to_string(kMaxLayerKinds) + " distinct layer shapes, got " +
                                                  std::to_string(a.kinds.size()));

@@ -268,8 +268,8 @@ std::uint64_t ggml_tensor_bytes(const GgmlTypeTraits& t, std::uint64_t row_eleme
                                 const std::string& key) {
     // ggml stores a quantized tensor row by row; each row is a whole number of blocks.
     if (row_elements % t.block_size != 0)
-        throw_error(key, "row of " + std::to_string(row_elements) + " elements is not a multiple of " + t.name +
-                             "'s block of " + std::to_string(t.block_size));
+        throw_error(key, "row of " + std::to_string(row_elements) + " elements is not a multiple of " + t.name + "'s block of " +
+                             std::to_string(t.block_size));
     if (row_elements == 0) return 0;
     const std::uint64_t row_bytes = detail::checked_mul(row_elements / t.block_size, t.type_size, key);
     return detail::checked_mul(row_bytes, elements / row_elements, key);

@@ -396,7 +396,8 @@ void check_request(const PlanRequest& q) {
     if (q.max_virtual_stages < 1 || q.max_virtual_stages > 64)
         throw_error("max_virtual_stages", "must be between 1 and 64, got " + std::to_string(q.max_virtual_stages));
     if (!(q.tokens >= 0) || !std::isfinite(q.tokens)) throw_error("tokens", "must be a finite number of tokens >= 0");
-    if (!(q.target_rps >= 0) || q.target_rps > 1e6) throw_error("target_rps", "must be a number of requests per second from 0 to 1,000,000");
+    if (!(q.target_rps >= 0) || q.target_rps > 1e6)
+        throw_error("target_rps", "must be a number of requests per second from 0 to 1,000,000");
     if (q.target_rps > 0 && q.mode != PlanMode::inference) throw_error("target_rps", "sizes serving: it needs mode inference");
     if (q.cheapest_gpu && !(q.target_rps > 0)) throw_error("cheapest_gpu", "compares GPU types at a target rate: it needs target_rps");
     if (q.percentile != 50 && q.percentile != 90 && q.percentile != 99)
@@ -433,9 +434,10 @@ PlanRequest plan_request_from_json(std::string_view config, std::string_view que
         bool known = false;
         for (const char* k : kKnown) known = known || it.key() == k;
         if (!known)
-            throw_error(it.key(), "unknown plan field; known: mode, top, max_micro_batch, max_virtual_stages, tokens, offload, "
-                                  "expert_parallel, context_parallel, max_ttft_ms, max_tpot_ms, disaggregated, target_rps, percentile, "
-                                  "cheapest_gpu");
+            throw_error(it.key(),
+                        "unknown plan field; known: mode, top, max_micro_batch, max_virtual_stages, tokens, offload, "
+                        "expert_parallel, context_parallel, max_ttft_ms, max_tpot_ms, disaggregated, target_rps, percentile, "
+                        "cheapest_gpu");
     }
     auto integer = [&](const char* k, int lo, int hi, int def) {
         if (!j.contains(k)) return def;

@@ -38,8 +38,7 @@ bool is_training(Mode m) { return m != Mode::inference; }
 
 void check_range(long long v, long long lo, long long hi, const char* key) {
     if (v < lo || v > hi)
-        throw_error(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
-                             std::to_string(v));
+        throw_error(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + std::to_string(v));
 }
 
 Runtime choose_runtime(const Config& c, const WeightFormat& wf, const KvFormat& kv) {
@@ -57,21 +56,23 @@ void check_compatibility(const Config& c, const Resolved& r) {
         throw_error("weights", "full training needs fp32, bf16 or fp16 weights, got '" + std::string(r.wf->id) +
                                    "'; use mode qlora to train adapters on a quantized base");
     if (c.mode == Mode::lora && is_quantized(*r.wf))
-        throw_error("weights", "mode lora keeps a 16-bit base, got '" + std::string(r.wf->id) +
-                                   "'; use mode qlora for a quantized base");
+        throw_error("weights", "mode lora keeps a 16-bit base, got '" + std::string(r.wf->id) + "'; use mode qlora for a quantized base");
     if (c.mode == Mode::qlora && (!is_quantized(*r.wf) || fam == WeightFamily::gguf))
-        throw_error("weights", "mode qlora trains adapters on a quantized base: use nf4 (default), int4, int8 or fp8, "
-                               "got '" + std::string(r.wf->id) + "'");
+        throw_error("weights",
+                    "mode qlora trains adapters on a quantized base: use nf4 (default), int4, int8 or fp8, "
+                    "got '" +
+                        std::string(r.wf->id) + "'");
     if (r.runtime == Runtime::llama_cpp) {
         if (train) throw_error("runtime", "llama.cpp runs inference only; training modes need pytorch (or none)");
         if (fam != WeightFamily::gguf && !(fam == WeightFamily::floating && r.wf->bits >= 16))
-            throw_error("weights", "'" + std::string(r.wf->id) + "' does not run in llama.cpp; use a GGUF type (" +
-                                       gguf_format_ids() + ") or fp32/fp16/bf16, or runtime pytorch/vllm");
+            throw_error("weights", "'" + std::string(r.wf->id) + "' does not run in llama.cpp; use a GGUF type (" + gguf_format_ids() +
+                                       ") or fp32/fp16/bf16, or runtime pytorch/vllm");
     } else if (r.runtime == Runtime::none) {
         // `none` counts the model's own tensors only (docs/config.md): every weight and cache format is accepted.
     } else if (fam == WeightFamily::gguf) {
-        throw_error("weights", "'" + std::string(r.wf->id) + "' is a GGUF type that only llama.cpp runs; set runtime "
-                               "to llama.cpp (or auto), or pick fp16/bf16/fp8/int8/int4/nf4");
+        throw_error("weights", "'" + std::string(r.wf->id) +
+                                   "' is a GGUF type that only llama.cpp runs; set runtime "
+                                   "to llama.cpp (or auto), or pick fp16/bf16/fp8/int8/int4/nf4");
     }
     if (r.kv->llama_cpp_only && r.runtime != Runtime::llama_cpp && r.runtime != Runtime::none)
         throw_error("kv_cache", "'" + std::string(r.kv->id) + "' is a llama.cpp cache type; with runtime " +
@@ -83,8 +84,7 @@ void check_compatibility(const Config& c, const Resolved& r) {
         if (c.zero != 0) throw_error("zero", "ZeRO shards training state; it applies to modes train, lora, qlora");
         if (c.offload != Offload::none) throw_error("offload", "optimizer offload applies to training modes only");
     }
-    if (c.offload == Offload::optimizer && c.zero < 1)
-        throw_error("offload", "'optimizer' offload (ZeRO-Offload) needs zero 1, 2 or 3");
+    if (c.offload == Offload::optimizer && c.zero < 1) throw_error("offload", "'optimizer' offload (ZeRO-Offload) needs zero 1, 2 or 3");
     if (c.offload == Offload::optimizer_params && c.zero != 3)
         throw_error("offload", "'optimizer+params' offload (ZeRO-Infinity) needs zero 3");
 }
@@ -226,31 +226,29 @@ void resolve_parallelism(const Config& c, Resolved& r) {
         // Every free degree refused the GPUs (say only tp was free): pipeline, else replicas.
         if (c.pp == 0 && rest <= a.total_layers()) deg[1] *= rest;
         else if (c.dp == 0) deg[2] *= rest;
-        else throw_error("gpus", "cannot place " + std::to_string(rest) + " GPUs: tp must divide the " +
-                                     head_counts(a) + " attention heads and pp must not exceed the " +
-                                     std::to_string(a.total_layers()) + " layers");
+        else
+            throw_error("gpus", "cannot place " + std::to_string(rest) + " GPUs: tp must divide the " + head_counts(a) +
+                                    " attention heads and pp must not exceed the " + std::to_string(a.total_layers()) + " layers");
     }
     if ((long long)deg[0] * deg[1] * deg[2] != gpus)
-        throw_error("gpus", "tp x pp x dp = " + std::to_string((long long)deg[0] * deg[1] * deg[2]) + " must equal gpus / cp = " +
-                                std::to_string(gpus));
+        throw_error("gpus", "tp x pp x dp = " + std::to_string((long long)deg[0] * deg[1] * deg[2]) +
+                                " must equal gpus / cp = " + std::to_string(gpus));
     r.par.tp = deg[0];
     r.par.pp = deg[1];
     r.par.dp = deg[2];
     r.par.cp = cp;
     if (!tp_divides_heads(a, r.par.tp))
-        throw_error("tp", "tp = " + std::to_string(r.par.tp) + " must divide the model's " +
-                              head_counts(a) + " attention heads");
+        throw_error("tp", "tp = " + std::to_string(r.par.tp) + " must divide the model's " + head_counts(a) + " attention heads");
     if (r.par.pp > a.total_layers())
-        throw_error("pp", "pp = " + std::to_string(r.par.pp) + " exceeds the model's " +
-                              std::to_string(a.total_layers()) + " layers");
+        throw_error("pp", "pp = " + std::to_string(r.par.pp) + " exceeds the model's " + std::to_string(a.total_layers()) + " layers");
     r.par.ep = c.ep > 0 ? c.ep : 1;
     if (c.ep < 0) throw_error("ep", "must be 0 (automatic) or a positive integer");
     if (r.par.ep > 1) {
         if (!a.is_moe()) throw_error("ep", "expert parallelism needs a mixture-of-experts model");
         for (const LayerSpec& l : a.kinds)
             if (l.is_moe() && l.mlp.n_experts % r.par.ep != 0)
-                throw_error("ep", "ep = " + std::to_string(r.par.ep) + " must divide the model's " +
-                                      std::to_string(l.mlp.n_experts) + " routed experts");
+                throw_error("ep", "ep = " + std::to_string(r.par.ep) + " must divide the model's " + std::to_string(l.mlp.n_experts) +
+                                      " routed experts");
         // Megatron Core folds the expert groups into tp x cp x dp (MoE parallel folding): with
         // cp > 1 the experts spread over the context-parallel ranks too.
         const int stage = r.par.tp * r.par.cp * r.par.dp;
@@ -383,10 +381,11 @@ void check_engine_fractions(const Config& c, const Resolved& r) {
                                                std::string(to_string(r.engine)) + own_key());
     if (c.kv_cache_memory_bytes.value_or(0.0) != 0 &&
         (r.engine != Runtime::vllm || (r.engine_version && r.engine_version->context_in_budget)))
-        throw_error("kv_cache_memory_bytes", r.engine == Runtime::vllm
-                                                 ? "is vLLM V1's --kv-cache-memory-bytes: V0 (runtime_version 0.6) has none; use gpu_memory_utilization"
-                                                 : "is vLLM's --kv-cache-memory-bytes: it applies to runtime vllm, got runtime " +
-                                                       std::string(to_string(r.engine)) + own_key());
+        throw_error("kv_cache_memory_bytes",
+                    r.engine == Runtime::vllm
+                        ? "is vLLM V1's --kv-cache-memory-bytes: V0 (runtime_version 0.6) has none; use gpu_memory_utilization"
+                        : "is vLLM's --kv-cache-memory-bytes: it applies to runtime vllm, got runtime " + std::string(to_string(r.engine)) +
+                              own_key());
     if (c.free_gpu_memory_fraction.value_or(0.0) != 0 && r.engine != Runtime::trt_llm)
         throw_error("free_gpu_memory_fraction",
                     "is TensorRT-LLM's KvCacheConfig.free_gpu_memory_fraction: it applies to runtime trt-llm, got runtime " +
@@ -570,9 +569,9 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
     if (c.max_num_seqs.value_or(0) > 0 && !is_training(c.mode) && (r.runtime == Runtime::llama_cpp || r.runtime == Runtime::pytorch)) {
         const int slots = *c.max_num_seqs;
         if (c.batch != 1 && c.batch != slots)
-            throw_error("max_num_seqs", "is " + std::string(to_string(r.engine)) + "'s slots, which are the batch: " +
-                                            std::to_string(slots) + " against batch " + std::to_string(c.batch) +
-                                            "; give one of them, or the same number");
+            throw_error("max_num_seqs", "is " + std::string(to_string(r.engine)) +
+                                            "'s slots, which are the batch: " + std::to_string(slots) + " against batch " +
+                                            std::to_string(c.batch) + "; give one of them, or the same number");
         rc.batch = slots;
     }
     r.rt = &runtime_profile(r.engine);
@@ -602,8 +601,8 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
         if (rc.global_batch == 0) rc.global_batch = int(std::min<long long>(per_step, kMaxBatch));
         check_range(rc.global_batch, 1, 1LL << 30, "global_batch");
         if (rc.global_batch % per_step != 0)
-            throw_error("global_batch", "must be a multiple of batch x dp = " + std::to_string(per_step) + ", got " +
-                                            std::to_string(rc.global_batch));
+            throw_error("global_batch",
+                        "must be a multiple of batch x dp = " + std::to_string(per_step) + ", got " + std::to_string(rc.global_batch));
         r.micro_batches = rc.global_batch / per_step;
         // Interleaved 1F1B splits each stage's layers into v chunks (Megatron's virtual pipeline):
         // v = 2 unless given; every chunk needs a layer.
@@ -623,8 +622,8 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
         // stages and micro-batches be divisible by 2" (DeepSeek-V3 technical report, sec. 3.2.1).
         if (c.pp_schedule == PipeSchedule::dualpipe) {
             if (r.par.pp < 2 || r.par.pp % 2 != 0)
-                throw_error("pp_schedule", "dualpipe needs an even number of pipeline stages (pp 2, 4, 6 ...); got pp " +
-                                               std::to_string(r.par.pp));
+                throw_error("pp_schedule",
+                            "dualpipe needs an even number of pipeline stages (pp 2, 4, 6 ...); got pp " + std::to_string(r.par.pp));
             if (r.micro_batches % 2 != 0)
                 throw_error("pp_schedule", "dualpipe needs an even number of micro-batches (global_batch / (batch x dp)); got " +
                                                std::to_string(r.micro_batches));
@@ -636,22 +635,26 @@ void resolve_into(Resolved& r, const Config& c, const Catalog& catalog, const Gp
                                                std::to_string(r.micro_batches) + " with pp " + std::to_string(r.par.pp));
         }
         if (c.fp8_training != Fp8Training::none && !runs_natively(*r.gpu, Precision::fp8))
-            throw_error("fp8_training", r.gpu->name + " has no FP8 tensor cores (the catalog gives it no dense FP8 rate); "
-                                                      "FP8 training needs Hopper, Ada, Blackwell, CDNA3 or later",
+            throw_error("fp8_training",
+                        r.gpu->name +
+                            " has no FP8 tensor cores (the catalog gives it no dense FP8 rate); "
+                            "FP8 training needs Hopper, Ada, Blackwell, CDNA3 or later",
                         ErrorCode::incompatible);
         // Megatron Core's checks for --overlap-moe-expert-parallel-comm (TransformerConfig):
         // expert parallelism, a virtual pipeline when pp > 1, no full recomputation.
         if (c.ep_comm_overlap) {
             if (r.par.ep <= 1) throw_error("ep_comm_overlap", "overlapping the expert all-to-alls needs expert parallelism (ep > 1)");
             if (r.par.pp > 1 && c.pp_schedule != PipeSchedule::interleaved && c.pp_schedule != PipeSchedule::dualpipe)
-                throw_error("ep_comm_overlap", "with pp > 1 Megatron-LM overlaps the expert all-to-alls only under the interleaved "
-                                               "schedule (virtual pipeline); set pp_schedule interleaved (or dualpipe)");
+                throw_error("ep_comm_overlap",
+                            "with pp > 1 Megatron-LM overlaps the expert all-to-alls only under the interleaved "
+                            "schedule (virtual pipeline); set pp_schedule interleaved (or dualpipe)");
             if (rc.recompute == Recompute::full)
                 throw_error("ep_comm_overlap", "Megatron-LM disables the all-to-all overlap with full recomputation");
         }
         if (c.tp_comm_overlap && r.par.tp > 1 && !c.sequence_parallel)
-            throw_error("tp_comm_overlap", "overlapping tensor-parallel communication with the GEMMs needs sequence_parallel "
-                                           "(Megatron-LM asserts it)");
+            throw_error("tp_comm_overlap",
+                        "overlapping tensor-parallel communication with the GEMMs needs sequence_parallel "
+                        "(Megatron-LM asserts it)");
         // The Hugging Face Trainer parallelizes over data only: DDP, or FSDP / DeepSpeed ZeRO
         // through accelerate (transformers TrainingArguments: `fsdp`, `deepspeed`).
         if (c.training_framework == TrainingFramework::hf_trainer && (r.par.tp > 1 || r.par.pp > 1 || r.par.cp > 1 || r.par.ep > 1))

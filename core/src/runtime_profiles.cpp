@@ -8,7 +8,6 @@
 
 #include "gpusizer/error.hpp"
 
-
 namespace gpusizer::detail {
 
 const RuntimeProfile& runtime_profile(Runtime r) {
@@ -96,24 +95,23 @@ const EngineVersion kEngineVersions[] = {
     // llama/llama.cpp/src/llama-kv-cache.cpp allocates V only when !hparams.is_mla()); b7815
     // (NixOS/nixpkgs#482721, 2026-01-22) predates the merge. Builds 7816-7846 are not placed and
     // read as b7539.
-    {Runtime::llama_cpp, "current", "b7847", "", "llama.cpp after PR #19067 (V-less MLA cache); --fit as in b7539",
-     KvBudget::fit_margin, 0, 1024 * kMiB, OllamaContext::none, 0, MlaCache::latent},
+    {Runtime::llama_cpp, "current", "b7847", "", "llama.cpp after PR #19067 (V-less MLA cache); --fit as in b7539", KvBudget::fit_margin, 0,
+     1024 * kMiB, OllamaContext::none, 0, MlaCache::latent},
     // llama.cpp: builds from Dec 2025 fit unset parameters to free device memory (--fit on by
     // default), keeping 1024 MiB free per device (common/common.h @001d906a: fit_params = true,
     // margin 1024*1024*1024; issue ggml-org/llama.cpp#18376 shows build 7539 doing it). MLA
     // layers cache K (latent + rope key) and a separate V of the latent's width (PR #12801 until
     // PR #19067; a May 2025 DeepSeek-V3 log: "K (f16): 1098.00 MiB, V (f16): 976.00 MiB" at
     // 16,384 cells x 61 layers, n_embd_head_k 576, n_embd_head_v 512).
-    {Runtime::llama_cpp, "b7539", "b7539", "",
-     "llama.cpp common/common.h @001d906a (fit_params, 1 GiB margin per device)", KvBudget::fit_margin, 0, 1024 * kMiB,
-     OllamaContext::none, 0, MlaCache::latent_and_v},
+    {Runtime::llama_cpp, "b7539", "b7539", "", "llama.cpp common/common.h @001d906a (fit_params, 1 GiB margin per device)",
+     KvBudget::fit_margin, 0, 1024 * kMiB, OllamaContext::none, 0, MlaCache::latent_and_v},
     // Builds before --fit (build 4840, Mar 2025, as logged in docs/research/runtime-facts.md R9):
     // the context is what -c says (4096 by default since PR #10136), nothing is kept back. MLA
     // models ran as plain multi-head attention (MLA came with PR #12801, Apr 2025): K and V of
     // every head cached, decompressed.
     {Runtime::llama_cpp, "b4840", "b4840", "before `--fit`",
-     "llama.cpp before --fit: no margin (ggml-org/llama.cpp PR #10136: n_ctx 4096 by default)", KvBudget::fit_margin, 0,
-     0, OllamaContext::none, 0, MlaCache::per_head},
+     "llama.cpp before --fit: no margin (ggml-org/llama.cpp PR #10136: n_ctx 4096 by default)", KvBudget::fit_margin, 0, 0,
+     OllamaContext::none, 0, MlaCache::per_head},
     // Ollama 0.30 (v0.30.0, 2026-06-01): GGUF models run on llama-server only, built from upstream
     // llama.cpp (ollama/ollama#16031, "runner: Remove CGO engines, use llama-server exclusively for
     // GGML models", first in v0.30.0-rc32; LLAMA_CPP_VERSION @ v0.30.0: b9452, after PR #19067).
@@ -124,24 +122,22 @@ const EngineVersion kEngineVersions[] = {
     // 0.15.5 (server/routes.go @ v0.30.0). Not modelled: a load that runs out of memory at the
     // automatic context is retried once a tier lower (server/sched.go reduceAutoNumCtxForLoadOOM).
     {Runtime::ollama, "0.30", "0.30", "llama-server underneath",
-     "ollama v0.30.0: llama-server only (#16031), llm/llama_server.go, server/routes.go; llama.cpp b9452",
-     KvBudget::fit_margin, 0, 1024 * kMiB, OllamaContext::vram_tiers, 0, MlaCache::latent},
+     "ollama v0.30.0: llama-server only (#16031), llm/llama_server.go, server/routes.go; llama.cpp b9452", KvBudget::fit_margin, 0,
+     1024 * kMiB, OllamaContext::vram_tiers, 0, MlaCache::latent},
     // Ollama 0.15.5 (release notes, 2026-02-03; docs/context-length.mdx @948f6933): num_ctx by
     // VRAM tier (server/routes.go @ v0.15.5). Its own runner: nothing kept back.
     {Runtime::ollama, "0.15.5", "0.15.5", "its own runner",
      "Ollama v0.15.5 release notes; docs/context-length.mdx (VRAM tiers); server/routes.go", KvBudget::fit_margin, 0, 0,
      OllamaContext::vram_tiers, 0},
     // Ollama 0.5 and before: num_ctx 2048 (rick-github in ollama/ollama#6817, 2024).
-    {Runtime::ollama, "0.5", "0.5", "", "ollama/ollama#6817: default num_ctx 2048", KvBudget::fit_margin, 0, 0,
-     OllamaContext::fixed, 2048},
+    {Runtime::ollama, "0.5", "0.5", "", "ollama/ollama#6817: default num_ctx 2048", KvBudget::fit_margin, 0, 0, OllamaContext::fixed, 2048},
     // vLLM V1 (0.10): gpu_memory_utilization 0.9 of the total (vllm/engine/arg_utils.py); the
     // budget holds weights, the profiled activation peak and non-torch memory; CUDA graphs stay
     // outside it (vllm/v1/worker/gpu_worker.py @35d5cda, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0).
     // Its step carries kVllmStepOverhead + kVllmSeqOverhead per decoding request (fitted to vLLM
     // 0.11.1 runs, runtime_profiles.hpp).
-    {Runtime::vllm, "0.10", "0.10", "the 0.10-0.11 line",
-     "vllm/v1/worker/gpu_worker.py @35d5cda; gpu_memory_utilization 0.9", KvBudget::total_fraction, 0.9, 0,
-     OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead},
+    {Runtime::vllm, "0.10", "0.10", "the 0.10-0.11 line", "vllm/v1/worker/gpu_worker.py @35d5cda; gpu_memory_utilization 0.9",
+     KvBudget::total_fraction, 0.9, 0, OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead},
     // vLLM as documented now: gpu_memory_utilization 0.92, a per-instance limit
     // (docs.vllm.ai stable, vllm/config/cache.py CacheConfig: Field(default=0.92)). No step
     // overhead: a vLLM 0.30.0 run on one H100 (silybench-data, Qwen3-8B) has its median
@@ -150,17 +146,17 @@ const EngineVersion kEngineVersions[] = {
     // study of that release, index id 67514956263; v0.29.0's `vllm serve --help=all`, id
     // 68480202264). When between 0.11.1 (the 0.10 row's runs) and 0.25 the default moved was not
     // found: 0.12-0.24 read as 0.10.
-    {Runtime::vllm, "current", "0.25", "",
-     "docs.vllm.ai stable: vllm/config/cache.py CacheConfig gpu_memory_utilization = 0.92", KvBudget::total_fraction,
-     0.92, 0, OllamaContext::none, 0, MlaCache::engine_rule, 0, 0, false, false, true},   // graphs profiled in, as since 0.21
+    {Runtime::vllm, "current", "0.25", "", "docs.vllm.ai stable: vllm/config/cache.py CacheConfig gpu_memory_utilization = 0.92",
+     KvBudget::total_fraction, 0.92, 0, OllamaContext::none, 0, MlaCache::engine_rule, 0, 0, false, false,
+     true},   // graphs profiled in, as since 0.21
     // vLLM 0.21-0.24: as 0.10, but the CUDA graphs' memory is profiled at start-up and taken out of
     // gpu_memory_utilization (gpu_worker.py @ 0.21: "CUDA graph memory profiling is enabled
     // (default since v0.21.0). The current --gpu-memory-utilization=0.8800 is equivalent to
     // --gpu-memory-utilization=0.8592 without CUDA graph memory profiling", club-3090 issue 104).
     {Runtime::vllm, "0.21", "0.21", "CUDA graphs inside the budget",
      "vllm/v1/worker/gpu_worker.py @ v0.21.0 (CUDA graph memory profiling on by default); gpu_memory_utilization 0.9",
-     KvBudget::total_fraction, 0.9, 0, OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead,
-     false, false, true},
+     KvBudget::total_fraction, 0.9, 0, OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead, false, false,
+     true},
     // vLLM V0 (0.6) and the V1 engine before 0.10: the budget holds what the process held before
     // the profile, CUDA context included ("non_torch_memory" of the profiling line, 0.35 GiB on an
     // RTX 3090: vllm/worker/worker.py @ v0.6.4 determine_num_available_blocks, vllm issue 10517),
@@ -168,8 +164,8 @@ const EngineVersion kEngineVersions[] = {
     // prompt: max(max_model_len, 2048) tokens (vllm/config.py @ v0.6.4 SchedulerConfig,
     // _DEFAULT_MAX_NUM_BATCHED_TOKENS = 2048). Graphs outside the budget, as 0.10.
     {Runtime::vllm, "0.6", "0.6", "V0: context inside the budget, whole-prompt profile",
-     "vllm/worker/worker.py and vllm/config.py @ v0.6.4; gpu_memory_utilization 0.9", KvBudget::total_fraction, 0.9,
-     0, OllamaContext::none, 0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead, true, true, false},
+     "vllm/worker/worker.py and vllm/config.py @ v0.6.4; gpu_memory_utilization 0.9", KvBudget::total_fraction, 0.9, 0, OllamaContext::none,
+     0, MlaCache::engine_rule, kVllmStepOverhead, kVllmSeqOverhead, true, true, false},
     // SGLang 0.5.3: mem_fraction_static = (gpu_mem - reserved_mem) / gpu_mem with the reserve built
     // from the load (PR 10975, "General heuristics for --mem-fraction-static"; server_args.py
     // _handle_gpu_memory_settings), sglang_mem_fraction_static() below. Checked against main of
@@ -177,25 +173,24 @@ const EngineVersion kEngineVersions[] = {
     // release of that month, the first taken to carry it (when between 0.4.8 and it the rule
     // changed was not found: 0.4.9-0.5.2 read as 0.4.8).
     {Runtime::sglang, "0.5.3", "0.5.3", "PR 10975's reserve",
-     "sglang python/sglang/srt/server_args.py _handle_gpu_memory_settings (PR 10975)", KvBudget::static_fraction, 0,
-     0, OllamaContext::none, 0, MlaCache::engine_rule, 0, 0, false, false, false, false, 0, true},
+     "sglang python/sglang/srt/server_args.py _handle_gpu_memory_settings (PR 10975)", KvBudget::static_fraction, 0, 0, OllamaContext::none,
+     0, MlaCache::engine_rule, 0, 0, false, false, false, false, 0, true},
     // SGLang 0.4.8: mem_fraction_static = (gpu_mem - reserved_mem) / gpu_mem by GPU size
     // (python/sglang/srt/server_args.py); sglang_mem_fraction_static() below.
-    {Runtime::sglang, "0.4.8", "0.4.8", "",
-     "sglang v0.4.8 python/sglang/srt/server_args.py (mem_fraction_static buckets)", KvBudget::static_fraction, 0, 0,
-     OllamaContext::none, 0},
+    {Runtime::sglang, "0.4.8", "0.4.8", "", "sglang v0.4.8 python/sglang/srt/server_args.py (mem_fraction_static buckets)",
+     KvBudget::static_fraction, 0, 0, OllamaContext::none, 0},
     // TensorRT-LLM 1.0: KvCacheConfig.free_gpu_memory_fraction = 0.9 of the memory free after the
     // weights and activations (nvidia.github.io/TensorRT-LLM, llm-api KvCacheConfig; examples/kvcacheconfig).
-    {Runtime::trt_llm, "1.0", "1.0", "", "TensorRT-LLM KvCacheConfig: free_gpu_memory_fraction = 0.9",
-     KvBudget::free_fraction, 0.9, 0, OllamaContext::none, 0},
+    {Runtime::trt_llm, "1.0", "1.0", "", "TensorRT-LLM KvCacheConfig: free_gpu_memory_fraction = 0.9", KvBudget::free_fraction, 0.9, 0,
+     OllamaContext::none, 0},
     // TensorRT-LLM 0.x: TensorRT engines run by the C++ executor. The KV pool is
     // free_gpu_memory_fraction (0.9 by default, KvCacheConfig) of what is free once the engine
     // (weights and the activations TensorRT planned) is loaded ("Memory usage when calculating max
     // tokens in paged kv cache: total ..., available ...": TensorRT-LLM issues 2268, 2671, 2789);
     // no CUDA graphs by default; the engine's logits sized for trtllm-build's max_batch_size 256.
     {Runtime::trt_llm, "0.5", "0.5", "TensorRT engines (C++ executor)",
-     "TensorRT-LLM 0.x: KvCacheConfig free_gpu_memory_fraction 0.9; trtllm-build max_batch_size 256",
-     KvBudget::free_fraction, 0.9, 0, OllamaContext::none, 0, MlaCache::engine_rule, 0, 0, false, false, false, true, 256},
+     "TensorRT-LLM 0.x: KvCacheConfig free_gpu_memory_fraction 0.9; trtllm-build max_batch_size 256", KvBudget::free_fraction, 0.9, 0,
+     OllamaContext::none, 0, MlaCache::engine_rule, 0, 0, false, false, false, true, 256},
 };
 
 constexpr std::size_t kEngineVersionCount = sizeof kEngineVersions / sizeof kEngineVersions[0];

@@ -355,8 +355,8 @@ SafetensorsHeader read_safetensors_header(ByteSource& src) {
         throw_error(h.file + ": header length", std::to_string(n) + " bytes is more than the format's limit of " +
                                                     std::to_string(kSafetensorsMaxHeaderBytes) + " (not a safetensors file?)");
     if (auto size = src.size(); size && n > *size - std::min<std::uint64_t>(*size, 8))
-        throw_error(h.file + ": header length", std::to_string(n) + " bytes, but the file has " + std::to_string(*size) +
-                                                    " (truncated, or not a safetensors file)");
+        throw_error(h.file + ": header length",
+                    std::to_string(n) + " bytes, but the file has " + std::to_string(*size) + " (truncated, or not a safetensors file)");
     const std::string json = read_exact(src, 8, n, h.file + ": header");
     if (json[0] != '{') throw_error(h.file + ": header", "does not start with '{' (not a safetensors file)");
     h.header_bytes = 8 + n;
@@ -379,8 +379,8 @@ SafetensorsHeader read_safetensors_header(ByteSource& src) {
         t.bytes = bits / 8;
         if (t.end < t.begin) throw_error(key + ": data_offsets", "end before begin");
         if (t.end - t.begin != t.bytes)
-            throw_error(key + ": data_offsets", "span " + std::to_string(t.end - t.begin) + " bytes, but shape x dtype is " +
-                                                    std::to_string(t.bytes));
+            throw_error(key + ": data_offsets",
+                        "span " + std::to_string(t.end - t.begin) + " bytes, but shape x dtype is " + std::to_string(t.bytes));
         t.cls = classify_hf_tensor(t.name);
         t.model_part = hf_tensor_part(t.name);
         t.layer = hf_tensor_layer(t.name);

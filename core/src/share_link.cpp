@@ -395,7 +395,7 @@ Config config_from_link(std::string_view link) {
             // "b=" is a key without a value: say so, rather than take the default silently.
             const std::string allowed = allowed_values(spec->name);
             throw_error(spec->name, "has no value in the link ('" + key + "='); give one" +
-                                          (allowed.empty() ? std::string() : " (" + allowed + ")") + " or leave the key out");
+                                        (allowed.empty() ? std::string() : " (" + allowed + ")") + " or leave the key out");
         }
         const char* name = spec->name;
         switch (spec->kind) {
@@ -406,7 +406,8 @@ Config config_from_link(std::string_view link) {
             case KeyKind::boolean:
                 if (value == "1" || value == "true") cfg[name] = true;
                 else if (value == "0" || value == "false") cfg[name] = false;
-                else throw_error(name, "must be 0 or 1, got '" + value + "' in the link");
+                else
+                    throw_error(name, "must be 0 or 1, got '" + value + "' in the link");
                 break;
             case KeyKind::list: {
                 json arr = json::array();

@@ -43,7 +43,8 @@ bool within_objectives(const SimulationReport& s, double ttft_ms, double tpot_ms
 
 SimulationReport simulate_max_rate(const Config& config, const Catalog& catalog, const SimulationOptions& o) {
     const auto started = std::chrono::steady_clock::now();
-    if (!o.trace.empty()) throw_error("max_rate", "searches the arrival rate of drawn requests: not with a trace, whose arrivals are given");
+    if (!o.trace.empty())
+        throw_error("max_rate", "searches the arrival rate of drawn requests: not with a trace, whose arrivals are given");
     if (o.slo_ttft_ms <= 0 && o.slo_tpot_ms <= 0)
         throw_error("max_rate", "needs slo_ttft_ms or slo_tpot_ms: the objectives the rate must meet");
     if (config.isl <= 0 || config.osl <= 0) throw_error("isl", "simulate needs isl and osl (the tokens of each request), or a trace");
