@@ -41,7 +41,7 @@ void App::draw_headline() {
         strf(tr("%s on %d x %s, %s, %s weights, %s tokens x %d, %s"), r.model_name.c_str(), r.config.gpus, r.gpu_name.c_str(),
              tr(mode_label(r.config.mode)), r.config.weights.c_str(), format_int(double(r.config.context)).c_str(), r.config.batch,
              std::string(to_string(r.config.runtime)).c_str()),
-        true);
+        &ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     // Speed and power at a glance (the Speed & power tab has the rest).
     const SpeedReport& sp = r.speed;
     std::string line;
@@ -259,11 +259,13 @@ void App::draw_breakdown() {
         ImGui::Spacing();
         ImGui::TextDisabled("%s", tr("KV room moves with"));
         ImGui::PushTextWrapPos();
+        const ImVec4* grey = &ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
         if (r.config.runtime == Runtime::vllm && r.config.kv_cache_memory_bytes)   // the pool as given: no fraction sizes it
-            ImGui::TextDisabled(tr("a pool of %s as given (kv_cache_memory_bytes)"), format_gib(k.pool_bytes).c_str());
+            text_wrapped_at_spaces(strf(tr("a pool of %s as given (kv_cache_memory_bytes)"), format_gib(k.pool_bytes).c_str()), grey);
         else
-            ImGui::TextDisabled(tr("a pool of %s left of the %s that %s %.3f gives"), format_gib(k.pool_bytes).c_str(),
-                                format_gib(k.budget_bytes).c_str(), k.fraction_key.c_str(), k.fraction);
+            text_wrapped_at_spaces(strf(tr("a pool of %s left of the %s that %s %.3f gives"), format_gib(k.pool_bytes).c_str(),
+                                        format_gib(k.budget_bytes).c_str(), k.fraction_key.c_str(), k.fraction),
+                                   grey);
         ImGui::PopTextWrapPos();
         if (ImGui::BeginTable("kv_moves", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, ImVec2(half, 0))) {
             ImGui::TableSetupColumn(tr("setting"), ImGuiTableColumnFlags_WidthStretch);
@@ -289,7 +291,8 @@ void App::draw_breakdown() {
     if (!r.warnings.empty()) {
         ImGui::Spacing();
         ImGui::PushTextWrapPos();
-        for (const auto& w : r.warnings) ImGui::TextColored(to_vec4(palette().warning), "! %s", w.c_str());
+        const ImVec4 warning = to_vec4(palette().warning);
+        for (const auto& w : r.warnings) text_wrapped_at_spaces("! " + w, &warning);
         ImGui::PopTextWrapPos();
     }
 }

@@ -74,9 +74,9 @@ void help_marker(const char* text) {
     ImGui::PopID();
 }
 
-void text_wrapped_at_spaces(const std::string& text, bool disabled) {
+void text_wrapped_at_spaces(const std::string& text, const ImVec4* color) {
     const auto width = [](std::string_view t) { return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x; };
-    if (disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
     // One item (IsItemHovered, the layout's notes), its lines under the first as TextWrapped's are.
     ImGui::BeginGroup();
     // The first line from the cursor (after SameLine or a bullet too), the rest from the group's x.
@@ -90,7 +90,7 @@ void text_wrapped_at_spaces(const std::string& text, bool disabled) {
             ImGui::TextUnformatted(line.data(), line.data() + line.size());
     }
     ImGui::EndGroup();
-    if (disabled) ImGui::PopStyleColor();
+    if (color) ImGui::PopStyleColor();
 }
 
 void wrapped_tooltip(const std::string& text) {

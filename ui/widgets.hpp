@@ -29,12 +29,12 @@ void width_before_help_marker();
 // before the window's (or cell's) right edge, else nothing: it starts the next line instead of
 // being cut there (QA E10). spacing < 0: the style's item spacing.
 void same_line_fitting(const char* next, float spacing = -1.0f);
-// `text` wrapped at the right edge of the window (or cell) at spaces only, line by line, greyed
-// when `disabled`: Dear ImGui 1.86 also breaks after '.', ',', ';', '!', '?', which cut a figure in
+// `text` wrapped at the right edge of the window (or cell) at spaces only, line by line, in `color`
+// when given: Dear ImGui 1.86 also breaks after '.', ',', ';', '!', '?', which cut a figure in
 // two on phones ("8," / "192 tokens"; "10," / "29 GiB" with Portuguese's decimal comma). The first
 // line starts where the cursor is (after SameLine or a bullet too), the others under it; a word
 // wider than a line stands alone. The lines are one item (a group) for what follows.
-void text_wrapped_at_spaces(const std::string& text, bool disabled = false);
+void text_wrapped_at_spaces(const std::string& text, const ImVec4* color = nullptr);
 // A tooltip wrapped as help_marker's; for the last item, call it when ImGui::IsItemHovered() (the
 // text is then built only while it shows).
 void wrapped_tooltip(const std::string& text);
