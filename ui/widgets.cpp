@@ -79,16 +79,10 @@ void text_wrapped_at_spaces(const std::string& text, const ImVec4* color) {
     if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
     // One item (IsItemHovered, the layout's notes), its lines under the first as TextWrapped's are.
     ImGui::BeginGroup();
-    // The first line from the cursor (after SameLine or a bullet too), the rest from the group's x.
-    const float first_room = ImGui::GetContentRegionAvail().x;
-    const std::vector<std::string_view> first = lines_at_spaces(text, first_room, first_room, width);
-    if (!first.empty()) {
-        ImGui::TextUnformatted(first[0].data(), first[0].data() + first[0].size());
-        const std::string_view rest = std::string_view(text).substr(std::size_t(first[0].data() + first[0].size() - text.data()));
-        const float room = ImGui::GetContentRegionAvail().x;
-        for (std::string_view line : lines_at_spaces(rest, room, room, width))
-            ImGui::TextUnformatted(line.data(), line.data() + line.size());
-    }
+    // Every line starts at the group's x, where the cursor is (after SameLine or a bullet too): one
+    // room for all of them.
+    const float room = ImGui::GetContentRegionAvail().x;
+    for (std::string_view line : lines_at_spaces(text, room, room, width)) ImGui::TextUnformatted(line.data(), line.data() + line.size());
     ImGui::EndGroup();
     if (color) ImGui::PopStyleColor();
 }
